@@ -1,0 +1,132 @@
+# pouch — a play-by-mail Diplomacy judge.
+#
+# Non-recursive build. Each folder describes its sources in module.mk:
+#   POUCH_SRCS   sources of libpouch.a (everything but main())
+#   TESTS        cmocka test programs: tests/NAME.c -> $(BUILD)/tests/NAME
+#   BENCHES      benchmark programs:   tests/NAME.c -> $(BUILD)/tests/NAME
+#
+# Targets:
+#   make              build $(BUILD)/pouch
+#   make check        every test (unit, sanitizers, DATC, game records, parser,
+#                     fuzzing, mail servers, browser); see tests/README.md
+#   make bench        benchmarks (print their figures)
+#   make install      PREFIX=/usr/local
+#
+# Variables: WERROR=1 turns warnings into errors (CI does), SAN=1 builds with
+# AddressSanitizer + UndefinedBehaviorSanitizer (use another BUILD dir).
+
+BUILD ?= build
+CC ?= cc
+PREFIX ?= /usr/local
+CFLAGS ?= -O2 -g
+WERROR ?= 0
+SAN ?= 0
+
+PKGS := libetpan libcurl libxml-2.0 gnutls
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
+# libetpan's .pc adds -specs=...no-pie-link.specs, which silently makes the
+# binary non-PIE: drop it.
+PKG_LIBS := $(filter-out -specs=%,$(shell pkg-config --libs $(PKGS))) -lcrypt
+CMOCKA_LIBS := $(shell pkg-config --libs cmocka)
+
+WARNINGS := \
+	-Wall \
+	-Wextra \
+	-Wpedantic \
+	-Wshadow \
+	-Wstrict-prototypes \
+	-Wmissing-prototypes \
+	-Wold-style-definition \
+	-Wpointer-arith \
+	-Wcast-qual \
+	-Wwrite-strings \
+	-Wformat=2 \
+	-Wundef \
+	-Wvla \
+	-Wimplicit-fallthrough \
+	-Wmissing-declarations \
+	-Wredundant-decls \
+	-Wnull-dereference \
+	-Wdouble-promotion \
+	-Wno-unused-parameter
+ifeq ($(WERROR),1)
+WARNINGS += -Werror
+endif
+
+MAPS_DIR ?= $(CURDIR)/maps
+ALL_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L $(WARNINGS) $(CFLAGS) $(PKG_CFLAGS) \
+	-DPOUCH_MAPS_DIR='"$(MAPS_DIR)"' -MMD -MP
+ALL_LDFLAGS := $(LDFLAGS)
+ifeq ($(SAN),1)
+ALL_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+ALL_LDFLAGS += -fsanitize=address,undefined
+endif
+
+POUCH_SRCS :=
+TESTSUPPORT_SRCS :=
+TESTS :=
+BENCHES :=
+include lib/module.mk
+include judge/module.mk
+include maps/module.mk
+-include parser/module.mk
+-include mailer/module.mk
+-include spool/module.mk
+include tests/module.mk
+
+POUCH_OBJS := $(POUCH_SRCS:%.c=$(BUILD)/obj/%.o)
+LIBPOUCH := $(BUILD)/libpouch.a
+TESTSUPPORT_OBJS := $(TESTSUPPORT_SRCS:%.c=$(BUILD)/obj/%.o)
+LIBTESTSUPPORT := $(BUILD)/libtestsupport.a
+
+.PHONY: all clean check bench install tests
+all: $(BUILD)/pouch
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(LIBPOUCH): $(POUCH_OBJS)
+	@rm -f $@
+	$(Q)$(AR) rcs $@ $^
+
+$(LIBTESTSUPPORT): $(TESTSUPPORT_OBJS)
+	@rm -f $@
+	$(Q)$(AR) rcs $@ $^
+
+$(BUILD)/pouch: $(BUILD)/obj/judge/main.o $(LIBPOUCH)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS)
+
+$(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(LIBTESTSUPPORT) $(LIBPOUCH)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) $(CMOCKA_LIBS)
+
+tests: $(TESTS:%=$(BUILD)/tests/%) $(BENCHES:%=$(BUILD)/tests/%) $(BUILD)/pouch
+
+check:
+	tests/check.sh
+
+bench: $(BENCHES:%=$(BUILD)/tests/%) $(BUILD)/pouch
+	tests/bench.sh $(BUILD)
+
+install: $(BUILD)/pouch
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/man/man5 $(DESTDIR)$(PREFIX)/share/pouch
+	install -m 755 $(BUILD)/pouch $(DESTDIR)$(PREFIX)/bin/pouch
+	cp -R maps $(DESTDIR)$(PREFIX)/share/pouch/
+	install -m 644 judge/pouch.1 $(DESTDIR)$(PREFIX)/share/man/man1/ 2>/dev/null || true
+	install -m 644 judge/pouch.conf.5 $(DESTDIR)$(PREFIX)/share/man/man5/ 2>/dev/null || true
+
+clean:
+	rm -rf build
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -1,0 +1,24 @@
+/*
+ * cli.h — the pouch command line: one function per subcommand.
+ *
+ * Each takes the arguments after the subcommand name (argv[0] is the
+ * subcommand) and returns the process exit status: 0 success, 1 a failure
+ * the command reports (a failing test case, a game that could not be
+ * processed), 2 a usage error.
+ */
+#ifndef POUCH_CLI_H
+#define POUCH_CLI_H
+
+struct cli_opts {
+	const char *data_dir;	/* --data */
+	const char *config;	/* --config */
+	const char *maps_dir;	/* --maps */
+	int verbose;		/* -v */
+};
+
+int cli_datc(const struct cli_opts *o, int argc, char **argv);
+int cli_check_game(const struct cli_opts *o, int argc, char **argv);
+int cli_map(const struct cli_opts *o, int argc, char **argv);
+int cli_play(const struct cli_opts *o, int argc, char **argv);
+
+#endif

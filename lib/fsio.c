@@ -1,0 +1,226 @@
+#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE
+#include "fsio.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "str.h"
+
+int
+fs_read_file(const char *path, struct buf *out)
+{
+	char tmp[65536];
+	int fd, saved;
+	ssize_t n;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	for (;;) {
+		n = read(fd, tmp, sizeof tmp);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		if (buf_append(out, tmp, (size_t)n) < 0) {
+			close(fd);
+			errno = EFBIG;
+			return -1;
+		}
+	}
+	saved = errno;
+	close(fd);
+	if (n < 0) {
+		errno = saved;
+		return -1;
+	}
+	return 0;
+}
+
+static int
+write_all(int fd, const void *data, size_t len)
+{
+	const char *p = data;
+
+	while (len > 0) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Directory part of path into dir ("." when there is none). */
+static void
+dir_of(const char *path, char *dir, size_t size)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (slash == NULL)
+		str_copy(dir, ".", size);
+	else if (slash == path)
+		str_copy(dir, "/", size);
+	else {
+		size_t n = (size_t)(slash - path);
+		if (n >= size)
+			n = size - 1;
+		memcpy(dir, path, n);
+		dir[n] = '\0';
+	}
+}
+
+int
+fs_fsync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int r, saved;
+
+	if (fd < 0)
+		return -1;
+	r = fsync(fd);
+	saved = errno;
+	close(fd);
+	errno = saved;
+	return r;
+}
+
+int
+fs_write_atomic_mode(const char *path, const void *data, size_t len, mode_t mode)
+{
+	char tmp[PATH_MAX], dir[PATH_MAX];
+	int fd, saved;
+
+	if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= sizeof tmp) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+	if (fd < 0)
+		return -1;
+	if (write_all(fd, data, len) < 0 || fsync(fd) < 0)
+		goto fail;
+	if (close(fd) < 0) {
+		fd = -1;
+		goto fail;
+	}
+	fd = -1;
+	if (rename(tmp, path) < 0)
+		goto fail;
+	dir_of(path, dir, sizeof dir);
+	return fs_fsync_dir(dir);
+fail:
+	saved = errno;
+	if (fd >= 0)
+		close(fd);
+	unlink(tmp);
+	errno = saved;
+	return -1;
+}
+
+int
+fs_write_atomic(const char *path, const void *data, size_t len)
+{
+	return fs_write_atomic_mode(path, data, len, 0644);
+}
+
+int
+fs_append_sync(const char *path, const void *data, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	int saved;
+
+	if (fd < 0)
+		return -1;
+	if (write_all(fd, data, len) < 0 || fsync(fd) < 0) {
+		saved = errno;
+		close(fd);
+		errno = saved;
+		return -1;
+	}
+	return close(fd);
+}
+
+int
+fs_mkdir_p(const char *path, mode_t mode)
+{
+	char tmp[PATH_MAX];
+	char *p;
+
+	if (str_copy(tmp, path, sizeof tmp) >= sizeof tmp) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	for (p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, mode) < 0 && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	if (mkdir(tmp, mode) < 0 && errno != EEXIST)
+		return -1;
+	return 0;
+}
+
+int
+fs_exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0;
+}
+
+int
+fs_lock(const char *path, int wait_ms)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	int waited = 0;
+
+	if (fd < 0)
+		return -1;
+	for (;;) {
+		if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+			return fd;
+		if (errno != EWOULDBLOCK && errno != EINTR)
+			break;
+		if (waited >= wait_ms) {
+			errno = EWOULDBLOCK;
+			break;
+		}
+		{
+			struct timespec ts = { 0, 50 * 1000 * 1000 };
+			nanosleep(&ts, NULL);
+		}
+		waited += 50;
+	}
+	{
+		int saved = errno;
+		close(fd);
+		errno = saved;
+	}
+	return -1;
+}
+
+void
+fs_unlock(int fd)
+{
+	if (fd >= 0) {
+		flock(fd, LOCK_UN);
+		close(fd);
+	}
+}

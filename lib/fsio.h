@@ -1,0 +1,40 @@
+/*
+ * fsio.h — durable file operations for the shell (never used by the core).
+ *
+ * Durability recipe, used everywhere a file is replaced: write a temporary
+ * file in the same directory, fsync it, rename it over the target, fsync the
+ * directory. A crash leaves either the old file or the new one, never a mix.
+ */
+#ifndef POUCH_FSIO_H
+#define POUCH_FSIO_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "buf.h"
+
+/* Read the whole file into out (appending). Returns 0, or -1 with errno set
+ * (EFBIG when the file is larger than out->max allows). */
+int fs_read_file(const char *path, struct buf *out);
+/* Replace path atomically with len bytes of data (mode 0644). Returns 0 or -1/errno. */
+int fs_write_atomic(const char *path, const void *data, size_t len);
+/* As fs_write_atomic with an explicit file mode. */
+int fs_write_atomic_mode(const char *path, const void *data, size_t len, mode_t mode);
+/* Append len bytes to path (created 0644 if missing) and fsync. Returns 0 or -1/errno. */
+int fs_append_sync(const char *path, const void *data, size_t len);
+/* fsync the directory dir. Returns 0 or -1/errno. */
+int fs_fsync_dir(const char *dir);
+/* mkdir -p with the given mode for new directories. Returns 0 or -1/errno. */
+int fs_mkdir_p(const char *path, mode_t mode);
+/* True when path exists (any type). */
+int fs_exists(const char *path);
+/*
+ * Take an exclusive lock on the file path (created if missing), waiting up
+ * to wait_ms milliseconds. Returns the lock's file descriptor, or -1 with
+ * errno EWOULDBLOCK when another process holds it, other errno on error.
+ * Release with fs_unlock(fd).
+ */
+int fs_lock(const char *path, int wait_ms);
+void fs_unlock(int fd);
+
+#endif

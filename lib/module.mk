@@ -1,0 +1,6 @@
+POUCH_SRCS += \
+	lib/buf.c \
+	lib/fsio.c \
+	lib/log.c \
+	lib/str.c \
+	lib/xalloc.c

@@ -1,0 +1,2 @@
+POUCH_SRCS += \
+	maps/variant.c

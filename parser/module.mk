@@ -1,0 +1,3 @@
+POUCH_SRCS += \
+	parser/names.c \
+	parser/orders.c

@@ -1,0 +1,72 @@
+/*
+ * orders.h — one line of free text in, one order or a helpful refusal out.
+ *
+ * The contract is the 1971 rulebook's: "An order which admits of two
+ * meanings is not followed. A badly written order, which nevertheless can
+ * have only one meaning, must be followed."
+ *
+ * API
+ *
+ *	struct parse_ctx c = { map, names, board, power };
+ *	struct parse_result r;
+ *	order_parse(&c, "army paris moves to burgundy", n, &r);
+ *	// r.verdict: VERDICT_ACCEPTED, VERDICT_CORRECTED (r.note says what was
+ *	// read differently from what was written), VERDICT_REFUSED (r.note says
+ *	// why, with suggestions), VERDICT_BLANK (nothing there)
+ *
+ * Names are matched exactly, then by unique beginning, then by small
+ * misspelling (names.h). When more than one place fits what was written,
+ * the board decides: the unit must be there (and the sender's), the move
+ * must be possible, the supported unit must exist. Exactly one reading must
+ * survive. Names written exactly are taken as written even when the order
+ * is impossible: legality is the adjudicator's business, and its reason
+ * codes explain it. Nothing is guessed silently: every correction is named
+ * in r.note.
+ *
+ * Forms: "A Par-Bur", "Par Bur", "army paris moves to burgundy",
+ * "A Paris -> Burgundy", "F North Sea C A Lon - Nwy", "A Lon-Nwy via convoy",
+ * "A Lon-Nth-Nwy" (a route, accepted and not needed), "A Mun S A Bur",
+ * "Mun supports Bur", "A Mun S A Bur H", "A Sil S RUSSIAN A War-Pru",
+ * "F StP(sc)-Bot", "F stp/sc - bot", "spain north coast", "A Mun H",
+ * "holds", "stand", "A Mun R Boh", "A Mun D", "Build A Par", "B F Lon",
+ * "build fleet st petersburg north coast", "Remove A Mun", "Waive", and an
+ * optional power prefix "England:" / "E:" / "ENG:".
+ *
+ * No allocation; a line is at most PARSE_MAX_LINE bytes.
+ */
+#ifndef POUCH_ORDERS_H
+#define POUCH_ORDERS_H
+
+#include <stddef.h>
+
+#include "../judge/board.h"
+#include "../judge/map.h"
+#include "../judge/order.h"
+#include "names.h"
+
+#define PARSE_MAX_LINE 400
+#define PARSE_NOTE 320
+
+struct parse_ctx {
+	const struct map *m;
+	const struct names *names;
+	const struct board *b;	/* the position orders are for; NULL: no board checks */
+	power_id power;		/* the sender's power; POWER_NONE: unknown (a prefix may name it) */
+};
+
+enum verdict { VERDICT_ACCEPTED = 0, VERDICT_CORRECTED, VERDICT_REFUSED, VERDICT_BLANK };
+
+struct parse_result {
+	enum verdict verdict;
+	struct order order;		/* valid unless REFUSED or BLANK */
+	char note[PARSE_NOTE];		/* corrections or the refusal, in plain English */
+};
+
+/* Parse one line (UTF-8, not NUL-terminated necessarily). Never fails:
+ * problems are a VERDICT_REFUSED result. */
+void order_parse(const struct parse_ctx *c, const char *line, size_t len, struct parse_result *r);
+
+/* "accepted", "corrected", "refused", "blank". */
+const char *verdict_name(enum verdict v);
+
+#endif

@@ -1,0 +1,101 @@
+#!/bin/sh
+# check.sh — every test of pouch. `make check` runs this; so does CI.
+#
+# Stages (each prints what it ran and its result; any failure fails the run):
+#   build     warnings as errors
+#   unit      cmocka test programs
+#   sanitize  the same programs built with AddressSanitizer + UBSan
+#   datc      DATC v3.0 cases (tests/datc), and DATC v2.4 with --edition 2000
+#   games     4,488 recorded games (needs ../shared; skipped with a notice)
+#
+# Environment: POUCH_SHARED (default ../shared), JOBS (default: CPU count),
+# CHECK_STAGES (default: all), e.g. CHECK_STAGES="unit datc".
+set -eu
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+SHARED=${POUCH_SHARED:-$ROOT/../shared}
+export POUCH_SHARED="$SHARED"
+JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+STAGES=${CHECK_STAGES:-"build unit sanitize datc games"}
+FAILED=""
+
+stage() { printf '\n== %s\n' "$1"; }
+want() { case " $STAGES " in *" $1 "*) return 0 ;; esac; return 1; }
+fail() { FAILED="$FAILED $1"; printf 'FAILED: %s\n' "$1"; }
+have_shared() { [ -d "$SHARED/testdata" ]; }
+# Unpack the recorded games once into build/games (again when the tarball changes).
+games_dir() {
+	tarball="$SHARED/testdata/games/droidippy_public.tar.xz"
+	if [ ! -f build/games/.stamp ] || [ "$tarball" -nt build/games/.stamp ]; then
+		rm -rf build/games && mkdir -p build/games
+		tar -xJf "$tarball" -C build/games && touch build/games/.stamp
+	fi
+}
+
+if want build; then
+	stage "build (warnings are errors)"
+	make -s -j"$JOBS" WERROR=1 tests || { echo "build failed"; exit 1; }
+fi
+
+run_units() { # $1 = build dir
+	for t in "$1"/tests/test_*; do
+		[ -x "$t" ] || continue
+		if "$t" >"$1/$(basename "$t").log" 2>&1; then
+			printf '  %-28s %s\n' "$(basename "$t")" "$(grep -E '^\[  PASSED  \]' "$1/$(basename "$t").log" | tail -1 | sed 's/.*PASSED  \] *//')"
+		else
+			cat "$1/$(basename "$t").log"
+			fail "$(basename "$t") ($1)"
+		fi
+	done
+}
+
+if want unit; then
+	stage "unit tests (cmocka)"
+	run_units build
+fi
+
+if want sanitize; then
+	stage "unit tests under AddressSanitizer + UndefinedBehaviorSanitizer"
+	make -s -j"$JOBS" WERROR=1 SAN=1 BUILD=build/san CC=${SAN_CC:-cc} tests || fail "sanitizer build"
+	export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+	export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+	run_units build/san
+	echo "  DATC and recorded games with the sanitized pouch:"
+	build/san/pouch datc tests/datc/*.txt | tail -n 1 || fail "datc (sanitized)"
+	if have_shared; then
+		games_dir
+		build/san/pouch check-game build/games | tail -n 1 || fail "recorded games (sanitized)"
+	fi
+fi
+
+if want datc; then
+	stage "DATC v3.0 (tests/datc, each case under its own edition)"
+	build/pouch datc tests/datc/*.txt | tail -n 20 || fail "datc v3.0"
+	if have_shared; then
+		stage "DATC v3.0 conversion is up to date with ../shared"
+		python3 contrib/tools/datc_json2txt.py "$SHARED/testdata/datc/datc_v3.0.json" |
+			cmp -s - tests/datc/datc_v3.0.txt && echo "tests/datc/datc_v3.0.txt matches its source" ||
+			fail "tests/datc/datc_v3.0.txt differs from contrib/tools/datc_json2txt.py output"
+		stage "DATC v2.4 (jDip case file, --edition 2000)"
+		build/pouch datc --edition 2000 "$SHARED/testdata/datc/datc_v2.4.txt" | tail -n 20 ||
+			fail "datc v2.4"
+	else
+		echo "skipped the DATC v2.4 file and the conversion check: $SHARED not present"
+	fi
+fi
+
+if want games; then
+	stage "recorded games (droidippy, --edition 2000)"
+	if have_shared; then
+		games_dir
+		build/pouch check-game --edition 2000 build/games || fail "recorded games"
+	else
+		echo "skipped the recorded games: $SHARED not present"
+	fi
+fi
+
+if [ -n "$FAILED" ]; then
+	printf '\nFAILED:%s\n' "$FAILED"
+	exit 1
+fi
+printf '\nall checks passed\n'

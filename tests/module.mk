@@ -1,0 +1,6 @@
+TESTSUPPORT_SRCS += \
+	tests/support/json.c \
+	tests/support/testutil.c
+
+TESTS += \
+	test_map

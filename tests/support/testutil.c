@@ -1,0 +1,53 @@
+#include "testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../../lib/fsio.h"
+#include "../../maps/variant.h"
+
+const char *
+test_shared_dir(void)
+{
+	const char *env = getenv("POUCH_SHARED");
+
+	return env && *env ? env : "../shared";
+}
+
+const char *
+test_shared_path(const char *rel)
+{
+	static char path[4096];
+	struct stat st;
+
+	snprintf(path, sizeof path, "%s/%s", test_shared_dir(), rel);
+	return stat(path, &st) == 0 ? path : NULL;
+}
+
+const struct map *
+test_standard_map(void)
+{
+	static struct map *m;
+	struct buf err;
+
+	if (m)
+		return m;
+	buf_init(&err, 1 << 16);
+	m = variant_load("maps/standard/variant.xml", &err);
+	if (m == NULL) {
+		fprintf(stderr, "%s", buf_str(&err));
+		fail_msg("cannot load the standard map");
+	}
+	buf_free(&err);
+	return m;
+}
+
+void
+test_read_file(const char *path, struct buf *out)
+{
+	buf_init(out, 64u << 20);
+	if (fs_read_file(path, out) < 0)
+		fail_msg("cannot read %s", path);
+}

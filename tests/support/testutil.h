@@ -1,0 +1,26 @@
+/*
+ * testutil.h — helpers shared by the cmocka test programs.
+ */
+#ifndef POUCH_TESTUTIL_H
+#define POUCH_TESTUTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "../../judge/map.h"
+#include "../../lib/buf.h"
+
+/* Directory of the external test material ($POUCH_SHARED, else ../shared). */
+const char *test_shared_dir(void);
+/* Path of a file in it, or NULL when the material is absent (static buffer). */
+const char *test_shared_path(const char *rel);
+/* The standard map (loaded once, never freed). */
+const struct map *test_standard_map(void);
+/* Read a whole file; fails the test when it cannot. Caller buf_free()s. */
+void test_read_file(const char *path, struct buf *out);
+
+#endif
