@@ -1,0 +1,49 @@
+#include "message.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void
+free_list(char **v, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+void
+inmsg_free(struct inmsg *m)
+{
+	if (m == NULL)
+		return;
+	free(m->spool_id);
+	free(m->message_id);
+	free(m->from_addr);
+	free(m->from_name);
+	free(m->reply_to);
+	free(m->to);
+	free(m->subject);
+	free(m->in_reply_to);
+	free(m->references);
+	free(m->text);
+	free_list(m->bounced, m->nbounced);
+	memset(m, 0, sizeof *m);
+}
+
+void
+outmsg_free(struct outmsg *m)
+{
+	if (m == NULL)
+		return;
+	free_list(m->to, m->nto);
+	free_list(m->cc, m->ncc);
+	free(m->subject);
+	free(m->text);
+	free(m->in_reply_to);
+	free(m->references);
+	free(m->game);
+	free(m->message_id);
+	memset(m, 0, sizeof *m);
+}

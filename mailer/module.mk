@@ -1,0 +1,2 @@
+POUCH_SRCS += \
+	mailer/message.c
