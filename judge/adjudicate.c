@@ -1052,7 +1052,6 @@ resolve_movement(const struct map *m, const struct rules *r, const struct board 
 		if (!occupied)
 			board_set_contested(a, p);
 	}
-	board_sort(a);
 	if (trace)
 		explain(&w, res, trace);
 }
@@ -1224,7 +1223,6 @@ resolve_retreats(const struct map *m, const struct rules *r, const struct board 
 		board_add_unit(a, (enum unit_type)b->dislodged[d].unit.type, b->dislodged[d].unit.power,
 		    to[d]);
 	}
-	board_sort(a);
 }
 
 /* ---------------------------------------------------------- adjustments -- */
@@ -1463,7 +1461,6 @@ resolve_adjustments(const struct map *m, const struct rules *r, const struct boa
 	for (p = 0; p < m->npowers; p++)
 		if (due[p] < 0)
 			civil_disorder(m, r, a, (power_id)p, -due[p], res);
-	board_sort(a);
 }
 
 /* --------------------------------------------------------------- phases -- */

@@ -132,7 +132,6 @@ read_positions(const struct map *m, const struct names *nm, const struct rphase 
 			}
 		}
 	}
-	board_sort(b);
 	return 0;
 }
 
@@ -221,43 +220,67 @@ read_orders(const struct map *m, const struct names *nm, const struct rphase *ph
 	return n;
 }
 
+/* Units of a board by location: 0 empty, else 1 + power * 4 + type. */
+static void
+by_location(const struct map *m, const struct unit *u, int n, uint16_t *occ)
+{
+	int i;
+
+	memset(occ, 0, (size_t)m->nlocs * sizeof *occ);
+	for (i = 0; i < n; i++)
+		occ[u[i].loc] = (uint16_t)(1 + u[i].power * 4 + u[i].type);
+}
+
+static void
+put_diff(const struct map *m, const uint16_t *got, const uint16_t *want, const char *what,
+    struct buf *why)
+{
+	int l;
+
+	for (l = 0; l < m->nlocs; l++) {
+		int k;
+		if (got[l] == want[l])
+			continue;
+		for (k = 0; k < 2; k++) {
+			uint16_t v = k == 0 ? got[l] : want[l];
+			if (v == 0)
+				continue;
+			buf_printf(why, "%s %s%s %c %s; ", k == 0 ? "extra" : "missing", what,
+			    m->powers[(v - 1) / 4].name, unit_letter((enum unit_type)((v - 1) % 4)),
+			    m->locs[l].name);
+		}
+	}
+}
+
 /* Describe how got differs from want (which is authoritative); empty when equal. */
 static void
 compare(const struct map *m, const struct board *got, const struct board *want, struct buf *why)
 {
-	struct unit a[BOARD_MAX_UNITS], b[BOARD_MAX_UNITS];
+	uint16_t a[MAP_MAX_LOCS], b[MAP_MAX_LOCS];
+	struct unit da[BOARD_MAX_UNITS], db[BOARD_MAX_UNITS];
 	char p1[48], p2[48];
-	int i, j, na, nb;
+	int i;
 
 	if (got->year != want->year || got->season != want->season || got->phase != want->phase) {
 		buf_printf(why, "next phase is %s here, %s in the record; ",
 		    phase_format(got, p1, sizeof p1), phase_format(want, p2, sizeof p2));
 		return;
 	}
-	for (int pass = 0; pass < 2; pass++) {
-		const char *what = pass ? "dislodged " : "";
-		na = pass ? got->ndislodged : got->nunits;
-		nb = pass ? want->ndislodged : want->nunits;
-		for (i = 0; i < na; i++)
-			a[i] = pass ? got->dislodged[i].unit : got->units[i];
-		for (i = 0; i < nb; i++)
-			b[i] = pass ? want->dislodged[i].unit : want->units[i];
-		qsort(a, (size_t)na, sizeof a[0], unit_cmp);
-		qsort(b, (size_t)nb, sizeof b[0], unit_cmp);
-		for (i = j = 0; i < na || j < nb;) {
-			int c = i >= na ? 1 : j >= nb ? -1 : unit_cmp(&a[i], &b[j]);
-			if (c == 0) {
-				i++;
-				j++;
-				continue;
-			}
-			const struct unit *u = c < 0 ? &a[i++] : &b[j++];
-			buf_printf(why, "%s %s %s", c < 0 ? "extra" : "missing", what,
-			    m->powers[u->power].name);
-			buf_printf(why, " %c %s; ", unit_letter((enum unit_type)u->type),
-			    m->locs[u->loc].name);
-		}
+	by_location(m, got->units, got->nunits, a);
+	by_location(m, want->units, want->nunits, b);
+	if (got->nunits != want->nunits || memcmp(a, b, (size_t)m->nlocs * sizeof a[0]) != 0)
+		put_diff(m, a, b, "", why);
+	if (got->ndislodged || want->ndislodged) {
+		for (i = 0; i < got->ndislodged; i++)
+			da[i] = got->dislodged[i].unit;
+		for (i = 0; i < want->ndislodged; i++)
+			db[i] = want->dislodged[i].unit;
+		by_location(m, da, got->ndislodged, a);
+		by_location(m, db, want->ndislodged, b);
+		put_diff(m, a, b, "dislodged ", why);
 	}
+	if (memcmp(got->owner, want->owner, (size_t)m->nprovs) == 0)
+		return;
 	for (i = 0; i < m->nprovs; i++) {
 		if (!m->provs[i].supply || got->owner[i] == want->owner[i])
 			continue;

@@ -3,4 +3,9 @@ TESTSUPPORT_SRCS += \
 	tests/support/testutil.c
 
 TESTS += \
+	test_adjudicate \
+	test_lib \
 	test_map
+
+BENCHES += \
+	bench_adjudicate
