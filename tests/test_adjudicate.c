@@ -61,6 +61,21 @@ play(struct board *b, const struct rules *r, const char *const *lines)
 	phase_next(test_standard_map(), r, b);
 }
 
+/* Adjudicate lines on the starting position (2023 rules) into res. */
+static void
+resolve_start(const char *const *lines, struct buf *trace)
+{
+	struct order o[64];
+	struct rules r;
+	struct board b;
+	int n;
+
+	rules_init(&r, EDITION_2023);
+	board_init_start(&b, test_standard_map());
+	n = parse_all(&b, lines, o);
+	adj_resolve(test_standard_map(), &r, &b, o, n, &res, trace);
+}
+
 static int
 unit_at(const struct board *b, const char *where)
 {
@@ -168,21 +183,13 @@ test_no_retreat_means_disbanded(void **state)
 static void
 test_trace_explains(void **state)
 {
-	const struct map *m = test_standard_map();
 	static const char *const orders[] = { "France: A par - bur", "France: A mar S A par - bur",
 		"Germany: A mun - bur", NULL };
-	struct order o[8];
-	struct rules r;
-	struct board b;
 	struct buf tr;
-	int n;
 
 	(void)state;
-	rules_init(&r, EDITION_2023);
-	board_init_start(&b, m);
-	n = parse_all(&b, orders, o);
 	buf_init(&tr, 1 << 16);
-	adj_resolve(m, &r, &b, o, n, &res, &tr);
+	resolve_start(orders, &tr);
 	assert_non_null(strstr(buf_str(&tr), "France A par - bur: attack 2 vs hold 0, prevent 1 of A mun; succeeds"));
 	assert_non_null(strstr(buf_str(&tr), "Germany A mun - bur: attack 1 vs hold 0, prevent 2 of A par; fails"));
 	assert_non_null(strstr(buf_str(&tr), "France A mar supports: given"));
@@ -197,16 +204,9 @@ test_later_order_replaces(void **state)
 	const struct map *m = test_standard_map();
 	static const char *const orders[] = { "France: A par - bur", "France: A par - pic",
 		"France: A par - mun", NULL };
-	struct order o[8];
-	struct rules r;
-	struct board b;
-	int n;
 
 	(void)state;
-	rules_init(&r, EDITION_2023);
-	board_init_start(&b, m);
-	n = parse_all(&b, orders, o);
-	adj_resolve(m, &r, &b, o, n, &res, NULL);
+	resolve_start(orders, NULL);
 	assert_int_equal(res.reason[0], R_REPLACED);
 	assert_int_equal(res.reason[1], R_OK);	/* the last legal order counts */
 	assert_int_equal(res.reason[2], R_NOT_ADJACENT);	/* an illegal one does not replace */
@@ -216,19 +216,11 @@ test_later_order_replaces(void **state)
 static void
 test_foreign_and_missing_units(void **state)
 {
-	const struct map *m = test_standard_map();
 	static const char *const orders[] = { "Germany: A par - bur", "France: A bur - par",
 		NULL };
-	struct order o[8];
-	struct rules r;
-	struct board b;
-	int n;
 
 	(void)state;
-	rules_init(&r, EDITION_2023);
-	board_init_start(&b, m);
-	n = parse_all(&b, orders, o);
-	adj_resolve(m, &r, &b, o, n, &res, NULL);
+	resolve_start(orders, NULL);
 	assert_int_equal(res.reason[0], R_FOREIGN_UNIT);
 	assert_int_equal(res.reason[1], R_NO_UNIT);
 }
