@@ -1465,6 +1465,37 @@ resolve_adjustments(const struct map *m, const struct rules *r, const struct boa
 
 /* --------------------------------------------------------------- phases -- */
 
+enum reason
+adj_check(const struct map *m, const struct rules *r, const struct board *b, const struct order *o)
+{
+	struct phase_result *res;
+	enum reason why;
+
+	if (b->phase == PHASE_MOVEMENT) {
+		struct ws w;
+		int u;
+
+		if (o->kind != ORDER_HOLD && o->kind != ORDER_MOVE && o->kind != ORDER_SUPPORT &&
+		    o->kind != ORDER_CONVOY)
+			return R_WRONG_PHASE;
+		ws_init(&w, m, r, b);
+		u = addressed_unit(&w, o, &why);
+		if (u == NONE)
+			return why;
+		return check_order(&w, u, o);
+	}
+	/* Retreats and adjustments: resolve this order alone. */
+	res = malloc(sizeof *res);
+	if (res == NULL)
+		abort();
+	adj_resolve(m, r, b, o, 1, res, NULL);
+	why = (enum reason)res->reason[0];
+	free(res);
+	/* Alone it cannot bounce with another retreat, nor run out of builds
+	 * that other orders used. */
+	return why == R_RETREAT_BOUNCED ? R_OK : why;
+}
+
 void
 adj_resolve(const struct map *m, const struct rules *r, const struct board *b,
     const struct order *orders, int norders, struct phase_result *res, struct buf *trace)

@@ -64,6 +64,14 @@ void adj_resolve(const struct map *m, const struct rules *r, const struct board 
     const struct order *orders, int norders, struct phase_result *res, struct buf *trace);
 
 /*
+ * Check one order against board b as the adjudicator would, without the
+ * other orders: R_OK when it is legal now (it may still fail), else the
+ * reason it would be ignored. Used to answer players at submission time.
+ */
+enum reason adj_check(const struct map *m, const struct rules *r, const struct board *b,
+    const struct order *o);
+
+/*
  * Move b (a resolved position, as adj_resolve leaves it) on to the next
  * phase that needs decisions: dislodged units that cannot retreat anywhere
  * are disbanded at once; a retreat phase only when some dislodged unit can

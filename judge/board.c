@@ -304,22 +304,17 @@ board_read(struct board *b, const struct map *m, const char *text, size_t len, s
 		char buf[512], *s, *kw, *rest = NULL;
 		const char *why = NULL;
 		struct unit u;
+		int kv;
 
 		lineno++;
-		if (n >= sizeof buf) {
+		kv = str_split_kv(line, n, buf, sizeof buf, &kw, &s);
+		if (kv == 0)
+			continue;
+		if (kv < 0) {
 			buf_printf(err, "%d: line too long\n", lineno);
 			errors++;
 			continue;
 		}
-		memcpy(buf, line, n);
-		buf[n] = '\0';
-		s = str_trim(buf);
-		if (*s == '\0' || *s == '#')
-			continue;
-		kw = s;
-		s += strcspn(s, " \t");
-		if (*s)
-			*s++ = '\0';
 		if (strcmp(kw, "phase") == 0) {
 			int y;
 			enum season se;

@@ -20,5 +20,6 @@ int cli_datc(const struct cli_opts *o, int argc, char **argv);
 int cli_check_game(const struct cli_opts *o, int argc, char **argv);
 int cli_map(const struct cli_opts *o, int argc, char **argv);
 int cli_play(const struct cli_opts *o, int argc, char **argv);
+int cli_transcript(const struct cli_opts *o, int argc, char **argv);
 
 #endif

@@ -13,6 +13,7 @@
 #include "datc.h"
 #include "gamerec.h"
 #include "play.h"
+#include "transcript.h"
 #include "rules.h"
 
 static struct map *
@@ -203,5 +204,29 @@ cli_play(const struct cli_opts *o, int argc, char **argv)
 	buf_free(&text);
 	buf_free(&out);
 	map_free(m);
+	return rc;
+}
+
+int
+cli_transcript(const struct cli_opts *o, int argc, char **argv)
+{
+	struct buf text, out;
+	int rc;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: pouch transcript FILE\n");
+		return 2;
+	}
+	buf_init(&text, 16u << 20);
+	buf_init(&out, 256u << 20);
+	if (fs_read_file(argv[1], &text) < 0) {
+		fprintf(stderr, "pouch transcript: %s: %s\n", argv[1], strerror(errno));
+		buf_free(&text);
+		return 1;
+	}
+	rc = transcript_run(buf_str(&text), text.len, argv[1], o->maps_dir, &out) < 0 ? 1 : 0;
+	fputs(buf_str(&out), stdout);
+	buf_free(&text);
+	buf_free(&out);
 	return rc;
 }

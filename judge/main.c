@@ -24,6 +24,8 @@ static const struct command commands[] = {
 	    "replay droidippy game records and compare every phase" },
 	{ "play", cli_play, "[--edition E] FILE",
 	    "play a game from a file of orders and print every phase's results" },
+	{ "transcript", cli_transcript, "FILE",
+	    "play a script of mail and clock ticks through the judge and print what it sends" },
 	{ "map", cli_map, "check FILE... | show NAME",
 	    "validate variant files, or describe a variant" },
 };

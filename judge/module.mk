@@ -3,9 +3,16 @@ POUCH_SRCS += \
 	judge/board.c \
 	judge/cli_tools.c \
 	judge/datc.c \
+	judge/game.c \
 	judge/gamerec.c \
+	judge/gm.c \
+	judge/judge.c \
 	judge/map.c \
 	judge/order.c \
 	judge/play.c \
 	judge/report.c \
-	judge/rules.c
+	judge/rules.c \
+	judge/secret.c \
+	judge/transcript.c \
+	judge/turn.c \
+	judge/varcache.c

@@ -147,7 +147,23 @@ report_results(const struct map *m, const struct board *b, const struct order *o
 		}
 		qsort(lines, (size_t)n, sizeof lines[0], cmp_line);
 		for (i = 0; i < n; i++) {
-			int u = lines[i].idx, o = res->unit_order[u];
+			int u = lines[i].idx, o = res->unit_order[u], k, any = 0, hit = 0;
+			/* A power that gave no order at all: one line, unless a unit
+			 * of it was dislodged (then every unit is listed). */
+			for (k = 0; k < n; k++) {
+				int uk = lines[k].idx;
+				if (lines[k].power != lines[i].power)
+					continue;
+				any |= res->unit_order[uk] >= 0;
+				hit |= b->phase == PHASE_MOVEMENT && res->unit_dislodged[uk];
+			}
+			if (!any && !hit) {
+				if (i == 0 || lines[i - 1].power != lines[i].power)
+					buf_printf(out, "%s: no orders; %s.\n", m->powers[lines[i].power].name,
+					    b->phase == PHASE_MOVEMENT ? "all units hold" :
+									 "its dislodged units are disbanded");
+				continue;
+			}
 			const struct unit *un = b->phase == PHASE_MOVEMENT ? &b->units[u] :
 									   &b->dislodged[u].unit;
 			buf_printf(out, "%s: ", m->powers[un->power].name);

@@ -3,4 +3,5 @@ POUCH_SRCS += \
 	lib/fsio.c \
 	lib/log.c \
 	lib/str.c \
+	lib/tz.c \
 	lib/xalloc.c

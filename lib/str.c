@@ -168,3 +168,37 @@ str_copy(char *dst, const char *src, size_t size)
 	}
 	return n;
 }
+
+char *
+str_ncopy_trim(char *out, size_t size, const char *s, size_t n)
+{
+	size_t k = n < size - 1 ? n : size - 1;
+	char *t;
+
+	memcpy(out, s, k);
+	out[k] = '\0';
+	t = str_trim(out);
+	if (t != out)
+		memmove(out, t, strlen(t) + 1);
+	return out;
+}
+
+int
+str_split_kv(const char *line, size_t n, char *buf, size_t size, char **key, char **val)
+{
+	char *k, *v;
+
+	if (n >= size)
+		return -1;
+	memcpy(buf, line, n);
+	buf[n] = '\0';
+	k = str_trim(buf);
+	if (*k == '\0' || *k == '#')
+		return 0;
+	v = k + strcspn(k, " \t");
+	if (*v)
+		*v++ = '\0';
+	*key = k;
+	*val = str_trim(v);
+	return 1;
+}

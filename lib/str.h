@@ -46,6 +46,17 @@ int str_edit_distance(const char *a, size_t alen, const char *b, size_t blen, in
  */
 const char *str_next_line(const char **p, const char *end, size_t *len);
 
+/* Copy s[0..n) into out (size > 0), truncated, with blanks removed at both
+ * ends. Returns out. */
+char *str_ncopy_trim(char *out, size_t size, const char *s, size_t n);
+/*
+ * Split one line of a "key value" file: copies line[0..n) into buf (size
+ * bytes), trims it and sets *key and *val (val "" when absent). Returns 1
+ * for a key, 0 for a blank or '#' comment line, -1 when the line is longer
+ * than buf.
+ */
+int str_split_kv(const char *line, size_t n, char *buf, size_t size, char **key, char **val);
+
 /* Copy at most size-1 bytes of src into dst and NUL-terminate (size > 0).
  * Returns the length of src (as strlcpy). */
 size_t str_copy(char *dst, const char *src, size_t size);

@@ -1,3 +1,4 @@
 POUCH_SRCS += \
+	parser/commands.c \
 	parser/names.c \
 	parser/orders.c

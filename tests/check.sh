@@ -16,7 +16,7 @@ ROOT=$(pwd)
 SHARED=${POUCH_SHARED:-$ROOT/../shared}
 export POUCH_SHARED="$SHARED"
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
-STAGES=${CHECK_STAGES:-"build unit sanitize datc games"}
+STAGES=${CHECK_STAGES:-"build unit sanitize datc games transcripts"}
 FAILED=""
 
 stage() { printf '\n== %s\n' "$1"; }
@@ -92,6 +92,25 @@ if want games; then
 	else
 		echo "skipped the recorded games: $SHARED not present"
 	fi
+fi
+
+if want transcripts; then
+	stage "judge transcripts (tests/transcripts: mail in, replies and reports out)"
+	for t in tests/transcripts/*.txt; do
+		golden="${t%.txt}.out"
+		mkdir -p build/transcripts
+		actual="build/transcripts/$(basename "${t%.txt}").out"
+		build/pouch transcript "$t" >"$actual" || { fail "transcript $t (script error)"; continue; }
+		if [ "${REGEN:-0}" = 1 ]; then
+			cp "$actual" "$golden"
+			echo "  $(basename "$t"): golden file rewritten"
+		elif diff -u "$golden" "$actual" >"$actual.diff"; then
+			echo "  $(basename "$t"): $(grep -c '^=== MAIL' "$t.out" 2>/dev/null || grep -c '^MAIL' "$t") messages, output matches $(basename "$golden")"
+		else
+			head -n 60 "$actual.diff"
+			fail "transcript $t differs from its golden file (see $actual.diff)"
+		fi
+	done
 fi
 
 if [ -n "$FAILED" ]; then

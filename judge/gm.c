@@ -1,0 +1,594 @@
+/*
+ * gm.c — the game master: creating games, delegations, and the commands
+ * a GM gives by mail (PROCESS, PREVIEW, ROLLBACK, PAUSE, RESUME, SET,
+ * REPLACE, EJECT, ADD/REMOVE OBSERVER, END, AWARD/REVOKE). Every action is
+ * written to the game's audit log, without secrets.
+ */
+#define _DEFAULT_SOURCE
+#define _XOPEN_SOURCE 700
+#include "judge_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/str.h"
+#include "../lib/tz.h"
+#include "../lib/xalloc.h"
+
+#define TEXT_MAX (1u << 20)
+
+/* ------------------------------------------------------------ creation -- */
+
+static int
+hash_password(struct judge *j, const char *pw, char *out)
+{
+	unsigned char r[16];
+
+	if (j->io.random == NULL || j->io.random(j->io.ctx, r) < 0)
+		return -1;
+	return secret_hash(pw, r, out, SECRET_HASH_MAX);
+}
+
+/* A new readable password from the shell's randomness. */
+static int
+new_password(struct judge *j, char *out, size_t size)
+{
+	unsigned char r[16];
+
+	if (j->io.random == NULL || j->io.random(j->io.ctx, r) < 0)
+		return -1;
+	secret_words(r, out, size);
+	return 0;
+}
+
+struct game *
+judge_new_game(struct judge *j, const char *name, const struct game_settings *s,
+    const char *gm, const char *gm_password, time_t now, struct buf *why)
+{
+	const struct names *nm;
+	const struct map *m;
+	struct game *g;
+
+	if (!game_name_valid(name)) {
+		buf_puts(why, "a game name has 1 to 23 letters, digits, '-' or '_'");
+		return NULL;
+	}
+	if (judge_find_game(j, name)) {
+		buf_printf(why, "there is already a game called %s", name);
+		return NULL;
+	}
+	if (!tz_valid(s->zone)) {
+		buf_printf(why, "unknown time zone \"%s\"", s->zone);
+		return NULL;
+	}
+	m = j->io.variant(j->io.ctx, s->variant, &nm);
+	if (m == NULL) {
+		buf_printf(why, "no variant called \"%s\"", s->variant);
+		return NULL;
+	}
+	j->now = now;
+	if (gm_password == NULL || strlen(gm_password) < 6) {
+		buf_puts(why, "the GM password needs at least 6 characters");
+		return NULL;
+	}
+	g = xcalloc(1, sizeof *g);
+	game_init(g, name, s, m, nm, now);
+	str_copy(g->gms[0], gm, ADDR_MAX);
+	g->ngms = 1;
+	if (hash_password(j, gm_password, g->gm_secret) < 0) {
+		buf_puts(why, "could not hash the password");
+		free(g);
+		return NULL;
+	}
+	judge_add_game(j, g);
+	judge_touch(j, g);
+	jx_audit(j, g, "game created by %s: variant %s, edition %s", gm, s->variant,
+	    edition_name(s->edition));
+	return g;
+}
+
+/* Split "a@x, b@y c@z" into addresses; returns the count. */
+static int
+split_addrs(const char *list, char out[][ADDR_MAX], int max)
+{
+	char buf[1024], *save, *tok;
+	int n = 0;
+
+	str_copy(buf, list, sizeof buf);
+	for (tok = strtok_r(buf, " ,;\t", &save); tok && n < max; tok = strtok_r(NULL, " ,;\t", &save)) {
+		if (strchr(tok, '@') == NULL || strlen(tok) >= ADDR_MAX)
+			return -1;
+		str_copy(out[n++], str_lower(tok), ADDR_MAX);
+	}
+	return n;
+}
+
+int
+judge_add_delegation(struct judge *j, struct game *g, power_id p, const char *members,
+    const char *password, time_t now, struct buf *why)
+{
+	struct delegation *d = &g->del[p];
+	char addrs[GAME_MAX_MEMBERS][ADDR_MAX], pw[64];
+	struct buf text;
+	char subject[128];
+	int n, i, generated = 0;
+
+	j->now = now;
+	n = split_addrs(members, addrs, GAME_MAX_MEMBERS);
+	if (n <= 0) {
+		buf_puts(why, "give the members' mail addresses, separated by commas");
+		return -1;
+	}
+	if (password && *password) {
+		if (strlen(password) < 6) {
+			buf_puts(why, "a password needs at least 6 characters");
+			return -1;
+		}
+		str_copy(pw, password, sizeof pw);
+	} else {
+		if (new_password(j, pw, sizeof pw) < 0) {
+			buf_puts(why, "no randomness for a password");
+			return -1;
+		}
+		generated = 1;
+	}
+	if (hash_password(j, pw, d->secret) < 0) {
+		buf_puts(why, "could not hash the password");
+		return -1;
+	}
+	d->nmembers = n;
+	for (i = 0; i < n; i++) {
+		str_copy(d->members[i].addr, addrs[i], ADDR_MAX);
+		d->members[i].zone[0] = '\0';
+	}
+	d->resigned = false;
+	judge_touch(j, g);
+	jx_audit(j, g, "delegation %s: %d member%s, password %s", g->map->powers[p].name, n,
+	    n == 1 ? "" : "s", generated ? "generated and mailed to them" : "set by the GM");
+
+	/* Tell the delegation. The password is sent once, to its members only,
+	 * and only when the judge made it up. */
+	buf_init(&text, TEXT_MAX);
+	buf_printf(&text, "You play %s in the Diplomacy game %s (%s, %s rules), run by mail\n"
+	    "by the judge %s. Your delegation:",
+	    g->map->powers[p].name, g->name, g->map->title, edition_name(g->set.edition),
+	    j->conf->address);
+	for (i = 0; i < n; i++)
+		buf_printf(&text, " %s", addrs[i]);
+	buf_puts(&text, ".\n\n");
+	if (generated)
+		buf_printf(&text, "Your password is: %s\nKeep it secret: anyone who knows it can give your "
+		    "orders.\n\n", pw);
+	else
+		buf_puts(&text, "Your game master will give you your password.\n\n");
+	buf_printf(&text, "Send your orders to %s, starting with the line\n  GAME %s %s <password>\n"
+	    "Send HELP for instructions.\n", j->conf->address, g->name, g->map->powers[p].name);
+	snprintf(subject, sizeof subject, "[%s] you play %s", g->name, g->map->powers[p].name);
+	{
+		const char *to[GAME_MAX_MEMBERS];
+		for (i = 0; i < n; i++)
+			to[i] = d->members[i].addr;
+		jx_send(j, g, to, n, NULL, 0, subject, buf_str(&text), NULL, NULL, OUT_GENERATED);
+	}
+	explicit_bzero(pw, sizeof pw);
+	buf_free(&text);
+	return 0;
+}
+
+int
+judge_start(struct judge *j, struct game *g, time_t now, struct buf *why)
+{
+	struct buf text;
+	char subject[128];
+	int p, n = 0;
+
+	if (g->status != GAME_FORMING) {
+		buf_printf(why, "the game is %s", status_name(g->status));
+		return -1;
+	}
+	for (p = 0; p < g->map->npowers; p++)
+		n += g->del[p].nmembers > 0;
+	if (n == 0) {
+		buf_puts(why, "no delegation yet: DELEGATION England alice@example.org, ...");
+		return -1;
+	}
+	g->status = GAME_ACTIVE;
+	j->now = now;
+	jx_start_phase(j, g, now);
+	judge_touch(j, g);
+	jx_audit(j, g, "game started");
+	buf_init(&text, TEXT_MAX);
+	buf_printf(&text, "Game %s has started: %s, %s rules.\n\n", g->name, g->map->title,
+	    edition_name(g->set.edition));
+	for (p = 0; p < g->map->npowers; p++) {
+		if (g->del[p].nmembers == 0)
+			buf_printf(&text, "%s has no players: its units hold (civil disorder).\n",
+			    g->map->powers[p].name);
+	}
+	buf_puts(&text, "\n");
+	jx_position(g, &text);
+	snprintf(subject, sizeof subject, "[%s] the game has started", g->name);
+	jx_announce(j, g, subject, buf_str(&text));
+	buf_free(&text);
+	return 0;
+}
+
+/* ------------------------------------------------------------ commands -- */
+
+/* "SET DEADLINE +24h" or "SET DEADLINE 2026-11-25 18:00" (the game's zone). */
+static int
+set_deadline(struct judge *j, struct game *g, const char *v, struct buf *reply)
+{
+	long span;
+	time_t t;
+
+	if (*v == '+' && time_parse_span(v + 1, &span) == 0) {
+		t = j->now + span;
+	} else {
+		struct tm tm;
+		memset(&tm, 0, sizeof tm);
+		if (strptime(v, "%Y-%m-%d %H:%M", &tm) == NULL || tz_mktime(g->set.zone, &tm, &t) < 0) {
+			buf_puts(reply, "  REFUSED: SET DEADLINE +24h, or SET DEADLINE 2026-11-25 18:00 "
+			    "(in the game's time zone)\n");
+			return -1;
+		}
+	}
+	if (t <= j->now) {
+		buf_puts(reply, "  REFUSED: that is in the past\n");
+		return -1;
+	}
+	if (g->status == GAME_PAUSED)
+		g->paused_left = (long)(t - j->now);
+	else
+		g->deadline = t;
+	g->gm_told = false;
+	{
+		char s[96];
+		time_human(g->set.zone, t, s, sizeof s);
+		buf_printf(reply, "  deadline set: %s\n", s);
+		jx_audit(j, g, "deadline set to %s", s);
+	}
+	return 0;
+}
+
+static int
+set_option(struct judge *j, struct game *g, char *args, struct buf *reply)
+{
+	struct game_settings *s = &g->set;
+	bool gmpress = s->gm_reads_press;
+	char *v = args + strcspn(args, " \t");
+	struct buf why;
+
+	if (*v)
+		*v++ = '\0';
+	v = str_trim(v);
+	if (str_eq_nocase(args, "deadline"))
+		return set_deadline(j, g, v, reply);
+	if (str_eq_nocase(args, "edition") && g->status != GAME_FORMING) {
+		buf_puts(reply, "  REFUSED: the edition is fixed once the game has started\n");
+		return -1;
+	}
+	buf_init(&why, 1024);
+	if (game_settings_set(s, args, v, &why) < 0) {
+		buf_printf(reply, "  REFUSED: %s\n", buf_str(&why));
+		buf_free(&why);
+		return -1;
+	}
+	buf_free(&why);
+	if (str_eq_nocase(args, "edition")) {
+		rules_init(&g->rules, s->edition);
+		g->rules.build_anywhere = map_option_on(g->map, "build-anywhere");
+	}
+	if (s->gm_reads_press != gmpress) {
+		/* The players are told, as HELP promises. */
+		char subject[128], text[256];
+		snprintf(subject, sizeof subject, "[%s] press rules", g->name);
+		snprintf(text, sizeof text, "From now on the game master %s copies of private press "
+		    "in game %s.\n", s->gm_reads_press ? "receives" : "no longer receives", g->name);
+		jx_announce(j, g, subject, text);
+	}
+	buf_printf(reply, "  %s set to %s\n", args, v);
+	jx_audit(j, g, "setting %s = %s", args, v);
+	return 0;
+}
+
+/* NEWGAME name variant KEY key PASSWORD gm-password */
+static int
+cmd_newgame(struct judge *j, char *args, const char *sender, struct buf *reply)
+{
+	char *save, *name = strtok_r(args, " \t", &save), *variant = strtok_r(NULL, " \t", &save);
+	char *kw1 = strtok_r(NULL, " \t", &save), *key = strtok_r(NULL, " \t", &save);
+	char *kw2 = strtok_r(NULL, " \t", &save), *pw = strtok_r(NULL, " \t", &save);
+	struct game_settings s;
+	struct buf why;
+	struct game *g;
+
+	if (!name || !variant || !kw1 || !key || !kw2 || !pw || !str_eq_nocase(kw1, "key") ||
+	    !str_eq_nocase(kw2, "password")) {
+		buf_puts(reply, "  REFUSED: NEWGAME <name> <variant> KEY <creation key> PASSWORD "
+		    "<your GM password>\n");
+		return -1;
+	}
+	if (j->conf->create_key[0] == '\0' || !secret_check(key, j->conf->create_key)) {
+		buf_puts(reply, "  REFUSED: wrong creation key (ask the judge's host)\n");
+		jx_log(j, NULL, "NEWGAME refused for %s: wrong creation key", sender);
+		return -1;
+	}
+	game_settings_default(&s, variant);
+	buf_init(&why, 1024);
+	g = judge_new_game(j, name, &s, sender, pw, j->now, &why);
+	if (g == NULL) {
+		buf_printf(reply, "  REFUSED: %s\n", buf_str(&why));
+		buf_free(&why);
+		return -1;
+	}
+	buf_free(&why);
+	buf_printf(reply, "  game %s created (%s). You are its game master; add delegations with\n"
+	    "  DELEGATION <power> <addresses>, then START.\n", g->name, g->map->title);
+	return 0;
+}
+
+int
+jx_gm_command(struct judge *j, struct game *g, enum command cmd, const char *a, size_t n,
+    const char *sender, struct buf *reply)
+{
+	char args[600];
+	struct buf why;
+	int rc = 0;
+
+	str_ncopy_trim(args, sizeof args, a, n);
+	if (cmd == CMD_NEWGAME)
+		return cmd_newgame(j, args, sender, reply);
+	if (g == NULL)
+		return -1;
+	buf_init(&why, 4096);
+	switch (cmd) {
+	case CMD_HELP:
+		buf_puts(reply, "\nGame master commands: PROCESS, PREVIEW, ROLLBACK <phase>, PAUSE, RESUME,\n"
+		    "SET DEADLINE +24h | SET <setting> <value>, DELEGATION <power> <addresses>,\n"
+		    "REPLACE <power> MEMBERS <addresses> | REPLACE <power> PASSWORD [<new>],\n"
+		    "EJECT <power>, ADD OBSERVER <address>, REMOVE OBSERVER <address>,\n"
+		    "AWARD <power> <points> <reason>, REVOKE <power> <points> <reason>,\n"
+		    "START, END WINNER <power> | END DRAW, PRESS TO ..., BROADCAST, LIST, HISTORY, SUMMARY.\n");
+		break;
+	case CMD_LIST:
+		buf_putc(reply, '\n');
+		jx_position(g, reply);
+		{
+			int p;
+			for (p = 0; p < g->map->npowers; p++) {
+				if (!game_must_order(g, (power_id)p))
+					continue;
+				buf_printf(reply, "%s: %s%s\n", g->map->powers[p].name,
+				    game_orders_complete(g, (power_id)p) ? "orders complete" : "orders missing",
+				    g->del[p].wait ? ", WAIT" : "");
+			}
+		}
+		break;
+	case CMD_PROCESS:
+		if (judge_process(j, g, j->now, false, &why) < 0) {
+			buf_printf(reply, "  REFUSED: %s", buf_str(&why));
+			rc = -1;
+		} else {
+			buf_puts(reply, "  processed; the results are on their way\n");
+			jx_audit(j, g, "PROCESS");
+		}
+		break;
+	case CMD_PREVIEW:
+		if (judge_process(j, g, j->now, true, reply) < 0)
+			rc = -1;
+		break;
+	case CMD_ROLLBACK:
+		if (judge_rollback(j, g, args, j->now, &why) < 0) {
+			buf_printf(reply, "  REFUSED: %s\n", buf_str(&why));
+			rc = -1;
+		} else {
+			char subject[128], text[300], ph[48];
+			buf_printf(reply, "  rolled back to %s\n", args);
+			jx_audit(j, g, "ROLLBACK %s", args);
+			snprintf(subject, sizeof subject, "[%s] rolled back", g->name);
+			snprintf(text, sizeof text, "The game master has rolled game %s back to %s. Orders "
+			    "given since are forgotten: send your orders again.\n", g->name,
+			    phase_format(&g->board, ph, sizeof ph));
+			jx_announce(j, g, subject, text);
+		}
+		break;
+	case CMD_PAUSE:
+		if (g->status != GAME_ACTIVE) {
+			buf_printf(reply, "  REFUSED: the game is %s\n", status_name(g->status));
+			rc = -1;
+			break;
+		}
+		g->status = GAME_PAUSED;
+		g->paused_left = g->deadline > j->now ? (long)(g->deadline - j->now) : 3600;
+		jx_audit(j, g, "PAUSE");
+		jx_announce(j, g, "game paused", "The game master has paused the game.\n");
+		buf_puts(reply, "  paused\n");
+		break;
+	case CMD_RESUME:
+		if (g->status != GAME_PAUSED) {
+			buf_printf(reply, "  REFUSED: the game is %s\n", status_name(g->status));
+			rc = -1;
+			break;
+		}
+		g->status = GAME_ACTIVE;
+		g->deadline = j->now + g->paused_left;
+		g->paused_left = 0;
+		jx_audit(j, g, "RESUME");
+		jx_announce(j, g, "game resumed", "The game master has resumed the game.\n");
+		buf_puts(reply, "  resumed\n");
+		break;
+	case CMD_SET:
+		rc = set_option(j, g, args, reply);
+		break;
+	case CMD_START:
+		if (judge_start(j, g, j->now, &why) < 0) {
+			buf_printf(reply, "  REFUSED: %s\n", buf_str(&why));
+			rc = -1;
+		} else {
+			buf_puts(reply, "  the game has started\n");
+		}
+		break;
+	case CMD_DELEGATION:
+	case CMD_REPLACE: {
+		char *save, *pw = strtok_r(args, " \t", &save), *rest = save ? str_trim(save) : NULL;
+		power_id p = pw ? map_find_power(g->map, pw) : POWER_NONE;
+		char *password = NULL;
+
+		if (p == POWER_NONE || rest == NULL || *rest == '\0') {
+			buf_printf(reply, "  REFUSED: %s <power> <addresses> [PASSWORD <password>]\n",
+			    cmd == CMD_DELEGATION ? "DELEGATION" : "REPLACE");
+			rc = -1;
+			break;
+		}
+		if (cmd == CMD_REPLACE && str_prefix_nocase(rest, "members"))
+			rest = str_trim(rest + 7);
+		if (cmd == CMD_REPLACE && (str_prefix_nocase(rest, "password") ||
+		    str_prefix_nocase(rest, "secret"))) {
+			/* New password for the same members. */
+			char members[GAME_MAX_MEMBERS * ADDR_MAX] = "";
+			int i;
+			for (i = 0; i < g->del[p].nmembers; i++) {
+				strncat(members, g->del[p].members[i].addr, sizeof members - strlen(members) - 2);
+				strncat(members, ",", sizeof members - strlen(members) - 1);
+			}
+			rest += strcspn(rest, " \t");
+			password = str_trim(rest);
+			if (judge_add_delegation(j, g, p, members, password, j->now, &why) < 0) {
+				buf_printf(reply, "  REFUSED: %s\n", buf_str(&why));
+				rc = -1;
+			} else {
+				buf_printf(reply, "  new password for %s%s\n", g->map->powers[p].name,
+				    *password ? "" : " (mailed to its members)");
+			}
+			break;
+		}
+		{
+			char *kw = strstr(rest, " PASSWORD ");
+			if (kw == NULL)
+				kw = strstr(rest, " password ");
+			if (kw) {
+				*kw = '\0';
+				password = str_trim(kw + 10);
+			}
+		}
+		if (judge_add_delegation(j, g, p, rest, password, j->now, &why) < 0) {
+			buf_printf(reply, "  REFUSED: %s\n", buf_str(&why));
+			rc = -1;
+		} else {
+			buf_printf(reply, "  %s: delegation set (%s)\n", g->map->powers[p].name,
+			    password ? "password set by you" : "password mailed to its members");
+		}
+		break;
+	}
+	case CMD_EJECT: {
+		power_id p = map_find_power(g->map, args);
+		if (p == POWER_NONE) {
+			buf_puts(reply, "  REFUSED: EJECT <power>\n");
+			rc = -1;
+			break;
+		}
+		g->del[p].resigned = true;
+		g->del[p].norders = 0;
+		g->del[p].secret[0] = '\0';
+		jx_audit(j, g, "EJECT %s", g->map->powers[p].name);
+		buf_printf(reply, "  %s ejected: its units hold until you REPLACE it\n",
+		    g->map->powers[p].name);
+		break;
+	}
+	case CMD_ADD_OBSERVER:
+		if (strchr(args, '@') == NULL || strlen(args) >= ADDR_MAX ||
+		    g->nobservers >= GAME_MAX_OBSERVERS) {
+			buf_puts(reply, "  REFUSED: ADD OBSERVER <address>\n");
+			rc = -1;
+			break;
+		}
+		str_copy(g->observers[g->nobservers++], str_lower(args), ADDR_MAX);
+		jx_audit(j, g, "ADD OBSERVER %s", args);
+		buf_printf(reply, "  %s now receives the reports\n", args);
+		break;
+	case CMD_REMOVE_OBSERVER: {
+		int i, k = 0;
+		for (i = 0; i < g->nobservers; i++)
+			if (!str_eq_nocase(g->observers[i], args))
+				memmove(g->observers[k++], g->observers[i], ADDR_MAX);
+		if (k == g->nobservers) {
+			buf_printf(reply, "  REFUSED: %s is not an observer\n", args);
+			rc = -1;
+			break;
+		}
+		g->nobservers = k;
+		jx_audit(j, g, "REMOVE OBSERVER %s", args);
+		buf_printf(reply, "  %s no longer receives the reports\n", args);
+		break;
+	}
+	case CMD_END:
+		if (str_prefix_nocase(args, "winner ")) {
+			power_id p = map_find_power(g->map, str_trim(args + 7));
+			char res[128];
+			if (p == POWER_NONE) {
+				buf_puts(reply, "  REFUSED: END WINNER <power>\n");
+				rc = -1;
+				break;
+			}
+			snprintf(res, sizeof res, "%s wins (declared by the game master)",
+			    g->map->powers[p].name);
+			jx_end_game(j, g, res);
+		} else if (str_prefix_nocase(args, "draw")) {
+			char res[sizeof g->result];
+			snprintf(res, sizeof res, "Draw%s%.120s (declared by the game master)",
+			    args[4] ? " between" : "", args + 4);
+			jx_end_game(j, g, res);
+		} else {
+			buf_puts(reply, "  REFUSED: END WINNER <power> or END DRAW [powers]\n");
+			rc = -1;
+			break;
+		}
+		buf_puts(reply, "  the game is over\n");
+		break;
+	case CMD_AWARD:
+	case CMD_REVOKE: {
+		char *save, *pw = strtok_r(args, " \t", &save), *num = strtok_r(NULL, " \t", &save);
+		char *reason = save ? str_trim(save) : NULL;
+		power_id p = pw ? map_find_power(g->map, pw) : POWER_NONE;
+		long pts;
+		if (p == POWER_NONE || num == NULL || str_to_long(num, 1, 100, &pts) < 0 ||
+		    reason == NULL || *reason == '\0') {
+			buf_printf(reply, "  REFUSED: %s <power> <points> <reason>\n", command_name(cmd));
+			rc = -1;
+			break;
+		}
+		g->del[p].points += cmd == CMD_AWARD ? (int)pts : -(int)pts;
+		jx_audit(j, g, "%s %s %ld: %s", command_name(cmd), g->map->powers[p].name, pts, reason);
+		{
+			char subject[128], text[600];
+			snprintf(subject, sizeof subject, "[%s] political points", g->name);
+			snprintf(text, sizeof text, "The officers %s %ld political point%s %s %s: %s\n%s now has "
+			    "%d political point%s.\n", cmd == CMD_AWARD ? "award" : "revoke", pts,
+			    pts == 1 ? "" : "s", cmd == CMD_AWARD ? "to" : "from", g->map->powers[p].name,
+			    reason, g->map->powers[p].name, g->del[p].points,
+			    g->del[p].points == 1 ? "" : "s");
+			jx_announce(j, g, subject, text);
+		}
+		buf_printf(reply, "  %s now has %d political points\n", g->map->powers[p].name,
+		    g->del[p].points);
+		break;
+	}
+	case CMD_HISTORY:
+	case CMD_SUMMARY:
+	case CMD_WAIT:
+	case CMD_NOWAIT:
+	case CMD_VOTE:
+	case CMD_RESIGN:
+	case CMD_ORDERS:
+		buf_printf(reply, "  REFUSED: %s is a command for players\n", command_name(cmd));
+		rc = -1;
+		break;
+	default:
+		break;
+	}
+	buf_free(&why);
+	judge_touch(j, g);
+	return rc;
+}

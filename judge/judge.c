@@ -1,0 +1,1333 @@
+/*
+ * judge.c — handling the mail a judge receives.
+ *
+ * A message is read line by line (parser/commands.h). Its first GAME line
+ * identifies the sender: game, power (or GM) and password. Every later
+ * line is a command or an order, and every line gets its verdict in the
+ * reply, so that a bad line never costs a good one. Press lines are
+ * gathered into blocks and delivered when the block ends.
+ *
+ * The reply goes to the sender, copied to the other members of the
+ * delegation. A message that cannot be authenticated gets a refusal that
+ * says nothing about the game. Messages that must not be answered
+ * (auto-replies, lists, bounces, our own mail) get no reply at all.
+ */
+#define _DEFAULT_SOURCE
+#include "judge_int.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/str.h"
+#include "../lib/tz.h"
+#include "../lib/xalloc.h"
+#include "../parser/orders.h"
+
+#define REPLY_MAX (4u << 20)
+
+void
+judge_init(struct judge *j, const struct judge_conf *conf, const struct judge_io *io)
+{
+	memset(j, 0, sizeof *j);
+	j->conf = conf;
+	j->io = *io;
+}
+
+static void
+free_notes(struct judge_note *n, int count)
+{
+	int i;
+
+	for (i = 0; i < count; i++)
+		free(n[i].text);
+}
+
+void
+judge_effects_clear(struct judge *j)
+{
+	struct judge_effects *fx = &j->fx;
+	int i;
+
+	for (i = 0; i < fx->nout; i++)
+		outmsg_free(&fx->out[i]);
+	for (i = 0; i < fx->nphases; i++) {
+		free(fx->phases[i].orders);
+		free(fx->phases[i].res);
+		free(fx->phases[i].text);
+	}
+	free_notes(fx->audit, fx->naudit);
+	free_notes(fx->press, fx->npress);
+	free_notes(fx->rollbacks, fx->nrollbacks);
+	free_notes(fx->log, fx->nlog);
+	fx->nout = fx->nphases = fx->naudit = fx->npress = fx->nrollbacks = fx->nlog = 0;
+}
+
+void
+judge_free(struct judge *j)
+{
+	int i;
+
+	judge_effects_clear(j);
+	free(j->fx.out);
+	free(j->fx.phases);
+	free(j->fx.audit);
+	free(j->fx.press);
+	free(j->fx.rollbacks);
+	free(j->fx.log);
+	for (i = 0; i < j->ngames; i++)
+		free(j->games[i]);
+	free(j->games);
+	free(j->dirty);
+	free(j->rates);
+	for (i = 0; i < j->nok; i++) {
+		explicit_bzero(j->okcache[i], strlen(j->okcache[i]));
+		free(j->okcache[i]);
+	}
+	free(j->okcache);
+	memset(j, 0, sizeof *j);
+}
+
+int
+judge_add_game(struct judge *j, struct game *g)
+{
+	if (j->ngames == j->capgames) {
+		j->capgames = j->capgames ? j->capgames * 2 : 16;
+		j->games = xreallocarray(j->games, (size_t)j->capgames, sizeof *j->games);
+		j->dirty = xreallocarray(j->dirty, (size_t)j->capgames, sizeof *j->dirty);
+	}
+	j->games[j->ngames] = g;
+	j->dirty[j->ngames] = false;
+	return j->ngames++;
+}
+
+struct game *
+judge_find_game(struct judge *j, const char *name)
+{
+	int i;
+
+	for (i = 0; i < j->ngames; i++)
+		if (str_eq_nocase(j->games[i]->name, name))
+			return j->games[i];
+	return NULL;
+}
+
+int
+judge_game_index(const struct judge *j, const struct game *g)
+{
+	int i;
+
+	for (i = 0; i < j->ngames; i++)
+		if (j->games[i] == g)
+			return i;
+	return -1;
+}
+
+void
+judge_touch(struct judge *j, const struct game *g)
+{
+	int i = judge_game_index(j, g);
+
+	if (i >= 0)
+		j->dirty[i] = true;
+}
+
+/* ------------------------------------------------------------- effects -- */
+
+#define GROW(arr, n, cap)                                                        \
+	do {                                                                     \
+		if ((n) == (cap)) {                                              \
+			(cap) = (cap) ? (cap) * 2 : 16;                          \
+			(arr) = xreallocarray((arr), (size_t)(cap), sizeof *(arr)); \
+		}                                                                \
+	} while (0)
+
+static char **
+copy_list(const char *const *v, int n)
+{
+	char **c = xcalloc((size_t)(n ? n : 1), sizeof *c);
+	int i;
+
+	for (i = 0; i < n; i++)
+		c[i] = xstrdup(v[i]);
+	return c;
+}
+
+void
+jx_send(struct judge *j, const struct game *g, const char *const *to, int nto,
+    const char *const *cc, int ncc, const char *subject, const char *text,
+    const char *in_reply_to, const char *references, enum outmsg_auto a)
+{
+	struct outmsg *o;
+	char id[256];
+
+	if (nto == 0)
+		return;
+	GROW(j->fx.out, j->fx.nout, j->fx.capout);
+	o = &j->fx.out[j->fx.nout++];
+	memset(o, 0, sizeof *o);
+	o->to = copy_list(to, nto);
+	o->nto = nto;
+	o->cc = copy_list(cc, ncc);
+	o->ncc = ncc;
+	o->subject = xstrdup(subject);
+	o->text = xstrdup(text);
+	o->in_reply_to = in_reply_to ? xstrdup(in_reply_to) : NULL;
+	o->references = references ? xstrdup(references) : NULL;
+	o->game = g ? xstrdup(g->name) : NULL;
+	o->autosub = a;
+	o->date = j->now;
+	/* Deterministic: the same input gives the same Message-ID. */
+	if (j->seq > 0)
+		snprintf(id, sizeof id, "pouch.%ld.%d@%s", j->seq, ++j->nmsg, j->conf->domain);
+	else
+		snprintf(id, sizeof id, "pouch.%s.%lld.%d@%s", g ? g->name : "judge",
+		    (long long)j->now, ++j->nmsg, j->conf->domain);
+	o->message_id = xstrdup(id);
+}
+
+static void
+add_note(struct judge_note **arr, int *n, int *cap, const struct game *g, const char *fmt,
+    va_list ap)
+{
+	struct buf b;
+	struct judge_note *nt;
+
+	GROW(*arr, *n, *cap);
+	nt = &(*arr)[(*n)++];
+	str_copy(nt->game, g ? g->name : "", sizeof nt->game);
+	buf_init(&b, 1 << 16);
+	buf_vprintf(&b, fmt, ap);
+	nt->text = buf_take(&b);
+}
+
+void
+jx_audit(struct judge *j, const struct game *g, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	add_note(&j->fx.audit, &j->fx.naudit, &j->fx.capaudit, g, fmt, ap);
+	va_end(ap);
+}
+
+void
+jx_log(struct judge *j, const struct game *g, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	add_note(&j->fx.log, &j->fx.nlog, &j->fx.caplog, g, fmt, ap);
+	va_end(ap);
+}
+
+static void
+press_copy(struct judge *j, const struct game *g, const char *text)
+{
+	struct judge_note *nt;
+
+	GROW(j->fx.press, j->fx.npress, j->fx.cappress);
+	nt = &j->fx.press[j->fx.npress++];
+	str_copy(nt->game, g->name, sizeof nt->game);
+	nt->text = xstrdup(text);
+}
+
+/* ------------------------------------------------------------ secrets -- */
+
+/* Check a password, remembering successes for the rest of the run. */
+static bool
+check_secret(struct judge *j, const char *secret, const char *hash)
+{
+	char key[SECRET_HASH_MAX + 300];
+	int i;
+
+	if (hash[0] == '\0' || strlen(secret) > 256)
+		return false;
+	snprintf(key, sizeof key, "%s\t%s", hash, secret);
+	for (i = 0; i < j->nok; i++)
+		if (strcmp(j->okcache[i], key) == 0) {
+			explicit_bzero(key, sizeof key);
+			return true;
+		}
+	if (!secret_check(secret, hash)) {
+		explicit_bzero(key, sizeof key);
+		return false;
+	}
+	GROW(j->okcache, j->nok, j->capok);
+	j->okcache[j->nok++] = xstrdup(key);
+	explicit_bzero(key, sizeof key);
+	return true;
+}
+
+/* --------------------------------------------------------------- rates -- */
+
+/* May we send sender another reply this hour? Counts it when so. */
+static bool
+rate_ok(struct judge *j, const char *addr, time_t now)
+{
+	struct sender_rate *r = NULL;
+	int i;
+
+	if (j->conf->reply_limit <= 0)
+		return true;
+	for (i = 0; i < j->nrates; i++)
+		if (str_eq_nocase(j->rates[i].addr, addr))
+			r = &j->rates[i];
+	if (r == NULL) {
+		GROW(j->rates, j->nrates, j->caprates);
+		r = &j->rates[j->nrates++];
+		str_copy(r->addr, addr, sizeof r->addr);
+		r->window = now;
+		r->count = 0;
+	}
+	if (now - r->window >= 3600) {
+		r->window = now;
+		r->count = 0;
+	}
+	if (r->count >= j->conf->reply_limit)
+		return false;
+	r->count++;
+	return true;
+}
+
+/* ---------------------------------------------------------- reporting -- */
+
+void
+phase_code(const struct board *b, char *out, size_t size)
+{
+	snprintf(out, size, "%c%d%c", "SFW"[b->season % 3], b->year, "MRA"[b->phase % 3]);
+}
+
+void
+judge_map_url(const struct judge *j, const struct game *g, int index, struct buf *out)
+{
+	if (j->conf->base_url[0] == '\0')
+		return;
+	buf_printf(out, "%s/%s/%04d.html", j->conf->base_url, g->name, index);
+}
+
+void
+jx_deadline_line(const struct game *g, const char *zone, time_t now, struct buf *out)
+{
+	char local[96], utc[96], span[48];
+
+	if (g->status == GAME_PAUSED) {
+		buf_puts(out, "The game is paused; the GM will set a new deadline.\n");
+		return;
+	}
+	if (g->status != GAME_ACTIVE || g->deadline == 0)
+		return;
+	if (zone == NULL || *zone == '\0')
+		zone = g->set.zone;
+	time_human(zone, g->deadline, local, sizeof local);
+	time_human("UTC", g->deadline, utc, sizeof utc);
+	buf_printf(out, "Deadline: %s", local);
+	{
+		struct tm tm;
+		/* The UTC time too, unless the zone is at UTC then. */
+		if (tz_local(zone, g->deadline, &tm) == 0 && tm.tm_gmtoff != 0) {
+			const char *comma = strrchr(utc, ',');
+			size_t day = comma ? (size_t)(comma - utc) : 0;
+			if (day && strncmp(local, utc, day) == 0)
+				buf_printf(out, " (%s)", comma + 2);
+			else
+				buf_printf(out, " (%s)", utc);
+		}
+	}
+	buf_printf(out, ", %s%s.\n", g->deadline > now ? "in " : "",
+	    time_span((long)(g->deadline - now), span, sizeof span));
+}
+
+void
+jx_position(const struct game *g, struct buf *out)
+{
+	const struct map *m = g->map;
+	int p, i;
+
+	for (p = 0; p < m->npowers; p++) {
+		int k = 0, c = board_count_centres(&g->board, m, (power_id)p);
+		if (!game_alive(g, (power_id)p))
+			continue;
+		buf_printf(out, "%s (%d centre%s):", m->powers[p].name, c, c == 1 ? "" : "s");
+		for (i = 0; i < g->board.nunits; i++) {
+			if (g->board.units[i].power != p)
+				continue;
+			buf_puts(out, k++ ? ", " : " ");
+			unit_format(m, &g->board.units[i], out);
+		}
+		for (i = 0; i < g->board.ndislodged; i++) {
+			if (g->board.dislodged[i].unit.power != p)
+				continue;
+			buf_puts(out, k++ ? ", " : " ");
+			unit_format(m, &g->board.dislodged[i].unit, out);
+			buf_puts(out, " (dislodged)");
+		}
+		buf_putc(out, '\n');
+	}
+}
+
+void
+jx_orders_status(const struct game *g, power_id p, struct buf *out)
+{
+	const struct map *m = g->map;
+	const struct delegation *d = &g->del[p];
+	const struct board *b = &g->board;
+	char ph[48];
+	int i, k;
+
+	buf_printf(out, "Your orders for %s:\n", phase_format(b, ph, sizeof ph));
+	if (b->phase == PHASE_ADJUSTMENT) {
+		for (k = 0; k < d->norders; k++) {
+			buf_puts(out, "  ");
+			order_format(m, &d->orders[k], ORDER_SHORT, out);
+			buf_putc(out, '\n');
+		}
+		if (d->norders == 0)
+			buf_puts(out, "  (none yet)\n");
+		jx_what_to_do(g, p, out);
+		return;
+	}
+	for (i = 0; i < (b->phase == PHASE_MOVEMENT ? b->nunits : b->ndislodged); i++) {
+		const struct unit *u = b->phase == PHASE_MOVEMENT ? &b->units[i] : &b->dislodged[i].unit;
+		if (u->power != p)
+			continue;
+		for (k = 0; k < d->norders; k++)
+			if (m->locs[d->orders[k].loc].prov == m->locs[u->loc].prov)
+				break;
+		buf_puts(out, "  ");
+		if (k < d->norders) {
+			order_format(m, &d->orders[k], ORDER_SHORT, out);
+		} else {
+			unit_format(m, u, out);
+			buf_puts(out, b->phase == PHASE_MOVEMENT ? ": no order yet (it holds if none comes)" :
+								   ": no order yet (it is disbanded if none comes)");
+		}
+		buf_putc(out, '\n');
+	}
+}
+
+void
+jx_what_to_do(const struct game *g, power_id p, struct buf *out)
+{
+	const struct map *m = g->map;
+	const struct board *b = &g->board;
+	int due, sites, i;
+
+	if (!game_must_order(g, p)) {
+		buf_puts(out, "You have nothing to order this phase.\n");
+		return;
+	}
+	switch (b->phase) {
+	case PHASE_MOVEMENT:
+		buf_printf(out, "Order your %d unit%s.\n", board_count_units(b, p),
+		    board_count_units(b, p) == 1 ? "" : "s");
+		break;
+	case PHASE_RETREAT:
+		for (i = 0; i < b->ndislodged; i++) {
+			const struct dislodged *d = &b->dislodged[i];
+			loc_id opt[16];
+			int n, k;
+			if (d->unit.power != p)
+				continue;
+			n = adj_retreat_options(m, b, d, opt);
+			buf_puts(out, "Retreat or disband ");
+			unit_format(m, &d->unit, out);
+			buf_puts(out, ": it may go to ");
+			for (k = 0; k < n; k++)
+				buf_printf(out, "%s%s", k == 0 ? "" : k == n - 1 ? " or " : ", ",
+				    m->provs[m->locs[opt[k]].prov].name);
+			buf_puts(out, ".\n");
+		}
+		break;
+	default:
+		due = adj_builds_due(m, b, p);
+		sites = adj_build_sites(m, &g->rules, b, p);
+		if (game_orders_complete(g, p)) {
+			buf_puts(out, "Your adjustment orders are complete.\n");
+		} else if (due < 0) {
+			/* An example with one of the power's own units. */
+			for (i = 0; i < b->nunits && b->units[i].power != p; i++)
+				;
+			buf_printf(out, "Remove %d unit%s (\"Remove %c %s\").\n", -due, due == -1 ? "" : "s",
+			    i < b->nunits ? unit_letter((enum unit_type)b->units[i].type) : 'A',
+			    i < b->nunits ? m->locs[b->units[i].loc].name : "par");
+		} else if (due > 0) {
+			const char *site = "par";
+			for (i = 0; i < m->nprovs; i++)
+				if (m->provs[i].home == p && m->provs[i].supply && b->owner[i] == p &&
+				    board_unit_in(b, m, (prov_id)i) < 0) {
+					site = m->provs[i].abbr;
+					break;
+				}
+			buf_printf(out, "Build %d unit%s (\"Build A %s\", or \"Waive\").\n",
+			    due < sites ? due : sites, (due < sites ? due : sites) == 1 ? "" : "s", site);
+		}
+		break;
+	}
+}
+
+/* Recipients of power p: its members' addresses. */
+static int
+members_of(const struct game *g, power_id p, const char **out, int max)
+{
+	const struct delegation *d = &g->del[p];
+	int i, n = 0;
+
+	for (i = 0; i < d->nmembers && n < max; i++)
+		out[n++] = d->members[i].addr;
+	return n;
+}
+
+void
+jx_announce(struct judge *j, struct game *g, const char *subject, const char *text)
+{
+	const char *to[1];
+	struct buf body;
+	int p, i;
+
+	buf_init(&body, REPLY_MAX);
+	for (p = 0; p < g->map->npowers; p++) {
+		for (i = 0; i < g->del[p].nmembers; i++) {
+			buf_reset(&body);
+			buf_puts(&body, text);
+			if (g->status == GAME_ACTIVE) {
+				buf_putc(&body, '\n');
+				jx_deadline_line(g, g->del[p].members[i].zone, j->now, &body);
+			}
+			to[0] = g->del[p].members[i].addr;
+			jx_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL,
+			    OUT_GENERATED);
+		}
+	}
+	for (i = 0; i < g->nobservers; i++) {
+		to[0] = g->observers[i];
+		jx_send(j, g, to, 1, NULL, 0, subject, text, NULL, NULL, OUT_GENERATED);
+	}
+	for (i = 0; i < g->ngms; i++) {
+		to[0] = g->gms[i];
+		jx_send(j, g, to, 1, NULL, 0, subject, text, NULL, NULL, OUT_GENERATED);
+	}
+	buf_free(&body);
+}
+
+/* --------------------------------------------------------------- press -- */
+
+struct press {
+	bool open;
+	bool broadcast;
+	bool anon;
+	bool to_gm;
+	uint64_t to;		/* powers, bit per power */
+	int line;
+	struct buf text;
+};
+
+/* Read "TO France, Germany [ANON]" / "TO ALL" / "TO GM". Returns 0 or -1/why. */
+static int
+press_header(const struct game *g, struct press *pr, const char *args, size_t n,
+    struct buf *why)
+{
+	char buf[400], *save, *tok;
+	int any = 0;
+
+	if (n >= sizeof buf) {
+		buf_puts(why, "press header too long");
+		return -1;
+	}
+	memcpy(buf, args, n);
+	buf[n] = '\0';
+	for (tok = strtok_r(buf, " ,;", &save); tok; tok = strtok_r(NULL, " ,;", &save)) {
+		power_id p;
+		if (str_eq_nocase(tok, "to") || str_eq_nocase(tok, "and"))
+			continue;
+		if (str_eq_nocase(tok, "anon") || str_eq_nocase(tok, "anonymous") ||
+		    str_eq_nocase(tok, "grey") || str_eq_nocase(tok, "gray")) {
+			pr->anon = true;
+			continue;
+		}
+		if (str_eq_nocase(tok, "all") || str_eq_nocase(tok, "everyone")) {
+			pr->broadcast = true;
+			any = 1;
+			continue;
+		}
+		if (str_eq_nocase(tok, "gm") || str_eq_nocase(tok, "master")) {
+			pr->to_gm = true;
+			any = 1;
+			continue;
+		}
+		p = map_find_power(g->map, tok);
+		if (p == POWER_NONE) {
+			buf_printf(why, "no power called \"%s\"", tok);
+			return -1;
+		}
+		pr->to |= (uint64_t)1 << p;
+		any = 1;
+	}
+	if (!any && !pr->broadcast) {
+		buf_puts(why, "say whom the press is for: PRESS TO France, Germany (or ALL, or GM)");
+		return -1;
+	}
+	return 0;
+}
+
+/* Deliver a press block from power `from` (POWER_NONE: the GM). */
+static void
+press_deliver(struct judge *j, struct game *g, power_id from, struct press *pr, struct buf *reply)
+{
+	const struct map *m = g->map;
+	const char *to[64];
+	struct buf body, subj, copy;
+	int p, n = 0, i;
+	char who[96];
+
+	if (from == POWER_NONE)
+		snprintf(who, sizeof who, "the GM");
+	else if (pr->anon)
+		snprintf(who, sizeof who, "someone");
+	else
+		snprintf(who, sizeof who, "%s", m->powers[from].name);
+	buf_init(&body, REPLY_MAX);
+	buf_init(&subj, 400);
+	buf_init(&copy, REPLY_MAX);
+	buf_printf(&body, "Press in %s from %s", g->name, who);
+	if (pr->broadcast)
+		buf_puts(&body, " to everyone");
+	else {
+		int k = 0;
+		buf_puts(&body, " to ");
+		for (p = 0; p < m->npowers; p++)
+			if (pr->to & ((uint64_t)1 << p))
+				buf_printf(&body, "%s%s", k++ ? ", " : "", m->powers[p].name);
+		if (pr->to_gm)
+			buf_printf(&body, "%sthe GM", k ? " and " : "");
+	}
+	buf_puts(&body, ":\n\n");
+	buf_append(&body, buf_str(&pr->text), pr->text.len);
+	if (pr->text.len == 0 || buf_str(&pr->text)[pr->text.len - 1] != '\n')
+		buf_putc(&body, '\n');
+	buf_printf(&subj, "[%s] press from %s", g->name, who);
+
+	for (p = 0; p < m->npowers; p++) {
+		if (p == from)
+			continue;
+		if (pr->broadcast || (pr->to & ((uint64_t)1 << p)))
+			n += members_of(g, (power_id)p, to + n, 64 - n);
+	}
+	if (pr->broadcast)
+		for (i = 0; i < g->nobservers && n < 64; i++)
+			to[n++] = g->observers[i];
+	/* The GM sees press addressed to the GM, broadcasts, and private press
+	 * when the game says so (the players are told in HELP and LIST). */
+	if (pr->to_gm || pr->broadcast || g->set.gm_reads_press)
+		for (i = 0; i < g->ngms && n < 64; i++)
+			to[n++] = g->gms[i];
+	for (i = 0; i < n; i++) {
+		const char *one[1] = { to[i] };
+		jx_send(j, g, one, 1, NULL, 0, buf_str(&subj), buf_str(&body), NULL, NULL, OUT_GENERATED);
+	}
+	/* The archive names the real sender, for the GM's eyes only. */
+	buf_printf(&copy, "press %s from %s%s (line %d)\n%s", pr->broadcast ? "broadcast" : "private",
+	    from == POWER_NONE ? "GM" : m->powers[from].name, pr->anon ? " (anonymous)" : "", pr->line,
+	    buf_str(&pr->text));
+	press_copy(j, g, buf_str(&copy));
+	buf_printf(reply, "  press delivered to %d recipient%s\n", n, n == 1 ? "" : "s");
+	buf_free(&body);
+	buf_free(&subj);
+	buf_free(&copy);
+}
+
+/* -------------------------------------------------------------- orders -- */
+
+/* Take one order line from power p. Appends the verdict to reply. */
+static void
+take_order(struct judge *j, struct game *g, power_id p, const char *line, size_t len,
+    struct buf *reply)
+{
+	struct parse_ctx c = { g->map, g->names, &g->board, p };
+	struct parse_result r;
+	enum reason why;
+
+	(void)j;
+	order_parse(&c, line, len, &r);
+	if (r.verdict == VERDICT_BLANK)
+		return;
+	if (r.verdict == VERDICT_REFUSED) {
+		buf_printf(reply, "  REFUSED: %s\n", r.note);
+		return;
+	}
+	if (r.order.power != p) {
+		buf_printf(reply, "  REFUSED: that is an order for %s; you play %s\n",
+		    r.order.power == POWER_NONE ? "nobody" : g->map->powers[r.order.power].name,
+		    g->map->powers[p].name);
+		return;
+	}
+	why = adj_check(g->map, &g->rules, &g->board, &r.order);
+	if (why != R_OK) {
+		buf_puts(reply, "  REFUSED: ");
+		order_format(g->map, &r.order, ORDER_SHORT, reply);
+		buf_printf(reply, ": %s\n", reason_text(why));
+		return;
+	}
+	if (game_set_order(g, p, &r.order) < 0) {
+		buf_puts(reply, "  REFUSED: too many orders\n");
+		return;
+	}
+	buf_printf(reply, "  %s: ", r.verdict == VERDICT_CORRECTED ? "corrected" : "accepted");
+	order_format(g->map, &r.order, ORDER_SHORT, reply);
+	if (r.verdict == VERDICT_CORRECTED)
+		buf_printf(reply, "  (%s)", r.note);
+	buf_putc(reply, '\n');
+}
+
+/* ---------------------------------------------------------------- help -- */
+
+static void
+help_text(const struct judge *j, const struct game *g, struct buf *out)
+{
+	buf_printf(out,
+	    "How to write to this judge (%s)\n"
+	    "\n"
+	    "Start every message with your game, power and password:\n"
+	    "  GAME school1 England your-password\n"
+	    "then one order or command per line. Orders are written as on paper:\n"
+	    "  A Par - Bur     F Lon - Nth     A Mun S A Bur - Ruh     F Nth C A Lon - Nwy\n"
+	    "  A Lon - Nwy via convoy      F stp/sc - bot      Build A Par      Remove F Tri\n"
+	    "Names may be abbreviated or misspelled when only one place fits; every\n"
+	    "correction is reported, and an order that could mean two things is refused.\n"
+	    "A new order for a unit replaces its earlier one.\n"
+	    "\n"
+	    "Commands:\n"
+	    "  ORDERS REPLACE      forget your earlier orders and take the ones that follow\n"
+	    "  ORDERS CLEAR        forget your orders\n"
+	    "  LIST                the position, your orders and the deadline\n"
+	    "  HISTORY [phase]     earlier results (HISTORY S1901M, HISTORY 1902, HISTORY ALL)\n"
+	    "  SUMMARY             supply centres year by year\n"
+	    "  PRESS TO France, Germany   a message to other powers, until ENDPRESS\n"
+	    "  PRESS TO GM         a message to the game master\n"
+	    "  BROADCAST           a message to everyone, until ENDPRESS\n"
+	    "  VOTE DRAW | VOTE CONCEDE France | VOTE NONE   private; all survivors must agree\n"
+	    "  WAIT | NOWAIT       hold back (or allow) early processing this phase\n"
+	    "  SET ZONE Europe/Amsterdam   show times in your time zone\n"
+	    "  RESIGN              leave the game (your units hold until replaced)\n"
+	    "  HELP                this text\n"
+	    "Lines starting with '>' and everything after a line \"-- \" are ignored.\n",
+	    j->conf->name);
+	if (g) {
+		buf_printf(out, "\nThis game: %s, %s rules, press: %s%s.\n", g->map->title,
+		    edition_name(g->set.edition), press_name(g->set.press),
+		    g->set.gm_reads_press ? " (the GM reads private press)" : "");
+		buf_printf(out, "When orders are missing at the deadline: %s.\n",
+		    g->set.nmr == NMR_CD ? "the units hold (civil disorder) after the grace period" :
+					   "the game waits for the GM");
+	}
+}
+
+/* ------------------------------------------------------------- commands -- */
+
+/* Does power p vote: still in the game, and played by someone? */
+static bool
+voter(const struct game *g, power_id p)
+{
+	const struct delegation *d = &g->del[p];
+
+	return game_alive(g, p) && d->nmembers > 0 && !d->resigned && d->secret[0];
+}
+
+static void
+cmd_vote(struct judge *j, struct game *g, power_id p, const char *args, struct buf *reply)
+{
+	struct delegation *d = &g->del[p];
+	const struct map *m = g->map;
+	int q, alive = 0, draw = 0;
+
+	if (str_prefix_nocase(args, "draw")) {
+		d->vote = VOTE_DRAW;
+		buf_puts(reply, "  you vote for a draw (no one else is told how you voted)\n");
+	} else if (str_prefix_nocase(args, "concede")) {
+		const char *who = str_trim((char *)(uintptr_t)args + 7);
+		power_id to = map_find_power(m, who);
+		if (to == POWER_NONE || to == p) {
+			buf_puts(reply, "  REFUSED: concede to whom? VOTE CONCEDE France\n");
+			return;
+		}
+		d->vote = VOTE_CONCEDE;
+		d->concede_to = to;
+		buf_printf(reply, "  you concede the game to %s (private)\n", m->powers[to].name);
+	} else if (str_prefix_nocase(args, "none") || str_prefix_nocase(args, "no")) {
+		d->vote = VOTE_NONE;
+		buf_puts(reply, "  your vote is withdrawn\n");
+	} else {
+		buf_puts(reply, "  REFUSED: VOTE DRAW, VOTE CONCEDE <power> or VOTE NONE\n");
+		return;
+	}
+	/* Unanimity among the survivors ends the game. Powers nobody plays
+	 * (civil disorder) have no vote. */
+	for (q = 0; q < m->npowers; q++) {
+		if (!voter(g, (power_id)q))
+			continue;
+		alive++;
+		draw += g->del[q].vote == VOTE_DRAW;
+	}
+	if (alive > 0 && draw == alive) {
+		struct buf res;
+		int k = 0;
+		buf_init(&res, 400);
+		buf_puts(&res, "Draw agreed by ");
+		for (q = 0; q < m->npowers; q++)
+			if (voter(g, (power_id)q))
+				buf_printf(&res, "%s%s", k++ ? ", " : "", m->powers[q].name);
+		jx_end_game(j, g, buf_str(&res));
+		buf_free(&res);
+		return;
+	}
+	for (q = 0; q < m->npowers; q++) {
+		int r, agree = 0;
+		if (!voter(g, (power_id)q))
+			continue;
+		for (r = 0; r < m->npowers; r++)
+			if (r != q && voter(g, (power_id)r) && g->del[r].vote == VOTE_CONCEDE &&
+			    g->del[r].concede_to == q)
+				agree++;
+		if (agree > 0 && agree == alive - 1) {
+			char res[128];
+			snprintf(res, sizeof res, "%s wins: the other powers conceded", m->powers[q].name);
+			jx_end_game(j, g, res);
+			return;
+		}
+	}
+}
+
+static void
+cmd_history(struct judge *j, struct game *g, const char *args, struct buf *reply)
+{
+	struct buf rec;
+	int i, from = g->nphases, to = g->nphases, shown = 0;
+
+	if (j->io.history == NULL || g->nphases == 0) {
+		buf_puts(reply, "  no phases have been played yet\n");
+		return;
+	}
+	buf_init(&rec, 1 << 22);
+	if (str_eq_nocase(args, "all")) {
+		from = 1;
+	} else if (*args) {
+		/* A phase code or a year: select the matching records. */
+		from = 1;
+		to = g->nphases;
+	}
+	for (i = from; i <= to && shown < 40; i++) {
+		buf_reset(&rec);
+		if (j->io.history(j->io.ctx, g->name, i, &rec) < 0)
+			continue;
+		if (*args && !str_eq_nocase(args, "all")) {
+			char hdr[64];
+			const char *nl = strchr(buf_str(&rec), '\n');
+			size_t n = nl ? (size_t)(nl - buf_str(&rec)) : rec.len;
+			if (n >= sizeof hdr)
+				n = sizeof hdr - 1;
+			memcpy(hdr, buf_str(&rec), n);
+			hdr[n] = '\0';
+			if (strstr(hdr, args) == NULL) {
+				int y;
+				enum season se;
+				enum phase_type pt;
+				char code[16], ph[48];
+				struct board tmp;
+				/* "S1901M" style: compare with the record's phase. */
+				if (phase_parse(hdr + (strncmp(hdr, "phase ", 6) == 0 ? 6 : 0), &y, &se, &pt) < 0)
+					continue;
+				memset(&tmp, 0, sizeof tmp);
+				tmp.year = y;
+				tmp.season = (uint8_t)se;
+				tmp.phase = (uint8_t)pt;
+				phase_code(&tmp, code, sizeof code);
+				if (!str_eq_nocase(code, args) &&
+				    !str_eq_nocase(phase_format(&tmp, ph, sizeof ph), args))
+					continue;
+			}
+		}
+		buf_putc(reply, '\n');
+		buf_append(reply, buf_str(&rec), rec.len);
+		shown++;
+	}
+	if (shown == 0)
+		buf_printf(reply, "  no phase matches \"%s\" (try HISTORY ALL)\n", args);
+	buf_free(&rec);
+}
+
+static void
+cmd_summary(const struct game *g, struct buf *reply)
+{
+	const struct map *m = g->map;
+	int i, p;
+
+	if (g->nyears == 0) {
+		buf_puts(reply, "  no year has ended yet\n");
+		return;
+	}
+	buf_puts(reply, "\nSupply centres at the end of each year:\n      ");
+	for (p = 0; p < m->npowers; p++)
+		buf_printf(reply, " %4.4s", m->powers[p].abbr);
+	buf_putc(reply, '\n');
+	for (i = 0; i < g->nyears; i++) {
+		buf_printf(reply, "  %4d", g->years[i].year);
+		for (p = 0; p < m->npowers; p++)
+			buf_printf(reply, " %4d", g->years[i].centres[p]);
+		buf_putc(reply, '\n');
+	}
+}
+
+/* A player's command. Returns 1 when the rest of the message must be ignored. */
+static int
+player_command(struct judge *j, struct game *g, power_id p, const char *sender,
+    const struct body_line *bl, struct buf *reply)
+{
+	char args[400];
+	struct delegation *d = &g->del[p];
+
+	str_ncopy_trim(args, sizeof args, bl->args, bl->args_len);
+	switch (bl->cmd) {
+	case CMD_HELP:
+		buf_putc(reply, '\n');
+		help_text(j, g, reply);
+		break;
+	case CMD_ORDERS:
+		if (str_eq_nocase(args, "replace") || str_eq_nocase(args, "clear")) {
+			game_clear_orders(g, p);
+			buf_printf(reply, "  your earlier orders are forgotten\n");
+		} else if (*args) {
+			buf_printf(reply, "  REFUSED: ORDERS, ORDERS REPLACE or ORDERS CLEAR\n");
+		}
+		break;
+	case CMD_LIST:
+		buf_putc(reply, '\n');
+		jx_position(g, reply);
+		buf_putc(reply, '\n');
+		if (g->status == GAME_ACTIVE)
+			jx_orders_status(g, p, reply);
+		break;
+	case CMD_HISTORY:
+		cmd_history(j, g, args, reply);
+		break;
+	case CMD_SUMMARY:
+		cmd_summary(g, reply);
+		break;
+	case CMD_VOTE:
+		if (g->status != GAME_ACTIVE && g->status != GAME_PAUSED) {
+			buf_puts(reply, "  REFUSED: the game is not running\n");
+			break;
+		}
+		cmd_vote(j, g, p, args, reply);
+		break;
+	case CMD_WAIT:
+		d->wait = true;
+		buf_puts(reply, "  this phase will not be processed before the deadline\n");
+		break;
+	case CMD_NOWAIT:
+		d->wait = false;
+		buf_puts(reply, "  this phase may be processed as soon as all orders are in\n");
+		break;
+	case CMD_SET:
+		if (str_prefix_nocase(args, "zone ")) {
+			const char *zone = str_trim(args + 5);
+			int i;
+			if (!tz_valid(zone)) {
+				buf_printf(reply, "  REFUSED: unknown time zone \"%s\" (e.g. Europe/Amsterdam)\n",
+				    zone);
+				break;
+			}
+			for (i = 0; i < d->nmembers; i++)
+				if (str_eq_nocase(d->members[i].addr, sender))
+					str_copy(d->members[i].zone, zone, ZONE_MAX);
+			buf_printf(reply, "  times are now shown to you in %s\n", zone);
+		} else {
+			buf_puts(reply, "  REFUSED: players may only SET ZONE <zone>\n");
+		}
+		break;
+	case CMD_RESIGN:
+		d->resigned = true;
+		d->norders = 0;
+		buf_puts(reply, "  you have resigned; your units hold until the GM finds a replacement\n");
+		{
+			char subject[128], text[256];
+			snprintf(subject, sizeof subject, "[%s] %s resigned", g->name, g->map->powers[p].name);
+			snprintf(text, sizeof text, "%s has resigned from %s. Use REPLACE %s MEMBERS ... to "
+			    "give the power to new players.\n", g->map->powers[p].name, g->name,
+			    g->map->powers[p].name);
+			{
+				int i;
+				for (i = 0; i < g->ngms; i++) {
+					const char *to[1] = { g->gms[i] };
+					jx_send(j, g, to, 1, NULL, 0, subject, text, NULL, NULL, OUT_GENERATED);
+				}
+			}
+		}
+		break;
+	case CMD_SIGNOFF:
+		return 1;
+	default:
+		buf_printf(reply, "  REFUSED: %s is a command for the game master\n", command_name(bl->cmd));
+		break;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------- the message -- */
+
+struct ident {
+	struct game *g;
+	power_id power;
+	bool gm;
+};
+
+/* Read "GAME name role password". Returns 0 when it matches, -1 otherwise. */
+static int
+identify(struct judge *j, const struct body_line *bl, struct ident *id)
+{
+	char args[400], *save, *name, *role, *pw;
+	struct game *g;
+
+	str_ncopy_trim(args, sizeof args, bl->args, bl->args_len);
+	name = strtok_r(args, " \t", &save);
+	role = strtok_r(NULL, " \t", &save);
+	pw = save ? str_trim(save) : NULL;
+	if (!name || !role || !pw || !*pw)
+		return -1;
+	g = judge_find_game(j, name);
+	if (g == NULL)
+		return -1;
+	if (str_eq_nocase(role, "gm") || str_eq_nocase(role, "master")) {
+		if (!check_secret(j, pw, g->gm_secret))
+			return -1;
+		id->g = g;
+		id->gm = true;
+		id->power = POWER_NONE;
+		return 0;
+	}
+	id->power = map_find_power(g->map, role);
+	if (id->power == POWER_NONE || g->del[id->power].resigned ||
+	    !check_secret(j, pw, g->del[id->power].secret))
+		return -1;
+	id->g = g;
+	id->gm = false;
+	return 0;
+}
+
+/* The address a reply goes to. */
+static const char *
+reply_addr(const struct inmsg *m)
+{
+	return m->reply_to && *m->reply_to ? m->reply_to : m->from_addr;
+}
+
+static void
+send_reply(struct judge *j, const struct inmsg *m, const struct ident *id, const char *text)
+{
+	const char *to[1] = { reply_addr(m) }, *cc[GAME_MAX_MEMBERS + GAME_MAX_GMS];
+	struct buf subj;
+	int ncc = 0, i;
+
+	if (!rate_ok(j, to[0], j->now)) {
+		jx_log(j, id->g, "no reply to %s: more than %d replies this hour", to[0],
+		    j->conf->reply_limit);
+		return;
+	}
+	/* Copies to the rest of the delegation (or the other GMs). */
+	if (id->g && id->power != POWER_NONE) {
+		const struct delegation *d = &id->g->del[id->power];
+		for (i = 0; i < d->nmembers; i++)
+			if (!str_eq_nocase(d->members[i].addr, to[0]))
+				cc[ncc++] = d->members[i].addr;
+	} else if (id->g && id->gm) {
+		for (i = 0; i < id->g->ngms; i++)
+			if (!str_eq_nocase(id->g->gms[i], to[0]))
+				cc[ncc++] = id->g->gms[i];
+	}
+	buf_init(&subj, 1024);
+	if (m->subject && *m->subject) {
+		if (!str_prefix_nocase(m->subject, "re:"))
+			buf_puts(&subj, "Re: ");
+		buf_puts(&subj, m->subject);
+	} else {
+		buf_printf(&subj, "%s%s%s", id->g ? "[" : "", id->g ? id->g->name : "",
+		    id->g ? "] your orders" : "pouch");
+	}
+	{
+		struct buf refs;
+		buf_init(&refs, 8192);
+		if (m->references && *m->references)
+			buf_printf(&refs, "%s ", m->references);
+		if (m->message_id)
+			buf_printf(&refs, "<%s>", m->message_id);
+		jx_send(j, id->g, to, 1, cc, ncc, buf_str(&subj), text, m->message_id,
+		    refs.len ? buf_str(&refs) : NULL, OUT_REPLY);
+		buf_free(&refs);
+	}
+	buf_free(&subj);
+}
+
+static void
+handle_bounce(struct judge *j, const struct inmsg *m)
+{
+	int i, k, p;
+
+	for (i = 0; i < m->nbounced; i++) {
+		jx_log(j, NULL, "delivery to %s failed (bounce)", m->bounced[i]);
+		for (k = 0; k < j->ngames; k++) {
+			struct game *g = j->games[k];
+			if (g->status == GAME_ENDED)
+				continue;
+			p = game_power_of(g, m->bounced[i]);
+			if (p == POWER_NONE && !game_is_gm(g, m->bounced[i]))
+				continue;
+			jx_audit(j, g, "mail to %s bounced", m->bounced[i]);
+			for (p = 0; p < g->ngms; p++) {
+				char subject[160], text[400];
+				const char *to[1] = { g->gms[p] };
+				if (str_eq_nocase(g->gms[p], m->bounced[i]))
+					continue;
+				snprintf(subject, sizeof subject, "[%s] mail to %s bounced", g->name, m->bounced[i]);
+				snprintf(text, sizeof text, "Mail from the judge to %s, a member of game %s, "
+				    "could not be delivered.\nYou may want to REPLACE the delegation's members.\n",
+				    m->bounced[i], g->name);
+				jx_send(j, g, to, 1, NULL, 0, subject, text, NULL, NULL, OUT_GENERATED);
+			}
+		}
+	}
+	if (m->nbounced == 0)
+		jx_log(j, NULL, "a bounce without a recognisable recipient");
+}
+
+void
+judge_mail(struct judge *j, const struct inmsg *m, long seq, time_t now)
+{
+	struct body_line *lines;
+	struct ident id = { NULL, POWER_NONE, false };
+	struct press pr;
+	struct buf reply;
+	int n, i, told_ident = 0, refused = 0, stop = 0;
+
+	j->now = now;
+	j->seq = seq;
+	j->nmsg = 0;
+	switch (m->kind) {
+	case INMSG_BOUNCE:
+		handle_bounce(j, m);
+		return;
+	case INMSG_AUTO:
+		jx_log(j, NULL, "ignored an automatic reply from %s", m->from_addr ? m->from_addr : "?");
+		return;
+	case INMSG_BULK:
+		jx_log(j, NULL, "ignored list or bulk mail from %s", m->from_addr ? m->from_addr : "?");
+		return;
+	case INMSG_OWN:
+		jx_log(j, NULL, "ignored mail sent by this judge");
+		return;
+	default:
+		break;
+	}
+	if (m->from_addr == NULL || *m->from_addr == '\0') {
+		jx_log(j, NULL, "ignored a message without a usable sender");
+		return;
+	}
+	if (str_eq_nocase(m->from_addr, j->conf->address)) {
+		jx_log(j, NULL, "ignored a message from the judge's own address");
+		return;
+	}
+
+	buf_init(&reply, REPLY_MAX);
+	memset(&pr, 0, sizeof pr);
+	buf_init(&pr.text, 256u << 10);
+	lines = xcalloc(BODY_MAX_LINES, sizeof *lines);
+	n = body_split(m->text, strlen(m->text), lines, BODY_MAX_LINES);
+	if (n > BODY_MAX_LINES) {
+		buf_printf(&reply, "Your message has more than %d lines; only the first %d were read.\n\n",
+		    BODY_MAX_LINES, BODY_MAX_LINES);
+		n = BODY_MAX_LINES;
+	}
+	if (m->truncated)
+		buf_puts(&reply, "Your message was too long; only its beginning was read.\n\n");
+	if (m->had_attachments)
+		buf_puts(&reply, "Attachments are not read: write your orders in the message itself.\n\n");
+	if (m->html_only)
+		buf_puts(&reply, "Your message had no plain-text part; its HTML was read as text.\n\n");
+
+	for (i = 0; i < n && !stop && !refused; i++) {
+		const struct body_line *bl = &lines[i];
+
+		switch (bl->kind) {
+		case LINE_BLANK:
+		case LINE_QUOTED:
+		case LINE_SIGNATURE:
+			continue;
+		case LINE_PRESS:
+			if (pr.open) {
+				buf_append(&pr.text, bl->text, bl->len);
+				buf_putc(&pr.text, '\n');
+			}
+			continue;
+		default:
+			break;
+		}
+		if (bl->kind == LINE_IDENT) {
+			/* Echo the GAME line without its password. */
+			char a[400], *save, *w1, *w2;
+			str_ncopy_trim(a, sizeof a, bl->args, bl->args_len);
+			w1 = strtok_r(a, " \t", &save);
+			w2 = w1 ? strtok_r(NULL, " \t", &save) : NULL;
+			buf_printf(&reply, "> GAME %s %s (password not shown)\n", w1 ? w1 : "",
+			    w2 ? w2 : "");
+		} else {
+			buf_printf(&reply, "> %.*s\n", (int)bl->len, bl->text);
+		}
+		if (bl->kind == LINE_IDENT) {
+			if (id.g) {
+				buf_puts(&reply, "  ignored: one GAME line per message\n");
+				continue;
+			}
+			if (identify(j, bl, &id) < 0) {
+				buf_puts(&reply,
+				    "  REFUSED: this GAME line does not match a game, power and password\n"
+				    "  known to this judge. Nothing in your message was recorded.\n");
+				jx_log(j, NULL, "authentication failed for a message from %s", m->from_addr);
+				refused = 1;
+				break;
+			}
+			if (id.gm)
+				buf_printf(&reply, "  game %s, game master\n", id.g->name);
+			else
+				buf_printf(&reply, "  game %s, %s\n", id.g->name,
+				    id.g->map->powers[id.power].name);
+			if (id.g->seq >= seq && seq > 0) {
+				/* Already applied (a re-run after a crash): reply again, change nothing. */
+				buf_puts(&reply, "  (this message was already applied)\n");
+				stop = 1;
+			}
+			continue;
+		}
+		if (bl->kind == LINE_COMMAND && (bl->cmd == CMD_HELP || bl->cmd == CMD_NEWGAME) && !id.g) {
+			if (bl->cmd == CMD_HELP) {
+				buf_putc(&reply, '\n');
+				help_text(j, NULL, &reply);
+			} else {
+				jx_gm_command(j, NULL, bl->cmd, bl->args, bl->args_len, m->from_addr, &reply);
+				/* The new game is now the message's game: its GM may go on. */
+				if (j->ngames > 0 && game_is_gm(j->games[j->ngames - 1], m->from_addr) &&
+				    j->games[j->ngames - 1]->created == now) {
+					id.g = j->games[j->ngames - 1];
+					id.gm = true;
+				}
+			}
+			continue;
+		}
+		if (id.g == NULL) {
+			if (!told_ident) {
+				buf_puts(&reply, "  ignored: start with a line GAME <game> <power> <password>"
+				    " (send HELP for instructions)\n");
+				told_ident = 1;
+			} else {
+				buf_puts(&reply, "  ignored (no GAME line)\n");
+			}
+			continue;
+		}
+		if (bl->kind == LINE_COMMAND) {
+			if (bl->cmd == CMD_PRESS || bl->cmd == CMD_BROADCAST) {
+				struct buf why;
+				if (pr.open)
+					press_deliver(j, id.g, id.gm ? POWER_NONE : id.power, &pr, &reply);
+				buf_free(&pr.text);
+				memset(&pr, 0, sizeof pr);
+				buf_init(&pr.text, 256u << 10);
+				buf_init(&why, 400);
+				pr.line = bl->lineno;
+				if (bl->cmd == CMD_BROADCAST) {
+					pr.broadcast = true;
+					press_header(id.g, &pr, bl->args, bl->args_len, &why);
+					buf_reset(&why);
+				} else if (press_header(id.g, &pr, bl->args, bl->args_len, &why) < 0) {
+					buf_printf(&reply, "  REFUSED: %s\n", buf_str(&why));
+					buf_free(&why);
+					continue;
+				}
+				buf_free(&why);
+				if (!id.gm && id.g->set.press == PRESS_NONE && (pr.broadcast || pr.to)) {
+					buf_puts(&reply, "  REFUSED: this game has no press between powers "
+					    "(PRESS TO GM is allowed)\n");
+					continue;
+				}
+				if (pr.anon && id.g->set.press != PRESS_GREY) {
+					buf_puts(&reply, "  REFUSED: anonymous press is not allowed in this game\n");
+					continue;
+				}
+				pr.open = true;
+				continue;
+			}
+			if (bl->cmd == CMD_ENDPRESS) {
+				if (pr.open)
+					press_deliver(j, id.g, id.gm ? POWER_NONE : id.power, &pr, &reply);
+				else
+					buf_puts(&reply, "  ignored: no press block to end\n");
+				pr.open = false;
+				continue;
+			}
+			if (id.gm && (bl->cmd == CMD_HISTORY || bl->cmd == CMD_SUMMARY)) {
+				char a[400];
+				str_ncopy_trim(a, sizeof a, bl->args, bl->args_len);
+				if (bl->cmd == CMD_HISTORY)
+					cmd_history(j, id.g, a, &reply);
+				else
+					cmd_summary(id.g, &reply);
+			} else if (id.gm) {
+				jx_gm_command(j, id.g, bl->cmd, bl->args, bl->args_len, m->from_addr, &reply);
+				if (bl->cmd == CMD_SIGNOFF)
+					stop = 1;
+			} else {
+				stop = player_command(j, id.g, id.power, m->from_addr, bl, &reply);
+			}
+			judge_touch(j, id.g);
+			continue;
+		}
+		/* An order. */
+		if (id.gm) {
+			buf_puts(&reply, "  REFUSED: the game master gives no orders (this is not a command)\n");
+			continue;
+		}
+		if (id.g->status != GAME_ACTIVE && id.g->status != GAME_PAUSED) {
+			buf_printf(&reply, "  REFUSED: the game is %s\n", status_name(id.g->status));
+			continue;
+		}
+		take_order(j, id.g, id.power, bl->text, bl->len, &reply);
+		judge_touch(j, id.g);
+	}
+	if (pr.open && !refused)
+		press_deliver(j, id.g, id.gm ? POWER_NONE : id.power, &pr, &reply);
+	buf_free(&pr.text);
+
+	if (!refused && id.g && !id.gm && id.g->status == GAME_ACTIVE) {
+		buf_putc(&reply, '\n');
+		jx_orders_status(id.g, id.power, &reply);
+		buf_putc(&reply, '\n');
+		{
+			const char *zone = "";
+			const struct delegation *d = &id.g->del[id.power];
+			int k;
+			for (k = 0; k < d->nmembers; k++)
+				if (str_eq_nocase(d->members[k].addr, m->from_addr))
+					zone = d->members[k].zone;
+			jx_deadline_line(id.g, zone, now, &reply);
+		}
+	} else if (!refused && id.g && id.gm && id.g->status == GAME_ACTIVE) {
+		buf_putc(&reply, '\n');
+		jx_deadline_line(id.g, "", now, &reply);
+	}
+	if (id.g && !refused && id.g->seq < seq) {
+		id.g->seq = seq;
+		judge_touch(j, id.g);
+	}
+	if (reply.len == 0)
+		buf_puts(&reply, "Your message was empty. Send HELP for instructions.\n");
+	send_reply(j, m, &id, buf_str(&reply));
+	buf_free(&reply);
+	free(lines);
+}

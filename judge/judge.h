@@ -1,0 +1,159 @@
+/*
+ * judge.h — the judge: games run by mail.
+ *
+ * API
+ *
+ * The judge is the pure core of the service. The shell (store.h, the
+ * `pouch run` command) loads the games into a struct judge, hands it each
+ * inbound message with its arrival time (judge_mail) and the current time
+ * (judge_tick), then makes the effects durable: outgoing messages, changed
+ * games, history records, audit lines, press copies. The judge reads no
+ * files and no clock: given the same games, messages and times it produces
+ * the same effects, byte for byte (this is what `pouch replay` relies on).
+ *
+ *	judge_init(&j, &conf, &io);
+ *	judge_add_game(&j, g);            // for every stored game
+ *	judge_mail(&j, &msg, seq, msg.arrival);
+ *	judge_tick(&j, now);
+ *	... persist j.effects, then judge_effects_clear(&j) ...
+ *	judge_free(&j);
+ *
+ * Reading history (for HISTORY and ROLLBACK) and choosing random secrets
+ * go through the io callbacks, so tests can supply them.
+ */
+#ifndef POUCH_JUDGE_H
+#define POUCH_JUDGE_H
+
+#include <stdbool.h>
+#include <time.h>
+
+#include "../lib/buf.h"
+#include "../mailer/message.h"
+#include "adjudicate.h"
+#include "game.h"
+
+struct judge_conf {
+	char address[ADDR_MAX];		/* the judge's address: judge@example.test */
+	char domain[128];		/* for Message-IDs and List-Ids */
+	char base_url[256];		/* public map pages; "" when none */
+	char create_key[SECRET_HASH_MAX]; /* hash of the key for NEWGAME by mail; "" = none */
+	char name[64];			/* how the judge signs ("pouch") */
+	int reply_limit;		/* replies to one sender per hour */
+};
+
+/* What the judge asks of the shell. */
+struct judge_io {
+	void *ctx;
+	/* The variant called name and its name index, or NULL. */
+	const struct map *(*variant)(void *ctx, const char *name, const struct names **nm);
+	/* Append history record index of game to out; -1 when there is none. */
+	int (*history)(void *ctx, const char *game, int index, struct buf *out);
+	/* 16 random bytes (salts, generated passwords); -1 on failure. */
+	int (*random)(void *ctx, unsigned char out[16]);
+};
+
+/* A phase just adjudicated: for the history file and the map pages. */
+struct judge_phase {
+	char game[GAME_NAME_MAX];
+	int index;			/* history record number (1, 2, ...) */
+	struct board before;
+	struct board after;		/* resolved position (dislodged units still there) */
+	struct board next;		/* the position of the next phase */
+	int norders;
+	struct order *orders;		/* owned */
+	struct phase_result *res;	/* owned */
+	char *text;			/* the history record's text, owned */
+};
+
+struct judge_note {
+	char game[GAME_NAME_MAX];	/* "" for judge-wide notes */
+	char *text;			/* owned; one line, no newline */
+};
+
+struct judge_effects {
+	struct outmsg *out;		/* messages to send */
+	int nout, capout;
+	struct judge_phase *phases;	/* phases adjudicated */
+	int nphases, capphases;
+	struct judge_note *audit;	/* GM actions (no secrets) */
+	int naudit, capaudit;
+	struct judge_note *press;	/* press copies for the archive */
+	int npress, cappress;
+	struct judge_note *rollbacks;	/* game rolled back: history after text (a number) to retire */
+	int nrollbacks, caprollbacks;
+	struct judge_note *log;		/* what happened to messages that got no reply */
+	int nlog, caplog;
+};
+
+struct sender_rate {
+	char addr[ADDR_MAX];
+	time_t window;			/* start of the current hour */
+	int count;
+};
+
+struct judge {
+	const struct judge_conf *conf;
+	struct judge_io io;
+	struct game **games;		/* owned */
+	bool *dirty;			/* per game: must be saved */
+	int ngames, capgames;
+	struct judge_effects fx;
+	struct sender_rate *rates;
+	int nrates, caprates;
+	/* verified secrets of this run: "hash\tsecret-digest" pairs */
+	char **okcache;
+	int nok, capok;
+	long seq;			/* the message being handled */
+	int nmsg;			/* messages produced for it (Message-ID numbering) */
+	time_t now;
+};
+
+/* Set up an empty judge. conf must outlive it. */
+void judge_init(struct judge *j, const struct judge_conf *conf, const struct judge_io *io);
+/* Free games and effects. */
+void judge_free(struct judge *j);
+/* Take ownership of a loaded game. Returns its index. */
+int judge_add_game(struct judge *j, struct game *g);
+/* The game called name (case-insensitive), or NULL. */
+struct game *judge_find_game(struct judge *j, const char *name);
+/* Index of g in j->games. */
+int judge_game_index(const struct judge *j, const struct game *g);
+
+/* Handle one inbound message numbered seq (in arrival order) at time now. */
+void judge_mail(struct judge *j, const struct inmsg *m, long seq, time_t now);
+/* Do what time requires: process phases whose deadline passed or whose
+ * orders are all in, send reminders. */
+void judge_tick(struct judge *j, time_t now);
+
+/*
+ * Create a game (the CLI's `pouch game new`, and NEWGAME by mail). gm is
+ * the GM's address; gm_password is hashed. Returns the game, or NULL with
+ * a reason in why.
+ */
+struct game *judge_new_game(struct judge *j, const char *name, const struct game_settings *s,
+    const char *gm, const char *gm_password, time_t now, struct buf *why);
+/* Add a delegation (members separated by commas or blanks). An empty
+ * password generates one and mails it to the members. Returns 0 or -1/why. */
+int judge_add_delegation(struct judge *j, struct game *g, power_id p, const char *members,
+    const char *password, time_t now, struct buf *why);
+/* Start a forming game: the first deadline is set. Returns 0 or -1/why. */
+int judge_start(struct judge *j, struct game *g, time_t now, struct buf *why);
+/* Adjudicate the current phase of g now (GM PROCESS). preview: only show
+ * the results (appended to out), change nothing. Returns 0 or -1/why. */
+int judge_process(struct judge *j, struct game *g, time_t now, bool preview, struct buf *out);
+/* Go back to the start of the phase whose history record is index.
+ * Returns 0 or -1/why. */
+int judge_rollback(struct judge *j, struct game *g, const char *phase, time_t now,
+    struct buf *why);
+
+/* Forget the effects (after the shell made them durable). */
+void judge_effects_clear(struct judge *j);
+/* Mark game g as needing to be saved. */
+void judge_touch(struct judge *j, const struct game *g);
+
+/* The public URL of a phase page, or "" when no base URL is configured. */
+void judge_map_url(const struct judge *j, const struct game *g, int index, struct buf *out);
+/* "S1901M", "F1901R", "W1901A". */
+void phase_code(const struct board *b, char *out, size_t size);
+
+#endif

@@ -1,0 +1,45 @@
+/*
+ * judge_int.h — shared by judge.c (mail), turn.c (time and turns) and
+ * gm.c (the game master's commands). Not part of the judge's API.
+ */
+#ifndef POUCH_JUDGE_INT_H
+#define POUCH_JUDGE_INT_H
+
+#include "../parser/commands.h"
+#include "judge.h"
+
+/* Queue a message. to/cc are lists of addresses (copied); subject and text
+ * are copied. g (may be NULL) sets List-Id and Reply-To. */
+void jx_send(struct judge *j, const struct game *g, const char *const *to, int nto,
+    const char *const *cc, int ncc, const char *subject, const char *text,
+    const char *in_reply_to, const char *references, enum outmsg_auto a);
+/* Record a GM action (no secrets). */
+void jx_audit(struct judge *j, const struct game *g, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Note what happened to a message that got no reply. */
+void jx_log(struct judge *j, const struct game *g, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* "Deadline: <in zone> (<UTC>), in 2 days 5 hours." for zone ("" = the game's). */
+void jx_deadline_line(const struct game *g, const char *zone, time_t now, struct buf *out);
+/* Start the current phase at now: deadline, flags, reminders reset. */
+void jx_start_phase(struct judge *j, struct game *g, time_t now);
+/* The deadline of a phase starting at start. */
+time_t jx_deadline_after(const struct game *g, time_t start);
+/* Send text to every member of every delegation, every observer and the GMs,
+ * each member with times in their own zone where the text has them. */
+void jx_announce(struct judge *j, struct game *g, const char *subject, const char *text);
+/* The orders of power p as the reply shows them, with unordered units. */
+void jx_orders_status(const struct game *g, power_id p, struct buf *out);
+/* What power p must do in the current phase, in one sentence or two. */
+void jx_what_to_do(const struct game *g, power_id p, struct buf *out);
+/* The position: units by power and centre counts. */
+void jx_position(const struct game *g, struct buf *out);
+/* End the game with result text; announces it. */
+void jx_end_game(struct judge *j, struct game *g, const char *result);
+/* Handle a GM command line of game g; output appended to reply.
+ * Returns 0, or -1 when refused (reason in reply). */
+int jx_gm_command(struct judge *j, struct game *g, enum command cmd, const char *args,
+    size_t args_len, const char *sender, struct buf *reply);
+
+#endif

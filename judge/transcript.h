@@ -1,0 +1,40 @@
+/*
+ * transcript.h — play a script of mail and clock ticks through the judge
+ * and write down everything it sends. The transcript tests compare this
+ * output with golden files; a GM can use it to rehearse a game offline.
+ *
+ *	# comments and blank lines between steps are ignored
+ *	CONFIG address judge@example.test       judge settings (address, domain,
+ *	CONFIG base-url https://maps.example     base-url, name, reply-limit)
+ *	AT 2026-11-20 10:00                      set the clock (UTC)
+ *	NEWGAME school1 standard teacher@x gm-password [key=value ...]
+ *	                                         a game made by the host's CLI;
+ *	                                         keys as `pouch game new` options
+ *	DELEGATION school1 England alice@x,bob@y [password]
+ *	START school1
+ *	MAIL alice@x [Subject text]              a message from alice@x; its body
+ *	GAME school1 England pw                  follows, up to a line with a
+ *	F Lon - Nth                              single "."
+ *	.
+ *	MAIL! alice@x ...                        the same, as an auto-reply
+ *	TICK 2026-11-22 18:00                    the clock moves on; deadlines act
+ *	STATE school1                            print the game file
+ *
+ * Output: each outgoing message (recipients, subject, threading, body),
+ * each audit line and log note, in the order the judge made them.
+ * Passwords are made from a counter, so the output is stable.
+ */
+#ifndef POUCH_TRANSCRIPT_H
+#define POUCH_TRANSCRIPT_H
+
+#include <stddef.h>
+
+#include "../lib/buf.h"
+
+/* Run the script text[0..len) with variants from maps_dir (NULL: default).
+ * Appends the transcript to out. Returns 0, or -1 on a script error (the
+ * line and reason are in out). */
+int transcript_run(const char *text, size_t len, const char *fname, const char *maps_dir,
+    struct buf *out);
+
+#endif

@@ -1,0 +1,464 @@
+/*
+ * turn.c — what time does to a game: deadlines, reminders, early
+ * processing, adjudicating a phase and reporting it, the end of a game.
+ *
+ * A phase is processed when every power that must order has complete
+ * orders and nobody asked to WAIT; or at the deadline when the orders are
+ * complete; or, when orders are missing, after the grace period if the game
+ * plays missing orders as civil disorder, and only by the GM's PROCESS if
+ * it waits for the GM.
+ */
+#define _DEFAULT_SOURCE
+#include "judge_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/str.h"
+#include "../lib/tz.h"
+#include "../lib/xalloc.h"
+#include "report.h"
+
+#define TEXT_MAX (4u << 20)
+
+time_t
+jx_deadline_after(const struct game *g, time_t start)
+{
+	const struct game_settings *s = &g->set;
+	time_t t = start + s->duration[g->board.phase % 3];
+	struct tm tm;
+	int k;
+
+	if (s->deadline_minute < 0 && s->days == 0)
+		return t;
+	/* The first allowed day, at the fixed time if there is one, not before t. */
+	for (k = 0; k < 15; k++) {
+		time_t day = t + (time_t)k * 86400, cand;
+		if (tz_local(s->zone, day, &tm) < 0)
+			return t;
+		if (s->days && !(s->days & (1 << tm.tm_wday)))
+			continue;
+		if (s->deadline_minute >= 0) {
+			tm.tm_hour = s->deadline_minute / 60;
+			tm.tm_min = s->deadline_minute % 60;
+			tm.tm_sec = 0;
+		}
+		if (tz_mktime(s->zone, &tm, &cand) < 0)
+			return t;
+		if (cand >= t)
+			return cand;
+	}
+	return t;
+}
+
+void
+jx_start_phase(struct judge *j, struct game *g, time_t now)
+{
+	int p;
+
+	(void)j;
+	g->phase_start = now;
+	g->deadline = jx_deadline_after(g, now);
+	g->gm_told = false;
+	for (p = 0; p < g->map->npowers; p++) {
+		g->del[p].reminded = false;
+		g->del[p].wait = false;
+		g->del[p].norders = 0;
+	}
+}
+
+/* Is power p in civil disorder (nobody to give its orders)? */
+static bool
+in_disorder(const struct game *g, power_id p)
+{
+	const struct delegation *d = &g->del[p];
+
+	return d->resigned || d->nmembers == 0 || d->secret[0] == '\0';
+}
+
+void
+jx_end_game(struct judge *j, struct game *g, const char *result)
+{
+	struct buf text;
+	char subject[128];
+
+	g->status = GAME_ENDED;
+	g->deadline = 0;
+	str_copy(g->result, result, sizeof g->result);
+	judge_touch(j, g);
+	jx_audit(j, g, "game over: %s", result);
+	buf_init(&text, TEXT_MAX);
+	buf_printf(&text, "Game %s is over.\n\n%s.\n\n", g->name, result);
+	jx_position(g, &text);
+	snprintf(subject, sizeof subject, "[%s] game over", g->name);
+	jx_announce(j, g, subject, buf_str(&text));
+	buf_free(&text);
+}
+
+/* The part of a turn report that is the same for everyone. */
+static void
+report_common(struct judge *j, struct game *g, const struct board *before,
+    const struct order *orders, const struct phase_result *res, const struct board *next,
+    struct buf *out)
+{
+	const struct map *m = g->map;
+	int p;
+
+	report_results(m, before, orders, res, out);
+	if (before->season == SEASON_FALL && next->season != SEASON_FALL)
+		report_centres(m, next, before, out);
+	report_next(m, &g->rules, next, out);
+	for (p = 0; p < m->npowers; p++) {
+		int had = board_count_units(before, (power_id)p) +
+		    board_count_centres(before, m, (power_id)p);
+		int has = board_count_units(next, (power_id)p) + board_count_centres(next, m, (power_id)p);
+		if (had > 0 && has == 0)
+			buf_printf(out, "\n%s has been eliminated.\n", m->powers[p].name);
+	}
+	for (p = 0; p < m->npowers; p++)
+		if (g->del[p].points)
+			break;
+	if (p < m->npowers) {
+		buf_puts(out, "\nVictory points (centres + political points):\n");
+		for (p = 0; p < m->npowers; p++) {
+			int c = board_count_centres(next, m, (power_id)p);
+			buf_printf(out, "  %-12s %3d  (%d centres, %+d political)\n", m->powers[p].name,
+			    c + g->del[p].points, c, g->del[p].points);
+		}
+	}
+	(void)j;
+}
+
+/* Send the turn report: to each member with what that power must do and the
+ * deadline in the member's zone, to observers and GMs without. */
+static void
+send_reports(struct judge *j, struct game *g, int index, const char *common)
+{
+	const struct map *m = g->map;
+	struct buf body, url;
+	char subject[160], ph[48];
+	int p, i;
+
+	buf_init(&body, TEXT_MAX);
+	buf_init(&url, 1024);
+	judge_map_url(j, g, index, &url);
+	snprintf(subject, sizeof subject, "[%s] %s results", g->name,
+	    phase_format(&j->fx.phases[j->fx.nphases - 1].before, ph, sizeof ph));
+	for (p = 0; p < m->npowers; p++) {
+		for (i = 0; i < g->del[p].nmembers; i++) {
+			const char *to[1] = { g->del[p].members[i].addr };
+			buf_reset(&body);
+			buf_printf(&body, "Game %s, %s.\n\n", g->name, m->powers[p].name);
+			buf_puts(&body, common);
+			if (url.len)
+				buf_printf(&body, "\nMap: %s\n", buf_str(&url));
+			if (g->status == GAME_ACTIVE) {
+				buf_printf(&body, "\nNext: %s. ", phase_format(&g->board, ph, sizeof ph));
+				jx_what_to_do(g, (power_id)p, &body);
+				jx_deadline_line(g, g->del[p].members[i].zone, j->now, &body);
+			}
+			jx_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL, OUT_GENERATED);
+		}
+	}
+	buf_reset(&body);
+	buf_printf(&body, "Game %s.\n\n", g->name);
+	buf_puts(&body, common);
+	if (url.len)
+		buf_printf(&body, "\nMap: %s\n", buf_str(&url));
+	if (g->status == GAME_ACTIVE) {
+		buf_printf(&body, "\nNext: %s. ", phase_format(&g->board, ph, sizeof ph));
+		jx_deadline_line(g, "", j->now, &body);
+	}
+	for (i = 0; i < g->nobservers; i++) {
+		const char *to[1] = { g->observers[i] };
+		jx_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL, OUT_GENERATED);
+	}
+	for (i = 0; i < g->ngms; i++) {
+		const char *to[1] = { g->gms[i] };
+		jx_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL, OUT_GENERATED);
+	}
+	buf_free(&body);
+	buf_free(&url);
+}
+
+int
+judge_process(struct judge *j, struct game *g, time_t now, bool preview, struct buf *out)
+{
+	const struct map *m = g->map;
+	struct order *orders;
+	struct phase_result *res;
+	struct board before = g->board, next;
+	struct buf common, text;
+	struct judge_phase *ph;
+	int n = 0, p, k, index;
+	char when[32], name[48];
+
+	j->now = now;
+	if (g->status != GAME_ACTIVE && !(preview && g->status == GAME_PAUSED)) {
+		buf_printf(out, "the game is %s\n", status_name(g->status));
+		return -1;
+	}
+	orders = xcalloc((size_t)m->npowers * GAME_MAX_ORDERS + 1, sizeof *orders);
+	for (p = 0; p < m->npowers; p++)
+		for (k = 0; k < g->del[p].norders; k++) {
+			orders[n] = g->del[p].orders[k];
+			orders[n].power = (power_id)p;
+			n++;
+		}
+	res = xmalloc(sizeof *res);
+	adj_resolve(m, &g->rules, &before, orders, n, res, NULL);
+	buf_init(&common, TEXT_MAX);
+	report_common(j, g, &before, orders, res, &res->after, &common);
+	if (preview) {
+		/* What would happen; the next phase is not worked out. */
+		buf_puts(out, "\nPREVIEW (nothing is changed):\n\n");
+		report_results(m, &before, orders, res, out);
+		free(orders);
+		free(res);
+		buf_free(&common);
+		return 0;
+	}
+	next = res->after;
+	phase_next(m, &g->rules, &next);
+	buf_reset(&common);
+	report_common(j, g, &before, orders, res, &next, &common);
+
+	index = ++g->nphases;
+	buf_init(&text, TEXT_MAX);
+	buf_printf(&text, "phase %s\nprocessed %s\n\n%s\nposition before\n",
+	    phase_format(&before, name, sizeof name), time_rfc3339(now, when, sizeof when),
+	    buf_str(&common));
+	board_write(&before, m, &text);
+	if (j->fx.nphases == j->fx.capphases) {
+		j->fx.capphases = j->fx.capphases ? j->fx.capphases * 2 : 8;
+		j->fx.phases = xreallocarray(j->fx.phases, (size_t)j->fx.capphases,
+		    sizeof *j->fx.phases);
+	}
+	ph = &j->fx.phases[j->fx.nphases++];
+	memset(ph, 0, sizeof *ph);
+	str_copy(ph->game, g->name, sizeof ph->game);
+	ph->index = index;
+	ph->before = before;
+	ph->after = res->after;
+	ph->next = next;
+	ph->norders = n;
+	ph->orders = orders;
+	ph->res = res;
+	ph->text = buf_take(&text);
+
+	/* The year is over: centres changed hands. */
+	if (before.season == SEASON_FALL && next.season != SEASON_FALL && g->nyears < GAME_MAX_YEARS) {
+		g->years[g->nyears].year = before.year;
+		for (p = 0; p < m->npowers; p++)
+			g->years[g->nyears].centres[p] = (uint8_t)board_count_centres(&next, m, (power_id)p);
+		g->nyears++;
+	}
+	g->board = next;
+	judge_touch(j, g);
+	jx_start_phase(j, g, now);
+	{
+		power_id w = board_winner(m, &g->board);
+		if (w != POWER_NONE && g->board.season == SEASON_WINTER) {
+			char result[128];
+			snprintf(result, sizeof result, "%s wins with %d supply centres", m->powers[w].name,
+			    board_count_centres(&g->board, m, w));
+			g->status = GAME_ENDED;
+			str_copy(g->result, result, sizeof g->result);
+			g->deadline = 0;
+			buf_printf(&common, "\n%s.\n", result);
+			jx_audit(j, g, "game over: %s", result);
+		}
+	}
+	send_reports(j, g, index, buf_str(&common));
+	buf_free(&common);
+	return 0;
+}
+
+/* Send reminders to delegations whose orders are missing. */
+static void
+remind(struct judge *j, struct game *g, time_t now)
+{
+	const struct map *m = g->map;
+	struct buf body;
+	char subject[128], ph[48];
+	int p, i;
+
+	buf_init(&body, TEXT_MAX);
+	for (p = 0; p < m->npowers; p++) {
+		struct delegation *d = &g->del[p];
+		if (d->reminded || in_disorder(g, (power_id)p) || !game_must_order(g, (power_id)p) ||
+		    game_orders_complete(g, (power_id)p))
+			continue;
+		d->reminded = true;
+		judge_touch(j, g);
+		snprintf(subject, sizeof subject, "[%s] reminder: orders for %s", g->name,
+		    phase_format(&g->board, ph, sizeof ph));
+		for (i = 0; i < d->nmembers; i++) {
+			const char *to[1] = { d->members[i].addr };
+			buf_reset(&body);
+			buf_printf(&body, "Game %s, %s: orders are still missing.\n\n", g->name,
+			    m->powers[p].name);
+			jx_orders_status(g, (power_id)p, &body);
+			buf_putc(&body, '\n');
+			jx_deadline_line(g, d->members[i].zone, now, &body);
+			jx_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL, OUT_GENERATED);
+		}
+	}
+	buf_free(&body);
+}
+
+/* Tell the GMs once that the game waits for them. */
+static void
+tell_gm_waiting(struct judge *j, struct game *g)
+{
+	const struct map *m = g->map;
+	struct buf body;
+	char subject[128];
+	int p, i, k = 0;
+
+	buf_init(&body, 4096);
+	buf_printf(&body, "The deadline of game %s has passed and orders are missing from: ", g->name);
+	for (p = 0; p < m->npowers; p++)
+		if (game_must_order(g, (power_id)p) && !game_orders_complete(g, (power_id)p))
+			buf_printf(&body, "%s%s", k++ ? ", " : "", m->powers[p].name);
+	buf_puts(&body, ".\nThe game waits for you: send PROCESS to adjudicate now (missing orders\n"
+	    "hold), or SET DEADLINE +24h to give them more time.\n");
+	snprintf(subject, sizeof subject, "[%s] waiting for orders", g->name);
+	for (i = 0; i < g->ngms; i++) {
+		const char *to[1] = { g->gms[i] };
+		jx_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL, OUT_GENERATED);
+	}
+	buf_free(&body);
+}
+
+void
+judge_tick(struct judge *j, time_t now)
+{
+	int gi, rounds;
+
+	j->now = now;
+	j->seq = 0;
+	for (gi = 0; gi < j->ngames; gi++) {
+		struct game *g = j->games[gi];
+
+		j->nmsg = 0;
+		for (rounds = 0; rounds < 8 && g->status == GAME_ACTIVE; rounds++) {
+			const struct map *m = g->map;
+			bool complete = true, waiting = false, someone = false;
+			int p;
+
+			if (g->deadline == 0) {
+				jx_start_phase(j, g, now);
+				judge_touch(j, g);
+			}
+			for (p = 0; p < m->npowers; p++) {
+				if (!game_must_order(g, (power_id)p) || in_disorder(g, (power_id)p))
+					continue;
+				if (!game_orders_complete(g, (power_id)p))
+					complete = false;
+				else
+					someone = true;
+				if (g->del[p].wait)
+					waiting = true;
+			}
+			if (complete && someone && !waiting) {
+				struct buf dummy;
+				buf_init(&dummy, 1 << 16);
+				judge_process(j, g, now, false, &dummy);
+				buf_free(&dummy);
+				continue;	/* the next phase may be complete already */
+			}
+			if (now >= g->deadline) {
+				if (complete || (g->set.nmr == NMR_CD && now >= g->deadline + g->set.grace)) {
+					struct buf dummy;
+					buf_init(&dummy, 1 << 16);
+					judge_process(j, g, now, false, &dummy);
+					buf_free(&dummy);
+					continue;
+				}
+				if (g->set.nmr == NMR_WAIT && !g->gm_told) {
+					g->gm_told = true;
+					tell_gm_waiting(j, g);
+					judge_touch(j, g);
+				}
+			} else if (g->set.remind > 0 && now >= g->deadline - g->set.remind &&
+			    now >= g->phase_start + (g->deadline - g->phase_start) / 2) {
+				/* Not before half the phase is over: the results just
+				 * told everyone what to do. */
+				remind(j, g, now);
+			}
+			break;
+		}
+	}
+}
+
+int
+judge_rollback(struct judge *j, struct game *g, const char *phase, time_t now, struct buf *why)
+{
+	const struct map *m = g->map;
+	struct buf rec, err;
+	struct board b;
+	int i, y, found = 0;
+	enum season se;
+	enum phase_type pt;
+
+	if (phase_parse(phase, &y, &se, &pt) < 0) {
+		buf_printf(why, "cannot read the phase \"%s\" (say e.g. ROLLBACK Spring 1902 Movement or "
+		    "ROLLBACK S1902M)", phase);
+		return -1;
+	}
+	if (j->io.history == NULL) {
+		buf_puts(why, "no history available");
+		return -1;
+	}
+	buf_init(&rec, 1 << 22);
+	buf_init(&err, 4096);
+	for (i = g->nphases; i >= 1 && !found; i--) {
+		const char *pos;
+		buf_reset(&rec);
+		if (j->io.history(j->io.ctx, g->name, i, &rec) < 0)
+			continue;
+		pos = strstr(buf_str(&rec), "\nposition before\n");
+		if (pos == NULL)
+			continue;
+		pos += strlen("\nposition before\n");
+		if (board_read(&b, m, pos, strlen(pos), &err) < 0)
+			continue;
+		if (b.year == y && b.season == se && b.phase == pt)
+			found = i;
+	}
+	if (!found) {
+		buf_printf(why, "no played phase %s in this game", phase);
+		buf_free(&rec);
+		buf_free(&err);
+		return -1;
+	}
+	g->board = b;
+	g->nphases = found - 1;
+	while (g->nyears > 0 && (g->years[g->nyears - 1].year > b.year ||
+	    (g->years[g->nyears - 1].year == b.year && b.season != SEASON_WINTER)))
+		g->nyears--;
+	if (g->status == GAME_ENDED) {
+		g->status = GAME_ACTIVE;
+		g->result[0] = '\0';
+	}
+	{
+		struct judge_note *nt;
+		char idx[24];
+		if (j->fx.nrollbacks == j->fx.caprollbacks) {
+			j->fx.caprollbacks = j->fx.caprollbacks ? j->fx.caprollbacks * 2 : 4;
+			j->fx.rollbacks = xreallocarray(j->fx.rollbacks, (size_t)j->fx.caprollbacks,
+			    sizeof *j->fx.rollbacks);
+		}
+		nt = &j->fx.rollbacks[j->fx.nrollbacks++];
+		str_copy(nt->game, g->name, sizeof nt->game);
+		snprintf(idx, sizeof idx, "%d", found);
+		nt->text = xstrdup(idx);
+	}
+	jx_start_phase(j, g, now);
+	judge_touch(j, g);
+	buf_free(&rec);
+	buf_free(&err);
+	return 0;
+}

@@ -1,0 +1,71 @@
+/*
+ * commands.h — the structure of a mail body sent to the judge.
+ *
+ *	GAME school1 England correct-horse      identification, once
+ *	F Lon - Nth                             orders (ORDERS is optional)
+ *	A Lvp - Yor
+ *	PRESS TO France, Germany                a press block ...
+ *	Shall we talk about Belgium?
+ *	ENDPRESS                                ... ends here (or at the end)
+ *	LIST
+ *	-- 
+ *	a signature: ignored, like quoted lines ("> ...")
+ *
+ * body_split() classifies each line; it does not interpret orders (that is
+ * orders.h) nor decide what a command may do (that is the judge). Commands
+ * are one per line, case-insensitive, and recognised by their first word
+ * (REMOVE and ADD only with OBSERVER after them, so "Remove A Mun" stays an
+ * order). Nothing is allocated: lines point into the text.
+ */
+#ifndef POUCH_COMMANDS_H
+#define POUCH_COMMANDS_H
+
+#include <stddef.h>
+
+enum line_kind {
+	LINE_BLANK = 0,
+	LINE_QUOTED,		/* "> ..." : ignored */
+	LINE_SIGNATURE,		/* after "-- ", or a mobile "Sent from my ..." */
+	LINE_IDENT,		/* GAME <game> <power|GM> <password> */
+	LINE_COMMAND,
+	LINE_PRESS,		/* text inside a press block */
+	LINE_TEXT,		/* anything else: an order, or something unreadable */
+};
+
+enum command {
+	CMD_NONE = 0,
+	CMD_HELP, CMD_ORDERS, CMD_LIST, CMD_HISTORY, CMD_SUMMARY,
+	CMD_PRESS, CMD_BROADCAST, CMD_ENDPRESS,
+	CMD_VOTE, CMD_WAIT, CMD_NOWAIT, CMD_SET, CMD_RESIGN, CMD_SIGNOFF,
+	/* GM */
+	CMD_PROCESS, CMD_PREVIEW, CMD_ROLLBACK, CMD_PAUSE, CMD_RESUME, CMD_REPLACE,
+	CMD_EJECT, CMD_ADD_OBSERVER, CMD_REMOVE_OBSERVER, CMD_END, CMD_NEWGAME, CMD_DELEGATION,
+	CMD_START, CMD_AWARD, CMD_REVOKE,
+	CMD_MAX
+};
+
+struct body_line {
+	enum line_kind kind;
+	enum command cmd;	/* LINE_COMMAND */
+	int lineno;		/* 1-based line number in the body */
+	const char *text;	/* the line, trimmed (not NUL-terminated) */
+	size_t len;
+	const char *args;	/* LINE_COMMAND / LINE_IDENT: text after the keyword(s) */
+	size_t args_len;
+};
+
+#define BODY_MAX_LINES 1000
+
+/*
+ * Split text into classified lines (at most max; returns the count, or
+ * max + 1 when there were more lines than max). Blank, quoted and signature
+ * lines are included so that line numbers stay meaningful.
+ */
+int body_split(const char *text, size_t len, struct body_line *out, int max);
+
+/* The command's name as written in HELP ("PRESS", "ADD OBSERVER", ...). */
+const char *command_name(enum command c);
+/* True for commands only the game master may give. */
+int command_is_gm(enum command c);
+
+#endif
