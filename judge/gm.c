@@ -83,6 +83,8 @@ judge_new_game(struct judge *j, const char *name, const struct game_settings *s,
 	}
 	judge_add_game(j, g);
 	judge_touch(j, g);
+	if (j->seq == 0)
+		snprintf(j->idbase, sizeof j->idbase, "%s.new", g->name);
 	jx_audit(j, g, "game created by %s: variant %s, edition %s", gm, s->variant,
 	    edition_name(s->edition));
 	return g;
@@ -144,6 +146,12 @@ judge_add_delegation(struct judge *j, struct game *g, power_id p, const char *me
 	}
 	d->resigned = false;
 	judge_touch(j, g);
+	if (j->seq == 0) {
+		/* A host's command: named after the game, power and time. */
+		snprintf(j->idbase, sizeof j->idbase, "%s.d%s.%lld", g->name, g->map->powers[p].abbr,
+		    (long long)now);
+		j->nmsg = 0;
+	}
 	jx_audit(j, g, "delegation %s: %d member%s, password %s", g->map->powers[p].name, n,
 	    n == 1 ? "" : "s", generated ? "generated and mailed to them" : "set by the GM");
 
@@ -195,6 +203,10 @@ judge_start(struct judge *j, struct game *g, time_t now, struct buf *why)
 	}
 	g->status = GAME_ACTIVE;
 	j->now = now;
+	if (j->seq == 0) {
+		snprintf(j->idbase, sizeof j->idbase, "%s.start", g->name);
+		j->nmsg = 0;
+	}
 	jx_start_phase(j, g, now);
 	judge_touch(j, g);
 	jx_audit(j, g, "game started");

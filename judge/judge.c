@@ -178,12 +178,10 @@ jx_send(struct judge *j, const struct game *g, const char *const *to, int nto,
 	o->game = g ? xstrdup(g->name) : NULL;
 	o->autosub = a;
 	o->date = j->now;
-	/* Deterministic: the same input gives the same Message-ID. */
-	if (j->seq > 0)
-		snprintf(id, sizeof id, "pouch.%ld.%d@%s", j->seq, ++j->nmsg, j->conf->domain);
-	else
-		snprintf(id, sizeof id, "pouch.%s.%lld.%d@%s", g ? g->name : "judge",
-		    (long long)j->now, ++j->nmsg, j->conf->domain);
+	/* Deterministic: the same event gives the same Message-ID, so that a
+	 * run repeated after a crash is recognised by the outbox. */
+	snprintf(id, sizeof id, "pouch.%s.%d@%s", j->idbase[0] ? j->idbase : "judge", ++j->nmsg,
+	    j->conf->domain);
 	o->message_id = xstrdup(id);
 }
 
@@ -1111,6 +1109,7 @@ judge_mail(struct judge *j, const struct inmsg *m, long seq, time_t now)
 	j->now = now;
 	j->seq = seq;
 	j->nmsg = 0;
+	snprintf(j->idbase, sizeof j->idbase, "m%ld", seq);
 	switch (m->kind) {
 	case INMSG_BOUNCE:
 		handle_bounce(j, m);

@@ -104,7 +104,8 @@ struct judge {
 	char **okcache;
 	int nok, capok;
 	long seq;			/* the message being handled */
-	int nmsg;			/* messages produced for it (Message-ID numbering) */
+	char idbase[64];		/* Message-IDs of what the current event produces: */
+	int nmsg;			/* "pouch.<idbase>.<nmsg>@domain", the same on a re-run */
 	time_t now;
 };
 

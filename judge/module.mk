@@ -13,6 +13,7 @@ POUCH_SRCS += \
 	judge/report.c \
 	judge/rules.c \
 	judge/secret.c \
+	judge/store.c \
 	judge/transcript.c \
 	judge/turn.c \
 	judge/varcache.c

@@ -5,6 +5,7 @@ TESTSUPPORT_SRCS += \
 TESTS += \
 	test_adjudicate \
 	test_lib \
+	test_store \
 	test_map
 
 BENCHES += \

@@ -1,0 +1,50 @@
+/*
+ * store.h — the judge's data directory (shell).
+ *
+ *	DATA/pouch.lock                  one run at a time
+ *	DATA/games/NAME/game.txt         the game (game.h), replaced atomically
+ *	DATA/games/NAME/history/0001.txt one record per adjudicated phase
+ *	DATA/games/NAME/audit.log        GM actions, append-only
+ *	DATA/games/NAME/press.log        press copies (real senders), append-only
+ *	DATA/judge.log                   what happened to unanswered mail
+ *
+ * Every replacement is temp + fsync + rename + directory fsync; every
+ * append is fsync'd. A second pouch process waits for the lock a little
+ * and then gives up cleanly.
+ */
+#ifndef POUCH_STORE_H
+#define POUCH_STORE_H
+
+#include "../lib/buf.h"
+#include "judge.h"
+#include "varcache.h"
+
+struct store {
+	char dir[1024];
+	int lockfd;
+	struct varcache vc;
+};
+
+/*
+ * Open (creating it if needed) and lock the data directory dir, waiting up
+ * to wait_ms for another run to finish. Returns 0, 1 when another run
+ * holds the lock (nothing was done), -1 on error (reason in err).
+ */
+int store_open(struct store *s, const char *dir, const char *maps_dir, int wait_ms,
+    struct buf *err);
+void store_close(struct store *s);
+/* The judge_io for this store (variants, history, randomness). */
+void store_io(struct store *s, struct judge_io *io);
+/* Load every game into j. Returns the number of games, or -1 (err says which
+ * file and line). */
+int store_load(struct store *s, struct judge *j, struct buf *err);
+/*
+ * Make the judge's game effects durable: changed games, history records,
+ * retired history after rollbacks, audit and press lines, log notes.
+ * (Outgoing messages are the mail layer's.) Returns 0 or -1/err.
+ */
+int store_save(struct store *s, struct judge *j, struct buf *err);
+/* Path of a game's folder (size >= 1100). */
+void store_game_dir(const struct store *s, const char *game, char *out, size_t size);
+
+#endif

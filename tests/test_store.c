@@ -1,0 +1,266 @@
+/*
+ * test_store.c — the data directory: games saved and loaded back, history
+ * records, rollbacks that keep the retired records, the run lock.
+ */
+#include "support/testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "../judge/judge.h"
+#include "../judge/store.h"
+#include "../lib/buf.h"
+#include "../lib/fsio.h"
+
+/* After the judge's headers: <unistd.h> defines R_OK. */
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define T0 1893456000 /* 2030-01-01T00:00:00Z */
+
+static const char *const powers[] = { "Austria", "England", "France", "Germany", "Italy",
+	"Russia", "Turkey" };
+
+struct fixture {
+	char dir[64];
+	struct judge_conf conf;
+};
+
+static int
+setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof *f);
+
+	strcpy(f->dir, "/tmp/pouch-test-store.XXXXXX");
+	if (mkdtemp(f->dir) == NULL)
+		return -1;
+	strcpy(f->conf.address, "judge@example.test");
+	strcpy(f->conf.domain, "example.test");
+	strcpy(f->conf.name, "pouch");
+	f->conf.reply_limit = 100;
+	*state = f;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	struct fixture *f = *state;
+	char cmd[128];
+
+	/* KEEP=1 lists the directory and leaves it, to look at after a failure. */
+	snprintf(cmd, sizeof cmd, getenv("KEEP") ? "ls -R %s" : "rm -rf %s", f->dir);
+	if (system(cmd) != 0)
+		return -1;
+	free(f);
+	return 0;
+}
+
+static void
+open_store(struct fixture *f, struct store *s, struct judge *j)
+{
+	struct judge_io io;
+	struct buf err;
+
+	buf_init(&err, 1 << 16);
+	assert_int_equal(store_open(s, f->dir, "maps", 0, &err), 0);
+	store_io(s, &io);
+	judge_init(j, &f->conf, &io);
+	assert_true(store_load(s, j, &err) >= 0);
+	buf_free(&err);
+}
+
+static void
+save(struct store *s, struct judge *j)
+{
+	struct buf err;
+
+	buf_init(&err, 1 << 16);
+	assert_int_equal(store_save(s, j, &err), 0);
+	assert_string_equal(buf_str(&err), "");
+	buf_free(&err);
+	judge_effects_clear(j);
+}
+
+/* A started standard game "demo" with one delegation per power. */
+static void
+make_game(struct judge *j)
+{
+	struct game_settings st;
+	struct game *g;
+	struct buf why;
+	int p;
+
+	buf_init(&why, 1 << 16);
+	game_settings_default(&st, "standard");
+	g = judge_new_game(j, "demo", &st, "gm@example.test", "gm-secret", T0, &why);
+	assert_non_null(g);
+	for (p = 0; p < 7; p++) {
+		char who[64];
+		snprintf(who, sizeof who, "%s@school.test", powers[p]);
+		if (judge_add_delegation(j, g, p, who, "delegation-pw", T0, &why) < 0)
+			fail_msg("%s", buf_str(&why));
+	}
+	assert_int_equal(judge_start(j, g, T0, &why), 0);
+	buf_free(&why);
+}
+
+static void
+game_text(const struct game *g, struct buf *out)
+{
+	buf_init(out, 4u << 20);
+	game_write(g, out);
+}
+
+static void
+test_save_and_load(void **state)
+{
+	struct fixture *f = *state;
+	struct store s;
+	struct judge j;
+	struct buf before, after, out, rec;
+	char path[256];
+
+	open_store(f, &s, &j);
+	assert_int_equal(j.ngames, 0);
+	make_game(&j);
+	buf_init(&out, 1 << 20);
+	/* Everyone missed the deadline: the phase is adjudicated with holds. */
+	assert_int_equal(judge_process(&j, j.games[0], T0 + 60, false, &out), 0);
+	assert_int_equal(j.fx.nphases, 1);
+	save(&s, &j);
+	game_text(j.games[0], &before);
+	judge_free(&j);
+	store_close(&s);
+
+	snprintf(path, sizeof path, "%s/games/demo/history/0001.txt", f->dir);
+	assert_true(fs_exists(path));
+	test_read_file(path, &rec);
+	assert_non_null(strstr(buf_str(&rec), "1901"));
+	buf_free(&rec);
+	snprintf(path, sizeof path, "%s/games/demo/audit.log", f->dir);
+	assert_true(fs_exists(path));
+
+	/* A second run sees the same game, byte for byte. */
+	open_store(f, &s, &j);
+	assert_int_equal(j.ngames, 1);
+	game_text(j.games[0], &after);
+	assert_string_equal(buf_str(&after), buf_str(&before));
+	judge_free(&j);
+	store_close(&s);
+	buf_free(&before);
+	buf_free(&after);
+	buf_free(&out);
+}
+
+static void
+test_rollback_keeps_records(void **state)
+{
+	struct fixture *f = *state;
+	struct store s;
+	struct judge j;
+	struct buf out, why;
+	char path[256];
+	int i;
+
+	open_store(f, &s, &j);
+	make_game(&j);
+	buf_init(&out, 1 << 20);
+	buf_init(&why, 1 << 16);
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(judge_process(&j, j.games[0], T0 + 60 * (i + 1), false, &out), 0);
+		save(&s, &j);
+	}
+	snprintf(path, sizeof path, "%s/games/demo/history/0002.txt", f->dir);
+	assert_true(fs_exists(path));
+	assert_int_equal(judge_rollback(&j, j.games[0], "F1901M", T0 + 1000, &why), 0);
+	save(&s, &j);
+	/* Record 1 (S1901M) stays; 2 and on are retired under another name. */
+	snprintf(path, sizeof path, "%s/games/demo/history/0001.txt", f->dir);
+	assert_true(fs_exists(path));
+	snprintf(path, sizeof path, "%s/games/demo/history/0002.txt", f->dir);
+	assert_false(fs_exists(path));
+	snprintf(path, sizeof path, "%s/games/demo/history/0002.rolled-back-%lld.txt", f->dir,
+	    (long long)(T0 + 1000));
+	assert_true(fs_exists(path));
+	judge_free(&j);
+	store_close(&s);
+	buf_free(&out);
+	buf_free(&why);
+}
+
+/* What store_open returns in another process, waiting up to 50 ms. */
+static int
+open_elsewhere(const char *dir)
+{
+	pid_t pid = fork();
+	int status;
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct store b;
+		struct buf e;
+		buf_init(&e, 1 << 16);
+		_exit(store_open(&b, dir, "maps", 50, &e) + 1);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	return WEXITSTATUS(status) - 1;
+}
+
+static void
+test_lock(void **state)
+{
+	struct fixture *f = *state;
+	struct store a;
+	struct buf err;
+
+	buf_init(&err, 1 << 16);
+	assert_int_equal(store_open(&a, f->dir, "maps", 0, &err), 0);
+	/* Another process cannot take the data directory while we hold it. */
+	assert_int_equal(open_elsewhere(f->dir), 1);
+	store_close(&a);
+	/* Released: now it can. */
+	assert_int_equal(open_elsewhere(f->dir), 0);
+	buf_free(&err);
+}
+
+static void
+test_bad_game_file(void **state)
+{
+	struct fixture *f = *state;
+	struct store s;
+	struct judge j;
+	struct judge_io io;
+	struct buf err;
+	char path[256];
+
+	snprintf(path, sizeof path, "%s/games/broken", f->dir);
+	assert_int_equal(fs_mkdir_p(path, 0750), 0);
+	snprintf(path, sizeof path, "%s/games/broken/game.txt", f->dir);
+	assert_int_equal(fs_write_atomic(path, "this is not a game\n", 19), 0);
+	buf_init(&err, 1 << 16);
+	assert_int_equal(store_open(&s, f->dir, "maps", 0, &err), 0);
+	store_io(&s, &io);
+	judge_init(&j, &f->conf, &io);
+	/* Refused, and the message names the file. */
+	assert_int_equal(store_load(&s, &j, &err), -1);
+	assert_non_null(strstr(buf_str(&err), "games/broken/game.txt:"));
+	judge_free(&j);
+	store_close(&s);
+	buf_free(&err);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_save_and_load, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rollback_keeps_records, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lock, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bad_game_file, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
