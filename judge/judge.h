@@ -122,8 +122,12 @@ int judge_game_index(const struct judge *j, const struct game *g);
 
 /* Handle one inbound message numbered seq (in arrival order) at time now. */
 void judge_mail(struct judge *j, const struct inmsg *m, long seq, time_t now);
-/* Do what time requires: process phases whose deadline passed or whose
- * orders are all in, send reminders. */
+/* Do what time requires up to now: process phases whose deadline passed or
+ * whose orders are all in, send reminders. What was due earlier is dated
+ * when it was due (a deadline, a reminder time), so the effects do not
+ * depend on how often the shell ticks, only on the times of the mail and
+ * of the last tick: the shell ticks at each message's arrival, before and
+ * after applying it, and at the end of a run. */
 void judge_tick(struct judge *j, time_t now);
 
 /*

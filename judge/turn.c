@@ -346,7 +346,6 @@ judge_tick(struct judge *j, time_t now)
 {
 	int gi, rounds;
 
-	j->now = now;
 	j->seq = 0;
 	for (gi = 0; gi < j->ngames; gi++) {
 		struct game *g = j->games[gi];
@@ -356,8 +355,13 @@ judge_tick(struct judge *j, time_t now)
 		for (rounds = 0; rounds < 8 && g->status == GAME_ACTIVE; rounds++) {
 			const struct map *m = g->map;
 			bool complete = true, waiting = false, someone = false;
+			time_t at;
 			int p;
 
+			/* What happens is dated when it was due, not when this tick
+			 * came round: a run five minutes after a deadline gives the
+			 * same results, dates and next deadline as one on the dot. */
+			j->now = now;
 			if (g->deadline == 0) {
 				jx_start_phase(j, g, now);
 				judge_touch(j, g);
@@ -372,35 +376,40 @@ judge_tick(struct judge *j, time_t now)
 				if (g->del[p].wait)
 					waiting = true;
 			}
-			if (complete && someone && !waiting) {
+			at = g->deadline + (complete ? 0 : g->set.grace);
+			if ((complete && someone && !waiting) ||
+			    (now >= at && (complete || g->set.nmr == NMR_CD))) {
 				struct buf dummy;
+				/* All orders in: now (the last one just arrived). */
+				if (complete && someone && !waiting)
+					at = now;
 				buf_init(&dummy, 1 << 16);
-				judge_process(j, g, now, false, &dummy);
+				judge_process(j, g, at < now ? at : now, false, &dummy);
 				buf_free(&dummy);
 				continue;	/* the next phase may be complete already */
 			}
 			if (now >= g->deadline) {
-				if (complete || (g->set.nmr == NMR_CD && now >= g->deadline + g->set.grace)) {
-					struct buf dummy;
-					buf_init(&dummy, 1 << 16);
-					judge_process(j, g, now, false, &dummy);
-					buf_free(&dummy);
-					continue;
-				}
 				if (g->set.nmr == NMR_WAIT && !g->gm_told) {
+					j->now = g->deadline;
 					g->gm_told = true;
 					tell_gm_waiting(j, g);
 					judge_touch(j, g);
 				}
-			} else if (g->set.remind > 0 && now >= g->deadline - g->set.remind &&
-			    now >= g->phase_start + (g->deadline - g->phase_start) / 2) {
+			} else if (g->set.remind > 0) {
 				/* Not before half the phase is over: the results just
 				 * told everyone what to do. */
-				remind(j, g, now);
+				at = g->deadline - g->set.remind;
+				if (at < g->phase_start + (g->deadline - g->phase_start) / 2)
+					at = g->phase_start + (g->deadline - g->phase_start) / 2;
+				if (now >= at) {
+					j->now = at;
+					remind(j, g, at);
+				}
 			}
 			break;
 		}
 	}
+	j->now = now;
 }
 
 int
