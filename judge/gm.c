@@ -20,12 +20,25 @@
 
 /* ------------------------------------------------------------ creation -- */
 
+/* 16 bytes from the shell, labelled with the event so that a replay can
+ * reproduce them. */
+static int
+random_bytes(struct judge *j, unsigned char r[16])
+{
+	char label[96];
+
+	if (j->io.random == NULL)
+		return -1;
+	snprintf(label, sizeof label, "%s/%d", j->idbase[0] ? j->idbase : "judge", ++j->nrand);
+	return j->io.random(j->io.ctx, label, r);
+}
+
 static int
 hash_password(struct judge *j, const char *pw, char *out)
 {
 	unsigned char r[16];
 
-	if (j->io.random == NULL || j->io.random(j->io.ctx, r) < 0)
+	if (random_bytes(j, r) < 0)
 		return -1;
 	return secret_hash(pw, r, out, SECRET_HASH_MAX);
 }
@@ -36,7 +49,7 @@ new_password(struct judge *j, char *out, size_t size)
 {
 	unsigned char r[16];
 
-	if (j->io.random == NULL || j->io.random(j->io.ctx, r) < 0)
+	if (random_bytes(j, r) < 0)
 		return -1;
 	secret_words(r, out, size);
 	return 0;
@@ -84,7 +97,7 @@ judge_new_game(struct judge *j, const char *name, const struct game_settings *s,
 	judge_add_game(j, g);
 	judge_touch(j, g);
 	if (j->seq == 0)
-		snprintf(j->idbase, sizeof j->idbase, "%s.new", g->name);
+		jx_event(j, "%s.new", g->name);
 	jx_audit(j, g, "game created by %s: variant %s, edition %s", gm, s->variant,
 	    edition_name(s->edition));
 	return g;
@@ -148,9 +161,7 @@ judge_add_delegation(struct judge *j, struct game *g, power_id p, const char *me
 	judge_touch(j, g);
 	if (j->seq == 0) {
 		/* A host's command: named after the game, power and time. */
-		snprintf(j->idbase, sizeof j->idbase, "%s.d%s.%lld", g->name, g->map->powers[p].abbr,
-		    (long long)now);
-		j->nmsg = 0;
+		jx_event(j, "%s.d%s.%lld", g->name, g->map->powers[p].abbr, (long long)now);
 	}
 	jx_audit(j, g, "delegation %s: %d member%s, password %s", g->map->powers[p].name, n,
 	    n == 1 ? "" : "s", generated ? "generated and mailed to them" : "set by the GM");
@@ -203,10 +214,8 @@ judge_start(struct judge *j, struct game *g, time_t now, struct buf *why)
 	}
 	g->status = GAME_ACTIVE;
 	j->now = now;
-	if (j->seq == 0) {
-		snprintf(j->idbase, sizeof j->idbase, "%s.start", g->name);
-		j->nmsg = 0;
-	}
+	if (j->seq == 0)
+		jx_event(j, "%s.start", g->name);
 	jx_start_phase(j, g, now);
 	judge_touch(j, g);
 	jx_audit(j, g, "game started");

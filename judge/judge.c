@@ -185,6 +185,18 @@ jx_send(struct judge *j, const struct game *g, const char *const *to, int nto,
 	o->message_id = xstrdup(id);
 }
 
+void
+jx_event(struct judge *j, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(j->idbase, sizeof j->idbase, fmt, ap);
+	va_end(ap);
+	j->nmsg = 0;
+	j->nrand = 0;
+}
+
 static void
 add_note(struct judge_note **arr, int *n, int *cap, const struct game *g, const char *fmt,
     va_list ap)
@@ -1108,8 +1120,7 @@ judge_mail(struct judge *j, const struct inmsg *m, long seq, time_t now)
 
 	j->now = now;
 	j->seq = seq;
-	j->nmsg = 0;
-	snprintf(j->idbase, sizeof j->idbase, "m%ld", seq);
+	jx_event(j, "m%ld", seq);
 	switch (m->kind) {
 	case INMSG_BOUNCE:
 		handle_bounce(j, m);

@@ -48,8 +48,10 @@ struct judge_io {
 	const struct map *(*variant)(void *ctx, const char *name, const struct names **nm);
 	/* Append history record index of game to out; -1 when there is none. */
 	int (*history)(void *ctx, const char *game, int index, struct buf *out);
-	/* 16 random bytes (salts, generated passwords); -1 on failure. */
-	int (*random)(void *ctx, unsigned char out[16]);
+	/* 16 random bytes (salts, generated passwords); -1 on failure. label
+	 * names the event and draw ("m12/1"): a shell that derives the bytes
+	 * from a secret key and the label lets a replay reproduce them. */
+	int (*random)(void *ctx, const char *label, unsigned char out[16]);
 };
 
 /* A phase just adjudicated: for the history file and the map pages. */
@@ -106,6 +108,7 @@ struct judge {
 	long seq;			/* the message being handled */
 	char idbase[64];		/* Message-IDs of what the current event produces: */
 	int nmsg;			/* "pouch.<idbase>.<nmsg>@domain", the same on a re-run */
+	int nrand;			/* random labels "<idbase>/<nrand>" */
 	time_t now;
 };
 

@@ -14,6 +14,9 @@ void jx_send(struct judge *j, const struct game *g, const char *const *to, int n
     const char *const *cc, int ncc, const char *subject, const char *text,
     const char *in_reply_to, const char *references, enum outmsg_auto a);
 /* Record a GM action (no secrets). */
+/* Start an event: what follows is named after it (Message-IDs
+ * "pouch.<name>.<n>@domain", random labels "<name>/<n>"). */
+void jx_event(struct judge *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void jx_audit(struct judge *j, const struct game *g, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Note what happened to a message that got no reply. */

@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <gnutls/crypto.h>
+
 #include "../lib/fsio.h"
 #include "../lib/str.h"
 #include "../lib/tz.h"
@@ -70,11 +72,55 @@ read_history(void *ctx, const char *game, int index, struct buf *out)
 	return fs_read_file(path, out);
 }
 
-static int
-random16(void *ctx, unsigned char out[16])
+int
+store_use_key(struct store *s, const char *path, struct buf *err)
 {
-	(void)ctx;
-	return secret_random(out);
+	struct buf b;
+	int rc = -1;
+
+	buf_init(&b, 4096);
+	if (fs_read_file(path, &b) < 0) {
+		unsigned char k[32];
+		if (errno != ENOENT || secret_random(k) < 0 || secret_random(k + 16) < 0) {
+			buf_printf(err, "%s: %s\n", path, strerror(errno));
+			goto out;
+		}
+		buf_reset(&b);
+		for (size_t i = 0; i < sizeof k; i++)
+			buf_printf(&b, "%02x", k[i]);
+		buf_putc(&b, '\n');
+		if (fs_write_atomic_mode(path, buf_str(&b), b.len, 0600) < 0) {
+			buf_printf(err, "%s: %s\n", path, strerror(errno));
+			goto out;
+		}
+	}
+	for (size_t i = 0; i < sizeof s->key; i++) {
+		unsigned v;
+		if (b.len < 2 * i + 2 || sscanf(buf_str(&b) + 2 * i, "%2x", &v) != 1) {
+			buf_printf(err, "%s: not a key (64 hex digits)\n", path);
+			goto out;
+		}
+		s->key[i] = (unsigned char)v;
+	}
+	s->haskey = 1;
+	rc = 0;
+out:
+	buf_free(&b);
+	return rc;
+}
+
+static int
+random16(void *ctx, const char *label, unsigned char out[16])
+{
+	struct store *s = ctx;
+	unsigned char mac[32];
+
+	if (!s->haskey)
+		return secret_random(out);
+	if (gnutls_hmac_fast(GNUTLS_MAC_SHA256, s->key, sizeof s->key, label, strlen(label), mac) < 0)
+		return -1;
+	memcpy(out, mac, 16);
+	return 0;
 }
 
 /* Variants (for game_read and the judge) go through the store's cache. */

@@ -23,6 +23,8 @@ struct store {
 	char dir[1024];
 	int lockfd;
 	struct varcache vc;
+	unsigned char key[32];		/* randomness key (store_use_key) */
+	int haskey;
 };
 
 /*
@@ -33,6 +35,14 @@ struct store {
 int store_open(struct store *s, const char *dir, const char *maps_dir, int wait_ms,
     struct buf *err);
 void store_close(struct store *s);
+/*
+ * Draw the judge's randomness (salts, generated passwords) from the key in
+ * file path, HMAC-SHA-256(key, event label), so that a replay with the same
+ * key reproduces it. The key is made (32 random bytes, mode 0600) when the
+ * file does not exist. Without a key the system's randomness is used.
+ * Returns 0 or -1/err.
+ */
+int store_use_key(struct store *s, const char *path, struct buf *err);
 /* The judge_io for this store (variants, history, randomness). */
 void store_io(struct store *s, struct judge_io *io);
 /* Load every game into j. Returns the number of games, or -1 (err says which

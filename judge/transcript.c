@@ -45,11 +45,12 @@ t_history(void *ctx, const char *game, int index, struct buf *out)
 }
 
 static int
-t_random(void *ctx, unsigned char out[16])
+t_random(void *ctx, const char *label, unsigned char out[16])
 {
 	struct tctx *t = ctx;
 	int i;
 
+	(void)label;
 	t->counter++;
 	for (i = 0; i < 16; i++)
 		out[i] = (unsigned char)((t->counter * 2654435761u) >> (i % 4 * 8)) ^ (unsigned char)(i * 37);
@@ -203,7 +204,7 @@ transcript_run(const char *text, size_t len, const char *fname, const char *maps
 			}
 			else if (strcmp(args, "create-key") == 0) {
 				unsigned char r[16];
-				t_random(t, r);
+				t_random(t, "create-key", r);
 				secret_hash(v, r, conf.create_key, sizeof conf.create_key);
 			} else
 				rc = script_error(out, fname, lineno, "unknown CONFIG %s", args);

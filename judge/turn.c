@@ -227,8 +227,7 @@ judge_process(struct judge *j, struct game *g, time_t now, bool preview, struct 
 	index = ++g->nphases;
 	if (j->seq == 0) {
 		/* From the clock: name the messages after the phase. */
-		snprintf(j->idbase, sizeof j->idbase, "%s.p%d", g->name, index);
-		j->nmsg = 0;
+		jx_event(j, "%s.p%d", g->name, index);
 	}
 	buf_init(&text, TEXT_MAX);
 	buf_printf(&text, "phase %s\nprocessed %s\n\n%s\nposition before\n",
@@ -297,8 +296,7 @@ remind(struct judge *j, struct game *g, time_t now)
 			continue;
 		d->reminded = true;
 		judge_touch(j, g);
-		snprintf(j->idbase, sizeof j->idbase, "%s.r%d.%s", g->name, g->nphases, m->powers[p].abbr);
-		j->nmsg = 0;
+		jx_event(j, "%s.r%d.%s", g->name, g->nphases, m->powers[p].abbr);
 		snprintf(subject, sizeof subject, "[%s] reminder: orders for %s", g->name,
 		    phase_format(&g->board, ph, sizeof ph));
 		for (i = 0; i < d->nmembers; i++) {
@@ -332,8 +330,7 @@ tell_gm_waiting(struct judge *j, struct game *g)
 	buf_puts(&body, ".\nThe game waits for you: send PROCESS to adjudicate now (missing orders\n"
 	    "hold), or SET DEADLINE +24h to give them more time.\n");
 	snprintf(subject, sizeof subject, "[%s] waiting for orders", g->name);
-	snprintf(j->idbase, sizeof j->idbase, "%s.w%d", g->name, g->nphases);
-	j->nmsg = 0;
+	jx_event(j, "%s.w%d", g->name, g->nphases);
 	for (i = 0; i < g->ngms; i++) {
 		const char *to[1] = { g->gms[i] };
 		jx_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL, OUT_GENERATED);
@@ -350,8 +347,7 @@ judge_tick(struct judge *j, time_t now)
 	for (gi = 0; gi < j->ngames; gi++) {
 		struct game *g = j->games[gi];
 
-		snprintf(j->idbase, sizeof j->idbase, "%s.t%d", g->name, g->nphases);
-		j->nmsg = 0;
+		jx_event(j, "%s.t%d", g->name, g->nphases);
 		for (rounds = 0; rounds < 8 && g->status == GAME_ACTIVE; rounds++) {
 			const struct map *m = g->map;
 			bool complete = true, waiting = false, someone = false;

@@ -190,6 +190,63 @@ test_rollback_keeps_records(void **state)
 	buf_free(&why);
 }
 
+/* The text of game "demo" made in a fresh data directory under dir, with
+ * randomness from the key file keyfile. */
+static void
+demo_with_key(const char *dir, const char *keyfile, struct buf *out)
+{
+	struct fixture f;
+	struct store s;
+	struct judge j;
+	struct buf err;
+
+	memset(&f, 0, sizeof f);
+	snprintf(f.dir, sizeof f.dir, "%s", dir);
+	strcpy(f.conf.domain, "example.test");
+	buf_init(&err, 1 << 16);
+	open_store(&f, &s, &j);
+	assert_int_equal(store_use_key(&s, keyfile, &err), 0);
+	make_game(&j);
+	game_text(j.games[0], out);
+	judge_free(&j);
+	store_close(&s);
+	buf_free(&err);
+}
+
+static void
+test_key_reproduces(void **state)
+{
+	struct fixture *f = *state;
+	char a[128], b[128], key1[128], key2[128];
+	struct buf t1, t2, t3, k;
+
+	snprintf(a, sizeof a, "%s/a", f->dir);
+	snprintf(b, sizeof b, "%s/b", f->dir);
+	snprintf(key1, sizeof key1, "%s/key1", f->dir);
+	snprintf(key2, sizeof key2, "%s/key2", f->dir);
+	/* The key is made on first use, readable by its owner only. */
+	demo_with_key(a, key1, &t1);
+	test_read_file(key1, &k);
+	assert_int_equal((int)k.len, 65);
+	{
+		struct stat st;
+		assert_int_equal(stat(key1, &st), 0);
+		assert_int_equal(st.st_mode & 0777, 0600);
+	}
+	/* The same key and events: the same salts, byte for byte. */
+	demo_with_key(b, key1, &t2);
+	assert_string_equal(buf_str(&t1), buf_str(&t2));
+	assert_non_null(strstr(buf_str(&t1), "$y$"));
+	/* Another key: other salts. */
+	snprintf(b, sizeof b, "%s/c", f->dir);
+	demo_with_key(b, key2, &t3);
+	assert_string_not_equal(buf_str(&t1), buf_str(&t3));
+	buf_free(&t1);
+	buf_free(&t2);
+	buf_free(&t3);
+	buf_free(&k);
+}
+
 /* What store_open returns in another process, waiting up to 50 ms. */
 static int
 open_elsewhere(const char *dir)
@@ -258,6 +315,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_save_and_load, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rollback_keeps_records, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_key_reproduces, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lock, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_game_file, setup, teardown),
 	};
