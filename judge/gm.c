@@ -62,6 +62,7 @@ judge_new_game(struct judge *j, const char *name, const struct game_settings *s,
 	const struct names *nm;
 	const struct map *m;
 	struct game *g;
+	char pw[64];
 
 	if (!game_name_valid(name)) {
 		buf_puts(why, "a game name has 1 to 23 letters, digits, '-' or '_'");
@@ -81,25 +82,51 @@ judge_new_game(struct judge *j, const char *name, const struct game_settings *s,
 		return NULL;
 	}
 	j->now = now;
-	if (gm_password == NULL || strlen(gm_password) < 6) {
+	if (gm_password != NULL && strlen(gm_password) < 6) {
 		buf_puts(why, "the GM password needs at least 6 characters");
 		return NULL;
+	}
+	if (j->seq == 0)
+		jx_event(j, "%s.new", name);
+	if (gm_password == NULL) {
+		if (new_password(j, pw, sizeof pw) < 0) {
+			buf_puts(why, "no randomness for a password");
+			return NULL;
+		}
+	} else {
+		str_copy(pw, gm_password, sizeof pw);
 	}
 	g = xcalloc(1, sizeof *g);
 	game_init(g, name, s, m, nm, now);
 	str_copy(g->gms[0], gm, ADDR_MAX);
 	g->ngms = 1;
-	if (hash_password(j, gm_password, g->gm_secret) < 0) {
+	if (hash_password(j, pw, g->gm_secret) < 0) {
 		buf_puts(why, "could not hash the password");
 		free(g);
+		explicit_bzero(pw, sizeof pw);
 		return NULL;
 	}
 	judge_add_game(j, g);
 	judge_touch(j, g);
-	if (j->seq == 0)
-		jx_event(j, "%s.new", g->name);
 	jx_audit(j, g, "game created by %s: variant %s, edition %s", gm, s->variant,
 	    edition_name(s->edition));
+	if (gm_password == NULL) {
+		/* Made up here: the GM learns it by mail, and only the GM. */
+		struct buf text;
+		char subject[128];
+		const char *to[1] = { g->gms[0] };
+		buf_init(&text, 1 << 16);
+		buf_printf(&text, "You are the game master of the Diplomacy game %s (%s), run by mail\n"
+		    "by the judge %s.\n\nYour password is: %s\nKeep it secret.\n\n"
+		    "Send your commands to %s, starting with the line\n  GAME %s GM <password>\n"
+		    "then for example DELEGATION England alice@example.org, and START.\n"
+		    "Send HELP for all commands.\n", g->name, m->title, j->conf->address, pw,
+		    j->conf->address, g->name);
+		snprintf(subject, sizeof subject, "[%s] you are its game master", g->name);
+		jx_send(j, g, to, 1, NULL, 0, subject, buf_str(&text), NULL, NULL, OUT_GENERATED);
+		buf_free(&text);
+	}
+	explicit_bzero(pw, sizeof pw);
 	return g;
 }
 
@@ -130,6 +157,10 @@ judge_add_delegation(struct judge *j, struct game *g, power_id p, const char *me
 	int n, i, generated = 0;
 
 	j->now = now;
+	if (j->seq == 0) {
+		/* A host's command: named after the game, power and time. */
+		jx_event(j, "%s.d%s.%lld", g->name, g->map->powers[p].abbr, (long long)now);
+	}
 	n = split_addrs(members, addrs, GAME_MAX_MEMBERS);
 	if (n <= 0) {
 		buf_puts(why, "give the members' mail addresses, separated by commas");
@@ -159,10 +190,6 @@ judge_add_delegation(struct judge *j, struct game *g, power_id p, const char *me
 	}
 	d->resigned = false;
 	judge_touch(j, g);
-	if (j->seq == 0) {
-		/* A host's command: named after the game, power and time. */
-		jx_event(j, "%s.d%s.%lld", g->name, g->map->powers[p].abbr, (long long)now);
-	}
 	jx_audit(j, g, "delegation %s: %d member%s, password %s", g->map->powers[p].name, n,
 	    n == 1 ? "" : "s", generated ? "generated and mailed to them" : "set by the GM");
 
@@ -314,39 +341,68 @@ set_option(struct judge *j, struct game *g, char *args, struct buf *reply)
 	return 0;
 }
 
-/* NEWGAME name variant KEY key PASSWORD gm-password */
+/*
+ * NEWGAME name variant KEY key PASSWORD gm-password       by mail: the sender is the GM
+ * NEWGAME name variant GM address [PASSWORD gm-password]  from the host
+ */
 static int
 cmd_newgame(struct judge *j, char *args, const char *sender, struct buf *reply)
 {
 	char *save, *name = strtok_r(args, " \t", &save), *variant = strtok_r(NULL, " \t", &save);
-	char *kw1 = strtok_r(NULL, " \t", &save), *key = strtok_r(NULL, " \t", &save);
-	char *kw2 = strtok_r(NULL, " \t", &save), *pw = strtok_r(NULL, " \t", &save);
+	const char *gm = sender, *key = NULL, *pw = NULL;
+	char *kw, *v;
 	struct game_settings s;
 	struct buf why;
 	struct game *g;
+	int bad = !name || !variant;
 
-	if (!name || !variant || !kw1 || !key || !kw2 || !pw || !str_eq_nocase(kw1, "key") ||
-	    !str_eq_nocase(kw2, "password")) {
+	while (!bad && (kw = strtok_r(NULL, " \t", &save)) != NULL) {
+		v = strtok_r(NULL, " \t", &save);
+		if (v == NULL)
+			bad = 1;
+		else if (str_eq_nocase(kw, "key"))
+			key = v;
+		else if (str_eq_nocase(kw, "password"))
+			pw = v;
+		else if (str_eq_nocase(kw, "gm") && j->host)
+			gm = str_lower(v);
+		else
+			bad = 1;
+	}
+	if (j->host && (bad || gm == sender)) {
+		buf_puts(reply, "  REFUSED: NEWGAME <name> <variant> GM <address> [PASSWORD <password>]\n");
+		return -1;
+	}
+	if (!j->host && (bad || key == NULL || pw == NULL)) {
 		buf_puts(reply, "  REFUSED: NEWGAME <name> <variant> KEY <creation key> PASSWORD "
 		    "<your GM password>\n");
 		return -1;
 	}
-	if (j->conf->create_key[0] == '\0' || !secret_check(key, j->conf->create_key)) {
+	if (!j->host && (j->conf->create_key[0] == '\0' || !secret_check(key, j->conf->create_key))) {
 		buf_puts(reply, "  REFUSED: wrong creation key (ask the judge's host)\n");
 		jx_log(j, NULL, "NEWGAME refused for %s: wrong creation key", sender);
 		return -1;
 	}
+	if (strchr(gm, '@') == NULL || strlen(gm) >= ADDR_MAX) {
+		buf_printf(reply, "  REFUSED: \"%s\" is not a mail address\n", gm);
+		return -1;
+	}
 	game_settings_default(&s, variant);
 	buf_init(&why, 1024);
-	g = judge_new_game(j, name, &s, sender, pw, j->now, &why);
+	g = judge_new_game(j, name, &s, gm, pw, j->now, &why);
 	if (g == NULL) {
 		buf_printf(reply, "  REFUSED: %s\n", buf_str(&why));
 		buf_free(&why);
 		return -1;
 	}
 	buf_free(&why);
-	buf_printf(reply, "  game %s created (%s). You are its game master; add delegations with\n"
-	    "  DELEGATION <power> <addresses>, then START.\n", g->name, g->map->title);
+	if (j->host)
+		buf_printf(reply, "  game %s created (%s); its game master is %s (password %s).\n"
+		    "  Add delegations with DELEGATION <power> <addresses>, then START.\n", g->name,
+		    g->map->title, gm, pw ? "as given" : "mailed to them");
+	else
+		buf_printf(reply, "  game %s created (%s). You are its game master; add delegations "
+		    "with\n  DELEGATION <power> <addresses>, then START.\n", g->name, g->map->title);
 	return 0;
 }
 

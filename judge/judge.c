@@ -62,6 +62,8 @@ judge_effects_clear(struct judge *j)
 	free_notes(fx->rollbacks, fx->nrollbacks);
 	free_notes(fx->log, fx->nlog);
 	fx->nout = fx->nphases = fx->naudit = fx->npress = fx->nrollbacks = fx->nlog = 0;
+	free(fx->host_reply);
+	fx->host_reply = NULL;
 }
 
 void
@@ -1002,13 +1004,14 @@ identify(struct judge *j, const struct body_line *bl, struct ident *id)
 	name = strtok_r(args, " \t", &save);
 	role = strtok_r(NULL, " \t", &save);
 	pw = save ? str_trim(save) : NULL;
-	if (!name || !role || !pw || !*pw)
+	if (!name || !role || ((!pw || !*pw) && !j->host))
 		return -1;
 	g = judge_find_game(j, name);
 	if (g == NULL)
 		return -1;
 	if (str_eq_nocase(role, "gm") || str_eq_nocase(role, "master")) {
-		if (!check_secret(j, pw, g->gm_secret))
+		/* The host is every game's master. */
+		if (!j->host && !check_secret(j, pw, g->gm_secret))
 			return -1;
 		id->g = g;
 		id->gm = true;
@@ -1109,8 +1112,8 @@ handle_bounce(struct judge *j, const struct inmsg *m)
 		jx_log(j, NULL, "a bounce without a recognisable recipient");
 }
 
-void
-judge_mail(struct judge *j, const struct inmsg *m, long seq, time_t now)
+static void
+handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool host)
 {
 	struct body_line *lines;
 	struct ident id = { NULL, POWER_NONE, false };
@@ -1120,8 +1123,9 @@ judge_mail(struct judge *j, const struct inmsg *m, long seq, time_t now)
 
 	j->now = now;
 	j->seq = seq;
+	j->host = host;
 	jx_event(j, "m%ld", seq);
-	switch (m->kind) {
+	switch (host ? INMSG_NORMAL : m->kind) {
 	case INMSG_BOUNCE:
 		handle_bounce(j, m);
 		return;
@@ -1137,11 +1141,11 @@ judge_mail(struct judge *j, const struct inmsg *m, long seq, time_t now)
 	default:
 		break;
 	}
-	if (m->from_addr == NULL || *m->from_addr == '\0') {
+	if (!host && (m->from_addr == NULL || *m->from_addr == '\0')) {
 		jx_log(j, NULL, "ignored a message without a usable sender");
 		return;
 	}
-	if (str_eq_nocase(m->from_addr, j->conf->address)) {
+	if (!host && str_eq_nocase(m->from_addr, j->conf->address)) {
 		jx_log(j, NULL, "ignored a message from the judge's own address");
 		return;
 	}
@@ -1223,8 +1227,8 @@ judge_mail(struct judge *j, const struct inmsg *m, long seq, time_t now)
 			} else {
 				jx_gm_command(j, NULL, bl->cmd, bl->args, bl->args_len, m->from_addr, &reply);
 				/* The new game is now the message's game: its GM may go on. */
-				if (j->ngames > 0 && game_is_gm(j->games[j->ngames - 1], m->from_addr) &&
-				    j->games[j->ngames - 1]->created == now) {
+				if (j->ngames > 0 && j->games[j->ngames - 1]->created == now &&
+				    (host || game_is_gm(j->games[j->ngames - 1], m->from_addr))) {
 					id.g = j->games[j->ngames - 1];
 					id.gm = true;
 				}
@@ -1337,7 +1341,23 @@ judge_mail(struct judge *j, const struct inmsg *m, long seq, time_t now)
 	}
 	if (reply.len == 0)
 		buf_puts(&reply, "Your message was empty. Send HELP for instructions.\n");
-	send_reply(j, m, &id, buf_str(&reply));
+	if (host)
+		j->fx.host_reply = buf_take(&reply);
+	else
+		send_reply(j, m, &id, buf_str(&reply));
 	buf_free(&reply);
 	free(lines);
+	j->host = false;
+}
+
+void
+judge_mail(struct judge *j, const struct inmsg *m, long seq, time_t now)
+{
+	handle_mail(j, m, seq, now, false);
+}
+
+void
+judge_host_mail(struct judge *j, const struct inmsg *m, long seq, time_t now)
+{
+	handle_mail(j, m, seq, now, true);
 }

@@ -85,6 +85,7 @@ struct judge_effects {
 	int nrollbacks, caprollbacks;
 	struct judge_note *log;		/* what happened to messages that got no reply */
 	int nlog, caplog;
+	char *host_reply;		/* judge_host_mail's answer, for the host's terminal */
 };
 
 struct sender_rate {
@@ -106,6 +107,7 @@ struct judge {
 	char **okcache;
 	int nok, capok;
 	long seq;			/* the message being handled */
+	bool host;			/* ... comes from the host (judge_host_mail) */
 	char idbase[64];		/* Message-IDs of what the current event produces: */
 	int nmsg;			/* "pouch.<idbase>.<nmsg>@domain", the same on a re-run */
 	int nrand;			/* random labels "<idbase>/<nrand>" */
@@ -125,6 +127,19 @@ int judge_game_index(const struct judge *j, const struct game *g);
 
 /* Handle one inbound message numbered seq (in arrival order) at time now. */
 void judge_mail(struct judge *j, const struct inmsg *m, long seq, time_t now);
+/*
+ * The same for a message from the host (`pouch game ...` on the judge's
+ * machine, filed in the spool like mail so that replay sees it). It has
+ * the authority of every game's master without a password:
+ *	GAME school1 GM
+ *	DELEGATION England alice@example.org
+ * and may create games without the creation key:
+ *	NEWGAME school1 standard GM teacher@example.org [PASSWORD pw]
+ * (without a password one is made up and mailed to the GM). The answer
+ * is not mailed: it is left in j->fx.host_reply. Only the shell decides
+ * that a message is the host's, never anything in the message.
+ */
+void judge_host_mail(struct judge *j, const struct inmsg *m, long seq, time_t now);
 /* Do what time requires up to now: process phases whose deadline passed or
  * whose orders are all in, send reminders. What was due earlier is dated
  * when it was due (a deadline, a reminder time), so the effects do not
@@ -134,9 +149,9 @@ void judge_mail(struct judge *j, const struct inmsg *m, long seq, time_t now);
 void judge_tick(struct judge *j, time_t now);
 
 /*
- * Create a game (the CLI's `pouch game new`, and NEWGAME by mail). gm is
- * the GM's address; gm_password is hashed. Returns the game, or NULL with
- * a reason in why.
+ * Create a game (NEWGAME by mail or from the host). gm is the GM's
+ * address; gm_password is hashed; when it is NULL one is made up and
+ * mailed to the GM. Returns the game, or NULL with a reason in why.
  */
 struct game *judge_new_game(struct judge *j, const char *name, const struct game_settings *s,
     const char *gm, const char *gm_password, time_t now, struct buf *why);

@@ -218,66 +218,17 @@ transcript_run(const char *text, size_t len, const char *fname, const char *maps
 				judge_tick(&j, now);
 				drain(&j, t, out);
 			}
-		} else if (strcmp(cmd, "NEWGAME") == 0) {
-			char *save, *name = strtok_r(args, " \t", &save), *variant = strtok_r(NULL, " \t", &save);
-			char *gm = strtok_r(NULL, " \t", &save), *pw = strtok_r(NULL, " \t", &save), *kv;
-			struct game_settings s;
-			struct buf why;
-
-			if (!name || !variant || !gm || !pw) {
-				rc = script_error(out, fname, lineno, "NEWGAME name variant gm password [k=v...]");
-				break;
-			}
-			game_settings_default(&s, variant);
-			buf_init(&why, 1024);
-			while ((kv = strtok_r(NULL, " \t", &save)) != NULL) {
-				char *eq = strchr(kv, '=');
-				if (eq == NULL) {
-					rc = script_error(out, fname, lineno, "expected key=value: %s", kv);
-					break;
-				}
-				*eq = '\0';
-				if (game_settings_set(&s, kv, eq + 1, &why) < 0) {
-					rc = script_error(out, fname, lineno, "%s", buf_str(&why));
-					break;
-				}
-			}
-			if (rc == 0 && judge_new_game(&j, name, &s, gm, pw, now, &why) == NULL)
-				rc = script_error(out, fname, lineno, "%s", buf_str(&why));
-			buf_free(&why);
-			buf_printf(out, "\n=== NEWGAME %s\n", name);
-			drain(&j, t, out);
-		} else if (strcmp(cmd, "DELEGATION") == 0 || strcmp(cmd, "START") == 0 ||
-		    strcmp(cmd, "STATE") == 0) {
-			char *save, *name = strtok_r(args, " \t", &save);
-			struct game *g = name ? judge_find_game(&j, name) : NULL;
-			struct buf why;
+		} else if (strcmp(cmd, "STATE") == 0) {
+			struct game *g = judge_find_game(&j, args);
 
 			if (g == NULL) {
-				rc = script_error(out, fname, lineno, "no game \"%s\"", name ? name : "");
+				rc = script_error(out, fname, lineno, "no game \"%s\"", args);
 				break;
 			}
-			buf_init(&why, 1024);
-			if (strcmp(cmd, "STATE") == 0) {
-				buf_printf(out, "\n=== STATE %s\n", name);
-				game_write(g, out);
-			} else if (strcmp(cmd, "START") == 0) {
-				buf_printf(out, "\n=== START %s\n", name);
-				if (judge_start(&j, g, now, &why) < 0)
-					rc = script_error(out, fname, lineno, "%s", buf_str(&why));
-			} else {
-				char *pw = strtok_r(NULL, " \t", &save), *members = strtok_r(NULL, " \t", &save);
-				char *password = strtok_r(NULL, " \t", &save);
-				power_id pp = pw ? map_find_power(g->map, pw) : POWER_NONE;
-				buf_printf(out, "\n=== DELEGATION %s %s\n", name, pw ? pw : "");
-				if (pp == POWER_NONE || members == NULL)
-					rc = script_error(out, fname, lineno, "DELEGATION game power members [pw]");
-				else if (judge_add_delegation(&j, g, pp, members, password, now, &why) < 0)
-					rc = script_error(out, fname, lineno, "%s", buf_str(&why));
-			}
-			buf_free(&why);
-			drain(&j, t, out);
-		} else if (strcmp(cmd, "MAIL") == 0 || strcmp(cmd, "MAIL!") == 0) {
+			buf_printf(out, "\n=== STATE %s\n", args);
+			game_write(g, out);
+		} else if (strcmp(cmd, "MAIL") == 0 || strcmp(cmd, "MAIL!") == 0 ||
+		    strcmp(cmd, "HOST") == 0) {
 			struct inmsg m;
 			struct buf body;
 			char *from = args, *subject = args + strcspn(args, " \t");
@@ -293,7 +244,7 @@ transcript_run(const char *text, size_t len, const char *fname, const char *maps
 				buf_append(&body, line, n);
 				buf_putc(&body, '\n');
 			}
-			m.from_addr = str_lower(xstrdup(from));
+			m.from_addr = str_lower(xstrdup(cmd[0] == 'H' ? "host@localhost" : from));
 			m.subject = xstrdup(str_trim(subject));
 			m.text = buf_take(&body);
 			m.arrival = now;
@@ -303,8 +254,20 @@ transcript_run(const char *text, size_t len, const char *fname, const char *maps
 				snprintf(id, sizeof id, "m%ld@players.example", seq + 1);
 				m.message_id = xstrdup(id);
 			}
-			buf_printf(out, "\n=== MAIL %ld from %s: %s\n", seq + 1, m.from_addr, m.subject);
-			judge_mail(&j, &m, ++seq, now);
+			buf_printf(out, "\n=== %s %ld from %s: %s\n", cmd[0] == 'H' ? "HOST" : "MAIL", seq + 1,
+			    m.from_addr, m.subject);
+			/* As `pouch run` does: time first, then the message, then
+			 * what it completed. */
+			judge_tick(&j, now);
+			drain(&j, t, out);
+			if (cmd[0] == 'H')
+				judge_host_mail(&j, &m, ++seq, now);
+			else
+				judge_mail(&j, &m, ++seq, now);
+			if (j.fx.host_reply)
+				buf_printf(out, "HOST-REPLY\n%s", j.fx.host_reply);
+			drain(&j, t, out);
+			judge_tick(&j, now);
 			drain(&j, t, out);
 			inmsg_free(&m);
 		} else {

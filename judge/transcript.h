@@ -7,16 +7,16 @@
  *	CONFIG address judge@example.test       judge settings (address, domain,
  *	CONFIG base-url https://maps.example     base-url, name, reply-limit)
  *	AT 2026-11-20 10:00                      set the clock (UTC)
- *	NEWGAME school1 standard teacher@x gm-password [key=value ...]
- *	                                         a game made by the host's CLI;
- *	                                         keys as `pouch game new` options
- *	DELEGATION school1 England alice@x,bob@y [password]
- *	START school1
  *	MAIL alice@x [Subject text]              a message from alice@x; its body
  *	GAME school1 England pw                  follows, up to a line with a
  *	F Lon - Nth                              single "."
  *	.
  *	MAIL! alice@x ...                        the same, as an auto-reply
+ *	HOST                                     a message from the host (what
+ *	NEWGAME school1 standard GM teacher@x    `pouch game` files): the body
+ *	DELEGATION England alice@x               follows as for MAIL
+ *	START
+ *	.
  *	TICK 2026-11-22 18:00                    the clock moves on; deadlines act
  *	STATE school1                            print the game file
  *
