@@ -36,6 +36,11 @@ report_order(const struct map *m, const struct order *o, uint8_t unit_type, stru
 	case ORDER_WAIVE:
 		buf_puts(out, "Waive a build");
 		return;
+	case ORDER_REVIVE:
+		buf_puts(out, "Revive ");
+		if (o->loc != LOC_NONE)
+			put_place(m, o->loc, out);
+		return;
 	default:
 		break;
 	}
@@ -64,6 +69,28 @@ report_order(const struct map *m, const struct order *o, uint8_t unit_type, stru
 		put_place(m, o->target, out);
 		if (o->dest != LOC_NONE) {
 			buf_puts(out, " -> ");
+			put_place(m, o->dest, out);
+		}
+		break;
+	case ORDER_INSURRECTION:
+		buf_puts(out, " INSURRECTION ");
+		buf_puts(out, o->target_power != POWER_NONE ? m->powers[o->target_power].name : "?");
+		break;
+	case ORDER_EMBARK:
+		if (o->dest != LOC_NONE) {
+			buf_puts(out, " -> ");
+			put_place(m, o->dest, out);
+		}
+		buf_puts(out, " EMBARK");
+		if (o->target != LOC_NONE) {
+			buf_puts(out, " ON Fleet ");
+			put_place(m, o->target, out);
+		}
+		break;
+	case ORDER_LAND:
+		buf_puts(out, " LAND");
+		if (o->dest != LOC_NONE) {
+			buf_puts(out, " IN ");
 			put_place(m, o->dest, out);
 		}
 		break;
