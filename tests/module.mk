@@ -3,4 +3,5 @@ TESTSUPPORT_SRCS += \
 	tests/support/testutil.c
 
 TESTS += \
-	test_map
+	test_map \
+	test_parser
