@@ -102,10 +102,10 @@ names_fold(const char *s, size_t len, char *out, size_t size)
 		char f[3];
 		int i;
 
-		if (*p < 0x80) {
+		while (p < end && *p < 0x80 && o + 1 < size)
 			out[o++] = str_lc((char)*p++);
-			continue;
-		}
+		if (p == end || o + 1 >= size)
+			break;
 		p += fold_utf8(p, (size_t)(end - p), f);
 		for (i = 0; f[i] && o + 1 < size; i++)
 			out[o++] = str_lc(f[i]);
@@ -444,7 +444,7 @@ names_is_coast(const struct names *n, const char *w)
 	int i;
 
 	for (i = 0; i < n->ncoasts; i++)
-		if (strcmp(n->coasts[i], w) == 0)
+		if (n->coasts[i][0] == w[0] && strcmp(n->coasts[i], w) == 0)
 			return 1;
 	return 0;
 }

@@ -76,63 +76,66 @@ enum kw {
 
 struct kwent {
 	const char *w;
+	uint8_t len;
 	uint8_t kw;
 };
 
+#define K(w, kw) { w, sizeof w - 1, kw }
+
 /* Keywords by first letter: a lookup compares a handful of strings. */
 static const struct kwent kw_a[] = {
-	{ "a", KW_ARMY }, { "aboard", KW_EMBARK }, { "advance", KW_MOVE },
-	{ "advances", KW_MOVE }, { "an", KW_ARTICLE }, { "and", KW_AND }, { "armies", KW_ARMY },
-	{ "army", KW_ARMY }, { "ashore", KW_LAND }, { "at", KW_FILLER }, { "attack", KW_MOVE },
-	{ "attacking", KW_MOVE }, { "attacks", KW_MOVE }, { NULL, 0 } };
+	K("a", KW_ARMY), K("aboard", KW_EMBARK), K("advance", KW_MOVE),
+	K("advances", KW_MOVE), K("an", KW_ARTICLE), K("and", KW_AND), K("armies", KW_ARMY),
+	K("army", KW_ARMY), K("ashore", KW_LAND), K("at", KW_FILLER), K("attack", KW_MOVE),
+	K("attacking", KW_MOVE), K("attacks", KW_MOVE), { NULL, 0, 0 } };
 static const struct kwent kw_b[] = {
-	{ "b", KW_BUILD }, { "bld", KW_BUILD }, { "board", KW_EMBARK }, { "boarding", KW_EMBARK },
-	{ "boards", KW_EMBARK }, { "build", KW_BUILD }, { "builds", KW_BUILD }, { "by", KW_VIA },
-	{ NULL, 0 } };
+	K("b", KW_BUILD), K("bld", KW_BUILD), K("board", KW_EMBARK), K("boarding", KW_EMBARK),
+	K("boards", KW_EMBARK), K("build", KW_BUILD), K("builds", KW_BUILD), K("by", KW_VIA),
+	{ NULL, 0, 0 } };
 static const struct kwent kw_c[] = {
-	{ "c", KW_CONVOY }, { "coast", KW_COAST }, { "conv", KW_CONVOY }, { "convoy", KW_CONVOY },
-	{ "convoying", KW_CONVOY }, { "convoys", KW_CONVOY }, { "cvy", KW_CONVOY }, { NULL, 0 } };
+	K("c", KW_CONVOY), K("coast", KW_COAST), K("conv", KW_CONVOY), K("convoy", KW_CONVOY),
+	K("convoying", KW_CONVOY), K("convoys", KW_CONVOY), K("cvy", KW_CONVOY), { NULL, 0, 0 } };
 static const struct kwent kw_d[] = {
-	{ "d", KW_DISBAND }, { "destroy", KW_DISBAND }, { "disband", KW_DISBAND },
-	{ "disbands", KW_DISBAND }, { "disembark", KW_LAND }, { "disembarks", KW_LAND },
-	{ NULL, 0 } };
+	K("d", KW_DISBAND), K("destroy", KW_DISBAND), K("disband", KW_DISBAND),
+	K("disbands", KW_DISBAND), K("disembark", KW_LAND), K("disembarks", KW_LAND),
+	{ NULL, 0, 0 } };
 static const struct kwent kw_e[] = {
-	{ "embark", KW_EMBARK }, { "embarks", KW_EMBARK }, { "enter", KW_MOVE },
-	{ "enters", KW_MOVE }, { NULL, 0 } };
+	K("embark", KW_EMBARK), K("embarks", KW_EMBARK), K("enter", KW_MOVE),
+	K("enters", KW_MOVE), { NULL, 0, 0 } };
 static const struct kwent kw_f[] = {
-	{ "f", KW_FLEET }, { "fleet", KW_FLEET }, { "fleets", KW_FLEET }, { "from", KW_FILLER },
-	{ NULL, 0 } };
-static const struct kwent kw_g[] = { { "go", KW_MOVE }, { "goes", KW_MOVE }, { NULL, 0 } };
+	K("f", KW_FLEET), K("fleet", KW_FLEET), K("fleets", KW_FLEET), K("from", KW_FILLER),
+	{ NULL, 0, 0 } };
+static const struct kwent kw_g[] = { K("go", KW_MOVE), K("goes", KW_MOVE), { NULL, 0, 0 } };
 static const struct kwent kw_h[] = {
-	{ "h", KW_HOLD }, { "hld", KW_HOLD }, { "hold", KW_HOLD }, { "holding", KW_HOLD },
-	{ "holds", KW_HOLD }, { NULL, 0 } };
+	K("h", KW_HOLD), K("hld", KW_HOLD), K("hold", KW_HOLD), K("holding", KW_HOLD),
+	K("holds", KW_HOLD), { NULL, 0, 0 } };
 static const struct kwent kw_i[] = {
-	{ "in", KW_FILLER }, { "insurrection", KW_INSURRECTION }, { "into", KW_MOVE },
-	{ "invade", KW_MOVE }, { "invades", KW_MOVE }, { NULL, 0 } };
+	K("in", KW_FILLER), K("insurrection", KW_INSURRECTION), K("into", KW_MOVE),
+	K("invade", KW_MOVE), K("invades", KW_MOVE), { NULL, 0, 0 } };
 static const struct kwent kw_l[] = {
-	{ "land", KW_LAND }, { "landing", KW_LAND }, { "lands", KW_LAND }, { NULL, 0 } };
+	K("land", KW_LAND), K("landing", KW_LAND), K("lands", KW_LAND), { NULL, 0, 0 } };
 static const struct kwent kw_m[] = {
-	{ "m", KW_MOVE }, { "move", KW_MOVE }, { "moves", KW_MOVE }, { "moving", KW_MOVE },
-	{ "mv", KW_MOVE }, { "my", KW_FILLER }, { NULL, 0 } };
-static const struct kwent kw_o[] = { { "of", KW_FOLLOW }, { "on", KW_FOLLOW }, { NULL, 0 } };
+	K("m", KW_MOVE), K("move", KW_MOVE), K("moves", KW_MOVE), K("moving", KW_MOVE),
+	K("mv", KW_MOVE), K("my", KW_FILLER), { NULL, 0, 0 } };
+static const struct kwent kw_o[] = { K("of", KW_FOLLOW), K("on", KW_FOLLOW), { NULL, 0, 0 } };
 static const struct kwent kw_r[] = {
-	{ "r", KW_RETREAT }, { "reclaim", KW_REVIVE }, { "rem", KW_REMOVE },
-	{ "remove", KW_REMOVE }, { "removes", KW_REMOVE }, { "ret", KW_RETREAT },
-	{ "retreat", KW_RETREAT }, { "retreating", KW_RETREAT }, { "retreats", KW_RETREAT },
-	{ "revival", KW_REVIVE }, { "revive", KW_REVIVE }, { "revives", KW_REVIVE }, { NULL, 0 } };
+	K("r", KW_RETREAT), K("reclaim", KW_REVIVE), K("rem", KW_REMOVE),
+	K("remove", KW_REMOVE), K("removes", KW_REMOVE), K("ret", KW_RETREAT),
+	K("retreat", KW_RETREAT), K("retreating", KW_RETREAT), K("retreats", KW_RETREAT),
+	K("revival", KW_REVIVE), K("revive", KW_REVIVE), K("revives", KW_REVIVE), { NULL, 0, 0 } };
 static const struct kwent kw_s[] = {
-	{ "s", KW_SUPPORT }, { "shall", KW_FILLER }, { "sp", KW_SUPPORT }, { "stand", KW_HOLD },
-	{ "stands", KW_HOLD }, { "stay", KW_HOLD }, { "stays", KW_HOLD }, { "sup", KW_SUPPORT },
-	{ "supp", KW_SUPPORT }, { "support", KW_SUPPORT }, { "supporting", KW_SUPPORT },
-	{ "supports", KW_SUPPORT }, { NULL, 0 } };
+	K("s", KW_SUPPORT), K("shall", KW_FILLER), K("sp", KW_SUPPORT), K("stand", KW_HOLD),
+	K("stands", KW_HOLD), K("stay", KW_HOLD), K("stays", KW_HOLD), K("sup", KW_SUPPORT),
+	K("supp", KW_SUPPORT), K("support", KW_SUPPORT), K("supporting", KW_SUPPORT),
+	K("supports", KW_SUPPORT), { NULL, 0, 0 } };
 static const struct kwent kw_t[] = {
-	{ "the", KW_FILLER }, { "then", KW_AND }, { "to", KW_MOVE }, { "towards", KW_FOLLOW },
-	{ "transport", KW_CONVOY }, { "transports", KW_CONVOY }, { NULL, 0 } };
-static const struct kwent kw_u[] = { { "unit", KW_FILLER }, { NULL, 0 } };
-static const struct kwent kw_v[] = { { "via", KW_VIA }, { NULL, 0 } };
+	K("the", KW_FILLER), K("then", KW_AND), K("to", KW_MOVE), K("towards", KW_FOLLOW),
+	K("transport", KW_CONVOY), K("transports", KW_CONVOY), { NULL, 0, 0 } };
+static const struct kwent kw_u[] = { K("unit", KW_FILLER), { NULL, 0, 0 } };
+static const struct kwent kw_v[] = { K("via", KW_VIA), { NULL, 0, 0 } };
 static const struct kwent kw_w[] = {
-	{ "waive", KW_WAIVE }, { "waived", KW_WAIVE }, { "waives", KW_WAIVE },
-	{ "will", KW_FILLER }, { NULL, 0 } };
+	K("waive", KW_WAIVE), K("waived", KW_WAIVE), K("waives", KW_WAIVE),
+	K("will", KW_FILLER), { NULL, 0, 0 } };
 
 static const struct kwent *const keywords[26] = {
 	kw_a, kw_b, kw_c, kw_d, kw_e, kw_f, kw_g, kw_h, kw_i, NULL, NULL, kw_l, kw_m,
@@ -149,7 +152,7 @@ kw_of(const char *w, size_t len)
 	if (w[0] < 'a' || w[0] > 'z' || len > 12 || (k = keywords[w[0] - 'a']) == NULL)
 		return KW_NONE;
 	for (; k->w; k++)
-		if (k->w[1] == w[1] && strcmp(k->w, w) == 0)
+		if (k->len == len && memcmp(k->w + 1, w + 1, len - 1) == 0)
 			return k->kw;
 	return KW_NONE;
 }
@@ -163,41 +166,68 @@ struct lex {
 	struct tok t[MAXTOK];
 };
 
-static int
-is_alnum(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
-}
+/* Character classes of the folded line (upper case too: an ASCII line is
+ * not folded first); everything else separates words (blanks, dots,
+ * quotes, '*', '!', '?', control bytes). */
+enum { C_BLANK = 0, C_ALNUM, C_ARROW, C_SYM, C_APOS, C_HASH };
 
-static int
-is_arrow(char c)
-{
-	return c == '-' || c == '=' || c == '>' || c == '~';
-}
+static const uint8_t cclass[256] = {
+	['A'] = C_ALNUM, ['B'] = C_ALNUM, ['C'] = C_ALNUM, ['D'] = C_ALNUM,
+	['E'] = C_ALNUM, ['F'] = C_ALNUM, ['G'] = C_ALNUM, ['H'] = C_ALNUM,
+	['I'] = C_ALNUM, ['J'] = C_ALNUM, ['K'] = C_ALNUM, ['L'] = C_ALNUM,
+	['M'] = C_ALNUM, ['N'] = C_ALNUM, ['O'] = C_ALNUM, ['P'] = C_ALNUM,
+	['Q'] = C_ALNUM, ['R'] = C_ALNUM, ['S'] = C_ALNUM, ['T'] = C_ALNUM,
+	['U'] = C_ALNUM, ['V'] = C_ALNUM, ['W'] = C_ALNUM, ['X'] = C_ALNUM,
+	['Y'] = C_ALNUM, ['Z'] = C_ALNUM,
+	['a'] = C_ALNUM, ['b'] = C_ALNUM, ['c'] = C_ALNUM, ['d'] = C_ALNUM,
+	['e'] = C_ALNUM, ['f'] = C_ALNUM, ['g'] = C_ALNUM, ['h'] = C_ALNUM,
+	['i'] = C_ALNUM, ['j'] = C_ALNUM, ['k'] = C_ALNUM, ['l'] = C_ALNUM,
+	['m'] = C_ALNUM, ['n'] = C_ALNUM, ['o'] = C_ALNUM, ['p'] = C_ALNUM,
+	['q'] = C_ALNUM, ['r'] = C_ALNUM, ['s'] = C_ALNUM, ['t'] = C_ALNUM,
+	['u'] = C_ALNUM, ['v'] = C_ALNUM, ['w'] = C_ALNUM, ['x'] = C_ALNUM,
+	['y'] = C_ALNUM, ['z'] = C_ALNUM, ['0'] = C_ALNUM, ['1'] = C_ALNUM,
+	['2'] = C_ALNUM, ['3'] = C_ALNUM, ['4'] = C_ALNUM, ['5'] = C_ALNUM,
+	['6'] = C_ALNUM, ['7'] = C_ALNUM, ['8'] = C_ALNUM, ['9'] = C_ALNUM,
+	['-'] = C_ARROW, ['='] = C_ARROW, ['>'] = C_ARROW, ['~'] = C_ARROW, [':'] = C_SYM,
+	['('] = C_SYM, ['['] = C_SYM, ['{'] = C_SYM, [')'] = C_SYM, [']'] = C_SYM,
+	['}'] = C_SYM, ['/'] = C_SYM, [','] = C_SYM, [';'] = C_SYM, ['\\'] = C_SYM,
+	['\''] = C_APOS, ['#'] = C_HASH,
+};
+
+#define CLASS(c) cclass[(unsigned char)(c)]
 
 static enum lex_status
 lex_line(const char *line, size_t len, struct lex *lx)
 {
-	char buf[PARSE_MAX_LINE * 2 + 8];
-	size_t n, i = 0;
+	char folded[PARSE_MAX_LINE * 2 + 8];
+	const char *buf = line;
+	size_t n = len, i = 0;
 	int blank = 1;
 
 	lx->n = 0;
 	if (len > PARSE_MAX_LINE)
 		return LEX_LONG;
-	n = names_fold(line, len, buf, sizeof buf);
+	while (i < len && (unsigned char)line[i] < 0x80)
+		i++;
+	if (i < len) {
+		n = names_fold(line, len, folded, sizeof folded);	/* accents, dashes, ... */
+		buf = folded;
+	}
+	i = 0;
 	while (i < n) {
 		char c = buf[i];
 		struct tok *t;
 
-		if (c == '#')
+		uint8_t cl = CLASS(c);
+
+		if (cl == C_HASH)
 			break;
-		if (c == '\'') {	/* apostrophes join: "d'Artagnan" */
+		if (cl == C_APOS) {	/* apostrophes join: "d'Artagnan" */
 			i++;
 			continue;
 		}
-		if (!is_alnum(c) && !is_arrow(c) && (c == '\0' || strchr(":([{)]}/\\,;", c) == NULL)) {
-			blank = 1;	/* blanks, dots, quotes, '*', '!', '?', control bytes */
+		if (cl == C_BLANK) {
+			blank = 1;
 			i++;
 			continue;
 		}
@@ -207,13 +237,13 @@ lex_line(const char *line, size_t len, struct lex *lx)
 		t->tight = !blank;
 		t->kw = KW_NONE;
 		blank = 0;
-		if (is_alnum(c)) {
+		if (cl == C_ALNUM) {
 			size_t k = 0;
-			while (i < n && (is_alnum(buf[i]) || buf[i] == '\'')) {
+			while (i < n && (CLASS(buf[i]) == C_ALNUM || buf[i] == '\'')) {
 				if (buf[i] != '\'') {
 					if (k + 1 >= TOKLEN)
 						return LEX_WORD;
-					t->s[k++] = buf[i];
+					t->s[k++] = str_lc(buf[i]);
 				}
 				i++;
 			}
@@ -228,9 +258,9 @@ lex_line(const char *line, size_t len, struct lex *lx)
 			t->s[1] = '\0';
 			t->len = 1;
 			i++;
-			if (is_arrow(c)) {
+			if (cl == C_ARROW) {
 				t->kind = TK_DASH;
-				while (i < n && is_arrow(buf[i]))
+				while (i < n && CLASS(buf[i]) == C_ARROW)
 					i++;
 				t->s[0] = '-';
 			} else if (c == ':') {
@@ -255,10 +285,12 @@ lex_line(const char *line, size_t len, struct lex *lx)
 struct slot {
 	uint8_t used;
 	uint8_t n;			/* candidates */
-	char text[48];			/* as written (normalised) */
+	uint8_t from, to;		/* the words read, as tokens [from, to) */
 	char coast[16];			/* coast as written, "" when none */
 	struct name_cand c[NAMES_MAX_CAND];
 };
+
+#define SLOT_TEXT 64
 
 struct reading {
 	uint8_t kind;			/* enum order_kind */
@@ -275,6 +307,7 @@ struct reading {
 	char power_note[96];
 	struct slot unit, target, dest;
 	struct slot *prefs;		/* revival: ORDER_MAX_PREFS slots */
+	const struct lex *lx;		/* the tokens the slots point into */
 };
 
 struct gp {
@@ -357,15 +390,20 @@ static const struct unit *
 find_unit(const struct parse_ctx *c, prov_id p, uint8_t t, int dislodged)
 {
 	const struct board *b = c->b;
-	const struct unit *first = NULL;
-	int i, n;
+	const struct unit *first = NULL, *u;
+	size_t stride;
+	loc_id main;
+	int i, n, coasts;
 
 	if (b == NULL)
 		return NULL;
+	main = c->m->provs[p].loc;
+	coasts = c->m->provs[p].ncoasts > 0;	/* else every unit there is at main */
 	n = dislodged ? b->ndislodged : b->nunits;
-	for (i = 0; i < n; i++) {
-		const struct unit *u = dislodged ? &b->dislodged[i].unit : &b->units[i];
-		if (c->m->locs[u->loc].prov != p)
+	u = dislodged ? &b->dislodged[0].unit : &b->units[0];
+	stride = dislodged ? sizeof b->dislodged[0] : sizeof b->units[0];
+	for (i = 0; i < n; i++, u = (const struct unit *)(const void *)((const char *)u + stride)) {
+		if (u->loc != main && (!coasts || c->m->locs[u->loc].prov != p))
 			continue;
 		if (t == UNIT_NONE || u->type == t)
 			return u;
@@ -456,6 +494,17 @@ join_words(const struct lex *lx, int from, int to, char *key, size_t size)
 	return o;
 }
 
+/* The words of a slot as written (normalised), in buf (SLOT_TEXT bytes). */
+static const char *
+slot_text(const struct lex *lx, const struct slot *s, char *buf)
+{
+	join_words(lx, s->from, s->to, buf, SLOT_TEXT);
+	return buf;
+}
+
+/* slot_text into a temporary, for one message. */
+#define lx_text(lx, s) slot_text((lx), (s), (char[SLOT_TEXT]){ 0 })
+
 static int
 is_direction(const char *w)
 {
@@ -468,14 +517,15 @@ static int
 is_coast_word(const struct gp *g, const struct tok *t, int marked)
 {
 	const char *w = t->s;
+	int nsew = w[0] == 'n' || w[0] == 's' || w[0] == 'e' || w[0] == 'w';
 
 	if (t->kind != TK_WORD)
 		return 0;
-	if (t->len == 2 && w[1] == 'c' && strchr("nsew", w[0]))
+	if ((t->len == 2 && w[1] == 'c' && nsew) || (marked && t->len == 1 && nsew))
 		return 1;
-	if (marked && t->len == 1 && strchr("nsew", w[0]))
+	if ((t->len == 4 || t->len == 5) && nsew && is_direction(w))
 		return 1;
-	return is_direction(w) || names_is_coast(g->c->names, w);
+	return names_is_coast(g->c->names, w);
 }
 
 /* "coast" or "c" after a coast word. */
@@ -526,7 +576,12 @@ parse_coast(struct gp *g, struct slot *s)
 	g->i++;
 }
 
-enum { PL_UNIT = 1, PL_BUILD = 2 };
+enum { PL_UNIT = 1, PL_BUILD = 2, PL_DEST = 4 };
+
+/* parse_place found a power where the destination should be. */
+#define PLACE_POWER 1
+
+static power_id power_word(const struct gp *g, int *nw);
 
 /* "unknown place "xyz"; did you mean A, B or C?" */
 static int
@@ -564,7 +619,7 @@ parse_place(struct gp *g, struct slot *s, int flags)
 	s->used = 1;
 	s->n = 0;
 	s->coast[0] = '\0';
-	s->text[0] = '\0';
+	s->from = s->to = (uint8_t)start;
 	while (p < lx->n && lx->t[p].kind == TK_WORD && nw < 4) {
 		uint8_t kw = lx->t[p].kw;
 		if (nw > 0 && kw != KW_NONE && kw != KW_FOLLOW && kw != KW_FILLER)
@@ -592,7 +647,6 @@ parse_place(struct gp *g, struct slot *s, int flags)
 	}
 	if (k >= 1) {
 		g->i = ends[k - 1];
-		str_copy(s->text, key, sizeof s->text);
 		if (k < nw) {
 			const struct tok *nx = &lx->t[widx[k]];
 			struct name_cand one[1];
@@ -608,7 +662,6 @@ parse_place(struct gp *g, struct slot *s, int flags)
 						memcpy(s->c, c, (size_t)n * sizeof *c);
 						s->n = (uint8_t)n;
 						g->i = ends[kk - 1];
-						str_copy(s->text, key, sizeof s->text);
 						break;
 					}
 				}
@@ -624,8 +677,16 @@ parse_place(struct gp *g, struct slot *s, int flags)
 				}
 			}
 		}
+		s->to = (uint8_t)g->i;
 		parse_coast(g, s);
 		return 0;
+	}
+	/* A power in a variant without insurrection orders ("F Lon - Russia"). */
+	if (flags & PL_DEST) {
+		int pnw;
+		if (power_word(g, &pnw) != POWER_NONE &&
+		    !(kind_at(g, pnw, TK_WORD) && kw_at(g, pnw) == KW_NONE))
+			return PLACE_POWER;
 	}
 	/* Beginnings and misspellings, longest run first. */
 	for (k = nw < 3 ? nw : 3; k >= 1; k--) {
@@ -633,7 +694,7 @@ parse_place(struct gp *g, struct slot *s, int flags)
 		s->n = (uint8_t)names_provinces(g->c->names, key, s->c);
 		if (s->n > 0) {
 			g->i = ends[k - 1];
-			str_copy(s->text, key, sizeof s->text);
+			s->to = (uint8_t)g->i;
 			parse_coast(g, s);
 			return 0;
 		}
@@ -642,11 +703,10 @@ parse_place(struct gp *g, struct slot *s, int flags)
 	if ((flags & (PL_UNIT | PL_BUILD)) &&
 	    site_candidates(g, lx->t[start].s, flags & PL_BUILD, s) > 0) {
 		g->i = start + 1;
-		str_copy(s->text, lx->t[start].s, sizeof s->text);
+		s->to = (uint8_t)g->i;
 		parse_coast(g, s);
 		return 0;
 	}
-	str_copy(s->text, lx->t[start].s, sizeof s->text);
 	if (lx->t[start].kw != KW_NONE && lx->t[start].kw != KW_NUMBER)
 		return gfail(g, "expected a place, not \"%s\"", lx->t[start].s);
 	return fail_unknown(g, lx->t[start].s);
@@ -693,7 +753,7 @@ parse_unit(struct gp *g, uint8_t *type, struct slot *s, int flags)
 		if (parse_place(g, s, flags) < 0)
 			return -1;
 		if (!kind_at(g, 0, TK_RPAREN))
-			return gfail(g, "missing \")\" after %s", s->text);
+			return gfail(g, "missing \")\" after %s", lx_text(g->lx, s));
 		g->i++;
 		return 0;
 	}
@@ -817,11 +877,16 @@ parse_move_rest(struct gp *g, struct reading *rd)
 	int rc;
 
 	rd->kind = ORDER_MOVE;
-	rc = parse_insurrection_power(g, rd);
-	if (rc != 0)
-		return rc < 0 ? -1 : 0;
-	if (parse_place(g, &rd->dest, 0) < 0)
+	if (option_on(g, "insurrection")) {
+		rc = parse_insurrection_power(g, rd);
+		if (rc != 0)
+			return rc < 0 ? -1 : 0;
+	}
+	rc = parse_place(g, &rd->dest, PL_DEST);
+	if (rc < 0)
 		return -1;
+	if (rc == PLACE_POWER)
+		return parse_insurrection_power(g, rd) < 0 ? -1 : 0;
 	while (!at_end(g) && (kind_at(g, 0, TK_DASH) || kw_at(g, 0) == KW_MOVE)) {
 		prov_id step = rd->dest.c[0].id;
 		int sea = slot_has_sea(g->c->m, &rd->dest);
@@ -838,7 +903,8 @@ parse_move_rest(struct gp *g, struct reading *rd)
 	} else if (kind_at(g, 0, TK_LPAREN) && kw_at(g, 1) == KW_VIA) {
 		g->i++;		/* "(via convoy)" */
 		if (!parse_via(g) || !kind_at(g, 0, TK_RPAREN))
-			return gfail(g, "did not understand the brackets after %s", rd->dest.text);
+			return gfail(g, "did not understand the brackets after %s",
+			    lx_text(g->lx, &rd->dest));
 		g->i++;
 		rd->via = 1;
 	}
@@ -921,7 +987,7 @@ parse_support(struct gp *g, struct reading *rd, enum kw k)
 	}
 	if (parse_move_word(g) || (kind_at(g, 0, TK_WORD) && kw_at(g, 0) == KW_NONE)) {
 		if (at_end(g) || kind_at(g, 0, TK_LPAREN))
-			return gfail(g, "a destination is missing after %s", rd->target.text);
+			return gfail(g, "a destination is missing after %s", lx_text(g->lx, &rd->target));
 		if (parse_place(g, &rd->dest, 0) < 0)
 			return -1;
 		if (rd->kind == ORDER_CONVOY)
@@ -997,7 +1063,7 @@ parse_action(struct gp *g, struct reading *rd)
 		return gfail(g, "did not understand the order");
 	if (t->kind == TK_WORD && t->kw == KW_NONE)
 		return parse_move_rest(g, rd);	/* "Par Bur" */
-	return gfail(g, "did not understand \"%s\" after %s", t->s, rd->unit.text);
+	return gfail(g, "did not understand \"%s\" after %s", t->s, lx_text(g->lx, &rd->unit));
 }
 
 /* Optional power prefix: "England:", "Great Britain:", "E:", or a whole
@@ -1183,7 +1249,7 @@ parse_reading(struct gp *g, struct reading *rd)
 		if (parse_unit(g, &rd->type, &rd->unit, PL_UNIT) < 0)
 			return -1;
 		if (!parse_move_word(g) && kw_at(g, 0) != KW_NONE)
-			return gfail(g, "expected where to move to after %s", rd->unit.text);
+			return gfail(g, "expected where to move to after %s", lx_text(g->lx, &rd->unit));
 		return parse_move_rest(g, rd);
 	default:
 		break;
@@ -1284,15 +1350,19 @@ power_eliminated(const struct parse_ctx *c, power_id pw)
 	return true;
 }
 
-/* Does this combination of provinces make a sensible order on the board? */
+/*
+ * Does this combination of provinces make a sensible order on the board?
+ * *unit gets the board's unit in up that the order addresses, or NULL.
+ */
 static enum fit
-plausible(const struct interp *in, prov_id up, prov_id tp, prov_id dp)
+plausible(const struct interp *in, prov_id up, prov_id tp, prov_id dp, const struct unit **unit)
 {
 	const struct parse_ctx *c = in->c;
 	const struct map *m = c->m;
 	const struct reading *rd = in->rd;
 	const struct unit *u, *t;
 
+	*unit = NULL;
 	if (c->b == NULL)
 		return FIT_OK;
 	switch (rd->kind) {
@@ -1310,6 +1380,7 @@ plausible(const struct interp *in, prov_id up, prov_id tp, prov_id dp)
 		u = unit_in(c, up, rd->type);
 		break;
 	}
+	*unit = u;
 	if (u == NULL)
 		return FIT_NO_UNIT;
 	if (in->power != POWER_NONE && u->power != in->power)
@@ -1520,10 +1591,13 @@ set_add(prov_id *set, int n, int max, prov_id id)
 
 /* Note a name read differently from what was written. */
 static void
-note_name(struct parse_result *r, const struct map *m, const struct slot *s, int i)
+note_name(struct parse_result *r, const struct map *m, const struct lex *lx, const struct slot *s,
+    int i)
 {
+	char text[SLOT_TEXT];
+
 	if (s->used && s->c[i].tier != NAME_EXACT)
-		note_add(r->note, "\"%s\" read as %s", s->text, m->provs[s->c[i].id].name);
+		note_add(r->note, "\"%s\" read as %s", slot_text(lx, s, text), m->provs[s->c[i].id].name);
 }
 
 /* A revival order: each place must be a home centre of the power. */
@@ -1532,6 +1606,7 @@ interpret_revival(const struct parse_ctx *c, const struct reading *rd, struct pa
 {
 	const struct map *m = c->m;
 	power_id pw = rd->explicit_power ? rd->power : c->power;
+	char text[SLOT_TEXT];
 	int i, j;
 
 	r->prefs.n = 0;
@@ -1557,14 +1632,15 @@ interpret_revival(const struct parse_ctx *c, const struct reading *rd, struct pa
 		if (nbest > 1) {
 			char names[160];
 			list_provs(m, amb, nbest, names, sizeof names);
-			refuse(r, "\"%s\" is ambiguous: did you mean %s?", s->text, names);
+			refuse(r, "\"%s\" is ambiguous: did you mean %s?", slot_text(rd->lx, s, text),
+			    names);
 			return -1;
 		}
 		if (nbest == 0) {
 			if (s->n == 1 && s->c[0].tier == NAME_EXACT) {
 				bi = 0;	/* as written: the adjudicator says why not */
 			} else {
-				refuse(r, "\"%s\" is not a home centre%s%s", s->text,
+				refuse(r, "\"%s\" is not a home centre%s%s", slot_text(rd->lx, s, text),
 				    pw != POWER_NONE ? " of " : "", pw != POWER_NONE ? m->powers[pw].name : "");
 				return -1;
 			}
@@ -1576,7 +1652,7 @@ interpret_revival(const struct parse_ctx *c, const struct reading *rd, struct pa
 				return -1;
 			}
 		r->prefs.prov[r->prefs.n++] = s->c[bi].id;
-		note_name(r, m, s, bi);
+		note_name(r, m, rd->lx, s, bi);
 	}
 	if (pw == POWER_NONE)
 		pw = m->provs[r->prefs.prov[0]].home;
@@ -1635,12 +1711,13 @@ interpret(const struct parse_ctx *c, const struct reading *rd, struct parse_resu
 	int nu = su->used ? su->n : 1, nt = st->used ? st->n : 1, nd = sd->used ? sd->n : 1;
 	int iu, it, id, best = 1 << 30, nbest = 0, bu = 0, bt = 0, bd = 0;
 	int lit = 1 << 30, nlit = 0, lu = 0, lt = 0, ld = 0;
+	const struct unit *bunit = NULL, *lunit = NULL, *u;
 	prov_id amb[3][NAMES_MAX_CAND];
 	int namb[3] = { 0, 0, 0 };
 	enum fit litfit = FIT_OK;
 	struct order *o = &r->order;
 	const struct unit *un;
-	char why[160];
+	char why[160], text[SLOT_TEXT];
 	prov_id up, tp, dp;
 
 	if (rd->kind == ORDER_REVIVE)
@@ -1653,7 +1730,7 @@ interpret(const struct parse_ctx *c, const struct reading *rd, struct parse_resu
 				up = su->used ? su->c[iu].id : PROV_NONE;
 				tp = st->used ? st->c[it].id : PROV_NONE;
 				dp = sd->used ? sd->c[id].id : PROV_NONE;
-				f = plausible(&in, up, tp, dp);
+				f = plausible(&in, up, tp, dp, &u);
 				if (cost < lit) {
 					lit = cost;
 					nlit = 0;
@@ -1663,6 +1740,7 @@ interpret(const struct parse_ctx *c, const struct reading *rd, struct parse_resu
 					lt = it;
 					ld = id;
 					litfit = f;
+					lunit = u;
 				}
 				if (f != FIT_OK)
 					continue;
@@ -1676,6 +1754,7 @@ interpret(const struct parse_ctx *c, const struct reading *rd, struct parse_resu
 						bu = iu;
 						bt = it;
 						bd = id;
+						bunit = u;
 					}
 					namb[0] = set_add(amb[0], namb[0], NAMES_MAX_CAND, up);
 					namb[1] = set_add(amb[1], namb[1], NAMES_MAX_CAND, tp);
@@ -1689,7 +1768,7 @@ interpret(const struct parse_ctx *c, const struct reading *rd, struct parse_resu
 		int w = namb[2] > 1 ? 2 : namb[0] > 1 ? 0 : 1;
 		const struct slot *s = w == 0 ? su : w == 1 ? st : sd;
 		list_provs(m, amb[w], namb[w], why, sizeof why);
-		refuse(r, "\"%s\" is ambiguous: did you mean %s?", s->text, why);
+		refuse(r, "\"%s\" is ambiguous: did you mean %s?", slot_text(rd->lx, s, text), why);
 		return -1;
 	}
 	if (nbest == 0) {
@@ -1704,7 +1783,8 @@ interpret(const struct parse_ctx *c, const struct reading *rd, struct parse_resu
 			for (i = 0; i < s->n; i++)
 				ids[i] = s->c[i].id;
 			list_provs(m, ids, s->n, why, sizeof why);
-			refuse(r, "\"%s\" could be %s, and none of them fits the board", s->text, why);
+			refuse(r, "\"%s\" could be %s, and none of them fits the board",
+			    slot_text(rd->lx, s, text), why);
 			return -1;
 		}
 		if (lit > 0) {
@@ -1714,12 +1794,14 @@ interpret(const struct parse_ctx *c, const struct reading *rd, struct parse_resu
 			fit_explain(&in, litfit, su->used ? su->c[lu].id : PROV_NONE,
 			    st->used ? st->c[lt].id : PROV_NONE, sd->used ? sd->c[ld].id : PROV_NONE,
 			    why, sizeof why);
-			refuse(r, "\"%s\" would be %s, but %s", s->text, m->provs[s->c[i].id].name, why);
+			refuse(r, "\"%s\" would be %s, but %s", slot_text(rd->lx, s, text),
+			    m->provs[s->c[i].id].name, why);
 			return -1;
 		}
 		bu = lu;
 		bt = lt;
 		bd = ld;
+		bunit = lunit;
 	}
 
 	o->kind = rd->kind;
@@ -1734,13 +1816,13 @@ interpret(const struct parse_ctx *c, const struct reading *rd, struct parse_resu
 	up = su->used ? su->c[bu].id : PROV_NONE;
 	tp = st->used ? st->c[bt].id : PROV_NONE;
 	dp = sd->used ? sd->c[bd].id : PROV_NONE;
-	note_name(r, m, su, bu);
-	note_name(r, m, st, bt);
-	note_name(r, m, sd, bd);
+	note_name(r, m, rd->lx, su, bu);
+	note_name(r, m, rd->lx, st, bt);
+	note_name(r, m, rd->lx, sd, bd);
 
 	/* The unit: the board's when there is one. */
 	if (up != PROV_NONE) {
-		un = rd->kind == ORDER_BUILD ? NULL : unit_in(c, up, rd->type);
+		un = bunit;	/* plausible() found it: unit_in(c, up, rd->type) */
 		if (un) {
 			o->loc = un->loc;
 			if (rd->type == UNIT_NONE) {
@@ -1935,6 +2017,7 @@ order_parse(const struct parse_ctx *c, const char *line, size_t len, struct pars
 	rd.power_note[0] = '\0';
 	rd.unit.used = rd.target.used = rd.dest.used = 0;
 	rd.prefs = prefs;
+	rd.lx = &lx;
 	if (parse_reading(&g, &rd) < 0) {
 		refuse(r, "%s", g.err);
 		return;
@@ -1953,20 +2036,21 @@ order_parse(const struct parse_ctx *c, const char *line, size_t len, struct pars
 		/* A word that is both a place and a power: the board decides. */
 		struct interp in = { c, &rd, ctx_phase(c), rd.explicit_power ? rd.power : c->power };
 		struct reading ins = rd;
+		const struct unit *u;
 		int i, j, move_fits = 0, ins_fits = 0;
 		ins.kind = ORDER_INSURRECTION;
 		ins.dest.used = 0;
 		for (i = 0; i < rd.unit.n; i++) {
 			in.rd = &ins;
-			ins_fits |= plausible(&in, rd.unit.c[i].id, PROV_NONE, PROV_NONE) == FIT_OK;
+			ins_fits |= plausible(&in, rd.unit.c[i].id, PROV_NONE, PROV_NONE, &u) == FIT_OK;
 			in.rd = &rd;
 			for (j = 0; j < rd.dest.n; j++)
 				move_fits |= plausible(&in, rd.unit.c[i].id, PROV_NONE,
-				    rd.dest.c[j].id) == FIT_OK;
+				    rd.dest.c[j].id, &u) == FIT_OK;
 		}
 		if (ins_fits == move_fits) {
 			refuse(r, "\"%s\" is both a place and a power: a move to %s or an "
-			    "insurrection for %s?", rd.dest.text, c->m->provs[rd.dest.c[0].id].name,
+			    "insurrection for %s?", lx_text(&lx, &rd.dest), c->m->provs[rd.dest.c[0].id].name,
 			    c->m->powers[rd.dest_power].name);
 			return;
 		}
