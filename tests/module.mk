@@ -5,3 +5,6 @@ TESTSUPPORT_SRCS += \
 TESTS += \
 	test_map \
 	test_parser
+
+BENCHES += \
+	bench_parser

@@ -1,0 +1,18 @@
+#!/bin/sh
+# bench.sh — run every benchmark program and print its figures. `make bench`
+# runs this after building them. No timing is asserted: machines differ.
+#
+# Usage: tests/bench.sh [BUILD_DIR]   (default build)
+set -eu
+cd "$(dirname "$0")/.."
+BUILD=${1:-build}
+status=0
+found=0
+for b in "$BUILD"/tests/bench_*; do
+	[ -x "$b" ] || continue
+	found=1
+	printf '== %s\n' "$(basename "$b")"
+	"$b" || { echo "FAILED: $(basename "$b")"; status=1; }
+done
+[ "$found" = 1 ] || echo "no benchmarks in $BUILD/tests"
+exit $status
