@@ -8,3 +8,6 @@ TESTS += \
 
 BENCHES += \
 	bench_parser
+
+FUZZERS += \
+	fuzz_parser
