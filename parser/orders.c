@@ -583,6 +583,16 @@ enum { PL_UNIT = 1, PL_BUILD = 2, PL_DEST = 4 };
 
 static power_id power_word(const struct gp *g, int *nw);
 
+/* Append name, item i of n, to the list "A, B or C" in out (size bytes,
+ * *o used so far; out[0] is '\0' before the first). */
+static void
+list_add(char *out, size_t size, size_t *o, int i, int n, const char *name)
+{
+	if (*o < size)
+		*o += (size_t)snprintf(out + *o, size - *o, "%s%s",
+		    i == 0 ? "" : i == n - 1 ? " or " : ", ", name);
+}
+
 /* "unknown place "xyz"; did you mean A, B or C?" */
 static int
 fail_unknown(struct gp *g, const char *word)
@@ -595,9 +605,8 @@ fail_unknown(struct gp *g, const char *word)
 	if (n == 0)
 		return gfail(g, "unknown place \"%s\"", word);
 	list[0] = '\0';
-	for (i = 0; i < n && o < sizeof list; i++)
-		o += (size_t)snprintf(list + o, sizeof list - o, "%s%s",
-		    i == 0 ? "" : i == n - 1 ? " or " : ", ", g->c->m->provs[sg[i].id].name);
+	for (i = 0; i < n; i++)
+		list_add(list, sizeof list, &o, i, n, g->c->m->provs[sg[i].id].name);
 	return gfail(g, "unknown place \"%s\"; did you mean %s?", word, list);
 }
 
@@ -1103,13 +1112,11 @@ parse_power(struct gp *g, struct reading *rd)
 		if (np == 0)
 			np = names_powers_prefix(g->c->names, key, pc);
 		if (np == 0) {
-			char list[160];
+			char list[160] = "";
 			size_t o = 0;
 			int i;
-			for (i = 0; i < m->npowers && o < sizeof list; i++)
-				o += (size_t)snprintf(list + o, sizeof list - o, "%s%s",
-				    i == 0 ? "" : i == m->npowers - 1 ? " or " : ", ",
-				    m->powers[i].name);
+			for (i = 0; i < m->npowers; i++)
+				list_add(list, sizeof list, &o, i, m->npowers, m->powers[i].name);
 			return gfail(g, "unknown power \"%s\": %s?", key, list);
 		}
 		if (np > 1)
@@ -1476,9 +1483,8 @@ list_provs(const struct map *m, const prov_id *p, int n, char *out, size_t size)
 		s[j] = p[i];
 	}
 	out[0] = '\0';
-	for (i = 0; i < n && o < size; i++)
-		o += (size_t)snprintf(out + o, size - o, "%s%s", i == 0 ? "" : i == n - 1 ? " or " : ", ",
-		    m->provs[s[i]].name);
+	for (i = 0; i < n; i++)
+		list_add(out, size, &o, i, n, m->provs[s[i]].name);
 }
 
 static const char *
@@ -1683,11 +1689,10 @@ fleet_coast(const struct parse_ctx *c, const struct slot *sd, prov_id dp, struct
 		o->dest = only;
 		note_add(r->note, "coast added: %s", m->locs[only].name);
 	} else if (k > 1) {
-		char coasts[96];
+		char coasts[96] = "";
 		size_t n = 0;
-		for (i = 0; i < pr->ncoasts && n < sizeof coasts; i++)
-			n += (size_t)snprintf(coasts + n, sizeof coasts - n, "%s%s",
-			    i == 0 ? "" : i == pr->ncoasts - 1 ? " or " : ", ", m->locs[pr->coast[i]].name);
+		for (i = 0; i < pr->ncoasts; i++)
+			list_add(coasts, sizeof coasts, &n, i, pr->ncoasts, m->locs[pr->coast[i]].name);
 		if (sd->coast[0])
 			refuse(r, "%s has no coast \"%s\", and the fleet can reach two: say which (%s)",
 			    pr->name, sd->coast, coasts);

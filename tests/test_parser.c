@@ -23,7 +23,6 @@
 #include "../judge/order.h"
 #include "../judge/rules.h"
 #include "../lib/str.h"
-#include "../maps/variant.h"
 #include "../parser/names.h"
 #include "../parser/orders.h"
 
@@ -300,22 +299,6 @@ golden_run(struct golden *g, const char *path)
 	return g->cases - g->passed;
 }
 
-static struct map *
-load_map(void)
-{
-	struct buf err;
-	struct map *m;
-
-	buf_init(&err, 1 << 16);
-	m = variant_load("maps/standard/variant.xml", &err);
-	if (m == NULL) {
-		fprintf(stderr, "%s", buf_str(&err));
-		fail_msg("cannot load the standard map");
-	}
-	buf_free(&err);
-	return m;
-}
-
 static void
 test_golden(void **state)
 {
@@ -324,7 +307,7 @@ test_golden(void **state)
 
 	(void)state;
 	memset(&g, 0, sizeof g);
-	g.m = load_map();
+	g.m = test_load_standard_map();
 	g.names = names_new(g.m);
 	buf_init(&g.out, 1 << 22);
 	failed = golden_run(&g, GOLDEN);
@@ -480,7 +463,7 @@ parse_variant(struct map *m, const struct names *n, const struct board *b, const
 static void
 test_variant_orders_not_adjudicated(void **state)
 {
-	struct map *m = load_map();
+	struct map *m = test_load_standard_map();
 	struct names *n = names_new(m);
 	struct phase_result *res = malloc(sizeof *res);
 	struct order_prefs prefs;
@@ -545,7 +528,7 @@ main(int argc, char **argv)
 		struct golden g;
 
 		memset(&g, 0, sizeof g);
-		g.m = load_map();
+		g.m = test_load_standard_map();
 		g.names = names_new(g.m);
 		g.print = 1;
 		buf_init(&g.out, 1 << 24);
