@@ -382,6 +382,13 @@ ctx_phase(const struct parse_ctx *c)
 	return c->b ? (enum phase_type)c->b->phase : PHASE_MOVEMENT;
 }
 
+/* Unit i of the board, or dislodged unit i. */
+static inline const struct unit *
+nth_unit(const struct board *b, int dislodged, int i)
+{
+	return dislodged ? &b->dislodged[i].unit : &b->units[i];
+}
+
 /*
  * A unit in province p (among the dislodged units when dislodged is set);
  * where several share the province (Realpolitik) one of type t if any.
@@ -390,8 +397,7 @@ static const struct unit *
 find_unit(const struct parse_ctx *c, prov_id p, uint8_t t, int dislodged)
 {
 	const struct board *b = c->b;
-	const struct unit *first = NULL, *u;
-	size_t stride;
+	const struct unit *first = NULL;
 	loc_id main;
 	int i, n, coasts;
 
@@ -400,9 +406,8 @@ find_unit(const struct parse_ctx *c, prov_id p, uint8_t t, int dislodged)
 	main = c->m->provs[p].loc;
 	coasts = c->m->provs[p].ncoasts > 0;	/* else every unit there is at main */
 	n = dislodged ? b->ndislodged : b->nunits;
-	u = dislodged ? &b->dislodged[0].unit : &b->units[0];
-	stride = dislodged ? sizeof b->dislodged[0] : sizeof b->units[0];
-	for (i = 0; i < n; i++, u = (const struct unit *)(const void *)((const char *)u + stride)) {
+	for (i = 0; i < n; i++) {
+		const struct unit *u = nth_unit(b, dislodged, i);
 		if (u->loc != main && (!coasts || c->m->locs[u->loc].prov != p))
 			continue;
 		if (t == UNIT_NONE || u->type == t)
@@ -460,7 +465,7 @@ site_candidates(struct gp *g, const char *key, int build, struct slot *s)
 	dislodged = ctx_phase(c) == PHASE_RETREAT;
 	n = dislodged ? b->ndislodged : b->nunits;
 	for (i = 0; i < n; i++) {
-		const struct unit *u = dislodged ? &b->dislodged[i].unit : &b->units[i];
+		const struct unit *u = nth_unit(b, dislodged, i);
 		prov_id p = c->m->locs[u->loc].prov;
 		int d;
 		if (pw != POWER_NONE && u->power != pw)
@@ -659,6 +664,7 @@ parse_place(struct gp *g, struct slot *s, int flags)
 		if (k < nw) {
 			const struct tok *nx = &lx->t[widx[k]];
 			struct name_cand one[1];
+			int apart;
 			/* "Mid Atlantc": a longer name misspelt after a short exact one. */
 			if (nx->kw == KW_NONE && !is_coast_word(g, nx, 0) &&
 			    names_province_exactn(g->c->names, nx->s, nx->len, one) == 0) {
@@ -676,7 +682,7 @@ parse_place(struct gp *g, struct slot *s, int flags)
 				}
 			}
 			/* "Eng Channel": the same place named twice (not "Yor-Yor"). */
-			int apart = widx[k] == ends[k - 1] && strcmp(nx->s, lx->t[widx[k - 1]].s) != 0;
+			apart = widx[k] == ends[k - 1] && strcmp(nx->s, lx->t[widx[k - 1]].s) != 0;
 			for (kk = nw; kk > k && apart && s->c[0].tier == NAME_EXACT; kk--) {
 				klen = join_words(lx, widx[k], ends[kk - 1], key, sizeof key);
 				if (names_province_exactn(g->c->names, key, klen, one) == 1 &&
