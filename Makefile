@@ -4,16 +4,20 @@
 #   POUCH_SRCS   sources of libpouch.a (everything but main())
 #   TESTS        cmocka test programs: tests/NAME.c -> $(BUILD)/tests/NAME
 #   BENCHES      benchmark programs:   tests/NAME.c -> $(BUILD)/tests/NAME
+#   FUZZERS      libFuzzer targets:    tests/NAME.c -> build/fuzz/NAME
 #
 # Targets:
 #   make              build $(BUILD)/pouch
 #   make check        every test (unit, sanitizers, DATC, game records, parser,
 #                     fuzzing, mail servers, browser); see tests/README.md
 #   make bench        benchmarks (print their figures)
+#   make fuzz         libFuzzer targets in build/fuzz/ (clang, ASan + UBSan);
+#                     tests/check.sh runs them
 #   make install      PREFIX=/usr/local
 #
 # Variables: WERROR=1 turns warnings into errors (CI does), SAN=1 builds with
-# AddressSanitizer + UndefinedBehaviorSanitizer (use another BUILD dir).
+# AddressSanitizer + UndefinedBehaviorSanitizer (use another BUILD dir),
+# FUZZ_CC names the clang that builds the fuzz targets (default clang).
 
 BUILD ?= build
 CC ?= cc
@@ -61,11 +65,19 @@ ifeq ($(SAN),1)
 ALL_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 ALL_LDFLAGS += -fsanitize=address,undefined
 endif
+# FUZZ=1 (set by `make fuzz`): every object carries libFuzzer's coverage
+# hooks and the sanitizers; the targets link libFuzzer itself.
+ifeq ($(FUZZ),1)
+ALL_CFLAGS += -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
+	-fno-sanitize-recover=all
+ALL_LDFLAGS += -fsanitize=address,undefined
+endif
 
 POUCH_SRCS :=
 TESTSUPPORT_SRCS :=
 TESTS :=
 BENCHES :=
+FUZZERS :=
 include lib/module.mk
 include judge/module.mk
 include maps/module.mk
@@ -79,7 +91,10 @@ LIBPOUCH := $(BUILD)/libpouch.a
 TESTSUPPORT_OBJS := $(TESTSUPPORT_SRCS:%.c=$(BUILD)/obj/%.o)
 LIBTESTSUPPORT := $(BUILD)/libtestsupport.a
 
-.PHONY: all clean check bench install tests
+FUZZ_BUILD := build/fuzz
+FUZZ_CC ?= clang
+
+.PHONY: all clean check bench fuzz fuzz-targets install tests
 all: $(BUILD)/pouch
 
 ifeq ($(V),1)
@@ -117,6 +132,15 @@ check:
 
 bench: $(BENCHES:%=$(BUILD)/tests/%) $(BUILD)/pouch
 	tests/bench.sh $(BUILD)
+
+fuzz:
+	$(MAKE) BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) FUZZ=1 SAN=0 fuzz-targets
+
+fuzz-targets: $(FUZZERS:%=$(BUILD)/%)
+
+$(BUILD)/fuzz_%: $(BUILD)/obj/tests/fuzz_%.o $(LIBPOUCH)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS)
 
 install: $(BUILD)/pouch
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \

@@ -129,6 +129,11 @@ order_format(const struct map *m, const struct order *o, enum order_style style,
 		buf_puts(out, "Remove ");
 		put_unit(m, o->type, POWER_NONE, o->loc, style, out);
 		return;
+	case ORDER_REVIVE:
+		buf_puts(out, "Revive ");
+		if (o->loc != LOC_NONE)
+			put_loc(m, o->loc, style, out);
+		return;
 	default:
 		break;
 	}
@@ -165,7 +170,43 @@ order_format(const struct map *m, const struct order *o, enum order_style style,
 		buf_puts(out, arrow);
 		put_loc(m, o->dest, style, out);
 		break;
+	case ORDER_INSURRECTION:
+		buf_puts(out, arrow);
+		if (o->target_power != POWER_NONE)
+			buf_puts(out, m->powers[o->target_power].name);
+		break;
+	case ORDER_EMBARK:
+		if (o->dest != LOC_NONE) {
+			buf_puts(out, arrow);
+			put_loc(m, o->dest, style, out);
+		}
+		buf_puts(out, style == ORDER_SHORT ? " embarks" : " goes on board");
+		if (o->target != LOC_NONE) {
+			buf_putc(out, ' ');
+			put_unit(m, UNIT_FLEET, o->target_power, o->target, style, out);
+		}
+		break;
+	case ORDER_LAND:
+		buf_puts(out, style == ORDER_SHORT ? " lands" : " goes ashore");
+		if (o->dest != LOC_NONE && m->locs[o->dest].prov != m->locs[o->loc].prov) {
+			buf_puts(out, " in ");
+			put_loc(m, o->dest, style, out);
+		}
+		break;
 	default:
 		break;
+	}
+}
+
+void
+order_format_prefs(const struct map *m, const struct order_prefs *p, enum order_style style,
+    struct buf *out)
+{
+	int i;
+
+	buf_puts(out, "Revive");
+	for (i = 0; i < p->n; i++) {
+		buf_puts(out, i == 0 ? " " : ", ");
+		put_loc(m, m->provs[p->prov[i]].loc, style, out);
 	}
 }

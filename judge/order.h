@@ -27,6 +27,22 @@ enum order_kind {
 	ORDER_BUILD,
 	ORDER_REMOVE,	/* adjustment phase */
 	ORDER_WAIVE,
+	/*
+	 * Variant orders, read only when the variant's rule option is on. The
+	 * standard adjudicator answers them with R_WRONG_PHASE; the rules that
+	 * carry them out live with their variant.
+	 */
+	ORDER_INSURRECTION,	/* "insurrection" (MUNA): "F Lon-Russia": the unit at loc
+				   disbands to support the revival of target_power */
+	ORDER_REVIVE,	/* "insurrection" (MUNA): an eliminated power names the home
+			   centres it wants back, in order of preference; loc is the
+			   first choice, the whole list is a struct order_prefs kept
+			   beside the order (see below) */
+	ORDER_EMBARK,	/* "realpolitik": the army at loc goes on board the fleet at
+			   target (LOC_NONE: the fleet in its province), moving first
+			   to dest when one is given (LOC_NONE: it stays) */
+	ORDER_LAND,	/* "realpolitik": the army on board a fleet at loc goes ashore
+			   at dest (the fleet's province unless written) */
 };
 
 struct order {
@@ -36,9 +52,23 @@ struct order {
 	uint8_t via_convoy;	/* move: "via convoy" or a route was written */
 	loc_id loc;		/* the ordered unit (build: where to build) */
 	uint8_t target_type;	/* support/convoy: the other unit's type as written */
-	power_id target_power;	/* support/convoy: its power as written, or POWER_NONE */
+	power_id target_power;	/* support/convoy: its power as written, or POWER_NONE;
+				   insurrection: the power to revive */
 	loc_id target;		/* support/convoy: the other unit's location */
 	loc_id dest;		/* move/retreat/convoy/support-to-move: destination */
+};
+
+/*
+ * A revival order's preference list. It is kept beside the order, not in
+ * it: struct order is copied often and stays small, and a power files at
+ * most one revival order a season, so whoever stores orders keeps one list
+ * per power (the parser returns it in struct parse_result).
+ */
+#define ORDER_MAX_PREFS 8
+
+struct order_prefs {
+	uint8_t n;
+	prov_id prov[ORDER_MAX_PREFS];	/* most wanted first */
 };
 
 /*
@@ -96,8 +126,12 @@ enum order_style { ORDER_SHORT, ORDER_LONG };
 /*
  * Append the canonical text of o (without the power). For orders whose unit
  * type was omitted, unit_type (from the board, or UNIT_NONE) is printed.
+ * A revival order prints its first choice only: see order_format_prefs.
  */
 void order_format(const struct map *m, const struct order *o, enum order_style style,
     struct buf *out);
+/* Append a revival order with its whole list: "Revive mos, stp, war". */
+void order_format_prefs(const struct map *m, const struct order_prefs *p,
+    enum order_style style, struct buf *out);
 
 #endif

@@ -13,6 +13,16 @@ put_place(const struct map *m, loc_id l, struct buf *out)
 		buf_printf(out, " (%s)", lc->coast_name);
 }
 
+/* " -> Place" when l is a location. */
+static void
+put_dest(const struct map *m, loc_id l, struct buf *out)
+{
+	if (l != LOC_NONE) {
+		buf_puts(out, " -> ");
+		put_place(m, l, out);
+	}
+}
+
 static const char *
 type_word(uint8_t t)
 {
@@ -35,6 +45,11 @@ report_order(const struct map *m, const struct order *o, uint8_t unit_type, stru
 		return;
 	case ORDER_WAIVE:
 		buf_puts(out, "Waive a build");
+		return;
+	case ORDER_REVIVE:
+		buf_puts(out, "Revive ");
+		if (o->loc != LOC_NONE)
+			put_place(m, o->loc, out);
 		return;
 	default:
 		break;
@@ -62,8 +77,24 @@ report_order(const struct map *m, const struct order *o, uint8_t unit_type, stru
 			buf_printf(out, "%s ", m->powers[o->target_power].adjective);
 		buf_printf(out, "%s ", type_word(o->kind == ORDER_CONVOY ? UNIT_ARMY : o->target_type));
 		put_place(m, o->target, out);
+		put_dest(m, o->dest, out);
+		break;
+	case ORDER_INSURRECTION:
+		buf_puts(out, " INSURRECTION ");
+		buf_puts(out, o->target_power != POWER_NONE ? m->powers[o->target_power].name : "?");
+		break;
+	case ORDER_EMBARK:
+		put_dest(m, o->dest, out);
+		buf_puts(out, " EMBARK");
+		if (o->target != LOC_NONE) {
+			buf_puts(out, " ON Fleet ");
+			put_place(m, o->target, out);
+		}
+		break;
+	case ORDER_LAND:
+		buf_puts(out, " LAND");
 		if (o->dest != LOC_NONE) {
-			buf_puts(out, " -> ");
+			buf_puts(out, " IN ");
 			put_place(m, o->dest, out);
 		}
 		break;

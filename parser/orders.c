@@ -1,21 +1,31 @@
 /*
  * orders.c — the order parser.
  *
- * Three stages, all on fixed-size arrays:
+ * Three stages, all on fixed-size arrays on the stack (nothing is
+ * allocated):
  *
- * 1. Lexing: fold the line to lower-case ASCII and cut it into words and
- *    symbols (dash/arrow, colon, brackets, slash, comma). '#' starts a
- *    comment. A dash between two words without blanks is "tight", so
- *    "Mid-Atlantic" can still be read as one name.
+ * 1. Lexing: fold the line to lower-case ASCII (names_fold) and cut it into
+ *    words and symbols (dash/arrow, colon, brackets, slash, comma). '#'
+ *    starts a comment; "please" is dropped; a dot separates words. Each
+ *    word's keyword is looked up once, here. A dash between two words
+ *    without blanks is "tight", so "Mid-Atlantic" can still be one name.
  *
  * 2. Grammar: a small recursive-descent reader produces a "reading": the
  *    kind of order, the unit type and power words as written, and up to
  *    three place slots (unit, supported/convoyed unit, destination), each
- *    with its candidate provinces and any coast written after it.
+ *    with its candidate provinces (names.h tiers) and any coast written
+ *    after it. A place is the longest run of words that is exactly a name;
+ *    failing that, the longest run of up to three words that begins a name
+ *    or is close to one; failing that (for the ordered unit only), a word
+ *    close to a place where the sender has a unit (NAME_SITE).
  *
  * 3. Interpretation: every combination of candidates is checked against
- *    the board; the one plausible combination with the best name match
- *    wins. None or several: the order is refused with the reason.
+ *    the board (plausible()). Each candidate costs by its tier and edit
+ *    distance; the cheapest combination that fits the board wins. Two that
+ *    fit at the same cost: the order "admits of two meanings" and is
+ *    refused, naming them. None fits: an order written with exact names is
+ *    taken as written (the adjudicator explains why it fails); a corrected
+ *    reading that does not fit is a guess, and is refused with the reason.
  */
 #include "orders.h"
 
@@ -25,24 +35,26 @@
 
 #include "../lib/str.h"
 
-#define MAXTOK 64
-#define TOKLEN 40
+#define MAXTOK 48	/* tokens in one order */
+#define TOKLEN 32	/* a longer word is not a name */
 
 enum tk { TK_WORD, TK_DASH, TK_COLON, TK_LPAREN, TK_RPAREN, TK_SLASH, TK_COMMA };
 
 struct tok {
-	uint8_t kind;
+	uint8_t kind;		/* enum tk */
 	uint8_t tight;		/* no blank before this token */
-	char s[TOKLEN];		/* TK_WORD: the word, dots and apostrophes dropped */
+	uint8_t kw;		/* enum kw of a word */
+	uint8_t len;		/* length of s */
+	char s[TOKLEN];		/* the word, or the punctuation as written */
 };
 
-/* Keywords. */
 enum kw {
 	KW_NONE = 0,
 	KW_ARMY,
 	KW_FLEET,
+	KW_ARTICLE,	/* "an" ("a" before "army"/"fleet" too) */
 	KW_HOLD,
-	KW_MOVE,	/* move, moves, to, into, attack(s), m ... */
+	KW_MOVE,	/* move, moves, to, into, attack(s), m, ... */
 	KW_SUPPORT,
 	KW_CONVOY,
 	KW_VIA,
@@ -51,168 +63,257 @@ enum kw {
 	KW_BUILD,
 	KW_REMOVE,
 	KW_WAIVE,
-	KW_FILLER,	/* in, at, the, from, unit */
+	KW_FILLER,	/* in, at, the, from, unit, will, shall */
 	KW_COAST,	/* "coast", after a direction word */
 	KW_FOLLOW,	/* on, of, towards: words that may follow a move word */
+	KW_AND,		/* and, then: between the places of a revival order */
+	KW_NUMBER,	/* a word of digits */
+	KW_REVIVE,	/* MUNA */
+	KW_INSURRECTION,
+	KW_EMBARK,	/* Realpolitik */
+	KW_LAND,
 };
 
-static const struct {
+struct kwent {
 	const char *w;
+	uint8_t len;
 	uint8_t kw;
-} keywords[] = {
-	{ "a", KW_ARMY }, { "army", KW_ARMY }, { "armies", KW_ARMY },
-	{ "f", KW_FLEET }, { "fleet", KW_FLEET }, { "fleets", KW_FLEET },
-	{ "h", KW_HOLD }, { "hold", KW_HOLD }, { "holds", KW_HOLD }, { "holding", KW_HOLD },
-	{ "stand", KW_HOLD }, { "stands", KW_HOLD }, { "stay", KW_HOLD }, { "stays", KW_HOLD },
-	{ "m", KW_MOVE }, { "mv", KW_MOVE }, { "move", KW_MOVE }, { "moves", KW_MOVE },
-	{ "moving", KW_MOVE }, { "to", KW_MOVE }, { "into", KW_MOVE }, { "attack", KW_MOVE },
-	{ "attacks", KW_MOVE }, { "attacking", KW_MOVE }, { "go", KW_MOVE }, { "goes", KW_MOVE },
-	{ "s", KW_SUPPORT }, { "sp", KW_SUPPORT }, { "sup", KW_SUPPORT }, { "supp", KW_SUPPORT },
-	{ "support", KW_SUPPORT }, { "supports", KW_SUPPORT }, { "supporting", KW_SUPPORT },
-	{ "c", KW_CONVOY }, { "cvy", KW_CONVOY }, { "con", KW_CONVOY }, { "conv", KW_CONVOY },
-	{ "convoy", KW_CONVOY }, { "convoys", KW_CONVOY }, { "convoying", KW_CONVOY },
-	{ "transport", KW_CONVOY }, { "transports", KW_CONVOY },
-	{ "via", KW_VIA }, { "by", KW_VIA },
-	{ "r", KW_RETREAT }, { "ret", KW_RETREAT }, { "retreat", KW_RETREAT },
-	{ "retreats", KW_RETREAT }, { "retreating", KW_RETREAT },
-	{ "d", KW_DISBAND }, { "disband", KW_DISBAND }, { "disbands", KW_DISBAND },
-	{ "destroy", KW_DISBAND },
-	{ "b", KW_BUILD }, { "build", KW_BUILD }, { "builds", KW_BUILD }, { "bld", KW_BUILD },
-	{ "remove", KW_REMOVE }, { "removes", KW_REMOVE }, { "rem", KW_REMOVE },
-	{ "waive", KW_WAIVE }, { "waives", KW_WAIVE }, { "waived", KW_WAIVE },
-	{ "in", KW_FILLER }, { "at", KW_FILLER }, { "the", KW_FILLER }, { "from", KW_FILLER },
-	{ "unit", KW_FILLER },
-	{ "coast", KW_COAST },
-	{ "on", KW_FOLLOW }, { "of", KW_FOLLOW }, { "towards", KW_FOLLOW },
 };
 
-static enum kw
-kw_of(const char *w)
-{
-	size_t i;
+#define K(w, kw) { w, sizeof w - 1, kw }
 
-	if (strlen(w) > 10)
+/* Keywords by first letter: a lookup compares a handful of strings. */
+static const struct kwent kw_a[] = {
+	K("a", KW_ARMY), K("aboard", KW_EMBARK), K("advance", KW_MOVE),
+	K("advances", KW_MOVE), K("an", KW_ARTICLE), K("and", KW_AND), K("armies", KW_ARMY),
+	K("army", KW_ARMY), K("ashore", KW_LAND), K("at", KW_FILLER), K("attack", KW_MOVE),
+	K("attacking", KW_MOVE), K("attacks", KW_MOVE), { NULL, 0, 0 } };
+static const struct kwent kw_b[] = {
+	K("b", KW_BUILD), K("bld", KW_BUILD), K("board", KW_EMBARK), K("boarding", KW_EMBARK),
+	K("boards", KW_EMBARK), K("build", KW_BUILD), K("builds", KW_BUILD), K("by", KW_VIA),
+	{ NULL, 0, 0 } };
+static const struct kwent kw_c[] = {
+	K("c", KW_CONVOY), K("coast", KW_COAST), K("conv", KW_CONVOY), K("convoy", KW_CONVOY),
+	K("convoying", KW_CONVOY), K("convoys", KW_CONVOY), K("cvy", KW_CONVOY), { NULL, 0, 0 } };
+static const struct kwent kw_d[] = {
+	K("d", KW_DISBAND), K("destroy", KW_DISBAND), K("disband", KW_DISBAND),
+	K("disbands", KW_DISBAND), K("disembark", KW_LAND), K("disembarks", KW_LAND),
+	{ NULL, 0, 0 } };
+static const struct kwent kw_e[] = {
+	K("embark", KW_EMBARK), K("embarks", KW_EMBARK), K("enter", KW_MOVE),
+	K("enters", KW_MOVE), { NULL, 0, 0 } };
+static const struct kwent kw_f[] = {
+	K("f", KW_FLEET), K("fleet", KW_FLEET), K("fleets", KW_FLEET), K("from", KW_FILLER),
+	{ NULL, 0, 0 } };
+static const struct kwent kw_g[] = { K("go", KW_MOVE), K("goes", KW_MOVE), { NULL, 0, 0 } };
+static const struct kwent kw_h[] = {
+	K("h", KW_HOLD), K("hld", KW_HOLD), K("hold", KW_HOLD), K("holding", KW_HOLD),
+	K("holds", KW_HOLD), { NULL, 0, 0 } };
+static const struct kwent kw_i[] = {
+	K("in", KW_FILLER), K("insurrection", KW_INSURRECTION), K("into", KW_MOVE),
+	K("invade", KW_MOVE), K("invades", KW_MOVE), { NULL, 0, 0 } };
+static const struct kwent kw_l[] = {
+	K("land", KW_LAND), K("landing", KW_LAND), K("lands", KW_LAND), { NULL, 0, 0 } };
+static const struct kwent kw_m[] = {
+	K("m", KW_MOVE), K("move", KW_MOVE), K("moves", KW_MOVE), K("moving", KW_MOVE),
+	K("mv", KW_MOVE), K("my", KW_FILLER), { NULL, 0, 0 } };
+static const struct kwent kw_o[] = { K("of", KW_FOLLOW), K("on", KW_FOLLOW), { NULL, 0, 0 } };
+static const struct kwent kw_r[] = {
+	K("r", KW_RETREAT), K("reclaim", KW_REVIVE), K("rem", KW_REMOVE),
+	K("remove", KW_REMOVE), K("removes", KW_REMOVE), K("ret", KW_RETREAT),
+	K("retreat", KW_RETREAT), K("retreating", KW_RETREAT), K("retreats", KW_RETREAT),
+	K("revival", KW_REVIVE), K("revive", KW_REVIVE), K("revives", KW_REVIVE), { NULL, 0, 0 } };
+static const struct kwent kw_s[] = {
+	K("s", KW_SUPPORT), K("shall", KW_FILLER), K("sp", KW_SUPPORT), K("stand", KW_HOLD),
+	K("stands", KW_HOLD), K("stay", KW_HOLD), K("stays", KW_HOLD), K("sup", KW_SUPPORT),
+	K("supp", KW_SUPPORT), K("support", KW_SUPPORT), K("supporting", KW_SUPPORT),
+	K("supports", KW_SUPPORT), { NULL, 0, 0 } };
+static const struct kwent kw_t[] = {
+	K("the", KW_FILLER), K("then", KW_AND), K("to", KW_MOVE), K("towards", KW_FOLLOW),
+	K("transport", KW_CONVOY), K("transports", KW_CONVOY), { NULL, 0, 0 } };
+static const struct kwent kw_u[] = { K("unit", KW_FILLER), { NULL, 0, 0 } };
+static const struct kwent kw_v[] = { K("via", KW_VIA), { NULL, 0, 0 } };
+static const struct kwent kw_w[] = {
+	K("waive", KW_WAIVE), K("waived", KW_WAIVE), K("waives", KW_WAIVE),
+	K("will", KW_FILLER), { NULL, 0, 0 } };
+
+static const struct kwent *const keywords[26] = {
+	kw_a, kw_b, kw_c, kw_d, kw_e, kw_f, kw_g, kw_h, kw_i, NULL, NULL, kw_l, kw_m,
+	NULL, kw_o, NULL, NULL, kw_r, kw_s, kw_t, kw_u, kw_v, kw_w, NULL, NULL, NULL,
+};
+
+static uint8_t
+kw_of(const char *w, size_t len)
+{
+	const struct kwent *k;
+
+	if (w[0] >= '0' && w[0] <= '9')
+		return KW_NUMBER;
+	if (w[0] < 'a' || w[0] > 'z' || len > 12 || (k = keywords[w[0] - 'a']) == NULL)
 		return KW_NONE;
-	for (i = 0; i < sizeof keywords / sizeof keywords[0]; i++)
-		if (keywords[i].w[0] == w[0] && strcmp(keywords[i].w, w) == 0)
-			return (enum kw)keywords[i].kw;
+	for (; k->w; k++)
+		if (k->len == len && memcmp(k->w + 1, w + 1, len - 1) == 0)
+			return k->kw;
 	return KW_NONE;
 }
 
 /* ---------------------------------------------------------------- lexer -- */
 
+enum lex_status { LEX_OK = 0, LEX_LONG, LEX_WORD };
+
 struct lex {
 	int n;
 	struct tok t[MAXTOK];
-	int overflow;
 };
 
-static void
+/* Character classes of the folded line (upper case too: an ASCII line is
+ * not folded first); everything else separates words (blanks, dots,
+ * quotes, '*', '!', '?', control bytes). */
+enum { C_BLANK = 0, C_ALNUM, C_ARROW, C_SYM, C_APOS, C_HASH };
+
+static const uint8_t cclass[256] = {
+	['A'] = C_ALNUM, ['B'] = C_ALNUM, ['C'] = C_ALNUM, ['D'] = C_ALNUM,
+	['E'] = C_ALNUM, ['F'] = C_ALNUM, ['G'] = C_ALNUM, ['H'] = C_ALNUM,
+	['I'] = C_ALNUM, ['J'] = C_ALNUM, ['K'] = C_ALNUM, ['L'] = C_ALNUM,
+	['M'] = C_ALNUM, ['N'] = C_ALNUM, ['O'] = C_ALNUM, ['P'] = C_ALNUM,
+	['Q'] = C_ALNUM, ['R'] = C_ALNUM, ['S'] = C_ALNUM, ['T'] = C_ALNUM,
+	['U'] = C_ALNUM, ['V'] = C_ALNUM, ['W'] = C_ALNUM, ['X'] = C_ALNUM,
+	['Y'] = C_ALNUM, ['Z'] = C_ALNUM,
+	['a'] = C_ALNUM, ['b'] = C_ALNUM, ['c'] = C_ALNUM, ['d'] = C_ALNUM,
+	['e'] = C_ALNUM, ['f'] = C_ALNUM, ['g'] = C_ALNUM, ['h'] = C_ALNUM,
+	['i'] = C_ALNUM, ['j'] = C_ALNUM, ['k'] = C_ALNUM, ['l'] = C_ALNUM,
+	['m'] = C_ALNUM, ['n'] = C_ALNUM, ['o'] = C_ALNUM, ['p'] = C_ALNUM,
+	['q'] = C_ALNUM, ['r'] = C_ALNUM, ['s'] = C_ALNUM, ['t'] = C_ALNUM,
+	['u'] = C_ALNUM, ['v'] = C_ALNUM, ['w'] = C_ALNUM, ['x'] = C_ALNUM,
+	['y'] = C_ALNUM, ['z'] = C_ALNUM, ['0'] = C_ALNUM, ['1'] = C_ALNUM,
+	['2'] = C_ALNUM, ['3'] = C_ALNUM, ['4'] = C_ALNUM, ['5'] = C_ALNUM,
+	['6'] = C_ALNUM, ['7'] = C_ALNUM, ['8'] = C_ALNUM, ['9'] = C_ALNUM,
+	['-'] = C_ARROW, ['='] = C_ARROW, ['>'] = C_ARROW, ['~'] = C_ARROW, [':'] = C_SYM,
+	['('] = C_SYM, ['['] = C_SYM, ['{'] = C_SYM, [')'] = C_SYM, [']'] = C_SYM,
+	['}'] = C_SYM, ['/'] = C_SYM, [','] = C_SYM, [';'] = C_SYM, ['\\'] = C_SYM,
+	['\''] = C_APOS, ['#'] = C_HASH,
+};
+
+#define CLASS(c) cclass[(unsigned char)(c)]
+
+static enum lex_status
 lex_line(const char *line, size_t len, struct lex *lx)
 {
-	char buf[PARSE_MAX_LINE * 2 + 8];
-	size_t n = names_fold(line, len < PARSE_MAX_LINE ? len : PARSE_MAX_LINE, buf, sizeof buf);
-	size_t i = 0;
+	char folded[PARSE_MAX_LINE * 2 + 8];
+	const char *buf = line;
+	size_t n = len, i = 0;
 	int blank = 1;
 
 	lx->n = 0;
-	lx->overflow = len > PARSE_MAX_LINE;
+	if (len > PARSE_MAX_LINE)
+		return LEX_LONG;
+	while (i < len && (unsigned char)line[i] < 0x80)
+		i++;
+	if (i < len) {
+		n = names_fold(line, len, folded, sizeof folded);	/* accents, dashes, ... */
+		buf = folded;
+	}
+	i = 0;
 	while (i < n) {
 		char c = buf[i];
 		struct tok *t;
 
-		if (c == '#')
+		uint8_t cl = CLASS(c);
+
+		if (cl == C_HASH)
 			break;
-		if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '"' || c == '*' ||
-		    c == '!' || c == '?') {
+		if (cl == C_APOS) {	/* apostrophes join: "d'Artagnan" */
+			i++;
+			continue;
+		}
+		if (cl == C_BLANK) {
 			blank = 1;
 			i++;
 			continue;
 		}
-		if (lx->n >= MAXTOK) {
-			lx->overflow = 1;
-			return;
-		}
+		if (lx->n >= MAXTOK)
+			return LEX_LONG;
 		t = &lx->t[lx->n];
 		t->tight = !blank;
-		t->s[0] = '\0';
+		t->kw = KW_NONE;
 		blank = 0;
-		if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || (unsigned char)c >= 0x80) {
+		if (cl == C_ALNUM) {
 			size_t k = 0;
-			while (i < n) {
-				c = buf[i];
-				if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) {
-					if (k + 1 < TOKLEN)
-						t->s[k++] = c;
-					i++;
-				} else if (c == '.' || c == '\'') {
-					i++;
-				} else {
-					break;
+			while (i < n && (CLASS(buf[i]) == C_ALNUM || buf[i] == '\'')) {
+				if (buf[i] != '\'') {
+					if (k + 1 >= TOKLEN)
+						return LEX_WORD;
+					t->s[k++] = str_lc(buf[i]);
 				}
+				i++;
 			}
 			t->s[k] = '\0';
-			if (k == 0)
-				continue;	/* lone dots */
+			t->len = (uint8_t)k;
+			if (k == 6 && memcmp(t->s, "please", 6) == 0)
+				continue;
 			t->kind = TK_WORD;
-		} else if (c == '-' || c == '=' || c == '>' || c == '~') {
-			while (i < n && (buf[i] == '-' || buf[i] == '=' || buf[i] == '>' || buf[i] == '~'))
-				i++;
-			t->kind = TK_DASH;
-		} else if (c == ':') {
-			t->kind = TK_COLON;
-			i++;
-		} else if (c == '(' || c == '[' || c == '{') {
-			t->kind = TK_LPAREN;
-			i++;
-		} else if (c == ')' || c == ']' || c == '}') {
-			t->kind = TK_RPAREN;
-			i++;
-		} else if (c == '/' || c == '\\') {
-			t->kind = TK_SLASH;
-			i++;
-		} else if (c == ',' || c == ';') {
-			t->kind = TK_COMMA;
-			i++;
-		} else if (c == '.' || c == '\'') {
-			i++;	/* stray punctuation */
-			continue;
+			t->kw = kw_of(t->s, k);
 		} else {
-			blank = 1;
+			t->s[0] = c;
+			t->s[1] = '\0';
+			t->len = 1;
 			i++;
-			continue;
+			if (cl == C_ARROW) {
+				t->kind = TK_DASH;
+				while (i < n && CLASS(buf[i]) == C_ARROW)
+					i++;
+				t->s[0] = '-';
+			} else if (c == ':') {
+				t->kind = TK_COLON;
+			} else if (c == '(' || c == '[' || c == '{') {
+				t->kind = TK_LPAREN;
+			} else if (c == ')' || c == ']' || c == '}') {
+				t->kind = TK_RPAREN;
+			} else if (c == '/' || c == '\\') {
+				t->kind = TK_SLASH;
+			} else {
+				t->kind = TK_COMMA;
+			}
 		}
 		lx->n++;
 	}
+	return LEX_OK;
 }
 
 /* -------------------------------------------------------------- grammar -- */
 
 struct slot {
-	int used;
-	int n;				/* candidates */
-	struct name_cand c[NAMES_MAX_CAND];
-	char text[64];			/* as written (normalised) */
+	uint8_t used;
+	uint8_t n;			/* candidates */
+	uint8_t from, to;		/* the words read, as tokens [from, to) */
 	char coast[16];			/* coast as written, "" when none */
+	struct name_cand c[NAMES_MAX_CAND];
 };
 
+#define SLOT_TEXT 64
+
 struct reading {
-	enum order_kind kind;
-	int explicit_power;		/* a power prefix was given */
+	uint8_t kind;			/* enum order_kind */
+	uint8_t explicit_power;		/* a power prefix was given */
 	power_id power;
-	char power_note[96];
 	uint8_t type;			/* unit type as written */
 	uint8_t target_type;
 	power_id target_power;
+	power_id dest_power;		/* insurrection: the power written as destination */
 	uint8_t via;
-	int route;			/* places between unit and destination */
-	int support_hold;		/* support of a hold (no destination) */
+	uint8_t route;			/* places between unit and destination */
+	uint8_t support_hold;		/* support of a hold (no destination) */
+	uint8_t nprefs;
+	char power_note[96];
 	struct slot unit, target, dest;
+	struct slot *prefs;		/* revival: ORDER_MAX_PREFS slots */
+	const struct lex *lx;		/* the tokens the slots point into */
 };
 
 struct gp {
 	const struct parse_ctx *c;
 	const struct lex *lx;
+	struct reading *rd;
 	int i;
 	char err[PARSE_NOTE];
 };
@@ -226,11 +327,19 @@ peek(const struct gp *g, int ahead)
 }
 
 static enum kw
-peek_kw(const struct gp *g, int ahead)
+kw_at(const struct gp *g, int ahead)
 {
 	const struct tok *t = peek(g, ahead);
 
-	return t && t->kind == TK_WORD ? kw_of(t->s) : KW_NONE;
+	return t && t->kind == TK_WORD ? (enum kw)t->kw : KW_NONE;
+}
+
+static int
+kind_at(const struct gp *g, int ahead, enum tk kind)
+{
+	const struct tok *t = peek(g, ahead);
+
+	return t != NULL && t->kind == kind;
 }
 
 static int
@@ -254,85 +363,283 @@ gfail(struct gp *g, const char *fmt, ...)
 	return -1;
 }
 
-/* Is the word a coast word ("nc", "north", "n", ...)? */
 static int
-is_coast_word(const struct map *m, const char *w, int in_brackets)
+option_on(const struct gp *g, const char *name)
 {
-	int l;
-
-	if (strcmp(w, "north") == 0 || strcmp(w, "south") == 0 || strcmp(w, "east") == 0 ||
-	    strcmp(w, "west") == 0)
-		return 1;
-	if (in_brackets && w[1] == '\0' && strchr("nsew", w[0]))
-		return 1;
-	if (in_brackets && (strcmp(w, "nc") == 0 || strcmp(w, "sc") == 0 ||
-	    strcmp(w, "ec") == 0 || strcmp(w, "wc") == 0))
-		return 1;
-	for (l = 0; l < m->nlocs; l++)
-		if (m->locs[l].coast_abbr && strcmp(m->locs[l].coast_abbr, w) == 0)
-			return 1;
-	return 0;
+	return map_option_on(g->c->m, name);
 }
 
-/* Optional coast after a place: "/nc", "(nc)", "(north coast)", "nc",
- * "north coast". */
-static void
-parse_coast(struct gp *g, struct slot *s)
+/* The power whose units the order is about: written, else the sender. */
+static power_id
+reading_power(const struct gp *g)
 {
-	const struct map *m = g->c->m;
-	const struct tok *t = peek(g, 0), *u = peek(g, 1), *v = peek(g, 2), *w = peek(g, 3);
+	return g->rd->explicit_power ? g->rd->power : g->c->power;
+}
 
-	if (t == NULL)
-		return;
-	if (t->kind == TK_SLASH && u && u->kind == TK_WORD && is_coast_word(m, u->s, 1)) {
-		str_copy(s->coast, u->s, sizeof s->coast);
-		g->i += 2;
-		if (peek_kw(g, 0) == KW_COAST)
-			g->i++;
-		return;
-	}
-	if (t->kind == TK_LPAREN && u && u->kind == TK_WORD && is_coast_word(m, u->s, 1)) {
-		if (v && v->kind == TK_RPAREN) {
-			str_copy(s->coast, u->s, sizeof s->coast);
-			g->i += 3;
-			return;
-		}
-		if (v && v->kind == TK_WORD && (kw_of(v->s) == KW_COAST || strcmp(v->s, "c") == 0) &&
-		    w && w->kind == TK_RPAREN) {
-			str_copy(s->coast, u->s, sizeof s->coast);
-			g->i += 4;
-			return;
-		}
-	}
-	if (t->kind == TK_WORD && is_coast_word(m, t->s, 0)) {
-		int dir = strlen(t->s) > 2;	/* north/south/east/west */
-		if (dir && !(u && u->kind == TK_WORD &&
-		    (kw_of(u->s) == KW_COAST || strcmp(u->s, "c") == 0)))
-			return;
-		str_copy(s->coast, t->s, sizeof s->coast);
-		g->i += dir ? 2 : 1;
-		if (!dir && peek_kw(g, 0) == KW_COAST)
-			g->i++;
-	}
+static enum phase_type
+ctx_phase(const struct parse_ctx *c)
+{
+	return c->b ? (enum phase_type)c->b->phase : PHASE_MOVEMENT;
+}
+
+/* Unit i of the board, or dislodged unit i. */
+static inline const struct unit *
+nth_unit(const struct board *b, int dislodged, int i)
+{
+	return dislodged ? &b->dislodged[i].unit : &b->units[i];
 }
 
 /*
- * A place: the longest run of words (joined across tight dashes) that is
- * exactly a name; failing that, the longest run of up to three non-keyword
- * words that begins a name or is close to one.
+ * A unit in province p (among the dislodged units when dislodged is set);
+ * where several share the province (Realpolitik) one of type t if any.
+ */
+static const struct unit *
+find_unit(const struct parse_ctx *c, prov_id p, uint8_t t, int dislodged)
+{
+	const struct board *b = c->b;
+	const struct unit *first = NULL;
+	loc_id main;
+	int i, n, coasts;
+
+	if (b == NULL)
+		return NULL;
+	main = c->m->provs[p].loc;
+	coasts = c->m->provs[p].ncoasts > 0;	/* else every unit there is at main */
+	n = dislodged ? b->ndislodged : b->nunits;
+	for (i = 0; i < n; i++) {
+		const struct unit *u = nth_unit(b, dislodged, i);
+		if (u->loc != main && (!coasts || c->m->locs[u->loc].prov != p))
+			continue;
+		if (t == UNIT_NONE || u->type == t)
+			return u;
+		if (first == NULL)
+			first = u;
+	}
+	return first;
+}
+
+/* The unit an order of this phase addresses in p (dislodged units in a retreat phase). */
+static const struct unit *
+unit_in(const struct parse_ctx *c, prov_id p, uint8_t t)
+{
+	return find_unit(c, p, t, ctx_phase(c) == PHASE_RETREAT);
+}
+
+/* Could power pw build in p now (an owned, empty home centre)? POWER_NONE: any power. */
+static int
+build_site(const struct parse_ctx *c, prov_id p, power_id pw)
+{
+	const struct province *pr = &c->m->provs[p];
+	power_id home = pr->home;
+
+	return pr->supply && home != POWER_NONE && (pw == POWER_NONE || home == pw) &&
+	    c->b->owner[p] == home && find_unit(c, p, UNIT_NONE, 0) == NULL;
+}
+
+/* NAME_SITE tier: places where the sender has a unit (or can build) whose
+ * names are close to key. Returns the number of candidates. */
+static int
+site_candidates(struct gp *g, const char *key, int build, struct slot *s)
+{
+	const struct parse_ctx *c = g->c;
+	const struct board *b = c->b;
+	power_id pw = reading_power(g);
+	size_t len = strlen(key);
+	int limit = len < 3 ? 0 : (int)len / 2, i, n, dislodged;
+
+	s->n = 0;
+	if (b == NULL || len < 2)
+		return 0;
+	if (build) {
+		for (i = 0; i < c->m->nprovs; i++) {
+			int d;
+			if (!build_site(c, (prov_id)i, pw))
+				continue;
+			d = names_province_distance(c->names, (prov_id)i, key, limit);
+			if (d <= limit)
+				s->n = (uint8_t)names_cand_add(s->c, s->n, (uint16_t)i, NAME_SITE,
+				    (uint8_t)d, NULL);
+		}
+		return s->n;
+	}
+	dislodged = ctx_phase(c) == PHASE_RETREAT;
+	n = dislodged ? b->ndislodged : b->nunits;
+	for (i = 0; i < n; i++) {
+		const struct unit *u = nth_unit(b, dislodged, i);
+		prov_id p = c->m->locs[u->loc].prov;
+		int d;
+		if (pw != POWER_NONE && u->power != pw)
+			continue;
+		d = names_province_distance(c->names, p, key, limit);
+		if (d <= limit)
+			s->n = (uint8_t)names_cand_add(s->c, s->n, p, NAME_SITE, (uint8_t)d, NULL);
+	}
+	return s->n;
+}
+
+/* Join the words of tokens [from, to) with single blanks into key. */
+static size_t
+join_words(const struct lex *lx, int from, int to, char *key, size_t size)
+{
+	size_t o = 0;
+	int q;
+
+	for (q = from; q < to; q++) {
+		const struct tok *t = &lx->t[q];
+		size_t n;
+		if (t->kind != TK_WORD)
+			continue;
+		if (o > 0 && o + 1 < size)
+			key[o++] = ' ';
+		n = t->len < size - 1 - o ? t->len : size - 1 - o;
+		memcpy(key + o, t->s, n);
+		o += n;
+	}
+	key[o] = '\0';
+	return o;
+}
+
+/* The words of a slot as written (normalised), in buf (SLOT_TEXT bytes). */
+static const char *
+slot_text(const struct lex *lx, const struct slot *s, char *buf)
+{
+	join_words(lx, s->from, s->to, buf, SLOT_TEXT);
+	return buf;
+}
+
+/* slot_text into a temporary, for one message. */
+#define lx_text(lx, s) slot_text((lx), (s), (char[SLOT_TEXT]){ 0 })
+
+static int
+is_direction(const char *w)
+{
+	return strcmp(w, "north") == 0 || strcmp(w, "south") == 0 || strcmp(w, "east") == 0 ||
+	    strcmp(w, "west") == 0;
+}
+
+/* A coast word: "nc", a direction, or (after '/' or in brackets) "n". */
+static int
+is_coast_word(const struct gp *g, const struct tok *t, int marked)
+{
+	const char *w = t->s;
+	int nsew = w[0] == 'n' || w[0] == 's' || w[0] == 'e' || w[0] == 'w';
+
+	if (t->kind != TK_WORD)
+		return 0;
+	if ((t->len == 2 && w[1] == 'c' && nsew) || (marked && t->len == 1 && nsew))
+		return 1;
+	if ((t->len == 4 || t->len == 5) && nsew && is_direction(w))
+		return 1;
+	return names_is_coast(g->c->names, w);
+}
+
+/* "coast" or "c" after a coast word. */
+static int
+is_coast_tail(const struct gp *g, int ahead)
+{
+	const struct tok *t = peek(g, ahead);
+
+	return t && t->kind == TK_WORD && (t->kw == KW_COAST || strcmp(t->s, "c") == 0);
+}
+
+/* Optional coast after a place: "/nc", "/north coast", "(nc)", "(north
+ * coast)", "-nc", "nc", "north coast", and "north" at the end of a place. */
+static void
+parse_coast(struct gp *g, struct slot *s)
+{
+	const struct tok *t = peek(g, 0), *u = peek(g, 1), *v;
+
+	if (t == NULL)
+		return;
+	if ((t->kind == TK_SLASH || t->kind == TK_LPAREN || (t->kind == TK_DASH && t->tight)) &&
+	    u && u->tight == (t->kind == TK_DASH ? 1 : u->tight) && is_coast_word(g, u, 1)) {
+		int k = 2;
+		if (t->kind == TK_DASH && !(u->len == 2 && u->s[1] == 'c'))
+			return;	/* "Spa-North...": a move, not a coast */
+		if (is_coast_tail(g, 2))
+			k++;
+		if (t->kind == TK_LPAREN) {
+			v = peek(g, k);
+			if (v == NULL || v->kind != TK_RPAREN)
+				return;
+			k++;
+		}
+		str_copy(s->coast, u->s, sizeof s->coast);
+		g->i += k;
+		return;
+	}
+	if (!is_coast_word(g, t, 0))
+		return;
+	if (is_coast_tail(g, 1)) {
+		str_copy(s->coast, t->s, sizeof s->coast);
+		g->i += 2;
+		return;
+	}
+	if (is_direction(t->s) && u && u->kind == TK_WORD && u->kw == KW_NONE)
+		return;	/* "north" begins another name */
+	str_copy(s->coast, t->s, sizeof s->coast);
+	g->i++;
+}
+
+enum { PL_UNIT = 1, PL_BUILD = 2, PL_DEST = 4 };
+
+/* parse_place found a power where the destination should be. */
+#define PLACE_POWER 1
+
+static power_id power_word(const struct gp *g, int *nw);
+
+/* Append name, item i of n, to the list "A, B or C" in out (size bytes,
+ * *o used so far; out[0] is '\0' before the first). */
+static void
+list_add(char *out, size_t size, size_t *o, int i, int n, const char *name)
+{
+	if (*o < size)
+		*o += (size_t)snprintf(out + *o, size - *o, "%s%s",
+		    i == 0 ? "" : i == n - 1 ? " or " : ", ", name);
+}
+
+/* "unknown place "xyz"; did you mean A, B or C?" */
+static int
+fail_unknown(struct gp *g, const char *word)
+{
+	struct name_cand sg[3];
+	char list[160];
+	size_t o = 0;
+	int n = names_suggest(g->c->names, word, sg, 3), i;
+
+	if (n == 0)
+		return gfail(g, "unknown place \"%s\"", word);
+	list[0] = '\0';
+	for (i = 0; i < n; i++)
+		list_add(list, sizeof list, &o, i, n, g->c->m->provs[sg[i].id].name);
+	return gfail(g, "unknown place \"%s\"; did you mean %s?", word, list);
+}
+
+/*
+ * A place (see the top of the file). Up to four words are looked at; the
+ * first may be anything, later ones not order keywords.
  */
 static int
-parse_place(struct gp *g, struct slot *s)
+parse_place(struct gp *g, struct slot *s, int flags)
 {
 	const struct lex *lx = g->lx;
-	int ends[6], nw = 0, p = g->i, k;
-	char key[96];
+	int widx[5], ends[5], nw = 0, p, k, kk, start;
+	char key[128];
+	size_t klen;
 
+	while (kw_at(g, 0) == KW_FILLER || kw_at(g, 0) == KW_ARTICLE)
+		g->i++;
+	start = p = g->i;
 	s->used = 1;
 	s->n = 0;
 	s->coast[0] = '\0';
-	while (p < lx->n && lx->t[p].kind == TK_WORD && nw < 5) {
-		ends[++nw] = p + 1;
+	s->from = s->to = (uint8_t)start;
+	while (p < lx->n && lx->t[p].kind == TK_WORD && nw < 4) {
+		uint8_t kw = lx->t[p].kw;
+		if (nw > 0 && kw != KW_NONE && kw != KW_FOLLOW && kw != KW_FILLER)
+			break;
+		widx[nw] = p;
+		ends[nw++] = p + 1;
 		if (p + 2 < lx->n && lx->t[p + 1].kind == TK_DASH && lx->t[p + 1].tight &&
 		    lx->t[p + 2].kind == TK_WORD && lx->t[p + 2].tight)
 			p += 2;
@@ -340,124 +647,151 @@ parse_place(struct gp *g, struct slot *s)
 			p += 1;
 	}
 	if (nw == 0) {
-		if (p < lx->n && lx->t[p].kind == TK_LPAREN)
-			return gfail(g, "expected a place, not a bracket");
-		return gfail(g, "expected a place");
+		const struct tok *t = peek(g, 0);
+		if (t == NULL || t->kind == TK_COMMA)
+			return gfail(g, "a place is missing at the end");
+		return gfail(g, "expected a place, not \"%s\"", t->s);
 	}
 	/* Exact names, longest first. */
 	for (k = nw; k >= 1; k--) {
-		size_t o = 0;
-		int q;
-		prov_id pr;
-
-		key[0] = '\0';
-		for (q = g->i; q < ends[k]; q++) {
-			if (lx->t[q].kind != TK_WORD)
-				continue;
-			o += (size_t)snprintf(key + o, sizeof key - o, "%s%s", o ? " " : "", lx->t[q].s);
-			if (o >= sizeof key)
-				break;
+		klen = join_words(lx, start, ends[k - 1], key, sizeof key);
+		s->n = (uint8_t)names_province_exactn(g->c->names, key, klen, s->c);
+		if (s->n > 0)
+			break;
+	}
+	if (k >= 1) {
+		g->i = ends[k - 1];
+		if (k < nw) {
+			const struct tok *nx = &lx->t[widx[k]];
+			struct name_cand one[1];
+			int apart;
+			/* "Mid Atlantc": a longer name misspelt after a short exact one. */
+			if (nx->kw == KW_NONE && !is_coast_word(g, nx, 0) &&
+			    names_province_exactn(g->c->names, nx->s, nx->len, one) == 0) {
+				for (kk = nw < 3 ? nw : 3; kk > k; kk--) {
+					struct name_cand c[NAMES_MAX_CAND];
+					int n;
+					join_words(lx, start, ends[kk - 1], key, sizeof key);
+					n = names_provinces(g->c->names, key, c);
+					if (n > 0) {
+						memcpy(s->c, c, (size_t)n * sizeof *c);
+						s->n = (uint8_t)n;
+						g->i = ends[kk - 1];
+						break;
+					}
+				}
+			}
+			/* "Eng Channel": the same place named twice (not "Yor-Yor"). */
+			apart = widx[k] == ends[k - 1] && strcmp(nx->s, lx->t[widx[k - 1]].s) != 0;
+			for (kk = nw; kk > k && apart && s->c[0].tier == NAME_EXACT; kk--) {
+				klen = join_words(lx, widx[k], ends[kk - 1], key, sizeof key);
+				if (names_province_exactn(g->c->names, key, klen, one) == 1 &&
+				    one[0].id == s->c[0].id) {
+					g->i = ends[kk - 1];
+					break;
+				}
+			}
 		}
-		pr = names_province_exact(g->c->names, key);
-		if (pr != PROV_NONE) {
-			s->n = names_provinces(g->c->names, key, s->c);
-			str_copy(s->text, key, sizeof s->text);
-			g->i = ends[k];
+		s->to = (uint8_t)g->i;
+		parse_coast(g, s);
+		return 0;
+	}
+	/* A power in a variant without insurrection orders ("F Lon - Russia"). */
+	if (flags & PL_DEST) {
+		int pnw;
+		if (power_word(g, &pnw) != POWER_NONE &&
+		    !(kind_at(g, pnw, TK_WORD) && kw_at(g, pnw) == KW_NONE))
+			return PLACE_POWER;
+	}
+	/* Beginnings and misspellings, longest run first. */
+	for (k = nw < 3 ? nw : 3; k >= 1; k--) {
+		join_words(lx, start, ends[k - 1], key, sizeof key);
+		s->n = (uint8_t)names_provinces(g->c->names, key, s->c);
+		if (s->n > 0) {
+			g->i = ends[k - 1];
+			s->to = (uint8_t)g->i;
 			parse_coast(g, s);
 			return 0;
 		}
 	}
-	/* Beginnings and misspellings over non-keyword words. */
-	{
-		int limit = 0;
-		for (k = 1; k <= nw && k <= 3; k++) {
-			const char *w = lx->t[ends[k] - 1].s;
-			enum kw kk = kw_of(w);
-			if (kk != KW_NONE && !(k > 1 && (kk == KW_FOLLOW || kk == KW_FILLER)))
-				break;
-			if (is_coast_word(g->c->m, w, 0) && k > 1)
-				break;
-			limit = k;
-		}
-		for (k = limit; k >= 1; k--) {
-			size_t o = 0;
-			int q;
-
-			key[0] = '\0';
-			for (q = g->i; q < ends[k]; q++)
-				if (lx->t[q].kind == TK_WORD)
-					o += (size_t)snprintf(key + o, sizeof key - o, "%s%s", o ? " " : "",
-					    lx->t[q].s);
-			s->n = names_provinces(g->c->names, key, s->c);
-			if (s->n > 0) {
-				str_copy(s->text, key, sizeof s->text);
-				g->i = ends[k];
-				parse_coast(g, s);
-				return 0;
-			}
-		}
+	/* The ordered unit: close to a place where the sender has one. */
+	if ((flags & (PL_UNIT | PL_BUILD)) &&
+	    site_candidates(g, lx->t[start].s, flags & PL_BUILD, s) > 0) {
+		g->i = start + 1;
+		s->to = (uint8_t)g->i;
+		parse_coast(g, s);
+		return 0;
 	}
-	str_copy(s->text, lx->t[g->i].s, sizeof s->text);
-	return gfail(g, "unknown place \"%s\"", lx->t[g->i].s);
+	if (lx->t[start].kw != KW_NONE && lx->t[start].kw != KW_NUMBER)
+		return gfail(g, "expected a place, not \"%s\"", lx->t[start].s);
+	return fail_unknown(g, lx->t[start].s);
 }
 
 static void
 skip_fillers(struct gp *g)
 {
-	while (peek_kw(g, 0) == KW_FILLER)
+	while (kw_at(g, 0) == KW_FILLER)
 		g->i++;
 }
 
-/* Optional unit type word; returns UNIT_NONE when absent. */
+/* Optional unit type ("A", "fleet", "an army"); UNIT_NONE when absent. */
 static uint8_t
 parse_type(struct gp *g)
 {
-	enum kw k = peek_kw(g, 0);
-	const struct tok *nx = peek(g, 1);
+	enum kw k = kw_at(g, 0), k1 = kw_at(g, 1);
+	const struct tok *nx;
 
-	if ((k == KW_ARMY || k == KW_FLEET) && nx != NULL && nx->kind != TK_COLON) {
-		g->i++;
-		return k == KW_ARMY ? UNIT_ARMY : UNIT_FLEET;
+	if ((k == KW_ARTICLE || (k == KW_ARMY && peek(g, 0)->len == 1)) &&
+	    (k1 == KW_ARMY || k1 == KW_FLEET)) {
+		g->i++;		/* "a fleet": an article */
+		k = k1;
 	}
-	return UNIT_NONE;
+	if (k != KW_ARMY && k != KW_FLEET)
+		return UNIT_NONE;
+	nx = peek(g, 1);
+	if (nx == NULL || nx->kind == TK_COLON || nx->kind == TK_COMMA)
+		return UNIT_NONE;
+	g->i++;
+	return k == KW_ARMY ? UNIT_ARMY : UNIT_FLEET;
 }
 
-/* A unit: [type] [in|at] place, or type(place). */
+/* A unit: [the] [type] [in|at] place, or type(place). */
 static int
-parse_unit(struct gp *g, uint8_t *type, struct slot *s)
+parse_unit(struct gp *g, uint8_t *type, struct slot *s, int flags)
 {
+	while (kw_at(g, 0) == KW_FILLER || kw_at(g, 0) == KW_ARTICLE)
+		g->i++;
 	*type = parse_type(g);
 	skip_fillers(g);
-	if (peek(g, 0) && peek(g, 0)->kind == TK_LPAREN) {
+	if (kind_at(g, 0, TK_LPAREN)) {
 		g->i++;
-		if (parse_place(g, s) < 0)
+		if (parse_place(g, s, flags) < 0)
 			return -1;
-		if (!peek(g, 0) || peek(g, 0)->kind != TK_RPAREN)
-			return gfail(g, "missing ')'");
+		if (!kind_at(g, 0, TK_RPAREN))
+			return gfail(g, "missing \")\" after %s", lx_text(g->lx, s));
 		g->i++;
 		return 0;
 	}
-	return parse_place(g, s);
+	if (at_end(g) && *type == UNIT_NONE && g->i > 0 &&
+	    (g->lx->t[g->i - 1].kw == KW_ARMY || g->lx->t[g->i - 1].kw == KW_FLEET))
+		return gfail(g, "a place is missing after \"%s\"", g->lx->t[g->i - 1].s);
+	return parse_place(g, s, flags);
 }
 
 /* A move word: '-', '->', "to", "moves (to)", "attacks (on)". Returns 1 when consumed. */
 static int
 parse_move_word(struct gp *g)
 {
-	const struct tok *t = peek(g, 0);
-
-	if (t == NULL)
-		return 0;
-	if (t->kind == TK_DASH) {
+	if (kind_at(g, 0, TK_DASH)) {
 		g->i++;
-		if (peek_kw(g, 0) == KW_MOVE || peek_kw(g, 0) == KW_FOLLOW)
+		while (kw_at(g, 0) == KW_MOVE || kw_at(g, 0) == KW_FOLLOW)
 			g->i++;
 		return 1;
 	}
-	if (peek_kw(g, 0) == KW_MOVE) {
+	if (kw_at(g, 0) == KW_MOVE ||
+	    (kw_at(g, 0) == KW_FOLLOW && strcmp(peek(g, 0)->s, "towards") == 0)) {
 		g->i++;
-		while (peek_kw(g, 0) == KW_MOVE || peek_kw(g, 0) == KW_FOLLOW ||
-		    (peek(g, 0) && peek(g, 0)->kind == TK_DASH))
+		while (kw_at(g, 0) == KW_MOVE || kw_at(g, 0) == KW_FOLLOW || kind_at(g, 0, TK_DASH))
 			g->i++;
 		return 1;
 	}
@@ -470,13 +804,83 @@ parse_via(struct gp *g)
 {
 	const struct tok *t = peek(g, 1);
 
-	if (peek_kw(g, 0) == KW_VIA && t && t->kind == TK_WORD &&
-	    (kw_of(t->s) == KW_CONVOY || strcmp(t->s, "sea") == 0)) {
+	if (kw_at(g, 0) == KW_VIA && t && t->kind == TK_WORD &&
+	    (t->kw == KW_CONVOY || strcmp(t->s, "sea") == 0)) {
 		g->i += 2;
 		return 1;
 	}
 	return 0;
 }
+
+/* A power written as one or two words ("Russia", "Great Britain") at the
+ * cursor, not a place; *nw gets the number of words. */
+static power_id
+power_word(const struct gp *g, int *nw)
+{
+	const struct tok *t = peek(g, 0), *u = peek(g, 1);
+	char key[2 * TOKLEN + 2];
+	struct name_cand one[1];
+	power_id pw;
+	size_t n;
+
+	if (t == NULL || t->kind != TK_WORD || t->kw != KW_NONE)
+		return POWER_NONE;
+	if (u && u->kind == TK_WORD && u->kw == KW_NONE) {
+		n = join_words(g->lx, g->i, g->i + 2, key, sizeof key);
+		pw = names_power_exact(g->c->names, key);
+		if (pw != POWER_NONE && names_province_exactn(g->c->names, key, n, one) == 0) {
+			*nw = 2;
+			return pw;
+		}
+	}
+	pw = names_power_exact(g->c->names, t->s);
+	*nw = 1;
+	return pw;
+}
+
+/*
+ * MUNA's insurrection: a power where the destination should be
+ * ("F Lon-Russia"). Returns 1 when read (rd->dest_power set, and the kind
+ * when the word is not also a place), 0 when not a power, -1 on error.
+ */
+static int
+parse_insurrection_power(struct gp *g, struct reading *rd)
+{
+	const struct tok *t = peek(g, 0);
+	struct name_cand one[1];
+	power_id pw;
+	int nw;
+
+	pw = power_word(g, &nw);
+	if (pw == POWER_NONE || (kind_at(g, nw, TK_WORD) && kw_at(g, nw) == KW_NONE))
+		return 0;	/* "English Chanel": a place */
+	if (nw == 1 && names_province_exactn(g->c->names, t->s, t->len, one) == 1) {
+		if (option_on(g, "insurrection"))
+			rd->dest_power = pw;	/* a place too: the board decides */
+		return 0;
+	}
+	if (!option_on(g, "insurrection"))
+		return gfail(g, "%s is a power, not a place (insurrection orders are not part of "
+		    "this variant)", g->c->m->powers[pw].name);
+	rd->dest_power = pw;
+	rd->kind = ORDER_INSURRECTION;
+	g->i += nw;
+	return 1;
+}
+
+/* Does some candidate of the slot name a sea? (the steps of a route) */
+static int
+slot_has_sea(const struct map *m, const struct slot *s)
+{
+	int i;
+
+	for (i = 0; i < s->n; i++)
+		if (m->provs[s->c[i].id].terrain == TERRAIN_SEA)
+			return 1;
+	return 0;
+}
+
+static int parse_embark(struct gp *g, struct reading *rd);
 
 /*
  * After a move word: the destination, or a route whose last place is the
@@ -485,20 +889,129 @@ parse_via(struct gp *g)
 static int
 parse_move_rest(struct gp *g, struct reading *rd)
 {
+	int rc;
+
 	rd->kind = ORDER_MOVE;
-	if (parse_place(g, &rd->dest) < 0)
+	if (option_on(g, "insurrection")) {
+		rc = parse_insurrection_power(g, rd);
+		if (rc != 0)
+			return rc < 0 ? -1 : 0;
+	}
+	rc = parse_place(g, &rd->dest, PL_DEST);
+	if (rc < 0)
 		return -1;
-	while (!at_end(g) && (peek(g, 0)->kind == TK_DASH || peek_kw(g, 0) == KW_MOVE)) {
-		struct slot next;
+	if (rc == PLACE_POWER)
+		return parse_insurrection_power(g, rd) < 0 ? -1 : 0;
+	while (!at_end(g) && (kind_at(g, 0, TK_DASH) || kw_at(g, 0) == KW_MOVE)) {
+		prov_id step = rd->dest.c[0].id;
+		int sea = slot_has_sea(g->c->m, &rd->dest);
 		parse_move_word(g);
-		memset(&next, 0, sizeof next);
-		if (parse_place(g, &next) < 0)
+		if (parse_place(g, &rd->dest, 0) < 0)
 			return -1;
-		rd->dest = next;
+		if (!sea)
+			return gfail(g, "%s is not a sea: a route names the seas of a convoy "
+			    "(\"A Lon - Nth - Nwy\")", g->c->m->provs[step].name);
 		rd->route++;
 	}
-	if (parse_via(g))
+	if (parse_via(g)) {
 		rd->via = 1;
+	} else if (kind_at(g, 0, TK_LPAREN) && kw_at(g, 1) == KW_VIA) {
+		g->i++;		/* "(via convoy)" */
+		if (!parse_via(g) || !kind_at(g, 0, TK_RPAREN))
+			return gfail(g, "did not understand the brackets after %s",
+			    lx_text(g->lx, &rd->dest));
+		g->i++;
+		rd->via = 1;
+	}
+	if (kw_at(g, 0) == KW_EMBARK || (kw_at(g, 0) == KW_FOLLOW && kw_at(g, 1) == KW_EMBARK))
+		return parse_embark(g, rd);
+	return 0;
+}
+
+/* Realpolitik: "A Bel embarks F Bel", "A Hol - Bel on board F Bel". */
+static int
+parse_embark(struct gp *g, struct reading *rd)
+{
+	if (!option_on(g, "realpolitik"))
+		return gfail(g, "armies go on board fleets only in Realpolitik; here a fleet "
+		    "convoys them: \"F Nth C A Lon - Nwy\"");
+	if (kw_at(g, 0) == KW_FOLLOW)
+		g->i++;		/* "on board" */
+	g->i++;
+	while (kw_at(g, 0) == KW_FOLLOW || kw_at(g, 0) == KW_FILLER)
+		g->i++;
+	rd->kind = ORDER_EMBARK;
+	if (at_end(g))
+		return 0;
+	if (parse_unit(g, &rd->target_type, &rd->target, 0) < 0)
+		return -1;
+	if (rd->target_type == UNIT_ARMY)
+		return gfail(g, "an army goes on board a fleet, not an army");
+	return 0;
+}
+
+/* Realpolitik: "A Bel lands", "A Bel goes ashore", "A Bel disembarks in Bel". */
+static int
+parse_land(struct gp *g, struct reading *rd)
+{
+	if (!option_on(g, "realpolitik"))
+		return gfail(g, "armies land from fleets only in Realpolitik");
+	while (kw_at(g, 0) == KW_MOVE)
+		g->i++;		/* "goes ashore" */
+	g->i++;
+	rd->kind = ORDER_LAND;
+	while (kw_at(g, 0) == KW_FOLLOW || kw_at(g, 0) == KW_FILLER || kw_at(g, 0) == KW_MOVE)
+		g->i++;
+	if (at_end(g))
+		return 0;
+	return parse_place(g, &rd->dest, 0);
+}
+
+/* After "supports"/"convoys": [power] unit, then a destination or a hold. */
+static int
+parse_support(struct gp *g, struct reading *rd, enum kw k)
+{
+	power_id pw;
+	int nw;
+
+	g->i++;
+	rd->kind = k == KW_SUPPORT ? ORDER_SUPPORT : ORDER_CONVOY;
+	while (kw_at(g, 0) == KW_FILLER || kw_at(g, 0) == KW_ARTICLE)
+		g->i++;
+	/* "RUSSIAN A War-Pru": a power word before the other unit. */
+	pw = power_word(g, &nw);
+	if (pw != POWER_NONE && kind_at(g, nw, TK_WORD)) {
+		struct name_cand one[1];
+		const struct tok *t = peek(g, 0);
+		if (nw == 2 || names_province_exactn(g->c->names, t->s, t->len, one) == 0) {
+			rd->target_power = pw;
+			g->i += nw;
+		}
+	}
+	if (parse_unit(g, &rd->target_type, &rd->target, 0) < 0)
+		return -1;
+	skip_fillers(g);
+	if (kw_at(g, 0) == KW_MOVE && kw_at(g, 1) == KW_HOLD)
+		g->i++;		/* "to hold" */
+	if (kw_at(g, 0) == KW_HOLD) {
+		if (rd->kind == ORDER_CONVOY)
+			return gfail(g, "a convoy needs a destination: F Nth C A Lon - Nwy");
+		g->i++;
+		rd->support_hold = 1;
+		return 0;
+	}
+	if (parse_move_word(g) || (kind_at(g, 0, TK_WORD) && kw_at(g, 0) == KW_NONE)) {
+		if (at_end(g) || kind_at(g, 0, TK_LPAREN))
+			return gfail(g, "a destination is missing after %s", lx_text(g->lx, &rd->target));
+		if (parse_place(g, &rd->dest, 0) < 0)
+			return -1;
+		if (rd->kind == ORDER_CONVOY)
+			parse_via(g);
+		return 0;
+	}
+	if (rd->kind == ORDER_CONVOY)
+		return gfail(g, "a convoy needs a destination: F Nth C A Lon - Nwy");
+	rd->support_hold = 1;
 	return 0;
 }
 
@@ -506,108 +1019,204 @@ parse_move_rest(struct gp *g, struct reading *rd)
 static int
 parse_action(struct gp *g, struct reading *rd)
 {
-	enum kw k = peek_kw(g, 0);
+	enum kw k;
+	const struct tok *t;
 
-	if (at_end(g)) {
+	skip_fillers(g);	/* "will" */
+	k = kw_at(g, 0);
+	if (at_end(g) || kind_at(g, 0, TK_LPAREN)) {
 		rd->kind = ORDER_HOLD;
 		return 0;
 	}
-	if (k == KW_HOLD) {
+	switch (k) {
+	case KW_HOLD:
 		g->i++;
 		rd->kind = ORDER_HOLD;
 		return 0;
-	}
-	if (k == KW_DISBAND) {
+	case KW_DISBAND:
 		g->i++;
 		rd->kind = ORDER_DISBAND;
 		return 0;
-	}
-	if (k == KW_RETREAT) {
+	case KW_RETREAT:
 		g->i++;
 		parse_move_word(g);
 		rd->kind = ORDER_RETREAT;
-		return parse_place(g, &rd->dest);
-	}
-	if (k == KW_SUPPORT || k == KW_CONVOY) {
-		const struct tok *t;
+		return parse_place(g, &rd->dest, 0);
+	case KW_SUPPORT:
+	case KW_CONVOY:
+		return parse_support(g, rd, k);
+	case KW_EMBARK:
+		return parse_embark(g, rd);
+	case KW_LAND:
+		return parse_land(g, rd);
+	case KW_INSURRECTION:
 		g->i++;
-		rd->kind = k == KW_SUPPORT ? ORDER_SUPPORT : ORDER_CONVOY;
-		t = peek(g, 0);
-		/* "RUSSIAN A War-Pru": a power word before the supported unit. */
-		if (t && t->kind == TK_WORD && kw_of(t->s) == KW_NONE &&
-		    names_province_exact(g->c->names, t->s) == PROV_NONE) {
-			struct name_cand pc[NAMES_MAX_CAND];
-			int np = names_powers(g->c->names, t->s, pc);
-			const struct tok *nx = peek(g, 1);
-			if (np == 1 && pc[0].tier == NAME_EXACT && nx && nx->kind == TK_WORD) {
-				rd->target_power = (power_id)pc[0].id;
-				g->i++;
-			}
-		}
-		if (parse_unit(g, &rd->target_type, &rd->target) < 0)
-			return -1;
-		if (parse_move_word(g)) {
-			if (parse_place(g, &rd->dest) < 0)
-				return -1;
-			if (rd->kind == ORDER_CONVOY)
-				parse_via(g);
-			return 0;
-		}
-		if (rd->kind == ORDER_CONVOY)
-			return gfail(g, "a convoy needs a destination: F Nth C A Lon - Nwy");
-		if (peek_kw(g, 0) == KW_HOLD)
-			g->i++;
-		rd->support_hold = 1;
+		while (kw_at(g, 0) == KW_FOLLOW || kw_at(g, 0) == KW_FILLER)
+			g->i++;	/* "insurrection in Russia" */
+		rd->kind = ORDER_MOVE;
+		if (parse_insurrection_power(g, rd) <= 0)
+			return gfail(g, "an insurrection names the power to revive: "
+			    "F Lon - Russia");
 		return 0;
+	case KW_FOLLOW:
+		if (kw_at(g, 1) == KW_EMBARK)
+			return parse_embark(g, rd);	/* "on board" */
+		break;
+	case KW_MOVE:
+		if (kw_at(g, 1) == KW_LAND)
+			return parse_land(g, rd);	/* "goes ashore" */
+		break;
+	default:
+		break;
 	}
 	if (parse_move_word(g))
 		return parse_move_rest(g, rd);
-	if (parse_via(g)) {
-		rd->via = 1;
+	if (parse_via(g))
 		return gfail(g, "\"via convoy\" needs a destination: A Lon - Nwy via convoy");
-	}
-	{
-		const struct tok *t = peek(g, 0);
-		return gfail(g, "did not understand \"%s\" after the unit",
-		    t && t->kind == TK_WORD ? t->s : "punctuation");
-	}
+	t = peek(g, 0);
+	if (t == NULL)
+		return gfail(g, "did not understand the order");
+	if (t->kind == TK_WORD && t->kw == KW_NONE)
+		return parse_move_rest(g, rd);	/* "Par Bur" */
+	return gfail(g, "did not understand \"%s\" after %s", t->s, lx_text(g->lx, &rd->unit));
 }
 
-/* Optional power prefix: "England:", "E:", or a full power name. */
+/* Optional power prefix: "England:", "Great Britain:", "E:", or a whole
+ * power name without the colon ("England F Lon H"). */
 static int
 parse_power(struct gp *g, struct reading *rd)
 {
-	const struct tok *t = peek(g, 0), *nx = peek(g, 1);
-	struct name_cand pc[NAMES_MAX_CAND];
-	int np;
+	const struct map *m = g->c->m;
+	struct name_cand pc[NAMES_MAX_CAND], one[1];
+	const struct tok *t = peek(g, 0);
+	char key[3 * TOKLEN + 3];
+	int np, w, nw;
+	power_id pw;
 
 	if (t == NULL || t->kind != TK_WORD)
 		return 0;
-	if (nx && nx->kind == TK_COLON) {
-		np = names_powers(g->c->names, t->s, pc);
+	/* Up to three words (joined by tight dashes or blanks) and a colon. */
+	for (w = 1; w <= 5; w++) {
+		if (w == 1 && t->len > 1 && t->kw != KW_NONE) {
+			w = 6;	/* "Revive:" is no power; letters are ("B:") */
+			break;
+		}
+		if (kind_at(g, w, TK_COLON))
+			break;
+		if (kind_at(g, w, TK_DASH) && peek(g, w)->tight && kind_at(g, w + 1, TK_WORD) &&
+		    peek(g, w + 1)->tight && t->kw == KW_NONE)
+			continue;	/* "Austria-Hungary:" */
+		if (!kind_at(g, w, TK_WORD) || kw_at(g, w - 1) != KW_NONE ||
+		    kw_at(g, w) != KW_NONE) {
+			w = 6;	/* "A Par: Bur" is no power */
+			break;
+		}
+	}
+	if (w <= 5) {
+		join_words(g->lx, g->i, g->i + w, key, sizeof key);
+		np = names_powers(g->c->names, key, pc);
 		if (np == 0)
-			return gfail(g, "unknown power \"%s\"", t->s);
+			np = names_powers_prefix(g->c->names, key, pc);
+		if (np == 0) {
+			char list[160] = "";
+			size_t o = 0;
+			int i;
+			for (i = 0; i < m->npowers; i++)
+				list_add(list, sizeof list, &o, i, m->npowers, m->powers[i].name);
+			return gfail(g, "unknown power \"%s\": %s?", key, list);
+		}
 		if (np > 1)
-			return gfail(g, "power \"%s\" is ambiguous", t->s);
+			return gfail(g, "power \"%s\" could be %s or %s", key,
+			    m->powers[pc[0].id].name, m->powers[pc[1].id].name);
 		rd->power = (power_id)pc[0].id;
 		rd->explicit_power = 1;
 		if (pc[0].tier != NAME_EXACT)
-			snprintf(rd->power_note, sizeof rd->power_note, "\"%s\" read as %s", t->s,
-			    g->c->m->powers[rd->power].name);
-		g->i += 2;
+			snprintf(rd->power_note, sizeof rd->power_note, "\"%.40s\" read as %s", key,
+			    m->powers[rd->power].name);
+		g->i += w + 1;
 		return 0;
 	}
-	/* Without a colon only a whole power name of 3+ letters that is
-	 * neither a keyword nor a place counts. */
-	if (strlen(t->s) >= 3 && kw_of(t->s) == KW_NONE &&
-	    names_province_exact(g->c->names, t->s) == PROV_NONE && nx && nx->kind == TK_WORD) {
-		np = names_powers(g->c->names, t->s, pc);
-		if (np == 1 && pc[0].tier == NAME_EXACT) {
-			rd->power = (power_id)pc[0].id;
-			rd->explicit_power = 1;
+	/* Without a colon: a whole power name that is neither a keyword nor a place. */
+	pw = power_word(g, &nw);
+	if (pw == POWER_NONE || !kind_at(g, nw, TK_WORD))
+		return 0;
+	if (nw == 1 && names_province_exactn(g->c->names, t->s, t->len, one))
+		return 0;
+	rd->power = pw;
+	rd->explicit_power = 1;
+	g->i += nw;
+	return 0;
+}
+
+/* List markers before an order: "-", "1.", "1)", "(1)", "a)". */
+static void
+skip_list_marker(struct gp *g)
+{
+	while (kind_at(g, 0, TK_DASH) && peek(g, 1) != NULL)
+		g->i++;
+	if (kind_at(g, 0, TK_LPAREN) && kw_at(g, 1) == KW_NUMBER && kind_at(g, 2, TK_RPAREN) &&
+	    peek(g, 3) != NULL) {
+		g->i += 3;
+	} else if (kw_at(g, 0) == KW_NUMBER && peek(g, 1) != NULL) {
+		g->i++;
+		if ((kind_at(g, 0, TK_RPAREN) || kind_at(g, 0, TK_COLON)) && peek(g, 1) != NULL)
 			g->i++;
-		}
+	} else if (kind_at(g, 0, TK_WORD) && peek(g, 0)->len == 1 && kind_at(g, 1, TK_RPAREN) &&
+	    peek(g, 2) != NULL) {
+		g->i += 2;
 	}
+}
+
+/* MUNA's revival order: "Revive: Moscow, St Petersburg, Warsaw". */
+static int
+parse_revival(struct gp *g, struct reading *rd)
+{
+	power_id pw;
+	int nw;
+
+	if (!option_on(g, "insurrection"))
+		return gfail(g, "revival orders are not part of this variant");
+	g->i++;
+	if (kind_at(g, 0, TK_COLON))
+		g->i++;
+	pw = power_word(g, &nw);	/* "Revive Russia: ..." */
+	if (pw != POWER_NONE && (kind_at(g, nw, TK_COLON) || kw_at(g, nw) == KW_FOLLOW ||
+	    kw_at(g, nw) == KW_FILLER || kind_at(g, nw, TK_WORD))) {
+		if (rd->explicit_power && rd->power != pw)
+			return gfail(g, "%s cannot file %s's revival",
+			    g->c->m->powers[rd->power].name, g->c->m->powers[pw].name);
+		rd->power = pw;
+		rd->explicit_power = 1;
+		g->i += nw;
+		if (kind_at(g, 0, TK_COLON))
+			g->i++;
+		while (kw_at(g, 0) == KW_FOLLOW || kw_at(g, 0) == KW_FILLER)
+			g->i++;	/* "with", "in" */
+	}
+	rd->kind = ORDER_REVIVE;
+	rd->nprefs = 0;
+	for (;;) {
+		struct slot *s;
+		int i;
+		while (kind_at(g, 0, TK_COMMA) || kind_at(g, 0, TK_DASH) || kind_at(g, 0, TK_SLASH) ||
+		    kind_at(g, 0, TK_RPAREN) || kw_at(g, 0) == KW_AND || kw_at(g, 0) == KW_NUMBER)
+			g->i++;	/* separators and ranks: "1) Moscow, 2) Warsaw" */
+		if (peek(g, 0) == NULL)
+			break;
+		if (rd->nprefs >= ORDER_MAX_PREFS)
+			return gfail(g, "a revival order names at most %d centres", ORDER_MAX_PREFS);
+		s = &rd->prefs[rd->nprefs];
+		if (parse_place(g, s, 0) < 0)
+			return -1;
+		for (i = 0; i < rd->nprefs; i++)
+			if (s->n == 1 && rd->prefs[i].n == 1 && s->c[0].id == rd->prefs[i].c[0].id)
+				return gfail(g, "%s is named twice: list each centre once, most "
+				    "wanted first", g->c->m->provs[s->c[0].id].name);
+		rd->nprefs++;
+	}
+	if (rd->nprefs == 0)
+		return gfail(g, "name the home centres to take back, most wanted first: "
+		    "Revive: Moscow, Warsaw, St Petersburg");
 	return 0;
 }
 
@@ -616,41 +1225,72 @@ parse_reading(struct gp *g, struct reading *rd)
 {
 	enum kw k;
 
+	skip_list_marker(g);
 	if (parse_power(g, rd) < 0)
 		return -1;
 	if (at_end(g))
 		return gfail(g, "no order after the power name");
-	k = peek_kw(g, 0);
-	if (k == KW_WAIVE) {
+	k = kw_at(g, 0);
+	switch (k) {
+	case KW_WAIVE:
 		g->i = g->lx->n;	/* "waive", "waive build", "waive Paris" */
 		rd->kind = ORDER_WAIVE;
 		return 0;
-	}
-	if (k == KW_BUILD) {
+	case KW_BUILD:
 		g->i++;
 		rd->kind = ORDER_BUILD;
-		return parse_unit(g, &rd->type, &rd->unit);
-	}
-	if (k == KW_REMOVE || (k == KW_DISBAND && peek(g, 1) != NULL)) {
+		if (kw_at(g, 0) == KW_WAIVE) {
+			g->i = g->lx->n;	/* "build waived" */
+			rd->kind = ORDER_WAIVE;
+			return 0;
+		}
+		return parse_unit(g, &rd->type, &rd->unit, PL_BUILD);
+	case KW_REMOVE:
+	case KW_DISBAND:
+		if (k == KW_DISBAND && peek(g, 1) == NULL)
+			break;
 		g->i++;
 		rd->kind = ORDER_REMOVE;
-		return parse_unit(g, &rd->type, &rd->unit);
-	}
-	if (k == KW_MOVE && peek(g, 1) && peek(g, 1)->kind == TK_WORD) {
+		return parse_unit(g, &rd->type, &rd->unit, PL_UNIT);
+	case KW_REVIVE:
+		return parse_revival(g, rd);
+	case KW_MOVE:
+		if (!kind_at(g, 1, TK_WORD))
+			break;
 		/* Command first: "move army lvp to edi", "m lvp-edi". */
 		g->i++;
-		if (parse_unit(g, &rd->type, &rd->unit) < 0)
+		if (parse_unit(g, &rd->type, &rd->unit, PL_UNIT) < 0)
 			return -1;
-		if (!parse_move_word(g))
-			return gfail(g, "expected where to move to");
+		if (!parse_move_word(g) && kw_at(g, 0) != KW_NONE)
+			return gfail(g, "expected where to move to after %s", lx_text(g->lx, &rd->unit));
 		return parse_move_rest(g, rd);
+	default:
+		break;
 	}
-	if (parse_unit(g, &rd->type, &rd->unit) < 0)
+	if (parse_unit(g, &rd->type, &rd->unit, PL_UNIT) < 0)
 		return -1;
 	return parse_action(g, rd);
 }
 
 /* -------------------------------------------------------- interpretation -- */
+
+/* Why a reading does not fit the board. */
+enum fit {
+	FIT_OK = 0,
+	FIT_NO_UNIT,		/* no unit there */
+	FIT_FOREIGN,		/* the unit is another power's */
+	FIT_SAME,		/* to its own province */
+	FIT_UNREACHABLE,	/* cannot reach the destination */
+	FIT_NO_TARGET,		/* no unit to support or convoy there */
+	FIT_TARGET_UNREACHABLE,	/* the other unit cannot reach the destination */
+	FIT_CANNOT_CONVOY,	/* not a fleet at sea, or not an army to convoy */
+	FIT_NOT_HOME,		/* not a home centre of the power */
+	FIT_NOT_OWNED,		/* home centre owned by another power */
+	FIT_OCCUPIED,		/* a unit stands there */
+	FIT_NO_FLEET,		/* no fleet there to go on board */
+	FIT_NOT_ARMY,		/* only armies go on board and land */
+	FIT_ALIVE,		/* insurrection: that power is still in the game */
+};
 
 struct interp {
 	const struct parse_ctx *c;
@@ -659,103 +1299,153 @@ struct interp {
 	power_id power;
 };
 
-/* Unit of the board in province p (dislodged units in a retreat phase). */
-static const struct unit *
-unit_in(const struct interp *in, prov_id p)
+/* Is there a chain of fleets at sea from coastal province a to coastal b? */
+static bool
+fleet_path(const struct parse_ctx *c, prov_id a, prov_id b)
 {
-	const struct board *b = in->c->b;
-	const struct map *m = in->c->m;
-	int i;
+	const struct map *m = c->m;
+	prov_id sea[BOARD_MAX_UNITS], queue[BOARD_MAX_UNITS];
+	uint8_t seen[BOARD_MAX_UNITS];
+	int ns = 0, head = 0, tail = 0, i;
 
-	if (b == NULL)
-		return NULL;
-	if (in->phase == PHASE_RETREAT) {
-		for (i = 0; i < b->ndislodged; i++)
-			if (m->locs[b->dislodged[i].unit.loc].prov == p)
-				return &b->dislodged[i].unit;
-		return NULL;
+	for (i = 0; i < c->b->nunits; i++) {
+		const struct unit *u = &c->b->units[i];
+		prov_id p = m->locs[u->loc].prov;
+		if (u->type == UNIT_FLEET && m->provs[p].terrain == TERRAIN_SEA) {
+			seen[ns] = 0;
+			sea[ns++] = p;
+		}
 	}
-	for (i = 0; i < b->nunits; i++)
-		if (m->locs[b->units[i].loc].prov == p)
-			return &b->units[i];
-	return NULL;
+	for (i = 0; i < ns; i++)
+		if (map_fleet_link(m, a, sea[i])) {
+			seen[i] = 1;
+			queue[tail++] = (prov_id)i;
+		}
+	while (head < tail) {
+		prov_id s = sea[queue[head++]];
+		if (map_fleet_link(m, s, b))
+			return true;
+		for (i = 0; i < ns; i++)
+			if (!seen[i] && map_fleet_link(m, s, sea[i])) {
+				seen[i] = 1;
+				queue[tail++] = (prov_id)i;
+			}
+	}
+	return false;
 }
 
-/* Any unit (not dislodged) in p, for supports and convoys. */
-static const struct unit *
-board_unit(const struct interp *in, prov_id p)
-{
-	const struct board *b = in->c->b;
-	int i;
-
-	if (b == NULL)
-		return NULL;
-	for (i = 0; i < b->nunits; i++)
-		if (in->c->m->locs[b->units[i].loc].prov == p)
-			return &b->units[i];
-	return NULL;
-}
-
+/* Could unit u move to province p (armies: by land, or by a convoy the
+ * fleets on the board could make; no convoys in a retreat)? */
 static bool
-can_reach(const struct map *m, const struct unit *u, prov_id p)
-{
-	if (u->type == UNIT_ARMY)
-		return map_reaches(m, UNIT_ARMY, u->loc, p) ||
-		    map_convoy_reach(m, m->locs[u->loc].prov, p);
-	return map_reaches(m, UNIT_FLEET, u->loc, p);
-}
-
-/* Is this combination of provinces a sensible order on the board? */
-static bool
-plausible(const struct interp *in, prov_id up, prov_id tp, prov_id dp)
+can_reach(const struct interp *in, const struct unit *u, prov_id p)
 {
 	const struct map *m = in->c->m;
+	prov_id from = m->locs[u->loc].prov;
+
+	if (map_reaches(m, (enum unit_type)u->type, u->loc, p))
+		return true;
+	return u->type == UNIT_ARMY && in->phase == PHASE_MOVEMENT &&
+	    map_convoy_reach(m, from, p) && fleet_path(in->c, from, p);
+}
+
+/* Has power pw neither units nor centres? */
+static bool
+power_eliminated(const struct parse_ctx *c, power_id pw)
+{
+	int i;
+
+	for (i = 0; i < c->b->nunits; i++)
+		if (c->b->units[i].power == pw)
+			return false;
+	for (i = 0; i < c->m->nprovs; i++)
+		if (c->m->provs[i].supply && c->b->owner[i] == pw)
+			return false;
+	return true;
+}
+
+/*
+ * Does this combination of provinces make a sensible order on the board?
+ * *unit gets the board's unit in up that the order addresses, or NULL.
+ */
+static enum fit
+plausible(const struct interp *in, prov_id up, prov_id tp, prov_id dp, const struct unit **unit)
+{
+	const struct parse_ctx *c = in->c;
+	const struct map *m = c->m;
 	const struct reading *rd = in->rd;
 	const struct unit *u, *t;
 
-	if (in->c->b == NULL)
-		return true;
+	*unit = NULL;
+	if (c->b == NULL)
+		return FIT_OK;
 	switch (rd->kind) {
-	case ORDER_BUILD:
-		return m->provs[up].supply && (in->power == POWER_NONE ||
-		    (m->provs[up].home == in->power && in->c->b->owner[up] == in->power)) &&
-		    board_unit(in, up) == NULL;
 	case ORDER_WAIVE:
-		return true;
+	case ORDER_REVIVE:
+		return FIT_OK;
+	case ORDER_BUILD:
+		if (!m->provs[up].supply || m->provs[up].home == POWER_NONE ||
+		    (in->power != POWER_NONE && m->provs[up].home != in->power))
+			return FIT_NOT_HOME;
+		if (c->b->owner[up] != m->provs[up].home)
+			return FIT_NOT_OWNED;
+		return find_unit(c, up, UNIT_NONE, 0) ? FIT_OCCUPIED : FIT_OK;
 	default:
+		u = unit_in(c, up, rd->type);
 		break;
 	}
-	u = unit_in(in, up);
-	if (u == NULL || (in->power != POWER_NONE && u->power != in->power))
-		return false;
+	*unit = u;
+	if (u == NULL)
+		return FIT_NO_UNIT;
+	if (in->power != POWER_NONE && u->power != in->power)
+		return FIT_FOREIGN;
 	switch (rd->kind) {
 	case ORDER_MOVE:
 	case ORDER_RETREAT:
-		return dp != up && can_reach(m, u, dp);
+		if (dp == up)
+			return FIT_SAME;
+		return can_reach(in, u, dp) ? FIT_OK : FIT_UNREACHABLE;
 	case ORDER_SUPPORT:
-		t = board_unit(in, tp);
-		if (t == NULL || tp == up)
-			return false;
+		t = find_unit(c, tp, rd->target_type, 0);
+		if (t == NULL)
+			return FIT_NO_TARGET;
+		if (tp == up)
+			return FIT_SAME;
 		if (rd->support_hold)
-			return map_reaches(m, (enum unit_type)u->type, u->loc, tp);
-		return dp != up && map_reaches(m, (enum unit_type)u->type, u->loc, dp) &&
-		    can_reach(m, t, dp);
+			return map_reaches(m, (enum unit_type)u->type, u->loc, tp) ? FIT_OK :
+										   FIT_UNREACHABLE;
+		if (dp == up)
+			return FIT_SAME;
+		if (!map_reaches(m, (enum unit_type)u->type, u->loc, dp))
+			return FIT_UNREACHABLE;
+		return dp != tp && can_reach(in, t, dp) ? FIT_OK : FIT_TARGET_UNREACHABLE;
 	case ORDER_CONVOY:
-		t = board_unit(in, tp);
-		return t != NULL && t->type == UNIT_ARMY && u->type == UNIT_FLEET &&
-		    map_convoy_reach(m, tp, dp);
+		t = find_unit(c, tp, UNIT_ARMY, 0);
+		if (t == NULL)
+			return FIT_NO_TARGET;
+		if (t->type != UNIT_ARMY || u->type != UNIT_FLEET ||
+		    m->provs[up].terrain != TERRAIN_SEA)
+			return FIT_CANNOT_CONVOY;
+		return tp != dp && map_convoy_reach(m, tp, dp) ? FIT_OK : FIT_TARGET_UNREACHABLE;
+	case ORDER_INSURRECTION:
+		return rd->dest_power != u->power && power_eliminated(c, rd->dest_power) ? FIT_OK :
+											   FIT_ALIVE;
+	case ORDER_EMBARK:
+		if (u->type != UNIT_ARMY)
+			return FIT_NOT_ARMY;
+		t = tp != PROV_NONE ? find_unit(c, tp, UNIT_FLEET, 0) : NULL;
+		if (tp != PROV_NONE && (t == NULL || t->type != UNIT_FLEET))
+			return FIT_NO_FLEET;
+		if (dp != PROV_NONE && dp != up && !map_reaches(m, UNIT_ARMY, u->loc, dp))
+			return FIT_UNREACHABLE;
+		return FIT_OK;
+	case ORDER_LAND:
+		return u->type == UNIT_ARMY ? FIT_OK : FIT_NOT_ARMY;
 	default:
-		return true;
+		return FIT_OK;
 	}
 }
 
-static int
-cand_cost(const struct name_cand *c)
-{
-	return c->tier * 10 + c->dist;
-}
-
-/* Append ", " separated text to a note. */
+/* Append "; " separated text to a note. */
 __attribute__((format(printf, 2, 3))) static void
 note_add(char *note, const char *fmt, ...)
 {
@@ -772,17 +1462,103 @@ note_add(char *note, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* "Norway, Norwegian Sea or North Sea" for the candidates of a slot. */
-static void
-list_names(const struct map *m, const struct name_cand *c, int n, char *out, size_t size)
+__attribute__((format(printf, 2, 3))) static void
+refuse(struct parse_result *r, const char *fmt, ...)
 {
-	size_t o = 0;
-	int i;
+	va_list ap;
 
+	r->verdict = VERDICT_REFUSED;
+	va_start(ap, fmt);
+	vsnprintf(r->note, sizeof r->note, fmt, ap);
+	va_end(ap);
+}
+
+/* "Norway, Norwegian Sea or North Sea" for a list of provinces. */
+static void
+list_provs(const struct map *m, const prov_id *p, int n, char *out, size_t size)
+{
+	prov_id s[NAMES_MAX_CAND];
+	size_t o = 0;
+	int i, j;
+
+	if (n > NAMES_MAX_CAND)
+		n = NAMES_MAX_CAND;
+	for (i = 0; i < n; i++) {	/* alphabetical */
+		for (j = i; j > 0 && strcmp(m->provs[s[j - 1]].name, m->provs[p[i]].name) > 0; j--)
+			s[j] = s[j - 1];
+		s[j] = p[i];
+	}
 	out[0] = '\0';
-	for (i = 0; i < n && o < size; i++)
-		o += (size_t)snprintf(out + o, size - o, "%s%s", i == 0 ? "" : i == n - 1 ? " or " : ", ",
-		    m->provs[c[i].id].name);
+	for (i = 0; i < n; i++)
+		list_add(out, size, &o, i, n, m->provs[s[i]].name);
+}
+
+static const char *
+an(uint8_t type)
+{
+	return type == UNIT_ARMY ? "an army" : type == UNIT_FLEET ? "a fleet" : "a unit";
+}
+
+/* Say in words why a reading does not fit: "no unit in Burgundy". */
+static void
+fit_explain(const struct interp *in, enum fit f, prov_id up, prov_id tp, prov_id dp, char *out,
+    size_t size)
+{
+	const struct map *m = in->c->m;
+	const struct unit *u = up != PROV_NONE ? unit_in(in->c, up, in->rd->type) : NULL;
+	const char *un = up != PROV_NONE ? m->provs[up].name : "?";
+
+	switch (f) {
+	case FIT_NO_UNIT:
+		snprintf(out, size, "no %sunit in %s", in->phase == PHASE_RETREAT ? "dislodged " : "",
+		    un);
+		break;
+	case FIT_FOREIGN:
+		snprintf(out, size, "the unit in %s is %s", un,
+		    u ? m->powers[u->power].adjective : "another power's");
+		break;
+	case FIT_SAME:
+		snprintf(out, size, "that is the unit's own province");
+		break;
+	case FIT_UNREACHABLE:
+		snprintf(out, size, "%s in %s cannot reach %s", u ? an(u->type) : "the unit", un,
+		    dp != PROV_NONE ? m->provs[dp].name : tp != PROV_NONE ? m->provs[tp].name : "it");
+		break;
+	case FIT_NO_TARGET:
+		snprintf(out, size, "no unit in %s", tp != PROV_NONE ? m->provs[tp].name : "?");
+		break;
+	case FIT_TARGET_UNREACHABLE:
+		snprintf(out, size, "the unit in %s cannot reach %s",
+		    tp != PROV_NONE ? m->provs[tp].name : "?", dp != PROV_NONE ? m->provs[dp].name : "?");
+		break;
+	case FIT_CANNOT_CONVOY:
+		snprintf(out, size, "only a fleet at sea convoys, and only armies");
+		break;
+	case FIT_NOT_HOME:
+		snprintf(out, size, "%s is not a home centre%s%s", un,
+		    in->power != POWER_NONE ? " of " : "",
+		    in->power != POWER_NONE ? m->powers[in->power].name : "");
+		break;
+	case FIT_NOT_OWNED:
+		snprintf(out, size, "%s is not owned by its home power", un);
+		break;
+	case FIT_OCCUPIED:
+		snprintf(out, size, "%s is occupied", un);
+		break;
+	case FIT_NO_FLEET:
+		snprintf(out, size, "no fleet in %s", tp != PROV_NONE ? m->provs[tp].name : "?");
+		break;
+	case FIT_NOT_ARMY:
+		snprintf(out, size, "only armies go on board fleets and land");
+		break;
+	case FIT_ALIVE:
+		snprintf(out, size, "%s is still in the game",
+		    in->rd->dest_power != POWER_NONE ? m->powers[in->rd->dest_power].name : "?");
+		break;
+	default:
+		snprintf(out, size, "it does not fit the board");
+		break;
+	}
 }
 
 /* Resolve a written coast for province p; LOC_NONE when p has no such coast. */
@@ -798,22 +1574,140 @@ coast_loc(const struct map *m, prov_id p, const char *coast)
 		return l;
 	for (i = 0; i < pr->ncoasts; i++) {
 		const struct location *lc = &m->locs[pr->coast[i]];
-		if (lc->coast_abbr[0] == coast[0] ||
-		    (lc->coast_name && str_lc(lc->coast_name[0]) == coast[0]))
+		if (lc->coast_abbr[0] == coast[0] && (coast[1] == '\0' || coast[1] == 'c' ||
+		    is_direction(coast)))
 			return pr->coast[i];
 	}
 	return LOC_NONE;
 }
 
-__attribute__((format(printf, 2, 3))) static void
-refuse(struct parse_result *r, const char *fmt, ...)
+static int
+cand_cost(const struct slot *s, int i)
 {
-	va_list ap;
+	return s->used ? s->c[i].tier * 10 + s->c[i].dist : 0;
+}
 
-	r->verdict = VERDICT_REFUSED;
-	va_start(ap, fmt);
-	vsnprintf(r->note, sizeof r->note, fmt, ap);
-	va_end(ap);
+/* Add id to a small set; returns the new size. */
+static int
+set_add(prov_id *set, int n, int max, prov_id id)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (set[i] == id)
+			return n;
+	if (n < max)
+		set[n++] = id;
+	return n;
+}
+
+/* Note a name read differently from what was written. */
+static void
+note_name(struct parse_result *r, const struct map *m, const struct lex *lx, const struct slot *s,
+    int i)
+{
+	char text[SLOT_TEXT];
+
+	if (s->used && s->c[i].tier != NAME_EXACT)
+		note_add(r->note, "\"%s\" read as %s", slot_text(lx, s, text), m->provs[s->c[i].id].name);
+}
+
+/* A revival order: each place must be a home centre of the power. */
+static int
+interpret_revival(const struct parse_ctx *c, const struct reading *rd, struct parse_result *r)
+{
+	const struct map *m = c->m;
+	power_id pw = rd->explicit_power ? rd->power : c->power;
+	char text[SLOT_TEXT];
+	int i, j;
+
+	r->prefs.n = 0;
+	for (i = 0; i < rd->nprefs; i++) {
+		const struct slot *s = &rd->prefs[i];
+		int best = 1 << 30, nbest = 0, bi = 0;
+		prov_id amb[NAMES_MAX_CAND];
+		for (j = 0; j < s->n; j++) {
+			const struct province *pr = &m->provs[s->c[j].id];
+			int cost = cand_cost(s, j);
+			if (!pr->supply || pr->home == POWER_NONE || (pw != POWER_NONE && pr->home != pw))
+				continue;
+			if (cost < best) {
+				best = cost;
+				nbest = 0;
+			}
+			if (cost == best) {
+				amb[nbest++] = s->c[j].id;
+				if (nbest == 1)
+					bi = j;
+			}
+		}
+		if (nbest > 1) {
+			char names[160];
+			list_provs(m, amb, nbest, names, sizeof names);
+			refuse(r, "\"%s\" is ambiguous: did you mean %s?", slot_text(rd->lx, s, text),
+			    names);
+			return -1;
+		}
+		if (nbest == 0) {
+			if (s->n == 1 && s->c[0].tier == NAME_EXACT) {
+				bi = 0;	/* as written: the adjudicator says why not */
+			} else {
+				refuse(r, "\"%s\" is not a home centre%s%s", slot_text(rd->lx, s, text),
+				    pw != POWER_NONE ? " of " : "", pw != POWER_NONE ? m->powers[pw].name : "");
+				return -1;
+			}
+		}
+		for (j = 0; j < r->prefs.n; j++)
+			if (r->prefs.prov[j] == s->c[bi].id) {
+				refuse(r, "%s is named twice: list each centre once, most wanted first",
+				    m->provs[s->c[bi].id].name);
+				return -1;
+			}
+		r->prefs.prov[r->prefs.n++] = s->c[bi].id;
+		note_name(r, m, rd->lx, s, bi);
+	}
+	if (pw == POWER_NONE)
+		pw = m->provs[r->prefs.prov[0]].home;
+	r->order.kind = ORDER_REVIVE;
+	r->order.power = pw;
+	r->order.loc = m->provs[r->prefs.prov[0]].loc;
+	return 0;
+}
+
+/* Fill in the destination's coast for a fleet; returns -1 having refused. */
+static int
+fleet_coast(const struct parse_ctx *c, const struct slot *sd, prov_id dp, struct parse_result *r)
+{
+	const struct map *m = c->m;
+	const struct province *pr = &m->provs[dp];
+	struct order *o = &r->order;
+	loc_id only = LOC_NONE;
+	int i, k = 0;
+
+	if (pr->ncoasts == 0 || m->locs[o->dest].coast != 0 || c->b == NULL || o->loc == LOC_NONE)
+		return 0;
+	for (i = 0; i < pr->ncoasts; i++)
+		if (map_adjacent(m, UNIT_FLEET, o->loc, pr->coast[i])) {
+			only = pr->coast[i];
+			k++;
+		}
+	if (k == 1) {
+		o->dest = only;
+		note_add(r->note, "coast added: %s", m->locs[only].name);
+	} else if (k > 1) {
+		char coasts[96] = "";
+		size_t n = 0;
+		for (i = 0; i < pr->ncoasts; i++)
+			list_add(coasts, sizeof coasts, &n, i, pr->ncoasts, m->locs[pr->coast[i]].name);
+		if (sd->coast[0])
+			refuse(r, "%s has no coast \"%s\", and the fleet can reach two: say which (%s)",
+			    pr->name, sd->coast, coasts);
+		else
+			refuse(r, "%s has two coasts the fleet can reach: say which (%s)", pr->name,
+			    coasts);
+		return -1;
+	}
+	return 0;
 }
 
 /*
@@ -823,111 +1717,144 @@ static int
 interpret(const struct parse_ctx *c, const struct reading *rd, struct parse_result *r)
 {
 	const struct map *m = c->m;
-	struct interp in = { c, rd, c->b ? (enum phase_type)c->b->phase : PHASE_MOVEMENT,
-		rd->explicit_power ? rd->power : c->power };
+	struct interp in = { c, rd, ctx_phase(c), rd->explicit_power ? rd->power : c->power };
 	const struct slot *su = &rd->unit, *st = &rd->target, *sd = &rd->dest;
 	int nu = su->used ? su->n : 1, nt = st->used ? st->n : 1, nd = sd->used ? sd->n : 1;
 	int iu, it, id, best = 1 << 30, nbest = 0, bu = 0, bt = 0, bd = 0;
 	int lit = 1 << 30, nlit = 0, lu = 0, lt = 0, ld = 0;
+	const struct unit *bunit = NULL, *lunit = NULL, *u;
+	prov_id amb[3][NAMES_MAX_CAND];
+	int namb[3] = { 0, 0, 0 };
+	enum fit litfit = FIT_OK;
 	struct order *o = &r->order;
-	char names_a[160], names_b[160];
 	const struct unit *un;
+	char why[160], text[SLOT_TEXT];
 	prov_id up, tp, dp;
 
+	if (rd->kind == ORDER_REVIVE)
+		return interpret_revival(c, rd, r);
 	for (iu = 0; iu < nu; iu++) {
 		for (it = 0; it < nt; it++) {
 			for (id = 0; id < nd; id++) {
-				int cost = (su->used ? cand_cost(&su->c[iu]) : 0) +
-				    (st->used ? cand_cost(&st->c[it]) : 0) +
-				    (sd->used ? cand_cost(&sd->c[id]) : 0);
+				int cost = cand_cost(su, iu) + cand_cost(st, it) + cand_cost(sd, id);
+				enum fit f;
 				up = su->used ? su->c[iu].id : PROV_NONE;
 				tp = st->used ? st->c[it].id : PROV_NONE;
 				dp = sd->used ? sd->c[id].id : PROV_NONE;
+				f = plausible(&in, up, tp, dp, &u);
 				if (cost < lit) {
 					lit = cost;
 					nlit = 0;
 				}
-				if (cost == lit) {
-					nlit++;
+				if (cost == lit && nlit++ == 0) {
 					lu = iu;
 					lt = it;
 					ld = id;
+					litfit = f;
+					lunit = u;
 				}
-				if (!plausible(&in, up, tp, dp))
+				if (f != FIT_OK)
 					continue;
 				if (cost < best) {
 					best = cost;
 					nbest = 0;
+					namb[0] = namb[1] = namb[2] = 0;
 				}
 				if (cost == best) {
-					nbest++;
-					bu = iu;
-					bt = it;
-					bd = id;
+					if (nbest++ == 0) {
+						bu = iu;
+						bt = it;
+						bd = id;
+						bunit = u;
+					}
+					namb[0] = set_add(amb[0], namb[0], NAMES_MAX_CAND, up);
+					namb[1] = set_add(amb[1], namb[1], NAMES_MAX_CAND, tp);
+					namb[2] = set_add(amb[2], namb[2], NAMES_MAX_CAND, dp);
 				}
 			}
 		}
 	}
-	if (nbest > 1 || (nbest == 0 && nlit > 1)) {
-		/* Say which slot is ambiguous. */
-		const struct slot *amb = su->used && su->n > 1 ? su : sd->used && sd->n > 1 ? sd : st;
-		list_names(m, amb->c, amb->n, names_a, sizeof names_a);
-		refuse(r, "\"%s\" could be %s: which one?", amb->text, names_a);
+	if (nbest > 1) {
+		/* Say which place is ambiguous, naming only the readings that fit. */
+		int w = namb[2] > 1 ? 2 : namb[0] > 1 ? 0 : 1;
+		const struct slot *s = w == 0 ? su : w == 1 ? st : sd;
+		list_provs(m, amb[w], namb[w], why, sizeof why);
+		refuse(r, "\"%s\" is ambiguous: did you mean %s?", slot_text(rd->lx, s, text), why);
 		return -1;
 	}
 	if (nbest == 0) {
 		/* Nothing fits the board. Exact names are taken as written (the
 		 * adjudicator explains why the order fails); a corrected reading
 		 * that does not fit is a guess, and we do not guess. */
-		if (lit >= 10) {
-			const struct slot *bad = su->used && su->c[lu].tier ? su :
+		if (lit > 0 && nlit > 1 && su->used && su->n == 1 && rd->kind != ORDER_BUILD &&
+		    rd->kind != ORDER_WAIVE && rd->kind != ORDER_REVIVE &&
+		    find_unit(c, su->c[0].id, UNIT_NONE, ctx_phase(c) == PHASE_RETREAT) == NULL) {
+			/* The unit is plain and missing: that settles it, whatever
+			 * the other names could mean. */
+			fit_explain(&in, FIT_NO_UNIT, su->c[0].id, PROV_NONE, PROV_NONE, why, sizeof why);
+			refuse(r, "%s", why);
+			return -1;
+		}
+		if (lit > 0 && nlit > 1) {
+			const struct slot *s = su->used && su->n > 1 && su->c[0].tier ? su :
+			    sd->used && sd->n > 1 && sd->c[0].tier ? sd : st;
+			prov_id ids[NAMES_MAX_CAND];
+			int i;
+			for (i = 0; i < s->n; i++)
+				ids[i] = s->c[i].id;
+			list_provs(m, ids, s->n, why, sizeof why);
+			refuse(r, "\"%s\" could be %s, and none of them fits the board",
+			    slot_text(rd->lx, s, text), why);
+			return -1;
+		}
+		if (lit > 0) {
+			const struct slot *s = su->used && su->c[lu].tier ? su :
 			    sd->used && sd->c[ld].tier ? sd : st;
-			const struct name_cand *bc = bad == su ? &su->c[lu] : bad == sd ? &sd->c[ld] :
-										 &st->c[lt];
-			snprintf(names_b, sizeof names_b, "%s", m->provs[bc->id].name);
-			refuse(r, "\"%s\" is not a name here; the closest, %s, does not fit the board",
-			    bad->text, names_b);
+			int i = s == su ? lu : s == sd ? ld : lt;
+			fit_explain(&in, litfit, su->used ? su->c[lu].id : PROV_NONE,
+			    st->used ? st->c[lt].id : PROV_NONE, sd->used ? sd->c[ld].id : PROV_NONE,
+			    why, sizeof why);
+			refuse(r, "\"%s\" would be %s, but %s", slot_text(rd->lx, s, text),
+			    m->provs[s->c[i].id].name, why);
 			return -1;
 		}
 		bu = lu;
 		bt = lt;
 		bd = ld;
+		bunit = lunit;
 	}
 
-	memset(o, 0, sizeof *o);
-	o->kind = (uint8_t)rd->kind;
+	o->kind = rd->kind;
 	o->power = in.power;
 	o->type = rd->type;
 	o->via_convoy = rd->via || rd->route > 0;
 	o->loc = o->target = o->dest = LOC_NONE;
 	o->target_type = rd->target_type;
-	o->target_power = rd->target_power;
+	o->target_power = rd->kind == ORDER_INSURRECTION ? rd->dest_power : rd->target_power;
 	if (rd->power_note[0])
 		note_add(r->note, "%s", rd->power_note);
-
 	up = su->used ? su->c[bu].id : PROV_NONE;
 	tp = st->used ? st->c[bt].id : PROV_NONE;
 	dp = sd->used ? sd->c[bd].id : PROV_NONE;
-	if (su->used && su->c[bu].tier != NAME_EXACT)
-		note_add(r->note, "\"%s\" read as %s", su->text, m->provs[up].name);
-	if (st->used && st->c[bt].tier != NAME_EXACT)
-		note_add(r->note, "\"%s\" read as %s", st->text, m->provs[tp].name);
-	if (sd->used && sd->c[bd].tier != NAME_EXACT)
-		note_add(r->note, "\"%s\" read as %s", sd->text, m->provs[dp].name);
+	note_name(r, m, rd->lx, su, bu);
+	note_name(r, m, rd->lx, st, bt);
+	note_name(r, m, rd->lx, sd, bd);
 
 	/* The unit: the board's when there is one. */
 	if (up != PROV_NONE) {
-		un = rd->kind == ORDER_BUILD ? NULL : unit_in(&in, up);
+		un = bunit;	/* plausible() found it: unit_in(c, up, rd->type) */
 		if (un) {
 			o->loc = un->loc;
 			if (rd->type == UNIT_NONE) {
-				if (rd->kind != ORDER_WAIVE)
-					note_add(r->note, "%s assumed", unit_word((enum unit_type)un->type));
+				note_add(r->note, "%s assumed", unit_word((enum unit_type)un->type));
 			} else if (rd->type != un->type) {
-				note_add(r->note, "the unit in %s is %s %s, not %s %s", m->provs[up].name,
-				    un->type == UNIT_ARMY ? "an" : "a", unit_word((enum unit_type)un->type),
-				    rd->type == UNIT_ARMY ? "an" : "a", unit_word((enum unit_type)rd->type));
+				note_add(r->note, "the unit in %s is %s, not %s", m->provs[up].name,
+				    an(un->type), an(rd->type));
 			}
+			if (su->coast[0] && m->locs[un->loc].coast &&
+			    coast_loc(m, up, su->coast) != un->loc)
+				note_add(r->note, "the fleet in %s is on the %s", m->provs[up].name,
+				    m->locs[un->loc].coast_name);
 			o->type = un->type;
 			if (in.power == POWER_NONE)
 				o->power = un->power;
@@ -941,11 +1868,10 @@ interpret(const struct parse_ctx *c, const struct reading *rd, struct parse_resu
 		}
 	}
 	if (tp != PROV_NONE) {
-		un = board_unit(&in, tp);
+		un = find_unit(c, tp, rd->kind == ORDER_CONVOY ? UNIT_ARMY : rd->target_type, 0);
 		o->target = un ? un->loc : m->provs[tp].loc;
 		if (un && rd->target_type != UNIT_NONE && rd->target_type != un->type)
-			note_add(r->note, "the unit in %s is %s %s", m->provs[tp].name,
-			    un->type == UNIT_ARMY ? "an" : "a", unit_word((enum unit_type)un->type));
+			note_add(r->note, "the unit in %s is %s", m->provs[tp].name, an(un->type));
 		if (un)
 			o->target_type = un->type;
 	}
@@ -955,8 +1881,8 @@ interpret(const struct parse_ctx *c, const struct reading *rd, struct parse_resu
 			loc_id cl = coast_loc(m, dp, sd->coast);
 			if (cl != LOC_NONE)
 				o->dest = cl;
-			else if (m->provs[dp].ncoasts > 0)
-				note_add(r->note, "%s has no such coast; coast ignored", m->provs[dp].name);
+			else
+				note_add(r->note, "%s has no coast \"%s\"", m->provs[dp].name, sd->coast);
 		}
 	}
 
@@ -969,29 +1895,8 @@ interpret(const struct parse_ctx *c, const struct reading *rd, struct parse_resu
 			note_add(r->note, "coast ignored for an army");
 			o->dest = m->provs[dp].loc;
 		}
-		if (o->type == UNIT_FLEET && o->loc != LOC_NONE && m->provs[dp].ncoasts > 0 &&
-		    m->locs[o->dest].coast == 0 && c->b != NULL) {
-			/* No coast given: fill it in when only one can be reached. */
-			const struct province *pr = &m->provs[dp];
-			loc_id only = LOC_NONE;
-			int i, k = 0;
-			for (i = 0; i < pr->ncoasts; i++)
-				if (map_adjacent(m, UNIT_FLEET, o->loc, pr->coast[i])) {
-					only = pr->coast[i];
-					k++;
-				}
-			if (k == 1) {
-				o->dest = only;
-				note_add(r->note, "coast added: %s", m->locs[only].name);
-			} else if (k > 1) {
-				char coasts[96];
-				snprintf(coasts, sizeof coasts, "%s or %s",
-				    m->locs[pr->coast[0]].coast_name, m->locs[pr->coast[1]].coast_name);
-				refuse(r, "%s has two coasts the fleet can reach: say which (%s)",
-				    pr->name, coasts);
-				return -1;
-			}
-		}
+		if (o->type == UNIT_FLEET && dp != PROV_NONE && fleet_coast(c, sd, dp, r) < 0)
+			return -1;
 		break;
 	case ORDER_SUPPORT:
 		if (rd->support_hold)
@@ -1009,7 +1914,13 @@ interpret(const struct parse_ctx *c, const struct reading *rd, struct parse_resu
 		if (in.phase == PHASE_ADJUSTMENT)
 			o->kind = ORDER_REMOVE;
 		break;
+	case ORDER_LAND:
+		if (o->dest == LOC_NONE && up != PROV_NONE)
+			o->dest = m->provs[up].loc;
+		break;
 	case ORDER_BUILD:
+		if (o->power == POWER_NONE)
+			o->power = m->provs[up].home;	/* only its home power builds there */
 		if (o->type == UNIT_NONE) {
 			/* DATC 4.C.3 (c): army inland, fleet when a coast is named. */
 			if (m->provs[up].terrain == TERRAIN_LAND) {
@@ -1019,8 +1930,9 @@ interpret(const struct parse_ctx *c, const struct reading *rd, struct parse_resu
 				o->type = UNIT_FLEET;
 				note_add(r->note, "fleet assumed (a coast was named)");
 			} else {
-				refuse(r, "build an army or a fleet in %s? Say \"Build A %s\" or \"Build F %s\"",
-				    m->provs[up].name, m->provs[up].abbr, m->provs[up].abbr);
+				refuse(r, "build an army or a fleet in %s? Say \"Build A %s\" or "
+				    "\"Build F %s\"", m->provs[up].name, m->provs[up].abbr,
+				    m->provs[up].abbr);
 				return -1;
 			}
 		}
@@ -1029,62 +1941,143 @@ interpret(const struct parse_ctx *c, const struct reading *rd, struct parse_resu
 			note_add(r->note, "coast ignored for an army");
 		}
 		if (o->type == UNIT_FLEET && m->provs[up].ncoasts > 1 && m->locs[o->loc].coast == 0) {
-			refuse(r, "%s has two coasts: say which coast to build the fleet on",
-			    m->provs[up].name);
+			refuse(r, "%s has two coasts: say which coast to build the fleet on (%s/%s or "
+			    "%s/%s)", m->provs[up].name, m->provs[up].abbr,
+			    m->locs[m->provs[up].coast[0]].coast_abbr, m->provs[up].abbr,
+			    m->locs[m->provs[up].coast[1]].coast_abbr);
 			return -1;
 		}
 		break;
 	default:
 		break;
 	}
-	if (in.phase == PHASE_RETREAT && rd->kind == ORDER_HOLD && c->b != NULL &&
-	    unit_in(&in, up) != NULL) {
-		refuse(r, "a dislodged unit must retreat or disband: \"A %s - ...\" or \"A %s D\"",
-		    m->provs[up].abbr, m->provs[up].abbr);
+	if (in.phase == PHASE_RETREAT && c->b != NULL && up != PROV_NONE &&
+	    (rd->kind == ORDER_HOLD || rd->kind == ORDER_SUPPORT || rd->kind == ORDER_CONVOY) &&
+	    unit_in(c, up, rd->type) != NULL) {
+		refuse(r, "a dislodged unit must retreat or disband: \"%c %s - ...\" or \"%c %s D\"",
+		    unit_letter((enum unit_type)o->type), m->provs[up].abbr,
+		    unit_letter((enum unit_type)o->type), m->provs[up].abbr);
 		return -1;
 	}
-	(void)names_b;
+	return 0;
+}
+
+/* Words left after an order: another order, or something not understood. */
+static void
+refuse_trailing(const struct gp *g, struct parse_result *r)
+{
+	const struct tok *t = &g->lx->t[g->i], *u = g->i + 1 < g->lx->n ? t + 1 : NULL;
+
+	if (u && u->kind == TK_WORD && (t->kw == KW_ARMY || t->kw == KW_FLEET ||
+	    (t->kind == TK_WORD && t->kw == KW_NONE && u->kind == TK_DASH)))
+		refuse(r, "one order per line, please: \"%s %s ...\" looks like a second order", t->s,
+		    u->s);
+	else
+		refuse(r, "did not understand \"%s\" at the end", t->s);
+}
+
+/*
+ * A bracketed remark after the order, at g->i: "(please)" is dropped by the
+ * lexer, "(as agreed)" is ignored with a note; "(Bur)" or "(S A Mun)" look
+ * like part of the order and are refused. Returns 0 or -1 having refused.
+ */
+static int
+remark(const struct gp *g, struct parse_result *r)
+{
+	const struct lex *lx = g->lx;
+	const struct tok *t = g->i + 1 < lx->n ? &lx->t[g->i + 1] : NULL;
+	struct name_cand one[1];
+	char text[64];
+
+	if (t && t->kind == TK_WORD && (t->kw != KW_NONE ||
+	    names_province_exactn(g->c->names, t->s, t->len, one))) {
+		refuse(r, "did not understand \"(%s\": write the whole order without brackets",
+		    t->s);
+		return -1;
+	}
+	join_words(lx, g->i, lx->n, text, sizeof text);
+	if (text[0])
+		note_add(r->note, "remark \"(%s)\" ignored", text);
 	return 0;
 }
 
 void
 order_parse(const struct parse_ctx *c, const char *line, size_t len, struct parse_result *r)
 {
+	struct slot prefs[ORDER_MAX_PREFS];
+	enum lex_status ls;
+	struct reading rd;
 	struct lex lx;
 	struct gp g;
-	struct reading rd;
 
-	memset(r, 0, sizeof *r);
+	r->verdict = VERDICT_BLANK;
+	r->note[0] = '\0';
+	r->prefs.n = 0;
+	memset(&r->order, 0, sizeof r->order);
+	r->order.power = r->order.target_power = POWER_NONE;
 	r->order.loc = r->order.target = r->order.dest = LOC_NONE;
-	lex_line(line, len, &lx);
-	if (lx.n == 0) {
-		r->verdict = VERDICT_BLANK;
+	ls = lex_line(line, len, &lx);
+	if (ls != LEX_OK) {
+		refuse(r, ls == LEX_LONG ? "too long for an order: one order per line, please" :
+					   "a word is too long to be a name");
 		return;
 	}
-	if (lx.overflow) {
-		r->verdict = VERDICT_REFUSED;
-		str_copy(r->note, "line too long for an order", sizeof r->note);
+	if (lx.n == 0)
 		return;
-	}
-	memset(&g, 0, sizeof g);
 	g.c = c;
 	g.lx = &lx;
-	memset(&rd, 0, sizeof rd);
-	rd.power = POWER_NONE;
-	rd.target_power = POWER_NONE;
+	g.rd = &rd;
+	g.i = 0;
+	g.err[0] = '\0';
+	rd.kind = ORDER_NONE;
+	rd.explicit_power = 0;
+	rd.power = rd.target_power = rd.dest_power = POWER_NONE;
+	rd.type = rd.target_type = UNIT_NONE;
+	rd.via = rd.route = rd.support_hold = rd.nprefs = 0;
+	rd.power_note[0] = '\0';
+	rd.unit.used = rd.target.used = rd.dest.used = 0;
+	rd.prefs = prefs;
+	rd.lx = &lx;
 	if (parse_reading(&g, &rd) < 0) {
-		r->verdict = VERDICT_REFUSED;
-		str_copy(r->note, g.err, sizeof r->note);
+		refuse(r, "%s", g.err);
 		return;
 	}
-	/* Trailing matter: a comma, or a bracketed remark, is fine. */
+	/* Trailing matter: commas are fine; a bracketed remark is ignored,
+	 * and the note says so, unless it looks like part of the order. */
 	while (g.i < lx.n && lx.t[g.i].kind == TK_COMMA)
 		g.i++;
 	if (g.i < lx.n && lx.t[g.i].kind != TK_LPAREN) {
-		r->verdict = VERDICT_REFUSED;
-		snprintf(r->note, sizeof r->note, "did not understand \"%s\" at the end",
-		    lx.t[g.i].kind == TK_WORD ? lx.t[g.i].s : "punctuation");
+		refuse_trailing(&g, r);
 		return;
+	}
+	if (g.i < lx.n && remark(&g, r) < 0)
+		return;
+	if (rd.dest_power != POWER_NONE && rd.dest.used) {
+		/* A word that is both a place and a power: the board decides. */
+		struct interp in = { c, &rd, ctx_phase(c), rd.explicit_power ? rd.power : c->power };
+		struct reading ins = rd;
+		const struct unit *u;
+		int i, j, move_fits = 0, ins_fits = 0;
+		ins.kind = ORDER_INSURRECTION;
+		ins.dest.used = 0;
+		for (i = 0; i < rd.unit.n; i++) {
+			in.rd = &ins;
+			ins_fits |= plausible(&in, rd.unit.c[i].id, PROV_NONE, PROV_NONE, &u) == FIT_OK;
+			in.rd = &rd;
+			for (j = 0; j < rd.dest.n; j++)
+				move_fits |= plausible(&in, rd.unit.c[i].id, PROV_NONE,
+				    rd.dest.c[j].id, &u) == FIT_OK;
+		}
+		if (ins_fits == move_fits) {
+			refuse(r, "\"%s\" is both a place and a power: a move to %s or an "
+			    "insurrection for %s?", lx_text(&lx, &rd.dest), c->m->provs[rd.dest.c[0].id].name,
+			    c->m->powers[rd.dest_power].name);
+			return;
+		}
+		if (ins_fits) {
+			rd.kind = ORDER_INSURRECTION;
+			rd.dest.used = 0;
+		}
 	}
 	if (interpret(c, &rd, r) < 0)
 		return;
@@ -1100,4 +2093,17 @@ verdict_name(enum verdict v)
 	case VERDICT_REFUSED: return "refused";
 	default: return "blank";
 	}
+}
+
+void
+order_format_result(const struct map *m, const struct parse_result *r, struct buf *out)
+{
+	if (r->verdict != VERDICT_ACCEPTED && r->verdict != VERDICT_CORRECTED)
+		return;
+	if (r->order.power != POWER_NONE)
+		buf_printf(out, "%s: ", m->powers[r->order.power].name);
+	if (r->order.kind == ORDER_REVIVE)
+		order_format_prefs(m, &r->prefs, ORDER_SHORT, out);
+	else
+		order_format(m, &r->order, ORDER_SHORT, out);
 }

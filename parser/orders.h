@@ -15,13 +15,16 @@
  *	// why, with suggestions), VERDICT_BLANK (nothing there)
  *
  * Names are matched exactly, then by unique beginning, then by small
- * misspelling (names.h). When more than one place fits what was written,
- * the board decides: the unit must be there (and the sender's), the move
- * must be possible, the supported unit must exist. Exactly one reading must
- * survive. Names written exactly are taken as written even when the order
- * is impossible: legality is the adjudicator's business, and its reason
- * codes explain it. Nothing is guessed silently: every correction is named
- * in r.note.
+ * misspelling (names.h); for the ordered unit, last, by closeness to the
+ * places where the sender has units. When more than one place fits what
+ * was written, the board decides: the unit must be there (and the
+ * sender's), the move must be possible (a convoy only when fleets on the
+ * board could make it), the supported unit must exist. Exactly one reading
+ * must survive. Names written exactly are taken as written even when the
+ * order is impossible: legality is the adjudicator's business, and its
+ * reason codes explain it. Nothing is guessed silently: every correction
+ * (a name read differently, a unit type filled in or put right, a coast
+ * added, a remark ignored) is named in r.note.
  *
  * Forms: "A Par-Bur", "Par Bur", "army paris moves to burgundy",
  * "A Paris -> Burgundy", "F North Sea C A Lon - Nwy", "A Lon-Nwy via convoy",
@@ -30,7 +33,17 @@
  * "F StP(sc)-Bot", "F stp/sc - bot", "spain north coast", "A Mun H",
  * "holds", "stand", "A Mun R Boh", "A Mun D", "Build A Par", "B F Lon",
  * "build fleet st petersburg north coast", "Remove A Mun", "Waive", and an
- * optional power prefix "England:" / "E:" / "ENG:".
+ * optional power prefix "England:" / "E:" / "ENG:" / "England".
+ *
+ * Variant orders, read only when the map's rule option is on:
+ * "insurrection" (MUNA): "F Lon-Russia", "F Lon insurrection Russia", and
+ * the revival order "Revive: Moscow, St Petersburg, Warsaw" (most wanted
+ * first; the list is returned in r.prefs); "realpolitik": "A Hol embarks
+ * F Bel", "A Hol - Bel on board F Bel", "A Bel lands", "A Bel goes ashore".
+ * With the option off they are refused with the reason.
+ *
+ * parser/README.md describes all this for players and maintainers, and the
+ * golden file tests/parser/orders.golden shows it case by case.
  *
  * No allocation; a line is at most PARSE_MAX_LINE bytes.
  */
@@ -59,12 +72,18 @@ enum verdict { VERDICT_ACCEPTED = 0, VERDICT_CORRECTED, VERDICT_REFUSED, VERDICT
 struct parse_result {
 	enum verdict verdict;
 	struct order order;		/* valid unless REFUSED or BLANK */
+	struct order_prefs prefs;	/* ORDER_REVIVE: the centres, most wanted first */
 	char note[PARSE_NOTE];		/* corrections or the refusal, in plain English */
 };
 
 /* Parse one line (UTF-8, not NUL-terminated necessarily). Never fails:
- * problems are a VERDICT_REFUSED result. */
+ * problems are a VERDICT_REFUSED result. Allocates nothing; c and r are
+ * the caller's. */
 void order_parse(const struct parse_ctx *c, const char *line, size_t len, struct parse_result *r);
+
+/* Append the canonical text of an accepted or corrected result, with the
+ * power when known: "England: A lvp - edi". Nothing for other verdicts. */
+void order_format_result(const struct map *m, const struct parse_result *r, struct buf *out);
 
 /* "accepted", "corrected", "refused", "blank". */
 const char *verdict_name(enum verdict v);

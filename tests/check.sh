@@ -6,17 +6,22 @@
 #   unit      cmocka test programs
 #   sanitize  the same programs built with AddressSanitizer + UBSan
 #   datc      DATC v3.0 cases (tests/datc), and DATC v2.4 with --edition 2000
+#   fuzz      every libFuzzer target (make fuzz: clang, ASan + UBSan) for
+#             FUZZ_SECONDS from its seeds in tests/fuzz/NAME/; any crash,
+#             leak or sanitizer report fails (needs clang; skipped without)
 #   games     4,488 recorded games (needs ../shared; skipped with a notice)
 #
 # Environment: POUCH_SHARED (default ../shared), JOBS (default: CPU count),
-# CHECK_STAGES (default: all), e.g. CHECK_STAGES="unit datc".
+# CHECK_STAGES (default: all), e.g. CHECK_STAGES="unit datc",
+# FUZZ_SECONDS (default 60), FUZZ_CC (default clang).
 set -eu
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 SHARED=${POUCH_SHARED:-$ROOT/../shared}
 export POUCH_SHARED="$SHARED"
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
-STAGES=${CHECK_STAGES:-"build unit sanitize datc games transcripts"}
+STAGES=${CHECK_STAGES:-"build unit sanitize datc fuzz games transcripts"}
+FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 FAILED=""
 
 stage() { printf '\n== %s\n' "$1"; }
@@ -42,6 +47,8 @@ run_units() { # $1 = build dir
 		[ -x "$t" ] || continue
 		if "$t" >"$1/$(basename "$t").log" 2>&1; then
 			printf '  %-28s %s\n' "$(basename "$t")" "$(grep -E '^\[  PASSED  \]' "$1/$(basename "$t").log" | tail -1 | sed 's/.*PASSED  \] *//')"
+			# data-driven suites say how many cases they ran ("golden file ...: N cases, M passed")
+			grep -E '^golden file .*cases' "$1/$(basename "$t").log" | sed 's/^/    /' || true
 		else
 			cat "$1/$(basename "$t").log"
 			fail "$(basename "$t") ($1)"
@@ -81,6 +88,41 @@ if want datc; then
 			fail "datc v2.4"
 	else
 		echo "skipped the DATC v2.4 file and the conversion check: $SHARED not present"
+	fi
+fi
+
+if want fuzz; then
+	stage "fuzzing (libFuzzer, ASan + UBSan, ${FUZZ_SECONDS} s per target)"
+	if ! command -v "${FUZZ_CC:-clang}" >/dev/null 2>&1; then
+		echo "skipped fuzzing: ${FUZZ_CC:-clang} is not installed (contrib/deps.sh test)"
+	elif ! make -s -j"$JOBS" fuzz FUZZ_CC="${FUZZ_CC:-clang}"; then
+		fail "fuzz build"
+	else
+		for f in build/fuzz/fuzz_*; do
+			[ -x "$f" ] || continue
+			name=$(basename "$f")
+			seeds=tests/fuzz/${name#fuzz_}
+			corpus=build/fuzz/corpus/${name#fuzz_}
+			dict=tests/fuzz/${name#fuzz_}.dict
+			log=build/fuzz/$name.log
+			mkdir -p "$corpus" "$seeds"
+			# New inputs go to build/fuzz/corpus; the committed seeds are only read.
+			if ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+			    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+			    "$f" -max_total_time="$FUZZ_SECONDS" -print_final_stats=1 \
+			    -artifact_prefix=build/fuzz/"$name"- \
+			    $( [ -f "$dict" ] && echo "-dict=$dict" ) \
+			    "$corpus" "$seeds" >"$log" 2>&1; then
+				printf '  %-16s %s; %s executions, %s new inputs, peak %s MB\n' "$name" \
+				    "$(grep -E '^Done [0-9]+ runs' "$log" | tail -1)" \
+				    "$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")" \
+				    "$(sed -n 's/^stat::new_units_added: *//p' "$log")" \
+				    "$(sed -n 's/^stat::peak_rss_mb: *//p' "$log")"
+			else
+				tail -n 60 "$log"
+				fail "$name (log: $log; the failing input is build/fuzz/$name-*)"
+			fi
+		done
 	fi
 fi
 

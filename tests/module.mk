@@ -5,8 +5,13 @@ TESTSUPPORT_SRCS += \
 TESTS += \
 	test_adjudicate \
 	test_lib \
-	test_store \
-	test_map
+	test_map \
+	test_parser \
+	test_store
 
 BENCHES += \
-	bench_adjudicate
+	bench_adjudicate \
+	bench_parser
+
+FUZZERS += \
+	fuzz_parser

@@ -26,14 +26,12 @@ test_shared_path(const char *rel)
 	return stat(path, &st) == 0 ? path : NULL;
 }
 
-const struct map *
-test_standard_map(void)
+struct map *
+test_load_standard_map(void)
 {
-	static struct map *m;
 	struct buf err;
+	struct map *m;
 
-	if (m)
-		return m;
 	buf_init(&err, 1 << 16);
 	m = variant_load("maps/standard/variant.xml", &err);
 	if (m == NULL) {
@@ -41,6 +39,16 @@ test_standard_map(void)
 		fail_msg("cannot load the standard map");
 	}
 	buf_free(&err);
+	return m;
+}
+
+const struct map *
+test_standard_map(void)
+{
+	static struct map *m;
+
+	if (m == NULL)
+		m = test_load_standard_map();
 	return m;
 }
 

@@ -20,6 +20,9 @@ const char *test_shared_dir(void);
 const char *test_shared_path(const char *rel);
 /* The standard map (loaded once, never freed). */
 const struct map *test_standard_map(void);
+/* A fresh copy of the standard map, for tests that change it (rule
+ * options); the caller map_free()s it. Fails the test when it cannot. */
+struct map *test_load_standard_map(void);
 /* Read a whole file; fails the test when it cannot. Caller buf_free()s. */
 void test_read_file(const char *path, struct buf *out);
 
