@@ -664,6 +664,26 @@ take_order(struct judge *j, struct game *g, power_id p, const char *line, size_t
 	order_parse(&c, line, len, &r);
 	if (r.verdict == VERDICT_BLANK)
 		return;
+	if (r.verdict == VERDICT_REFUSED && r.not_order) {
+		/* Not an order at all: a misspelt command, or chat. */
+		char word[64];
+		const char *cmd, *like = strstr(r.note, "did you mean ");
+		size_t wn;
+		str_ncopy_trim(word, sizeof word, line, len);
+		wn = strcspn(word, " \t:,.!?;");
+		word[wn] = '\0';
+		cmd = command_suggest(word, wn);
+		if (cmd)
+			buf_printf(reply, "  REFUSED: not an order or a command; did you mean %s?\n", cmd);
+		else if (like)
+			buf_printf(reply, "  REFUSED: \"%s\" is not a place or a command (places like it: "
+			    "%.*s). Send HELP for the commands.\n", word, (int)strcspn(like + 13, "?"),
+			    like + 13);
+		else
+			buf_printf(reply, "  REFUSED: \"%s\" is not a place or a command. Send HELP for "
+			    "the commands.\n", word);
+		return;
+	}
 	if (r.verdict == VERDICT_REFUSED) {
 		buf_printf(reply, "  REFUSED: %s\n", r.note);
 		return;
@@ -993,35 +1013,57 @@ struct ident {
 	bool gm;
 };
 
-/* Read "GAME name role password". Returns 0 when it matches, -1 otherwise. */
+/* Read "GAME name role password". Returns 0 when it matches; otherwise -1
+ * with the reason in why (which says nothing about secrets). */
 static int
-identify(struct judge *j, const struct body_line *bl, struct ident *id)
+identify(struct judge *j, const struct body_line *bl, struct ident *id, struct buf *why)
 {
 	char args[400], *save, *name, *role, *pw;
 	struct game *g;
+	int p;
 
 	str_ncopy_trim(args, sizeof args, bl->args, bl->args_len);
 	name = strtok_r(args, " \t", &save);
-	role = strtok_r(NULL, " \t", &save);
-	pw = save ? str_trim(save) : NULL;
-	if (!name || !role || ((!pw || !*pw) && !j->host))
+	role = name ? strtok_r(NULL, " \t", &save) : NULL;
+	pw = role && save ? str_trim(save) : NULL;
+	if (!name || !role || ((!pw || !*pw) && !j->host)) {
+		buf_puts(why, "write the first line as GAME <game> <power> <password> "
+		    "(or GAME <game> GM <password>)");
 		return -1;
+	}
 	g = judge_find_game(j, name);
-	if (g == NULL)
+	if (g == NULL) {
+		buf_printf(why, "there is no game called \"%s\" on this judge", name);
 		return -1;
+	}
 	if (str_eq_nocase(role, "gm") || str_eq_nocase(role, "master")) {
 		/* The host is every game's master. */
-		if (!j->host && !check_secret(j, pw, g->gm_secret))
+		if (!j->host && !check_secret(j, pw, g->gm_secret)) {
+			buf_printf(why, "that is not the game master's password for %s", g->name);
 			return -1;
+		}
 		id->g = g;
 		id->gm = true;
 		id->power = POWER_NONE;
 		return 0;
 	}
 	id->power = map_find_power(g->map, role);
-	if (id->power == POWER_NONE || g->del[id->power].resigned ||
-	    !check_secret(j, pw, g->del[id->power].secret))
+	if (id->power == POWER_NONE) {
+		buf_printf(why, "game %s has no power \"%s\" (its powers:", g->name, role);
+		for (p = 0; p < g->map->npowers; p++)
+			buf_printf(why, "%s %s", p ? "," : "", g->map->powers[p].name);
+		buf_puts(why, "; or GM)");
 		return -1;
+	}
+	if (g->del[id->power].resigned) {
+		buf_printf(why, "%s has left game %s", g->map->powers[id->power].name, g->name);
+		return -1;
+	}
+	if (!check_secret(j, pw, g->del[id->power].secret)) {
+		buf_printf(why, "that is not %s's password in game %s (your game master can "
+		    "send a new one)", g->map->powers[id->power].name, g->name);
+		return -1;
+	}
 	id->g = g;
 	id->gm = false;
 	return 0;
@@ -1200,13 +1242,19 @@ handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool h
 				buf_puts(&reply, "  ignored: one GAME line per message\n");
 				continue;
 			}
-			if (identify(j, bl, &id) < 0) {
-				buf_puts(&reply,
-				    "  REFUSED: this GAME line does not match a game, power and password\n"
-				    "  known to this judge. Nothing in your message was recorded.\n");
-				jx_log(j, NULL, "authentication failed for a message from %s", m->from_addr);
-				refused = 1;
-				break;
+			{
+				struct buf why;
+				buf_init(&why, 1024);
+				if (identify(j, bl, &id, &why) < 0) {
+					buf_printf(&reply, "  REFUSED: %s.\n  Nothing in your message was "
+					    "recorded.\n", buf_str(&why));
+					jx_log(j, NULL, "not recorded: a message from %s: %s", m->from_addr,
+					    buf_str(&why));
+					refused = 1;
+				}
+				buf_free(&why);
+				if (refused)
+					break;
 			}
 			if (id.gm)
 				buf_printf(&reply, "  game %s, game master\n", id.g->name);

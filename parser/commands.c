@@ -63,6 +63,36 @@ command_name(enum command c)
 	return c > CMD_NONE && c < CMD_MAX && names[c] ? names[c] : "?";
 }
 
+const char *
+command_suggest(const char *word, size_t n)
+{
+	const char *best = NULL;
+	int limit = n <= 5 ? 1 : 2, bestd = limit + 1, nbest = 0;
+	size_t i;
+
+	if (n < 3)
+		return NULL;
+	for (i = 0; i < sizeof table / sizeof table[0]; i++) {
+		const char *w = table[i].word, *name = command_name(table[i].cmd);
+		int d;
+		if (table[i].second || strlen(w) < 3)
+			continue;
+		d = str_edit_distance(word, n, w, strlen(w), limit);
+		if (d == 0)
+			return NULL;	/* a command as written: not a misspelling */
+		if (d > limit)
+			continue;
+		if (d < bestd) {
+			bestd = d;
+			best = name;
+			nbest = 1;
+		} else if (d == bestd && strcmp(best, name) != 0) {
+			nbest++;
+		}
+	}
+	return nbest == 1 ? best : NULL;
+}
+
 int
 command_is_gm(enum command c)
 {

@@ -65,6 +65,10 @@ int body_split(const char *text, size_t len, struct body_line *out, int max);
 
 /* The command's name as written in HELP ("PRESS", "ADD OBSERVER", ...). */
 const char *command_name(enum command c);
+/* The one command word (its name, "HELP") that word[0..n) misspells, by
+ * an edit distance of 1 (2 for words of six letters or more); NULL when
+ * none or several are that close. */
+const char *command_suggest(const char *word, size_t n);
 /* True for commands only the game master may give. */
 int command_is_gm(enum command c);
 

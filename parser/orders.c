@@ -315,6 +315,7 @@ struct gp {
 	const struct lex *lx;
 	struct reading *rd;
 	int i;
+	int first_unknown;		/* the first word of the line is unknown */
 	char err[PARSE_NOTE];
 };
 
@@ -724,6 +725,8 @@ parse_place(struct gp *g, struct slot *s, int flags)
 	}
 	if (lx->t[start].kw != KW_NONE && lx->t[start].kw != KW_NUMBER)
 		return gfail(g, "expected a place, not \"%s\"", lx->t[start].s);
+	if (start == 0 && g->err[0] == '\0')
+		g->first_unknown = 1;
 	return fail_unknown(g, lx->t[start].s);
 }
 
@@ -2012,6 +2015,7 @@ order_parse(const struct parse_ctx *c, const char *line, size_t len, struct pars
 
 	r->verdict = VERDICT_BLANK;
 	r->note[0] = '\0';
+	r->not_order = 0;
 	r->prefs.n = 0;
 	memset(&r->order, 0, sizeof r->order);
 	r->order.power = r->order.target_power = POWER_NONE;
@@ -2028,6 +2032,7 @@ order_parse(const struct parse_ctx *c, const char *line, size_t len, struct pars
 	g.lx = &lx;
 	g.rd = &rd;
 	g.i = 0;
+	g.first_unknown = 0;
 	g.err[0] = '\0';
 	rd.kind = ORDER_NONE;
 	rd.explicit_power = 0;
@@ -2040,6 +2045,7 @@ order_parse(const struct parse_ctx *c, const char *line, size_t len, struct pars
 	rd.lx = &lx;
 	if (parse_reading(&g, &rd) < 0) {
 		refuse(r, "%s", g.err);
+		r->not_order = (unsigned char)g.first_unknown;
 		return;
 	}
 	/* Trailing matter: commas are fine; a bracketed remark is ignored,

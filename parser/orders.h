@@ -74,6 +74,9 @@ struct parse_result {
 	struct order order;		/* valid unless REFUSED or BLANK */
 	struct order_prefs prefs;	/* ORDER_REVIVE: the centres, most wanted first */
 	char note[PARSE_NOTE];		/* corrections or the refusal, in plain English */
+	unsigned char not_order;	/* REFUSED because the first word is no place, unit,
+					   power or order word: the line is likely not an
+					   order at all (a greeting, a misspelt command) */
 };
 
 /* Parse one line (UTF-8, not NUL-terminated necessarily). Never fails:

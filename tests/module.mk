@@ -4,6 +4,7 @@ TESTSUPPORT_SRCS += \
 
 TESTS += \
 	test_adjudicate \
+	test_commands \
 	test_lib \
 	test_map \
 	test_parser \
