@@ -3,4 +3,8 @@ TESTSUPPORT_SRCS += \
 	tests/support/testutil.c
 
 TESTS += \
-	test_map
+	test_address \
+	test_compose \
+	test_config \
+	test_map \
+	test_mime
