@@ -7,4 +7,5 @@ TESTS += \
 	test_compose \
 	test_config \
 	test_map \
-	test_mime
+	test_mime \
+	test_spool
