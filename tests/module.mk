@@ -6,6 +6,9 @@ TESTS += \
 	test_address \
 	test_compose \
 	test_config \
+	test_mailer \
 	test_map \
 	test_mime \
-	test_spool
+	test_outbox \
+	test_spool \
+	test_tlsverify
