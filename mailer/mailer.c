@@ -61,7 +61,9 @@ mail_fetch(struct mail_source *src, struct spool *sp, time_t now, struct fetch_s
 	if (source_commit(src, &cursor, err) < 0)
 		return -1;	/* stored; the next run recognises them */
 	if (cursor != NULL) {
-		spool_set_cursor(sp, src->name, cursor);
+		const char *old = spool_cursor(sp, src->name);
+		if (old == NULL || strcmp(old, cursor) != 0)
+			spool_set_cursor(sp, src->name, cursor);
 		free(cursor);
 		if (spool_sync(sp, err) < 0)
 			return -1;

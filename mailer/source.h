@@ -64,6 +64,8 @@ struct mail_source {
 	void *priv;
 	int fetched;		/* messages given to the callback */
 	int accepted;		/* of which accepted */
+	int commands;		/* protocol commands sent (IMAP: a run costs the same
+				   few whatever the number of messages) */
 	int open;
 };
 

@@ -31,6 +31,7 @@
 #include "../lib/log.h"
 #include "../lib/str.h"
 #include "../lib/xalloc.h"
+#include "codec.h"
 #include "source.h"
 #include "tlsverify.h"
 
@@ -89,6 +90,50 @@ fail(struct imapsrc *p, struct buf *err, const char *what, int r)
 	return -1;
 }
 
+/*
+ * AUTHENTICATE PLAIN with an initial response (RFC 4616, RFC 4959). Not
+ * libetpan's mailimap_authenticate: that goes through Cyrus SASL, whose
+ * plugins stay loaded (and allocated) for the life of the process. Returns
+ * a MAILIMAP_* code, or -1 with a reason in err.
+ */
+static int
+auth_plain(struct mail_source *s, const char *pw, struct buf *err)
+{
+	struct imapsrc *p = s->priv;
+	struct mailimap_capability_data *cap = NULL;
+	struct buf raw, cmd;
+	int r;
+
+	s->commands++;
+	if (mailimap_capability(p->imap, &cap) == MAILIMAP_NO_ERROR)
+		mailimap_capability_data_free(cap);
+	if (!mailimap_has_extension(p->imap, "SASL-IR")) {
+		buf_printf(err, "IMAP %s:%d: the server does not offer SASL-IR, which imap.auth = plain "
+		    "needs; use imap.auth = login\n", p->host, p->port);
+		return -1;
+	}
+	buf_init(&raw, 2048);
+	buf_init(&cmd, 4096);
+	/* authorization identity (empty), NUL, user, NUL, password */
+	if (buf_putc(&raw, '\0') < 0 || buf_puts(&raw, p->user) < 0 || buf_putc(&raw, '\0') < 0 ||
+	    buf_puts(&raw, pw) < 0 || buf_puts(&cmd, "AUTHENTICATE PLAIN ") < 0 ||
+	    codec_base64_encode(raw.data, raw.len, &cmd) < 0) {
+		buf_printf(err, "IMAP %s:%d: user name or password too long\n", p->host, p->port);
+		r = -1;
+	} else {
+		r = mailimap_custom_command(p->imap, cmd.data);
+		if (r == MAILIMAP_NO_ERROR)	/* libetpan does not know what the command did */
+			p->imap->imap_state = MAILIMAP_STATE_AUTHENTICATED;
+		else if (r == MAILIMAP_ERROR_CUSTOM_COMMAND)
+			r = MAILIMAP_ERROR_LOGIN;
+	}
+	explicit_bzero(raw.data, raw.cap);
+	explicit_bzero(cmd.data, cmd.cap);
+	buf_free(&raw);
+	buf_free(&cmd);
+	return r;
+}
+
 static int
 im_open(struct mail_source *s, struct buf *err)
 {
@@ -108,6 +153,7 @@ im_open(struct mail_source *s, struct buf *err)
 	    r != MAILIMAP_NO_ERROR)
 		return fail(p, err, "cannot connect", r);
 	if (p->tls == MAIL_TLS_STARTTLS) {
+		s->commands++;
 		r = mailimap_socket_starttls(p->imap);
 		if (r != MAILIMAP_NO_ERROR)
 			return fail(p, err, "STARTTLS", r);
@@ -121,15 +167,18 @@ im_open(struct mail_source *s, struct buf *err)
 	pw = mail_read_password(p->password_file, err);
 	if (pw == NULL)
 		return -1;
+	s->commands++;
 	if (p->auth == IMAP_AUTH_PLAIN)
-		r = mailimap_authenticate(p->imap, "PLAIN", p->host, NULL, NULL, p->user, p->user, pw,
-		    NULL);
+		r = auth_plain(s, pw, err);
 	else
 		r = mailimap_login(p->imap, p->user, pw);
 	explicit_bzero(pw, strlen(pw));
 	free(pw);
+	if (r == -1)
+		return -1;	/* auth_plain explained */
 	if (r != MAILIMAP_NO_ERROR)
 		return fail(p, err, p->auth == IMAP_AUTH_PLAIN ? "AUTHENTICATE PLAIN" : "LOGIN", r);
+	s->commands++;
 	r = mailimap_select(p->imap, p->folder);
 	if (r != MAILIMAP_NO_ERROR)
 		return fail(p, err, "SELECT", r);
@@ -285,6 +334,7 @@ im_fetch(struct mail_source *s, const char *cursor, source_msg_fn fn, void *arg,
 		key = mailimap_search_key_new_uid(mailimap_set_new_interval(p->prev_last + 1, 0));
 	else
 		key = unseen_key();
+	s->commands++;
 	r = mailimap_uid_search(p->imap, NULL, key, &found);
 	mailimap_search_key_free(key);
 	if (r != MAILIMAP_NO_ERROR)
@@ -309,6 +359,7 @@ im_fetch(struct mail_source *s, const char *cursor, source_msg_fn fn, void *arg,
 	mailimap_fetch_type_new_fetch_att_list_add(ft, mailimap_fetch_att_new_internaldate());
 	mailimap_fetch_type_new_fetch_att_list_add(ft,
 	    mailimap_fetch_att_new_body_peek_section(mailimap_section_new(NULL)));
+	s->commands++;
 	r = mailimap_uid_fetch(p->imap, set, ft, &result);
 	mailimap_fetch_type_free(ft);
 	mailimap_set_free(set);
@@ -375,11 +426,13 @@ im_commit(struct mail_source *s, char **cursor, struct buf *err)
 		if (p->after == IMAP_AFTER_DELETE)
 			mailimap_flag_list_add(flags, mailimap_flag_new_deleted());
 		store = mailimap_store_att_flags_new_add_flags_silent(flags);
+		s->commands++;
 		r = mailimap_uid_store(p->imap, set, store);
 		mailimap_store_att_flags_free(store);
 		if (r == MAILIMAP_NO_ERROR && p->after == IMAP_AFTER_DELETE) {
 			struct mailimap_capability_data *cap = NULL;
 
+			s->commands += 2;
 			if (mailimap_capability(p->imap, &cap) == MAILIMAP_NO_ERROR)
 				mailimap_capability_data_free(cap);
 			/* without UIDPLUS, EXPUNGE also removes what others marked \Deleted */
@@ -418,7 +471,7 @@ im_close(struct mail_source *s)
 		return;
 	if (p->imap != NULL) {
 		if (s->open)
-			mailimap_logout(p->imap);
+			mailimap_logout(p->imap);	/* not counted: the work is done */
 		mailimap_free(p->imap);
 	}
 	free(p->host);

@@ -72,9 +72,13 @@ tls_verify_chain(const struct tls_der *chain, size_t n, const char *host, const 
 	}
 	if (status != 0) {
 		gnutls_datum_t why = { NULL, 0 };
+		size_t wl;
 		gnutls_certificate_verification_status_print(status, GNUTLS_CRT_X509, &why, 0);
-		buf_printf(err, "%s: the server's certificate is refused: %s\n", host,
-		    why.data ? (const char *)why.data : "not trusted");
+		wl = why.data ? strlen((const char *)why.data) : 0;
+		while (wl > 0 && (why.data[wl - 1] == ' ' || why.data[wl - 1] == '\n'))
+			wl--;
+		buf_printf(err, "%s: the server's certificate is refused: %.*s\n", host, (int)wl,
+		    why.data ? (const char *)why.data : "");
 		gnutls_free(why.data);
 		goto out;
 	}
