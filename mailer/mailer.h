@@ -15,7 +15,8 @@
  *		... apply m, queue replies with mail_queue(ob, &cfg, &reply, now, ...) ...
  *		spool_mark_applied(sp, e->id, now, &err);
  *	}
- *	spool_sync(sp, &err);
+ *	outbox_sync(ob, &err);				// the replies, for good
+ *	spool_sync(sp, &err);				// then the applied marks
  *	mail_send(ob, &cfg, sp, now, &os, &err);	// flush the outbox
  *
  * Replay is the same loop over every inbound entry that is not a
@@ -58,8 +59,9 @@ int mail_read(struct spool *sp, const struct spool_entry *e, const struct mime_o
     struct inmsg *m, struct buf *err);
 
 /* Compose m with the judge's identity from cfg and queue it for every To
- * and Cc recipient (envelope sender: judge.address). Durable on return 0;
- * *id (may be NULL) gets the outbox id (caller frees). -1: err. */
+ * and Cc recipient (envelope sender: judge.address). Durable after
+ * outbox_sync (mail_send syncs before sending); *id (may be NULL) gets the
+ * outbox id (caller frees). Returns 0, or -1 (err). */
 int mail_queue(struct outbox *ob, const struct mail_config *cfg, const struct outmsg *m,
     time_t now, char **id, struct buf *err);
 

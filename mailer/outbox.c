@@ -2,21 +2,29 @@
  * outbox.c — the queue of outgoing mail.
  *
  * Each message is two files: the bytes in DIR/new/ID and its state in
- * DIR/meta/ID. outbox_add writes the state first (atomically) and then
- * the message (maildir.h): a message file is the commit point, and a state
- * file without one is ignored. Each attempt replaces the state file
- * atomically. When nothing is left to try, the message is finished in
- * this order, each step durable before the next:
+ * DIR/meta/ID. outbox_add writes both without syncing; outbox_sync makes
+ * a batch durable, state files first and then the messages (maildir.h):
+ * a message in new/ is the commit point, and a state file without one is
+ * ignored. outbox_flush begins with outbox_sync, so nothing is ever tried
+ * before it is safely queued.
  *
- *   1. the bytes go into the spool's sent archive (when anyone accepted),
- *      and the state records the archive id ("archived"), so that a
- *      crash and a second finish do not archive it twice;
- *   2. the permanent failures are written to DIR/failed/ID;
- *   3. the message and its state leave the outbox.
+ * A flush sends every due message through the sink (one connection),
+ * replacing its state file after each attempt (a rename, so a crashed
+ * process leaves a true state; durable at the end of the batch). Then:
  *
- * A crash anywhere leaves the message in the outbox with a state that
- * says what is done, and the next flush finishes it: nothing is lost,
- * nobody gets the message twice from a finished attempt.
+ *   1. sink_sync: deliveries the sink reported are made durable (for SMTP
+ *      the server's 250 is enough); if that fails, they count as not done;
+ *   2. finished messages (no recipient left waiting) go into the spool's
+ *      sent archive under the key "outbox:ID", which the spool stores only
+ *      once, and the spool is synced;
+ *   3. their permanent failures are written to DIR/failed/ID, and every
+ *      state and failure file of the batch is made durable;
+ *   4. the finished messages and their state files leave the outbox.
+ *
+ * A crash anywhere leaves each message in the outbox with a state that
+ * says what is done, and the next flush finishes it without archiving it
+ * twice. A power loss before the end of a batch can forget that a message
+ * was sent, and then it is sent again: duplicates, never losses.
  *
  * State file (text, one item per line; free text has control bytes
  * replaced by blanks):
@@ -25,7 +33,6 @@
  *	queued TIME
  *	attempts N
  *	next TIME
- *	archived SPOOL-ID
  *	error TEXT
  *	rcpt pending|sent|failed ADDR CODE TEXT
  */
@@ -34,6 +41,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,17 +74,42 @@ struct meta {
 	time_t queued;
 	int attempts;
 	time_t next;
-	char *archived;
 	char *error;
 	struct orcpt *r;
 	int n;
+};
+
+struct names {
+	char **v;
+	size_t n;
 };
 
 struct outbox {
 	char *dir;
 	char *meta_dir;
 	char *failed_dir;
+	struct names new_msgs;		/* written by outbox_add, not published */
+	struct names new_files;		/* state and failure files not yet fsync'd */
 };
+
+static void
+names_add(struct names *l, const char *s)
+{
+	l->v = xreallocarray(l->v, l->n + 1, sizeof *l->v);
+	l->v[l->n++] = xstrdup(s);
+}
+
+static void
+names_clear(struct names *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+}
 
 static char *
 join(const char *a, const char *b)
@@ -107,7 +140,6 @@ meta_free(struct meta *m)
 
 	free(m->from);
 	free(m->message_id);
-	free(m->archived);
 	free(m->error);
 	for (i = 0; i < m->n; i++) {
 		free(m->r[i].addr);
@@ -128,6 +160,27 @@ add_rcpt(struct meta *m, const char *addr, enum rstate st, int code, const char 
 	m->n++;
 }
 
+/* Replace path with data by a rename, not synced: outbox_sync makes it
+ * durable (the path is remembered in ob->new_files). Returns 0 or -1. */
+static int
+replace_file(struct outbox *ob, const char *path, const struct buf *data, struct buf *err)
+{
+	char tmp[PATH_MAX];
+	int fd;
+
+	snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0 || write(fd, data->data, data->len) != (ssize_t)data->len || close(fd) < 0 ||
+	    rename(tmp, path) < 0) {
+		buf_printf(err, "%s: cannot write: %s\n", path, strerror(errno));
+		if (fd >= 0)
+			unlink(tmp);
+		return -1;
+	}
+	names_add(&ob->new_files, path);
+	return 0;
+}
+
 static int
 meta_write(struct outbox *ob, const char *id, const struct meta *m, struct buf *err)
 {
@@ -142,16 +195,12 @@ meta_write(struct outbox *ob, const char *id, const struct meta *m, struct buf *
 		buf_printf(&b, "message-id %s\n", m->message_id);
 	buf_printf(&b, "queued %lld\nattempts %d\nnext %lld\n", (long long)m->queued, m->attempts,
 	    (long long)m->next);
-	if (m->archived)
-		buf_printf(&b, "archived %s\n", m->archived);
 	if (m->error)
 		buf_printf(&b, "error %s\n", m->error);
 	for (i = 0; i < m->n; i++)
 		buf_printf(&b, "rcpt %s %s %d %s\n", names[m->r[i].st], m->r[i].addr, m->r[i].code,
 		    m->r[i].text);
-	r = fs_write_atomic_mode(path, b.data, b.len, 0600);
-	if (r < 0)
-		buf_printf(err, "%s: cannot write: %s\n", path, strerror(errno));
+	r = replace_file(ob, path, &b, err);
 	buf_free(&b);
 	free(path);
 	return r;
@@ -201,8 +250,6 @@ meta_read(struct outbox *ob, const char *id, struct meta *m, struct buf *err)
 			m->attempts = (int)v;
 		else if (strcmp(l, "next") == 0 && str_to_long(rest, LONG_MIN, LONG_MAX, &v) == 0)
 			m->next = (time_t)v;
-		else if (strcmp(l, "archived") == 0)
-			m->archived = xstrdup(rest);
 		else if (strcmp(l, "error") == 0)
 			m->error = xstrdup(rest);
 		else if (strcmp(l, "rcpt") == 0) {
@@ -249,6 +296,8 @@ outbox_close(struct outbox *ob)
 {
 	if (ob == NULL)
 		return;
+	names_clear(&ob->new_msgs);
+	names_clear(&ob->new_files);
 	free(ob->dir);
 	free(ob->meta_dir);
 	free(ob->failed_dir);
@@ -291,15 +340,50 @@ outbox_add(struct outbox *ob, const char *from, char *const *rcpts, int n, const
 		return -1;
 	}
 	meta_free(&m);
-	if (md_deliver(ob->dir, name, data, len, true) < 0) {
+	if (md_write_tmp(ob->dir, name, data, len) < 0) {
 		char *path = join(ob->meta_dir, name);
 		buf_printf(err, "%s: cannot queue a message: %s\n", ob->dir, strerror(errno));
 		unlink(path);
 		free(path);
 		return -1;
 	}
+	names_add(&ob->new_msgs, name);
 	if (id)
 		*id = xstrdup(name);
+	return 0;
+}
+
+int
+outbox_sync(struct outbox *ob, struct buf *err)
+{
+	struct names live = { NULL, 0 };
+	bool meta = false, failed = false;
+	size_t i;
+
+	for (i = 0; i < ob->new_files.n; i++) {
+		const char *p = ob->new_files.v[i];
+
+		if (!fs_exists(p))
+			continue;	/* finished and removed meanwhile */
+		names_add(&live, p);
+		if (strncmp(p, ob->meta_dir, strlen(ob->meta_dir)) == 0)
+			meta = true;
+		else
+			failed = true;
+	}
+	if (md_fsync_all(live.v, live.n) < 0 || (meta && fs_fsync_dir(ob->meta_dir) < 0) ||
+	    (failed && fs_fsync_dir(ob->failed_dir) < 0)) {
+		buf_printf(err, "%s: cannot sync: %s\n", ob->dir, strerror(errno));
+		names_clear(&live);
+		return -1;
+	}
+	names_clear(&live);
+	names_clear(&ob->new_files);
+	if (ob->new_msgs.n > 0 && md_publish(ob->dir, ob->new_msgs.v, ob->new_msgs.n) < 0) {
+		buf_printf(err, "%s: cannot queue: %s\n", ob->dir, strerror(errno));
+		return -1;
+	}
+	names_clear(&ob->new_msgs);
 	return 0;
 }
 
@@ -364,202 +448,299 @@ backoff(int attempts)
 	return d < OUTBOX_BACKOFF_MAX ? d : OUTBOX_BACKOFF_MAX;
 }
 
-/* Steps 1-3 of the essay above. */
-static int
-finish(struct outbox *ob, const char *id, struct meta *m, const struct buf *data, struct spool *sp,
-    time_t now, struct buf *err)
-{
-	struct buf sent;
-	char *path;
-	int i, nfailed = 0;
+/* One message of a flush. */
+struct job {
+	char *id;
+	struct meta m;
+	struct buf data;	/* the message, when it was read for an attempt */
+	int *accepted;		/* recipients accepted in this batch (indexes) */
+	int naccepted;
+	bool finished;		/* nobody left waiting */
+};
 
-	buf_init(&sent, META_MAX);
-	for (i = 0; i < m->n; i++) {
-		if (m->r[i].st == R_SENT)
-			buf_printf(&sent, "%s%s", sent.len ? "," : "", m->r[i].addr);
-		nfailed += m->r[i].st == R_FAILED;
-	}
-	if (sent.len > 0 && m->archived == NULL) {
-		const char *sid;
-		if (spool_store_out(sp, m->message_id, buf_str(&sent), data->data, data->len, now, &sid,
-		    err) < 0 || spool_sync(sp, err) < 0) {
-			buf_free(&sent);
-			return -1;
+struct flush {
+	struct outbox *ob;
+	struct mail_sink *sink;
+	int sink_state;		/* 0 not opened, 1 open, -1 unreachable this run */
+	struct buf down;	/* why it is unreachable */
+	time_t now;
+	struct outbox_stats *st;
+	struct job *jobs;
+	size_t njobs;
+};
+
+static void
+chomp(struct buf *b)
+{
+	while (b->len > 0 && b->data[b->len - 1] == '\n')
+		buf_truncate(b, b->len - 1);
+}
+
+/* Hand the pending recipients of j to the sink and record the outcome in
+ * j->m (not yet written). */
+static void
+attempt(struct flush *f, struct job *j, const struct buf *data)
+{
+	struct meta *m = &j->m;
+	struct rcpt_result *rr;
+	char **rcpts;
+	int *index;
+	int i, n = 0, pending = 0;
+
+	for (i = 0; i < m->n; i++)
+		n += m->r[i].st == R_PENDING;
+	rr = xcalloc((size_t)n, sizeof *rr);
+	rcpts = xcalloc((size_t)n, sizeof *rcpts);
+	index = xcalloc((size_t)n, sizeof *index);
+	j->accepted = xcalloc((size_t)n, sizeof *j->accepted);
+	for (n = 0, i = 0; i < m->n; i++)
+		if (m->r[i].st == R_PENDING) {
+			rcpts[n] = m->r[i].addr;
+			index[n++] = i;
 		}
-		m->archived = xstrdup(sid);
-		if (meta_write(ob, id, m, err) < 0) {
-			buf_free(&sent);
-			return -1;
+	if (f->sink_state == 0) {
+		struct buf e;
+		buf_init(&e, 4096);
+		f->sink_state = f->sink != NULL && sink_open(f->sink, &e) == 0 ? 1 : -1;
+		if (f->sink_state < 0) {
+			chomp(&e);
+			buf_puts(&f->down, f->sink ? buf_str(&e) : "no sink");
+			log_warn("%s (the outbox keeps the mail)", buf_str(&f->down));
+		}
+		buf_free(&e);
+	}
+	if (f->sink_state > 0) {
+		struct buf e;
+		buf_init(&e, 4096);
+		if (sink_send(f->sink, m->from, rcpts, n, data->data, data->len, rr, &e) < 0) {
+			f->sink_state = -1;	/* unreachable: only defer the rest */
+			chomp(&e);
+			buf_reset(&f->down);
+			buf_puts(&f->down, buf_str(&e));
+			log_warn("%s (the outbox keeps the mail)", buf_str(&e));
+		}
+		buf_free(&e);
+	} else {
+		sink_set_all(rr, n, RCPT_TEMPFAIL, 0, buf_str(&f->down));
+	}
+	m->attempts++;
+	for (i = 0; i < n; i++) {
+		struct orcpt *o = &m->r[index[i]];
+		free(o->text);
+		o->text = one_line(rr[i].text);
+		o->code = rr[i].code;
+		if (rr[i].status == RCPT_OK) {
+			o->st = R_SENT;
+			j->accepted[j->naccepted++] = index[i];
+		} else if (rr[i].status == RCPT_PERMFAIL) {
+			o->st = R_FAILED;
+			f->st->failed_rcpts++;
+			log_warn("mail to %s refused for good: %s", o->addr, o->text);
+		} else {
+			pending++;
+			free(m->error);
+			m->error = one_line(rr[i].text);
 		}
 	}
-	buf_free(&sent);
-	if (nfailed > 0) {
-		struct buf f;
-		int r;
-		buf_init(&f, META_MAX);
-		if (m->message_id)
-			buf_printf(&f, "message-id %s\n", m->message_id);
+	if (pending > 0 && f->now - m->queued >= OUTBOX_EXPIRE) {
 		for (i = 0; i < m->n; i++)
-			if (m->r[i].st == R_FAILED)
-				buf_printf(&f, "failed %s %d %lld %s\n", m->r[i].addr, m->r[i].code,
-				    (long long)now, m->r[i].text);
-		path = join(ob->failed_dir, id);
-		r = fs_write_atomic_mode(path, f.data, f.len, 0600);
-		if (r < 0)
-			buf_printf(err, "%s: cannot write: %s\n", path, strerror(errno));
-		free(path);
-		buf_free(&f);
-		if (r < 0)
-			return -1;
+			if (m->r[i].st == R_PENDING) {
+				char why[400];
+				snprintf(why, sizeof why, "gave up after %d attempts: %s", m->attempts,
+				    m->r[i].text);
+				free(m->r[i].text);
+				m->r[i].text = one_line(why);
+				m->r[i].st = R_FAILED;
+				f->st->failed_rcpts++;
+			}
 	}
-	{
-		char mpath[PATH_MAX];
-		if (md_find(ob->dir, id, mpath, sizeof mpath) == 0 && unlink(mpath) < 0 && errno != ENOENT) {
-			buf_printf(err, "%s: cannot remove: %s\n", mpath, strerror(errno));
+	m->next = f->now + backoff(m->attempts);
+	free(rr);
+	free(rcpts);
+	free(index);
+}
+
+static bool
+has_pending(const struct meta *m)
+{
+	int i;
+
+	for (i = 0; i < m->n; i++)
+		if (m->r[i].st == R_PENDING)
+			return true;
+	return false;
+}
+
+/* Read the state of message id and, when it is due, attempt it. Returns
+ * 0, or -1 when the outbox could not be read or written. */
+static int
+visit(struct flush *f, const char *id, struct buf *err)
+{
+	struct job j;
+	char path[PATH_MAX];
+
+	memset(&j, 0, sizeof j);
+	buf_init(&j.data, MESSAGE_MAX);
+	if (meta_read(f->ob, id, &j.m, err) < 0)
+		return -1;
+	if (has_pending(&j.m)) {
+		if (j.m.next > f->now) {
+			f->st->waiting++;
+			meta_free(&j.m);
+			return 0;
+		}
+		if (md_find(f->ob->dir, id, path, sizeof path) < 0 || fs_read_file(path, &j.data) < 0) {
+			buf_printf(err, "outbox %s: cannot read: %s\n", id, strerror(errno));
+			buf_free(&j.data);
+			meta_free(&j.m);
+			return -1;
+		}
+		attempt(f, &j, &j.data);
+		if (meta_write(f->ob, id, &j.m, err) < 0) {
+			buf_free(&j.data);
+			meta_free(&j.m);
+			free(j.accepted);
 			return -1;
 		}
 	}
-	md_sync(ob->dir);
-	path = join(ob->meta_dir, id);
-	unlink(path);
-	free(path);
-	fs_fsync_dir(ob->meta_dir);
+	j.id = xstrdup(id);
+	j.finished = !has_pending(&j.m);
+	f->jobs = xreallocarray(f->jobs, f->njobs + 1, sizeof *f->jobs);
+	f->jobs[f->njobs++] = j;
 	return 0;
 }
 
-/* One attempt for message id. *down is set when the sink could not be
- * reached (the rest of the run only defers). Returns 0, or -1 when the
- * outbox could not be read or written. */
+/* The sink could not make its deliveries durable: they did not happen. */
 static int
-attempt(struct outbox *ob, const char *id, struct mail_sink *sink, int *sink_state,
-    struct buf *down_reason, struct spool *sp, time_t now, struct outbox_stats *st,
-    struct buf *err)
+undo_accepted(struct flush *f, const char *why, struct buf *err)
 {
-	struct meta m;
-	struct buf data;
-	char path[PATH_MAX];
-	char **rcpts = NULL;
-	int *index = NULL;
-	int i, n = 0, pending = 0, res = 0;
+	size_t k;
+	int i, r = 0;
 
-	if (meta_read(ob, id, &m, err) < 0)
-		return -1;
-	for (i = 0; i < m.n; i++)
-		pending += m.r[i].st == R_PENDING;
-	if (pending > 0 && m.next > now) {
-		st->waiting++;
-		meta_free(&m);
-		return 0;
-	}
-	buf_init(&data, MESSAGE_MAX);
-	if (md_find(ob->dir, id, path, sizeof path) < 0 || fs_read_file(path, &data) < 0) {
-		buf_printf(err, "outbox %s: cannot read: %s\n", id, strerror(errno));
-		res = -1;
-		goto out;
-	}
-	if (pending > 0) {
-		struct rcpt_result *rr = xcalloc((size_t)pending, sizeof *rr);
-
-		rcpts = xcalloc((size_t)pending, sizeof *rcpts);
-		index = xcalloc((size_t)pending, sizeof *index);
-		for (i = 0; i < m.n; i++)
-			if (m.r[i].st == R_PENDING) {
-				rcpts[n] = m.r[i].addr;
-				index[n++] = i;
-			}
-		if (*sink_state == 0) {
-			struct buf e;
-			buf_init(&e, 4096);
-			*sink_state = sink != NULL && sink_open(sink, &e) == 0 ? 1 : -1;
-			if (*sink_state < 0) {
-				while (e.len > 0 && e.data[e.len - 1] == '\n')
-					buf_truncate(&e, e.len - 1);
-				buf_printf(down_reason, "%s", sink ? buf_str(&e) : "no sink");
-				log_warn("%s (the outbox keeps the mail)", buf_str(down_reason));
-			}
-			buf_free(&e);
-		}
-		if (*sink_state > 0) {
-			struct buf e;
-			buf_init(&e, 4096);
-			if (sink_send(sink, m.from, rcpts, n, data.data, data.len, rr, &e) < 0) {
-				*sink_state = -1;	/* unreachable: only defer the rest */
-				while (e.len > 0 && e.data[e.len - 1] == '\n')
-					buf_truncate(&e, e.len - 1);
-				buf_reset(down_reason);
-				buf_puts(down_reason, buf_str(&e));
-				log_warn("%s (the outbox keeps the mail)", buf_str(&e));
-			}
-			buf_free(&e);
-		} else {
-			sink_set_all(rr, n, RCPT_TEMPFAIL, 0, buf_str(down_reason));
-		}
-		m.attempts++;
-		pending = 0;
-		for (i = 0; i < n; i++) {
-			struct orcpt *o = &m.r[index[i]];
+	for (k = 0; k < f->njobs; k++) {
+		struct job *j = &f->jobs[k];
+		for (i = 0; i < j->naccepted; i++) {
+			struct orcpt *o = &j->m.r[j->accepted[i]];
+			o->st = R_PENDING;
+			o->code = 0;
 			free(o->text);
-			o->text = one_line(rr[i].text);
-			o->code = rr[i].code;
-			if (rr[i].status == RCPT_OK) {
-				o->st = R_SENT;
-			} else if (rr[i].status == RCPT_PERMFAIL) {
-				o->st = R_FAILED;
-				st->failed_rcpts++;
-				log_warn("mail to %s refused for good: %s", o->addr, o->text);
-			} else {
-				pending++;
-				free(m.error);
-				m.error = one_line(rr[i].text);
+			o->text = one_line(why);
+		}
+		if (j->naccepted > 0) {
+			j->finished = false;
+			if (meta_write(f->ob, j->id, &j->m, err) < 0)
+				r = -1;
+		}
+	}
+	return r;
+}
+
+/* Steps 2 and 3 of the essay for the finished jobs. */
+static int
+archive(struct flush *f, struct spool *sp, struct buf *err)
+{
+	size_t k;
+	int i, stored = 0;
+
+	for (k = 0; k < f->njobs; k++) {
+		struct job *j = &f->jobs[k];
+		struct buf sent;
+		char path[PATH_MAX], key[200];
+		int nfailed = 0;
+
+		if (!j->finished)
+			continue;
+		buf_init(&sent, META_MAX);
+		for (i = 0; i < j->m.n; i++) {
+			if (j->m.r[i].st == R_SENT)
+				buf_printf(&sent, "%s%s", sent.len ? "," : "", j->m.r[i].addr);
+			nfailed += j->m.r[i].st == R_FAILED;
+		}
+		if (sent.len > 0) {
+			snprintf(key, sizeof key, "outbox:%s", j->id);
+			/* not read when it was finished by an earlier run */
+			if ((j->data.len == 0 && (md_find(f->ob->dir, j->id, path, sizeof path) < 0 ||
+			    fs_read_file(path, &j->data) < 0)) ||
+			    spool_store_out(sp, key, j->m.message_id, buf_str(&sent), buf_str(&j->data),
+			    j->data.len, f->now, NULL, err) < 0) {
+				if (err->len == 0)
+					buf_printf(err, "outbox %s: cannot read: %s\n", j->id, strerror(errno));
+				buf_free(&sent);
+				return -1;
 			}
+			stored++;
 		}
-		if (pending > 0 && now - m.queued >= OUTBOX_EXPIRE) {
-			for (i = 0; i < m.n; i++)
-				if (m.r[i].st == R_PENDING) {
-					char why[400];
-					snprintf(why, sizeof why, "gave up after %d attempts: %s", m.attempts,
-					    m.r[i].text);
-					free(m.r[i].text);
-					m.r[i].text = one_line(why);
-					m.r[i].st = R_FAILED;
-					st->failed_rcpts++;
-				}
-			pending = 0;
-		}
-		m.next = now + backoff(m.attempts);
-		free(rr);
-		if (meta_write(ob, id, &m, err) < 0) {
-			res = -1;
-			goto out;
+		buf_free(&sent);
+		if (nfailed > 0) {
+			struct buf fb;
+			char *fp = join(f->ob->failed_dir, j->id);
+			int r;
+
+			buf_init(&fb, META_MAX);
+			if (j->m.message_id)
+				buf_printf(&fb, "message-id %s\n", j->m.message_id);
+			for (i = 0; i < j->m.n; i++)
+				if (j->m.r[i].st == R_FAILED)
+					buf_printf(&fb, "failed %s %d %lld %s\n", j->m.r[i].addr,
+					    j->m.r[i].code, (long long)f->now, j->m.r[i].text);
+			r = replace_file(f->ob, fp, &fb, err);
+			free(fp);
+			buf_free(&fb);
+			if (r < 0)
+				return -1;
 		}
 	}
-	if (pending > 0) {
-		st->deferred++;
-	} else {
-		if (finish(ob, id, &m, &data, sp, now, err) < 0) {
-			res = -1;
-			goto out;
+	return stored > 0 ? spool_sync(sp, err) : 0;
+}
+
+/* Step 4. */
+static int
+remove_finished(struct flush *f, struct buf *err)
+{
+	char path[PATH_MAX], dir[PATH_MAX];
+	size_t k;
+	int removed = 0;
+
+	for (k = 0; k < f->njobs; k++) {
+		char *mp;
+
+		if (!f->jobs[k].finished)
+			continue;
+		if (md_find(f->ob->dir, f->jobs[k].id, path, sizeof path) == 0 && unlink(path) < 0) {
+			buf_printf(err, "%s: cannot remove: %s\n", path, strerror(errno));
+			return -1;
 		}
-		st->sent++;
+		mp = join(f->ob->meta_dir, f->jobs[k].id);
+		unlink(mp);
+		free(mp);
+		removed++;
 	}
-out:
-	free(rcpts);
-	free(index);
-	buf_free(&data);
-	meta_free(&m);
-	return res;
+	if (removed > 0) {
+		snprintf(dir, sizeof dir, "%s/new", f->ob->dir);
+		fs_fsync_dir(dir);
+		fs_fsync_dir(f->ob->meta_dir);
+	}
+	return 0;
 }
 
 int
 outbox_flush(struct outbox *ob, struct mail_sink *sink, struct spool *sp, time_t now,
     struct outbox_stats *st, struct buf *err)
 {
-	struct buf down;
+	struct flush f;
 	char **names;
-	int n, i, sink_state = 0, res = 0;
+	int n, i, res = 0;
+	size_t k;
 
 	memset(st, 0, sizeof *st);
-	buf_init(&down, 4096);
+	if (outbox_sync(ob, err) < 0)	/* queued for good before any attempt */
+		return -1;
+	memset(&f, 0, sizeof f);
+	f.ob = ob;
+	f.sink = sink;
+	f.now = now;
+	f.st = st;
+	buf_init(&f.down, 4096);
 	names = list_queue(ob, &n);
 	for (i = 0; i < n; i++) {
 		char mpath[PATH_MAX];
@@ -569,11 +750,38 @@ outbox_flush(struct outbox *ob, struct mail_sink *sink, struct spool *sp, time_t
 			log_warn("outbox: %s has no state file: left alone", names[i]);
 			continue;
 		}
-		if (attempt(ob, names[i], sink, &sink_state, &down, sp, now, st, err) < 0)
+		if (visit(&f, names[i], err) < 0)
 			res = -1;
 	}
 	free_names(names, n);
-	buf_free(&down);
+	if (f.sink_state > 0) {
+		struct buf e;
+		buf_init(&e, 4096);
+		if (sink_sync(sink, &e) < 0) {
+			chomp(&e);
+			log_warn("%s (the outbox keeps the mail)", buf_str(&e));
+			if (undo_accepted(&f, buf_str(&e), err) < 0)
+				res = -1;
+		}
+		buf_free(&e);
+	}
+	if (res == 0 && (archive(&f, sp, err) < 0 || outbox_sync(ob, err) < 0 ||
+	    remove_finished(&f, err) < 0))
+		res = -1;
+	else if (res < 0)
+		outbox_sync(ob, err);	/* keep what was recorded */
+	for (k = 0; k < f.njobs; k++) {
+		if (f.jobs[k].finished && res == 0)
+			st->sent++;
+		else if (!f.jobs[k].finished)
+			st->deferred++;
+		free(f.jobs[k].id);
+		free(f.jobs[k].accepted);
+		buf_free(&f.jobs[k].data);
+		meta_free(&f.jobs[k].m);
+	}
+	free(f.jobs);
+	buf_free(&f.down);
 	return res;
 }
 

@@ -3,12 +3,15 @@
  *
  * API:
  *	struct outbox *ob = outbox_open("DATA/outbox", &err);
- *	outbox_add(ob, from, rcpts, n, bytes, len, now, &id, &err);	// durable on return
+ *	outbox_add(ob, from, rcpts, n, bytes, len, now, &id, &err);	// queued...
+ *	outbox_sync(ob, &err);						// ...for good
  *	outbox_flush(ob, sink, spool, now, &stats, &err);		// send what is due
  *	outbox_close(ob);
  *
  * A message is written to the outbox durably before anything tries to
- * send it. outbox_flush gives every due message to the sink; a recipient
+ * send it: outbox_add writes, outbox_sync makes every message added since
+ * the last sync durable at once (a few journal commits for a whole batch,
+ * not a few per message), and outbox_flush syncs before its first attempt. outbox_flush gives every due message to the sink; a recipient
  * that accepted is done, one that refused for good (5xx) is recorded as a
  * failure, one that could not be reached (4xx, no connection) is tried
  * again on a later run after an exponential backoff (OUTBOX_BACKOFF_BASE
@@ -60,14 +63,17 @@ struct outbox_failure {
 
 /* Open (creating when missing) the outbox in dir. NULL with err on failure. */
 struct outbox *outbox_open(const char *dir, struct buf *err);
-/* Release. NULL-safe. */
+/* Release (what is not synced may be lost). NULL-safe. */
 void outbox_close(struct outbox *ob);
 
 /* Queue data (RFC 5322 bytes, e.g. from compose_message) for rcpts[0..n)
- * from the envelope sender from; durable when it returns 0. *id (may be
+ * from the envelope sender from; durable after outbox_sync. *id (may be
  * NULL) gets the outbox id (caller frees). Returns 0 or -1 (err). */
 int outbox_add(struct outbox *ob, const char *from, char *const *rcpts, int n, const char *data,
     size_t len, time_t now, char **id, struct buf *err);
+/* Make everything added or recorded since the last sync durable. Returns
+ * 0, or -1 (err). */
+int outbox_sync(struct outbox *ob, struct buf *err);
 
 /* Try every message due at now through sink (opened here only when
  * something is due; may be NULL when nothing is expected to be due), and

@@ -7,9 +7,15 @@
  * to do with each outcome: done, retry later, or give up.
  *
  *	struct mail_sink *k = sink_from_config(cfg);
- *	if (sink_open(k, &err) == 0)
+ *	if (sink_open(k, &err) == 0) {
  *		for each message: sink_send(k, from, rcpts, n, data, len, res, &err);
+ *		sink_sync(k, &err);	// only now is "accepted" for good
+ *	}
  *	sink_free(k);
+ *
+ * An accepted recipient is final once sink_sync returned 0: an SMTP server
+ * that said 250 has the message; the Maildir sink writes a batch first and
+ * makes it durable in sink_sync, the way the spool does.
  */
 #ifndef POUCH_SINK_H
 #define POUCH_SINK_H
@@ -37,6 +43,7 @@ struct sink_ops {
 	int (*open)(struct mail_sink *k, struct buf *err);
 	int (*send)(struct mail_sink *k, const char *from, char *const *rcpts, int n,
 	    const char *data, size_t len, struct rcpt_result *res, struct buf *err);
+	int (*sync)(struct mail_sink *k, struct buf *err);
 	void (*close)(struct mail_sink *k);
 };
 
@@ -46,7 +53,7 @@ struct mail_sink {
 	void *priv;
 };
 
-/* Deliver into DIR/ADDRESS/ (a Maildir per recipient), durably. */
+/* Deliver into DIR/ADDRESS/ (a Maildir per recipient), durable at sink_sync. */
 struct mail_sink *sink_maildir_new(const char *dir);
 /* Send through an SMTP server with libcurl (smtp.* keys). */
 struct mail_sink *sink_smtp_new(const struct mail_config *cfg);
@@ -61,7 +68,10 @@ int sink_open(struct mail_sink *k, struct buf *err);
  * res), -1 when it was not (every res is RCPT_TEMPFAIL; reason in err). */
 int sink_send(struct mail_sink *k, const char *from, char *const *rcpts, int n, const char *data,
     size_t len, struct rcpt_result *res, struct buf *err);
-/* Close and free. NULL-safe. */
+/* Make every delivery reported RCPT_OK since the last sync durable.
+ * Returns 0, or -1 (err) when they may be lost: then none of them counts. */
+int sink_sync(struct mail_sink *k, struct buf *err);
+/* Close and free (unsynced deliveries are dropped). NULL-safe. */
 void sink_free(struct mail_sink *k);
 
 /* Set every res[0..n) to status with text (helper for sinks). */

@@ -301,6 +301,14 @@ smtp_send(struct mail_sink *k, const char *from, char *const *rcpts, int n, cons
 	return r;
 }
 
+static int
+smtp_sync(struct mail_sink *k, struct buf *err)
+{
+	(void)k;
+	(void)err;
+	return 0;	/* a 250 is the server's promise */
+}
+
 static void
 smtp_close(struct mail_sink *k)
 {
@@ -324,7 +332,7 @@ smtp_close(struct mail_sink *k)
 	k->priv = NULL;
 }
 
-static const struct sink_ops smtp_ops = { smtp_open, smtp_send, smtp_close };
+static const struct sink_ops smtp_ops = { smtp_open, smtp_send, smtp_sync, smtp_close };
 
 struct mail_sink *
 sink_smtp_new(const struct mail_config *cfg)

@@ -8,7 +8,7 @@
  *	pouch-spool 1
  *	in	ID	ARRIVAL	SIZE	SOURCE	MESSAGE-ID	DUP-OF
  *	applied	ID	TIME
- *	out	ID	TIME	SIZE	MESSAGE-ID	RCPTS
+ *	out	ID	TIME	SIZE	KEY	MESSAGE-ID	RCPTS
  *	cursor	NAME	VALUE
  *
  * It is read whole at open into arrays and hash indexes (id, source,
@@ -18,12 +18,15 @@
  * spool_open: a ledger that cannot be trusted must not be guessed at,
  * since a lost "applied" record would apply a message twice.
  *
- * Why the order in spool_sync is right: the message files were fsync'd
- * when written; fsyncing new/ makes their names durable; only then is the
- * ledger appended and fsync'd. A crash before the ledger append leaves
- * files the ledger does not name (harmless: the source was not told, the
- * message is fetched and stored again under a new id); a crash after it
- * leaves a complete, durable record.
+ * Why the order in spool_sync is right: messages are written under tmp/
+ * as they come, unsynced; spool_sync fsyncs every one of them (the first
+ * fsync commits the whole batch to the journal), links them into new/,
+ * fsyncs new/, and only then appends and fsyncs the ledger. A crash before
+ * the ledger append leaves files the ledger does not name (harmless: the
+ * source was not told, the message is fetched and stored again under a new
+ * id; tmp/ is emptied at the next open); a crash after it leaves complete,
+ * durable records. Three journal commits per batch instead of three per
+ * message: that is what lets a run store hundreds of messages a second.
  */
 #define _DEFAULT_SOURCE
 #include "spool.h"
@@ -142,13 +145,15 @@ struct spool {
 	size_t nin, capin;
 	struct spool_sent *out;
 	size_t nout, capout;
+	struct strmap by_out_key;
 	struct cursor *cursors;
 	size_t ncursors;
 	struct strmap by_id, by_source, by_msgid;
 	unsigned long next_seq;
 	time_t last_arrival;
 	struct buf pending;	/* ledger lines not yet written */
-	bool dirty_in, dirty_out;
+	char **pend_in, **pend_out;	/* files written but not published */
+	size_t npend_in, npend_out;
 	bool ledger_new;	/* created by this process: fsync its directory */
 	bool broken;		/* a ledger write failed: refuse everything */
 };
@@ -226,6 +231,18 @@ dup_or_null(const char *s)
 	return s ? xstrdup(s) : NULL;
 }
 
+static void
+free_pending(char ***pend, size_t *n)
+{
+	size_t i;
+
+	for (i = 0; i < *n; i++)
+		free((*pend)[i]);
+	free(*pend);
+	*pend = NULL;
+	*n = 0;
+}
+
 static struct spool_entry *
 add_in(struct spool *s, const char *id, time_t arrival, size_t size, const char *source,
     const char *msgid, const char *dup_of)
@@ -259,7 +276,8 @@ add_in(struct spool *s, const char *id, time_t arrival, size_t size, const char 
 }
 
 static void
-add_out(struct spool *s, const char *id, time_t t, size_t size, const char *msgid, const char *rcpts)
+add_out(struct spool *s, const char *id, time_t t, size_t size, const char *key, const char *msgid,
+    const char *rcpts)
 {
 	struct spool_sent *o;
 
@@ -271,8 +289,11 @@ add_out(struct spool *s, const char *id, time_t t, size_t size, const char *msgi
 	o->id = xstrdup(id);
 	o->time = t;
 	o->size = size;
+	o->key = dup_or_null(key);
 	o->message_id = dup_or_null(msgid);
 	o->rcpts = xstrdup(rcpts ? rcpts : "");
+	if (o->key)
+		map_put(&s->by_out_key, o->key, s->nout - 1);
 	s->next_seq++;
 }
 
@@ -339,11 +360,11 @@ load_record(struct spool *s, char *line)
 		s->in[i].applied = t;
 		return 0;
 	}
-	if (strcmp(f[0], "out") == 0 && n == 6) {
+	if (strcmp(f[0], "out") == 0 && n == 7) {
 		if (f[1] == NULL || parse_time(f[2], &t) < 0 || f[3] == NULL ||
 		    str_to_long(f[3], 0, LONG_MAX, &size) < 0)
 			return -1;
-		add_out(s, f[1], t, (size_t)size, f[4], f[5]);
+		add_out(s, f[1], t, (size_t)size, f[4], f[5], f[6]);
 		return 0;
 	}
 	if (strcmp(f[0], "cursor") == 0 && n == 3 && f[1] != NULL) {
@@ -457,15 +478,19 @@ spool_sync(struct spool *s, struct buf *err)
 {
 	if (s->broken) {
 		if (err)
-			buf_printf(err, "%s: an earlier ledger write failed; reopen the spool\n", s->dir);
+			buf_printf(err, "%s: an earlier write failed; reopen the spool\n", s->dir);
 		return -1;
 	}
-	if ((s->dirty_in && md_sync(s->in_dir) < 0) || (s->dirty_out && md_sync(s->out_dir) < 0)) {
+	if ((s->npend_in > 0 && md_publish(s->in_dir, s->pend_in, s->npend_in) < 0) ||
+	    (s->npend_out > 0 && md_publish(s->out_dir, s->pend_out, s->npend_out) < 0)) {
+		/* the ledger must not name files that may not be there */
+		s->broken = true;
 		if (err)
 			buf_printf(err, "%s: cannot sync: %s\n", s->dir, strerror(errno));
 		return -1;
 	}
-	s->dirty_in = s->dirty_out = false;
+	free_pending(&s->pend_in, &s->npend_in);
+	free_pending(&s->pend_out, &s->npend_out);
 	if (s->pending.len == 0)
 		return 0;
 	if (fs_append_sync(s->ledger, s->pending.data, s->pending.len) < 0) {
@@ -505,6 +530,7 @@ spool_close(struct spool *s, struct buf *err)
 	}
 	for (i = 0; i < s->nout; i++) {
 		free(s->out[i].id);
+		free(s->out[i].key);
 		free(s->out[i].message_id);
 		free(s->out[i].rcpts);
 	}
@@ -518,6 +544,9 @@ spool_close(struct spool *s, struct buf *err)
 	map_free(&s->by_id);
 	map_free(&s->by_source);
 	map_free(&s->by_msgid);
+	map_free(&s->by_out_key);
+	free_pending(&s->pend_in, &s->npend_in);
+	free_pending(&s->pend_out, &s->npend_out);
 	buf_free(&s->pending);
 	fs_unlock(s->lock_fd);
 	free(s->dir);
@@ -528,17 +557,21 @@ spool_close(struct spool *s, struct buf *err)
 	return r;
 }
 
-/* Write data under a fresh id into dir; returns the id (static buffer) or NULL. */
+/* Write data under a fresh id into dir/tmp (published by spool_sync) and
+ * remember it in *pend; returns the id (static buffer) or NULL. */
 static const char *
-deliver_new(struct spool *s, const char *dir, time_t t, const void *data, size_t len, struct buf *err)
+deliver_new(struct spool *s, const char *dir, char ***pend, size_t *npend, time_t t,
+    const void *data, size_t len, struct buf *err)
 {
 	static char id[64];
 	int tries;
 
 	for (tries = 0; tries < 1000; tries++) {
 		snprintf(id, sizeof id, "%lld.%06lu.pouch", (long long)t, s->next_seq + (unsigned long)tries);
-		if (md_deliver(dir, id, data, len, false) == 0) {
+		if (md_write_tmp(dir, id, data, len) == 0) {
 			s->next_seq += (unsigned long)tries;
+			*pend = xreallocarray(*pend, *npend + 1, sizeof **pend);
+			(*pend)[(*npend)++] = xstrdup(id);
 			return id;
 		}
 		if (errno != EEXIST)
@@ -557,7 +590,7 @@ spool_store_in(struct spool *s, const char *source, const char *message_id,
 	size_t first;
 
 	if (s->broken) {
-		buf_printf(err, "%s: an earlier ledger write failed; reopen the spool\n", s->dir);
+		buf_printf(err, "%s: an earlier write failed; reopen the spool\n", s->dir);
 		return -1;
 	}
 	if (source != NULL && (e = spool_lookup_source(s, source)) != NULL) {
@@ -567,10 +600,9 @@ spool_store_in(struct spool *s, const char *source, const char *message_id,
 	}
 	if (arrival < s->last_arrival)
 		arrival = s->last_arrival;
-	name = deliver_new(s, s->in_dir, arrival, data, len, err);
+	name = deliver_new(s, s->in_dir, &s->pend_in, &s->npend_in, arrival, data, len, err);
 	if (name == NULL)
 		return -1;
-	s->dirty_in = true;
 	if (message_id != NULL && *message_id == '\0')
 		message_id = NULL;
 	if (message_id != NULL && (first = map_get(&s->by_msgid, message_id)) != SIZE_MAX)
@@ -661,26 +693,37 @@ spool_read(const struct spool *s, const char *id, struct buf *out, struct buf *e
 }
 
 int
-spool_store_out(struct spool *s, const char *message_id, const char *rcpts,
+spool_store_out(struct spool *s, const char *key, const char *message_id, const char *rcpts,
     const void *data, size_t len, time_t when, const char **id, struct buf *err)
 {
-	const char *name = deliver_new(s, s->out_dir, when, data, len, err);
+	const char *name;
 	struct spool_sent *o;
+	size_t i;
 
+	if (s->broken) {
+		buf_printf(err, "%s: an earlier write failed; reopen the spool\n", s->dir);
+		return -1;
+	}
+	if (key != NULL && (i = map_get(&s->by_out_key, key)) != SIZE_MAX) {
+		if (id)
+			*id = s->out[i].id;
+		return 0;
+	}
+	name = deliver_new(s, s->out_dir, &s->pend_out, &s->npend_out, when, data, len, err);
 	if (name == NULL)
 		return -1;
-	s->dirty_out = true;
-	add_out(s, name, when, len, message_id, rcpts);
+	add_out(s, name, when, len, key, message_id, rcpts);
 	o = &s->out[s->nout - 1];
 	buf_puts(&s->pending, "out");
 	put_field(&s->pending, o->id);
 	buf_printf(&s->pending, "\t%lld\t%zu", (long long)o->time, o->size);
+	put_field(&s->pending, o->key);
 	put_field(&s->pending, o->message_id);
 	put_field(&s->pending, o->rcpts);
 	buf_putc(&s->pending, '\n');
 	if (id)
 		*id = o->id;
-	return 0;
+	return 1;
 }
 
 size_t

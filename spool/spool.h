@@ -26,9 +26,10 @@
  * never applied twice.
  *
  * Durability: nothing written is durable until spool_sync() returns 0.
- * Files are fsync'd as they are written; spool_sync fsyncs the message
- * directories and then appends and fsyncs the ledger, so the ledger never
- * names a file that a crash could lose.
+ * spool_sync fsyncs the files stored since the last sync, publishes them
+ * in new/, fsyncs the directory, and then appends and fsyncs the ledger,
+ * so the ledger never names a file that a crash could lose. After any
+ * failed write the spool refuses further work until it is reopened.
  *
  * Arrival times never go backwards in ledger order: a time earlier than
  * the last one recorded is raised to it. Listing order is ledger order,
@@ -69,6 +70,7 @@ struct spool_sent {
 	char *id;
 	time_t time;		/* when it was accepted */
 	size_t size;
+	char *key;		/* the sender's identity for it (e.g. "outbox:ID"); NULL */
 	char *message_id;	/* NULL when none */
 	char *rcpts;		/* the accepting recipients, comma separated */
 };
@@ -109,8 +111,11 @@ int spool_mark_applied(struct spool *s, const char *id, time_t now, struct buf *
 int spool_read(const struct spool *s, const char *id, struct buf *out, struct buf *err);
 
 /* Archive a sent message (the outbox calls this once the server accepted
- * it). rcpts: the recipients that accepted it. Returns 0 or -1 (err). */
-int spool_store_out(struct spool *s, const char *message_id, const char *rcpts,
+ * it). key (may be NULL) identifies it for its sender: a key already in
+ * the ledger is not stored again. rcpts: the recipients that accepted it.
+ * Returns 1 when stored, 0 when key was known, -1 on error (err). *id (may
+ * be NULL) gets its id. */
+int spool_store_out(struct spool *s, const char *key, const char *message_id, const char *rcpts,
     const void *data, size_t len, time_t when, const char **id, struct buf *err);
 size_t spool_count_out(const struct spool *s);
 const struct spool_sent *spool_out(const struct spool *s, size_t i);

@@ -259,6 +259,7 @@ test_queue_and_send(void **state)
 	free(id);
 	m.to = badto;
 	assert_int_equal(mail_queue(ob, &cfg, &m, 1700000000, NULL, &err), -1);
+	assert_int_equal(outbox_sync(ob, &err), 0);
 	assert_int_equal(outbox_count(ob), 1);
 	assert_int_equal(mail_send(ob, &cfg, sp, 1700000000, &st, &err), 0);
 	assert_int_equal(st.sent, 1);

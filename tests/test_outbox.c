@@ -25,6 +25,8 @@ struct fake {
 	int down;
 	int opens;
 	int sends;
+	int syncs;
+	int sync_fails;	/* sink_sync fails */
 	int forbid;	/* fail the test when called */
 };
 
@@ -67,13 +69,26 @@ fake_send(struct mail_sink *k, const char *from, char *const *rcpts, int n, cons
 	return 0;
 }
 
+static int
+fake_sync(struct mail_sink *k, struct buf *err)
+{
+	struct fake *f = k->priv;
+
+	f->syncs++;
+	if (f->sync_fails) {
+		buf_puts(err, "disk full\n");
+		return -1;
+	}
+	return 0;
+}
+
 static void
 fake_close(struct mail_sink *k)
 {
 	(void)k;
 }
 
-static const struct sink_ops fake_ops = { fake_open, fake_send, fake_close };
+static const struct sink_ops fake_ops = { fake_open, fake_send, fake_sync, fake_close };
 
 struct env {
 	struct outbox *ob;
@@ -150,6 +165,8 @@ test_send(void **state)
 
 	id = queue(e, r, 2, 1000);
 	snprintf(p, sizeof p, "%s/outbox/new/%s", dir, id);
+	assert_false(fs_exists(p));	/* not before the sync */
+	assert_int_equal(outbox_sync(e->ob, &e->err), 0);
 	assert_true(fs_exists(p));
 	snprintf(p, sizeof p, "%s/outbox/meta/%s", dir, id);
 	assert_true(fs_exists(p));
@@ -258,22 +275,51 @@ static void
 test_resume_after_crash(void **state)
 {
 	struct env *e = *state;
-	char a[] = "alice@example.test", *r[] = { a }, *id, p[256];
+	char a[] = "alice@example.test", *r[] = { a }, *id, p[256], key[200];
 	struct buf meta;
 	struct outbox_stats st;
 
 	id = queue(e, r, 1, 1000);
+	assert_int_equal(outbox_sync(e->ob, &e->err), 0);
+	snprintf(key, sizeof key, "outbox:%s", id);
+	assert_int_equal(spool_store_out(e->sp, key, "m1@judge", a, msg, sizeof msg - 1, 1000, NULL,
+	    &e->err), 1);
+	assert_int_equal(spool_sync(e->sp, &e->err), 0);
 	snprintf(p, sizeof p, "%s/outbox/meta/%s", dir, id);
 	buf_init(&meta, 1 << 16);
 	buf_printf(&meta, "from judge@example.test\nmessage-id m1@judge\nqueued 1000\nattempts 1\n"
-	    "next 1060\narchived 1000.000001.pouch\nrcpt sent alice@example.test 250 ok\n");
+	    "next 1060\nrcpt sent alice@example.test 250 ok\n");
 	assert_int_equal(fs_write_atomic(p, meta.data, meta.len), 0);
 	e->f.forbid = 1;
 	st = flush(e, 1000);
 	assert_int_equal(st.sent, 1);
-	assert_int_equal(spool_count_out(e->sp), 0);
+	assert_int_equal(spool_count_out(e->sp), 1);
 	assert_int_equal(outbox_count(e->ob), 0);
 	buf_free(&meta);
+	free(id);
+}
+
+/* When the sink cannot make its deliveries durable, they did not happen. */
+static void
+test_sink_sync_fails(void **state)
+{
+	struct env *e = *state;
+	char a[] = "alice@example.test", p1[] = "perm@example.test", *r[] = { a, p1 }, *id;
+	struct outbox_stats st;
+
+	id = queue(e, r, 2, 1000);
+	e->f.sync_fails = 1;
+	st = flush(e, 1000);
+	assert_int_equal(e->f.syncs, 1);
+	assert_int_equal(st.deferred, 1);
+	assert_int_equal(st.sent, 0);
+	assert_int_equal(outbox_count(e->ob), 1);
+	assert_int_equal(spool_count_out(e->sp), 0);
+	e->f.sync_fails = 0;
+	st = flush(e, 1000 + OUTBOX_BACKOFF_BASE);
+	assert_int_equal(st.sent, 1);
+	assert_int_equal(e->f.sends, 2);
+	assert_string_equal(spool_out(e->sp, 0)->rcpts, "alice@example.test");
 	free(id);
 }
 
@@ -298,6 +344,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_mixed_recipients, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_down_and_backoff, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resume_after_crash, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sink_sync_fails, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refused, setup, teardown),
 	};
 

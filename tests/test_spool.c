@@ -100,10 +100,15 @@ test_store_and_reload(void **state)
 	assert_int_equal(spool_store_in(s, "maildir:123.abc", "m3@x", "three\n", 6, 900, &id3, &err), 1);
 	assert_int_equal(spool_count_in(s), 3);
 	assert_int_equal(spool_in(s, 2)->arrival, 1010);
-	assert_int_equal(count_files("in/new"), 3);
-	/* the ledger has only its first line until the sync */
+	/* written, not published until the sync */
+	assert_int_equal(count_files("in/tmp"), 3);
+	assert_int_equal(count_files("in/new"), 0);
 	buf_init(&raw, 1 << 20);
+	assert_int_equal(spool_read(s, id3, &raw, &err), 0);
+	buf_reset(&raw);
 	assert_int_equal(spool_sync(s, &err), 0);
+	assert_int_equal(count_files("in/tmp"), 0);
+	assert_int_equal(count_files("in/new"), 3);
 	{
 		char p[256];
 		snprintf(p, sizeof p, "%s/ledger", dir);
@@ -147,6 +152,7 @@ test_duplicates_and_applied(void **state)
 	assert_int_equal(spool_store_in(s, "maildir:2", "same@x", "second copy\n", 12, 11, &b, &err), 1);
 	assert_int_equal(spool_lookup(s, b)->state, SPOOL_DUPLICATE);
 	assert_string_equal(spool_lookup(s, b)->dup_of, a);
+	assert_int_equal(spool_sync(s, &err), 0);
 	assert_int_equal(count_files("in/new"), 2);	/* the bytes are kept anyway */
 	assert_int_equal(spool_mark_applied(s, a, 20, &err), 0);
 	assert_int_equal(spool_mark_applied(s, a, 21, &err), 1);
@@ -181,14 +187,20 @@ test_cursor_out_and_escapes(void **state)
 	spool_set_cursor(s, "imap://j@h/INBOX", "7:10");
 	spool_set_cursor(s, "imap://j@h/INBOX", "7:12");
 	assert_int_equal(spool_store_in(s, weird, "-", "x\n", 2, 5, &id, &err), 1);
-	assert_int_equal(spool_store_out(s, "out-1@judge", "a@x,b@y", "sent\n", 5, 6, &id, &err), 0);
-	assert_int_equal(count_files("out/new"), 1);
+	assert_int_equal(spool_store_out(s, "outbox:1", "out-1@judge", "a@x,b@y", "sent\n", 5, 6, &id,
+	    &err), 1);
+	assert_int_equal(spool_store_out(s, "outbox:1", "out-1@judge", "a@x,b@y", "sent\n", 5, 7, &id,
+	    &err), 0);	/* the same key is stored once */
+	assert_int_equal(spool_store_out(s, NULL, NULL, "c@z", "other\n", 6, 8, &id, &err), 1);
 	close_ok(s);
+	assert_int_equal(count_files("out/new"), 2);
 	s = open_ok();
 	assert_string_equal(spool_cursor(s, "imap://j@h/INBOX"), "7:12");
 	assert_string_equal(spool_in(s, 0)->source, weird);
 	assert_string_equal(spool_in(s, 0)->message_id, "-");
-	assert_int_equal(spool_count_out(s), 1);
+	assert_int_equal(spool_count_out(s), 2);
+	assert_string_equal(spool_out(s, 0)->key, "outbox:1");
+	assert_null(spool_out(s, 1)->key);
 	assert_string_equal(spool_out(s, 0)->rcpts, "a@x,b@y");
 	assert_string_equal(spool_out(s, 0)->message_id, "out-1@judge");
 	assert_int_equal(spool_read(s, spool_out(s, 0)->id, &raw, &err), 0);
@@ -265,13 +277,27 @@ test_maildir_helpers(void **state)
 	md_unique_name(name, sizeof name);
 	md_unique_name(other, sizeof other);
 	assert_string_not_equal(name, other);
-	assert_int_equal(md_deliver(md, name, "hello\n", 6, true), 0);
-	assert_int_equal(md_deliver(md, name, "again\n", 6, true), -1);	/* never overwritten */
+	assert_int_equal(md_deliver(md, name, "hello\n", 6), 0);
+	assert_int_equal(md_deliver(md, name, "again\n", 6), -1);	/* never overwritten */
 	assert_int_equal(md_find(md, name, path, sizeof path), 0);
 	buf_init(&b, 1024);
 	assert_int_equal(fs_read_file(path, &b), 0);
 	assert_string_equal(buf_str(&b), "hello\n");
 	assert_int_equal(md_find(md, "missing", path, sizeof path), -1);
+	/* a batch: written to tmp/, published together */
+	{
+		char n1[128], n2[128], *names[2] = { n1, n2 };
+		md_unique_name(n1, sizeof n1);
+		md_unique_name(n2, sizeof n2);
+		assert_int_equal(md_write_tmp(md, n1, "1\n", 2), 0);
+		assert_int_equal(md_write_tmp(md, n2, "2\n", 2), 0);
+		assert_int_equal(md_write_tmp(md, name, "x\n", 2), -1);	/* taken in new/ */
+		assert_int_equal(md_publish(md, names, 2), 0);
+		snprintf(path, sizeof path, "%s/new/%s", md, n2);
+		assert_true(fs_exists(path));
+		snprintf(path, sizeof path, "%s/tmp/%s", md, n2);
+		assert_false(fs_exists(path));
+	}
 	buf_free(&b);
 }
 
