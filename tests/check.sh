@@ -7,16 +7,24 @@
 #   sanitize  the same programs built with AddressSanitizer + UBSan
 #   datc      DATC v3.0 cases (tests/datc), and DATC v2.4 with --edition 2000
 #   games     4,488 recorded games (needs ../shared; skipped with a notice)
+#   fuzz      every libFuzzer target tests/fuzz_*.c, built into build/fuzz/
+#             with clang -fsanitize=fuzzer,address,undefined, run from its
+#             seed corpus tests/fuzz/NAME/ for FUZZ_SECONDS each
+#   mail      the mail layer against real Dovecot and Postfix on loopback
+#             (tests/mail/run.sh): plain, under valgrind, under ASan; needs
+#             root (skipped with a notice otherwise)
 #
 # Environment: POUCH_SHARED (default ../shared), JOBS (default: CPU count),
-# CHECK_STAGES (default: all), e.g. CHECK_STAGES="unit datc".
+# CHECK_STAGES (default: all), e.g. CHECK_STAGES="unit datc", FUZZ_SECONDS
+# (default 60).
 set -eu
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 SHARED=${POUCH_SHARED:-$ROOT/../shared}
 export POUCH_SHARED="$SHARED"
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
-STAGES=${CHECK_STAGES:-"build unit sanitize datc games"}
+STAGES=${CHECK_STAGES:-"build unit sanitize datc games fuzz mail"}
+FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 FAILED=""
 
 stage() { printf '\n== %s\n' "$1"; }
@@ -91,6 +99,56 @@ if want games; then
 		build/pouch check-game --edition 2000 build/games || fail "recorded games"
 	else
 		echo "skipped the recorded games: $SHARED not present"
+	fi
+fi
+
+if want fuzz; then
+	stage "fuzz (libFuzzer, ${FUZZ_SECONDS} s per target)"
+	fuzz_libs="$(pkg-config --libs libetpan libcurl libxml-2.0 gnutls | sed 's/-specs=[^ ]*//g') -lcrypt"
+	fuzz_cflags="-std=c11 -D_POSIX_C_SOURCE=200809L -O1 -g $(pkg-config --cflags libetpan libcurl libxml-2.0 gnutls)"
+	if ! command -v clang >/dev/null 2>&1; then
+		fail "fuzz: clang is not installed (contrib/deps.sh test)"
+	elif ! make -s -j"$JOBS" CC=clang SAN=1 BUILD=build/fuzz \
+	    CFLAGS="-O1 -g -fsanitize=fuzzer-no-link" build/fuzz/libpouch.a; then
+		fail "fuzz: building libpouch with clang"
+	else
+		for src in tests/fuzz_*.c; do
+			[ -f "$src" ] || continue
+			name=$(basename "$src" .c)
+			seeds=tests/fuzz/${name#fuzz_}
+			out=build/fuzz/$name
+			# shellcheck disable=SC2086
+			if ! clang $fuzz_cflags -fsanitize=fuzzer,address,undefined -o "$out" "$src" \
+			    build/fuzz/libpouch.a $fuzz_libs; then
+				fail "fuzz: building $name"
+				continue
+			fi
+			# the committed seeds stay as they are; new inputs go to build/
+			mkdir -p "$out.corpus"
+			if ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+			    "$out" -max_total_time="$FUZZ_SECONDS" -print_final_stats=1 \
+			    -artifact_prefix="$out-" "$out.corpus" "$seeds" >"$out.log" 2>&1; then
+				printf '  %s: ' "$name"
+				grep -E '^Done [0-9]+ runs' "$out.log" || true
+				grep -E '^stat::' "$out.log" | sed 's/^/    /'
+			else
+				tail -n 60 "$out.log"
+				fail "fuzz: $name (crash or leak; the input is in $out-*)"
+			fi
+		done
+	fi
+fi
+
+if want mail; then
+	stage "mail: real servers (Dovecot, Postfix), plain, under valgrind, under ASan"
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "skipped the mail tests: they need root (Postfix)"
+	elif ! command -v postfix >/dev/null 2>&1 || ! command -v dovecot >/dev/null 2>&1; then
+		echo "skipped the mail tests: Postfix or Dovecot is not installed (contrib/deps.sh test)"
+	else
+		make -s -j"$JOBS" WERROR=1 SAN=1 BUILD=build/san CC=${SAN_CC:-cc} tests ||
+			fail "sanitizer build"
+		tests/mail/run.sh || fail "mail"
 	fi
 fi
 

@@ -12,3 +12,7 @@ TESTS += \
 	test_outbox \
 	test_spool \
 	test_tlsverify
+
+# Helpers of the mail integration tests (tests/mail/run.sh), not unit tests.
+TESTS += \
+	mail/mailit
