@@ -64,9 +64,7 @@ load(const struct cli_opts *o, const char *cmd, struct mail_config *cfg)
 	if (o->config != NULL) {
 		path = xstrdup(o->config);
 	} else {
-		size_t n = strlen(o->data_dir) + 16;
-		path = xmalloc(n);
-		snprintf(path, n, "%s/pouch.conf", o->data_dir);
+		path = xasprintf("%s/pouch.conf", o->data_dir);
 		if (!fs_exists(path)) {
 			free(path);
 			return 0;
@@ -83,6 +81,43 @@ load(const struct cli_opts *o, const char *cmd, struct mail_config *cfg)
 	return r;
 }
 
+/* What both commands need: the configuration and the open spool. Returns
+ * 0, or -1 after printing why (nothing to release then). */
+static int
+begin(const struct cli_opts *o, const char *cmd, struct mail_config *cfg, struct spool **sp,
+    struct buf *err)
+{
+	char *dir;
+
+	if (load(o, cmd, cfg) < 0)
+		return -1;
+	buf_init(err, 1 << 16);
+	dir = mail_spool_dir(o->data_dir);
+	*sp = spool_open(dir, err);
+	free(dir);
+	if (*sp == NULL) {
+		print_err(cmd, err);
+		buf_free(err);
+		mail_config_free(cfg);
+		return -1;
+	}
+	return 0;
+}
+
+/* Close the spool, print the errors of a failed run, release. Returns
+ * the exit status. */
+static int
+end(const char *cmd, int r, struct mail_config *cfg, struct spool *sp, struct buf *err)
+{
+	if (spool_close(sp, err) < 0)
+		r = -1;
+	if (r < 0)
+		print_err(cmd, err);
+	buf_free(err);
+	mail_config_free(cfg);
+	return r < 0 ? 1 : 0;
+}
+
 int
 cli_fetch(const struct cli_opts *o, int argc, char **argv)
 {
@@ -91,7 +126,6 @@ cli_fetch(const struct cli_opts *o, int argc, char **argv)
 	struct mail_source *src;
 	struct spool *sp;
 	struct buf err;
-	char *dir;
 	int r;
 
 	(void)argv;
@@ -99,18 +133,8 @@ cli_fetch(const struct cli_opts *o, int argc, char **argv)
 		fprintf(stderr, "usage: pouch [--data DIR] [--config FILE] fetch\n");
 		return 2;
 	}
-	if (load(o, "fetch", &cfg) < 0)
+	if (begin(o, "fetch", &cfg, &sp, &err) < 0)
 		return 1;
-	buf_init(&err, 1 << 16);
-	dir = mail_spool_dir(o->data_dir);
-	sp = spool_open(dir, &err);
-	free(dir);
-	if (sp == NULL) {
-		print_err("fetch", &err);
-		buf_free(&err);
-		mail_config_free(&cfg);
-		return 1;
-	}
 	src = source_from_config(&cfg);
 	r = mail_fetch(src, sp, time(NULL), &st, &err);
 	if (r == 0 || st.fetched > 0) {
@@ -121,13 +145,7 @@ cli_fetch(const struct cli_opts *o, int argc, char **argv)
 		printf("\n");
 	}
 	source_free(src);
-	if (spool_close(sp, &err) < 0)
-		r = -1;
-	if (r < 0)
-		print_err("fetch", &err);
-	buf_free(&err);
-	mail_config_free(&cfg);
-	return r < 0 ? 1 : 0;
+	return end("fetch", r, &cfg, sp, &err);
 }
 
 int
@@ -154,35 +172,20 @@ cli_send(const struct cli_opts *o, int argc, char **argv)
 			return 2;
 		}
 	}
-	if (load(o, "send", &cfg) < 0)
+	if (begin(o, "send", &cfg, &sp, &err) < 0)
 		return 1;
-	buf_init(&err, 1 << 16);
-	dir = mail_spool_dir(o->data_dir);
-	sp = spool_open(dir, &err);
-	free(dir);
 	dir = mail_outbox_dir(o->data_dir);
-	ob = sp ? outbox_open(dir, &err) : NULL;
+	ob = outbox_open(dir, &err);
 	free(dir);
-	if (ob == NULL) {
-		print_err("send", &err);
-		spool_close(sp, NULL);
-		buf_free(&err);
-		mail_config_free(&cfg);
-		return 1;
-	}
+	if (ob == NULL)
+		return end("send", -1, &cfg, sp, &err);
 	r = mail_send(ob, &cfg, sp, now, &st, &err);
 	printf("sent %d, deferred %d, waiting %d, %d recipients failed for good; %d left in the outbox\n",
 	    st.sent, st.deferred, st.waiting, st.failed_rcpts, outbox_count(ob));
 	nf = outbox_failures(ob, &fv, &err);
 	for (i = 0; i < nf; i++)
-		printf("  failed: %s to %s: %d %s\n", fv[i].id, fv[i].rcpt, fv[i].code, fv[i].reason);
+		printf("  failed: %s to %s: %s\n", fv[i].id, fv[i].rcpt, fv[i].reason);
 	outbox_failures_free(fv, nf > 0 ? nf : 0);
-	if (spool_close(sp, &err) < 0 || nf < 0)
-		r = -1;
-	if (r < 0)
-		print_err("send", &err);
 	outbox_close(ob);
-	buf_free(&err);
-	mail_config_free(&cfg);
-	return r < 0 ? 1 : 0;
+	return end("send", nf < 0 ? -1 : r, &cfg, sp, &err);
 }

@@ -23,15 +23,9 @@
 static char *
 join(const char *dir, const char *path)
 {
-	size_t n;
-	char *s;
-
 	if (path[0] == '/' || dir == NULL || strcmp(dir, ".") == 0)
 		return xstrdup(path);
-	n = strlen(dir) + strlen(path) + 2;
-	s = xmalloc(n);
-	snprintf(s, n, "%s/%s", dir, path);
-	return s;
+	return xasprintf("%s/%s", dir, path);
 }
 
 static void

@@ -143,24 +143,14 @@ mail_send(struct outbox *ob, const struct mail_config *cfg, struct spool *sp, ti
 	return r;
 }
 
-static char *
-sub(const char *data_dir, const char *name)
-{
-	size_t n = strlen(data_dir) + strlen(name) + 2;
-	char *p = xmalloc(n);
-
-	snprintf(p, n, "%s/%s", data_dir, name);
-	return p;
-}
-
 char *
 mail_spool_dir(const char *data_dir)
 {
-	return sub(data_dir, "spool");
+	return xasprintf("%s/spool", data_dir);
 }
 
 char *
 mail_outbox_dir(const char *data_dir)
 {
-	return sub(data_dir, "outbox");
+	return xasprintf("%s/outbox", data_dir);
 }

@@ -111,16 +111,6 @@ names_clear(struct names *l)
 	l->n = 0;
 }
 
-static char *
-join(const char *a, const char *b)
-{
-	size_t n = strlen(a) + strlen(b) + 2;
-	char *p = xmalloc(n);
-
-	snprintf(p, n, "%s/%s", a, b);
-	return p;
-}
-
 /* A copy of s on one line (control bytes made blanks), or "" for NULL. */
 static char *
 one_line(const char *s)
@@ -186,7 +176,7 @@ meta_write(struct outbox *ob, const char *id, const struct meta *m, struct buf *
 {
 	static const char *const names[] = { "pending", "sent", "failed" };
 	struct buf b;
-	char *path = join(ob->meta_dir, id);
+	char *path = xasprintf("%s/%s", ob->meta_dir, id);
 	int i, r;
 
 	buf_init(&b, META_MAX);
@@ -221,7 +211,7 @@ split1(char *s)
 static int
 meta_read(struct outbox *ob, const char *id, struct meta *m, struct buf *err)
 {
-	char *path = join(ob->meta_dir, id);
+	char *path = xasprintf("%s/%s", ob->meta_dir, id);
 	struct buf b;
 	const char *p, *end, *line;
 	size_t n;
@@ -279,8 +269,8 @@ outbox_open(const char *dir, struct buf *err)
 	struct outbox *ob = xcalloc(1, sizeof *ob);
 
 	ob->dir = xstrdup(dir);
-	ob->meta_dir = join(dir, "meta");
-	ob->failed_dir = join(dir, "failed");
+	ob->meta_dir = xasprintf("%s/meta", dir);
+	ob->failed_dir = xasprintf("%s/failed", dir);
 	if (md_create(dir) < 0 || fs_mkdir_p(ob->meta_dir, 0700) < 0 ||
 	    fs_mkdir_p(ob->failed_dir, 0700) < 0) {
 		buf_printf(err, "%s: cannot create the outbox: %s\n", dir, strerror(errno));
@@ -341,7 +331,7 @@ outbox_add(struct outbox *ob, const char *from, char *const *rcpts, int n, const
 	}
 	meta_free(&m);
 	if (md_write_tmp(ob->dir, name, data, len) < 0) {
-		char *path = join(ob->meta_dir, name);
+		char *path = xasprintf("%s/%s", ob->meta_dir, name);
 		buf_printf(err, "%s: cannot queue a message: %s\n", ob->dir, strerror(errno));
 		unlink(path);
 		free(path);
@@ -397,7 +387,7 @@ name_cmp(const void *a, const void *b)
 static char **
 list_queue(struct outbox *ob, int *n)
 {
-	char *d = join(ob->dir, "new");
+	char *d = xasprintf("%s/new", ob->dir);
 	DIR *dp = opendir(d);
 	struct dirent *e;
 	char **v = NULL;
@@ -673,7 +663,7 @@ archive(struct flush *f, struct spool *sp, struct buf *err)
 		buf_free(&sent);
 		if (nfailed > 0) {
 			struct buf fb;
-			char *fp = join(f->ob->failed_dir, j->id);
+			char *fp = xasprintf("%s/%s", f->ob->failed_dir, j->id);
 			int r;
 
 			buf_init(&fb, META_MAX);
@@ -710,7 +700,7 @@ remove_finished(struct flush *f, struct buf *err)
 			buf_printf(err, "%s: cannot remove: %s\n", path, strerror(errno));
 			return -1;
 		}
-		mp = join(f->ob->meta_dir, f->jobs[k].id);
+		mp = xasprintf("%s/%s", f->ob->meta_dir, f->jobs[k].id);
 		unlink(mp);
 		free(mp);
 		removed++;
@@ -806,7 +796,7 @@ outbox_failures(struct outbox *ob, struct outbox_failure **v, struct buf *err)
 
 		if (e->d_name[0] == '.' || strstr(e->d_name, ".tmp.") != NULL)
 			continue;
-		path = join(ob->failed_dir, e->d_name);
+		path = xasprintf("%s/%s", ob->failed_dir, e->d_name);
 		buf_init(&b, META_MAX);
 		if (fs_read_file(path, &b) == 0) {
 			p = buf_str(&b);
@@ -865,7 +855,7 @@ outbox_forget_failure(struct outbox *ob, const char *id, struct buf *err)
 		buf_printf(err, "outbox: bad id \"%s\"\n", id);
 		return -1;
 	}
-	path = join(ob->failed_dir, id);
+	path = xasprintf("%s/%s", ob->failed_dir, id);
 	if (unlink(path) < 0) {
 		buf_printf(err, "%s: cannot remove: %s\n", path, strerror(errno));
 		free(path);

@@ -211,12 +211,10 @@ sink_maildir_new(const char *dir)
 {
 	struct mail_sink *k = xcalloc(1, sizeof *k);
 	struct mds *p = xcalloc(1, sizeof *p);
-	size_t n = strlen(dir) + 16;
 
 	p->dir = xstrdup(dir);
 	k->ops = &maildir_sink_ops;
 	k->priv = p;
-	k->name = xmalloc(n);
-	snprintf(k->name, n, "maildir:%s", dir);
+	k->name = xasprintf("maildir:%s", dir);
 	return k;
 }

@@ -497,7 +497,6 @@ source_imap_new(const struct mail_config *cfg)
 {
 	struct mail_source *s = xcalloc(1, sizeof *s);
 	struct imapsrc *p = xcalloc(1, sizeof *p);
-	size_t n;
 
 	p->host = xstrdup(cfg->imap_host);
 	p->user = xstrdup(cfg->imap_user ? cfg->imap_user : "");
@@ -512,8 +511,6 @@ source_imap_new(const struct mail_config *cfg)
 	p->min_left = UINT32_MAX;
 	s->ops = &imap_ops;
 	s->priv = p;
-	n = strlen(p->user) + strlen(p->host) + strlen(p->folder) + 16;
-	s->name = xmalloc(n);
-	snprintf(s->name, n, "imap://%s@%s/%s", p->user, p->host, p->folder);
+	s->name = xasprintf("imap://%s@%s/%s", p->user, p->host, p->folder);
 	return s;
 }

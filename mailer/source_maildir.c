@@ -210,12 +210,10 @@ source_maildir_new(const char *dir)
 {
 	struct mail_source *s = xcalloc(1, sizeof *s);
 	struct mdsrc *p = xcalloc(1, sizeof *p);
-	size_t n = strlen(dir) + 16;
 
 	p->dir = xstrdup(dir);
 	s->ops = &maildir_ops;
 	s->priv = p;
-	s->name = xmalloc(n);
-	snprintf(s->name, n, "maildir:%s", dir);
+	s->name = xasprintf("maildir:%s", dir);
 	return s;
 }

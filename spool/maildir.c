@@ -57,22 +57,6 @@ md_create(const char *dir)
 	return 0;
 }
 
-static int
-write_all(int fd, const char *p, size_t len)
-{
-	while (len > 0) {
-		ssize_t n = write(fd, p, len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 int
 md_write_tmp(const char *dir, const char *name, const void *data, size_t len)
 {
@@ -89,7 +73,7 @@ md_write_tmp(const char *dir, const char *name, const void *data, size_t len)
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -1;
-	if (write_all(fd, data, len) < 0) {
+	if (fs_write_all(fd, data, len) < 0) {
 		saved = errno;
 		close(fd);
 		unlink(tmp);

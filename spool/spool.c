@@ -158,16 +158,6 @@ struct spool {
 	bool broken;		/* a ledger write failed: refuse everything */
 };
 
-static char *
-path2(const char *a, const char *b)
-{
-	size_t n = strlen(a) + strlen(b) + 2;
-	char *p = xmalloc(n);
-
-	snprintf(p, n, "%s/%s", a, b);
-	return p;
-}
-
 /* Append field f (NULL: "-") to b, escaped. */
 static void
 put_field(struct buf *b, const char *f)
@@ -445,9 +435,9 @@ spool_open(const char *dir, struct buf *err)
 	char *lock;
 
 	s->dir = xstrdup(dir);
-	s->in_dir = path2(dir, "in");
-	s->out_dir = path2(dir, "out");
-	s->ledger = path2(dir, "ledger");
+	s->in_dir = xasprintf("%s/in", dir);
+	s->out_dir = xasprintf("%s/out", dir);
+	s->ledger = xasprintf("%s/ledger", dir);
 	s->lock_fd = -1;
 	s->next_seq = 1;
 	buf_init(&s->pending, LEDGER_MAX);
@@ -455,7 +445,7 @@ spool_open(const char *dir, struct buf *err)
 		buf_printf(err, "%s: cannot create the spool: %s\n", dir, strerror(errno));
 		goto fail;
 	}
-	lock = path2(dir, "lock");
+	lock = xasprintf("%s/lock", dir);
 	s->lock_fd = fs_lock(lock, SPOOL_LOCK_WAIT_MS);
 	free(lock);
 	if (s->lock_fd < 0) {
@@ -473,14 +463,20 @@ fail:
 	return NULL;
 }
 
+/* True (with the reason in err) after a failed write. */
+static bool
+refuse_broken(const struct spool *s, struct buf *err)
+{
+	if (s->broken && err != NULL)
+		buf_printf(err, "%s: an earlier write failed; reopen the spool\n", s->dir);
+	return s->broken;
+}
+
 int
 spool_sync(struct spool *s, struct buf *err)
 {
-	if (s->broken) {
-		if (err)
-			buf_printf(err, "%s: an earlier write failed; reopen the spool\n", s->dir);
+	if (refuse_broken(s, err))
 		return -1;
-	}
 	if ((s->npend_in > 0 && md_publish(s->in_dir, s->pend_in, s->npend_in) < 0) ||
 	    (s->npend_out > 0 && md_publish(s->out_dir, s->pend_out, s->npend_out) < 0)) {
 		/* the ledger must not name files that may not be there */
@@ -589,10 +585,8 @@ spool_store_in(struct spool *s, const char *source, const char *message_id,
 	const char *name, *dup = NULL;
 	size_t first;
 
-	if (s->broken) {
-		buf_printf(err, "%s: an earlier write failed; reopen the spool\n", s->dir);
+	if (refuse_broken(s, err))
 		return -1;
-	}
 	if (source != NULL && (e = spool_lookup_source(s, source)) != NULL) {
 		if (id)
 			*id = e->id;
@@ -700,10 +694,8 @@ spool_store_out(struct spool *s, const char *key, const char *message_id, const 
 	struct spool_sent *o;
 	size_t i;
 
-	if (s->broken) {
-		buf_printf(err, "%s: an earlier write failed; reopen the spool\n", s->dir);
+	if (refuse_broken(s, err))
 		return -1;
-	}
 	if (key != NULL && (i = map_get(&s->by_out_key, key)) != SIZE_MAX) {
 		if (id)
 			*id = s->out[i].id;
