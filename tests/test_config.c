@@ -167,13 +167,13 @@ test_callback(void **state)
 static void
 test_files(void **state)
 {
-	char dir[] = "/tmp/pouch-config-XXXXXX", path[256], pw[256];
+	char dir[64], path[256], pw[256];
 	struct mail_config c;
 	struct buf err;
 	char *p;
 
 	(void)state;
-	assert_non_null(mkdtemp(dir));
+	assert_int_equal(test_mkdtemp(dir, sizeof dir, "config"), 0);
 	snprintf(path, sizeof path, "%s/pouch.conf", dir);
 	snprintf(pw, sizeof pw, "%s/pw", dir);
 	assert_int_equal(fs_write_atomic(path, "imap.host = x\n", 14), 0);
@@ -194,7 +194,7 @@ test_files(void **state)
 	unlink(path);
 	assert_int_equal(mail_config_read(&c, path, NULL, NULL, &err), -1);
 	assert_non_null(strstr(buf_str(&err), "cannot read"));
-	rmdir(dir);
+	test_rm_rf(dir);
 	mail_config_free(&c);
 	buf_free(&err);
 }

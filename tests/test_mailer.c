@@ -27,8 +27,7 @@ static int
 setup(void **state)
 {
 	(void)state;
-	snprintf(dir, sizeof dir, "/tmp/pouch-mailer-XXXXXX");
-	if (mkdtemp(dir) == NULL)
+	if (test_mkdtemp(dir, sizeof dir, "mailer") < 0)
 		return -1;
 	snprintf(inbox, sizeof inbox, "%s/inbox", dir);
 	snprintf(spooldir, sizeof spooldir, "%s/spool", dir);
@@ -40,11 +39,8 @@ setup(void **state)
 static int
 teardown(void **state)
 {
-	char cmd[128];
-
 	(void)state;
-	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return test_rm_rf(dir);
 }
 
 /* Put a message in inbox/SUB/NAME with modification time t. */

@@ -104,8 +104,7 @@ setup(void **state)
 	struct env *e = calloc(1, sizeof *e);
 	char p[128];
 
-	snprintf(dir, sizeof dir, "/tmp/pouch-outbox-XXXXXX");
-	if (mkdtemp(dir) == NULL)
+	if (test_mkdtemp(dir, sizeof dir, "outbox") < 0)
 		return -1;
 	buf_init(&e->err, 1 << 16);
 	snprintf(p, sizeof p, "%s/outbox", dir);
@@ -122,14 +121,12 @@ static int
 teardown(void **state)
 {
 	struct env *e = *state;
-	char cmd[128];
 
 	outbox_close(e->ob);
 	spool_close(e->sp, NULL);
 	buf_free(&e->err);
 	free(e);
-	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return test_rm_rf(dir);
 }
 
 static const char msg[] = "From: judge@example.test\nMessage-ID: <m1@judge>\n\nhello\n";

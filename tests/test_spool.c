@@ -21,18 +21,14 @@ static int
 setup(void **state)
 {
 	(void)state;
-	snprintf(dir, sizeof dir, "/tmp/pouch-spool-XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
+	return test_mkdtemp(dir, sizeof dir, "spool");
 }
 
 static int
 teardown(void **state)
 {
-	char cmd[128];
-
 	(void)state;
-	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return test_rm_rf(dir);
 }
 
 static struct spool *

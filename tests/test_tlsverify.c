@@ -29,8 +29,7 @@ static int
 setup(void **state)
 {
 	(void)state;
-	snprintf(dir, sizeof dir, "/tmp/pouch-tls-XXXXXX");
-	if (mkdtemp(dir) == NULL)
+	if (test_mkdtemp(dir, sizeof dir, "tls") < 0)
 		return -1;
 	/* a self-signed server certificate (as the test mail stack has), and another CA */
 	if (sh("openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=localhost "
@@ -46,11 +45,8 @@ setup(void **state)
 static int
 teardown(void **state)
 {
-	char cmd[128];
-
 	(void)state;
-	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return test_rm_rf(dir);
 }
 
 static int

@@ -22,7 +22,7 @@ mkdir -p "$DIR"
 DIR=$(cd "$DIR" && pwd)
 chmod 755 "$DIR"	# Postfix and Dovecot's users must traverse it
 
-listening() { ss -ltnH "sport = :$1" 2>/dev/null | grep -q .; }
+. "$(dirname "$0")/ports.sh"
 free_base() {
 	for b in $(seq 20000 1000 60000); do
 		busy=0
@@ -226,16 +226,8 @@ DOVECOT_CONF=$D/dovecot.conf
 POSTFIX_CONF=$P/etc
 ENV
 
-# Wait until everything listens.
-i=0
-for port in $IMAP_PORT $IMAPS_PORT $LMTP_PORT $SMTP_PORT $SUBMISSION_PORT $WRONGNAME_PORT; do
-	while ! listening "$port"; do
-		i=$((i + 1))
-		if [ $i -gt 200 ]; then
-			echo "start.sh: port $port does not listen; logs in $D/dovecot.log and $P/postfix.log" >&2
-			exit 1
-		fi
-		sleep 0.05
-	done
-done
+if ! wait_ports up $IMAP_PORT $IMAPS_PORT $LMTP_PORT $SMTP_PORT $SUBMISSION_PORT $WRONGNAME_PORT; then
+	echo "start.sh: logs in $D/dovecot.log and $P/postfix.log" >&2
+	exit 1
+fi
 echo "mail stack up in $DIR (IMAP $IMAP_PORT, IMAPS $IMAPS_PORT, SMTP $SMTP_PORT, submission $SUBMISSION_PORT)"

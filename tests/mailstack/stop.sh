@@ -6,7 +6,7 @@ DIR=${1:?usage: stop.sh DIR}
 [ -f "$DIR/env" ] || { echo "stop.sh: no mail stack in $DIR" >&2; exit 1; }
 . "$DIR/env"
 
-listening() { ss -ltnH "sport = :$1" 2>/dev/null | grep -q .; }
+. "$(dirname "$0")/ports.sh"
 
 postfix -c "$POSTFIX_CONF" stop >/dev/null 2>&1 || true
 pid=$(cat "$MAILSTACK_DIR/dovecot/run/master.pid" 2>/dev/null || true)
@@ -16,17 +16,9 @@ fi
 
 # Exited daemons may stay zombies (nobody reaps them here): kill -0 proves
 # nothing, so wait for the ports, and for the master to be gone or a zombie.
+wait_ports down $IMAP_PORT $IMAPS_PORT $LMTP_PORT $SMTP_PORT $SUBMISSION_PORT $WRONGNAME_PORT ||
+	exit 1
 i=0
-for port in $IMAP_PORT $IMAPS_PORT $LMTP_PORT $SMTP_PORT $SUBMISSION_PORT $WRONGNAME_PORT; do
-	while listening "$port"; do
-		i=$((i + 1))
-		if [ $i -gt 300 ]; then
-			echo "stop.sh: port $port is still in use" >&2
-			exit 1
-		fi
-		sleep 0.05
-	done
-done
 if [ -n "$pid" ]; then
 	while [ -r "/proc/$pid/stat" ] && ! awk '{ exit !($3 == "Z") }' "/proc/$pid/stat"; do
 		i=$((i + 1))
