@@ -15,10 +15,14 @@
  * server renumbered the folder) the UNSEEN messages. The new cursor stops
  * below the first message the caller left, so that one is asked for again.
  *
+ * A run takes at most IMAP_MAX_BATCH messages (they are all in memory at
+ * once); a bigger backlog is taken over the next runs.
+ *
  * TLS: libetpan does the handshake but verifies nothing, so tlsverify.c
  * checks the chain and the host name before any password is sent.
  */
 #define _DEFAULT_SOURCE	/* timegm, explicit_bzero */
+#include <assert.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -34,6 +38,8 @@
 #include "codec.h"
 #include "source.h"
 #include "tlsverify.h"
+
+#define IMAP_MAX_BATCH 2000
 
 struct imapsrc {
 	char *host, *user, *password_file, *folder, *cafile;
@@ -329,6 +335,7 @@ im_fetch(struct mail_source *s, const char *cursor, source_msg_fn fn, void *arg,
 	struct buf keybuf;
 	int r, res = 0;
 
+	assert(p->accepted == NULL);	/* one fetch per open */
 	read_cursor(p, cursor);
 	if (p->have_cursor)
 		key = mailimap_search_key_new_uid(mailimap_set_new_interval(p->prev_last + 1, 0));
@@ -352,6 +359,11 @@ im_fetch(struct mail_source *s, const char *cursor, source_msg_fn fn, void *arg,
 		return 0;
 	}
 	qsort(uids, n, sizeof *uids, u32_cmp);
+	if (n > IMAP_MAX_BATCH) {	/* the rest next run: the cursor stops before them */
+		log_info("IMAP %s: %zu new messages, taking the first %d", p->folder, n, IMAP_MAX_BATCH);
+		p->min_left = uids[IMAP_MAX_BATCH];
+		n = IMAP_MAX_BATCH;
+	}
 	set = uid_set(uids, n);
 	free(uids);
 	ft = mailimap_fetch_type_new_fetch_att_list_empty();

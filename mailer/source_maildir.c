@@ -14,6 +14,7 @@
  * convention for subfolders), which would make Dovecot take the folder
  * for a subfolder; it is removed again when it was not there before.
  */
+#include <assert.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -93,6 +94,7 @@ md_fetch(struct mail_source *s, const char *cursor, source_msg_fn fn, void *arg,
 	int res = 0;
 
 	(void)cursor;
+	assert(p->items == NULL);	/* one fetch per open */
 	p->items = xcalloc(n ? n : 1, sizeof *p->items);
 	for (i = 0; i < n; i++) {
 		struct maildir_msg *m = carray_get(p->md->mdir_msg_list, i);
