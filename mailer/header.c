@@ -173,6 +173,8 @@ hdr_count(const struct hdr_list *h, const char *name)
 
 /* --- RFC 2047 -------------------------------------------------------- */
 
+#define EW_SCAN 1000	/* longest encoded text accepted (RFC 2047: 75 for the word) */
+
 struct ew {
 	const char *charset;	/* start, not terminated */
 	size_t charset_len;
@@ -208,8 +210,12 @@ parse_ew(const char *s, struct ew *w)
 		return false;
 	w->enc = (char)(q[1] == 'b' || q[1] == 'B' ? 'B' : 'Q');
 	w->text = q + 3;
-	end = strstr(w->text, "?=");
-	if (end == NULL)
+	/* RFC 2047 words are at most 75 bytes; looking further than EW_SCAN
+	 * would make a value full of "=?" quadratic */
+	for (end = w->text; *end && end - w->text < EW_SCAN; end++)
+		if (end[0] == '?' && end[1] == '=')
+			break;
+	if (*end != '?')
 		return false;
 	w->text_len = (size_t)(end - w->text);
 	w->total = (size_t)(end + 2 - s);

@@ -101,6 +101,15 @@ mime_message_id(const char *raw, size_t len)
 	return id;
 }
 
+/* The token value of header field name ("" when absent), lower case. */
+static char *
+field_token(const struct hdr_list *h, const char *name)
+{
+	const char *v = hdr_get(h, name);
+
+	return hdr_main_value(v ? v : "");
+}
+
 static bool
 type_is(const char *type, const char *a)
 {
@@ -274,13 +283,12 @@ walk_leaf(struct ctx *c, const char *type, const struct hdr_list *h, const char 
 {
 	const char *ct = hdr_get(h, "Content-Type"), *cd = hdr_get(h, "Content-Disposition");
 	char *disp = cd ? hdr_main_value(cd) : NULL, *cte = NULL, *cs = NULL, *fname = NULL;
-	bool plain = is_plain_type(type), html = is_html_type(type), attachment, used = false;
+	bool plain = is_plain_type(type), html = is_html_type(type), attachment;
 	struct buf dec, utf;
 
 	if (type_is(type, "message/delivery-status") || type_is(type, "message/global-delivery-status")) {
 		if (c->first_pass) {
-			char *e = hdr_main_value(hdr_get(h, "Content-Transfer-Encoding") ?
-			    hdr_get(h, "Content-Transfer-Encoding") : "");
+			char *e = field_token(h, "Content-Transfer-Encoding");
 			read_dsn(c, e, body, n);
 			free(e);
 		}
@@ -301,7 +309,7 @@ walk_leaf(struct ctx *c, const char *type, const struct hdr_list *h, const char 
 	}
 	if ((want == WANT_PLAIN && !plain) || (want == WANT_HTML && !html))
 		return false;
-	cte = hdr_main_value(hdr_get(h, "Content-Transfer-Encoding") ? hdr_get(h, "Content-Transfer-Encoding") : "");
+	cte = field_token(h, "Content-Transfer-Encoding");
 	cs = ct ? hdr_param(ct, "charset") : NULL;
 	buf_init(&dec, c->o->max_raw);
 	buf_init(&utf, 3 * c->o->max_raw + 64);
@@ -319,12 +327,11 @@ walk_leaf(struct ctx *c, const char *type, const struct hdr_list *h, const char 
 	} else {
 		append_text(c, buf_str(&utf), utf.len);
 	}
-	used = true;
 	buf_free(&dec);
 	buf_free(&utf);
 	free(cte);
 	free(cs);
-	return used;
+	return true;
 }
 
 static bool
@@ -616,8 +623,8 @@ classify(struct ctx *c, const struct hdr_list *h)
 	if (is_daemon_sender(m, hdr_get(h, "From")))
 		set_kind(m, INMSG_BOUNCE, "sent by a mailer daemon or postmaster");
 
-	if ((v = hdr_get(h, "Auto-Submitted")) != NULL) {
-		tmp = hdr_main_value(v);
+	if (hdr_get(h, "Auto-Submitted") != NULL) {
+		tmp = field_token(h, "Auto-Submitted");
 		if (strcmp(tmp, "no") != 0)
 			set_kind(m, INMSG_AUTO, "Auto-Submitted");
 		free(tmp);
@@ -627,21 +634,17 @@ classify(struct ctx *c, const struct hdr_list *h)
 		set_kind(m, INMSG_AUTO, "an autoresponder header");
 	if (vacation_subject(m->subject))
 		set_kind(m, INMSG_AUTO, "a vacation or automatic reply subject");
-	if ((v = hdr_get(h, "Return-Path")) != NULL) {
-		tmp = hdr_main_value(v);
-		if (strcmp(tmp, "<>") == 0)
-			set_kind(m, INMSG_AUTO, "empty Return-Path (automatic mail)");
-		free(tmp);
-	}
+	tmp = field_token(h, "Return-Path");
+	if (strcmp(tmp, "<>") == 0)
+		set_kind(m, INMSG_AUTO, "empty Return-Path (automatic mail)");
+	free(tmp);
 	if (hdr_count(h, "Received") > MIME_MAX_HOPS)
 		set_kind(m, INMSG_AUTO, "too many Received fields (a mail loop)");
 
-	if ((v = hdr_get(h, "Precedence")) != NULL) {
-		tmp = hdr_main_value(v);
-		if (strcmp(tmp, "bulk") == 0 || strcmp(tmp, "list") == 0 || strcmp(tmp, "junk") == 0)
-			set_kind(m, INMSG_BULK, "Precedence: bulk, list or junk");
-		free(tmp);
-	}
+	tmp = field_token(h, "Precedence");
+	if (strcmp(tmp, "bulk") == 0 || strcmp(tmp, "list") == 0 || strcmp(tmp, "junk") == 0)
+		set_kind(m, INMSG_BULK, "Precedence: bulk, list or junk");
+	free(tmp);
 	if (hdr_get(h, "List-Id") != NULL || hdr_get(h, "List-Unsubscribe") != NULL)
 		set_kind(m, INMSG_BULK, "mailing list mail (List-Id or List-Unsubscribe)");
 }

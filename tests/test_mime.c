@@ -206,6 +206,17 @@ test_rfc2047(void **state)
 	s = hdr_decode("=?bogus =?utf-8?x?abc?= =?", &bad);	/* not encoded words */
 	assert_string_equal(s, "=?bogus =?utf-8?x?abc?= =?");
 	free(s);
+	{	/* a value full of "=?" stays linear */
+		struct buf big;
+		int i;
+		buf_init(&big, 1 << 20);
+		for (i = 0; i < 20000; i++)
+			buf_puts(&big, "=?a?q?x ");	/* each looks like a word that never ends */
+		s = hdr_decode(buf_str(&big), &bad);
+		assert_int_equal(strlen(s), big.len);
+		free(s);
+		buf_free(&big);
+	}
 	s = hdr_decode("raw caf\xe9 and =?utf-8?q?line=0Abreak?=", &bad);
 	assert_string_equal(s, "raw caf\xc3\xa9 and line break");
 	assert_true(bad);
