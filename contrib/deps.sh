@@ -12,7 +12,7 @@ set -eu
 build_pkgs="build-essential pkg-config ca-certificates
   libetpan-dev libcurl4-gnutls-dev libxml2-dev libcrypt-dev libgnutls28-dev tzdata"
 test_pkgs="libcmocka-dev valgrind clang libclang-rt-dev xz-utils libxml2-utils
-  dovecot-imapd dovecot-lmtpd postfix openssl curl librsvg2-bin
+  dovecot-imapd dovecot-lmtpd postfix openssl curl iproute2 librsvg2-bin
   chromium fonts-dejavu-core python3"
 
 case "${1:-build}" in

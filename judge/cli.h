@@ -21,5 +21,7 @@ int cli_check_game(const struct cli_opts *o, int argc, char **argv);
 int cli_map(const struct cli_opts *o, int argc, char **argv);
 int cli_play(const struct cli_opts *o, int argc, char **argv);
 int cli_transcript(const struct cli_opts *o, int argc, char **argv);
+int cli_fetch(const struct cli_opts *o, int argc, char **argv);	/* mailer/cli_mail.c */
+int cli_send(const struct cli_opts *o, int argc, char **argv);	/* mailer/cli_mail.c */
 
 #endif

@@ -28,6 +28,8 @@ static const struct command commands[] = {
 	    "play a script of mail and clock ticks through the judge and print what it sends" },
 	{ "map", cli_map, "check FILE... | show NAME",
 	    "validate variant files, or describe a variant" },
+	{ "fetch", cli_fetch, "", "fetch new mail into the spool (IMAP or Maildir, per the configuration)" },
+	{ "send", cli_send, "[--now SECONDS]", "send what waits in the outbox (SMTP or Maildir)" },
 };
 
 static void

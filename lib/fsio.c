@@ -46,8 +46,8 @@ fs_read_file(const char *path, struct buf *out)
 	return 0;
 }
 
-static int
-write_all(int fd, const void *data, size_t len)
+int
+fs_write_all(int fd, const void *data, size_t len)
 {
 	const char *p = data;
 
@@ -111,7 +111,7 @@ fs_write_atomic_mode(const char *path, const void *data, size_t len, mode_t mode
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
 	if (fd < 0)
 		return -1;
-	if (write_all(fd, data, len) < 0 || fsync(fd) < 0)
+	if (fs_write_all(fd, data, len) < 0 || fsync(fd) < 0)
 		goto fail;
 	if (close(fd) < 0) {
 		fd = -1;
@@ -145,7 +145,7 @@ fs_append_sync(const char *path, const void *data, size_t len)
 
 	if (fd < 0)
 		return -1;
-	if (write_all(fd, data, len) < 0 || fsync(fd) < 0) {
+	if (fs_write_all(fd, data, len) < 0 || fsync(fd) < 0) {
 		saved = errno;
 		close(fd);
 		errno = saved;

@@ -20,6 +20,8 @@ int fs_read_file(const char *path, struct buf *out);
 int fs_write_atomic(const char *path, const void *data, size_t len);
 /* As fs_write_atomic with an explicit file mode. */
 int fs_write_atomic_mode(const char *path, const void *data, size_t len, mode_t mode);
+/* Write all len bytes to fd (retrying short writes and EINTR). Returns 0 or -1/errno. */
+int fs_write_all(int fd, const void *data, size_t len);
 /* Append len bytes to path (created 0644 if missing) and fsync. Returns 0 or -1/errno. */
 int fs_append_sync(const char *path, const void *data, size_t len);
 /* fsync the directory dir. Returns 0 or -1/errno. */

@@ -21,5 +21,7 @@ void *xreallocarray(void *p, size_t count, size_t size);
 char *xstrdup(const char *s);
 /* Copy of the first n bytes of s (stops at NUL), NUL-terminated. Caller frees. */
 char *xstrndup(const char *s, size_t n);
+/* A new string formatted as printf would (e.g. paths "%s/%s"). Caller frees. */
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

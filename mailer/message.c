@@ -29,6 +29,8 @@ inmsg_free(struct inmsg *m)
 	free(m->references);
 	free(m->text);
 	free_list(m->bounced, m->nbounced);
+	free(m->to_tag);
+	free(m->kind_reason);
 	memset(m, 0, sizeof *m);
 }
 

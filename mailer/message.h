@@ -42,6 +42,15 @@ struct inmsg {
 	bool bad_charset;	/* an unknown charset was read as Latin-1/replaced */
 	char **bounced;		/* for INMSG_BOUNCE: the failed recipient addresses */
 	int nbounced;
+	/* added by the mail layer (mailer/mime.c) */
+	char *to_tag;		/* the +tag of `to` when it is the judge's address with
+				   one (judge+game@ gives "game"), lower case; may be NULL */
+	char *kind_reason;	/* why kind is not INMSG_NORMAL, for logs and replies;
+				   NULL when normal */
+	time_t date;		/* the Date header: the sender's claim, not the clock;
+				   0 when missing or unreadable */
+	size_t raw_size;	/* bytes of the raw message */
+	int nattachments;	/* parts that were not read as text */
 };
 
 enum outmsg_auto { OUT_REPLY = 0, OUT_GENERATED };	/* Auto-Submitted: auto-replied / auto-generated */

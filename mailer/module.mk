@@ -1,2 +1,19 @@
 POUCH_SRCS += \
-	mailer/message.c
+	mailer/address.c \
+	mailer/charset.c \
+	mailer/cli_mail.c \
+	mailer/codec.c \
+	mailer/compose.c \
+	mailer/config.c \
+	mailer/header.c \
+	mailer/html.c \
+	mailer/mailer.c \
+	mailer/message.c \
+	mailer/mime.c \
+	mailer/outbox.c \
+	mailer/sink.c \
+	mailer/sink_smtp.c \
+	mailer/source.c \
+	mailer/source_imap.c \
+	mailer/source_maildir.c \
+	mailer/tlsverify.c

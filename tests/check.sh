@@ -8,8 +8,12 @@
 #   datc      DATC v3.0 cases (tests/datc), and DATC v2.4 with --edition 2000
 #   fuzz      every libFuzzer target (make fuzz: clang, ASan + UBSan) for
 #             FUZZ_SECONDS from its seeds in tests/fuzz/NAME/; any crash,
-#             leak or sanitizer report fails (needs clang; skipped without)
+#             leak or sanitizer report fails (clang: contrib/deps.sh test)
 #   games     4,488 recorded games (needs ../shared; skipped with a notice)
+#   transcripts  scripts of mail through the judge, compared with golden files
+#   mail      the mail layer against real Dovecot and Postfix on loopback
+#             (tests/mail/run.sh): plain, under valgrind, under ASan; needs
+#             root (skipped with a notice otherwise)
 #
 # Environment: POUCH_SHARED (default ../shared), JOBS (default: CPU count),
 # CHECK_STAGES (default: all), e.g. CHECK_STAGES="unit datc",
@@ -20,7 +24,7 @@ ROOT=$(pwd)
 SHARED=${POUCH_SHARED:-$ROOT/../shared}
 export POUCH_SHARED="$SHARED"
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
-STAGES=${CHECK_STAGES:-"build unit sanitize datc fuzz games transcripts"}
+STAGES=${CHECK_STAGES:-"build unit sanitize datc fuzz games transcripts mail"}
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 FAILED=""
 
@@ -94,7 +98,7 @@ fi
 if want fuzz; then
 	stage "fuzzing (libFuzzer, ASan + UBSan, ${FUZZ_SECONDS} s per target)"
 	if ! command -v "${FUZZ_CC:-clang}" >/dev/null 2>&1; then
-		echo "skipped fuzzing: ${FUZZ_CC:-clang} is not installed (contrib/deps.sh test)"
+		fail "fuzzing: ${FUZZ_CC:-clang} is not installed (contrib/deps.sh test installs it)"
 	elif ! make -s -j"$JOBS" fuzz FUZZ_CC="${FUZZ_CC:-clang}"; then
 		fail "fuzz build"
 	else
@@ -153,6 +157,19 @@ if want transcripts; then
 			fail "transcript $t differs from its golden file (see $actual.diff)"
 		fi
 	done
+fi
+
+if want mail; then
+	stage "mail: real servers (Dovecot, Postfix), plain, under valgrind, under ASan"
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "skipped the mail tests: they need root (Postfix)"
+	elif ! command -v postfix >/dev/null 2>&1 || ! command -v dovecot >/dev/null 2>&1; then
+		fail "mail tests: Postfix or Dovecot is not installed (contrib/deps.sh test installs them)"
+	else
+		make -s -j"$JOBS" WERROR=1 SAN=1 BUILD=build/san CC=${SAN_CC:-cc} tests ||
+			fail "sanitizer build"
+		tests/mail/run.sh || fail "mail"
+	fi
 fi
 
 if [ -n "$FAILED" ]; then

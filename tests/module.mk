@@ -3,16 +3,29 @@ TESTSUPPORT_SRCS += \
 	tests/support/testutil.c
 
 TESTS += \
+	test_address \
 	test_adjudicate \
 	test_commands \
+	test_compose \
+	test_config \
 	test_lib \
+	test_mailer \
 	test_map \
+	test_mime \
+	test_outbox \
 	test_parser \
-	test_store
+	test_spool \
+	test_store \
+	test_tlsverify
+
+# Helpers of the mail integration tests (tests/mail/run.sh), not unit tests.
+TESTS += \
+	mail/mailit
 
 BENCHES += \
 	bench_adjudicate \
 	bench_parser
 
 FUZZERS += \
+	fuzz_mime \
 	fuzz_parser

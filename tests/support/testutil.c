@@ -1,9 +1,12 @@
+#define _XOPEN_SOURCE 700	/* nftw */
 #include "testutil.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ftw.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "../../lib/fsio.h"
 #include "../../maps/variant.h"
@@ -58,4 +61,27 @@ test_read_file(const char *path, struct buf *out)
 	buf_init(out, 64u << 20);
 	if (fs_read_file(path, out) < 0)
 		fail_msg("cannot read %s", path);
+}
+
+int
+test_mkdtemp(char *dir, size_t size, const char *name)
+{
+	if ((size_t)snprintf(dir, size, "/tmp/pouch-%s-XXXXXX", name) >= size)
+		return -1;
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int
+rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+int
+test_rm_rf(const char *dir)
+{
+	return nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }

@@ -25,5 +25,10 @@ const struct map *test_standard_map(void);
 struct map *test_load_standard_map(void);
 /* Read a whole file; fails the test when it cannot. Caller buf_free()s. */
 void test_read_file(const char *path, struct buf *out);
+/* Create a fresh directory /tmp/pouch-NAME-XXXXXX and write its path into
+ * dir (size at least 64). Returns 0 or -1. */
+int test_mkdtemp(char *dir, size_t size, const char *name);
+/* Remove dir and everything below it. Returns 0 or -1. */
+int test_rm_rf(const char *dir);
 
 #endif

@@ -1,0 +1,191 @@
+/*
+ * cli_mail.c — pouch fetch and pouch send, for operators and tests.
+ *
+ *	pouch [--data DIR] [--config FILE] fetch
+ *	pouch [--data DIR] [--config FILE] send [--now SECONDS]
+ *
+ * The configuration is --config FILE, else DATA/pouch.conf when it
+ * exists, else the embedded defaults. Keys that are not mail keys belong
+ * to the judge and are left to it; a key under a mail prefix (imap.,
+ * smtp., maildir., mail.) that pouch does not know is a typo, reported
+ * with FILE:LINE.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../judge/cli.h"
+#include "../lib/fsio.h"
+#include "../lib/str.h"
+#include "../lib/xalloc.h"
+#include "mailer.h"
+
+static int
+other_key(void *arg, const char *key, const char *value, const char *file, int line,
+    struct buf *err)
+{
+	(void)arg;
+	(void)value;
+	if (str_prefix_nocase(key, "imap.") || str_prefix_nocase(key, "smtp.") ||
+	    str_prefix_nocase(key, "maildir.") || str_prefix_nocase(key, "mail.")) {
+		buf_printf(err, "%s:%d: unknown mail key \"%s\"\n", file, line, key);
+		return -1;
+	}
+	return 0;	/* the judge's */
+}
+
+/* Print err, each line prefixed with "pouch CMD: ". */
+static void
+print_err(const char *cmd, const struct buf *err)
+{
+	const char *p = buf_str(err), *end = p + err->len, *line;
+	size_t n;
+
+	while ((line = str_next_line(&p, end, &n)) != NULL)
+		if (n > 0)
+			fprintf(stderr, "pouch %s: %.*s\n", cmd, (int)n, line);
+}
+
+/* Data directory and configuration for a mail command; 0 or -1 (printed). */
+static int
+load(const struct cli_opts *o, const char *cmd, struct mail_config *cfg)
+{
+	struct buf err;
+	char *path = NULL;
+	int r = 0;
+
+	if (o->data_dir == NULL) {
+		fprintf(stderr, "pouch %s: no data directory (use --data DIR or set POUCH_DATA)\n", cmd);
+		return -1;
+	}
+	mail_config_init(cfg, o->data_dir);
+	if (o->config != NULL) {
+		path = xstrdup(o->config);
+	} else {
+		path = xasprintf("%s/pouch.conf", o->data_dir);
+		if (!fs_exists(path)) {
+			free(path);
+			return 0;
+		}
+	}
+	buf_init(&err, 1 << 16);
+	if (mail_config_read(cfg, path, other_key, NULL, &err) < 0) {
+		print_err(cmd, &err);
+		mail_config_free(cfg);
+		r = -1;
+	}
+	buf_free(&err);
+	free(path);
+	return r;
+}
+
+/* What both commands need: the configuration and the open spool. Returns
+ * 0, or -1 after printing why (nothing to release then). */
+static int
+begin(const struct cli_opts *o, const char *cmd, struct mail_config *cfg, struct spool **sp,
+    struct buf *err)
+{
+	char *dir;
+
+	if (load(o, cmd, cfg) < 0)
+		return -1;
+	buf_init(err, 1 << 16);
+	dir = mail_spool_dir(o->data_dir);
+	*sp = spool_open(dir, err);
+	free(dir);
+	if (*sp == NULL) {
+		print_err(cmd, err);
+		buf_free(err);
+		mail_config_free(cfg);
+		return -1;
+	}
+	return 0;
+}
+
+/* Close the spool, print the errors of a failed run, release. Returns
+ * the exit status. */
+static int
+end(const char *cmd, int r, struct mail_config *cfg, struct spool *sp, struct buf *err)
+{
+	if (spool_close(sp, err) < 0)
+		r = -1;
+	if (r < 0)
+		print_err(cmd, err);
+	buf_free(err);
+	mail_config_free(cfg);
+	return r < 0 ? 1 : 0;
+}
+
+int
+cli_fetch(const struct cli_opts *o, int argc, char **argv)
+{
+	struct mail_config cfg;
+	struct fetch_stats st;
+	struct mail_source *src;
+	struct spool *sp;
+	struct buf err;
+	int r;
+
+	(void)argv;
+	if (argc != 1) {
+		fprintf(stderr, "usage: pouch [--data DIR] [--config FILE] fetch\n");
+		return 2;
+	}
+	if (begin(o, "fetch", &cfg, &sp, &err) < 0)
+		return 1;
+	src = source_from_config(&cfg);
+	r = mail_fetch(src, sp, time(NULL), &st, &err);
+	if (r == 0 || st.fetched > 0) {
+		printf("%s: %d new messages: %d stored, %d already in the spool, %d duplicates",
+		    src->name, st.fetched, st.stored, st.known, st.duplicates);
+		if (src->commands > 0)
+			printf(" (%d IMAP commands)", src->commands);
+		printf("\n");
+	}
+	source_free(src);
+	return end("fetch", r, &cfg, sp, &err);
+}
+
+int
+cli_send(const struct cli_opts *o, int argc, char **argv)
+{
+	struct mail_config cfg;
+	struct outbox_stats st;
+	struct outbox_failure *fv = NULL;
+	struct outbox *ob;
+	struct spool *sp;
+	struct buf err;
+	time_t now = time(NULL);
+	char *dir;
+	int r, i, nf;
+	long v;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--now") == 0 && i + 1 < argc &&
+		    str_to_long(argv[i + 1], 0, LONG_MAX, &v) == 0) {
+			now = (time_t)v;
+			i++;
+		} else {
+			fprintf(stderr, "usage: pouch [--data DIR] [--config FILE] send [--now SECONDS]\n");
+			return 2;
+		}
+	}
+	if (begin(o, "send", &cfg, &sp, &err) < 0)
+		return 1;
+	dir = mail_outbox_dir(o->data_dir);
+	ob = outbox_open(dir, &err);
+	free(dir);
+	if (ob == NULL)
+		return end("send", -1, &cfg, sp, &err);
+	r = mail_send(ob, &cfg, sp, now, &st, &err);
+	printf("sent %d, deferred %d, waiting %d, %d recipients failed for good; %d left in the outbox\n",
+	    st.sent, st.deferred, st.waiting, st.failed_rcpts, outbox_count(ob));
+	nf = outbox_failures(ob, &fv, &err);
+	for (i = 0; i < nf; i++)
+		printf("  failed: %s to %s: %s\n", fv[i].id, fv[i].rcpt, fv[i].reason);
+	outbox_failures_free(fv, nf > 0 ? nf : 0);
+	outbox_close(ob);
+	return end("send", nf < 0 ? -1 : r, &cfg, sp, &err);
+}

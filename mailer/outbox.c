@@ -1,0 +1,866 @@
+/*
+ * outbox.c — the queue of outgoing mail.
+ *
+ * Each message is two files: the bytes in DIR/new/ID and its state in
+ * DIR/meta/ID. outbox_add writes both without syncing; outbox_sync makes
+ * a batch durable, state files first and then the messages (maildir.h):
+ * a message in new/ is the commit point, and a state file without one is
+ * ignored. outbox_flush begins with outbox_sync, so nothing is ever tried
+ * before it is safely queued.
+ *
+ * A flush sends every due message through the sink (one connection),
+ * replacing its state file after each attempt (a rename, so a crashed
+ * process leaves a true state; durable at the end of the batch). Then:
+ *
+ *   1. sink_sync: deliveries the sink reported are made durable (for SMTP
+ *      the server's 250 is enough); if that fails, they count as not done;
+ *   2. finished messages (no recipient left waiting) go into the spool's
+ *      sent archive under the key "outbox:ID", which the spool stores only
+ *      once, and the spool is synced;
+ *   3. their permanent failures are written to DIR/failed/ID, and every
+ *      state and failure file of the batch is made durable;
+ *   4. the finished messages and their state files leave the outbox.
+ *
+ * A crash anywhere leaves each message in the outbox with a state that
+ * says what is done, and the next flush finishes it without archiving it
+ * twice. A power loss before the end of a batch can forget that a message
+ * was sent, and then it is sent again: duplicates, never losses.
+ *
+ * State file (text, one item per line; free text has control bytes
+ * replaced by blanks):
+ *	from ADDR
+ *	message-id ID
+ *	queued TIME
+ *	attempts N
+ *	next TIME
+ *	error TEXT
+ *	rcpt pending|sent|failed ADDR CODE TEXT
+ */
+#define _DEFAULT_SOURCE
+#include "outbox.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../lib/fsio.h"
+#include "../lib/log.h"
+#include "../lib/str.h"
+#include "../lib/xalloc.h"
+#include "../spool/maildir.h"
+#include "address.h"
+#include "mime.h"
+
+#define META_MAX (1024 * 1024)
+#define MESSAGE_MAX (256u * 1024 * 1024)
+
+enum rstate { R_PENDING, R_SENT, R_FAILED };
+
+struct orcpt {
+	char *addr;
+	enum rstate st;
+	int code;
+	char *text;
+};
+
+struct meta {
+	char *from;
+	char *message_id;
+	time_t queued;
+	int attempts;
+	time_t next;
+	char *error;
+	struct orcpt *r;
+	int n;
+};
+
+struct names {
+	char **v;
+	size_t n;
+};
+
+struct outbox {
+	char *dir;
+	char *meta_dir;
+	char *failed_dir;
+	struct names new_msgs;		/* written by outbox_add, not published */
+	struct names new_files;		/* state and failure files not yet fsync'd */
+};
+
+static void
+names_add(struct names *l, const char *s)
+{
+	l->v = xreallocarray(l->v, l->n + 1, sizeof *l->v);
+	l->v[l->n++] = xstrdup(s);
+}
+
+static void
+names_clear(struct names *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+}
+
+/* A copy of s on one line (control bytes made blanks), or "" for NULL. */
+static char *
+one_line(const char *s)
+{
+	char *c = xstrdup(s ? s : ""), *p;
+
+	for (p = c; *p; p++)
+		if ((unsigned char)*p < 32)
+			*p = ' ';
+	return c;
+}
+
+static void
+meta_free(struct meta *m)
+{
+	int i;
+
+	free(m->from);
+	free(m->message_id);
+	free(m->error);
+	for (i = 0; i < m->n; i++) {
+		free(m->r[i].addr);
+		free(m->r[i].text);
+	}
+	free(m->r);
+	memset(m, 0, sizeof *m);
+}
+
+static void
+add_rcpt(struct meta *m, const char *addr, enum rstate st, int code, const char *text)
+{
+	m->r = xreallocarray(m->r, (size_t)m->n + 1, sizeof *m->r);
+	m->r[m->n].addr = xstrdup(addr);
+	m->r[m->n].st = st;
+	m->r[m->n].code = code;
+	m->r[m->n].text = one_line(text);
+	m->n++;
+}
+
+/* Replace path with data by a rename, not synced: outbox_sync makes it
+ * durable (the path is remembered in ob->new_files). Returns 0 or -1. */
+static int
+replace_file(struct outbox *ob, const char *path, const struct buf *data, struct buf *err)
+{
+	char tmp[PATH_MAX];
+	int fd;
+
+	snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0 || write(fd, data->data, data->len) != (ssize_t)data->len || close(fd) < 0 ||
+	    rename(tmp, path) < 0) {
+		buf_printf(err, "%s: cannot write: %s\n", path, strerror(errno));
+		if (fd >= 0)
+			unlink(tmp);
+		return -1;
+	}
+	names_add(&ob->new_files, path);
+	return 0;
+}
+
+static int
+meta_write(struct outbox *ob, const char *id, const struct meta *m, struct buf *err)
+{
+	static const char *const names[] = { "pending", "sent", "failed" };
+	struct buf b;
+	char *path = xasprintf("%s/%s", ob->meta_dir, id);
+	int i, r;
+
+	buf_init(&b, META_MAX);
+	buf_printf(&b, "from %s\n", m->from);
+	if (m->message_id)
+		buf_printf(&b, "message-id %s\n", m->message_id);
+	buf_printf(&b, "queued %lld\nattempts %d\nnext %lld\n", (long long)m->queued, m->attempts,
+	    (long long)m->next);
+	if (m->error)
+		buf_printf(&b, "error %s\n", m->error);
+	for (i = 0; i < m->n; i++)
+		buf_printf(&b, "rcpt %s %s %d %s\n", names[m->r[i].st], m->r[i].addr, m->r[i].code,
+		    m->r[i].text);
+	r = replace_file(ob, path, &b, err);
+	buf_free(&b);
+	free(path);
+	return r;
+}
+
+/* Split "word rest" in place: returns rest ("" when none). */
+static char *
+split1(char *s)
+{
+	char *sp = strchr(s, ' ');
+
+	if (sp == NULL)
+		return s + strlen(s);
+	*sp = '\0';
+	return sp + 1;
+}
+
+static int
+meta_read(struct outbox *ob, const char *id, struct meta *m, struct buf *err)
+{
+	char *path = xasprintf("%s/%s", ob->meta_dir, id);
+	struct buf b;
+	const char *p, *end, *line;
+	size_t n;
+	long v;
+
+	memset(m, 0, sizeof *m);
+	buf_init(&b, META_MAX);
+	if (fs_read_file(path, &b) < 0) {
+		buf_printf(err, "%s: cannot read: %s\n", path, strerror(errno));
+		buf_free(&b);
+		free(path);
+		return -1;
+	}
+	p = buf_str(&b);
+	end = p + b.len;
+	while ((line = str_next_line(&p, end, &n)) != NULL) {
+		char *l = xstrndup(line, n), *rest = split1(l);
+
+		if (strcmp(l, "from") == 0)
+			m->from = xstrdup(rest);
+		else if (strcmp(l, "message-id") == 0)
+			m->message_id = xstrdup(rest);
+		else if (strcmp(l, "queued") == 0 && str_to_long(rest, LONG_MIN, LONG_MAX, &v) == 0)
+			m->queued = (time_t)v;
+		else if (strcmp(l, "attempts") == 0 && str_to_long(rest, 0, INT_MAX, &v) == 0)
+			m->attempts = (int)v;
+		else if (strcmp(l, "next") == 0 && str_to_long(rest, LONG_MIN, LONG_MAX, &v) == 0)
+			m->next = (time_t)v;
+		else if (strcmp(l, "error") == 0)
+			m->error = xstrdup(rest);
+		else if (strcmp(l, "rcpt") == 0) {
+			char *addr = split1(rest), *code = split1(addr), *text = split1(code);
+			enum rstate st = strcmp(rest, "sent") == 0 ? R_SENT :
+			    strcmp(rest, "failed") == 0 ? R_FAILED : R_PENDING;
+			if (str_to_long(code, 0, 999, &v) < 0)
+				v = 0;
+			add_rcpt(m, addr, st, (int)v, text);
+		}
+		free(l);
+	}
+	buf_free(&b);
+	if (m->from == NULL || m->n == 0) {
+		buf_printf(err, "%s: damaged (no sender or no recipient)\n", path);
+		free(path);
+		meta_free(m);
+		return -1;
+	}
+	free(path);
+	return 0;
+}
+
+struct outbox *
+outbox_open(const char *dir, struct buf *err)
+{
+	struct outbox *ob = xcalloc(1, sizeof *ob);
+
+	ob->dir = xstrdup(dir);
+	ob->meta_dir = xasprintf("%s/meta", dir);
+	ob->failed_dir = xasprintf("%s/failed", dir);
+	if (md_create(dir) < 0 || fs_mkdir_p(ob->meta_dir, 0700) < 0 ||
+	    fs_mkdir_p(ob->failed_dir, 0700) < 0) {
+		buf_printf(err, "%s: cannot create the outbox: %s\n", dir, strerror(errno));
+		outbox_close(ob);
+		return NULL;
+	}
+	md_clean_tmp(dir);
+	return ob;
+}
+
+void
+outbox_close(struct outbox *ob)
+{
+	if (ob == NULL)
+		return;
+	names_clear(&ob->new_msgs);
+	names_clear(&ob->new_files);
+	free(ob->dir);
+	free(ob->meta_dir);
+	free(ob->failed_dir);
+	free(ob);
+}
+
+int
+outbox_add(struct outbox *ob, const char *from, char *const *rcpts, int n, const char *data,
+    size_t len, time_t now, char **id, struct buf *err)
+{
+	struct meta m;
+	char name[128];
+	int i;
+
+	if (id)
+		*id = NULL;
+	if (!addr_valid(from)) {
+		buf_printf(err, "outbox: invalid sender \"%.80s\"\n", from);
+		return -1;
+	}
+	if (n < 1 || n > OUTBOX_MAX_RCPTS) {
+		buf_printf(err, "outbox: %d recipients (1 to %d allowed)\n", n, OUTBOX_MAX_RCPTS);
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		if (!addr_valid(rcpts[i])) {
+			buf_printf(err, "outbox: invalid recipient \"%.80s\"\n", rcpts[i]);
+			return -1;
+		}
+	memset(&m, 0, sizeof m);
+	m.from = xstrdup(from);
+	m.message_id = mime_message_id(data, len);
+	m.queued = now;
+	m.next = now;
+	for (i = 0; i < n; i++)
+		add_rcpt(&m, rcpts[i], R_PENDING, 0, "");
+	md_unique_name(name, sizeof name);
+	if (meta_write(ob, name, &m, err) < 0) {
+		meta_free(&m);
+		return -1;
+	}
+	meta_free(&m);
+	if (md_write_tmp(ob->dir, name, data, len) < 0) {
+		char *path = xasprintf("%s/%s", ob->meta_dir, name);
+		buf_printf(err, "%s: cannot queue a message: %s\n", ob->dir, strerror(errno));
+		unlink(path);
+		free(path);
+		return -1;
+	}
+	names_add(&ob->new_msgs, name);
+	if (id)
+		*id = xstrdup(name);
+	return 0;
+}
+
+int
+outbox_sync(struct outbox *ob, struct buf *err)
+{
+	struct names live = { NULL, 0 };
+	bool meta = false, failed = false;
+	size_t i;
+
+	for (i = 0; i < ob->new_files.n; i++) {
+		const char *p = ob->new_files.v[i];
+
+		if (!fs_exists(p))
+			continue;	/* finished and removed meanwhile */
+		names_add(&live, p);
+		if (strncmp(p, ob->meta_dir, strlen(ob->meta_dir)) == 0)
+			meta = true;
+		else
+			failed = true;
+	}
+	if (md_fsync_all(live.v, live.n) < 0 || (meta && fs_fsync_dir(ob->meta_dir) < 0) ||
+	    (failed && fs_fsync_dir(ob->failed_dir) < 0)) {
+		buf_printf(err, "%s: cannot sync: %s\n", ob->dir, strerror(errno));
+		names_clear(&live);
+		return -1;
+	}
+	names_clear(&live);
+	names_clear(&ob->new_files);
+	if (ob->new_msgs.n > 0 && md_publish(ob->dir, ob->new_msgs.v, ob->new_msgs.n) < 0) {
+		buf_printf(err, "%s: cannot queue: %s\n", ob->dir, strerror(errno));
+		return -1;
+	}
+	names_clear(&ob->new_msgs);
+	return 0;
+}
+
+static int
+name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The names of the queued messages, sorted (oldest first). */
+static char **
+list_queue(struct outbox *ob, int *n)
+{
+	char *d = xasprintf("%s/new", ob->dir);
+	DIR *dp = opendir(d);
+	struct dirent *e;
+	char **v = NULL;
+
+	*n = 0;
+	free(d);
+	if (dp == NULL)
+		return NULL;
+	while ((e = readdir(dp)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		v = xreallocarray(v, (size_t)*n + 1, sizeof *v);
+		v[(*n)++] = xstrdup(e->d_name);
+	}
+	closedir(dp);
+	if (*n > 1)
+		qsort(v, (size_t)*n, sizeof *v, name_cmp);
+	return v;
+}
+
+static void
+free_names(char **v, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+int
+outbox_count(struct outbox *ob)
+{
+	int n;
+	char **v = list_queue(ob, &n);
+
+	free_names(v, n);
+	return n;
+}
+
+static time_t
+backoff(int attempts)
+{
+	time_t d = OUTBOX_BACKOFF_BASE;
+
+	while (--attempts > 0 && d < OUTBOX_BACKOFF_MAX)
+		d *= 2;
+	return d < OUTBOX_BACKOFF_MAX ? d : OUTBOX_BACKOFF_MAX;
+}
+
+/* One message of a flush. */
+struct job {
+	char *id;
+	struct meta m;
+	struct buf data;	/* the message, when it was read for an attempt */
+	int *accepted;		/* recipients accepted in this batch (indexes) */
+	int naccepted;
+	bool finished;		/* nobody left waiting */
+};
+
+struct flush {
+	struct outbox *ob;
+	struct mail_sink *sink;
+	int sink_state;		/* 0 not opened, 1 open, -1 unreachable this run */
+	struct buf down;	/* why it is unreachable */
+	time_t now;
+	struct outbox_stats *st;
+	struct job *jobs;
+	size_t njobs;
+};
+
+static void
+chomp(struct buf *b)
+{
+	while (b->len > 0 && b->data[b->len - 1] == '\n')
+		buf_truncate(b, b->len - 1);
+}
+
+/* Hand the pending recipients of j to the sink and record the outcome in
+ * j->m (not yet written). */
+static void
+attempt(struct flush *f, struct job *j, const struct buf *data)
+{
+	struct meta *m = &j->m;
+	struct rcpt_result *rr;
+	char **rcpts;
+	int *index;
+	int i, n = 0, pending = 0;
+
+	for (i = 0; i < m->n; i++)
+		n += m->r[i].st == R_PENDING;
+	rr = xcalloc((size_t)n, sizeof *rr);
+	rcpts = xcalloc((size_t)n, sizeof *rcpts);
+	index = xcalloc((size_t)n, sizeof *index);
+	j->accepted = xcalloc((size_t)n, sizeof *j->accepted);
+	for (n = 0, i = 0; i < m->n; i++)
+		if (m->r[i].st == R_PENDING) {
+			rcpts[n] = m->r[i].addr;
+			index[n++] = i;
+		}
+	if (f->sink_state == 0) {
+		struct buf e;
+		buf_init(&e, 4096);
+		f->sink_state = f->sink != NULL && sink_open(f->sink, &e) == 0 ? 1 : -1;
+		if (f->sink_state < 0) {
+			chomp(&e);
+			buf_puts(&f->down, f->sink ? buf_str(&e) : "no sink");
+			log_warn("%s (the outbox keeps the mail)", buf_str(&f->down));
+		}
+		buf_free(&e);
+	}
+	if (f->sink_state > 0) {
+		struct buf e;
+		buf_init(&e, 4096);
+		if (sink_send(f->sink, m->from, rcpts, n, data->data, data->len, rr, &e) < 0) {
+			f->sink_state = -1;	/* unreachable: only defer the rest */
+			chomp(&e);
+			buf_reset(&f->down);
+			buf_puts(&f->down, buf_str(&e));
+			log_warn("%s (the outbox keeps the mail)", buf_str(&e));
+		}
+		buf_free(&e);
+	} else {
+		sink_set_all(rr, n, RCPT_TEMPFAIL, 0, buf_str(&f->down));
+	}
+	m->attempts++;
+	for (i = 0; i < n; i++) {
+		struct orcpt *o = &m->r[index[i]];
+		free(o->text);
+		o->text = one_line(rr[i].text);
+		o->code = rr[i].code;
+		if (rr[i].status == RCPT_OK) {
+			o->st = R_SENT;
+			j->accepted[j->naccepted++] = index[i];
+		} else if (rr[i].status == RCPT_PERMFAIL) {
+			o->st = R_FAILED;
+			f->st->failed_rcpts++;
+			log_warn("mail to %s refused for good: %s", o->addr, o->text);
+		} else {
+			pending++;
+			free(m->error);
+			m->error = one_line(rr[i].text);
+		}
+	}
+	if (pending > 0 && f->now - m->queued >= OUTBOX_EXPIRE) {
+		for (i = 0; i < m->n; i++)
+			if (m->r[i].st == R_PENDING) {
+				char why[400];
+				snprintf(why, sizeof why, "gave up after %d attempts: %s", m->attempts,
+				    m->r[i].text);
+				free(m->r[i].text);
+				m->r[i].text = one_line(why);
+				m->r[i].st = R_FAILED;
+				f->st->failed_rcpts++;
+			}
+	}
+	m->next = f->now + backoff(m->attempts);
+	free(rr);
+	free(rcpts);
+	free(index);
+}
+
+static bool
+has_pending(const struct meta *m)
+{
+	int i;
+
+	for (i = 0; i < m->n; i++)
+		if (m->r[i].st == R_PENDING)
+			return true;
+	return false;
+}
+
+/* Read the state of message id and, when it is due, attempt it. Returns
+ * 0, or -1 when the outbox could not be read or written. */
+static int
+visit(struct flush *f, const char *id, struct buf *err)
+{
+	struct job j;
+	char path[PATH_MAX];
+
+	memset(&j, 0, sizeof j);
+	buf_init(&j.data, MESSAGE_MAX);
+	if (meta_read(f->ob, id, &j.m, err) < 0)
+		return -1;
+	if (has_pending(&j.m)) {
+		if (j.m.next > f->now) {
+			f->st->waiting++;
+			meta_free(&j.m);
+			return 0;
+		}
+		if (md_find(f->ob->dir, id, path, sizeof path) < 0 || fs_read_file(path, &j.data) < 0) {
+			buf_printf(err, "outbox %s: cannot read: %s\n", id, strerror(errno));
+			buf_free(&j.data);
+			meta_free(&j.m);
+			return -1;
+		}
+		attempt(f, &j, &j.data);
+		if (meta_write(f->ob, id, &j.m, err) < 0) {
+			buf_free(&j.data);
+			meta_free(&j.m);
+			free(j.accepted);
+			return -1;
+		}
+	}
+	j.id = xstrdup(id);
+	j.finished = !has_pending(&j.m);
+	f->jobs = xreallocarray(f->jobs, f->njobs + 1, sizeof *f->jobs);
+	f->jobs[f->njobs++] = j;
+	return 0;
+}
+
+/* The sink could not make its deliveries durable: they did not happen. */
+static int
+undo_accepted(struct flush *f, const char *why, struct buf *err)
+{
+	size_t k;
+	int i, r = 0;
+
+	for (k = 0; k < f->njobs; k++) {
+		struct job *j = &f->jobs[k];
+		for (i = 0; i < j->naccepted; i++) {
+			struct orcpt *o = &j->m.r[j->accepted[i]];
+			o->st = R_PENDING;
+			o->code = 0;
+			free(o->text);
+			o->text = one_line(why);
+		}
+		if (j->naccepted > 0) {
+			j->finished = false;
+			if (meta_write(f->ob, j->id, &j->m, err) < 0)
+				r = -1;
+		}
+	}
+	return r;
+}
+
+/* Steps 2 and 3 of the essay for the finished jobs. */
+static int
+archive(struct flush *f, struct spool *sp, struct buf *err)
+{
+	size_t k;
+	int i, stored = 0;
+
+	for (k = 0; k < f->njobs; k++) {
+		struct job *j = &f->jobs[k];
+		struct buf sent;
+		char path[PATH_MAX], key[200];
+		int nfailed = 0;
+
+		if (!j->finished)
+			continue;
+		buf_init(&sent, META_MAX);
+		for (i = 0; i < j->m.n; i++) {
+			if (j->m.r[i].st == R_SENT)
+				buf_printf(&sent, "%s%s", sent.len ? "," : "", j->m.r[i].addr);
+			nfailed += j->m.r[i].st == R_FAILED;
+		}
+		if (sent.len > 0) {
+			snprintf(key, sizeof key, "outbox:%s", j->id);
+			/* not read when it was finished by an earlier run */
+			if ((j->data.len == 0 && (md_find(f->ob->dir, j->id, path, sizeof path) < 0 ||
+			    fs_read_file(path, &j->data) < 0)) ||
+			    spool_store_out(sp, key, j->m.message_id, buf_str(&sent), buf_str(&j->data),
+			    j->data.len, f->now, NULL, err) < 0) {
+				if (err->len == 0)
+					buf_printf(err, "outbox %s: cannot read: %s\n", j->id, strerror(errno));
+				buf_free(&sent);
+				return -1;
+			}
+			stored++;
+		}
+		buf_free(&sent);
+		if (nfailed > 0) {
+			struct buf fb;
+			char *fp = xasprintf("%s/%s", f->ob->failed_dir, j->id);
+			int r;
+
+			buf_init(&fb, META_MAX);
+			if (j->m.message_id)
+				buf_printf(&fb, "message-id %s\n", j->m.message_id);
+			for (i = 0; i < j->m.n; i++)
+				if (j->m.r[i].st == R_FAILED)
+					buf_printf(&fb, "failed %s %d %lld %s\n", j->m.r[i].addr,
+					    j->m.r[i].code, (long long)f->now, j->m.r[i].text);
+			r = replace_file(f->ob, fp, &fb, err);
+			free(fp);
+			buf_free(&fb);
+			if (r < 0)
+				return -1;
+		}
+	}
+	return stored > 0 ? spool_sync(sp, err) : 0;
+}
+
+/* Step 4. */
+static int
+remove_finished(struct flush *f, struct buf *err)
+{
+	char path[PATH_MAX], dir[PATH_MAX];
+	size_t k;
+	int removed = 0;
+
+	for (k = 0; k < f->njobs; k++) {
+		char *mp;
+
+		if (!f->jobs[k].finished)
+			continue;
+		if (md_find(f->ob->dir, f->jobs[k].id, path, sizeof path) == 0 && unlink(path) < 0) {
+			buf_printf(err, "%s: cannot remove: %s\n", path, strerror(errno));
+			return -1;
+		}
+		mp = xasprintf("%s/%s", f->ob->meta_dir, f->jobs[k].id);
+		unlink(mp);
+		free(mp);
+		removed++;
+	}
+	if (removed > 0) {
+		snprintf(dir, sizeof dir, "%s/new", f->ob->dir);
+		fs_fsync_dir(dir);
+		fs_fsync_dir(f->ob->meta_dir);
+	}
+	return 0;
+}
+
+int
+outbox_flush(struct outbox *ob, struct mail_sink *sink, struct spool *sp, time_t now,
+    struct outbox_stats *st, struct buf *err)
+{
+	struct flush f;
+	char **names;
+	int n, i, res = 0;
+	size_t k;
+
+	memset(st, 0, sizeof *st);
+	if (outbox_sync(ob, err) < 0)	/* queued for good before any attempt */
+		return -1;
+	memset(&f, 0, sizeof f);
+	f.ob = ob;
+	f.sink = sink;
+	f.now = now;
+	f.st = st;
+	buf_init(&f.down, 4096);
+	names = list_queue(ob, &n);
+	for (i = 0; i < n; i++) {
+		char mpath[PATH_MAX];
+
+		snprintf(mpath, sizeof mpath, "%s/%s", ob->meta_dir, names[i]);
+		if (!fs_exists(mpath)) {
+			log_warn("outbox: %s has no state file: left alone", names[i]);
+			continue;
+		}
+		if (visit(&f, names[i], err) < 0)
+			res = -1;
+	}
+	free_names(names, n);
+	if (f.sink_state > 0) {
+		struct buf e;
+		buf_init(&e, 4096);
+		if (sink_sync(sink, &e) < 0) {
+			chomp(&e);
+			log_warn("%s (the outbox keeps the mail)", buf_str(&e));
+			if (undo_accepted(&f, buf_str(&e), err) < 0)
+				res = -1;
+		}
+		buf_free(&e);
+	}
+	if (res == 0 && (archive(&f, sp, err) < 0 || outbox_sync(ob, err) < 0 ||
+	    remove_finished(&f, err) < 0))
+		res = -1;
+	else if (res < 0)
+		outbox_sync(ob, err);	/* keep what was recorded */
+	for (k = 0; k < f.njobs; k++) {
+		if (f.jobs[k].finished && res == 0)
+			st->sent++;
+		else if (!f.jobs[k].finished)
+			st->deferred++;
+		free(f.jobs[k].id);
+		free(f.jobs[k].accepted);
+		buf_free(&f.jobs[k].data);
+		meta_free(&f.jobs[k].m);
+	}
+	free(f.jobs);
+	buf_free(&f.down);
+	return res;
+}
+
+int
+outbox_failures(struct outbox *ob, struct outbox_failure **v, struct buf *err)
+{
+	DIR *dp = opendir(ob->failed_dir);
+	struct dirent *e;
+	int n = 0;
+
+	*v = NULL;
+	if (dp == NULL) {
+		buf_printf(err, "%s: cannot read: %s\n", ob->failed_dir, strerror(errno));
+		return -1;
+	}
+	while ((e = readdir(dp)) != NULL) {
+		char *path;
+		struct buf b;
+		const char *p, *end, *line;
+		char *msgid = NULL;
+		size_t len;
+
+		if (e->d_name[0] == '.' || strstr(e->d_name, ".tmp.") != NULL)
+			continue;
+		path = xasprintf("%s/%s", ob->failed_dir, e->d_name);
+		buf_init(&b, META_MAX);
+		if (fs_read_file(path, &b) == 0) {
+			p = buf_str(&b);
+			end = p + b.len;
+			while ((line = str_next_line(&p, end, &len)) != NULL) {
+				char *l = xstrndup(line, len), *rest = split1(l);
+				if (strcmp(l, "message-id") == 0) {
+					free(msgid);
+					msgid = xstrdup(rest);
+				} else if (strcmp(l, "failed") == 0) {
+					char *code = split1(rest), *when = split1(code), *text = split1(when);
+					long c = 0, w = 0;
+					struct outbox_failure *f;
+					str_to_long(code, 0, 999, &c);
+					str_to_long(when, LONG_MIN, LONG_MAX, &w);
+					*v = xreallocarray(*v, (size_t)n + 1, sizeof **v);
+					f = &(*v)[n++];
+					f->id = xstrdup(e->d_name);
+					f->message_id = msgid ? xstrdup(msgid) : NULL;
+					f->rcpt = xstrdup(rest);
+					f->code = (int)c;
+					f->reason = xstrdup(text);
+					f->when = (time_t)w;
+				}
+				free(l);
+			}
+		}
+		free(msgid);
+		buf_free(&b);
+		free(path);
+	}
+	closedir(dp);
+	return n;
+}
+
+void
+outbox_failures_free(struct outbox_failure *v, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		free(v[i].id);
+		free(v[i].message_id);
+		free(v[i].rcpt);
+		free(v[i].reason);
+	}
+	free(v);
+}
+
+int
+outbox_forget_failure(struct outbox *ob, const char *id, struct buf *err)
+{
+	char *path;
+
+	if (strchr(id, '/') != NULL || id[0] == '.') {
+		buf_printf(err, "outbox: bad id \"%s\"\n", id);
+		return -1;
+	}
+	path = xasprintf("%s/%s", ob->failed_dir, id);
+	if (unlink(path) < 0) {
+		buf_printf(err, "%s: cannot remove: %s\n", path, strerror(errno));
+		free(path);
+		return -1;
+	}
+	free(path);
+	return fs_fsync_dir(ob->failed_dir);
+}

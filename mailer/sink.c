@@ -1,0 +1,220 @@
+/*
+ * sink.c — the generic part of mail sinks, and the Maildir sink.
+ *
+ * The Maildir sink is the embedded default: each recipient gets a
+ * Maildir DIR/ADDRESS/ (created on first use), which a local POP/IMAP
+ * server or a mail reader can serve. Messages are written to tmp/ as they
+ * are sent and published in a batch by sink_sync (maildir.h): one journal
+ * commit for the files and one per recipient's new/, not one per message.
+ */
+#include "sink.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/str.h"
+#include "../lib/xalloc.h"
+#include "../spool/maildir.h"
+#include "address.h"
+
+void
+sink_set_all(struct rcpt_result *res, int n, enum rcpt_status status, int code, const char *text)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		res[i].status = status;
+		res[i].code = code;
+		str_copy(res[i].text, text, sizeof res[i].text);
+	}
+}
+
+int
+sink_open(struct mail_sink *k, struct buf *err)
+{
+	return k->ops->open(k, err);
+}
+
+int
+sink_send(struct mail_sink *k, const char *from, char *const *rcpts, int n, const char *data,
+    size_t len, struct rcpt_result *res, struct buf *err)
+{
+	return k->ops->send(k, from, rcpts, n, data, len, res, err);
+}
+
+int
+sink_sync(struct mail_sink *k, struct buf *err)
+{
+	return k->ops->sync(k, err);
+}
+
+void
+sink_free(struct mail_sink *k)
+{
+	if (k == NULL)
+		return;
+	k->ops->close(k);
+	free(k->name);
+	free(k);
+}
+
+struct mail_sink *
+sink_from_config(const struct mail_config *cfg)
+{
+	if (cfg->smtp_url != NULL && *cfg->smtp_url != '\0')
+		return sink_smtp_new(cfg);
+	return sink_maildir_new(cfg->maildir_out);
+}
+
+/* --- Maildir ------------------------------------------------------------ */
+
+struct mds {
+	char *dir;
+	char **boxes;		/* written, not published: box and name, pairwise */
+	char **names;
+	size_t n;
+	char **made;		/* boxes known to exist */
+	size_t nmade;
+};
+
+/* Create box unless this sink already did. Returns 0 or -1/errno. */
+static int
+make_box(struct mds *p, const char *box)
+{
+	size_t i;
+
+	for (i = 0; i < p->nmade; i++)
+		if (strcmp(p->made[i], box) == 0)
+			return 0;
+	if (md_create(box) < 0)
+		return -1;
+	p->made = xreallocarray(p->made, p->nmade + 1, sizeof *p->made);
+	p->made[p->nmade++] = xstrdup(box);
+	return 0;
+}
+
+static int
+mds_open(struct mail_sink *k, struct buf *err)
+{
+	(void)k;
+	(void)err;
+	return 0;
+}
+
+static int
+mds_send(struct mail_sink *k, const char *from, char *const *rcpts, int n, const char *data,
+    size_t len, struct rcpt_result *res, struct buf *err)
+{
+	struct mds *p = k->priv;
+	int i;
+
+	(void)from;
+	(void)err;
+	for (i = 0; i < n; i++) {
+		char box[PATH_MAX], name[128], why[200], *a, *c;
+
+		if (!addr_valid(rcpts[i])) {
+			sink_set_all(&res[i], 1, RCPT_PERMFAIL, 553, "invalid address");
+			continue;
+		}
+		a = str_lower(xstrdup(rcpts[i]));
+		for (c = a; *c; c++)
+			if (*c == '/')	/* legal in a local part, not in a file name */
+				*c = '_';
+		snprintf(box, sizeof box, "%s/%s", p->dir, a);
+		free(a);
+		md_unique_name(name, sizeof name);
+		if (make_box(p, box) < 0 || md_write_tmp(box, name, data, len) < 0) {
+			snprintf(why, sizeof why, "cannot deliver into %.100s: %.60s", box, strerror(errno));
+			sink_set_all(&res[i], 1, RCPT_TEMPFAIL, 0, why);
+			continue;
+		}
+		p->boxes = xreallocarray(p->boxes, p->n + 1, sizeof *p->boxes);
+		p->names = xreallocarray(p->names, p->n + 1, sizeof *p->names);
+		p->boxes[p->n] = xstrdup(box);
+		p->names[p->n] = xstrdup(name);
+		p->n++;
+		sink_set_all(&res[i], 1, RCPT_OK, 250, "delivered");
+	}
+	return 0;
+}
+
+static void
+mds_forget(struct mds *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->n; i++) {
+		free(p->boxes[i]);
+		free(p->names[i]);
+	}
+	free(p->boxes);
+	free(p->names);
+	p->boxes = p->names = NULL;
+	p->n = 0;
+}
+
+/* Publish each recipient's messages together. */
+static int
+mds_sync(struct mail_sink *k, struct buf *err)
+{
+	struct mds *p = k->priv;
+	char **batch = xcalloc(p->n + 1, sizeof *batch);
+	char *done = xcalloc(p->n + 1, 1);
+	size_t i, j, nb;
+	int r = 0;
+
+	for (i = 0; i < p->n && r == 0; i++) {
+		if (done[i])
+			continue;
+		for (nb = 0, j = i; j < p->n; j++)
+			if (!done[j] && strcmp(p->boxes[j], p->boxes[i]) == 0) {
+				batch[nb++] = p->names[j];
+				done[j] = 1;
+			}
+		if (md_publish(p->boxes[i], batch, nb) < 0) {
+			buf_printf(err, "Maildir %s: cannot deliver: %s\n", p->boxes[i], strerror(errno));
+			r = -1;
+		}
+	}
+	free(batch);
+	free(done);
+	mds_forget(p);
+	return r;
+}
+
+static void
+mds_close(struct mail_sink *k)
+{
+	struct mds *p = k->priv;
+
+	size_t i;
+
+	if (p == NULL)
+		return;
+	mds_forget(p);
+	for (i = 0; i < p->nmade; i++)
+		free(p->made[i]);
+	free(p->made);
+	free(p->dir);
+	free(p);
+	k->priv = NULL;
+}
+
+static const struct sink_ops maildir_sink_ops = { mds_open, mds_send, mds_sync, mds_close };
+
+struct mail_sink *
+sink_maildir_new(const char *dir)
+{
+	struct mail_sink *k = xcalloc(1, sizeof *k);
+	struct mds *p = xcalloc(1, sizeof *p);
+
+	p->dir = xstrdup(dir);
+	k->ops = &maildir_sink_ops;
+	k->priv = p;
+	k->name = xasprintf("maildir:%s", dir);
+	return k;
+}

@@ -1,0 +1,81 @@
+/*
+ * sink.h — where outbound mail goes: a small backend interface.
+ *
+ * A sink is opened once per batch and given one message at a time with
+ * its envelope; it reports the outcome per recipient, so one bad address
+ * neither fails nor delays the others. The outbox (outbox.h) decides what
+ * to do with each outcome: done, retry later, or give up.
+ *
+ *	struct mail_sink *k = sink_from_config(cfg);
+ *	if (sink_open(k, &err) == 0) {
+ *		for each message: sink_send(k, from, rcpts, n, data, len, res, &err);
+ *		sink_sync(k, &err);	// only now is "accepted" for good
+ *	}
+ *	sink_free(k);
+ *
+ * An accepted recipient is final once sink_sync returned 0: an SMTP server
+ * that said 250 has the message; the Maildir sink writes a batch first and
+ * makes it durable in sink_sync, the way the spool does.
+ */
+#ifndef POUCH_SINK_H
+#define POUCH_SINK_H
+
+#include <stddef.h>
+
+#include "../lib/buf.h"
+#include "config.h"
+
+enum rcpt_status {
+	RCPT_OK,		/* accepted: the message is delivered or queued for it */
+	RCPT_TEMPFAIL,		/* try again later (4xx, connection trouble) */
+	RCPT_PERMFAIL,		/* refused for good (5xx) */
+};
+
+struct rcpt_result {
+	enum rcpt_status status;
+	int code;		/* SMTP reply code; 0 when there was none */
+	char text[256];		/* the server's reply, or our reason */
+};
+
+struct mail_sink;
+
+struct sink_ops {
+	int (*open)(struct mail_sink *k, struct buf *err);
+	int (*send)(struct mail_sink *k, const char *from, char *const *rcpts, int n,
+	    const char *data, size_t len, struct rcpt_result *res, struct buf *err);
+	int (*sync)(struct mail_sink *k, struct buf *err);
+	void (*close)(struct mail_sink *k);
+};
+
+struct mail_sink {
+	const struct sink_ops *ops;
+	char *name;		/* for messages: "smtp://host:port" or "maildir:DIR" */
+	void *priv;
+};
+
+/* Deliver into DIR/ADDRESS/ (a Maildir per recipient), durable at sink_sync. */
+struct mail_sink *sink_maildir_new(const char *dir);
+/* Send through an SMTP server with libcurl (smtp.* keys). */
+struct mail_sink *sink_smtp_new(const struct mail_config *cfg);
+/* The sink cfg asks for: SMTP when smtp.url is set, else maildir.out. */
+struct mail_sink *sink_from_config(const struct mail_config *cfg);
+
+/* Prepare (for SMTP: read the password; no connection yet). Returns 0 or
+ * -1 (reason in err). */
+int sink_open(struct mail_sink *k, struct buf *err);
+/* Send data (LF or CRLF line ends) from `from` to rcpts[0..n). Fills
+ * res[0..n). Returns 0 when the server was reached (the outcome is in
+ * res), -1 when it was not (every res is RCPT_TEMPFAIL; reason in err). */
+int sink_send(struct mail_sink *k, const char *from, char *const *rcpts, int n, const char *data,
+    size_t len, struct rcpt_result *res, struct buf *err);
+/* Make every delivery reported RCPT_OK since the last sync durable.
+ * Returns 0, or -1 (err) when they may be lost: then none of them counts. */
+int sink_sync(struct mail_sink *k, struct buf *err);
+/* Close and free (unsynced deliveries are dropped). NULL-safe. */
+void sink_free(struct mail_sink *k);
+
+/* Set every res[0..n) to status with text (helper for sinks). */
+void sink_set_all(struct rcpt_result *res, int n, enum rcpt_status status, int code,
+    const char *text);
+
+#endif

@@ -1,0 +1,51 @@
+/*
+ * maildir.h — writing Maildirs durably (the spool, the outbox, the
+ * Maildir sink all store messages this way).
+ *
+ * A Maildir (https://cr.yp.to/proto/maildir.html) is a directory with
+ * tmp/, new/ and cur/. A message is written under tmp/, fsync'd, then
+ * linked into new/ and unlinked from tmp/: readers never see half a
+ * message, and a crash leaves at worst a stray file in tmp/. link() rather
+ * than rename() so that an existing name is never overwritten. The link is
+ * durable once new/ is fsync'd.
+ *
+ * Batches: an fsync costs a journal commit (milliseconds) each time, so
+ * md_write_tmp writes without syncing and md_publish then fsyncs every
+ * file of the batch at once (md_fsync_all: from several threads, which the
+ * filesystem commits together), links them all and fsyncs new/ once. Each
+ * file is still fsync'd before its name appears in new/.
+ *
+ * The prefix is md_ because libetpan already exports maildir_*.
+ */
+#ifndef POUCH_MAILDIR_H
+#define POUCH_MAILDIR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define MD_SYNC_THREADS 8
+
+/* Create dir (and its parents) with tmp/, new/ and cur/. Returns 0 or -1/errno. */
+int md_create(const char *dir);
+/* Write len bytes as dir/tmp/name, not synced yet. Returns 0, or -1 with
+ * errno (EEXIST: the name is taken in tmp/ or new/). */
+int md_write_tmp(const char *dir, const char *name, const void *data, size_t len);
+/* Make the n messages written by md_write_tmp durable and visible: fsync
+ * each, link each into new/, unlink from tmp/, fsync new/. Returns 0, or -1
+ * with errno (some may then be published, none is lost). */
+int md_publish(const char *dir, char *const *names, size_t n);
+/* fsync the n files at paths, several at a time (MD_SYNC_THREADS).
+ * Returns 0, or -1 with the errno of a failure. */
+int md_fsync_all(char *const *paths, size_t n);
+/* md_write_tmp and md_publish for one message. Returns 0 or -1/errno. */
+int md_deliver(const char *dir, const char *name, const void *data, size_t len);
+/* The path of message name in dir/new or dir/cur, where a mail reader may
+ * have moved it as "name:2,FLAGS", or in dir/tmp when it is not published
+ * yet. Returns 0, or -1 (errno ENOENT or ENAMETOOLONG). */
+int md_find(const char *dir, const char *name, char *path, size_t size);
+/* A fresh unique name "SECONDS.MusecPpidQcount.pouch" for delivery. */
+void md_unique_name(char *out, size_t size);
+/* Remove files left in dir/tmp by a crash. Returns how many were removed. */
+int md_clean_tmp(const char *dir);
+
+#endif

@@ -1,0 +1,3 @@
+POUCH_SRCS += \
+	spool/maildir.c \
+	spool/spool.c

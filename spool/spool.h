@@ -1,0 +1,131 @@
+/*
+ * spool.h — the durable archive of every message in and out.
+ *
+ * API:
+ *	struct spool *s = spool_open("DATA/spool", &err);
+ *	r = spool_store_in(s, source_key, message_id, raw, len, now, &id, &err);
+ *	...				// more messages
+ *	spool_sync(s, &err);		// now they are on disk for good
+ *	...				// only now tell the server they are stored
+ *	for (i = 0; i < spool_count_in(s); i++) { e = spool_in(s, i); ... }
+ *	spool_mark_applied(s, e->id, now, &err);
+ *	spool_close(s, &err);		// syncs too
+ *
+ * On disk (DIR is the spool directory):
+ *	DIR/in/{tmp,new,cur}/	raw inbound messages, one file each (Maildir)
+ *	DIR/out/{tmp,new,cur}/	every message sent, as sent
+ *	DIR/ledger		append-only text: what is where, in arrival order
+ *	DIR/lock		held while the spool is open
+ *
+ * The ledger gives each message a stable id (its file name), its arrival
+ * time, its source identity (for IMAP "imap://user@host/FOLDER;UIDVALIDITY=V/;UID=U",
+ * for a Maildir "maildir:UNIQUE") and Message-ID, and later records that it
+ * was applied. A source identity already in the ledger is never stored
+ * again. A new message whose Message-ID is already known is stored (its
+ * bytes are kept like every others) but marked SPOOL_DUPLICATE, so it is
+ * never applied twice.
+ *
+ * Durability: nothing written is durable until spool_sync() returns 0.
+ * spool_sync fsyncs the files stored since the last sync, publishes them
+ * in new/, fsyncs the directory, and then appends and fsyncs the ledger,
+ * so the ledger never names a file that a crash could lose. After any
+ * failed write the spool refuses further work until it is reopened.
+ *
+ * Arrival times never go backwards in ledger order: a time earlier than
+ * the last one recorded is raised to it. Listing order is ledger order,
+ * which is therefore arrival order (replay relies on it).
+ *
+ * One process at a time: spool_open takes DIR/lock, waiting up to
+ * SPOOL_LOCK_WAIT_MS.
+ */
+#ifndef POUCH_SPOOL_H
+#define POUCH_SPOOL_H
+
+#include <stddef.h>
+#include <time.h>
+
+#include "../lib/buf.h"
+
+#define SPOOL_LOCK_WAIT_MS 10000
+
+enum spool_state {
+	SPOOL_STORED,		/* stored, not applied yet */
+	SPOOL_APPLIED,		/* the judge applied it */
+	SPOOL_DUPLICATE,	/* same Message-ID as dup_of: never to be applied */
+};
+
+/* All strings are borrowed from the spool: valid until spool_close. */
+struct spool_entry {
+	char *id;		/* stable id: the file name */
+	time_t arrival;		/* the judge's clock for this message */
+	size_t size;		/* bytes */
+	char *source;		/* source identity; NULL when unknown */
+	char *message_id;	/* without <>; NULL when none */
+	char *dup_of;		/* SPOOL_DUPLICATE: id of the first copy */
+	enum spool_state state;
+	time_t applied;		/* SPOOL_APPLIED: when */
+};
+
+struct spool_sent {
+	char *id;
+	time_t time;		/* when it was accepted */
+	size_t size;
+	char *key;		/* the sender's identity for it (e.g. "outbox:ID"); NULL */
+	char *message_id;	/* NULL when none */
+	char *rcpts;		/* the accepting recipients, comma separated */
+};
+
+struct spool;
+
+/* Open (creating when missing) the spool in dir and read its ledger.
+ * Returns NULL with a reason in err (busy, unreadable, a damaged ledger). */
+struct spool *spool_open(const char *dir, struct buf *err);
+/* spool_sync, then release everything. Returns spool_sync's result.
+ * NULL-safe (returns 0). */
+int spool_close(struct spool *s, struct buf *err);
+/* Make everything stored or marked so far durable (see above). Returns 0,
+ * or -1 with a reason in err; then nothing may be acknowledged upstream. */
+int spool_sync(struct spool *s, struct buf *err);
+
+/* Store an inbound message. source (may be NULL) and message_id (may be
+ * NULL) are copied. Returns 1 when stored, 0 when source is already in the
+ * ledger (nothing written), -1 on error (reason in err). *id (may be NULL)
+ * gets the entry's id either way, borrowed. */
+int spool_store_in(struct spool *s, const char *source, const char *message_id,
+    const void *data, size_t len, time_t arrival, const char **id, struct buf *err);
+
+/* Inbound entries in arrival order: count, and the i-th (borrowed). */
+size_t spool_count_in(const struct spool *s);
+const struct spool_entry *spool_in(const struct spool *s, size_t i);
+/* The inbound entry with this id, or NULL. */
+const struct spool_entry *spool_lookup(const struct spool *s, const char *id);
+/* The inbound entry stored from this source identity, or NULL. */
+const struct spool_entry *spool_lookup_source(const struct spool *s, const char *source);
+
+/* Record that id was applied at now. Returns 0, 1 when it already was,
+ * -1 when id is unknown or a duplicate (reason in err). */
+int spool_mark_applied(struct spool *s, const char *id, time_t now, struct buf *err);
+
+/* Append the raw bytes of message id (inbound or sent) to out. Returns 0,
+ * or -1 with a reason in err. */
+int spool_read(const struct spool *s, const char *id, struct buf *out, struct buf *err);
+
+/* Archive a sent message (the outbox calls this once the server accepted
+ * it). key (may be NULL) identifies it for its sender: a key already in
+ * the ledger is not stored again. rcpts: the recipients that accepted it.
+ * Returns 1 when stored, 0 when key was known, -1 on error (err). *id (may
+ * be NULL) gets its id. */
+int spool_store_out(struct spool *s, const char *key, const char *message_id, const char *rcpts,
+    const void *data, size_t len, time_t when, const char **id, struct buf *err);
+size_t spool_count_out(const struct spool *s);
+const struct spool_sent *spool_out(const struct spool *s, size_t i);
+
+/* A source's saved position (e.g. "UIDVALIDITY:LASTUID"), or NULL. */
+const char *spool_cursor(const struct spool *s, const char *name);
+/* Save a source's position (durable with the next spool_sync). */
+void spool_set_cursor(struct spool *s, const char *name, const char *value);
+
+/* The spool directory (borrowed). */
+const char *spool_dir(const struct spool *s);
+
+#endif

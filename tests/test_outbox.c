@@ -1,0 +1,349 @@
+/*
+ * test_outbox.c — the outbox with a scripted sink: durable queueing,
+ * per-recipient outcomes, backoff, expiry, the sent archive, failure
+ * records, recovery after a crash between two steps.
+ */
+#include "support/testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../lib/fsio.h"
+#include "../lib/str.h"
+#include "../mailer/outbox.h"
+#include "../mailer/sink.h"
+#include "../spool/spool.h"
+
+static char dir[64];
+
+/* A sink whose outcome is chosen by the recipient's local part:
+ * perm... refused (550), temp... deferred (450), anything else accepted;
+ * or unreachable altogether when down. */
+struct fake {
+	int down;
+	int opens;
+	int sends;
+	int syncs;
+	int sync_fails;	/* sink_sync fails */
+	int forbid;	/* fail the test when called */
+};
+
+static int
+fake_open(struct mail_sink *k, struct buf *err)
+{
+	struct fake *f = k->priv;
+
+	(void)err;
+	f->opens++;
+	return 0;
+}
+
+static int
+fake_send(struct mail_sink *k, const char *from, char *const *rcpts, int n, const char *data,
+    size_t len, struct rcpt_result *res, struct buf *err)
+{
+	struct fake *f = k->priv;
+	int i;
+
+	(void)from;
+	(void)data;
+	(void)len;
+	if (f->forbid)
+		fail_msg("the sink should not be used");
+	f->sends++;
+	if (f->down) {
+		buf_puts(err, "connection refused\n");
+		sink_set_all(res, n, RCPT_TEMPFAIL, 0, "connection refused");
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		if (str_prefix_nocase(rcpts[i], "perm"))
+			sink_set_all(&res[i], 1, RCPT_PERMFAIL, 550, "550 5.1.1 no such user");
+		else if (str_prefix_nocase(rcpts[i], "temp"))
+			sink_set_all(&res[i], 1, RCPT_TEMPFAIL, 450, "450 4.2.0 try later");
+		else
+			sink_set_all(&res[i], 1, RCPT_OK, 250, "250 ok");
+	}
+	return 0;
+}
+
+static int
+fake_sync(struct mail_sink *k, struct buf *err)
+{
+	struct fake *f = k->priv;
+
+	f->syncs++;
+	if (f->sync_fails) {
+		buf_puts(err, "disk full\n");
+		return -1;
+	}
+	return 0;
+}
+
+static void
+fake_close(struct mail_sink *k)
+{
+	(void)k;
+}
+
+static const struct sink_ops fake_ops = { fake_open, fake_send, fake_sync, fake_close };
+
+struct env {
+	struct outbox *ob;
+	struct spool *sp;
+	struct fake f;
+	struct mail_sink sink;
+	struct buf err;
+};
+
+static int
+setup(void **state)
+{
+	struct env *e = calloc(1, sizeof *e);
+	char p[128];
+
+	if (test_mkdtemp(dir, sizeof dir, "outbox") < 0)
+		return -1;
+	buf_init(&e->err, 1 << 16);
+	snprintf(p, sizeof p, "%s/outbox", dir);
+	e->ob = outbox_open(p, &e->err);
+	snprintf(p, sizeof p, "%s/spool", dir);
+	e->sp = spool_open(p, &e->err);
+	e->sink.ops = &fake_ops;
+	e->sink.priv = &e->f;
+	*state = e;
+	return e->ob && e->sp ? 0 : -1;
+}
+
+static int
+teardown(void **state)
+{
+	struct env *e = *state;
+
+	outbox_close(e->ob);
+	spool_close(e->sp, NULL);
+	buf_free(&e->err);
+	free(e);
+	return test_rm_rf(dir);
+}
+
+static const char msg[] = "From: judge@example.test\nMessage-ID: <m1@judge>\n\nhello\n";
+
+static char *
+queue(struct env *e, char **rcpts, int n, time_t now)
+{
+	char *id = NULL;
+
+	if (outbox_add(e->ob, "judge@example.test", rcpts, n, msg, sizeof msg - 1, now, &id, &e->err) < 0)
+		fail_msg("outbox_add: %s", buf_str(&e->err));
+	return id;
+}
+
+static struct outbox_stats
+flush(struct env *e, time_t now)
+{
+	struct outbox_stats st;
+
+	if (outbox_flush(e->ob, &e->sink, e->sp, now, &st, &e->err) < 0)
+		fail_msg("outbox_flush: %s", buf_str(&e->err));
+	return st;
+}
+
+static void
+test_send(void **state)
+{
+	struct env *e = *state;
+	char a[] = "alice@example.test", b[] = "bob@example.test";
+	char *r[] = { a, b }, *id, p[256];
+	struct outbox_stats st;
+	struct buf raw;
+
+	id = queue(e, r, 2, 1000);
+	snprintf(p, sizeof p, "%s/outbox/new/%s", dir, id);
+	assert_false(fs_exists(p));	/* not before the sync */
+	assert_int_equal(outbox_sync(e->ob, &e->err), 0);
+	assert_true(fs_exists(p));
+	snprintf(p, sizeof p, "%s/outbox/meta/%s", dir, id);
+	assert_true(fs_exists(p));
+	assert_int_equal(outbox_count(e->ob), 1);
+	st = flush(e, 1000);
+	assert_int_equal(st.sent, 1);
+	assert_int_equal(e->f.opens, 1);
+	assert_int_equal(outbox_count(e->ob), 0);
+	assert_false(fs_exists(p));
+	assert_int_equal(spool_count_out(e->sp), 1);
+	assert_string_equal(spool_out(e->sp, 0)->rcpts, "alice@example.test,bob@example.test");
+	assert_string_equal(spool_out(e->sp, 0)->message_id, "m1@judge");
+	buf_init(&raw, 1 << 20);
+	assert_int_equal(spool_read(e->sp, spool_out(e->sp, 0)->id, &raw, &e->err), 0);
+	assert_string_equal(buf_str(&raw), msg);	/* byte for byte */
+	buf_free(&raw);
+	/* nothing due: the sink is not even opened */
+	st = flush(e, 2000);
+	assert_int_equal(e->f.opens, 1);
+	free(id);
+}
+
+static void
+test_mixed_recipients(void **state)
+{
+	struct env *e = *state;
+	char a[] = "alice@example.test", p1[] = "perm@example.test", t1[] = "temp@example.test";
+	char *r[] = { a, p1, t1 }, *id;
+	struct outbox_failure *fv;
+	struct outbox_stats st;
+	int n;
+
+	id = queue(e, r, 3, 1000);
+	st = flush(e, 1000);
+	assert_int_equal(st.deferred, 1);
+	assert_int_equal(st.failed_rcpts, 1);
+	assert_int_equal(outbox_count(e->ob), 1);
+	assert_int_equal(outbox_failures(e->ob, &fv, &e->err), 0);	/* recorded when finished */
+	st = flush(e, 1030);	/* before the backoff */
+	assert_int_equal(st.waiting, 1);
+	assert_int_equal(e->f.sends, 1);
+	t1[0] = 'x';	/* the server takes it now... but the outbox holds its own copy */
+	st = flush(e, 1000 + OUTBOX_BACKOFF_BASE);
+	assert_int_equal(e->f.sends, 2);	/* only the pending recipient is tried again */
+	assert_int_equal(st.deferred, 1);
+	outbox_close(e->ob);	/* reopening changes nothing */
+	{
+		char p[128];
+		snprintf(p, sizeof p, "%s/outbox", dir);
+		e->ob = outbox_open(p, &e->err);
+	}
+	/* expiry: the temp recipient is given up */
+	st = flush(e, 1000 + OUTBOX_EXPIRE);
+	assert_int_equal(st.sent, 1);
+	assert_int_equal(st.failed_rcpts, 1);
+	assert_int_equal(outbox_count(e->ob), 0);
+	assert_int_equal(spool_count_out(e->sp), 1);
+	assert_string_equal(spool_out(e->sp, 0)->rcpts, "alice@example.test");
+	n = outbox_failures(e->ob, &fv, &e->err);
+	assert_int_equal(n, 2);
+	assert_string_equal(fv[0].id, id);
+	assert_string_equal(fv[0].message_id, "m1@judge");
+	assert_string_equal(fv[0].rcpt, "perm@example.test");
+	assert_int_equal(fv[0].code, 550);
+	assert_string_equal(fv[1].rcpt, "temp@example.test");
+	assert_non_null(strstr(fv[1].reason, "gave up after 3 attempts"));
+	outbox_failures_free(fv, n);
+	assert_int_equal(outbox_forget_failure(e->ob, id, &e->err), 0);
+	assert_int_equal(outbox_failures(e->ob, &fv, &e->err), 0);
+	assert_int_equal(outbox_forget_failure(e->ob, "../x", &e->err), -1);
+	free(id);
+}
+
+static void
+test_down_and_backoff(void **state)
+{
+	struct env *e = *state;
+	char a[] = "alice@example.test", b[] = "bob@example.test";
+	char *r1[] = { a }, *r2[] = { b }, *id1, *id2;
+	struct outbox_stats st;
+
+	id1 = queue(e, r1, 1, 1000);
+	id2 = queue(e, r2, 1, 1000);
+	e->f.down = 1;
+	st = flush(e, 1000);
+	assert_int_equal(st.deferred, 2);
+	assert_int_equal(e->f.sends, 1);	/* unreachable: the second is not tried */
+	st = flush(e, 1059);
+	assert_int_equal(st.waiting, 2);
+	st = flush(e, 1060);	/* 60 s after the first attempt */
+	assert_int_equal(st.deferred, 2);
+	st = flush(e, 1060 + 119);	/* the second wait is 120 s */
+	assert_int_equal(st.waiting, 2);
+	e->f.down = 0;
+	st = flush(e, 1060 + 120);
+	assert_int_equal(st.sent, 2);
+	assert_int_equal(outbox_count(e->ob), 0);
+	assert_int_equal(spool_count_out(e->sp), 2);
+	free(id1);
+	free(id2);
+}
+
+/* A crash after archiving and before leaving the outbox: the next flush
+ * finishes the message without sending or archiving it again. */
+static void
+test_resume_after_crash(void **state)
+{
+	struct env *e = *state;
+	char a[] = "alice@example.test", *r[] = { a }, *id, p[256], key[200];
+	struct buf meta;
+	struct outbox_stats st;
+
+	id = queue(e, r, 1, 1000);
+	assert_int_equal(outbox_sync(e->ob, &e->err), 0);
+	snprintf(key, sizeof key, "outbox:%s", id);
+	assert_int_equal(spool_store_out(e->sp, key, "m1@judge", a, msg, sizeof msg - 1, 1000, NULL,
+	    &e->err), 1);
+	assert_int_equal(spool_sync(e->sp, &e->err), 0);
+	snprintf(p, sizeof p, "%s/outbox/meta/%s", dir, id);
+	buf_init(&meta, 1 << 16);
+	buf_printf(&meta, "from judge@example.test\nmessage-id m1@judge\nqueued 1000\nattempts 1\n"
+	    "next 1060\nrcpt sent alice@example.test 250 ok\n");
+	assert_int_equal(fs_write_atomic(p, meta.data, meta.len), 0);
+	e->f.forbid = 1;
+	st = flush(e, 1000);
+	assert_int_equal(st.sent, 1);
+	assert_int_equal(spool_count_out(e->sp), 1);
+	assert_int_equal(outbox_count(e->ob), 0);
+	buf_free(&meta);
+	free(id);
+}
+
+/* When the sink cannot make its deliveries durable, they did not happen. */
+static void
+test_sink_sync_fails(void **state)
+{
+	struct env *e = *state;
+	char a[] = "alice@example.test", p1[] = "perm@example.test", *r[] = { a, p1 }, *id;
+	struct outbox_stats st;
+
+	id = queue(e, r, 2, 1000);
+	e->f.sync_fails = 1;
+	st = flush(e, 1000);
+	assert_int_equal(e->f.syncs, 1);
+	assert_int_equal(st.deferred, 1);
+	assert_int_equal(st.sent, 0);
+	assert_int_equal(outbox_count(e->ob), 1);
+	assert_int_equal(spool_count_out(e->sp), 0);
+	e->f.sync_fails = 0;
+	st = flush(e, 1000 + OUTBOX_BACKOFF_BASE);
+	assert_int_equal(st.sent, 1);
+	assert_int_equal(e->f.sends, 2);
+	assert_string_equal(spool_out(e->sp, 0)->rcpts, "alice@example.test");
+	free(id);
+}
+
+static void
+test_refused(void **state)
+{
+	struct env *e = *state;
+	char bad[] = "not an address", ok[] = "a@b.c";
+	char *r1[] = { bad }, *r2[] = { ok };
+
+	assert_int_equal(outbox_add(e->ob, "judge@example.test", r1, 1, "x", 1, 0, NULL, &e->err), -1);
+	assert_int_equal(outbox_add(e->ob, "judge@example.test", r2, 0, "x", 1, 0, NULL, &e->err), -1);
+	assert_int_equal(outbox_add(e->ob, "bad sender", r2, 1, "x", 1, 0, NULL, &e->err), -1);
+	assert_int_equal(outbox_count(e->ob), 0);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_send, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mixed_recipients, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_down_and_backoff, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_resume_after_crash, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sink_sync_fails, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_refused, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,313 @@
+/*
+ * test_spool.c — the durable archive: Maildir layout, ledger records and
+ * their reload, never storing a source twice, duplicates by Message-ID,
+ * arrival order, applied marks, cursors, sent mail, damaged ledgers.
+ */
+#include "support/testutil.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../lib/fsio.h"
+#include "../spool/maildir.h"
+#include "../spool/spool.h"
+
+static char dir[64];
+
+static int
+setup(void **state)
+{
+	(void)state;
+	return test_mkdtemp(dir, sizeof dir, "spool");
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	return test_rm_rf(dir);
+}
+
+static struct spool *
+open_ok(void)
+{
+	struct buf err;
+	struct spool *s;
+
+	buf_init(&err, 4096);
+	s = spool_open(dir, &err);
+	if (s == NULL)
+		fail_msg("spool_open: %s", buf_str(&err));
+	buf_free(&err);
+	return s;
+}
+
+static void
+close_ok(struct spool *s)
+{
+	struct buf err;
+
+	buf_init(&err, 4096);
+	if (spool_close(s, &err) < 0)
+		fail_msg("spool_close: %s", buf_str(&err));
+	buf_free(&err);
+}
+
+static int
+count_files(const char *sub)
+{
+	char p[256];
+	DIR *d;
+	struct dirent *e;
+	int n = 0;
+
+	snprintf(p, sizeof p, "%s/%s", dir, sub);
+	d = opendir(p);
+	if (d == NULL)
+		return -1;
+	while ((e = readdir(d)) != NULL)
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+static void
+test_store_and_reload(void **state)
+{
+	struct spool *s = open_ok();
+	struct buf err, raw;
+	const char *id1, *id2, *id3, *again;
+	const struct spool_entry *e;
+
+	(void)state;
+	buf_init(&err, 4096);
+	assert_int_equal(spool_store_in(s, "imap://j@h/INBOX;UIDVALIDITY=7/;UID=1", "m1@x", "one\n", 4,
+	    1000, &id1, &err), 1);
+	assert_int_equal(spool_store_in(s, "imap://j@h/INBOX;UIDVALIDITY=7/;UID=2", NULL, "two\n", 4,
+	    1010, &id2, &err), 1);
+	/* the same source again: nothing stored, same id */
+	assert_int_equal(spool_store_in(s, "imap://j@h/INBOX;UIDVALIDITY=7/;UID=1", "m1@x", "one\n", 4,
+	    1020, &again, &err), 0);
+	assert_string_equal(again, id1);
+	/* an earlier arrival is raised to the last one */
+	assert_int_equal(spool_store_in(s, "maildir:123.abc", "m3@x", "three\n", 6, 900, &id3, &err), 1);
+	assert_int_equal(spool_count_in(s), 3);
+	assert_int_equal(spool_in(s, 2)->arrival, 1010);
+	/* written, not published until the sync */
+	assert_int_equal(count_files("in/tmp"), 3);
+	assert_int_equal(count_files("in/new"), 0);
+	buf_init(&raw, 1 << 20);
+	assert_int_equal(spool_read(s, id3, &raw, &err), 0);
+	buf_reset(&raw);
+	assert_int_equal(spool_sync(s, &err), 0);
+	assert_int_equal(count_files("in/tmp"), 0);
+	assert_int_equal(count_files("in/new"), 3);
+	{
+		char p[256];
+		snprintf(p, sizeof p, "%s/ledger", dir);
+		assert_int_equal(fs_read_file(p, &raw), 0);
+		assert_non_null(strstr(buf_str(&raw), "pouch-spool 1\nin\t1000.000001.pouch\t1000\t4\t"));
+	}
+	close_ok(s);
+
+	s = open_ok();
+	assert_int_equal(spool_count_in(s), 3);
+	e = spool_in(s, 0);
+	assert_string_equal(e->id, "1000.000001.pouch");
+	assert_string_equal(e->source, "imap://j@h/INBOX;UIDVALIDITY=7/;UID=1");
+	assert_string_equal(e->message_id, "m1@x");
+	assert_int_equal(e->size, 4);
+	assert_int_equal(e->state, SPOOL_STORED);
+	assert_null(spool_in(s, 1)->message_id);
+	assert_non_null(spool_lookup_source(s, "maildir:123.abc"));
+	assert_null(spool_lookup_source(s, "maildir:nope"));
+	buf_reset(&raw);
+	assert_int_equal(spool_read(s, spool_in(s, 2)->id, &raw, &err), 0);
+	assert_string_equal(buf_str(&raw), "three\n");
+	/* new ids continue after the old ones */
+	assert_int_equal(spool_store_in(s, "maildir:456.def", NULL, "four\n", 5, 2000, &id1, &err), 1);
+	assert_string_equal(id1, "2000.000004.pouch");
+	close_ok(s);
+	buf_free(&raw);
+	buf_free(&err);
+}
+
+static void
+test_duplicates_and_applied(void **state)
+{
+	struct spool *s = open_ok();
+	struct buf err;
+	const char *a, *b;
+
+	(void)state;
+	buf_init(&err, 4096);
+	assert_int_equal(spool_store_in(s, "maildir:1", "same@x", "first\n", 6, 10, &a, &err), 1);
+	assert_int_equal(spool_store_in(s, "maildir:2", "same@x", "second copy\n", 12, 11, &b, &err), 1);
+	assert_int_equal(spool_lookup(s, b)->state, SPOOL_DUPLICATE);
+	assert_string_equal(spool_lookup(s, b)->dup_of, a);
+	assert_int_equal(spool_sync(s, &err), 0);
+	assert_int_equal(count_files("in/new"), 2);	/* the bytes are kept anyway */
+	assert_int_equal(spool_mark_applied(s, a, 20, &err), 0);
+	assert_int_equal(spool_mark_applied(s, a, 21, &err), 1);
+	assert_int_equal(spool_mark_applied(s, b, 22, &err), -1);
+	assert_non_null(strstr(buf_str(&err), "duplicate"));
+	assert_int_equal(spool_mark_applied(s, "nope", 22, &err), -1);
+	{
+		char *ca = strdup(a), *cb = strdup(b);	/* ids are borrowed until close */
+		close_ok(s);
+		s = open_ok();
+		assert_int_equal(spool_lookup(s, ca)->state, SPOOL_APPLIED);
+		assert_int_equal(spool_lookup(s, ca)->applied, 20);
+		assert_int_equal(spool_lookup(s, cb)->state, SPOOL_DUPLICATE);
+		free(ca);
+		free(cb);
+	}
+	close_ok(s);
+	buf_free(&err);
+}
+
+static void
+test_cursor_out_and_escapes(void **state)
+{
+	struct spool *s = open_ok();
+	struct buf err, raw;
+	const char *weird = "imap://j@h/Odd\tFolder %41 -\n;UID=1", *id;
+
+	(void)state;
+	buf_init(&err, 4096);
+	buf_init(&raw, 1 << 20);
+	assert_null(spool_cursor(s, "imap://j@h/INBOX"));
+	spool_set_cursor(s, "imap://j@h/INBOX", "7:10");
+	spool_set_cursor(s, "imap://j@h/INBOX", "7:12");
+	assert_int_equal(spool_store_in(s, weird, "-", "x\n", 2, 5, &id, &err), 1);
+	assert_int_equal(spool_store_out(s, "outbox:1", "out-1@judge", "a@x,b@y", "sent\n", 5, 6, &id,
+	    &err), 1);
+	assert_int_equal(spool_store_out(s, "outbox:1", "out-1@judge", "a@x,b@y", "sent\n", 5, 7, &id,
+	    &err), 0);	/* the same key is stored once */
+	assert_int_equal(spool_store_out(s, NULL, NULL, "c@z", "other\n", 6, 8, &id, &err), 1);
+	close_ok(s);
+	assert_int_equal(count_files("out/new"), 2);
+	s = open_ok();
+	assert_string_equal(spool_cursor(s, "imap://j@h/INBOX"), "7:12");
+	assert_string_equal(spool_in(s, 0)->source, weird);
+	assert_string_equal(spool_in(s, 0)->message_id, "-");
+	assert_int_equal(spool_count_out(s), 2);
+	assert_string_equal(spool_out(s, 0)->key, "outbox:1");
+	assert_null(spool_out(s, 1)->key);
+	assert_string_equal(spool_out(s, 0)->rcpts, "a@x,b@y");
+	assert_string_equal(spool_out(s, 0)->message_id, "out-1@judge");
+	assert_int_equal(spool_read(s, spool_out(s, 0)->id, &raw, &err), 0);
+	assert_string_equal(buf_str(&raw), "sent\n");
+	close_ok(s);
+	buf_free(&raw);
+	buf_free(&err);
+}
+
+/* A mail reader may move a message to cur/ and add flags: still found. */
+static void
+test_moved_by_reader(void **state)
+{
+	struct spool *s = open_ok();
+	struct buf err, raw;
+	char from[256], to[256];
+	const char *id;
+
+	(void)state;
+	buf_init(&err, 4096);
+	buf_init(&raw, 1 << 20);
+	assert_int_equal(spool_store_in(s, "maildir:m", NULL, "moved\n", 6, 5, &id, &err), 1);
+	assert_int_equal(spool_sync(s, &err), 0);
+	snprintf(from, sizeof from, "%s/in/new/%s", dir, id);
+	snprintf(to, sizeof to, "%s/in/cur/%s:2,S", dir, id);
+	assert_int_equal(rename(from, to), 0);
+	assert_int_equal(spool_read(s, id, &raw, &err), 0);
+	assert_string_equal(buf_str(&raw), "moved\n");
+	assert_int_equal(spool_read(s, "../ledger", &raw, &err), -1);
+	assert_int_equal(spool_read(s, "no-such-id", &raw, &err), -1);
+	close_ok(s);
+	buf_free(&raw);
+	buf_free(&err);
+}
+
+static void
+test_damage(void **state)
+{
+	struct spool *s = open_ok();
+	struct buf err;
+	char ledger[256], stray[256];
+	const char *id;
+
+	(void)state;
+	buf_init(&err, 4096);
+	assert_int_equal(spool_store_in(s, "maildir:a", NULL, "a\n", 2, 5, &id, &err), 1);
+	close_ok(s);
+	snprintf(ledger, sizeof ledger, "%s/ledger", dir);
+	/* an interrupted append: the torn record is cut off */
+	assert_int_equal(fs_append_sync(ledger, "in\t9.000009.pouch\t9", 19), 0);
+	snprintf(stray, sizeof stray, "%s/in/tmp/leftover", dir);
+	assert_int_equal(fs_write_atomic(stray, "x", 1), 0);
+	s = open_ok();
+	assert_int_equal(spool_count_in(s), 1);
+	assert_false(fs_exists(stray));	/* tmp/ is cleaned */
+	close_ok(s);
+	/* a damaged record in the middle: refuse to open */
+	assert_int_equal(fs_append_sync(ledger, "applied\tunknown-id\t7\n", 21), 0);
+	s = spool_open(dir, &err);
+	assert_null(s);
+	assert_non_null(strstr(buf_str(&err), "ledger:3: damaged record"));
+	buf_free(&err);
+}
+
+static void
+test_maildir_helpers(void **state)
+{
+	char md[256], path[512], name[128], other[128];
+	struct buf b;
+
+	(void)state;
+	snprintf(md, sizeof md, "%s/box", dir);
+	assert_int_equal(md_create(md), 0);
+	md_unique_name(name, sizeof name);
+	md_unique_name(other, sizeof other);
+	assert_string_not_equal(name, other);
+	assert_int_equal(md_deliver(md, name, "hello\n", 6), 0);
+	assert_int_equal(md_deliver(md, name, "again\n", 6), -1);	/* never overwritten */
+	assert_int_equal(md_find(md, name, path, sizeof path), 0);
+	buf_init(&b, 1024);
+	assert_int_equal(fs_read_file(path, &b), 0);
+	assert_string_equal(buf_str(&b), "hello\n");
+	assert_int_equal(md_find(md, "missing", path, sizeof path), -1);
+	/* a batch: written to tmp/, published together */
+	{
+		char n1[128], n2[128], *names[2] = { n1, n2 };
+		md_unique_name(n1, sizeof n1);
+		md_unique_name(n2, sizeof n2);
+		assert_int_equal(md_write_tmp(md, n1, "1\n", 2), 0);
+		assert_int_equal(md_write_tmp(md, n2, "2\n", 2), 0);
+		assert_int_equal(md_write_tmp(md, name, "x\n", 2), -1);	/* taken in new/ */
+		assert_int_equal(md_publish(md, names, 2), 0);
+		snprintf(path, sizeof path, "%s/new/%s", md, n2);
+		assert_true(fs_exists(path));
+		snprintf(path, sizeof path, "%s/tmp/%s", md, n2);
+		assert_false(fs_exists(path));
+	}
+	buf_free(&b);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_store_and_reload, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_duplicates_and_applied, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cursor_out_and_escapes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_moved_by_reader, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_damage, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_maildir_helpers, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
