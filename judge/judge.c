@@ -275,6 +275,18 @@ check_secret(struct judge *j, const char *secret, const char *hash)
 /* --------------------------------------------------------------- rates -- */
 
 /* May we send sender another reply this hour? Counts it when so. */
+void
+judge_set_rate(struct judge *j, const char *addr, time_t window, int count)
+{
+	struct sender_rate *r;
+
+	GROW(j->rates, j->nrates, j->caprates);
+	r = &j->rates[j->nrates++];
+	str_copy(r->addr, addr, sizeof r->addr);
+	r->window = window;
+	r->count = count;
+}
+
 static bool
 rate_ok(struct judge *j, const char *addr, time_t now)
 {
@@ -300,6 +312,7 @@ rate_ok(struct judge *j, const char *addr, time_t now)
 	if (r->count >= j->conf->reply_limit)
 		return false;
 	r->count++;
+	j->rates_dirty = true;
 	return true;
 }
 

@@ -101,8 +101,9 @@ struct judge {
 	bool *dirty;			/* per game: must be saved */
 	int ngames, capgames;
 	struct judge_effects fx;
-	struct sender_rate *rates;
+	struct sender_rate *rates;	/* replies per sender (kept by the shell) */
 	int nrates, caprates;
+	bool rates_dirty;
 	/* verified secrets of this run: "hash\tsecret-digest" pairs */
 	char **okcache;
 	int nok, capok;
@@ -169,6 +170,8 @@ int judge_process(struct judge *j, struct game *g, time_t now, bool preview, str
 int judge_rollback(struct judge *j, struct game *g, const char *phase, time_t now,
     struct buf *why);
 
+/* Restore a sender's reply count (from the shell's last run). */
+void judge_set_rate(struct judge *j, const char *addr, time_t window, int count);
 /* Forget the effects (after the shell made them durable). */
 void judge_effects_clear(struct judge *j);
 /* Mark game g as needing to be saved. */

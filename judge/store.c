@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <gnutls/crypto.h>
@@ -49,6 +50,22 @@ store_open(struct store *s, const char *dir, const char *maps_dir, int wait_ms, 
 void
 store_close(struct store *s)
 {
+	int i;
+
+	for (i = 0; i < s->napp; i++) {	/* staged and never committed */
+		free(s->app[i].path);
+		buf_free(&s->app[i].text);
+	}
+	free(s->app);
+	for (i = 0; i < s->nsync; i++)
+		free(s->sync[i]);
+	free(s->sync);
+	for (i = 0; i < s->ndirs; i++)
+		free(s->dirs[i]);
+	free(s->dirs);
+	s->app = NULL;
+	s->sync = s->dirs = NULL;
+	s->napp = s->nsync = s->ndirs = 0;
 	varcache_free(&s->vc);
 	fs_unlock(s->lockfd);
 	s->lockfd = -1;
@@ -192,50 +209,146 @@ store_load(struct store *s, struct judge *j, struct buf *err)
 		buf_free(&why);
 	}
 	closedir(d);
+	/* Replies per sender this hour, as the last run left them. */
+	snprintf(path, sizeof path, "%s/rates.txt", s->dir);
+	buf_reset(&text);
+	if (fs_read_file(path, &text) == 0) {
+		const char *p = buf_str(&text), *end = p + text.len, *line;
+		size_t k;
+		while ((line = str_next_line(&p, end, &k)) != NULL) {
+			char l[ADDR_MAX + 64], addr[ADDR_MAX];
+			long long w;
+			int c;
+			if (k >= sizeof l)
+				continue;
+			memcpy(l, line, k);
+			l[k] = '\0';
+			if (sscanf(l, "%lld %d %127s", &w, &c, addr) == 3 && c > 0)
+				judge_set_rate(j, addr, (time_t)w, c);
+		}
+	}
 	buf_free(&text);
 	return bad ? -1 : n;
 }
 
+/* ---------------------------------------------------------- staging -- */
+
+static void
+list_add(char ***v, int *n, int *cap, const char *path)
+{
+	int i;
+
+	for (i = 0; i < *n; i++)
+		if (strcmp((*v)[i], path) == 0)
+			return;
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 16;
+		*v = xreallocarray(*v, (size_t)*cap, sizeof **v);
+	}
+	(*v)[(*n)++] = xstrdup(path);
+}
+
+static void
+list_clear(char **v, int *n)
+{
+	int i;
+
+	for (i = 0; i < *n; i++)
+		free(v[i]);
+	*n = 0;
+}
+
+/* Text to append to path at the commit. */
+static void
+stage_append(struct store *s, const char *path, const char *stamp, const char *game,
+    const char *text)
+{
+	int i;
+
+	for (i = 0; i < s->napp; i++)
+		if (strcmp(s->app[i].path, path) == 0)
+			break;
+	if (i == s->napp) {
+		if (s->napp == s->capapp) {
+			s->capapp = s->capapp ? s->capapp * 2 : 16;
+			s->app = xreallocarray(s->app, (size_t)s->capapp, sizeof *s->app);
+		}
+		s->app[i].path = xstrdup(path);
+		buf_init(&s->app[i].text, 256u << 20);
+		s->napp++;
+	}
+	buf_printf(&s->app[i].text, "%s %s%s%s\n", stamp, game, *game ? ": " : "", text);
+}
+
+/* Write path whole, to be synced at the commit. */
 static int
-append_line(const char *path, const char *stamp, const char *text, struct buf *err)
+write_file(struct store *s, const char *path, const char *text, struct buf *err)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0640);
+
+	if (fd < 0 || fs_write_all(fd, text, strlen(text)) < 0 || close(fd) < 0) {
+		buf_printf(err, "%s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	list_add(&s->sync, &s->nsync, &s->capsync, path);
+	return 0;
+}
+
+/* Replace path (through a temporary file; synced at the commit). */
+static int
+write_now(struct store *s, const char *path, const char *text, struct buf *err)
+{
+	char tmp[1400];
+
+	snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+	if (write_file(s, tmp, text, err) < 0)
+		return -1;
+	s->nsync--;	/* the name to sync is path */
+	free(s->sync[s->nsync]);
+	if (rename(tmp, path) < 0) {
+		buf_printf(err, "%s: %s\n", path, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	list_add(&s->sync, &s->nsync, &s->capsync, path);
+	return 0;
+}
+
+/* Copy from to to (once: an existing to is left alone). */
+static int
+copy_once(struct store *s, const char *from, const char *to, struct buf *err)
 {
 	struct buf b;
-	int rc;
+	int rc = 0;
 
-	buf_init(&b, 16u << 20);
-	buf_printf(&b, "%s %s\n", stamp, text);
-	rc = fs_append_sync(path, buf_str(&b), b.len);
-	if (rc < 0)
-		buf_printf(err, "%s: %s\n", path, strerror(errno));
+	if (fs_exists(to))
+		return 0;
+	buf_init(&b, GAME_FILE_MAX);
+	if (fs_read_file(from, &b) < 0 || write_now(s, to, buf_str(&b), err) < 0) {
+		if (err->len == 0)
+			buf_printf(err, "%s: %s\n", from, strerror(errno));
+		rc = -1;
+	}
 	buf_free(&b);
 	return rc;
 }
 
 int
-store_save(struct store *s, struct judge *j, struct buf *err)
+store_stage(struct store *s, struct judge *j, struct buf *err)
 {
 	struct judge_effects *fx = &j->fx;
 	char dir[1100], path[1300], stamp[32];
-	struct buf b;
 	int i, bad = 0;
 
 	time_rfc3339(j->now, stamp, sizeof stamp);
-	buf_init(&b, GAME_FILE_MAX);
-	/* History first: a game file never names a record that is not there. */
-	for (i = 0; i < fx->nphases; i++) {
-		const struct judge_phase *ph = &fx->phases[i];
-		store_game_dir(s, ph->game, dir, sizeof dir);
-		snprintf(path, sizeof path, "%s/history", dir);
-		if (fs_mkdir_p(path, 0750) < 0 ||
-		    (snprintf(path, sizeof path, "%s/history/%04d.txt", dir, ph->index),
-			fs_write_atomic(path, ph->text, strlen(ph->text)) < 0)) {
-			buf_printf(err, "%s: %s\n", path, strerror(errno));
-			bad = 1;
-		}
-	}
+	/*
+	 * History records go in place at once (synced at the commit): the game
+	 * file, written only at the commit, names none that is not there. A
+	 * rollback copies the records it retires and leaves them: the game
+	 * file says how many count, and a re-run after a crash can still read
+	 * them.
+	 */
 	for (i = 0; i < fx->nrollbacks; i++) {
-		/* Records from the rolled-back phase on are kept, renamed, so that
-		 * nothing is lost: history/0007.txt -> history/0007.rolled-back-<time>.txt */
 		long from = 0, k;
 		str_to_long(fx->rollbacks[i].text, 0, 1000000, &from);
 		store_game_dir(s, fx->rollbacks[i].game, dir, sizeof dir);
@@ -246,53 +359,160 @@ store_save(struct store *s, struct judge *j, struct buf *err)
 				break;
 			snprintf(to, sizeof to, "%s/history/%04ld.rolled-back-%lld.txt", dir, k,
 			    (long long)j->now);
-			if (rename(path, to) < 0) {
-				buf_printf(err, "%s: %s\n", path, strerror(errno));
-				bad = 1;
-			}
+			bad |= copy_once(s, path, to, err) < 0;
 		}
+	}
+	for (i = 0; i < fx->nphases; i++) {
+		const struct judge_phase *ph = &fx->phases[i];
+		store_game_dir(s, ph->game, dir, sizeof dir);
 		snprintf(path, sizeof path, "%s/history", dir);
-		fs_fsync_dir(path);
+		if (fs_mkdir_p(path, 0750) < 0) {
+			buf_printf(err, "%s: %s\n", path, strerror(errno));
+			bad = 1;
+			continue;
+		}
+		list_add(&s->dirs, &s->ndirs, &s->capdirs, path);
+		snprintf(path, sizeof path, "%s/history/%04d.txt", dir, ph->index);
+		bad |= write_now(s, path, ph->text, err) < 0;
 	}
 	for (i = 0; i < fx->naudit; i++) {
 		store_game_dir(s, fx->audit[i].game, dir, sizeof dir);
 		snprintf(path, sizeof path, "%s/audit.log", dir);
-		bad |= append_line(path, stamp, fx->audit[i].text, err) < 0;
+		stage_append(s, path, stamp, "", fx->audit[i].text);
 	}
 	for (i = 0; i < fx->npress; i++) {
 		store_game_dir(s, fx->press[i].game, dir, sizeof dir);
 		snprintf(path, sizeof path, "%s/press.log", dir);
-		bad |= append_line(path, stamp, fx->press[i].text, err) < 0;
+		stage_append(s, path, stamp, "", fx->press[i].text);
 	}
 	for (i = 0; i < fx->nlog; i++) {
 		snprintf(path, sizeof path, "%s/judge.log", s->dir);
-		buf_reset(&b);
-		if (fx->log[i].game[0])
-			buf_printf(&b, "%s: ", fx->log[i].game);
-		buf_puts(&b, fx->log[i].text);
-		bad |= append_line(path, stamp, buf_str(&b), err) < 0;
+		stage_append(s, path, stamp, fx->log[i].game, fx->log[i].text);
 	}
-	/* The game files last: what they say has happened is recorded above
-	 * (a crash in between may repeat a log line, never lose one). */
-	for (i = 0; i < j->ngames; i++) {
+	return bad ? -1 : 0;
+}
+
+/* ----------------------------------------------------------- commit -- */
+
+static void
+rates_text(const struct judge *j, struct buf *out)
+{
+	int i;
+
+	for (i = 0; i < j->nrates; i++)
+		if (j->now - j->rates[i].window < 3600)
+			buf_printf(out, "%lld %d %s\n", (long long)j->rates[i].window, j->rates[i].count,
+			    j->rates[i].addr);
+}
+
+int
+store_commit(struct store *s, struct judge *j, struct buf *err)
+{
+	char dir[1100], path[1300];
+	char **tmps = NULL, **finals = NULL;
+	int ntmp = 0, captmp = 0, nfin = 0, capfin = 0, i, bad = 0;
+	struct buf b;
+
+	/* 1. Appends and history records, all synced together. */
+	for (i = 0; i < s->napp; i++) {
+		int fd = open(s->app[i].path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0640);
+		if (fd < 0 || fs_write_all(fd, buf_str(&s->app[i].text), s->app[i].text.len) < 0 ||
+		    close(fd) < 0) {
+			buf_printf(err, "%s: %s\n", s->app[i].path, strerror(errno));
+			bad = 1;
+		}
+		list_add(&s->sync, &s->nsync, &s->capsync, s->app[i].path);
+		free(s->app[i].path);
+		buf_free(&s->app[i].text);
+	}
+	s->napp = 0;
+	if (s->nsync > 0 && fs_fsync_all(s->sync, (size_t)s->nsync) < 0) {
+		buf_printf(err, "%s: syncing: %s\n", s->dir, strerror(errno));
+		bad = 1;
+	}
+	if (s->ndirs > 0 && fs_fsync_all(s->dirs, (size_t)s->ndirs) < 0) {
+		buf_printf(err, "%s: syncing: %s\n", s->dir, strerror(errno));
+		bad = 1;
+	}
+	list_clear(s->sync, &s->nsync);
+	list_clear(s->dirs, &s->ndirs);
+	if (bad)
+		return -1;	/* no game file may name what is not durable */
+
+	/* 2. The game files (and the reply counts): written, synced
+	 * together, then renamed into place, then their folders synced. */
+	buf_init(&b, GAME_FILE_MAX);
+	for (i = 0; i < j->ngames && !bad; i++) {
 		if (!j->dirty[i])
 			continue;
 		store_game_dir(s, j->games[i]->name, dir, sizeof dir);
 		if (fs_mkdir_p(dir, 0750) < 0) {
 			buf_printf(err, "%s: %s\n", dir, strerror(errno));
 			bad = 1;
-			continue;
+			break;
 		}
 		buf_reset(&b);
 		game_write(j->games[i], &b);
+		snprintf(path, sizeof path, "%s/game.txt.tmp.%ld", dir, (long)getpid());
+		list_add(&tmps, &ntmp, &captmp, path);
 		snprintf(path, sizeof path, "%s/game.txt", dir);
-		if (fs_write_atomic_mode(path, buf_str(&b), b.len, 0640) < 0) {
-			buf_printf(err, "%s: %s\n", path, strerror(errno));
-			bad = 1;
-			continue;
-		}
-		j->dirty[i] = false;
+		list_add(&finals, &nfin, &capfin, path);
+		bad |= write_file(s, tmps[ntmp - 1], buf_str(&b), err) < 0;
+	}
+	if (!bad && j->rates_dirty) {
+		buf_reset(&b);
+		rates_text(j, &b);
+		snprintf(path, sizeof path, "%s/rates.txt.tmp.%ld", s->dir, (long)getpid());
+		list_add(&tmps, &ntmp, &captmp, path);
+		snprintf(path, sizeof path, "%s/rates.txt", s->dir);
+		list_add(&finals, &nfin, &capfin, path);
+		bad |= write_file(s, tmps[ntmp - 1], buf_str(&b), err) < 0;
 	}
 	buf_free(&b);
-	return bad ? -1 : 0;
+	if (!bad && s->nsync > 0 && fs_fsync_all(s->sync, (size_t)s->nsync) < 0) {
+		buf_printf(err, "%s: syncing: %s\n", s->dir, strerror(errno));
+		bad = 1;
+	}
+	list_clear(s->sync, &s->nsync);
+	for (i = 0; i < ntmp && !bad; i++) {
+		char *slash;
+		if (rename(tmps[i], finals[i]) < 0) {
+			buf_printf(err, "%s: %s\n", finals[i], strerror(errno));
+			bad = 1;
+			break;
+		}
+		slash = strrchr(finals[i], '/');
+		*slash = '\0';
+		list_add(&s->dirs, &s->ndirs, &s->capdirs, finals[i]);
+		*slash = '/';
+	}
+	if (!bad && s->ndirs > 0 && fs_fsync_all(s->dirs, (size_t)s->ndirs) < 0) {
+		buf_printf(err, "%s: syncing: %s\n", s->dir, strerror(errno));
+		bad = 1;
+	}
+	list_clear(s->dirs, &s->ndirs);
+	for (i = 0; i < ntmp; i++) {
+		if (bad)
+			unlink(tmps[i]);
+		free(tmps[i]);
+		free(finals[i]);
+	}
+	free(tmps);
+	free(finals);
+	if (bad)
+		return -1;
+	for (i = 0; i < j->ngames; i++)
+		j->dirty[i] = false;
+	j->rates_dirty = false;
+	return 0;
+}
+
+int
+store_save(struct store *s, struct judge *j, struct buf *err)
+{
+	if (store_stage(s, j, err) < 0) {
+		store_commit(s, j, err);
+		return -1;
+	}
+	return store_commit(s, j, err);
 }

@@ -25,6 +25,16 @@ struct store {
 	struct varcache vc;
 	unsigned char key[32];		/* randomness key (store_use_key) */
 	int haskey;
+	/* staged by store_stage, made durable by store_commit */
+	struct {
+		char *path;
+		struct buf text;
+	} *app;				/* lines to append */
+	int napp, capapp;
+	char **sync;			/* files written, to fsync */
+	int nsync, capsync;
+	char **dirs;			/* folders with new names, to fsync */
+	int ndirs, capdirs;
 };
 
 /*
@@ -49,10 +59,23 @@ void store_io(struct store *s, struct judge_io *io);
  * file and line). */
 int store_load(struct store *s, struct judge *j, struct buf *err);
 /*
- * Make the judge's game effects durable: changed games, history records,
- * retired history after rollbacks, audit and press lines, log notes.
- * (Outgoing messages are the mail layer's.) Returns 0 or -1/err.
+ * Take the judge's effects (history records, records retired by a
+ * rollback, audit and press lines, log notes; outgoing mail is the mail
+ * layer's) so that the effects can be cleared: history records are written
+ * at once, lines kept to append. Nothing is durable yet.
  */
+int store_stage(struct store *s, struct judge *j, struct buf *err);
+/*
+ * Make everything staged durable, then the changed games and the reply
+ * counts: appends and records synced first, so that a game file never
+ * names a record that is not there; the games last. One commit per run
+ * costs a few rounds of fsyncs whatever the number of messages. A crash
+ * before it returns leaves the games as they were (a re-run applies the
+ * same messages again and gets the same effects; an appended line may
+ * then appear twice, never be lost). Returns 0 or -1/err.
+ */
+int store_commit(struct store *s, struct judge *j, struct buf *err);
+/* store_stage and store_commit. */
 int store_save(struct store *s, struct judge *j, struct buf *err);
 /* Path of a game's folder (size >= 1100). */
 void store_game_dir(const struct store *s, const char *game, char *out, size_t size);

@@ -24,6 +24,12 @@ int fs_write_atomic_mode(const char *path, const void *data, size_t len, mode_t 
 int fs_write_all(int fd, const void *data, size_t len);
 /* Append len bytes to path (created 0644 if missing) and fsync. Returns 0 or -1/errno. */
 int fs_append_sync(const char *path, const void *data, size_t len);
+/* fsync the n files at paths, up to FS_SYNC_THREADS at a time: a batch of
+ * fsyncs issued together is folded by the filesystem into a few journal
+ * commits, where one after the other each waits for its own. Returns 0, or
+ * -1 with the errno of the first failure (all are still tried). */
+#define FS_SYNC_THREADS 8
+int fs_fsync_all(char *const *paths, size_t n);
 /* fsync the directory dir. Returns 0 or -1/errno. */
 int fs_fsync_dir(const char *dir);
 /* mkdir -p with the given mode for new directories. Returns 0 or -1/errno. */

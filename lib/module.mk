@@ -3,5 +3,6 @@ POUCH_SRCS += \
 	lib/fsio.c \
 	lib/log.c \
 	lib/str.c \
+	lib/strset.c \
 	lib/tz.c \
 	lib/xalloc.c

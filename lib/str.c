@@ -202,3 +202,15 @@ str_split_kv(const char *line, size_t n, char *buf, size_t size, char **key, cha
 	*val = str_trim(v);
 	return 1;
 }
+
+uint64_t
+str_hash(const char *s)
+{
+	uint64_t h = 14695981039346656037ULL;
+
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 1099511628211ULL;
+	}
+	return h;
+}

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* ASCII-only lower case of c (bytes >= 0x80 are returned unchanged). */
 static inline char
@@ -29,6 +30,9 @@ char *str_trim(char *s);
 /* Parse a whole decimal integer (optional sign, surrounding blanks allowed).
  * Returns 0 and sets *out, or -1 when s is not exactly a number in [min, max]. */
 int str_to_long(const char *s, long min, long max, long *out);
+
+/* FNV-1a hash of a NUL-terminated string (for hash tables). */
+uint64_t str_hash(const char *s);
 
 /*
  * Edit distance (Levenshtein with adjacent transpositions) between a[0..alen)

@@ -361,7 +361,7 @@ outbox_sync(struct outbox *ob, struct buf *err)
 		else
 			failed = true;
 	}
-	if (md_fsync_all(live.v, live.n) < 0 || (meta && fs_fsync_dir(ob->meta_dir) < 0) ||
+	if (fs_fsync_all(live.v, live.n) < 0 || (meta && fs_fsync_dir(ob->meta_dir) < 0) ||
 	    (failed && fs_fsync_dir(ob->failed_dir) < 0)) {
 		buf_printf(err, "%s: cannot sync: %s\n", ob->dir, strerror(errno));
 		names_clear(&live);
@@ -416,6 +416,27 @@ free_names(char **v, int n)
 	for (i = 0; i < n; i++)
 		free(v[i]);
 	free(v);
+}
+
+int
+outbox_each_message_id(struct outbox *ob, void (*fn)(void *arg, const char *message_id),
+    void *arg, struct buf *err)
+{
+	int n, i, r = 0;
+	char **v = list_queue(ob, &n);
+
+	for (i = 0; i < n && r == 0; i++) {
+		struct meta m;
+		if (meta_read(ob, v[i], &m, err) < 0) {
+			r = -1;
+			break;
+		}
+		if (m.message_id)
+			fn(arg, m.message_id);
+		meta_free(&m);
+	}
+	free_names(v, n);
+	return r;
 }
 
 int

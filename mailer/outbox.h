@@ -82,6 +82,10 @@ int outbox_sync(struct outbox *ob, struct buf *err);
 int outbox_flush(struct outbox *ob, struct mail_sink *sink, struct spool *sp, time_t now,
     struct outbox_stats *st, struct buf *err);
 
+/* Call fn with the Message-ID of every message waiting in the outbox.
+ * Returns 0, or -1 (err) when a state file cannot be read. */
+int outbox_each_message_id(struct outbox *ob, void (*fn)(void *arg, const char *message_id),
+    void *arg, struct buf *err);
 /* Number of messages waiting in the outbox. */
 int outbox_count(struct outbox *ob);
 

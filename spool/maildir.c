@@ -1,11 +1,5 @@
 /*
- * maildir.c — durable Maildir delivery.
- *
- * md_fsync_all: an fsync of a new file waits for a journal commit. One
- * after another, N files cost N commits; issued together from a few
- * threads, the filesystem folds them into a handful of commits (group
- * commit), which turns 200 files from most of a second into a few tens of
- * milliseconds. Every file is still fsync'd; only the waiting overlaps.
+ * maildir.c — durable Maildir delivery, in batches (fs_fsync_all).
  */
 #define _DEFAULT_SOURCE
 #include "maildir.h"
@@ -14,8 +8,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,57 +81,6 @@ md_write_tmp(const char *dir, const char *name, const void *data, size_t len)
 	return 0;
 }
 
-struct sync_job {
-	char *const *paths;
-	size_t n;
-	atomic_size_t next;
-	atomic_int error;	/* errno of the first failure, 0 when none */
-};
-
-static void *
-sync_worker(void *arg)
-{
-	struct sync_job *j = arg;
-	size_t i;
-
-	while ((i = atomic_fetch_add(&j->next, 1)) < j->n) {
-		int fd = open(j->paths[i], O_RDONLY | O_CLOEXEC), r;
-
-		r = fd < 0 ? -1 : fsync(fd);
-		if (fd >= 0)
-			close(fd);
-		if (r < 0) {
-			int none = 0;
-			atomic_compare_exchange_strong(&j->error, &none, errno ? errno : EIO);
-		}
-	}
-	return NULL;
-}
-
-int
-md_fsync_all(char *const *paths, size_t n)
-{
-	pthread_t th[MD_SYNC_THREADS];
-	struct sync_job j;
-	size_t want = n / 8 < MD_SYNC_THREADS ? n / 8 : MD_SYNC_THREADS, started = 0, k;
-
-	j.paths = paths;
-	j.n = n;
-	atomic_init(&j.next, 0);
-	atomic_init(&j.error, 0);
-	for (k = 0; k < want; k++)	/* small batches need no threads */
-		if (pthread_create(&th[started], NULL, sync_worker, &j) == 0)
-			started++;
-	sync_worker(&j);	/* the caller works too */
-	for (k = 0; k < started; k++)
-		pthread_join(th[k], NULL);
-	if (atomic_load(&j.error) != 0) {
-		errno = atomic_load(&j.error);
-		return -1;
-	}
-	return 0;
-}
-
 int
 md_publish(const char *dir, char *const *names, size_t n)
 {
@@ -154,7 +95,7 @@ md_publish(const char *dir, char *const *names, size_t n)
 	}
 	/* every file durable before any of them is published */
 	if (r == 0)
-		r = md_fsync_all(paths, n);
+		r = fs_fsync_all(paths, n);
 	for (i = 0; i < n && r == 0; i++) {
 		if (path_of(dst, sizeof dst, dir, "new", names[i]) < 0 || link(paths[i], dst) < 0)
 			r = -1;

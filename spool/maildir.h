@@ -11,8 +11,8 @@
  *
  * Batches: an fsync costs a journal commit (milliseconds) each time, so
  * md_write_tmp writes without syncing and md_publish then fsyncs every
- * file of the batch at once (md_fsync_all: from several threads, which the
- * filesystem commits together), links them all and fsyncs new/ once. Each
+ * file of the batch at once (fs_fsync_all in lib/fsio.h: from several
+ * threads, which the filesystem commits together), links them all and fsyncs new/ once. Each
  * file is still fsync'd before its name appears in new/.
  *
  * The prefix is md_ because libetpan already exports maildir_*.
@@ -23,8 +23,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define MD_SYNC_THREADS 8
-
 /* Create dir (and its parents) with tmp/, new/ and cur/. Returns 0 or -1/errno. */
 int md_create(const char *dir);
 /* Write len bytes as dir/tmp/name, not synced yet. Returns 0, or -1 with
@@ -34,9 +32,6 @@ int md_write_tmp(const char *dir, const char *name, const void *data, size_t len
  * each, link each into new/, unlink from tmp/, fsync new/. Returns 0, or -1
  * with errno (some may then be published, none is lost). */
 int md_publish(const char *dir, char *const *names, size_t n);
-/* fsync the n files at paths, several at a time (MD_SYNC_THREADS).
- * Returns 0, or -1 with the errno of a failure. */
-int md_fsync_all(char *const *paths, size_t n);
 /* md_write_tmp and md_publish for one message. Returns 0 or -1/errno. */
 int md_deliver(const char *dir, const char *name, const void *data, size_t len);
 /* The path of message name in dir/new or dir/cur, where a mail reader may

@@ -59,18 +59,6 @@ struct strmap {
 	size_t n;
 };
 
-static uint64_t
-hash_str(const char *s)
-{
-	uint64_t h = 14695981039346656037ULL;
-
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 1099511628211ULL;
-	}
-	return h;
-}
-
 static void map_put(struct strmap *m, const char *key, size_t val);
 
 static void
@@ -98,7 +86,7 @@ map_put(struct strmap *m, const char *key, size_t val)
 
 	if ((m->n + 1) * 2 > m->cap)
 		map_grow(m);
-	for (i = hash_str(key) & (m->cap - 1); m->keys[i] != NULL; i = (i + 1) & (m->cap - 1))
+	for (i = str_hash(key) & (m->cap - 1); m->keys[i] != NULL; i = (i + 1) & (m->cap - 1))
 		if (strcmp(m->keys[i], key) == 0) {
 			m->vals[i] = val;
 			return;
@@ -116,7 +104,7 @@ map_get(const struct strmap *m, const char *key)
 
 	if (m->cap == 0)
 		return SIZE_MAX;
-	for (i = hash_str(key) & (m->cap - 1); m->keys[i] != NULL; i = (i + 1) & (m->cap - 1))
+	for (i = str_hash(key) & (m->cap - 1); m->keys[i] != NULL; i = (i + 1) & (m->cap - 1))
 		if (strcmp(m->keys[i], key) == 0)
 			return m->vals[i];
 	return SIZE_MAX;
@@ -594,6 +582,8 @@ spool_store_in(struct spool *s, const char *source, const char *message_id,
 	}
 	if (arrival < s->last_arrival)
 		arrival = s->last_arrival;
+	if (arrival < spool_clock(s))
+		arrival = spool_clock(s);
 	name = deliver_new(s, s->in_dir, &s->pend_in, &s->npend_in, arrival, data, len, err);
 	if (name == NULL)
 		return -1;
@@ -749,6 +739,25 @@ spool_set_cursor(struct spool *s, const char *name, const char *value)
 	put_field(&s->pending, name);
 	put_field(&s->pending, value);
 	buf_putc(&s->pending, '\n');
+}
+
+time_t
+spool_clock(const struct spool *s)
+{
+	const char *v = spool_cursor(s, "clock");
+
+	return v ? (time_t)strtoll(v, NULL, 10) : 0;
+}
+
+void
+spool_set_clock(struct spool *s, time_t t)
+{
+	char v[32];
+
+	if (t <= spool_clock(s))
+		return;
+	snprintf(v, sizeof v, "%lld", (long long)t);
+	spool_set_cursor(s, "clock", v);
 }
 
 const char *

@@ -125,6 +125,16 @@ const char *spool_cursor(const struct spool *s, const char *name);
 /* Save a source's position (durable with the next spool_sync). */
 void spool_set_cursor(struct spool *s, const char *name, const char *value);
 
+/*
+ * The judge's clock: the time up to which it has acted on this spool (its
+ * last run). A message stored later never gets an arrival before it, so
+ * that what the judge did at that time (a deadline it passed) comes before
+ * the message in replay too. spool_set_clock only moves it forward;
+ * durable with the next spool_sync. 0 when never set.
+ */
+time_t spool_clock(const struct spool *s);
+void spool_set_clock(struct spool *s, time_t t);
+
 /* The spool directory (borrowed). */
 const char *spool_dir(const struct spool *s);
 

@@ -15,6 +15,7 @@
 #include "../lib/buf.h"
 #include "../lib/fsio.h"
 #include "../lib/str.h"
+#include "../lib/strset.h"
 
 static void
 test_buf_cap(void **state)
@@ -150,6 +151,32 @@ test_lock(void **state)
 	fs_unlock(fd);
 }
 
+static void
+test_strset(void **state)
+{
+	struct strset s;
+	char key[32];
+	int i;
+
+	(void)state;
+	strset_init(&s);
+	assert_false(strset_has(&s, "a"));
+	/* Enough keys to grow the table several times. */
+	for (i = 0; i < 5000; i++) {
+		snprintf(key, sizeof key, "pouch.m%d.1@example.org", i);
+		assert_int_equal(strset_add(&s, key), 1);
+	}
+	for (i = 0; i < 5000; i++) {
+		snprintf(key, sizeof key, "pouch.m%d.1@example.org", i);
+		assert_true(strset_has(&s, key));
+		assert_int_equal(strset_add(&s, key), 0);
+	}
+	assert_false(strset_has(&s, "pouch.m5000.1@example.org"));
+	assert_int_equal((int)s.n, 5000);
+	strset_free(&s);
+	strset_free(&s);	/* harmless twice */
+}
+
 int
 main(void)
 {
@@ -159,6 +186,7 @@ main(void)
 		cmocka_unit_test(test_lines),
 		cmocka_unit_test(test_atomic_write),
 		cmocka_unit_test(test_lock),
+		cmocka_unit_test(test_strset),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

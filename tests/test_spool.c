@@ -206,6 +206,33 @@ test_cursor_out_and_escapes(void **state)
 	buf_free(&err);
 }
 
+/* The judge's clock: a floor for later arrivals, kept across opens, never
+ * moved back. */
+static void
+test_clock(void **state)
+{
+	struct spool *s = open_ok();
+	struct buf err;
+	const char *id;
+
+	(void)state;
+	buf_init(&err, 4096);
+	assert_int_equal((int)spool_clock(s), 0);
+	spool_set_clock(s, 1000);
+	spool_set_clock(s, 900);	/* not backwards */
+	assert_int_equal((int)spool_clock(s), 1000);
+	close_ok(s);
+	s = open_ok();
+	assert_int_equal((int)spool_clock(s), 1000);
+	/* Delivered at 950 by the server's clock, after the judge acted at 1000. */
+	assert_int_equal(spool_store_in(s, "maildir:a", "a@x", "x\n", 2, 950, &id, &err), 1);
+	assert_int_equal((int)spool_in(s, 0)->arrival, 1000);
+	assert_int_equal(spool_store_in(s, "maildir:b", "b@x", "x\n", 2, 1200, &id, &err), 1);
+	assert_int_equal((int)spool_in(s, 1)->arrival, 1200);
+	close_ok(s);
+	buf_free(&err);
+}
+
 /* A mail reader may move a message to cur/ and add flags: still found. */
 static void
 test_moved_by_reader(void **state)
@@ -304,6 +331,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_store_and_reload, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_duplicates_and_applied, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cursor_out_and_escapes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_clock, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_moved_by_reader, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_damage, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_maildir_helpers, setup, teardown),

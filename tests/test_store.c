@@ -129,6 +129,10 @@ test_save_and_load(void **state)
 	/* Everyone missed the deadline: the phase is adjudicated with holds. */
 	assert_int_equal(judge_process(&j, j.games[0], T0 + 60, false, &out), 0);
 	assert_int_equal(j.fx.nphases, 1);
+	/* Reply counts carry over to the next run (and to a replay). */
+	judge_set_rate(&j, "alice@school.test", T0 + 30, 3);
+	judge_set_rate(&j, "old@school.test", T0 - 7200, 5);	/* an hour gone: dropped */
+	j.rates_dirty = true;
 	save(&s, &j);
 	game_text(j.games[0], &before);
 	judge_free(&j);
@@ -145,6 +149,10 @@ test_save_and_load(void **state)
 	/* A second run sees the same game, byte for byte. */
 	open_store(f, &s, &j);
 	assert_int_equal(j.ngames, 1);
+	assert_int_equal(j.nrates, 1);
+	assert_string_equal(j.rates[0].addr, "alice@school.test");
+	assert_int_equal(j.rates[0].count, 3);
+	assert_int_equal((int)(j.rates[0].window - T0), 30);
 	game_text(j.games[0], &after);
 	assert_string_equal(buf_str(&after), buf_str(&before));
 	judge_free(&j);
@@ -160,7 +168,7 @@ test_rollback_keeps_records(void **state)
 	struct fixture *f = *state;
 	struct store s;
 	struct judge j;
-	struct buf out, why;
+	struct buf out, why, rec;
 	char path[256];
 	int i;
 
@@ -176,14 +184,22 @@ test_rollback_keeps_records(void **state)
 	assert_true(fs_exists(path));
 	assert_int_equal(judge_rollback(&j, j.games[0], "F1901M", T0 + 1000, &why), 0);
 	save(&s, &j);
-	/* Record 1 (S1901M) stays; 2 and on are retired under another name. */
-	snprintf(path, sizeof path, "%s/games/demo/history/0001.txt", f->dir);
-	assert_true(fs_exists(path));
-	snprintf(path, sizeof path, "%s/games/demo/history/0002.txt", f->dir);
-	assert_false(fs_exists(path));
-	snprintf(path, sizeof path, "%s/games/demo/history/0002.rolled-back-%lld.txt", f->dir,
+	/* Records from 2 on are kept under another name too (the game file
+	 * says that only record 1 counts now; 2 is written again when F1901M
+	 * is played again). */
+	assert_int_equal(j.games[0]->nphases, 1);
+	snprintf(path, sizeof path, "%s/games/demo/history/0003.rolled-back-%lld.txt", f->dir,
 	    (long long)(T0 + 1000));
 	assert_true(fs_exists(path));
+	test_read_file(path, &rec);
+	assert_non_null(strstr(buf_str(&rec), "1902"));
+	buf_free(&rec);
+	assert_int_equal(judge_process(&j, j.games[0], T0 + 2000, false, &out), 0);
+	save(&s, &j);
+	snprintf(path, sizeof path, "%s/games/demo/history/0002.txt", f->dir);
+	test_read_file(path, &rec);
+	assert_non_null(strstr(buf_str(&rec), "1901"));
+	buf_free(&rec);
 	judge_free(&j);
 	store_close(&s);
 	buf_free(&out);
