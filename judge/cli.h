@@ -16,12 +16,20 @@ struct cli_opts {
 	int verbose;		/* -v */
 };
 
+struct buf;
+/* Print err, each line prefixed with "pouch CMD: ", on stderr. */
+void cli_print_err(const char *cmd, const struct buf *err);
+
 int cli_datc(const struct cli_opts *o, int argc, char **argv);
 int cli_check_game(const struct cli_opts *o, int argc, char **argv);
 int cli_map(const struct cli_opts *o, int argc, char **argv);
 int cli_play(const struct cli_opts *o, int argc, char **argv);
 int cli_transcript(const struct cli_opts *o, int argc, char **argv);
+int cli_run(const struct cli_opts *o, int argc, char **argv);
+int cli_game(const struct cli_opts *o, int argc, char **argv);
+int cli_replay(const struct cli_opts *o, int argc, char **argv);
 int cli_fetch(const struct cli_opts *o, int argc, char **argv);	/* mailer/cli_mail.c */
+int cli_read_mail(const struct cli_opts *o, int argc, char **argv);	/* mailer/cli_mail.c */
 int cli_send(const struct cli_opts *o, int argc, char **argv);	/* mailer/cli_mail.c */
 
 #endif

@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/buf.h"
 #include "../lib/log.h"
+#include "../lib/str.h"
 #include "cli.h"
 
 #define POUCH_VERSION "0.1"
@@ -18,6 +20,12 @@ struct command {
 };
 
 static const struct command commands[] = {
+	{ "run", cli_run, "[--now TIME] [--no-fetch] [--no-send]",
+	    "the cron job: fetch mail, apply it, act on deadlines, send the replies and reports" },
+	{ "game", cli_game, "new NAME --gm ADDRESS ... | NAME COMMAND... | list | show NAME",
+	    "create a game, give a game master's command as the host, list or show games" },
+	{ "replay", cli_replay, "[--spool DIR] --into OUT [--verify]",
+	    "rebuild every game from the spool alone; --verify compares with the live judge" },
 	{ "datc", cli_datc, "[--edition E] [--verbose] FILE...",
 	    "run DATC case files (jDip format); ends with \"N passed, M failed\"" },
 	{ "check-game", cli_check_game, "[--edition E] PATH...",
@@ -30,7 +38,19 @@ static const struct command commands[] = {
 	    "validate variant files, or describe a variant" },
 	{ "fetch", cli_fetch, "", "fetch new mail into the spool (IMAP or Maildir, per the configuration)" },
 	{ "send", cli_send, "[--now SECONDS]", "send what waits in the outbox (SMTP or Maildir)" },
+	{ "read-mail", cli_read_mail, "FILE...", "show a message file as the judge reads it (decoded text)" },
 };
+
+void
+cli_print_err(const char *cmd, const struct buf *err)
+{
+	const char *p = buf_str(err), *end = p + err->len, *line;
+	size_t n;
+
+	while ((line = str_next_line(&p, end, &n)) != NULL)
+		if (n > 0)
+			fprintf(stderr, "pouch %s: %.*s\n", cmd, (int)n, line);
+}
 
 static void
 usage(FILE *f)

@@ -1,7 +1,9 @@
 POUCH_SRCS += \
 	judge/adjudicate.c \
 	judge/board.c \
+	judge/cli_run.c \
 	judge/cli_tools.c \
+	judge/conf.c \
 	judge/datc.c \
 	judge/game.c \
 	judge/gamerec.c \
@@ -12,6 +14,7 @@ POUCH_SRCS += \
 	judge/play.c \
 	judge/report.c \
 	judge/rules.c \
+	judge/run.c \
 	judge/secret.c \
 	judge/store.c \
 	judge/transcript.c \

@@ -377,11 +377,21 @@ store_stage(struct store *s, struct judge *j, struct buf *err)
 	}
 	for (i = 0; i < fx->naudit; i++) {
 		store_game_dir(s, fx->audit[i].game, dir, sizeof dir);
+		if (fs_mkdir_p(dir, 0750) < 0) {	/* a new game's first line */
+			buf_printf(err, "%s: %s\n", dir, strerror(errno));
+			bad = 1;
+			continue;
+		}
 		snprintf(path, sizeof path, "%s/audit.log", dir);
 		stage_append(s, path, stamp, "", fx->audit[i].text);
 	}
 	for (i = 0; i < fx->npress; i++) {
 		store_game_dir(s, fx->press[i].game, dir, sizeof dir);
+		if (fs_mkdir_p(dir, 0750) < 0) {
+			buf_printf(err, "%s: %s\n", dir, strerror(errno));
+			bad = 1;
+			continue;
+		}
 		snprintf(path, sizeof path, "%s/press.log", dir);
 		stage_append(s, path, stamp, "", fx->press[i].text);
 	}

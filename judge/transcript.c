@@ -28,6 +28,7 @@ struct tctx {
 	struct varcache vc;
 	struct history h;
 	unsigned counter;	/* deterministic "randomness" */
+	int failed;		/* a game did not read back */
 };
 
 static int
@@ -68,6 +69,49 @@ put_list(struct buf *out, const char *label, char **v, int n)
 	for (i = 0; i < n; i++)
 		buf_printf(out, " %s", v[i]);
 	buf_putc(out, '\n');
+}
+
+/*
+ * Save and reload every game, as the live judge does between runs: the
+ * script goes on with what a game file says, so that nothing can depend on
+ * state a game file does not keep. A game that does not read back the
+ * same is a script error.
+ */
+static int
+reload_games(struct judge *j, struct tctx *t, struct buf *out)
+{
+	struct buf a, b, why;
+	int i, rc = 0;
+
+	buf_init(&a, 8u << 20);
+	buf_init(&b, 8u << 20);
+	buf_init(&why, 1 << 16);
+	for (i = 0; i < j->ngames && rc == 0; i++) {
+		struct game *g = xcalloc(1, sizeof *g);
+		buf_reset(&a);
+		buf_reset(&b);
+		game_write(j->games[i], &a);
+		if (game_read(g, buf_str(&a), a.len, varcache_get, &t->vc, &why) < 0) {
+			buf_printf(out, "game %s does not read back: %s", j->games[i]->name, buf_str(&why));
+			rc = -1;
+		} else {
+			game_write(g, &b);
+			if (a.len != b.len || memcmp(a.data, b.data, a.len) != 0) {
+				buf_printf(out, "game %s reads back differently\n", j->games[i]->name);
+				rc = -1;
+			}
+		}
+		if (rc == 0) {
+			free(j->games[i]);
+			j->games[i] = g;
+		} else {
+			free(g);
+		}
+	}
+	buf_free(&a);
+	buf_free(&b);
+	buf_free(&why);
+	return rc;
 }
 
 /* Write down and forget the judge's effects. */
@@ -126,6 +170,8 @@ drain(struct judge *j, struct tctx *t, struct buf *out)
 	if (fx->nout)
 		buf_puts(out, "----------------------------------------------------------------\n");
 	judge_effects_clear(j);
+	if (reload_games(j, t, out) < 0)
+		t->failed = 1;
 }
 
 __attribute__((format(printf, 4, 5))) static int
@@ -167,7 +213,7 @@ transcript_run(const char *text, size_t len, const char *fname, const char *maps
 	io.random = t_random;
 	judge_init(&j, &conf, &io);
 
-	while (rc == 0 && (line = str_next_line(&p, end, &n)) != NULL) {
+	while (rc == 0 && !t->failed && (line = str_next_line(&p, end, &n)) != NULL) {
 		char buf[1024], *cmd, *args;
 
 		lineno++;
@@ -274,6 +320,8 @@ transcript_run(const char *text, size_t len, const char *fname, const char *maps
 			rc = script_error(out, fname, lineno, "unknown step %s", cmd);
 		}
 	}
+	if (t->failed)
+		rc = script_error(out, fname, lineno, "a game did not read back the same (above)");
 	judge_free(&j);
 	varcache_free(&t->vc);
 	for (i = 0; i < t->h.n; i++)

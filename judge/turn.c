@@ -259,6 +259,7 @@ judge_process(struct judge *j, struct game *g, time_t now, bool preview, struct 
 		g->nyears++;
 	}
 	g->board = next;
+	board_sort(&g->board);	/* as a saved game reads back: nothing may depend on a reload */
 	judge_touch(j, g);
 	jx_start_phase(j, g, now);
 	{
@@ -372,6 +373,21 @@ judge_tick(struct judge *j, time_t now)
 				if (g->del[p].wait)
 					waiting = true;
 			}
+			if (g->set.remind > 0) {
+				/* Not before half the phase is over: the results just
+				 * told everyone what to do. A reminder that fell due is
+				 * sent (dated then) even when this tick comes after the
+				 * deadline: what the judge does must not depend on how
+				 * often it is run. */
+				at = g->deadline - g->set.remind;
+				if (at < g->phase_start + (g->deadline - g->phase_start) / 2)
+					at = g->phase_start + (g->deadline - g->phase_start) / 2;
+				if (now >= at && !(complete && someone && !waiting)) {
+					j->now = at;
+					remind(j, g, at);
+					j->now = now;
+				}
+			}
 			at = g->deadline + (complete ? 0 : g->set.grace);
 			if ((complete && someone && !waiting) ||
 			    (now >= at && (complete || g->set.nmr == NMR_CD))) {
@@ -384,23 +400,11 @@ judge_tick(struct judge *j, time_t now)
 				buf_free(&dummy);
 				continue;	/* the next phase may be complete already */
 			}
-			if (now >= g->deadline) {
-				if (g->set.nmr == NMR_WAIT && !g->gm_told) {
-					j->now = g->deadline;
-					g->gm_told = true;
-					tell_gm_waiting(j, g);
-					judge_touch(j, g);
-				}
-			} else if (g->set.remind > 0) {
-				/* Not before half the phase is over: the results just
-				 * told everyone what to do. */
-				at = g->deadline - g->set.remind;
-				if (at < g->phase_start + (g->deadline - g->phase_start) / 2)
-					at = g->phase_start + (g->deadline - g->phase_start) / 2;
-				if (now >= at) {
-					j->now = at;
-					remind(j, g, at);
-				}
+			if (now >= g->deadline && g->set.nmr == NMR_WAIT && !g->gm_told) {
+				j->now = g->deadline;
+				g->gm_told = true;
+				tell_gm_waiting(j, g);
+				judge_touch(j, g);
 			}
 			break;
 		}

@@ -3,13 +3,13 @@
  *
  *	pouch [--data DIR] [--config FILE] fetch
  *	pouch [--data DIR] [--config FILE] send [--now SECONDS]
+ *	pouch read-mail FILE...
  *
  * The configuration is --config FILE, else DATA/pouch.conf when it
- * exists, else the embedded defaults. Keys that are not mail keys belong
- * to the judge and are left to it; a key under a mail prefix (imap.,
- * smtp., maildir., mail.) that pouch does not know is a typo, reported
- * with FILE:LINE.
+ * exists, else the embedded defaults, read and checked as by pouch run
+ * (judge/conf.h): an unknown key is reported with FILE:LINE.
  */
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,67 +17,37 @@
 #include <time.h>
 
 #include "../judge/cli.h"
+#include "../judge/conf.h"
 #include "../lib/fsio.h"
 #include "../lib/str.h"
 #include "../lib/xalloc.h"
 #include "mailer.h"
 
-static int
-other_key(void *arg, const char *key, const char *value, const char *file, int line,
-    struct buf *err)
-{
-	(void)arg;
-	(void)value;
-	if (str_prefix_nocase(key, "imap.") || str_prefix_nocase(key, "smtp.") ||
-	    str_prefix_nocase(key, "maildir.") || str_prefix_nocase(key, "mail.")) {
-		buf_printf(err, "%s:%d: unknown mail key \"%s\"\n", file, line, key);
-		return -1;
-	}
-	return 0;	/* the judge's */
-}
-
-/* Print err, each line prefixed with "pouch CMD: ". */
-static void
-print_err(const char *cmd, const struct buf *err)
-{
-	const char *p = buf_str(err), *end = p + err->len, *line;
-	size_t n;
-
-	while ((line = str_next_line(&p, end, &n)) != NULL)
-		if (n > 0)
-			fprintf(stderr, "pouch %s: %.*s\n", cmd, (int)n, line);
-}
-
-/* Data directory and configuration for a mail command; 0 or -1 (printed). */
+/* Data directory and configuration for a mail command (the same file and
+ * checks as pouch run: conf.h); 0 or -1 (printed). The mail settings are
+ * moved into cfg. */
 static int
 load(const struct cli_opts *o, const char *cmd, struct mail_config *cfg)
 {
+	struct pouch_conf pc;
 	struct buf err;
-	char *path = NULL;
 	int r = 0;
 
 	if (o->data_dir == NULL) {
 		fprintf(stderr, "pouch %s: no data directory (use --data DIR or set POUCH_DATA)\n", cmd);
 		return -1;
 	}
-	mail_config_init(cfg, o->data_dir);
-	if (o->config != NULL) {
-		path = xstrdup(o->config);
-	} else {
-		path = xasprintf("%s/pouch.conf", o->data_dir);
-		if (!fs_exists(path)) {
-			free(path);
-			return 0;
-		}
-	}
 	buf_init(&err, 1 << 16);
-	if (mail_config_read(cfg, path, other_key, NULL, &err) < 0) {
-		print_err(cmd, &err);
-		mail_config_free(cfg);
+	if (conf_load(&pc, o->config, o->data_dir, &err) < 0) {
+		cli_print_err(cmd, &err);
 		r = -1;
 	}
 	buf_free(&err);
-	free(path);
+	*cfg = pc.mail;
+	memset(&pc.mail, 0, sizeof pc.mail);
+	conf_free(&pc);
+	if (r < 0)
+		mail_config_free(cfg);
 	return r;
 }
 
@@ -96,7 +66,7 @@ begin(const struct cli_opts *o, const char *cmd, struct mail_config *cfg, struct
 	*sp = spool_open(dir, err);
 	free(dir);
 	if (*sp == NULL) {
-		print_err(cmd, err);
+		cli_print_err(cmd, err);
 		buf_free(err);
 		mail_config_free(cfg);
 		return -1;
@@ -112,7 +82,7 @@ end(const char *cmd, int r, struct mail_config *cfg, struct spool *sp, struct bu
 	if (spool_close(sp, err) < 0)
 		r = -1;
 	if (r < 0)
-		print_err(cmd, err);
+		cli_print_err(cmd, err);
 	buf_free(err);
 	mail_config_free(cfg);
 	return r < 0 ? 1 : 0;
@@ -188,4 +158,43 @@ cli_send(const struct cli_opts *o, int argc, char **argv)
 	outbox_failures_free(fv, nf > 0 ? nf : 0);
 	outbox_close(ob);
 	return end("send", nf < 0 ? -1 : r, &cfg, sp, &err);
+}
+
+/* Print a message file as the judge reads it: the headers it uses and the
+ * text (decoded, UTF-8). */
+int
+cli_read_mail(const struct cli_opts *o, int argc, char **argv)
+{
+	struct mime_opts mo;
+	struct buf raw;
+	int i, status = 0;
+
+	(void)o;
+	if (argc < 2) {
+		fprintf(stderr, "usage: pouch read-mail FILE...\n");
+		return 2;
+	}
+	mime_opts_init(&mo);
+	mo.max_raw = 64u << 20;
+	mo.max_lines = 1000000;
+	buf_init(&raw, 64u << 20);
+	for (i = 1; i < argc; i++) {
+		struct inmsg m;
+		buf_reset(&raw);
+		if (fs_read_file(argv[i], &raw) < 0) {
+			fprintf(stderr, "pouch read-mail: %s: %s\n", argv[i], strerror(errno));
+			status = 1;
+			continue;
+		}
+		mime_parse(buf_str(&raw), raw.len, &mo, &m);
+		if (argc > 2)
+			printf("==> %s\n", argv[i]);
+		printf("From: %s\nSubject: %s\n\n%s", m.from_addr ? m.from_addr : "",
+		    m.subject ? m.subject : "", m.text);
+		if (*m.text && m.text[strlen(m.text) - 1] != '\n')
+			putchar('\n');
+		inmsg_free(&m);
+	}
+	buf_free(&raw);
+	return status;
 }

@@ -15,6 +15,7 @@
 #             (tests/mail/run.sh): plain, under valgrind, under ASan; needs
 #             root (skipped with a notice otherwise)
 #
+# Usage: tests/check.sh [STAGE...]   (default: all)
 # Environment: POUCH_SHARED (default ../shared), JOBS (default: CPU count),
 # CHECK_STAGES (default: all), e.g. CHECK_STAGES="unit datc",
 # FUZZ_SECONDS (default 60), FUZZ_CC (default clang).
@@ -24,7 +25,8 @@ ROOT=$(pwd)
 SHARED=${POUCH_SHARED:-$ROOT/../shared}
 export POUCH_SHARED="$SHARED"
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
-STAGES=${CHECK_STAGES:-"build unit sanitize datc fuzz games transcripts mail"}
+ALL_STAGES="build unit sanitize datc fuzz games transcripts mail"
+STAGES=${*:-${CHECK_STAGES:-$ALL_STAGES}}
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 FAILED=""
 

@@ -1,0 +1,567 @@
+/*
+ * cli_run.c — pouch run, pouch game, pouch replay (see run.h, pouch(1)).
+ */
+#define _DEFAULT_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../lib/fsio.h"
+#include "../lib/str.h"
+#include "../lib/tz.h"
+#include "../lib/xalloc.h"
+#include "cli.h"
+#include "run.h"
+
+#define DEFAULT_DATA "/var/lib/pouch"
+#define LOCK_WAIT_MS 10000
+
+static const char *
+data_dir(const struct cli_opts *o)
+{
+	return o->data_dir ? o->data_dir : DEFAULT_DATA;
+}
+
+/* "--now 2026-11-22T18:00:00Z", "2026-11-22 18:00" or seconds since 1970. */
+static int
+parse_now(const char *s, time_t *t)
+{
+	long v;
+
+	if (time_parse_utc(s, t) == 0)
+		return 0;
+	if (str_to_long(s, 0, LONG_MAX, &v) == 0) {
+		*t = (time_t)v;
+		return 0;
+	}
+	return -1;
+}
+
+static void
+run_opts_init(struct run_opts *ro, const struct cli_opts *o)
+{
+	memset(ro, 0, sizeof *ro);
+	ro->data = data_dir(o);
+	ro->config = o->config;
+	ro->maps = o->maps_dir;
+	ro->now = time(NULL);
+	ro->wait_ms = LOCK_WAIT_MS;
+	ro->host_out = stdout;
+}
+
+/* Open, with the usual messages. Returns 0, 1 (busy: said so), -1 (said why). */
+static int
+open_runner(struct runner *r, const struct run_opts *ro, const char *cmd)
+{
+	struct buf err;
+	int rc;
+
+	buf_init(&err, 1 << 16);
+	if (fs_mkdir_p(ro->data, 0750) < 0) {
+		fprintf(stderr, "pouch %s: %s: %s\n", cmd, ro->data, strerror(errno));
+		buf_free(&err);
+		return -1;
+	}
+	rc = runner_open(r, ro, &err);
+	if (rc == 1)
+		fprintf(stderr, "pouch %s: another pouch is working on %s; nothing done\n", cmd,
+		    ro->data);
+	else if (rc < 0)
+		cli_print_err(cmd, &err);
+	buf_free(&err);
+	if (rc != 0)
+		runner_close(r);
+	return rc;
+}
+
+/* Apply, commit and (unless no_send) send; prints what failed. Returns the
+ * exit status. */
+static int
+finish(struct runner *r, const char *cmd, int no_send, int status)
+{
+	struct buf err;
+
+	buf_init(&err, 1 << 16);
+	if (runner_apply(r, &err) < 0 || runner_commit(r, &err) < 0) {
+		cli_print_err(cmd, &err);
+		buf_free(&err);
+		return 1;	/* nothing committed: the next run does it all again */
+	}
+	if (!no_send && runner_send(r, &err) < 0) {
+		cli_print_err(cmd, &err);
+		status = 1;	/* the outbox keeps it for the next run */
+	}
+	buf_free(&err);
+	return status;
+}
+
+static void
+summary(const struct runner *r, FILE *f)
+{
+	const struct run_stats *s = &r->stats;
+
+	fprintf(f, "fetched %d (%d new), applied %d, %d phase%s adjudicated, queued %d; "
+	    "sent %d, deferred %d, waiting %d\n", s->fetched, s->stored, s->applied, s->phases,
+	    s->phases == 1 ? "" : "s", s->queued, s->out.sent, s->out.deferred, s->out.waiting);
+}
+
+int
+cli_run(const struct cli_opts *o, int argc, char **argv)
+{
+	struct run_opts ro;
+	struct runner r;
+	struct buf err;
+	int i, no_fetch = 0, no_send = 0, status = 0, rc;
+
+	run_opts_init(&ro, o);
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--now") == 0 && i + 1 < argc && parse_now(argv[i + 1], &ro.now) == 0)
+			i++;
+		else if (strcmp(argv[i], "--no-fetch") == 0)
+			no_fetch = 1;
+		else if (strcmp(argv[i], "--no-send") == 0)
+			no_send = 1;
+		else {
+			fprintf(stderr, "usage: pouch run [--now TIME] [--no-fetch] [--no-send]\n");
+			return 2;
+		}
+	}
+	rc = open_runner(&r, &ro, "run");
+	if (rc != 0)
+		return rc == 1 ? 0 : 1;
+	buf_init(&err, 1 << 16);
+	if (!no_fetch && runner_fetch(&r, &err) < 0) {
+		/* The mailbox is down: what is stored is still applied, deadlines
+		 * still pass, the outbox still goes out. */
+		cli_print_err("run", &err);
+		status = 1;
+	}
+	buf_free(&err);
+	status = finish(&r, "run", no_send, status);
+	if (o->verbose)
+		summary(&r, stdout);
+	runner_close(&r);
+	return status;
+}
+
+/* ------------------------------------------------------------- game -- */
+
+static int
+game_usage(void)
+{
+	fprintf(stderr,
+	    "usage: pouch game new NAME --gm ADDRESS [--variant V] [--password P] [--SETTING VALUE]...\n"
+	    "       pouch game NAME COMMAND [ARGS...]   (a game master's command; none: read stdin)\n"
+	    "       pouch game list\n"
+	    "       pouch game show NAME\n");
+	return 2;
+}
+
+/* File body as the host's message, apply it and everything before it. */
+static int
+host_command(const struct cli_opts *o, const char *body)
+{
+	struct run_opts ro;
+	struct runner r;
+	struct buf err;
+	int rc;
+
+	run_opts_init(&ro, o);
+	rc = open_runner(&r, &ro, "game");
+	if (rc != 0)
+		return 1;
+	buf_init(&err, 1 << 16);
+	rc = runner_host(&r, body, &err);
+	if (rc < 0)
+		cli_print_err("game", &err);
+	buf_free(&err);
+	rc = rc < 0 ? 1 : finish(&r, "game", 0, 0);
+	runner_close(&r);
+	return rc;
+}
+
+static int
+game_new(const struct cli_opts *o, int argc, char **argv)
+{
+	const char *name = NULL, *gm = NULL, *variant = "standard", *pw = NULL;
+	struct buf body, sets;
+	int i, rc;
+
+	buf_init(&sets, 1 << 16);
+	for (i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		if (strncmp(a, "--", 2) != 0) {
+			if (name != NULL)
+				goto usage;
+			name = a;
+			continue;
+		}
+		if (i + 1 >= argc || strchr(argv[i + 1], '\n'))
+			goto usage;
+		if (strcmp(a, "--gm") == 0)
+			gm = argv[++i];
+		else if (strcmp(a, "--variant") == 0)
+			variant = argv[++i];
+		else if (strcmp(a, "--password") == 0)
+			pw = argv[++i];
+		else
+			buf_printf(&sets, "SET %s %s\n", a + 2, argv[++i]);
+	}
+	if (name == NULL || gm == NULL || strpbrk(name, " \t\n") || strpbrk(gm, " \t\n") ||
+	    strpbrk(variant, " \t\n") || (pw && strpbrk(pw, " \t\n")))
+		goto usage;
+	buf_init(&body, 1 << 16);
+	buf_printf(&body, "NEWGAME %s %s GM %s", name, variant, gm);
+	if (pw)
+		buf_printf(&body, " PASSWORD %s", pw);
+	buf_printf(&body, "\n%s", buf_str(&sets));
+	rc = host_command(o, buf_str(&body));
+	buf_free(&body);
+	buf_free(&sets);
+	return rc;
+usage:
+	buf_free(&sets);
+	return game_usage();
+}
+
+/* Read-only: the games, without taking part in a run. */
+static int
+with_games(const struct cli_opts *o, const char *show)
+{
+	struct run_opts ro;
+	struct runner r;
+	struct buf text;
+	int i, found = 0;
+
+	run_opts_init(&ro, o);
+	if (open_runner(&r, &ro, "game") != 0)
+		return 1;
+	buf_init(&text, 8u << 20);
+	for (i = 0; i < r.j.ngames; i++) {
+		const struct game *g = r.j.games[i];
+		char ph[48], when[96];
+		if (show == NULL) {
+			printf("%-16s %-10s %-8s %-28s %s\n", g->name, g->set.variant, status_name(g->status),
+			    phase_format(&g->board, ph, sizeof ph),
+			    g->status == GAME_ACTIVE && g->deadline ?
+			    time_human(g->set.zone, g->deadline, when, sizeof when) : g->result);
+			found++;
+		} else if (str_eq_nocase(g->name, show)) {
+			/* The game file, secrets left out. */
+			const char *p, *end, *line;
+			size_t n;
+			buf_reset(&text);
+			game_write(g, &text);
+			p = buf_str(&text);
+			end = p + text.len;
+			while ((line = str_next_line(&p, end, &n)) != NULL) {
+				if (n > 7 && (memcmp(line, "secret ", 7) == 0 || memcmp(line, "gm-secret ", 10) == 0))
+					printf("%.*s (password set)\n", (int)strcspn(line, "$"), line);
+				else
+					printf("%.*s\n", (int)n, line);
+			}
+			found++;
+		}
+	}
+	if (show == NULL && found == 0)
+		printf("no games in %s\n", ro.data);
+	buf_free(&text);
+	runner_close(&r);
+	if (show && !found) {
+		fprintf(stderr, "pouch game: no game called \"%s\"\n", show);
+		return 1;
+	}
+	return 0;
+}
+
+int
+cli_game(const struct cli_opts *o, int argc, char **argv)
+{
+	struct buf body;
+	int i, rc;
+
+	if (argc < 2)
+		return game_usage();
+	if (strcmp(argv[1], "new") == 0)
+		return game_new(o, argc - 2, argv + 2);
+	if (strcmp(argv[1], "list") == 0)
+		return argc == 2 ? with_games(o, NULL) : game_usage();
+	if (strcmp(argv[1], "show") == 0)
+		return argc == 3 ? with_games(o, argv[2]) : game_usage();
+	if (!game_name_valid(argv[1]))
+		return game_usage();
+	buf_init(&body, 1 << 20);
+	buf_printf(&body, "GAME %s GM\n", argv[1]);
+	if (argc == 2) {
+		/* The commands on standard input, one per line, as in a mail. */
+		char line[4096];
+		while (fgets(line, sizeof line, stdin) != NULL)
+			buf_puts(&body, line);
+	} else {
+		for (i = 2; i < argc; i++)
+			buf_printf(&body, "%s%s", i > 2 ? " " : "", argv[i]);
+		buf_putc(&body, '\n');
+	}
+	rc = host_command(o, buf_str(&body));
+	buf_free(&body);
+	return rc;
+}
+
+/* ----------------------------------------------------------- replay -- */
+
+/* Compare two files; report a difference as "what: path". */
+static int
+same_file(const char *a, const char *b)
+{
+	struct buf x, y;
+	int same;
+
+	buf_init(&x, 256u << 20);
+	buf_init(&y, 256u << 20);
+	same = fs_read_file(a, &x) == 0 && fs_read_file(b, &y) == 0 && x.len == y.len &&
+	    memcmp(x.data, y.data, x.len) == 0;
+	buf_free(&x);
+	buf_free(&y);
+	return same;
+}
+
+/* Every game file and history record of the replay against the live ones. */
+static int
+verify_games(const char *live, const char *out, int *checked)
+{
+	char dir[1100], a[1400], b[1400];
+	DIR *d;
+	struct dirent *e;
+	int diffs = 0;
+
+	snprintf(dir, sizeof dir, "%s/games", live);
+	d = opendir(dir);
+	if (d == NULL)
+		return 0;
+	while ((e = readdir(d)) != NULL) {
+		DIR *h;
+		struct dirent *f;
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(a, sizeof a, "%s/games/%s/game.txt", live, e->d_name);
+		snprintf(b, sizeof b, "%s/games/%s/game.txt", out, e->d_name);
+		(*checked)++;
+		if (!same_file(a, b)) {
+			printf("differs: game %s (%s, %s)\n", e->d_name, a, b);
+			diffs++;
+		}
+		snprintf(a, sizeof a, "%s/games/%s/history", live, e->d_name);
+		h = opendir(a);
+		while (h && (f = readdir(h)) != NULL) {
+			if (f->d_name[0] == '.' || strstr(f->d_name, ".tmp."))
+				continue;
+			snprintf(a, sizeof a, "%s/games/%s/history/%s", live, e->d_name, f->d_name);
+			snprintf(b, sizeof b, "%s/games/%s/history/%s", out, e->d_name, f->d_name);
+			(*checked)++;
+			if (!same_file(a, b)) {
+				printf("differs: history %s/%s\n", e->d_name, f->d_name);
+				diffs++;
+			}
+		}
+		if (h)
+			closedir(h);
+	}
+	closedir(d);
+	/* Games the replay made that the live judge does not have. */
+	snprintf(dir, sizeof dir, "%s/games", out);
+	d = opendir(dir);
+	while (d && (e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(a, sizeof a, "%s/games/%s/game.txt", live, e->d_name);
+		if (!fs_exists(a)) {
+			printf("differs: game %s exists only in the replay\n", e->d_name);
+			diffs++;
+		}
+	}
+	if (d)
+		closedir(d);
+	return diffs;
+}
+
+/* A message the live judge made: sent (in the spool) or still in its outbox. */
+struct live_msg {
+	char *message_id;
+	const char *spool_id;	/* sent: the spool's id */
+	char *path;		/* waiting: the outbox file */
+	int matched;
+};
+
+static int
+live_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct live_msg *)a)->message_id, ((const struct live_msg *)b)->message_id);
+}
+
+/* Every message the live judge made, sorted by Message-ID. */
+static struct live_msg *
+live_mail(struct runner *r, const char *live, size_t *n)
+{
+	struct live_msg *v = NULL;
+	char dir[1100], path[1400];
+	struct buf raw;
+	DIR *d;
+	struct dirent *e;
+	size_t i;
+
+	*n = 0;
+	for (i = 0; i < spool_count_out(r->sp); i++) {
+		const struct spool_sent *s = spool_out(r->sp, i);
+		if (s->message_id == NULL)
+			continue;
+		v = xreallocarray(v, *n + 1, sizeof *v);
+		v[*n] = (struct live_msg){ xstrdup(s->message_id), s->id, NULL, 0 };
+		(*n)++;
+	}
+	snprintf(dir, sizeof dir, "%s/outbox/new", live);
+	buf_init(&raw, 256u << 20);
+	d = opendir(dir);
+	while (d && (e = readdir(d)) != NULL) {
+		char *id;
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		buf_reset(&raw);
+		if (fs_read_file(path, &raw) < 0 || (id = mime_message_id(raw.data, raw.len)) == NULL)
+			continue;
+		v = xreallocarray(v, *n + 1, sizeof *v);
+		v[*n] = (struct live_msg){ id, NULL, xstrdup(path), 0 };
+		(*n)++;
+	}
+	if (d)
+		closedir(d);
+	buf_free(&raw);
+	if (*n > 1)
+		qsort(v, *n, sizeof *v, live_cmp);
+	return v;
+}
+
+/* The replay's mail against what the live judge made, byte for byte. */
+static int
+verify_mail(struct runner *r, const char *live, int *checked)
+{
+	struct buf raw, mine, err;
+	struct live_msg *v, key;
+	size_t n, i;
+	DIR *d;
+	struct dirent *e;
+	int diffs = 0;
+
+	v = live_mail(r, live, &n);
+	buf_init(&raw, 256u << 20);
+	buf_init(&mine, 256u << 20);
+	buf_init(&err, 1 << 16);
+	d = opendir(r->mail_dir);
+	while (d && (e = readdir(d)) != NULL) {
+		char id[512], path[1400];
+		struct live_msg *found;
+		size_t k = strlen(e->d_name);
+		if (k < 5 || strcmp(e->d_name + k - 4, ".eml") != 0 || k - 4 >= sizeof id)
+			continue;
+		memcpy(id, e->d_name, k - 4);
+		id[k - 4] = '\0';
+		(*checked)++;
+		key.message_id = id;
+		found = n ? bsearch(&key, v, n, sizeof *v, live_cmp) : NULL;
+		if (found == NULL) {
+			printf("differs: mail %s was made by the replay only\n", id);
+			diffs++;
+			continue;
+		}
+		found->matched = 1;
+		snprintf(path, sizeof path, "%s/%s", r->mail_dir, e->d_name);
+		buf_reset(&mine);
+		buf_reset(&raw);
+		if (fs_read_file(path, &mine) < 0 ||
+		    (found->spool_id ? spool_read(r->sp, found->spool_id, &raw, &err) :
+		    fs_read_file(found->path, &raw)) < 0 ||
+		    raw.len != mine.len || memcmp(raw.data, mine.data, raw.len) != 0) {
+			printf("differs: mail %s\n", id);
+			diffs++;
+		}
+	}
+	if (d)
+		closedir(d);
+	for (i = 0; i < n; i++) {
+		if (!v[i].matched) {
+			printf("differs: mail %s was made by the live judge only\n", v[i].message_id);
+			diffs++;
+		}
+		free(v[i].message_id);
+		free(v[i].path);
+	}
+	free(v);
+	buf_free(&raw);
+	buf_free(&mine);
+	buf_free(&err);
+	return diffs;
+}
+
+int
+cli_replay(const struct cli_opts *o, int argc, char **argv)
+{
+	const char *spool = NULL, *out = NULL;
+	char spool_default[1100];
+	struct run_opts ro;
+	struct runner r;
+	int i, verify = 0, status = 0, diffs = 0, checked = 0, rc;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--spool") == 0 && i + 1 < argc)
+			spool = argv[++i];
+		else if ((strcmp(argv[i], "--out") == 0 || strcmp(argv[i], "--into") == 0) && i + 1 < argc)
+			out = argv[++i];
+		else if (strcmp(argv[i], "--verify") == 0)
+			verify = 1;
+		else {
+			fprintf(stderr, "usage: pouch [--data LIVE] replay [--spool DIR] --into OUT [--verify]\n");
+			return 2;
+		}
+	}
+	if (out == NULL) {
+		fprintf(stderr, "usage: pouch [--data LIVE] replay [--spool DIR] --into OUT [--verify]\n");
+		return 2;
+	}
+	if (spool == NULL) {
+		snprintf(spool_default, sizeof spool_default, "%s/spool", data_dir(o));
+		spool = spool_default;
+	}
+	run_opts_init(&ro, o);
+	ro.data = out;
+	ro.spool = spool;
+	ro.replay = 1;
+	ro.now = 0;		/* the spool's clock */
+	ro.host_out = NULL;
+	if (o->config == NULL) {
+		/* The live judge's settings, when it has them in its folder. */
+		static char conf[1100];
+		snprintf(conf, sizeof conf, "%s/pouch.conf", data_dir(o));
+		if (fs_exists(conf))
+			ro.config = conf;
+	}
+	rc = open_runner(&r, &ro, "replay");
+	if (rc != 0)
+		return 1;
+	status = finish(&r, "replay", 1, 0);
+	printf("replayed %d messages (%d from the host): %d phase(s) adjudicated, %d messages made\n",
+	    r.stats.applied, r.stats.host, r.stats.phases, r.stats.queued);
+	if (status == 0 && verify) {
+		diffs += verify_games(data_dir(o), out, &checked);
+		diffs += verify_mail(&r, data_dir(o), &checked);
+		printf("verify: %d files and messages compared, %d difference%s\n", checked, diffs,
+		    diffs == 1 ? "" : "s");
+		if (diffs)
+			status = 1;
+	}
+	runner_close(&r);
+	return status;
+}

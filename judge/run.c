@@ -1,0 +1,314 @@
+#define _DEFAULT_SOURCE
+#include "run.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../lib/fsio.h"
+#include "../lib/log.h"
+#include "../lib/str.h"
+#include "../lib/tz.h"
+#include "../lib/xalloc.h"
+#include "../mailer/compose.h"
+
+#define HOST_SOURCE "host:"
+
+static void
+remember(void *arg, const char *message_id)
+{
+	strset_add(arg, message_id);
+}
+
+int
+runner_open(struct runner *r, const struct run_opts *o, struct buf *err)
+{
+	struct judge_io io;
+	char *dir;
+	int rc;
+
+	memset(r, 0, sizeof *r);
+	r->o = *o;
+	strset_init(&r->known);
+	if (conf_load(&r->conf, o->config, o->data, err) < 0) {
+		conf_free(&r->conf);
+		return -1;
+	}
+	rc = store_open(&r->st, o->data, o->maps, o->wait_ms, err);
+	if (rc != 0) {
+		conf_free(&r->conf);
+		return rc;
+	}
+	r->opened = 1;
+	dir = o->spool ? xstrdup(o->spool) : mail_spool_dir(o->data);
+	r->sp = spool_open(dir, err);
+	if (r->sp != NULL) {
+		/* The randomness key lives with the spool: the spool alone
+		 * rebuilds everything. */
+		char key[1200];
+		snprintf(key, sizeof key, "%s/judge.key", dir);
+		if (o->replay && !fs_exists(key)) {
+			buf_printf(err, "%s: missing (the live judge's key, needed to replay)\n", key);
+			rc = -1;
+		} else if (store_use_key(&r->st, key, err) < 0) {
+			rc = -1;
+		}
+	} else {
+		rc = -1;
+	}
+	free(dir);
+	if (rc < 0)
+		return -1;
+	store_io(&r->st, &io);
+	judge_init(&r->j, &r->conf.judge, &io);
+	if (store_load(&r->st, &r->j, err) < 0)
+		return -1;
+	if (o->replay && r->j.ngames > 0) {
+		buf_printf(err, "%s: already holds games; replay into a new data directory\n", o->data);
+		return -1;
+	}
+	mail_mime_opts(&r->conf.mail, &r->mo);
+	if (o->replay) {
+		snprintf(r->mail_dir, sizeof r->mail_dir, "%s/replay-mail", o->data);
+		if (fs_mkdir_p(r->mail_dir, 0750) < 0) {
+			buf_printf(err, "%s: %s\n", r->mail_dir, strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	dir = mail_outbox_dir(o->data);
+	r->ob = outbox_open(dir, err);
+	free(dir);
+	if (r->ob == NULL)
+		return -1;
+	/* What was queued or sent before is not queued again. */
+	for (size_t i = 0; i < spool_count_out(r->sp); i++)
+		if (spool_out(r->sp, i)->message_id)
+			strset_add(&r->known, spool_out(r->sp, i)->message_id);
+	return outbox_each_message_id(r->ob, remember, &r->known, err);
+}
+
+int
+runner_fetch(struct runner *r, struct buf *err)
+{
+	struct mail_source *src = source_from_config(&r->conf.mail);
+	struct fetch_stats fs;
+	int rc;
+
+	memset(&fs, 0, sizeof fs);
+	rc = mail_fetch(src, r->sp, r->o.now, &fs, err);
+	r->stats.fetched = fs.fetched;
+	r->stats.stored = fs.stored;
+	source_free(src);
+	return rc;
+}
+
+int
+runner_host(struct runner *r, const char *body, struct buf *err)
+{
+	static unsigned counter;
+	char msgid[160], date[64], source[200];
+	const char *id;
+	struct buf raw;
+	int rc;
+
+	snprintf(msgid, sizeof msgid, "host.%lld.%ld.%u@%s", (long long)r->o.now, (long)getpid(),
+	    ++counter, r->conf.judge.domain);
+	compose_date(r->o.now, date, sizeof date);
+	buf_init(&raw, 1 << 20);
+	buf_printf(&raw, "From: the judge's host <host@localhost>\r\nDate: %s\r\nMessage-ID: <%s>\r\n"
+	    "Subject: pouch game\r\nMIME-Version: 1.0\r\n"
+	    "Content-Type: text/plain; charset=utf-8\r\n\r\n", date, msgid);
+	for (const char *p = body; *p; p++) {
+		if (*p == '\n')
+			buf_putc(&raw, '\r');
+		buf_putc(&raw, *p);
+	}
+	/* Only this source marks a message as the host's: nothing fetched
+	 * from a mailbox can have it. */
+	snprintf(source, sizeof source, "%s%s", HOST_SOURCE, msgid);
+	rc = spool_store_in(r->sp, source, msgid, raw.data, raw.len, r->o.now, &id, err);
+	buf_free(&raw);
+	if (rc < 0)
+		return -1;
+	str_copy(r->host_id, id, sizeof r->host_id);
+	return spool_sync(r->sp, err);
+}
+
+/* Replay: the message as a file named after its Message-ID. */
+static int
+write_replay_mail(struct runner *r, const struct outmsg *m, struct buf *err)
+{
+	struct compose_opts co;
+	struct buf bytes;
+	char path[1400];
+	int rc;
+
+	mail_compose_opts(&r->conf.mail, &co);
+	buf_init(&bytes, 64u << 20);
+	rc = compose_message(m, &co, &bytes, err);
+	snprintf(path, sizeof path, "%s/%s.eml", r->mail_dir, m->message_id);
+	if (rc == 0 && strchr(m->message_id, '/') == NULL &&
+	    fs_write_atomic(path, bytes.data, bytes.len) < 0) {
+		buf_printf(err, "%s: %s\n", path, strerror(errno));
+		rc = -1;
+	}
+	buf_free(&bytes);
+	return rc;
+}
+
+/* Take the judge's effects: mail to the outbox, the rest to the store. */
+static int
+consume(struct runner *r, struct buf *err)
+{
+	struct judge_effects *fx = &r->j.fx;
+	int i, bad = 0;
+
+	for (i = 0; i < fx->nout; i++) {
+		const struct outmsg *m = &fx->out[i];
+		if (!strset_add(&r->known, m->message_id)) {
+			r->stats.repeated++;
+			continue;
+		}
+		if (r->o.replay ? write_replay_mail(r, m, err) < 0 :
+		    mail_queue(r->ob, &r->conf.mail, m, r->o.now, NULL, err) < 0) {
+			/* An address the mail layer refuses: logged, the rest goes on. */
+			log_warn("not queued: %s (%s)", m->message_id, buf_str(err));
+			buf_reset(err);
+			continue;
+		}
+		r->stats.queued++;
+	}
+	r->stats.phases += fx->nphases;
+	if (store_stage(&r->st, &r->j, err) < 0)
+		bad = 1;
+	judge_effects_clear(&r->j);
+	return bad ? -1 : 0;
+}
+
+static int
+apply_one(struct runner *r, size_t i, struct buf *err)
+{
+	const struct spool_entry *e = spool_in(r->sp, i);
+	struct inmsg m;
+	int host;
+
+	memset(&m, 0, sizeof m);
+	if (mail_read(r->sp, e, &r->mo, &m, err) < 0) {
+		/* The bytes are gone (a disk error): say so, and go on. */
+		log_warn("spool message %s cannot be read: %s", e->id, buf_str(err));
+		buf_reset(err);
+		r->stats.unreadable++;
+		return 0;
+	}
+	host = e->source && strncmp(e->source, HOST_SOURCE, strlen(HOST_SOURCE)) == 0;
+	judge_tick(&r->j, e->arrival);
+	if (consume(r, err) < 0)
+		goto fail;
+	if (host)
+		judge_host_mail(&r->j, &m, (long)i + 1, e->arrival);
+	else
+		judge_mail(&r->j, &m, (long)i + 1, e->arrival);
+	if (host && r->j.fx.host_reply && r->o.host_out && strcmp(e->id, r->host_id) == 0)
+		fputs(r->j.fx.host_reply, r->o.host_out);
+	if (consume(r, err) < 0)
+		goto fail;
+	judge_tick(&r->j, e->arrival);
+	if (consume(r, err) < 0)
+		goto fail;
+	inmsg_free(&m);
+	r->stats.applied++;
+	r->stats.host += host;
+	return 0;
+fail:
+	inmsg_free(&m);
+	return -1;
+}
+
+int
+runner_apply(struct runner *r, struct buf *err)
+{
+	size_t i, n = spool_count_in(r->sp);
+	time_t end = r->o.now;
+
+	for (i = 0; i < n; i++) {
+		const struct spool_entry *e = spool_in(r->sp, i);
+		if (e->state == SPOOL_DUPLICATE || (!r->o.replay && e->state != SPOOL_STORED))
+			continue;
+		if (apply_one(r, i, err) < 0)
+			return -1;
+		if (!r->o.replay && spool_mark_applied(r->sp, e->id, r->o.now, err) < 0)
+			return -1;
+	}
+	if (r->o.replay && end == 0)
+		end = spool_clock(r->sp);	/* where the live judge stopped */
+	if (end > 0) {
+		judge_tick(&r->j, end);
+		if (consume(r, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int
+runner_commit(struct runner *r, struct buf *err)
+{
+	/* The outbox first: a game saved as having sent a message must find
+	 * it queued. Then the games; then the marks that say so. */
+	if (r->ob && outbox_sync(r->ob, err) < 0)
+		return -1;
+	if (store_commit(&r->st, &r->j, err) < 0)
+		return -1;
+	if (r->o.replay)
+		return 0;
+	spool_set_clock(r->sp, r->o.now);
+	return spool_sync(r->sp, err);
+}
+
+int
+runner_send(struct runner *r, struct buf *err)
+{
+	struct outbox_failure *fv = NULL;
+	int nf, i;
+
+	if (r->ob == NULL)
+		return 0;
+	if (mail_send(r->ob, &r->conf.mail, r->sp, r->o.now, &r->stats.out, err) < 0)
+		return -1;
+	/* Recipients refused for good: logged, then forgotten (a bounce that
+	 * comes back by mail reaches the game master through the judge). */
+	nf = outbox_failures(r->ob, &fv, err);
+	for (i = 0; i < nf; i++) {
+		char line[1024], stamp[32], path[1200];
+		snprintf(line, sizeof line, "%s delivery to %s failed for good: %s (%s)\n",
+		    time_rfc3339(r->o.now, stamp, sizeof stamp), fv[i].rcpt, fv[i].reason,
+		    fv[i].message_id ? fv[i].message_id : fv[i].id);
+		snprintf(path, sizeof path, "%s/judge.log", r->o.data);
+		if (fs_append_sync(path, line, strlen(line)) == 0)
+			outbox_forget_failure(r->ob, fv[i].id, err);
+		log_warn("%s", line);
+	}
+	outbox_failures_free(fv, nf > 0 ? nf : 0);
+	return nf < 0 ? -1 : 0;
+}
+
+void
+runner_close(struct runner *r)
+{
+	struct buf err;
+
+	if (!r->opened)
+		return;
+	buf_init(&err, 1 << 16);
+	judge_free(&r->j);
+	outbox_close(r->ob);
+	if (spool_close(r->sp, &err) < 0)
+		log_warn("%s", buf_str(&err));
+	buf_free(&err);
+	store_close(&r->st);
+	conf_free(&r->conf);
+	strset_free(&r->known);
+	r->opened = 0;
+}

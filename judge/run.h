@@ -1,0 +1,97 @@
+/*
+ * run.h — one run of the judge over its data directory (shell).
+ *
+ * `pouch run`, `pouch game ...` and `pouch replay` are all this loop:
+ *
+ *	runner_open(&r, &opts, &err);        lock, settings, games, spool, outbox
+ *	runner_fetch(&r, &err);              new mail into the spool (run only)
+ *	runner_apply(&r, &err);              every stored message, in arrival order
+ *	runner_commit(&r, &err);             outbox, games, applied marks: durable
+ *	runner_send(&r, &err);               the outbox to the mail server
+ *	runner_close(&r);
+ *
+ * Applying a message: the clock moves to its arrival (deadlines that
+ * passed before it are acted on first), the judge reads it (judge_mail,
+ * or judge_host_mail for what `pouch game` filed), and what it completed
+ * is acted on at once. At the end the clock moves to the run's time.
+ * Every outgoing message is queued in the outbox unless its Message-ID was
+ * queued or sent before (a re-run after a crash repeats the same effects
+ * with the same Message-IDs); game changes, history and logs are staged
+ * and committed once, after the outbox and before the spool's applied
+ * marks, so that a crash at any point loses nothing and applies nothing
+ * twice.
+ *
+ * Replay (opts.replay): the spool is read, never written; the games start
+ * empty in a new data directory; every message that is not a duplicate is
+ * applied whatever its mark, and the final tick is at the spool's clock
+ * (the live judge's last run). Outgoing mail is written as files into
+ * OUT/replay-mail/ instead of the outbox.
+ */
+#ifndef POUCH_RUN_H
+#define POUCH_RUN_H
+
+#include <stdio.h>
+#include <time.h>
+
+#include "../lib/buf.h"
+#include "../lib/strset.h"
+#include "../mailer/mailer.h"
+#include "conf.h"
+#include "judge.h"
+#include "store.h"
+
+struct run_opts {
+	const char *data;	/* data directory */
+	const char *config;	/* settings file; NULL: DATA/pouch.conf when it exists */
+	const char *maps;	/* variants; NULL: the default */
+	const char *spool;	/* replay: the spool to read (default DATA/spool) */
+	time_t now;		/* the run's time */
+	int replay;
+	int wait_ms;		/* for the data directory's lock */
+	FILE *host_out;		/* where answers to host messages go; NULL: nowhere */
+};
+
+struct run_stats {
+	int fetched, stored;	/* mail_fetch */
+	int applied;		/* messages applied */
+	int host;		/* of which host messages */
+	int unreadable;		/* spooled files that could not be read */
+	int queued;		/* messages put in the outbox (or replay-mail/) */
+	int repeated;		/* effects whose Message-ID was queued before */
+	int phases;		/* phases adjudicated */
+	struct outbox_stats out;
+};
+
+struct runner {
+	struct run_opts o;
+	struct pouch_conf conf;
+	struct store st;
+	struct judge j;
+	struct spool *sp;
+	struct outbox *ob;
+	struct mime_opts mo;
+	struct strset known;	/* Message-IDs already queued or sent */
+	char host_id[128];	/* the spool id of this run's host message, if any */
+	char mail_dir[1100];	/* replay: where outgoing mail is written */
+	struct run_stats stats;
+	int opened;
+};
+
+/* Open everything. Returns 0; 1 when another run holds the data directory
+ * (nothing was done); -1 on error (err). */
+int runner_open(struct runner *r, const struct run_opts *o, struct buf *err);
+/* Fetch new mail into the spool. Returns 0 or -1 (err; what was stored stays). */
+int runner_fetch(struct runner *r, struct buf *err);
+/* File a message from the host (`pouch game`): body is its text. Its answer
+ * is printed to opts.host_out when it is applied. Returns 0 or -1 (err). */
+int runner_host(struct runner *r, const char *body, struct buf *err);
+/* Apply every stored message, then tick to the run's time. Returns 0, or
+ * -1 (err) when effects could not be staged. */
+int runner_apply(struct runner *r, struct buf *err);
+/* Make it all durable. Returns 0 or -1 (err). */
+int runner_commit(struct runner *r, struct buf *err);
+/* Send what waits in the outbox. Returns 0 or -1 (err). */
+int runner_send(struct runner *r, struct buf *err);
+void runner_close(struct runner *r);
+
+#endif
