@@ -14,6 +14,9 @@
 #   mail      the mail layer against real Dovecot and Postfix on loopback
 #             (tests/mail/run.sh): plain, under valgrind, under ASan; needs
 #             root (skipped with a notice otherwise)
+#   e2e       the judge by mail end to end with real servers: a game over
+#             SMTP and IMAP, faults, replay --verify, under valgrind and
+#             ASan, and 50 kill -9s during runs (tests/e2e/judge.sh); root
 #
 # Usage: tests/check.sh [STAGE...]   (default: all)
 # Environment: POUCH_SHARED (default ../shared), JOBS (default: CPU count),
@@ -25,7 +28,7 @@ ROOT=$(pwd)
 SHARED=${POUCH_SHARED:-$ROOT/../shared}
 export POUCH_SHARED="$SHARED"
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
-ALL_STAGES="build unit sanitize datc fuzz games transcripts mail"
+ALL_STAGES="build unit sanitize datc fuzz games transcripts mail e2e"
 STAGES=${*:-${CHECK_STAGES:-$ALL_STAGES}}
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 FAILED=""
@@ -161,17 +164,27 @@ if want transcripts; then
 	done
 fi
 
-if want mail; then
-	stage "mail: real servers (Dovecot, Postfix), plain, under valgrind, under ASan"
+# with_stack NAME SCRIPT: a test that runs real mail servers (root only).
+with_stack() {
 	if [ "$(id -u)" -ne 0 ]; then
-		echo "skipped the mail tests: they need root (Postfix)"
+		echo "skipped: $1 needs root (Postfix)"
 	elif ! command -v postfix >/dev/null 2>&1 || ! command -v dovecot >/dev/null 2>&1; then
-		fail "mail tests: Postfix or Dovecot is not installed (contrib/deps.sh test installs them)"
+		fail "$1: Postfix or Dovecot is not installed (contrib/deps.sh test installs them)"
 	else
 		make -s -j"$JOBS" WERROR=1 SAN=1 BUILD=build/san CC=${SAN_CC:-cc} tests ||
 			fail "sanitizer build"
-		tests/mail/run.sh || fail "mail"
+		"$2" || fail "$1"
 	fi
+}
+
+if want mail; then
+	stage "mail: real servers (Dovecot, Postfix), plain, under valgrind, under ASan"
+	with_stack mail tests/mail/run.sh
+fi
+
+if want e2e; then
+	stage "e2e: the judge by mail with real servers; faults; 50 kills (tests/e2e/judge.sh)"
+	with_stack e2e tests/e2e/judge.sh
 fi
 
 if [ -n "$FAILED" ]; then

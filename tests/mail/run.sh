@@ -26,18 +26,8 @@ set -u
 cd "$(dirname "$0")/../.."
 ROOT=$(pwd)
 MODES=${*:-plain valgrind asan}
-WORK=$(mktemp -d /tmp/pouch-mailtest.XXXXXX)
-chmod 755 "$WORK"
-STACK=$WORK/stack
-if ! tests/mailstack/start.sh "$STACK" >"$WORK/start.log" 2>&1; then
-	cat "$WORK/start.log"
-	echo "cannot start the mail stack"
-	rm -rf "$WORK"
-	exit 1
-fi
-trap 'tests/mailstack/stop.sh "$STACK" >/dev/null; rm -rf "$WORK"' EXIT
-trap 'exit 1' INT TERM
-. "$STACK/env"
+. tests/mailstack/testlib.sh
+stack_up pouch-mailtest
 PLOG=$STACK/postfix/postfix.log
 OTHER_CA=$WORK/other.pem
 openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=other \
@@ -47,57 +37,6 @@ TOTAL_FAILED=0
 OUT=$WORK/out
 ERR=$WORK/err
 
-ok() { PASS=$((PASS + 1)); echo "  ok - $1"; }
-not_ok() {
-	FAIL=$((FAIL + 1))
-	echo "  not ok - $1"
-	for f in "$OUT" "$ERR"; do
-		[ -s "$f" ] && sed 's/^/      | /' "$f" | tail -n 30
-	done
-	return 0
-}
-# expect DESC CONDITION...: record the outcome of a test(1) or grep condition.
-expect() {
-	desc=$1
-	shift
-	if "$@" >/dev/null 2>&1; then ok "$desc"; else not_ok "$desc"; fi
-}
-
-# Run pouch or mailit in the mode's wrapper; stdout in $OUT, stderr in $ERR.
-# Returns the program's status; a valgrind or sanitizer report is a failure
-# of its own (status 99 or a report in $ERR).
-run() {
-	prog=$1
-	shift
-	case $MODE in
-	valgrind) set -- valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=all \
-		--errors-for-leak-kinds=all --suppressions="$ROOT/tests/mail/valgrind.supp" "$prog" "$@" ;;
-	*) set -- "$prog" "$@" ;;
-	esac
-	"$@" >"$OUT" 2>"$ERR"
-	rc=$?
-	if [ $rc -eq 99 ] || grep -q "ERROR: AddressSanitizer\|ERROR: LeakSanitizer\|runtime error:\|==[0-9]*== [A-Z]" "$ERR"; then
-		not_ok "no memory errors in: $prog $*"
-	fi
-	return $rc
-}
-pouch() { run "$BIN/pouch" "$@"; }
-mailit() { run "$BIN/tests/mail/mailit" "$@"; }
-
-# Messages in USER's Maildir.
-count_mail() {
-	find "$MAIL_DIR/$1/Maildir/new" "$MAIL_DIR/$1/Maildir/cur" -type f 2>/dev/null | wc -l
-}
-# Wait until USER has at least N messages (Postfix delivers asynchronously).
-wait_mail() {
-	i=0
-	while [ "$(count_mail "$1")" -lt "$2" ]; do
-		i=$((i + 1))
-		[ $i -gt 600 ] && return 1
-		sleep 0.1
-	done
-	return 0
-}
 purge() {
 	for u in judge alice bob carol; do
 		doveadm -c "$DOVECOT_CONF" expunge -u "$u" mailbox INBOX all >/dev/null 2>&1

@@ -8,7 +8,7 @@
 # A second submission port presents a certificate for another name
 # (wrong.example.test, DIR/tls/wrongname.pem): connecting to it with that
 # certificate as CA must fail on the host name alone.
-# Users judge, alice, bob and carol, password USERpw (DIR/users, and one
+# Users judge, alice, bob, carol, dave and gm, password USERpw (DIR/users, and one
 # file per user in DIR/pw/); Postfix also accepts ghost@example.test, which
 # Dovecot refuses, so mail to it bounces. A self-signed certificate for localhost and
 # 127.0.0.1 (DIR/tls/cert.pem is also the CA file).
@@ -56,7 +56,7 @@ chmod 600 "$DIR/tls/key.pem" "$DIR/tls/wrongname.key"
 mkdir -p "$DIR/mail" "$DIR/pw"
 : >"$DIR/users"
 : >"$DIR/vmailbox"
-for u in judge alice bob carol; do
+for u in judge alice bob carol dave gm; do
 	mkdir -p "$DIR/mail/$u"
 	chown 65534:65534 "$DIR/mail/$u"
 	echo "$u:{PLAIN}${u}pw:65534:65534::$DIR/mail/$u::" >>"$DIR/users"

@@ -1,0 +1,276 @@
+#!/bin/sh
+# judge.sh — the judge end to end against real servers (Dovecot, Postfix).
+#
+#	tests/e2e/judge.sh [plain] [valgrind] [asan] [kill]   (default: all four)
+#
+# A game is run by mail: the host creates it with `pouch game`, players
+# send their orders by SMTP (curl) to the judge's address, `pouch run`
+# polls the judge's mailbox over IMAP, replies and reports go out by SMTP,
+# and the players' mailboxes, read over IMAP (curl), hold the replies and
+# the reports with the map link. The deadline passes on an injected clock
+# (pouch run --now). Faults: IMAP down (the run still sends), SMTP down
+# (mail waits in the outbox and goes on the next run), a wrong TLS
+# certificate (refused). At the end pouch replay --verify finds the live
+# state and mail equal to what the spool alone rebuilds.
+#
+# plain, valgrind, asan: that scenario with build/pouch, under valgrind,
+# with build/san/pouch.
+# kill: 200 order mails; `pouch run` killed with SIGKILL at 50 random
+# moments, then one clean run: every message applied exactly once, no
+# reply lost, the state identical to pouch replay. Prints the counts.
+#
+# Prints "ok - ..." or "not ok - ..." per check; exits 1 when any failed.
+# Needs root (Postfix) and the built programs (make tests; make SAN=1
+# BUILD=build/san tests for asan).
+set -u
+cd "$(dirname "$0")/../.."
+ROOT=$(pwd)
+MODES=${*:-plain valgrind asan kill}
+. tests/mailstack/testlib.sh
+stack_up pouch-e2e
+OUT=$WORK/out
+ERR=$WORK/err
+TOTAL_FAILED=0
+USERS="judge alice bob carol dave gm"
+
+purge() {
+	for u in $USERS; do
+		doveadm -c "$DOVECOT_CONF" expunge -u "$u" mailbox INBOX all >/dev/null 2>&1
+	done
+}
+
+# judge_conf DATA [MORE LINES...]: the judge on the test stack.
+judge_conf() {
+	d=$1
+	shift
+	mkdir -p "$d"
+	{
+		echo "judge.address = judge@example.test"
+		echo "judge.base_url = https://maps.example.test"
+		echo "imap.host = 127.0.0.1"
+		echo "imap.port = $IMAP_PORT"
+		echo "imap.user = judge"
+		echo "imap.password_file = $PASSWORD_DIR/judge"
+		echo "imap.cafile = $CA_FILE"
+		echo "smtp.url = smtp://127.0.0.1:$SUBMISSION_PORT/judge.example.test"
+		echo "smtp.user = judge"
+		echo "smtp.password_file = $PASSWORD_DIR/judge"
+		echo "smtp.cafile = $CA_FILE"
+		for l in "$@"; do echo "$l"; done
+	} >"$d/pouch.conf"
+}
+
+# send FROM SUBJECT BODY: a player's mail to the judge, by SMTP (curl).
+SENT=0
+send() {
+	SENT=$((SENT + 1))
+	printf 'From: %s <%s@example.test>\r\nTo: judge@example.test\r\nSubject: %s\r\nMessage-ID: <e2e.%s.%s@example.test>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n%b\r\n' \
+		"$1" "$1" "$2" "$SENT" "$$" "$3" >"$WORK/send.eml"
+	curl -s --url "smtp://127.0.0.1:$SMTP_PORT/player.example.test" \
+		--mail-from "$1@example.test" --mail-rcpt judge@example.test --upload-file "$WORK/send.eml"
+}
+
+# imap_grep USER TEXT: a message in USER's INBOX, read over IMAP with
+# STARTTLS by curl and decoded by pouch read-mail, contains TEXT.
+imap_grep() {
+	url="imap://127.0.0.1:$IMAP_PORT/INBOX"
+	uids=$(curl -s --ssl-reqd --cacert "$CA_FILE" --user "$1:${1}pw" "$url" -X "UID SEARCH ALL" |
+		tr -d '\r' | sed -n 's/^\* SEARCH//p')
+	for uid in $uids; do
+		curl -s --ssl-reqd --cacert "$CA_FILE" --user "$1:${1}pw" "$url;UID=$uid" >"$WORK/got.eml"
+		"$ROOT/build/pouch" read-mail "$WORK/got.eml" | grep -qF -- "$2" && return 0
+	done
+	return 1
+}
+
+# wait_judge N: the judge's mailbox holds N messages (delivery is asynchronous).
+wait_judge() { wait_mail judge "$1"; }
+
+scenario() {
+	D=$WORK/$MODE/judge
+	purge
+	judge_conf "$D"
+	P="--data $D"
+	start=$(date +%s)
+
+	echo "# the host creates a game; the delegations are told by mail"
+	pouch $P game new g1 --gm gm@example.test --password gm-password-1 --zone UTC
+	expect "game new: created" grep -q "game g1 created" "$OUT"
+	pouch $P game g1 DELEGATION England alice@example.test PASSWORD england-pw
+	pouch $P game g1 DELEGATION France bob@example.test PASSWORD france-pw
+	pouch $P game g1 DELEGATION Germany carol@example.test,dave@example.test PASSWORD germany-pw
+	pouch $P game g1 START
+	expect "game START: started" grep -q "the game has started" "$OUT"
+	expect "alice (England) is told, over IMAP" imap_grep alice "You play England in the Diplomacy game g1"
+	expect "both members of Germany are told" imap_grep dave "You play Germany"
+	expect "the GM gets the start announcement" imap_grep gm "Game g1 has started"
+
+	echo "# orders by SMTP; pouch run reads them over IMAP and replies by SMTP"
+	send alice "Spring orders" 'GAME g1 England england-pw\nF Lon - Nth\nF edi - nwg\nlvp yor'
+	send bob "orders" 'GAME g1 France france-pw\narmy paris moves to burgundy\nF Bre - Mid\nA Mar S A Par - Bur'
+	send bob "England's orders" 'GAME g1 England guessed-pw\nF Lon - Eng'
+	send carol "hello" '<html>not really</html>'
+	expect "the judge's mailbox has the 4 messages" wait_judge 4
+	pouch $P -v run
+	expect "pouch run: succeeds" test $? -eq 0
+	expect "pouch run: 4 fetched and applied" grep -q "fetched 4 (4 new), applied 4" "$OUT"
+	expect "alice's reply: her orders accepted" imap_grep alice "accepted: F lon - nth"
+	expect "alice's reply: the army filled in" imap_grep alice "corrected: A lvp - yor"
+	expect "bob's reply: natural language read" imap_grep bob "accepted: A par - bur"
+	expect "bob's forged England orders refused" imap_grep bob "that is not England's password"
+	expect "carol's message answered with help" imap_grep carol "start with a line GAME"
+
+	echo "# the deadline passes (injected clock): results and map links by mail"
+	pouch $P -v run --now $((start + 3 * 86400 + 60))
+	expect "pouch run --now: one phase adjudicated" grep -q "1 phase adjudicated" "$OUT"
+	expect "alice gets the results" imap_grep alice "Movement results for Spring of 1901"
+	expect "the report links the map" imap_grep alice "Map: https://maps.example.test/g1/0001.html"
+	expect "Germany (no orders) gets the results too" imap_grep dave "Germany: no orders; all units hold"
+	expect "the GM gets the results" imap_grep gm "France: Army Paris -> Burgundy."
+
+	echo "# IMAP down: the run fails to fetch but still acts on deadlines and sends"
+	judge_conf "$D" "imap.port = $((IMAP_PORT + 1))"
+	pouch $P -v run --now $((start + 6 * 86400 + 60))
+	expect "run with IMAP down: exit status 1" test $? -eq 1
+	expect "run with IMAP down: says why" grep -q "cannot connect" "$ERR"
+	expect "run with IMAP down: the Fall deadline is acted on" grep -q "1 phase adjudicated" "$OUT"
+	expect "and its results arrive" imap_grep alice "Movement results for Fall of 1901"
+	judge_conf "$D"
+
+	echo "# SMTP down: the mail waits in the outbox and goes on the next run"
+	judge_conf "$D" "smtp.url = smtp://127.0.0.1:$((SUBMISSION_PORT + 10))/judge.example.test"
+	send alice "list" 'GAME g1 England england-pw\nLIST'
+	expect "the judge's mailbox has it" wait_judge 5
+	pouch $P -v run --now $((start + 6 * 86400 + 180))
+	expect "run with SMTP down: the reply is deferred" grep -q "deferred 1" "$OUT"
+	expect "run with SMTP down: a warning says why" grep -q "the outbox keeps the mail" "$ERR"
+	judge_conf "$D"
+	pouch $P -v run --now $((start + 6 * 86400 + 600))
+	expect "SMTP back: the reply goes" grep -q "sent 1," "$OUT"
+	expect "alice gets her LIST" imap_grep alice "> LIST"
+
+	echo "# a wrong TLS certificate is refused"
+	other=$WORK/other.pem
+	[ -f "$other" ] || openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=other \
+		-keyout "$WORK/other.key" -out "$other" >/dev/null 2>&1
+	judge_conf "$D" "imap.cafile = $other"
+	pouch $P run --now $((start + 6 * 86400 + 700))
+	expect "IMAP with a certificate we do not trust: refused" grep -q "certificate is refused" "$ERR"
+	judge_conf "$D"
+
+	echo "# replay: the spool alone rebuilds the same games and mail"
+	pouch $P replay --into "$WORK/$MODE/replay" --verify
+	expect "pouch replay --verify: no difference" grep -q ", 0 differences" "$OUT"
+}
+
+# ------------------------------------------------------------------ kill --
+
+# The values of header H (Message-ID, In-Reply-To) of the messages in
+# USER's Maildir, one per line: mailbox_ids USER H.
+mailbox_ids() {
+	find "$MAIL_DIR/$1/Maildir/new" "$MAIL_DIR/$1/Maildir/cur" -type f -exec \
+		grep -hi -m1 "^$2:" {} + 2>/dev/null | tr -d '\r' | sed 's/^[^<]*<//; s/>.*//'
+}
+
+# order_mail I: the I-th order mail of the kill test (three delegations
+# holding in turn, so that every third mail completes a phase).
+order_mail() {
+	case $(($1 % 3)) in
+	0) send alice "orders $1" 'GAME g2 England england-pw\nORDERS REPLACE\nA lvp H\nF edi H\nF lon H' ;;
+	1) send bob "orders $1" 'GAME g2 France france-pw\nORDERS REPLACE\nA par H\nA mar H\nF bre H' ;;
+	2) send carol "orders $1" 'GAME g2 Germany germany-pw\nORDERS REPLACE\nA ber H\nA mun H\nF kie H' ;;
+	esac
+}
+
+kill_test() {
+	D=$WORK/kill/judge
+	purge
+	judge_conf "$D" "judge.reply_limit = 1000"
+	P="--data $D"
+	pouch $P game new g2 --gm gm@example.test --password gm-password-2 --zone UTC \
+		--nmr civil-disorder
+	pouch $P game g2 DELEGATION England alice@example.test PASSWORD england-pw
+	pouch $P game g2 DELEGATION France bob@example.test PASSWORD france-pw
+	pouch $P game g2 DELEGATION Germany carol@example.test PASSWORD germany-pw
+	pouch $P game g2 START
+	n0=$(count_mail judge)
+	echo "# 200 order mails, two at a time; pouch run killed (SIGKILL) at random moments"
+	k=0 kills=0 finished=0 attempts=0
+	while [ $kills -lt 50 ] && [ $attempts -lt 600 ]; do
+		if [ $k -lt 200 ]; then
+			order_mail $k
+			order_mail $((k + 1))
+			k=$((k + 2))
+			wait_judge $((n0 + k)) || break
+		fi
+		attempts=$((attempts + 1))
+		"$BIN/pouch" $P run >/dev/null 2>&1 &
+		pid=$!
+		# a random moment within a typical run: 0 to 0.4 s
+		sleep "$(awk -v r="$(od -An -N2 -tu2 /dev/urandom)" 'BEGIN { printf "%.3f", (r % 400) / 1000 }')"
+		if kill -9 $pid 2>/dev/null; then kills=$((kills + 1)); else finished=$((finished + 1)); fi
+		wait $pid 2>/dev/null
+	done
+	while [ $k -lt 200 ]; do	# (only when the kills came before the mail ran out)
+		order_mail $k
+		k=$((k + 1))
+	done
+	expect "200 messages delivered to the judge" wait_judge $((n0 + 200))
+	expect "50 runs killed mid-run ($kills of $attempts; $finished finished first)" test $kills -ge 50
+	pouch $P -v run
+	expect "the clean run after the kills succeeds" test $? -eq 0
+	applied=$(awk '$1 == "applied"' "$D/spool/ledger" | wc -l)
+	ins=$(awk '$1 == "in" && $6 ~ /^e2e\./' "$D/spool/ledger" | wc -l)
+	dups=$(awk '$1 == "in" && $7 != "-"' "$D/spool/ledger" | wc -l)
+	uniq_applied=$(awk '$1 == "applied" { print $2 }' "$D/spool/ledger" | sort -u | wc -l)
+	expect "all 200 player messages are in the spool, each once" test "$ins" -eq 200
+	expect "no message marked applied twice" test "$applied" -eq "$uniq_applied"
+	expect "every inbound message applied" test "$uniq_applied" -eq "$(awk '$1 == "in"' "$D/spool/ledger" | wc -l)"
+	# One reply per player message; mail sent twice is counted (a kill
+	# between the server's acceptance and the outbox noting it makes the
+	# next run send it again: at least once, by design).
+	sleep 2
+	for u in alice bob carol; do mailbox_ids $u In-Reply-To; done | grep '^e2e\.' >"$WORK/kill.replies"
+	for u in alice bob carol gm; do mailbox_ids $u Message-ID; done >"$WORK/kill.ids"
+	uniq_replies=$(sort -u "$WORK/kill.replies" | wc -l)
+	all=$(wc -l <"$WORK/kill.ids")
+	uniq_all=$(sort -u "$WORK/kill.ids" | wc -l)
+	expect "every player message got its reply (200 replies)" test "$uniq_replies" -eq 200
+	expect "every message the judge sent arrived" test "$uniq_all" -eq \
+		"$(awk '$1 == "out" { print $6 }' "$D/spool/ledger" | sort -u | wc -l)"
+	pouch $P replay --into "$WORK/kill/replay" --verify
+	expect "the state and mail are identical to pouch replay" grep -q ", 0 differences" "$OUT"
+	phases=$(ls "$D/games/g2/history" | grep -c '^[0-9]*\.txt$')
+	echo "  # kills: $kills of $attempts runs ($finished finished before their kill)"
+	echo "  # messages: 200 in, $uniq_applied applied (each once), $dups duplicates by Message-ID, $((200 - uniq_replies)) replies lost"
+	echo "  # delivered: $uniq_all distinct messages in the players' and GM's mailboxes, $((all - uniq_all)) delivered twice; $phases phases adjudicated"
+}
+
+for MODE in $MODES; do
+	PASS=0 FAIL=0
+	case $MODE in
+	plain | valgrind | kill) BIN=$ROOT/build ;;
+	asan)
+		BIN=$ROOT/build/san
+		export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+		export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+		;;
+	*) echo "unknown mode $MODE"; exit 2 ;;
+	esac
+	if [ ! -x "$BIN/pouch" ]; then
+		echo "== $MODE: $BIN/pouch missing (make, or make SAN=1 BUILD=build/san)"
+		TOTAL_FAILED=$((TOTAL_FAILED + 1))
+		continue
+	fi
+	echo "== judge end to end ($MODE)"
+	if [ "$MODE" = kill ]; then
+		MODE=plain
+		kill_test
+		MODE=kill
+	else
+		scenario
+	fi
+	echo "== $MODE: $PASS passed, $FAIL failed"
+	TOTAL_FAILED=$((TOTAL_FAILED + FAIL))
+done
+[ $TOTAL_FAILED -eq 0 ]
