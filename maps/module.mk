@@ -1,2 +1,4 @@
 POUCH_SRCS += \
+	maps/geometry.c \
+	maps/render.c \
 	maps/variant.c
