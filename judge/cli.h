@@ -20,5 +20,7 @@ int cli_datc(const struct cli_opts *o, int argc, char **argv);
 int cli_check_game(const struct cli_opts *o, int argc, char **argv);
 int cli_map(const struct cli_opts *o, int argc, char **argv);
 int cli_play(const struct cli_opts *o, int argc, char **argv);
+int cli_render(const struct cli_opts *o, int argc, char **argv);
+int cli_render_game(const struct cli_opts *o, int argc, char **argv);
 
 #endif

@@ -22,8 +22,12 @@ static const struct command commands[] = {
 	    "run DATC case files (jDip format); ends with \"N passed, M failed\"" },
 	{ "check-game", cli_check_game, "[--edition E] PATH...",
 	    "replay droidippy game records and compare every phase" },
-	{ "play", cli_play, "[--edition E] FILE",
+	{ "play", cli_play, "[--edition E] [--pages DIR [--base-url URL]] FILE",
 	    "play a game from a file of orders and print every phase's results" },
+	{ "render", cli_render, "[--variant V] [--board FILE] [--title T] [--out FILE.svg]",
+	    "draw a position as an SVG map (the starting position without --board)" },
+	{ "render-game", cli_render_game, "[--edition E] [--base-url URL] [--name N] RECORD OUTDIR",
+	    "replay a recorded game and write its map pages" },
 	{ "map", cli_map, "check FILE... | show NAME",
 	    "validate variant files, or describe a variant" },
 };
