@@ -3,4 +3,8 @@ TESTSUPPORT_SRCS += \
 	tests/support/testutil.c
 
 TESTS += \
-	test_map
+	test_map \
+	test_render
+
+BENCHES += \
+	bench_render
