@@ -317,14 +317,24 @@ geometry_parse(const struct map *m, const char *data, size_t len, const char *fn
 	g->legend_at.y = g->min_y + g->height - 8;
 	read_root_places(&rd, root);
 	walk(&rd, root->children);
+	{
+		struct buf missing;
+		int n = 0;
+		buf_init(&missing, 1 << 12);
+		for (i = 0; i < m->nprovs; i++)
+			if (g->shape[i] == NULL && n++ < 12)
+				buf_printf(&missing, "%s%s (%s)", n > 1 ? ", " : "", m->provs[i].abbr,
+				    m->provs[i].name);
+		if (n > 0)
+			fail(&rd, 0, "no shape (a <path id=\"ABBR\">) for %d province%s: %s%s", n,
+			    n == 1 ? "" : "s", buf_str(&missing), n > 12 ? ", ..." : "");
+		buf_free(&missing);
+	}
 	for (i = 0; i < m->nprovs; i++) {
 		const struct province *pv = &m->provs[i];
 		int k;
-		if (g->shape[i] == NULL) {
-			fail(&rd, 0, "no shape for %s (%s): a <path id=\"%s\">", pv->abbr, pv->name,
-			    pv->abbr);
+		if (g->shape[i] == NULL)
 			continue;
-		}
 		if (!rd.seen_label[i])
 			fail(&rd, 0, "%s: no pouch:label", pv->abbr);
 		if (pv->supply && !rd.seen_centre[i])
