@@ -539,10 +539,21 @@ render_summary(const struct map *m, const struct board *b, struct buf *out)
 
 /* --- output ------------------------------------------------------------------ */
 
+struct sink {
+	struct buf *out;
+	bool full;
+};
+
+/* Never reports a failure to libxml2 (which would print it): a full buffer
+ * is remembered and returned by render_svg. */
 static int
 write_buf(void *ctx, const char *data, int len)
 {
-	return buf_append(ctx, data, (size_t)len) < 0 ? -1 : len;
+	struct sink *s = ctx;
+
+	if (!s->full && buf_append(s->out, data, (size_t)len) < 0)
+		s->full = true;
+	return len;
 }
 
 static int
@@ -561,6 +572,7 @@ render_svg(const struct map *m, const struct geometry *g, const struct render_in
 	xmlNsPtr ns;
 	xmlSaveCtxtPtr save;
 	char title[160], ph[48];
+	struct sink sink;
 	struct buf desc;
 	int rc = 0;
 
@@ -608,10 +620,14 @@ render_svg(const struct map *m, const struct geometry *g, const struct render_in
 	add_title(&c, title);
 	add_legend(&c);
 
-	save = xmlSaveToIO(write_buf, close_buf, out, "UTF-8", XML_SAVE_AS_XML);
+	sink.out = out;
+	sink.full = false;
+	save = xmlSaveToIO(write_buf, close_buf, &sink, "UTF-8", XML_SAVE_AS_XML);
 	if (save == NULL || xmlSaveDoc(save, c.doc) < 0)
 		rc = -1;
 	if (save && xmlSaveClose(save) < 0)
+		rc = -1;
+	if (sink.full)
 		rc = -1;
 	xmlFreeDoc(c.doc);
 	return rc;
