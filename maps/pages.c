@@ -125,7 +125,8 @@ head(struct buf *out, const struct page_game *pg, const char *what)
 		buf_puts(out, " — ");
 		esc(out, what);
 	}
-	buf_puts(out, "</title>\n<link rel=\"stylesheet\" href=\"style.css\">\n</head>\n<body>\n");
+	buf_puts(out, "</title>\n<link rel=\"icon\" href=\"data:,\">\n"
+		      "<link rel=\"stylesheet\" href=\"style.css\">\n</head>\n<body>\n");
 }
 
 static void
