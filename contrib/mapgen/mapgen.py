@@ -696,8 +696,9 @@ def main():
         for key, pt in places[abbr].items():
             if inside_margin(pfaces[abbr], pt) < 0:
                 problems.append("%s: %s lies outside the province" % (abbr, key))
-    for line in cutter.leftovers:
-        sys.stderr.write("mapgen: note: %s\n" % line)
+    if VERBOSE or not args.check:
+        for line in cutter.leftovers:
+            sys.stderr.write("mapgen: note: %s\n" % line)
     for line in problems:
         sys.stderr.write("mapgen: %s\n" % line)
     if problems and getattr(board, "STRICT", False):
