@@ -400,9 +400,10 @@ def inside_margin(g, pt):
     return Shape(g).margin(pt)
 
 
-def best_spot(g, centre, taken, rmin, rmax, want, half, below=0.0):
+def best_spot(g, centre, taken, rmin, rmax, want, half, below=0.0, avoid=()):
     """The best point within rmax of centre for a box of half-size half
-    (w, h): inside g with a margin, near distance want, away from taken."""
+    (w, h): inside g with a margin, near distance want, away from taken,
+    not overlapping the boxes in avoid ((x0, y0, x1, y1) each)."""
     best, bscore = None, None
     shape = Shape(g)
     cx, cy = centre
@@ -424,6 +425,9 @@ def best_spot(g, centre, taken, rmin, rmax, want, half, below=0.0):
                 score -= 50
             if gap < rmin:
                 score -= 50
+            for x0, y0, x1, y1 in avoid:
+                if x - half[0] < x1 and x + half[0] > x0 and y - half[1] < y1 and y + half[1] > y0:
+                    score -= 50
             if bscore is None or score > bscore + 1e-9:
                 best, bscore = (x, y), score
     return best
@@ -474,11 +478,17 @@ def compute_places(abbr, g, info, overrides, city, to_px):
     if info["supply"]:
         places["centre"] = centre or best_spot(g, unit, taken, 10, 24, 12, (3, 3))
         taken.append(places["centre"])
+    # Nothing may cover the name: not a unit (a fleet is 22 wide, from 12
+    # above its place to 7 below), not the centre marker.
+    avoid = [(x - 12, y - 13, x + 12, y + 8) for k, (x, y) in places.items() if k.startswith("unit")]
+    if "centre" in places:
+        x, y = places["centre"]
+        avoid.append((x - 5, y - 5, x + 5, y + 5))
     w = 3.0 * len(abbr)
     if info["terrain"] == "sea":
-        places["label"] = ov.get("label") or best_spot(g, unit, taken, 14, 44, 22, (w + 2, 6), 1.0)
+        places["label"] = ov.get("label") or best_spot(g, unit, taken, 14, 44, 22, (w + 2, 6), 1.0, avoid)
     else:
-        places["label"] = ov.get("label") or best_spot(g, unit, taken, 10, 30, 13, (w, 5), 1.0)
+        places["label"] = ov.get("label") or best_spot(g, unit, taken, 10, 30, 14, (w, 5), 1.0, avoid)
     return places
 
 
