@@ -18,6 +18,7 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
+#include "../lib/diag.h"
 #include "../lib/fsio.h"
 #include "../lib/str.h"
 #include "../lib/xalloc.h"
@@ -25,14 +26,11 @@
 
 #define GEOMETRY_MAX_BYTES (16u << 20)
 #define GEOMETRY_NS "urn:pouch:geometry"
-#define MAX_ERRORS 50
 
 struct reader {
 	const struct map *m;
 	struct geometry *g;
-	const char *fname;
-	struct buf *err;
-	int nerr;
+	struct diag diag;	/* the file's name and where problems go */
 	unsigned char *seen_label;	/* [prov] */
 	unsigned char *seen_centre;	/* [prov] */
 	unsigned char *seen_unit;	/* [loc] */
@@ -43,19 +41,9 @@ fail(struct reader *rd, int line, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (rd->nerr++ >= MAX_ERRORS) {
-		if (rd->nerr == MAX_ERRORS + 1)
-			buf_printf(rd->err, "%s: too many errors, giving up\n", rd->fname);
-		return;
-	}
-	if (line > 0)
-		buf_printf(rd->err, "%s:%d: ", rd->fname, line);
-	else
-		buf_printf(rd->err, "%s: ", rd->fname);
 	va_start(ap, fmt);
-	buf_vprintf(rd->err, fmt, ap);
+	diag_vreport(&rd->diag, line, fmt, ap);
 	va_end(ap);
-	buf_putc(rd->err, '\n');
 }
 
 /* Parse "x y" (or "x,y"). Returns 0 or -1. */
@@ -271,8 +259,8 @@ geometry_parse(const struct map *m, const char *data, size_t len, const char *fn
 
 	memset(&rd, 0, sizeof rd);
 	rd.m = m;
-	rd.fname = fname;
-	rd.err = err;
+	rd.diag.fname = fname;
+	rd.diag.out = err;
 	if (len > INT32_MAX) {
 		fail(&rd, 0, "file too large");
 		return NULL;
@@ -350,7 +338,7 @@ done:
 	free(rd.seen_label);
 	free(rd.seen_centre);
 	free(rd.seen_unit);
-	if (rd.nerr > 0) {
+	if (rd.diag.count > 0) {
 		geometry_free(g);
 		return NULL;
 	}
