@@ -203,28 +203,14 @@ log_write(const struct game_log *gl, const struct map *m, const struct geometry 
 	return rc;
 }
 
-/* A game's name from a file name: its base name without the extension,
- * with anything a page name cannot hold turned into '-'. */
+/* A game's name from a file name: its base name without the extension. */
 static void
 name_from_file(const char *path, char *out, size_t size)
 {
 	const char *base = strrchr(path, '/');
-	size_t i, n;
 
 	base = base ? base + 1 : path;
-	n = strcspn(base, ".");
-	if (n == 0)
-		n = strlen(base);
-	if (n >= size)
-		n = size - 1;
-	for (i = 0; i < n; i++) {
-		char c = base[i];
-		out[i] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-		    c == '-' || c == '_' ? c : '-';
-	}
-	out[n] = '\0';
-	if (n == 0 || !pages_name_ok(out))
-		snprintf(out, size, "game");
+	pages_name_from(base, strcspn(base, "."), out, size);
 }
 
 int

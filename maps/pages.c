@@ -43,6 +43,13 @@ static const char STYLE_CSS[] =
     "ul.phases{padding-left:1.2em}\n"
     "@media (min-width:1000px){.maps{display:grid;grid-template-columns:1fr 1fr;gap:16px}}\n";
 
+static bool
+name_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	    c == '-' || c == '_' || c == '.';
+}
+
 bool
 pages_name_ok(const char *name)
 {
@@ -50,13 +57,26 @@ pages_name_ok(const char *name)
 
 	if (n == 0 || n > 64 || name[0] == '.')
 		return false;
-	for (i = 0; i < n; i++) {
-		char c = name[i];
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-			c == '-' || c == '_' || c == '.'))
+	for (i = 0; i < n; i++)
+		if (!name_char(name[i]))
 			return false;
-	}
 	return true;
+}
+
+void
+pages_name_from(const char *s, size_t n, char *out, size_t size)
+{
+	size_t i;
+
+	if (n > 64)
+		n = 64;
+	if (n >= size)
+		n = size - 1;
+	for (i = 0; i < n; i++)
+		out[i] = name_char(s[i]) ? s[i] : '-';
+	out[n] = '\0';
+	if (!pages_name_ok(out))
+		snprintf(out, size, "game");
 }
 
 char *
@@ -398,6 +418,22 @@ write_file(const char *dir, const struct page_game *pg, const char *file, const 
 	return 0;
 }
 
+/* Write data, which a function made with result made (-1: it did not fit),
+ * to file; frees data. */
+static int
+write_made(const char *dir, const struct page_game *pg, const char *file, struct buf *data,
+    int made, struct buf *err)
+{
+	int rc = -1;
+
+	if (made < 0)
+		buf_printf(err, "%s: too large\n", file);
+	else
+		rc = write_file(dir, pg, file, data, err);
+	buf_free(data);
+	return rc;
+}
+
 /* Check the name, make dir/NAME and write the style sheet. */
 static int
 prepare(const char *dir, const struct page_game *pg, struct buf *err)
@@ -431,16 +467,9 @@ write_map(const char *dir, const struct map *m, const struct geometry *g,
     const struct page_game *pg, const char *file, const struct render_input *in, struct buf *err)
 {
 	struct buf svg;
-	int rc;
 
 	buf_init(&svg, SVG_MAX);
-	rc = render_svg(m, g, in, &svg);
-	if (rc < 0)
-		buf_printf(err, "%s: the map is too large\n", file);
-	else
-		rc = write_file(dir, pg, file, &svg, err);
-	buf_free(&svg);
-	return rc;
+	return write_made(dir, pg, file, &svg, render_svg(m, g, in, &svg), err);
 }
 
 static int
@@ -451,7 +480,6 @@ write_phase(const char *dir, const struct map *m, const struct geometry *g,
 	struct render_input in;
 	char code[16], file[40];
 	struct buf html;
-	int rc;
 
 	pages_phase_code(ph->before, code, sizeof code);
 	memset(&in, 0, sizeof in);
@@ -469,14 +497,8 @@ write_phase(const char *dir, const struct map *m, const struct geometry *g,
 	if (write_map(dir, m, g, pg, file, &in, err) < 0)
 		return -1;
 	buf_init(&html, HTML_MAX);
-	rc = pages_phase_html(m, pg, i, &html);
 	snprintf(file, sizeof file, "%s.html", code);
-	if (rc < 0)
-		buf_printf(err, "%s: the page is too large\n", file);
-	else
-		rc = write_file(dir, pg, file, &html, err);
-	buf_free(&html);
-	return rc;
+	return write_made(dir, pg, file, &html, pages_phase_html(m, pg, i, &html), err);
 }
 
 static int
@@ -485,7 +507,6 @@ write_index(const char *dir, const struct map *m, const struct geometry *g,
 {
 	struct render_input in;
 	struct buf html;
-	int rc;
 
 	memset(&in, 0, sizeof in);
 	in.board = pg->current;
@@ -493,13 +514,7 @@ write_index(const char *dir, const struct map *m, const struct geometry *g,
 	if (write_map(dir, m, g, pg, "current.svg", &in, err) < 0)
 		return -1;
 	buf_init(&html, HTML_MAX);
-	rc = pages_index_html(m, pg, &html);
-	if (rc < 0)
-		buf_puts(err, "index.html: the page is too large\n");
-	else
-		rc = write_file(dir, pg, "index.html", &html, err);
-	buf_free(&html);
-	return rc;
+	return write_made(dir, pg, "index.html", &html, pages_index_html(m, pg, &html), err);
 }
 
 int

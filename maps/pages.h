@@ -63,6 +63,9 @@ struct page_game {
 /* True when name can be a game's directory and URL component: 1 to 64 of
  * letters, digits, '-', '_' and '.', not starting with '.'. */
 bool pages_name_ok(const char *name);
+/* A page name made of s[0..n): what a name cannot hold turned into '-';
+ * "game" when nothing usable is left. Into out (size >= 16). */
+void pages_name_from(const char *s, size_t n, char *out, size_t size);
 
 /* The phase code of b ("S1901M") into out (size >= 16). Returns out. */
 char *pages_phase_code(const struct board *b, char *out, size_t size);

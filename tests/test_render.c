@@ -26,24 +26,6 @@
 #include "../maps/render.h"
 #include "../parser/orders.h"
 
-static const struct geometry *
-standard_geometry(void)
-{
-	static struct geometry *g;
-	struct buf err;
-
-	if (g)
-		return g;
-	buf_init(&err, 1 << 16);
-	g = geometry_load(test_standard_map(), "maps/standard/map.svg", &err);
-	if (g == NULL) {
-		fprintf(stderr, "%s", buf_str(&err));
-		fail_msg("cannot load the standard geometry");
-	}
-	buf_free(&err);
-	return g;
-}
-
 /* A phase to draw: a board, orders read by the order parser, results. */
 struct scene {
 	struct board b;
@@ -80,6 +62,22 @@ scene_resolve(struct scene *s)
 	adj_resolve(test_standard_map(), &r, &s->b, s->o, s->n, &s->res, NULL);
 }
 
+static xmlDocPtr render_doc(const struct render_input *in);
+
+/* The map of a scene: its board, orders and results. */
+static xmlDocPtr
+render_scene(const struct scene *s)
+{
+	struct render_input in;
+
+	memset(&in, 0, sizeof in);
+	in.board = &s->b;
+	in.orders = s->o;
+	in.norders = s->n;
+	in.res = &s->res;
+	return render_doc(&in);
+}
+
 static xmlDocPtr
 render_doc(const struct render_input *in)
 {
@@ -87,7 +85,7 @@ render_doc(const struct render_input *in)
 	xmlDocPtr doc;
 
 	buf_init(&out, 16u << 20);
-	assert_int_equal(render_svg(test_standard_map(), standard_geometry(), in, &out), 0);
+	assert_int_equal(render_svg(test_standard_map(), test_standard_geometry(), in, &out), 0);
 	doc = xmlReadMemory(buf_str(&out), (int)out.len, "map.svg", NULL, XML_PARSE_NONET);
 	if (doc == NULL)
 		fail_msg("the rendered map is not well-formed XML");
@@ -139,7 +137,7 @@ static void
 test_geometry_covers_variant(void **state)
 {
 	const struct map *m = test_standard_map();
-	const struct geometry *g = standard_geometry();
+	const struct geometry *g = test_standard_geometry();
 	int i;
 
 	(void)state;
@@ -247,7 +245,7 @@ static void
 test_render_unit_colours(void **state)
 {
 	const struct map *m = test_standard_map();
-	const struct geometry *g = standard_geometry();
+	const struct geometry *g = test_standard_geometry();
 	struct render_input in;
 	struct board b;
 	char expr[160], colour[8];
@@ -287,12 +285,7 @@ test_render_orders(void **state)
 	scene_order(s, "Italy: A rom S A ven");		/* support to hold */
 	scene_order(s, "Turkey: A bul - con");		/* no unit in Bulgaria: not drawn */
 	scene_resolve(s);
-	memset(&in, 0, sizeof in);
-	in.board = &s->b;
-	in.orders = s->o;
-	in.norders = s->n;
-	in.res = &s->res;
-	doc = render_doc(&in);
+	doc = render_scene(s);
 	/* Moves: one arrow that worked, two that failed (red, dashed). */
 	assert_int_equal(count(doc, "//s:g[@id='orders']/s:line[@class='o' and @marker-end='url(#ah)']"),
 	    1);
@@ -308,7 +301,10 @@ test_render_orders(void **state)
 	assert_int_equal(count(doc, "//s:g[@id='orders']/*"), 7);
 	/* Without results the same orders are drawn as given. */
 	xmlFreeDoc(doc);
-	in.res = NULL;
+	memset(&in, 0, sizeof in);
+	in.board = &s->b;
+	in.orders = s->o;
+	in.norders = s->n;
 	doc = render_doc(&in);
 	assert_int_equal(count(doc, "//s:g[@id='orders']/*[contains(@class,' f')]"), 0);
 	assert_int_equal(count(doc, "//s:g[@id='orders']/s:line"), 6);	/* Bulgaria's too */
@@ -320,7 +316,6 @@ static void
 test_render_convoy(void **state)
 {
 	const struct map *m = test_standard_map();
-	struct render_input in;
 	struct scene *s = calloc(1, sizeof *s);
 	xmlDocPtr doc;
 
@@ -332,12 +327,7 @@ test_render_convoy(void **state)
 	scene_order(s, "England: F nth C A yor - nwy");
 	scene_resolve(s);
 	assert_int_equal(s->res.reason[0], R_OK);
-	memset(&in, 0, sizeof in);
-	in.board = &s->b;
-	in.orders = s->o;
-	in.norders = s->n;
-	in.res = &s->res;
-	doc = render_doc(&in);
+	doc = render_scene(s);
 	assert_int_equal(count(doc, "//s:g[@id='orders']/s:line[@class='o cv' and "
 				    "@marker-end='url(#dotc)']"), 1);
 	assert_int_equal(count(doc, "//s:g[@id='orders']/s:line[@class='o']"), 1);
@@ -349,7 +339,7 @@ static void
 test_render_dislodged_and_retreats(void **state)
 {
 	const struct map *m = test_standard_map();
-	const struct geometry *g = standard_geometry();
+	const struct geometry *g = test_standard_geometry();
 	struct render_input in;
 	struct scene *s = calloc(1, sizeof *s);
 	struct board next;
@@ -368,12 +358,7 @@ test_render_dislodged_and_retreats(void **state)
 	scene_order(s, "France: A pic S A par - bur");
 	scene_resolve(s);
 	/* The map of the orders marks the unit that was dislodged. */
-	memset(&in, 0, sizeof in);
-	in.board = &s->b;
-	in.orders = s->o;
-	in.norders = s->n;
-	in.res = &s->res;
-	doc = render_doc(&in);
+	doc = render_scene(s);
 	assert_int_equal(count(doc, "//s:g[@id='units']/s:g[@class='u dl']"), 1);
 	xmlFreeDoc(doc);
 	/* The position after: the German army set off, with its ways out. */
@@ -403,7 +388,6 @@ static void
 test_render_adjustments(void **state)
 {
 	const struct map *m = test_standard_map();
-	struct render_input in;
 	struct scene *s = calloc(1, sizeof *s);
 	xmlDocPtr doc;
 
@@ -417,12 +401,7 @@ test_render_adjustments(void **state)
 	scene_order(s, "France: build A par");
 	scene_order(s, "France: build F mar");	/* occupied: refused, drawn red */
 	scene_resolve(s);
-	memset(&in, 0, sizeof in);
-	in.board = &s->b;
-	in.orders = s->o;
-	in.norders = s->n;
-	in.res = &s->res;
-	doc = render_doc(&in);
+	doc = render_scene(s);
 	assert_int_equal(count(doc, "//s:g[@id='orders']/s:circle[@class='o bd']"), 1);
 	assert_int_equal(count(doc, "//s:g[@id='orders']/s:circle[@class='o bd f']"), 1);
 	xmlFreeDoc(doc);
@@ -441,7 +420,7 @@ test_render_full_buffer(void **state)
 	memset(&in, 0, sizeof in);
 	in.board = &b;
 	buf_init(&out, 1000);
-	assert_int_equal(render_svg(test_standard_map(), standard_geometry(), &in, &out), -1);
+	assert_int_equal(render_svg(test_standard_map(), test_standard_geometry(), &in, &out), -1);
 	buf_free(&out);
 }
 
@@ -459,6 +438,12 @@ test_pages_names_and_urls(void **state)
 	assert_false(pages_name_ok("../etc"));
 	assert_false(pages_name_ok("a/b"));
 	assert_false(pages_name_ok("a b"));
+	pages_name_from("game_10070.txt", 10, code, sizeof code);
+	assert_string_equal(code, "game_10070");
+	pages_name_from("my game!", 8, code, sizeof code);
+	assert_string_equal(code, "my-game-");
+	pages_name_from(".x", 2, code, sizeof code);
+	assert_string_equal(code, "game");
 	board_init_empty(&b, 1901, SEASON_SPRING, PHASE_MOVEMENT);
 	assert_string_equal(pages_phase_code(&b, code, sizeof code), "S1901M");
 	board_init_empty(&b, 1907, SEASON_FALL, PHASE_RETREAT);
@@ -563,7 +548,7 @@ test_pages(void **state)
 	/* The files: named by nothing but the game and the phase. */
 	assert_non_null(mkdtemp(dir));
 	buf_init(&err, 1 << 16);
-	assert_int_equal(pages_write_game(dir, m, standard_geometry(), &pg, &err), 0);
+	assert_int_equal(pages_write_game(dir, m, test_standard_geometry(), &pg, &err), 0);
 	/* A second phase written later, as the judge does. */
 	{
 		struct page_phase two[2];
@@ -572,7 +557,7 @@ test_pages(void **state)
 		two[1].before = &next;
 		pg.phases = two;
 		pg.nphases = 2;
-		assert_int_equal(pages_write_phase(dir, m, standard_geometry(), &pg, 1, &err), 0);
+		assert_int_equal(pages_write_phase(dir, m, test_standard_geometry(), &pg, 1, &err), 0);
 		pg.phases = &ph;
 		pg.nphases = 1;
 	}
@@ -600,7 +585,7 @@ test_pages(void **state)
 	remove(dir);
 	/* A name that could leave the directory is refused. */
 	pg.name = "../x";
-	assert_int_equal(pages_write_index(dir, m, standard_geometry(), &pg, &err), -1);
+	assert_int_equal(pages_write_index(dir, m, test_standard_geometry(), &pg, &err), -1);
 	assert_non_null(strstr(buf_str(&err), "cannot name a game's pages"));
 	buf_free(&err);
 	free(s);

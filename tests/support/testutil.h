@@ -20,6 +20,9 @@ const char *test_shared_dir(void);
 const char *test_shared_path(const char *rel);
 /* The standard map (loaded once, never freed). */
 const struct map *test_standard_map(void);
+struct geometry;
+/* The standard map's geometry, maps/standard/map.svg (loaded once, never freed). */
+const struct geometry *test_standard_geometry(void);
 /* Read a whole file; fails the test when it cannot. Caller buf_free()s. */
 void test_read_file(const char *path, struct buf *out);
 
