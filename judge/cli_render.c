@@ -128,6 +128,7 @@ cli_render(const struct cli_opts *o, int argc, char **argv)
 	close_map_set(&ms);
 	return rc;
 }
+
 /* --- games: every phase kept for the pages --------------------------------------- */
 
 struct game_log {
@@ -305,10 +306,35 @@ cli_play_pages(const struct cli_opts *o, const struct map *m, enum edition ed, c
 	return rc;
 }
 
+struct replay {
+	struct game_log log;
+	const struct map *m;
+};
+
+/* Recorded orders name places, not powers: the power is the unit's owner
+ * (the reports list orders by power). */
 static int
 replay_phase(void *ctx, const struct gamerec_phase *ph)
 {
-	log_add(ctx, ph->before, ph->orders, ph->norders, ph->res, ph->after);
+	struct replay *rp = ctx;
+	const struct board *b = ph->before;
+	struct order *o;
+	int i;
+
+	log_add(&rp->log, b, ph->orders, ph->norders, ph->res, ph->after);
+	o = rp->log.orders[rp->log.n - 1];
+	for (i = 0; i < ph->norders && i < ph->res->norders; i++) {
+		int u = ph->res->order_unit[i];
+		if (o[i].power != POWER_NONE || o[i].loc == LOC_NONE)
+			continue;
+		if (b->phase == PHASE_RETREAT && u >= 0 && u < b->ndislodged)
+			o[i].power = b->dislodged[u].unit.power;
+		else if (b->phase == PHASE_MOVEMENT && u >= 0 && u < b->nunits)
+			o[i].power = b->units[u].power;
+		else if (b->phase == PHASE_ADJUSTMENT &&
+		    (u = board_unit_in(b, rp->m, map_loc_prov(rp->m, o[i].loc))) >= 0)
+			o[i].power = b->units[u].power;
+	}
 	return 0;
 }
 
@@ -319,7 +345,7 @@ cli_render_game(const struct cli_opts *o, int argc, char **argv)
 	const char *variant = "standard";
 	struct gamerec_stats st;
 	struct page_opts po;
-	struct game_log gl;
+	struct replay rp;
 	struct map_set ms;
 	struct names *nm;
 	struct rules r;
@@ -358,7 +384,8 @@ cli_render_game(const struct cli_opts *o, int argc, char **argv)
 	buf_init(&report, 1u << 20);
 	buf_init(&err, 1u << 16);
 	memset(&st, 0, sizeof st);
-	memset(&gl, 0, sizeof gl);
+	memset(&rp, 0, sizeof rp);
+	rp.m = ms.m;
 	rules_init(&r, ed);
 	nm = names_new(ms.m);
 	if (fs_read_file(argv[i], &text) < 0) {
@@ -366,28 +393,28 @@ cli_render_game(const struct cli_opts *o, int argc, char **argv)
 		rc = 1;
 	} else {
 		rc = gamerec_replay_text(ms.m, nm, &r, buf_str(&text), text.len, argv[i], &st, &report,
-		    replay_phase, &gl);
+		    replay_phase, &rp);
 		fputs(buf_str(&report), stderr);
 		if (rc != 0) {
 			fprintf(stderr, "pouch render-game: %s does not replay; pages for the %d phases "
-			    "before that are written\n", argv[i], gl.n);
+			    "before that are written\n", argv[i], rp.log.n);
 		}
-		if (gl.n > 0 || rc == 0) {
+		if (rp.log.n > 0 || rc == 0) {
 			struct board start;
+			const struct board *now = rp.log.n ? &rp.log.after[rp.log.n - 1] : &start;
 			board_init_start(&start, ms.m);
-			if (log_write(&gl, ms.m, ms.g, &po, name, gl.n ? &gl.after[gl.n - 1] : &start,
-				&err) < 0) {
+			if (log_write(&rp.log, ms.m, ms.g, &po, name, now, &err) < 0) {
 				fputs(buf_str(&err), stderr);
 				rc = 1;
 			} else {
-				printf("%s/%s/index.html: %d phases, %d maps\n", po.dir, name, gl.n,
-				    2 * gl.n + 1);
+				printf("%s/%s/index.html: %d phases, %d maps\n", po.dir, name, rp.log.n,
+				    2 * rp.log.n + 1);
 			}
 		}
 		rc = rc != 0 ? 1 : rc;
 	}
 	names_free(nm);
-	log_free(&gl);
+	log_free(&rp.log);
 	buf_free(&text);
 	buf_free(&report);
 	buf_free(&err);
