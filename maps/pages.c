@@ -104,30 +104,39 @@ pages_phase_url(const char *base_url, const char *game, const struct board *b, s
 
 /* --- HTML helpers ------------------------------------------------------------ */
 
+/* Append s[0..n) with HTML's special characters escaped. */
 static void
-esc(struct buf *out, const char *s)
+esc_n(struct buf *out, const char *s, size_t n)
 {
-	for (; *s; s++) {
-		switch (*s) {
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		switch (s[i]) {
 		case '&': buf_puts(out, "&amp;"); break;
 		case '<': buf_puts(out, "&lt;"); break;
 		case '>': buf_puts(out, "&gt;"); break;
 		case '"': buf_puts(out, "&quot;"); break;
-		default: buf_putc(out, *s); break;
+		default: buf_putc(out, s[i]); break;
 		}
 	}
 }
 
 static void
-esc_n(struct buf *out, const char *s, size_t n)
+esc(struct buf *out, const char *s)
 {
-	char tmp[512];
+	esc_n(out, s, strlen(s));
+}
 
-	if (n >= sizeof tmp)
-		n = sizeof tmp - 1;
-	memcpy(tmp, s, n);
-	tmp[n] = '\0';
-	esc(out, tmp);
+static const char PAGE_END[] = "</main>\n</body>\n</html>\n";
+
+/* 0 when the page was appended whole, -1 when out was too small for it. */
+static int
+page_done(struct buf *out)
+{
+	size_t n = sizeof PAGE_END - 1;
+
+	buf_puts(out, PAGE_END);
+	return out->len >= n && memcmp(out->data + out->len - n, PAGE_END, n) == 0 ? 0 : -1;
 }
 
 static const char *
@@ -348,8 +357,7 @@ pages_phase_html(const struct map *m, const struct page_game *pg, int i, struct 
 	results(out, m, ph);
 	buf_puts(out, "<h2>Supply centres afterwards</h2>\n");
 	standings(out, m, ph->after, ph->before);
-	buf_puts(out, "</main>\n</body>\n</html>\n");
-	return out->len >= out->max ? -1 : 0;
+	return page_done(out);
 }
 
 int
@@ -395,8 +403,7 @@ pages_index_html(const struct map *m, const struct page_game *pg, struct buf *ou
 	}
 	if (pg->nphases > 0)
 		buf_puts(out, "</ul>\n");
-	buf_puts(out, "</main>\n</body>\n</html>\n");
-	return out->len >= out->max ? -1 : 0;
+	return page_done(out);
 }
 
 /* --- files ------------------------------------------------------------------- */

@@ -544,6 +544,9 @@ test_pages(void **state)
 	assert_non_null(strstr(buf_str(&html), "Orders for Fall 1901 are due on Friday."));
 	assert_non_null(strstr(buf_str(&html), "<a href=\"S1901M.html\">Spring 1901 Movement</a>"));
 	buf_free(&html);
+	buf_init(&html, 2000);	/* too small for a page */
+	assert_int_equal(pages_phase_html(m, &pg, 0, &html), -1);
+	buf_free(&html);
 
 	/* The files: named by nothing but the game and the phase. */
 	assert_non_null(mkdtemp(dir));
