@@ -159,10 +159,14 @@ read_root_places(struct reader *rd, xmlNode *root)
 	for (a = root->properties; a; a = a->next) {
 		struct geo_point pt;
 		xmlChar *v;
-		if (!in_pouch_ns(a) || strcmp((const char *)a->name, "variant") == 0)
+		if (!in_pouch_ns(a))
 			continue;
 		v = xmlNodeListGetString(root->doc, a->children, 1);
-		if (strcmp((const char *)a->name, "title") != 0 &&
+		if (strcmp((const char *)a->name, "variant") == 0) {
+			if (v == NULL || strcmp((const char *)v, rd->m->name) != 0)
+				fail(rd, (int)xmlGetLineNo(root), "this is the drawing of variant \"%s\", not %s",
+				    v ? (const char *)v : "", rd->m->name);
+		} else if (strcmp((const char *)a->name, "title") != 0 &&
 		    strcmp((const char *)a->name, "legend") != 0) {
 			fail(rd, (int)xmlGetLineNo(root), "unknown attribute pouch:%s on <svg>",
 			    (const char *)a->name);

@@ -185,6 +185,9 @@ test_geometry_errors(void **state)
 	expect_geometry_error("<svg", "bad.svg:");
 	expect_geometry_error("<html/>", "the root element must be <svg>");
 	expect_geometry_error("<svg xmlns='http://www.w3.org/2000/svg'/>", "needs a viewBox");
+	expect_geometry_error("<svg xmlns='http://www.w3.org/2000/svg' xmlns:pouch='urn:pouch:geometry' "
+			      "viewBox='0 0 10 10' pouch:variant='muna'/>",
+	    "bad.svg:1: this is the drawing of variant \"muna\", not standard");
 	expect_geometry_error("<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 10 10'/>",
 	    "no shape (a <path id=\"ABBR\">) for 75 provinces: adr (Adriatic Sea), aeg");
 	expect_geometry_error("<svg xmlns='http://www.w3.org/2000/svg' xmlns:pouch='urn:pouch:geometry' "

@@ -567,7 +567,8 @@ def write_svg(out, name, title, width, height, source, faces, impassable, lakes,
     w("  Format: maps/FORMAT.md, \"Map geometry\". Sources: maps/%s/SOURCES.md." % name)
     w("-->")
     w('<svg xmlns="%s" xmlns:pouch="urn:pouch:geometry" version="1.1" width="%d" height="%d" '
-      'viewBox="0 0 %d %d" pouch:variant="%s">' % (ns, width, height, width, height, name))
+      'viewBox="0 0 %d %d" pouch:variant="%s" pouch:title="8 8" pouch:legend="8 %d">'
+      % (ns, width, height, width, height, name, height - 8))
     w("<title>%s board</title>" % title)
     w("<style>%s</style>" % STYLE.strip().replace("\n", ""))
     w('<g id="background">')
