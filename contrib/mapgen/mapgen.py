@@ -400,10 +400,11 @@ def inside_margin(g, pt):
     return Shape(g).margin(pt)
 
 
-def best_spot(g, centre, taken, rmin, rmax, want, half, below=0.0, avoid=()):
+def best_spot(g, centre, taken, rmin, rmax, want, half, below=0.0, avoid=(), outside=50):
     """The best point within rmax of centre for a box of half-size half
-    (w, h): inside g with a margin, near distance want, away from taken,
-    not overlapping the boxes in avoid ((x0, y0, x1, y1) each)."""
+    (w, h): inside g with a margin (leaving it costs outside), near
+    distance want, away from taken, not overlapping the boxes in avoid
+    ((x0, y0, x1, y1) each)."""
     best, bscore = None, None
     shape = Shape(g)
     cx, cy = centre
@@ -422,12 +423,12 @@ def best_spot(g, centre, taken, rmin, rmax, want, half, below=0.0, avoid=()):
             score = min(m, 4.0) * 2 - abs(d - want) * 0.3 + min(gap, 20.0) * 0.2
             score += below * (1 if y > cy + 2 else 0)
             if m < 1.0:
-                score -= 50
+                score -= outside
             if gap < rmin:
                 score -= 50
             for x0, y0, x1, y1 in avoid:
                 if x - half[0] < x1 and x + half[0] > x0 and y - half[1] < y1 and y + half[1] > y0:
-                    score -= 50
+                    score -= 100
             if bscore is None or score > bscore + 1e-9:
                 best, bscore = (x, y), score
     return best
@@ -477,19 +478,36 @@ def compute_places(abbr, g, info, overrides, city, to_px):
     taken = [places[k] for k in places]
     if info["supply"]:
         places["centre"] = centre or best_spot(g, unit, taken, 10, 24, 12, (3, 3))
-        taken.append(places["centre"])
-    # Nothing may cover the name: not a unit (a fleet is 22 wide, from 12
-    # above its place to 7 below), not the centre marker.
-    avoid = [(x - 12, y - 13, x + 12, y + 8) for k, (x, y) in places.items() if k.startswith("unit")]
-    if "centre" in places:
-        x, y = places["centre"]
-        avoid.append((x - 5, y - 5, x + 5, y + 5))
-    w = 3.0 * len(abbr)
-    if info["terrain"] == "sea":
-        places["label"] = ov.get("label") or best_spot(g, unit, taken, 14, 44, 22, (w + 2, 6), 1.0, avoid)
-    else:
-        places["label"] = ov.get("label") or best_spot(g, unit, taken, 10, 30, 14, (w, 5), 1.0, avoid)
+    if "label" in ov:
+        places["label"] = ov["label"]
     return places
+
+
+def place_labels(faces, variant, places):
+    """Names, once every unit and marker has its place: nothing may cover a
+    name (a unit: a fleet is 22 wide, from 12 above its place to 7 below; a
+    centre marker; another name). A name goes inside its province if it
+    can, else just outside, where nothing is in the way."""
+    boxes = []
+    for abbr in sorted(places):
+        for k, (x, y) in places[abbr].items():
+            if k.startswith("unit"):
+                boxes.append((x - 12, y - 13, x + 12, y + 8))
+            elif k == "centre":
+                boxes.append((x - 5, y - 5, x + 5, y + 5))
+    for abbr in sorted(places, key=lambda a: (faces[a].area, a)):
+        pl = places[abbr]
+        w = 3.0 * len(abbr)
+        if "label" not in pl:
+            taken = [pl[k] for k in pl]
+            if variant[abbr]["terrain"] == "sea":
+                half = (w + 2, 6)
+                pl["label"] = best_spot(faces[abbr], pl["unit"], taken, 14, 44, 22, half, 1.0, boxes)
+            else:
+                half = (w, 5)
+                pl["label"] = best_spot(faces[abbr], pl["unit"], taken, 10, 30, 14, half, 1.0, boxes, 30)
+        x, y = pl["label"]
+        boxes.append((x - w, y - 5, x + w, y + 5))
 
 
 # --- output -------------------------------------------------------------------
@@ -700,12 +718,13 @@ def main():
         ov = getattr(board, "PLACES", {}).get(abbr, {})
         city = getattr(board, "CITIES", {}).get(abbr)
         places[abbr] = compute_places(abbr, pfaces[abbr], variant[abbr], ov, city, to_px)
+    place_labels(pfaces, variant, places)
 
     problems = check_adjacency(pfaces, variant, board)
     for abbr in sorted(pfaces):
         info = variant[abbr]
         for key, pt in places[abbr].items():
-            if inside_margin(pfaces[abbr], pt) < 0:
+            if key != "label" and inside_margin(pfaces[abbr], pt) < 0:
                 problems.append("%s: %s lies outside the province" % (abbr, key))
     if VERBOSE or not args.check:
         for line in cutter.leftovers:
