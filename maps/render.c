@@ -451,8 +451,11 @@ add_orders(struct ctx *c)
 
 		if (n == 0)
 			cross(layer, from, "o f");
-		for (k = 0; k < n; k++)
-			line(layer, from, c->g->unit[opt[k]], UNIT_R + 1, UNIT_R + 2, "o op", "aho");
+		/* A ring where it may go, and an arrow when there is room for one. */
+		for (k = 0; k < n; k++) {
+			line(layer, from, c->g->unit[opt[k]], UNIT_R + 1, RING_R - 3, "o op", "aho");
+			ring(layer, c->g->unit[opt[k]], RING_R - 3, "o op");
+		}
 	}
 }
 

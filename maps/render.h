@@ -21,8 +21,9 @@
  * ring, disbands and removals a cross, builds a dashed ring with a plus.
  * With results, orders that failed are red and dashed; orders refused
  * because the unit does not exist (or belongs to someone else) are not
- * drawn. Where dislodged units may retreat is drawn as thin orange arrows
- * when asked for; a dislodged unit with nowhere to go gets a cross.
+ * drawn. Where dislodged units may retreat is drawn, when asked for, as a
+ * thin orange ring at each place and an arrow to it; a dislodged unit with
+ * nowhere to go gets a cross.
  *
  * Pure: no I/O. The output is deterministic.
  */

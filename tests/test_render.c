@@ -382,6 +382,7 @@ test_render_dislodged_and_retreats(void **state)
 	n = adj_retreat_options(m, &next, &next.dislodged[0], opt);
 	assert_true(n > 0);
 	assert_int_equal(count(doc, "//s:g[@id='orders']/s:line[@class='o op']"), n);
+	assert_int_equal(count(doc, "//s:g[@id='orders']/s:circle[@class='o op']"), n);
 	assert_int_equal(count(doc, "//s:g[@id='title']/s:text[.='Spring 1901 Retreat']"), 1);
 	xmlFreeDoc(doc);
 	free(s);
