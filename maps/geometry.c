@@ -11,7 +11,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,16 +34,6 @@ struct reader {
 	unsigned char *seen_centre;	/* [prov] */
 	unsigned char *seen_unit;	/* [loc] */
 };
-
-__attribute__((format(printf, 3, 4))) static void
-fail(struct reader *rd, int line, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	diag_vreport(&rd->diag, line, fmt, ap);
-	va_end(ap);
-}
 
 /* Parse "x y" (or "x,y"). Returns 0 or -1. */
 static int
@@ -83,8 +72,8 @@ read_place(struct reader *rd, xmlNode *n, prov_id p, const char *name, const cha
 	loc_id l = LOC_NONE;
 
 	if (parse_point(value, &pt) < 0) {
-		fail(rd, line, "%s: pouch:%s must be two numbers \"x y\", not \"%s\"", pv->abbr, name,
-		    value);
+		diag_report(&rd->diag, line, "%s: pouch:%s must be two numbers \"x y\", not \"%s\"",
+		    pv->abbr, name, value);
 		return;
 	}
 	if (strcmp(name, "label") == 0) {
@@ -92,7 +81,7 @@ read_place(struct reader *rd, xmlNode *n, prov_id p, const char *name, const cha
 		rd->seen_label[p] = 1;
 	} else if (strcmp(name, "centre") == 0) {
 		if (!pv->supply) {
-			fail(rd, line, "%s: pouch:centre on a province that is not a supply centre",
+			diag_report(&rd->diag, line, "%s: pouch:centre on a province that is not a supply centre",
 			    pv->abbr);
 			return;
 		}
@@ -103,11 +92,11 @@ read_place(struct reader *rd, xmlNode *n, prov_id p, const char *name, const cha
 	} else if (strncmp(name, "unit-", 5) == 0) {
 		l = map_find_coast(rd->m, p, name + 5);
 		if (l == LOC_NONE) {
-			fail(rd, line, "%s has no coast \"%s\"", pv->abbr, name + 5);
+			diag_report(&rd->diag, line, "%s has no coast \"%s\"", pv->abbr, name + 5);
 			return;
 		}
 	} else {
-		fail(rd, line, "%s: unknown attribute pouch:%s", pv->abbr, name);
+		diag_report(&rd->diag, line, "%s: unknown attribute pouch:%s", pv->abbr, name);
 		return;
 	}
 	if (l != LOC_NONE) {
@@ -125,17 +114,17 @@ read_province(struct reader *rd, xmlNode *n, prov_id p)
 	xmlChar *d;
 
 	if (g->shape[p] != NULL) {
-		fail(rd, line, "a second shape for %s", rd->m->provs[p].abbr);
+		diag_report(&rd->diag, line, "a second shape for %s", rd->m->provs[p].abbr);
 		return;
 	}
 	if (strcmp((const char *)n->name, "path") != 0) {
-		fail(rd, line, "%s must be a <path>, not <%s>", rd->m->provs[p].abbr,
+		diag_report(&rd->diag, line, "%s must be a <path>, not <%s>", rd->m->provs[p].abbr,
 		    (const char *)n->name);
 		return;
 	}
 	d = xmlGetNoNsProp(n, (const xmlChar *)"d");
 	if (d == NULL || *str_trim((char *)d) == '\0') {
-		fail(rd, line, "%s: the path has no d attribute", rd->m->provs[p].abbr);
+		diag_report(&rd->diag, line, "%s: the path has no d attribute", rd->m->provs[p].abbr);
 		xmlFree(d);
 		return;
 	}
@@ -164,14 +153,15 @@ read_root_places(struct reader *rd, xmlNode *root)
 		v = xmlNodeListGetString(root->doc, a->children, 1);
 		if (strcmp((const char *)a->name, "variant") == 0) {
 			if (v == NULL || strcmp((const char *)v, rd->m->name) != 0)
-				fail(rd, (int)xmlGetLineNo(root), "this is the drawing of variant \"%s\", not %s",
+				diag_report(&rd->diag, (int)xmlGetLineNo(root),
+				    "this is the drawing of variant \"%s\", not %s",
 				    v ? (const char *)v : "", rd->m->name);
 		} else if (strcmp((const char *)a->name, "title") != 0 &&
 		    strcmp((const char *)a->name, "legend") != 0) {
-			fail(rd, (int)xmlGetLineNo(root), "unknown attribute pouch:%s on <svg>",
+			diag_report(&rd->diag, (int)xmlGetLineNo(root), "unknown attribute pouch:%s on <svg>",
 			    (const char *)a->name);
 		} else if (v == NULL || parse_point((const char *)v, &pt) < 0) {
-			fail(rd, (int)xmlGetLineNo(root), "pouch:%s must be two numbers \"x y\"",
+			diag_report(&rd->diag, (int)xmlGetLineNo(root), "pouch:%s must be two numbers \"x y\"",
 			    (const char *)a->name);
 		} else if (a->name[0] == 't') {
 			rd->g->title_at = pt;
@@ -208,7 +198,7 @@ walk(struct reader *rd, xmlNode *n)
 			xmlAttr *a;
 			for (a = n->properties; a; a = a->next)
 				if (in_pouch_ns(a) && n->parent && n->parent->type != XML_DOCUMENT_NODE)
-					fail(rd, (int)xmlGetLineNo(n),
+					diag_report(&rd->diag, (int)xmlGetLineNo(n),
 					    "pouch:%s on an element that is not a province of %s",
 					    (const char *)a->name, rd->m->name);
 		}
@@ -238,7 +228,7 @@ read_size(struct reader *rd, xmlNode *root)
 			s = end;
 		}
 		if (i < 4 || v[2] <= 0 || v[3] <= 0)
-			fail(rd, line, "viewBox must be four numbers \"x y width height\"");
+			diag_report(&rd->diag, line, "viewBox must be four numbers \"x y width height\"");
 		else {
 			g->min_x = v[0];
 			g->min_y = v[1];
@@ -248,7 +238,7 @@ read_size(struct reader *rd, xmlNode *root)
 		xmlFree(vb);
 		return;
 	}
-	fail(rd, line, "the <svg> element needs a viewBox");
+	diag_report(&rd->diag, line, "the <svg> element needs a viewBox");
 }
 
 struct geometry *
@@ -266,7 +256,7 @@ geometry_parse(const struct map *m, const char *data, size_t len, const char *fn
 	rd.diag.fname = fname;
 	rd.diag.out = err;
 	if (len > INT32_MAX) {
-		fail(&rd, 0, "file too large");
+		diag_report(&rd.diag, 0, "file too large");
 		return NULL;
 	}
 	g = xcalloc(1, sizeof *g);
@@ -283,7 +273,7 @@ geometry_parse(const struct map *m, const char *data, size_t len, const char *fn
 
 	ctxt = xmlNewParserCtxt();
 	if (ctxt == NULL) {
-		fail(&rd, 0, "cannot create an XML parser");
+		diag_report(&rd.diag, 0, "cannot create an XML parser");
 		goto done;
 	}
 	g->doc = xmlCtxtReadMemory(ctxt, data, (int)len, fname, NULL,
@@ -291,7 +281,7 @@ geometry_parse(const struct map *m, const char *data, size_t len, const char *fn
 	if (g->doc == NULL) {
 		const xmlError *e = xmlCtxtGetLastError(ctxt);
 		char *msg = xstrdup(e && e->message ? e->message : "not well-formed XML");
-		fail(&rd, e ? e->line : 0, "%s", str_trim(msg));
+		diag_report(&rd.diag, e ? e->line : 0, "%s", str_trim(msg));
 		free(msg);
 		xmlFreeParserCtxt(ctxt);
 		goto done;
@@ -299,7 +289,7 @@ geometry_parse(const struct map *m, const char *data, size_t len, const char *fn
 	xmlFreeParserCtxt(ctxt);
 	root = xmlDocGetRootElement(g->doc);
 	if (root == NULL || strcmp((const char *)root->name, "svg") != 0) {
-		fail(&rd, root ? (int)xmlGetLineNo(root) : 0, "the root element must be <svg>");
+		diag_report(&rd.diag, root ? (int)xmlGetLineNo(root) : 0, "the root element must be <svg>");
 		goto done;
 	}
 	read_size(&rd, root);
@@ -318,7 +308,7 @@ geometry_parse(const struct map *m, const char *data, size_t len, const char *fn
 				buf_printf(&missing, "%s%s (%s)", n > 1 ? ", " : "", m->provs[i].abbr,
 				    m->provs[i].name);
 		if (n > 0)
-			fail(&rd, 0, "no shape (a <path id=\"ABBR\">) for %d province%s: %s%s", n,
+			diag_report(&rd.diag, 0, "no shape (a <path id=\"ABBR\">) for %d province%s: %s%s", n,
 			    n == 1 ? "" : "s", buf_str(&missing), n > 12 ? ", ..." : "");
 		buf_free(&missing);
 	}
@@ -328,14 +318,14 @@ geometry_parse(const struct map *m, const char *data, size_t len, const char *fn
 		if (g->shape[i] == NULL)
 			continue;
 		if (!rd.seen_label[i])
-			fail(&rd, 0, "%s: no pouch:label", pv->abbr);
+			diag_report(&rd.diag, 0, "%s: no pouch:label", pv->abbr);
 		if (pv->supply && !rd.seen_centre[i])
-			fail(&rd, 0, "%s: no pouch:centre (it is a supply centre)", pv->abbr);
+			diag_report(&rd.diag, 0, "%s: no pouch:centre (it is a supply centre)", pv->abbr);
 		if (!rd.seen_unit[pv->loc])
-			fail(&rd, 0, "%s: no pouch:unit", pv->abbr);
+			diag_report(&rd.diag, 0, "%s: no pouch:unit", pv->abbr);
 		for (k = 0; k < pv->ncoasts; k++)
 			if (!rd.seen_unit[pv->coast[k]])
-				fail(&rd, 0, "%s: no pouch:unit-%s", pv->abbr,
+				diag_report(&rd.diag, 0, "%s: no pouch:unit-%s", pv->abbr,
 				    m->locs[pv->coast[k]].coast_abbr);
 	}
 done:
