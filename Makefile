@@ -30,7 +30,7 @@ PKGS := libetpan libcurl libxml-2.0 gnutls
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 # libetpan's .pc adds -specs=...no-pie-link.specs, which silently makes the
 # binary non-PIE: drop it.
-PKG_LIBS := $(filter-out -specs=%,$(shell pkg-config --libs $(PKGS))) -lcrypt
+PKG_LIBS := $(filter-out -specs=%,$(shell pkg-config --libs $(PKGS))) -lcrypt -lm
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka)
 
 WARNINGS := \

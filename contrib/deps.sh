@@ -3,7 +3,9 @@
 #
 #   contrib/deps.sh build    compiler, libraries (enough to build and run pouch)
 #   contrib/deps.sh test     build + everything the test suite uses (mail servers,
-#                            browser, valgrind, clang for sanitizers and fuzzing)
+#                            browser, valgrind, clang for sanitizers and fuzzing,
+#                            the map generator's data)
+#   contrib/deps.sh mapgen   what contrib/mapgen/mapgen.py needs
 #
 # Packages already installed are not touched; apt-get runs only when something
 # is missing. Must run as root (or with sudo available).
@@ -11,14 +13,16 @@ set -eu
 
 build_pkgs="build-essential pkg-config ca-certificates
   libetpan-dev libcurl4-gnutls-dev libxml2-dev libcrypt-dev libgnutls28-dev tzdata"
+mapgen_pkgs="python3 python3-shapely python3-netcdf4 gmt-dcw"
 test_pkgs="libcmocka-dev valgrind clang libclang-rt-dev xz-utils libxml2-utils
   dovecot-imapd dovecot-lmtpd postfix openssl curl iproute2 librsvg2-bin
-  chromium fonts-dejavu-core python3"
+  chromium fonts-dejavu-core $mapgen_pkgs"
 
 case "${1:-build}" in
 build) want="$build_pkgs" ;;
 test) want="$build_pkgs $test_pkgs" ;;
-*) echo "usage: $0 build|test" >&2; exit 2 ;;
+mapgen) want="$mapgen_pkgs" ;;
+*) echo "usage: $0 build|test|mapgen" >&2; exit 2 ;;
 esac
 
 missing=""

@@ -10,6 +10,7 @@
 #include "../lib/str.h"
 #include "../maps/variant.h"
 #include "cli.h"
+#include "cli_pages.h"
 #include "datc.h"
 #include "gamerec.h"
 #include "play.h"
@@ -179,14 +180,19 @@ cli_play(const struct cli_opts *o, int argc, char **argv)
 	enum edition ed = EDITION_2023;
 	const char *variant = "standard";
 	int verbose = o->verbose, first, rc;
+	struct page_opts po;
 	struct buf text, out;
 	struct map *m;
 
+	argc = cli_page_opts(argc, argv, &po);
+	if (argc < 0)
+		return 2;
 	first = edition_opts(argc, argv, &ed, &verbose, &variant);
 	if (first < 0)
 		return 2;
 	if (first + 1 != argc) {
-		fprintf(stderr, "usage: pouch play [--edition E] [--variant V] FILE\n");
+		fprintf(stderr, "usage: pouch play [--edition E] [--variant V] [--pages DIR "
+		    "[--base-url URL] [--name N]] FILE\n");
 		return 2;
 	}
 	m = open_variant(o, variant);
@@ -198,7 +204,9 @@ cli_play(const struct cli_opts *o, int argc, char **argv)
 		fprintf(stderr, "pouch play: %s: %s\n", argv[first], strerror(errno));
 		rc = 1;
 	} else {
-		rc = play_text(m, ed, buf_str(&text), text.len, argv[first], &out) < 0 ? 1 : 0;
+		rc = po.dir ? cli_play_pages(o, m, ed, buf_str(&text), text.len, argv[first], &po, &out) :
+		    play_text(m, ed, buf_str(&text), text.len, argv[first], &out);
+		rc = rc < 0 ? 1 : 0;
 		fputs(buf_str(&out), stdout);
 	}
 	buf_free(&text);

@@ -294,9 +294,29 @@ int
 gamerec_check_text(const struct map *m, const struct names *nm, const struct rules *r,
     const char *text, size_t len, const char *name, struct gamerec_stats *st, struct buf *report)
 {
+	return gamerec_replay_text(m, nm, r, text, len, name, st, report, NULL, NULL);
+}
+
+/* Hand one phase to the caller's function. */
+static int
+emit(gamerec_phase_fn fn, void *ctx, const struct board *before, const struct order *orders,
+    int norders, const struct phase_result *res, const struct board *after)
+{
+	struct gamerec_phase ph = { before, orders, norders, res, after };
+
+	return fn ? fn(ctx, &ph) : 0;
+}
+
+int
+gamerec_replay_text(const struct map *m, const struct names *nm, const struct rules *r,
+    const char *text, size_t len, const char *name, struct gamerec_stats *st, struct buf *report,
+    gamerec_phase_fn fn, void *ctx)
+{
 	struct rphase *ph = xmalloc(MAX_PHASES * sizeof *ph);
 	struct order *orders = xmalloc(MAX_ORDERS_PER_PHASE * sizeof *orders);
 	struct phase_result *res = xmalloc(sizeof *res);
+	struct phase_result *scratch = xmalloc(sizeof *scratch);	/* phases the record omits */
+	struct board *before = fn ? xmalloc(sizeof *before) : NULL;
 	struct board b, want;
 	struct buf why;
 	const char *p = text, *end = text + len, *line;
@@ -368,6 +388,8 @@ gamerec_check_text(const struct map *m, const struct names *nm, const struct rul
 		int no = ph[i].ord ? read_orders(m, nm, &ph[i], orders, MAX_ORDERS_PER_PHASE, st) : 0;
 		int cd;
 
+		if (before)
+			*before = b;
 		adj_resolve(m, r, &b, orders, no, res, NULL);
 		st->phases++;
 		/* Removals the orders left open were made by the server's own
@@ -405,8 +427,8 @@ gamerec_check_text(const struct map *m, const struct names *nm, const struct rul
 			for (k = 0; k < 4 && phase_cmp(want.year, (enum season)want.season,
 			    (enum phase_type)want.phase, trial.year, (enum season)trial.season,
 			    (enum phase_type)trial.phase) > 0; k++) {
-				adj_resolve(m, r, &trial, orders, 0, res, NULL);
-				trial = res->after;
+				adj_resolve(m, r, &trial, orders, 0, scratch, NULL);
+				trial = scratch->after;
 				phase_next(m, r, &trial);
 			}
 			buf_reset(&why);
@@ -424,6 +446,10 @@ gamerec_check_text(const struct map *m, const struct names *nm, const struct rul
 				st->cd_matched++;
 			b = want;	/* the server's own civil-disorder choice */
 			buf_reset(&why);
+			if (emit(fn, ctx, before, orders, no, res, &b) != 0) {
+				rc = -1;
+				goto out;
+			}
 			continue;
 		}
 		if (why.len > 0) {
@@ -437,6 +463,10 @@ gamerec_check_text(const struct map *m, const struct names *nm, const struct rul
 			rc = 1;
 			goto out;
 		}
+		if (emit(fn, ctx, before, orders, no, res, &b) != 0) {
+			rc = -1;
+			goto out;
+		}
 	}
 out:
 	if (rc == 0)
@@ -444,6 +474,8 @@ out:
 	else
 		st->games_failed++;
 	buf_free(&why);
+	free(before);
+	free(scratch);
 	free(res);
 	free(orders);
 	free(ph);

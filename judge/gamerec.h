@@ -32,7 +32,10 @@
 
 #include "../lib/buf.h"
 #include "../parser/names.h"
+#include "adjudicate.h"
+#include "board.h"
 #include "map.h"
+#include "order.h"
 #include "rules.h"
 
 struct gamerec_stats {
@@ -54,6 +57,28 @@ struct gamerec_stats {
  */
 int gamerec_check_text(const struct map *m, const struct names *nm, const struct rules *r,
     const char *text, size_t len, const char *name, struct gamerec_stats *st, struct buf *report);
+
+/* One replayed phase, as gamerec_replay_text() hands it on. */
+struct gamerec_phase {
+	const struct board *before;	/* the position the orders were given in */
+	const struct order *orders;	/* the orders read from the record */
+	int norders;
+	const struct phase_result *res;	/* their results */
+	const struct board *after;	/* the next phase's position (the record's, when the
+					   server's civil-disorder removals were used) */
+};
+
+/* Called for each phase of a replay; returns 0 to go on, else the replay stops. */
+typedef int (*gamerec_phase_fn)(void *ctx, const struct gamerec_phase *ph);
+
+/*
+ * As gamerec_check_text, and hands every phase that agrees with the record
+ * to fn (when not NULL), in order. Returns as gamerec_check_text, or -1
+ * when fn stopped the replay.
+ */
+int gamerec_replay_text(const struct map *m, const struct names *nm, const struct rules *r,
+    const char *text, size_t len, const char *name, struct gamerec_stats *st, struct buf *report,
+    gamerec_phase_fn fn, void *ctx);
 
 /*
  * Check files and directories (recursively, files named *.txt) of game

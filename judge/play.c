@@ -21,6 +21,7 @@ struct player {
 	struct phase_result *res;
 	struct buf *out;
 	const char *fname;
+	const struct play_hook *hook;
 };
 
 /* Adjudicate the collected orders and move on to the next phase. */
@@ -38,6 +39,8 @@ resolve_phase(struct player *p)
 	if (before.season == SEASON_FALL && p->b.season != SEASON_FALL)
 		report_centres(p->m, &p->b, &before, p->out);	/* the year is over */
 	report_next(p->m, &p->r, &p->b, p->out);
+	if (p->hook && p->hook->phase)
+		p->hook->phase(p->hook->ctx, &before, p->orders, p->norders, p->res, &p->b, p->out);
 	buf_printf(p->out, "\nNext phase: %s.\n", phase_format(&p->b, ph, sizeof ph));
 	p->norders = 0;
 }
@@ -52,6 +55,13 @@ int
 play_text(const struct map *m, enum edition ed, const char *text, size_t len, const char *fname,
     struct buf *out)
 {
+	return play_text_hooked(m, ed, text, len, fname, NULL, out);
+}
+
+int
+play_text_hooked(const struct map *m, enum edition ed, const char *text, size_t len,
+    const char *fname, const struct play_hook *hook, struct buf *out)
+{
 	struct player p;
 	const char *s = text, *end = text + len, *line;
 	size_t n;
@@ -64,6 +74,7 @@ play_text(const struct map *m, enum edition ed, const char *text, size_t len, co
 	p.res = xmalloc(sizeof *p.res);
 	p.out = out;
 	p.fname = fname;
+	p.hook = hook;
 	board_init_start(&p.b, m);
 	buf_printf(out, "%s, %s rules, starting %s %d.\n", m->title, edition_name(ed),
 	    season_name(SEASON_SPRING), m->start_year);

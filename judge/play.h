@@ -21,7 +21,10 @@
 #include <stddef.h>
 
 #include "../lib/buf.h"
+#include "adjudicate.h"
+#include "board.h"
 #include "map.h"
+#include "order.h"
 #include "rules.h"
 
 /* Play text[0..len) from the map's starting position. Appends the report to
@@ -29,5 +32,18 @@
  * out: an unknown phase, a phase that is already past). */
 int play_text(const struct map *m, enum edition ed, const char *text, size_t len,
     const char *fname, struct buf *out);
+
+/* Told about every phase as it is resolved: the position before, the
+ * orders, the results and the next phase's position. It may add to the
+ * report (out), which then goes on with "Next phase: ...". */
+struct play_hook {
+	void (*phase)(void *ctx, const struct board *before, const struct order *orders, int norders,
+	    const struct phase_result *res, const struct board *after, struct buf *out);
+	void *ctx;
+};
+
+/* As play_text, calling hook (when not NULL) after each phase. */
+int play_text_hooked(const struct map *m, enum edition ed, const char *text, size_t len,
+    const char *fname, const struct play_hook *hook, struct buf *out);
 
 #endif

@@ -1,5 +1,6 @@
 POUCH_SRCS += \
 	lib/buf.c \
+	lib/diag.c \
 	lib/fsio.c \
 	lib/log.c \
 	lib/str.c \

@@ -1,2 +1,5 @@
 POUCH_SRCS += \
+	maps/geometry.c \
+	maps/pages.c \
+	maps/render.c \
 	maps/variant.c

@@ -18,6 +18,7 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
+#include "../lib/diag.h"
 #include "../lib/fsio.h"
 #include "../lib/str.h"
 #include "../lib/xalloc.h"
@@ -27,7 +28,6 @@
 #endif
 
 #define VARIANT_MAX_BYTES (8u << 20)
-#define MAX_ERRORS 50
 
 struct pending_list {
 	loc_id from;
@@ -37,9 +37,7 @@ struct pending_list {
 };
 
 struct loader {
-	const char *fname;
-	struct buf *err;
-	int nerr;
+	struct diag diag;	/* the file's name and where problems go */
 	struct map *m;
 	struct pending_list *lists;
 	int nlists;
@@ -51,19 +49,9 @@ fail(struct loader *ld, int line, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (ld->nerr++ >= MAX_ERRORS) {
-		if (ld->nerr == MAX_ERRORS + 1)
-			buf_printf(ld->err, "%s: too many errors, giving up\n", ld->fname);
-		return;
-	}
-	if (line > 0)
-		buf_printf(ld->err, "%s:%d: ", ld->fname, line);
-	else
-		buf_printf(ld->err, "%s: ", ld->fname);
 	va_start(ap, fmt);
-	buf_vprintf(ld->err, fmt, ap);
+	diag_vreport(&ld->diag, line, fmt, ap);
 	va_end(ap);
-	buf_putc(ld->err, '\n');
 }
 
 static int
@@ -571,8 +559,8 @@ variant_parse(const char *data, size_t len, const char *fname, struct buf *err)
 	int i;
 
 	memset(&ld, 0, sizeof ld);
-	ld.fname = fname;
-	ld.err = err;
+	ld.diag.fname = fname;
+	ld.diag.out = err;
 	if (len > INT32_MAX) {
 		fail(&ld, 0, "file too large");
 		return NULL;
@@ -616,7 +604,7 @@ done:
 	xmlFree(title);
 	xmlFreeDoc(doc);
 	xmlFreeParserCtxt(ctxt);
-	if (ld.nerr > 0) {
+	if (ld.diag.count > 0) {
 		map_free(m);
 		return NULL;
 	}

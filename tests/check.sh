@@ -10,6 +10,10 @@
 #             FUZZ_SECONDS from its seeds in tests/fuzz/NAME/; any crash,
 #             leak or sanitizer report fails (clang: contrib/deps.sh test)
 #   games     4,488 recorded games (needs ../shared; skipped with a notice)
+#   maps      the geometry is what contrib/mapgen makes; the demo game's pages
+#             and every phase of a full recorded game rendered, each SVG
+#             checked with xmllint, PNGs made with rsvg-convert, every page
+#             opened in headless Chromium (tests/browser_check.py)
 #   transcripts  scripts of mail through the judge, compared with golden files
 #   mail      the mail layer against real Dovecot and Postfix on loopback
 #             (tests/mail/run.sh): plain, under valgrind, under ASan; needs
@@ -28,7 +32,7 @@ ROOT=$(pwd)
 SHARED=${POUCH_SHARED:-$ROOT/../shared}
 export POUCH_SHARED="$SHARED"
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
-ALL_STAGES="build unit sanitize datc fuzz games transcripts mail e2e"
+ALL_STAGES="build unit sanitize datc fuzz games maps transcripts mail e2e"
 STAGES=${*:-${CHECK_STAGES:-$ALL_STAGES}}
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 FAILED=""
@@ -142,6 +146,54 @@ if want games; then
 		build/pouch check-game --edition 2000 build/games || fail "recorded games"
 	else
 		echo "skipped the recorded games: $SHARED not present"
+	fi
+fi
+
+if want maps; then
+	stage "maps: geometry, rendered games, PNG, browser"
+	if /usr/bin/python3 -c 'import shapely, netCDF4' 2>/dev/null && [ -f /usr/share/gmt-dcw/dcw-gmt.nc ]; then
+		contrib/mapgen/mapgen.py --check standard ||
+			fail "maps/standard/map.svg is not what contrib/mapgen/mapgen.py makes"
+	else
+		fail "the geometry check: the map generator's packages are missing (contrib/deps.sh test installs them)"
+	fi
+	rm -rf build/maps && mkdir -p build/maps/png
+	build/pouch play --pages build/maps --name demo --base-url https://example.org/pouch \
+		contrib/demo/game.txt >build/maps/demo.txt || fail "pouch play --pages"
+	grep -c '^Map: https://example.org/pouch/demo/' build/maps/demo.txt | sed 's/^/  map links in the demo report: /'
+	record=""
+	if have_shared; then
+		games_dir
+		record=build/games/game_10070.txt	# 39 phases, Austria wins
+		build/pouch render-game --base-url https://example.org/pouch "$record" build/maps ||
+			fail "pouch render-game $record"
+	else
+		echo "skipped the recorded game: $SHARED not present"
+	fi
+	n=0 bad=0
+	for f in build/maps/*/*.svg; do
+		n=$((n + 1))
+		xmllint --noout "$f" || bad=$((bad + 1))
+	done
+	echo "  xmllint: $n SVG maps, $bad not valid"
+	[ "$bad" = 0 ] && [ "$n" -gt 0 ] || fail "SVG maps that xmllint rejects"
+	n=0
+	for f in build/maps/*/S1901M.svg build/maps/*/*-after.svg build/maps/*/current.svg; do
+		[ -f "$f" ] || continue
+		out=build/maps/png/$(basename "$(dirname "$f")")-$(basename "$f" .svg).png
+		if rsvg-convert "$f" -o "$out" && [ "$(head -c 8 "$out" | od -An -c | tr -d ' ')" = '211PNG\r\n032\n' ]; then
+			n=$((n + 1))
+		else
+			fail "rsvg-convert $f"
+		fi
+	done
+	echo "  rsvg-convert: $n PNG maps"
+	python3 tests/browser_check.py --maps maps/standard build/maps/demo build/maps/shots/demo ||
+		fail "the demo game's pages in Chromium"
+	if [ -n "$record" ]; then
+		python3 tests/browser_check.py --record "$record" --maps maps/standard \
+			--rsvg build/maps/png/current-checked.png build/maps/game_10070 build/maps/shots/game ||
+			fail "the recorded game's pages in Chromium"
 	fi
 fi
 

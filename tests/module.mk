@@ -14,6 +14,7 @@ TESTS += \
 	test_mime \
 	test_outbox \
 	test_parser \
+	test_render \
 	test_spool \
 	test_store \
 	test_tlsverify
@@ -24,7 +25,8 @@ TESTS += \
 
 BENCHES += \
 	bench_adjudicate \
-	bench_parser
+	bench_parser \
+	bench_render
 
 FUZZERS += \
 	fuzz_mime \

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "../../lib/fsio.h"
+#include "../../maps/geometry.h"
 #include "../../maps/variant.h"
 
 const char *
@@ -53,6 +54,24 @@ test_standard_map(void)
 	if (m == NULL)
 		m = test_load_standard_map();
 	return m;
+}
+
+const struct geometry *
+test_standard_geometry(void)
+{
+	static struct geometry *g;
+	struct buf err;
+
+	if (g)
+		return g;
+	buf_init(&err, 1 << 16);
+	g = geometry_load(test_standard_map(), "maps/standard/map.svg", &err);
+	if (g == NULL) {
+		fprintf(stderr, "%s", buf_str(&err));
+		fail_msg("cannot load the standard geometry");
+	}
+	buf_free(&err);
+	return g;
 }
 
 void

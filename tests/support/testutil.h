@@ -23,6 +23,9 @@ const struct map *test_standard_map(void);
 /* A fresh copy of the standard map, for tests that change it (rule
  * options); the caller map_free()s it. Fails the test when it cannot. */
 struct map *test_load_standard_map(void);
+struct geometry;
+/* The standard map's geometry, maps/standard/map.svg (loaded once, never freed). */
+const struct geometry *test_standard_geometry(void);
 /* Read a whole file; fails the test when it cannot. Caller buf_free()s. */
 void test_read_file(const char *path, struct buf *out);
 /* Create a fresh directory /tmp/pouch-NAME-XXXXXX and write its path into

@@ -1,0 +1,759 @@
+#!/usr/bin/python3
+"""mapgen.py — make a board's geometry (maps/NAME/map.svg) from real geography.
+
+Usage (from the top of the repository; see contrib/mapgen/README.md):
+
+    contrib/mapgen/mapgen.py standard                 # writes maps/standard/map.svg
+    contrib/mapgen/mapgen.py --check standard         # compare with the committed file
+    contrib/mapgen/mapgen.py --out /tmp/x.svg standard
+
+The land comes from the Digital Chart of the World as packaged for GMT
+(Debian package gmt-dcw, /usr/share/gmt-dcw/dcw-gmt.nc, LGPL-3+): country
+polygons at 1:1,000,000. The provinces are our own: contrib/mapgen/NAME.py
+cuts the countries with dividing lines and the water with sea boundaries.
+
+Steps: read the countries near the board; project them (Lambert conformal
+conic) into the frame; cut the provinces and seas in the order the board
+file lists them; hand the pieces nobody took to a neighbour (small ones) or
+to the impassable land and lakes; simplify all the borders together so
+neighbours keep sharing theirs; place units, labels and centre markers;
+check the drawing against the variant's adjacencies; write the SVG.
+
+The output is deterministic: the same data and board file give the same
+bytes. Needs python3-shapely, python3-netcdf4 and gmt-dcw (contrib/deps.sh
+mapgen installs them).
+"""
+
+import argparse
+import importlib.util
+import math
+import os
+import sys
+import time
+import warnings
+import xml.etree.ElementTree as ET
+
+import netCDF4
+import numpy as np
+from shapely.geometry import LineString, MultiPolygon, Point, Polygon, box
+from shapely.ops import linemerge, nearest_points, polygonize, polylabel, unary_union
+from shapely.prepared import prep
+from shapely.strtree import STRtree
+
+warnings.filterwarnings("ignore", message="STRtree will be changed")
+
+DCW = "/usr/share/gmt-dcw/dcw-gmt.nc"
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(os.path.dirname(HERE))
+
+PRESIMPLIFY_KM = 0.4       # the data's detail below this is not kept (a pixel is ~5 km)
+GAP_KM = 0.5               # gaps this narrow between countries are closed
+MIN_ISLAND_KM2 = 40.0       # land pieces smaller than this are left out
+MERGE_KM2 = 2500.0          # unclaimed pieces up to this size join a neighbour
+SIMPLIFY_PX = 0.6           # Douglas-Peucker tolerance, pixels
+TOUCH_PX = 1.0              # provinces closer than this count as neighbours
+
+
+T0 = None
+
+
+def note(msg):
+    if VERBOSE:
+        sys.stderr.write("mapgen: %6.1fs %s\n" % (time.time() - T0, msg))
+
+
+VERBOSE = False
+
+
+def die(msg):
+    sys.stderr.write("mapgen: %s\n" % msg)
+    sys.exit(1)
+
+
+# --- projection ---------------------------------------------------------------
+
+class Lambert:
+    """Lambert conformal conic on a sphere (kilometres, y pointing south)."""
+
+    R = 6371.0
+
+    def __init__(self, lon0, lat0, lat1, lat2):
+        p1, p2 = math.radians(lat1), math.radians(lat2)
+        t = lambda p: math.tan(math.pi / 4 + p / 2)
+        self.n = math.log(math.cos(p1) / math.cos(p2)) / math.log(t(p2) / t(p1))
+        self.F = math.cos(p1) * t(p1) ** self.n / self.n
+        self.rho0 = self.R * self.F / t(math.radians(lat0)) ** self.n
+        self.lon0 = math.radians(lon0)
+
+    def lonlat(self, x, y):
+        """Inverse of xy, for messages."""
+        y = self.rho0 + y
+        rho = math.copysign(math.hypot(x, y), self.n)
+        th = math.atan2(x, y)
+        lat = 2 * math.atan((self.R * self.F / rho) ** (1 / self.n)) - math.pi / 2
+        return math.degrees(self.lon0 + th / self.n), math.degrees(lat)
+
+    def xy(self, lon, lat):
+        lon = np.radians(np.asarray(lon, dtype=float))
+        lat = np.radians(np.asarray(lat, dtype=float))
+        rho = self.R * self.F / np.tan(np.pi / 4 + lat / 2) ** self.n
+        th = self.n * (lon - self.lon0)
+        return rho * np.sin(th), -(self.rho0 - rho * np.cos(th))
+
+
+# --- data ---------------------------------------------------------------------
+
+class Countries:
+    """Country polygons of DCW-GMT, projected and clipped to the frame."""
+
+    def __init__(self, path, proj, frame_km):
+        if not os.path.exists(path):
+            die("%s is missing: install gmt-dcw (contrib/deps.sh mapgen)" % path)
+        self.nc = netCDF4.Dataset(path)
+        self.nc.set_auto_maskandscale(False)
+        self.source = "%s %s" % (getattr(self.nc, "title", "DCW-GMT"), getattr(self.nc, "version", ""))
+        self.proj = proj
+        self.frame = box(*frame_km)
+        self.cache = {}
+        self.codes = sorted(v[:-4] for v in self.nc.variables if v.endswith("_lon") and len(v) == 6)
+
+    def _raw(self, code):
+        vx, vy = self.nc.variables[code + "_lon"], self.nc.variables[code + "_lat"]
+        west, south = float(vx.getncattr("min")), float(vy.getncattr("min"))
+        if west > 180:
+            west -= 360
+        return vx, vy, west, south
+
+    def near(self, lonlat_box):
+        """Codes of countries whose bounding box meets lonlat_box."""
+        w, s, e, n = lonlat_box
+        out = []
+        for c in self.codes:
+            vx, vy, west, south = self._raw(c)
+            east = west + float(vx.getncattr("max")) - float(vx.getncattr("min"))
+            north = float(vy.getncattr("max"))
+            if east >= w and west <= e and north >= s and south <= n:
+                out.append(c)
+        return out
+
+    def get(self, code):
+        if code in self.cache:
+            return self.cache[code]
+        if code + "_lon" not in self.nc.variables:
+            die("no country %s in %s" % (code, DCW))
+        vx, vy, west, south = self._raw(code)
+        x, y = vx[:].astype(np.int64), vy[:].astype(np.int64)
+        sx, sy = float(vx.getncattr("scale")), float(vy.getncattr("scale"))
+        seps = list(np.nonzero(x == 65535)[0]) + [len(x)]
+        parts = []
+        for a, b in zip(seps[:-1], seps[1:]):
+            if y[a] == 1 or b - a < 4:      # a hole (an enclave): the other country fills it
+                continue
+            lon = x[a + 1:b] / sx + west
+            lat = y[a + 1:b] / sy + south
+            px, py = self.proj.xy(lon, lat)
+            p = Polygon(zip(px.tolist(), py.tolist()))
+            if not p.intersects(self.frame):
+                continue
+            p = p.simplify(PRESIMPLIFY_KM, preserve_topology=True)
+            if not p.is_valid:
+                p = p.buffer(0)
+            if p.intersects(self.frame):
+                parts.append(p.intersection(self.frame))
+        g = unary_union(parts) if parts else Polygon()
+        g = drop_small(g, MIN_ISLAND_KM2)
+        self.cache[code] = g
+        return g
+
+
+def polys(g):
+    """The polygons of a geometry, as a list."""
+    if g.is_empty:
+        return []
+    if g.geom_type == "Polygon":
+        return [g]
+    if g.geom_type in ("MultiPolygon", "GeometryCollection"):
+        out = []
+        for h in g.geoms:
+            out.extend(polys(h))
+        return out
+    return []
+
+
+def drop_small(g, min_area):
+    return unary_union([p for p in polys(g) if p.area >= min_area]) if not g.is_empty else g
+
+
+# --- cutting ------------------------------------------------------------------
+
+def load_board(name):
+    path = os.path.join(HERE, name + ".py")
+    if not os.path.exists(path):
+        die("no board file %s" % path)
+    spec = importlib.util.spec_from_file_location("board_" + name, path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def read_variant(path):
+    """Provinces of a variant file: abbr -> dict(terrain, supply, coasts, nbrs)."""
+    root = ET.parse(path).getroot()
+    provs = {}
+    for p in root.iter("province"):
+        coasts = [c.get("abbr") for c in p.findall("coast")]
+        nbrs = set()
+        for e in p.iter():
+            if e.tag in ("army", "fleet") and e.text:
+                nbrs.update(w.split("/")[0] for w in e.text.split())
+        provs[p.get("abbr")] = dict(terrain=p.get("terrain"),
+                                    supply=p.get("centre") == "yes" or p.get("home") is not None,
+                                    coasts=coasts, nbrs=nbrs)
+    return root.get("name"), provs
+
+
+class Cutter:
+    def __init__(self, board, countries, proj):
+        self.b = board
+        self.c = countries
+        self.proj = proj
+        self.frame = box(*board.FRAME)
+
+    def poly(self, pts):
+        x, y = self.proj.xy([p[0] for p in pts], [p[1] for p in pts])
+        p = Polygon(zip(x.tolist(), y.tolist()))
+        if not p.is_valid:
+            die("self-intersecting polygon starting at %s" % (pts[0],))
+        return p
+
+    def run(self):
+        b = self.b
+        # All land near the board, so that what no province takes is drawn too.
+        codes = set()
+        for _, terms in b.LAND:
+            for cs, _ in terms:
+                codes.update(cs.split())
+        codes.update(self.c.near((-35, 20, 75, 85)))
+        land = unary_union([self.c.get(c) for c in sorted(codes)])
+        note("land: %d countries" % len(codes))
+        # Close the hairline gaps between neighbouring countries' borders.
+        land = unary_union([Polygon(p.exterior, [r for r in p.interiors if Polygon(r).area > MERGE_KM2])
+                            for p in polys(land.buffer(GAP_KM).buffer(-GAP_KM))])
+        land = land.intersection(self.frame)
+        note("land closed")
+
+        faces = {}
+        taken = Polygon()
+        for abbr, terms in b.LAND:
+            parts = []
+            for cs, pts in terms:
+                g = unary_union([self.c.get(c) for c in cs.split()])
+                if pts is not None:
+                    g = g.intersection(self.poly(pts))
+                parts.append(g)
+            g = unary_union(parts).intersection(land).difference(taken)
+            g = unary_union(polys(g))
+            if g.is_empty:
+                die("province %s is empty" % abbr)
+            faces[abbr] = g
+            taken = taken.union(g)
+        rest_land = land.difference(taken)
+        note("provinces cut")
+
+        water = self.frame.difference(land)
+        wtaken = Polygon()
+        lakes = []
+        for name, pts in b.LAKES:
+            g = unary_union(polys(water.intersection(self.poly(pts))))
+            lakes.append(g)
+            wtaken = wtaken.union(g)
+        for abbr, pts in b.SEAS:
+            g = unary_union(polys(water.intersection(self.poly(pts)).difference(wtaken)))
+            if g.is_empty:
+                die("sea %s is empty" % abbr)
+            faces[abbr] = g
+            wtaken = wtaken.union(g)
+        rest_water = water.difference(wtaken)
+        note("seas cut")
+
+        impassable, lake_rest = self.hand_out(faces, rest_land, rest_water)
+        return faces, impassable, unary_union(lakes + [lake_rest])
+
+    def hand_out(self, faces, rest_land, rest_water):
+        """Give small unclaimed pieces to the neighbour they share most border with."""
+        # Every province's outline cut into short segments, for quick lookups.
+        segs, owner = [], []
+        for a in sorted(faces):
+            for p in polys(faces[a]):
+                for ring in [p.exterior] + list(p.interiors):
+                    cs = list(ring.coords)
+                    for k in range(len(cs) - 1):
+                        segs.append(LineString([cs[k], cs[k + 1]]))
+                        owner.append(a)
+        tree = STRtree(segs)
+        index = {id(g): k for k, g in enumerate(segs)}
+        seas = self.seas()
+        gained = {}
+        keep_land, keep_water = [], []
+        report = []
+        for kind, rest, keep in (("land", rest_land, keep_land), ("water", rest_water, keep_water)):
+            for piece in polys(rest):
+                if piece.area < 1e-6:
+                    continue
+                best = None
+                if piece.area <= MERGE_KM2:
+                    # Sample the piece's outline; each sample votes for the
+                    # province it lies on (same kind of ground counts double).
+                    ring = piece.exterior
+                    n = max(8, min(200, int(ring.length / 1.0)))
+                    votes = {}
+                    for k in range(n):
+                        pt = ring.interpolate(k * ring.length / n)
+                        near = set()
+                        for g in tree.query(box(pt.x - 0.6, pt.y - 0.6, pt.x + 0.6, pt.y + 0.6)):
+                            if g.distance(pt) < 0.6:
+                                near.add(owner[index[id(g)]])
+                        for a in near:
+                            votes[a] = votes.get(a, 0) + (2 if (kind == "land") == (a not in seas) else 1)
+                    if votes:
+                        best = max(sorted(votes), key=lambda a: votes[a])
+                if best is not None:
+                    gained.setdefault(best, []).append(piece)
+                else:
+                    keep.append(piece)
+                    if piece.area > MERGE_KM2:
+                        c = piece.representative_point()
+                        report.append("%s left over: %.0f km2 near %s" % (kind, piece.area, self.lonlat(c)))
+        for a, ps in gained.items():
+            faces[a] = unary_union([faces[a]] + ps)
+        self.leftovers = report
+        return unary_union(keep_land), unary_union(keep_water)
+
+    def seas(self):
+        return set(a for a, _ in self.b.SEAS)
+
+    def lonlat(self, pt):
+        lon, lat = self.proj.lonlat(pt.x, pt.y)
+        return "%.1fE %.1fN" % (lon, lat)
+
+
+# --- topology-preserving simplification --------------------------------------------
+
+def to_pixels(g, frame, scale):
+    from shapely import affinity
+    return affinity.affine_transform(g, [scale, 0, 0, scale, -frame[0] * scale, -frame[1] * scale])
+
+
+def simplify_all(tagged, outline, tol):
+    """Simplify every border once, so that neighbours keep sharing it.
+    tagged: list of (tag, geometry). Returns dict tag -> geometry."""
+    lines = [outline.boundary] + [g.boundary for _, g in tagged]
+    noded = unary_union(lines)
+    merged = linemerge(noded)
+    segs = list(merged.geoms) if hasattr(merged, "geoms") else [merged]
+    simple = []
+    for s in segs:
+        t = s.simplify(tol, preserve_topology=False)
+        if t.length > 0:
+            simple.append(t)
+    faces = list(polygonize(unary_union(simple)))
+    geoms = [g for _, g in tagged]
+    tree = STRtree(geoms)
+    index = {id(g): i for i, g in enumerate(geoms)}
+    out = {}
+    for f in faces:
+        rp = f.representative_point()
+        best, bdist = None, None
+        for g in tree.query(rp.buffer(2.0)):
+            d = g.distance(rp)
+            if bdist is None or d < bdist:
+                best, bdist = index[id(g)], d
+        if best is None:
+            continue
+        out.setdefault(tagged[best][0], []).append(f)
+    return {k: unary_union(v) for k, v in out.items()}
+
+
+# --- places -------------------------------------------------------------------
+
+def biggest(g):
+    ps = polys(g)
+    return max(ps, key=lambda p: p.area)
+
+
+class Shape:
+    """A province prepared for many point queries."""
+
+    def __init__(self, g):
+        self.g = g
+        self.boundary = g.boundary
+        self.prepared = prep(g)
+
+    def margin(self, pt):
+        """Distance from pt to the outside (negative when outside)."""
+        p = Point(pt)
+        d = self.boundary.distance(p)
+        return d if self.prepared.contains(p) else -d
+
+
+def inside_margin(g, pt):
+    return Shape(g).margin(pt)
+
+
+def best_spot(g, centre, taken, rmin, rmax, want, half, below=0.0, avoid=(), outside=50):
+    """The best point within rmax of centre for a box of half-size half
+    (w, h): inside g with a margin (leaving it costs outside), near
+    distance want, away from taken, not overlapping the boxes in avoid
+    ((x0, y0, x1, y1) each)."""
+    best, bscore = None, None
+    shape = Shape(g)
+    cx, cy = centre
+    step = 2.0
+    n = int(rmax / step)
+    for i in range(-n, n + 1):
+        for j in range(-n, n + 1):
+            x, y = cx + i * step, cy + j * step
+            d = math.hypot(x - cx, y - cy)
+            if d < rmin or d > rmax:
+                continue
+            m = min(shape.margin((x + dx, y + dy))
+                    for dx, dy in ((0, 0), (-half[0], -half[1]), (half[0], -half[1]),
+                                   (-half[0], half[1]), (half[0], half[1])))
+            gap = min([math.hypot(x - a, y - b) for a, b in taken] or [99.0])
+            score = min(m, 4.0) * 2 - abs(d - want) * 0.3 + min(gap, 20.0) * 0.2
+            score += below * (1 if y > cy + 2 else 0)
+            if m < 1.0:
+                score -= outside
+            if gap < rmin:
+                score -= 50
+            for x0, y0, x1, y1 in avoid:
+                if x - half[0] < x1 and x + half[0] > x0 and y - half[1] < y1 and y + half[1] > y0:
+                    score -= 100
+            if bscore is None or score > bscore + 1e-9:
+                best, bscore = (x, y), score
+    return best
+
+
+def nudge_inside(g, pt, margin):
+    """pt, or the nearest point of g at least margin inside it."""
+    shape = Shape(g)
+    if shape.margin(pt) >= margin:
+        return pt
+    best, bd = None, None
+    for r in range(1, 40):
+        for k in range(8 * r):
+            a = 2 * math.pi * k / (8 * r)
+            q = (pt[0] + r * 0.5 * math.cos(a), pt[1] + r * 0.5 * math.sin(a))
+            if shape.margin(q) >= margin:
+                d = math.hypot(q[0] - pt[0], q[1] - pt[1])
+                if bd is None or d < bd:
+                    best, bd = q, d
+        if best is not None:
+            return best
+    return pt
+
+
+def compute_places(abbr, g, info, overrides, city, to_px):
+    places = {}
+    ov = {k: to_px(v) for k, v in overrides.items()}
+    centre = None
+    if info["supply"]:
+        if "centre" in ov:
+            centre = ov["centre"]
+        elif city is not None:
+            centre = nudge_inside(g, to_px(city), 3.0)
+    if "unit" in ov:
+        unit = ov["unit"]
+    else:
+        p = polylabel(biggest(g), tolerance=0.5)
+        unit = (p.x, p.y)
+        if centre is not None and math.hypot(unit[0] - centre[0], unit[1] - centre[1]) < 11:
+            unit = best_spot(g, unit, [centre], 11, 30, 0, (6, 6))
+    places["unit"] = unit
+    for c in info["coasts"]:
+        key = "unit-" + c
+        if key not in ov:
+            die("%s: coast %s needs a place in PLACES" % (abbr, c))
+        places[key] = ov[key]
+    taken = [places[k] for k in places]
+    if info["supply"]:
+        places["centre"] = centre or best_spot(g, unit, taken, 10, 24, 12, (3, 3))
+    if "label" in ov:
+        places["label"] = ov["label"]
+    return places
+
+
+def place_labels(faces, variant, places):
+    """Names, once every unit and marker has its place: nothing may cover a
+    name (a unit: a fleet is 22 wide, from 12 above its place to 7 below; a
+    centre marker; another name). A name goes inside its province if it
+    can, else just outside, where nothing is in the way."""
+    boxes = []
+    for abbr in sorted(places):
+        for k, (x, y) in places[abbr].items():
+            if k.startswith("unit"):
+                boxes.append((x - 12, y - 13, x + 12, y + 8))
+            elif k == "centre":
+                boxes.append((x - 5, y - 5, x + 5, y + 5))
+    for abbr in sorted(places, key=lambda a: (faces[a].area, a)):
+        pl = places[abbr]
+        w = 3.0 * len(abbr)
+        if "label" not in pl:
+            taken = [pl[k] for k in pl]
+            if variant[abbr]["terrain"] == "sea":
+                half = (w + 2, 6)
+                pl["label"] = best_spot(faces[abbr], pl["unit"], taken, 14, 44, 22, half, 1.0, boxes)
+            else:
+                half = (w, 5)
+                pl["label"] = best_spot(faces[abbr], pl["unit"], taken, 10, 30, 14, half, 1.0, boxes, 30)
+        x, y = pl["label"]
+        boxes.append((x - w, y - 5, x + w, y + 5))
+
+
+# --- output -------------------------------------------------------------------
+
+def fmt(v):
+    s = "%.1f" % v
+    if s == "-0.0":
+        s = "0.0"
+    return s[:-2] if s.endswith(".0") else s
+
+
+def tenths(v):
+    return int(round(v * 10))
+
+
+def num(t):
+    """A number of tenths, written short: 12.3, -.5, 7."""
+    sign = "-" if t < 0 else ""
+    t = abs(t)
+    whole, frac = divmod(t, 10)
+    if frac == 0:
+        return "%s%d" % (sign, whole)
+    return "%s%s.%d" % (sign, whole if whole else "", frac)
+
+
+def path_d(g):
+    """Path data: absolute first point, then relative moves, in tenths of a
+    pixel. Neighbours round the same points alike, so shared borders stay
+    shared."""
+    out = []
+    for p in polys(g):
+        for ring in [p.exterior] + list(p.interiors):
+            pts = []
+            for x, y in list(ring.coords)[:-1]:
+                q = (tenths(x), tenths(y))
+                if not pts or q != pts[-1]:
+                    pts.append(q)
+            if len(pts) >= 2 and pts[0] == pts[-1]:
+                pts.pop()
+            if len(pts) < 3:
+                continue
+            d = ["M%s,%s" % (num(pts[0][0]), num(pts[0][1])), "l"]
+            prev = pts[0]
+            steps = []
+            for q in pts[1:]:
+                steps.append("%s,%s" % (num(q[0] - prev[0]), num(q[1] - prev[1])))
+                prev = q
+            out.append(d[0] + d[1] + " ".join(steps) + "z")
+    return "".join(out)
+
+
+def xy(p):
+    return "%s %s" % (fmt(p[0]), fmt(p[1]))
+
+
+STYLE = """
+.water{fill:#b9d3e6}.lake{fill:#b9d3e6;stroke:#5d7f99;stroke-width:.4}
+.impassable{fill:#d9d4c7;stroke:#8a857a;stroke-width:.4}
+.land{fill:#efe9d8;stroke:#6b6150;stroke-width:.6}.sea{fill:#b9d3e6;stroke:#5d7f99;stroke-width:.4}
+.label{font:9px 'DejaVu Sans',sans-serif;fill:#222;text-anchor:middle}
+.sealabel{font:italic 9px 'DejaVu Sans',sans-serif;fill:#34556e;text-anchor:middle}
+.centre{fill:#fff;stroke:#222;stroke-width:1.2}
+"""
+
+
+def write_svg(out, name, title, width, height, source, faces, impassable, lakes, places, variant):
+    ns = "http://www.w3.org/2000/svg"
+    lines = []
+    w = lines.append
+    w('<?xml version="1.0" encoding="UTF-8"?>')
+    w("<!--")
+    w("  Geometry of the %s board, generated by contrib/mapgen/mapgen.py %s" % (name, name))
+    w("  (do not edit by hand; change contrib/mapgen/%s.py and run it again)." % name)
+    w("  Coastlines and borders: %s (LGPL-3+); provinces: pouch." % source.strip())
+    w("  Format: maps/FORMAT.md, \"Map geometry\". Sources: maps/%s/SOURCES.md." % name)
+    w("-->")
+    w('<svg xmlns="%s" xmlns:pouch="urn:pouch:geometry" version="1.1" width="%d" height="%d" '
+      'viewBox="0 0 %d %d" pouch:variant="%s" pouch:title="8 8" pouch:legend="8 %d">'
+      % (ns, width, height, width, height, name, height - 8))
+    w("<title>%s board</title>" % title)
+    w("<style>%s</style>" % STYLE.strip().replace("\n", ""))
+    w('<g id="background">')
+    w('<rect class="water" x="0" y="0" width="%d" height="%d"/>' % (width, height))
+    if not lakes.is_empty:
+        w('<path class="lake" d="%s"/>' % path_d(lakes))
+    if not impassable.is_empty:
+        w('<path class="impassable" d="%s"/>' % path_d(impassable))
+    w("</g>")
+    w('<g id="provinces">')
+    for abbr in sorted(faces):
+        info = variant[abbr]
+        pl = places[abbr]
+        attrs = ['id="%s"' % abbr, 'class="%s"' % ("sea" if info["terrain"] == "sea" else "land")]
+        attrs.append('pouch:unit="%s"' % xy(pl["unit"]))
+        for c in info["coasts"]:
+            attrs.append('pouch:unit-%s="%s"' % (c, xy(pl["unit-" + c])))
+        attrs.append('pouch:label="%s"' % xy(pl["label"]))
+        if "centre" in pl:
+            attrs.append('pouch:centre="%s"' % xy(pl["centre"]))
+        w("<path %s d=\"%s\"/>" % (" ".join(attrs), path_d(faces[abbr])))
+    w("</g>")
+    # For looking at the file by itself; pouch's renderer draws its own.
+    w('<g id="labels">')
+    for abbr in sorted(faces):
+        pl = places[abbr]
+        cls = "sealabel" if variant[abbr]["terrain"] == "sea" else "label"
+        w('<text class="%s" x="%s" y="%s">%s</text>' % (cls, fmt(pl["label"][0]), fmt(pl["label"][1] + 3),
+                                                         abbr.capitalize()))
+    for abbr in sorted(faces):
+        pl = places[abbr]
+        if "centre" in pl:
+            w('<circle class="centre" cx="%s" cy="%s" r="3"/>' % (fmt(pl["centre"][0]), fmt(pl["centre"][1])))
+    w("</g>")
+    w("</svg>")
+    data = "\n".join(lines) + "\n"
+    return data
+
+
+# --- checks -------------------------------------------------------------------
+
+WHERE = None    # pixel -> "lon lat" text, set by main()
+
+
+def where(pt):
+    return WHERE(pt) if WHERE else "%.0f,%.0f" % pt
+
+
+def check_adjacency(faces, variant, board):
+    """Compare which provinces touch on the drawing with the variant's edges."""
+    names = sorted(faces)
+    tree = STRtree([faces[a] for a in names])
+    idx = {id(faces[a]): a for a in names}
+    touch = set()
+    for a in names:
+        for g in tree.query(faces[a].buffer(TOUCH_PX)):
+            b = idx[id(g)]
+            if b != a and faces[a].distance(g) < TOUCH_PX:
+                touch.add(tuple(sorted((a, b))))
+    want = set()
+    for a, info in variant.items():
+        for b in info["nbrs"]:
+            want.add(tuple(sorted((a, b))))
+    allowed = set(tuple(sorted(p)) for p in getattr(board, "WATERWAYS", []))
+    problems = []
+    for a, b in sorted(want - touch):
+        if (a, b) not in allowed:
+            problems.append("%s and %s are neighbours but do not touch on the map" % (a, b))
+    for a, b in sorted(touch - want):
+        pa, pb = nearest_points(faces[a], faces[b])
+        problems.append("%s and %s touch on the map but are not neighbours (at %s)"
+                        % (a, b, where(((pa.x + pb.x) / 2, (pa.y + pb.y) / 2))))
+    return problems
+
+
+def main():
+    ap = argparse.ArgumentParser(description="make maps/NAME/map.svg from real geography")
+    ap.add_argument("board", help="board file contrib/mapgen/BOARD.py (e.g. standard)")
+    ap.add_argument("--dcw", default=DCW, help="DCW-GMT netCDF file (default %(default)s)")
+    ap.add_argument("--variant", help="variant file (default maps/BOARD/variant.xml)")
+    ap.add_argument("--out", help="output (default maps/BOARD/map.svg)")
+    ap.add_argument("--check", action="store_true", help="compare with the output file instead of writing it")
+    ap.add_argument("-v", "--verbose", action="store_true", help="say how long each step takes")
+    args = ap.parse_args()
+    global VERBOSE, T0
+    VERBOSE, T0 = args.verbose, time.time()
+
+    board = load_board(args.board)
+    vpath = args.variant or os.path.join(TOP, "maps", args.board, "variant.xml")
+    out = args.out or os.path.join(TOP, "maps", args.board, "map.svg")
+    vname, variant = read_variant(vpath)
+
+    proj = Lambert(**board.PROJECTION)
+    countries = Countries(args.dcw, proj, board.FRAME)
+    cutter = Cutter(board, countries, proj)
+    faces, impassable, lakes = cutter.run()
+
+    missing = sorted(set(variant) - set(faces))
+    extra = sorted(set(faces) - set(variant))
+    if missing or extra:
+        die("provinces missing from the board file: %s; unknown: %s" % (missing, extra))
+
+    fr = board.FRAME
+    scale = board.WIDTH / (fr[2] - fr[0])
+    width = board.WIDTH
+    height = int(round((fr[3] - fr[1]) * scale))
+    outline = box(0, 0, width, height)
+    tagged = [(a, to_pixels(faces[a], fr, scale)) for a in sorted(faces)]
+    if not impassable.is_empty:
+        tagged.append(("#impassable", to_pixels(impassable, fr, scale)))
+    if not lakes.is_empty:
+        tagged.append(("#lake", to_pixels(lakes, fr, scale)))
+    note("leftovers handed out")
+    simple = simplify_all(tagged, outline, SIMPLIFY_PX)
+    note("simplified")
+    pfaces = {a: simple[a] for a in faces if a in simple}
+    lost = sorted(set(faces) - set(pfaces))
+    if lost:
+        die("provinces lost in simplification: %s" % lost)
+
+    def to_px(lonlat):
+        x, y = proj.xy(lonlat[0], lonlat[1])
+        return ((float(x) - fr[0]) * scale, (float(y) - fr[1]) * scale)
+
+    global WHERE
+    WHERE = lambda pt: "%.1fE %.1fN" % proj.lonlat(pt[0] / scale + fr[0], pt[1] / scale + fr[1])
+    places = {}
+    for abbr in sorted(pfaces):
+        ov = getattr(board, "PLACES", {}).get(abbr, {})
+        city = getattr(board, "CITIES", {}).get(abbr)
+        places[abbr] = compute_places(abbr, pfaces[abbr], variant[abbr], ov, city, to_px)
+    place_labels(pfaces, variant, places)
+
+    problems = check_adjacency(pfaces, variant, board)
+    for abbr in sorted(pfaces):
+        info = variant[abbr]
+        for key, pt in places[abbr].items():
+            if key != "label" and inside_margin(pfaces[abbr], pt) < 0:
+                problems.append("%s: %s lies outside the province" % (abbr, key))
+    if VERBOSE or not args.check:
+        for line in cutter.leftovers:
+            sys.stderr.write("mapgen: note: %s\n" % line)
+    for line in problems:
+        sys.stderr.write("mapgen: %s\n" % line)
+    if problems and getattr(board, "STRICT", False):
+        die("%d problems: %s not written" % (len(problems), out))
+
+    title = getattr(board, "TITLE", vname.capitalize())
+    data = write_svg(out, board.NAME, title, width, height, countries.source, pfaces,
+                     simple.get("#impassable", Polygon()), simple.get("#lake", Polygon()), places, variant)
+    if args.check:
+        try:
+            with open(out, encoding="utf-8") as f:
+                old = f.read()
+        except OSError as e:
+            die("%s: %s" % (out, e))
+        if old != data:
+            die("%s is not what contrib/mapgen/mapgen.py %s makes" % (out, args.board))
+        print("%s is up to date (%d provinces)" % (out, len(pfaces)))
+    else:
+        tmp = out + ".tmp"
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(data)
+        os.replace(tmp, out)
+        print("wrote %s: %d provinces, %d bytes, %d problems" % (out, len(pfaces), len(data), len(problems)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

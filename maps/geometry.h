@@ -1,0 +1,66 @@
+/*
+ * geometry.h — the drawing of a board: province shapes and where units,
+ * labels and supply centre markers go (maps/NAME/map.svg; the format is in
+ * maps/FORMAT.md, "Map geometry").
+ *
+ * API
+ *
+ *	struct geometry *g = geometry_open(map, NULL, &err);	// next to the variant
+ *	render_svg(map, g, &input, &out);			// as often as needed
+ *	geometry_free(g);
+ *
+ * A geometry is loaded once for a map and checked against it: every
+ * province has a shape and a label place, every location (each coast too)
+ * a unit place, every supply centre a marker place. It is read-only
+ * afterwards and owns all its strings. Places are in the drawing's user
+ * units (the SVG viewBox).
+ */
+#ifndef POUCH_GEOMETRY_H
+#define POUCH_GEOMETRY_H
+
+#include <stddef.h>
+
+#include "../judge/map.h"
+#include "../lib/buf.h"
+
+struct _xmlDoc;
+struct _xmlNode;
+
+struct geo_point {
+	double x, y;
+};
+
+struct geometry {
+	double width, height;		/* size of the drawing (viewBox width and height) */
+	double min_x, min_y;		/* viewBox origin */
+	int nprovs;			/* m->nprovs of the map it was checked against */
+	int nlocs;			/* m->nlocs */
+	char **shape;			/* [prov] SVG path data */
+	struct geo_point *label;	/* [prov] centre of the province's name */
+	struct geo_point *centre;	/* [prov] supply centre marker (supply centres only) */
+	struct geo_point *unit;		/* [loc] where a unit stands */
+	struct geo_point title_at;	/* top left corner of the phase title */
+	struct geo_point legend_at;	/* bottom left corner of the legend */
+	struct _xmlDoc *doc;		/* the parsed file */
+	struct _xmlNode *background;	/* <g id="background">, copied into every map; may be NULL */
+};
+
+/*
+ * Parse geometry from memory and check it against m; fname is used in
+ * messages ("FILE:LINE: message", one per line, appended to err). Returns
+ * the geometry (free with geometry_free) or NULL.
+ */
+struct geometry *geometry_parse(const struct map *m, const char *data, size_t len,
+    const char *fname, struct buf *err);
+/* Load a geometry file for m. Returns it or NULL with the reasons in err. */
+struct geometry *geometry_load(const struct map *m, const char *path, struct buf *err);
+/*
+ * The geometry of map m: map.svg in the directory of the variant file it
+ * was loaded from, else maps_dir/NAME/map.svg (maps_dir NULL: the default
+ * maps directory). Returns it or NULL with the reasons in err.
+ */
+struct geometry *geometry_open(const struct map *m, const char *maps_dir, struct buf *err);
+/* Release g. geometry_free(NULL) is a no-op. */
+void geometry_free(struct geometry *g);
+
+#endif

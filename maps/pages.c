@@ -1,0 +1,557 @@
+/*
+ * pages.c — a game's web pages (what and where: pages.h).
+ *
+ * The order lists reuse the judge's report text (judge/report.h), line by
+ * line, so that the pages say exactly what the mailed results say: a line
+ * "England: Fleet London -> North Sea.  (*bounce*)" becomes a table row
+ * with the power, the order and its result.
+ */
+#include "pages.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../judge/report.h"
+#include "../lib/fsio.h"
+#include "../lib/str.h"
+#include "render.h"
+
+#define HTML_MAX (8u << 20)
+#define SVG_MAX (16u << 20)
+
+static const char STYLE_CSS[] =
+    "/* pouch game pages */\n"
+    "body{font:16px/1.45 'DejaVu Sans',Verdana,Arial,sans-serif;margin:0 auto;"
+    "max-width:1240px;padding:0 12px 2em;color:#1b1b1b;background:#fafaf7}\n"
+    "nav{display:flex;flex-wrap:wrap;gap:.3em 1.2em;padding:.6em 0;border-bottom:1px solid #ddd}\n"
+    "a{color:#0b57a4}\n"
+    "h1{font-size:1.45em;margin:.6em 0 .3em}\n"
+    "h2{font-size:1.15em;margin:1.4em 0 .4em}\n"
+    "p.deadline{font-weight:bold}\n"
+    "figure{margin:1em 0}\n"
+    "img.map{display:block;width:100%;height:auto;border:1px solid #bbb;background:#aec4d6}\n"
+    "figcaption{font-size:.9em;color:#444;margin-top:.3em}\n"
+    "table{border-collapse:collapse;width:100%;max-width:820px}\n"
+    "th,td{text-align:left;padding:.25em .5em;border-bottom:1px solid #e4e4e4;vertical-align:top}\n"
+    "th{font-size:.85em;color:#555;font-weight:normal}\n"
+    "td:first-child{white-space:nowrap}\n"
+    ".num{text-align:right}\n"
+    ".sw{display:inline-block;width:.8em;height:.8em;border:1px solid #333;margin-right:.4em;"
+    "vertical-align:-.05em}\n"
+    ".ok{color:#1d6b2a}.fail{color:#b00018}\n"
+    "ul.phases{padding-left:1.2em}\n"
+    "@media (min-width:1000px){.maps{display:grid;grid-template-columns:1fr 1fr;gap:16px}}\n";
+
+static bool
+name_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	    c == '-' || c == '_' || c == '.';
+}
+
+bool
+pages_name_ok(const char *name)
+{
+	size_t i, n = strlen(name);
+
+	if (n == 0 || n > 64 || name[0] == '.')
+		return false;
+	for (i = 0; i < n; i++)
+		if (!name_char(name[i]))
+			return false;
+	return true;
+}
+
+void
+pages_name_from(const char *s, size_t n, char *out, size_t size)
+{
+	size_t i;
+
+	if (n > 64)
+		n = 64;
+	if (n >= size)
+		n = size - 1;
+	for (i = 0; i < n; i++)
+		out[i] = name_char(s[i]) ? s[i] : '-';
+	out[n] = '\0';
+	if (!pages_name_ok(out))
+		snprintf(out, size, "game");
+}
+
+char *
+pages_phase_code(const struct board *b, char *out, size_t size)
+{
+	static const char season[] = "SFW", phase[] = "MRA";
+
+	snprintf(out, size, "%c%d%c", season[b->season % 3], b->year, phase[b->phase % 3]);
+	return out;
+}
+
+void
+pages_phase_url(const char *base_url, const char *game, const struct board *b, struct buf *out)
+{
+	char code[16];
+
+	if (base_url && *base_url) {
+		size_t n = strlen(base_url);
+		buf_append(out, base_url, n);
+		if (base_url[n - 1] != '/')
+			buf_putc(out, '/');
+	}
+	buf_printf(out, "%s/%s.html", game, pages_phase_code(b, code, sizeof code));
+}
+
+/* --- HTML helpers ------------------------------------------------------------ */
+
+/* Append s[0..n) with HTML's special characters escaped. */
+static void
+esc_n(struct buf *out, const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		switch (s[i]) {
+		case '&': buf_puts(out, "&amp;"); break;
+		case '<': buf_puts(out, "&lt;"); break;
+		case '>': buf_puts(out, "&gt;"); break;
+		case '"': buf_puts(out, "&quot;"); break;
+		default: buf_putc(out, s[i]); break;
+		}
+	}
+}
+
+static void
+esc(struct buf *out, const char *s)
+{
+	esc_n(out, s, strlen(s));
+}
+
+static const char PAGE_END[] = "</main>\n</body>\n</html>\n";
+
+/* 0 when the page was appended whole, -1 when out was too small for it. */
+static int
+page_done(struct buf *out)
+{
+	size_t n = sizeof PAGE_END - 1;
+
+	buf_puts(out, PAGE_END);
+	return out->len >= n && memcmp(out->data + out->len - n, PAGE_END, n) == 0 ? 0 : -1;
+}
+
+static const char *
+game_title(const struct page_game *pg)
+{
+	return pg->title && *pg->title ? pg->title : pg->name;
+}
+
+static void
+head(struct buf *out, const struct page_game *pg, const char *what)
+{
+	buf_puts(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>");
+	esc(out, game_title(pg));
+	if (what) {
+		buf_puts(out, " — ");
+		esc(out, what);
+	}
+	buf_puts(out, "</title>\n<link rel=\"icon\" href=\"data:,\">\n"
+		      "<link rel=\"stylesheet\" href=\"style.css\">\n</head>\n<body>\n");
+}
+
+static void
+swatch(struct buf *out, const struct map *m, power_id p)
+{
+	char colour[8];
+
+	render_power_colour(m, p, colour);
+	buf_printf(out, "<span class=\"sw\" style=\"background:%s\"></span>", colour);
+}
+
+static void
+map_figure(struct buf *out, const char *file, const char *alt, const char *caption)
+{
+	buf_printf(out, "<figure><a href=\"%s\"><img class=\"map\" src=\"%s\" alt=\"", file, file);
+	esc(out, alt);
+	buf_puts(out, "\"></a><figcaption>");
+	esc(out, caption);
+	buf_puts(out, "</figcaption></figure>\n");
+}
+
+/* "Map of Spring 1901 Movement ...: Austria 3 centres, 3 units; ..." */
+static void
+map_alt(struct buf *out, const struct map *m, const struct board *b, const char *what)
+{
+	char ph[48];
+
+	buf_printf(out, "Map of %s, %s: ", phase_format(b, ph, sizeof ph), what);
+	render_summary(m, b, out);
+}
+
+static void
+standings(struct buf *out, const struct map *m, const struct board *b, const struct board *prev)
+{
+	int p;
+
+	buf_puts(out, "<table class=\"standings\">\n<tr><th>Power</th><th class=\"num\">Centres</th>");
+	if (prev)
+		buf_puts(out, "<th class=\"num\">Change</th>");
+	buf_puts(out, "<th class=\"num\">Units</th></tr>\n");
+	for (p = 0; p < m->npowers; p++) {
+		int c = board_count_centres(b, m, (power_id)p);
+		buf_puts(out, "<tr><td>");
+		swatch(out, m, (power_id)p);
+		esc(out, m->powers[p].name);
+		buf_printf(out, "</td><td class=\"num\">%d</td>", c);
+		if (prev) {
+			int d = c - board_count_centres(prev, m, (power_id)p);
+			if (d)
+				buf_printf(out, "<td class=\"num\">%+d</td>", d);
+			else
+				buf_puts(out, "<td class=\"num\"></td>");
+		}
+		buf_printf(out, "<td class=\"num\">%d</td></tr>\n", board_count_units(b, (power_id)p));
+	}
+	buf_puts(out, "</table>\n");
+}
+
+/* The power whose name starts line[0..n) followed by ": ", or -1 ("?" too). */
+static int
+line_power(const struct map *m, const char *line, size_t n, size_t *skip)
+{
+	int p;
+
+	for (p = 0; p < m->npowers; p++) {
+		size_t k = strlen(m->powers[p].name);
+		if (n > k + 2 && memcmp(line, m->powers[p].name, k) == 0 && line[k] == ':' &&
+		    line[k + 1] == ' ') {
+			*skip = k + 2;
+			return p;
+		}
+	}
+	if (n > 3 && memcmp(line, "?: ", 3) == 0) {
+		*skip = 3;
+		return m->npowers;
+	}
+	return -1;
+}
+
+/* The judge's results as a table (orders) and paragraphs (the rest). */
+static void
+results(struct buf *out, const struct map *m, const struct page_phase *ph)
+{
+	struct buf txt;
+	const char *s, *end, *line;
+	size_t n;
+	int in_table = 0, first = 1;
+
+	buf_init(&txt, HTML_MAX);
+	report_results(m, ph->before, ph->orders, ph->res, &txt);
+	s = buf_str(&txt);
+	end = s + txt.len;
+	while ((line = str_next_line(&s, end, &n)) != NULL) {
+		size_t skip = 0;
+		int p;
+		if (first) {	/* "Movement results for Spring of 1901.": the page's heading says it */
+			first = 0;
+			continue;
+		}
+		if (n == 0)
+			continue;
+		p = line_power(m, line, n, &skip);
+		if (p >= 0) {
+			const char *text = line + skip, *tag = NULL;
+			size_t tn = n - skip, k;
+			for (k = 0; k + 3 < tn; k++)
+				if (memcmp(text + k, "  (*", 4) == 0) {
+					tag = text + k + 4;
+					break;
+				}
+			if (!in_table) {
+				buf_puts(out, "<table class=\"orders\">\n<tr><th>Power</th><th>Order</th>"
+					      "<th>Result</th></tr>\n");
+				in_table = 1;
+			}
+			buf_puts(out, "<tr><td>");
+			if (p < m->npowers) {
+				swatch(out, m, (power_id)p);
+				esc(out, m->powers[p].name);
+			} else {
+				buf_puts(out, "?");
+			}
+			buf_puts(out, "</td><td>");
+			esc_n(out, text, tag ? (size_t)(tag - 4 - text) : tn);
+			if (tag) {
+				size_t tl = (size_t)(text + tn - tag);
+				if (tl >= 2 && memcmp(tag + tl - 2, "*)", 2) == 0)
+					tl -= 2;
+				buf_puts(out, "</td><td class=\"fail\">");
+				esc_n(out, tag, tl);
+			} else {
+				buf_puts(out, "</td><td class=\"ok\">succeeded");
+			}
+			buf_puts(out, "</td></tr>\n");
+			continue;
+		}
+		if (in_table) {
+			buf_puts(out, "</table>\n");
+			in_table = 0;
+		}
+		buf_puts(out, "<p>");
+		esc_n(out, line, n);
+		buf_puts(out, "</p>\n");
+	}
+	if (in_table)
+		buf_puts(out, "</table>\n");
+	buf_free(&txt);
+}
+
+static void
+nav(struct buf *out, const struct page_game *pg, int i)
+{
+	char code[16], ph[48];
+
+	buf_puts(out, "<nav><a href=\"index.html\">");
+	esc(out, game_title(pg));
+	buf_puts(out, "</a>");
+	if (i > 0) {
+		const struct board *b = pg->phases[i - 1].before;
+		buf_printf(out, "<a href=\"%s.html\" rel=\"prev\">&larr; %s</a>",
+		    pages_phase_code(b, code, sizeof code), phase_format(b, ph, sizeof ph));
+	}
+	if (i + 1 < pg->nphases) {
+		const struct board *b = pg->phases[i + 1].before;
+		buf_printf(out, "<a href=\"%s.html\" rel=\"next\">%s &rarr;</a>",
+		    pages_phase_code(b, code, sizeof code), phase_format(b, ph, sizeof ph));
+	}
+	buf_puts(out, "</nav>\n");
+}
+
+int
+pages_phase_html(const struct map *m, const struct page_game *pg, int i, struct buf *out)
+{
+	const struct page_phase *ph = &pg->phases[i];
+	char code[16], file[40], name[48], next[48], caption[160];
+	struct buf alt;
+
+	pages_phase_code(ph->before, code, sizeof code);
+	phase_format(ph->before, name, sizeof name);
+	phase_format(ph->after, next, sizeof next);
+	head(out, pg, name);
+	nav(out, pg, i);
+	buf_puts(out, "<main>\n<h1>");
+	esc(out, name);
+	buf_puts(out, "</h1>\n<div class=\"maps\">\n");
+	buf_init(&alt, 1 << 16);
+	map_alt(&alt, m, ph->before, "the orders drawn as arrows, failed ones in red");
+	snprintf(file, sizeof file, "%s.svg", code);
+	snprintf(caption, sizeof caption, "%s: the orders and their results", name);
+	map_figure(out, file, buf_str(&alt), caption);
+	buf_reset(&alt);
+	map_alt(&alt, m, ph->after, "the position after the orders");
+	snprintf(file, sizeof file, "%s-after.svg", code);
+	snprintf(caption, sizeof caption, "Afterwards: %s", next);
+	map_figure(out, file, buf_str(&alt), caption);
+	buf_free(&alt);
+	buf_puts(out, "</div>\n<h2>Orders and results</h2>\n");
+	results(out, m, ph);
+	buf_puts(out, "<h2>Supply centres afterwards</h2>\n");
+	standings(out, m, ph->after, ph->before);
+	return page_done(out);
+}
+
+int
+pages_index_html(const struct map *m, const struct page_game *pg, struct buf *out)
+{
+	char name[48], code[16];
+	struct buf alt;
+	int i;
+
+	head(out, pg, NULL);
+	buf_puts(out, "<main>\n<h1>");
+	esc(out, game_title(pg));
+	buf_puts(out, "</h1>\n<p>");
+	esc(out, m->title);
+	buf_printf(out, " game, now at <strong>%s</strong>.</p>\n",
+	    phase_format(pg->current, name, sizeof name));
+	if (pg->deadline && *pg->deadline) {
+		buf_puts(out, "<p class=\"deadline\">");
+		esc(out, pg->deadline);
+		buf_puts(out, "</p>\n");
+	}
+	if (pg->nphases > 0) {
+		const struct board *b = pg->phases[pg->nphases - 1].before;
+		buf_printf(out, "<p>Latest results: <a href=\"%s.html\">%s</a></p>\n",
+		    pages_phase_code(b, code, sizeof code), phase_format(b, name, sizeof name));
+	}
+	buf_init(&alt, 1 << 16);
+	map_alt(&alt, m, pg->current, "the position now");
+	phase_format(pg->current, name, sizeof name);
+	map_figure(out, "current.svg", buf_str(&alt), name);
+	buf_free(&alt);
+	buf_puts(out, "<h2>Standings</h2>\n");
+	standings(out, m, pg->current, NULL);
+	buf_puts(out, "<h2>Phases</h2>\n");
+	if (pg->nphases == 0)
+		buf_puts(out, "<p>No phase has been played yet.</p>\n");
+	else
+		buf_puts(out, "<ul class=\"phases\">\n");
+	for (i = pg->nphases - 1; i >= 0; i--) {
+		const struct board *b = pg->phases[i].before;
+		buf_printf(out, "<li><a href=\"%s.html\">%s</a></li>\n",
+		    pages_phase_code(b, code, sizeof code), phase_format(b, name, sizeof name));
+	}
+	if (pg->nphases > 0)
+		buf_puts(out, "</ul>\n");
+	return page_done(out);
+}
+
+/* --- files ------------------------------------------------------------------- */
+
+static int
+write_file(const char *dir, const struct page_game *pg, const char *file, const struct buf *data,
+    struct buf *err)
+{
+	char path[4096];
+
+	if ((size_t)snprintf(path, sizeof path, "%s/%s/%s", dir, pg->name, file) >= sizeof path) {
+		buf_printf(err, "%s/%s: path too long\n", dir, pg->name);
+		return -1;
+	}
+	if (fs_write_atomic(path, buf_str(data), data->len) < 0) {
+		buf_printf(err, "%s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Write data, which a function made with result made (-1: it did not fit),
+ * to file; frees data. */
+static int
+write_made(const char *dir, const struct page_game *pg, const char *file, struct buf *data,
+    int made, struct buf *err)
+{
+	int rc = -1;
+
+	if (made < 0)
+		buf_printf(err, "%s: too large\n", file);
+	else
+		rc = write_file(dir, pg, file, data, err);
+	buf_free(data);
+	return rc;
+}
+
+/* Check the name, make dir/NAME and write the style sheet. */
+static int
+prepare(const char *dir, const struct page_game *pg, struct buf *err)
+{
+	char path[4096];
+	struct buf css;
+	int rc;
+
+	if (!pages_name_ok(pg->name)) {
+		buf_printf(err, "\"%s\" cannot name a game's pages (letters, digits, '-', '_', '.')\n",
+		    pg->name);
+		return -1;
+	}
+	if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, pg->name) >= sizeof path) {
+		buf_printf(err, "%s: path too long\n", dir);
+		return -1;
+	}
+	if (fs_mkdir_p(path, 0755) < 0) {
+		buf_printf(err, "%s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	buf_init(&css, sizeof STYLE_CSS);
+	buf_puts(&css, STYLE_CSS);
+	rc = write_file(dir, pg, "style.css", &css, err);
+	buf_free(&css);
+	return rc;
+}
+
+static int
+write_map(const char *dir, const struct map *m, const struct geometry *g,
+    const struct page_game *pg, const char *file, const struct render_input *in, struct buf *err)
+{
+	struct buf svg;
+
+	buf_init(&svg, SVG_MAX);
+	return write_made(dir, pg, file, &svg, render_svg(m, g, in, &svg), err);
+}
+
+static int
+write_phase(const char *dir, const struct map *m, const struct geometry *g,
+    const struct page_game *pg, int i, struct buf *err)
+{
+	const struct page_phase *ph = &pg->phases[i];
+	struct render_input in;
+	char code[16], file[40];
+	struct buf html;
+
+	pages_phase_code(ph->before, code, sizeof code);
+	memset(&in, 0, sizeof in);
+	in.board = ph->before;
+	in.orders = ph->orders;
+	in.norders = ph->norders;
+	in.res = ph->res;
+	snprintf(file, sizeof file, "%s.svg", code);
+	if (write_map(dir, m, g, pg, file, &in, err) < 0)
+		return -1;
+	memset(&in, 0, sizeof in);
+	in.board = ph->after;
+	in.retreat_options = true;
+	snprintf(file, sizeof file, "%s-after.svg", code);
+	if (write_map(dir, m, g, pg, file, &in, err) < 0)
+		return -1;
+	buf_init(&html, HTML_MAX);
+	snprintf(file, sizeof file, "%s.html", code);
+	return write_made(dir, pg, file, &html, pages_phase_html(m, pg, i, &html), err);
+}
+
+static int
+write_index(const char *dir, const struct map *m, const struct geometry *g,
+    const struct page_game *pg, struct buf *err)
+{
+	struct render_input in;
+	struct buf html;
+
+	memset(&in, 0, sizeof in);
+	in.board = pg->current;
+	in.retreat_options = true;
+	if (write_map(dir, m, g, pg, "current.svg", &in, err) < 0)
+		return -1;
+	buf_init(&html, HTML_MAX);
+	return write_made(dir, pg, "index.html", &html, pages_index_html(m, pg, &html), err);
+}
+
+int
+pages_write_phase(const char *dir, const struct map *m, const struct geometry *g,
+    const struct page_game *pg, int i, struct buf *err)
+{
+	if (prepare(dir, pg, err) < 0)
+		return -1;
+	return write_phase(dir, m, g, pg, i, err);
+}
+
+int
+pages_write_index(const char *dir, const struct map *m, const struct geometry *g,
+    const struct page_game *pg, struct buf *err)
+{
+	if (prepare(dir, pg, err) < 0)
+		return -1;
+	return write_index(dir, m, g, pg, err);
+}
+
+int
+pages_write_game(const char *dir, const struct map *m, const struct geometry *g,
+    const struct page_game *pg, struct buf *err)
+{
+	int i;
+
+	if (prepare(dir, pg, err) < 0)
+		return -1;
+	for (i = 0; i < pg->nphases; i++)
+		if (write_phase(dir, m, g, pg, i, err) < 0)
+			return -1;
+	return write_index(dir, m, g, pg, err);
+}

@@ -1,0 +1,99 @@
+/*
+ * pages.h — the public web pages of a game: plain HTML and CSS, no
+ * scripts, readable offline and on a phone.
+ *
+ * API
+ *
+ *	struct page_game pg = { .name = "spring-league", .base_url = url,
+ *	    .current = &now, .phases = phases, .nphases = n };
+ *	pages_write_game(dir, map, geometry, &pg, &err);  // everything
+ *	pages_write_phase(dir, map, geometry, &pg, n - 1, &err);
+ *	pages_write_index(dir, map, geometry, &pg, &err); // after each phase
+ *	pages_phase_url(url, "spring-league", &before, &link); // for the reports
+ *
+ * Files, all under DIR/NAME/ and each replaced atomically:
+ *
+ *	index.html     the current map, standings, deadline, every phase
+ *	current.svg    the position now
+ *	S1901M.html    one page per adjudicated phase: the map with the
+ *	S1901M.svg     orders and their results, the map after it, and
+ *	S1901M-after.svg  every order with its result in the judge's words
+ *	style.css      shared by the pages
+ *
+ * Phase codes: S/F/W, the year, M/R/A (Spring 1901 Movement is S1901M, the
+ * adjustments after Fall 1901 are W1901A). File names carry nothing but the
+ * game's name and the phase.
+ *
+ * Privacy: the pages show positions and adjudicated orders, which every
+ * player sees in the results anyway. Press, and orders of a phase not yet
+ * adjudicated, are never passed to this module, so they cannot appear.
+ */
+#ifndef POUCH_PAGES_H
+#define POUCH_PAGES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../judge/adjudicate.h"
+#include "../judge/board.h"
+#include "../judge/map.h"
+#include "../judge/order.h"
+#include "../lib/buf.h"
+#include "geometry.h"
+
+struct page_phase {
+	const struct board *before;	/* the position the orders were given in */
+	const struct order *orders;	/* the orders as adjudicated (NULL when norders is 0) */
+	int norders;
+	const struct phase_result *res;	/* their results */
+	const struct board *after;	/* the position that followed (the next phase's) */
+};
+
+struct page_game {
+	const char *name;		/* the game's name, see pages_name_ok() */
+	const char *title;		/* shown on the pages; NULL: the name */
+	const char *base_url;		/* public address of DIR ("https://example.org/games");
+					   NULL or "": the pages link to each other relatively */
+	const char *deadline;		/* what the index says about the next deadline, or NULL */
+	const struct board *current;	/* the position now, awaiting orders */
+	const struct page_phase *phases; /* adjudicated phases, oldest first */
+	int nphases;
+};
+
+/* True when name can be a game's directory and URL component: 1 to 64 of
+ * letters, digits, '-', '_' and '.', not starting with '.'. */
+bool pages_name_ok(const char *name);
+/* A page name made of s[0..n): what a name cannot hold turned into '-';
+ * "game" when nothing usable is left. Into out (size >= 16). */
+void pages_name_from(const char *s, size_t n, char *out, size_t size);
+
+/* The phase code of b ("S1901M") into out (size >= 16). Returns out. */
+char *pages_phase_code(const struct board *b, char *out, size_t size);
+
+/*
+ * Append the public address of the page of the phase b: BASE/GAME/S1901M.html
+ * (one '/' between the parts), or GAME/S1901M.html when base_url is NULL or "".
+ */
+void pages_phase_url(const char *base_url, const char *game, const struct board *b,
+    struct buf *out);
+
+/* Append the HTML of the page of phase i of pg. Returns 0, or -1 when out is full. */
+int pages_phase_html(const struct map *m, const struct page_game *pg, int i, struct buf *out);
+/* Append the HTML of pg's index page. Returns 0, or -1 when out is full. */
+int pages_index_html(const struct map *m, const struct page_game *pg, struct buf *out);
+
+/*
+ * Write phase i's page and its two maps under dir/NAME/ (created when
+ * missing), and the style sheet. Returns 0, or -1 with the reason appended
+ * to err.
+ */
+int pages_write_phase(const char *dir, const struct map *m, const struct geometry *g,
+    const struct page_game *pg, int i, struct buf *err);
+/* Write index.html, current.svg and the style sheet under dir/NAME/. Returns 0 or -1 (err). */
+int pages_write_index(const char *dir, const struct map *m, const struct geometry *g,
+    const struct page_game *pg, struct buf *err);
+/* Every phase page and the index. Returns 0 or -1 (err). */
+int pages_write_game(const char *dir, const struct map *m, const struct geometry *g,
+    const struct page_game *pg, struct buf *err);
+
+#endif

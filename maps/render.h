@@ -1,0 +1,72 @@
+/*
+ * render.h — draw a position, and optionally a phase's orders and their
+ * results, as an SVG document.
+ *
+ * API
+ *
+ *	struct render_input in = { .board = &b, .orders = o, .norders = n, .res = &res };
+ *	render_svg(map, geometry, &in, &out);	// appends the document to out
+ *
+ * What is drawn, bottom to top: the geometry's background (water,
+ * impassable land), the provinces (supply centres filled with a light tint
+ * of their owner's colour, other land neutral, seas blue), province names,
+ * supply centre markers (the owner's colour, white when neutral), the
+ * orders, the units (armies round, fleets ship-shaped, in their power's
+ * colour; dislodged units set off up and right with a red outline), the
+ * phase title and a legend with every power's centres and units.
+ *
+ * Orders: moves and retreats are arrows, supports dashed lines to the
+ * middle of the supported move or to a ring round the supported unit,
+ * convoys dotted blue lines to the middle of the convoyed move, holds a
+ * ring, disbands and removals a cross, builds a dashed ring with a plus.
+ * With results, orders that failed are red and dashed; orders refused
+ * because the unit does not exist (or belongs to someone else) are not
+ * drawn. Where dislodged units may retreat is drawn, when asked for, as a
+ * thin orange ring at each place and an arrow to it; a dislodged unit with
+ * nowhere to go gets a cross.
+ *
+ * Pure: no I/O. The output is deterministic.
+ */
+#ifndef POUCH_RENDER_H
+#define POUCH_RENDER_H
+
+#include <stdbool.h>
+
+#include "../judge/adjudicate.h"
+#include "../judge/board.h"
+#include "../judge/map.h"
+#include "../judge/order.h"
+#include "../lib/buf.h"
+#include "geometry.h"
+
+/* How far a dislodged unit is drawn from its place (user units). */
+#define RENDER_DISLODGED_DX 11.0
+#define RENDER_DISLODGED_DY (-11.0)
+
+struct render_input {
+	const struct board *board;	/* the position drawn */
+	const struct order *orders;	/* orders given in that position, or NULL */
+	int norders;
+	const struct phase_result *res;	/* their results (same board), or NULL: drawn as given */
+	const char *title;		/* NULL: the phase, "Spring 1901 Movement" */
+	bool retreat_options;		/* draw where dislodged units may retreat */
+};
+
+/*
+ * Append the SVG document for in to out. Returns 0, or -1 when out's
+ * maximum size is reached (out then holds a truncated document).
+ */
+int render_svg(const struct map *m, const struct geometry *g, const struct render_input *in,
+    struct buf *out);
+
+/* One line about b for people who cannot see the map: "Austria 3 centres,
+ * 3 units; England ...". Appended to out. */
+void render_summary(const struct map *m, const struct board *b, struct buf *out);
+
+/* The colour of power p, "#rrggbb" into out (size >= 8); grey when unset. */
+void render_power_colour(const struct map *m, power_id p, char *out);
+
+/* The fill colour of province p on board b, "#rrggbb" into out (size >= 8). */
+void render_province_fill(const struct map *m, const struct board *b, prov_id p, char *out);
+
+#endif
