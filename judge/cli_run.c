@@ -104,9 +104,10 @@ summary(const struct runner *r, FILE *f)
 {
 	const struct run_stats *s = &r->stats;
 
-	fprintf(f, "fetched %d (%d new), applied %d, %d phase%s adjudicated, queued %d; "
-	    "sent %d, deferred %d, waiting %d\n", s->fetched, s->stored, s->applied, s->phases,
-	    s->phases == 1 ? "" : "s", s->queued, s->out.sent, s->out.deferred, s->out.waiting);
+	fprintf(f, "fetched %d (%d new), applied %d, %d phase%s adjudicated, %d map page%s, "
+	    "queued %d; sent %d, deferred %d, waiting %d\n", s->fetched, s->stored, s->applied,
+	    s->phases, s->phases == 1 ? "" : "s", s->pages, s->pages == 1 ? "" : "s", s->queued,
+	    s->out.sent, s->out.deferred, s->out.waiting);
 }
 
 int

@@ -23,6 +23,7 @@
 #include "../lib/str.h"
 #include "../lib/tz.h"
 #include "../lib/xalloc.h"
+#include "../maps/pages.h"
 #include "../parser/orders.h"
 
 #define REPLY_MAX (4u << 20)
@@ -325,11 +326,12 @@ phase_code(const struct board *b, char *out, size_t size)
 }
 
 void
-judge_map_url(const struct judge *j, const struct game *g, int index, struct buf *out)
+judge_map_url(const struct judge *j, const struct game *g, const struct board *before,
+    struct buf *out)
 {
 	if (j->conf->base_url[0] == '\0')
 		return;
-	buf_printf(out, "%s/%s/%04d.html", j->conf->base_url, g->name, index);
+	pages_phase_url(j->conf->base_url, g->name, before, out);
 }
 
 void

@@ -177,8 +177,10 @@ void judge_effects_clear(struct judge *j);
 /* Mark game g as needing to be saved. */
 void judge_touch(struct judge *j, const struct game *g);
 
-/* The public URL of a phase page, or "" when no base URL is configured. */
-void judge_map_url(const struct judge *j, const struct game *g, int index, struct buf *out);
+/* The public URL of the page of the phase played from position before
+ * (BASE/GAME/S1901M.html, maps/pages.h); nothing when no base URL is set. */
+void judge_map_url(const struct judge *j, const struct game *g, const struct board *before,
+    struct buf *out);
 /* "S1901M", "F1901R", "W1901A". */
 void phase_code(const struct board *b, char *out, size_t size);
 

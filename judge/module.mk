@@ -20,4 +20,5 @@ POUCH_SRCS += \
 	judge/store.c \
 	judge/transcript.c \
 	judge/turn.c \
-	judge/varcache.c
+	judge/varcache.c \
+	judge/webpages.c

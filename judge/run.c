@@ -70,6 +70,12 @@ runner_open(struct runner *r, const struct run_opts *o, struct buf *err)
 		return -1;
 	}
 	mail_mime_opts(&r->conf.mail, &r->mo);
+	/* A replay draws its own pages, never over the live ones. */
+	if (o->replay)
+		snprintf(r->pages_dir, sizeof r->pages_dir, "%s/pages", o->data);
+	else
+		str_copy(r->pages_dir, r->conf.pages, sizeof r->pages_dir);
+	webpages_init(&r->web, r->pages_dir, r->conf.judge.base_url, o->maps);
 	if (o->replay) {
 		snprintf(r->mail_dir, sizeof r->mail_dir, "%s/replay-mail", o->data);
 		if (fs_mkdir_p(r->mail_dir, 0750) < 0) {
@@ -184,6 +190,27 @@ consume(struct runner *r, struct buf *err)
 	r->stats.phases += fx->nphases;
 	if (store_stage(&r->st, &r->j, err) < 0)
 		bad = 1;
+	/* The map pages of the games that moved on (their history records
+	 * are staged now). A page that cannot be written is a warning: the
+	 * next phase writes it again. */
+	for (i = 0; !bad && i < fx->nphases; i++) {
+		const struct game *g = judge_find_game(&r->j, fx->phases[i].game);
+		struct buf perr;
+		int k, first = fx->phases[i].index;
+		for (k = 0; k < i; k++)
+			if (strcmp(fx->phases[k].game, fx->phases[i].game) == 0)
+				break;
+		if (g == NULL || k < i)
+			continue;	/* done with the game's first new phase */
+		for (k = i + 1; k < fx->nphases; k++)
+			if (strcmp(fx->phases[k].game, fx->phases[i].game) == 0 && fx->phases[k].index < first)
+				first = fx->phases[k].index;
+		buf_init(&perr, 1 << 16);
+		if (webpages_game(&r->web, &r->st, g, first, &perr) < 0)
+			log_warn("map pages of %s: %s", g->name, buf_str(&perr));
+		buf_free(&perr);
+	}
+	r->stats.pages = r->web.written;
 	judge_effects_clear(&r->j);
 	return bad ? -1 : 0;
 }
@@ -307,6 +334,7 @@ runner_close(struct runner *r)
 	if (spool_close(r->sp, &err) < 0)
 		log_warn("%s", buf_str(&err));
 	buf_free(&err);
+	webpages_free(&r->web);
 	store_close(&r->st);
 	conf_free(&r->conf);
 	strset_free(&r->known);

@@ -39,6 +39,7 @@
 #include "conf.h"
 #include "judge.h"
 #include "store.h"
+#include "webpages.h"
 
 struct run_opts {
 	const char *data;	/* data directory */
@@ -59,6 +60,7 @@ struct run_stats {
 	int queued;		/* messages put in the outbox (or replay-mail/) */
 	int repeated;		/* effects whose Message-ID was queued before */
 	int phases;		/* phases adjudicated */
+	int pages;		/* phase pages written */
 	struct outbox_stats out;
 };
 
@@ -71,6 +73,8 @@ struct runner {
 	struct outbox *ob;
 	struct mime_opts mo;
 	struct strset known;	/* Message-IDs already queued or sent */
+	struct webpages web;	/* the map pages */
+	char pages_dir[1100];
 	char host_id[128];	/* the spool id of this run's host message, if any */
 	char mail_dir[1100];	/* replay: where outgoing mail is written */
 	struct run_stats stats;

@@ -19,6 +19,8 @@
 
 #define GAME_FILE_MAX (4u << 20)
 
+static int read_history(void *ctx, const char *game, int index, struct buf *out);
+
 int
 store_open(struct store *s, const char *dir, const char *maps_dir, int wait_ms, struct buf *err)
 {
@@ -75,6 +77,12 @@ void
 store_game_dir(const struct store *s, const char *game, char *out, size_t size)
 {
 	snprintf(out, size, "%s/games/%s", s->dir, game);
+}
+
+int
+store_history(struct store *s, const char *game, int index, struct buf *out)
+{
+	return read_history(s, game, index, out);
 }
 
 static int

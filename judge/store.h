@@ -77,6 +77,8 @@ int store_stage(struct store *s, struct judge *j, struct buf *err);
 int store_commit(struct store *s, struct judge *j, struct buf *err);
 /* store_stage and store_commit. */
 int store_save(struct store *s, struct judge *j, struct buf *err);
+/* Append history record index (1, 2, ...) of game to out; -1 when there is none. */
+int store_history(struct store *s, const char *game, int index, struct buf *out);
 /* Path of a game's folder (size >= 1100). */
 void store_game_dir(const struct store *s, const char *game, char *out, size_t size);
 

@@ -133,7 +133,7 @@ report_common(struct judge *j, struct game *g, const struct board *before,
 /* Send the turn report: to each member with what that power must do and the
  * deadline in the member's zone, to observers and GMs without. */
 static void
-send_reports(struct judge *j, struct game *g, int index, const char *common)
+send_reports(struct judge *j, struct game *g, const char *common)
 {
 	const struct map *m = g->map;
 	struct buf body, url;
@@ -142,7 +142,7 @@ send_reports(struct judge *j, struct game *g, int index, const char *common)
 
 	buf_init(&body, TEXT_MAX);
 	buf_init(&url, 1024);
-	judge_map_url(j, g, index, &url);
+	judge_map_url(j, g, &j->fx.phases[j->fx.nphases - 1].before, &url);
 	snprintf(subject, sizeof subject, "[%s] %s results", g->name,
 	    phase_format(&j->fx.phases[j->fx.nphases - 1].before, ph, sizeof ph));
 	for (p = 0; p < m->npowers; p++) {
@@ -230,9 +230,17 @@ judge_process(struct judge *j, struct game *g, time_t now, bool preview, struct 
 		jx_event(j, "%s.p%d", g->name, index);
 	}
 	buf_init(&text, TEXT_MAX);
-	buf_printf(&text, "phase %s\nprocessed %s\n\n%s\nposition before\n",
+	buf_printf(&text, "phase %s\nprocessed %s\n\n%s\norders\n",
 	    phase_format(&before, name, sizeof name), time_rfc3339(now, when, sizeof when),
 	    buf_str(&common));
+	/* The orders as adjudicated, in the game file's form: with the
+	 * position they can be played again (the map pages do). */
+	for (k = 0; k < n; k++) {
+		buf_printf(&text, "order %s ", m->powers[orders[k].power].name);
+		order_format(m, &orders[k], ORDER_SHORT, &text);
+		buf_putc(&text, '\n');
+	}
+	buf_puts(&text, "position before\n");
 	board_write(&before, m, &text);
 	if (j->fx.nphases == j->fx.capphases) {
 		j->fx.capphases = j->fx.capphases ? j->fx.capphases * 2 : 8;
@@ -275,7 +283,7 @@ judge_process(struct judge *j, struct game *g, time_t now, bool preview, struct 
 			jx_audit(j, g, "game over: %s", result);
 		}
 	}
-	send_reports(j, g, index, buf_str(&common));
+	send_reports(j, g, buf_str(&common));
 	buf_free(&common);
 	return 0;
 }

@@ -124,9 +124,14 @@ scenario() {
 	pouch $P -v run --now $((start + 3 * 86400 + 60))
 	expect "pouch run --now: one phase adjudicated" grep -q "1 phase adjudicated" "$OUT"
 	expect "alice gets the results" imap_grep alice "Movement results for Spring of 1901"
-	expect "the report links the map" imap_grep alice "Map: https://maps.example.test/g1/0001.html"
+	expect "the report links the map" imap_grep alice "Map: https://maps.example.test/g1/S1901M.html"
 	expect "Germany (no orders) gets the results too" imap_grep dave "Germany: no orders; all units hold"
 	expect "the GM gets the results" imap_grep gm "France: Army Paris -> Burgundy."
+	expect "the phase's map page is written" test -s "$D/pages/g1/S1901M.html" -a -s "$D/pages/g1/S1901M.svg"
+	if [ "$MODE" = plain ]; then
+		python3 tests/browser_check.py --maps maps/standard "$D/pages/g1" "$WORK/shots" >"$OUT" 2>&1
+		expect "the judge's map pages load cleanly in headless Chromium" test $? -eq 0
+	fi
 
 	echo "# IMAP down: the run fails to fetch but still acts on deadlines and sends"
 	judge_conf "$D" "imap.port = $((IMAP_PORT + 1))"
