@@ -142,13 +142,15 @@ $(BUILD)/fuzz_%: $(BUILD)/obj/tests/fuzz_%.o $(LIBPOUCH)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS)
 
-install: $(BUILD)/pouch
+# The installed program looks for its variants where they are installed.
+install:
+	$(MAKE) BUILD=build/install MAPS_DIR=$(PREFIX)/share/pouch/maps build/install/pouch
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
 		$(DESTDIR)$(PREFIX)/share/man/man5 $(DESTDIR)$(PREFIX)/share/pouch
-	install -m 755 $(BUILD)/pouch $(DESTDIR)$(PREFIX)/bin/pouch
+	install -m 755 build/install/pouch $(DESTDIR)$(PREFIX)/bin/pouch
 	cp -R maps $(DESTDIR)$(PREFIX)/share/pouch/
-	install -m 644 judge/pouch.1 $(DESTDIR)$(PREFIX)/share/man/man1/ 2>/dev/null || true
-	install -m 644 judge/pouch.conf.5 $(DESTDIR)$(PREFIX)/share/man/man5/ 2>/dev/null || true
+	install -m 644 judge/pouch.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 judge/pouch.conf.5 $(DESTDIR)$(PREFIX)/share/man/man5/
 
 clean:
 	rm -rf build

@@ -108,6 +108,8 @@ summary(const struct runner *r, FILE *f)
 	    "queued %d; sent %d, deferred %d, waiting %d\n", s->fetched, s->stored, s->applied,
 	    s->phases, s->phases == 1 ? "" : "s", s->pages, s->pages == 1 ? "" : "s", s->queued,
 	    s->out.sent, s->out.deferred, s->out.waiting);
+	fprintf(f, "time: fetch %.0f ms, apply %.0f ms, commit %.0f ms, send %.0f ms\n", s->ms_fetch,
+	    s->ms_apply, s->ms_commit, s->ms_send);
 }
 
 int
@@ -142,7 +144,17 @@ cli_run(const struct cli_opts *o, int argc, char **argv)
 		status = 1;
 	}
 	buf_free(&err);
-	status = finish(&r, "run", no_send, status);
+	if (runner_idle(&r)) {
+		/* Nothing new and no game due: only the outbox may have work. */
+		buf_init(&err, 1 << 16);
+		if (!no_send && runner_send(&r, &err) < 0) {
+			cli_print_err("run", &err);
+			status = 1;
+		}
+		buf_free(&err);
+	} else {
+		status = finish(&r, "run", no_send, status);
+	}
 	if (o->verbose)
 		summary(&r, stdout);
 	runner_close(&r);

@@ -2,9 +2,11 @@
 #include "run.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../lib/fsio.h"
@@ -15,6 +17,16 @@
 #include "../mailer/compose.h"
 
 #define HOST_SOURCE "host:"
+
+/* Milliseconds on a monotonic clock. */
+static double
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
+}
 
 static void
 remember(void *arg, const char *message_id)
@@ -63,12 +75,6 @@ runner_open(struct runner *r, const struct run_opts *o, struct buf *err)
 		return -1;
 	store_io(&r->st, &io);
 	judge_init(&r->j, &r->conf.judge, &io);
-	if (store_load(&r->st, &r->j, err) < 0)
-		return -1;
-	if (o->replay && r->j.ngames > 0) {
-		buf_printf(err, "%s: already holds games; replay into a new data directory\n", o->data);
-		return -1;
-	}
 	mail_mime_opts(&r->conf.mail, &r->mo);
 	/* A replay draws its own pages, never over the live ones. */
 	if (o->replay)
@@ -87,13 +93,74 @@ runner_open(struct runner *r, const struct run_opts *o, struct buf *err)
 	dir = mail_outbox_dir(o->data);
 	r->ob = outbox_open(dir, err);
 	free(dir);
-	if (r->ob == NULL)
+	return r->ob == NULL ? -1 : 0;
+}
+
+/* The games, and the Message-IDs already queued or sent (which are not
+ * queued again). Once per run, before the first message is applied. */
+static int
+runner_load(struct runner *r, struct buf *err)
+{
+	if (r->loaded)
+		return 0;
+	r->loaded = 1;
+	if (store_load(&r->st, &r->j, err) < 0)
 		return -1;
-	/* What was queued or sent before is not queued again. */
+	if (r->o.replay && r->j.ngames > 0) {
+		buf_printf(err, "%s: already holds games; replay into a new data directory\n",
+		    r->o.data);
+		return -1;
+	}
+	if (r->ob == NULL)
+		return 0;
 	for (size_t i = 0; i < spool_count_out(r->sp); i++)
 		if (spool_out(r->sp, i)->message_id)
 			strset_add(&r->known, spool_out(r->sp, i)->message_id);
 	return outbox_each_message_id(r->ob, remember, &r->known, err);
+}
+
+int
+runner_idle(struct runner *r)
+{
+	char path[1200];
+	struct buf b;
+	long due = 0;
+	size_t i;
+
+	if (r->o.replay)
+		return 0;
+	for (i = 0; i < spool_count_in(r->sp); i++)
+		if (spool_in(r->sp, i)->state == SPOOL_STORED)
+			return 0;
+	snprintf(path, sizeof path, "%s/next-due", r->o.data);
+	buf_init(&b, 64);
+	if (fs_read_file(path, &b) < 0 || str_to_long(buf_str(&b), 0, LONG_MAX, &due) < 0)
+		due = 0;
+	buf_free(&b);
+	return r->o.now < (time_t)due;
+}
+
+/* The earliest time any game may need the judge without a message (a
+ * reminder, a deadline), for runner_idle; LONG_MAX when none. */
+static time_t
+next_due(const struct judge *j)
+{
+	time_t due = (time_t)LONG_MAX, t;
+	int i;
+
+	for (i = 0; i < j->ngames; i++) {
+		const struct game *g = j->games[i];
+		if (g->status != GAME_ACTIVE)
+			continue;
+		t = g->deadline;
+		if (g->set.remind > 0 && g->deadline - g->set.remind < t)
+			t = g->deadline - g->set.remind;
+		if (g->phase_start + (g->deadline - g->phase_start) / 2 < t)
+			t = g->phase_start + (g->deadline - g->phase_start) / 2;
+		if (t < due)
+			due = t;
+	}
+	return due;
 }
 
 int
@@ -103,8 +170,11 @@ runner_fetch(struct runner *r, struct buf *err)
 	struct fetch_stats fs;
 	int rc;
 
+	double t0 = now_ms();
+
 	memset(&fs, 0, sizeof fs);
 	rc = mail_fetch(src, r->sp, r->o.now, &fs, err);
+	r->stats.ms_fetch = now_ms() - t0;
 	r->stats.fetched = fs.fetched;
 	r->stats.stored = fs.stored;
 	source_free(src);
@@ -190,27 +260,22 @@ consume(struct runner *r, struct buf *err)
 	r->stats.phases += fx->nphases;
 	if (store_stage(&r->st, &r->j, err) < 0)
 		bad = 1;
-	/* The map pages of the games that moved on (their history records
-	 * are staged now). A page that cannot be written is a warning: the
-	 * next phase writes it again. */
-	for (i = 0; !bad && i < fx->nphases; i++) {
-		const struct game *g = judge_find_game(&r->j, fx->phases[i].game);
-		struct buf perr;
-		int k, first = fx->phases[i].index;
-		for (k = 0; k < i; k++)
-			if (strcmp(fx->phases[k].game, fx->phases[i].game) == 0)
+	/* The map pages of the games that moved on: drawn at the commit,
+	 * once per game, from the first new phase on. */
+	for (i = 0; i < fx->nphases; i++) {
+		int k;
+		for (k = 0; k < r->npaged; k++)
+			if (strcmp(r->paged[k].game, fx->phases[i].game) == 0)
 				break;
-		if (g == NULL || k < i)
-			continue;	/* done with the game's first new phase */
-		for (k = i + 1; k < fx->nphases; k++)
-			if (strcmp(fx->phases[k].game, fx->phases[i].game) == 0 && fx->phases[k].index < first)
-				first = fx->phases[k].index;
-		buf_init(&perr, 1 << 16);
-		if (webpages_game(&r->web, &r->st, g, first, &perr) < 0)
-			log_warn("map pages of %s: %s", g->name, buf_str(&perr));
-		buf_free(&perr);
+		if (k == r->npaged) {
+			r->paged = xreallocarray(r->paged, (size_t)r->npaged + 1, sizeof *r->paged);
+			str_copy(r->paged[k].game, fx->phases[i].game, sizeof r->paged[k].game);
+			r->paged[k].first = fx->phases[i].index;
+			r->npaged++;
+		} else if (fx->phases[i].index < r->paged[k].first) {
+			r->paged[k].first = fx->phases[i].index;
+		}
 	}
-	r->stats.pages = r->web.written;
 	judge_effects_clear(&r->j);
 	return bad ? -1 : 0;
 }
@@ -259,39 +324,101 @@ runner_apply(struct runner *r, struct buf *err)
 {
 	size_t i, n = spool_count_in(r->sp);
 	time_t end = r->o.now;
+	double t0 = now_ms();
+	int rc = 0;
 
+	if (runner_load(r, err) < 0)
+		return -1;
 	for (i = 0; i < n; i++) {
 		const struct spool_entry *e = spool_in(r->sp, i);
 		if (e->state == SPOOL_DUPLICATE || (!r->o.replay && e->state != SPOOL_STORED))
 			continue;
-		if (apply_one(r, i, err) < 0)
-			return -1;
-		if (!r->o.replay && spool_mark_applied(r->sp, e->id, r->o.now, err) < 0)
-			return -1;
+		if (apply_one(r, i, err) < 0 ||
+		    (!r->o.replay && spool_mark_applied(r->sp, e->id, r->o.now, err) < 0)) {
+			rc = -1;
+			break;
+		}
 	}
 	if (r->o.replay && end == 0)
 		end = spool_clock(r->sp);	/* where the live judge stopped */
-	if (end > 0) {
+	if (rc == 0 && end > 0) {
 		judge_tick(&r->j, end);
-		if (consume(r, err) < 0)
-			return -1;
+		rc = consume(r, err);
 	}
-	return 0;
+	r->stats.ms_apply = now_ms() - t0;
+	return rc;
+}
+
+/* The map pages of the games that moved on. A page that cannot be
+ * written is a warning: the game's next phase writes it again. */
+static void
+write_pages(struct runner *r)
+{
+	struct buf err;
+	int k;
+
+	buf_init(&err, 1 << 16);
+	for (k = 0; k < r->npaged; k++) {
+		const struct game *g = judge_find_game(&r->j, r->paged[k].game);
+		buf_reset(&err);
+		if (g && webpages_game(&r->web, &r->st, g, r->paged[k].first, &err) < 0)
+			log_warn("map pages of %s: %s", g->name, buf_str(&err));
+	}
+	buf_free(&err);
+	free(r->paged);
+	r->paged = NULL;
+	r->npaged = 0;
+	r->stats.pages = r->web.written;
+}
+
+/* Write DATA/next-due (not synced: a file that is missing or cut short
+ * just makes the next run load the games); with keep_earlier, the
+ * earlier of due and what the file says. */
+static void
+write_next_due(struct runner *r, time_t due, int keep_earlier)
+{
+	char path[1200], v[32];
+	struct buf b;
+	long old;
+
+	snprintf(path, sizeof path, "%s/next-due", r->o.data);
+	buf_init(&b, 64);
+	if (keep_earlier && fs_read_file(path, &b) == 0 &&
+	    str_to_long(buf_str(&b), 0, LONG_MAX, &old) == 0 && (time_t)old < due)
+		due = (time_t)old;
+	buf_free(&b);
+	snprintf(v, sizeof v, "%lld\n", (long long)due);
+	if (fs_replace(path, v, strlen(v)) < 0)
+		log_warn("%s: %s", path, strerror(errno));
 }
 
 int
 runner_commit(struct runner *r, struct buf *err)
 {
+	double t0 = now_ms();
+	time_t due = next_due(&r->j);
+	int rc;
+
 	/* The outbox first: a game saved as having sent a message must find
 	 * it queued. Then the games; then the marks that say so. */
 	if (r->ob && outbox_sync(r->ob, err) < 0)
 		return -1;
+	/* next-due never says later than the games on disk: the earlier of
+	 * the old and the new value while the games are being replaced. */
+	if (!r->o.replay && r->loaded)
+		write_next_due(r, due, 1);
 	if (store_commit(&r->st, &r->j, err) < 0)
 		return -1;
-	if (r->o.replay)
-		return 0;
-	spool_set_clock(r->sp, r->o.now);
-	return spool_sync(r->sp, err);
+	write_pages(r);
+	rc = 0;
+	if (!r->o.replay) {
+		if (r->loaded)
+			write_next_due(r, due, 0);
+		spool_set_clock(r->sp, r->o.now);
+		rc = spool_sync(r->sp, err);
+	}
+	r->stats.ms_commit = now_ms() - t0;
+	return rc;
 }
 
 int
@@ -300,10 +427,13 @@ runner_send(struct runner *r, struct buf *err)
 	struct outbox_failure *fv = NULL;
 	int nf, i;
 
+	double t0 = now_ms();
+
 	if (r->ob == NULL)
 		return 0;
 	if (mail_send(r->ob, &r->conf.mail, r->sp, r->o.now, &r->stats.out, err) < 0)
 		return -1;
+	r->stats.ms_send = now_ms() - t0;
 	/* Recipients refused for good: logged, then forgotten (a bounce that
 	 * comes back by mail reaches the game master through the judge). */
 	nf = outbox_failures(r->ob, &fv, err);
@@ -335,6 +465,7 @@ runner_close(struct runner *r)
 		log_warn("%s", buf_str(&err));
 	buf_free(&err);
 	webpages_free(&r->web);
+	free(r->paged);
 	store_close(&r->st);
 	conf_free(&r->conf);
 	strset_free(&r->known);

@@ -62,6 +62,7 @@ struct run_stats {
 	int phases;		/* phases adjudicated */
 	int pages;		/* phase pages written */
 	struct outbox_stats out;
+	double ms_fetch, ms_apply, ms_commit, ms_send;	/* wall time of each step */
 };
 
 struct runner {
@@ -75,10 +76,16 @@ struct runner {
 	struct strset known;	/* Message-IDs already queued or sent */
 	struct webpages web;	/* the map pages */
 	char pages_dir[1100];
+	struct {
+		char game[GAME_NAME_MAX];
+		int first;	/* first history record new in this run */
+	} *paged;		/* games whose pages are to be drawn */
+	int npaged;
 	char host_id[128];	/* the spool id of this run's host message, if any */
 	char mail_dir[1100];	/* replay: where outgoing mail is written */
 	struct run_stats stats;
 	int opened;
+	int loaded;		/* the games are loaded */
 };
 
 /* Open everything. Returns 0; 1 when another run holds the data directory
@@ -89,6 +96,10 @@ int runner_fetch(struct runner *r, struct buf *err);
 /* File a message from the host (`pouch game`): body is its text. Its answer
  * is printed to opts.host_out when it is applied. Returns 0 or -1 (err). */
 int runner_host(struct runner *r, const char *body, struct buf *err);
+/* True when there is nothing to do before sending: no message waits to
+ * be applied, and no game needs the judge yet (DATA/next-due, written at
+ * every commit, says when one may). Then the games need not be loaded. */
+int runner_idle(struct runner *r);
 /* Apply every stored message, then tick to the run's time. Returns 0, or
  * -1 (err) when effects could not be staged. */
 int runner_apply(struct runner *r, struct buf *err);

@@ -100,8 +100,9 @@ fs_fsync_dir(const char *dir)
 	return r;
 }
 
-int
-fs_write_atomic_mode(const char *path, const void *data, size_t len, mode_t mode)
+/* Write path through a temporary file; sync when durable. */
+static int
+replace_file(const char *path, const void *data, size_t len, mode_t mode, int durable)
 {
 	char tmp[PATH_MAX], dir[PATH_MAX];
 	int fd, saved;
@@ -113,7 +114,7 @@ fs_write_atomic_mode(const char *path, const void *data, size_t len, mode_t mode
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
 	if (fd < 0)
 		return -1;
-	if (fs_write_all(fd, data, len) < 0 || fsync(fd) < 0)
+	if (fs_write_all(fd, data, len) < 0 || (durable && fsync(fd) < 0))
 		goto fail;
 	if (close(fd) < 0) {
 		fd = -1;
@@ -122,6 +123,8 @@ fs_write_atomic_mode(const char *path, const void *data, size_t len, mode_t mode
 	fd = -1;
 	if (rename(tmp, path) < 0)
 		goto fail;
+	if (!durable)
+		return 0;
 	dir_of(path, dir, sizeof dir);
 	return fs_fsync_dir(dir);
 fail:
@@ -131,6 +134,18 @@ fail:
 	unlink(tmp);
 	errno = saved;
 	return -1;
+}
+
+int
+fs_write_atomic_mode(const char *path, const void *data, size_t len, mode_t mode)
+{
+	return replace_file(path, data, len, mode, 1);
+}
+
+int
+fs_replace(const char *path, const void *data, size_t len)
+{
+	return replace_file(path, data, len, 0644, 0);
 }
 
 int

@@ -20,6 +20,10 @@ int fs_read_file(const char *path, struct buf *out);
 int fs_write_atomic(const char *path, const void *data, size_t len);
 /* As fs_write_atomic with an explicit file mode. */
 int fs_write_atomic_mode(const char *path, const void *data, size_t len, mode_t mode);
+/* Replace path with data through a temporary file and a rename, without
+ * syncing: readers never see half a file, but a crash may lose the new
+ * one. For files made again from durable data (the map pages). */
+int fs_replace(const char *path, const void *data, size_t len);
 /* Write all len bytes to fd (retrying short writes and EINTR). Returns 0 or -1/errno. */
 int fs_write_all(int fd, const void *data, size_t len);
 /* Append len bytes to path (created 0644 if missing) and fsync. Returns 0 or -1/errno. */

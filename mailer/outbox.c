@@ -1,16 +1,20 @@
 /*
  * outbox.c — the queue of outgoing mail.
  *
- * Each message is two files: the bytes in DIR/new/ID and its state in
- * DIR/meta/ID. outbox_add writes both without syncing; outbox_sync makes
- * a batch durable, state files first and then the messages (maildir.h):
- * a message in new/ is the commit point, and a state file without one is
- * ignored. outbox_flush begins with outbox_sync, so nothing is ever tried
- * before it is safely queued.
+ * Each message is the bytes in DIR/new/ID and its state, kept as records
+ * in a journal: each process that changes states appends to a journal file
+ * of its own (DIR/meta/journal.TIME.PID, one file to create and sync
+ * however many messages a run queues or tries), and a message's latest
+ * record is its state. outbox_add writes without syncing; outbox_sync makes
+ * a batch durable, the journal first and then the messages (maildir.h): a
+ * message in new/ is the commit point, and a state without one is ignored.
+ * outbox_flush begins with outbox_sync, so nothing is ever tried before it
+ * is safely queued. A journal file goes when it holds the latest state of
+ * no message still in the outbox.
  *
  * A flush sends every due message through the sink (one connection),
- * replacing its state file after each attempt (a rename, so a crashed
- * process leaves a true state; durable at the end of the batch). Then:
+ * appending its state after each attempt (so a crashed process leaves a
+ * true state; durable at the end of the batch). Then:
  *
  *   1. sink_sync: deliveries the sink reported are made durable (for SMTP
  *      the server's 250 is enough); if that fails, they count as not done;
@@ -26,8 +30,9 @@
  * twice. A power loss before the end of a batch can forget that a message
  * was sent, and then it is sent again: duplicates, never losses.
  *
- * State file (text, one item per line; free text has control bytes
- * replaced by blanks):
+ * State (text, one item per line; free text has control bytes replaced by
+ * blanks; in a journal each record starts with "id ID" and ends with an
+ * empty line):
  *	from ADDR
  *	message-id ID
  *	queued TIME
@@ -46,6 +51,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../lib/fsio.h"
@@ -84,10 +90,24 @@ struct names {
 	size_t n;
 };
 
+/* A state record of a journal. */
+struct jrec {
+	char *id;
+	char *text;		/* the state, as in a state file */
+	int file;		/* index in jfiles */
+};
+
 struct outbox {
 	char *dir;
 	char *meta_dir;
 	char *failed_dir;
+	struct jrec *jv;		/* every journal record, oldest first */
+	size_t njv;
+	char **jfiles;			/* journal file paths (NULL once removed) */
+	size_t njfiles;
+	int jfd;			/* this process's journal, or -1 */
+	int jfile;			/* its index in jfiles */
+	bool jdirty;			/* appended to since the last sync */
 	struct names new_msgs;		/* written by outbox_add, not published */
 	struct names new_files;		/* state and failure files not yet fsync'd */
 };
@@ -171,29 +191,23 @@ replace_file(struct outbox *ob, const char *path, const struct buf *data, struct
 	return 0;
 }
 
-static int
-meta_write(struct outbox *ob, const char *id, const struct meta *m, struct buf *err)
+/* Append the state m as text. */
+static void
+meta_text(const struct meta *m, struct buf *b)
 {
 	static const char *const names[] = { "pending", "sent", "failed" };
-	struct buf b;
-	char *path = xasprintf("%s/%s", ob->meta_dir, id);
-	int i, r;
+	int i;
 
-	buf_init(&b, META_MAX);
-	buf_printf(&b, "from %s\n", m->from);
+	buf_printf(b, "from %s\n", m->from);
 	if (m->message_id)
-		buf_printf(&b, "message-id %s\n", m->message_id);
-	buf_printf(&b, "queued %lld\nattempts %d\nnext %lld\n", (long long)m->queued, m->attempts,
+		buf_printf(b, "message-id %s\n", m->message_id);
+	buf_printf(b, "queued %lld\nattempts %d\nnext %lld\n", (long long)m->queued, m->attempts,
 	    (long long)m->next);
 	if (m->error)
-		buf_printf(&b, "error %s\n", m->error);
+		buf_printf(b, "error %s\n", m->error);
 	for (i = 0; i < m->n; i++)
-		buf_printf(&b, "rcpt %s %s %d %s\n", names[m->r[i].st], m->r[i].addr, m->r[i].code,
+		buf_printf(b, "rcpt %s %s %d %s\n", names[m->r[i].st], m->r[i].addr, m->r[i].code,
 		    m->r[i].text);
-	r = replace_file(ob, path, &b, err);
-	buf_free(&b);
-	free(path);
-	return r;
 }
 
 /* Split "word rest" in place: returns rest ("" when none). */
@@ -208,25 +222,34 @@ split1(char *s)
 	return sp + 1;
 }
 
-static int
-meta_read(struct outbox *ob, const char *id, struct meta *m, struct buf *err)
+/* The journal record of id, or NULL. */
+static const struct jrec *
+journal_find(const struct outbox *ob, const char *id)
 {
-	char *path = xasprintf("%s/%s", ob->meta_dir, id);
-	struct buf b;
-	const char *p, *end, *line;
+	size_t i;
+
+	for (i = ob->njv; i > 0; i--)
+		if (strcmp(ob->jv[i - 1].id, id) == 0)
+			return &ob->jv[i - 1];
+	return NULL;
+}
+
+/* Is there a state for id? */
+static bool
+meta_known(const struct outbox *ob, const char *id)
+{
+	return journal_find(ob, id) != NULL;
+}
+
+/* Read state text (name is for messages). Returns 0 or -1 (err). */
+static int
+meta_parse(const char *text, size_t len, const char *name, struct meta *m, struct buf *err)
+{
+	const char *p = text, *end = text + len, *line;
 	size_t n;
 	long v;
 
 	memset(m, 0, sizeof *m);
-	buf_init(&b, META_MAX);
-	if (fs_read_file(path, &b) < 0) {
-		buf_printf(err, "%s: cannot read: %s\n", path, strerror(errno));
-		buf_free(&b);
-		free(path);
-		return -1;
-	}
-	p = buf_str(&b);
-	end = p + b.len;
 	while ((line = str_next_line(&p, end, &n)) != NULL) {
 		char *l = xstrndup(line, n), *rest = split1(l);
 
@@ -243,24 +266,171 @@ meta_read(struct outbox *ob, const char *id, struct meta *m, struct buf *err)
 		else if (strcmp(l, "error") == 0)
 			m->error = xstrdup(rest);
 		else if (strcmp(l, "rcpt") == 0) {
-			char *addr = split1(rest), *code = split1(addr), *text = split1(code);
+			char *addr = split1(rest), *code = split1(addr), *rtext = split1(code);
 			enum rstate st = strcmp(rest, "sent") == 0 ? R_SENT :
 			    strcmp(rest, "failed") == 0 ? R_FAILED : R_PENDING;
 			if (str_to_long(code, 0, 999, &v) < 0)
 				v = 0;
-			add_rcpt(m, addr, st, (int)v, text);
+			add_rcpt(m, addr, st, (int)v, rtext);
 		}
 		free(l);
 	}
-	buf_free(&b);
 	if (m->from == NULL || m->n == 0) {
-		buf_printf(err, "%s: damaged (no sender or no recipient)\n", path);
-		free(path);
+		buf_printf(err, "%s: damaged (no sender or no recipient)\n", name);
 		meta_free(m);
 		return -1;
 	}
-	free(path);
 	return 0;
+}
+
+static int
+meta_read(struct outbox *ob, const char *id, struct meta *m, struct buf *err)
+{
+	const struct jrec *jr = journal_find(ob, id);
+
+	memset(m, 0, sizeof *m);
+	if (jr == NULL) {
+		buf_printf(err, "%s: no state for %s\n", ob->meta_dir, id);
+		return -1;
+	}
+	return meta_parse(jr->text, strlen(jr->text), jr->file >= 0 && ob->jfiles[jr->file] ?
+	    ob->jfiles[jr->file] : "the outbox journal", m, err);
+}
+
+static void
+journal_add(struct outbox *ob, const char *id, const char *text, int file)
+{
+	ob->jv = xreallocarray(ob->jv, ob->njv + 1, sizeof *ob->jv);
+	ob->jv[ob->njv].id = xstrdup(id);
+	ob->jv[ob->njv].text = xstrdup(text);
+	ob->jv[ob->njv].file = file;
+	ob->njv++;
+}
+
+static int
+journal_file_add(struct outbox *ob, const char *path)
+{
+	ob->jfiles = xreallocarray(ob->jfiles, ob->njfiles + 1, sizeof *ob->jfiles);
+	ob->jfiles[ob->njfiles] = xstrdup(path);
+	return (int)ob->njfiles++;
+}
+
+/* Record m as the state of id: appended to this process's journal (made
+ * durable by outbox_sync). Returns 0 or -1 (err). */
+static int
+meta_write(struct outbox *ob, const char *id, const struct meta *m, struct buf *err)
+{
+	struct buf t, rec;
+	int r = 0;
+
+	if (ob->jfd < 0) {
+		struct timespec ts;
+		char *path;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		path = xasprintf("%s/journal.%020lld.%ld", ob->meta_dir,
+		    (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec, (long)getpid());
+		ob->jfd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0600);
+		if (ob->jfd < 0) {
+			buf_printf(err, "%s: cannot write: %s\n", path, strerror(errno));
+			free(path);
+			return -1;
+		}
+		ob->jfile = journal_file_add(ob, path);
+		ob->jdirty = false;
+		free(path);
+	}
+	buf_init(&t, META_MAX);
+	buf_init(&rec, META_MAX + 256);
+	meta_text(m, &t);
+	buf_printf(&rec, "id %s\n%s\n", id, buf_str(&t));
+	/* One write per record: a killed process leaves whole records. */
+	if (fs_write_all(ob->jfd, rec.data, rec.len) < 0) {
+		buf_printf(err, "%s: cannot write: %s\n", ob->jfiles[ob->jfile], strerror(errno));
+		r = -1;
+	} else {
+		journal_add(ob, id, buf_str(&t), ob->jfile);
+		if (!ob->jdirty) {
+			names_add(&ob->new_files, ob->jfiles[ob->jfile]);
+			ob->jdirty = true;
+		}
+	}
+	buf_free(&t);
+	buf_free(&rec);
+	return r;
+}
+
+static int
+str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Read the journals in the state directory. Returns 0 or -1 (err). */
+static int
+journal_load(struct outbox *ob, struct buf *err)
+{
+	DIR *d = opendir(ob->meta_dir);
+	struct dirent *e;
+	struct buf b, rec;
+	char **names = NULL;
+	size_t nn = 0, k;
+	int rc = 0;
+
+	if (d == NULL) {
+		buf_printf(err, "%s: %s\n", ob->meta_dir, strerror(errno));
+		return -1;
+	}
+	while ((e = readdir(d)) != NULL)
+		if (strncmp(e->d_name, "journal.", 8) == 0) {
+			names = xreallocarray(names, nn + 1, sizeof *names);
+			names[nn++] = xstrdup(e->d_name);
+		}
+	closedir(d);
+	/* Oldest first: a later record of a message wins. */
+	if (nn > 1)
+		qsort(names, nn, sizeof *names, str_cmp);
+	buf_init(&b, 256u << 20);
+	buf_init(&rec, META_MAX);
+	for (k = 0; k < nn && rc == 0; k++) {
+		char *path = xasprintf("%s/%s", ob->meta_dir, names[k]), id[128] = "";
+		const char *p, *end, *line;
+		size_t n;
+		int file;
+
+		buf_reset(&b);
+		if (fs_read_file(path, &b) < 0) {
+			buf_printf(err, "%s: cannot read: %s\n", path, strerror(errno));
+			free(path);
+			rc = -1;
+			break;
+		}
+		file = journal_file_add(ob, path);
+		free(path);
+		p = buf_str(&b);
+		end = p + b.len;
+		buf_reset(&rec);
+		/* A record counts once its empty line is there. */
+		while ((line = str_next_line(&p, end, &n)) != NULL) {
+			if (n > 3 && memcmp(line, "id ", 3) == 0 && n - 3 < sizeof id) {
+				memcpy(id, line + 3, n - 3);
+				id[n - 3] = '\0';
+				buf_reset(&rec);
+			} else if (n == 0) {
+				if (id[0] && (p <= end) && p[-1] == '\n')
+					journal_add(ob, id, buf_str(&rec), file);
+				id[0] = '\0';
+			} else {
+				buf_append(&rec, line, n);
+				buf_putc(&rec, '\n');
+			}
+		}
+	}
+	for (k = 0; k < nn; k++)
+		free(names[k]);
+	free(names);
+	buf_free(&b);
+	buf_free(&rec);
+	return rc;
 }
 
 struct outbox *
@@ -278,6 +448,11 @@ outbox_open(const char *dir, struct buf *err)
 		return NULL;
 	}
 	md_clean_tmp(dir);
+	ob->jfd = -1;
+	if (journal_load(ob, err) < 0) {
+		outbox_close(ob);
+		return NULL;
+	}
 	return ob;
 }
 
@@ -288,6 +463,16 @@ outbox_close(struct outbox *ob)
 		return;
 	names_clear(&ob->new_msgs);
 	names_clear(&ob->new_files);
+	for (size_t i = 0; i < ob->njv; i++) {
+		free(ob->jv[i].id);
+		free(ob->jv[i].text);
+	}
+	free(ob->jv);
+	for (size_t i = 0; i < ob->njfiles; i++)
+		free(ob->jfiles[i]);
+	free(ob->jfiles);
+	if (ob->jfd >= 0)
+		close(ob->jfd);
 	free(ob->dir);
 	free(ob->meta_dir);
 	free(ob->failed_dir);
@@ -331,10 +516,8 @@ outbox_add(struct outbox *ob, const char *from, char *const *rcpts, int n, const
 	}
 	meta_free(&m);
 	if (md_write_tmp(ob->dir, name, data, len) < 0) {
-		char *path = xasprintf("%s/%s", ob->meta_dir, name);
+		/* The record stays, ignored: no message in new/ names it. */
 		buf_printf(err, "%s: cannot queue a message: %s\n", ob->dir, strerror(errno));
-		unlink(path);
-		free(path);
 		return -1;
 	}
 	names_add(&ob->new_msgs, name);
@@ -369,6 +552,7 @@ outbox_sync(struct outbox *ob, struct buf *err)
 	}
 	names_clear(&live);
 	names_clear(&ob->new_files);
+	ob->jdirty = false;
 	if (ob->new_msgs.n > 0 && md_publish(ob->dir, ob->new_msgs.v, ob->new_msgs.n) < 0) {
 		buf_printf(err, "%s: cannot queue: %s\n", ob->dir, strerror(errno));
 		return -1;
@@ -607,6 +791,8 @@ visit(struct flush *f, const char *id, struct buf *err)
 			return -1;
 		}
 		attempt(f, &j, &j.data);
+		/* What was sent is recorded at once (not synced before the end of
+		 * the batch): a crashed process leaves a true state. */
 		if (meta_write(f->ob, id, &j.m, err) < 0) {
 			buf_free(&j.data);
 			meta_free(&j.m);
@@ -669,11 +855,12 @@ archive(struct flush *f, struct spool *sp, struct buf *err)
 		}
 		if (sent.len > 0) {
 			snprintf(key, sizeof key, "outbox:%s", j->id);
-			/* not read when it was finished by an earlier run */
-			if ((j->data.len == 0 && (md_find(f->ob->dir, j->id, path, sizeof path) < 0 ||
-			    fs_read_file(path, &j->data) < 0)) ||
-			    spool_store_out(sp, key, j->m.message_id, buf_str(&sent), buf_str(&j->data),
-			    j->data.len, f->now, NULL, err) < 0) {
+			/* The outbox's file, durable since it was queued, goes
+			 * into the archive as it is (a hard link). */
+			struct stat stt;
+			if (md_find(f->ob->dir, j->id, path, sizeof path) < 0 || stat(path, &stt) < 0 ||
+			    spool_store_out_file(sp, key, j->m.message_id, buf_str(&sent), path,
+			    (size_t)stt.st_size, f->now, NULL, err) < 0) {
 				if (err->len == 0)
 					buf_printf(err, "outbox %s: cannot read: %s\n", j->id, strerror(errno));
 				buf_free(&sent);
@@ -705,6 +892,46 @@ archive(struct flush *f, struct spool *sp, struct buf *err)
 }
 
 /* Step 4. */
+/* Remove the journal files that hold the latest state of no message still
+ * in the outbox. */
+static void
+journal_gc(struct outbox *ob)
+{
+	int n, i;
+	char **q = list_queue(ob, &n);
+	bool *needed = xcalloc(ob->njfiles + 1, sizeof *needed);
+	size_t f, k, kept;
+
+	for (i = 0; i < n; i++) {
+		const struct jrec *jr = journal_find(ob, q[i]);
+		if (jr && jr->file >= 0)
+			needed[jr->file] = true;
+	}
+	for (f = 0; f < ob->njfiles; f++) {
+		if (ob->jfiles[f] == NULL || needed[f])
+			continue;
+		unlink(ob->jfiles[f]);
+		free(ob->jfiles[f]);
+		ob->jfiles[f] = NULL;
+		if ((int)f == ob->jfile && ob->jfd >= 0) {
+			close(ob->jfd);	/* a new one when needed */
+			ob->jfd = -1;
+			ob->jdirty = false;
+		}
+		for (k = kept = 0; k < ob->njv; k++) {
+			if (ob->jv[k].file == (int)f) {
+				free(ob->jv[k].id);
+				free(ob->jv[k].text);
+			} else {
+				ob->jv[kept++] = ob->jv[k];
+			}
+		}
+		ob->njv = kept;
+	}
+	free(needed);
+	free_names(q, n);
+}
+
 static int
 remove_finished(struct flush *f, struct buf *err)
 {
@@ -713,22 +940,18 @@ remove_finished(struct flush *f, struct buf *err)
 	int removed = 0;
 
 	for (k = 0; k < f->njobs; k++) {
-		char *mp;
-
 		if (!f->jobs[k].finished)
 			continue;
 		if (md_find(f->ob->dir, f->jobs[k].id, path, sizeof path) == 0 && unlink(path) < 0) {
 			buf_printf(err, "%s: cannot remove: %s\n", path, strerror(errno));
 			return -1;
 		}
-		mp = xasprintf("%s/%s", f->ob->meta_dir, f->jobs[k].id);
-		unlink(mp);
-		free(mp);
 		removed++;
 	}
 	if (removed > 0) {
 		snprintf(dir, sizeof dir, "%s/new", f->ob->dir);
 		fs_fsync_dir(dir);
+		journal_gc(f->ob);
 		fs_fsync_dir(f->ob->meta_dir);
 	}
 	return 0;
@@ -757,7 +980,7 @@ outbox_flush(struct outbox *ob, struct mail_sink *sink, struct spool *sp, time_t
 		char mpath[PATH_MAX];
 
 		snprintf(mpath, sizeof mpath, "%s/%s", ob->meta_dir, names[i]);
-		if (!fs_exists(mpath)) {
+		if (!meta_known(ob, names[i])) {
 			log_warn("outbox: %s has no state file: left alone", names[i]);
 			continue;
 		}

@@ -418,7 +418,8 @@ write_file(const char *dir, const struct page_game *pg, const char *file, const 
 		buf_printf(err, "%s/%s: path too long\n", dir, pg->name);
 		return -1;
 	}
-	if (fs_write_atomic(path, buf_str(data), data->len) < 0) {
+	/* Not synced: the pages are made again from the history records. */
+	if (fs_replace(path, buf_str(data), data->len) < 0) {
 		buf_printf(err, "%s: %s\n", path, strerror(errno));
 		return -1;
 	}

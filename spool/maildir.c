@@ -49,19 +49,37 @@ md_create(const char *dir)
 	return 0;
 }
 
-int
-md_write_tmp(const char *dir, const char *name, const void *data, size_t len)
+/* dir/tmp/name into tmp, when the name is free in new/ too. */
+static int
+tmp_name(const char *dir, const char *name, char *tmp, size_t size)
 {
-	char tmp[PATH_MAX], dst[PATH_MAX];
-	int fd, saved;
+	char dst[PATH_MAX];
 
-	if (path_of(tmp, sizeof tmp, dir, "tmp", name) < 0 ||
-	    path_of(dst, sizeof dst, dir, "new", name) < 0)
+	if (path_of(tmp, size, dir, "tmp", name) < 0 || path_of(dst, sizeof dst, dir, "new", name) < 0)
 		return -1;
 	if (fs_exists(dst)) {
 		errno = EEXIST;
 		return -1;
 	}
+	return 0;
+}
+
+int
+md_link_tmp(const char *dir, const char *name, const char *src)
+{
+	char tmp[PATH_MAX];
+
+	return tmp_name(dir, name, tmp, sizeof tmp) < 0 ? -1 : link(src, tmp);
+}
+
+int
+md_write_tmp(const char *dir, const char *name, const void *data, size_t len)
+{
+	char tmp[PATH_MAX];
+	int fd, saved;
+
+	if (tmp_name(dir, name, tmp, sizeof tmp) < 0)
+		return -1;
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -1;

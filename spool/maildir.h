@@ -28,6 +28,9 @@ int md_create(const char *dir);
 /* Write len bytes as dir/tmp/name, not synced yet. Returns 0, or -1 with
  * errno (EEXIST: the name is taken in tmp/ or new/). */
 int md_write_tmp(const char *dir, const char *name, const void *data, size_t len);
+/* The same with the file src itself (a hard link, no copy: src must be on
+ * the same filesystem, else -1 with errno EXDEV). */
+int md_link_tmp(const char *dir, const char *name, const char *src);
 /* Make the n messages written by md_write_tmp durable and visible: fsync
  * each, link each into new/, unlink from tmp/, fsync new/. Returns 0, or -1
  * with errno (some may then be published, none is lost). */

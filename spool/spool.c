@@ -545,14 +545,14 @@ spool_close(struct spool *s, struct buf *err)
  * remember it in *pend; returns the id (static buffer) or NULL. */
 static const char *
 deliver_new(struct spool *s, const char *dir, char ***pend, size_t *npend, time_t t,
-    const void *data, size_t len, struct buf *err)
+    const void *data, size_t len, const char *src, struct buf *err)
 {
 	static char id[64];
 	int tries;
 
 	for (tries = 0; tries < 1000; tries++) {
 		snprintf(id, sizeof id, "%lld.%06lu.pouch", (long long)t, s->next_seq + (unsigned long)tries);
-		if (md_write_tmp(dir, id, data, len) == 0) {
+		if ((src ? md_link_tmp(dir, id, src) : md_write_tmp(dir, id, data, len)) == 0) {
 			s->next_seq += (unsigned long)tries;
 			*pend = xreallocarray(*pend, *npend + 1, sizeof **pend);
 			(*pend)[(*npend)++] = xstrdup(id);
@@ -584,7 +584,7 @@ spool_store_in(struct spool *s, const char *source, const char *message_id,
 		arrival = s->last_arrival;
 	if (arrival < spool_clock(s))
 		arrival = spool_clock(s);
-	name = deliver_new(s, s->in_dir, &s->pend_in, &s->npend_in, arrival, data, len, err);
+	name = deliver_new(s, s->in_dir, &s->pend_in, &s->npend_in, arrival, data, len, NULL, err);
 	if (name == NULL)
 		return -1;
 	if (message_id != NULL && *message_id == '\0')
@@ -676,9 +676,9 @@ spool_read(const struct spool *s, const char *id, struct buf *out, struct buf *e
 	return 0;
 }
 
-int
-spool_store_out(struct spool *s, const char *key, const char *message_id, const char *rcpts,
-    const void *data, size_t len, time_t when, const char **id, struct buf *err)
+static int
+store_out(struct spool *s, const char *key, const char *message_id, const char *rcpts,
+    const void *data, size_t len, const char *src, time_t when, const char **id, struct buf *err)
 {
 	const char *name;
 	struct spool_sent *o;
@@ -691,7 +691,7 @@ spool_store_out(struct spool *s, const char *key, const char *message_id, const 
 			*id = s->out[i].id;
 		return 0;
 	}
-	name = deliver_new(s, s->out_dir, &s->pend_out, &s->npend_out, when, data, len, err);
+	name = deliver_new(s, s->out_dir, &s->pend_out, &s->npend_out, when, data, len, src, err);
 	if (name == NULL)
 		return -1;
 	add_out(s, name, when, len, key, message_id, rcpts);
@@ -706,6 +706,35 @@ spool_store_out(struct spool *s, const char *key, const char *message_id, const 
 	if (id)
 		*id = o->id;
 	return 1;
+}
+
+int
+spool_store_out(struct spool *s, const char *key, const char *message_id, const char *rcpts,
+    const void *data, size_t len, time_t when, const char **id, struct buf *err)
+{
+	return store_out(s, key, message_id, rcpts, data, len, NULL, when, id, err);
+}
+
+int
+spool_store_out_file(struct spool *s, const char *key, const char *message_id, const char *rcpts,
+    const char *path, size_t len, time_t when, const char **id, struct buf *err)
+{
+	int r = store_out(s, key, message_id, rcpts, NULL, len, path, when, id, err);
+	struct buf data;
+
+	if (r >= 0 || errno != EXDEV)
+		return r;
+	/* Another filesystem: a copy. */
+	buf_reset(err);
+	buf_init(&data, len + 1);
+	if (fs_read_file(path, &data) < 0) {
+		buf_printf(err, "%s: %s\n", path, strerror(errno));
+		buf_free(&data);
+		return -1;
+	}
+	r = store_out(s, key, message_id, rcpts, data.data, data.len, NULL, when, id, err);
+	buf_free(&data);
+	return r;
 }
 
 size_t

@@ -117,6 +117,12 @@ int spool_read(const struct spool *s, const char *id, struct buf *out, struct bu
  * be NULL) gets its id. */
 int spool_store_out(struct spool *s, const char *key, const char *message_id, const char *rcpts,
     const void *data, size_t len, time_t when, const char **id, struct buf *err);
+/* The same for a message already in a file that is durable (the outbox's):
+ * the spool takes it by a hard link, without copying or syncing its bytes
+ * again (a copy when path is on another filesystem). */
+int spool_store_out_file(struct spool *s, const char *key, const char *message_id,
+    const char *rcpts, const char *path, size_t len, time_t when, const char **id,
+    struct buf *err);
 size_t spool_count_out(const struct spool *s);
 const struct spool_sent *spool_out(const struct spool *s, size_t i);
 

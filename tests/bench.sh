@@ -21,4 +21,7 @@ for b in "$BUILD"/tests/bench_*; do
 	"$b" || { echo "FAILED: $(basename "$b")"; status=1; }
 done
 [ "$found" = 1 ] || echo "no benchmarks in $BUILD/tests"
+# The cron run against a real IMAP server (needs root; says so otherwise).
+printf '== bench_run\n'
+tests/bench_run.sh "$BUILD" || { echo "FAILED: bench_run"; status=1; }
 exit $status

@@ -5,6 +5,7 @@
  */
 #include "support/testutil.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,6 +152,24 @@ flush(struct env *e, time_t now)
 	return st;
 }
 
+/* Journal files in the outbox's state directory. */
+static int
+count_journals(void)
+{
+	char p[256];
+	DIR *d;
+	struct dirent *de;
+	int n = 0;
+
+	snprintf(p, sizeof p, "%s/outbox/meta", dir);
+	d = opendir(p);
+	while (d && (de = readdir(d)) != NULL)
+		n += strncmp(de->d_name, "journal.", 8) == 0;
+	if (d)
+		closedir(d);
+	return n;
+}
+
 static void
 test_send(void **state)
 {
@@ -165,14 +184,17 @@ test_send(void **state)
 	assert_false(fs_exists(p));	/* not before the sync */
 	assert_int_equal(outbox_sync(e->ob, &e->err), 0);
 	assert_true(fs_exists(p));
+	/* A new message's state is in the batch's journal, not a file of its own. */
+	assert_int_equal(count_journals(), 1);
 	snprintf(p, sizeof p, "%s/outbox/meta/%s", dir, id);
-	assert_true(fs_exists(p));
+	assert_false(fs_exists(p));
 	assert_int_equal(outbox_count(e->ob), 1);
 	st = flush(e, 1000);
 	assert_int_equal(st.sent, 1);
 	assert_int_equal(e->f.opens, 1);
 	assert_int_equal(outbox_count(e->ob), 0);
 	assert_false(fs_exists(p));
+	assert_int_equal(count_journals(), 0);	/* nobody needs it any more */
 	assert_int_equal(spool_count_out(e->sp), 1);
 	assert_string_equal(spool_out(e->sp, 0)->rcpts, "alice@example.test,bob@example.test");
 	assert_string_equal(spool_out(e->sp, 0)->message_id, "m1@judge");
@@ -268,11 +290,26 @@ test_down_and_backoff(void **state)
 
 /* A crash after archiving and before leaving the outbox: the next flush
  * finishes the message without sending or archiving it again. */
+/* Leave text as the journal of a process that crashed, then open the
+ * outbox again, as the next run does. */
+static void
+crashed_journal(struct env *e, const struct buf *text)
+{
+	char p[256];
+
+	snprintf(p, sizeof p, "%s/outbox/meta/journal.99999999999999999999.1", dir);
+	assert_int_equal(fs_write_atomic(p, text->data, text->len), 0);
+	outbox_close(e->ob);
+	snprintf(p, sizeof p, "%s/outbox", dir);
+	e->ob = outbox_open(p, &e->err);
+	assert_non_null(e->ob);
+}
+
 static void
 test_resume_after_crash(void **state)
 {
 	struct env *e = *state;
-	char a[] = "alice@example.test", *r[] = { a }, *id, p[256], key[200];
+	char a[] = "alice@example.test", *r[] = { a }, *id, key[200];
 	struct buf meta;
 	struct outbox_stats st;
 
@@ -282,17 +319,42 @@ test_resume_after_crash(void **state)
 	assert_int_equal(spool_store_out(e->sp, key, "m1@judge", a, msg, sizeof msg - 1, 1000, NULL,
 	    &e->err), 1);
 	assert_int_equal(spool_sync(e->sp, &e->err), 0);
-	snprintf(p, sizeof p, "%s/outbox/meta/%s", dir, id);
+	/* A process that sent it and was killed before archiving it left its
+	 * state in a journal of its own (later than the one that queued it). */
 	buf_init(&meta, 1 << 16);
-	buf_printf(&meta, "from judge@example.test\nmessage-id m1@judge\nqueued 1000\nattempts 1\n"
-	    "next 1060\nrcpt sent alice@example.test 250 ok\n");
-	assert_int_equal(fs_write_atomic(p, meta.data, meta.len), 0);
+	buf_printf(&meta, "id %s\nfrom judge@example.test\nmessage-id m1@judge\nqueued 1000\n"
+	    "attempts 1\nnext 1060\nrcpt sent alice@example.test 250 ok\n\n", id);
+	crashed_journal(e, &meta);
 	e->f.forbid = 1;
 	st = flush(e, 1000);
 	assert_int_equal(st.sent, 1);
 	assert_int_equal(spool_count_out(e->sp), 1);
 	assert_int_equal(outbox_count(e->ob), 0);
+	assert_int_equal(count_journals(), 0);
 	buf_free(&meta);
+	free(id);
+}
+
+/* A record cut short by a crash (no empty line after it) does not count. */
+static void
+test_torn_record(void **state)
+{
+	struct env *e = *state;
+	char a[] = "alice@example.test", *r[] = { a }, *id;
+	struct buf j;
+	struct outbox_stats st;
+
+	id = queue(e, r, 1, 1000);
+	assert_int_equal(outbox_sync(e->ob, &e->err), 0);
+	buf_init(&j, 1 << 16);
+	buf_printf(&j, "id %s\nfrom judge@example.test\nmessage-id m1@judge\nqueued 1000\n"
+	    "attempts 1\nnext 99999\nrcpt sent alice@example.test 250", id);
+	crashed_journal(e, &j);
+	/* The state before it stands: still pending, sent now. */
+	st = flush(e, 1000);
+	assert_int_equal(st.sent, 1);
+	assert_int_equal(e->f.sends, 1);
+	buf_free(&j);
 	free(id);
 }
 
@@ -341,6 +403,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_mixed_recipients, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_down_and_backoff, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resume_after_crash, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_torn_record, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sink_sync_fails, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refused, setup, teardown),
 	};

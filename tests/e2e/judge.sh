@@ -199,22 +199,29 @@ kill_test() {
 	pouch $P game g2 DELEGATION Germany carol@example.test PASSWORD germany-pw
 	pouch $P game g2 START
 	n0=$(count_mail judge)
-	echo "# 200 order mails, two at a time; pouch run killed (SIGKILL) at random moments"
-	k=0 kills=0 finished=0 attempts=0
+	echo "# 200 order mails, four at a time; pouch run killed (SIGKILL) at random moments"
+	k=0 kills=0 finished=0 attempts=0 span=300	# ms: how long a run took, last we saw
 	while [ $kills -lt 50 ] && [ $attempts -lt 600 ]; do
 		if [ $k -lt 200 ]; then
-			order_mail $k
-			order_mail $((k + 1))
-			k=$((k + 2))
+			for m in 0 1 2 3; do order_mail $((k + m)); done
+			k=$((k + 4))
 			wait_judge $((n0 + k)) || break
 		fi
 		attempts=$((attempts + 1))
+		t0=$(date +%s%N)
 		"$BIN/pouch" $P run >/dev/null 2>&1 &
 		pid=$!
-		# a random moment within a typical run: 0 to 0.4 s
-		sleep "$(awk -v r="$(od -An -N2 -tu2 /dev/urandom)" 'BEGIN { printf "%.3f", (r % 400) / 1000 }')"
-		if kill -9 $pid 2>/dev/null; then kills=$((kills + 1)); else finished=$((finished + 1)); fi
-		wait $pid 2>/dev/null
+		# a random moment within a run as long as the last one seen
+		sleep "$(awk -v r="$(od -An -N2 -tu2 /dev/urandom)" -v s="$span" \
+			'BEGIN { printf "%.3f", (r % (s + 1)) / 1000 }')"
+		if kill -9 $pid 2>/dev/null; then
+			kills=$((kills + 1))
+			wait $pid 2>/dev/null
+		else
+			wait $pid 2>/dev/null
+			finished=$((finished + 1))
+			span=$((($(date +%s%N) - t0) / 1000000))
+		fi
 	done
 	while [ $k -lt 200 ]; do	# (only when the kills came before the mail ran out)
 		order_mail $k
