@@ -362,6 +362,8 @@ game_write(const struct game *g, struct buf *out)
 	buf_printf(out, "phases %d\n", g->nphases);
 	for (i = 0; i < g->nobservers; i++)
 		buf_printf(out, "observer %s\n", g->observers[i]);
+	for (i = 0; i < g->nbouncing; i++)
+		buf_printf(out, "bounces %d %s\n", g->bouncing[i].count, g->bouncing[i].addr);
 	for (p = 0; p < m->npowers; p++) {
 		const struct delegation *d = &g->del[p];
 		const char *pn = m->powers[p].name;
@@ -601,6 +603,16 @@ game_read(struct game *g, const char *text, size_t len,
 		} else if (strcmp(k, "observer") == 0) {
 			if (g->nobservers < GAME_MAX_OBSERVERS)
 				str_copy(g->observers[g->nobservers++], v, ADDR_MAX);
+		} else if (strcmp(k, "bounces") == 0) {
+			char *addr = v + strcspn(v, " \t");
+			if (*addr)
+				*addr++ = '\0';
+			if (str_to_long(v, 1, 1000000, &num) < 0 || *addr == '\0')
+				why = "expected bounces COUNT ADDRESS";
+			else if (g->nbouncing < GAME_MAX_BOUNCING) {
+				str_copy(g->bouncing[g->nbouncing].addr, str_trim(addr), ADDR_MAX);
+				g->bouncing[g->nbouncing++].count = (int)num;
+			}
 		} else if ((pw = split_power(g->map, v, &rest)) == POWER_NONE) {
 			why = "unknown key, or unknown power";
 		} else if (strcmp(k, "member") == 0) {

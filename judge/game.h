@@ -30,6 +30,8 @@
 #define ZONE_MAX 48
 #define GAME_MAX_MEMBERS 8
 #define GAME_MAX_OBSERVERS 32
+#define GAME_MAX_BOUNCING 32
+#define BOUNCE_LIMIT 3		/* bounces after which an address is not written to */
 #define GAME_MAX_GMS 4
 #define GAME_MAX_ORDERS 80
 #define GAME_MAX_YEARS 120
@@ -89,6 +91,11 @@ struct game {
 	int nphases;			/* history records written */
 	int nobservers;
 	char observers[GAME_MAX_OBSERVERS][ADDR_MAX];
+	int nbouncing;			/* addresses whose mail came back */
+	struct {
+		char addr[ADDR_MAX];
+		int count;		/* BOUNCE_LIMIT or more: suspended */
+	} bouncing[GAME_MAX_BOUNCING];
 	struct delegation del[MAP_MAX_POWERS];
 	struct board board;
 	int nyears;			/* centre counts at the end of each year */

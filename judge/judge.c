@@ -163,16 +163,34 @@ jx_send(struct judge *j, const struct game *g, const char *const *to, int nto,
     const char *in_reply_to, const char *references, enum outmsg_auto a)
 {
 	struct outmsg *o;
+	const char *kto[GAME_MAX_MEMBERS + GAME_MAX_GMS + GAME_MAX_OBSERVERS + 8];
+	const char *kcc[GAME_MAX_MEMBERS + GAME_MAX_GMS + GAME_MAX_OBSERVERS + 8];
+	int i, n;
 	char id[256];
 
-	if (nto == 0)
+	/* Addresses that keep bouncing are left out (the Message-ID is taken
+	 * anyway, so the numbering does not depend on them). */
+	for (i = n = 0; i < nto && n < (int)(sizeof kto / sizeof kto[0]); i++)
+		if (!jx_suspended(g, to[i]))
+			kto[n++] = to[i];
+	nto = n;
+	for (i = n = 0; i < ncc && n < (int)(sizeof kcc / sizeof kcc[0]); i++)
+		if (!jx_suspended(g, cc[i]))
+			kcc[n++] = cc[i];
+	ncc = n;
+	if (nto == 0 && ncc > 0) {
+		kto[nto++] = kcc[--ncc];
+	}
+	if (nto == 0) {
+		++j->nmsg;
 		return;
+	}
 	GROW(j->fx.out, j->fx.nout, j->fx.capout);
 	o = &j->fx.out[j->fx.nout++];
 	memset(o, 0, sizeof *o);
-	o->to = copy_list(to, nto);
+	o->to = copy_list(kto, nto);
 	o->nto = nto;
-	o->cc = copy_list(cc, ncc);
+	o->cc = copy_list(kcc, ncc);
 	o->ncc = ncc;
 	o->subject = xstrdup(subject);
 	o->text = xstrdup(text);
@@ -1137,36 +1155,98 @@ send_reply(struct judge *j, const struct inmsg *m, const struct ident *id, const
 	buf_free(&subj);
 }
 
+/* How often mail to addr in game g came back (0: never). */
+static int
+bounce_count(const struct game *g, const char *addr)
+{
+	int i;
+
+	for (i = 0; i < g->nbouncing; i++)
+		if (str_eq_nocase(g->bouncing[i].addr, addr))
+			return g->bouncing[i].count;
+	return 0;
+}
+
+bool
+jx_suspended(const struct game *g, const char *addr)
+{
+	return g != NULL && bounce_count(g, addr) >= BOUNCE_LIMIT;
+}
+
+/* A bounce from a delivery status notification: counted per game, and
+ * after BOUNCE_LIMIT the address is no longer written to (its game's GMs
+ * are told) until mail comes from it again. */
 static void
 handle_bounce(struct judge *j, const struct inmsg *m)
 {
-	int i, k, p;
+	int i, k, p, b;
 
 	for (i = 0; i < m->nbounced; i++) {
 		jx_log(j, NULL, "delivery to %s failed (bounce)", m->bounced[i]);
 		for (k = 0; k < j->ngames; k++) {
 			struct game *g = j->games[k];
+			char subject[160], text[600];
 			if (g->status == GAME_ENDED)
 				continue;
 			p = game_power_of(g, m->bounced[i]);
 			if (p == POWER_NONE && !game_is_gm(g, m->bounced[i]))
 				continue;
-			jx_audit(j, g, "mail to %s bounced", m->bounced[i]);
-			for (p = 0; p < g->ngms; p++) {
-				char subject[160], text[400];
-				const char *to[1] = { g->gms[p] };
-				if (str_eq_nocase(g->gms[p], m->bounced[i]))
+			for (b = 0; b < g->nbouncing; b++)
+				if (str_eq_nocase(g->bouncing[b].addr, m->bounced[i]))
+					break;
+			if (b == g->nbouncing) {
+				if (b == GAME_MAX_BOUNCING)
 					continue;
-				snprintf(subject, sizeof subject, "[%s] mail to %s bounced", g->name, m->bounced[i]);
+				str_copy(g->bouncing[b].addr, m->bounced[i], ADDR_MAX);
+				g->bouncing[b].count = 0;
+				g->nbouncing++;
+			}
+			g->bouncing[b].count++;
+			judge_touch(j, g);
+			jx_audit(j, g, "mail to %s bounced (%d)", m->bounced[i], g->bouncing[b].count);
+			if (g->bouncing[b].count > BOUNCE_LIMIT)
+				continue;	/* suspended already; the GMs know */
+			if (g->bouncing[b].count == BOUNCE_LIMIT) {
+				snprintf(subject, sizeof subject, "[%s] mail to %s suspended", g->name,
+				    m->bounced[i]);
 				snprintf(text, sizeof text, "Mail from the judge to %s, a member of game %s, "
-				    "could not be delivered.\nYou may want to REPLACE the delegation's members.\n",
-				    m->bounced[i], g->name);
-				jx_send(j, g, to, 1, NULL, 0, subject, text, NULL, NULL, OUT_GENERATED);
+				    "came back %d times.\nThe judge no longer writes to that address until "
+				    "mail comes from it again.\nYou may want to REPLACE the delegation's "
+				    "members.\n", m->bounced[i], g->name, BOUNCE_LIMIT);
+			} else {
+				snprintf(subject, sizeof subject, "[%s] mail to %s bounced", g->name,
+				    m->bounced[i]);
+				snprintf(text, sizeof text, "Mail from the judge to %s, a member of game %s, "
+				    "could not be delivered.\nYou may want to REPLACE the delegation's "
+				    "members.\n", m->bounced[i], g->name);
+			}
+			for (p = 0; p < g->ngms; p++) {
+				const char *to[1] = { g->gms[p] };
+				if (!str_eq_nocase(g->gms[p], m->bounced[i]))
+					jx_send(j, g, to, 1, NULL, 0, subject, text, NULL, NULL, OUT_GENERATED);
 			}
 		}
 	}
 	if (m->nbounced == 0)
 		jx_log(j, NULL, "a bounce without a recognisable recipient");
+}
+
+/* Mail came from addr: it works again wherever it bounced. */
+static void
+bounce_clear(struct judge *j, const char *addr)
+{
+	int k, b;
+
+	for (k = 0; k < j->ngames; k++) {
+		struct game *g = j->games[k];
+		for (b = 0; b < g->nbouncing; b++)
+			if (str_eq_nocase(g->bouncing[b].addr, addr)) {
+				g->bouncing[b] = g->bouncing[--g->nbouncing];
+				judge_touch(j, g);
+				jx_audit(j, g, "mail came from %s: written to again", addr);
+				break;
+			}
+	}
 }
 
 static void
@@ -1202,6 +1282,8 @@ handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool h
 		jx_log(j, NULL, "ignored a message without a usable sender");
 		return;
 	}
+	if (!host)
+		bounce_clear(j, m->from_addr);
 	if (!host && str_eq_nocase(m->from_addr, j->conf->address)) {
 		jx_log(j, NULL, "ignored a message from the judge's own address");
 		return;

@@ -17,6 +17,8 @@ void jx_send(struct judge *j, const struct game *g, const char *const *to, int n
 /* Start an event: what follows is named after it (Message-IDs
  * "pouch.<name>.<n>@domain", random labels "<name>/<n>"). */
 void jx_event(struct judge *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Does mail to addr keep bouncing in game g (it is not written to)? */
+bool jx_suspended(const struct game *g, const char *addr);
 void jx_audit(struct judge *j, const struct game *g, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Note what happened to a message that got no reply. */

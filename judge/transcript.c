@@ -264,6 +264,23 @@ transcript_run(const char *text, size_t len, const char *fname, const char *maps
 				judge_tick(&j, now);
 				drain(&j, t, out);
 			}
+		} else if (strcmp(cmd, "BOUNCE") == 0) {
+			/* A delivery status notification for args. */
+			struct inmsg m;
+			char *b[1];
+			memset(&m, 0, sizeof m);
+			b[0] = str_lower(xstrdup(args));
+			m.from_addr = xstrdup("mailer-daemon@mail.example");
+			m.subject = xstrdup("Undelivered Mail Returned to Sender");
+			m.text = xstrdup("");
+			m.kind = INMSG_BOUNCE;
+			m.bounced = xcalloc(1, sizeof *m.bounced);
+			m.bounced[0] = b[0];
+			m.nbounced = 1;
+			buf_printf(out, "\n=== BOUNCE %ld for %s\n", seq + 1, args);
+			judge_mail(&j, &m, ++seq, now);
+			drain(&j, t, out);
+			inmsg_free(&m);
 		} else if (strcmp(cmd, "STATE") == 0) {
 			struct game *g = judge_find_game(&j, args);
 

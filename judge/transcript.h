@@ -17,6 +17,7 @@
  *	DELEGATION England alice@x               follows as for MAIL
  *	START
  *	.
+ *	BOUNCE bob@y                             a bounce (DSN) of mail to bob@y
  *	TICK 2026-11-22 18:00                    the clock moves on; deadlines act
  *	STATE school1                            print the game file
  *

@@ -208,7 +208,7 @@ if want transcripts; then
 			cp "$actual" "$golden"
 			echo "  $(basename "$t"): golden file rewritten"
 		elif diff -u "$golden" "$actual" >"$actual.diff"; then
-			echo "  $(basename "$t"): $(grep -cE '^=== (MAIL|HOST) ' "$actual") messages, output matches $(basename "$golden")"
+			echo "  $(basename "$t"): $(grep -cE '^=== (MAIL|HOST|BOUNCE) ' "$actual") messages, output matches $(basename "$golden")"
 		else
 			head -n 60 "$actual.diff"
 			fail "transcript $t differs from its golden file (see $actual.diff)"
