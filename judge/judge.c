@@ -1046,8 +1046,11 @@ struct ident {
 	bool gm;
 };
 
-/* Read "GAME name role password". Returns 0 when it matches; otherwise -1
- * with the reason in why (which says nothing about secrets). */
+/* Read "GAME name role password". Returns 0 when it matches; -2 when the
+ * line is not written as it should be; -1 when it names no game, power and
+ * password of this judge. why says which, for the judge's log: the sender
+ * is told only that it does not match, which reveals nothing about any
+ * game. */
 static int
 identify(struct judge *j, const struct body_line *bl, struct ident *id, struct buf *why)
 {
@@ -1062,7 +1065,7 @@ identify(struct judge *j, const struct body_line *bl, struct ident *id, struct b
 	if (!name || !role || ((!pw || !*pw) && !j->host)) {
 		buf_puts(why, "write the first line as GAME <game> <power> <password> "
 		    "(or GAME <game> GM <password>)");
-		return -1;
+		return -2;
 	}
 	g = judge_find_game(j, name);
 	if (g == NULL) {
@@ -1342,9 +1345,17 @@ handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool h
 			{
 				struct buf why;
 				buf_init(&why, 1024);
-				if (identify(j, bl, &id, &why) < 0) {
+				int r = identify(j, bl, &id, &why);
+				if (r == -2) {
 					buf_printf(&reply, "  REFUSED: %s.\n  Nothing in your message was "
 					    "recorded.\n", buf_str(&why));
+					refused = 1;
+				} else if (r < 0) {
+					buf_puts(&reply, "  REFUSED: this GAME line does not match a game, power "
+					    "and password of this judge.\n  Check the game's name, your "
+					    "power's name (in full, e.g. England) and your password;\n  your "
+					    "game master can send a new one. Nothing in your message was "
+					    "recorded.\n");
 					jx_log(j, NULL, "not recorded: a message from %s: %s", m->from_addr,
 					    buf_str(&why));
 					refused = 1;

@@ -117,7 +117,7 @@ scenario() {
 	expect "alice's reply: her orders accepted" imap_grep alice "accepted: F lon - nth"
 	expect "alice's reply: the army filled in" imap_grep alice "corrected: A lvp - yor"
 	expect "bob's reply: natural language read" imap_grep bob "accepted: A par - bur"
-	expect "bob's forged England orders refused" imap_grep bob "that is not England's password"
+	expect "bob's forged England orders refused" imap_grep bob "does not match a game, power and password"
 	expect "carol's message answered with help" imap_grep carol "start with a line GAME"
 
 	echo "# the deadline passes (injected clock): results and map links by mail"
