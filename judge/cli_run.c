@@ -170,7 +170,9 @@ game_usage(void)
 	    "usage: pouch game new NAME --gm ADDRESS [--variant V] [--password P] [--SETTING VALUE]...\n"
 	    "       pouch game NAME COMMAND [ARGS...]   (a game master's command; none: read stdin)\n"
 	    "       pouch game list\n"
-	    "       pouch game show NAME\n");
+	    "       pouch game show NAME\n"
+	    "       pouch game process NAME [--preview]\n"
+	    "       pouch game rollback NAME PHASE\n");
 	return 2;
 }
 
@@ -193,6 +195,8 @@ host_command(const struct cli_opts *o, const char *body)
 		cli_print_err("game", &err);
 	buf_free(&err);
 	rc = rc < 0 ? 1 : finish(&r, "game", 0, 0);
+	if (rc == 0 && r.host_refused)
+		rc = 1;		/* a command was refused (the answer says why) */
 	runner_close(&r);
 	return rc;
 }
@@ -254,6 +258,12 @@ with_games(const struct cli_opts *o, const char *show)
 	if (open_runner(&r, &ro, "game") != 0)
 		return 1;
 	buf_init(&text, 8u << 20);
+	if (runner_load(&r, &text) < 0) {
+		cli_print_err("game", &text);
+		buf_free(&text);
+		runner_close(&r);
+		return 1;
+	}
 	for (i = 0; i < r.j.ngames; i++) {
 		const struct game *g = r.j.games[i];
 		char ph[48], when[96];
@@ -305,6 +315,22 @@ cli_game(const struct cli_opts *o, int argc, char **argv)
 		return argc == 2 ? with_games(o, NULL) : game_usage();
 	if (strcmp(argv[1], "show") == 0)
 		return argc == 3 ? with_games(o, argv[2]) : game_usage();
+	if (strcmp(argv[1], "process") == 0 || strcmp(argv[1], "rollback") == 0) {
+		/* Shorthands for the GM's PROCESS, PREVIEW and ROLLBACK. */
+		int preview = argc == 4 && strcmp(argv[3], "--preview") == 0;
+		if (argc < 3 || !game_name_valid(argv[2]) || (argv[1][0] == 'p' && argc > 3 && !preview) ||
+		    (argv[1][0] == 'r' && argc < 4))
+			return game_usage();
+		buf_init(&body, 1 << 16);
+		buf_printf(&body, "GAME %s GM\n%s", argv[2], argv[1][0] == 'r' ? "ROLLBACK" :
+		    preview ? "PREVIEW" : "PROCESS");
+		for (i = 3; argv[1][0] == 'r' && i < argc; i++)
+			buf_printf(&body, " %s", argv[i]);
+		buf_putc(&body, '\n');
+		rc = host_command(o, buf_str(&body));
+		buf_free(&body);
+		return rc;
+	}
 	if (!game_name_valid(argv[1]))
 		return game_usage();
 	buf_init(&body, 1 << 20);

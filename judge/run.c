@@ -98,7 +98,7 @@ runner_open(struct runner *r, const struct run_opts *o, struct buf *err)
 
 /* The games, and the Message-IDs already queued or sent (which are not
  * queued again). Once per run, before the first message is applied. */
-static int
+int
 runner_load(struct runner *r, struct buf *err)
 {
 	if (r->loaded)
@@ -303,8 +303,11 @@ apply_one(struct runner *r, size_t i, struct buf *err)
 		judge_host_mail(&r->j, &m, (long)i + 1, e->arrival);
 	else
 		judge_mail(&r->j, &m, (long)i + 1, e->arrival);
-	if (host && r->j.fx.host_reply && r->o.host_out && strcmp(e->id, r->host_id) == 0)
-		fputs(r->j.fx.host_reply, r->o.host_out);
+	if (host && r->j.fx.host_reply && strcmp(e->id, r->host_id) == 0) {
+		if (r->o.host_out)
+			fputs(r->j.fx.host_reply, r->o.host_out);
+		r->host_refused = strstr(r->j.fx.host_reply, "REFUSED") != NULL;
+	}
 	if (consume(r, err) < 0)
 		goto fail;
 	judge_tick(&r->j, e->arrival);

@@ -86,6 +86,7 @@ struct runner {
 	struct run_stats stats;
 	int opened;
 	int loaded;		/* the games are loaded */
+	int host_refused;	/* the host's message had a line refused */
 };
 
 /* Open everything. Returns 0; 1 when another run holds the data directory
@@ -96,6 +97,8 @@ int runner_fetch(struct runner *r, struct buf *err);
 /* File a message from the host (`pouch game`): body is its text. Its answer
  * is printed to opts.host_out when it is applied. Returns 0 or -1 (err). */
 int runner_host(struct runner *r, const char *body, struct buf *err);
+/* Load the games (runner_apply does it when needed). Returns 0 or -1 (err). */
+int runner_load(struct runner *r, struct buf *err);
 /* True when there is nothing to do before sending: no message waits to
  * be applied, and no game needs the judge yet (DATA/next-due, written at
  * every commit, says when one may). Then the games need not be loaded. */

@@ -14,7 +14,8 @@
 #             and every phase of a full recorded game rendered, each SVG
 #             checked with xmllint, PNGs made with rsvg-convert, every page
 #             opened in headless Chromium (tests/browser_check.py)
-#   transcripts  scripts of mail through the judge, compared with golden files
+#   transcripts  scripts of mail through the judge, compared with golden files;
+#             the host's command line (tests/cli.sh)
 #   mail      the mail layer against real Dovecot and Postfix on loopback
 #             (tests/mail/run.sh): plain, under valgrind, under ASan; needs
 #             root (skipped with a notice otherwise)
@@ -198,7 +199,8 @@ if want maps; then
 fi
 
 if want transcripts; then
-	stage "judge transcripts (tests/transcripts: mail in, replies and reports out)"
+	stage "judge transcripts (tests/transcripts: mail in, replies and reports out); the command line"
+	tests/cli.sh || fail "the command line (tests/cli.sh)"
 	for t in tests/transcripts/*.txt; do
 		golden="${t%.txt}.out"
 		mkdir -p build/transcripts

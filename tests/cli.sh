@@ -1,0 +1,93 @@
+#!/bin/sh
+# cli.sh — the pouch command line as a host uses it, on the embedded
+# default (local Maildirs): pouch game new|NAME COMMAND|list|show|process|
+# rollback, pouch run, pouch replay --verify, the lock, exit statuses.
+#
+#	tests/cli.sh [BUILD]   (default build)
+#
+# Prints "ok - ..." or "not ok - ..." per check; exits 1 when any failed.
+set -u
+cd "$(dirname "$0")/.."
+POUCH=$(pwd)/${1:-build}/pouch
+WORK=$(mktemp -d /tmp/pouch-cli.XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+D=$WORK/data
+OUT=$WORK/out
+ERR=$WORK/err
+PASS=0 FAIL=0
+ok() { PASS=$((PASS + 1)); echo "  ok - $1"; }
+not_ok() {
+	FAIL=$((FAIL + 1))
+	echo "  not ok - $1"
+	sed 's/^/      | /' "$OUT" "$ERR" | tail -n 20
+}
+expect() {
+	desc=$1
+	shift
+	if "$@" >/dev/null 2>&1; then ok "$desc"; else not_ok "$desc"; fi
+}
+p() { "$POUCH" --data "$D" "$@" >"$OUT" 2>"$ERR"; }
+
+p game new g1 --gm gm@school.example --password gm-password --zone Europe/Paris --grace 1h
+expect "game new: exit 0" test $? -eq 0
+expect "game new: the GM is named" grep -q "game master is gm@school.example" "$OUT"
+p game new g1 --gm gm@school.example
+rc=$?
+expect "game new, a name taken: refused" grep -q "there is already a game called g1" "$OUT"
+expect "... with exit status 1" test $rc -eq 1
+p game new
+expect "game new without a name: usage, exit 2" test $? -eq 2
+p game g1 DELEGATION France carol@school.example PASSWORD france-pw
+p game g1 DELEGATION Germany dave@school.example PASSWORD germany-pw
+p game g1 START
+expect "START: the game has started" grep -q "the game has started" "$OUT"
+p game list
+expect "game list: one line, active, Spring 1901" grep -q "^g1 .*active .*Spring 1901 Movement" "$OUT"
+p game show g1
+expect "game show: the game file" grep -q "^zone Europe/Paris" "$OUT"
+expect "game show: no password hashes" sh -c "! grep -q '\\\$y\\\$' '$OUT'"
+p game show nosuch
+expect "game show of an unknown game: exit 1" test $? -eq 1
+p game g1 NOSUCHCOMMAND
+expect "an unknown GM command is answered" grep -q "REFUSED\|not a place or a command" "$OUT"
+
+# Orders by mail, into the judge's Maildir.
+mkdir -p "$D/mail/inbox/new" "$D/mail/inbox/tmp" "$D/mail/inbox/cur"
+printf 'From: carol@school.example\nSubject: orders\nMessage-ID: <c1@school.example>\n\nGAME g1 France france-pw\nA Par - Bur\n' \
+	>"$D/mail/inbox/new/c1"
+p -v run
+expect "run: one message fetched and applied" grep -q "fetched 1 (1 new), applied 1" "$OUT"
+expect "carol's reply is in her Maildir" sh -c "ls '$D/mail/out/carol@school.example/new/' | grep -q ."
+p game process g1 --preview
+expect "game process --preview shows the results" grep -q "PREVIEW" "$OUT"
+p game process g1
+expect "game process: processed" grep -q "processed" "$OUT"
+p game list
+expect "now in Fall 1901" grep -q "Fall 1901 Movement" "$OUT"
+p game rollback g1 S1901M
+expect "game rollback: back to Spring 1901" grep -q "rolled back to S1901M" "$OUT"
+p game list
+expect "game list after the rollback: Spring 1901" grep -q "Spring 1901 Movement" "$OUT"
+
+# One run at a time: a second one waits, then gives up cleanly.
+(
+	exec 9>"$D/pouch.lock"
+	flock 9
+	sleep 12
+) &
+holder=$!
+sleep 0.5
+p run
+rc=$?
+expect "a run while another holds the lock: exit 0" test $rc -eq 0
+expect "... and says nothing was done" grep -q "another pouch is working" "$ERR"
+kill $holder 2>/dev/null
+wait $holder 2>/dev/null
+
+p replay --into "$WORK/replay" --verify
+expect "replay --verify: no difference" grep -q ", 0 differences" "$OUT"
+p replay --into "$WORK/replay" --verify
+expect "replay into a directory that has games: refused" test $? -ne 0
+
+echo "== cli: $PASS passed, $FAIL failed"
+[ $FAIL -eq 0 ]
