@@ -1141,8 +1141,10 @@ send_reply(struct judge *j, const struct inmsg *m, const struct ident *id, const
 			buf_puts(&subj, "Re: ");
 		buf_puts(&subj, m->subject);
 	} else {
-		buf_printf(&subj, "%s%s%s", id->g ? "[" : "", id->g ? id->g->name : "",
-		    id->g ? "] your orders" : "pouch");
+		if (id->g)
+			buf_printf(&subj, "[%s] your orders", id->g->name);
+		else
+			buf_puts(&subj, "Re: your message to the judge");
 	}
 	{
 		struct buf refs;
@@ -1308,6 +1310,9 @@ handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool h
 		buf_puts(&reply, "Attachments are not read: write your orders in the message itself.\n\n");
 	if (m->html_only)
 		buf_puts(&reply, "Your message had no plain-text part; its HTML was read as text.\n\n");
+	if (m->bad_charset)
+		buf_puts(&reply, "Your message's character set was not recognised: letters outside "
+		    "plain ASCII\nmay have been misread. Please send plain text in UTF-8.\n\n");
 
 	for (i = 0; i < n && !stop && !refused; i++) {
 		const struct body_line *bl = &lines[i];

@@ -15,7 +15,8 @@
 #             checked with xmllint, PNGs made with rsvg-convert, every page
 #             opened in headless Chromium (tests/browser_check.py)
 #   transcripts  scripts of mail through the judge, compared with golden files;
-#             the host's command line (tests/cli.sh)
+#             the host's command line (tests/cli.sh); broken mail of every
+#             kind answered or deliberately ignored, and kept (tests/badmail.sh)
 #   mail      the mail layer against real Dovecot and Postfix on loopback
 #             (tests/mail/run.sh): plain, under valgrind, under ASan; needs
 #             root (skipped with a notice otherwise)
@@ -201,6 +202,7 @@ fi
 if want transcripts; then
 	stage "judge transcripts (tests/transcripts: mail in, replies and reports out); the command line"
 	tests/cli.sh || fail "the command line (tests/cli.sh)"
+	tests/badmail.sh || fail "broken mail (tests/badmail.sh)"
 	for t in tests/transcripts/*.txt; do
 		golden="${t%.txt}.out"
 		mkdir -p build/transcripts

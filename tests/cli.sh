@@ -14,18 +14,7 @@ trap 'rm -rf "$WORK"' EXIT
 D=$WORK/data
 OUT=$WORK/out
 ERR=$WORK/err
-PASS=0 FAIL=0
-ok() { PASS=$((PASS + 1)); echo "  ok - $1"; }
-not_ok() {
-	FAIL=$((FAIL + 1))
-	echo "  not ok - $1"
-	sed 's/^/      | /' "$OUT" "$ERR" | tail -n 20
-}
-expect() {
-	desc=$1
-	shift
-	if "$@" >/dev/null 2>&1; then ok "$desc"; else not_ok "$desc"; fi
-}
+. tests/support/check.sh
 p() { "$POUCH" --data "$D" "$@" >"$OUT" 2>"$ERR"; }
 
 p game new g1 --gm gm@school.example --password gm-password --zone Europe/Paris --grace 1h

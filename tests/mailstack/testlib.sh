@@ -21,21 +21,7 @@ stack_up() {
 	. "$STACK/env"
 }
 
-ok() { PASS=$((PASS + 1)); echo "  ok - $1"; }
-not_ok() {
-	FAIL=$((FAIL + 1))
-	echo "  not ok - $1"
-	for f in "$OUT" "$ERR"; do
-		[ -s "$f" ] && sed 's/^/      | /' "$f" | tail -n 30
-	done
-	return 0
-}
-# expect DESC CONDITION...: record the outcome of a test(1) or grep condition.
-expect() {
-	desc=$1
-	shift
-	if "$@" >/dev/null 2>&1; then ok "$desc"; else not_ok "$desc"; fi
-}
+. tests/support/check.sh
 
 # Run pouch or mailit in the mode's wrapper; stdout in $OUT, stderr in $ERR.
 # Returns the program's status; a valgrind or sanitizer report is a failure
