@@ -224,10 +224,8 @@ scenario() {
 	expect "with 6 IMAP commands (STARTTLS LOGIN SELECT SEARCH FETCH STORE)" grep -q "(6 IMAP commands)" "$OUT"
 	ms=$(((t1 - t0) / 1000000))
 	rate=$((200000 / (ms > 0 ? ms : 1)))
+	# A figure to read, not a check: speed is measured by make bench.
 	echo "  # 200 messages fetched and stored in $ms ms: $rate messages/s"
-	if [ "$MODE" = plain ]; then
-		expect "at least 500 messages/s" test "$rate" -ge 500
-	fi
 	pouch --data "$D" fetch
 	expect "fetch again: nothing new" grep -q "0 new messages" "$OUT"
 
