@@ -338,12 +338,6 @@ rate_ok(struct judge *j, const char *addr, time_t now)
 /* ---------------------------------------------------------- reporting -- */
 
 void
-phase_code(const struct board *b, char *out, size_t size)
-{
-	snprintf(out, size, "%c%d%c", "SFW"[b->season % 3], b->year, "MRA"[b->phase % 3]);
-}
-
-void
 judge_map_url(const struct judge *j, const struct game *g, const struct board *before,
     struct buf *out)
 {
