@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/str.h"
 #include "../judge/adjudicate.h"
+#include "../judge/game.h"
 #include "../judge/muna.h"
 #include "../parser/orders.h"
 
@@ -483,6 +485,95 @@ test_conference_ends(void **state)
 	buf_free(&name);
 }
 
+static const struct map *
+find_map(void *ctx, const char *variant, const struct names **n)
+{
+	(void)ctx;
+	(void)variant;
+	*n = nm;
+	return m;
+}
+
+/* Everything MUNA adds to a game is written to its file and read back:
+ * the season under way, a revival order with its list, awards with their
+ * reasons, the control bonus, the conference, the speech window. */
+static void
+test_game_file(void **state)
+{
+	struct game *g = calloc(1, sizeof *g), *h = calloc(1, sizeof *h);
+	struct game_settings set;
+	struct order_prefs prefs;
+	struct order o;
+	struct buf a, b, err;
+
+	(void)state;
+	assert_non_null(g);
+	assert_non_null(h);
+	game_settings_default(&set, "muna-test");
+	buf_init(&err, 4096);
+	assert_int_equal(game_settings_set(&set, "speech", "12h", &err), 0);
+	assert_int_equal(set.speech, 12 * 3600);
+	game_init(g, "t1", &set, m, nm, 1700000000);
+	assert_true(g->rules.insurrection);
+	assert_true(game_victory_points(g));
+	assert_int_equal(g->conf.where, PROV_NONE);
+	board_from(&g->board, russia_gone);
+	o = order_for(&g->board, "Russia: Revive: Sevastopol, Moscow, Warsaw", &prefs);
+	assert_int_equal(game_set_revival(g, pw("Russia"), &o, &prefs), 0);
+	/* A second revival order replaces the first, whatever it names first. */
+	o = order_for(&g->board, "Russia: Revive: Moscow, Sevastopol, Warsaw", &prefs);
+	assert_int_equal(game_set_revival(g, pw("Russia"), &o, &prefs), 0);
+	assert_int_equal(g->del[pw("Russia")].norders, 1);
+	game_award(g, pw("Italy"), 3, false, "Took Abyssinia (political goal 1)");
+	game_award(g, pw("England"), 1, true, "sent two units or more to the insurrection that revived Russia");
+	assert_int_equal(g->del[pw("Italy")].points, 3);
+	str_copy(g->del[pw("Germany")].bonus, "F1901M", sizeof g->del[0].bonus);
+	g->season.n = 1;
+	g->season.u[0].unit = g->board.units[board_unit_in(&g->board, m, pr("bar"))];
+	g->season.u[0].target = pw("Russia");
+	g->season.u[0].dislodged = true;
+	g->season.revival[pw("Russia")] = prefs;
+	g->conf.where = pr("tyr");
+	g->conf.year = 1902;
+	g->conf.season = SEASON_SPRING;
+	g->conf.powers = (1u << pw("Italy")) | (1u << pw("Austria")) | (1u << pw("England"));
+	str_copy(g->conf.name, "the Alpine conference", sizeof g->conf.name);
+	g->speech_until = 1700043200;
+
+	buf_init(&a, 1 << 20);
+	buf_init(&b, 1 << 20);
+	game_write(g, &a);
+	assert_non_null(strstr(buf_str(&a), "order Russia Revive mos, sev, war\n"));
+	assert_non_null(strstr(buf_str(&a), "award S1902M Italy +3 officers Took Abyssinia"));
+	assert_non_null(strstr(buf_str(&a), "insurgent England F bar Russia dislodged\n"));
+	assert_non_null(strstr(buf_str(&a), "conference tyr 1902 Spring Austria England Italy\n"));
+	if (game_read(h, buf_str(&a), a.len, find_map, NULL, &err) < 0)
+		fail_msg("does not read back: %s", buf_str(&err));
+	game_write(h, &b);
+	assert_string_equal(buf_str(&a), buf_str(&b));
+	assert_int_equal(h->del[pw("Russia")].revival.n, 3);
+	assert_int_equal(h->season.revival[pw("Russia")].prov[0], pr("mos"));
+
+	/* A rollback to Spring 1902 takes back what the rules gave since,
+	 * not what the officers gave. */
+	h->board.year = 1902;
+	h->board.season = SEASON_SPRING;
+	game_forget_since(h, &h->board);
+	assert_int_equal(h->del[pw("England")].points, 0);
+	assert_int_equal(h->del[pw("Italy")].points, 3);
+	assert_int_equal(h->nawards, 1);
+	assert_string_equal(h->del[pw("Germany")].bonus, "F1901M");
+	h->board.year = 1901;
+	h->board.season = SEASON_FALL;
+	game_forget_since(h, &h->board);
+	assert_string_equal(h->del[pw("Germany")].bonus, "");
+	buf_free(&a);
+	buf_free(&b);
+	buf_free(&err);
+	free(g);
+	free(h);
+}
+
 int
 main(void)
 {
@@ -495,6 +586,7 @@ main(void)
 		cmocka_unit_test(test_season_after_retreats),
 		cmocka_unit_test(test_victory_points),
 		cmocka_unit_test(test_conference_ends),
+		cmocka_unit_test(test_game_file),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
