@@ -660,35 +660,34 @@ read_conference(struct game *g, char *v)
 
 /* "insurgent England F lon Russia [dislodged]". */
 static const char *
-read_insurgent(struct game *g, char *v)
+read_insurgent(const struct map *m, struct muna_season *s, char *v)
 {
-	struct insurgent *u = &g->season.u[g->season.n];
+	struct insurgent *u = &s->u[s->n];
 	const char *why = NULL;
 	char *rest, *save, *target, *flag;
 
-	if (g->season.n >= MUNA_MAX_INSURGENTS)
+	if (s->n >= MUNA_MAX_INSURGENTS)
 		return "too many insurgents";
-	if (board_parse_unit(g->map, v, &u->unit, &rest, &why) < 0)
+	if (board_parse_unit(m, v, &u->unit, &rest, &why) < 0)
 		return why;
 	target = strtok_r(rest, " \t", &save);
 	flag = target ? strtok_r(NULL, " \t", &save) : NULL;
-	if (target == NULL || (u->target = map_find_power(g->map, target)) == POWER_NONE)
+	if (target == NULL || (u->target = map_find_power(m, target)) == POWER_NONE)
 		return "expected: insurgent POWER TYPE LOCATION TARGET-POWER [dislodged]";
 	u->dislodged = flag && strcmp(flag, "dislodged") == 0;
-	g->season.n++;
+	s->n++;
 	return NULL;
 }
 
 /* "revival Russia mos stp war": the rest after the power. */
 static const char *
-read_revival(struct game *g, power_id p, char *rest)
+read_revival(const struct map *m, struct order_prefs *r, char *rest)
 {
-	struct order_prefs *r = &g->season.revival[p];
 	char *save, *tok;
 
 	r->n = 0;
 	for (tok = strtok_r(rest, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
-		prov_id pr = map_find_province(g->map, tok);
+		prov_id pr = map_find_province(m, tok);
 		if (pr == PROV_NONE || r->n >= ORDER_MAX_PREFS)
 			return "expected: revival POWER PROVINCE...";
 		r->prov[r->n++] = pr;
@@ -699,33 +698,34 @@ read_revival(struct game *g, power_id p, char *rest)
 /* One line of the insurrections under way ("insurgent ...", "revival ..."):
  * 1 when it was one (why says what is wrong with it, or NULL), else 0. */
 static int
-read_season_line(struct game *g, const char *k, char *v, const char **why)
+read_season_line(const struct map *m, struct muna_season *s, const char *k, char *v,
+    const char **why)
 {
 	char *rest;
 	power_id pw;
 
 	if (strcmp(k, "insurgent") == 0) {
-		*why = read_insurgent(g, v);
+		*why = read_insurgent(m, s, v);
 		return 1;
 	}
 	if (strcmp(k, "revival") != 0)
 		return 0;
-	pw = split_power(g->map, v, &rest);
-	*why = pw == POWER_NONE ? "unknown power" : read_revival(g, pw, rest);
+	pw = split_power(m, v, &rest);
+	*why = pw == POWER_NONE ? "unknown power" : read_revival(m, &s->revival[pw], rest);
 	return 1;
 }
 
 void
-game_read_season(struct game *g, const char *text, size_t len)
+game_read_season(const struct game *g, const char *text, size_t len, struct muna_season *s)
 {
 	const char *p = text, *end = text + len, *line, *why;
 	size_t n;
 
-	muna_season_clear(&g->season);
+	muna_season_clear(s);
 	while ((line = str_next_line(&p, end, &n)) != NULL) {
 		char buf[600], *k, *v;
 		if (str_split_kv(line, n, buf, sizeof buf, &k, &v) > 0)
-			read_season_line(g, k, v, &why);
+			read_season_line(g->map, s, k, v, &why);
 	}
 }
 
@@ -886,7 +886,7 @@ game_read(struct game *g, const char *text, size_t len,
 			why = read_conference(g, v);
 		} else if (strcmp(k, "conference-name") == 0) {
 			str_copy(g->conf.name, v, sizeof g->conf.name);
-		} else if (read_season_line(g, k, v, &why)) {
+		} else if (read_season_line(g->map, &g->season, k, v, &why)) {
 			/* done */
 		} else if (strcmp(k, "gm") == 0) {
 			if (g->ngms < GAME_MAX_GMS)

@@ -211,9 +211,9 @@ bool game_victory_points(const struct game *g);
 
 /* Append insurrections under way (s) in the game file's form. */
 void game_write_season(const struct game *g, const struct muna_season *s, struct buf *out);
-/* Set g->season from the "insurgent" and "revival" lines of text (other
- * lines are passed over). */
-void game_read_season(struct game *g, const char *text, size_t len);
+/* Read insurrections under way into s from the "insurgent" and "revival"
+ * lines of text (other lines are passed over). */
+void game_read_season(const struct game *g, const char *text, size_t len, struct muna_season *s);
 
 /* "none", "white", "grey" and back. */
 const char *press_name(enum press_policy p);

@@ -193,6 +193,25 @@ muna_resolve(const struct map *m, struct board *b, const struct muna_season *s,
 	}
 }
 
+enum muna_step
+muna_season_step(const struct map *m, const struct board *before, const struct order *orders,
+    int norders, const struct phase_result *res, const struct order_prefs *revival,
+    struct muna_season *s, struct board *next, struct muna_result *out)
+{
+	if (before->phase == PHASE_ADJUSTMENT)
+		return MUNA_QUIET;
+	if (before->phase == PHASE_MOVEMENT)
+		muna_season_take(m, before, orders, norders, res, revival, s);
+	if (!muna_season_pending(s))
+		return MUNA_QUIET;
+	/* The dislodged units with nowhere to go are gone first (as
+	 * phase_next would): the insurgents leaving must not open a way. */
+	if (before->phase == PHASE_MOVEMENT && adj_disband_stranded(m, next) > 0)
+		return MUNA_WAITING;
+	muna_resolve(m, next, s, out);
+	return MUNA_DECIDED;
+}
+
 /* ------------------------------------------------------------- reports -- */
 
 static void

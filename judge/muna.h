@@ -114,6 +114,24 @@ void muna_season_take(const struct map *m, const struct board *b, const struct o
  */
 void muna_resolve(const struct map *m, struct board *b, const struct muna_season *s,
     struct muna_result *out);
+enum muna_step {
+	MUNA_QUIET = 0,		/* no insurrection under way */
+	MUNA_WAITING,		/* recorded; the season ends after the retreats */
+	MUNA_DECIDED,		/* the season ended: decided */
+};
+
+/*
+ * Move the insurrections on with a processed phase (before: its position,
+ * orders and res: what was ordered and its results; next: the resolved
+ * position, before phase_next). A movement phase records its
+ * insurrections in s (revival[p]: the lists of the revival orders). When
+ * the season ends on next, they are decided there (muna_resolve, results
+ * in out); s is left for the report: clear it after.
+ */
+enum muna_step muna_season_step(const struct map *m, const struct board *before,
+    const struct order *orders, int norders, const struct phase_result *res,
+    const struct order_prefs *revival, struct muna_season *s, struct board *next,
+    struct muna_result *out);
 /* Describe the season's insurrections and what became of them in plain words. */
 void muna_report(const struct map *m, const struct muna_season *s, const struct muna_result *r,
     struct buf *out);

@@ -144,28 +144,25 @@ season_insurrections(struct game *g, const struct board *before, const struct or
     int n, const struct phase_result *res, struct board *next, struct news *nw)
 {
 	const struct map *m = g->map;
+	struct order_prefs revival[MAP_MAX_POWERS];
+	enum muna_step step;
 	int i, p;
 
-	if (!g->rules.insurrection || before->phase == PHASE_ADJUSTMENT)
+	if (!g->rules.insurrection)
 		return;
-	if (before->phase == PHASE_MOVEMENT) {
-		struct order_prefs revival[MAP_MAX_POWERS];
-		for (p = 0; p < m->npowers; p++) {
-			revival[p].n = 0;
-			if (game_revival(g, (power_id)p))
-				revival[p] = g->del[p].revival;
-		}
-		muna_season_take(m, before, orders, n, res, revival, &g->season);
+	for (p = 0; p < m->npowers; p++) {
+		revival[p].n = 0;
+		if (game_revival(g, (power_id)p))
+			revival[p] = g->del[p].revival;
 	}
-	if (!muna_season_pending(&g->season))
+	step = muna_season_step(m, before, orders, n, res, revival, &g->season, next, &nw->result);
+	if (step == MUNA_QUIET)
 		return;
 	nw->season = g->season;
-	if (before->phase == PHASE_MOVEMENT && adj_disband_stranded(m, next) > 0) {
-		nw->pending = true;
+	nw->pending = step == MUNA_WAITING;
+	nw->ended = step == MUNA_DECIDED;
+	if (step == MUNA_WAITING)
 		return;
-	}
-	nw->ended = true;
-	muna_resolve(m, next, &g->season, &nw->result);
 	muna_season_clear(&g->season);
 	for (i = 0; i < nw->result.n; i++) {
 		const struct muna_rising *r = &nw->result.r[i];
@@ -659,7 +656,7 @@ judge_rollback(struct judge *j, struct game *g, const char *phase, time_t now, s
 		const char *pos = strstr(buf_str(&rec), "\nposition before\n");
 		muna_season_clear(&g->season);
 		if (ord && pos && ord < pos)
-			game_read_season(g, ord, (size_t)(pos - ord));
+			game_read_season(g, ord, (size_t)(pos - ord), &g->season);
 		game_forget_since(g, &b);
 	}
 	while (g->nyears > 0 && (g->years[g->nyears - 1].year > b.year ||

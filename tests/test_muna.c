@@ -369,18 +369,25 @@ test_season_after_retreats(void **state)
 			revival[o[n].power] = prefs;
 	}
 	adj_resolve(m, &rules, &b, o, n, &res, NULL);
-	muna_season_take(m, &b, o, n, &res, revival, &s);
+	{
+		struct board before = b;
+		b = res.after;
+		/* The German army in Warsaw retreats: the season goes on. */
+		assert_int_equal(muna_season_step(m, &before, o, n, &res, revival, &s, &b, &r),
+		    MUNA_WAITING);
+	}
 	assert_true(muna_season_pending(&s));
-	b = res.after;
-	assert_true(adj_disband_stranded(m, &b) > 0);	/* the German army in Warsaw retreats */
+	assert_int_equal(s.n, 3);
 	phase_next(m, &rules, &b);
 	assert_int_equal(b.phase, PHASE_RETREAT);
 	{
 		struct order ret = order_for(&b, "Germany: A war - sil", NULL);
+		struct board before = b;
 		adj_resolve(m, &rules, &b, &ret, 1, &res, NULL);
 		b = res.after;
+		assert_int_equal(muna_season_step(m, &before, &ret, 1, &res, revival, &s, &b, &r),
+		    MUNA_DECIDED);
 	}
-	muna_resolve(m, &b, &s, &r);
 	assert_int_equal(r.r[0].outcome, MUNA_REVIVED);
 	assert_int_equal(board_count_units(&b, pw("Russia")), 3);
 	/* On to Fall: the revived power keeps its centres and units. */
