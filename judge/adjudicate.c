@@ -317,9 +317,40 @@ check_order(struct ws *w, int u, const struct order *o)
 		w->target[u] = (int16_t)tu;
 		return R_OK;
 
+	case ORDER_INSURRECTION:
+		/* MUNA: the unit stays where it is this season, holding (it can
+		 * be supported, and dislodged); it leaves the board when the
+		 * season ends (judge/muna.h). */
+		if (!w->r->insurrection)
+			return R_WRONG_PHASE;
+		if (o->target_power >= m->npowers || !board_eliminated(w->b, m, o->target_power))
+			return R_NOT_ELIMINATED;
+		w->kind[u] = K_HOLD;
+		return R_OK;
+
 	default:
 		return R_WRONG_PHASE;
 	}
+}
+
+/* An order a unit is given in a movement phase (variant orders when their
+ * rules are on)? */
+static bool
+movement_kind(const struct rules *r, const struct order *o)
+{
+	return o->kind == ORDER_HOLD || o->kind == ORDER_MOVE || o->kind == ORDER_SUPPORT ||
+	    o->kind == ORDER_CONVOY || (o->kind == ORDER_INSURRECTION && r->insurrection);
+}
+
+/* A revival order (MUNA) in a movement phase: carried out when the season
+ * ends (judge/muna.h); here only whether its power may give it. */
+static enum reason
+revival_reason(const struct map *m, const struct rules *r, const struct board *b,
+    const struct order *o)
+{
+	if (!r->insurrection)
+		return R_WRONG_PHASE;
+	return o->power < m->npowers && board_eliminated(b, m, o->power) ? R_OK : R_NOT_ELIMINATED;
 }
 
 /* Do the convoy orders for army u form a whole route (whatever happens
@@ -884,8 +915,11 @@ check_all(struct ws *w, const struct order *orders, int n, struct phase_result *
 		uint8_t save_kind;
 
 		res->order_unit[i] = NONE;
-		if (o->kind != ORDER_HOLD && o->kind != ORDER_MOVE && o->kind != ORDER_SUPPORT &&
-		    o->kind != ORDER_CONVOY) {
+		if (o->kind == ORDER_REVIVE) {
+			res->reason[i] = (uint8_t)revival_reason(w->m, w->r, w->b, o);
+			continue;
+		}
+		if (!movement_kind(w->r, o)) {
 			res->reason[i] = R_WRONG_PHASE;
 			continue;
 		}
@@ -1475,8 +1509,9 @@ adj_check(const struct map *m, const struct rules *r, const struct board *b, con
 		struct ws w;
 		int u;
 
-		if (o->kind != ORDER_HOLD && o->kind != ORDER_MOVE && o->kind != ORDER_SUPPORT &&
-		    o->kind != ORDER_CONVOY)
+		if (o->kind == ORDER_REVIVE)
+			return revival_reason(m, r, b, o);
+		if (!movement_kind(r, o))
 			return R_WRONG_PHASE;
 		ws_init(&w, m, r, b);
 		u = addressed_unit(&w, o, &why);
@@ -1551,17 +1586,25 @@ adj_retreat_options(const struct map *m, const struct board *b, const struct dis
 }
 
 int
+adj_disband_stranded(const struct map *m, struct board *b)
+{
+	int i, k;
+
+	for (i = k = 0; i < b->ndislodged; i++)
+		if (adj_retreat_options(m, b, &b->dislodged[i], NULL) > 0)
+			b->dislodged[k++] = b->dislodged[i];
+	b->ndislodged = (uint16_t)k;
+	return k;
+}
+
+int
 phase_next(const struct map *m, const struct rules *r, struct board *b)
 {
-	int skipped = 0, i, k;
+	int skipped = 0;
 
 	if (b->phase == PHASE_MOVEMENT) {
 		/* A dislodged unit with nowhere to go is disbanded at once. */
-		for (i = k = 0; i < b->ndislodged; i++)
-			if (adj_retreat_options(m, b, &b->dislodged[i], NULL) > 0)
-				b->dislodged[k++] = b->dislodged[i];
-		b->ndislodged = (uint16_t)k;
-		if (b->ndislodged > 0) {
+		if (adj_disband_stranded(m, b) > 0) {
 			b->phase = PHASE_RETREAT;
 			return 0;
 		}

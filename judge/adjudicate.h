@@ -81,6 +81,11 @@ enum reason adj_check(const struct map *m, const struct rules *r, const struct b
  */
 int phase_next(const struct map *m, const struct rules *r, struct board *b);
 
+/* Disband the dislodged units of a resolved movement position b that have
+ * nowhere to retreat (phase_next does this first). Returns how many are
+ * left: they retreat, and the season is not over. */
+int adj_disband_stranded(const struct map *m, struct board *b);
+
 /* Where dislodged unit d may retreat on board b: fills out[] (if not NULL,
  * room for 16) and returns how many places there are. */
 int adj_retreat_options(const struct map *m, const struct board *b, const struct dislodged *d,

@@ -83,6 +83,17 @@ board_count_centres(const struct board *b, const struct map *m, power_id p)
 	return n;
 }
 
+bool
+board_eliminated(const struct board *b, const struct map *m, power_id p)
+{
+	int i;
+
+	for (i = 0; i < b->ndislodged; i++)
+		if (b->dislodged[i].unit.power == p)
+			return false;
+	return board_count_units(b, p) == 0 && board_count_centres(b, m, p) == 0;
+}
+
 void
 board_take_centres(struct board *b, const struct map *m)
 {
@@ -207,6 +218,12 @@ phase_parse(const char *s, int *year, enum season *season, enum phase_type *phas
 	return 0;
 }
 
+void
+phase_code(const struct board *b, char *out, size_t size)
+{
+	snprintf(out, size, "%c%d%c", "SFW"[b->season % 3], b->year, "MRA"[b->phase % 3]);
+}
+
 int
 phase_cmp(int y1, enum season s1, enum phase_type p1, int y2, enum season s2, enum phase_type p2)
 {
@@ -253,9 +270,8 @@ board_write(const struct board *b, const struct map *m, struct buf *out)
 			buf_printf(out, "owner %s %s\n", m->powers[s.owner[i]].name, m->provs[i].abbr);
 }
 
-/* Parse "POWER T LOC" starting at s. Returns 0 or -1 with a message. */
-static int
-parse_unit_words(const struct map *m, char *s, struct unit *u, char **rest, const char **why)
+int
+board_parse_unit(const struct map *m, char *s, struct unit *u, char **rest, const char **why)
 {
 	char *save, *pw = strtok_r(s, " \t", &save);
 	char *ty = strtok_r(NULL, " \t", &save);
@@ -328,11 +344,11 @@ board_read(struct board *b, const struct map *m, const char *text, size_t len, s
 				have_phase = 1;
 			}
 		} else if (strcmp(kw, "unit") == 0) {
-			if (parse_unit_words(m, s, &u, &rest, &why) == 0 &&
+			if (board_parse_unit(m, s, &u, &rest, &why) == 0 &&
 			    board_add_unit(b, (enum unit_type)u.type, u.power, u.loc) < 0)
 				why = "too many units";
 		} else if (strcmp(kw, "dislodged") == 0) {
-			if (parse_unit_words(m, s, &u, &rest, &why) == 0) {
+			if (board_parse_unit(m, s, &u, &rest, &why) == 0) {
 				struct dislodged *d = &b->dislodged[b->ndislodged];
 				char *save, *from = strtok_r(rest, " \t", &save);
 				char *at = strtok_r(NULL, " \t", &save);

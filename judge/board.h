@@ -68,6 +68,8 @@ int board_unit_in(const struct board *b, const struct map *m, prov_id p);
 int board_count_units(const struct board *b, power_id p);
 /* Number of supply centres owned by power p. */
 int board_count_centres(const struct board *b, const struct map *m, power_id p);
+/* True when power p has no unit (dislodged or not) and no centre on b. */
+bool board_eliminated(const struct board *b, const struct map *m, power_id p);
 /* Set the owner of every supply centre that holds a unit to that unit's power. */
 void board_take_centres(struct board *b, const struct map *m);
 /* qsort comparator for struct unit: by location, then power, then type. */
@@ -99,10 +101,15 @@ char *phase_format(const struct board *b, char *out, size_t size);
  * stored as Winter. Returns 0 or -1.
  */
 int phase_parse(const char *s, int *year, enum season *season, enum phase_type *phase);
+/* "S1901M", "F1901R", "W1901A" into out. */
+void phase_code(const struct board *b, char *out, size_t size);
 /* Compare two phases in time order (<0, 0, >0). */
 int phase_cmp(int y1, enum season s1, enum phase_type p1, int y2, enum season s2,
     enum phase_type p2);
 
+/* Read "POWER T LOC" (T: A, F, army or fleet) at the start of s, which is
+ * cut up; *rest gets what follows. Returns 0, or -1 with a message in why. */
+int board_parse_unit(const struct map *m, char *s, struct unit *u, char **rest, const char **why);
 /* Append "F stp/sc" for unit u. */
 void unit_format(const struct map *m, const struct unit *u, struct buf *out);
 

@@ -93,6 +93,13 @@ game_settings_set(struct game_settings *s, const char *key, const char *v, struc
 			mask |= (uint8_t)(1 << i);
 		}
 		s->days = mask;
+	} else if (str_eq_nocase(key, "speech")) {
+		if (str_eq_nocase(v, "none") || str_eq_nocase(v, "off") || strcmp(v, "0") == 0)
+			s->speech = 0;
+		else if (time_parse_span(v, &span) < 0 || span <= 0)
+			goto bad;
+		else
+			s->speech = span;
 	} else if (str_eq_nocase(key, "gmpress") || str_eq_nocase(key, "gm-reads-press")) {
 		if (str_eq_nocase(v, "yes") || str_eq_nocase(v, "on"))
 			s->gm_reads_press = true;
@@ -102,7 +109,7 @@ game_settings_set(struct game_settings *s, const char *key, const char *v, struc
 			goto bad;
 	} else {
 		buf_printf(why, "unknown setting \"%s\" (press, nmr, edition, zone, movement, retreat, "
-		    "adjustment, grace, remind, time, days, gmpress)", key);
+		    "adjustment, grace, remind, time, days, gmpress, speech)", key);
 		return -1;
 	}
 	return 0;
@@ -124,11 +131,88 @@ game_init(struct game *g, const char *name, const struct game_settings *s, const
 	g->created = now;
 	g->map = m;
 	g->names = nm;
-	rules_init(&g->rules, s->edition);
-	g->rules.build_anywhere = map_option_on(m, "build-anywhere");
+	game_set_rules(g);
+	g->conf.where = PROV_NONE;
 	board_init_start(&g->board, m);
 	for (p = 0; p < MAP_MAX_POWERS; p++)
 		g->del[p].concede_to = POWER_NONE;
+}
+
+void
+game_set_rules(struct game *g)
+{
+	rules_init(&g->rules, g->set.edition);
+	g->rules.build_anywhere = map_option_on(g->map, "build-anywhere");
+	g->rules.insurrection = map_option_on(g->map, "insurrection");
+}
+
+bool
+game_victory_points(const struct game *g)
+{
+	return map_option_on(g->map, "victory-points");
+}
+
+int
+game_standings(const struct game *g, const struct board *b, struct standing *out)
+{
+	int points[MAP_MAX_POWERS];
+	bool bonus[MAP_MAX_POWERS];
+	int p;
+
+	for (p = 0; p < g->map->npowers; p++) {
+		points[p] = g->del[p].points;
+		bonus[p] = g->del[p].bonus[0] != '\0';
+	}
+	return muna_standings(g->map, b, points, bonus, out);
+}
+
+void
+game_award(struct game *g, power_id p, int points, bool rules, const char *reason)
+{
+	struct award *a;
+
+	g->del[p].points += points;
+	if (g->nawards == GAME_MAX_AWARDS) {
+		/* The record keeps the latest; the totals stay right. */
+		memmove(&g->awards[0], &g->awards[1], (GAME_MAX_AWARDS - 1) * sizeof g->awards[0]);
+		g->nawards--;
+	}
+	a = &g->awards[g->nawards++];
+	phase_code(&g->board, a->phase, sizeof a->phase);
+	a->power = p;
+	a->rules = rules;
+	a->points = points;
+	str_copy(a->reason, reason, sizeof a->reason);
+}
+
+/* Is the phase of code ("S1901M") at or after b's? */
+static bool
+code_since(const char *code, const struct board *b)
+{
+	enum season s;
+	enum phase_type t;
+	int y;
+
+	return phase_parse(code, &y, &s, &t) == 0 &&
+	    phase_cmp(y, s, t, b->year, (enum season)b->season, (enum phase_type)b->phase) >= 0;
+}
+
+void
+game_forget_since(struct game *g, const struct board *b)
+{
+	int i, k = 0, p;
+
+	for (i = 0; i < g->nawards; i++) {
+		const struct award *a = &g->awards[i];
+		if (a->rules && code_since(a->phase, b))
+			g->del[a->power].points -= a->points;
+		else
+			g->awards[k++] = *a;
+	}
+	g->nawards = k;
+	for (p = 0; p < g->map->npowers; p++)
+		if (g->del[p].bonus[0] && code_since(g->del[p].bonus, b))
+			g->del[p].bonus[0] = '\0';
 }
 
 bool
@@ -265,7 +349,14 @@ game_set_order(struct game *g, power_id p, const struct order *o)
 	const struct map *m = g->map;
 	int k;
 
-	if (o->kind != ORDER_WAIVE && o->loc != LOC_NONE) {
+	if (o->kind == ORDER_REVIVE) {
+		/* One revival order a season, whatever it names first. */
+		for (k = 0; k < d->norders; k++)
+			if (d->orders[k].kind == ORDER_REVIVE) {
+				d->orders[k] = *o;
+				return 0;
+			}
+	} else if (o->kind != ORDER_WAIVE && o->loc != LOC_NONE) {
 		for (k = 0; k < d->norders; k++) {
 			if (d->orders[k].kind == ORDER_WAIVE || d->orders[k].loc == LOC_NONE)
 				continue;
@@ -279,6 +370,36 @@ game_set_order(struct game *g, power_id p, const struct order *o)
 		return -1;
 	d->orders[d->norders++] = *o;
 	return 0;
+}
+
+int
+game_set_revival(struct game *g, power_id p, const struct order *o, const struct order_prefs *prefs)
+{
+	if (game_set_order(g, p, o) < 0)
+		return -1;
+	g->del[p].revival = *prefs;
+	return 0;
+}
+
+const struct order *
+game_revival(const struct game *g, power_id p)
+{
+	const struct delegation *d = &g->del[p];
+	int k;
+
+	for (k = 0; k < d->norders; k++)
+		if (d->orders[k].kind == ORDER_REVIVE)
+			return &d->orders[k];
+	return NULL;
+}
+
+void
+game_format_order(const struct game *g, power_id p, const struct order *o, struct buf *out)
+{
+	if (o->kind == ORDER_REVIVE)
+		order_format_prefs(g->map, &g->del[p].revival, ORDER_SHORT, out);
+	else
+		order_format(g->map, o, ORDER_SHORT, out);
 }
 
 void
@@ -313,6 +434,54 @@ put_span(struct buf *out, const char *key, const char *sub, long s)
 		buf_printf(out, "%ldh\n", s / 3600);
 	else
 		buf_printf(out, "%ldm\n", s / 60);
+}
+
+/* The MUNA state: awards, the conference, insurrections under way. */
+static void
+write_muna(const struct game *g, struct buf *out)
+{
+	const struct map *m = g->map;
+	int i, p;
+
+	for (i = 0; i < g->nawards; i++) {
+		const struct award *a = &g->awards[i];
+		buf_printf(out, "award %s %s %+d %s %s\n", a->phase, m->powers[a->power].name, a->points,
+		    a->rules ? "rules" : "officers", a->reason);
+	}
+	if (g->conf.where != PROV_NONE) {
+		buf_printf(out, "conference %s %d %s", m->provs[g->conf.where].abbr, g->conf.year,
+		    season_name((enum season)g->conf.season));
+		for (p = 0; p < m->npowers; p++)
+			if ((g->conf.powers >> p) & 1u)
+				buf_printf(out, " %s", m->powers[p].name);
+		buf_putc(out, '\n');
+		if (g->conf.name[0])
+			buf_printf(out, "conference-name %s\n", g->conf.name);
+	}
+	game_write_season(g, &g->season, out);
+}
+
+void
+game_write_season(const struct game *g, const struct muna_season *s, struct buf *out)
+{
+	const struct map *m = g->map;
+	int i, p;
+
+	for (i = 0; i < s->n; i++) {
+		const struct insurgent *u = &s->u[i];
+		buf_printf(out, "insurgent %s ", m->powers[u->unit.power].name);
+		unit_format(m, &u->unit, out);
+		buf_printf(out, " %s%s\n", m->powers[u->target].name, u->dislodged ? " dislodged" : "");
+	}
+	for (p = 0; p < m->npowers; p++) {
+		const struct order_prefs *r = &s->revival[p];
+		if (r->n == 0)
+			continue;
+		buf_printf(out, "revival %s", m->powers[p].name);
+		for (i = 0; i < r->n; i++)
+			buf_printf(out, " %s", m->provs[r->prov[i]].abbr);
+		buf_putc(out, '\n');
+	}
 }
 
 void
@@ -354,6 +523,9 @@ game_write(const struct game *g, struct buf *out)
 	buf_printf(out, "press %s\n", press_name(s->press));
 	buf_printf(out, "nmr %s\n", s->nmr == NMR_CD ? "civil-disorder" : "wait");
 	buf_printf(out, "gm-reads-press %s\n", s->gm_reads_press ? "yes" : "no");
+	if (s->speech)
+		put_span(out, "speech", NULL, s->speech);
+	put_time(out, "speech-until", g->speech_until);
 	for (i = 0; i < g->ngms; i++)
 		buf_printf(out, "gm %s\n", g->gms[i]);
 	if (g->gm_secret[0])
@@ -383,12 +555,15 @@ game_write(const struct game *g, struct buf *out)
 			buf_printf(out, "vote %s concede %s\n", pn, m->powers[d->concede_to].name);
 		if (d->points)
 			buf_printf(out, "points %s %d\n", pn, d->points);
+		if (d->bonus[0])
+			buf_printf(out, "control-bonus %s %s\n", pn, d->bonus);
 		for (k = 0; k < d->norders; k++) {
 			buf_printf(out, "order %s ", pn);
-			order_format(m, &d->orders[k], ORDER_SHORT, out);
+			game_format_order(g, (power_id)p, &d->orders[k], out);
 			buf_putc(out, '\n');
 		}
 	}
+	write_muna(g, out);
 	for (i = 0; i < g->nyears; i++) {
 		buf_printf(out, "centres %d", g->years[i].year);
 		for (p = 0; p < m->npowers; p++)
@@ -431,6 +606,129 @@ split_power(const struct map *m, char *v, char **rest)
 	return map_find_power(m, v);
 }
 
+/* "award S1936M England +2 officers The reason". Returns NULL or what is wrong. */
+static const char *
+read_award(struct game *g, char *v)
+{
+	char *save, *ph = strtok_r(v, " \t", &save), *pw = strtok_r(NULL, " \t", &save);
+	char *num = strtok_r(NULL, " \t", &save), *who = strtok_r(NULL, " \t", &save);
+	struct award *a;
+	long n;
+
+	if (who == NULL || g->nawards >= GAME_MAX_AWARDS || strlen(ph) >= sizeof a->phase ||
+	    str_to_long(num, -1000, 1000, &n) < 0 ||
+	    (strcmp(who, "rules") != 0 && strcmp(who, "officers") != 0))
+		return "expected: award PHASE POWER POINTS officers|rules REASON";
+	a = &g->awards[g->nawards];
+	if ((a->power = map_find_power(g->map, pw)) == POWER_NONE)
+		return "unknown power";
+	str_copy(a->phase, ph, sizeof a->phase);
+	a->points = (int)n;
+	a->rules = strcmp(who, "rules") == 0;
+	str_copy(a->reason, save ? str_trim(save) : "", sizeof a->reason);
+	g->nawards++;
+	return NULL;
+}
+
+/* "conference mun 1936 Spring England France Germany". */
+static const char *
+read_conference(struct game *g, char *v)
+{
+	char *save, *where = strtok_r(v, " \t", &save), *year = strtok_r(NULL, " \t", &save);
+	char *season = strtok_r(NULL, " \t", &save), *pw;
+	long y;
+	int s;
+
+	if (season == NULL || str_to_long(year, 1, 99999, &y) < 0)
+		return "expected: conference PROVINCE YEAR SEASON POWER...";
+	for (s = SEASON_SPRING; s <= SEASON_WINTER; s++)
+		if (str_eq_nocase(season, season_name((enum season)s)))
+			break;
+	g->conf.where = map_find_province(g->map, where);
+	if (g->conf.where == PROV_NONE || s > SEASON_WINTER)
+		return "unknown province or season";
+	g->conf.year = (int)y;
+	g->conf.season = (uint8_t)s;
+	while ((pw = strtok_r(NULL, " \t", &save)) != NULL) {
+		power_id p = map_find_power(g->map, pw);
+		if (p == POWER_NONE)
+			return "unknown power";
+		g->conf.powers |= (uint64_t)1 << p;
+	}
+	return NULL;
+}
+
+/* "insurgent England F lon Russia [dislodged]". */
+static const char *
+read_insurgent(const struct map *m, struct muna_season *s, char *v)
+{
+	struct insurgent *u = &s->u[s->n];
+	const char *why = NULL;
+	char *rest, *save, *target, *flag;
+
+	if (s->n >= MUNA_MAX_INSURGENTS)
+		return "too many insurgents";
+	if (board_parse_unit(m, v, &u->unit, &rest, &why) < 0)
+		return why;
+	target = strtok_r(rest, " \t", &save);
+	flag = target ? strtok_r(NULL, " \t", &save) : NULL;
+	if (target == NULL || (u->target = map_find_power(m, target)) == POWER_NONE)
+		return "expected: insurgent POWER TYPE LOCATION TARGET-POWER [dislodged]";
+	u->dislodged = flag && strcmp(flag, "dislodged") == 0;
+	s->n++;
+	return NULL;
+}
+
+/* "revival Russia mos stp war": the rest after the power. */
+static const char *
+read_revival(const struct map *m, struct order_prefs *r, char *rest)
+{
+	char *save, *tok;
+
+	r->n = 0;
+	for (tok = strtok_r(rest, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+		prov_id pr = map_find_province(m, tok);
+		if (pr == PROV_NONE || r->n >= ORDER_MAX_PREFS)
+			return "expected: revival POWER PROVINCE...";
+		r->prov[r->n++] = pr;
+	}
+	return NULL;
+}
+
+/* One line of the insurrections under way ("insurgent ...", "revival ..."):
+ * 1 when it was one (why says what is wrong with it, or NULL), else 0. */
+static int
+read_season_line(const struct map *m, struct muna_season *s, const char *k, char *v,
+    const char **why)
+{
+	char *rest;
+	power_id pw;
+
+	if (strcmp(k, "insurgent") == 0) {
+		*why = read_insurgent(m, s, v);
+		return 1;
+	}
+	if (strcmp(k, "revival") != 0)
+		return 0;
+	pw = split_power(m, v, &rest);
+	*why = pw == POWER_NONE ? "unknown power" : read_revival(m, &s->revival[pw], rest);
+	return 1;
+}
+
+void
+game_read_season(const struct game *g, const char *text, size_t len, struct muna_season *s)
+{
+	const char *p = text, *end = text + len, *line, *why;
+	size_t n;
+
+	muna_season_clear(s);
+	while ((line = str_next_line(&p, end, &n)) != NULL) {
+		char buf[600], *k, *v;
+		if (str_split_kv(line, n, buf, sizeof buf, &k, &v) > 0)
+			read_season_line(g->map, s, k, v, &why);
+	}
+}
+
 struct pending_order {
 	power_id power;
 	int line;
@@ -452,6 +750,7 @@ game_read(struct game *g, const char *text, size_t len,
 	game_settings_default(&g->set, "standard");
 	for (i = 0; i < MAP_MAX_POWERS; i++)
 		g->del[i].concede_to = POWER_NONE;
+	g->conf.where = PROV_NONE;
 	buf_init(&boardtxt, 1 << 20);
 	po = calloc(MAP_MAX_POWERS * GAME_MAX_ORDERS, sizeof *po);
 	if (po == NULL)
@@ -575,6 +874,20 @@ game_read(struct game *g, const char *text, size_t len,
 			g->set.nmr = strcmp(v, "wait") == 0 ? NMR_WAIT : NMR_CD;
 		} else if (strcmp(k, "gm-reads-press") == 0) {
 			g->set.gm_reads_press = strcmp(v, "yes") == 0;
+		} else if (strcmp(k, "speech") == 0) {
+			if (time_parse_span(v, &g->set.speech) < 0)
+				why = "bad span";
+		} else if (strcmp(k, "speech-until") == 0) {
+			if (read_time(v, &g->speech_until) < 0)
+				why = "bad time";
+		} else if (strcmp(k, "award") == 0) {
+			why = read_award(g, v);
+		} else if (strcmp(k, "conference") == 0) {
+			why = read_conference(g, v);
+		} else if (strcmp(k, "conference-name") == 0) {
+			str_copy(g->conf.name, v, sizeof g->conf.name);
+		} else if (read_season_line(g->map, &g->season, k, v, &why)) {
+			/* done */
 		} else if (strcmp(k, "gm") == 0) {
 			if (g->ngms < GAME_MAX_GMS)
 				str_copy(g->gms[g->ngms++], v, ADDR_MAX);
@@ -648,6 +961,9 @@ game_read(struct game *g, const char *text, size_t len,
 			if (str_to_long(rest, -1000, 1000, &num) < 0)
 				why = "bad number";
 			g->del[pw].points = (int)num;
+		} else if (strcmp(k, "control-bonus") == 0) {
+			str_copy(g->del[pw].bonus, rest, sizeof g->del[pw].bonus);
+
 		} else if (strcmp(k, "order") == 0) {
 			if (npo < MAP_MAX_POWERS * GAME_MAX_ORDERS) {
 				po[npo].power = pw;
@@ -665,8 +981,7 @@ game_read(struct game *g, const char *text, size_t len,
 	}
 	if (board_read(&g->board, g->map, buf_str(&boardtxt), boardtxt.len, err) < 0)
 		errors++;
-	rules_init(&g->rules, g->set.edition);
-	g->rules.build_anywhere = map_option_on(g->map, "build-anywhere");
+	game_set_rules(g);
 	/* Orders need the board to be read. */
 	for (i = 0; i < npo; i++) {
 		struct parse_ctx c = { g->map, g->names, &g->board, po[i].power };
@@ -674,7 +989,9 @@ game_read(struct game *g, const char *text, size_t len,
 
 		order_parse(&c, po[i].text, strlen(po[i].text), &r);
 		if (r.verdict == VERDICT_REFUSED || r.verdict == VERDICT_BLANK ||
-		    game_set_order(g, po[i].power, &r.order) < 0) {
+		    (r.order.kind == ORDER_REVIVE ?
+			game_set_revival(g, po[i].power, &r.order, &r.prefs) :
+			game_set_order(g, po[i].power, &r.order)) < 0) {
 			buf_printf(err, "%d: cannot read order \"%s\"\n", po[i].line, po[i].text);
 			errors++;
 		}

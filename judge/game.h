@@ -21,6 +21,7 @@
 #include "../parser/names.h"
 #include "board.h"
 #include "map.h"
+#include "muna.h"
 #include "order.h"
 #include "rules.h"
 #include "secret.h"
@@ -35,6 +36,8 @@
 #define GAME_MAX_GMS 4
 #define GAME_MAX_ORDERS 80
 #define GAME_MAX_YEARS 120
+#define GAME_MAX_AWARDS 128
+#define AWARD_REASON_MAX 160
 
 enum game_status { GAME_FORMING = 0, GAME_ACTIVE, GAME_PAUSED, GAME_ENDED };
 enum press_policy { PRESS_NONE = 0, PRESS_WHITE, PRESS_GREY };
@@ -55,9 +58,24 @@ struct delegation {
 	bool reminded;			/* reminder sent for the current phase */
 	uint8_t vote;			/* enum vote */
 	power_id concede_to;
-	int points;			/* political (victory) points awarded by the GM */
+	int points;			/* political (victory) points: the GM's awards and,
+					   in MUNA, insurrections */
+	char bonus[8];			/* MUNA: phase ("F1905M") in which the control bonus
+					   was earned; "" : not earned */
 	int norders;
 	struct order orders[GAME_MAX_ORDERS];	/* the current phase's orders */
+	struct order_prefs revival;	/* MUNA: the whole list of the ORDER_REVIVE among
+					   orders (meaningless without one) */
+};
+
+/* Political points given or taken, with the reason, for the reports. */
+struct award {
+	char phase[8];			/* the phase it was given in: "S1936M" */
+	power_id power;
+	bool rules;			/* earned under the rules (an insurrection), not
+					   given by the officers */
+	int points;			/* negative: revoked */
+	char reason[AWARD_REASON_MAX];
 };
 
 struct game_settings {
@@ -72,6 +90,8 @@ struct game_settings {
 	enum press_policy press;
 	enum nmr_policy nmr;
 	bool gm_reads_press;	/* the GM gets copies of private press (players are told) */
+	long speech;		/* the speech window at the start of each Spring, in
+				   seconds; 0: none (judge/MUNA.md) */
 };
 
 struct game {
@@ -103,6 +123,11 @@ struct game {
 		int year;
 		uint8_t centres[MAP_MAX_POWERS];
 	} years[GAME_MAX_YEARS];
+	time_t speech_until;		/* broadcasts are open to all until then; 0: no window */
+	struct conference conf;		/* the conference under way; where = PROV_NONE: none */
+	struct muna_season season;	/* insurrections waiting for the end of their season */
+	int nawards;			/* the latest GAME_MAX_AWARDS awards */
+	struct award awards[GAME_MAX_AWARDS];
 
 	/* Not stored: set when loading. */
 	const struct map *map;
@@ -161,6 +186,34 @@ bool game_orders_complete(const struct game *g, power_id p);
 int game_set_order(struct game *g, power_id p, const struct order *o);
 /* Forget all orders of power p (or of every power when p is POWER_NONE). */
 void game_clear_orders(struct game *g, power_id p);
+
+/* Set g->rules from the edition and the variant's rule options. */
+void game_set_rules(struct game *g);
+/* Store a revival order (ORDER_REVIVE) of power p with its list, replacing
+ * an earlier one. Returns 0, or -1 when the order list is full. */
+int game_set_revival(struct game *g, power_id p, const struct order *o,
+    const struct order_prefs *prefs);
+/* The revival order among p's orders, or NULL. */
+const struct order *game_revival(const struct game *g, power_id p);
+/* Append an order of power p as the game file has it (a revival order with
+ * its whole list). */
+void game_format_order(const struct game *g, power_id p, const struct order *o, struct buf *out);
+/* Record political points (negative: revoked) given to power p in the
+ * current phase, adding them to its total. rules: earned under the rules. */
+void game_award(struct game *g, power_id p, int points, bool rules, const char *reason);
+/* A rollback to the phase of b: forget the points the rules gave in it
+ * and later (insurrections, the control bonus). The officers' stay. */
+void game_forget_since(struct game *g, const struct board *b);
+/* The victory point standings (judge/muna.h); returns the number of rows. */
+int game_standings(const struct game *g, const struct board *b, struct standing *out);
+/* True when the variant counts victory points (option victory-points). */
+bool game_victory_points(const struct game *g);
+
+/* Append insurrections under way (s) in the game file's form. */
+void game_write_season(const struct game *g, const struct muna_season *s, struct buf *out);
+/* Read insurrections under way into s from the "insurgent" and "revival"
+ * lines of text (other lines are passed over). */
+void game_read_season(const struct game *g, const char *text, size_t len, struct muna_season *s);
 
 /* "none", "white", "grey" and back. */
 const char *press_name(enum press_policy p);

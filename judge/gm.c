@@ -256,6 +256,10 @@ judge_start(struct judge *j, struct game *g, time_t now, struct buf *why)
 	}
 	buf_puts(&text, "\n");
 	jx_position(g, &text);
+	if (jx_speech_open(g, now)) {
+		buf_putc(&text, '\n');
+		jx_speech_line(g, "", now, &text);
+	}
 	snprintf(subject, sizeof subject, "[%s] the game has started", g->name);
 	jx_announce(j, g, subject, buf_str(&text));
 	buf_free(&text);
@@ -325,8 +329,7 @@ set_option(struct judge *j, struct game *g, char *args, struct buf *reply)
 	}
 	buf_free(&why);
 	if (str_eq_nocase(args, "edition")) {
-		rules_init(&g->rules, s->edition);
-		g->rules.build_anywhere = map_option_on(g->map, "build-anywhere");
+		game_set_rules(g);
 	}
 	if (s->gm_reads_press != gmpress) {
 		/* The players are told, as HELP promises. */
@@ -338,6 +341,194 @@ set_option(struct judge *j, struct game *g, char *args, struct buf *reply)
 	}
 	buf_printf(reply, "  %s set to %s\n", args, v);
 	jx_audit(j, g, "setting %s = %s", args, v);
+	return 0;
+}
+
+/* ---------------------------------------------------- MUNA (MUNA.md) -- */
+
+/*
+ * Match the longest run of up to four words at w[*i] (n words) that find
+ * knows: words are joined with blanks ("St Petersburg", "United Kingdom").
+ * Returns the id, or -1; *i moves past the words used.
+ */
+static int
+match_words(const struct map *m, char **w, int n, int *i, int (*find)(const struct map *, const char *))
+{
+	char name[200];
+	int len, k, id;
+
+	for (len = n - *i < 4 ? n - *i : 4; len > 0; len--) {
+		name[0] = '\0';
+		for (k = 0; k < len; k++) {
+			if (k)
+				strncat(name, " ", sizeof name - strlen(name) - 1);
+			strncat(name, w[*i + k], sizeof name - strlen(name) - 1);
+		}
+		if ((id = find(m, name)) >= 0) {
+			*i += len;
+			return id;
+		}
+	}
+	return -1;
+}
+
+static int
+find_prov(const struct map *m, const char *s)
+{
+	prov_id p = map_find_province(m, s);
+	return p == PROV_NONE ? -1 : p;
+}
+
+static int
+find_power(const struct map *m, const char *s)
+{
+	power_id p = map_find_power(m, s);
+	return p == POWER_NONE ? -1 : p;
+}
+
+/* Tell everyone about the conference c: opened or closed by the officers. */
+static void
+announce_conference(struct judge *j, struct game *g, const struct conference *c, bool open)
+{
+	const struct map *m = g->map;
+	struct buf text;
+	char subject[128];
+
+	buf_init(&text, 4096);
+	buf_puts(&text, open ? "The officers open " : "The officers close ");
+	muna_conference_name(m, c, &text);
+	buf_printf(&text, " in %s, for ", m->provs[c->where].name);
+	muna_conference_powers(m, c, &text);
+	buf_puts(&text, ".\n");
+	if (open)
+		buf_printf(&text, "\nIts participants write to each other and to the officers with\n"
+		    "  PRESS TO CONFERENCE\nwhatever the game's press rules. It ends when %s %d begins, "
+		    "and at once\nif %s is conquered: a unit of another power enters it, or it passes "
+		    "to\nanother power.\n", season_name((enum season)c->season), c->year + 1,
+		    m->provs[c->where].name);
+	snprintf(subject, sizeof subject, "[%s] conference %s", g->name, open ? "opened" : "closed");
+	jx_announce(j, g, subject, buf_str(&text));
+	buf_free(&text);
+}
+
+/* CONFERENCE <place> <power> <power> <power> [...] [NAME <name>], or
+ * CONFERENCE END, or CONFERENCE (what is open). */
+static int
+cmd_conference(struct judge *j, struct game *g, char *args, struct buf *reply)
+{
+	const struct map *m = g->map;
+	struct conference c;
+	char *w[64], *save, *tok, *name;
+	int n = 0, i = 0, id;
+	const struct unit *u;
+
+	if (*args == '\0' || str_eq_nocase(args, "end")) {
+		if (g->conf.where == PROV_NONE) {
+			buf_puts(reply, "  no conference is open\n");
+			return *args ? -1 : 0;
+		}
+		if (*args == '\0') {
+			buf_puts(reply, "  open: ");
+			muna_conference_name(m, &g->conf, reply);
+			buf_puts(reply, " (");
+			muna_conference_powers(m, &g->conf, reply);
+			buf_puts(reply, ")\n");
+			return 0;
+		}
+		c = g->conf;
+		g->conf.where = PROV_NONE;
+		jx_audit(j, g, "CONFERENCE END");
+		announce_conference(j, g, &c, false);
+		buf_puts(reply, "  the conference is closed\n");
+		return 0;
+	}
+	memset(&c, 0, sizeof c);
+	if ((name = strstr(args, " NAME ")) != NULL || (name = strstr(args, " name ")) != NULL) {
+		*name = '\0';
+		str_copy(c.name, str_trim(name + 6), sizeof c.name);
+	}
+	for (tok = strtok_r(args, " ,;\t", &save); tok && n < 64; tok = strtok_r(NULL, " ,;\t", &save))
+		w[n++] = tok;
+	if (g->status != GAME_ACTIVE && g->status != GAME_PAUSED) {
+		buf_printf(reply, "  REFUSED: the game is %s\n", status_name(g->status));
+		return -1;
+	}
+	if (g->conf.where != PROV_NONE) {
+		buf_puts(reply, "  REFUSED: only one conference at a time: CONFERENCE END closes ");
+		muna_conference_name(m, &g->conf, reply);
+		buf_putc(reply, '\n');
+		return -1;
+	}
+	if ((id = match_words(m, w, n, &i, find_prov)) < 0 || m->provs[id].terrain == TERRAIN_SEA) {
+		buf_puts(reply, "  REFUSED: CONFERENCE <place on land> <power> <power> <power> ... "
+		    "[NAME <name>]\n");
+		return -1;
+	}
+	c.where = (prov_id)id;
+	while (i < n) {
+		if ((id = match_words(m, w, n, &i, find_power)) < 0) {
+			buf_printf(reply, "  REFUSED: no power called \"%s\"\n", w[i]);
+			return -1;
+		}
+		c.powers |= (uint64_t)1 << id;
+	}
+	for (id = 0, i = 0; id < m->npowers; id++)
+		i += (c.powers >> id) & 1u;
+	if (i < 3) {
+		buf_puts(reply, "  REFUSED: a conference needs at least three delegations\n");
+		return -1;
+	}
+	if ((u = muna_conference_hostile(m, &g->board, &c)) != NULL) {
+		buf_printf(reply, "  REFUSED: %s is not free of hostile units: the %s %s there does not "
+		    "take part\n", m->provs[c.where].name, m->powers[u->power].adjective,
+		    unit_word((enum unit_type)u->type));
+		return -1;
+	}
+	c.year = g->board.year;
+	c.season = g->board.season;
+	g->conf = c;
+	jx_audit(j, g, "CONFERENCE %s", m->provs[c.where].name);
+	announce_conference(j, g, &c, true);
+	buf_puts(reply, "  the conference is open\n");
+	return 0;
+}
+
+/* SPEECH [span] opens a speech window now; SPEECH END closes it. */
+static int
+cmd_speech(struct judge *j, struct game *g, const char *args, struct buf *reply)
+{
+	char subject[128], text[400], when[96];
+	long span = g->set.speech;
+
+	if (g->status != GAME_ACTIVE) {
+		buf_printf(reply, "  REFUSED: the game is %s\n", status_name(g->status));
+		return -1;
+	}
+	if (str_eq_nocase(args, "end") || str_eq_nocase(args, "off")) {
+		if (!jx_speech_open(g, j->now)) {
+			buf_puts(reply, "  REFUSED: no speech phase is open\n");
+			return -1;
+		}
+		g->speech_until = j->now;
+		jx_audit(j, g, "SPEECH END");
+		snprintf(text, sizeof text, "The officers have closed the speech phase of game %s.\n",
+		    g->name);
+		buf_puts(reply, "  the speech phase is closed\n");
+	} else {
+		if ((*args && (time_parse_span(args, &span) < 0 || span <= 0)) || span <= 0) {
+			buf_puts(reply, "  REFUSED: SPEECH <duration>, e.g. SPEECH 12h (or SET SPEECH 12h "
+			    "first)\n");
+			return -1;
+		}
+		g->speech_until = j->now + span;
+		time_human(g->set.zone, g->speech_until, when, sizeof when);
+		jx_audit(j, g, "SPEECH until %s", when);
+		snprintf(text, sizeof text, "The officers open a speech phase in game %s until %s:\n"
+		    "every delegation may BROADCAST a speech to all.\n", g->name, when);
+		buf_printf(reply, "  speech phase open until %s\n", when);
+	}
+	snprintf(subject, sizeof subject, "[%s] speech phase", g->name);
+	jx_announce(j, g, subject, text);
 	return 0;
 }
 
@@ -427,7 +618,9 @@ jx_gm_command(struct judge *j, struct game *g, enum command cmd, const char *a, 
 		    "REPLACE <power> MEMBERS <addresses> | REPLACE <power> PASSWORD [<new>],\n"
 		    "EJECT <power>, ADD OBSERVER <address>, REMOVE OBSERVER <address>,\n"
 		    "AWARD <power> <points> <reason>, REVOKE <power> <points> <reason>,\n"
-		    "START, END WINNER <power> | END DRAW, PRESS TO ..., BROADCAST, LIST, HISTORY, SUMMARY.\n");
+		    "START, END WINNER <power> | END DRAW, PRESS TO ..., BROADCAST, LIST, HISTORY, SUMMARY,\n"
+		    "CONFERENCE <place> <power> <power> <power> ... [NAME <name>], CONFERENCE END,\n"
+		    "SPEECH [<duration>], SPEECH END, SET SPEECH <duration>|none (judge/MUNA.md).\n");
 		break;
 	case CMD_LIST:
 		buf_putc(reply, '\n');
@@ -632,26 +825,49 @@ jx_gm_command(struct judge *j, struct game *g, enum command cmd, const char *a, 
 		long pts;
 		if (p == POWER_NONE || num == NULL || str_to_long(num, 1, 100, &pts) < 0 ||
 		    reason == NULL || *reason == '\0') {
-			buf_printf(reply, "  REFUSED: %s <power> <points> <reason>\n", command_name(cmd));
+			buf_printf(reply, "  REFUSED: %s <power> <points> <reason> (1 to 100 points; the "
+			    "reason is shown to everyone)\n", command_name(cmd));
 			rc = -1;
 			break;
 		}
-		g->del[p].points += cmd == CMD_AWARD ? (int)pts : -(int)pts;
+		if (strlen(reason) >= AWARD_REASON_MAX) {
+			buf_printf(reply, "  REFUSED: say the reason in fewer than %d characters\n",
+			    AWARD_REASON_MAX);
+			rc = -1;
+			break;
+		}
+		if (cmd == CMD_REVOKE && pts > g->del[p].points) {
+			buf_printf(reply, "  REFUSED: %s has %d political point%s\n", g->map->powers[p].name,
+			    g->del[p].points, g->del[p].points == 1 ? "" : "s");
+			rc = -1;
+			break;
+		}
+		game_award(g, p, cmd == CMD_AWARD ? (int)pts : -(int)pts, false, reason);
 		jx_audit(j, g, "%s %s %ld: %s", command_name(cmd), g->map->powers[p].name, pts, reason);
 		{
-			char subject[128], text[600];
+			char subject[128];
+			struct buf text;
+			buf_init(&text, 1 << 16);
 			snprintf(subject, sizeof subject, "[%s] political points", g->name);
-			snprintf(text, sizeof text, "The officers %s %ld political point%s %s %s: %s\n%s now has "
+			buf_printf(&text, "The officers %s %ld political point%s %s %s: %s\n%s now has "
 			    "%d political point%s.\n", cmd == CMD_AWARD ? "award" : "revoke", pts,
 			    pts == 1 ? "" : "s", cmd == CMD_AWARD ? "to" : "from", g->map->powers[p].name,
 			    reason, g->map->powers[p].name, g->del[p].points,
 			    g->del[p].points == 1 ? "" : "s");
-			jx_announce(j, g, subject, text);
+			jx_standings(g, &g->board, "Victory points now:", &text);
+			jx_announce(j, g, subject, buf_str(&text));
+			buf_free(&text);
 		}
 		buf_printf(reply, "  %s now has %d political points\n", g->map->powers[p].name,
 		    g->del[p].points);
 		break;
 	}
+	case CMD_CONFERENCE:
+		rc = cmd_conference(j, g, args, reply);
+		break;
+	case CMD_SPEECH:
+		rc = cmd_speech(j, g, args, reply);
+		break;
 	case CMD_HISTORY:
 	case CMD_SUMMARY:
 	case CMD_WAIT:

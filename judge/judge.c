@@ -338,12 +338,6 @@ rate_ok(struct judge *j, const char *addr, time_t now)
 /* ---------------------------------------------------------- reporting -- */
 
 void
-phase_code(const struct board *b, char *out, size_t size)
-{
-	snprintf(out, size, "%c%d%c", "SFW"[b->season % 3], b->year, "MRA"[b->phase % 3]);
-}
-
-void
 judge_map_url(const struct judge *j, const struct game *g, const struct board *before,
     struct buf *out)
 {
@@ -382,6 +376,24 @@ jx_deadline_line(const struct game *g, const char *zone, time_t now, struct buf 
 	}
 	buf_printf(out, ", %s%s.\n", g->deadline > now ? "in " : "",
 	    time_span((long)(g->deadline - now), span, sizeof span));
+}
+
+bool
+jx_speech_open(const struct game *g, time_t now)
+{
+	return g->speech_until > now;
+}
+
+void
+jx_speech_line(const struct game *g, const char *zone, time_t now, struct buf *out)
+{
+	char local[96], span[48];
+
+	if (!jx_speech_open(g, now) || g->status != GAME_ACTIVE)
+		return;
+	time_human(zone && *zone ? zone : g->set.zone, g->speech_until, local, sizeof local);
+	buf_printf(out, "Speech phase until %s (%s from now): every delegation may BROADCAST.\n",
+	    local, time_span((long)(g->speech_until - now), span, sizeof span));
 }
 
 void
@@ -433,6 +445,13 @@ jx_orders_status(const struct game *g, power_id p, struct buf *out)
 		jx_what_to_do(g, p, out);
 		return;
 	}
+	if (game_revival(g, p)) {
+		buf_puts(out, "  ");
+		order_format_prefs(m, &d->revival, ORDER_SHORT, out);
+		buf_putc(out, '\n');
+	} else if (g->rules.insurrection && b->phase == PHASE_MOVEMENT && board_eliminated(b, m, p)) {
+		buf_puts(out, "  (no revival order: \"Revive: <home centres, most wanted first>\")\n");
+	}
 	for (i = 0; i < (b->phase == PHASE_MOVEMENT ? b->nunits : b->ndislodged); i++) {
 		const struct unit *u = b->phase == PHASE_MOVEMENT ? &b->units[i] : &b->dislodged[i].unit;
 		if (u->power != p)
@@ -452,6 +471,34 @@ jx_orders_status(const struct game *g, power_id p, struct buf *out)
 	}
 }
 
+/* What an eliminated power can do (MUNA, judge/MUNA.md). */
+static void
+revival_help(const struct game *g, power_id p, struct buf *out)
+{
+	const struct map *m = g->map;
+	int i, k = 0;
+
+	const struct unit *u = g->board.nunits ? &g->board.units[0] : NULL;
+
+	buf_printf(out, "%s has lost its country, but may win it back.\n"
+	    "When other powers order units to an insurrection in %s (an order such as\n"
+	    "\"%c %s-%s\"), three such units win back three of your home centres and\n"
+	    "four win back all of them, at the end of the season; an occupied centre\n"
+	    "needs one unit more.\n",
+	    m->powers[p].name, m->powers[p].name, u ? unit_letter((enum unit_type)u->type) : 'A',
+	    u ? m->provs[m->locs[u->loc].prov].abbr : "par", m->powers[p].name);
+	if (g->board.phase != PHASE_MOVEMENT) {
+		buf_puts(out, "Revival orders are given in movement phases.\n");
+		return;
+	}
+	buf_puts(out, "Send your revival order, naming at least three home centres, most wanted\n"
+	    "first: \"Revive:");
+	for (i = 0; i < m->nprovs; i++)
+		if (m->provs[i].supply && m->provs[i].home == p)
+			buf_printf(out, "%s %s", k++ ? "," : "", m->provs[i].name);
+	buf_puts(out, "\".\n");
+}
+
 void
 jx_what_to_do(const struct game *g, power_id p, struct buf *out)
 {
@@ -459,6 +506,10 @@ jx_what_to_do(const struct game *g, power_id p, struct buf *out)
 	const struct board *b = &g->board;
 	int due, sites, i;
 
+	if (g->rules.insurrection && board_eliminated(b, m, p)) {
+		revival_help(g, p, out);
+		return;
+	}
 	if (!game_must_order(g, p)) {
 		buf_puts(out, "You have nothing to order this phase.\n");
 		return;
@@ -563,6 +614,7 @@ struct press {
 	bool broadcast;
 	bool anon;
 	bool to_gm;
+	bool conference;	/* to the participants of the conference (MUNA) */
 	uint64_t to;		/* powers, bit per power */
 	int line;
 	struct buf text;
@@ -601,6 +653,15 @@ press_header(const struct game *g, struct press *pr, const char *args, size_t n,
 			any = 1;
 			continue;
 		}
+		if (str_eq_nocase(tok, "conference")) {
+			if (g->conf.where == PROV_NONE) {
+				buf_puts(why, "no conference is open");
+				return -1;
+			}
+			pr->conference = true;
+			any = 1;
+			continue;
+		}
 		p = map_find_power(g->map, tok);
 		if (p == POWER_NONE) {
 			buf_printf(why, "no power called \"%s\"", tok);
@@ -610,7 +671,8 @@ press_header(const struct game *g, struct press *pr, const char *args, size_t n,
 		any = 1;
 	}
 	if (!any && !pr->broadcast) {
-		buf_puts(why, "say whom the press is for: PRESS TO France, Germany (or ALL, or GM)");
+		buf_puts(why, "say whom the press is for: PRESS TO France, Germany (or ALL, or GM, or "
+		    "CONFERENCE)");
 		return -1;
 	}
 	return 0;
@@ -636,11 +698,20 @@ press_deliver(struct judge *j, struct game *g, power_id from, struct press *pr, 
 	buf_init(&subj, 400);
 	buf_init(&copy, REPLY_MAX);
 	buf_printf(&body, "Press in %s from %s", g->name, who);
-	if (pr->broadcast)
+	if (pr->broadcast) {
 		buf_puts(&body, " to everyone");
-	else {
+		if (jx_speech_open(g, j->now))
+			buf_puts(&body, " (speech phase)");
+	} else {
 		int k = 0;
 		buf_puts(&body, " to ");
+		if (pr->conference) {
+			muna_conference_name(m, &g->conf, &body);
+			buf_puts(&body, " (");
+			muna_conference_powers(m, &g->conf, &body);
+			buf_putc(&body, ')');
+			k++;
+		}
 		for (p = 0; p < m->npowers; p++)
 			if (pr->to & ((uint64_t)1 << p))
 				buf_printf(&body, "%s%s", k++ ? ", " : "", m->powers[p].name);
@@ -656,15 +727,17 @@ press_deliver(struct judge *j, struct game *g, power_id from, struct press *pr, 
 	for (p = 0; p < m->npowers; p++) {
 		if (p == from)
 			continue;
-		if (pr->broadcast || (pr->to & ((uint64_t)1 << p)))
+		if (pr->broadcast || (pr->to & ((uint64_t)1 << p)) ||
+		    (pr->conference && ((g->conf.powers >> p) & 1u)))
 			n += members_of(g, (power_id)p, to + n, 64 - n);
 	}
 	if (pr->broadcast)
 		for (i = 0; i < g->nobservers && n < 64; i++)
 			to[n++] = g->observers[i];
 	/* The GM sees press addressed to the GM, broadcasts, and private press
-	 * when the game says so (the players are told in HELP and LIST). */
-	if (pr->to_gm || pr->broadcast || g->set.gm_reads_press)
+	 * when the game says so (the players are told in HELP and LIST); the
+	 * officers preside over conferences. */
+	if (pr->to_gm || pr->broadcast || pr->conference || g->set.gm_reads_press)
 		for (i = 0; i < g->ngms && n < 64; i++)
 			to[n++] = g->gms[i];
 	for (i = 0; i < n; i++) {
@@ -672,7 +745,8 @@ press_deliver(struct judge *j, struct game *g, power_id from, struct press *pr, 
 		jx_send(j, g, one, 1, NULL, 0, buf_str(&subj), buf_str(&body), NULL, NULL, OUT_GENERATED);
 	}
 	/* The archive names the real sender, for the GM's eyes only. */
-	buf_printf(&copy, "press %s from %s%s (line %d)\n%s", pr->broadcast ? "broadcast" : "private",
+	buf_printf(&copy, "press %s from %s%s (line %d)\n%s", pr->broadcast ? "broadcast" :
+	    pr->conference ? "conference" : "private",
 	    from == POWER_NONE ? "GM" : m->powers[from].name, pr->anon ? " (anonymous)" : "", pr->line,
 	    buf_str(&pr->text));
 	press_copy(j, g, buf_str(&copy));
@@ -684,6 +758,16 @@ press_deliver(struct judge *j, struct game *g, power_id from, struct press *pr, 
 
 /* -------------------------------------------------------------- orders -- */
 
+/* The parsed order as the reply shows it (a revival order with its list). */
+static void
+put_order(const struct map *m, const struct parse_result *r, struct buf *out)
+{
+	if (r->order.kind == ORDER_REVIVE)
+		order_format_prefs(m, &r->prefs, ORDER_SHORT, out);
+	else
+		order_format(m, &r->order, ORDER_SHORT, out);
+}
+
 /* Take one order line from power p. Appends the verdict to reply. */
 static void
 take_order(struct judge *j, struct game *g, power_id p, const char *line, size_t len,
@@ -692,6 +776,7 @@ take_order(struct judge *j, struct game *g, power_id p, const char *line, size_t
 	struct parse_ctx c = { g->map, g->names, &g->board, p };
 	struct parse_result r;
 	enum reason why;
+	bool revival;
 
 	(void)j;
 	order_parse(&c, line, len, &r);
@@ -727,25 +812,58 @@ take_order(struct judge *j, struct game *g, power_id p, const char *line, size_t
 		    g->map->powers[p].name);
 		return;
 	}
-	why = adj_check(g->map, &g->rules, &g->board, &r.order);
+	revival = r.order.kind == ORDER_REVIVE;
+	why = revival ? muna_check_revival(g->map, &g->board, p, &r.prefs) :
+			adj_check(g->map, &g->rules, &g->board, &r.order);
 	if (why != R_OK) {
 		buf_puts(reply, "  REFUSED: ");
-		order_format(g->map, &r.order, ORDER_SHORT, reply);
+		put_order(g->map, &r, reply);
 		buf_printf(reply, ": %s\n", reason_text(why));
 		return;
 	}
-	if (game_set_order(g, p, &r.order) < 0) {
+	if ((revival ? game_set_revival(g, p, &r.order, &r.prefs) : game_set_order(g, p, &r.order)) < 0) {
 		buf_puts(reply, "  REFUSED: too many orders\n");
 		return;
 	}
 	buf_printf(reply, "  %s: ", r.verdict == VERDICT_CORRECTED ? "corrected" : "accepted");
-	order_format(g->map, &r.order, ORDER_SHORT, reply);
+	put_order(g->map, &r, reply);
 	if (r.verdict == VERDICT_CORRECTED)
 		buf_printf(reply, "  (%s)", r.note);
 	buf_putc(reply, '\n');
 }
 
 /* ---------------------------------------------------------------- help -- */
+
+/* The MUNA rules of game g, when it has them (judge/MUNA.md). */
+static void
+help_muna(const struct game *g, struct buf *out)
+{
+	const struct map *m = g->map;
+	char span[48];
+
+	if (game_victory_points(g)) {
+		buf_puts(out, "Victory points: supply centres + political points");
+		if (muna_control_centres(m) > 0)
+			buf_printf(out, " + %d, once, for the first\ntime a power holds %d centres",
+			    MUNA_BONUS_POINTS, muna_control_centres(m));
+		buf_puts(out, ". The game master ends the game.\n");
+	}
+	if (g->rules.insurrection)
+		buf_puts(out, "Insurrections: in a movement phase \"F Lon-Russia\" sends a unit (it is\n"
+		    "disbanded at the end of the season) to revive Russia, which must have lost\n"
+		    "every centre; Russia orders \"Revive: Moscow, Warsaw, St Petersburg\" (its home\n"
+		    "centres, most wanted first). Three units win back three centres, four all.\n");
+	if (g->set.speech)
+		buf_printf(out, "Speech phase: the first %s of every Spring; BROADCAST is open to all.\n",
+		    time_span(g->set.speech, span, sizeof span));
+	if (g->conf.where != PROV_NONE) {
+		buf_puts(out, "Conference: ");
+		muna_conference_name(m, &g->conf, out);
+		buf_puts(out, " (");
+		muna_conference_powers(m, &g->conf, out);
+		buf_puts(out, "); participants write PRESS TO CONFERENCE.\n");
+	}
+}
 
 static void
 help_text(const struct judge *j, const struct game *g, struct buf *out)
@@ -785,6 +903,7 @@ help_text(const struct judge *j, const struct game *g, struct buf *out)
 		buf_printf(out, "When orders are missing at the deadline: %s.\n",
 		    g->set.nmr == NMR_CD ? "the units hold (civil disorder) after the grace period" :
 					   "the game waits for the GM");
+		help_muna(g, out);
 	}
 }
 
@@ -927,6 +1046,15 @@ cmd_summary(const struct game *g, struct buf *reply)
 	const struct map *m = g->map;
 	int i, p;
 
+	if (g->nawards > 0) {
+		buf_puts(reply, "\nPolitical points given and taken:\n");
+		for (i = 0; i < g->nawards; i++) {
+			const struct award *a = &g->awards[i];
+			buf_printf(reply, "  %s %s %+d: %s%s\n", a->phase, m->powers[a->power].name,
+			    a->points, a->reason, a->rules ? "" : " (the officers)");
+		}
+	}
+	jx_standings(g, &g->board, "Victory points:", reply);
 	if (g->nyears == 0) {
 		buf_puts(reply, "  no year has ended yet\n");
 		return;
@@ -1426,9 +1554,16 @@ handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool h
 					continue;
 				}
 				buf_free(&why);
-				if (!id.gm && id.g->set.press == PRESS_NONE && (pr.broadcast || pr.to)) {
-					buf_puts(&reply, "  REFUSED: this game has no press between powers "
-					    "(PRESS TO GM is allowed)\n");
+				if (pr.conference && !id.gm && !((id.g->conf.powers >> id.power) & 1u)) {
+					buf_puts(&reply, "  REFUSED: only the participants of the conference may "
+					    "write to it\n");
+					continue;
+				}
+				if (!id.gm && id.g->set.press == PRESS_NONE && (pr.broadcast || pr.to) &&
+				    !(pr.broadcast && !pr.to && jx_speech_open(id.g, now))) {
+					buf_printf(&reply, "  REFUSED: this game has no press between powers "
+					    "(PRESS TO GM is allowed%s)\n", id.g->set.speech || id.g->speech_until ?
+					    "; BROADCAST is open in the speech phase" : "");
 					continue;
 				}
 				if (pr.anon && id.g->set.press != PRESS_GREY) {

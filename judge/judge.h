@@ -181,7 +181,5 @@ void judge_touch(struct judge *j, const struct game *g);
  * (BASE/GAME/S1901M.html, maps/pages.h); nothing when no base URL is set. */
 void judge_map_url(const struct judge *j, const struct game *g, const struct board *before,
     struct buf *out);
-/* "S1901M", "F1901R", "W1901A". */
-void phase_code(const struct board *b, char *out, size_t size);
 
 #endif

@@ -27,6 +27,10 @@ void jx_log(struct judge *j, const struct game *g, const char *fmt, ...)
 
 /* "Deadline: <in zone> (<UTC>), in 2 days 5 hours." for zone ("" = the game's). */
 void jx_deadline_line(const struct game *g, const char *zone, time_t now, struct buf *out);
+/* Is the speech window open (broadcasts allowed whatever the press rules)? */
+bool jx_speech_open(const struct game *g, time_t now);
+/* "Speech phase until ...: every delegation may BROADCAST." while it is open. */
+void jx_speech_line(const struct game *g, const char *zone, time_t now, struct buf *out);
 /* Start the current phase at now: deadline, flags, reminders reset. */
 void jx_start_phase(struct judge *j, struct game *g, time_t now);
 /* The deadline of a phase starting at start. */
@@ -40,6 +44,10 @@ void jx_orders_status(const struct game *g, power_id p, struct buf *out);
 void jx_what_to_do(const struct game *g, power_id p, struct buf *out);
 /* The position: units by power and centre counts. */
 void jx_position(const struct game *g, struct buf *out);
+/* The victory point standings on board b under title, when the variant
+ * counts victory points or some power has political points. */
+void jx_standings(const struct game *g, const struct board *b, const char *title,
+    struct buf *out);
 /* End the game with result text; announces it. */
 void jx_end_game(struct judge *j, struct game *g, const char *result);
 /* Handle a GM command line of game g; output appended to reply.

@@ -11,6 +11,7 @@ POUCH_SRCS += \
 	judge/gm.c \
 	judge/judge.c \
 	judge/map.c \
+	judge/muna.c \
 	judge/order.c \
 	judge/play.c \
 	judge/report.c \

@@ -39,6 +39,9 @@ static const struct {
 	[R_NO_REMOVALS] = { "no_removals", "no removals due" },
 	[R_REMOVED] = { "removed", "removed (civil disorder)" },
 	[R_DISBANDED] = { "disbanded", "disbanded" },
+	[R_NOT_ELIMINATED] = { "not_eliminated", "that power is still in the game" },
+	[R_FEW_CENTRES] = { "few_centres",
+	    "a revival order names at least three home centres, most wanted first" },
 };
 
 const char *
@@ -77,6 +80,8 @@ reason_is_illegal(enum reason r)
 	case R_BAD_TERRAIN:
 	case R_NO_BUILDS:
 	case R_NO_REMOVALS:
+	case R_NOT_ELIMINATED:
+	case R_FEW_CENTRES:
 		return 1;
 	default:
 		return 0;

@@ -28,9 +28,9 @@ enum order_kind {
 	ORDER_REMOVE,	/* adjustment phase */
 	ORDER_WAIVE,
 	/*
-	 * Variant orders, read only when the variant's rule option is on. The
-	 * standard adjudicator answers them with R_WRONG_PHASE; the rules that
-	 * carry them out live with their variant.
+	 * Variant orders, read only when the variant's rule option is on.
+	 * Without the option in struct rules the adjudicator answers them with
+	 * R_WRONG_PHASE; MUNA's are carried out by judge/muna.h.
 	 */
 	ORDER_INSURRECTION,	/* "insurrection" (MUNA): "F Lon-Russia": the unit at loc
 				   disbands to support the revival of target_power */
@@ -110,6 +110,9 @@ enum reason {
 	R_NO_REMOVALS,		/* no removals needed or left */
 	R_REMOVED,		/* unit removed under the civil-disorder rule */
 	R_DISBANDED,		/* dislodged unit disbanded (no order or no retreat) */
+	/* variant rules (MUNA, judge/muna.h) */
+	R_NOT_ELIMINATED,	/* insurrection or revival for a power still in the game */
+	R_FEW_CENTRES,		/* revival order naming fewer than three home centres */
 	R_MAX
 };
 

@@ -50,6 +50,8 @@ struct rules {
 					      unit, except where its head-to-head attacker came from */
 	enum civil_disorder civil_disorder;
 	bool build_anywhere;		/* variant option: build in any owned centre */
+	bool insurrection;		/* variant option (MUNA): insurrection and revival
+					   orders are carried out (judge/muna.h) */
 };
 
 /* Fill r with the choices of edition e. */

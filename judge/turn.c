@@ -61,6 +61,9 @@ jx_start_phase(struct judge *j, struct game *g, time_t now)
 	g->phase_start = now;
 	g->deadline = jx_deadline_after(g, now);
 	g->gm_told = false;
+	/* The speech phase opens every Spring (judge/MUNA.md). */
+	if (g->set.speech > 0 && g->board.season == SEASON_SPRING && g->board.phase == PHASE_MOVEMENT)
+		g->speech_until = now + g->set.speech;
 	for (p = 0; p < g->map->npowers; p++) {
 		g->del[p].reminded = false;
 		g->del[p].wait = false;
@@ -77,6 +80,29 @@ in_disorder(const struct game *g, power_id p)
 	return d->resigned || d->nmembers == 0 || d->secret[0] == '\0';
 }
 
+/*
+ * Does an insurrection ordered this phase wait for the revival order of the
+ * power it is for? Then the phase is not processed before the deadline
+ * (that power has no units: nothing else makes the judge wait for it).
+ */
+static bool
+revival_awaited(const struct game *g)
+{
+	int p, k;
+
+	if (!g->rules.insurrection || g->board.phase != PHASE_MOVEMENT)
+		return false;
+	for (p = 0; p < g->map->npowers; p++)
+		for (k = 0; k < g->del[p].norders; k++) {
+			const struct order *o = &g->del[p].orders[k];
+			power_id t = o->target_power;
+			if (o->kind == ORDER_INSURRECTION && t < g->map->npowers && !in_disorder(g, t) &&
+			    game_revival(g, t) == NULL && board_eliminated(&g->board, g->map, t))
+				return true;
+		}
+	return false;
+}
+
 void
 jx_end_game(struct judge *j, struct game *g, const char *result)
 {
@@ -91,21 +117,179 @@ jx_end_game(struct judge *j, struct game *g, const char *result)
 	buf_init(&text, TEXT_MAX);
 	buf_printf(&text, "Game %s is over.\n\n%s.\n\n", g->name, result);
 	jx_position(g, &text);
+	jx_standings(g, &g->board, "Final standings (victory points):", &text);
 	snprintf(subject, sizeof subject, "[%s] game over", g->name);
 	jx_announce(j, g, subject, buf_str(&text));
 	buf_free(&text);
 }
 
+/* ---------------------------------------------------------------- MUNA -- */
+
+/* What the MUNA rules (judge/muna.h) made of a processed phase. */
+struct news {
+	bool pending;			/* insurrections wait for the retreats */
+	bool ended;			/* a season with insurrections ended: */
+	struct muna_season season;	/* what was ordered, */
+	struct muna_result result;	/* and what came of it */
+	uint64_t bonus;			/* powers that earned the control bonus now */
+	uint8_t conf_end;		/* enum conference_end */
+	struct conference conf;		/* the conference that ended */
+};
+
+/* Insurrections: note what a movement phase ordered, and carry it out
+ * on next when the season ends (after its moves and retreats, before the
+ * Fall centres change hands). */
+static void
+season_insurrections(struct game *g, const struct board *before, const struct order *orders,
+    int n, const struct phase_result *res, struct board *next, struct news *nw)
+{
+	const struct map *m = g->map;
+	struct order_prefs revival[MAP_MAX_POWERS];
+	enum muna_step step;
+	int i, p;
+
+	if (!g->rules.insurrection)
+		return;
+	for (p = 0; p < m->npowers; p++) {
+		revival[p].n = 0;
+		if (game_revival(g, (power_id)p))
+			revival[p] = g->del[p].revival;
+	}
+	step = muna_season_step(m, before, orders, n, res, revival, &g->season, next, &nw->result);
+	if (step == MUNA_QUIET)
+		return;
+	nw->season = g->season;
+	nw->pending = step == MUNA_WAITING;
+	nw->ended = step == MUNA_DECIDED;
+	if (step == MUNA_WAITING)
+		return;
+	muna_season_clear(&g->season);
+	for (i = 0; i < nw->result.n; i++) {
+		const struct muna_rising *r = &nw->result.r[i];
+		for (p = 0; p < m->npowers; p++) {
+			char why[AWARD_REASON_MAX];
+			if (!r->points[p])
+				continue;
+			snprintf(why, sizeof why, "sent two units or more to the insurrection that revived %s",
+			    m->powers[r->target].name);
+			game_award(g, (power_id)p, r->points[p], true, why);
+		}
+	}
+}
+
+/* The control bonus and the conference, once the phase is over. */
+static void
+season_after(struct judge *j, struct game *g, const struct board *before,
+    const struct board *next, struct news *nw)
+{
+	const struct map *m = g->map;
+	int need = muna_control_centres(m), p;
+
+	if (game_victory_points(g) && need > 0) {
+		for (p = 0; p < m->npowers; p++) {
+			struct delegation *d = &g->del[p];
+			if (d->bonus[0] || board_count_centres(next, m, (power_id)p) < need)
+				continue;
+			phase_code(before, d->bonus, sizeof d->bonus);
+			nw->bonus |= (uint64_t)1 << p;
+			jx_audit(j, g, "control bonus: %s holds %d centres", m->powers[p].name, need);
+		}
+	}
+	if (g->conf.where != PROV_NONE) {
+		nw->conf_end = (uint8_t)muna_conference_check(m, &g->conf, before, next);
+		if (nw->conf_end != CONF_GOES_ON) {
+			nw->conf = g->conf;
+			g->conf.where = PROV_NONE;
+			jx_audit(j, g, "conference in %s ended", m->provs[nw->conf.where].name);
+		}
+	}
+}
+
+/* The MUNA parts of a turn report. */
+static void
+report_news(const struct game *g, const struct board *before, const struct board *next,
+    const struct news *nw, struct buf *out)
+{
+	const struct map *m = g->map;
+	int p;
+
+	for (p = 0; p < m->npowers; p++)
+		if ((nw->bonus >> p) & 1u)
+			buf_printf(out, "\n%s holds %d supply centres: control of Europe, worth %d victory "
+			    "points.\nThey are kept even if it loses centres later. The game goes on.\n",
+			    m->powers[p].name, board_count_centres(next, m, (power_id)p), MUNA_BONUS_POINTS);
+	if (nw->conf_end != CONF_GOES_ON) {
+		struct buf name;
+		const struct unit *u = muna_conference_hostile(m, next, &nw->conf);
+		buf_init(&name, 256);
+		muna_conference_name(m, &nw->conf, &name);
+		buf_printf(out, "\nConference closed: %s (", buf_str(&name));
+		muna_conference_powers(m, &nw->conf, out);
+		if (nw->conf_end == CONF_EXPIRED)
+			buf_puts(out, ").\nIt has lasted a year.\n");
+		else if (nw->conf_end == CONF_TAKEN)
+			buf_printf(out, ").\nIt ends at once: %s has passed to %s.\n",
+			    m->provs[nw->conf.where].name,
+			    next->owner[nw->conf.where] == POWER_NONE ? "nobody" :
+			    m->powers[next->owner[nw->conf.where]].name);
+		else if (u)
+			buf_printf(out, ").\nIt ends at once: the %s %s has conquered %s.\n",
+			    m->powers[u->power].adjective, unit_word((enum unit_type)u->type),
+			    m->provs[nw->conf.where].name);
+		else
+			buf_printf(out, ").\nIt ends at once: %s is conquered.\n",
+			    m->provs[nw->conf.where].name);
+		buf_free(&name);
+	} else if (g->conf.where != PROV_NONE) {
+		buf_puts(out, "\nConference: ");
+		muna_conference_name(m, &g->conf, out);
+		buf_puts(out, " (");
+		muna_conference_powers(m, &g->conf, out);
+		buf_printf(out, "), until %s %d at the latest.\n", season_name((enum season)g->conf.season),
+		    g->conf.year + 1);
+	}
+	{
+		char ph[8];
+		int i, k = 0;
+		phase_code(before, ph, sizeof ph);
+		for (i = 0; i < g->nawards; i++) {
+			const struct award *a = &g->awards[i];
+			if (strcmp(a->phase, ph) != 0)
+				continue;
+			if (k++ == 0)
+				buf_puts(out, "\nPolitical points:\n");
+			buf_printf(out, "  %s %+d: %s%s\n", m->powers[a->power].name, a->points, a->reason,
+			    a->rules ? "" : " (the officers)");
+		}
+	}
+}
+
+void
+jx_standings(const struct game *g, const struct board *b, const char *title, struct buf *out)
+{
+	struct standing st[MAP_MAX_POWERS];
+	int p;
+
+	for (p = 0; p < g->map->npowers && g->del[p].points == 0; p++)
+		;
+	if (p < g->map->npowers || game_victory_points(g))
+		muna_standings_table(g->map, st, game_standings(g, b, st), title, out);
+}
+
 /* The part of a turn report that is the same for everyone. */
 static void
-report_common(struct judge *j, struct game *g, const struct board *before,
-    const struct order *orders, const struct phase_result *res, const struct board *next,
+report_common(struct game *g, const struct board *before, const struct order *orders,
+    const struct phase_result *res, const struct board *next, const struct news *nw,
     struct buf *out)
 {
 	const struct map *m = g->map;
 	int p;
 
 	report_results(m, before, orders, res, out);
+	if (nw->pending)
+		muna_report_pending(m, &nw->season, out);
+	if (nw->ended)
+		muna_report(m, &nw->season, &nw->result, out);
 	if (before->season == SEASON_FALL && next->season != SEASON_FALL)
 		report_centres(m, next, before, out);
 	report_next(m, &g->rules, next, out);
@@ -114,20 +298,12 @@ report_common(struct judge *j, struct game *g, const struct board *before,
 		    board_count_centres(before, m, (power_id)p);
 		int has = board_count_units(next, (power_id)p) + board_count_centres(next, m, (power_id)p);
 		if (had > 0 && has == 0)
-			buf_printf(out, "\n%s has been eliminated.\n", m->powers[p].name);
+			buf_printf(out, "\n%s has been eliminated.%s\n", m->powers[p].name,
+			    g->rules.insurrection ? " Its delegation stays: it keeps its political points,\n"
+			    "and insurrections of other powers' units can revive it." : "");
 	}
-	for (p = 0; p < m->npowers; p++)
-		if (g->del[p].points)
-			break;
-	if (p < m->npowers) {
-		buf_puts(out, "\nVictory points (centres + political points):\n");
-		for (p = 0; p < m->npowers; p++) {
-			int c = board_count_centres(next, m, (power_id)p);
-			buf_printf(out, "  %-12s %3d  (%d centres, %+d political)\n", m->powers[p].name,
-			    c + g->del[p].points, c, g->del[p].points);
-		}
-	}
-	(void)j;
+	report_news(g, before, next, nw, out);
+	jx_standings(g, next, "Victory points:", out);
 }
 
 /* Send the turn report: to each member with what that power must do and the
@@ -157,6 +333,7 @@ send_reports(struct judge *j, struct game *g, const char *common)
 				buf_printf(&body, "\nNext: %s. ", phase_format(&g->board, ph, sizeof ph));
 				jx_what_to_do(g, (power_id)p, &body);
 				jx_deadline_line(g, g->del[p].members[i].zone, j->now, &body);
+				jx_speech_line(g, g->del[p].members[i].zone, j->now, &body);
 			}
 			jx_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL, OUT_GENERATED);
 		}
@@ -169,6 +346,7 @@ send_reports(struct judge *j, struct game *g, const char *common)
 	if (g->status == GAME_ACTIVE) {
 		buf_printf(&body, "\nNext: %s. ", phase_format(&g->board, ph, sizeof ph));
 		jx_deadline_line(g, "", j->now, &body);
+		jx_speech_line(g, "", j->now, &body);
 	}
 	for (i = 0; i < g->nobservers; i++) {
 		const char *to[1] = { g->observers[i] };
@@ -189,6 +367,8 @@ judge_process(struct judge *j, struct game *g, time_t now, bool preview, struct 
 	struct order *orders;
 	struct phase_result *res;
 	struct board before = g->board, next;
+	struct muna_season season_before = g->season;
+	struct news *nw;
 	struct buf common, text;
 	struct judge_phase *ph;
 	int n = 0, p, k, index;
@@ -208,21 +388,22 @@ judge_process(struct judge *j, struct game *g, time_t now, bool preview, struct 
 		}
 	res = xmalloc(sizeof *res);
 	adj_resolve(m, &g->rules, &before, orders, n, res, NULL);
-	buf_init(&common, TEXT_MAX);
-	report_common(j, g, &before, orders, res, &res->after, &common);
 	if (preview) {
 		/* What would happen; the next phase is not worked out. */
 		buf_puts(out, "\nPREVIEW (nothing is changed):\n\n");
 		report_results(m, &before, orders, res, out);
 		free(orders);
 		free(res);
-		buf_free(&common);
 		return 0;
 	}
+	nw = xcalloc(1, sizeof *nw);
 	next = res->after;
+	season_insurrections(g, &before, orders, n, res, &next, nw);
 	phase_next(m, &g->rules, &next);
-	buf_reset(&common);
-	report_common(j, g, &before, orders, res, &next, &common);
+	season_after(j, g, &before, &next, nw);
+	buf_init(&common, TEXT_MAX);
+	report_common(g, &before, orders, res, &next, nw, &common);
+	free(nw);
 
 	index = ++g->nphases;
 	if (j->seq == 0) {
@@ -237,9 +418,12 @@ judge_process(struct judge *j, struct game *g, time_t now, bool preview, struct 
 	 * position they can be played again (the map pages do). */
 	for (k = 0; k < n; k++) {
 		buf_printf(&text, "order %s ", m->powers[orders[k].power].name);
-		order_format(m, &orders[k], ORDER_SHORT, &text);
+		game_format_order(g, orders[k].power, &orders[k], &text);
 		buf_putc(&text, '\n');
 	}
+	/* Insurrections waiting for this phase (a retreat phase) to end: a
+	 * rollback to it brings them back. */
+	game_write_season(g, &season_before, &text);
 	buf_puts(&text, "position before\n");
 	board_write(&before, m, &text);
 	if (j->fx.nphases == j->fx.capphases) {
@@ -396,6 +580,8 @@ judge_tick(struct judge *j, time_t now)
 					j->now = now;
 				}
 			}
+			if (revival_awaited(g))
+				waiting = true;
 			at = g->deadline + (complete ? 0 : g->set.grace);
 			if ((complete && someone && !waiting) ||
 			    (now >= at && (complete || g->set.nmr == NMR_CD))) {
@@ -464,6 +650,15 @@ judge_rollback(struct judge *j, struct game *g, const char *phase, time_t now, s
 	}
 	g->board = b;
 	g->nphases = found - 1;
+	{
+		/* The insurrections that were waiting for that phase to end. */
+		const char *ord = strstr(buf_str(&rec), "\norders\n");
+		const char *pos = strstr(buf_str(&rec), "\nposition before\n");
+		muna_season_clear(&g->season);
+		if (ord && pos && ord < pos)
+			game_read_season(g, ord, (size_t)(pos - ord), &g->season);
+		game_forget_since(g, &b);
+	}
 	while (g->nyears > 0 && (g->years[g->nyears - 1].year > b.year ||
 	    (g->years[g->nyears - 1].year == b.year && b.season != SEASON_WINTER)))
 		g->nyears--;

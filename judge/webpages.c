@@ -82,7 +82,8 @@ static int
 read_played(const struct game *g, const char *text, int full, struct played *p)
 {
 	const struct map *m = g->map;
-	const char *pos = strstr(text, "\nposition before\n"), *ord, *line, *end;
+	const char *pos = strstr(text, "\nposition before\n"), *ord, *line, *end, *section;
+	struct order_prefs revival[MAP_MAX_POWERS];
 	struct buf err;
 	size_t n;
 	int rc = 0;
@@ -98,7 +99,8 @@ read_played(const struct game *g, const char *text, int full, struct played *p)
 	if (rc < 0 || !full)
 		return rc;
 	p->orders = xcalloc(ADJ_MAX_ORDERS, sizeof *p->orders);
-	ord = strstr(text, "\norders\n");
+	memset(revival, 0, sizeof revival);
+	section = ord = strstr(text, "\norders\n");
 	end = pos - strlen("\nposition before\n");
 	if (ord != NULL && ord < end) {
 		ord += strlen("\norders\n");
@@ -121,11 +123,24 @@ read_played(const struct game *g, const char *text, int full, struct played *p)
 			if (r.verdict == VERDICT_ACCEPTED || r.verdict == VERDICT_CORRECTED) {
 				r.order.power = pw;
 				p->orders[p->norders++] = r.order;
+				if (r.order.kind == ORDER_REVIVE && pw != POWER_NONE)
+					revival[pw] = r.prefs;
 			}
 		}
 	}
 	adj_resolve(m, &g->rules, &p->before, p->orders, p->norders, &p->res, NULL);
 	p->after = p->res.after;
+	if (g->rules.insurrection) {
+		/* MUNA: the insurrections of the season, decided as the judge did
+		 * (a retreat phase's record keeps those waiting for it). */
+		struct muna_season *s = xcalloc(1, sizeof *s);
+		struct muna_result *r = xcalloc(1, sizeof *r);
+		if (section != NULL && section < end)
+			game_read_season(g, section, (size_t)(end - section), s);
+		muna_season_step(m, &p->before, p->orders, p->norders, &p->res, revival, s, &p->after, r);
+		free(s);
+		free(r);
+	}
 	phase_next(m, &g->rules, &p->after);
 	return 0;
 }

@@ -42,6 +42,8 @@ static const struct {
 	{ "start", NULL, CMD_START, 1 },
 	{ "award", NULL, CMD_AWARD, 1 },
 	{ "revoke", NULL, CMD_REVOKE, 1 },
+	{ "conference", NULL, CMD_CONFERENCE, 1 },
+	{ "speech", NULL, CMD_SPEECH, 1 },
 };
 
 const char *
@@ -58,6 +60,7 @@ command_name(enum command c)
 		[CMD_ADD_OBSERVER] = "ADD OBSERVER", [CMD_REMOVE_OBSERVER] = "REMOVE OBSERVER",
 		[CMD_END] = "END", [CMD_NEWGAME] = "NEWGAME", [CMD_DELEGATION] = "DELEGATION",
 		[CMD_START] = "START", [CMD_AWARD] = "AWARD", [CMD_REVOKE] = "REVOKE",
+		[CMD_CONFERENCE] = "CONFERENCE", [CMD_SPEECH] = "SPEECH",
 	};
 
 	return c > CMD_NONE && c < CMD_MAX && names[c] ? names[c] : "?";
