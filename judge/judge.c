@@ -1094,11 +1094,9 @@ player_command(struct judge *j, struct game *g, power_id p, const char *sender,
 		}
 		break;
 	case CMD_LIST:
+		/* The position; the reply ends with the orders and the deadline. */
 		buf_putc(reply, '\n');
 		jx_position(g, reply);
-		buf_putc(reply, '\n');
-		if (g->status == GAME_ACTIVE)
-			jx_orders_status(g, p, reply);
 		break;
 	case CMD_HISTORY:
 		cmd_history(j, g, args, reply);
