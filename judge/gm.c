@@ -673,7 +673,12 @@ jx_gm_command(struct judge *j, struct game *g, enum command cmd, const char *a, 
 		g->status = GAME_PAUSED;
 		g->paused_left = g->deadline > j->now ? (long)(g->deadline - j->now) : 3600;
 		jx_audit(j, g, "PAUSE");
-		jx_announce(j, g, "game paused", "The game master has paused the game.\n");
+		{
+			char subject[128];
+			snprintf(subject, sizeof subject, "[%s] game paused", g->name);
+			jx_announce(j, g, subject, "The game master has paused the game: no deadline "
+			    "passes until it is resumed.\n");
+		}
 		buf_puts(reply, "  paused\n");
 		break;
 	case CMD_RESUME:
@@ -686,7 +691,11 @@ jx_gm_command(struct judge *j, struct game *g, enum command cmd, const char *a, 
 		g->deadline = j->now + g->paused_left;
 		g->paused_left = 0;
 		jx_audit(j, g, "RESUME");
-		jx_announce(j, g, "game resumed", "The game master has resumed the game.\n");
+		{
+			char subject[128];
+			snprintf(subject, sizeof subject, "[%s] game resumed", g->name);
+			jx_announce(j, g, subject, "The game master has resumed the game.\n");
+		}
 		buf_puts(reply, "  resumed\n");
 		break;
 	case CMD_SET:
