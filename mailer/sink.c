@@ -157,31 +157,18 @@ mds_forget(struct mds *p)
 	p->n = 0;
 }
 
-/* Publish each recipient's messages together. */
+/* Publish every delivery of the batch: the files synced together, then
+ * the recipients' new/ folders together. */
 static int
 mds_sync(struct mail_sink *k, struct buf *err)
 {
 	struct mds *p = k->priv;
-	char **batch = xcalloc(p->n + 1, sizeof *batch);
-	char *done = xcalloc(p->n + 1, 1);
-	size_t i, j, nb;
 	int r = 0;
 
-	for (i = 0; i < p->n && r == 0; i++) {
-		if (done[i])
-			continue;
-		for (nb = 0, j = i; j < p->n; j++)
-			if (!done[j] && strcmp(p->boxes[j], p->boxes[i]) == 0) {
-				batch[nb++] = p->names[j];
-				done[j] = 1;
-			}
-		if (md_publish(p->boxes[i], batch, nb) < 0) {
-			buf_printf(err, "Maildir %s: cannot deliver: %s\n", p->boxes[i], strerror(errno));
-			r = -1;
-		}
+	if (p->n > 0 && md_publish_each(p->boxes, p->names, p->n) < 0) {
+		buf_printf(err, "Maildir %s: cannot deliver: %s\n", p->dir, strerror(errno));
+		r = -1;
 	}
-	free(batch);
-	free(done);
 	mds_forget(p);
 	return r;
 }

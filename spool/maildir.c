@@ -100,32 +100,58 @@ md_write_tmp(const char *dir, const char *name, const void *data, size_t len)
 }
 
 int
-md_publish(const char *dir, char *const *names, size_t n)
+md_publish_each(char *const *dirs, char *const *names, size_t n)
 {
 	char tmp[PATH_MAX], dst[PATH_MAX];
-	char **paths = xcalloc(n + 1, sizeof *paths);
-	size_t i;
+	char **paths = xcalloc(n + 1, sizeof *paths), **news = xcalloc(n + 1, sizeof *news);
+	size_t i, k, nnew = 0;
 	int r = 0;
 
 	for (i = 0; i < n && r == 0; i++) {
-		r = path_of(tmp, sizeof tmp, dir, "tmp", names[i]);
+		r = path_of(tmp, sizeof tmp, dirs[i], "tmp", names[i]);
 		paths[i] = xstrdup(tmp);
 	}
 	/* every file durable before any of them is published */
 	if (r == 0)
 		r = fs_fsync_all(paths, n);
 	for (i = 0; i < n && r == 0; i++) {
-		if (path_of(dst, sizeof dst, dir, "new", names[i]) < 0 || link(paths[i], dst) < 0)
+		if (path_of(dst, sizeof dst, dirs[i], "new", names[i]) < 0 || link(paths[i], dst) < 0) {
 			r = -1;
-		else
-			unlink(paths[i]);
+			break;
+		}
+		unlink(paths[i]);
+		/* each Maildir's new/ once */
+		path_of(dst, sizeof dst, dirs[i], "new", NULL);
+		for (k = 0; k < nnew; k++)
+			if (strcmp(news[k], dst) == 0)
+				break;
+		if (k == nnew)
+			news[nnew++] = xstrdup(dst);
 	}
+	/* the names durable: every new/ synced, together */
+	if (r == 0)
+		r = fs_fsync_all(news, nnew);
 	for (i = 0; i < n; i++)
 		free(paths[i]);
+	for (k = 0; k < nnew; k++)
+		free(news[k]);
 	free(paths);
-	if (r < 0 || path_of(dst, sizeof dst, dir, "new", NULL) < 0)
-		return -1;
-	return fs_fsync_dir(dst);
+	free(news);
+	return r;
+}
+
+int
+md_publish(const char *dir, char *const *names, size_t n)
+{
+	char **dirs = xcalloc(n + 1, sizeof *dirs);
+	size_t i;
+	int r;
+
+	for (i = 0; i < n; i++)
+		dirs[i] = (char *)(uintptr_t)dir;
+	r = md_publish_each(dirs, names, n);
+	free(dirs);
+	return r;
 }
 
 int

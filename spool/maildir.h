@@ -28,6 +28,10 @@ int md_create(const char *dir);
 /* Write len bytes as dir/tmp/name, not synced yet. Returns 0, or -1 with
  * errno (EEXIST: the name is taken in tmp/ or new/). */
 int md_write_tmp(const char *dir, const char *name, const void *data, size_t len);
+/* md_publish for messages of several Maildirs: message i written by
+ * md_write_tmp into dirs[i]. All files are synced together, then all the
+ * new/ folders. Returns 0 or -1/errno. */
+int md_publish_each(char *const *dirs, char *const *names, size_t n);
 /* The same with the file src itself (a hard link, no copy: src must be on
  * the same filesystem, else -1 with errno EXDEV). */
 int md_link_tmp(const char *dir, const char *name, const char *src);
