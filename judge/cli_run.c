@@ -172,11 +172,16 @@ game_usage(void)
 	    "       pouch game list\n"
 	    "       pouch game show NAME\n"
 	    "       pouch game process NAME [--preview]\n"
-	    "       pouch game rollback NAME PHASE\n");
+	    "       pouch game rollback NAME PHASE\n"
+	    "       pouch game -   (a whole message of GM commands on standard input)\n"
+	    "       pouch game --now TIME ...   (the command's clock, for rehearsals and tests)\n");
 	return 2;
 }
 
 /* File body as the host's message, apply it and everything before it. */
+/* The clock of `pouch game --now TIME` (0: the system's). */
+static time_t game_now;
+
 static int
 host_command(const struct cli_opts *o, const char *body)
 {
@@ -186,6 +191,8 @@ host_command(const struct cli_opts *o, const char *body)
 	int rc;
 
 	run_opts_init(&ro, o);
+	if (game_now)
+		ro.now = game_now;
 	rc = open_runner(&r, &ro, "game");
 	if (rc != 0)
 		return 1;
@@ -307,8 +314,25 @@ cli_game(const struct cli_opts *o, int argc, char **argv)
 	struct buf body;
 	int i, rc;
 
+	if (argc >= 3 && strcmp(argv[1], "--now") == 0) {
+		if (parse_now(argv[2], &game_now) < 0)
+			return game_usage();
+		argc -= 2;
+		argv += 2;
+	}
 	if (argc < 2)
 		return game_usage();
+	if (strcmp(argv[1], "-") == 0 && argc == 2) {
+		/* A whole host message on standard input (NEWGAME or GAME lines
+		 * and commands, as a GM would mail them). */
+		char line[4096];
+		buf_init(&body, 1 << 20);
+		while (fgets(line, sizeof line, stdin) != NULL)
+			buf_puts(&body, line);
+		rc = host_command(o, buf_str(&body));
+		buf_free(&body);
+		return rc;
+	}
 	if (strcmp(argv[1], "new") == 0)
 		return game_new(o, argc - 2, argv + 2);
 	if (strcmp(argv[1], "list") == 0)
@@ -584,8 +608,10 @@ cli_replay(const struct cli_opts *o, int argc, char **argv)
 		/* The live judge's settings, when it has them in its folder. */
 		static char conf[1100];
 		snprintf(conf, sizeof conf, "%s/pouch.conf", data_dir(o));
-		if (fs_exists(conf))
+		if (fs_exists(conf)) {
 			ro.config = conf;
+			ro.conf_dir = data_dir(o);	/* its relative paths are the live judge's */
+		}
 	}
 	rc = open_runner(&r, &ro, "replay");
 	if (rc != 0)

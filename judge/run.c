@@ -44,7 +44,7 @@ runner_open(struct runner *r, const struct run_opts *o, struct buf *err)
 	memset(r, 0, sizeof *r);
 	r->o = *o;
 	strset_init(&r->known);
-	if (conf_load(&r->conf, o->config, o->data, err) < 0) {
+	if (conf_load(&r->conf, o->config, o->conf_dir ? o->conf_dir : o->data, err) < 0) {
 		conf_free(&r->conf);
 		return -1;
 	}

@@ -44,6 +44,7 @@
 struct run_opts {
 	const char *data;	/* data directory */
 	const char *config;	/* settings file; NULL: DATA/pouch.conf when it exists */
+	const char *conf_dir;	/* what its relative paths are relative to; NULL: data */
 	const char *maps;	/* variants; NULL: the default */
 	const char *spool;	/* replay: the spool to read (default DATA/spool) */
 	time_t now;		/* the run's time */

@@ -134,18 +134,23 @@ out:
 	return rc;
 }
 
+int
+store_derive(const unsigned char key[32], const char *label, unsigned char out[16])
+{
+	unsigned char mac[32];
+
+	if (gnutls_hmac_fast(GNUTLS_MAC_SHA256, key, 32, label, strlen(label), mac) < 0)
+		return -1;
+	memcpy(out, mac, 16);
+	return 0;
+}
+
 static int
 random16(void *ctx, const char *label, unsigned char out[16])
 {
 	struct store *s = ctx;
-	unsigned char mac[32];
 
-	if (!s->haskey)
-		return secret_random(out);
-	if (gnutls_hmac_fast(GNUTLS_MAC_SHA256, s->key, sizeof s->key, label, strlen(label), mac) < 0)
-		return -1;
-	memcpy(out, mac, 16);
-	return 0;
+	return s->haskey ? store_derive(s->key, label, out) : secret_random(out);
 }
 
 /* Variants (for game_read and the judge) go through the store's cache. */

@@ -53,6 +53,8 @@ void store_close(struct store *s);
  * Returns 0 or -1/err.
  */
 int store_use_key(struct store *s, const char *path, struct buf *err);
+/* The 16 bytes HMAC-SHA-256(key, label) begins with. Returns 0 or -1. */
+int store_derive(const unsigned char key[32], const char *label, unsigned char out[16]);
 /* The judge_io for this store (variants, history, randomness). */
 void store_io(struct store *s, struct judge_io *io);
 /* Load every game into j. Returns the number of games, or -1 (err says which

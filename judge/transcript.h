@@ -23,7 +23,9 @@
  *
  * Output: each outgoing message (recipients, subject, threading, body),
  * each audit line and log note, in the order the judge made them.
- * Passwords are made from a counter, so the output is stable.
+ * Passwords and salts are drawn from a key of 32 zero bytes (as the judge
+ * draws them from its key), so the output is stable, and a run through pouch
+ * with that key makes the same ones.
  */
 #ifndef POUCH_TRANSCRIPT_H
 #define POUCH_TRANSCRIPT_H

@@ -14,7 +14,9 @@
 #             and every phase of a full recorded game rendered, each SVG
 #             checked with xmllint, PNGs made with rsvg-convert, every page
 #             opened in headless Chromium (tests/browser_check.py)
-#   transcripts  scripts of mail through the judge, compared with golden files;
+#   transcripts  scripts of mail through the judge, compared with golden files,
+#             and played again through pouch run and Maildirs (tests/mailpath.sh:
+#             the same games, replay, map pages, Chromium);
 #             the host's command line (tests/cli.sh); broken mail of every
 #             kind answered or deliberately ignored, and kept (tests/badmail.sh)
 #   mail      the mail layer against real Dovecot and Postfix on loopback
@@ -216,6 +218,15 @@ if want transcripts; then
 		else
 			head -n 60 "$actual.diff"
 			fail "transcript $t differs from its golden file (see $actual.diff)"
+		fi
+		# The same script through pouch run and Maildirs: the same games.
+		browser=""
+		case $t in *full-game.txt | *muna-game.txt) browser=--browser ;; esac
+		if tests/mailpath.sh $browser "$t" >"$actual.mailpath" 2>&1; then
+			tail -n 1 "$actual.mailpath" | sed 's/^== /  /'
+		else
+			grep -A 20 "not ok" "$actual.mailpath" | head -n 40
+			fail "transcript $t through the mail path (tests/mailpath.sh $browser $t)"
 		fi
 	done
 fi
