@@ -12,6 +12,7 @@ TESTS += \
 	test_mailer \
 	test_map \
 	test_mime \
+	test_muna_map \
 	test_outbox \
 	test_parser \
 	test_render \
