@@ -35,7 +35,7 @@ static const char STYLE_CSS[] =
     "table{border-collapse:collapse;width:100%;max-width:820px}\n"
     "th,td{text-align:left;padding:.25em .5em;border-bottom:1px solid #e4e4e4;vertical-align:top}\n"
     "th{font-size:.85em;color:#555;font-weight:normal}\n"
-    "td:first-child{white-space:nowrap}\n"
+    "@media (min-width:600px){td:first-child{white-space:nowrap}}\n"
     ".num{text-align:right}\n"
     ".sw{display:inline-block;width:.8em;height:.8em;border:1px solid #333;margin-right:.4em;"
     "vertical-align:-.05em}\n"

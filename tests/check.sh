@@ -10,8 +10,9 @@
 #             FUZZ_SECONDS from its seeds in tests/fuzz/NAME/; any crash,
 #             leak or sanitizer report fails (clang: contrib/deps.sh test)
 #   games     4,488 recorded games (needs ../shared; skipped with a notice)
-#   maps      the geometry is what contrib/mapgen makes; the demo game's pages
-#             and every phase of a full recorded game rendered, each SVG
+#   maps      the geometry is what contrib/mapgen makes; the MUNA variant
+#             checked; the demo games' pages (standard and MUNA) and every
+#             phase of a full recorded game rendered, each SVG
 #             checked with xmllint, PNGs made with rsvg-convert, every page
 #             opened in headless Chromium (tests/browser_check.py)
 #   transcripts  scripts of mail through the judge, compared with golden files,
@@ -156,8 +157,10 @@ fi
 if want maps; then
 	stage "maps: geometry, rendered games, PNG, browser"
 	if /usr/bin/python3 -c 'import shapely, netCDF4' 2>/dev/null && [ -f /usr/share/gmt-dcw/dcw-gmt.nc ]; then
-		contrib/mapgen/mapgen.py --check standard ||
-			fail "maps/standard/map.svg is not what contrib/mapgen/mapgen.py makes"
+		for board in standard muna; do
+			contrib/mapgen/mapgen.py --check "$board" ||
+				fail "maps/$board/map.svg is not what contrib/mapgen/mapgen.py makes"
+		done
 	else
 		fail "the geometry check: the map generator's packages are missing (contrib/deps.sh test installs them)"
 	fi
@@ -165,6 +168,18 @@ if want maps; then
 	build/pouch play --pages build/maps --name demo --base-url https://example.org/pouch \
 		contrib/demo/game.txt >build/maps/demo.txt || fail "pouch play --pages"
 	grep -c '^Map: https://example.org/pouch/demo/' build/maps/demo.txt | sed 's/^/  map links in the demo report: /'
+	# The MUNA board: its variant file, its start and a short game's pages.
+	if out=$(build/pouch map check maps/muna/variant.xml); then
+		echo "  $out"
+	else
+		fail "pouch map check maps/muna/variant.xml"
+	fi
+	mkdir -p build/maps/muna-start
+	build/pouch render --variant muna --out build/maps/muna-start/start.svg ||
+		fail "pouch render --variant muna"
+	build/pouch play --variant muna --pages build/maps --name muna --base-url https://example.org/pouch \
+		contrib/demo/muna.txt >build/maps/muna.txt || fail "pouch play --variant muna --pages"
+	grep -c '^Map: https://example.org/pouch/muna/' build/maps/muna.txt | sed 's/^/  map links in the MUNA report: /'
 	record=""
 	if have_shared; then
 		games_dir
@@ -182,7 +197,8 @@ if want maps; then
 	echo "  xmllint: $n SVG maps, $bad not valid"
 	[ "$bad" = 0 ] && [ "$n" -gt 0 ] || fail "SVG maps that xmllint rejects"
 	n=0
-	for f in build/maps/*/S1901M.svg build/maps/*/*-after.svg build/maps/*/current.svg; do
+	for f in build/maps/*/S1901M.svg build/maps/*/*-after.svg build/maps/*/current.svg \
+	    build/maps/muna-start/start.svg; do
 		[ -f "$f" ] || continue
 		out=build/maps/png/$(basename "$(dirname "$f")")-$(basename "$f" .svg).png
 		if rsvg-convert "$f" -o "$out" && [ "$(head -c 8 "$out" | od -An -c | tr -d ' ')" = '211PNG\r\n032\n' ]; then
@@ -194,6 +210,8 @@ if want maps; then
 	echo "  rsvg-convert: $n PNG maps"
 	python3 tests/browser_check.py --maps maps/standard build/maps/demo build/maps/shots/demo ||
 		fail "the demo game's pages in Chromium"
+	python3 tests/browser_check.py --maps maps/muna build/maps/muna build/maps/shots/muna ||
+		fail "the MUNA game's pages in Chromium"
 	if [ -n "$record" ]; then
 		python3 tests/browser_check.py --record "$record" --maps maps/standard \
 			--rsvg build/maps/png/current-checked.png build/maps/game_10070 build/maps/shots/game ||

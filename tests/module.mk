@@ -13,6 +13,7 @@ TESTS += \
 	test_map \
 	test_mime \
 	test_muna \
+	test_muna_map \
 	test_outbox \
 	test_parser \
 	test_render \

@@ -233,7 +233,7 @@ class Cutter:
         for _, terms in b.LAND:
             for cs, _ in terms:
                 codes.update(cs.split())
-        codes.update(self.c.near((-35, 20, 75, 85)))
+        codes.update(self.c.near(getattr(b, "NEAR", (-35, 20, 75, 85))))
         land = unary_union([self.c.get(c) for c in sorted(codes)])
         note("land: %d countries" % len(codes))
         # Close the hairline gaps between neighbouring countries' borders.

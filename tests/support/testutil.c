@@ -31,19 +31,25 @@ test_shared_path(const char *rel)
 }
 
 struct map *
-test_load_standard_map(void)
+test_load_map(const char *path)
 {
 	struct buf err;
 	struct map *m;
 
 	buf_init(&err, 1 << 16);
-	m = variant_load("maps/standard/variant.xml", &err);
+	m = variant_load(path, &err);
 	if (m == NULL) {
 		fprintf(stderr, "%s", buf_str(&err));
-		fail_msg("cannot load the standard map");
+		fail_msg("cannot load %s", path);
 	}
 	buf_free(&err);
 	return m;
+}
+
+struct map *
+test_load_standard_map(void)
+{
+	return test_load_map("maps/standard/variant.xml");
 }
 
 const struct map *
@@ -56,21 +62,29 @@ test_standard_map(void)
 	return m;
 }
 
+struct geometry *
+test_load_geometry(const struct map *m, const char *path)
+{
+	struct geometry *g;
+	struct buf err;
+
+	buf_init(&err, 1 << 16);
+	g = geometry_load(m, path, &err);
+	if (g == NULL) {
+		fprintf(stderr, "%s", buf_str(&err));
+		fail_msg("cannot load %s", path);
+	}
+	buf_free(&err);
+	return g;
+}
+
 const struct geometry *
 test_standard_geometry(void)
 {
 	static struct geometry *g;
-	struct buf err;
 
-	if (g)
-		return g;
-	buf_init(&err, 1 << 16);
-	g = geometry_load(test_standard_map(), "maps/standard/map.svg", &err);
-	if (g == NULL) {
-		fprintf(stderr, "%s", buf_str(&err));
-		fail_msg("cannot load the standard geometry");
-	}
-	buf_free(&err);
+	if (g == NULL)
+		g = test_load_geometry(test_standard_map(), "maps/standard/map.svg");
 	return g;
 }
 

@@ -18,12 +18,17 @@
 const char *test_shared_dir(void);
 /* Path of a file in it, or NULL when the material is absent (static buffer). */
 const char *test_shared_path(const char *rel);
+/* Load a variant file; fails the test when it cannot. Caller map_free()s. */
+struct map *test_load_map(const char *path);
 /* The standard map (loaded once, never freed). */
 const struct map *test_standard_map(void);
 /* A fresh copy of the standard map, for tests that change it (rule
  * options); the caller map_free()s it. Fails the test when it cannot. */
 struct map *test_load_standard_map(void);
 struct geometry;
+/* Load map m's drawing from path; fails the test when it cannot. Caller
+ * geometry_free()s. */
+struct geometry *test_load_geometry(const struct map *m, const char *path);
 /* The standard map's geometry, maps/standard/map.svg (loaded once, never freed). */
 const struct geometry *test_standard_geometry(void);
 /* Read a whole file; fails the test when it cannot. Caller buf_free()s. */
