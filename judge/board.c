@@ -250,13 +250,13 @@ board_write(const struct board *b, const struct map *m, struct buf *out)
 	board_sort(&s);
 	buf_printf(out, "phase %s\n", phase_format(&s, ph, sizeof ph));
 	for (i = 0; i < s.nunits; i++) {
-		buf_printf(out, "unit %s ", m->powers[s.units[i].power].name);
+		buf_printf(out, "unit %s ", m->powers[s.units[i].power].token);
 		unit_format(m, &s.units[i], out);
 		buf_putc(out, '\n');
 	}
 	for (i = 0; i < s.ndislodged; i++) {
 		const struct dislodged *d = &s.dislodged[i];
-		buf_printf(out, "dislodged %s ", m->powers[d->unit.power].name);
+		buf_printf(out, "dislodged %s ", m->powers[d->unit.power].token);
 		unit_format(m, &d->unit, out);
 		if (d->attacker != PROV_NONE)
 			buf_printf(out, " from %s", m->provs[d->attacker].abbr);
@@ -267,7 +267,7 @@ board_write(const struct board *b, const struct map *m, struct buf *out)
 			buf_printf(out, "contested %s\n", m->provs[i].abbr);
 	for (i = 0; i < m->nprovs; i++)
 		if (m->provs[i].supply && s.owner[i] != POWER_NONE)
-			buf_printf(out, "owner %s %s\n", m->powers[s.owner[i]].name, m->provs[i].abbr);
+			buf_printf(out, "owner %s %s\n", m->powers[s.owner[i]].token, m->provs[i].abbr);
 }
 
 int

@@ -445,7 +445,7 @@ write_muna(const struct game *g, struct buf *out)
 
 	for (i = 0; i < g->nawards; i++) {
 		const struct award *a = &g->awards[i];
-		buf_printf(out, "award %s %s %+d %s %s\n", a->phase, m->powers[a->power].name, a->points,
+		buf_printf(out, "award %s %s %+d %s %s\n", a->phase, m->powers[a->power].token, a->points,
 		    a->rules ? "rules" : "officers", a->reason);
 	}
 	if (g->conf.where != PROV_NONE) {
@@ -453,7 +453,7 @@ write_muna(const struct game *g, struct buf *out)
 		    season_name((enum season)g->conf.season));
 		for (p = 0; p < m->npowers; p++)
 			if ((g->conf.powers >> p) & 1u)
-				buf_printf(out, " %s", m->powers[p].name);
+				buf_printf(out, " %s", m->powers[p].token);
 		buf_putc(out, '\n');
 		if (g->conf.name[0])
 			buf_printf(out, "conference-name %s\n", g->conf.name);
@@ -469,15 +469,15 @@ game_write_season(const struct game *g, const struct muna_season *s, struct buf 
 
 	for (i = 0; i < s->n; i++) {
 		const struct insurgent *u = &s->u[i];
-		buf_printf(out, "insurgent %s ", m->powers[u->unit.power].name);
+		buf_printf(out, "insurgent %s ", m->powers[u->unit.power].token);
 		unit_format(m, &u->unit, out);
-		buf_printf(out, " %s%s\n", m->powers[u->target].name, u->dislodged ? " dislodged" : "");
+		buf_printf(out, " %s%s\n", m->powers[u->target].token, u->dislodged ? " dislodged" : "");
 	}
 	for (p = 0; p < m->npowers; p++) {
 		const struct order_prefs *r = &s->revival[p];
 		if (r->n == 0)
 			continue;
-		buf_printf(out, "revival %s", m->powers[p].name);
+		buf_printf(out, "revival %s", m->powers[p].token);
 		for (i = 0; i < r->n; i++)
 			buf_printf(out, " %s", m->provs[r->prov[i]].abbr);
 		buf_putc(out, '\n');
@@ -538,7 +538,7 @@ game_write(const struct game *g, struct buf *out)
 		buf_printf(out, "bounces %d %s\n", g->bouncing[i].count, g->bouncing[i].addr);
 	for (p = 0; p < m->npowers; p++) {
 		const struct delegation *d = &g->del[p];
-		const char *pn = m->powers[p].name;
+		const char *pn = m->powers[p].token;	/* one word, as the reader wants */
 		int k;
 
 		for (k = 0; k < d->nmembers; k++)
@@ -552,7 +552,7 @@ game_write(const struct game *g, struct buf *out)
 		if (d->vote == VOTE_DRAW)
 			buf_printf(out, "vote %s draw\n", pn);
 		else if (d->vote == VOTE_CONCEDE && d->concede_to != POWER_NONE)
-			buf_printf(out, "vote %s concede %s\n", pn, m->powers[d->concede_to].name);
+			buf_printf(out, "vote %s concede %s\n", pn, m->powers[d->concede_to].token);
 		if (d->points)
 			buf_printf(out, "points %s %d\n", pn, d->points);
 		if (d->bonus[0])

@@ -711,8 +711,8 @@ jx_gm_command(struct judge *j, struct game *g, enum command cmd, const char *a, 
 		break;
 	case CMD_DELEGATION:
 	case CMD_REPLACE: {
-		char *save, *pw = strtok_r(args, " \t", &save), *rest = save ? str_trim(save) : NULL;
-		power_id p = pw ? map_find_power(g->map, pw) : POWER_NONE;
+		char *rest = args;
+		power_id p = map_take_power(g->map, &rest);	/* "United Kingdom" too */
 		char *password = NULL;
 
 		if (p == POWER_NONE || rest == NULL || *rest == '\0') {
@@ -828,10 +828,12 @@ jx_gm_command(struct judge *j, struct game *g, enum command cmd, const char *a, 
 		break;
 	case CMD_AWARD:
 	case CMD_REVOKE: {
-		char *save, *pw = strtok_r(args, " \t", &save), *num = strtok_r(NULL, " \t", &save);
-		char *reason = save ? str_trim(save) : NULL;
-		power_id p = pw ? map_find_power(g->map, pw) : POWER_NONE;
+		char *rest = args, *save, *num, *reason;
+		power_id p = map_take_power(g->map, &rest);
 		long pts;
+
+		num = strtok_r(rest, " \t", &save);
+		reason = num && save ? str_trim(save) : NULL;
 		if (p == POWER_NONE || num == NULL || str_to_long(num, 1, 100, &pts) < 0 ||
 		    reason == NULL || *reason == '\0') {
 			buf_printf(reply, "  REFUSED: %s <power> <points> <reason> (1 to 100 points; the "

@@ -625,7 +625,7 @@ static int
 press_header(const struct game *g, struct press *pr, const char *args, size_t n,
     struct buf *why)
 {
-	char buf[400], *save, *tok;
+	char buf[400], *s, tok[64];
 	int any = 0;
 
 	if (n >= sizeof buf) {
@@ -634,23 +634,38 @@ press_header(const struct game *g, struct press *pr, const char *args, size_t n,
 	}
 	memcpy(buf, args, n);
 	buf[n] = '\0';
-	for (tok = strtok_r(buf, " ,;", &save); tok; tok = strtok_r(NULL, " ,;", &save)) {
+	for (s = buf; *s; s++)
+		if (*s == ',' || *s == ';' || *s == '\t')
+			*s = ' ';
+	for (s = buf;;) {
+		size_t k;
 		power_id p;
-		if (str_eq_nocase(tok, "to") || str_eq_nocase(tok, "and"))
+		while (*s == ' ')
+			s++;
+		if (*s == '\0')
+			break;
+		k = strcspn(s, " ");
+		snprintf(tok, sizeof tok, "%.*s", (int)(k < sizeof tok ? k : sizeof tok - 1), s);
+		if (str_eq_nocase(tok, "to") || str_eq_nocase(tok, "and")) {
+			s += k;
 			continue;
+		}
 		if (str_eq_nocase(tok, "anon") || str_eq_nocase(tok, "anonymous") ||
 		    str_eq_nocase(tok, "grey") || str_eq_nocase(tok, "gray")) {
 			pr->anon = true;
+			s += k;
 			continue;
 		}
 		if (str_eq_nocase(tok, "all") || str_eq_nocase(tok, "everyone")) {
 			pr->broadcast = true;
 			any = 1;
+			s += k;
 			continue;
 		}
 		if (str_eq_nocase(tok, "gm") || str_eq_nocase(tok, "master")) {
 			pr->to_gm = true;
 			any = 1;
+			s += k;
 			continue;
 		}
 		if (str_eq_nocase(tok, "conference")) {
@@ -660,9 +675,11 @@ press_header(const struct game *g, struct press *pr, const char *args, size_t n,
 			}
 			pr->conference = true;
 			any = 1;
+			s += k;
 			continue;
 		}
-		p = map_find_power(g->map, tok);
+		/* A power, in one word or several ("United Kingdom"). */
+		p = map_take_power(g->map, &s);
 		if (p == POWER_NONE) {
 			buf_printf(why, "no power called \"%s\"", tok);
 			return -1;
@@ -1180,12 +1197,13 @@ struct ident {
 static int
 identify(struct judge *j, const struct body_line *bl, struct ident *id, struct buf *why)
 {
-	char args[400], *save, *name, *role, *pw;
+	char args[400], *save, *name, *role, *pw, *after;
 	struct game *g;
 	int p;
 
 	str_ncopy_trim(args, sizeof args, bl->args, bl->args_len);
 	name = strtok_r(args, " \t", &save);
+	after = name && save ? save : NULL;	/* the role and the password */
 	role = name ? strtok_r(NULL, " \t", &save) : NULL;
 	pw = role && save ? str_trim(save) : NULL;
 	if (!name || !role || ((!pw || !*pw) && !j->host)) {
@@ -1209,7 +1227,20 @@ identify(struct judge *j, const struct body_line *bl, struct ident *id, struct b
 		id->power = POWER_NONE;
 		return 0;
 	}
-	id->power = map_find_power(g->map, role);
+	/* A power named in several words ("United Kingdom") takes them all. */
+	if (after) {
+		char *rest = after;
+		str_ncopy_trim(args, sizeof args, bl->args, bl->args_len);
+		rest = args + (after - args);
+		id->power = map_take_power(g->map, &rest);
+		pw = str_trim(rest);
+		if (id->power != POWER_NONE && *pw == '\0' && !j->host) {
+			buf_puts(why, "write the first line as GAME <game> <power> <password>");
+			return -2;
+		}
+	} else {
+		id->power = POWER_NONE;
+	}
 	if (id->power == POWER_NONE) {
 		buf_printf(why, "game %s has no power \"%s\" (its powers:", g->name, role);
 		for (p = 0; p < g->map->npowers; p++)
@@ -1459,10 +1490,17 @@ handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool h
 		}
 		if (bl->kind == LINE_IDENT) {
 			/* Echo the GAME line without its password. */
-			char a[400], *save, *w1, *w2;
+			char a[400], *save, *w1, *w2, *rest;
+			const struct game *eg;
+			power_id ep;
 			str_ncopy_trim(a, sizeof a, bl->args, bl->args_len);
 			w1 = strtok_r(a, " \t", &save);
-			w2 = w1 ? strtok_r(NULL, " \t", &save) : NULL;
+			rest = w1 && save ? save : NULL;
+			/* A power of several words is shown whole. */
+			eg = w1 ? judge_find_game(j, w1) : NULL;
+			ep = eg && rest ? map_take_power(eg->map, &rest) : POWER_NONE;
+			w2 = ep != POWER_NONE ? eg->map->powers[ep].name :
+			    w1 ? strtok_r(NULL, " \t", &save) : NULL;
 			buf_printf(&reply, "> GAME %s %s (password not shown)\n", w1 ? w1 : "",
 			    w2 ? w2 : "");
 		} else {

@@ -39,6 +39,7 @@ map_free(struct map *m)
 	for (i = 0; i < m->npowers; i++) {
 		struct power *p = &m->powers[i];
 		free(p->name);
+		free(p->token);
 		free(p->adjective);
 		free(p->abbr);
 		free(p->colour);
@@ -86,6 +87,10 @@ map_add_power(struct map *m, const char *name, const char *adjective, const char
 	p = &m->powers[m->npowers];
 	memset(p, 0, sizeof *p);
 	p->name = xstrdup(name);
+	p->token = xstrdup(name);
+	for (char *c = p->token; *c; c++)
+		if (*c == ' ' || *c == '\t')
+			*c = '_';
 	p->adjective = xstrdup(adjective);
 	p->abbr = xstrdup(abbr);
 	p->letter = letter;
@@ -358,13 +363,50 @@ map_find_power(const struct map *m, const char *s)
 
 	for (p = 0; p < m->npowers; p++) {
 		const struct power *pw = &m->powers[p];
-		if (str_eq_nocase(pw->name, s) || str_eq_nocase(pw->abbr, s) ||
+		if (str_eq_nocase(pw->name, s) || str_eq_nocase(pw->token, s) ||
+		    str_eq_nocase(pw->abbr, s) ||
 		    str_eq_nocase(pw->adjective, s) ||
 		    (pw->letter && s[0] && !s[1] && str_lc(s[0]) == str_lc(pw->letter)))
 			return (power_id)p;
 		for (i = 0; i < pw->naliases; i++)
 			if (str_eq_nocase(pw->aliases[i], s))
 				return (power_id)p;
+	}
+	return POWER_NONE;
+}
+
+power_id
+map_take_power(const struct map *m, char **s)
+{
+	char *p = *s, *end, save;
+	int words, k;
+	power_id pw;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	/* The longest of up to four words that names a power. */
+	for (words = 4; words >= 1; words--) {
+		end = p;
+		for (k = 0; k < words; k++) {
+			while (*end == ' ' || *end == '\t')
+				end++;
+			if (*end == '\0')
+				break;
+			while (*end && *end != ' ' && *end != '\t')
+				end++;
+		}
+		if (k < words)
+			continue;
+		save = *end;
+		*end = '\0';
+		pw = map_find_power(m, p);
+		*end = save;
+		if (pw != POWER_NONE) {
+			while (*end == ' ' || *end == '\t')
+				end++;
+			*s = end;
+			return pw;
+		}
 	}
 	return POWER_NONE;
 }

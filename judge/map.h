@@ -48,7 +48,8 @@ enum terrain { TERRAIN_LAND = 1, TERRAIN_SEA = 2, TERRAIN_COAST = 3 };
 enum unit_type { UNIT_NONE = 0, UNIT_ARMY = 1, UNIT_FLEET = 2 };
 
 struct power {
-	char *name;		/* "England" */
+	char *name;		/* "England", "United Kingdom" */
+	char *token;		/* the name as one word, for files: "United_Kingdom" */
 	char *adjective;	/* "English" */
 	char *abbr;		/* "ENG" (unique, upper case) */
 	char letter;		/* 'E', or '\0' when none */
@@ -201,6 +202,10 @@ loc_id map_find_location(const struct map *m, const char *s);
 /* Coast location of province p whose abbreviation (or name) is coast, or LOC_NONE. */
 loc_id map_find_coast(const struct map *m, prov_id p, const char *coast);
 /* Power whose name, adjective, abbreviation, letter or alias equals s (ignoring case). */
+/* The power named at the start of *s by one to four words ("United
+ * Kingdom a@x" gives the UK): the longest match; *s then points past it.
+ * POWER_NONE (and *s unchanged) when none. */
+power_id map_take_power(const struct map *m, char **s);
 power_id map_find_power(const struct map *m, const char *s);
 /* Value of rule option name, or NULL. */
 const char *map_option(const struct map *m, const char *name);

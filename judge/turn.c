@@ -417,7 +417,7 @@ judge_process(struct judge *j, struct game *g, time_t now, bool preview, struct 
 	/* The orders as adjudicated, in the game file's form: with the
 	 * position they can be played again (the map pages do). */
 	for (k = 0; k < n; k++) {
-		buf_printf(&text, "order %s ", m->powers[orders[k].power].name);
+		buf_printf(&text, "order %s ", m->powers[orders[k].power].token);
 		game_format_order(g, orders[k].power, &orders[k], &text);
 		buf_putc(&text, '\n');
 	}
