@@ -249,12 +249,15 @@ judge_start(struct judge *j, struct game *g, time_t now, struct buf *why)
 	buf_init(&text, TEXT_MAX);
 	buf_printf(&text, "Game %s has started: %s, %s rules.\n\n", g->name, g->map->title,
 	    edition_name(g->set.edition));
+	/* The powers nobody plays, in a paragraph of their own (none when all
+	 * are played: no empty paragraph). */
 	for (p = 0; p < g->map->npowers; p++) {
 		if (g->del[p].nmembers == 0)
 			buf_printf(&text, "%s has no players: its units hold (civil disorder).\n",
 			    g->map->powers[p].name);
 	}
-	buf_puts(&text, "\n");
+	if (n < g->map->npowers)
+		buf_puts(&text, "\n");
 	jx_position(g, &text);
 	if (jx_speech_open(g, now)) {
 		buf_putc(&text, '\n');
