@@ -615,6 +615,7 @@ struct press {
 	bool anon;
 	bool to_gm;
 	bool conference;	/* to the participants of the conference (MUNA) */
+	bool refused;		/* the block was refused: its ENDPRESS says so */
 	uint64_t to;		/* powers, bit per power */
 	int line;
 	struct buf text;
@@ -1587,12 +1588,14 @@ handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool h
 				} else if (press_header(id.g, &pr, bl->args, bl->args_len, &why) < 0) {
 					buf_printf(&reply, "  REFUSED: %s\n", buf_str(&why));
 					buf_free(&why);
+					pr.refused = true;
 					continue;
 				}
 				buf_free(&why);
 				if (pr.conference && !id.gm && !((id.g->conf.powers >> id.power) & 1u)) {
 					buf_puts(&reply, "  REFUSED: only the participants of the conference may "
 					    "write to it\n");
+					pr.refused = true;
 					continue;
 				}
 				if (!id.gm && id.g->set.press == PRESS_NONE && (pr.broadcast || pr.to) &&
@@ -1600,10 +1603,12 @@ handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool h
 					buf_printf(&reply, "  REFUSED: this game has no press between powers "
 					    "(PRESS TO GM is allowed%s)\n", id.g->set.speech || id.g->speech_until ?
 					    "; BROADCAST is open in the speech phase" : "");
+					pr.refused = true;
 					continue;
 				}
 				if (pr.anon && id.g->set.press != PRESS_GREY) {
 					buf_puts(&reply, "  REFUSED: anonymous press is not allowed in this game\n");
+					pr.refused = true;
 					continue;
 				}
 				pr.open = true;
@@ -1612,9 +1617,12 @@ handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool h
 			if (bl->cmd == CMD_ENDPRESS) {
 				if (pr.open)
 					press_deliver(j, id.g, id.gm ? POWER_NONE : id.power, &pr, &reply);
+				else if (pr.refused)
+					buf_puts(&reply, "  the press above was refused: nothing was sent\n");
 				else
 					buf_puts(&reply, "  ignored: no press block to end\n");
 				pr.open = false;
+				pr.refused = false;
 				continue;
 			}
 			if (id.gm && (bl->cmd == CMD_HISTORY || bl->cmd == CMD_SUMMARY)) {
