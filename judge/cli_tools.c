@@ -131,11 +131,15 @@ cli_map(const struct cli_opts *o, int argc, char **argv)
 		if (m == NULL)
 			return 1;
 		printf("%s (%s), from %s\n", m->title, m->name, m->file ? m->file : "?");
-		printf("first turn Spring %d; victory with %d of %d supply centres\n", m->start_year,
-		    m->victory_centres, m->nsupply);
+		if (m->victory_centres > 0)
+			printf("first turn Spring %d; victory with %d of %d supply centres\n",
+			    m->start_year, m->victory_centres, m->nsupply);
+		else
+			printf("first turn Spring %d; %d supply centres, no outright victory (the game "
+			    "master ends the game)\n", m->start_year, m->nsupply);
 		for (p = 0; p < m->npowers; p++) {
 			int k, homes = 0;
-			printf("%-12s %-4s", m->powers[p].name, m->powers[p].abbr);
+			printf("%-14s %-4s", m->powers[p].name, m->powers[p].abbr);
 			for (k = 0; k < m->nprovs; k++)
 				if (m->provs[k].home == p) {
 					printf("%s %s", homes ? "," : " home:", m->provs[k].abbr);

@@ -231,7 +231,8 @@ report_results(const struct map *m, const struct board *b, const struct order *o
 				} else if (o->kind == ORDER_WAIVE) {
 					buf_puts(out, "Waives a build");
 				} else {
-					buf_puts(out, "Removes the unit in ");
+					buf_printf(out, "Removes %s in ", o->type == UNIT_ARMY ||
+					    o->type == UNIT_FLEET ? article(o->type) : "the unit");
 					put_place(m, o->loc, out);
 				}
 				buf_puts(out, ".\n");
@@ -287,15 +288,29 @@ report_results(const struct map *m, const struct board *b, const struct order *o
 	}
 }
 
+/* The column the power names of the tables take: at least 10, the longest
+ * name on maps with longer ones (United Kingdom). */
+static int
+name_width(const struct map *m)
+{
+	int p, w = 10;
+
+	for (p = 0; p < m->npowers; p++)
+		if ((int)strlen(m->powers[p].name) > w)
+			w = (int)strlen(m->powers[p].name);
+	return w;
+}
+
 void
 report_next(const struct map *m, const struct rules *r, const struct board *next,
     struct buf *out)
 {
-	int p;
+	int p, w;
 
 	if (next->phase != PHASE_ADJUSTMENT)
 		return;
 	buf_puts(out, "\nAdjustments due:\n");
+	w = name_width(m);
 	for (p = 0; p < m->npowers; p++) {
 		int c = board_count_centres(next, m, (power_id)p);
 		int u = board_count_units(next, (power_id)p);
@@ -303,7 +318,8 @@ report_next(const struct map *m, const struct rules *r, const struct board *next
 
 		if (c == 0 && u == 0)
 			continue;
-		buf_printf(out, "%-10s %2d supply centres, %2d units: ", m->powers[p].name, c, u);
+		buf_printf(out, "%-*s %2d supply centre%s, %2d unit%s: ", w, m->powers[p].name, c,
+		    c == 1 ? "" : "s", u, u == 1 ? "" : "s");
 		if (due > 0 && sites > 0)
 			buf_printf(out, "builds %d%s\n", due < sites ? due : sites,
 			    due > sites ? " (no room for more)" : "");
@@ -320,7 +336,7 @@ void
 report_centres(const struct map *m, const struct board *b, const struct board *prev,
     struct buf *out)
 {
-	int p;
+	int p, w = name_width(m);
 
 	buf_puts(out, "\nSupply centre ownership:\n");
 	for (p = 0; p < m->npowers; p++) {
@@ -329,13 +345,13 @@ report_centres(const struct map *m, const struct board *b, const struct board *p
 
 		if (c == 0 && before == 0)
 			continue;
-		buf_printf(out, "%-10s %2d", m->powers[p].name, c);
+		buf_printf(out, "%-*s %2d", w, m->powers[p].name, c);
 		if (c != before)
 			buf_printf(out, " (%+d)", c - before);
 		buf_puts(out, ":");
 		for (i = 0; i < m->nprovs; i++)
 			if (m->provs[i].supply && b->owner[i] == p)
 				buf_printf(out, "%s%s", k++ ? ", " : " ", m->provs[i].name);
-		buf_putc(out, '\n');
+		buf_puts(out, k ? "\n" : " none\n");
 	}
 }
