@@ -441,24 +441,33 @@ static void
 write_muna(const struct game *g, struct buf *out)
 {
 	const struct map *m = g->map;
-	int i, p;
+	int i;
 
 	for (i = 0; i < g->nawards; i++) {
 		const struct award *a = &g->awards[i];
 		buf_printf(out, "award %s %s %+d %s %s\n", a->phase, m->powers[a->power].token, a->points,
 		    a->rules ? "rules" : "officers", a->reason);
 	}
-	if (g->conf.where != PROV_NONE) {
-		buf_printf(out, "conference %s %d %s", m->provs[g->conf.where].abbr, g->conf.year,
-		    season_name((enum season)g->conf.season));
-		for (p = 0; p < m->npowers; p++)
-			if ((g->conf.powers >> p) & 1u)
-				buf_printf(out, " %s", m->powers[p].token);
-		buf_putc(out, '\n');
-		if (g->conf.name[0])
-			buf_printf(out, "conference-name %s\n", g->conf.name);
-	}
+	game_write_conference(g, &g->conf, out);
 	game_write_season(g, &g->season, out);
+}
+
+void
+game_write_conference(const struct game *g, const struct conference *c, struct buf *out)
+{
+	const struct map *m = g->map;
+	int p;
+
+	if (c->where == PROV_NONE)
+		return;
+	buf_printf(out, "conference %s %d %s", m->provs[c->where].abbr, c->year,
+	    season_name((enum season)c->season));
+	for (p = 0; p < m->npowers; p++)
+		if ((c->powers >> p) & 1u)
+			buf_printf(out, " %s", m->powers[p].token);
+	buf_putc(out, '\n');
+	if (c->name[0])
+		buf_printf(out, "conference-name %s\n", c->name);
 }
 
 void
@@ -713,6 +722,28 @@ read_season_line(const struct map *m, struct muna_season *s, const char *k, char
 	pw = split_power(m, v, &rest);
 	*why = pw == POWER_NONE ? "unknown power" : read_revival(m, &s->revival[pw], rest);
 	return 1;
+}
+
+void
+game_read_conference(struct game *g, const char *text, size_t len)
+{
+	const char *p = text, *end = text + len, *line;
+	size_t n;
+
+	memset(&g->conf, 0, sizeof g->conf);
+	g->conf.where = PROV_NONE;
+	while ((line = str_next_line(&p, end, &n)) != NULL) {
+		char buf[600], *k, *v;
+		if (str_split_kv(line, n, buf, sizeof buf, &k, &v) <= 0)
+			continue;
+		if (strcmp(k, "conference") == 0 && read_conference(g, v) != NULL) {
+			memset(&g->conf, 0, sizeof g->conf);
+			g->conf.where = PROV_NONE;
+			return;
+		}
+		if (strcmp(k, "conference-name") == 0)
+			str_copy(g->conf.name, v, sizeof g->conf.name);
+	}
 }
 
 void

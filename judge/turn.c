@@ -368,6 +368,7 @@ judge_process(struct judge *j, struct game *g, time_t now, bool preview, struct 
 	struct phase_result *res;
 	struct board before = g->board, next;
 	struct muna_season season_before = g->season;
+	struct conference conf_before = g->conf;
 	struct news *nw;
 	struct buf common, text;
 	struct judge_phase *ph;
@@ -424,6 +425,8 @@ judge_process(struct judge *j, struct game *g, time_t now, bool preview, struct 
 	/* Insurrections waiting for this phase (a retreat phase) to end: a
 	 * rollback to it brings them back. */
 	game_write_season(g, &season_before, &text);
+	/* The conference as the phase found it: a rollback reopens it. */
+	game_write_conference(g, &conf_before, &text);
 	buf_puts(&text, "position before\n");
 	board_write(&before, m, &text);
 	if (j->fx.nphases == j->fx.capphases) {
@@ -651,12 +654,15 @@ judge_rollback(struct judge *j, struct game *g, const char *phase, time_t now, s
 	g->board = b;
 	g->nphases = found - 1;
 	{
-		/* The insurrections that were waiting for that phase to end. */
+		/* The insurrections that were waiting for that phase to end,
+		 * and the conference as the phase found it. */
 		const char *ord = strstr(buf_str(&rec), "\norders\n");
 		const char *pos = strstr(buf_str(&rec), "\nposition before\n");
 		muna_season_clear(&g->season);
-		if (ord && pos && ord < pos)
+		if (ord && pos && ord < pos) {
 			game_read_season(g, ord, (size_t)(pos - ord), &g->season);
+			game_read_conference(g, ord, (size_t)(pos - ord));
+		}
 		game_forget_since(g, &b);
 	}
 	while (g->nyears > 0 && (g->years[g->nyears - 1].year > b.year ||

@@ -206,6 +206,53 @@ test_rollback_keeps_records(void **state)
 	buf_free(&why);
 }
 
+/* A rollback reopens the conference the phase found open, closed since
+ * (here by hand, as the judge closes it when its place is taken), with its
+ * name; a phase without a conference leaves none open. */
+static void
+test_rollback_restores_conference(void **state)
+{
+	struct fixture *f = *state;
+	struct store s;
+	struct judge j;
+	struct game *g;
+	struct buf out, why;
+	const struct map *m;
+
+	open_store(f, &s, &j);
+	make_game(&j);
+	g = j.games[0];
+	m = g->map;
+	buf_init(&out, 1 << 20);
+	buf_init(&why, 1 << 16);
+	assert_int_equal(judge_process(&j, g, T0 + 60, false, &out), 0);	/* S1901M: none */
+	save(&s, &j);
+	g->conf.where = map_find_province(m, "tyr");
+	g->conf.year = 1901;
+	g->conf.season = SEASON_FALL;
+	g->conf.powers = (1u << map_find_power(m, "Austria")) | (1u << map_find_power(m, "Italy")) |
+	    (1u << map_find_power(m, "England"));
+	strcpy(g->conf.name, "the Alpine conference");
+	assert_int_equal(judge_process(&j, g, T0 + 120, false, &out), 0);	/* F1901M */
+	save(&s, &j);
+	g->conf.where = PROV_NONE;
+	assert_int_equal(judge_rollback(&j, g, "F1901M", T0 + 1000, &why), 0);
+	save(&s, &j);
+	assert_int_equal(g->conf.where, map_find_province(m, "tyr"));
+	assert_int_equal(g->conf.year, 1901);
+	assert_int_equal(g->conf.season, SEASON_FALL);
+	assert_int_equal(g->conf.powers, (1u << map_find_power(m, "Austria")) |
+	    (1u << map_find_power(m, "Italy")) | (1u << map_find_power(m, "England")));
+	assert_string_equal(g->conf.name, "the Alpine conference");
+	/* Back to Spring 1901, when there was none. */
+	assert_int_equal(judge_rollback(&j, g, "S1901M", T0 + 1100, &why), 0);
+	assert_int_equal(g->conf.where, PROV_NONE);
+	judge_free(&j);
+	store_close(&s);
+	buf_free(&out);
+	buf_free(&why);
+}
+
 /* The text of game "demo" made in a fresh data directory under dir, with
  * randomness from the key file keyfile. */
 static void
@@ -331,6 +378,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_save_and_load, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rollback_keeps_records, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rollback_restores_conference, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_key_reproduces, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lock, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_game_file, setup, teardown),
