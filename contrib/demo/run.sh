@@ -84,8 +84,8 @@ for d in "$DATA"/mail/out/*/; do
 done
 echo
 echo "== The first reply France's delegation got (every order line with its verdict)"
-pouch read-mail "$(ls -tr "$DATA/mail/out/france@school-france.example/new/"* | sed -n 2p)" |
-	sed -n '/^$/,$p' | sed 1d | head -n 20
+reply=$(ls -tr $(grep -l '^Subject: Re:' "$DATA/mail/out/france@school-france.example/new/"*) | head -n 1)
+pouch read-mail "$reply" | sed -n '/^$/,$p' | sed 1d | head -n 20
 echo
 echo "The spool keeps every message: $(ls "$DATA/spool/in/new" | wc -l) in, $(ls "$DATA/spool/out/new" | wc -l) out."
 echo "Rebuilding the game from the spool alone and comparing:"
