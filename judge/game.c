@@ -736,12 +736,9 @@ game_read_conference(struct game *g, const char *text, size_t len)
 		char buf[600], *k, *v;
 		if (str_split_kv(line, n, buf, sizeof buf, &k, &v) <= 0)
 			continue;
-		if (strcmp(k, "conference") == 0 && read_conference(g, v) != NULL) {
-			memset(&g->conf, 0, sizeof g->conf);
-			g->conf.where = PROV_NONE;
-			return;
-		}
-		if (strcmp(k, "conference-name") == 0)
+		if (strcmp(k, "conference") == 0 && read_conference(g, v) != NULL)
+			g->conf.where = PROV_NONE;	/* unreadable: none */
+		else if (strcmp(k, "conference-name") == 0)
 			str_copy(g->conf.name, v, sizeof g->conf.name);
 	}
 }
