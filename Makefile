@@ -28,9 +28,20 @@ SAN ?= 0
 
 PKGS := libetpan libcurl libxml-2.0 gnutls
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
+# libxml2 and libcurl are not linked but loaded on first use (lib/lazylib.h),
+# by the sonames of the libraries the compiler would have linked.
 # libetpan's .pc adds -specs=...no-pie-link.specs, which silently makes the
 # binary non-PIE: drop it.
-PKG_LIBS := $(filter-out -specs=%,$(shell pkg-config --libs $(PKGS))) -lcrypt -lm
+PKG_LIBS := $(filter-out -specs=%,$(shell pkg-config --libs libetpan gnutls)) -lcrypt -lm
+soname = $(shell objdump -p "$$($(CC) -print-file-name=$(1))" 2>/dev/null | sed -n 's/^ *SONAME *//p')
+XML2_SONAME := $(call soname,libxml2.so)
+CURL_SONAME := $(call soname,libcurl.so)
+ifeq ($(XML2_SONAME),)
+$(error cannot find libxml2's soname (objdump -p of $(CC) -print-file-name=libxml2.so); install libxml2-dev and binutils)
+endif
+ifeq ($(CURL_SONAME),)
+$(error cannot find libcurl's soname (objdump -p of $(CC) -print-file-name=libcurl.so); install libcurl4-gnutls-dev and binutils)
+endif
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka)
 
 WARNINGS := \
@@ -59,7 +70,8 @@ endif
 
 MAPS_DIR ?= $(CURDIR)/maps
 ALL_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L $(WARNINGS) $(CFLAGS) $(PKG_CFLAGS) \
-	-DPOUCH_MAPS_DIR='"$(MAPS_DIR)"' -MMD -MP
+	-DPOUCH_MAPS_DIR='"$(MAPS_DIR)"' -DPOUCH_XML2_SONAME='"$(XML2_SONAME)"' \
+	-DPOUCH_CURL_SONAME='"$(CURL_SONAME)"' -MMD -MP
 ALL_LDFLAGS := $(LDFLAGS)
 ifeq ($(SAN),1)
 ALL_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all

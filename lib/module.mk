@@ -2,6 +2,9 @@ POUCH_SRCS += \
 	lib/buf.c \
 	lib/diag.c \
 	lib/fsio.c \
+	lib/lazy_curl.c \
+	lib/lazy_xml2.c \
+	lib/lazylib.c \
 	lib/log.c \
 	lib/str.c \
 	lib/strset.c \

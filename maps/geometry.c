@@ -19,6 +19,7 @@
 
 #include "../lib/diag.h"
 #include "../lib/fsio.h"
+#include "../lib/lazylib.h"
 #include "../lib/str.h"
 #include "../lib/xalloc.h"
 #include "variant.h"
@@ -125,18 +126,18 @@ read_province(struct reader *rd, xmlNode *n, prov_id p)
 	d = xmlGetNoNsProp(n, (const xmlChar *)"d");
 	if (d == NULL || *str_trim((char *)d) == '\0') {
 		diag_report(&rd->diag, line, "%s: the path has no d attribute", rd->m->provs[p].abbr);
-		xmlFree(d);
+		xml_free(d);
 		return;
 	}
 	g->shape[p] = xstrdup((const char *)d);
-	xmlFree(d);
+	xml_free(d);
 	for (a = n->properties; a; a = a->next) {
 		xmlChar *v;
 		if (!in_pouch_ns(a))
 			continue;
 		v = xmlNodeListGetString(n->doc, a->children, 1);
 		read_place(rd, n, p, (const char *)a->name, v ? (const char *)v : "");
-		xmlFree(v);
+		xml_free(v);
 	}
 }
 
@@ -168,7 +169,7 @@ read_root_places(struct reader *rd, xmlNode *root)
 		} else {
 			rd->g->legend_at = pt;
 		}
-		xmlFree(v);
+		xml_free(v);
 	}
 }
 
@@ -190,7 +191,7 @@ walk(struct reader *rd, xmlNode *n)
 				read_province(rd, n, p);
 			else if (strcmp((const char *)id, "background") == 0 && rd->g->background == NULL)
 				rd->g->background = n;
-			xmlFree(id);
+			xml_free(id);
 			if (p != PROV_NONE)
 				continue;
 		}
@@ -235,7 +236,7 @@ read_size(struct reader *rd, xmlNode *root)
 			g->width = v[2];
 			g->height = v[3];
 		}
-		xmlFree(vb);
+		xml_free(vb);
 		return;
 	}
 	diag_report(&rd->diag, line, "the <svg> element needs a viewBox");

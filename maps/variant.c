@@ -20,6 +20,7 @@
 
 #include "../lib/diag.h"
 #include "../lib/fsio.h"
+#include "../lib/lazylib.h"
 #include "../lib/str.h"
 #include "../lib/xalloc.h"
 
@@ -66,7 +67,7 @@ is_el(xmlNode *n, const char *name)
 	return n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0;
 }
 
-/* Attribute value (owned by the caller, free with xmlFree) or NULL. */
+/* Attribute value (owned by the caller, free with xml_free) or NULL. */
 static char *
 attr(xmlNode *n, const char *name)
 {
@@ -97,7 +98,7 @@ text_of(xmlNode *n)
 	xmlChar *c = xmlNodeGetContent(n);
 	char *s = xstrdup(c ? str_trim((char *)c) : "");
 
-	xmlFree(c);
+	xml_free(c);
 	return s;
 }
 
@@ -166,11 +167,11 @@ load_power(struct loader *ld, xmlNode *n)
 			fail(ld, line_of(c), "<power>: unexpected <%s>", (const char *)c->name);
 	}
 out:
-	xmlFree(abbr);
-	xmlFree(name);
-	xmlFree(adj);
-	xmlFree(letter);
-	xmlFree(colour);
+	xml_free(abbr);
+	xml_free(name);
+	xml_free(adj);
+	xml_free(letter);
+	xml_free(colour);
 }
 
 /* ----------------------------------------------------------- provinces -- */
@@ -229,8 +230,8 @@ load_coast(struct loader *ld, prov_id p, xmlNode *n)
 			    (const char *)c->name);
 	}
 out:
-	xmlFree(abbr);
-	xmlFree(name);
+	xml_free(abbr);
+	xml_free(name);
 }
 
 static void
@@ -326,11 +327,11 @@ load_province(struct loader *ld, xmlNode *n)
 		}
 	}
 out:
-	xmlFree(abbr);
-	xmlFree(name);
-	xmlFree(terr);
-	xmlFree(centre);
-	xmlFree(home);
+	xml_free(abbr);
+	xml_free(name);
+	xml_free(terr);
+	xml_free(centre);
+	xml_free(home);
 }
 
 /* ---------------------------------------------------------------- edges -- */
@@ -467,9 +468,9 @@ load_unit(struct loader *ld, xmlNode *n)
 	m->start[m->nstart].loc = l;
 	m->nstart++;
 out:
-	xmlFree(pw);
-	xmlFree(type);
-	xmlFree(at);
+	xml_free(pw);
+	xml_free(type);
+	xml_free(at);
 }
 
 /* -------------------------------------------------------------- variant -- */
@@ -485,8 +486,8 @@ load_option(struct loader *ld, xmlNode *n)
 		fail(ld, line_of(n), "<option> needs a name");
 	else
 		map_set_option(ld->m, name, value ? value : "yes");
-	xmlFree(name);
-	xmlFree(value);
+	xml_free(name);
+	xml_free(value);
 }
 
 static int
@@ -499,7 +500,7 @@ int_attr(struct loader *ld, xmlNode *n, const char *name, long min, long max, lo
 		fail(ld, line_of(n), "%s must be a number from %ld to %ld", name, min, max);
 		r = dflt;
 	}
-	xmlFree(v);
+	xml_free(v);
 	return (int)r;
 }
 
@@ -600,8 +601,8 @@ done:
 	free(ld.lists);
 	free(ld.edge_line[1]);
 	free(ld.edge_line[2]);
-	xmlFree(name);
-	xmlFree(title);
+	xml_free(name);
+	xml_free(title);
 	xmlFreeDoc(doc);
 	xmlFreeParserCtxt(ctxt);
 	if (ld.diag.count > 0) {

@@ -44,9 +44,14 @@ expect "an unknown GM command is answered" grep -q "REFUSED\|not a place or a co
 mkdir -p "$D/mail/inbox/new" "$D/mail/inbox/tmp" "$D/mail/inbox/cur"
 printf 'From: carol@school.example\nSubject: orders\nMessage-ID: <c1@school.example>\n\nGAME g1 France france-pw\nA Par - Bur\n' \
 	>"$D/mail/inbox/new/c1"
-p -v run
+LD_DEBUG=files "$POUCH" --data "$D" -v run >"$OUT" 2>"$ERR"
 expect "run: one message fetched and applied" grep -q "fetched 1 (1 new), applied 1" "$OUT"
 expect "carol's reply is in her Maildir" sh -c "ls '$D/mail/out/carol@school.example/new/' | grep -q ."
+expect "a run with work loads libxml2 (the game's map)" grep -q "file=libxml2" "$ERR"
+# A cron run with nothing to do loads neither libxml2 nor libcurl (lib/lazylib.h).
+LD_DEBUG=files "$POUCH" --data "$D" -v run >"$OUT" 2>"$ERR"
+expect "an idle run: nothing fetched" grep -q "fetched 0 (0 new), applied 0" "$OUT"
+expect "... and neither libxml2 nor libcurl loaded" sh -c "! grep -q 'file=libxml2\|file=libcurl' '$ERR'"
 p game process g1 --preview
 expect "game process --preview shows the results" grep -q "PREVIEW" "$OUT"
 p game process g1

@@ -1,5 +1,6 @@
 /*
- * test_lib.c — lib/: bounded buffers, strings, durable files, locks.
+ * test_lib.c — lib/: bounded buffers, strings, durable files, locks,
+ * libraries loaded on first use.
  */
 #include "support/testutil.h"
 
@@ -12,8 +13,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <curl/curl.h>
+#include <libxml/tree.h>
+
 #include "../lib/buf.h"
 #include "../lib/fsio.h"
+#include "../lib/lazylib.h"
 #include "../lib/str.h"
 #include "../lib/strset.h"
 
@@ -177,6 +182,88 @@ test_strset(void **state)
 	strset_free(&s);	/* harmless twice */
 }
 
+static size_t
+no_data(char *out, size_t size, size_t n, void *arg)
+{
+	(void)out;
+	(void)size;
+	(void)n;
+	(void)arg;
+	return 0;
+}
+
+/* Run lazylib_sym(lib, name) in a child: its exit status and stderr. */
+static int
+sym_in_child(struct lazylib *lib, const char *name, char *err, size_t errlen)
+{
+	int fds[2], status;
+	ssize_t n;
+	pid_t pid;
+
+	assert_int_equal(pipe(fds), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(fds[0]);
+		dup2(fds[1], 2);
+		lazylib_sym(lib, name);
+		_exit(0);
+	}
+	close(fds[1]);
+	n = read(fds[0], err, errlen - 1);
+	err[n > 0 ? n : 0] = '\0';
+	close(fds[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	return WEXITSTATUS(status);
+}
+
+static void
+test_lazylib(void **state)
+{
+	struct lazylib missing = { "libpouch-no-such-library.so.9", "for this test", NULL };
+	CURL *h;
+	xmlDocPtr doc;
+	char err[512];
+
+	(void)state;
+	/* Nothing so far needed them: neither is loaded. */
+	assert_false(lazylib_loaded(&lazy_xml2));
+	assert_false(lazylib_loaded(&lazy_curl));
+
+	doc = xmlNewDoc((const xmlChar *)"1.0");
+	assert_true(lazylib_loaded(&lazy_xml2));
+	assert_false(lazylib_loaded(&lazy_curl));
+	assert_non_null(doc);
+	assert_string_equal((const char *)doc->version, "1.0");
+	xmlDocSetRootElement(doc, xmlNewNode(NULL, (const xmlChar *)"pouch"));
+	assert_string_equal((const char *)xmlDocGetRootElement(doc)->name, "pouch");
+	xmlFreeDoc(doc);
+
+	/* Each kind of curl_easy_setopt argument reaches libcurl as itself. */
+	assert_string_equal(curl_easy_strerror(CURLE_OK), "No error");
+	assert_true(lazylib_loaded(&lazy_curl));
+	assert_int_equal(curl_global_init(CURL_GLOBAL_DEFAULT), CURLE_OK);
+	h = curl_easy_init();
+	assert_non_null(h);
+	assert_int_equal(curl_easy_setopt(h, CURLOPT_USE_SSL, (long)CURLUSESSL_ALL), CURLE_OK);
+	assert_int_equal(curl_easy_setopt(h, CURLOPT_USE_SSL, 99L), CURLE_BAD_FUNCTION_ARGUMENT);
+	assert_int_equal(curl_easy_setopt(h, CURLOPT_URL, "smtp://127.0.0.1"), CURLE_OK);
+	assert_int_equal(curl_easy_setopt(h, CURLOPT_READFUNCTION, no_data), CURLE_OK);
+	assert_int_equal(curl_easy_setopt(h, CURLOPT_INFILESIZE_LARGE, (curl_off_t)1 << 40), CURLE_OK);
+	assert_int_equal(curl_easy_setopt(h, CURLOPT_INFILESIZE_LARGE, (curl_off_t)-2),
+	    CURLE_BAD_FUNCTION_ARGUMENT);
+	curl_easy_cleanup(h);
+	curl_global_cleanup();
+
+	/* A library or a symbol that is not there: said, and the end. */
+	assert_int_equal(sym_in_child(&missing, "f", err, sizeof err), 1);
+	assert_non_null(strstr(err, "cannot load libpouch-no-such-library.so.9, which pouch needs for "
+	    "this test"));
+	assert_int_equal(sym_in_child(&lazy_xml2, "xmlNoSuchFunction", err, sizeof err), 1);
+	assert_non_null(strstr(err, "has no xmlNoSuchFunction"));
+}
+
 int
 main(void)
 {
@@ -187,6 +274,7 @@ main(void)
 		cmocka_unit_test(test_atomic_write),
 		cmocka_unit_test(test_lock),
 		cmocka_unit_test(test_strset),
+		cmocka_unit_test(test_lazylib),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

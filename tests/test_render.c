@@ -21,6 +21,7 @@
 #include "../judge/adjudicate.h"
 #include "../judge/rules.h"
 #include "../lib/fsio.h"
+#include "../lib/lazylib.h"
 #include "../maps/geometry.h"
 #include "../maps/pages.h"
 #include "../maps/render.h"
@@ -126,7 +127,7 @@ attr_of(xmlDocPtr doc, const char *expr, const char *name)
 		xmlChar *v = xmlGetProp(r->nodesetval->nodeTab[0], (const xmlChar *)name);
 		if (v)
 			snprintf(val, sizeof val, "%s", (const char *)v);
-		xmlFree(v);
+		xml_free(v);
 	}
 	xmlXPathFreeObject(r);
 	xmlXPathFreeContext(x);
@@ -484,7 +485,7 @@ check_html(const char *html, size_t len)
 		xmlChar *alt = xmlGetProp(r->nodesetval->nodeTab[i], (const xmlChar *)"alt");
 		assert_non_null(alt);
 		assert_true(strlen((const char *)alt) > 20);
-		xmlFree(alt);
+		xml_free(alt);
 	}
 	xmlXPathFreeObject(r);
 	r = xmlXPathEvalExpression((const xmlChar *)"//script", x);

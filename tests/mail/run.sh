@@ -8,6 +8,7 @@
 #   plain     build/pouch and build/tests/mail/mailit
 #   valgrind  the same under valgrind: any error, any leak, any block still
 #             reachable except GnuTLS's global state (valgrind.supp) fails
+#             (libxml2 and libcurl preloaded: see run() in testlib.sh)
 #   asan      build/san/...: AddressSanitizer + UndefinedBehaviorSanitizer
 #
 # The scenario: mail sent through Postfix with plain curl and with our SMTP
