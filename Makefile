@@ -89,6 +89,7 @@ POUCH_SRCS :=
 TESTSUPPORT_SRCS :=
 TESTS :=
 BENCHES :=
+BENCH_HELPERS :=
 FUZZERS :=
 include lib/module.mk
 include judge/module.mk
@@ -137,12 +138,13 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(LIBTESTSUPPORT) $(LIBPOUCH)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) $(CMOCKA_LIBS)
 
-tests: $(TESTS:%=$(BUILD)/tests/%) $(BENCHES:%=$(BUILD)/tests/%) $(BUILD)/pouch
+tests: $(TESTS:%=$(BUILD)/tests/%) $(BENCHES:%=$(BUILD)/tests/%) \
+	$(BENCH_HELPERS:%=$(BUILD)/tests/%) $(BUILD)/pouch
 
 check:
 	tests/check.sh
 
-bench: $(BENCHES:%=$(BUILD)/tests/%) $(BUILD)/pouch
+bench: $(BENCHES:%=$(BUILD)/tests/%) $(BENCH_HELPERS:%=$(BUILD)/tests/%) $(BUILD)/pouch
 	tests/bench.sh $(BUILD)
 
 fuzz:

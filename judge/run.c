@@ -11,22 +11,13 @@
 
 #include "../lib/fsio.h"
 #include "../lib/log.h"
+#include "../lib/monotime.h"
 #include "../lib/str.h"
 #include "../lib/tz.h"
 #include "../lib/xalloc.h"
 #include "../mailer/compose.h"
 
 #define HOST_SOURCE "host:"
-
-/* Milliseconds on a monotonic clock. */
-static double
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
-}
 
 static void
 remember(void *arg, const char *message_id)
@@ -170,11 +161,11 @@ runner_fetch(struct runner *r, struct buf *err)
 	struct fetch_stats fs;
 	int rc;
 
-	double t0 = now_ms();
+	double t0 = monotime_ms();
 
 	memset(&fs, 0, sizeof fs);
 	rc = mail_fetch(src, r->sp, r->o.now, &fs, err);
-	r->stats.ms_fetch = now_ms() - t0;
+	r->stats.ms_fetch = monotime_ms() - t0;
 	r->stats.fetched = fs.fetched;
 	r->stats.stored = fs.stored;
 	source_free(src);
@@ -327,7 +318,7 @@ runner_apply(struct runner *r, struct buf *err)
 {
 	size_t i, n = spool_count_in(r->sp);
 	time_t end = r->o.now;
-	double t0 = now_ms();
+	double t0 = monotime_ms();
 	int rc = 0;
 
 	if (runner_load(r, err) < 0)
@@ -348,7 +339,7 @@ runner_apply(struct runner *r, struct buf *err)
 		judge_tick(&r->j, end);
 		rc = consume(r, err);
 	}
-	r->stats.ms_apply = now_ms() - t0;
+	r->stats.ms_apply = monotime_ms() - t0;
 	return rc;
 }
 
@@ -398,7 +389,7 @@ write_next_due(struct runner *r, time_t due, int keep_earlier)
 int
 runner_commit(struct runner *r, struct buf *err)
 {
-	double t0 = now_ms();
+	double t0 = monotime_ms();
 	time_t due = next_due(&r->j);
 	int rc;
 
@@ -420,7 +411,7 @@ runner_commit(struct runner *r, struct buf *err)
 		spool_set_clock(r->sp, r->o.now);
 		rc = spool_sync(r->sp, err);
 	}
-	r->stats.ms_commit = now_ms() - t0;
+	r->stats.ms_commit = monotime_ms() - t0;
 	return rc;
 }
 
@@ -430,13 +421,13 @@ runner_send(struct runner *r, struct buf *err)
 	struct outbox_failure *fv = NULL;
 	int nf, i;
 
-	double t0 = now_ms();
+	double t0 = monotime_ms();
 
 	if (r->ob == NULL)
 		return 0;
 	if (mail_send(r->ob, &r->conf.mail, r->sp, r->o.now, &r->stats.out, err) < 0)
 		return -1;
-	r->stats.ms_send = now_ms() - t0;
+	r->stats.ms_send = monotime_ms() - t0;
 	/* Recipients refused for good: logged, then forgotten (a bounce that
 	 * comes back by mail reaches the game master through the judge). */
 	nf = outbox_failures(r->ob, &fv, err);

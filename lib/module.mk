@@ -6,6 +6,7 @@ POUCH_SRCS += \
 	lib/lazy_xml2.c \
 	lib/lazylib.c \
 	lib/log.c \
+	lib/monotime.c \
 	lib/str.c \
 	lib/strset.c \
 	lib/tz.c \

@@ -9,11 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "../judge/gamerec.h"
 #include "../judge/play.h"
 #include "../lib/fsio.h"
+#include "../lib/monotime.h"
 #include "../lib/xalloc.h"
 #include "../maps/geometry.h"
 #include "../maps/render.h"
@@ -61,15 +61,6 @@ from_play(void *ctx, const struct board *before, const struct order *o, int n,
 	keep(ctx, before, o, n, res);
 }
 
-static double
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 int
 main(int argc, char **argv)
 {
@@ -83,9 +74,9 @@ main(int argc, char **argv)
 
 	buf_init(&err, 1 << 16);
 	m = variant_load("maps/standard/variant.xml", &err);
-	t0 = now_ms();
+	t0 = monotime_ms();
 	g = m ? geometry_load(m, "maps/standard/map.svg", &err) : NULL;
-	t1 = now_ms();
+	t1 = monotime_ms();
 	if (g == NULL) {
 		fprintf(stderr, "%s", buf_str(&err));
 		return 1;
@@ -126,7 +117,7 @@ main(int argc, char **argv)
 
 	buf_init(&out, 16u << 20);
 	rounds = 2000 / ps.n + 1;
-	t0 = now_ms();
+	t0 = monotime_ms();
 	for (int k = 0; k < rounds; k++) {
 		for (i = 0; i < ps.n; i++) {
 			struct render_input in;
@@ -142,7 +133,7 @@ main(int argc, char **argv)
 			maps++;
 		}
 	}
-	t1 = now_ms();
+	t1 = monotime_ms();
 	printf("render: %d phases of %s, %d maps: %.2f ms per phase map (SVG, %.0f KB each)\n", ps.n,
 	    record, maps, (t1 - t0) / maps, bytes / maps / 1024);
 	buf_free(&out);

@@ -89,19 +89,12 @@ ms=$(((t1 - t0) / 1000000))
 cpu=$(awk '{ printf "%.0f", ($1 + $2) * 1000 }' "$WORK/cpu")
 echo "run: $(cat "$WORK/run.out")"
 echo "1000 order mails for 50 games from IMAP: $ms ms wall, $((1000000 / (ms > 0 ? ms : 1))) messages/s end to end, $(awk -v c="$cpu" 'BEGIN { printf "%.2f", c / 1000 }') CPU ms per message"
-# best_of_5: the shortest of five idle runs, in ms.
-best_of_5() {
-	best=""
-	for n in 1 2 3 4 5; do
-		t0=$(date +%s%N)
-		$P run >/dev/null 2>&1
-		t1=$(date +%s%N)
-		ms=$(((t1 - t0) / 1000000))
-		[ -z "$best" ] || [ "$ms" -lt "$best" ] && best=$ms
-	done
-	echo "$best"
+# idle: 20 idle runs, timed from fork to exit by tests/support/timeit.
+idle() {
+	$P run >/dev/null 2>&1	# the first after a change of setting, untimed
+	"$ROOT/$BUILD/tests/support/timeit" 20 $P run
 }
-echo "idle run (IMAP, nothing new): $(best_of_5) ms (best of 5)"
+echo "idle run (IMAP, nothing new): $(idle)"
 $P -v run | sed -n 's/^time: /idle run, by step: /p'
 # Dovecot forks a login process for each connection by default; in its
 # high-performance mode (login processes kept and reused) the server's part
@@ -110,12 +103,11 @@ sed -i 's/^service imap-login {/service imap-login {\n  service_count = 0\n  pro
 	"$DOVECOT_CONF"
 if doveadm -c "$DOVECOT_CONF" reload >/dev/null 2>&1; then
 	sleep 1
-	$P run >/dev/null 2>&1
-	echo "idle run (IMAP, nothing new; Dovecot with login processes kept): $(best_of_5) ms (best of 5)"
+	echo "idle run (IMAP, nothing new; Dovecot with login processes kept): $(idle)"
 fi
 # The same judge reading a local Maildir instead: the judge's own share.
 sed -i '/^imap\./d' "$D/pouch.conf"
-echo "idle run (local Maildir, nothing new): $(best_of_5) ms (best of 5)"
+echo "idle run (local Maildir, nothing new): $(idle)"
 if [ -n "${BENCH_KEEP:-}" ]; then
 	echo "kept: $D (the stack is stopped)"
 	trap - EXIT

@@ -30,6 +30,10 @@ BENCHES += \
 	bench_parser \
 	bench_render
 
+# Helper of tests/bench_run.sh: times a command from fork to exit.
+BENCH_HELPERS += \
+	support/timeit
+
 FUZZERS += \
 	fuzz_mime \
 	fuzz_parser
