@@ -46,7 +46,8 @@ runner_open(struct runner *r, const struct run_opts *o, struct buf *err)
 	}
 	r->opened = 1;
 	dir = o->spool ? xstrdup(o->spool) : mail_spool_dir(o->data);
-	r->sp = spool_open(dir, err);
+	/* A run reads the ledger only when it has something to do. */
+	r->sp = o->replay ? spool_open(dir, err) : spool_open_lazy(dir, err);
 	if (r->sp != NULL) {
 		/* The randomness key lives with the spool: the spool alone
 		 * rebuilds everything. */
@@ -95,7 +96,7 @@ runner_load(struct runner *r, struct buf *err)
 	if (r->loaded)
 		return 0;
 	r->loaded = 1;
-	if (store_load(&r->st, &r->j, err) < 0)
+	if (spool_index(r->sp, err) < 0 || store_load(&r->st, &r->j, err) < 0)
 		return -1;
 	if (r->o.replay && r->j.ngames > 0) {
 		buf_printf(err, "%s: already holds games; replay into a new data directory\n",
@@ -116,13 +117,9 @@ runner_idle(struct runner *r)
 	char path[1200];
 	struct buf b;
 	long due = 0;
-	size_t i;
 
-	if (r->o.replay)
+	if (r->o.replay || spool_pending(r->sp) > 0)
 		return 0;
-	for (i = 0; i < spool_count_in(r->sp); i++)
-		if (spool_in(r->sp, i)->state == SPOOL_STORED)
-			return 0;
 	snprintf(path, sizeof path, "%s/next-due", r->o.data);
 	buf_init(&b, 64);
 	if (fs_read_file(path, &b) < 0 || str_to_long(buf_str(&b), 0, LONG_MAX, &due) < 0)
@@ -316,13 +313,14 @@ fail:
 int
 runner_apply(struct runner *r, struct buf *err)
 {
-	size_t i, n = spool_count_in(r->sp);
+	size_t i, n;
 	time_t end = r->o.now;
 	double t0 = monotime_ms();
 	int rc = 0;
 
 	if (runner_load(r, err) < 0)
 		return -1;
+	n = spool_count_in(r->sp);
 	for (i = 0; i < n; i++) {
 		const struct spool_entry *e = spool_in(r->sp, i);
 		if (e->state == SPOOL_DUPLICATE || (!r->o.replay && e->state != SPOOL_STORED))

@@ -11,8 +11,14 @@
  *	out	ID	TIME	SIZE	KEY	MESSAGE-ID	RCPTS
  *	cursor	NAME	VALUE
  *
- * It is read whole at open into arrays and hash indexes (id, source,
- * Message-ID). A crash while appending can leave a last line without its
+ * It is read whole into arrays and hash indexes (id, source, Message-ID):
+ * at open, or with spool_open_lazy when first needed (spool_index). A
+ * lazy open reads DIR/ledger.sum instead: what a run with nothing new
+ * needs (the cursors, the clock, how many messages wait to be applied),
+ * written after each ledger append for the ledger's size, mtime and inode.
+ * It is a cache: not synced, and ignored (the ledger read) whenever the
+ * ledger is not exactly the file it describes, or it is damaged or
+ * missing. A crash while appending can leave a last line without its
  * newline: that torn record was never acknowledged (spool_sync had not
  * returned), so it is cut off, with a warning. Any other damage stops
  * spool_open: a ledger that cannot be trusted must not be guessed at,
@@ -31,6 +37,7 @@
 #define _DEFAULT_SOURCE
 #include "spool.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -49,6 +56,7 @@
 
 #define LEDGER_MAX ((size_t)1 << 30)
 #define LEDGER_MAGIC "pouch-spool 1"
+#define SUMMARY_MAGIC "pouch-spool-summary 1"
 
 /* --- a string → index hash map (keys borrowed) ----------------------- */
 
@@ -127,7 +135,7 @@ struct cursor {
 
 struct spool {
 	char *dir;
-	char *in_dir, *out_dir, *ledger;
+	char *in_dir, *out_dir, *ledger, *summary;
 	int lock_fd;
 	struct spool_entry *in;
 	size_t nin, capin;
@@ -142,6 +150,9 @@ struct spool {
 	struct buf pending;	/* ledger lines not yet written */
 	char **pend_in, **pend_out;	/* files written but not published */
 	size_t npend_in, npend_out;
+	size_t npending;	/* inbound entries SPOOL_STORED */
+	bool indexed;		/* the ledger has been read (in, out, the maps) */
+	bool summary_ok;	/* ledger.sum describes the ledger on disk */
 	bool ledger_new;	/* created by this process: fsync its directory */
 	bool broken;		/* a ledger write failed: refuse everything */
 };
@@ -241,6 +252,8 @@ add_in(struct spool *s, const char *id, time_t arrival, size_t size, const char 
 	e->message_id = dup_or_null(msgid);
 	e->dup_of = dup_or_null(dup_of);
 	e->state = dup_of ? SPOOL_DUPLICATE : SPOOL_STORED;
+	if (e->state == SPOOL_STORED)
+		s->npending++;
 	map_put(&s->by_id, e->id, s->nin);
 	if (e->source)
 		map_put(&s->by_source, e->source, s->nin);
@@ -334,6 +347,8 @@ load_record(struct spool *s, char *line)
 		size_t i = f[1] ? map_get(&s->by_id, f[1]) : SIZE_MAX;
 		if (i == SIZE_MAX || parse_time(f[2], &t) < 0)
 			return -1;
+		if (s->in[i].state == SPOOL_STORED)
+			s->npending--;
 		s->in[i].state = SPOOL_APPLIED;
 		s->in[i].applied = t;
 		return 0;
@@ -416,8 +431,120 @@ fail:
 	return -1;
 }
 
-struct spool *
-spool_open(const char *dir, struct buf *err)
+/* "SIZE MTIME_S MTIME_NS INODE" of the ledger on disk, or "" when absent. */
+static void
+ledger_stamp(const struct spool *s, char *out, size_t n)
+{
+	struct stat st;
+
+	if (stat(s->ledger, &st) < 0) {
+		*out = '\0';
+		return;
+	}
+	snprintf(out, n, "%lld %lld %ld %llu", (long long)st.st_size, (long long)st.st_mtim.tv_sec,
+	    (long)st.st_mtim.tv_nsec, (unsigned long long)st.st_ino);
+}
+
+/*
+ * ledger.sum: the magic line, "ledger STAMP", "pending N", a "cursor NAME
+ * VALUE" line (fields as in the ledger) per cursor, "end". Read when it
+ * describes the ledger as it is; returns 0 with the cursors and the count
+ * taken, -1 (nothing taken) otherwise.
+ */
+static int
+read_summary(struct spool *s)
+{
+	char stamp[128], *p, *end, *nl;
+	struct buf b;
+	long pending = -1;
+	int line = 0, done = 0;
+
+	ledger_stamp(s, stamp, sizeof stamp);
+	buf_init(&b, 1 << 20);
+	if (*stamp == '\0' || fs_read_file(s->summary, &b) < 0 || b.len == 0 ||
+	    b.data[b.len - 1] != '\n') {
+		buf_free(&b);
+		return -1;
+	}
+	for (p = b.data, end = b.data + b.len; p < end && !done; p = nl + 1) {
+		char *f[3] = { p, NULL, NULL };
+
+		nl = memchr(p, '\n', (size_t)(end - p));
+		*nl = '\0';
+		if (line++ == 0) {
+			if (strcmp(p, SUMMARY_MAGIC) != 0)
+				break;
+			continue;
+		}
+		if ((p = strchr(f[0], '\t')) != NULL) {
+			*p = '\0';
+			f[1] = p + 1;
+			if ((p = strchr(f[1], '\t')) != NULL) {
+				*p = '\0';
+				f[2] = p + 1;
+			}
+		}
+		if (strcmp(f[0], "ledger") == 0 && f[1] != NULL && f[2] == NULL) {
+			if (strcmp(f[1], stamp) != 0)
+				break;
+		} else if (strcmp(f[0], "pending") == 0 && f[1] != NULL && f[2] == NULL) {
+			if (str_to_long(f[1], 0, LONG_MAX, &pending) < 0)
+				break;
+		} else if (strcmp(f[0], "cursor") == 0 && f[1] != NULL && f[2] != NULL &&
+		    (f[1] = get_field(f[1])) != NULL) {
+			f[2] = get_field(f[2]);
+			set_cursor(s, f[1], f[2] ? f[2] : "");
+		} else if (strcmp(f[0], "end") == 0 && f[1] == NULL) {
+			done = 1;
+		} else {
+			break;
+		}
+	}
+	buf_free(&b);
+	if (!done || pending < 0 || line < 3) {
+		for (size_t i = 0; i < s->ncursors; i++) {
+			free(s->cursors[i].name);
+			free(s->cursors[i].value);
+		}
+		free(s->cursors);
+		s->cursors = NULL;
+		s->ncursors = 0;
+		return -1;
+	}
+	s->npending = (size_t)pending;
+	return 0;
+}
+
+/* Describe the ledger as it now is on disk (after an append, or when the
+ * summary did not). A cache: a failure is only logged. */
+static void
+write_summary(struct spool *s)
+{
+	char stamp[128];
+	struct buf b;
+	size_t i;
+
+	ledger_stamp(s, stamp, sizeof stamp);
+	if (*stamp == '\0')
+		return;
+	buf_init(&b, 1 << 20);
+	buf_printf(&b, "%s\nledger\t%s\npending\t%zu\n", SUMMARY_MAGIC, stamp, s->npending);
+	for (i = 0; i < s->ncursors; i++) {
+		buf_puts(&b, "cursor");
+		put_field(&b, s->cursors[i].name);
+		put_field(&b, s->cursors[i].value);
+		buf_putc(&b, '\n');
+	}
+	buf_puts(&b, "end\n");
+	if (fs_replace(s->summary, b.data, b.len) < 0)
+		log_debug("%s: not written: %s", s->summary, strerror(errno));
+	else
+		s->summary_ok = true;
+	buf_free(&b);
+}
+
+static struct spool *
+open_spool(const char *dir, bool lazy, struct buf *err)
 {
 	struct spool *s = xcalloc(1, sizeof *s);
 	char *lock;
@@ -426,6 +553,7 @@ spool_open(const char *dir, struct buf *err)
 	s->in_dir = xasprintf("%s/in", dir);
 	s->out_dir = xasprintf("%s/out", dir);
 	s->ledger = xasprintf("%s/ledger", dir);
+	s->summary = xasprintf("%s/ledger.sum", dir);
 	s->lock_fd = -1;
 	s->next_seq = 1;
 	buf_init(&s->pending, LEDGER_MAX);
@@ -443,12 +571,69 @@ spool_open(const char *dir, struct buf *err)
 	}
 	md_clean_tmp(s->in_dir);
 	md_clean_tmp(s->out_dir);
+	if (lazy && read_summary(s) == 0) {
+		s->summary_ok = true;
+		return s;
+	}
 	if (load_ledger(s, err) < 0)
 		goto fail;
+	s->indexed = true;
 	return s;
 fail:
 	spool_close(s, NULL);
 	return NULL;
+}
+
+struct spool *
+spool_open(const char *dir, struct buf *err)
+{
+	return open_spool(dir, false, err);
+}
+
+struct spool *
+spool_open_lazy(const char *dir, struct buf *err)
+{
+	return open_spool(dir, true, err);
+}
+
+int
+spool_index(struct spool *s, struct buf *err)
+{
+	struct cursor *newer;
+	size_t nnewer, i;
+
+	if (s->indexed)
+		return 0;
+	/* The cursors in memory may be newer than the ledger's (set since the
+	 * open, not synced yet): they win over what the ledger replays. */
+	newer = s->cursors;
+	nnewer = s->ncursors;
+	s->cursors = NULL;
+	s->ncursors = 0;
+	s->npending = 0;
+	if (load_ledger(s, err) < 0) {
+		s->broken = true;	/* the ledger changed under the summary */
+		for (i = 0; i < nnewer; i++) {
+			free(newer[i].name);
+			free(newer[i].value);
+		}
+		free(newer);
+		return -1;
+	}
+	for (i = 0; i < nnewer; i++) {
+		set_cursor(s, newer[i].name, newer[i].value);
+		free(newer[i].name);
+		free(newer[i].value);
+	}
+	free(newer);
+	s->indexed = true;
+	return 0;
+}
+
+size_t
+spool_pending(const struct spool *s)
+{
+	return s->npending;
 }
 
 /* True (with the reason in err) after a failed write. */
@@ -493,6 +678,8 @@ spool_sync(struct spool *s, struct buf *err)
 		s->ledger_new = false;
 	}
 	buf_reset(&s->pending);
+	s->summary_ok = false;
+	write_summary(s);
 	return 0;
 }
 
@@ -504,8 +691,11 @@ spool_close(struct spool *s, struct buf *err)
 
 	if (s == NULL)
 		return 0;
-	if (s->lock_fd >= 0)
+	if (s->lock_fd >= 0) {
 		r = spool_sync(s, err);
+		if (r == 0 && s->indexed && !s->summary_ok)
+			write_summary(s);	/* for the next lazy open */
+	}
 	for (i = 0; i < s->nin; i++) {
 		free(s->in[i].id);
 		free(s->in[i].source);
@@ -537,6 +727,7 @@ spool_close(struct spool *s, struct buf *err)
 	free(s->in_dir);
 	free(s->out_dir);
 	free(s->ledger);
+	free(s->summary);
 	free(s);
 	return r;
 }
@@ -573,7 +764,7 @@ spool_store_in(struct spool *s, const char *source, const char *message_id,
 	const char *name, *dup = NULL;
 	size_t first;
 
-	if (refuse_broken(s, err))
+	if (refuse_broken(s, err) || spool_index(s, err) < 0)
 		return -1;
 	if (source != NULL && (e = spool_lookup_source(s, source)) != NULL) {
 		if (id)
@@ -608,19 +799,24 @@ spool_store_in(struct spool *s, const char *source, const char *message_id,
 size_t
 spool_count_in(const struct spool *s)
 {
+	assert(s->indexed);
 	return s->nin;
 }
 
 const struct spool_entry *
 spool_in(const struct spool *s, size_t i)
 {
+	assert(s->indexed);
 	return i < s->nin ? &s->in[i] : NULL;
 }
 
 const struct spool_entry *
 spool_lookup(const struct spool *s, const char *id)
 {
-	size_t i = map_get(&s->by_id, id);
+	size_t i;
+
+	assert(s->indexed);
+	i = map_get(&s->by_id, id);
 
 	return i == SIZE_MAX ? NULL : &s->in[i];
 }
@@ -628,7 +824,10 @@ spool_lookup(const struct spool *s, const char *id)
 const struct spool_entry *
 spool_lookup_source(const struct spool *s, const char *source)
 {
-	size_t i = map_get(&s->by_source, source);
+	size_t i;
+
+	assert(s->indexed);
+	i = map_get(&s->by_source, source);
 
 	return i == SIZE_MAX ? NULL : &s->in[i];
 }
@@ -636,9 +835,12 @@ spool_lookup_source(const struct spool *s, const char *source)
 int
 spool_mark_applied(struct spool *s, const char *id, time_t now, struct buf *err)
 {
-	size_t i = map_get(&s->by_id, id);
 	struct spool_entry *e;
+	size_t i;
 
+	if (spool_index(s, err) < 0)
+		return -1;
+	i = map_get(&s->by_id, id);
 	if (i == SIZE_MAX) {
 		buf_printf(err, "spool: no inbound message %s\n", id);
 		return -1;
@@ -652,6 +854,7 @@ spool_mark_applied(struct spool *s, const char *id, time_t now, struct buf *err)
 	}
 	e->state = SPOOL_APPLIED;
 	e->applied = now;
+	s->npending--;
 	buf_puts(&s->pending, "applied");
 	put_field(&s->pending, e->id);
 	buf_printf(&s->pending, "\t%lld\n", (long long)now);
@@ -684,7 +887,7 @@ store_out(struct spool *s, const char *key, const char *message_id, const char *
 	struct spool_sent *o;
 	size_t i;
 
-	if (refuse_broken(s, err))
+	if (refuse_broken(s, err) || spool_index(s, err) < 0)
 		return -1;
 	if (key != NULL && (i = map_get(&s->by_out_key, key)) != SIZE_MAX) {
 		if (id)
@@ -740,12 +943,14 @@ spool_store_out_file(struct spool *s, const char *key, const char *message_id, c
 size_t
 spool_count_out(const struct spool *s)
 {
+	assert(s->indexed);
 	return s->nout;
 }
 
 const struct spool_sent *
 spool_out(const struct spool *s, size_t i)
 {
+	assert(s->indexed);
 	return i < s->nout ? &s->out[i] : NULL;
 }
 

@@ -15,6 +15,7 @@
  *	DIR/in/{tmp,new,cur}/	raw inbound messages, one file each (Maildir)
  *	DIR/out/{tmp,new,cur}/	every message sent, as sent
  *	DIR/ledger		append-only text: what is where, in arrival order
+ *	DIR/ledger.sum		a summary of the ledger for spool_open_lazy (a cache)
  *	DIR/lock		held while the spool is open
  *
  * The ledger gives each message a stable id (its file name), its arrival
@@ -80,6 +81,20 @@ struct spool;
 /* Open (creating when missing) the spool in dir and read its ledger.
  * Returns NULL with a reason in err (busy, unreadable, a damaged ledger). */
 struct spool *spool_open(const char *dir, struct buf *err);
+/*
+ * The same, reading only DIR/ledger.sum when it describes the ledger as it
+ * is: the cursors, the clock and spool_pending, all a run with nothing new
+ * needs, in a time that does not grow with the spool. The ledger itself is
+ * read by spool_index, which storing and marking call themselves; call it
+ * before listing or looking up entries (spool_count_in, spool_in,
+ * spool_lookup, spool_lookup_source, spool_count_out, spool_out).
+ */
+struct spool *spool_open_lazy(const char *dir, struct buf *err);
+/* Read the ledger, if not done yet. Returns 0, or -1 with a reason in err
+ * (then the spool refuses further work). */
+int spool_index(struct spool *s, struct buf *err);
+/* Inbound messages stored and not applied yet (no spool_index needed). */
+size_t spool_pending(const struct spool *s);
 /* spool_sync, then release everything. Returns spool_sync's result.
  * NULL-safe (returns 0). */
 int spool_close(struct spool *s, struct buf *err);

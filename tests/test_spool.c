@@ -1,14 +1,17 @@
 /*
  * test_spool.c — the durable archive: Maildir layout, ledger records and
  * their reload, never storing a source twice, duplicates by Message-ID,
- * arrival order, applied marks, cursors, sent mail, damaged ledgers.
+ * arrival order, applied marks, cursors, sent mail, damaged ledgers, the
+ * lazy open and its summary.
  */
 #include "support/testutil.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../lib/fsio.h"
@@ -32,17 +35,29 @@ teardown(void **state)
 }
 
 static struct spool *
-open_ok(void)
+open_with(struct spool *(*open_fn)(const char *, struct buf *), const char *name)
 {
 	struct buf err;
 	struct spool *s;
 
 	buf_init(&err, 4096);
-	s = spool_open(dir, &err);
+	s = open_fn(dir, &err);
 	if (s == NULL)
-		fail_msg("spool_open: %s", buf_str(&err));
+		fail_msg("%s: %s", name, buf_str(&err));
 	buf_free(&err);
 	return s;
+}
+
+static struct spool *
+open_ok(void)
+{
+	return open_with(spool_open, "spool_open");
+}
+
+static struct spool *
+open_lazy_ok(void)
+{
+	return open_with(spool_open_lazy, "spool_open_lazy");
 }
 
 static void
@@ -288,6 +303,137 @@ test_damage(void **state)
 	buf_free(&err);
 }
 
+/* Overwrite the ledger with same-sized bytes, keeping its mtime: a lazy
+ * open that read it would see the damage. */
+static void
+scribble_on_ledger(void)
+{
+	char ledger[256];
+	struct stat st;
+	struct timespec times[2];
+	struct buf b;
+	int fd;
+
+	snprintf(ledger, sizeof ledger, "%s/ledger", dir);
+	assert_int_equal(stat(ledger, &st), 0);
+	buf_init(&b, 1 << 20);
+	assert_int_equal(fs_read_file(ledger, &b), 0);
+	memset(b.data + strlen("pouch-spool 1\n"), 'Z', b.len - strlen("pouch-spool 1\n") - 1);
+	fd = open(ledger, O_WRONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(fs_write_all(fd, b.data, b.len), 0);
+	times[0] = st.st_atim;
+	times[1] = st.st_mtim;
+	assert_int_equal(futimens(fd, times), 0);
+	close(fd);
+	buf_free(&b);
+}
+
+/* A lazy open takes the cursors, the clock and the count of messages to
+ * apply from ledger.sum, and reads the ledger only when asked. */
+static void
+test_lazy_open(void **state)
+{
+	struct spool *s = open_ok();
+	struct buf err;
+	char sum[256], saved[256], cmd[600];
+	const char *a, *id;
+
+	(void)state;
+	buf_init(&err, 4096);
+	snprintf(sum, sizeof sum, "%s/ledger.sum", dir);
+	snprintf(saved, sizeof saved, "%s/ledger.sum.saved", dir);
+	assert_int_equal(spool_store_in(s, "maildir:1", "one@x", "1\n", 2, 10, &a, &err), 1);
+	assert_int_equal(spool_store_in(s, "maildir:2", "two@x", "2\n", 2, 11, &id, &err), 1);
+	assert_int_equal(spool_store_in(s, "maildir:3", "two@x", "3\n", 2, 12, &id, &err), 1);
+	assert_int_equal(spool_pending(s), 2);	/* the duplicate never waits */
+	assert_int_equal(spool_mark_applied(s, a, 20, &err), 0);
+	assert_int_equal(spool_pending(s), 1);
+	spool_set_cursor(s, "imap://j@h/IN\tBOX", "7:12");
+	spool_set_clock(s, 30);
+	close_ok(s);
+	assert_true(fs_exists(sum));
+
+	/* From the summary alone. */
+	s = open_lazy_ok();
+	assert_int_equal(spool_pending(s), 1);
+	assert_string_equal(spool_cursor(s, "imap://j@h/IN\tBOX"), "7:12");
+	assert_int_equal((int)spool_clock(s), 30);
+	/* A cursor set before the ledger is read is newer than the ledger's. */
+	spool_set_cursor(s, "imap://j@h/IN\tBOX", "7:13");
+	assert_int_equal(spool_index(s, &err), 0);
+	assert_string_equal(spool_cursor(s, "imap://j@h/IN\tBOX"), "7:13");
+	assert_int_equal(spool_count_in(s), 3);
+	assert_int_equal(spool_in(s, 1)->state, SPOOL_STORED);
+	assert_int_equal(spool_pending(s), 1);
+	assert_int_equal(spool_mark_applied(s, spool_in(s, 1)->id, 40, &err), 0);
+	close_ok(s);
+	s = open_lazy_ok();
+	assert_int_equal(spool_pending(s), 0);
+	assert_string_equal(spool_cursor(s, "imap://j@h/IN\tBOX"), "7:13");
+	/* A run that only moves its cursor and clock keeps the summary true. */
+	spool_set_clock(s, 50);
+	close_ok(s);
+	s = open_lazy_ok();
+	assert_int_equal((int)spool_clock(s), 50);
+	assert_int_equal(spool_pending(s), 0);
+	close_ok(s);
+
+	/* The lazy open did not read the ledger: a ledger scribbled over
+	 * without its size or mtime changing is found only by spool_index,
+	 * which then refuses, and the spool with it. */
+	snprintf(cmd, sizeof cmd, "cp -p '%s/ledger' '%s/ledger.good'", dir, dir);
+	assert_int_equal(system(cmd), 0);
+	scribble_on_ledger();
+	s = open_lazy_ok();
+	assert_int_equal(spool_index(s, &err), -1);
+	assert_non_null(strstr(buf_str(&err), "damaged record"));
+	buf_reset(&err);
+	assert_int_equal(spool_store_in(s, "maildir:4", NULL, "4\n", 2, 60, &id, &err), -1);
+	spool_close(s, NULL);
+	snprintf(cmd, sizeof cmd, "mv '%s/ledger.good' '%s/ledger'", dir, dir);
+	assert_int_equal(system(cmd), 0);
+
+	/* A summary of another ledger (older, or of another file), a damaged
+	 * one and none: the ledger is read. */
+	snprintf(cmd, sizeof cmd, "cp '%s' '%s'", sum, saved);
+	assert_int_equal(system(cmd), 0);
+	s = open_ok();
+	assert_int_equal(spool_store_in(s, "maildir:5", "five@x", "5\n", 2, 70, &id, &err), 1);
+	close_ok(s);
+	snprintf(cmd, sizeof cmd, "cp '%s' '%s'", saved, sum);
+	assert_int_equal(system(cmd), 0);	/* says pending 0, of the ledger before */
+	s = open_lazy_ok();
+	assert_int_equal(spool_pending(s), 1);
+	close_ok(s);	/* and writes a true one */
+	s = open_lazy_ok();
+	assert_int_equal(spool_pending(s), 1);
+	close_ok(s);
+	{	/* a summary cut short (no "end" line), saying 9 wait */
+		struct buf b;
+		char *p;
+
+		buf_init(&b, 1 << 16);
+		assert_int_equal(fs_read_file(sum, &b), 0);
+		assert_true(b.len > 4 && strcmp(b.data + b.len - 4, "end\n") == 0);
+		p = strstr(b.data, "pending\t1\n");
+		assert_non_null(p);
+		p[strlen("pending\t")] = '9';
+		assert_int_equal(fs_write_atomic(sum, b.data, b.len - 4), 0);
+		buf_free(&b);
+	}
+	s = open_lazy_ok();
+	assert_int_equal(spool_pending(s), 1);
+	assert_int_equal((int)spool_clock(s), 50);
+	close_ok(s);
+	assert_int_equal(unlink(sum), 0);
+	s = open_lazy_ok();
+	assert_int_equal(spool_pending(s), 1);
+	assert_string_equal(spool_cursor(s, "imap://j@h/IN\tBOX"), "7:13");
+	close_ok(s);
+	buf_free(&err);
+}
+
 static void
 test_maildir_helpers(void **state)
 {
@@ -334,6 +480,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_clock, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_moved_by_reader, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_damage, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lazy_open, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_maildir_helpers, setup, teardown),
 	};
 
