@@ -572,8 +572,11 @@ verify_mail(struct runner *r, const char *live, int *checked)
 int
 cli_replay(const struct cli_opts *o, int argc, char **argv)
 {
+	static const char usage[] =
+	    "usage: pouch [--data LIVE] replay [--spool DIR] --into OUT [--verify]\n"
+	    "       pouch [--data LIVE] replay [--spool DIR] --verify\n";
 	const char *spool = NULL, *out = NULL;
-	char spool_default[1100];
+	char spool_default[1100], scratch[1100] = "";
 	struct run_opts ro;
 	struct runner r;
 	int i, verify = 0, status = 0, diffs = 0, checked = 0, rc;
@@ -581,18 +584,29 @@ cli_replay(const struct cli_opts *o, int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--spool") == 0 && i + 1 < argc)
 			spool = argv[++i];
-		else if ((strcmp(argv[i], "--out") == 0 || strcmp(argv[i], "--into") == 0) && i + 1 < argc)
+		else if ((strcmp(argv[i], "--into") == 0 || strcmp(argv[i], "--out") == 0 ||
+		    strcmp(argv[i], "--data") == 0) && i + 1 < argc)
 			out = argv[++i];
 		else if (strcmp(argv[i], "--verify") == 0)
 			verify = 1;
 		else {
-			fprintf(stderr, "usage: pouch [--data LIVE] replay [--spool DIR] --into OUT [--verify]\n");
+			fputs(usage, stderr);
 			return 2;
 		}
 	}
-	if (out == NULL) {
-		fprintf(stderr, "usage: pouch [--data LIVE] replay [--spool DIR] --into OUT [--verify]\n");
+	if (out == NULL && !verify) {
+		fputs(usage, stderr);
 		return 2;
+	}
+	if (out == NULL) {	/* a check only: into a directory of its own */
+		const char *tmp = getenv("TMPDIR");
+
+		snprintf(scratch, sizeof scratch, "%s/pouch-replay.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+		if (mkdtemp(scratch) == NULL) {
+			fprintf(stderr, "pouch: replay: %s: %s\n", scratch, strerror(errno));
+			return 1;
+		}
+		out = scratch;
 	}
 	if (spool == NULL) {
 		snprintf(spool_default, sizeof spool_default, "%s/spool", data_dir(o));
@@ -614,8 +628,11 @@ cli_replay(const struct cli_opts *o, int argc, char **argv)
 		}
 	}
 	rc = open_runner(&r, &ro, "replay");
-	if (rc != 0)
+	if (rc != 0) {
+		if (*scratch)
+			fs_rm_rf(scratch);
 		return 1;
+	}
 	status = finish(&r, "replay", 1, 0);
 	printf("replayed %d messages (%d from the host): %d phase(s) adjudicated, %d messages made\n",
 	    r.stats.applied, r.stats.host, r.stats.phases, r.stats.queued);
@@ -628,5 +645,11 @@ cli_replay(const struct cli_opts *o, int argc, char **argv)
 			status = 1;
 	}
 	runner_close(&r);
+	if (*scratch) {
+		if (status == 0)
+			fs_rm_rf(scratch);
+		else
+			printf("the replay is kept in %s\n", scratch);
+	}
 	return status;
 }

@@ -24,8 +24,9 @@ static const struct command commands[] = {
 	    "the cron job: fetch mail, apply it, act on deadlines, send the replies and reports" },
 	{ "game", cli_game, "new NAME --gm ADDRESS ... | NAME COMMAND... | list | show NAME",
 	    "create a game, give a game master's command as the host, list or show games" },
-	{ "replay", cli_replay, "[--spool DIR] --into OUT [--verify]",
-	    "rebuild every game from the spool alone; --verify compares with the live judge" },
+	{ "replay", cli_replay, "[--spool DIR] [--into OUT] [--verify]",
+	    "rebuild every game from the spool alone into OUT; --verify compares with the live "
+	    "judge (without OUT, in a directory of its own, removed when nothing differs)" },
 	{ "datc", cli_datc, "[--edition E] [--verbose] FILE...",
 	    "run DATC case files (jDip format); ends with \"N passed, M failed\"" },
 	{ "check-game", cli_check_game, "[--edition E] PATH...",

@@ -1,9 +1,11 @@
 #define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700	/* nftw */
 #define _DEFAULT_SOURCE
 #include "fsio.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -298,4 +300,19 @@ fs_fsync_all(char *const *paths, size_t n)
 		return -1;
 	}
 	return 0;
+}
+
+static int
+remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+int
+fs_rm_rf(const char *path)
+{
+	return nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }

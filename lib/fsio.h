@@ -40,6 +40,9 @@ int fs_fsync_dir(const char *dir);
 int fs_mkdir_p(const char *path, mode_t mode);
 /* True when path exists (any type). */
 int fs_exists(const char *path);
+/* Remove path and, for a directory, everything below it (symbolic links
+ * are removed, not followed). Returns 0 or -1/errno. */
+int fs_rm_rf(const char *path);
 /*
  * Take an exclusive lock on the file path (created if missing), waiting up
  * to wait_ms milliseconds. Returns the lock's file descriptor, or -1 with

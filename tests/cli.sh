@@ -82,6 +82,24 @@ p replay --into "$WORK/replay" --verify
 expect "replay --verify: no difference" grep -q ", 0 differences" "$OUT"
 p replay --into "$WORK/replay" --verify
 expect "replay into a directory that has games: refused" test $? -ne 0
+# --verify alone: a directory of its own under TMPDIR, gone afterwards.
+mkdir "$WORK/tmp"
+TMPDIR=$WORK/tmp "$POUCH" --data "$D" replay --verify >"$OUT" 2>"$ERR"
+rc=$?
+expect "replay --verify without OUT: no difference, exit 0" sh -c "[ $rc -eq 0 ] && grep -q ', 0 differences' '$OUT'"
+expect "... and its directory removed" sh -c "[ -z \"\$(ls -A '$WORK/tmp')\" ]"
+# A difference keeps it, and says where.
+cp "$D/games/g1/game.txt" "$WORK/game.txt.saved"
+echo "# edited by hand" >>"$D/games/g1/game.txt"
+TMPDIR=$WORK/tmp "$POUCH" --data "$D" replay --verify >"$OUT" 2>"$ERR"
+rc=$?
+expect "a live game edited by hand: a difference, exit 1" sh -c "[ $rc -eq 1 ] && grep -q ', 1 difference$' '$OUT'"
+expect "... and the replay kept, its directory named" sh -c "grep -q 'the replay is kept in $WORK/tmp/pouch-replay' '$OUT'"
+cp "$WORK/game.txt.saved" "$D/games/g1/game.txt"
+# An archive's spool into a new directory, as "--spool DIR --data OUT".
+cp -R "$D/spool" "$WORK/archive"
+"$POUCH" replay --spool "$WORK/archive" --data "$WORK/from-archive" >"$OUT" 2>"$ERR"
+expect "replay --spool DIR --data OUT: the games rebuilt" sh -c "grep -q '^replayed ' '$OUT' && cmp -s '$D/games/g1/game.txt' '$WORK/from-archive/games/g1/game.txt'"
 
 echo "== cli: $PASS passed, $FAIL failed"
 [ $FAIL -eq 0 ]

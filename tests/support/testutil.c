@@ -1,10 +1,9 @@
-#define _XOPEN_SOURCE 700	/* nftw */
+#define _XOPEN_SOURCE 700	/* mkdtemp */
 #include "testutil.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <ftw.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -104,17 +103,8 @@ test_mkdtemp(char *dir, size_t size, const char *name)
 	return mkdtemp(dir) ? 0 : -1;
 }
 
-static int
-rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
 int
 test_rm_rf(const char *dir)
 {
-	return nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	return fs_rm_rf(dir);
 }
