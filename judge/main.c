@@ -5,7 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gnutls/gnutls.h>
+#include <libetpan/libetpan_version.h>
+
 #include "../lib/buf.h"
+#include "../lib/lazylib.h"
 #include "../lib/log.h"
 #include "../lib/str.h"
 #include "cli.h"
@@ -70,6 +74,17 @@ usage(FILE *f)
 	fprintf(f, "\nSee pouch(1).\n");
 }
 
+/* pouch's version and its libraries', loading those loaded on demand: a
+ * check that they are all there. */
+static void
+print_version(void)
+{
+	printf("pouch %s\n", POUCH_VERSION);
+	printf("libetpan %d.%d, GnuTLS %s, libxml2 %s (%s), libcurl %s (%s)\n",
+	    libetpan_get_version_major(), libetpan_get_version_minor(), gnutls_check_version(NULL),
+	    lazy_xml2_version(), lazy_xml2.soname, lazy_curl_version(), lazy_curl.soname);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -84,7 +99,7 @@ main(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		} else if (strcmp(a, "--version") == 0) {
-			printf("pouch %s\n", POUCH_VERSION);
+			print_version();
 			return 0;
 		} else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
 			o.verbose++;

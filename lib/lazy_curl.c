@@ -68,3 +68,12 @@ CURLcode(curl_easy_setopt)(CURL *curl, CURLoption option, ...)
 	va_end(ap);
 	return r;
 }
+
+const char *
+lazy_curl_version(void)
+{
+	static curl_version_info_data *(*fn)(CURLversion);
+
+	LAZYLIB_RESOLVE(lazy_curl, fn, "curl_version_info");
+	return fn(CURLVERSION_NOW)->version;
+}

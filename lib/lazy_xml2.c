@@ -80,3 +80,12 @@ xml_free(void *p)
 	LAZYLIB_RESOLVE(lazy_xml2, freefn, "xmlFree");
 	(*freefn)(p);
 }
+
+const char *
+lazy_xml2_version(void)
+{
+	static const char **version;
+
+	LAZYLIB_RESOLVE(lazy_xml2, version, "xmlParserVersion");
+	return *version;
+}

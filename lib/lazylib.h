@@ -71,4 +71,9 @@ extern struct lazylib lazy_xml2, lazy_curl;
 /* libxml2's xmlFree(p). */
 void xml_free(void *p);
 
+/* The version of the library loaded (loading it): libxml2's "20914",
+ * libcurl's "7.88.1". */
+const char *lazy_xml2_version(void);
+const char *lazy_curl_version(void);
+
 #endif

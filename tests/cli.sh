@@ -17,6 +17,10 @@ ERR=$WORK/err
 . tests/support/check.sh
 p() { "$POUCH" --data "$D" "$@" >"$OUT" 2>"$ERR"; }
 
+"$POUCH" --version >"$OUT" 2>"$ERR"
+expect "--version: pouch's and its libraries', the ones loaded on demand among them" sh -c \
+	"[ $? -eq 0 ] && grep -q '^pouch ' '$OUT' && grep -q 'libxml2 [0-9]* (libxml2' '$OUT' && grep -q 'libcurl [0-9.]* (libcurl' '$OUT'"
+
 p game new g1 --gm gm@school.example --password gm-password --zone Europe/Paris --grace 1h
 expect "game new: exit 0" test $? -eq 0
 expect "game new: the GM is named" grep -q "game master is gm@school.example" "$OUT"
