@@ -513,7 +513,7 @@ static int
 verify_mail(struct runner *r, const char *live, int *checked)
 {
 	struct buf raw, mine, err;
-	struct live_msg *v, key;
+	struct live_msg *v, key = { NULL, NULL, NULL, 0 };
 	size_t n, i;
 	DIR *d;
 	struct dirent *e;
