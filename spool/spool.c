@@ -289,6 +289,18 @@ add_out(struct spool *s, const char *id, time_t t, size_t size, const char *key,
 }
 
 static void
+free_cursors(struct cursor **c, size_t *n)
+{
+	for (size_t i = 0; i < *n; i++) {
+		free((*c)[i].name);
+		free((*c)[i].value);
+	}
+	free(*c);
+	*c = NULL;
+	*n = 0;
+}
+
+static void
 set_cursor(struct spool *s, const char *name, const char *value)
 {
 	size_t i;
@@ -457,7 +469,7 @@ read_summary(struct spool *s)
 	char stamp[128], *p, *end, *nl;
 	struct buf b;
 	long pending = -1;
-	int line = 0, done = 0;
+	int line = 0, stamped = 0, done = 0;
 
 	ledger_stamp(s, stamp, sizeof stamp);
 	buf_init(&b, 1 << 20);
@@ -487,6 +499,7 @@ read_summary(struct spool *s)
 		if (strcmp(f[0], "ledger") == 0 && f[1] != NULL && f[2] == NULL) {
 			if (strcmp(f[1], stamp) != 0)
 				break;
+			stamped = 1;
 		} else if (strcmp(f[0], "pending") == 0 && f[1] != NULL && f[2] == NULL) {
 			if (str_to_long(f[1], 0, LONG_MAX, &pending) < 0)
 				break;
@@ -501,14 +514,8 @@ read_summary(struct spool *s)
 		}
 	}
 	buf_free(&b);
-	if (!done || pending < 0 || line < 3) {
-		for (size_t i = 0; i < s->ncursors; i++) {
-			free(s->cursors[i].name);
-			free(s->cursors[i].value);
-		}
-		free(s->cursors);
-		s->cursors = NULL;
-		s->ncursors = 0;
+	if (!done || !stamped || pending < 0) {
+		free_cursors(&s->cursors, &s->ncursors);
 		return -1;
 	}
 	s->npending = (size_t)pending;
@@ -613,19 +620,12 @@ spool_index(struct spool *s, struct buf *err)
 	s->npending = 0;
 	if (load_ledger(s, err) < 0) {
 		s->broken = true;	/* the ledger changed under the summary */
-		for (i = 0; i < nnewer; i++) {
-			free(newer[i].name);
-			free(newer[i].value);
-		}
-		free(newer);
+		free_cursors(&newer, &nnewer);
 		return -1;
 	}
-	for (i = 0; i < nnewer; i++) {
+	for (i = 0; i < nnewer; i++)
 		set_cursor(s, newer[i].name, newer[i].value);
-		free(newer[i].name);
-		free(newer[i].value);
-	}
-	free(newer);
+	free_cursors(&newer, &nnewer);
 	s->indexed = true;
 	return 0;
 }
@@ -708,13 +708,9 @@ spool_close(struct spool *s, struct buf *err)
 		free(s->out[i].message_id);
 		free(s->out[i].rcpts);
 	}
-	for (i = 0; i < s->ncursors; i++) {
-		free(s->cursors[i].name);
-		free(s->cursors[i].value);
-	}
+	free_cursors(&s->cursors, &s->ncursors);
 	free(s->in);
 	free(s->out);
-	free(s->cursors);
 	map_free(&s->by_id);
 	map_free(&s->by_source);
 	map_free(&s->by_msgid);

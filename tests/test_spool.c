@@ -426,6 +426,11 @@ test_lazy_open(void **state)
 	assert_int_equal(spool_pending(s), 1);
 	assert_int_equal((int)spool_clock(s), 50);
 	close_ok(s);
+	/* one that names no ledger at all */
+	assert_int_equal(fs_write_atomic(sum, "pouch-spool-summary 1\npending\t9\nend\n", 36), 0);
+	s = open_lazy_ok();
+	assert_int_equal(spool_pending(s), 1);
+	close_ok(s);
 	assert_int_equal(unlink(sum), 0);
 	s = open_lazy_ok();
 	assert_int_equal(spool_pending(s), 1);
