@@ -2,6 +2,8 @@
 """browser_check.py — open a game's pages in headless Chromium and look at them.
 
     tests/browser_check.py [--record RECORD [--rsvg PNG]] --maps maps/standard PAGES_DIR [SHOTS_DIR]
+    tests/browser_check.py --start START.svg --start-table TABLE.md [--rsvg PNG] --maps maps/muna \
+        PAGES_DIR [SHOTS_DIR]
 
 For every *.html in PAGES_DIR: load it, fail on any console error, script
 exception or failed load (an image that does not load, for one), check that
@@ -13,6 +15,11 @@ that power's colour), and at a unit the record says stands somewhere, the
 unit's colour (with --rsvg, the same in rsvg-convert's PNG of the map). The places come from the map geometry and the size the page
 gives the image. The record (droidippy format) is the independent truth:
 its last POSITIONS are the position the index shows.
+
+With --start, a map of a variant's starting position is checked against a
+seed's table of starting positions instead (the MUNA board has no recorded
+games): every home centre the table reads with confidence 0.9 or more in
+its power's tint, with a unit of that power in its colour.
 
 Chromium is driven through the DevTools protocol over a pipe
 (--remote-debugging-pipe): no network, no extra packages. Exit status 0
@@ -30,6 +37,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import unicodedata
 import xml.etree.ElementTree as ET
 import zlib
 
@@ -192,25 +200,22 @@ def clear_spot(prov, others):
     raise ValueError("no clear spot in the province")
 
 
-def check_pixels(what, img, vb, provs, colours, units, owners):
-    """Look at a picture of the current map: a centre in its owner's tint, a unit in its colour."""
-    failures = []
+def check_centre(what, img, vb, provs, colours, prov, owner, others=None):
+    """A centre's province, at a spot clear of markers and names: its owner's tint."""
     sx, sy = img[0] / vb[2], img[1] / vb[3]
-    # The largest centre with an owner: its tinted fill.
-    cands = [(abs(sum((r[i][0] * r[i - 1][1] - r[i - 1][0] * r[i][1]) for r in provs[p]["rings"]
-                      for i in range(len(r)))), p) for p in owners if p in provs]
-    cands.sort(reverse=True)
-    prov = cands[0][1]
-    spot, _ = clear_spot(provs[prov], list(provs.values()))
-    want = tuple(int(round(255 - (255 - c) * TINT)) for c in hex_rgb(colours[owners[prov]]))
+    spot, _ = clear_spot(provs[prov], others if others is not None else list(provs.values()))
+    want = tuple(int(round(255 - (255 - c) * TINT)) for c in hex_rgb(colours[owner]))
     got = pixel(img, (spot[0] - vb[0]) * sx, (spot[1] - vb[1]) * sy)
-    print("  %s: %s (owned by %s) at %d,%d: %s, want %s" % (what, prov, owners[prov], spot[0], spot[1],
+    print("  %s: %s (owned by %s) at %d,%d: %s, want %s" % (what, prov, owner, spot[0], spot[1],
                                                           "#%02x%02x%02x" % got, "#%02x%02x%02x" % want))
     if not near(got, want):
-        failures.append("%s: %s should show %s's colour" % (what, prov, owners[prov]))
-    # A unit: an army if there is one, at its place; a fleet in its hull.
-    units = sorted(units, key=lambda u: (u[1] != "army", u[2]))
-    power, kind, place = units[0]
+        return ["%s: %s should show %s's colour" % (what, prov, owner)]
+    return []
+
+
+def check_unit(what, img, vb, provs, colours, power, kind, place):
+    """A unit at its place (a fleet in its hull): its power's colour."""
+    sx, sy = img[0] / vb[2], img[1] / vb[3]
     pv, _, coast = place.partition("/")
     pt = provs[pv]["places"]["unit-" + coast if coast else "unit"]
     y = pt[1] + (3 if kind == "fleet" else 0)
@@ -219,7 +224,92 @@ def check_pixels(what, img, vb, provs, colours, units, owners):
     print("  %s: %s %s at %s: %s, want %s" % (what, power, kind, place, "#%02x%02x%02x" % got,
                                               "#%02x%02x%02x" % want))
     if not near(got, want):
-        failures.append("%s: the %s %s in %s is not drawn in %s's colour" % (what, power, kind, place, power))
+        return ["%s: the %s %s in %s is not drawn in %s's colour" % (what, power, kind, place, power)]
+    return []
+
+
+def check_pixels(what, img, vb, provs, colours, units, owners):
+    """Look at a picture of the current map: a centre in its owner's tint, a unit in its colour."""
+    # The largest centre with an owner: its tinted fill.
+    cands = [(abs(sum((r[i][0] * r[i - 1][1] - r[i - 1][0] * r[i][1]) for r in provs[p]["rings"]
+                      for i in range(len(r)))), p) for p in owners if p in provs]
+    cands.sort(reverse=True)
+    prov = cands[0][1]
+    failures = check_centre(what, img, vb, provs, colours, prov, owners[prov])
+    # A unit: an army if there is one, at its place.
+    power, kind, place = sorted(units, key=lambda u: (u[1] != "army", u[2]))[0]
+    return failures + check_unit(what, img, vb, provs, colours, power, kind, place)
+
+
+# --- the MUNA start, against the seed's table of starting positions ------------
+
+def fold(name):
+    """A name compared loosely: no accents, case, dots or spaces."""
+    name = unicodedata.normalize("NFKD", name)
+    return "".join(c for c in name.lower() if c.isalnum())
+
+
+def start_table(path, min_conf):
+    """(power, place name) of the table's cells read with at least min_conf confidence."""
+    cells = []
+    for line in open(path, encoding="utf-8"):
+        cols = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cols) < 7 or cols[0] in ("Power", "") or set(cols[0]) <= set("-"):
+            continue
+        for cell in cols[2:]:
+            m = re.search(r"\((\d\.\d+)\)\s*$", cell)
+            if m and float(m.group(1)) >= min_conf:
+                cells.append((cols[0], cell.split(" (")[0].strip()))
+    return cells
+
+
+def check_start(b, args, shots):
+    """Every home centre the seed's table names with confidence: on the start map, in its
+    power's tint, with a unit of that power (Chromium, and rsvg-convert with --rsvg)."""
+    failures = []
+    root = ET.parse(os.path.join(args.maps, "variant.xml")).getroot()
+    powers = {}
+    for p in root.iter("power"):
+        for n in [p.get("name"), p.get("abbr")] + [a.text for a in p.iter("alias")]:
+            powers[fold(n)] = p.get("name")
+    colours = read_variant(os.path.join(args.maps, "variant.xml"))
+    provs_by_name = {fold(p.get("name")): p.get("abbr") for p in root.iter("province")}
+    units = {u.get("at").split("/")[0]: (u.get("power"), u.get("type"), u.get("at"))
+             for u in root.iter("unit")}
+    abbr_power = {p.get("abbr"): p.get("name") for p in root.iter("power")}
+    vb, provs = read_geometry(os.path.join(args.maps, "map.svg"))
+    todo = []
+    for power, place in start_table(args.start_table, 0.9):
+        who, prov = powers.get(fold(power)), provs_by_name.get(fold(place))
+        if who is None or prov is None:
+            failures.append("the table's %s (%s) is not on the map" % (place, power))
+        else:
+            todo.append((who, prov))
+    pictures = []
+    load(b, "file://" + os.path.abspath(args.start), 1280, 900, False)
+    rect = b.eval("(() => { const r = document.documentElement.getBoundingClientRect();"
+                  " return [r.left, r.top, r.width, r.height]; })()")
+    shot = b.send("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True,
+                                             "clip": {"x": rect[0], "y": rect[1], "width": rect[2],
+                                                      "height": rect[3], "scale": 1}})
+    png = base64.b64decode(shot["data"])
+    with open(os.path.join(shots, "start-map.png"), "wb") as fh:
+        fh.write(png)
+    pictures.append(("Chromium, " + os.path.basename(args.start), png_decode(png)))
+    if args.rsvg:
+        subprocess.run(["rsvg-convert", args.start, "-o", args.rsvg], check=True)
+        with open(args.rsvg, "rb") as fh:
+            pictures.append(("rsvg-convert, " + os.path.basename(args.start), png_decode(fh.read())))
+    others = list(provs.values())
+    for what, img in pictures:
+        for who, prov in todo:
+            failures += check_centre(what, img, vb, provs, colours, prov, who, others)
+            unit = units.get(prov)
+            if unit is None or abbr_power.get(unit[0], unit[0]) != who:
+                failures.append("%s: no %s unit starts in %s" % (what, who, prov))
+            else:
+                failures += check_unit(what, img, vb, provs, colours, who, unit[1], unit[2])
+    print("  %d home centres of the seed's table checked in %d pictures" % (len(todo), len(pictures)))
     return failures
 
 
@@ -373,7 +463,13 @@ def main():
                     "(without it, no pixels are checked)")
     ap.add_argument("--maps", required=True, help="the variant's directory (variant.xml, map.svg)")
     ap.add_argument("pages", help="the game's page directory (index.html ...)")
-    ap.add_argument("--rsvg", metavar="PNG", help="also draw current.svg with rsvg-convert into PNG and check it")
+    ap.add_argument("--rsvg", metavar="PNG", help="also draw the checked map (current.svg, or the "
+                    "--start map) with rsvg-convert into PNG and check it")
+    ap.add_argument("--start", metavar="SVG", help="a map of the variant's starting position, "
+                    "checked against --start-table")
+    ap.add_argument("--start-table", metavar="MD", help="the seed's table of starting positions "
+                    "(notes/muna-starting-table.md): power, colour, then its home centres, each "
+                    "with a confidence; those read with 0.9 or more are checked")
     ap.add_argument("shots", nargs="?", help="where to put the screenshots (default: a temporary directory)")
     args = ap.parse_args()
 
@@ -406,6 +502,8 @@ def main():
 
         if args.record:
             failures += check_index(b, args, shots)
+        if args.start and args.start_table:
+            failures += check_start(b, args, shots)
     finally:
         b.close()
         if not args.shots:
