@@ -286,20 +286,11 @@ def check_start(b, args, shots):
         else:
             todo.append((who, prov))
     pictures = []
-    load(b, "file://" + os.path.abspath(args.start), 1280, 900, False)
-    rect = b.eval("(() => { const r = document.documentElement.getBoundingClientRect();"
-                  " return [r.left, r.top, r.width, r.height]; })()")
-    shot = b.send("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True,
-                                             "clip": {"x": rect[0], "y": rect[1], "width": rect[2],
-                                                      "height": rect[3], "scale": 1}})
-    png = base64.b64decode(shot["data"])
-    with open(os.path.join(shots, "start-map.png"), "wb") as fh:
-        fh.write(png)
-    pictures.append(("Chromium, " + os.path.basename(args.start), png_decode(png)))
+    png = photograph(b, os.path.abspath(args.start), "document.documentElement",
+                     os.path.join(shots, "start-map.png"))
+    pictures.append(("Chromium, " + os.path.basename(args.start), png))
     if args.rsvg:
-        subprocess.run(["rsvg-convert", args.start, "-o", args.rsvg], check=True)
-        with open(args.rsvg, "rb") as fh:
-            pictures.append(("rsvg-convert, " + os.path.basename(args.start), png_decode(fh.read())))
+        pictures.append(("rsvg-convert, " + os.path.basename(args.start), rsvg(args.start, args.rsvg)))
     others = list(provs.values())
     for what, img in pictures:
         for who, prov in todo:
@@ -431,28 +422,42 @@ def load(b, url, width, height, mobile):
     return problems_in(b.events)
 
 
+def photograph(b, path, element, shot):
+    """Chromium's picture of an element (a JavaScript expression) of the page at path, saved in
+    shot: the decoded PNG."""
+    load(b, "file://" + path, 1280, 900, False)
+    rect = b.eval("(() => { const r = %s.getBoundingClientRect();"
+                  " return [r.left + window.scrollX, r.top + window.scrollY, r.width, r.height]; })()"
+                  % element)
+    data = b.send("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True,
+                                             "clip": {"x": rect[0], "y": rect[1], "width": rect[2],
+                                                      "height": rect[3], "scale": 1}})
+    png = base64.b64decode(data["data"])
+    with open(shot, "wb") as fh:
+        fh.write(png)
+    return png_decode(png)
+
+
+def rsvg(svg, png):
+    """rsvg-convert's picture of svg, written to png: the decoded PNG."""
+    subprocess.run(["rsvg-convert", svg, "-o", png], check=True)
+    with open(png, "rb") as fh:
+        return png_decode(fh.read())
+
+
 def check_index(b, args, shots):
     """Pixels of the current map on the index page (and in rsvg-convert's PNG)."""
     failures = []
     colours = read_variant(os.path.join(args.maps, "variant.xml"))
     vb, provs = read_geometry(os.path.join(args.maps, "map.svg"))
     units, owners = last_position(args.record)
-    load(b, "file://" + os.path.abspath(os.path.join(args.pages, "index.html")), 1280, 900, False)
-    rect = b.eval("(() => { const r = document.querySelector('img.map').getBoundingClientRect();"
-                  " return [r.left + window.scrollX, r.top + window.scrollY, r.width, r.height]; })()")
-    shot = b.send("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True,
-                                             "clip": {"x": rect[0], "y": rect[1], "width": rect[2],
-                                                      "height": rect[3], "scale": 1}})
-    png = base64.b64decode(shot["data"])
-    with open(os.path.join(shots, "index-map.png"), "wb") as fh:
-        fh.write(png)
-    failures += check_pixels("Chromium, index.html", png_decode(png), vb, provs, colours, units, owners)
+    png = photograph(b, os.path.abspath(os.path.join(args.pages, "index.html")),
+                     "document.querySelector('img.map')", os.path.join(shots, "index-map.png"))
+    failures += check_pixels("Chromium, index.html", png, vb, provs, colours, units, owners)
     if args.rsvg:
-        subprocess.run(["rsvg-convert", os.path.join(args.pages, "current.svg"), "-o", args.rsvg],
-                       check=True)
-        with open(args.rsvg, "rb") as fh:
-            failures += check_pixels("rsvg-convert, current.svg", png_decode(fh.read()), vb, provs,
-                                     colours, units, owners)
+        failures += check_pixels("rsvg-convert, current.svg",
+                                 rsvg(os.path.join(args.pages, "current.svg"), args.rsvg), vb, provs,
+                                 colours, units, owners)
     return failures
 
 
