@@ -15,7 +15,8 @@
  * at open, or with spool_open_lazy when first needed (spool_index). A
  * lazy open reads DIR/ledger.sum instead: what a run with nothing new
  * needs (the cursors, the clock, how many messages wait to be applied),
- * written after each ledger append for the ledger's size, mtime and inode.
+ * written at close for the ledger's size, mtime and inode when the ledger
+ * changed or the summary did not describe it.
  * It is a cache: not synced, and ignored (the ledger read) whenever the
  * ledger is not exactly the file it describes, or it is damaged or
  * missing. A crash while appending can leave a last line without its
@@ -152,6 +153,8 @@ struct spool {
 	size_t npend_in, npend_out;
 	size_t npending;	/* inbound entries SPOOL_STORED */
 	bool indexed;		/* the ledger has been read (in, out, the maps) */
+	bool known;		/* npending and the cursors are whole (indexed, or
+				 * opened from the summary) */
 	bool summary_ok;	/* ledger.sum describes the ledger on disk */
 	bool ledger_new;	/* created by this process: fsync its directory */
 	bool broken;		/* a ledger write failed: refuse everything */
@@ -328,17 +331,16 @@ parse_time(const char *f, time_t *t)
 	return 0;
 }
 
-/* Apply one ledger line (modified in place). Returns 0 or -1 (damaged). */
+/* Split a record (modified in place) into at most max tab-separated
+ * fields, the last taking the rest; the fields after the first (the
+ * record's kind) decoded, "-" as NULL. Returns the number of fields. */
 static int
-load_record(struct spool *s, char *line)
+split_record(char *line, char **f, int max)
 {
-	char *f[8];
 	int n = 0;
 	char *p = line;
-	time_t t;
-	long size;
 
-	while (n < 8) {
+	while (n < max) {
 		char *tab = strchr(p, '\t');
 		f[n++] = p;
 		if (tab == NULL)
@@ -348,6 +350,18 @@ load_record(struct spool *s, char *line)
 	}
 	for (int i = 1; i < n; i++)
 		f[i] = get_field(f[i]);
+	return n;
+}
+
+/* Apply one ledger line (modified in place). Returns 0 or -1 (damaged). */
+static int
+load_record(struct spool *s, char *line)
+{
+	char *f[8];
+	int n = split_record(line, f, 8);
+	time_t t;
+	long size;
+
 	if (strcmp(f[0], "in") == 0 && n == 7) {
 		if (f[1] == NULL || map_get(&s->by_id, f[1]) != SIZE_MAX || parse_time(f[2], &t) < 0 || f[3] == NULL ||
 		    str_to_long(f[3], 0, LONG_MAX, &size) < 0)
@@ -479,7 +493,8 @@ read_summary(struct spool *s)
 		return -1;
 	}
 	for (p = b.data, end = b.data + b.len; p < end && !done; p = nl + 1) {
-		char *f[3] = { p, NULL, NULL };
+		char *f[3];
+		int n;
 
 		nl = memchr(p, '\n', (size_t)(end - p));
 		*nl = '\0';
@@ -488,26 +503,17 @@ read_summary(struct spool *s)
 				break;
 			continue;
 		}
-		if ((p = strchr(f[0], '\t')) != NULL) {
-			*p = '\0';
-			f[1] = p + 1;
-			if ((p = strchr(f[1], '\t')) != NULL) {
-				*p = '\0';
-				f[2] = p + 1;
-			}
-		}
-		if (strcmp(f[0], "ledger") == 0 && f[1] != NULL && f[2] == NULL) {
+		n = split_record(p, f, 3);
+		if (strcmp(f[0], "ledger") == 0 && n == 2 && f[1] != NULL) {
 			if (strcmp(f[1], stamp) != 0)
 				break;
 			stamped = 1;
-		} else if (strcmp(f[0], "pending") == 0 && f[1] != NULL && f[2] == NULL) {
+		} else if (strcmp(f[0], "pending") == 0 && n == 2 && f[1] != NULL) {
 			if (str_to_long(f[1], 0, LONG_MAX, &pending) < 0)
 				break;
-		} else if (strcmp(f[0], "cursor") == 0 && f[1] != NULL && f[2] != NULL &&
-		    (f[1] = get_field(f[1])) != NULL) {
-			f[2] = get_field(f[2]);
+		} else if (strcmp(f[0], "cursor") == 0 && n == 3 && f[1] != NULL) {
 			set_cursor(s, f[1], f[2] ? f[2] : "");
-		} else if (strcmp(f[0], "end") == 0 && f[1] == NULL) {
+		} else if (strcmp(f[0], "end") == 0 && n == 1) {
 			done = 1;
 		} else {
 			break;
@@ -522,8 +528,8 @@ read_summary(struct spool *s)
 	return 0;
 }
 
-/* Describe the ledger as it now is on disk (after an append, or when the
- * summary did not). A cache: a failure is only logged. */
+/* Describe the ledger as it now is on disk (at close, when it changed or
+ * the summary did not describe it). A cache: a failure is only logged. */
 static void
 write_summary(struct spool *s)
 {
@@ -579,12 +585,12 @@ open_spool(const char *dir, bool lazy, struct buf *err)
 	md_clean_tmp(s->in_dir);
 	md_clean_tmp(s->out_dir);
 	if (lazy && read_summary(s) == 0) {
-		s->summary_ok = true;
+		s->summary_ok = s->known = true;
 		return s;
 	}
 	if (load_ledger(s, err) < 0)
 		goto fail;
-	s->indexed = true;
+	s->indexed = s->known = true;
 	return s;
 fail:
 	spool_close(s, NULL);
@@ -626,7 +632,7 @@ spool_index(struct spool *s, struct buf *err)
 	for (i = 0; i < nnewer; i++)
 		set_cursor(s, newer[i].name, newer[i].value);
 	free_cursors(&newer, &nnewer);
-	s->indexed = true;
+	s->indexed = s->known = true;
 	return 0;
 }
 
@@ -678,8 +684,7 @@ spool_sync(struct spool *s, struct buf *err)
 		s->ledger_new = false;
 	}
 	buf_reset(&s->pending);
-	s->summary_ok = false;
-	write_summary(s);
+	s->summary_ok = false;	/* rewritten at close */
 	return 0;
 }
 
@@ -693,7 +698,7 @@ spool_close(struct spool *s, struct buf *err)
 		return 0;
 	if (s->lock_fd >= 0) {
 		r = spool_sync(s, err);
-		if (r == 0 && s->indexed && !s->summary_ok)
+		if (r == 0 && s->known && !s->summary_ok)
 			write_summary(s);	/* for the next lazy open */
 	}
 	for (i = 0; i < s->nin; i++) {
