@@ -9,6 +9,8 @@
 #ifndef POUCH_CLI_H
 #define POUCH_CLI_H
 
+#define POUCH_DEFAULT_DATA "/var/lib/pouch"	/* without --data or POUCH_DATA */
+
 struct cli_opts {
 	const char *data_dir;	/* --data */
 	const char *config;	/* --config */
@@ -16,7 +18,12 @@ struct cli_opts {
 	int verbose;		/* -v */
 };
 
+#include <stdio.h>
+
 struct buf;
+/* Print the usage of command name (its forms, "usage: pouch ...") on f.
+ * Returns 2, the exit status of a usage error. */
+int cli_usage(const char *name, FILE *f);
 /* Print err, each line prefixed with "pouch CMD: ", on stderr. */
 void cli_print_err(const char *cmd, const struct buf *err);
 

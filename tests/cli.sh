@@ -105,5 +105,37 @@ cp -R "$D/spool" "$WORK/archive"
 "$POUCH" replay --spool "$WORK/archive" --data "$WORK/from-archive" >"$OUT" 2>"$ERR"
 expect "replay --spool DIR --data OUT: the games rebuilt" sh -c "grep -q '^replayed ' '$OUT' && cmp -s '$D/games/g1/game.txt' '$WORK/from-archive/games/g1/game.txt'"
 
+# Unix conventions: COMMAND --help (or -h) prints its usage on standard
+# output and exits 0; a wrong usage goes to standard error with status 2;
+# every usage line of --help is in pouch(1)'s SYNOPSIS (rendered, blanks
+# squeezed).
+COMMANDS="run game replay datc check-game play transcript render render-game map fetch send read-mail"
+SYNOPSIS=$WORK/synopsis
+MANWIDTH=1000 MANPAGER=cat man -l judge/pouch.1 2>/dev/null | col -b |
+	sed -n '/^SYNOPSIS/,/^DESCRIPTION/p' | tr -s ' \t' ' ' >"$SYNOPSIS"
+expect "the man page renders, with a SYNOPSIS" grep -q "pouch run" "$SYNOPSIS"
+for c in $COMMANDS; do
+	for h in --help -h; do
+		"$POUCH" --data "$D" $c $h >"$OUT" 2>"$ERR"
+		rc=$?
+		expect "pouch $c $h: usage on stdout, nothing on stderr, exit 0" sh -c \
+			"[ $rc -eq 0 ] && grep -q '^usage: pouch $c' '$OUT' && [ ! -s '$ERR' ]"
+	done
+	"$POUCH" --data "$D" $c --help | sed -n 's/^\(usage:\|      \) pouch /pouch /p' |
+		tr -s ' \t' ' ' >"$WORK/forms"
+	missing=""
+	while IFS= read -r form; do
+		grep -qF -- "$form" "$SYNOPSIS" || missing="$missing [$form]"
+	done <"$WORK/forms"
+	expect "pouch $c --help: each usage line is in pouch(1)'s SYNOPSIS${missing:+ (missing:$missing)}" \
+		sh -c "[ -s '$WORK/forms' ] && [ -z '$missing' ]"
+done
+for c in "run --bogus" "game --bogus" "replay --bogus" "render --bogus" "send --bogus"; do
+	"$POUCH" --data "$D" $c >"$OUT" 2>"$ERR"
+	rc=$?
+	expect "pouch $c: usage on stderr, nothing on stdout, exit 2" sh -c \
+		"[ $rc -eq 2 ] && grep -q '^usage: pouch ' '$ERR' && [ ! -s '$OUT' ]"
+done
+
 echo "== cli: $PASS passed, $FAIL failed"
 [ $FAIL -eq 0 ]
