@@ -40,5 +40,6 @@ int cli_read_mail(const struct cli_opts *o, int argc, char **argv);	/* mailer/cl
 int cli_send(const struct cli_opts *o, int argc, char **argv);	/* mailer/cli_mail.c */
 int cli_render(const struct cli_opts *o, int argc, char **argv);
 int cli_render_game(const struct cli_opts *o, int argc, char **argv);
+int cli_doctor(const struct cli_opts *o, int argc, char **argv);	/* judge/doctor.c */
 
 #endif

@@ -45,6 +45,9 @@ static const struct command commands[] = {
 	    "replay [--spool dir] --verify",
 	    "rebuild every game from the spool alone into out; --verify compares with the live\n"
 	    "judge (without --into, in a directory of its own, removed when nothing differs)" },
+	{ "doctor", cli_doctor, "doctor",
+	    "check the data directory and its settings before the first game: the judge's\n"
+	    "address, the mailbox and the outgoing server, the map pages, cron, the clock" },
 	{ "datc", cli_datc, "datc [--edition e] [--variant v] [--verbose] file ...",
 	    "run DATC case files (jDip format); ends with \"N passed, M failed\"" },
 	{ "check-game", cli_check_game, "check-game [--edition e] path ...",

@@ -109,7 +109,7 @@ expect "replay --spool DIR --data OUT: the games rebuilt" sh -c "grep -q '^repla
 # output and exits 0; a wrong usage goes to standard error with status 2;
 # every usage line of --help is in pouch(1)'s SYNOPSIS (rendered, blanks
 # squeezed).
-COMMANDS="run game replay datc check-game play transcript render render-game map fetch send read-mail"
+COMMANDS="run game replay doctor datc check-game play transcript render render-game map fetch send read-mail"
 SYNOPSIS=$WORK/synopsis
 MANWIDTH=1000 MANPAGER=cat man -l judge/pouch.1 2>/dev/null | col -b |
 	sed -n '/^SYNOPSIS/,/^DESCRIPTION/p' | tr -s ' \t' ' ' >"$SYNOPSIS"
@@ -130,12 +130,45 @@ for c in $COMMANDS; do
 	expect "pouch $c --help: each usage line is in pouch(1)'s SYNOPSIS${missing:+ (missing:$missing)}" \
 		sh -c "[ -s '$WORK/forms' ] && [ -z '$missing' ]"
 done
-for c in "run --bogus" "game --bogus" "replay --bogus" "render --bogus" "send --bogus"; do
+for c in "run --bogus" "game --bogus" "replay --bogus" "render --bogus" "send --bogus" "doctor extra"; do
 	"$POUCH" --data "$D" $c >"$OUT" 2>"$ERR"
 	rc=$?
 	expect "pouch $c: usage on stderr, nothing on stdout, exit 2" sh -c \
 		"[ $rc -eq 2 ] && grep -q '^usage: pouch ' '$ERR' && [ ! -s '$OUT' ]"
 done
+
+# pouch doctor on the embedded default: the placeholder address is a
+# problem (exit 1); with a real address and nothing else wrong, exit 0.
+p doctor
+rc=$?
+expect "doctor, judge@localhost: a problem, exit 1" sh -c \
+	"[ $rc -eq 1 ] && grep -q '^problem: the judge.s address is judge@localhost, a placeholder' '$OUT'"
+expect "... the inbox Maildir checked" grep -q "^ok: the inbox Maildir $D/mail/inbox is there and writable" "$OUT"
+expect "... the outgoing Maildirs checked" grep -q "^ok: the outgoing mail directory $D/mail/out" "$OUT"
+expect "... cron looked for (ok or a warning)" grep -q "^\(ok\|warning\): .*\(pouch run\|pouch.timer\)" "$OUT"
+expect "... every game's zone checked" grep -q "^ok: 1 game, every zone known to tzdata" "$OUT"
+echo "judge.address = judge@school.test" >"$D/pouch.conf"
+p doctor
+rc=$?
+expect "doctor, a real address, nothing wrong: exit 0" sh -c \
+	"[ $rc -eq 0 ] && grep -q '^ok: the judge.s address is judge@school.test' '$OUT' && ! grep -q '^problem' '$OUT'"
+echo "judge.pages = $WORK/www" >>"$D/pouch.conf"
+p doctor
+expect "doctor, judge.pages without judge.base_url: a problem" sh -c \
+	"[ $? -eq 1 ] && grep -q '^problem: judge.pages is .* but judge.base_url is not set' '$OUT'"
+echo "judge.address = judge@school.test" >"$D/pouch.conf"
+mv "$D/mail/inbox" "$WORK/inbox.saved"
+echo "not a directory" >"$D/mail/inbox"
+p doctor
+expect "doctor, the inbox is a file: a problem" sh -c \
+	"[ $? -eq 1 ] && grep -q '^problem: the inbox Maildir $D/mail/inbox: .* is not a directory' '$OUT'"
+rm "$D/mail/inbox"
+mv "$WORK/inbox.saved" "$D/mail/inbox"
+"$POUCH" --data "$D" run --now 2099-01-01T00:00:00Z >/dev/null 2>&1
+p doctor
+expect "doctor, the clock behind the last run: a problem" sh -c \
+	"[ $? -eq 1 ] && grep -q '^problem: the system clock (.*) is before the judge.s last run (2099-01-01' '$OUT'"
+rm "$D/pouch.conf"
 
 echo "== cli: $PASS passed, $FAIL failed"
 [ $FAIL -eq 0 ]
