@@ -20,6 +20,8 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include <curl/curl.h>
+
 #include "../lib/fsio.h"
 #include "../lib/str.h"
 #include "../lib/tz.h"
@@ -228,26 +230,89 @@ check_outgoing(struct doctor *d)
 		say(d, FOUND_WARNING, "smtp.tls = none: mail and password cross the network unencrypted");
 }
 
+static size_t
+probe_write(char *data, size_t size, size_t nmemb, void *arg)
+{
+	struct buf *b = arg;
+
+	buf_append(b, data, size * nmemb);	/* capped: the rest is dropped */
+	return size * nmemb;
+}
+
+/*
+ * Are the pages in dir what url serves? A test file written into dir is
+ * read back from url (libcurl, TLS verified, 10 seconds) and removed. Not
+ * found there, or not the same: a problem; the server not reached: a
+ * warning (it may answer only outside this machine).
+ */
+static void
+probe_pages(struct doctor *d, const char *url, const char *dir)
+{
+	char name[64], path[1200], link[1200], token[64], errbuf[CURL_ERROR_SIZE] = "";
+	struct buf got;
+	CURLcode rc;
+	CURL *h;
+
+	snprintf(name, sizeof name, "pouch-doctor-%ld.txt", (long)getpid());
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	snprintf(link, sizeof link, "%s/%s", url, name);
+	snprintf(token, sizeof token, "pouch doctor %ld %ld\n", (long)getpid(), (long)time(NULL));
+	if (fs_write_atomic(path, token, strlen(token)) < 0) {
+		say(d, FOUND_PROBLEM, "cannot write a test file into the pages directory %s", dir);
+		return;
+	}
+	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK || (h = curl_easy_init()) == NULL) {
+		say(d, FOUND_WARNING, "libcurl cannot be initialised: %s not tried", url);
+		remove(path);
+		return;
+	}
+	buf_init(&got, 4096);
+	curl_easy_setopt(h, CURLOPT_URL, link);
+	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
+	curl_easy_setopt(h, CURLOPT_FAILONERROR, 1L);
+	curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 1L);
+	curl_easy_setopt(h, CURLOPT_TIMEOUT, 10L);
+	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 1L);
+	curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 2L);
+	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, probe_write);
+	curl_easy_setopt(h, CURLOPT_WRITEDATA, &got);
+	rc = curl_easy_perform(h);
+	if (rc == CURLE_OK && strcmp(buf_str(&got), token) == 0)
+		say(d, FOUND_OK, "%s serves %s (a test file written there was read back)", url, dir);
+	else if (rc == CURLE_OK || rc == CURLE_HTTP_RETURNED_ERROR ||
+	    rc == CURLE_FILE_COULDNT_READ_FILE || rc == CURLE_REMOTE_FILE_NOT_FOUND)
+		say(d, FOUND_PROBLEM, "%s does not serve %s: a test file written there was %s at %s",
+		    url, dir, rc == CURLE_OK ? "something else" : "not found", link);
+	else
+		say(d, FOUND_WARNING, "could not read %s back (%s): check that the web server "
+		    "serves %s there", link, errbuf[0] ? errbuf : curl_easy_strerror(rc), dir);
+	curl_easy_cleanup(h);
+	curl_global_cleanup();
+	buf_free(&got);
+	remove(path);
+}
+
 static void
 check_pages(struct doctor *d)
 {
-	const char *url = d->r.conf.judge.base_url, *dir = d->r.conf.pages;
+	const char *url = d->r.conf.judge.base_url, *dir = d->r.conf.pages, *why;
 	int set_dir = d->r.conf.pages_set, set_url = url[0] != '\0';
 
 	if (set_url && !set_dir)
-		say(d, FOUND_PROBLEM, "judge.base_url is %s but judge.pages is not set: the pages go to %s; set "
-		    "judge.pages to the directory the web server serves at that address", url, dir);
+		say(d, FOUND_PROBLEM, "judge.base_url is %s but judge.pages is not set: the pages "
+		    "go to %s; set judge.pages to the directory the web server serves at that "
+		    "address", url, dir);
 	else if (!set_url && set_dir)
-		say(d, FOUND_PROBLEM, "judge.pages is %s but judge.base_url is not set: reports carry no link to "
-		    "the maps (set judge.base_url to the address that serves %s)", dir, dir);
-	else if (set_url && strncmp(url, "file://", 7) == 0 && strcmp(url + 7, dir) != 0)
-		say(d, FOUND_PROBLEM, "judge.base_url %s is not the directory judge.pages (%s)", url, dir);
-	else if (set_url)
-		say(d, FOUND_OK, "the map pages are written to %s and linked as %s", dir, url);
-	else
-		say(d, FOUND_OK, "the map pages are written to %s; reports carry no link (judge.base_url and "
-		    "judge.pages not set)", dir);
+		say(d, FOUND_PROBLEM, "judge.pages is %s but judge.base_url is not set: reports "
+		    "carry no link to the maps (set judge.base_url to the address that serves %s)",
+		    dir, dir);
+	else if (!set_url)
+		say(d, FOUND_OK, "the map pages are written to %s; reports carry no link "
+		    "(judge.base_url and judge.pages not set)", dir);
 	dir_ready(d, "the pages directory", dir, 0, "or set judge.pages");
+	if (set_url && writable_dir(dir, &why) == 0)
+		probe_pages(d, url, dir);
 }
 
 /* A line of a crontab that runs pouch run (not a comment). */

@@ -156,6 +156,19 @@ echo "judge.pages = $WORK/www" >>"$D/pouch.conf"
 p doctor
 expect "doctor, judge.pages without judge.base_url: a problem" sh -c \
 	"[ $? -eq 1 ] && grep -q '^problem: judge.pages is .* but judge.base_url is not set' '$OUT'"
+# Pages written where the base URL points: a test file is read back there.
+mkdir -p "$WORK/www" "$WORK/elsewhere"
+printf 'judge.address = judge@school.test\njudge.pages = %s\njudge.base_url = file://%s\n' \
+	"$WORK/www" "$WORK/www" >"$D/pouch.conf"
+p doctor
+expect "doctor, the base URL serves the pages directory: ok, exit 0" sh -c \
+	"[ $? -eq 0 ] && grep -q '^ok: file://$WORK/www serves $WORK/www (a test file written there was read back)' '$OUT'"
+expect "... and the test file is gone" sh -c "[ -z \"\$(ls -A '$WORK/www')\" ]"
+printf 'judge.address = judge@school.test\njudge.pages = %s\njudge.base_url = file://%s\n' \
+	"$WORK/elsewhere" "$WORK/www" >"$D/pouch.conf"
+p doctor
+expect "doctor, the base URL serves another directory: a problem" sh -c \
+	"[ $? -eq 1 ] && grep -q '^problem: file://$WORK/www does not serve $WORK/elsewhere: a test file written there was not found' '$OUT'"
 echo "judge.address = judge@school.test" >"$D/pouch.conf"
 mv "$D/mail/inbox" "$WORK/inbox.saved"
 echo "not a directory" >"$D/mail/inbox"
