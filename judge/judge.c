@@ -852,6 +852,43 @@ take_order(struct judge *j, struct game *g, power_id p, const char *line, size_t
 	return 0;
 }
 
+/* True when line is plainly not an order on g's board (a greeting, a name,
+ * thanks) and not a misspelt command either. */
+static bool
+chat_line(const struct game *g, const char *line, size_t len)
+{
+	struct parse_ctx c = { g->map, g->names, &g->board, POWER_NONE };
+	struct parse_result r;
+	char word[64];
+	size_t wn;
+
+	order_parse(&c, line, len, &r);
+	if (r.verdict != VERDICT_REFUSED || !r.chat)
+		return false;
+	str_ncopy_trim(word, sizeof word, line, len);
+	wn = strcspn(word, " \t:,.!?;");
+	return command_suggest(word, wn) == NULL;
+}
+
+/* The game named by the message's GAME line, wherever it is (NULL: none),
+ * to read the lines before it by. */
+static struct game *
+game_ahead(struct judge *j, const struct body_line *lines, int n)
+{
+	char a[400], *w;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (lines[i].kind != LINE_IDENT)
+			continue;
+		str_ncopy_trim(a, sizeof a, lines[i].args, lines[i].args_len);
+		w = a + strspn(a, " \t");
+		w[strcspn(w, " \t")] = '\0';
+		return *w ? judge_find_game(j, w) : NULL;
+	}
+	return NULL;
+}
+
 /* Lines that are plainly not orders: counted, the first few quoted
  * (cut at a word or after 20 bytes, never inside a UTF-8 letter). */
 struct ignored {
@@ -889,8 +926,8 @@ ignored_put(const struct ignored *ig, struct buf *out)
 {
 	if (ig->n == 0)
 		return;
-	buf_printf(out, "\nIgnored %d line%s that %s not orders: %s", ig->n, ig->n == 1 ? "" : "s",
-	    ig->n == 1 ? "is" : "are", buf_str(&ig->quotes));
+	buf_printf(out, "\nIgnored %d line%s: %s", ig->n, ig->n == 1 ? " that is not an order" :
+	    "s that are not orders", buf_str(&ig->quotes));
 	if (ig->n > IGNORED_QUOTED)
 		buf_printf(out, " and %d more", ig->n - IGNORED_QUOTED);
 	buf_puts(out, ".\n");
@@ -1464,6 +1501,7 @@ handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool h
 	struct body_line *lines;
 	struct ident id = { NULL, POWER_NONE, false };
 	struct ignored ign;
+	struct game *ahead;
 	struct press pr;
 	struct buf reply;
 	int n, i, told_ident = 0, refused = 0, stop = 0;
@@ -1512,6 +1550,7 @@ handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool h
 		    BODY_MAX_LINES, BODY_MAX_LINES);
 		n = BODY_MAX_LINES;
 	}
+	ahead = game_ahead(j, lines, n);
 	if (m->truncated)
 		buf_puts(&reply, "Your message was too long; only its beginning was read.\n\n");
 	if (m->had_attachments)
@@ -1610,6 +1649,13 @@ handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool h
 					id.gm = true;
 				}
 			}
+			continue;
+		}
+		if (id.g == NULL && ahead && bl->kind != LINE_COMMAND &&
+		    chat_line(ahead, bl->text, bl->len)) {
+			/* "Hi mr judge," above the GAME line */
+			buf_truncate(&reply, echo);
+			ignored_add(&ign, bl->text, bl->len);
 			continue;
 		}
 		if (id.g == NULL) {
