@@ -324,12 +324,13 @@ cron_line(const char *line)
 	return *line != '#' && strstr(line, "pouch") != NULL && strstr(line, " run") != NULL;
 }
 
-/* The first line of file (or of a command's output, when cmd) that runs
- * pouch run: 1 when found. */
+/* Whether file (or a command's output, when cmd) has a line that runs
+ * pouch run: 1, with the directory its --data names in data ("" when
+ * none), else 0. */
 static int
-cron_in(const char *path, int cmd)
+cron_in(const char *path, int cmd, char *data, size_t size)
 {
-	char line[2048];
+	char line[2048], *p;
 	FILE *f = cmd ? popen(path, "r") : fopen(path, "r");
 	int found = 0;
 
@@ -341,13 +342,30 @@ cron_in(const char *path, int cmd)
 		pclose(f);
 	else
 		fclose(f);
+	data[0] = '\0';
+	if (found && (p = strstr(line, "--data")) != NULL) {
+		p += 6 + strspn(p + 6, " \t=");
+		p[strcspn(p, " \t\r\n")] = '\0';
+		str_copy(data, p, size);
+	}
 	return found;
+}
+
+/* A cron entry found in where: ok, or a warning when it runs the judge on
+ * another data directory. */
+static void
+cron_found(struct doctor *d, const char *where, const char *data)
+{
+	if (data[0] && strcmp(data, d->data) != 0)
+		say(d, FOUND_WARNING, "%s runs pouch run on %s, not on %s", where, data, d->data);
+	else
+		say(d, FOUND_OK, "%s runs pouch run", where);
 }
 
 static void
 check_cron(struct doctor *d)
 {
-	char path[1200], line[64] = "";
+	char path[1200], line[64] = "", data[1024];
 	struct dirent *e;
 	DIR *dir;
 	FILE *f;
@@ -357,16 +375,16 @@ check_cron(struct doctor *d)
 			if (e->d_name[0] == '.')
 				continue;
 			snprintf(path, sizeof path, "/etc/cron.d/%s", e->d_name);
-			if (cron_in(path, 0)) {
+			if (cron_in(path, 0, data, sizeof data)) {
 				closedir(dir);
-				say(d, FOUND_OK, "%s runs pouch run", path);
+				cron_found(d, path, data);
 				return;
 			}
 		}
 		closedir(dir);
 	}
-	if (cron_in("crontab -l 2>/dev/null", 1)) {
-		say(d, FOUND_OK, "this user's crontab runs pouch run");
+	if (cron_in("crontab -l 2>/dev/null", 1, data, sizeof data)) {
+		cron_found(d, "this user's crontab", data);
 		return;
 	}
 	if ((f = popen("systemctl is-enabled pouch.timer 2>/dev/null", "r")) != NULL) {

@@ -177,6 +177,20 @@ expect "doctor, the inbox is a file: a problem" sh -c \
 	"[ $? -eq 1 ] && grep -q '^problem: the inbox Maildir $D/mail/inbox: .* is not a directory' '$OUT'"
 rm "$D/mail/inbox"
 mv "$WORK/inbox.saved" "$D/mail/inbox"
+# Cron: an /etc/cron.d entry, in a mount namespace of its own (root only;
+# the machine's /etc/cron.d is not touched).
+if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null 2>&1; then
+	unshare -m sh -c "mount --make-rprivate / && mount -t tmpfs none /etc/cron.d &&
+		echo '*/5 * * * * pouch $POUCH --data $D run' >/etc/cron.d/pouch &&
+		'$POUCH' --data '$D' doctor >'$OUT' 2>'$ERR'
+		echo '*/5 * * * * pouch $POUCH --data /elsewhere run' >/etc/cron.d/pouch &&
+		'$POUCH' --data '$D' doctor >'$OUT.other' 2>>'$ERR'"
+	expect "doctor, an /etc/cron.d entry that runs pouch run here: ok" grep -q "^ok: /etc/cron.d/pouch runs pouch run$" "$OUT"
+	expect "... one that runs it on another data directory: a warning" \
+		grep -q "^warning: /etc/cron.d/pouch runs pouch run on /elsewhere, not on $D" "$OUT.other"
+else
+	echo "  skipped: doctor's cron check (needs root and unshare)"
+fi
 "$POUCH" --data "$D" run --now 2099-01-01T00:00:00Z >/dev/null 2>&1
 p doctor
 expect "doctor, the clock behind the last run: a problem" sh -c \
