@@ -640,16 +640,21 @@ verb_suggest(const char *word, int first)
 	return NULL;
 }
 
-/* "unknown place "xyz"; did you mean A, B or C?", or after the unit
- * "unknown word "carry"; did you mean convoy?" */
+/* "unknown place "xyz"; did you mean A, B or C?" for the word at token
+ * k, or where the order word goes (first, or after a place: not after an
+ * arrow or an order word) "unknown word "carry"; did you mean convoy?" */
 static int
-fail_unknown(struct gp *g, const char *word)
+fail_unknown(struct gp *g, int k)
 {
+	const struct tok *prev = k > 0 ? &g->lx->t[k - 1] : NULL;
+	const char *word = g->lx->t[k].s, *verb = NULL;
 	struct name_cand sg[3];
 	char list[160];
 	size_t o = 0;
-	const char *verb = verb_suggest(word, g->i == 0);
 	int n, i;
+
+	if (prev == NULL || (prev->kind == TK_WORD && prev->kw == KW_NONE))
+		verb = verb_suggest(word, prev == NULL);
 
 	if (verb) {
 		g->first_unknown = 0;	/* an order, misspelt */
@@ -776,7 +781,7 @@ parse_place(struct gp *g, struct slot *s, int flags)
 		return gfail(g, "expected a place, not \"%s\"", lx->t[start].s);
 	if (start == 0 && g->err[0] == '\0')
 		g->first_unknown = 1;
-	return fail_unknown(g, lx->t[start].s);
+	return fail_unknown(g, start);
 }
 
 static void
