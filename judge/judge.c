@@ -1740,6 +1740,11 @@ handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool h
 			continue;
 		}
 		/* An order. */
+		if (id.gm && chat_line(id.g, bl->text, bl->len)) {
+			buf_truncate(&reply, echo);
+			ignored_add(&ign, bl->text, bl->len);
+			continue;
+		}
 		if (id.gm) {
 			buf_puts(&reply, "  REFUSED: the game master gives no orders (this is not a command)\n");
 			continue;
