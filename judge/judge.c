@@ -778,6 +778,33 @@ put_order(const struct map *m, const struct parse_result *r, struct buf *out)
 		order_format(m, &r->order, ORDER_SHORT, out);
 }
 
+/* The first word of line is a command tried: a misspelt one ("HLEP"), or
+ * one in capitals ("SUBMIT") as commands are written. */
+static bool
+command_tried(const char *line, size_t len)
+{
+	char word[64];
+	size_t wn, k;
+
+	str_ncopy_trim(word, sizeof word, line, len);
+	wn = strcspn(word, " \t:,.!?;");
+	for (k = 0; k < wn && word[k] >= 'A' && word[k] <= 'Z'; k++)
+		;
+	return (k == wn && wn >= 3) || command_suggest(word, wn) != NULL;
+}
+
+/* True when line is plainly not an order on g's board (a greeting, a name,
+ * thanks) and no command tried either. */
+static bool
+chat_line(const struct game *g, const char *line, size_t len)
+{
+	struct parse_ctx c = { g->map, g->names, &g->board, POWER_NONE };
+	struct parse_result r;
+
+	order_parse(&c, line, len, &r);
+	return r.verdict == VERDICT_REFUSED && r.chat && !command_tried(line, len);
+}
+
 /* Take one order line from power p. Appends the verdict to reply; returns 1,
  * appending nothing, for a line that is plainly not an order (a greeting,
  * a name, thanks: the caller lists it as ignored), else 0. */
@@ -794,7 +821,9 @@ take_order(struct judge *j, struct game *g, power_id p, const char *line, size_t
 	order_parse(&c, line, len, &r);
 	if (r.verdict == VERDICT_BLANK)
 		return 0;
-	if (r.verdict == VERDICT_REFUSED && (r.not_order || r.chat)) {
+	if (r.verdict == VERDICT_REFUSED && r.chat && !command_tried(line, len))
+		return 1;
+	if (r.verdict == VERDICT_REFUSED && r.not_order) {
 		/* Not an order at all: a misspelt command, or chat. */
 		char word[64];
 		const char *cmd, *like = strstr(r.note, "did you mean ");
@@ -803,8 +832,6 @@ take_order(struct judge *j, struct game *g, power_id p, const char *line, size_t
 		wn = strcspn(word, " \t:,.!?;");
 		word[wn] = '\0';
 		cmd = command_suggest(word, wn);
-		if (cmd == NULL && r.chat)
-			return 1;
 		if (cmd)
 			buf_printf(reply, "  REFUSED: not an order or a command; did you mean %s?\n", cmd);
 		else if (like)
@@ -850,24 +877,6 @@ take_order(struct judge *j, struct game *g, power_id p, const char *line, size_t
 		buf_printf(reply, "  (%s)", r.note);
 	buf_putc(reply, '\n');
 	return 0;
-}
-
-/* True when line is plainly not an order on g's board (a greeting, a name,
- * thanks) and not a misspelt command either. */
-static bool
-chat_line(const struct game *g, const char *line, size_t len)
-{
-	struct parse_ctx c = { g->map, g->names, &g->board, POWER_NONE };
-	struct parse_result r;
-	char word[64];
-	size_t wn;
-
-	order_parse(&c, line, len, &r);
-	if (r.verdict != VERDICT_REFUSED || !r.chat)
-		return false;
-	str_ncopy_trim(word, sizeof word, line, len);
-	wn = strcspn(word, " \t:,.!?;");
-	return command_suggest(word, wn) == NULL;
 }
 
 /* The game named by the message's GAME line, wherever it is (NULL: none),
