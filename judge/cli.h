@@ -9,6 +9,8 @@
 #ifndef POUCH_CLI_H
 #define POUCH_CLI_H
 
+#define POUCH_DEFAULT_DATA "/var/lib/pouch"	/* without --data or POUCH_DATA */
+
 struct cli_opts {
 	const char *data_dir;	/* --data */
 	const char *config;	/* --config */
@@ -16,7 +18,12 @@ struct cli_opts {
 	int verbose;		/* -v */
 };
 
+#include <stdio.h>
+
 struct buf;
+/* Print the usage of command name (its forms, "usage: pouch ...") on f.
+ * Returns 2, the exit status of a usage error. */
+int cli_usage(const char *name, FILE *f);
 /* Print err, each line prefixed with "pouch CMD: ", on stderr. */
 void cli_print_err(const char *cmd, const struct buf *err);
 
@@ -33,5 +40,6 @@ int cli_read_mail(const struct cli_opts *o, int argc, char **argv);	/* mailer/cl
 int cli_send(const struct cli_opts *o, int argc, char **argv);	/* mailer/cli_mail.c */
 int cli_render(const struct cli_opts *o, int argc, char **argv);
 int cli_render_game(const struct cli_opts *o, int argc, char **argv);
+int cli_doctor(const struct cli_opts *o, int argc, char **argv);	/* judge/doctor.c */
 
 #endif

@@ -88,9 +88,7 @@ cli_render(const struct cli_opts *o, int argc, char **argv)
 		else if (strcmp(argv[i], "--title") == 0 && i + 1 < argc)
 			title = argv[++i];
 		else {
-			fprintf(stderr, "usage: pouch render [--variant V] [--board FILE] [--title T] "
-			    "[--out FILE.svg]\n");
-			return 2;
+			return cli_usage("render", stderr);
 		}
 	}
 	if (open_map_set(o, variant, &ms) < 0)
@@ -369,9 +367,7 @@ cli_render_game(const struct cli_opts *o, int argc, char **argv)
 		}
 	}
 	if (i + 2 != argc || po.dir) {
-		fprintf(stderr, "usage: pouch render-game [--edition E] [--variant V] [--base-url URL] "
-		    "[--name N] RECORD OUTDIR\n");
-		return 2;
+		return cli_usage("render-game", stderr);
 	}
 	po.dir = argv[i + 1];
 	if (open_map_set(o, variant, &ms) < 0)

@@ -17,13 +17,12 @@
 #include "cli.h"
 #include "run.h"
 
-#define DEFAULT_DATA "/var/lib/pouch"
 #define LOCK_WAIT_MS 10000
 
 static const char *
 data_dir(const struct cli_opts *o)
 {
-	return o->data_dir ? o->data_dir : DEFAULT_DATA;
+	return o->data_dir ? o->data_dir : POUCH_DEFAULT_DATA;
 }
 
 /* "--now 2026-11-22T18:00:00Z", "2026-11-22 18:00" or seconds since 1970. */
@@ -129,8 +128,7 @@ cli_run(const struct cli_opts *o, int argc, char **argv)
 		else if (strcmp(argv[i], "--no-send") == 0)
 			no_send = 1;
 		else {
-			fprintf(stderr, "usage: pouch run [--now TIME] [--no-fetch] [--no-send]\n");
-			return 2;
+			return cli_usage("run", stderr);
 		}
 	}
 	rc = open_runner(&r, &ro, "run");
@@ -166,16 +164,7 @@ cli_run(const struct cli_opts *o, int argc, char **argv)
 static int
 game_usage(void)
 {
-	fprintf(stderr,
-	    "usage: pouch game new NAME --gm ADDRESS [--variant V] [--password P] [--SETTING VALUE]...\n"
-	    "       pouch game NAME COMMAND [ARGS...]   (a game master's command; none: read stdin)\n"
-	    "       pouch game list\n"
-	    "       pouch game show NAME\n"
-	    "       pouch game process NAME [--preview]\n"
-	    "       pouch game rollback NAME PHASE\n"
-	    "       pouch game -   (a whole message of GM commands on standard input)\n"
-	    "       pouch game --now TIME ...   (the command's clock, for rehearsals and tests)\n");
-	return 2;
+	return cli_usage("game", stderr);
 }
 
 /* File body as the host's message, apply it and everything before it. */
@@ -355,7 +344,7 @@ cli_game(const struct cli_opts *o, int argc, char **argv)
 		buf_free(&body);
 		return rc;
 	}
-	if (!game_name_valid(argv[1]))
+	if (!game_name_valid(argv[1]) || argv[1][0] == '-')
 		return game_usage();
 	buf_init(&body, 1 << 20);
 	buf_printf(&body, "GAME %s GM\n", argv[1]);
@@ -572,9 +561,6 @@ verify_mail(struct runner *r, const char *live, int *checked)
 int
 cli_replay(const struct cli_opts *o, int argc, char **argv)
 {
-	static const char usage[] =
-	    "usage: pouch [--data LIVE] replay [--spool DIR] --into OUT [--verify]\n"
-	    "       pouch [--data LIVE] replay [--spool DIR] --verify\n";
 	const char *spool = NULL, *out = NULL;
 	char spool_default[1100], scratch[1100] = "";
 	struct run_opts ro;
@@ -590,13 +576,11 @@ cli_replay(const struct cli_opts *o, int argc, char **argv)
 		else if (strcmp(argv[i], "--verify") == 0)
 			verify = 1;
 		else {
-			fputs(usage, stderr);
-			return 2;
+			return cli_usage("replay", stderr);
 		}
 	}
 	if (out == NULL && !verify) {
-		fputs(usage, stderr);
-		return 2;
+		return cli_usage("replay", stderr);
 	}
 	if (out == NULL) {	/* a check only: into a directory of its own */
 		const char *tmp = getenv("TMPDIR");

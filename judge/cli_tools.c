@@ -72,8 +72,7 @@ cli_datc(const struct cli_opts *o, int argc, char **argv)
 	if (first < 0)
 		return 2;
 	if (first >= argc) {
-		fprintf(stderr, "usage: pouch datc [--edition E] [--variant V] [--verbose] FILE...\n");
-		return 2;
+		return cli_usage("datc", stderr);
 	}
 	m = open_variant(o, variant);
 	if (m == NULL)
@@ -150,8 +149,7 @@ cli_map(const struct cli_opts *o, int argc, char **argv)
 		map_free(m);
 		return 0;
 	}
-	fprintf(stderr, "usage: pouch map check FILE... | pouch map show NAME\n");
-	return 2;
+	return cli_usage("map", stderr);
 }
 
 int
@@ -166,8 +164,7 @@ cli_check_game(const struct cli_opts *o, int argc, char **argv)
 	if (first < 0)
 		return 2;
 	if (first >= argc) {
-		fprintf(stderr, "usage: pouch check-game [--edition E] PATH...\n");
-		return 2;
+		return cli_usage("check-game", stderr);
 	}
 	m = open_variant(o, variant);
 	if (m == NULL)
@@ -195,9 +192,7 @@ cli_play(const struct cli_opts *o, int argc, char **argv)
 	if (first < 0)
 		return 2;
 	if (first + 1 != argc) {
-		fprintf(stderr, "usage: pouch play [--edition E] [--variant V] [--pages DIR "
-		    "[--base-url URL] [--name N]] FILE\n");
-		return 2;
+		return cli_usage("play", stderr);
 	}
 	m = open_variant(o, variant);
 	if (m == NULL)
@@ -226,8 +221,7 @@ cli_transcript(const struct cli_opts *o, int argc, char **argv)
 	int rc;
 
 	if (argc != 2) {
-		fprintf(stderr, "usage: pouch transcript FILE\n");
-		return 2;
+		return cli_usage("transcript", stderr);
 	}
 	buf_init(&text, 16u << 20);
 	buf_init(&out, 256u << 20);

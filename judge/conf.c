@@ -42,6 +42,7 @@ judge_key(void *arg, const char *key, const char *value, const char *file, int l
 			c->judge.base_url[--k] = '\0';
 	} else if (strcmp(key, "judge.pages") == 0) {
 		data_path(data, value, c->pages, sizeof c->pages);
+		c->pages_set = true;
 	} else if (strcmp(key, "judge.create_key_file") == 0) {
 		data_path(data, value, c->create_key_file, sizeof c->create_key_file);
 	} else if (strcmp(key, "judge.reply_limit") == 0) {

@@ -23,6 +23,7 @@ struct pouch_conf {
 	struct mail_config mail;
 	struct judge_conf judge;
 	char pages[1024];		/* judge.pages (absolute) */
+	bool pages_set;			/* judge.pages is in the file (not the default) */
 	char create_key_file[1024];	/* judge.create_key_file ("" = none) */
 };
 

@@ -25,6 +25,7 @@
 #include "../lib/xalloc.h"
 #include "../maps/pages.h"
 #include "../parser/orders.h"
+#include "report.h"
 
 #define REPLY_MAX (4u << 20)
 
@@ -400,26 +401,17 @@ void
 jx_position(const struct game *g, struct buf *out)
 {
 	const struct map *m = g->map;
-	int p, i;
+	struct board s = g->board;
+	int p;
 
+	board_sort(&s);
 	for (p = 0; p < m->npowers; p++) {
-		int k = 0, c = board_count_centres(&g->board, m, (power_id)p);
+		int c = board_count_centres(&g->board, m, (power_id)p);
 		if (!game_alive(g, (power_id)p))
 			continue;
-		buf_printf(out, "%s (%d centre%s):", m->powers[p].name, c, c == 1 ? "" : "s");
-		for (i = 0; i < g->board.nunits; i++) {
-			if (g->board.units[i].power != p)
-				continue;
-			buf_puts(out, k++ ? ", " : " ");
-			unit_format(m, &g->board.units[i], out);
-		}
-		for (i = 0; i < g->board.ndislodged; i++) {
-			if (g->board.dislodged[i].unit.power != p)
-				continue;
-			buf_puts(out, k++ ? ", " : " ");
-			unit_format(m, &g->board.dislodged[i].unit, out);
-			buf_puts(out, " (dislodged)");
-		}
+		buf_printf(out, "%s (%d centre%s): ", m->powers[p].name, c, c == 1 ? "" : "s");
+		if (report_power_units(m, &s, (power_id)p, out) == 0)
+			buf_puts(out, "no units");
 		buf_putc(out, '\n');
 	}
 }
@@ -786,8 +778,37 @@ put_order(const struct map *m, const struct parse_result *r, struct buf *out)
 		order_format(m, &r->order, ORDER_SHORT, out);
 }
 
-/* Take one order line from power p. Appends the verdict to reply. */
-static void
+/* The first word of line is a command tried: a misspelt one ("HLEP"), or
+ * one in capitals ("SUBMIT") as commands are written. */
+static bool
+command_tried(const char *line, size_t len)
+{
+	char word[64];
+	size_t wn, k;
+
+	str_ncopy_trim(word, sizeof word, line, len);
+	wn = strcspn(word, " \t:,.!?;");
+	for (k = 0; k < wn && word[k] >= 'A' && word[k] <= 'Z'; k++)
+		;
+	return (k == wn && wn >= 3) || command_suggest(word, wn) != NULL;
+}
+
+/* True when line is plainly not an order on g's board (a greeting, a name,
+ * thanks) and no command tried either. */
+static bool
+chat_line(const struct game *g, const char *line, size_t len)
+{
+	struct parse_ctx c = { g->map, g->names, &g->board, POWER_NONE };
+	struct parse_result r;
+
+	order_parse(&c, line, len, &r);
+	return r.verdict == VERDICT_REFUSED && r.chat && !command_tried(line, len);
+}
+
+/* Take one order line from power p. Appends the verdict to reply; returns 1,
+ * appending nothing, for a line that is plainly not an order (a greeting,
+ * a name, thanks: the caller lists it as ignored), else 0. */
+static int
 take_order(struct judge *j, struct game *g, power_id p, const char *line, size_t len,
     struct buf *reply)
 {
@@ -799,7 +820,9 @@ take_order(struct judge *j, struct game *g, power_id p, const char *line, size_t
 	(void)j;
 	order_parse(&c, line, len, &r);
 	if (r.verdict == VERDICT_BLANK)
-		return;
+		return 0;
+	if (r.verdict == VERDICT_REFUSED && r.chat && !command_tried(line, len))
+		return 1;
 	if (r.verdict == VERDICT_REFUSED && r.not_order) {
 		/* Not an order at all: a misspelt command, or chat. */
 		char word[64];
@@ -818,36 +841,105 @@ take_order(struct judge *j, struct game *g, power_id p, const char *line, size_t
 		else
 			buf_printf(reply, "  REFUSED: \"%s\" is not a place or a command. Send HELP for "
 			    "the commands.\n", word);
-		return;
+		return 0;
 	}
 	if (r.verdict == VERDICT_REFUSED) {
 		buf_printf(reply, "  REFUSED: %s\n", r.note);
-		return;
+		return 0;
 	}
 	if (r.order.power != p) {
 		buf_printf(reply, "  REFUSED: that is an order for %s; you play %s\n",
 		    r.order.power == POWER_NONE ? "nobody" : g->map->powers[r.order.power].name,
 		    g->map->powers[p].name);
-		return;
+		return 0;
 	}
 	revival = r.order.kind == ORDER_REVIVE;
 	why = revival ? muna_check_revival(g->map, &g->board, p, &r.prefs) :
 			adj_check(g->map, &g->rules, &g->board, &r.order);
 	if (why != R_OK) {
 		buf_puts(reply, "  REFUSED: ");
-		put_order(g->map, &r, reply);
-		buf_printf(reply, ": %s\n", reason_text(why));
-		return;
+		if (revival) {
+			put_order(g->map, &r, reply);
+			buf_printf(reply, ": %s\n", reason_text(why));
+			return 0;
+		}
+		report_refusal(g->map, &g->board, &r.order, why, reply);
+		buf_putc(reply, '\n');
+		return 0;
 	}
 	if ((revival ? game_set_revival(g, p, &r.order, &r.prefs) : game_set_order(g, p, &r.order)) < 0) {
 		buf_puts(reply, "  REFUSED: too many orders\n");
-		return;
+		return 0;
 	}
 	buf_printf(reply, "  %s: ", r.verdict == VERDICT_CORRECTED ? "corrected" : "accepted");
 	put_order(g->map, &r, reply);
 	if (r.verdict == VERDICT_CORRECTED)
 		buf_printf(reply, "  (%s)", r.note);
 	buf_putc(reply, '\n');
+	return 0;
+}
+
+/* The game named by the message's GAME line, wherever it is (NULL: none),
+ * to read the lines before it by. */
+static struct game *
+game_ahead(struct judge *j, const struct body_line *lines, int n)
+{
+	char a[400], *w;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (lines[i].kind != LINE_IDENT)
+			continue;
+		str_ncopy_trim(a, sizeof a, lines[i].args, lines[i].args_len);
+		w = a + strspn(a, " \t");
+		w[strcspn(w, " \t")] = '\0';
+		return *w ? judge_find_game(j, w) : NULL;
+	}
+	return NULL;
+}
+
+/* Lines that are plainly not orders: counted, the first few quoted
+ * (cut at a word or after 20 bytes, never inside a UTF-8 letter). */
+struct ignored {
+	int n;
+	struct buf quotes;
+};
+
+#define IGNORED_QUOTED 3
+#define IGNORED_QUOTE_LEN 20
+
+static void
+ignored_add(struct ignored *ig, const char *line, size_t len)
+{
+	size_t k;
+
+	while (len > 0 && (line[0] == ' ' || line[0] == '\t'))
+		line++, len--;
+	while (len > 0 && (line[len - 1] == ' ' || line[len - 1] == '\t' || line[len - 1] == '\r'))
+		len--;
+	if (ig->n++ >= IGNORED_QUOTED)
+		return;
+	k = len;
+	if (k > IGNORED_QUOTE_LEN) {
+		k = IGNORED_QUOTE_LEN;
+		while (k > 0 && ((unsigned char)line[k] & 0xC0) == 0x80)
+			k--;
+	}
+	buf_printf(&ig->quotes, "%s\"%.*s%s\"", ig->n > 1 ? ", " : "", (int)k, line,
+	    k < len ? "\xE2\x80\xA6" : "");
+}
+
+/* "Ignored 2 lines that are not orders: "hi mr judge…", "Alice"." */
+static void
+ignored_put(const struct ignored *ig, struct buf *out)
+{
+	if (ig->n == 0)
+		return;
+	buf_printf(out, "\nIgnored %d line%s: %s", ig->n, ig->n == 1 ? " that is not an order" :
+	    "s that are not orders", buf_str(&ig->quotes));
+	if (ig->n > IGNORED_QUOTED)
+		buf_printf(out, " and %d more", ig->n - IGNORED_QUOTED);
+	buf_puts(out, ".\n");
 }
 
 /* ---------------------------------------------------------------- help -- */
@@ -1417,9 +1509,12 @@ handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool h
 {
 	struct body_line *lines;
 	struct ident id = { NULL, POWER_NONE, false };
+	struct ignored ign;
+	struct game *ahead;
 	struct press pr;
 	struct buf reply;
 	int n, i, told_ident = 0, refused = 0, stop = 0;
+	size_t echo;
 
 	j->now = now;
 	j->seq = seq;
@@ -1453,6 +1548,8 @@ handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool h
 	}
 
 	buf_init(&reply, REPLY_MAX);
+	ign.n = 0;
+	buf_init(&ign.quotes, 1024);
 	memset(&pr, 0, sizeof pr);
 	buf_init(&pr.text, 256u << 10);
 	lines = xcalloc(BODY_MAX_LINES, sizeof *lines);
@@ -1462,6 +1559,7 @@ handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool h
 		    BODY_MAX_LINES, BODY_MAX_LINES);
 		n = BODY_MAX_LINES;
 	}
+	ahead = game_ahead(j, lines, n);
 	if (m->truncated)
 		buf_puts(&reply, "Your message was too long; only its beginning was read.\n\n");
 	if (m->had_attachments)
@@ -1489,6 +1587,7 @@ handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool h
 		default:
 			break;
 		}
+		echo = reply.len;
 		if (bl->kind == LINE_IDENT) {
 			/* Echo the GAME line without its password. */
 			char a[400], *save, *w1, *w2, *rest;
@@ -1559,6 +1658,13 @@ handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool h
 					id.gm = true;
 				}
 			}
+			continue;
+		}
+		if (id.g == NULL && ahead && bl->kind != LINE_COMMAND &&
+		    chat_line(ahead, bl->text, bl->len)) {
+			/* "Hi mr judge," above the GAME line */
+			buf_truncate(&reply, echo);
+			ignored_add(&ign, bl->text, bl->len);
 			continue;
 		}
 		if (id.g == NULL) {
@@ -1643,6 +1749,11 @@ handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool h
 			continue;
 		}
 		/* An order. */
+		if (id.gm && chat_line(id.g, bl->text, bl->len)) {
+			buf_truncate(&reply, echo);
+			ignored_add(&ign, bl->text, bl->len);
+			continue;
+		}
 		if (id.gm) {
 			buf_puts(&reply, "  REFUSED: the game master gives no orders (this is not a command)\n");
 			continue;
@@ -1651,12 +1762,18 @@ handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool h
 			buf_printf(&reply, "  REFUSED: the game is %s\n", status_name(id.g->status));
 			continue;
 		}
-		take_order(j, id.g, id.power, bl->text, bl->len, &reply);
+		if (take_order(j, id.g, id.power, bl->text, bl->len, &reply)) {
+			buf_truncate(&reply, echo);
+			ignored_add(&ign, bl->text, bl->len);
+		}
 		judge_touch(j, id.g);
 	}
 	if (pr.open && !refused)
 		press_deliver(j, id.g, id.gm ? POWER_NONE : id.power, &pr, &reply);
 	buf_free(&pr.text);
+	if (!refused)
+		ignored_put(&ign, &reply);
+	buf_free(&ign.quotes);
 
 	if (!refused && id.g && !id.gm && id.g->status == GAME_ACTIVE) {
 		buf_putc(&reply, '\n');

@@ -16,39 +16,106 @@
 
 #define POUCH_VERSION "0.1"
 
+/* One table for dispatch, --help and the usage errors. usage: the forms
+ * of the command, one a line, without "pouch "; pouch(1)'s SYNOPSIS has
+ * each of them (tests/cli.sh compares). */
 struct command {
 	const char *name;
 	int (*fn)(const struct cli_opts *, int, char **);
-	const char *args;
+	const char *usage;
 	const char *help;
 };
 
 static const struct command commands[] = {
-	{ "run", cli_run, "[--now TIME] [--no-fetch] [--no-send]",
+	{ "run", cli_run, "run [--now time] [--no-fetch] [--no-send]",
 	    "the cron job: fetch mail, apply it, act on deadlines, send the replies and reports" },
-	{ "game", cli_game, "new NAME --gm ADDRESS ... | NAME COMMAND... | list | show NAME",
-	    "create a game, give a game master's command as the host, list or show games" },
-	{ "replay", cli_replay, "[--spool DIR] [--into OUT] [--verify]",
-	    "rebuild every game from the spool alone into OUT; --verify compares with the live "
-	    "judge (without OUT, in a directory of its own, removed when nothing differs)" },
-	{ "datc", cli_datc, "[--edition E] [--verbose] FILE...",
+	{ "game", cli_game,
+	    "game new name --gm address [--variant v] [--password p] [--setting value ...]\n"
+	    "game name [command [argument ...]]\n"
+	    "game list\n"
+	    "game show name\n"
+	    "game process name [--preview]\n"
+	    "game rollback name phase\n"
+	    "game -\n"
+	    "game --now time ...",
+	    "create a game, give a game master's command as the host (none: read them from\n"
+	    "standard input; -: a whole message of them), list or show games; --now sets the\n"
+	    "command's clock, for rehearsals and tests" },
+	{ "replay", cli_replay, "replay [--spool dir] --into out [--verify]\n"
+	    "replay [--spool dir] --verify",
+	    "rebuild every game from the spool alone into out; --verify compares with the live\n"
+	    "judge (without --into, in a directory of its own, removed when nothing differs)" },
+	{ "doctor", cli_doctor, "doctor",
+	    "check the data directory and its settings before the first game: the judge's\n"
+	    "address, the mailbox and the outgoing server, the map pages, cron, the clock" },
+	{ "datc", cli_datc, "datc [--edition e] [--variant v] [--verbose] file ...",
 	    "run DATC case files (jDip format); ends with \"N passed, M failed\"" },
-	{ "check-game", cli_check_game, "[--edition E] PATH...",
+	{ "check-game", cli_check_game, "check-game [--edition e] path ...",
 	    "replay droidippy game records and compare every phase" },
-	{ "play", cli_play, "[--edition E] [--pages DIR [--base-url URL]] FILE",
+	{ "play", cli_play, "play [--edition e] [--variant v] [--pages dir [--base-url url] [--name n]] file",
 	    "play a game from a file of orders and print every phase's results" },
-	{ "transcript", cli_transcript, "FILE",
+	{ "transcript", cli_transcript, "transcript file",
 	    "play a script of mail and clock ticks through the judge and print what it sends" },
-	{ "render", cli_render, "[--variant V] [--board FILE] [--title T] [--out FILE.svg]",
+	{ "render", cli_render, "render [--variant v] [--board file] [--title t] [--out file.svg]",
 	    "draw a position as an SVG map (the starting position without --board)" },
-	{ "render-game", cli_render_game, "[--edition E] [--base-url URL] [--name N] RECORD OUTDIR",
+	{ "render-game", cli_render_game,
+	    "render-game [--edition e] [--variant v] [--base-url url] [--name n] record outdir",
 	    "replay a recorded game and write its map pages" },
-	{ "map", cli_map, "check FILE... | show NAME",
+	{ "map", cli_map, "map check file ...\nmap show name",
 	    "validate variant files, or describe a variant" },
-	{ "fetch", cli_fetch, "", "fetch new mail into the spool (IMAP or Maildir, per the configuration)" },
-	{ "send", cli_send, "[--now SECONDS]", "send what waits in the outbox (SMTP or Maildir)" },
-	{ "read-mail", cli_read_mail, "FILE...", "show a message file as the judge reads it (decoded text)" },
+	{ "fetch", cli_fetch, "fetch", "fetch new mail into the spool (IMAP or Maildir, per the configuration)" },
+	{ "send", cli_send, "send [--now seconds]", "send what waits in the outbox (SMTP or Maildir)" },
+	{ "read-mail", cli_read_mail, "read-mail file ...",
+	    "show a message file as the judge reads it (decoded text)" },
 };
+
+static const struct command *
+command_find(const char *name)
+{
+	size_t c;
+
+	for (c = 0; c < sizeof commands / sizeof commands[0]; c++)
+		if (strcmp(name, commands[c].name) == 0)
+			return &commands[c];
+	return NULL;
+}
+
+/* "usage: pouch FORM" for each form of usage, indented as usage(1) does. */
+static void
+put_forms(FILE *f, const char *usage)
+{
+	const char *p = usage;
+	int first = 1;
+
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+		fprintf(f, "%s pouch %.*s\n", first ? "usage:" : "      ", (int)n, p);
+		first = 0;
+		p += n;
+		if (*p == '\n')
+			p++;
+	}
+}
+
+int
+cli_usage(const char *name, FILE *f)
+{
+	const struct command *c = command_find(name);
+
+	if (c)
+		put_forms(f, c->usage);
+	return 2;
+}
+
+/* "pouch COMMAND --help": the usage and what the command does, on stdout. */
+static int
+command_help(const struct command *c)
+{
+	put_forms(stdout, c->usage);
+	printf("\n%s.\n\nGlobal options before the command: [--data dir] [--config file] "
+	    "[--maps dir] [-v]. See pouch(1).\n", c->help);
+	return 0;
+}
 
 void
 cli_print_err(const char *cmd, const struct buf *err)
@@ -68,9 +135,15 @@ usage(FILE *f)
 
 	fprintf(f, "usage: pouch [--data DIR] [--config FILE] [--maps DIR] [-v] COMMAND [ARGS]\n\n");
 	fprintf(f, "commands:\n");
-	for (i = 0; i < sizeof commands / sizeof commands[0]; i++)
-		fprintf(f, "  %-11s %s\n  %-11s   %s\n", commands[i].name, commands[i].args, "",
-		    commands[i].help);
+	for (i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+		const char *u = commands[i].usage;
+		while (*u) {
+			size_t n = strcspn(u, "\n");
+			fprintf(f, "  pouch %.*s\n", (int)n, u);
+			u += n + (u[n] == '\n');
+		}
+	}
+	fprintf(f, "\npouch COMMAND --help: its usage and what it does.\n");
 	fprintf(f, "\nSee pouch(1).\n");
 }
 
@@ -89,8 +162,8 @@ int
 main(int argc, char **argv)
 {
 	struct cli_opts o = { NULL, NULL, NULL, 0 };
+	const struct command *cmd;
 	int i = 1;
-	size_t c;
 
 	o.data_dir = getenv("POUCH_DATA");
 	while (i < argc && argv[i][0] == '-') {
@@ -128,9 +201,13 @@ main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
-	for (c = 0; c < sizeof commands / sizeof commands[0]; c++)
-		if (strcmp(argv[i], commands[c].name) == 0)
-			return commands[c].fn(&o, argc - i, argv + i);
+	if ((cmd = command_find(argv[i])) != NULL) {
+		int k;
+		for (k = i + 1; k < argc; k++)
+			if (strcmp(argv[k], "--help") == 0 || strcmp(argv[k], "-h") == 0)
+				return command_help(cmd);
+		return cmd->fn(&o, argc - i, argv + i);
+	}
 	fprintf(stderr, "pouch: unknown command \"%s\" (try pouch --help)\n", argv[i]);
 	return 2;
 }

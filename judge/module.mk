@@ -6,6 +6,7 @@ POUCH_SRCS += \
 	judge/cli_tools.c \
 	judge/conf.c \
 	judge/datc.c \
+	judge/doctor.c \
 	judge/game.c \
 	judge/gamerec.c \
 	judge/gm.c \

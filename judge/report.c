@@ -355,3 +355,246 @@ report_centres(const struct map *m, const struct board *b, const struct board *p
 		buf_puts(out, k ? "\n" : " none\n");
 	}
 }
+
+/* ------------------------------------------------------------ refusals -- */
+
+/* "the North Sea" for a sea, "Munich" for land. */
+static void
+put_the(const struct map *m, prov_id p, struct buf *out)
+{
+	if (m->provs[p].terrain == TERRAIN_SEA)
+		buf_puts(out, "the ");
+	buf_puts(out, m->provs[p].name);
+}
+
+/* The unit in province p on b (a dislodged one in a retreat phase), or NULL. */
+static const struct unit *
+unit_in(const struct map *m, const struct board *b, prov_id p)
+{
+	int i;
+
+	if (b->phase == PHASE_RETREAT) {
+		for (i = 0; i < b->ndislodged; i++)
+			if (m->locs[b->dislodged[i].unit.loc].prov == p)
+				return &b->dislodged[i].unit;
+		return NULL;
+	}
+	i = board_unit_in(b, m, p);
+	return i >= 0 ? &b->units[i] : NULL;
+}
+
+/* "the fleet in the North Sea" */
+static void
+put_unit_in(const struct map *m, uint8_t type, prov_id p, struct buf *out)
+{
+	buf_printf(out, "the %s in ", type == UNIT_ARMY ? "army" : type == UNIT_FLEET ? "fleet" : "unit");
+	put_the(m, p, out);
+}
+
+/* "the fleet in the North Sea cannot reach Brest" */
+static void
+put_cannot(const struct map *m, uint8_t type, prov_id here, const char *what, prov_id p,
+    struct buf *out)
+{
+	put_unit_in(m, type, here, out);
+	buf_printf(out, " cannot %s ", what);
+	put_the(m, p, out);
+}
+
+static prov_id
+prov_of(const struct map *m, loc_id l)
+{
+	return l == LOC_NONE ? PROV_NONE : m->locs[l].prov;
+}
+
+void
+report_refusal(const struct map *m, const struct board *b, const struct order *o, enum reason why,
+    struct buf *out)
+{
+	prov_id here = prov_of(m, o->loc), dest = prov_of(m, o->dest), tgt = prov_of(m, o->target);
+	const struct unit *u = here != PROV_NONE ? unit_in(m, b, here) : NULL;
+	uint8_t type = u ? u->type : o->type;
+	const struct unit *tu = tgt != PROV_NONE ? unit_in(m, b, tgt) : NULL;
+
+	switch (why) {
+	case R_NO_UNIT:
+		if (o->kind == ORDER_BUILD || o->kind == ORDER_WAIVE || here == PROV_NONE)
+			break;
+		if (u == NULL || (o->power != POWER_NONE && u->power != o->power) ||
+		    (o->kind != ORDER_SUPPORT && o->kind != ORDER_CONVOY)) {
+			buf_printf(out, "you have no %sunit in ", b->phase == PHASE_RETREAT ?
+			    "dislodged " : "");
+			put_the(m, here, out);
+			return;
+		}
+		if (tgt == PROV_NONE) {
+			buf_printf(out, "say which unit it %s", o->kind == ORDER_SUPPORT ? "supports" :
+										 "convoys");
+			return;
+		}
+		buf_puts(out, "there is no unit in ");
+		put_the(m, tgt, out);
+		buf_printf(out, " to %s", o->kind == ORDER_SUPPORT ? "support" : "convoy");
+		return;
+	case R_FOREIGN_UNIT:
+		if (u == NULL)
+			break;
+		put_unit_in(m, type, here, out);
+		buf_printf(out, " is %s, not yours", m->powers[u->power].adjective);
+		return;
+	case R_NOT_ADJACENT:
+	case R_NO_CONVOY:
+		if (here == PROV_NONE || dest == PROV_NONE)
+			break;
+		put_cannot(m, type, here, "reach", dest, out);
+		if (why == R_NO_CONVOY)
+			buf_puts(out, ": no fleets at sea could carry it there");
+		return;
+	case R_BAD_COAST:
+		if (here == PROV_NONE || dest == PROV_NONE)
+			break;
+		put_cannot(m, type, here, "reach that coast of", dest, out);
+		return;
+	case R_NEED_COAST:
+		if (dest == PROV_NONE)
+			break;
+		put_the(m, dest, out);
+		buf_puts(out, " has two coasts the fleet can reach: say which");
+		if (m->provs[dest].ncoasts > 0)
+			buf_printf(out, " (e.g. %s)", m->locs[m->provs[dest].coast[0]].name);
+		return;
+	case R_SAME_PROVINCE:
+		if (here == PROV_NONE)
+			break;
+		put_unit_in(m, type, here, out);
+		buf_puts(out, o->kind == ORDER_SUPPORT ? " cannot support a unit into the place it is in "
+		    "itself" : o->kind == ORDER_CONVOY ? " cannot convoy an army to where it is" :
+		    " is there already");
+		return;
+	case R_CANNOT_SUPPORT:
+		if (here == PROV_NONE || (dest == PROV_NONE && tgt == PROV_NONE))
+			break;
+		put_cannot(m, type, here, "reach", dest != PROV_NONE ? dest : tgt, out);
+		buf_puts(out, dest != PROV_NONE ? ", so it cannot support a move there" :
+		    ", so it cannot support the unit there");
+		return;
+	case R_CANNOT_CONVOY:
+		if (here == PROV_NONE)
+			break;
+		put_unit_in(m, type, here, out);
+		if (type != UNIT_FLEET || m->provs[here].terrain != TERRAIN_SEA)
+			buf_puts(out, " cannot convoy: only fleets at sea convoy");
+		else if (tu && tu->type != UNIT_ARMY)
+			buf_puts(out, " cannot convoy a fleet: only armies are convoyed");
+		else
+			buf_puts(out, " is not on a way by sea between those places");
+		return;
+	case R_WRONG_PHASE:
+		buf_printf(out, "that is not an order for a %s phase", phase_type_name(
+		    (enum phase_type)b->phase));
+		return;
+	case R_RETREAT_OCCUPIED:
+	case R_RETREAT_ATTACKER:
+	case R_RETREAT_CONTESTED:
+		if (here == PROV_NONE || dest == PROV_NONE)
+			break;
+		put_cannot(m, type, here, "retreat to", dest, out);
+		buf_puts(out, why == R_RETREAT_OCCUPIED ? ": a unit is there" :
+		    why == R_RETREAT_ATTACKER ? ": the attack came from there" :
+						": it was left empty by a standoff");
+		return;
+	case R_NOT_DISLODGED:
+		if (here == PROV_NONE)
+			break;
+		buf_puts(out, "you have no dislodged unit in ");
+		put_the(m, here, out);
+		buf_puts(out, ": only dislodged units retreat or disband now");
+		return;
+	case R_NOT_HOME:
+	case R_NOT_OWNED:
+	case R_OCCUPIED:
+		if (here == PROV_NONE)
+			break;
+		if (why == R_OCCUPIED) {
+			buf_puts(out, "there is already a unit in ");
+			put_the(m, here, out);
+			return;
+		}
+		put_the(m, here, out);
+		buf_puts(out, why == R_NOT_HOME ? " is not one of your home centres" :
+		    " is one of your home centres, but you do not own it now");
+		return;
+	case R_BAD_TERRAIN:
+		if (here == PROV_NONE)
+			break;
+		buf_printf(out, "%s cannot stand in ", type == UNIT_FLEET ? "a fleet" : "an army");
+		put_the(m, here, out);
+		return;
+	case R_NO_BUILDS:
+		buf_puts(out, "you have no builds left");
+		return;
+	case R_NO_REMOVALS:
+		buf_puts(out, "you have no units to remove");
+		return;
+	case R_NOT_ELIMINATED:
+		if (o->target_power >= m->npowers)
+			break;
+		buf_printf(out, "%s is still in the game: insurrections are for a power that has lost "
+		    "every centre", m->powers[o->target_power].name);
+		return;
+	default:
+		break;
+	}
+	buf_puts(out, reason_text(why));
+}
+
+/* --------------------------------------------------------------- units -- */
+
+static void
+put_unit_words(const struct map *m, const struct unit *u, struct buf *out)
+{
+	buf_printf(out, "%s in ", u->type == UNIT_ARMY ? "army" : u->type == UNIT_FLEET ? "fleet" :
+										   "unit");
+	put_the(m, m->locs[u->loc].prov, out);
+	if (m->locs[u->loc].coast_name)
+		buf_printf(out, " (%s)", m->locs[u->loc].coast_name);
+}
+
+int
+report_power_units(const struct map *m, const struct board *b, power_id p, struct buf *out)
+{
+	int i, k = 0;
+
+	for (i = 0; i < b->nunits; i++) {
+		if (b->units[i].power != p)
+			continue;
+		buf_puts(out, k++ ? ", " : "");
+		put_unit_words(m, &b->units[i], out);
+	}
+	for (i = 0; i < b->ndislodged; i++) {
+		if (b->dislodged[i].unit.power != p)
+			continue;
+		buf_puts(out, k++ ? ", " : "");
+		put_unit_words(m, &b->dislodged[i].unit, out);
+		buf_puts(out, " (dislodged)");
+	}
+	return k;
+}
+
+void
+report_units(const struct map *m, const struct board *b, struct buf *out)
+{
+	struct board s = *b;
+	int p;
+
+	board_sort(&s);
+	buf_puts(out, "\nUnits now:\n");
+	for (p = 0; p < m->npowers; p++) {
+		size_t mark = out->len;
+		buf_printf(out, "%s: ", m->powers[p].name);
+		if (report_power_units(m, &s, (power_id)p, out) == 0)
+			buf_truncate(out, mark);
+		else
+			buf_puts(out, ".\n");
+	}
+}

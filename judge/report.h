@@ -39,4 +39,18 @@ void report_centres(const struct map *m, const struct board *b, const struct boa
 void report_order(const struct map *m, const struct order *o, uint8_t unit_type,
     struct buf *out);
 
+/* Why order o cannot be carried out on b, in plain words for the player:
+ * "you have no unit in Munich", "the fleet in the North Sea cannot reach
+ * Brest, so it cannot support a move there". Appends to out. */
+void report_refusal(const struct map *m, const struct board *b, const struct order *o,
+    enum reason why, struct buf *out);
+
+/* Power p's units on b in words, "army in Budapest, fleet in Trieste", the
+ * dislodged ones marked. Appends to out; returns how many units. */
+int report_power_units(const struct map *m, const struct board *b, power_id p, struct buf *out);
+
+/* "Units now:" and a line per power with units: "Austria: army in
+ * Budapest, fleet in Trieste, army in Vienna." */
+void report_units(const struct map *m, const struct board *b, struct buf *out);
+
 #endif

@@ -290,6 +290,7 @@ report_common(struct game *g, const struct board *before, const struct order *or
 		muna_report_pending(m, &nw->season, out);
 	if (nw->ended)
 		muna_report(m, &nw->season, &nw->result, out);
+	report_units(m, next, out);
 	if (before->season == SEASON_FALL && next->season != SEASON_FALL)
 		report_centres(m, next, before, out);
 	report_next(m, &g->rules, next, out);

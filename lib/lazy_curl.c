@@ -55,6 +55,9 @@ CURLcode(curl_easy_setopt)(CURL *curl, CURLoption option, ...)
 		case CURLOPT_DEBUGFUNCTION:
 			r = fn(curl, option, va_arg(ap, curl_debug_callback));
 			break;
+		case CURLOPT_WRITEFUNCTION:
+			r = fn(curl, option, va_arg(ap, curl_write_callback));
+			break;
 		default:
 			fprintf(stderr, "pouch: lazy_curl.c does not pass on callback option %d\n",
 			    (int)option);

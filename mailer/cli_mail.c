@@ -100,8 +100,7 @@ cli_fetch(const struct cli_opts *o, int argc, char **argv)
 
 	(void)argv;
 	if (argc != 1) {
-		fprintf(stderr, "usage: pouch [--data DIR] [--config FILE] fetch\n");
-		return 2;
+		return cli_usage("fetch", stderr);
 	}
 	if (begin(o, "fetch", &cfg, &sp, &err) < 0)
 		return 1;
@@ -138,8 +137,7 @@ cli_send(const struct cli_opts *o, int argc, char **argv)
 			now = (time_t)v;
 			i++;
 		} else {
-			fprintf(stderr, "usage: pouch [--data DIR] [--config FILE] send [--now SECONDS]\n");
-			return 2;
+			return cli_usage("send", stderr);
 		}
 	}
 	if (begin(o, "send", &cfg, &sp, &err) < 0)
@@ -171,8 +169,7 @@ cli_read_mail(const struct cli_opts *o, int argc, char **argv)
 
 	(void)o;
 	if (argc < 2) {
-		fprintf(stderr, "usage: pouch read-mail FILE...\n");
-		return 2;
+		return cli_usage("read-mail", stderr);
 	}
 	mime_opts_init(&mo);
 	mo.max_raw = 64u << 20;

@@ -57,6 +57,10 @@ struct mail_sink {
 struct mail_sink *sink_maildir_new(const char *dir);
 /* Send through an SMTP server with libcurl (smtp.* keys). */
 struct mail_sink *sink_smtp_new(const struct mail_config *cfg);
+/* Connect to cfg's SMTP server as sending would (TLS verified, AUTH with
+ * the password file), send NOOP and quit: nothing is sent. Returns 0, or
+ * -1 with the reason in err (the certificate, the login, the connection). */
+int sink_smtp_check(const struct mail_config *cfg, struct buf *err);
 /* The sink cfg asks for: SMTP when smtp.url is set, else maildir.out. */
 struct mail_sink *sink_from_config(const struct mail_config *cfg);
 

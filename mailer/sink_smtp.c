@@ -204,6 +204,83 @@ status_of(int code)
 	return RCPT_TEMPFAIL;
 }
 
+/* The connection's options: the URL's server, TLS verified (STARTTLS
+ * required for smtp:// unless smtp.tls = none), AUTH when a user is set,
+ * the exchange fed to debug_cb (t). */
+static void
+connection_opts(struct smtp *p, char *errbuf, struct transcript *t)
+{
+	curl_easy_setopt(p->curl, CURLOPT_URL, p->url);
+	curl_easy_setopt(p->curl, CURLOPT_ERRORBUFFER, errbuf);
+	curl_easy_setopt(p->curl, CURLOPT_CONNECTTIMEOUT, p->timeout);
+	curl_easy_setopt(p->curl, CURLOPT_TIMEOUT, p->timeout * 4);
+	curl_easy_setopt(p->curl, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(p->curl, CURLOPT_VERBOSE, 1L);	/* feeds debug_cb only */
+	curl_easy_setopt(p->curl, CURLOPT_DEBUGFUNCTION, debug_cb);
+	curl_easy_setopt(p->curl, CURLOPT_DEBUGDATA, t);
+	curl_easy_setopt(p->curl, CURLOPT_SSL_VERIFYPEER, 1L);
+	curl_easy_setopt(p->curl, CURLOPT_SSL_VERIFYHOST, 2L);
+	if (p->cafile != NULL)
+		curl_easy_setopt(p->curl, CURLOPT_CAINFO, p->cafile);
+	if (str_prefix_nocase(p->url, "smtp://"))
+		curl_easy_setopt(p->curl, CURLOPT_USE_SSL,
+		    p->tls == MAIL_TLS_STARTTLS ? (long)CURLUSESSL_ALL : (long)CURLUSESSL_NONE);
+	if (p->user != NULL) {
+		curl_easy_setopt(p->curl, CURLOPT_USERNAME, p->user);
+		curl_easy_setopt(p->curl, CURLOPT_PASSWORD, p->password);
+	}
+}
+
+/* "SMTP smtp://host:port: why", saying so when the certificate is the reason. */
+static void
+connection_error(const struct mail_sink *k, CURLcode rc, const char *why, struct buf *err)
+{
+	buf_printf(err, "SMTP %s: %s%s\n", k->name, why,
+	    rc == CURLE_PEER_FAILED_VERIFICATION || rc == CURLE_SSL_CACERT_BADFILE ?
+	    " (the server's certificate is not trusted: connection refused)" :
+	    rc == CURLE_LOGIN_DENIED ? " (the server refused the user name or password)" : "");
+}
+
+static size_t
+discard_cb(char *data, size_t size, size_t nmemb, void *arg)
+{
+	(void)data;
+	(void)arg;
+	return size * nmemb;
+}
+
+int
+sink_smtp_check(const struct mail_config *cfg, struct buf *err)
+{
+	struct mail_sink *k = sink_smtp_new(cfg);
+	struct smtp *p = k->priv;
+	struct transcript t;
+	char errbuf[CURL_ERROR_SIZE];
+	CURLcode rc;
+	int r = 0;
+
+	if (sink_open(k, err) < 0) {
+		sink_free(k);
+		return -1;
+	}
+	memset(&t, 0, sizeof t);
+	t.rcpt_index = -1;
+	errbuf[0] = '\0';
+	connection_opts(p, errbuf, &t);
+	/* No envelope: after the greeting, EHLO, STARTTLS and AUTH, one NOOP. */
+	curl_easy_setopt(p->curl, CURLOPT_CUSTOMREQUEST, "NOOP");
+	curl_easy_setopt(p->curl, CURLOPT_WRITEFUNCTION, discard_cb);
+	rc = curl_easy_perform(p->curl);
+	if (rc != CURLE_OK) {
+		connection_error(k, rc, errbuf[0] ? errbuf : curl_easy_strerror(rc), err);
+		r = -1;
+	}
+	curl_easy_setopt(p->curl, CURLOPT_ERRORBUFFER, NULL);
+	curl_easy_setopt(p->curl, CURLOPT_DEBUGDATA, NULL);
+	sink_free(k);
+	return r;
+}
+
 static int
 smtp_send(struct mail_sink *k, const char *from, char *const *rcpts, int n, const char *data,
     size_t len, struct rcpt_result *res, struct buf *err)
@@ -234,7 +311,6 @@ smtp_send(struct mail_sink *k, const char *from, char *const *rcpts, int n, cons
 	rd.left = crlflen;
 	errbuf[0] = '\0';
 
-	curl_easy_setopt(p->curl, CURLOPT_URL, p->url);
 	curl_easy_setopt(p->curl, CURLOPT_MAIL_FROM, fromb);
 	curl_easy_setopt(p->curl, CURLOPT_MAIL_RCPT, list);
 	curl_easy_setopt(p->curl, CURLOPT_MAIL_RCPT_ALLLOWFAILS, 1L);
@@ -242,24 +318,7 @@ smtp_send(struct mail_sink *k, const char *from, char *const *rcpts, int n, cons
 	curl_easy_setopt(p->curl, CURLOPT_READFUNCTION, read_cb);
 	curl_easy_setopt(p->curl, CURLOPT_READDATA, &rd);
 	curl_easy_setopt(p->curl, CURLOPT_INFILESIZE_LARGE, (curl_off_t)crlflen);
-	curl_easy_setopt(p->curl, CURLOPT_ERRORBUFFER, errbuf);
-	curl_easy_setopt(p->curl, CURLOPT_CONNECTTIMEOUT, p->timeout);
-	curl_easy_setopt(p->curl, CURLOPT_TIMEOUT, p->timeout * 4);
-	curl_easy_setopt(p->curl, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(p->curl, CURLOPT_VERBOSE, 1L);	/* feeds debug_cb only */
-	curl_easy_setopt(p->curl, CURLOPT_DEBUGFUNCTION, debug_cb);
-	curl_easy_setopt(p->curl, CURLOPT_DEBUGDATA, &t);
-	curl_easy_setopt(p->curl, CURLOPT_SSL_VERIFYPEER, 1L);
-	curl_easy_setopt(p->curl, CURLOPT_SSL_VERIFYHOST, 2L);
-	if (p->cafile != NULL)
-		curl_easy_setopt(p->curl, CURLOPT_CAINFO, p->cafile);
-	if (str_prefix_nocase(p->url, "smtp://"))
-		curl_easy_setopt(p->curl, CURLOPT_USE_SSL,
-		    p->tls == MAIL_TLS_STARTTLS ? (long)CURLUSESSL_ALL : (long)CURLUSESSL_NONE);
-	if (p->user != NULL) {
-		curl_easy_setopt(p->curl, CURLOPT_USERNAME, p->user);
-		curl_easy_setopt(p->curl, CURLOPT_PASSWORD, p->password);
-	}
+	connection_opts(p, errbuf, &t);
 
 	rc = curl_easy_perform(p->curl);
 
@@ -267,9 +326,7 @@ smtp_send(struct mail_sink *k, const char *from, char *const *rcpts, int n, cons
 		/* never got as far as the envelope: connection, TLS, AUTH or MAIL FROM */
 		char why[256];
 		snprintf(why, sizeof why, "%s", errbuf[0] ? errbuf : curl_easy_strerror(rc));
-		buf_printf(err, "SMTP %s: %s%s\n", k->name, why,
-		    rc == CURLE_PEER_FAILED_VERIFICATION || rc == CURLE_SSL_CACERT_BADFILE ?
-		    " (the server's certificate is not trusted: connection refused)" : "");
+		connection_error(k, rc, why, err);
 		sink_set_all(res, n, RCPT_TEMPFAIL, t.mail_code, why);
 		r = -1;
 	} else {

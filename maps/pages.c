@@ -39,7 +39,7 @@ static const char STYLE_CSS[] =
     ".num{text-align:right}\n"
     ".sw{display:inline-block;width:.8em;height:.8em;border:1px solid #333;margin-right:.4em;"
     "vertical-align:-.05em}\n"
-    ".ok{color:#1d6b2a}.fail{color:#b00018}\n"
+    ".ok{color:#1d6b2a}.fail{color:#b00018}.none{color:#555}\n"
     "ul.phases{padding-left:1.2em}\n"
     "@media (min-width:1000px){.maps{display:grid;grid-template-columns:1fr 1fr;gap:16px}}\n";
 
@@ -280,6 +280,12 @@ results(struct buf *out, const struct map *m, const struct page_phase *ph)
 				buf_puts(out, "?");
 			}
 			buf_puts(out, "</td><td>");
+			if (tn > 11 && memcmp(text, "no orders; ", 11) == 0) {
+				/* "no orders; all units hold.": nothing succeeded or failed */
+				esc_n(out, text + 11, tn - 11);
+				buf_puts(out, "</td><td class=\"none\">no orders</td></tr>\n");
+				continue;
+			}
 			esc_n(out, text, tag ? (size_t)(tag - 4 - text) : tn);
 			if (tag) {
 				size_t tl = (size_t)(text + tn - tag);

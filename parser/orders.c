@@ -599,14 +599,68 @@ list_add(char *out, size_t size, size_t *o, int i, int n, const char *name)
 		    i == 0 ? "" : i == n - 1 ? " or " : ", ", name);
 }
 
-/* "unknown place "xyz"; did you mean A, B or C?" */
-static int
-fail_unknown(struct gp *g, const char *word)
+/*
+ * The order word an unknown word may stand for: after the first word, a
+ * word players use for it ("carry" for convoy, "help" for support);
+ * anywhere, a misspelling of an order word or unit type ("suport",
+ * "flet"). NULL when none. Such words are not read as the order: the
+ * player is asked.
+ */
+static const char *
+verb_suggest(const char *word, int first)
 {
+	static const struct { const char *w, *verb; } like[] = {
+		{ "carry", "convoy" }, { "carries", "convoy" }, { "carrying", "convoy" },
+		{ "ferry", "convoy" }, { "ferries", "convoy" }, { "ship", "convoy" },
+		{ "ships", "convoy" }, { "escort", "convoy" }, { "escorts", "convoy" },
+		{ "help", "support" }, { "helps", "support" }, { "helping", "support" },
+		{ "assist", "support" }, { "assists", "support" }, { "backs", "support" },
+		{ "aid", "support" }, { "aids", "support" },
+		{ "march", "move" }, { "marches", "move" }, { "sail", "move" }, { "sails", "move" },
+		{ "travel", "move" }, { "travels", "move" }, { "heads", "move" },
+		{ "defend", "hold" }, { "defends", "hold" }, { "guard", "hold" },
+		{ "guards", "hold" }, { "remain", "hold" }, { "remains", "hold" },
+		{ "flee", "retreat" }, { "flees", "retreat" }, { "withdraw", "retreat" },
+		{ "withdraws", "retreat" },
+	};
+	static const char *const verbs[] = { "army", "fleet", "convoy", "support", "move", "hold",
+		"retreat", "disband", "build", "remove", "waive" };
+	size_t i, n = strlen(word);
+
+	for (i = 0; i < sizeof like / sizeof like[0] && !first; i++)
+		if (strcmp(word, like[i].w) == 0)
+			return like[i].verb;
+	if (n < 4)
+		return NULL;
+	for (i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
+		if (str_edit_distance(word, n, verbs[i], strlen(verbs[i]), 1) <= 1 ||
+		    (word[n - 1] == 's' && str_edit_distance(word, n - 1, verbs[i],
+		    strlen(verbs[i]), 1) <= 1))
+			return verbs[i];
+	return NULL;
+}
+
+/* "unknown place "xyz"; did you mean A, B or C?" for the word at token
+ * k, or where the order word goes (first, or after a place: not after an
+ * arrow or an order word) "unknown word "carry"; did you mean convoy?" */
+static int
+fail_unknown(struct gp *g, int k)
+{
+	const struct tok *prev = k > 0 ? &g->lx->t[k - 1] : NULL;
+	const char *word = g->lx->t[k].s, *verb = NULL;
 	struct name_cand sg[3];
 	char list[160];
 	size_t o = 0;
-	int n = names_suggest(g->c->names, word, sg, 3), i;
+	int n, i;
+
+	if (prev == NULL || (prev->kind == TK_WORD && prev->kw == KW_NONE))
+		verb = verb_suggest(word, prev == NULL);
+
+	if (verb) {
+		g->first_unknown = 0;	/* an order, misspelt */
+		return gfail(g, "unknown word \"%s\"; did you mean %s?", word, verb);
+	}
+	n = names_suggest(g->c->names, word, sg, 3);
 
 	if (n == 0)
 		return gfail(g, "unknown place \"%s\"", word);
@@ -727,7 +781,7 @@ parse_place(struct gp *g, struct slot *s, int flags)
 		return gfail(g, "expected a place, not \"%s\"", lx->t[start].s);
 	if (start == 0 && g->err[0] == '\0')
 		g->first_unknown = 1;
-	return fail_unknown(g, lx->t[start].s);
+	return fail_unknown(g, start);
 }
 
 static void
@@ -1513,8 +1567,8 @@ fit_explain(const struct interp *in, enum fit f, prov_id up, prov_id tp, prov_id
 
 	switch (f) {
 	case FIT_NO_UNIT:
-		snprintf(out, size, "no %sunit in %s", in->phase == PHASE_RETREAT ? "dislodged " : "",
-		    un);
+		snprintf(out, size, "%sno %sunit in %s", in->power != POWER_NONE ? "you have " : "",
+		    in->phase == PHASE_RETREAT ? "dislodged " : "", un);
 		break;
 	case FIT_FOREIGN:
 		snprintf(out, size, "the unit in %s is %s", un,
@@ -1789,11 +1843,13 @@ interpret(const struct parse_ctx *c, const struct reading *rd, struct parse_resu
 		/* Nothing fits the board. Exact names are taken as written (the
 		 * adjudicator explains why the order fails); a corrected reading
 		 * that does not fit is a guess, and we do not guess. */
-		if (lit > 0 && nlit > 1 && su->used && su->n == 1 && rd->kind != ORDER_BUILD &&
+		if (lit > 0 && su->used && su->n == 1 && (nlit > 1 || su->c[0].tier == NAME_EXACT) &&
+		    rd->kind != ORDER_BUILD &&
 		    rd->kind != ORDER_WAIVE && rd->kind != ORDER_REVIVE &&
 		    find_unit(c, su->c[0].id, UNIT_NONE, ctx_phase(c) == PHASE_RETREAT) == NULL) {
-			/* The unit is plain and missing: that settles it, whatever
-			 * the other names could mean. */
+			/* The unit is plain (or written exactly) and missing: that
+			 * settles it, whatever the other names could mean ("A mar -
+			 * piemont" with Marseilles empty: no unit, not a spelling). */
 			fit_explain(&in, FIT_NO_UNIT, su->c[0].id, PROV_NONE, PROV_NONE, why, sizeof why);
 			refuse(r, "%s", why);
 			return -1;
@@ -2004,8 +2060,84 @@ remark(const struct gp *g, struct parse_result *r)
 	return 0;
 }
 
+/* Words that make a line look like an order although nothing else does:
+ * the whole order words and unit types (not "a", "to", "by", "in"). */
+static int
+order_word(const struct tok *t)
+{
+	switch (t->kw) {
+	case KW_ARMY: case KW_FLEET: case KW_HOLD: case KW_MOVE: case KW_SUPPORT:
+	case KW_CONVOY: case KW_VIA: case KW_RETREAT: case KW_DISBAND: case KW_BUILD:
+	case KW_REMOVE: case KW_WAIVE: case KW_REVIVE: case KW_INSURRECTION:
+	case KW_EMBARK: case KW_LAND:
+		return t->len >= 3;
+	default:
+		return 0;
+	}
+}
+
+/* A word read as a place with some confidence: a name, a beginning of one,
+ * or a misspelling of a word of five letters or more ("Burgandy", not
+ * "best" for Brest). */
+static int
+place_word(const struct parse_ctx *c, const struct tok *t)
+{
+	struct name_cand cand[NAMES_MAX_CAND];
+	int k, n;
+
+	if (names_province_exactn(c->names, t->s, t->len, cand) > 0)
+		return 1;
+	n = names_provinces(c->names, t->s, cand);
+	for (k = 0; k < n; k++)
+		if (cand[k].tier != NAME_FUZZY || (t->len >= 5 && cand[k].dist <= 2))
+			return 1;
+	return 0;
+}
+
+/* A line that is plainly not an order: no arrow, no order word or unit
+ * type, and no word read as a place ("hi mr judge", "Thanks!", "Alice").
+ * A misspelt order has at least one of them, or a number, or is one short
+ * word ("Xyz"). */
+static int
+chat_line(const struct parse_ctx *c, const char *line, size_t len)
+{
+	struct lex lx;
+	int i;
+
+	if (lex_line(line, len, &lx) != LEX_OK || lx.n == 0)
+		return 0;
+	/* "Xyz": a word alone as short as an abbreviation. */
+	if (lx.n == 1 && lx.t[0].kind == TK_WORD && lx.t[0].len <= 3)
+		return 0;
+	/* "A Qqq H", "France: hello": a unit letter or a power prefix first. */
+	if (lx.t[0].kind == TK_WORD && (lx.t[0].kw == KW_ARMY || lx.t[0].kw == KW_FLEET))
+		return 0;
+	if (lx.n > 1 && lx.t[1].kind == TK_COLON && lx.t[0].kind == TK_WORD &&
+	    names_power_exact(c->names, lx.t[0].s) != POWER_NONE)
+		return 0;
+	for (i = 0; i < lx.n; i++) {
+		const struct tok *t = &lx.t[i];
+		if (t->kind == TK_DASH || (t->kind == TK_WORD && (order_word(t) ||
+		    t->kw == KW_NUMBER)))
+			return 0;
+		if (t->kind == TK_WORD && t->kw == KW_NONE && place_word(c, t))
+			return 0;
+	}
+	return 1;
+}
+
+static void parse_line(const struct parse_ctx *c, const char *line, size_t len,
+    struct parse_result *r);
+
 void
 order_parse(const struct parse_ctx *c, const char *line, size_t len, struct parse_result *r)
+{
+	parse_line(c, line, len, r);
+	r->chat = r->verdict == VERDICT_REFUSED && chat_line(c, line, len);
+}
+
+static void
+parse_line(const struct parse_ctx *c, const char *line, size_t len, struct parse_result *r)
 {
 	struct slot prefs[ORDER_MAX_PREFS];
 	enum lex_status ls;

@@ -77,6 +77,9 @@ struct parse_result {
 	unsigned char not_order;	/* REFUSED because the first word is no place, unit,
 					   power or order word: the line is likely not an
 					   order at all (a greeting, a misspelt command) */
+	unsigned char chat;		/* REFUSED, and plainly not an order: no arrow, no
+					   order word or unit type, no place (a greeting,
+					   a name, thanks); the judge lists it as ignored */
 };
 
 /* Parse one line (UTF-8, not NUL-terminated necessarily). Never fails:

@@ -105,5 +105,97 @@ cp -R "$D/spool" "$WORK/archive"
 "$POUCH" replay --spool "$WORK/archive" --data "$WORK/from-archive" >"$OUT" 2>"$ERR"
 expect "replay --spool DIR --data OUT: the games rebuilt" sh -c "grep -q '^replayed ' '$OUT' && cmp -s '$D/games/g1/game.txt' '$WORK/from-archive/games/g1/game.txt'"
 
+# Unix conventions: COMMAND --help (or -h) prints its usage on standard
+# output and exits 0; a wrong usage goes to standard error with status 2;
+# every usage line of --help is in pouch(1)'s SYNOPSIS (rendered, blanks
+# squeezed).
+COMMANDS="run game replay doctor datc check-game play transcript render render-game map fetch send read-mail"
+SYNOPSIS=$WORK/synopsis
+MANWIDTH=1000 MANPAGER=cat man -l judge/pouch.1 2>/dev/null | col -b |
+	sed -n '/^SYNOPSIS/,/^DESCRIPTION/p' | tr -s ' \t' ' ' >"$SYNOPSIS"
+expect "the man page renders, with a SYNOPSIS" grep -q "pouch run" "$SYNOPSIS"
+for c in $COMMANDS; do
+	for h in --help -h; do
+		"$POUCH" --data "$D" $c $h >"$OUT" 2>"$ERR"
+		rc=$?
+		expect "pouch $c $h: usage on stdout, nothing on stderr, exit 0" sh -c \
+			"[ $rc -eq 0 ] && grep -q '^usage: pouch $c' '$OUT' && [ ! -s '$ERR' ]"
+	done
+	"$POUCH" --data "$D" $c --help | sed -n 's/^\(usage:\|      \) pouch /pouch /p' |
+		tr -s ' \t' ' ' >"$WORK/forms"
+	missing=""
+	while IFS= read -r form; do
+		grep -qF -- "$form" "$SYNOPSIS" || missing="$missing [$form]"
+	done <"$WORK/forms"
+	expect "pouch $c --help: each usage line is in pouch(1)'s SYNOPSIS${missing:+ (missing:$missing)}" \
+		sh -c "[ -s '$WORK/forms' ] && [ -z '$missing' ]"
+done
+for c in "run --bogus" "game --bogus" "replay --bogus" "render --bogus" "send --bogus" "doctor extra"; do
+	"$POUCH" --data "$D" $c >"$OUT" 2>"$ERR"
+	rc=$?
+	expect "pouch $c: usage on stderr, nothing on stdout, exit 2" sh -c \
+		"[ $rc -eq 2 ] && grep -q '^usage: pouch ' '$ERR' && [ ! -s '$OUT' ]"
+done
+
+# pouch doctor on the embedded default: the placeholder address is a
+# problem (exit 1); with a real address and nothing else wrong, exit 0.
+p doctor
+rc=$?
+expect "doctor, judge@localhost: a problem, exit 1" sh -c \
+	"[ $rc -eq 1 ] && grep -q '^problem: the judge.s address is judge@localhost, a placeholder' '$OUT'"
+expect "... the inbox Maildir checked" grep -q "^ok: the inbox Maildir $D/mail/inbox is there and writable" "$OUT"
+expect "... the outgoing Maildirs checked" grep -q "^ok: the outgoing mail directory $D/mail/out" "$OUT"
+expect "... cron looked for (ok or a warning)" grep -q "^\(ok\|warning\): .*\(pouch run\|pouch.timer\)" "$OUT"
+expect "... every game's zone checked" grep -q "^ok: 1 game, every zone known to tzdata" "$OUT"
+echo "judge.address = judge@school.test" >"$D/pouch.conf"
+p doctor
+rc=$?
+expect "doctor, a real address, nothing wrong: exit 0" sh -c \
+	"[ $rc -eq 0 ] && grep -q '^ok: the judge.s address is judge@school.test' '$OUT' && ! grep -q '^problem' '$OUT'"
+echo "judge.pages = $WORK/www" >>"$D/pouch.conf"
+p doctor
+expect "doctor, judge.pages without judge.base_url: a problem" sh -c \
+	"[ $? -eq 1 ] && grep -q '^problem: judge.pages is .* but judge.base_url is not set' '$OUT'"
+# Pages written where the base URL points: a test file is read back there.
+mkdir -p "$WORK/www" "$WORK/elsewhere"
+printf 'judge.address = judge@school.test\njudge.pages = %s\njudge.base_url = file://%s\n' \
+	"$WORK/www" "$WORK/www" >"$D/pouch.conf"
+p doctor
+expect "doctor, the base URL serves the pages directory: ok, exit 0" sh -c \
+	"[ $? -eq 0 ] && grep -q '^ok: file://$WORK/www serves $WORK/www (a test file written there was read back)' '$OUT'"
+expect "... and the test file is gone" sh -c "[ -z \"\$(ls -A '$WORK/www')\" ]"
+printf 'judge.address = judge@school.test\njudge.pages = %s\njudge.base_url = file://%s\n' \
+	"$WORK/elsewhere" "$WORK/www" >"$D/pouch.conf"
+p doctor
+expect "doctor, the base URL serves another directory: a problem" sh -c \
+	"[ $? -eq 1 ] && grep -q '^problem: file://$WORK/www does not serve $WORK/elsewhere: a test file written there was not found' '$OUT'"
+echo "judge.address = judge@school.test" >"$D/pouch.conf"
+mv "$D/mail/inbox" "$WORK/inbox.saved"
+echo "not a directory" >"$D/mail/inbox"
+p doctor
+expect "doctor, the inbox is a file: a problem" sh -c \
+	"[ $? -eq 1 ] && grep -q '^problem: the inbox Maildir $D/mail/inbox: .* is not a directory' '$OUT'"
+rm "$D/mail/inbox"
+mv "$WORK/inbox.saved" "$D/mail/inbox"
+# Cron: an /etc/cron.d entry, in a mount namespace of its own (root only;
+# the machine's /etc/cron.d is not touched).
+if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null 2>&1; then
+	unshare -m sh -c "mount --make-rprivate / && mount -t tmpfs none /etc/cron.d &&
+		echo '*/5 * * * * pouch $POUCH --data $D run' >/etc/cron.d/pouch &&
+		'$POUCH' --data '$D' doctor >'$OUT' 2>'$ERR'
+		echo '*/5 * * * * pouch $POUCH --data /elsewhere run' >/etc/cron.d/pouch &&
+		'$POUCH' --data '$D' doctor >'$OUT.other' 2>>'$ERR'"
+	expect "doctor, an /etc/cron.d entry that runs pouch run here: ok" grep -q "^ok: /etc/cron.d/pouch runs pouch run$" "$OUT"
+	expect "... one that runs it on another data directory: a warning" \
+		grep -q "^warning: /etc/cron.d/pouch runs pouch run on /elsewhere, not on $D" "$OUT.other"
+else
+	echo "  skipped: doctor's cron check (needs root and unshare)"
+fi
+"$POUCH" --data "$D" run --now 2099-01-01T00:00:00Z >/dev/null 2>&1
+p doctor
+expect "doctor, the clock behind the last run: a problem" sh -c \
+	"[ $? -eq 1 ] && grep -q '^problem: the system clock (.*) is before the judge.s last run (2099-01-01' '$OUT'"
+rm "$D/pouch.conf"
+
 echo "== cli: $PASS passed, $FAIL failed"
 [ $FAIL -eq 0 ]

@@ -120,6 +120,37 @@ scenario() {
 	expect "bob's forged England orders refused" imap_grep bob "does not match a game, power and password"
 	expect "carol's message answered with help" imap_grep carol "start with a line GAME"
 
+	if [ "$MODE" = plain ]; then
+		echo "# pouch doctor against the real servers (before the clock is moved on)"
+		other=$WORK/other.pem
+		[ -f "$other" ] || openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=other \
+			-keyout "$WORK/other.key" -out "$other" >/dev/null 2>&1
+		judge_conf "$D" "judge.pages = $D/pages"
+		pouch $P doctor
+		rc=$?
+		expect "doctor, the right passwords: no problem, exit 0" sh -c \
+			"[ $rc -eq 0 ] && ! grep -q '^problem' '$OUT'"
+		expect "... the mailbox answers and takes the login, TLS verified" grep -q \
+			"^ok: the mailbox imap://judge@127.0.0.1.* answers and accepts the login (TLS, certificate verified)" "$OUT"
+		expect "... the outgoing server too" grep -q \
+			"^ok: the outgoing server smtp://127.0.0.1:$SUBMISSION_PORT/.* answers and accepts the login (TLS, certificate verified)" "$OUT"
+		echo wrong-password >"$WORK/wrong-pw"
+		judge_conf "$D" "judge.pages = $D/pages" "imap.password_file = $WORK/wrong-pw" \
+			"smtp.password_file = $WORK/wrong-pw"
+		pouch $P doctor
+		rc=$?
+		expect "doctor, a wrong password: exit 1" test $rc -eq 1
+		expect "... the mailbox refuses the login, said so" grep -q "^problem: the mailbox .*login refused" "$OUT"
+		expect "... the outgoing server too" grep -q "^problem: the outgoing server: .*refused the user name or password" "$OUT"
+		judge_conf "$D" "judge.pages = $D/pages" "imap.cafile = $other" "smtp.cafile = $other"
+		pouch $P doctor
+		rc=$?
+		expect "doctor, a certificate we do not trust: exit 1" test $rc -eq 1
+		expect "... the mailbox's certificate refused" grep -q "^problem: the mailbox .*certificate" "$OUT"
+		expect "... the outgoing server's too" grep -q "^problem: the outgoing server: .*certificate is not trusted" "$OUT"
+		judge_conf "$D"
+	fi
+
 	echo "# the deadline passes (injected clock): results and map links by mail"
 	pouch $P -v run --now $((start + 3 * 86400 + 60))
 	expect "pouch run --now: one phase adjudicated" grep -q "1 phase adjudicated" "$OUT"
