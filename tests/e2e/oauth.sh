@@ -11,7 +11,8 @@
 # server as the teacher would in a browser); a game is then played by
 # mail with IMAP and SMTP signed in with XOAUTH2, then with OAUTHBEARER.
 # Then: every access token withdrawn at the server (pouch renews and signs
-# in again), short-lived tokens (renewed before use, never refused), secret
+# in again), short-lived tokens (renewed before use, never refused), a
+# refresh token replaced by the endpoint (written over the old), secret
 # files that others may read (refused), the refresh token revoked (a clear
 # error naming `pouch oauth login`), and no token in any log, reply, page
 # or spool file.
@@ -173,6 +174,22 @@ scenario() {
 	expect "a token with an hour left is used as it is" test "$(ostat refresh)" -eq "$refresh0"
 	expect "the kept token has mode 600" sh -c 'for f in "$1"/oauth/*.token; do
 		[ "$(stat -c %a "$f")" = 600 ] || exit 1; done' - "$D"
+
+	echo "# a token endpoint that sends a new refresh token (as Microsoft's does)"
+	admin "rotate?on=1"
+	cp "$D/oauth/refresh_token" "$WORK/old_refresh_token"
+	pouch $P oauth token --renew imap
+	expect "rotation: oauth token --renew succeeds" test $? -eq 0
+	expect "rotation: the new refresh token replaced the old" sh -c '! cmp -s "$1" "$2"' - \
+		"$D/oauth/refresh_token" "$WORK/old_refresh_token"
+	expect "rotation: still mode 600" test "$(mode_of "$D/oauth/refresh_token")" = 600
+	expect "rotation: one kept access token, the new account's" test "$(ls "$D/oauth" | grep -c '\.token$')" -eq 1
+	admin "rotate?on=0"
+	refresh0=$(ostat refresh)
+	pouch $P run
+	expect "rotation: the next run signs in" test $? -eq 0
+	expect "rotation: with the kept token" test "$(ostat refresh)" -eq "$refresh0"
+	rm -f "$WORK/old_refresh_token"
 
 	echo "# secret files others may read are refused"
 	chmod 644 "$D/oauth/refresh_token"

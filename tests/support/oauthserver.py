@@ -23,11 +23,12 @@ Test controls (loopback only, like the rest):
   POST /admin/expire          every access token issued so far stops working
   POST /admin/revoke          every refresh token (and access token) is revoked
   POST /admin/lifetime?s=N    access tokens issued from now on say expires_in N
+  POST /admin/rotate?on=1|0   refresh answers carry a new refresh token, or not
   GET  /admin/stats           counts, as JSON
   GET  /admin/tokens          every token ever issued, one a line (for the
                               test that greps logs and pages for them)
 
-With --rotate each refresh answer carries a new refresh token (the old one
+With --rotate (or rotate?on=1) each refresh answer carries a new refresh token (the old one
 stays valid), as Microsoft's endpoint does. The log (--log) names requests
 and outcomes, never a token.
 """
@@ -48,6 +49,7 @@ STATE = {
     "refresh": {},      # token -> {"user", "valid"}
     "device": {},       # device_code -> {"user_code", "user", "used"}
     "lifetime": 3600,
+    "rotate": False,
     "stats": {"device": 0, "device_ok": 0, "refresh": 0, "refresh_refused": 0,
               "introspect_ok": 0, "introspect_refused": 0, "bad_client": 0},
     "issued": [],
@@ -126,6 +128,7 @@ class Handler(BaseHTTPRequestHandler):
                 "/device": self.device, "/verify": self.verify, "/token": self.token,
                 "/introspect": self.introspect, "/admin/expire": self.expire,
                 "/admin/revoke": self.revoke, "/admin/lifetime": self.lifetime,
+                "/admin/rotate": self.rotate,
             }.get(url.path)
             if handler is None:
                 self.reply(404, {"error": "not_found"})
@@ -183,7 +186,7 @@ class Handler(BaseHTTPRequestHandler):
             log("refresh: access token issued for %s, expires_in %d" % (r["user"], STATE["lifetime"]))
             ans = {"access_token": issue_access(r["user"]), "token_type": "Bearer",
                    "expires_in": STATE["lifetime"]}
-            if ARGS.rotate:
+            if STATE["rotate"]:
                 ans["refresh_token"] = issue_refresh(r["user"])
             self.reply(200, ans)
         else:
@@ -219,6 +222,11 @@ class Handler(BaseHTTPRequestHandler):
         log("admin: access tokens now live %d s" % STATE["lifetime"])
         self.reply(200, {})
 
+    def rotate(self, f, q):
+        STATE["rotate"] = q.get("on", ["0"])[0] == "1"
+        log("admin: refresh tokens rotate: %s" % STATE["rotate"])
+        self.reply(200, {})
+
 
 def main():
     global ARGS, SECRET
@@ -233,6 +241,7 @@ def main():
     p.add_argument("--log")
     p.add_argument("--rotate", action="store_true")
     ARGS = p.parse_args()
+    STATE["rotate"] = ARGS.rotate
     SECRET = None
     if ARGS.client_secret_file:
         with open(ARGS.client_secret_file) as f:
