@@ -79,6 +79,38 @@ login() {
 	return $rc
 }
 
+# withdrawn MECH: every access token withdrawn at the server, then a run
+# that needs IMAP first (an order to fetch) and a command that needs SMTP
+# only (a new game, its GM told): each time pouch is refused, renews the
+# token and signs in again with MECH.
+withdrawn() {
+	mech=$1
+	n=$((n + 1))
+	admin expire
+	refresh0=$(ostat refresh)
+	refused0=$(ostat introspect_refused)
+	send alice "orders $n" "GAME g1 England england-pw\nF Lon - Eng"
+	expect "$mech, IMAP, withdrawn token: the judge's mailbox has the message" wait_mail judge "$n"
+	pouch $P -v run
+	expect "$mech, IMAP, withdrawn token: pouch run succeeds" test $? -eq 0
+	expect "$mech, IMAP, withdrawn token: the mail was applied" grep -q "fetched 1 (1 new), applied 1" "$OUT"
+	expect "$mech, IMAP, withdrawn token: the server refused the old one" test "$(ostat introspect_refused)" -gt "$refused0"
+	expect "$mech, IMAP, withdrawn token: pouch asked for a new one" test "$(ostat refresh)" -gt "$refresh0"
+	expect "$mech, IMAP, withdrawn token: and said so" grep -q "IMAP.*access token was refused; asking for a new one" "$ERR"
+	expect "$mech, IMAP, withdrawn token: alice's reply came" imap_grep alice "Subject: Re: orders $n"
+	admin expire
+	refresh0=$(ostat refresh)
+	refused0=$(ostat introspect_refused)
+	smtp0=$(submissions "$mech")
+	pouch -v $P game new "smtp$n" --gm gm@example.test --zone UTC
+	expect "$mech, SMTP, withdrawn token: the game is made" test $? -eq 0
+	expect "$mech, SMTP, withdrawn token: the GM is told by SMTP" imap_grep gm "You are the game master of the Diplomacy game smtp$n"
+	expect "$mech, SMTP, withdrawn token: the server refused the old one" test "$(ostat introspect_refused)" -gt "$refused0"
+	expect "$mech, SMTP, withdrawn token: pouch asked for a new one" test "$(ostat refresh)" -gt "$refresh0"
+	expect "$mech, SMTP, withdrawn token: and said so" grep -q "SMTP.*access token was refused; asking for a new one" "$ERR"
+	expect "$mech, SMTP, withdrawn token: Postfix took it with $mech" test "$(submissions "$mech")" -gt "$smtp0"
+}
+
 scenario() {
 	D=$WORK/$MODE/judge
 	mkdir -p "$D"
@@ -145,18 +177,10 @@ scenario() {
 	expect "OAUTHBEARER: bob's reply came" imap_grep bob "accepted: A par - bur"
 
 	echo "# the server withdraws every access token: pouch renews it and signs in again"
-	admin expire
-	refresh0=$(ostat refresh)
-	refused0=$(ostat introspect_refused)
-	send alice "more orders" 'GAME g1 England england-pw\nF Lon - Eng'
-	expect "the judge's mailbox has the message" wait_mail judge 3
-	pouch $P -v run
-	expect "withdrawn token: pouch run succeeds" test $? -eq 0
-	expect "withdrawn token: the mail was applied" grep -q "fetched 1 (1 new), applied 1" "$OUT"
-	expect "withdrawn token: the server refused the old one" test "$(ostat introspect_refused)" -gt "$refused0"
-	expect "withdrawn token: pouch asked for a new one" test "$(ostat refresh)" -gt "$refresh0"
-	expect "withdrawn token: and said so" grep -q "access token was refused; asking for a new one" "$ERR"
-	expect "withdrawn token: alice's reply came" imap_grep alice "accepted: F lon - eng"
+	n=2
+	withdrawn OAUTHBEARER
+	sed -i 's/^imap.auth = .*/imap.auth = xoauth2/; s/^smtp.auth = .*/smtp.auth = xoauth2/' "$D/pouch.conf"
+	withdrawn XOAUTH2
 
 	echo "# short-lived tokens are renewed before they run out, never presented stale"
 	admin "lifetime?s=30"
@@ -205,8 +229,9 @@ scenario() {
 
 	echo "# the refresh token is revoked: a clear error"
 	admin revoke
+	n=$((n + 1))
 	send alice "after revocation" 'GAME g1 England england-pw\nF Lon H'
-	expect "the judge's mailbox has the message" wait_mail judge 4
+	expect "the judge's mailbox has the message" wait_mail judge "$n"
 	pouch $P run
 	expect "revoked: pouch run fails" test $? -eq 1
 	expect "revoked: the teacher is told to sign in again" grep -q "invalid_grant.*sign in again with .pouch oauth login" "$ERR"
