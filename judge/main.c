@@ -65,6 +65,10 @@ static const struct command commands[] = {
 	    "validate variant files, or describe a variant" },
 	{ "fetch", cli_fetch, "fetch", "fetch new mail into the spool (IMAP or Maildir, per the configuration)" },
 	{ "send", cli_send, "send [--now seconds]", "send what waits in the outbox (SMTP or Maildir)" },
+	{ "oauth", cli_oauth,
+	    "oauth login --provider google|microsoft|custom --client-id id [option ...]\n"
+	    "oauth token [imap|smtp] [--renew]",
+	    "sign the judge in to a Google or Microsoft mailbox (OAuth 2.0), or check its sign-in" },
 	{ "read-mail", cli_read_mail, "read-mail file ...",
 	    "show a message file as the judge reads it (decoded text)" },
 };

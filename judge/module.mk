@@ -1,6 +1,7 @@
 POUCH_SRCS += \
 	judge/adjudicate.c \
 	judge/board.c \
+	judge/cli_oauth.c \
 	judge/cli_run.c \
 	judge/cli_render.c \
 	judge/cli_tools.c \

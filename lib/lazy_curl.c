@@ -15,7 +15,7 @@
 #error "POUCH_CURL_SONAME (libcurl's soname) is set by the Makefile"
 #endif
 
-struct lazylib lazy_curl = { POUCH_CURL_SONAME, "to send mail by SMTP", NULL };
+struct lazylib lazy_curl = { POUCH_CURL_SONAME, "to send mail by SMTP and to renew OAuth 2.0 tokens", NULL };
 
 #define LAZY(ret, name, params, args) LAZYLIB_FN(lazy_curl, ret, name, params, args)
 #define LAZY_VOID(name, params, args) LAZYLIB_VOID(lazy_curl, name, params, args)
@@ -52,11 +52,11 @@ CURLcode(curl_easy_setopt)(CURL *curl, CURLoption option, ...)
 		case CURLOPT_READFUNCTION:
 			r = fn(curl, option, va_arg(ap, curl_read_callback));
 			break;
-		case CURLOPT_DEBUGFUNCTION:
-			r = fn(curl, option, va_arg(ap, curl_debug_callback));
-			break;
 		case CURLOPT_WRITEFUNCTION:
 			r = fn(curl, option, va_arg(ap, curl_write_callback));
+			break;
+		case CURLOPT_DEBUGFUNCTION:
+			r = fn(curl, option, va_arg(ap, curl_debug_callback));
 			break;
 		default:
 			fprintf(stderr, "pouch: lazy_curl.c does not pass on callback option %d\n",
@@ -68,6 +68,23 @@ CURLcode(curl_easy_setopt)(CURL *curl, CURLoption option, ...)
 	} else {
 		r = fn(curl, option, va_arg(ap, struct curl_blob *));
 	}
+	va_end(ap);
+	return r;
+}
+
+/*
+ * curl_easy_getinfo takes a pointer after the info, whose target's type
+ * the info's number gives (CURLINFO_LONG, _STRING, ...): a pointer either way.
+ */
+CURLcode(curl_easy_getinfo)(CURL *curl, CURLINFO info, ...)
+{
+	static CURLcode (*fn)(CURL *, CURLINFO, ...);
+	CURLcode r;
+	va_list ap;
+
+	LAZYLIB_RESOLVE(lazy_curl, fn, "curl_easy_getinfo");
+	va_start(ap, info);
+	r = fn(curl, info, va_arg(ap, void *));
 	va_end(ap);
 	return r;
 }

@@ -55,11 +55,41 @@ mail_config_init(struct mail_config *c, const char *data_dir)
 	c->data_dir = xstrdup(data_dir ? data_dir : ".");
 }
 
+static char *
+dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+void
+oauth_settings_copy(struct oauth_settings *dst, const struct oauth_settings *src)
+{
+	dst->mech = src->mech;
+	dst->token_url = dup_or_null(src->token_url);
+	dst->client_id = dup_or_null(src->client_id);
+	dst->client_secret_file = dup_or_null(src->client_secret_file);
+	dst->refresh_token_file = dup_or_null(src->refresh_token_file);
+	dst->cafile = dup_or_null(src->cafile);
+}
+
+void
+oauth_settings_free(struct oauth_settings *o)
+{
+	free(o->token_url);
+	free(o->client_id);
+	free(o->client_secret_file);
+	free(o->refresh_token_file);
+	free(o->cafile);
+	memset(o, 0, sizeof *o);
+}
+
 void
 mail_config_free(struct mail_config *c)
 {
 	if (c == NULL)
 		return;
+	oauth_settings_free(&c->imap_oauth);
+	oauth_settings_free(&c->smtp_oauth);
 	free(c->imap_host);
 	free(c->imap_user);
 	free(c->imap_password_file);
@@ -89,7 +119,7 @@ mail_config_domain(const struct mail_config *c)
 	return at ? at + 1 : "localhost";
 }
 
-enum kind { K_STR, K_PATH, K_INT, K_SIZE, K_TLS, K_AFTER, K_AUTH, K_ADDR };
+enum kind { K_STR, K_PATH, K_INT, K_SIZE, K_TLS, K_AFTER, K_AUTH, K_SMTP_AUTH, K_ADDR };
 
 struct key {
 	const char *name;
@@ -110,12 +140,23 @@ static const struct key keys[] = {
 	{ "imap.after", K_AFTER, F(imap_after), 0, 0 },
 	{ "imap.auth", K_AUTH, F(imap_auth), 0, 0 },
 	{ "imap.timeout", K_INT, F(imap_timeout), 1, 3600 },
+	{ "imap.token_url", K_STR, F(imap_oauth.token_url), 0, 0 },
+	{ "imap.client_id", K_STR, F(imap_oauth.client_id), 0, 0 },
+	{ "imap.client_secret_file", K_PATH, F(imap_oauth.client_secret_file), 0, 0 },
+	{ "imap.refresh_token_file", K_PATH, F(imap_oauth.refresh_token_file), 0, 0 },
+	{ "imap.token_cafile", K_PATH, F(imap_oauth.cafile), 0, 0 },
 	{ "smtp.url", K_STR, F(smtp_url), 0, 0 },
 	{ "smtp.tls", K_TLS, F(smtp_tls), 0, 0 },
 	{ "smtp.user", K_STR, F(smtp_user), 0, 0 },
 	{ "smtp.password_file", K_PATH, F(smtp_password_file), 0, 0 },
 	{ "smtp.cafile", K_PATH, F(smtp_cafile), 0, 0 },
 	{ "smtp.timeout", K_INT, F(smtp_timeout), 1, 3600 },
+	{ "smtp.auth", K_SMTP_AUTH, F(smtp_oauth.mech), 0, 0 },
+	{ "smtp.token_url", K_STR, F(smtp_oauth.token_url), 0, 0 },
+	{ "smtp.client_id", K_STR, F(smtp_oauth.client_id), 0, 0 },
+	{ "smtp.client_secret_file", K_PATH, F(smtp_oauth.client_secret_file), 0, 0 },
+	{ "smtp.refresh_token_file", K_PATH, F(smtp_oauth.refresh_token_file), 0, 0 },
+	{ "smtp.token_cafile", K_PATH, F(smtp_oauth.cafile), 0, 0 },
 	{ "maildir.in", K_PATH, F(maildir_in), 0, 0 },
 	{ "maildir.out", K_PATH, F(maildir_out), 0, 0 },
 	{ "judge.address", K_ADDR, F(judge_address), 0, 0 },
@@ -185,17 +226,58 @@ apply(struct mail_config *c, const struct key *k, const char *v, const char **wh
 		}
 		return 0;
 	case K_AUTH:
-		if (strcmp(v, "login") == 0)
+		c->imap_oauth.mech = OAUTH_NONE;
+		if (strcmp(v, "login") == 0 || strcmp(v, "password") == 0)
 			c->imap_auth = IMAP_AUTH_LOGIN;
 		else if (strcmp(v, "plain") == 0)
 			c->imap_auth = IMAP_AUTH_PLAIN;
+		else if (strcmp(v, "xoauth2") == 0)
+			c->imap_oauth.mech = OAUTH_XOAUTH2;
+		else if (strcmp(v, "oauthbearer") == 0)
+			c->imap_oauth.mech = OAUTH_OAUTHBEARER;
 		else {
-			*why = "must be login or plain";
+			*why = "must be login, password, plain, xoauth2 or oauthbearer";
+			return -1;
+		}
+		return 0;
+	case K_SMTP_AUTH:
+		if (strcmp(v, "password") == 0)
+			c->smtp_oauth.mech = OAUTH_NONE;
+		else if (strcmp(v, "xoauth2") == 0)
+			c->smtp_oauth.mech = OAUTH_XOAUTH2;
+		else if (strcmp(v, "oauthbearer") == 0)
+			c->smtp_oauth.mech = OAUTH_OAUTHBEARER;
+		else {
+			*why = "must be password, xoauth2 or oauthbearer";
 			return -1;
 		}
 		return 0;
 	}
 	return -1;
+}
+
+/* What an OAuth sign-in needs, once the whole file is read. Returns the
+ * number of problems (each appended to err). */
+static int
+check_oauth(const struct oauth_settings *o, const char *p, const char *user, const char *name,
+    struct buf *err)
+{
+	int bad = 0;
+
+	if (o->mech == OAUTH_NONE)
+		return 0;
+	if (user == NULL || o->token_url == NULL || o->client_id == NULL ||
+	    o->refresh_token_file == NULL) {
+		buf_printf(err, "%s: %s.auth = %s needs %s.user, %s.token_url, %s.client_id and "
+		    "%s.refresh_token_file (pouch oauth login prints them)\n", name, p,
+		    o->mech == OAUTH_XOAUTH2 ? "xoauth2" : "oauthbearer", p, p, p, p);
+		bad++;
+	}
+	if (o->token_url != NULL && !str_prefix_nocase(o->token_url, "https://")) {
+		buf_printf(err, "%s: %s.token_url must be an https:// URL\n", name, p);
+		bad++;
+	}
+	return bad;
 }
 
 int
@@ -244,6 +326,8 @@ mail_config_parse(struct mail_config *c, const char *text, size_t len, const cha
 		}
 		free(copy);
 	}
+	bad += check_oauth(&c->imap_oauth, "imap", c->imap_user, name, err);
+	bad += check_oauth(&c->smtp_oauth, "smtp", c->smtp_user, name, err);
 	return bad ? -1 : 0;
 }
 
@@ -265,33 +349,52 @@ mail_config_read(struct mail_config *c, const char *path, config_key_fn fn, void
 	return r;
 }
 
-char *
-mail_read_password(const char *path, struct buf *err)
+/* The first line of the file path ("password file", "secret file"); with
+ * strict, refused when group or others have any access to it. */
+static char *
+read_first_line(const char *path, const char *what, bool strict, struct buf *err)
 {
 	struct buf b;
 	struct stat st;
 	char *nl, *pw;
 
 	if (path == NULL) {
-		buf_puts(err, "no password file configured\n");
+		buf_printf(err, "no %s configured\n", what);
 		return NULL;
 	}
-	buf_init(&b, 4096);
+	if (strict && stat(path, &st) == 0 && (st.st_mode & 0077) != 0) {
+		buf_printf(err, "%s %s: other users may read it: refused (chmod 600 %s)\n", what, path,
+		    path);
+		return NULL;
+	}
+	buf_init(&b, 16384);
 	if (fs_read_file(path, &b) < 0) {
-		buf_printf(err, "password file %s: cannot read: %s\n", path, strerror(errno));
+		buf_printf(err, "%s %s: cannot read: %s\n", what, path, strerror(errno));
 		buf_free(&b);
 		return NULL;
 	}
-	if (stat(path, &st) == 0 && (st.st_mode & 0077) != 0)
-		log_warn("password file %s can be read by other users (chmod 600 it)", path);
+	if (!strict && stat(path, &st) == 0 && (st.st_mode & 0077) != 0)
+		log_warn("%s %s can be read by other users (chmod 600 it)", what, path);
 	pw = buf_take(&b);
 	nl = strpbrk(pw, "\r\n");
 	if (nl != NULL)
 		*nl = '\0';
 	if (*pw == '\0') {
-		buf_printf(err, "password file %s: empty first line\n", path);
+		buf_printf(err, "%s %s: empty first line\n", what, path);
 		free(pw);
 		return NULL;
 	}
 	return pw;
+}
+
+char *
+mail_read_password(const char *path, struct buf *err)
+{
+	return read_first_line(path, "password file", false, err);
+}
+
+char *
+mail_read_secret(const char *path, struct buf *err)
+{
+	return read_first_line(path, "secret file", true, err);
 }

@@ -13,6 +13,10 @@
  *
  * Passwords live in files (imap.password_file, smtp.password_file) and are
  * read only when a connection needs them; they are never logged.
+ *
+ * OAuth 2.0 (imap.auth or smtp.auth = xoauth2 | oauthbearer): per server a
+ * token endpoint, a client id, and files holding the client secret and the
+ * refresh token (mailer/oauth.h turns them into access tokens).
  */
 #ifndef POUCH_MAILCONFIG_H
 #define POUCH_MAILCONFIG_H
@@ -25,6 +29,17 @@
 enum mail_tls { MAIL_TLS_NONE, MAIL_TLS_STARTTLS, MAIL_TLS_IMPLICIT };
 enum imap_after { IMAP_AFTER_SEEN, IMAP_AFTER_DELETE };
 enum imap_auth { IMAP_AUTH_LOGIN, IMAP_AUTH_PLAIN };
+enum oauth_mech { OAUTH_NONE, OAUTH_XOAUTH2, OAUTH_OAUTHBEARER };
+
+/* One server's OAuth 2.0 sign-in (P.auth, P.token_url, ... with P imap or smtp). */
+struct oauth_settings {
+	enum oauth_mech mech;		/* P.auth = xoauth2 | oauthbearer; OAUTH_NONE: a password */
+	char *token_url;		/* P.token_url, https:// */
+	char *client_id;		/* P.client_id */
+	char *client_secret_file;	/* P.client_secret_file; NULL: a public client */
+	char *refresh_token_file;	/* P.refresh_token_file */
+	char *cafile;			/* P.token_cafile; NULL: the system's CAs */
+};
 
 struct mail_config {
 	char *imap_host;		/* imap.host; NULL: no IMAP (use maildir.in) */
@@ -35,7 +50,8 @@ struct mail_config {
 	char *imap_folder;		/* imap.folder (default INBOX) */
 	char *imap_cafile;		/* imap.cafile; NULL: the system's CAs */
 	enum imap_after imap_after;	/* imap.after = seen | delete (default seen) */
-	enum imap_auth imap_auth;	/* imap.auth = login | plain (default login) */
+	enum imap_auth imap_auth;	/* imap.auth = login | password | plain (default login) */
+	struct oauth_settings imap_oauth;	/* imap.auth = xoauth2 | oauthbearer and its keys */
 	int imap_timeout;		/* imap.timeout, seconds (default 60) */
 
 	char *smtp_url;			/* smtp.url: smtp://host:port/ehlo-name or smtps://...;
@@ -44,6 +60,7 @@ struct mail_config {
 	char *smtp_user;		/* smtp.user; NULL: no AUTH */
 	char *smtp_password_file;	/* smtp.password_file */
 	char *smtp_cafile;		/* smtp.cafile; NULL: the system's CAs */
+	struct oauth_settings smtp_oauth;	/* smtp.auth = password | xoauth2 | oauthbearer */
 	int smtp_timeout;		/* smtp.timeout, seconds (default 60) */
 
 	char *maildir_in;		/* maildir.in (default DATA/mail/inbox) */
@@ -82,6 +99,14 @@ int mail_config_parse(struct mail_config *c, const char *text, size_t len, const
  * new string (caller frees and should wipe), or NULL with a reason in err
  * that names the file, never its content. */
 char *mail_read_password(const char *path, struct buf *err);
+/* The same for an OAuth secret (client secret, refresh token): refused,
+ * NULL with a reason in err, when group or others may read the file. */
+char *mail_read_secret(const char *path, struct buf *err);
+
+/* Deep copy of src into dst (dst is overwritten). */
+void oauth_settings_copy(struct oauth_settings *dst, const struct oauth_settings *src);
+/* Release the strings of o. */
+void oauth_settings_free(struct oauth_settings *o);
 
 /* The domain used in List-Id and Message-IDs (judge.domain or the address's). */
 const char *mail_config_domain(const struct mail_config *c);

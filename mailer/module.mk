@@ -10,6 +10,7 @@ POUCH_SRCS += \
 	mailer/mailer.c \
 	mailer/message.c \
 	mailer/mime.c \
+	mailer/oauth.c \
 	mailer/outbox.c \
 	mailer/sink.c \
 	mailer/sink_smtp.c \

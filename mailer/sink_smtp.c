@@ -18,6 +18,13 @@
  *
  * libcurl adds no header fields and does not convert line ends: the
  * message is given CRLF line ends here; dot-stuffing is libcurl's.
+ *
+ * OAuth 2.0 (smtp.auth = xoauth2 | oauthbearer): the access token
+ * (oauth.h) goes to CURLOPT_XOAUTH2_BEARER and CURLOPT_LOGIN_OPTIONS
+ * "AUTH=XOAUTH2" or "AUTH=OAUTHBEARER" holds libcurl to that mechanism
+ * (left to itself it takes OAUTHBEARER when the server offers both). When
+ * the server refuses the token (CURLE_LOGIN_DENIED) a new one is asked for
+ * once per batch and the message tried again.
  */
 #define _DEFAULT_SOURCE	/* explicit_bzero */
 #include <stdio.h>
@@ -29,6 +36,7 @@
 #include "../lib/log.h"
 #include "../lib/str.h"
 #include "../lib/xalloc.h"
+#include "oauth.h"
 #include "sink.h"
 
 enum expect { EXP_OTHER, EXP_MAIL, EXP_RCPT, EXP_DATA, EXP_EOD };
@@ -46,13 +54,28 @@ struct transcript {
 };
 
 struct smtp {
-	char *url, *user, *password_file, *cafile;
-	char *password;
+	char *url, *user, *password_file, *cafile, *data_dir;
+	char *password;		/* or the OAuth access token */
+	struct oauth_settings oauth;
+	int renewed;		/* a refused token was renewed in this batch */
 	enum mail_tls tls;
 	long timeout;
 	CURL *curl;
 	int global;		/* curl_global_init done */
 };
+
+/* Forget the outcome of a previous attempt. */
+static void
+transcript_reset(struct transcript *t)
+{
+	memset(t->rcpt_code, 0, (size_t)t->nrcpt * sizeof *t->rcpt_code);
+	memset(t->rcpt_text, 0, (size_t)t->nrcpt * sizeof *t->rcpt_text);
+	t->expect = EXP_OTHER;
+	t->rcpt_index = -1;
+	t->mail_code = t->data_code = t->eod_code = 0;
+	t->eod_text[0] = '\0';
+	t->linelen = 0;
+}
 
 /* One complete reply line from the server. */
 static void
@@ -158,7 +181,10 @@ smtp_open(struct mail_sink *k, struct buf *err)
 	}
 	p->global = 1;
 	if (p->user != NULL) {
-		p->password = mail_read_password(p->password_file, err);
+		if (p->oauth.mech != OAUTH_NONE)
+			p->password = oauth_access_token(&p->oauth, p->data_dir, false, NULL, err);
+		else
+			p->password = mail_read_password(p->password_file, err);
 		if (p->password == NULL)
 			return -1;
 	}
@@ -225,7 +251,12 @@ connection_opts(struct smtp *p, char *errbuf, struct transcript *t)
 	if (str_prefix_nocase(p->url, "smtp://"))
 		curl_easy_setopt(p->curl, CURLOPT_USE_SSL,
 		    p->tls == MAIL_TLS_STARTTLS ? (long)CURLUSESSL_ALL : (long)CURLUSESSL_NONE);
-	if (p->user != NULL) {
+	if (p->user != NULL && p->oauth.mech != OAUTH_NONE) {
+		curl_easy_setopt(p->curl, CURLOPT_USERNAME, p->user);
+		curl_easy_setopt(p->curl, CURLOPT_XOAUTH2_BEARER, p->password);
+		curl_easy_setopt(p->curl, CURLOPT_LOGIN_OPTIONS,
+		    p->oauth.mech == OAUTH_XOAUTH2 ? "AUTH=XOAUTH2" : "AUTH=OAUTHBEARER");
+	} else if (p->user != NULL) {
 		curl_easy_setopt(p->curl, CURLOPT_USERNAME, p->user);
 		curl_easy_setopt(p->curl, CURLOPT_PASSWORD, p->password);
 	}
@@ -296,7 +327,6 @@ smtp_send(struct mail_sink *k, const char *from, char *const *rcpts, int n, cons
 	int i, r = 0;
 
 	memset(&t, 0, sizeof t);
-	t.rcpt_index = -1;
 	t.nrcpt = n;
 	t.rcpt_code = xcalloc((size_t)n + 1, sizeof *t.rcpt_code);
 	t.rcpt_text = xcalloc((size_t)n + 1, sizeof *t.rcpt_text);
@@ -307,6 +337,8 @@ smtp_send(struct mail_sink *k, const char *from, char *const *rcpts, int n, cons
 	}
 	snprintf(fromb, sizeof fromb, "<%s>", from);
 	crlf = to_crlf(data, len, &crlflen);
+again:
+	transcript_reset(&t);
 	rd.p = crlf;
 	rd.left = crlflen;
 	errbuf[0] = '\0';
@@ -321,6 +353,20 @@ smtp_send(struct mail_sink *k, const char *from, char *const *rcpts, int n, cons
 	connection_opts(p, errbuf, &t);
 
 	rc = curl_easy_perform(p->curl);
+	if (rc == CURLE_LOGIN_DENIED && p->oauth.mech != OAUTH_NONE && p->user != NULL &&
+	    !p->renewed) {
+		char *tok;
+
+		p->renewed = 1;
+		log_info("SMTP %s: the access token was refused; asking for a new one", k->name);
+		tok = oauth_access_token(&p->oauth, p->data_dir, true, NULL, err);
+		if (tok != NULL) {
+			explicit_bzero(p->password, strlen(p->password));
+			free(p->password);
+			p->password = tok;
+			goto again;
+		}
+	}
 
 	if (t.mail_code == 0 || (t.mail_code >= 400 && t.rcpt_index < 0)) {
 		/* never got as far as the envelope: connection, TLS, AUTH or MAIL FROM */
@@ -385,6 +431,8 @@ smtp_close(struct mail_sink *k)
 	free(p->user);
 	free(p->password_file);
 	free(p->cafile);
+	free(p->data_dir);
+	oauth_settings_free(&p->oauth);
 	free(p);
 	k->priv = NULL;
 }
@@ -402,6 +450,8 @@ sink_smtp_new(const struct mail_config *cfg)
 	p->user = cfg->smtp_user ? xstrdup(cfg->smtp_user) : NULL;
 	p->password_file = cfg->smtp_password_file ? xstrdup(cfg->smtp_password_file) : NULL;
 	p->cafile = cfg->smtp_cafile ? xstrdup(cfg->smtp_cafile) : NULL;
+	p->data_dir = cfg->data_dir ? xstrdup(cfg->data_dir) : NULL;
+	oauth_settings_copy(&p->oauth, &cfg->smtp_oauth);
 	p->tls = cfg->smtp_tls;
 	p->timeout = cfg->smtp_timeout > 0 ? cfg->smtp_timeout : 60;
 	k->ops = &smtp_ops;

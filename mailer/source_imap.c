@@ -2,7 +2,8 @@
  * source_imap.c — reading an IMAP folder with libetpan's mailimap_* API.
  *
  * One run is a fixed number of round trips whatever the number of
- * messages: connect (+ STARTTLS), LOGIN or AUTHENTICATE PLAIN, SELECT,
+ * messages: connect (+ STARTTLS), LOGIN, AUTHENTICATE PLAIN, XOAUTH2 or
+ * OAUTHBEARER (with an access token from oauth.h), SELECT,
  * one UID SEARCH, one UID FETCH (UID INTERNALDATE BODY.PEEK[]) of every
  * new message, and after the caller stored them one UID STORE +FLAGS
  * (\Seen, or \Seen \Deleted then UID EXPUNGE) for the whole batch.
@@ -20,6 +21,12 @@
  *
  * TLS: libetpan does the handshake but verifies nothing, so tlsverify.c
  * checks the chain and the host name before any password is sent.
+ *
+ * OAuth 2.0: XOAUTH2 is libetpan's mailimap_oauth2_authenticate; libetpan
+ * has no OAUTHBEARER, so that one is sent here with the initial response
+ * (SASL-IR) through libetpan's public tag, stream and response calls. A
+ * token the server refuses is renewed once and tried again on the same
+ * connection.
  */
 #define _DEFAULT_SOURCE	/* timegm, explicit_bzero */
 #include <assert.h>
@@ -36,13 +43,15 @@
 #include "../lib/str.h"
 #include "../lib/xalloc.h"
 #include "codec.h"
+#include "oauth.h"
 #include "source.h"
 #include "tlsverify.h"
 
 #define IMAP_MAX_BATCH 2000
 
 struct imapsrc {
-	char *host, *user, *password_file, *folder, *cafile;
+	char *host, *user, *password_file, *folder, *cafile, *data_dir;
+	struct oauth_settings oauth;
 	int port;
 	enum mail_tls tls;
 	enum imap_after after;
@@ -140,6 +149,102 @@ auth_plain(struct mail_source *s, const char *pw, struct buf *err)
 	return r;
 }
 
+/*
+ * AUTHENTICATE MECH with the initial response raw (base64-encoded here). An
+ * error challenge ("+ ...", RFC 7628 3.2.2) is answered with the dummy
+ * response %x01, after which the server sends its tagged NO. Returns a
+ * MAILIMAP_* code (MAILIMAP_ERROR_LOGIN when refused).
+ */
+static int
+auth_sasl_ir(struct imapsrc *p, const char *mech, const struct buf *raw)
+{
+	mailstream *st = p->imap->imap_stream;
+	struct mailimap_response *resp = NULL;
+	struct buf cmd;
+	const char *line;
+	int r, state = -1;
+
+	buf_init(&cmd, 64 * 1024);
+	if (buf_printf(&cmd, "AUTHENTICATE %s ", mech) < 0 ||
+	    codec_base64_encode(raw->data, raw->len, &cmd) < 0 || buf_puts(&cmd, "\r\n") < 0) {
+		buf_free(&cmd);
+		return MAILIMAP_ERROR_MEMORY;
+	}
+	mailstream_set_privacy(st, 0);	/* keep the token out of libetpan's logger */
+	r = mailimap_send_current_tag(p->imap);
+	if (r == MAILIMAP_NO_ERROR && (mailstream_write(st, cmd.data, cmd.len) != (ssize_t)cmd.len ||
+	    mailstream_flush(st) == -1))
+		r = MAILIMAP_ERROR_STREAM;
+	mailstream_set_privacy(st, 1);
+	explicit_bzero(cmd.data, cmd.cap);
+	buf_free(&cmd);
+	if (r != MAILIMAP_NO_ERROR)
+		return r;
+	if ((line = mailimap_read_line(p->imap)) == NULL)
+		return MAILIMAP_ERROR_STREAM;
+	if (line[0] == '+' && (mailstream_write(st, "AQ==\r\n", 6) != 6 || mailstream_flush(st) == -1))
+		return MAILIMAP_ERROR_STREAM;
+	r = mailimap_parse_response(p->imap, &resp);
+	if (r != MAILIMAP_NO_ERROR)
+		return r;
+	if (resp->rsp_resp_done->rsp_type == MAILIMAP_RESP_DONE_TYPE_TAGGED)
+		state = resp->rsp_resp_done->rsp_data.rsp_tagged->rsp_cond_state->rsp_type;
+	mailimap_response_free(resp);
+	if (state != MAILIMAP_RESP_COND_STATE_OK)
+		return MAILIMAP_ERROR_LOGIN;
+	p->imap->imap_state = MAILIMAP_STATE_AUTHENTICATED;
+	return MAILIMAP_NO_ERROR;
+}
+
+/*
+ * Sign in with an OAuth 2.0 access token; a refused token is renewed and
+ * tried once more. Returns a MAILIMAP_* code, or -1 with a reason in err.
+ */
+static int
+auth_oauth(struct mail_source *s, struct buf *err)
+{
+	struct imapsrc *p = s->priv;
+	struct mailimap_capability_data *cap = NULL;
+	const char *mech = p->oauth.mech == OAUTH_XOAUTH2 ? "XOAUTH2" : "OAUTHBEARER";
+	int attempt, r = MAILIMAP_ERROR_LOGIN;
+
+	s->commands++;
+	if (mailimap_capability(p->imap, &cap) == MAILIMAP_NO_ERROR)
+		mailimap_capability_data_free(cap);
+	if (!mailimap_has_authentication(p->imap, mech) ||
+	    !mailimap_has_extension(p->imap, "SASL-IR")) {
+		buf_printf(err, "IMAP %s:%d: the server does not offer AUTHENTICATE %s with an initial "
+		    "response (AUTH=%s, SASL-IR), which imap.auth = %s needs\n", p->host, p->port, mech,
+		    mech, p->oauth.mech == OAUTH_XOAUTH2 ? "xoauth2" : "oauthbearer");
+		return -1;
+	}
+	for (attempt = 0; attempt < 2; attempt++) {
+		char *tok = oauth_access_token(&p->oauth, p->data_dir, attempt > 0, NULL, err);
+
+		if (tok == NULL)
+			return -1;
+		s->commands++;
+		if (p->oauth.mech == OAUTH_XOAUTH2) {
+			r = mailimap_oauth2_authenticate(p->imap, p->user, tok);
+		} else {
+			struct buf raw;
+
+			buf_init(&raw, 32 * 1024);
+			r = oauth_sasl_oauthbearer(p->user, p->host, p->port, tok, &raw) < 0 ?
+			    MAILIMAP_ERROR_MEMORY : auth_sasl_ir(p, mech, &raw);
+			explicit_bzero(raw.data, raw.cap);
+			buf_free(&raw);
+		}
+		explicit_bzero(tok, strlen(tok));
+		free(tok);
+		if (r != MAILIMAP_ERROR_LOGIN || attempt > 0)
+			break;
+		log_info("IMAP %s:%d: the access token was refused; asking for a new one", p->host,
+		    p->port);
+	}
+	return r;
+}
+
 static int
 im_open(struct mail_source *s, struct buf *err)
 {
@@ -170,20 +275,29 @@ im_open(struct mail_source *s, struct buf *err)
 		    p->host, p->port);
 		return -1;
 	}
-	pw = mail_read_password(p->password_file, err);
-	if (pw == NULL)
-		return -1;
-	s->commands++;
-	if (p->auth == IMAP_AUTH_PLAIN)
-		r = auth_plain(s, pw, err);
-	else
-		r = mailimap_login(p->imap, p->user, pw);
-	explicit_bzero(pw, strlen(pw));
-	free(pw);
-	if (r == -1)
-		return -1;	/* auth_plain explained */
-	if (r != MAILIMAP_NO_ERROR)
-		return fail(p, err, p->auth == IMAP_AUTH_PLAIN ? "AUTHENTICATE PLAIN" : "LOGIN", r);
+	if (p->oauth.mech != OAUTH_NONE) {
+		r = auth_oauth(s, err);
+		if (r == -1)
+			return -1;	/* auth_oauth explained */
+		if (r != MAILIMAP_NO_ERROR)
+			return fail(p, err, p->oauth.mech == OAUTH_XOAUTH2 ? "AUTHENTICATE XOAUTH2" :
+			    "AUTHENTICATE OAUTHBEARER", r);
+	} else {
+		pw = mail_read_password(p->password_file, err);
+		if (pw == NULL)
+			return -1;
+		s->commands++;
+		if (p->auth == IMAP_AUTH_PLAIN)
+			r = auth_plain(s, pw, err);
+		else
+			r = mailimap_login(p->imap, p->user, pw);
+		explicit_bzero(pw, strlen(pw));
+		free(pw);
+		if (r == -1)
+			return -1;	/* auth_plain explained */
+		if (r != MAILIMAP_NO_ERROR)
+			return fail(p, err, p->auth == IMAP_AUTH_PLAIN ? "AUTHENTICATE PLAIN" : "LOGIN", r);
+	}
 	s->commands++;
 	r = mailimap_select(p->imap, p->folder);
 	if (r != MAILIMAP_NO_ERROR)
@@ -491,6 +605,8 @@ im_close(struct mail_source *s)
 	free(p->password_file);
 	free(p->folder);
 	free(p->cafile);
+	free(p->data_dir);
+	oauth_settings_free(&p->oauth);
 	free(p->accepted);
 	free(p);
 	s->priv = NULL;
@@ -515,6 +631,8 @@ source_imap_new(const struct mail_config *cfg)
 	p->password_file = dup_or_null(cfg->imap_password_file);
 	p->folder = xstrdup(cfg->imap_folder ? cfg->imap_folder : "INBOX");
 	p->cafile = dup_or_null(cfg->imap_cafile);
+	p->data_dir = dup_or_null(cfg->data_dir);
+	oauth_settings_copy(&p->oauth, &cfg->imap_oauth);
 	p->tls = cfg->imap_tls;
 	p->port = cfg->imap_port ? cfg->imap_port : (cfg->imap_tls == MAIL_TLS_IMPLICIT ? 993 : 143);
 	p->after = cfg->imap_after;

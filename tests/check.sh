@@ -25,7 +25,8 @@
 #             root (skipped with a notice otherwise)
 #   e2e       the judge by mail end to end with real servers: a game over
 #             SMTP and IMAP, faults, replay --verify, under valgrind and
-#             ASan, and 50 kill -9s during runs (tests/e2e/judge.sh); root
+#             ASan, and 50 kill -9s during runs (tests/e2e/judge.sh); OAuth 2.0
+#             sign-in with Dovecot's oauth2 passdb (tests/e2e/oauth.sh); root
 #
 # Usage: tests/check.sh [STAGE...]   (default: all)
 # Environment: POUCH_SHARED (default ../shared), JOBS (default: CPU count),
@@ -279,6 +280,8 @@ fi
 if want e2e; then
 	stage "e2e: the judge by mail with real servers; faults; 50 kills (tests/e2e/judge.sh)"
 	with_stack e2e tests/e2e/judge.sh
+	stage "e2e: OAuth 2.0 sign-in (XOAUTH2, OAUTHBEARER) with Dovecot's oauth2 passdb (tests/e2e/oauth.sh)"
+	with_stack "e2e oauth" tests/e2e/oauth.sh
 fi
 
 if [ -n "$FAILED" ]; then

@@ -109,7 +109,7 @@ expect "replay --spool DIR --data OUT: the games rebuilt" sh -c "grep -q '^repla
 # output and exits 0; a wrong usage goes to standard error with status 2;
 # every usage line of --help is in pouch(1)'s SYNOPSIS (rendered, blanks
 # squeezed).
-COMMANDS="run game replay doctor datc check-game play transcript render render-game map fetch send read-mail"
+COMMANDS="run game replay doctor datc check-game play transcript render render-game map fetch send oauth read-mail"
 SYNOPSIS=$WORK/synopsis
 MANWIDTH=1000 MANPAGER=cat man -l judge/pouch.1 2>/dev/null | col -b |
 	sed -n '/^SYNOPSIS/,/^DESCRIPTION/p' | tr -s ' \t' ' ' >"$SYNOPSIS"

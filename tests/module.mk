@@ -12,6 +12,7 @@ TESTS += \
 	test_mailer \
 	test_map \
 	test_mime \
+	test_oauth \
 	test_muna \
 	test_muna_map \
 	test_outbox \

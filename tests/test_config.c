@@ -199,6 +199,117 @@ test_files(void **state)
 	buf_free(&err);
 }
 
+static void
+test_oauth_keys(void **state)
+{
+	const char *text =
+	    "imap.user = judge@school.example\n"
+	    "imap.auth = xoauth2\n"
+	    "imap.token_url = https://oauth2.googleapis.com/token\n"
+	    "imap.client_id = 123.apps.example\n"
+	    "imap.client_secret_file = oauth/secret\n"
+	    "imap.refresh_token_file = /etc/pouch/refresh\n"
+	    "imap.token_cafile = ca.pem\n"
+	    "smtp.user = judge@school.example\n"
+	    "smtp.auth = oauthbearer\n"
+	    "smtp.token_url = https://login.microsoftonline.com/common/oauth2/v2.0/token\n"
+	    "smtp.client_id = abc\n"
+	    "smtp.refresh_token_file = oauth/refresh_token\n";
+	struct mail_config c;
+	struct buf err;
+
+	(void)state;
+	mail_config_init(&c, "/data");
+	buf_init(&err, 4096);
+	assert_int_equal(c.imap_oauth.mech, OAUTH_NONE);
+	assert_int_equal(c.smtp_oauth.mech, OAUTH_NONE);
+	assert_int_equal(mail_config_parse(&c, text, strlen(text), "p.conf", NULL, NULL, &err), 0);
+	assert_string_equal(buf_str(&err), "");
+	assert_int_equal(c.imap_oauth.mech, OAUTH_XOAUTH2);
+	assert_string_equal(c.imap_oauth.token_url, "https://oauth2.googleapis.com/token");
+	assert_string_equal(c.imap_oauth.client_id, "123.apps.example");
+	assert_string_equal(c.imap_oauth.client_secret_file, "/data/oauth/secret");
+	assert_string_equal(c.imap_oauth.refresh_token_file, "/etc/pouch/refresh");
+	assert_string_equal(c.imap_oauth.cafile, "/data/ca.pem");
+	assert_int_equal(c.smtp_oauth.mech, OAUTH_OAUTHBEARER);
+	assert_null(c.smtp_oauth.client_secret_file);
+	assert_string_equal(c.smtp_oauth.refresh_token_file, "/data/oauth/refresh_token");
+	mail_config_free(&c);
+
+	/* password and login are the same; back to a password */
+	mail_config_init(&c, "/data");
+	text = "imap.auth = xoauth2\nimap.auth = password\nsmtp.auth = password\n";
+	assert_int_equal(mail_config_parse(&c, text, strlen(text), "p.conf", NULL, NULL, &err), 0);
+	assert_int_equal(c.imap_oauth.mech, OAUTH_NONE);
+	assert_int_equal(c.imap_auth, IMAP_AUTH_LOGIN);
+	mail_config_free(&c);
+	buf_free(&err);
+}
+
+static void
+test_oauth_errors(void **state)
+{
+	const char *text =
+	    "imap.auth = kerberos\n"
+	    "smtp.auth = plain\n"
+	    "imap.auth = oauthbearer\n"
+	    "imap.token_url = http://example.org/token\n"
+	    "smtp.auth = xoauth2\n"
+	    "smtp.user = judge\n"
+	    "smtp.token_url = https://example.org/token\n"
+	    "smtp.refresh_token_file = rt\n";
+	struct mail_config c;
+	struct buf err;
+
+	(void)state;
+	mail_config_init(&c, NULL);
+	buf_init(&err, 4096);
+	assert_int_equal(mail_config_parse(&c, text, strlen(text), "p.conf", NULL, NULL, &err), -1);
+	assert_string_equal(buf_str(&err),
+	    "p.conf:1: imap.auth must be login, password, plain, xoauth2 or oauthbearer\n"
+	    "p.conf:2: smtp.auth must be password, xoauth2 or oauthbearer\n"
+	    "p.conf: imap.auth = oauthbearer needs imap.user, imap.token_url, imap.client_id and "
+	    "imap.refresh_token_file (pouch oauth login prints them)\n"
+	    "p.conf: imap.token_url must be an https:// URL\n"
+	    "p.conf: smtp.auth = xoauth2 needs smtp.user, smtp.token_url, smtp.client_id and "
+	    "smtp.refresh_token_file (pouch oauth login prints them)\n");
+	mail_config_free(&c);
+	buf_free(&err);
+}
+
+/* Secret files: refused when group or others have any access, never quoted. */
+static void
+test_secret_files(void **state)
+{
+	char dir[64], path[256];
+	struct buf err;
+	char *p;
+
+	(void)state;
+	assert_int_equal(test_mkdtemp(dir, sizeof dir, "secret"), 0);
+	snprintf(path, sizeof path, "%s/rt", dir);
+	buf_init(&err, 4096);
+	assert_int_equal(fs_write_atomic_mode(path, "rt-s3cret\n", 10, 0600), 0);
+	p = mail_read_secret(path, &err);
+	assert_string_equal(p, "rt-s3cret");
+	free(p);
+	assert_int_equal(chmod(path, 0640), 0);
+	assert_null(mail_read_secret(path, &err));
+	assert_non_null(strstr(buf_str(&err), "other users may read it: refused (chmod 600"));
+	buf_reset(&err);
+	assert_int_equal(chmod(path, 0604), 0);
+	assert_null(mail_read_secret(path, &err));
+	assert_int_equal(chmod(path, 0644), 0);
+	assert_null(mail_read_secret(path, &err));
+	assert_null(strstr(buf_str(&err), "s3cret"));
+	/* a password file is only warned about */
+	p = mail_read_password(path, &err);
+	assert_string_equal(p, "rt-s3cret");
+	free(p);
+	test_rm_rf(dir);
+	buf_free(&err);
+}
+
 int
 main(void)
 {
@@ -208,6 +319,9 @@ main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_callback),
 		cmocka_unit_test(test_files),
+		cmocka_unit_test(test_oauth_keys),
+		cmocka_unit_test(test_oauth_errors),
+		cmocka_unit_test(test_secret_files),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -31,14 +31,6 @@ stack_up pouch-e2e
 OUT=$WORK/out
 ERR=$WORK/err
 TOTAL_FAILED=0
-USERS="judge alice bob carol dave gm"
-
-purge() {
-	for u in $USERS; do
-		doveadm -c "$DOVECOT_CONF" expunge -u "$u" mailbox INBOX all >/dev/null 2>&1
-	done
-}
-
 # judge_conf DATA [MORE LINES...]: the judge on the test stack.
 judge_conf() {
 	d=$1
@@ -58,29 +50,6 @@ judge_conf() {
 		echo "smtp.cafile = $CA_FILE"
 		for l in "$@"; do echo "$l"; done
 	} >"$d/pouch.conf"
-}
-
-# send FROM SUBJECT BODY: a player's mail to the judge, by SMTP (curl).
-SENT=0
-send() {
-	SENT=$((SENT + 1))
-	printf 'From: %s <%s@example.test>\r\nTo: judge@example.test\r\nSubject: %s\r\nMessage-ID: <e2e.%s.%s@example.test>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n%b\r\n' \
-		"$1" "$1" "$2" "$SENT" "$$" "$3" >"$WORK/send.eml"
-	curl -s --url "smtp://127.0.0.1:$SMTP_PORT/player.example.test" \
-		--mail-from "$1@example.test" --mail-rcpt judge@example.test --upload-file "$WORK/send.eml"
-}
-
-# imap_grep USER TEXT: a message in USER's INBOX, read over IMAP with
-# STARTTLS by curl and decoded by pouch read-mail, contains TEXT.
-imap_grep() {
-	url="imap://127.0.0.1:$IMAP_PORT/INBOX"
-	uids=$(curl -s --ssl-reqd --cacert "$CA_FILE" --user "$1:${1}pw" "$url" -X "UID SEARCH ALL" |
-		tr -d '\r' | sed -n 's/^\* SEARCH//p')
-	for uid in $uids; do
-		curl -s --ssl-reqd --cacert "$CA_FILE" --user "$1:${1}pw" "$url;UID=$uid" >"$WORK/got.eml"
-		"$ROOT/build/pouch" read-mail "$WORK/got.eml" | grep -qF -- "$2" && return 0
-	done
-	return 1
 }
 
 # wait_judge N: the judge's mailbox holds N messages (delivery is asynchronous).
@@ -291,15 +260,7 @@ kill_test() {
 
 for MODE in $MODES; do
 	PASS=0 FAIL=0
-	case $MODE in
-	plain | valgrind | kill) BIN=$ROOT/build ;;
-	asan)
-		BIN=$ROOT/build/san
-		export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
-		export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-		;;
-	*) echo "unknown mode $MODE"; exit 2 ;;
-	esac
+	mode_bin "$MODE"
 	if [ ! -x "$BIN/pouch" ]; then
 		echo "== $MODE: $BIN/pouch missing (make, or make SAN=1 BUILD=build/san)"
 		TOTAL_FAILED=$((TOTAL_FAILED + 1))

@@ -242,15 +242,7 @@ scenario() {
 
 for MODE in $MODES; do
 	PASS=0 FAIL=0
-	case $MODE in
-	plain | valgrind) BIN=$ROOT/build ;;
-	asan)
-		BIN=$ROOT/build/san
-		export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
-		export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-		;;
-	*) echo "unknown mode $MODE"; exit 2 ;;
-	esac
+	mode_bin "$MODE"
 	if [ ! -x "$BIN/pouch" ] || [ ! -x "$BIN/tests/mail/mailit" ]; then
 		echo "== $MODE: $BIN/pouch or $BIN/tests/mail/mailit missing (make tests first)"
 		TOTAL_FAILED=$((TOTAL_FAILED + 1))

@@ -13,6 +13,12 @@
 # Dovecot refuses, so mail to it bounces. A self-signed certificate for localhost and
 # 127.0.0.1 (DIR/tls/cert.pem is also the CA file).
 #
+# OAUTH=1 adds OAuth 2.0: tests/support/oauthserver.py on BASE+443 (HTTPS,
+# the same certificate) issues tokens (client id pouch-test, the secret in
+# DIR/oauth/client_secret) and checks them for Dovecot, whose oauth2 passdb
+# (token introspection, POST) takes AUTHENTICATE XOAUTH2 and OAUTHBEARER for
+# IMAP and, through Dovecot's SASL, for Postfix's submission port.
+#
 # Ports are 127.0.0.1:BASE+{143,993,24,25,587,588}; BASE is $MAILSTACK_BASE or
 # the first free one of 20000, 21000, ... DIR/env records ports and paths
 # (shell syntax). Stop with stop.sh DIR. Needs root (Postfix).
@@ -40,6 +46,8 @@ LMTP_PORT=$((BASE + 24))
 SMTP_PORT=$((BASE + 25))
 SUBMISSION_PORT=$((BASE + 587))
 WRONGNAME_PORT=$((BASE + 588))
+OAUTH_PORT=$((BASE + 443))
+OAUTH=${OAUTH:-0}
 
 # --- certificate ------------------------------------------------------------
 mkdir -p "$DIR/tls"
@@ -68,9 +76,40 @@ done
 echo "ghost@example.test ghost" >>"$DIR/vmailbox"
 chmod 644 "$DIR/users" "$DIR/vmailbox"
 
-# --- Dovecot ------------------------------------------------------------------
+# --- OAuth 2.0 ------------------------------------------------------------------
 D="$DIR/dovecot"
 mkdir -p "$D/run" "$D/state"
+MECHS="plain login"
+OAUTH_PASSDB=
+if [ "$OAUTH" = 1 ]; then
+	mkdir -p "$DIR/oauth"
+	chmod 700 "$DIR/oauth"
+	printf 'pouch-test-secret-%s\n' "$(od -An -N8 -tx8 /dev/urandom | tr -d ' ')" \
+		>"$DIR/oauth/client_secret"
+	chmod 600 "$DIR/oauth/client_secret"
+	python3 "$(dirname "$0")/../support/oauthserver.py" --port "$OAUTH_PORT" \
+		--cert "$DIR/tls/cert.pem" --key "$DIR/tls/key.pem" --client-id pouch-test \
+		--client-secret-file "$DIR/oauth/client_secret" --log "$DIR/oauth/server.log" \
+		${OAUTH_ROTATE:+--rotate} </dev/null >"$DIR/oauth/stdout.log" 2>&1 &
+	echo $! >"$DIR/oauth/pid"
+	cat >"$D/oauth2.conf.ext" <<CONF
+introspection_mode = post
+introspection_url = https://127.0.0.1:$OAUTH_PORT/introspect
+force_introspection = yes
+username_attribute = username
+active_attribute = active
+active_value = true
+tls_ca_cert_file = $DIR/tls/cert.pem
+CONF
+	MECHS="plain login xoauth2 oauthbearer"
+	OAUTH_PASSDB="passdb {
+  driver = oauth2
+  mechanisms = xoauth2 oauthbearer
+  args = $D/oauth2.conf.ext
+}"
+fi
+
+# --- Dovecot ------------------------------------------------------------------
 cat >"$D/dovecot.conf" <<CONF
 instance_name = pouch-test-$BASE
 base_dir = $D/run
@@ -82,13 +121,14 @@ ssl = yes
 ssl_cert = <$DIR/tls/cert.pem
 ssl_key = <$DIR/tls/key.pem
 disable_plaintext_auth = no
-auth_mechanisms = plain login
+auth_mechanisms = $MECHS
 auth_failure_delay = 0
 default_internal_user = dovecot
 default_login_user = dovenull
 mail_location = maildir:~/Maildir
 recipient_delimiter = +
 lda_mailbox_autocreate = yes
+$OAUTH_PASSDB
 passdb {
   driver = passwd-file
   args = scheme=PLAIN username_format=%n $DIR/users
@@ -220,14 +260,21 @@ SUBMISSION_PORT=$SUBMISSION_PORT
 WRONGNAME_PORT=$WRONGNAME_PORT
 CA_FILE=$DIR/tls/cert.pem
 WRONGNAME_CA=$DIR/tls/wrongname.pem
+OAUTH=$OAUTH
+OAUTH_PORT=$OAUTH_PORT
+OAUTH_URL=https://127.0.0.1:$OAUTH_PORT
+OAUTH_CLIENT_ID=pouch-test
+OAUTH_SECRET_FILE=$DIR/oauth/client_secret
+OAUTH_LOG=$DIR/oauth/server.log
 PASSWORD_DIR=$DIR/pw
 MAIL_DIR=$DIR/mail
 DOVECOT_CONF=$D/dovecot.conf
 POSTFIX_CONF=$P/etc
 ENV
 
-if ! wait_ports up $IMAP_PORT $IMAPS_PORT $LMTP_PORT $SMTP_PORT $SUBMISSION_PORT $WRONGNAME_PORT; then
-	echo "start.sh: logs in $D/dovecot.log and $P/postfix.log" >&2
+if ! wait_ports up $IMAP_PORT $IMAPS_PORT $LMTP_PORT $SMTP_PORT $SUBMISSION_PORT $WRONGNAME_PORT \
+	$([ "$OAUTH" = 1 ] && echo $OAUTH_PORT); then
+	echo "start.sh: logs in $D/dovecot.log, $P/postfix.log and $DIR/oauth/" >&2
 	exit 1
 fi
 echo "mail stack up in $DIR (IMAP $IMAP_PORT, IMAPS $IMAPS_PORT, SMTP $SMTP_PORT, submission $SUBMISSION_PORT)"

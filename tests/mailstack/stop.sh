@@ -14,6 +14,13 @@ if [ -n "$pid" ]; then
 	kill "$pid" 2>/dev/null || true
 fi
 
+# The OAuth server (OAUTH=1), ours by its recorded pid.
+opid=$(cat "$MAILSTACK_DIR/oauth/pid" 2>/dev/null || true)
+if [ -n "$opid" ]; then
+	kill "$opid" 2>/dev/null || true
+	wait_ports down $OAUTH_PORT || exit 1
+fi
+
 # Exited daemons may stay zombies (nobody reaps them here): kill -0 proves
 # nothing, so wait for the ports, and for the master to be gone or a zombie.
 wait_ports down $IMAP_PORT $IMAPS_PORT $LMTP_PORT $SMTP_PORT $SUBMISSION_PORT $WRONGNAME_PORT ||
