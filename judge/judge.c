@@ -786,8 +786,9 @@ put_order(const struct map *m, const struct parse_result *r, struct buf *out)
 		order_format(m, &r->order, ORDER_SHORT, out);
 }
 
-/* Take one order line from power p. Appends the verdict to reply. */
-static void
+/* Take one order line from power p. Appends the verdict to reply.
+ * Returns 1 when the order was taken, 0 when refused or blank. */
+static int
 take_order(struct judge *j, struct game *g, power_id p, const char *line, size_t len,
     struct buf *reply)
 {
@@ -799,7 +800,7 @@ take_order(struct judge *j, struct game *g, power_id p, const char *line, size_t
 	(void)j;
 	order_parse(&c, line, len, &r);
 	if (r.verdict == VERDICT_BLANK)
-		return;
+		return 1;
 	if (r.verdict == VERDICT_REFUSED && r.not_order) {
 		/* Not an order at all: a misspelt command, or chat. */
 		char word[64];
@@ -818,17 +819,17 @@ take_order(struct judge *j, struct game *g, power_id p, const char *line, size_t
 		else
 			buf_printf(reply, "  REFUSED: \"%s\" is not a place or a command. Send HELP for "
 			    "the commands.\n", word);
-		return;
+		return 0;
 	}
 	if (r.verdict == VERDICT_REFUSED) {
 		buf_printf(reply, "  REFUSED: %s\n", r.note);
-		return;
+		return 0;
 	}
 	if (r.order.power != p) {
 		buf_printf(reply, "  REFUSED: that is an order for %s; you play %s\n",
 		    r.order.power == POWER_NONE ? "nobody" : g->map->powers[r.order.power].name,
 		    g->map->powers[p].name);
-		return;
+		return 0;
 	}
 	revival = r.order.kind == ORDER_REVIVE;
 	why = revival ? muna_check_revival(g->map, &g->board, p, &r.prefs) :
@@ -837,17 +838,18 @@ take_order(struct judge *j, struct game *g, power_id p, const char *line, size_t
 		buf_puts(reply, "  REFUSED: ");
 		put_order(g->map, &r, reply);
 		buf_printf(reply, ": %s\n", reason_text(why));
-		return;
+		return 0;
 	}
 	if ((revival ? game_set_revival(g, p, &r.order, &r.prefs) : game_set_order(g, p, &r.order)) < 0) {
 		buf_puts(reply, "  REFUSED: too many orders\n");
-		return;
+		return 0;
 	}
 	buf_printf(reply, "  %s: ", r.verdict == VERDICT_CORRECTED ? "corrected" : "accepted");
 	put_order(g->map, &r, reply);
 	if (r.verdict == VERDICT_CORRECTED)
 		buf_printf(reply, "  (%s)", r.note);
 	buf_putc(reply, '\n');
+	return 1;
 }
 
 /* ---------------------------------------------------------------- help -- */
@@ -1412,6 +1414,54 @@ bounce_clear(struct judge *j, const char *addr)
 	}
 }
 
+/* Orders that come this soon after a phase was decided may have been
+ * meant for it. */
+#define LATE_WINDOW 3600
+
+/*
+ * Tell the sender of orders that the phase they may have meant was decided
+ * before their mail came: when it was written before the decision (its
+ * Date), or came within LATE_WINDOW of it with an order refused.
+ */
+static void
+late_note(struct judge *j, const struct game *g, const struct inmsg *m, bool refusals,
+    const char *zone, time_t now, struct buf *out)
+{
+	struct buf rec;
+	char when[96], ph[48];
+	const char *t;
+	size_t n;
+
+	if (g->nphases == 0 || j->io.history == NULL || g->phase_start > now ||
+	    !((m->date > 0 && m->date < g->phase_start) ||
+	    (refusals && now - g->phase_start < LATE_WINDOW)))
+		return;
+	buf_init(&rec, 1 << 22);
+	if (j->io.history(j->io.ctx, g->name, g->nphases, &rec) == 0 &&
+	    str_prefix_nocase(buf_str(&rec), "phase ")) {
+		t = buf_str(&rec) + strlen("phase ");
+		n = strcspn(t, "\n");
+		time_human(zone && *zone ? zone : g->set.zone, g->phase_start, when, sizeof when);
+		buf_printf(out, "  %.*s was decided on %s, before your mail arrived;\n"
+		    "  these orders were read for %s.\n", (int)n, t, when,
+		    phase_format(&g->board, ph, sizeof ph));
+	}
+	buf_free(&rec);
+}
+
+/* The zone member addr of p's delegation sees times in ("" = the game's). */
+static const char *
+member_zone(const struct game *g, power_id p, const char *addr)
+{
+	const struct delegation *d = &g->del[p];
+	int k;
+
+	for (k = 0; k < d->nmembers; k++)
+		if (str_eq_nocase(d->members[k].addr, addr))
+			return d->members[k].zone;
+	return "";
+}
+
 static void
 handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool host)
 {
@@ -1419,7 +1469,8 @@ handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool h
 	struct ident id = { NULL, POWER_NONE, false };
 	struct press pr;
 	struct buf reply;
-	int n, i, told_ident = 0, refused = 0, stop = 0;
+	int n, i, told_ident = 0, refused = 0, stop = 0, ordered = 0;
+	size_t note_at = 0;
 
 	j->now = now;
 	j->seq = seq;
@@ -1539,6 +1590,7 @@ handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool h
 			else
 				buf_printf(&reply, "  game %s, %s\n", id.g->name,
 				    id.g->map->powers[id.power].name);
+			note_at = reply.len;
 			if (id.g->seq >= seq && seq > 0) {
 				/* Already applied (a re-run after a crash): reply again, change nothing. */
 				buf_puts(&reply, "  (this message was already applied)\n");
@@ -1651,7 +1703,10 @@ handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool h
 			buf_printf(&reply, "  REFUSED: the game is %s\n", status_name(id.g->status));
 			continue;
 		}
-		take_order(j, id.g, id.power, bl->text, bl->len, &reply);
+		if (!take_order(j, id.g, id.power, bl->text, bl->len, &reply))
+			ordered = 2;
+		else if (!ordered)
+			ordered = 1;
 		judge_touch(j, id.g);
 	}
 	if (pr.open && !refused)
@@ -1659,18 +1714,27 @@ handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool h
 	buf_free(&pr.text);
 
 	if (!refused && id.g && !id.gm && id.g->status == GAME_ACTIVE) {
+		const char *zone = member_zone(id.g, id.power, m->from_addr);
+		if (ordered) {
+			/* Said after the GAME line, before the orders it explains. */
+			struct buf note;
+			buf_init(&note, 1024);
+			late_note(j, id.g, m, ordered == 2, zone, now, &note);
+			if (note.len) {
+				struct buf rest;
+				buf_init(&rest, REPLY_MAX);
+				buf_append(&rest, reply.data + note_at, reply.len - note_at);
+				buf_truncate(&reply, note_at);
+				buf_append(&reply, note.data, note.len);
+				buf_append(&reply, rest.data, rest.len);
+				buf_free(&rest);
+			}
+			buf_free(&note);
+		}
 		buf_putc(&reply, '\n');
 		jx_orders_status(id.g, id.power, &reply);
 		buf_putc(&reply, '\n');
-		{
-			const char *zone = "";
-			const struct delegation *d = &id.g->del[id.power];
-			int k;
-			for (k = 0; k < d->nmembers; k++)
-				if (str_eq_nocase(d->members[k].addr, m->from_addr))
-					zone = d->members[k].zone;
-			jx_deadline_line(id.g, zone, now, &reply);
-		}
+		jx_deadline_line(id.g, zone, now, &reply);
 	} else if (!refused && id.g && id.gm && id.g->status == GAME_ACTIVE) {
 		buf_putc(&reply, '\n');
 		jx_deadline_line(id.g, "", now, &reply);

@@ -145,9 +145,14 @@ void judge_host_mail(struct judge *j, const struct inmsg *m, long seq, time_t no
  * whose orders are all in, send reminders. What was due earlier is dated
  * when it was due (a deadline, a reminder time), so the effects do not
  * depend on how often the shell ticks, only on the times of the mail and
- * of the last tick: the shell ticks at each message's arrival, before and
- * after applying it, and at the end of a run. */
+ * of the runs: the shell ticks with judge_tick_due at each message's
+ * arrival, before and after applying it, and with judge_tick once a run
+ * has applied all it fetched (a phase is decided early only then, so the
+ * mail that came with the last orders counts for that phase too). */
 void judge_tick(struct judge *j, time_t now);
+/* The same, except that a phase whose orders are all in waits for its
+ * deadline or the next judge_tick. */
+void judge_tick_due(struct judge *j, time_t now);
 
 /*
  * Create a game (NEWGAME by mail or from the host). gm is the GM's

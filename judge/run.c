@@ -284,7 +284,7 @@ apply_one(struct runner *r, size_t i, struct buf *err)
 		return 0;
 	}
 	host = e->source && strncmp(e->source, HOST_SOURCE, strlen(HOST_SOURCE)) == 0;
-	judge_tick(&r->j, e->arrival);
+	judge_tick_due(&r->j, e->arrival);
 	if (consume(r, err) < 0)
 		goto fail;
 	if (host)
@@ -298,7 +298,7 @@ apply_one(struct runner *r, size_t i, struct buf *err)
 	}
 	if (consume(r, err) < 0)
 		goto fail;
-	judge_tick(&r->j, e->arrival);
+	judge_tick_due(&r->j, e->arrival);
 	if (consume(r, err) < 0)
 		goto fail;
 	inmsg_free(&m);
@@ -322,13 +322,28 @@ runner_apply(struct runner *r, struct buf *err)
 		return -1;
 	n = spool_count_in(r->sp);
 	for (i = 0; i < n; i++) {
-		const struct spool_entry *e = spool_in(r->sp, i);
+		const struct spool_entry *e = spool_in(r->sp, i), *next = NULL;
 		if (e->state == SPOOL_DUPLICATE || (!r->o.replay && e->state != SPOOL_STORED))
 			continue;
 		if (apply_one(r, i, err) < 0 ||
 		    (!r->o.replay && spool_mark_applied(r->sp, e->id, r->o.now, err) < 0)) {
 			rc = -1;
 			break;
+		}
+		/* A phase whose orders are all in is decided once the run has
+		 * applied everything it fetched (below); a replay does the same
+		 * where each live run ended, at that run's time. */
+		if (!r->o.replay || e->state != SPOOL_APPLIED)
+			continue;
+		for (size_t k = i + 1; k < n && next == NULL; k++)
+			if (spool_in(r->sp, k)->state != SPOOL_DUPLICATE)
+				next = spool_in(r->sp, k);
+		if (next == NULL || !spool_same_run(e, next)) {
+			judge_tick(&r->j, e->applied);
+			if (consume(r, err) < 0) {
+				rc = -1;
+				break;
+			}
 		}
 	}
 	if (r->o.replay && end == 0)

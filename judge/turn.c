@@ -534,8 +534,10 @@ tell_gm_waiting(struct judge *j, struct game *g)
 	buf_free(&body);
 }
 
-void
-judge_tick(struct judge *j, time_t now)
+/* judge_tick and judge_tick_due: early says whether a phase whose orders
+ * are all in is processed now. */
+static void
+tick(struct judge *j, time_t now, bool early)
 {
 	int gi, rounds;
 
@@ -585,6 +587,8 @@ judge_tick(struct judge *j, time_t now)
 			}
 			if (revival_awaited(g))
 				waiting = true;
+			if (!early)
+				waiting = true;
 			at = g->deadline + (complete ? 0 : g->set.grace);
 			if ((complete && someone && !waiting) ||
 			    (now >= at && (complete || g->set.nmr == NMR_CD))) {
@@ -607,6 +611,18 @@ judge_tick(struct judge *j, time_t now)
 		}
 	}
 	j->now = now;
+}
+
+void
+judge_tick(struct judge *j, time_t now)
+{
+	tick(j, now, true);
+}
+
+void
+judge_tick_due(struct judge *j, time_t now)
+{
+	tick(j, now, false);
 }
 
 int

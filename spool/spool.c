@@ -147,6 +147,7 @@ struct spool {
 	size_t ncursors;
 	struct strmap by_id, by_source, by_msgid;
 	unsigned long next_seq;
+	unsigned long nrec;	/* "in" and "applied" records so far */
 	time_t last_arrival;
 	struct buf pending;	/* ledger lines not yet written */
 	char **pend_in, **pend_out;	/* files written but not published */
@@ -255,6 +256,7 @@ add_in(struct spool *s, const char *id, time_t arrival, size_t size, const char 
 	e->message_id = dup_or_null(msgid);
 	e->dup_of = dup_or_null(dup_of);
 	e->state = dup_of ? SPOOL_DUPLICATE : SPOOL_STORED;
+	e->rec_in = ++s->nrec;
 	if (e->state == SPOOL_STORED)
 		s->npending++;
 	map_put(&s->by_id, e->id, s->nin);
@@ -377,6 +379,7 @@ load_record(struct spool *s, char *line)
 			s->npending--;
 		s->in[i].state = SPOOL_APPLIED;
 		s->in[i].applied = t;
+		s->in[i].rec_applied = ++s->nrec;
 		return 0;
 	}
 	if (strcmp(f[0], "out") == 0 && n == 7) {
@@ -834,6 +837,13 @@ spool_lookup_source(const struct spool *s, const char *source)
 }
 
 int
+spool_same_run(const struct spool_entry *a, const struct spool_entry *b)
+{
+	return a->state == SPOOL_APPLIED && b->state == SPOOL_APPLIED && a->applied == b->applied &&
+	    b->rec_in < a->rec_applied;
+}
+
+int
 spool_mark_applied(struct spool *s, const char *id, time_t now, struct buf *err)
 {
 	struct spool_entry *e;
@@ -855,6 +865,7 @@ spool_mark_applied(struct spool *s, const char *id, time_t now, struct buf *err)
 	}
 	e->state = SPOOL_APPLIED;
 	e->applied = now;
+	e->rec_applied = ++s->nrec;
 	s->npending--;
 	buf_puts(&s->pending, "applied");
 	put_field(&s->pending, e->id);

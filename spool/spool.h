@@ -65,6 +65,12 @@ struct spool_entry {
 	char *dup_of;		/* SPOOL_DUPLICATE: id of the first copy */
 	enum spool_state state;
 	time_t applied;		/* SPOOL_APPLIED: when */
+	/* Where its "in" and "applied" records stand among the ledger's
+	 * records of those two kinds (1, 2, ...; 0: none yet). A run stores
+	 * what it fetched before it applies any of it, so the next message was
+	 * applied in the same run as this one when its "in" record comes
+	 * before this one's "applied" record. */
+	unsigned long rec_in, rec_applied;
 };
 
 struct spool_sent {
@@ -117,6 +123,8 @@ const struct spool_entry *spool_lookup(const struct spool *s, const char *id);
 /* The inbound entry stored from this source identity, or NULL. */
 const struct spool_entry *spool_lookup_source(const struct spool *s, const char *source);
 
+/* Were entries a and then b (both applied) applied by the same run? */
+int spool_same_run(const struct spool_entry *a, const struct spool_entry *b);
 /* Record that id was applied at now. Returns 0, 1 when it already was,
  * -1 when id is unknown or a duplicate (reason in err). */
 int spool_mark_applied(struct spool *s, const char *id, time_t now, struct buf *err);
