@@ -184,6 +184,46 @@ test_duplicates_and_applied(void **state)
 	buf_free(&err);
 }
 
+/* Which messages one run applied together, from the ledger's order alone:
+ * a run stores all it fetched before applying any; runs in the same second
+ * are still told apart. */
+static void
+test_runs(void **state)
+{
+	struct spool *s = open_ok();
+	struct buf err;
+	const char *id;
+	char *ids[4];
+	int i;
+
+	(void)state;
+	buf_init(&err, 4096);
+	/* Run 1 at 100: two messages. Run 2 at 100 too: one. Run 3 at 200: one. */
+	for (i = 0; i < 2; i++) {
+		char src[16];
+		snprintf(src, sizeof src, "maildir:%d", i);
+		assert_int_equal(spool_store_in(s, src, NULL, "x\n", 2, 90, &id, &err), 1);
+		ids[i] = strdup(id);
+	}
+	for (i = 0; i < 2; i++)
+		assert_int_equal(spool_mark_applied(s, ids[i], 100, &err), 0);
+	assert_int_equal(spool_store_in(s, "maildir:2", NULL, "x\n", 2, 100, &id, &err), 1);
+	ids[2] = strdup(id);
+	assert_int_equal(spool_mark_applied(s, ids[2], 100, &err), 0);
+	assert_int_equal(spool_store_in(s, "maildir:3", NULL, "x\n", 2, 150, &id, &err), 1);
+	ids[3] = strdup(id);
+	assert_int_equal(spool_mark_applied(s, ids[3], 200, &err), 0);
+	close_ok(s);
+	s = open_ok();
+	assert_true(spool_same_run(spool_lookup(s, ids[0]), spool_lookup(s, ids[1])));
+	assert_false(spool_same_run(spool_lookup(s, ids[1]), spool_lookup(s, ids[2])));
+	assert_false(spool_same_run(spool_lookup(s, ids[2]), spool_lookup(s, ids[3])));
+	for (i = 0; i < 4; i++)
+		free(ids[i]);
+	close_ok(s);
+	buf_free(&err);
+}
+
 static void
 test_cursor_out_and_escapes(void **state)
 {
@@ -483,6 +523,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_duplicates_and_applied, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cursor_out_and_escapes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_clock, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_runs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_moved_by_reader, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_damage, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lazy_open, setup, teardown),
