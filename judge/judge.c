@@ -499,12 +499,41 @@ revival_help(const struct game *g, power_id p, struct buf *out)
 	buf_puts(out, "\".\n");
 }
 
+/* Has power p an adjustment order in province pr? */
+static bool
+ordered_in(const struct game *g, power_id p, prov_id pr)
+{
+	const struct delegation *d = &g->del[p];
+	int k;
+
+	for (k = 0; k < d->norders; k++)
+		if (d->orders[k].loc != LOC_NONE && g->map->locs[d->orders[k].loc].prov == pr)
+			return true;
+	return false;
+}
+
+/* How many of the due adjustments p has ordered: builds and waives when
+ * due > 0, removals when due < 0. */
+static int
+adj_orders_given(const struct game *g, power_id p, int due)
+{
+	const struct delegation *d = &g->del[p];
+	int k, n = 0;
+
+	for (k = 0; k < d->norders; k++) {
+		enum order_kind kind = (enum order_kind)d->orders[k].kind;
+		if (due > 0 ? kind == ORDER_BUILD || kind == ORDER_WAIVE : kind == ORDER_REMOVE)
+			n++;
+	}
+	return n;
+}
+
 void
 jx_what_to_do(const struct game *g, power_id p, struct buf *out)
 {
 	const struct map *m = g->map;
 	const struct board *b = &g->board;
-	int due, sites, i;
+	int due, sites, given, i;
 
 	if (g->rules.insurrection && board_eliminated(b, m, p)) {
 		revival_help(g, p, out);
@@ -539,25 +568,36 @@ jx_what_to_do(const struct game *g, power_id p, struct buf *out)
 	default:
 		due = adj_builds_due(m, b, p);
 		sites = adj_build_sites(m, &g->rules, b, p);
+		given = adj_orders_given(g, p, due);
 		if (game_orders_complete(g, p)) {
 			buf_puts(out, "Your adjustment orders are complete.\n");
 		} else if (due < 0) {
-			/* An example with one of the power's own units. */
-			for (i = 0; i < b->nunits && b->units[i].power != p; i++)
+			int left = -due - given;
+			/* An example with one of the power's own units not yet removed. */
+			for (i = 0; i < b->nunits && (b->units[i].power != p ||
+			    ordered_in(g, p, m->locs[b->units[i].loc].prov)); i++)
 				;
-			buf_printf(out, "Remove %d unit%s (\"Remove %c %s\").\n", -due, due == -1 ? "" : "s",
+			if (given)
+				buf_printf(out, "%d more removal%s", left, left == 1 ? "" : "s");
+			else
+				buf_printf(out, "Remove %d unit%s", left, left == 1 ? "" : "s");
+			buf_printf(out, " (\"Remove %c %s\").\n",
 			    i < b->nunits ? unit_letter((enum unit_type)b->units[i].type) : 'A',
 			    i < b->nunits ? m->locs[b->units[i].loc].name : "par");
 		} else if (due > 0) {
 			const char *site = "par";
+			int left = (due < sites ? due : sites) - given;
 			for (i = 0; i < m->nprovs; i++)
 				if (m->provs[i].home == p && m->provs[i].supply && b->owner[i] == p &&
-				    board_unit_in(b, m, (prov_id)i) < 0) {
+				    board_unit_in(b, m, (prov_id)i) < 0 && !ordered_in(g, p, (prov_id)i)) {
 					site = m->provs[i].abbr;
 					break;
 				}
-			buf_printf(out, "Build %d unit%s (\"Build A %s\", or \"Waive\").\n",
-			    due < sites ? due : sites, (due < sites ? due : sites) == 1 ? "" : "s", site);
+			if (given)
+				buf_printf(out, "%d more build%s", left, left == 1 ? "" : "s");
+			else
+				buf_printf(out, "Build %d unit%s", left, left == 1 ? "" : "s");
+			buf_printf(out, " (\"Build A %s\", or \"Waive\").\n", site);
 		}
 		break;
 	}

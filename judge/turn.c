@@ -276,6 +276,31 @@ jx_standings(const struct game *g, const struct board *b, const char *title, str
 		muna_standings_table(g->map, st, game_standings(g, b, st), title, out);
 }
 
+/* "Germany: 1 build not used." for each power that built and waived fewer
+ * units than it could: the rest is lost. */
+static void
+report_unused_builds(const struct game *g, const struct board *before,
+    const struct order *orders, const struct phase_result *res, struct buf *out)
+{
+	const struct map *m = g->map;
+	int p, i;
+
+	for (p = 0; p < m->npowers; p++) {
+		int due = adj_builds_due(m, before, (power_id)p), sites, used = 0;
+		if (due <= 0)
+			continue;
+		sites = adj_build_sites(m, &g->rules, before, (power_id)p);
+		if (sites < due)
+			due = sites;
+		for (i = 0; i < res->norders; i++)
+			used += orders[i].power == p && res->reason[i] == R_OK &&
+			    (orders[i].kind == ORDER_BUILD || orders[i].kind == ORDER_WAIVE);
+		if (used < due)
+			buf_printf(out, "%s: %d build%s not used.\n", m->powers[p].name, due - used,
+			    due - used == 1 ? "" : "s");
+	}
+}
+
 /* The part of a turn report that is the same for everyone. */
 static void
 report_common(struct game *g, const struct board *before, const struct order *orders,
@@ -286,6 +311,8 @@ report_common(struct game *g, const struct board *before, const struct order *or
 	int p;
 
 	report_results(m, before, orders, res, out);
+	if (before->phase == PHASE_ADJUSTMENT)
+		report_unused_builds(g, before, orders, res, out);
 	if (nw->pending)
 		muna_report_pending(m, &nw->season, out);
 	if (nw->ended)
