@@ -262,6 +262,8 @@ with_games(const struct cli_opts *o, const char *show)
 	int i, found = 0;
 
 	run_opts_init(&ro, o);
+	if (game_now)
+		ro.now = game_now;
 	if (open_runner(&r, &ro, "game") != 0)
 		return 1;
 	buf_init(&text, 8u << 20);
@@ -274,11 +276,13 @@ with_games(const struct cli_opts *o, const char *show)
 	for (i = 0; i < r.j.ngames; i++) {
 		const struct game *g = r.j.games[i];
 		char ph[48], when[96];
+		time_t grace = judge_grace_end(g, r.o.now);
 		if (show == NULL) {
-			printf("%-16s %-10s %-8s %-28s %s\n", g->name, g->set.variant, status_name(g->status),
-			    phase_format(&g->board, ph, sizeof ph),
+			printf("%-16s %-10s %-8s %-28s %s%s\n", g->name, g->set.variant, status_name(g->status),
+			    phase_format(&g->board, ph, sizeof ph), grace ? "grace until " : "",
 			    g->status == GAME_ACTIVE && g->deadline ?
-			    time_human(g->set.zone, g->deadline, when, sizeof when) : g->result);
+			    time_human(g->set.zone, grace ? grace : g->deadline, when, sizeof when) :
+			    g->result);
 			found++;
 		} else if (str_eq_nocase(g->name, show)) {
 			/* The game file, secrets left out. */
@@ -293,6 +297,9 @@ with_games(const struct cli_opts *o, const char *show)
 					printf("%.*s (password set)\n", (int)strcspn(line, "$"), line);
 				else
 					printf("%.*s\n", (int)n, line);
+				if (grace && n > 9 && memcmp(line, "deadline ", 9) == 0)
+					printf("# the deadline passed with orders missing: grace period until %s\n",
+					    time_human(g->set.zone, grace, when, sizeof when));
 			}
 			found++;
 		}

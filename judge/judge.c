@@ -359,6 +359,14 @@ jx_deadline_line(const struct game *g, const char *zone, time_t now, struct buf 
 		return;
 	if (zone == NULL || *zone == '\0')
 		zone = g->set.zone;
+	if (judge_grace_end(g, now) > now) {
+		time_t end = judge_grace_end(g, now);
+		time_human(zone, g->deadline, local, sizeof local);
+		time_human(zone, end, utc, sizeof utc);
+		buf_printf(out, "Deadline: %s (passed, orders missing).\nGrace period until %s, "
+		    "in %s.\n", local, utc, time_span((long)(end - now), span, sizeof span));
+		return;
+	}
 	time_human(zone, g->deadline, local, sizeof local);
 	time_human("UTC", g->deadline, utc, sizeof utc);
 	buf_printf(out, "Deadline: %s", local);

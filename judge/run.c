@@ -310,10 +310,27 @@ fail:
 	return -1;
 }
 
+/* Replay: what the live runs recorded before ledger record rec (all of
+ * them when rec is 0) did at their times: reminders, deadlines, phases
+ * decided. */
+static int
+replay_runs(struct runner *r, size_t *k, unsigned long rec, struct buf *err)
+{
+	for (; *k < spool_count_runs(r->sp); ++*k) {
+		const struct spool_run *ru = spool_run_at(r->sp, *k);
+		if (rec != 0 && ru->rec > rec)
+			break;
+		judge_tick(&r->j, ru->time);
+		if (consume(r, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 int
 runner_apply(struct runner *r, struct buf *err)
 {
-	size_t i, n;
+	size_t i, n, k = 0;
 	time_t end = r->o.now;
 	double t0 = monotime_ms();
 	int rc = 0;
@@ -325,6 +342,11 @@ runner_apply(struct runner *r, struct buf *err)
 		const struct spool_entry *e = spool_in(r->sp, i), *next = NULL;
 		if (e->state == SPOOL_DUPLICATE || (!r->o.replay && e->state != SPOOL_STORED))
 			continue;
+		if (r->o.replay && replay_runs(r, &k, e->rec_applied ? e->rec_applied : e->rec_in,
+		    err) < 0) {
+			rc = -1;
+			break;
+		}
 		if (apply_one(r, i, err) < 0 ||
 		    (!r->o.replay && spool_mark_applied(r->sp, e->id, r->o.now, err) < 0)) {
 			rc = -1;
@@ -335,9 +357,9 @@ runner_apply(struct runner *r, struct buf *err)
 		 * where each live run ended, at that run's time. */
 		if (!r->o.replay || e->state != SPOOL_APPLIED)
 			continue;
-		for (size_t k = i + 1; k < n && next == NULL; k++)
-			if (spool_in(r->sp, k)->state != SPOOL_DUPLICATE)
-				next = spool_in(r->sp, k);
+		for (size_t x = i + 1; x < n && next == NULL; x++)
+			if (spool_in(r->sp, x)->state != SPOOL_DUPLICATE)
+				next = spool_in(r->sp, x);
 		if (next == NULL || !spool_same_run(e, next)) {
 			judge_tick(&r->j, e->applied);
 			if (consume(r, err) < 0) {
@@ -346,6 +368,8 @@ runner_apply(struct runner *r, struct buf *err)
 			}
 		}
 	}
+	if (rc == 0 && r->o.replay)
+		rc = replay_runs(r, &k, 0, err);
 	if (r->o.replay && end == 0)
 		end = spool_clock(r->sp);	/* where the live judge stopped */
 	if (rc == 0 && end > 0) {

@@ -147,7 +147,9 @@ struct spool {
 	size_t ncursors;
 	struct strmap by_id, by_source, by_msgid;
 	unsigned long next_seq;
-	unsigned long nrec;	/* "in" and "applied" records so far */
+	unsigned long nrec;	/* "in", "applied" and clock records so far */
+	struct spool_run *runs;	/* the clock records read from the ledger */
+	size_t nruns;
 	time_t last_arrival;
 	struct buf pending;	/* ledger lines not yet written */
 	char **pend_in, **pend_out;	/* files written but not published */
@@ -391,6 +393,11 @@ load_record(struct spool *s, char *line)
 	}
 	if (strcmp(f[0], "cursor") == 0 && n == 3 && f[1] != NULL) {
 		set_cursor(s, f[1], f[2] ? f[2] : "");
+		if (strcmp(f[1], "clock") == 0 && f[2] && parse_time(f[2], &t) == 0) {
+			s->runs = xreallocarray(s->runs, s->nruns + 1, sizeof *s->runs);
+			s->runs[s->nruns].time = t;
+			s->runs[s->nruns++].rec = ++s->nrec;
+		}
 		return 0;
 	}
 	return -1;
@@ -717,6 +724,7 @@ spool_close(struct spool *s, struct buf *err)
 		free(s->out[i].rcpts);
 	}
 	free_cursors(&s->cursors, &s->ncursors);
+	free(s->runs);
 	free(s->in);
 	free(s->out);
 	map_free(&s->by_id);
@@ -1004,6 +1012,20 @@ spool_set_clock(struct spool *s, time_t t)
 		return;
 	snprintf(v, sizeof v, "%lld", (long long)t);
 	spool_set_cursor(s, "clock", v);
+}
+
+size_t
+spool_count_runs(const struct spool *s)
+{
+	assert(s->indexed);
+	return s->nruns;
+}
+
+const struct spool_run *
+spool_run_at(const struct spool *s, size_t i)
+{
+	assert(s->indexed && i < s->nruns);
+	return &s->runs[i];
 }
 
 const char *

@@ -164,6 +164,17 @@ void spool_set_cursor(struct spool *s, const char *name, const char *value);
 time_t spool_clock(const struct spool *s);
 void spool_set_clock(struct spool *s, time_t t);
 
+/* The runs recorded in the ledger (each "clock" cursor record): when each
+ * ran, and where its record stands among the "in" and "applied" records
+ * (struct spool_entry), for a replay to act at the same times. Needs
+ * spool_index. */
+struct spool_run {
+	time_t time;
+	unsigned long rec;
+};
+size_t spool_count_runs(const struct spool *s);
+const struct spool_run *spool_run_at(const struct spool *s, size_t i);
+
 /* The spool directory (borrowed). */
 const char *spool_dir(const struct spool *s);
 

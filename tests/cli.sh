@@ -105,5 +105,23 @@ cp -R "$D/spool" "$WORK/archive"
 "$POUCH" replay --spool "$WORK/archive" --data "$WORK/from-archive" >"$OUT" 2>"$ERR"
 expect "replay --spool DIR --data OUT: the games rebuilt" sh -c "grep -q '^replayed ' '$OUT' && cmp -s '$D/games/g1/game.txt' '$WORK/from-archive/games/g1/game.txt'"
 
+# The deadline passes with orders missing: the late delegation and the GM
+# are told of the grace period, and game list and game show give its end.
+D2=$WORK/data2
+q() { "$POUCH" --data "$D2" "$@" >"$OUT" 2>"$ERR"; }
+q game --now "2026-11-20 09:00" new g2 --gm gm@school.example --password gm-password --grace 24h
+q game --now "2026-11-20 09:00" g2 DELEGATION France carol@school.example PASSWORD france-pw
+q game --now "2026-11-20 09:00" g2 START
+q game --now "2026-11-22 10:00" list
+expect "game list after the deadline, orders missing: the grace period's end" \
+	grep -q "^g2 .*grace until Monday 23 November 2026, 09:00 UTC" "$OUT"
+q game --now "2026-11-22 10:00" show g2
+expect "game show: the grace period's end" grep -q "^# the deadline passed with orders missing: grace period until Monday 23 November 2026, 09:00 UTC" "$OUT"
+q run --now "2026-11-22 09:10"
+expect "at the deadline the late delegation is told" sh -c \
+	"grep -l 'deadline passed' '$D2'/mail/out/carol@school.example/new/* | xargs grep -q 'You have until Monday 23 November 2026, 09:00 UTC'"
+expect "... and the GM, with who is late" sh -c \
+	"grep -l 'deadline passed' '$D2'/mail/out/gm@school.example/new/* | xargs grep -q 'orders are missing from: France'"
+
 echo "== cli: $PASS passed, $FAIL failed"
 [ $FAIL -eq 0 ]
