@@ -1462,6 +1462,105 @@ bounce_clear(struct judge *j, const char *addr)
 	}
 }
 
+/*
+ * Replies stay short whatever comes in: each line is quoted to at most
+ * QUOTE_MAX characters, a refusal the same as the one before is counted,
+ * not repeated, refused lines are no longer shown once the reply is past
+ * ECHO_SOFT bytes nor any line past ECHO_HARD, and the whole reply is
+ * cut at REPLY_CAP.
+ */
+#define QUOTE_MAX 100
+#define ECHO_SOFT (6u << 10)
+#define ECHO_HARD (10u << 10)
+#define REPLY_CAP (16u << 10)
+
+/* Append "> text" to out, cut to QUOTE_MAX characters with "…". */
+static void
+quote_line(struct buf *out, const char *text, size_t len)
+{
+	size_t i, chars = 0;
+
+	for (i = 0; i < len; i++)
+		if (((unsigned char)text[i] & 0xC0) != 0x80 && chars++ == QUOTE_MAX)
+			break;
+	buf_printf(out, "> %.*s%s\n", (int)i, text, i < len ? "\u2026" : "");
+}
+
+/* What a reply has left out so far (see QUOTE_MAX). */
+struct echo {
+	size_t mark;		/* where the current line's part of the reply starts */
+	char last[256];		/* the last refusal shown ("" when none) */
+	int same;		/* lines since with the same refusal, not shown */
+	int hidden;		/* lines not shown for the reply's size */
+};
+
+/* Flush the count of repeated refusals into out. */
+static void
+echo_flush(struct echo *e, struct buf *out)
+{
+	if (e->same > 0)
+		buf_printf(out, "  (the same refusal for %d more line%s)\n", e->same,
+		    e->same == 1 ? "" : "s");
+	e->same = 0;
+}
+
+/* The part of the reply from e->mark on is one line's echo and verdict:
+ * keep it, count it as a repeat, or leave it out for the reply's size. */
+static void
+echo_settle(struct echo *e, struct buf *reply)
+{
+	const char *seg = reply->data + e->mark, *verdict;
+	size_t n = reply->len - e->mark;
+	bool refusal;
+
+	if (n == 0)
+		return;
+	verdict = memchr(seg, '\n', n);
+	verdict = verdict ? verdict + 1 : seg + n;
+	refusal = strncmp(verdict, "  REFUSED", 9) == 0 || strncmp(verdict, "  ignored", 9) == 0;
+	if (refusal && e->last[0] && strlen(e->last) == (size_t)(seg + n - verdict) &&
+	    memcmp(e->last, verdict, strlen(e->last)) == 0) {
+		buf_truncate(reply, e->mark);
+		e->same++;
+		return;
+	}
+	if ((refusal && e->mark > ECHO_SOFT) || e->mark > ECHO_HARD) {
+		buf_truncate(reply, e->mark);
+		e->hidden++;
+		return;
+	}
+	if (e->same > 0) {
+		struct buf keep;
+		buf_init(&keep, REPLY_MAX);
+		buf_append(&keep, seg, n);
+		buf_truncate(reply, e->mark);
+		echo_flush(e, reply);
+		buf_append(reply, keep.data, keep.len);
+		buf_free(&keep);
+		verdict = NULL;
+	}
+	e->last[0] = '\0';
+	if (refusal) {
+		seg = reply->data + reply->len - n;
+		verdict = memchr(seg, '\n', n);
+		verdict = verdict ? verdict + 1 : seg + n;
+		if ((size_t)(seg + n - verdict) < sizeof e->last)
+			snprintf(e->last, sizeof e->last, "%.*s", (int)(seg + n - verdict), verdict);
+	}
+}
+
+/* After the last line: the counts of what was left out. */
+static void
+echo_end(struct echo *e, struct buf *reply)
+{
+	echo_settle(e, reply);
+	e->mark = reply->len;
+	echo_flush(e, reply);
+	if (e->hidden > 0)
+		buf_printf(reply, "  (%d more line%s read but not repeated here: a reply is kept under "
+		    "%u KB)\n", e->hidden, e->hidden == 1 ? "" : "s", REPLY_CAP >> 10);
+}
+
 /* Orders that come this soon after a phase was decided may have been
  * meant for it. */
 #define LATE_WINDOW 3600
@@ -1519,6 +1618,7 @@ handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool h
 	struct buf reply;
 	int n, i, told_ident = 0, refused = 0, stop = 0, ordered = 0;
 	size_t note_at = 0;
+	struct echo echo = { 0 };
 
 	j->now = now;
 	j->seq = seq;
@@ -1571,9 +1671,12 @@ handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool h
 		buf_puts(&reply, "Your message's character set was not recognised: letters outside "
 		    "plain ASCII\nmay have been misread. Please send plain text in UTF-8.\n\n");
 
+	echo.mark = reply.len;
 	for (i = 0; i < n && !stop && !refused; i++) {
 		const struct body_line *bl = &lines[i];
 
+		echo_settle(&echo, &reply);
+		echo.mark = reply.len;
 		switch (bl->kind) {
 		case LINE_BLANK:
 		case LINE_QUOTED:
@@ -1604,7 +1707,7 @@ handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool h
 			buf_printf(&reply, "> GAME %s %s (password not shown)\n", w1 ? w1 : "",
 			    w2 ? w2 : "");
 		} else {
-			buf_printf(&reply, "> %.*s\n", (int)bl->len, bl->text);
+			quote_line(&reply, bl->text, bl->len);
 		}
 		if (bl->kind == LINE_IDENT) {
 			if (id.g) {
@@ -1757,6 +1860,7 @@ handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool h
 			ordered = 1;
 		judge_touch(j, id.g);
 	}
+	echo_end(&echo, &reply);
 	if (pr.open && !refused)
 		press_deliver(j, id.g, id.gm ? POWER_NONE : id.power, &pr, &reply);
 	buf_free(&pr.text);
@@ -1793,6 +1897,15 @@ handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool h
 	}
 	if (reply.len == 0)
 		buf_puts(&reply, "Your message was empty. Send HELP for instructions.\n");
+	if (reply.len > REPLY_CAP) {
+		/* A last resort (answers to commands are not counted above). */
+		size_t cut = REPLY_CAP - 200;
+		while (cut > 0 && reply.data[cut - 1] != '\n')
+			cut--;
+		buf_truncate(&reply, cut);
+		buf_printf(&reply, "\n(The rest of this reply is left out: a reply is at most %u KB.)\n",
+		    REPLY_CAP >> 10);
+	}
 	if (host)
 		j->fx.host_reply = buf_take(&reply);
 	else
