@@ -337,6 +337,23 @@ rate_ok(struct judge *j, const char *addr, time_t now)
 
 /* ---------------------------------------------------------- reporting -- */
 
+bool
+judge_address_placeholder(const struct judge_conf *c)
+{
+	const char *at = strrchr(c->address, '@');
+
+	return at == NULL || str_eq_nocase(at + 1, "localhost");
+}
+
+void
+judge_address_warning(const struct judge_conf *c, const char *indent, struct buf *out)
+{
+	if (judge_address_placeholder(c))
+		buf_printf(out, "%swarning: the judge's address is %s, a placeholder nobody can write to:\n"
+		    "%sset judge.address in pouch.conf (see pouch.conf(5)).\n", indent, c->address,
+		    indent);
+}
+
 void
 judge_map_url(const struct judge *j, const struct game *g, const struct board *before,
     struct buf *out)

@@ -180,6 +180,13 @@ int judge_rollback(struct judge *j, struct game *g, const char *phase, time_t no
  * passed at now, no orders are missing, or the game waits for its GM. */
 time_t judge_grace_end(const struct game *g, time_t now);
 
+/* Is the judge's address the placeholder (judge@localhost, a domain
+ * "localhost"): one players cannot write to? */
+bool judge_address_placeholder(const struct judge_conf *c);
+/* The warning for it, two lines each starting with indent, appended to out
+ * (nothing when the address is a real one). */
+void judge_address_warning(const struct judge_conf *c, const char *indent, struct buf *out);
+
 /* Restore a sender's reply count (from the shell's last run). */
 void judge_set_rate(struct judge *j, const char *addr, time_t window, int count);
 /* Forget the effects (after the shell made them durable). */

@@ -82,6 +82,19 @@ runner_open(struct runner *r, const struct run_opts *o, struct buf *err)
 		}
 		return 0;
 	}
+	/* The embedded default reads a Maildir: there from the first run on,
+	 * for mail to be delivered into. */
+	if (r->conf.mail.imap_host == NULL) {
+		static const char *const sub[] = { "new", "cur", "tmp" };
+		char md[1200];
+		for (size_t k = 0; k < 3; k++) {
+			snprintf(md, sizeof md, "%s/%s", r->conf.mail.maildir_in, sub[k]);
+			if (fs_mkdir_p(md, 0750) < 0) {
+				buf_printf(err, "%s: %s\n", md, strerror(errno));
+				return -1;
+			}
+		}
+	}
 	dir = mail_outbox_dir(o->data);
 	r->ob = outbox_open(dir, err);
 	free(dir);
@@ -310,6 +323,41 @@ fail:
 	return -1;
 }
 
+/* Live: record the settings that shape what the judge sends when they
+ * are not those the spool last recorded, so that a replay uses them for
+ * what this run does. */
+static void
+record_settings(struct runner *r)
+{
+	struct buf b;
+	const char *old = spool_cursor(r->sp, "settings");
+
+	buf_init(&b, 4096);
+	conf_settings_write(&r->conf, &b);
+	if (old == NULL || strcmp(old, buf_str(&b)) != 0)
+		spool_set_cursor(r->sp, "settings", buf_str(&b));
+	buf_free(&b);
+}
+
+/* Replay: the settings in force before ledger record rec (the last ones
+ * when rec is 0). A spool that recorded none keeps the current ones. */
+static void
+replay_settings(struct runner *r, unsigned long rec)
+{
+	const struct spool_setting *st = NULL;
+
+	for (; r->nsettings < spool_count_settings(r->sp); r->nsettings++) {
+		const struct spool_setting *x = spool_setting_at(r->sp, r->nsettings);
+		if (rec != 0 && x->rec > rec)
+			break;
+		st = x;
+	}
+	if (st) {
+		conf_settings_apply(&r->conf, st->value);
+		mail_mime_opts(&r->conf.mail, &r->mo);	/* it points at the address */
+	}
+}
+
 /* Replay: what the live runs recorded before ledger record rec (all of
  * them when rec is 0) did at their times: reminders, deadlines, phases
  * decided. */
@@ -320,6 +368,7 @@ replay_runs(struct runner *r, size_t *k, unsigned long rec, struct buf *err)
 		const struct spool_run *ru = spool_run_at(r->sp, *k);
 		if (rec != 0 && ru->rec > rec)
 			break;
+		replay_settings(r, ru->rec);
 		judge_tick(&r->j, ru->time);
 		if (consume(r, err) < 0)
 			return -1;
@@ -337,6 +386,8 @@ runner_apply(struct runner *r, struct buf *err)
 
 	if (runner_load(r, err) < 0)
 		return -1;
+	if (!r->o.replay)
+		record_settings(r);
 	n = spool_count_in(r->sp);
 	for (i = 0; i < n; i++) {
 		const struct spool_entry *e = spool_in(r->sp, i), *next = NULL;
@@ -347,6 +398,8 @@ runner_apply(struct runner *r, struct buf *err)
 			rc = -1;
 			break;
 		}
+		if (r->o.replay)
+			replay_settings(r, e->rec_applied ? e->rec_applied : e->rec_in);
 		if (apply_one(r, i, err) < 0 ||
 		    (!r->o.replay && spool_mark_applied(r->sp, e->id, r->o.now, err) < 0)) {
 			rc = -1;

@@ -88,6 +88,7 @@ struct runner {
 	int opened;
 	int loaded;		/* the games are loaded */
 	int host_refused;	/* the host's message had a line refused */
+	size_t nsettings;	/* replay: the spool's settings records used so far */
 };
 
 /* Open everything. Returns 0; 1 when another run holds the data directory

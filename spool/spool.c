@@ -150,6 +150,8 @@ struct spool {
 	unsigned long nrec;	/* "in", "applied" and clock records so far */
 	struct spool_run *runs;	/* the clock records read from the ledger */
 	size_t nruns;
+	struct spool_setting *settings;	/* the "settings" records read from it */
+	size_t nsettings;
 	time_t last_arrival;
 	struct buf pending;	/* ledger lines not yet written */
 	char **pend_in, **pend_out;	/* files written but not published */
@@ -397,6 +399,10 @@ load_record(struct spool *s, char *line)
 			s->runs = xreallocarray(s->runs, s->nruns + 1, sizeof *s->runs);
 			s->runs[s->nruns].time = t;
 			s->runs[s->nruns++].rec = ++s->nrec;
+		} else if (strcmp(f[1], "settings") == 0) {
+			s->settings = xreallocarray(s->settings, s->nsettings + 1, sizeof *s->settings);
+			s->settings[s->nsettings].value = xstrdup(f[2] ? f[2] : "");
+			s->settings[s->nsettings++].rec = ++s->nrec;
 		}
 		return 0;
 	}
@@ -725,6 +731,9 @@ spool_close(struct spool *s, struct buf *err)
 	}
 	free_cursors(&s->cursors, &s->ncursors);
 	free(s->runs);
+	for (size_t k = 0; k < s->nsettings; k++)
+		free(s->settings[k].value);
+	free(s->settings);
 	free(s->in);
 	free(s->out);
 	map_free(&s->by_id);
@@ -1026,6 +1035,20 @@ spool_run_at(const struct spool *s, size_t i)
 {
 	assert(s->indexed && i < s->nruns);
 	return &s->runs[i];
+}
+
+size_t
+spool_count_settings(const struct spool *s)
+{
+	assert(s->indexed);
+	return s->nsettings;
+}
+
+const struct spool_setting *
+spool_setting_at(const struct spool *s, size_t i)
+{
+	assert(s->indexed && i < s->nsettings);
+	return &s->settings[i];
 }
 
 const char *

@@ -175,6 +175,17 @@ struct spool_run {
 size_t spool_count_runs(const struct spool *s);
 const struct spool_run *spool_run_at(const struct spool *s, size_t i);
 
+/* The judge's settings that shape what it sends (its address, domain, map
+ * URL...), recorded as the cursor "settings" by each run that found them
+ * changed: every such record in the ledger, in order, with its place among
+ * the records above, for a replay to use the settings in force then. */
+struct spool_setting {
+	unsigned long rec;
+	char *value;
+};
+size_t spool_count_settings(const struct spool *s);
+const struct spool_setting *spool_setting_at(const struct spool *s, size_t i);
+
 /* The spool directory (borrowed). */
 const char *spool_dir(const struct spool *s);
 
