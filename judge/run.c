@@ -154,10 +154,16 @@ next_due(const struct judge *j)
 		if (g->status != GAME_ACTIVE)
 			continue;
 		t = g->deadline;
-		if (g->set.remind > 0 && g->deadline - g->set.remind < t)
-			t = g->deadline - g->set.remind;
-		if (g->phase_start + (g->deadline - g->phase_start) / 2 < t)
-			t = g->phase_start + (g->deadline - g->phase_start) / 2;
+		if (g->gm_told) {
+			/* The deadline passed and was announced: the grace period's
+			 * end, or the GM (by mail) when the game waits for one. */
+			t = g->set.nmr == NMR_CD ? g->deadline + g->set.grace : (time_t)LONG_MAX;
+		} else {
+			if (g->set.remind > 0 && g->deadline - g->set.remind < t)
+				t = g->deadline - g->set.remind;
+			if (g->phase_start + (g->deadline - g->phase_start) / 2 < t)
+				t = g->phase_start + (g->deadline - g->phase_start) / 2;
+		}
 		if (t < due)
 			due = t;
 	}
@@ -358,17 +364,18 @@ replay_settings(struct runner *r, unsigned long rec)
 	}
 }
 
-/* Replay: what the live runs recorded before ledger record rec (all of
- * them when rec is 0) did at their times: reminders, deadlines, phases
- * decided. */
+/* What the runs recorded before ledger record rec (all of them when rec is
+ * 0) did, from run *k on: time moved on to each run's time, the phases
+ * whose orders were all in were decided. */
 static int
-replay_runs(struct runner *r, size_t *k, unsigned long rec, struct buf *err)
+do_runs(struct runner *r, size_t *k, unsigned long rec, struct buf *err)
 {
 	for (; *k < spool_count_runs(r->sp); ++*k) {
 		const struct spool_run *ru = spool_run_at(r->sp, *k);
 		if (rec != 0 && ru->rec > rec)
 			break;
-		replay_settings(r, ru->rec);
+		if (r->o.replay)
+			replay_settings(r, ru->rec);
 		judge_tick(&r->j, ru->time);
 		if (consume(r, err) < 0)
 			return -1;
@@ -376,6 +383,15 @@ replay_runs(struct runner *r, size_t *k, unsigned long rec, struct buf *err)
 	return 0;
 }
 
+/*
+ * The messages in ledger order, each run's at once, then what that run did
+ * (judge_tick at its time: a phase whose orders are all in is decided only
+ * once the run has read all its mail). A live run records itself first
+ * (spool_mark_run), and does again, as they were, the runs after the last
+ * that finished (a crash): the same mail, the same Message-IDs. A replay
+ * does every run. Messages stored before the first recorded run (a spool
+ * from an older pouch) are each a run of their own, at their arrival.
+ */
 int
 runner_apply(struct runner *r, struct buf *err)
 {
@@ -386,43 +402,42 @@ runner_apply(struct runner *r, struct buf *err)
 
 	if (runner_load(r, err) < 0)
 		return -1;
-	if (!r->o.replay)
+	if (!r->o.replay) {
+		while (k < spool_count_runs(r->sp) &&
+		    spool_run_at(r->sp, k)->rec < spool_clock_rec(r->sp))
+			k++;
 		record_settings(r);
+		spool_mark_run(r->sp, r->o.now);
+		if (spool_sync(r->sp, err) < 0)
+			return -1;
+	}
 	n = spool_count_in(r->sp);
 	for (i = 0; i < n; i++) {
-		const struct spool_entry *e = spool_in(r->sp, i), *next = NULL;
+		const struct spool_entry *e = spool_in(r->sp, i);
 		if (e->state == SPOOL_DUPLICATE || (!r->o.replay && e->state != SPOOL_STORED))
 			continue;
-		if (r->o.replay && replay_runs(r, &k, e->rec_applied ? e->rec_applied : e->rec_in,
-		    err) < 0) {
+		if (do_runs(r, &k, e->rec_in, err) < 0) {
 			rc = -1;
 			break;
 		}
 		if (r->o.replay)
-			replay_settings(r, e->rec_applied ? e->rec_applied : e->rec_in);
+			replay_settings(r, k < spool_count_runs(r->sp) ?
+			    spool_run_at(r->sp, k)->rec : 0);
 		if (apply_one(r, i, err) < 0 ||
 		    (!r->o.replay && spool_mark_applied(r->sp, e->id, r->o.now, err) < 0)) {
 			rc = -1;
 			break;
 		}
-		/* A phase whose orders are all in is decided once the run has
-		 * applied everything it fetched (below); a replay does the same
-		 * where each live run ended, at that run's time. */
-		if (!r->o.replay || e->state != SPOOL_APPLIED)
-			continue;
-		for (size_t x = i + 1; x < n && next == NULL; x++)
-			if (spool_in(r->sp, x)->state != SPOOL_DUPLICATE)
-				next = spool_in(r->sp, x);
-		if (next == NULL || !spool_same_run(e, next)) {
-			judge_tick(&r->j, e->applied);
+		if (spool_count_runs(r->sp) == 0 || e->rec_in < spool_run_at(r->sp, 0)->rec) {
+			judge_tick(&r->j, e->arrival);
 			if (consume(r, err) < 0) {
 				rc = -1;
 				break;
 			}
 		}
 	}
-	if (rc == 0 && r->o.replay)
-		rc = replay_runs(r, &k, 0, err);
+	if (rc == 0)
+		rc = do_runs(r, &k, 0, err);
 	if (r->o.replay && end == 0)
 		end = spool_clock(r->sp);	/* where the live judge stopped */
 	if (rc == 0 && end > 0) {

@@ -147,8 +147,9 @@ struct spool {
 	size_t ncursors;
 	struct strmap by_id, by_source, by_msgid;
 	unsigned long next_seq;
-	unsigned long nrec;	/* "in", "applied" and clock records so far */
-	struct spool_run *runs;	/* the clock records read from the ledger */
+	unsigned long nrec;	/* "in" and run, clock, settings records so far */
+	unsigned long clock_rec;	/* the last clock record's place */
+	struct spool_run *runs;	/* the "run" records */
 	size_t nruns;
 	struct spool_setting *settings;	/* the "settings" records read from it */
 	size_t nsettings;
@@ -359,6 +360,26 @@ split_record(char *line, char **f, int max)
 	return n;
 }
 
+/* Keep the place of a cursor record that orders the judge's work: a run,
+ * the clock, the settings (spool_mark_run). */
+static void
+note_cursor(struct spool *s, const char *name, const char *value)
+{
+	time_t t;
+
+	if (strcmp(name, "run") == 0 && parse_time(value, &t) == 0) {
+		s->runs = xreallocarray(s->runs, s->nruns + 1, sizeof *s->runs);
+		s->runs[s->nruns].time = t;
+		s->runs[s->nruns++].rec = ++s->nrec;
+	} else if (strcmp(name, "clock") == 0) {
+		s->clock_rec = ++s->nrec;
+	} else if (strcmp(name, "settings") == 0) {
+		s->settings = xreallocarray(s->settings, s->nsettings + 1, sizeof *s->settings);
+		s->settings[s->nsettings].value = xstrdup(value);
+		s->settings[s->nsettings++].rec = ++s->nrec;
+	}
+}
+
 /* Apply one ledger line (modified in place). Returns 0 or -1 (damaged). */
 static int
 load_record(struct spool *s, char *line)
@@ -383,7 +404,6 @@ load_record(struct spool *s, char *line)
 			s->npending--;
 		s->in[i].state = SPOOL_APPLIED;
 		s->in[i].applied = t;
-		s->in[i].rec_applied = ++s->nrec;
 		return 0;
 	}
 	if (strcmp(f[0], "out") == 0 && n == 7) {
@@ -395,15 +415,7 @@ load_record(struct spool *s, char *line)
 	}
 	if (strcmp(f[0], "cursor") == 0 && n == 3 && f[1] != NULL) {
 		set_cursor(s, f[1], f[2] ? f[2] : "");
-		if (strcmp(f[1], "clock") == 0 && f[2] && parse_time(f[2], &t) == 0) {
-			s->runs = xreallocarray(s->runs, s->nruns + 1, sizeof *s->runs);
-			s->runs[s->nruns].time = t;
-			s->runs[s->nruns++].rec = ++s->nrec;
-		} else if (strcmp(f[1], "settings") == 0) {
-			s->settings = xreallocarray(s->settings, s->nsettings + 1, sizeof *s->settings);
-			s->settings[s->nsettings].value = xstrdup(f[2] ? f[2] : "");
-			s->settings[s->nsettings++].rec = ++s->nrec;
-		}
+		note_cursor(s, f[1], f[2] ? f[2] : "");
 		return 0;
 	}
 	return -1;
@@ -854,13 +866,6 @@ spool_lookup_source(const struct spool *s, const char *source)
 }
 
 int
-spool_same_run(const struct spool_entry *a, const struct spool_entry *b)
-{
-	return a->state == SPOOL_APPLIED && b->state == SPOOL_APPLIED && a->applied == b->applied &&
-	    b->rec_in < a->rec_applied;
-}
-
-int
 spool_mark_applied(struct spool *s, const char *id, time_t now, struct buf *err)
 {
 	struct spool_entry *e;
@@ -882,7 +887,6 @@ spool_mark_applied(struct spool *s, const char *id, time_t now, struct buf *err)
 	}
 	e->state = SPOOL_APPLIED;
 	e->applied = now;
-	e->rec_applied = ++s->nrec;
 	s->npending--;
 	buf_puts(&s->pending, "applied");
 	put_field(&s->pending, e->id);
@@ -998,6 +1002,8 @@ void
 spool_set_cursor(struct spool *s, const char *name, const char *value)
 {
 	set_cursor(s, name, value);
+	if (s->indexed)
+		note_cursor(s, name, value);
 	buf_puts(&s->pending, "cursor");
 	put_field(&s->pending, name);
 	put_field(&s->pending, value);
@@ -1021,6 +1027,23 @@ spool_set_clock(struct spool *s, time_t t)
 		return;
 	snprintf(v, sizeof v, "%lld", (long long)t);
 	spool_set_cursor(s, "clock", v);
+}
+
+void
+spool_mark_run(struct spool *s, time_t now)
+{
+	char v[32];
+
+	assert(s->indexed);
+	snprintf(v, sizeof v, "%lld", (long long)now);
+	spool_set_cursor(s, "run", v);
+}
+
+unsigned long
+spool_clock_rec(const struct spool *s)
+{
+	assert(s->indexed);
+	return s->clock_rec;
 }
 
 size_t

@@ -65,12 +65,10 @@ struct spool_entry {
 	char *dup_of;		/* SPOOL_DUPLICATE: id of the first copy */
 	enum spool_state state;
 	time_t applied;		/* SPOOL_APPLIED: when */
-	/* Where its "in" and "applied" records stand among the ledger's
-	 * records of those two kinds (1, 2, ...; 0: none yet). A run stores
-	 * what it fetched before it applies any of it, so the next message was
-	 * applied in the same run as this one when its "in" record comes
-	 * before this one's "applied" record. */
-	unsigned long rec_in, rec_applied;
+	/* Where its "in" record stands among the ledger's records that order
+	 * the judge's work ("in", and the cursors "run", "clock", "settings"):
+	 * 1, 2, ... (see spool_mark_run). */
+	unsigned long rec_in;
 };
 
 struct spool_sent {
@@ -123,8 +121,6 @@ const struct spool_entry *spool_lookup(const struct spool *s, const char *id);
 /* The inbound entry stored from this source identity, or NULL. */
 const struct spool_entry *spool_lookup_source(const struct spool *s, const char *source);
 
-/* Were entries a and then b (both applied) applied by the same run? */
-int spool_same_run(const struct spool_entry *a, const struct spool_entry *b);
 /* Record that id was applied at now. Returns 0, 1 when it already was,
  * -1 when id is unknown or a duplicate (reason in err). */
 int spool_mark_applied(struct spool *s, const char *id, time_t now, struct buf *err);
@@ -164,21 +160,30 @@ void spool_set_cursor(struct spool *s, const char *name, const char *value);
 time_t spool_clock(const struct spool *s);
 void spool_set_clock(struct spool *s, time_t t);
 
-/* The runs recorded in the ledger (each "clock" cursor record): when each
- * ran, and where its record stands among the "in" and "applied" records
- * (struct spool_entry), for a replay to act at the same times. Needs
- * spool_index. */
+/*
+ * The runs of the judge. A run that has work records its time (the cursor
+ * "run") and syncs it before it applies anything, after the messages it
+ * stored: the ledger then says which messages each run read (those stored
+ * before its record and not read by an earlier one) and when it ran, for
+ * a replay, and for a run after a crash, to act at the same times with the
+ * same mail. spool_mark_run records one (durable with the next
+ * spool_sync); spool_run_at lists them, ledger and this process's alike.
+ * spool_clock_rec: where the last "clock" record stands (0: none): runs
+ * recorded after it may not have finished. All need spool_index.
+ */
 struct spool_run {
 	time_t time;
 	unsigned long rec;
 };
+void spool_mark_run(struct spool *s, time_t now);
 size_t spool_count_runs(const struct spool *s);
 const struct spool_run *spool_run_at(const struct spool *s, size_t i);
+unsigned long spool_clock_rec(const struct spool *s);
 
 /* The judge's settings that shape what it sends (its address, domain, map
  * URL...), recorded as the cursor "settings" by each run that found them
- * changed: every such record in the ledger, in order, with its place among
- * the records above, for a replay to use the settings in force then. */
+ * changed: every such record, in order, with its place among the records
+ * above, for a replay to use the settings in force then. */
 struct spool_setting {
 	unsigned long rec;
 	char *value;
