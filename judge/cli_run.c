@@ -171,6 +171,42 @@ game_usage(void)
 /* The clock of `pouch game --now TIME` (0: the system's). */
 static time_t game_now;
 
+/* On standard error: the judge's address is the placeholder (a game
+ * created or started with it cannot be played by mail). */
+static void
+warn_address(const struct runner *r, const char *body)
+{
+	struct buf w;
+	const char *p = body, *end = body + strlen(body), *line;
+	size_t n;
+
+	while ((line = str_next_line(&p, end, &n)) != NULL) {
+		if ((n >= 7 && str_prefix_nocase(line, "NEWGAME")) ||
+		    (n >= 5 && str_prefix_nocase(line, "START")))
+			break;
+	}
+	if (line == NULL || !judge_address_placeholder(&r->conf.judge))
+		return;
+	buf_init(&w, 1024);
+	judge_address_warning(&r->conf.judge, "pouch game: ", &w);
+	fputs(buf_str(&w), stderr);
+	buf_free(&w);
+}
+
+/* After game new: where mail to the judge goes. */
+static void
+say_mailbox(const struct runner *r)
+{
+	const struct mail_config *c = &r->conf.mail;
+
+	if (c->imap_host)
+		printf("Mail to %s is read from the IMAP mailbox %s on %s.\n", r->conf.judge.address,
+		    c->imap_folder ? c->imap_folder : "INBOX", c->imap_host);
+	else
+		printf("Mail to %s is read from the Maildir %s (its new/): deliver it there,\n"
+		    "then pouch run reads it.\n", r->conf.judge.address, c->maildir_in);
+}
+
 static int
 host_command(const struct cli_opts *o, const char *body)
 {
@@ -193,6 +229,11 @@ host_command(const struct cli_opts *o, const char *body)
 	rc = rc < 0 ? 1 : finish(&r, "game", 0, 0);
 	if (rc == 0 && r.host_refused)
 		rc = 1;		/* a command was refused (the answer says why) */
+	if (rc == 0) {
+		warn_address(&r, body);
+		if (str_prefix_nocase(body, "NEWGAME"))
+			say_mailbox(&r);
+	}
 	runner_close(&r);
 	return rc;
 }
@@ -251,6 +292,8 @@ with_games(const struct cli_opts *o, const char *show)
 	int i, found = 0;
 
 	run_opts_init(&ro, o);
+	if (game_now)
+		ro.now = game_now;
 	if (open_runner(&r, &ro, "game") != 0)
 		return 1;
 	buf_init(&text, 8u << 20);
@@ -263,11 +306,13 @@ with_games(const struct cli_opts *o, const char *show)
 	for (i = 0; i < r.j.ngames; i++) {
 		const struct game *g = r.j.games[i];
 		char ph[48], when[96];
+		time_t grace = judge_grace_end(g, r.o.now);
 		if (show == NULL) {
-			printf("%-16s %-10s %-8s %-28s %s\n", g->name, g->set.variant, status_name(g->status),
-			    phase_format(&g->board, ph, sizeof ph),
+			printf("%-16s %-10s %-8s %-28s %s%s\n", g->name, g->set.variant, status_name(g->status),
+			    phase_format(&g->board, ph, sizeof ph), grace ? "grace until " : "",
 			    g->status == GAME_ACTIVE && g->deadline ?
-			    time_human(g->set.zone, g->deadline, when, sizeof when) : g->result);
+			    time_human(g->set.zone, grace ? grace : g->deadline, when, sizeof when) :
+			    g->result);
 			found++;
 		} else if (str_eq_nocase(g->name, show)) {
 			/* The game file, secrets left out. */
@@ -282,6 +327,9 @@ with_games(const struct cli_opts *o, const char *show)
 					printf("%.*s (password set)\n", (int)strcspn(line, "$"), line);
 				else
 					printf("%.*s\n", (int)n, line);
+				if (grace && n > 9 && memcmp(line, "deadline ", 9) == 0)
+					printf("# the deadline passed with orders missing: grace period until %s\n",
+					    time_human(g->set.zone, grace, when, sizeof when));
 			}
 			found++;
 		}

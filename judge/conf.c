@@ -8,6 +8,7 @@
 
 #include "../lib/fsio.h"
 #include "../lib/str.h"
+#include "../lib/xalloc.h"
 #include "secret.h"
 
 /* dir/path when path is relative. */
@@ -114,4 +115,46 @@ conf_free(struct pouch_conf *c)
 {
 	mail_config_free(&c->mail);
 	explicit_bzero(c->judge.create_key, sizeof c->judge.create_key);
+}
+
+void
+conf_settings_write(const struct pouch_conf *c, struct buf *out)
+{
+	buf_printf(out, "address=%s\nname=%s\ndomain=%s\nbase_url=%s\nreply_limit=%d\n",
+	    c->judge.address, c->judge.name, c->judge.domain, c->judge.base_url,
+	    c->judge.reply_limit);
+}
+
+void
+conf_settings_apply(struct pouch_conf *c, const char *text)
+{
+	const char *p = text, *end = text + strlen(text), *line;
+	size_t n;
+	long v;
+
+	while ((line = str_next_line(&p, end, &n)) != NULL) {
+		const char *eq = memchr(line, '=', n);
+		char key[16], val[1024];
+		if (eq == NULL || (size_t)(eq - line) >= sizeof key)
+			continue;
+		snprintf(key, sizeof key, "%.*s", (int)(eq - line), line);
+		snprintf(val, sizeof val, "%.*s", (int)(line + n - eq - 1), eq + 1);
+		if (strcmp(key, "address") == 0) {
+			free(c->mail.judge_address);
+			c->mail.judge_address = xstrdup(val);
+			str_copy(c->judge.address, val, sizeof c->judge.address);
+		} else if (strcmp(key, "name") == 0) {
+			free(c->mail.judge_name);
+			c->mail.judge_name = xstrdup(val);
+			str_copy(c->judge.name, val, sizeof c->judge.name);
+		} else if (strcmp(key, "domain") == 0) {
+			free(c->mail.judge_domain);
+			c->mail.judge_domain = xstrdup(val);
+			str_copy(c->judge.domain, val, sizeof c->judge.domain);
+		} else if (strcmp(key, "base_url") == 0) {
+			str_copy(c->judge.base_url, val, sizeof c->judge.base_url);
+		} else if (strcmp(key, "reply_limit") == 0 && str_to_long(val, 1, 100000, &v) == 0) {
+			c->judge.reply_limit = (int)v;
+		}
+	}
 }

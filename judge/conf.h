@@ -32,5 +32,10 @@ struct pouch_conf {
  * -1 with every problem ("FILE:LINE: ...") in err. */
 int conf_load(struct pouch_conf *c, const char *path, const char *data, struct buf *err);
 void conf_free(struct pouch_conf *c);
+/* The settings that shape what the judge sends (judge.address, .name,
+ * .domain, .base_url, .reply_limit) as one line-separated text, appended
+ * to out; conf_settings_apply sets them back from such a text. */
+void conf_settings_write(const struct pouch_conf *c, struct buf *out);
+void conf_settings_apply(struct pouch_conf *c, const char *text);
 
 #endif

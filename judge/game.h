@@ -106,7 +106,8 @@ struct game {
 	time_t phase_start;
 	time_t deadline;		/* of the current phase; 0 while forming or paused */
 	long paused_left;		/* seconds that were left when paused */
-	bool gm_told;			/* the GMs were told the game waits for them */
+	bool gm_told;			/* the late delegations and the GMs were told the
+					   deadline passed with orders missing */
 	long seq;			/* last inbound message applied */
 	int nphases;			/* history records written */
 	int nobservers;

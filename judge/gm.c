@@ -122,6 +122,10 @@ judge_new_game(struct judge *j, const char *name, const struct game_settings *s,
 		    "then for example DELEGATION England alice@example.org, and START.\n"
 		    "Send HELP for all commands.\n", g->name, m->title, j->conf->address, pw,
 		    j->conf->address, g->name);
+		if (judge_address_placeholder(j->conf)) {
+			buf_putc(&text, '\n');
+			judge_address_warning(j->conf, "", &text);
+		}
 		snprintf(subject, sizeof subject, "[%s] you are its game master", g->name);
 		jx_send(j, g, to, 1, NULL, 0, subject, buf_str(&text), NULL, NULL, OUT_GENERATED);
 		buf_free(&text);
@@ -265,6 +269,19 @@ judge_start(struct judge *j, struct game *g, time_t now, struct buf *why)
 	}
 	snprintf(subject, sizeof subject, "[%s] the game has started", g->name);
 	jx_announce(j, g, subject, buf_str(&text));
+	if (judge_address_placeholder(j->conf)) {
+		/* The players were told to write to it: the GMs must know. */
+		buf_reset(&text);
+		buf_printf(&text, "Game %s has started, but the players were told to write to %s.\n\n",
+		    g->name, j->conf->address);
+		judge_address_warning(j->conf, "", &text);
+		snprintf(subject, sizeof subject, "[%s] players cannot write to the judge's address",
+		    g->name);
+		for (p = 0; p < g->ngms; p++) {
+			const char *to[1] = { g->gms[p] };
+			jx_send(j, g, to, 1, NULL, 0, subject, buf_str(&text), NULL, NULL, OUT_GENERATED);
+		}
+	}
 	buf_free(&text);
 	return 0;
 }
@@ -710,6 +727,7 @@ jx_gm_command(struct judge *j, struct game *g, enum command cmd, const char *a, 
 			rc = -1;
 		} else {
 			buf_puts(reply, "  the game has started\n");
+			judge_address_warning(j->conf, "  ", reply);
 		}
 		break;
 	case CMD_DELEGATION:

@@ -338,6 +338,23 @@ rate_ok(struct judge *j, const char *addr, time_t now)
 
 /* ---------------------------------------------------------- reporting -- */
 
+bool
+judge_address_placeholder(const struct judge_conf *c)
+{
+	const char *at = strrchr(c->address, '@');
+
+	return at == NULL || str_eq_nocase(at + 1, "localhost");
+}
+
+void
+judge_address_warning(const struct judge_conf *c, const char *indent, struct buf *out)
+{
+	if (judge_address_placeholder(c))
+		buf_printf(out, "%swarning: the judge's address is %s, a placeholder nobody can write to:\n"
+		    "%sset judge.address in pouch.conf (see pouch.conf(5)).\n", indent, c->address,
+		    indent);
+}
+
 void
 judge_map_url(const struct judge *j, const struct game *g, const struct board *before,
     struct buf *out)
@@ -360,6 +377,14 @@ jx_deadline_line(const struct game *g, const char *zone, time_t now, struct buf 
 		return;
 	if (zone == NULL || *zone == '\0')
 		zone = g->set.zone;
+	if (judge_grace_end(g, now) > now) {
+		time_t end = judge_grace_end(g, now);
+		time_human(zone, g->deadline, local, sizeof local);
+		time_human(zone, end, utc, sizeof utc);
+		buf_printf(out, "Deadline: %s (passed, orders missing).\nGrace period until %s, "
+		    "in %s.\n", local, utc, time_span((long)(end - now), span, sizeof span));
+		return;
+	}
 	time_human(zone, g->deadline, local, sizeof local);
 	time_human("UTC", g->deadline, utc, sizeof utc);
 	buf_printf(out, "Deadline: %s", local);
@@ -491,12 +516,41 @@ revival_help(const struct game *g, power_id p, struct buf *out)
 	buf_puts(out, "\".\n");
 }
 
+/* Has power p an adjustment order in province pr? */
+static bool
+ordered_in(const struct game *g, power_id p, prov_id pr)
+{
+	const struct delegation *d = &g->del[p];
+	int k;
+
+	for (k = 0; k < d->norders; k++)
+		if (d->orders[k].loc != LOC_NONE && g->map->locs[d->orders[k].loc].prov == pr)
+			return true;
+	return false;
+}
+
+/* How many of the due adjustments p has ordered: builds and waives when
+ * due > 0, removals when due < 0. */
+static int
+adj_orders_given(const struct game *g, power_id p, int due)
+{
+	const struct delegation *d = &g->del[p];
+	int k, n = 0;
+
+	for (k = 0; k < d->norders; k++) {
+		enum order_kind kind = (enum order_kind)d->orders[k].kind;
+		if (due > 0 ? kind == ORDER_BUILD || kind == ORDER_WAIVE : kind == ORDER_REMOVE)
+			n++;
+	}
+	return n;
+}
+
 void
 jx_what_to_do(const struct game *g, power_id p, struct buf *out)
 {
 	const struct map *m = g->map;
 	const struct board *b = &g->board;
-	int due, sites, i;
+	int due, sites, given, i;
 
 	if (g->rules.insurrection && board_eliminated(b, m, p)) {
 		revival_help(g, p, out);
@@ -531,25 +585,36 @@ jx_what_to_do(const struct game *g, power_id p, struct buf *out)
 	default:
 		due = adj_builds_due(m, b, p);
 		sites = adj_build_sites(m, &g->rules, b, p);
+		given = adj_orders_given(g, p, due);
 		if (game_orders_complete(g, p)) {
 			buf_puts(out, "Your adjustment orders are complete.\n");
 		} else if (due < 0) {
-			/* An example with one of the power's own units. */
-			for (i = 0; i < b->nunits && b->units[i].power != p; i++)
+			int left = -due - given;
+			/* An example with one of the power's own units not yet removed. */
+			for (i = 0; i < b->nunits && (b->units[i].power != p ||
+			    ordered_in(g, p, m->locs[b->units[i].loc].prov)); i++)
 				;
-			buf_printf(out, "Remove %d unit%s (\"Remove %c %s\").\n", -due, due == -1 ? "" : "s",
+			if (given)
+				buf_printf(out, "%d more removal%s", left, left == 1 ? "" : "s");
+			else
+				buf_printf(out, "Remove %d unit%s", left, left == 1 ? "" : "s");
+			buf_printf(out, " (\"Remove %c %s\").\n",
 			    i < b->nunits ? unit_letter((enum unit_type)b->units[i].type) : 'A',
 			    i < b->nunits ? m->locs[b->units[i].loc].name : "par");
 		} else if (due > 0) {
 			const char *site = "par";
+			int left = (due < sites ? due : sites) - given;
 			for (i = 0; i < m->nprovs; i++)
 				if (m->provs[i].home == p && m->provs[i].supply && b->owner[i] == p &&
-				    board_unit_in(b, m, (prov_id)i) < 0) {
+				    board_unit_in(b, m, (prov_id)i) < 0 && !ordered_in(g, p, (prov_id)i)) {
 					site = m->provs[i].abbr;
 					break;
 				}
-			buf_printf(out, "Build %d unit%s (\"Build A %s\", or \"Waive\").\n",
-			    due < sites ? due : sites, (due < sites ? due : sites) == 1 ? "" : "s", site);
+			if (given)
+				buf_printf(out, "%d more build%s", left, left == 1 ? "" : "s");
+			else
+				buf_printf(out, "Build %d unit%s", left, left == 1 ? "" : "s");
+			buf_printf(out, " (\"Build A %s\", or \"Waive\").\n", site);
 		}
 		break;
 	}
@@ -805,10 +870,17 @@ chat_line(const struct game *g, const char *line, size_t len)
 	return r.verdict == VERDICT_REFUSED && r.chat && !command_tried(line, len);
 }
 
-/* Take one order line from power p. Appends the verdict to reply; returns 1,
- * appending nothing, for a line that is plainly not an order (a greeting,
- * a name, thanks: the caller lists it as ignored), else 0. */
-static int
+/* What take_order made of a line. */
+enum taken {
+	TAKE_REFUSED,		/* refused, the reason appended to the reply */
+	TAKE_DONE,		/* taken (or blank), the verdict appended */
+	TAKE_CHAT,		/* plainly not an order (a greeting, a name, thanks):
+				 * nothing appended, the caller lists it as ignored */
+};
+
+/* Take one order line from power p. Appends the verdict to reply; returns
+ * what the line was (enum taken). */
+static enum taken
 take_order(struct judge *j, struct game *g, power_id p, const char *line, size_t len,
     struct buf *reply)
 {
@@ -820,9 +892,9 @@ take_order(struct judge *j, struct game *g, power_id p, const char *line, size_t
 	(void)j;
 	order_parse(&c, line, len, &r);
 	if (r.verdict == VERDICT_BLANK)
-		return 0;
+		return TAKE_DONE;
 	if (r.verdict == VERDICT_REFUSED && r.chat && !command_tried(line, len))
-		return 1;
+		return TAKE_CHAT;
 	if (r.verdict == VERDICT_REFUSED && r.not_order) {
 		/* Not an order at all: a misspelt command, or chat. */
 		char word[64];
@@ -841,17 +913,17 @@ take_order(struct judge *j, struct game *g, power_id p, const char *line, size_t
 		else
 			buf_printf(reply, "  REFUSED: \"%s\" is not a place or a command. Send HELP for "
 			    "the commands.\n", word);
-		return 0;
+		return TAKE_REFUSED;
 	}
 	if (r.verdict == VERDICT_REFUSED) {
 		buf_printf(reply, "  REFUSED: %s\n", r.note);
-		return 0;
+		return TAKE_REFUSED;
 	}
 	if (r.order.power != p) {
 		buf_printf(reply, "  REFUSED: that is an order for %s; you play %s\n",
 		    r.order.power == POWER_NONE ? "nobody" : g->map->powers[r.order.power].name,
 		    g->map->powers[p].name);
-		return 0;
+		return TAKE_REFUSED;
 	}
 	revival = r.order.kind == ORDER_REVIVE;
 	why = revival ? muna_check_revival(g->map, &g->board, p, &r.prefs) :
@@ -861,22 +933,22 @@ take_order(struct judge *j, struct game *g, power_id p, const char *line, size_t
 		if (revival) {
 			put_order(g->map, &r, reply);
 			buf_printf(reply, ": %s\n", reason_text(why));
-			return 0;
+			return TAKE_REFUSED;
 		}
 		report_refusal(g->map, &g->board, &r.order, why, reply);
 		buf_putc(reply, '\n');
-		return 0;
+		return TAKE_REFUSED;
 	}
 	if ((revival ? game_set_revival(g, p, &r.order, &r.prefs) : game_set_order(g, p, &r.order)) < 0) {
 		buf_puts(reply, "  REFUSED: too many orders\n");
-		return 0;
+		return TAKE_REFUSED;
 	}
 	buf_printf(reply, "  %s: ", r.verdict == VERDICT_CORRECTED ? "corrected" : "accepted");
 	put_order(g->map, &r, reply);
 	if (r.verdict == VERDICT_CORRECTED)
 		buf_printf(reply, "  (%s)", r.note);
 	buf_putc(reply, '\n');
-	return 0;
+	return TAKE_DONE;
 }
 
 /* The game named by the message's GAME line, wherever it is (NULL: none),
@@ -1504,6 +1576,153 @@ bounce_clear(struct judge *j, const char *addr)
 	}
 }
 
+/*
+ * Replies stay short whatever comes in: each line is quoted to at most
+ * QUOTE_MAX characters, a refusal the same as the one before is counted,
+ * not repeated, refused lines are no longer shown once the reply is past
+ * ECHO_SOFT bytes nor any line past ECHO_HARD, and the whole reply is
+ * cut at REPLY_CAP.
+ */
+#define QUOTE_MAX 100
+#define ECHO_SOFT (6u << 10)
+#define ECHO_HARD (10u << 10)
+#define REPLY_CAP (16u << 10)
+
+/* Append "> text" to out, cut to QUOTE_MAX characters with "…". */
+static void
+quote_line(struct buf *out, const char *text, size_t len)
+{
+	size_t i, chars = 0;
+
+	for (i = 0; i < len; i++)
+		if (((unsigned char)text[i] & 0xC0) != 0x80 && chars++ == QUOTE_MAX)
+			break;
+	buf_printf(out, "> %.*s%s\n", (int)i, text, i < len ? "\u2026" : "");
+}
+
+/* What a reply has left out so far (see QUOTE_MAX). */
+struct echo {
+	size_t mark;		/* where the current line's part of the reply starts */
+	char last[256];		/* the last refusal shown ("" when none) */
+	int same;		/* lines since with the same refusal, not shown */
+	int hidden;		/* lines not shown for the reply's size */
+};
+
+/* Flush the count of repeated refusals into out. */
+static void
+echo_flush(struct echo *e, struct buf *out)
+{
+	if (e->same > 0)
+		buf_printf(out, "  (the same refusal for %d more line%s)\n", e->same,
+		    e->same == 1 ? "" : "s");
+	e->same = 0;
+}
+
+/* The part of the reply from e->mark on is one line's echo and verdict:
+ * keep it, count it as a repeat, or leave it out for the reply's size. */
+static void
+echo_settle(struct echo *e, struct buf *reply)
+{
+	const char *seg = reply->data + e->mark, *verdict;
+	size_t n = reply->len - e->mark;
+	bool refusal;
+
+	if (n == 0)
+		return;
+	verdict = memchr(seg, '\n', n);
+	verdict = verdict ? verdict + 1 : seg + n;
+	refusal = strncmp(verdict, "  REFUSED", 9) == 0 || strncmp(verdict, "  ignored", 9) == 0;
+	if (refusal && e->last[0] && strlen(e->last) == (size_t)(seg + n - verdict) &&
+	    memcmp(e->last, verdict, strlen(e->last)) == 0) {
+		buf_truncate(reply, e->mark);
+		e->same++;
+		return;
+	}
+	if ((refusal && e->mark > ECHO_SOFT) || e->mark > ECHO_HARD) {
+		buf_truncate(reply, e->mark);
+		e->hidden++;
+		return;
+	}
+	if (e->same > 0) {
+		struct buf keep;
+		buf_init(&keep, REPLY_MAX);
+		buf_append(&keep, seg, n);
+		buf_truncate(reply, e->mark);
+		echo_flush(e, reply);
+		buf_append(reply, keep.data, keep.len);
+		buf_free(&keep);
+		verdict = NULL;
+	}
+	e->last[0] = '\0';
+	if (refusal) {
+		seg = reply->data + reply->len - n;
+		verdict = memchr(seg, '\n', n);
+		verdict = verdict ? verdict + 1 : seg + n;
+		if ((size_t)(seg + n - verdict) < sizeof e->last)
+			snprintf(e->last, sizeof e->last, "%.*s", (int)(seg + n - verdict), verdict);
+	}
+}
+
+/* After the last line: the counts of what was left out. */
+static void
+echo_end(struct echo *e, struct buf *reply)
+{
+	echo_settle(e, reply);
+	e->mark = reply->len;
+	echo_flush(e, reply);
+	if (e->hidden > 0)
+		buf_printf(reply, "  (%d more line%s read but not repeated here: a reply is kept under "
+		    "%u KB)\n", e->hidden, e->hidden == 1 ? "" : "s", REPLY_CAP >> 10);
+}
+
+/* Orders that come this soon after a phase was decided may have been
+ * meant for it. */
+#define LATE_WINDOW 3600
+
+/*
+ * Tell the sender of orders that the phase they may have meant was decided
+ * before their mail came: when it was written before the decision (its
+ * Date), or came within LATE_WINDOW of it with an order refused.
+ */
+static void
+late_note(struct judge *j, const struct game *g, const struct inmsg *m, bool refusals,
+    const char *zone, time_t now, struct buf *out)
+{
+	struct buf rec;
+	char when[96], ph[48];
+	const char *t;
+	size_t n;
+
+	if (g->nphases == 0 || j->io.history == NULL || g->phase_start > now ||
+	    !((m->date > 0 && m->date < g->phase_start) ||
+	    (refusals && now - g->phase_start < LATE_WINDOW)))
+		return;
+	buf_init(&rec, 1 << 22);
+	if (j->io.history(j->io.ctx, g->name, g->nphases, &rec) == 0 &&
+	    str_prefix_nocase(buf_str(&rec), "phase ")) {
+		t = buf_str(&rec) + strlen("phase ");
+		n = strcspn(t, "\n");
+		time_human(zone && *zone ? zone : g->set.zone, g->phase_start, when, sizeof when);
+		buf_printf(out, "  %.*s was decided on %s, before your mail arrived;\n"
+		    "  these orders were read for %s.\n", (int)n, t, when,
+		    phase_format(&g->board, ph, sizeof ph));
+	}
+	buf_free(&rec);
+}
+
+/* The zone member addr of p's delegation sees times in ("" = the game's). */
+static const char *
+member_zone(const struct game *g, power_id p, const char *addr)
+{
+	const struct delegation *d = &g->del[p];
+	int k;
+
+	for (k = 0; k < d->nmembers; k++)
+		if (str_eq_nocase(d->members[k].addr, addr))
+			return d->members[k].zone;
+	return "";
+}
+
 static void
 handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool host)
 {
@@ -1513,8 +1732,9 @@ handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool h
 	struct game *ahead;
 	struct press pr;
 	struct buf reply;
-	int n, i, told_ident = 0, refused = 0, stop = 0;
-	size_t echo;
+	int n, i, told_ident = 0, refused = 0, stop = 0, ordered = 0;
+	size_t note_at = 0;
+	struct echo echo = { 0 };
 
 	j->now = now;
 	j->seq = seq;
@@ -1570,9 +1790,12 @@ handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool h
 		buf_puts(&reply, "Your message's character set was not recognised: letters outside "
 		    "plain ASCII\nmay have been misread. Please send plain text in UTF-8.\n\n");
 
+	echo.mark = reply.len;
 	for (i = 0; i < n && !stop && !refused; i++) {
 		const struct body_line *bl = &lines[i];
 
+		echo_settle(&echo, &reply);
+		echo.mark = reply.len;
 		switch (bl->kind) {
 		case LINE_BLANK:
 		case LINE_QUOTED:
@@ -1587,7 +1810,6 @@ handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool h
 		default:
 			break;
 		}
-		echo = reply.len;
 		if (bl->kind == LINE_IDENT) {
 			/* Echo the GAME line without its password. */
 			char a[400], *save, *w1, *w2, *rest;
@@ -1604,7 +1826,7 @@ handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool h
 			buf_printf(&reply, "> GAME %s %s (password not shown)\n", w1 ? w1 : "",
 			    w2 ? w2 : "");
 		} else {
-			buf_printf(&reply, "> %.*s\n", (int)bl->len, bl->text);
+			quote_line(&reply, bl->text, bl->len);
 		}
 		if (bl->kind == LINE_IDENT) {
 			if (id.g) {
@@ -1638,6 +1860,7 @@ handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool h
 			else
 				buf_printf(&reply, "  game %s, %s\n", id.g->name,
 				    id.g->map->powers[id.power].name);
+			note_at = reply.len;
 			if (id.g->seq >= seq && seq > 0) {
 				/* Already applied (a re-run after a crash): reply again, change nothing. */
 				buf_puts(&reply, "  (this message was already applied)\n");
@@ -1663,7 +1886,7 @@ handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool h
 		if (id.g == NULL && ahead && bl->kind != LINE_COMMAND &&
 		    chat_line(ahead, bl->text, bl->len)) {
 			/* "Hi mr judge," above the GAME line */
-			buf_truncate(&reply, echo);
+			buf_truncate(&reply, echo.mark);
 			ignored_add(&ign, bl->text, bl->len);
 			continue;
 		}
@@ -1750,7 +1973,7 @@ handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool h
 		}
 		/* An order. */
 		if (id.gm && chat_line(id.g, bl->text, bl->len)) {
-			buf_truncate(&reply, echo);
+			buf_truncate(&reply, echo.mark);
 			ignored_add(&ign, bl->text, bl->len);
 			continue;
 		}
@@ -1762,12 +1985,22 @@ handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool h
 			buf_printf(&reply, "  REFUSED: the game is %s\n", status_name(id.g->status));
 			continue;
 		}
-		if (take_order(j, id.g, id.power, bl->text, bl->len, &reply)) {
-			buf_truncate(&reply, echo);
+		switch (take_order(j, id.g, id.power, bl->text, bl->len, &reply)) {
+		case TAKE_CHAT:
+			buf_truncate(&reply, echo.mark);
 			ignored_add(&ign, bl->text, bl->len);
+			break;
+		case TAKE_REFUSED:
+			ordered = 2;
+			break;
+		case TAKE_DONE:
+			if (!ordered)
+				ordered = 1;
+			break;
 		}
 		judge_touch(j, id.g);
 	}
+	echo_end(&echo, &reply);
 	if (pr.open && !refused)
 		press_deliver(j, id.g, id.gm ? POWER_NONE : id.power, &pr, &reply);
 	buf_free(&pr.text);
@@ -1776,18 +2009,27 @@ handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool h
 	buf_free(&ign.quotes);
 
 	if (!refused && id.g && !id.gm && id.g->status == GAME_ACTIVE) {
+		const char *zone = member_zone(id.g, id.power, m->from_addr);
+		if (ordered) {
+			/* Said after the GAME line, before the orders it explains. */
+			struct buf note;
+			buf_init(&note, 1024);
+			late_note(j, id.g, m, ordered == 2, zone, now, &note);
+			if (note.len) {
+				struct buf rest;
+				buf_init(&rest, REPLY_MAX);
+				buf_append(&rest, reply.data + note_at, reply.len - note_at);
+				buf_truncate(&reply, note_at);
+				buf_append(&reply, note.data, note.len);
+				buf_append(&reply, rest.data, rest.len);
+				buf_free(&rest);
+			}
+			buf_free(&note);
+		}
 		buf_putc(&reply, '\n');
 		jx_orders_status(id.g, id.power, &reply);
 		buf_putc(&reply, '\n');
-		{
-			const char *zone = "";
-			const struct delegation *d = &id.g->del[id.power];
-			int k;
-			for (k = 0; k < d->nmembers; k++)
-				if (str_eq_nocase(d->members[k].addr, m->from_addr))
-					zone = d->members[k].zone;
-			jx_deadline_line(id.g, zone, now, &reply);
-		}
+		jx_deadline_line(id.g, zone, now, &reply);
 	} else if (!refused && id.g && id.gm && id.g->status == GAME_ACTIVE) {
 		buf_putc(&reply, '\n');
 		jx_deadline_line(id.g, "", now, &reply);
@@ -1798,6 +2040,15 @@ handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool h
 	}
 	if (reply.len == 0)
 		buf_puts(&reply, "Your message was empty. Send HELP for instructions.\n");
+	if (reply.len > REPLY_CAP) {
+		/* A last resort (answers to commands are not counted above). */
+		size_t cut = REPLY_CAP - 200;
+		while (cut > 0 && reply.data[cut - 1] != '\n')
+			cut--;
+		buf_truncate(&reply, cut);
+		buf_printf(&reply, "\n(The rest of this reply is left out: a reply is at most %u KB.)\n",
+		    REPLY_CAP >> 10);
+	}
 	if (host)
 		j->fx.host_reply = buf_take(&reply);
 	else

@@ -142,12 +142,17 @@ void judge_mail(struct judge *j, const struct inmsg *m, long seq, time_t now);
  */
 void judge_host_mail(struct judge *j, const struct inmsg *m, long seq, time_t now);
 /* Do what time requires up to now: process phases whose deadline passed or
- * whose orders are all in, send reminders. What was due earlier is dated
- * when it was due (a deadline, a reminder time), so the effects do not
- * depend on how often the shell ticks, only on the times of the mail and
- * of the last tick: the shell ticks at each message's arrival, before and
- * after applying it, and at the end of a run. */
+ * whose orders are all in, send reminders and deadline notices. A phase
+ * decided late is dated at its deadline; reminders and notices are sent
+ * at now, with the time left then, so a replay ticks at the times of the
+ * live runs (spool_run_at) as well as those of the mail: the shell ticks with judge_tick_due at each message's
+ * arrival, before and after applying it, and with judge_tick once a run
+ * has applied all it fetched (a phase is decided early only then, so the
+ * mail that came with the last orders counts for that phase too). */
 void judge_tick(struct judge *j, time_t now);
+/* The same, except that a phase whose orders are all in waits for its
+ * deadline or the next judge_tick. */
+void judge_tick_due(struct judge *j, time_t now);
 
 /*
  * Create a game (NEWGAME by mail or from the host). gm is the GM's
@@ -169,6 +174,18 @@ int judge_process(struct judge *j, struct game *g, time_t now, bool preview, str
  * Returns 0 or -1/why. */
 int judge_rollback(struct judge *j, struct game *g, const char *phase, time_t now,
     struct buf *why);
+
+/* When the phase of g will be decided now that its deadline passed with
+ * orders missing: the end of the grace period. 0 when the deadline has not
+ * passed at now, no orders are missing, or the game waits for its GM. */
+time_t judge_grace_end(const struct game *g, time_t now);
+
+/* Is the judge's address the placeholder (judge@localhost, a domain
+ * "localhost"): one players cannot write to? */
+bool judge_address_placeholder(const struct judge_conf *c);
+/* The warning for it, two lines each starting with indent, appended to out
+ * (nothing when the address is a real one). */
+void judge_address_warning(const struct judge_conf *c, const char *indent, struct buf *out);
 
 /* Restore a sender's reply count (from the shell's last run). */
 void judge_set_rate(struct judge *j, const char *addr, time_t window, int count);

@@ -490,8 +490,9 @@ report_refusal(const struct map *m, const struct board *b, const struct order *o
 			buf_puts(out, " is not on a way by sea between those places");
 		return;
 	case R_WRONG_PHASE:
-		buf_printf(out, "that is not an order for a %s phase", phase_type_name(
-		    (enum phase_type)b->phase));
+		buf_printf(out, "that is not an order for %s phase",
+		    b->phase == PHASE_MOVEMENT ? "a movement" : b->phase == PHASE_RETREAT ?
+		    "a retreat" : "an adjustment");
 		return;
 	case R_RETREAT_OCCUPIED:
 	case R_RETREAT_ATTACKER:

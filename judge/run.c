@@ -82,6 +82,19 @@ runner_open(struct runner *r, const struct run_opts *o, struct buf *err)
 		}
 		return 0;
 	}
+	/* The embedded default reads a Maildir: there from the first run on,
+	 * for mail to be delivered into. */
+	if (r->conf.mail.imap_host == NULL && !o->inspect) {
+		static const char *const sub[] = { "new", "cur", "tmp" };
+		char md[1200];
+		for (size_t k = 0; k < 3; k++) {
+			snprintf(md, sizeof md, "%s/%s", r->conf.mail.maildir_in, sub[k]);
+			if (fs_mkdir_p(md, 0750) < 0) {
+				buf_printf(err, "%s: %s\n", md, strerror(errno));
+				return -1;
+			}
+		}
+	}
 	dir = mail_outbox_dir(o->data);
 	r->ob = outbox_open(dir, err);
 	free(dir);
@@ -141,10 +154,16 @@ next_due(const struct judge *j)
 		if (g->status != GAME_ACTIVE)
 			continue;
 		t = g->deadline;
-		if (g->set.remind > 0 && g->deadline - g->set.remind < t)
-			t = g->deadline - g->set.remind;
-		if (g->phase_start + (g->deadline - g->phase_start) / 2 < t)
-			t = g->phase_start + (g->deadline - g->phase_start) / 2;
+		if (g->gm_told) {
+			/* The deadline passed and was announced: the grace period's
+			 * end, or the GM (by mail) when the game waits for one. */
+			t = g->set.nmr == NMR_CD ? g->deadline + g->set.grace : (time_t)LONG_MAX;
+		} else {
+			if (g->set.remind > 0 && g->deadline - g->set.remind < t)
+				t = g->deadline - g->set.remind;
+			if (g->phase_start + (g->deadline - g->phase_start) / 2 < t)
+				t = g->phase_start + (g->deadline - g->phase_start) / 2;
+		}
 		if (t < due)
 			due = t;
 	}
@@ -284,7 +303,7 @@ apply_one(struct runner *r, size_t i, struct buf *err)
 		return 0;
 	}
 	host = e->source && strncmp(e->source, HOST_SOURCE, strlen(HOST_SOURCE)) == 0;
-	judge_tick(&r->j, e->arrival);
+	judge_tick_due(&r->j, e->arrival);
 	if (consume(r, err) < 0)
 		goto fail;
 	if (host)
@@ -298,7 +317,7 @@ apply_one(struct runner *r, size_t i, struct buf *err)
 	}
 	if (consume(r, err) < 0)
 		goto fail;
-	judge_tick(&r->j, e->arrival);
+	judge_tick_due(&r->j, e->arrival);
 	if (consume(r, err) < 0)
 		goto fail;
 	inmsg_free(&m);
@@ -310,27 +329,115 @@ fail:
 	return -1;
 }
 
+/* Live: record the settings that shape what the judge sends when they
+ * are not those the spool last recorded, so that a replay uses them for
+ * what this run does. */
+static void
+record_settings(struct runner *r)
+{
+	struct buf b;
+	const char *old = spool_cursor(r->sp, "settings");
+
+	buf_init(&b, 4096);
+	conf_settings_write(&r->conf, &b);
+	if (old == NULL || strcmp(old, buf_str(&b)) != 0)
+		spool_set_cursor(r->sp, "settings", buf_str(&b));
+	buf_free(&b);
+}
+
+/* Replay: the settings in force before ledger record rec (the last ones
+ * when rec is 0). A spool that recorded none keeps the current ones. */
+static void
+replay_settings(struct runner *r, unsigned long rec)
+{
+	const struct spool_setting *st = NULL;
+
+	for (; r->nsettings < spool_count_settings(r->sp); r->nsettings++) {
+		const struct spool_setting *x = spool_setting_at(r->sp, r->nsettings);
+		if (rec != 0 && x->rec > rec)
+			break;
+		st = x;
+	}
+	if (st) {
+		conf_settings_apply(&r->conf, st->value);
+		mail_mime_opts(&r->conf.mail, &r->mo);	/* it points at the address */
+	}
+}
+
+/* What the runs recorded before ledger record rec (all of them when rec is
+ * 0) did, from run *k on: time moved on to each run's time, the phases
+ * whose orders were all in were decided. */
+static int
+do_runs(struct runner *r, size_t *k, unsigned long rec, struct buf *err)
+{
+	for (; *k < spool_count_runs(r->sp); ++*k) {
+		const struct spool_run *ru = spool_run_at(r->sp, *k);
+		if (rec != 0 && ru->rec > rec)
+			break;
+		if (r->o.replay)
+			replay_settings(r, ru->rec);
+		judge_tick(&r->j, ru->time);
+		if (consume(r, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * The messages in ledger order, each run's at once, then what that run did
+ * (judge_tick at its time: a phase whose orders are all in is decided only
+ * once the run has read all its mail). A live run records itself first
+ * (spool_mark_run), and does again, as they were, the runs after the last
+ * that finished (a crash): the same mail, the same Message-IDs. A replay
+ * does every run. Messages stored before the first recorded run (a spool
+ * from an older pouch) are each a run of their own, at their arrival.
+ */
 int
 runner_apply(struct runner *r, struct buf *err)
 {
-	size_t i, n;
+	size_t i, n, k = 0;
 	time_t end = r->o.now;
 	double t0 = monotime_ms();
 	int rc = 0;
 
 	if (runner_load(r, err) < 0)
 		return -1;
+	if (!r->o.replay) {
+		while (k < spool_count_runs(r->sp) &&
+		    spool_run_at(r->sp, k)->rec < spool_clock_rec(r->sp))
+			k++;
+		record_settings(r);
+		spool_mark_run(r->sp, r->o.now);
+		if (spool_sync(r->sp, err) < 0)
+			return -1;
+	}
 	n = spool_count_in(r->sp);
 	for (i = 0; i < n; i++) {
 		const struct spool_entry *e = spool_in(r->sp, i);
 		if (e->state == SPOOL_DUPLICATE || (!r->o.replay && e->state != SPOOL_STORED))
 			continue;
+		if (do_runs(r, &k, e->rec_in, err) < 0) {
+			rc = -1;
+			break;
+		}
+		if (r->o.replay)
+			replay_settings(r, k < spool_count_runs(r->sp) ?
+			    spool_run_at(r->sp, k)->rec : 0);
 		if (apply_one(r, i, err) < 0 ||
 		    (!r->o.replay && spool_mark_applied(r->sp, e->id, r->o.now, err) < 0)) {
 			rc = -1;
 			break;
 		}
+		if (spool_count_runs(r->sp) == 0 || e->rec_in < spool_run_at(r->sp, 0)->rec) {
+			judge_tick(&r->j, e->arrival);
+			if (consume(r, err) < 0) {
+				rc = -1;
+				break;
+			}
+		}
 	}
+	if (rc == 0)
+		rc = do_runs(r, &k, 0, err);
 	if (r->o.replay && end == 0)
 		end = spool_clock(r->sp);	/* where the live judge stopped */
 	if (rc == 0 && end > 0) {

@@ -49,6 +49,7 @@ struct run_opts {
 	const char *spool;	/* replay: the spool to read (default DATA/spool) */
 	time_t now;		/* the run's time */
 	int replay;
+	int inspect;		/* only looking (pouch doctor): make no Maildir */
 	int wait_ms;		/* for the data directory's lock */
 	FILE *host_out;		/* where answers to host messages go; NULL: nowhere */
 };
@@ -88,6 +89,7 @@ struct runner {
 	int opened;
 	int loaded;		/* the games are loaded */
 	int host_refused;	/* the host's message had a line refused */
+	size_t nsettings;	/* replay: the spool's settings records used so far */
 };
 
 /* Open everything. Returns 0; 1 when another run holds the data directory

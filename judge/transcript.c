@@ -290,7 +290,7 @@ transcript_run(const char *text, size_t len, const char *fname, const char *maps
 			buf_printf(out, "\n=== STATE %s\n", args);
 			game_write(g, out);
 		} else if (strcmp(cmd, "MAIL") == 0 || strcmp(cmd, "MAIL!") == 0 ||
-		    strcmp(cmd, "HOST") == 0) {
+		    strcmp(cmd, "MAIL+") == 0 || strcmp(cmd, "HOST") == 0) {
 			struct inmsg m;
 			struct buf body;
 			char *from = args, *subject = args + strcspn(args, " \t");
@@ -319,8 +319,9 @@ transcript_run(const char *text, size_t len, const char *fname, const char *maps
 			buf_printf(out, "\n=== %s %ld from %s: %s\n", cmd[0] == 'H' ? "HOST" : "MAIL", seq + 1,
 			    m.from_addr, m.subject);
 			/* As `pouch run` does: time first, then the message, then
-			 * what it completed. */
-			judge_tick(&j, now);
+			 * time again; what the message completed once the run has
+			 * read all its mail (MAIL+: more comes in the same run). */
+			judge_tick_due(&j, now);
 			drain(&j, t, out);
 			if (cmd[0] == 'H')
 				judge_host_mail(&j, &m, ++seq, now);
@@ -329,7 +330,9 @@ transcript_run(const char *text, size_t len, const char *fname, const char *maps
 			if (j.fx.host_reply)
 				buf_printf(out, "HOST-REPLY\n%s", j.fx.host_reply);
 			drain(&j, t, out);
-			judge_tick(&j, now);
+			judge_tick_due(&j, now);
+			if (strcmp(cmd, "MAIL+") != 0)
+				judge_tick(&j, now);
 			drain(&j, t, out);
 			inmsg_free(&m);
 		} else {

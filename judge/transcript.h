@@ -12,6 +12,10 @@
  *	F Lon - Nth                              single "."
  *	.
  *	MAIL! alice@x ...                        the same, as an auto-reply
+ *	MAIL+ alice@x ...                        a message that waits in the
+ *	                                         inbox: the next MAIL's run
+ *	                                         reads both (a phase is decided
+ *	                                         after the run read all it has)
  *	HOST                                     a message from the host (what
  *	NEWGAME school1 standard GM teacher@x    `pouch game` files): the body
  *	DELEGATION England alice@x               follows as for MAIL

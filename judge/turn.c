@@ -276,6 +276,31 @@ jx_standings(const struct game *g, const struct board *b, const char *title, str
 		muna_standings_table(g->map, st, game_standings(g, b, st), title, out);
 }
 
+/* "Germany: 1 build not used." for each power that built and waived fewer
+ * units than it could: the rest is lost. */
+static void
+report_unused_builds(const struct game *g, const struct board *before,
+    const struct order *orders, const struct phase_result *res, struct buf *out)
+{
+	const struct map *m = g->map;
+	int p, i;
+
+	for (p = 0; p < m->npowers; p++) {
+		int due = adj_builds_due(m, before, (power_id)p), sites, used = 0;
+		if (due <= 0)
+			continue;
+		sites = adj_build_sites(m, &g->rules, before, (power_id)p);
+		if (sites < due)
+			due = sites;
+		for (i = 0; i < res->norders; i++)
+			used += orders[i].power == p && res->reason[i] == R_OK &&
+			    (orders[i].kind == ORDER_BUILD || orders[i].kind == ORDER_WAIVE);
+		if (used < due)
+			buf_printf(out, "%s: %d build%s not used.\n", m->powers[p].name, due - used,
+			    due - used == 1 ? "" : "s");
+	}
+}
+
 /* The part of a turn report that is the same for everyone. */
 static void
 report_common(struct game *g, const struct board *before, const struct order *orders,
@@ -286,6 +311,8 @@ report_common(struct game *g, const struct board *before, const struct order *or
 	int p;
 
 	report_results(m, before, orders, res, out);
+	if (before->phase == PHASE_ADJUSTMENT)
+		report_unused_builds(g, before, orders, res, out);
 	if (nw->pending)
 		muna_report_pending(m, &nw->season, out);
 	if (nw->ended)
@@ -510,33 +537,105 @@ remind(struct judge *j, struct game *g, time_t now)
 	buf_free(&body);
 }
 
-/* Tell the GMs once that the game waits for them. */
+time_t
+judge_grace_end(const struct game *g, time_t now)
+{
+	int p;
+
+	if (g->status != GAME_ACTIVE || g->deadline == 0 || now < g->deadline ||
+	    g->set.nmr != NMR_CD || g->set.grace <= 0)
+		return 0;
+	for (p = 0; p < g->map->npowers; p++)
+		if (game_must_order(g, (power_id)p) && !in_disorder(g, (power_id)p) &&
+		    !game_orders_complete(g, (power_id)p))
+			return g->deadline + g->set.grace;
+	return 0;
+}
+
+/* What becomes of missing orders when the phase is decided without them. */
+static const char *
+missing_orders_fate(const struct game *g)
+{
+	switch (g->board.phase) {
+	case PHASE_MOVEMENT:
+		return "units without orders hold";
+	case PHASE_RETREAT:
+		return "dislodged units without orders are disbanded";
+	default:
+		return "builds not ordered are lost, removals not ordered are chosen by\n"
+		    "the rules";
+	}
+}
+
+/* The deadline passed with orders missing: tell each late delegation, once,
+ * how long it has left, and the GMs who is late. */
 static void
-tell_gm_waiting(struct judge *j, struct game *g)
+tell_deadline_passed(struct judge *j, struct game *g)
 {
 	const struct map *m = g->map;
-	struct buf body;
-	char subject[128];
+	struct buf body, late;
+	char subject[128], ph[48], when[96], until[96];
+	time_t end = g->deadline + g->set.grace;
+	bool wait = g->set.nmr == NMR_WAIT;
 	int p, i, k = 0;
 
-	buf_init(&body, 4096);
-	buf_printf(&body, "The deadline of game %s has passed and orders are missing from: ", g->name);
-	for (p = 0; p < m->npowers; p++)
-		if (game_must_order(g, (power_id)p) && !game_orders_complete(g, (power_id)p))
-			buf_printf(&body, "%s%s", k++ ? ", " : "", m->powers[p].name);
-	buf_puts(&body, ".\nThe game waits for you: send PROCESS to adjudicate now (missing orders\n"
-	    "hold), or SET DEADLINE +24h to give them more time.\n");
-	snprintf(subject, sizeof subject, "[%s] waiting for orders", g->name);
+	buf_init(&body, TEXT_MAX);
+	buf_init(&late, 1024);
 	jx_event(j, "%s.w%d", g->name, g->nphases);
+	phase_format(&g->board, ph, sizeof ph);
+	snprintf(subject, sizeof subject, "[%s] deadline passed: orders missing for %s", g->name, ph);
+	for (p = 0; p < m->npowers; p++) {
+		struct delegation *d = &g->del[p];
+		if (!game_must_order(g, (power_id)p) || in_disorder(g, (power_id)p) ||
+		    game_orders_complete(g, (power_id)p))
+			continue;
+		buf_printf(&late, "%s%s", k++ ? ", " : "", m->powers[p].name);
+		for (i = 0; i < d->nmembers; i++) {
+			const char *to[1] = { d->members[i].addr };
+			const char *zone = d->members[i].zone[0] ? d->members[i].zone : g->set.zone;
+			buf_reset(&body);
+			time_human(zone, g->deadline, when, sizeof when);
+			time_human(zone, end, until, sizeof until);
+			buf_printf(&body, "Game %s, %s: the deadline has passed and your orders\n"
+			    "for %s are not complete.\nThe deadline was %s.\n\n", g->name,
+			    m->powers[p].name, ph, when);
+			if (wait)
+				buf_puts(&body, "The game waits for the game master, who may decide the phase "
+				    "at any time:\nsend your orders now.\n\n");
+			else
+				buf_printf(&body, "You have until %s\n(the grace period) to send "
+				    "them. Then the phase is decided without them:\n%s.\n\n", until,
+				    missing_orders_fate(g));
+			jx_orders_status(g, (power_id)p, &body);
+			jx_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL, OUT_GENERATED);
+		}
+	}
+	buf_reset(&body);
+	buf_printf(&body, "The deadline of game %s has passed and orders are missing from: %s.\n",
+	    g->name, buf_str(&late));
+	if (wait) {
+		buf_puts(&body, "The game waits for you: send PROCESS to adjudicate now (missing orders\n"
+		    "hold), or SET DEADLINE +24h to give them more time.\n");
+		snprintf(subject, sizeof subject, "[%s] waiting for orders", g->name);
+	} else {
+		time_human(g->set.zone, end, until, sizeof until);
+		buf_printf(&body, "They have until %s\n(the grace period); the phase is "
+		    "decided then, or as soon as their orders\nare complete. PROCESS decides it "
+		    "now (missing orders hold); SET DEADLINE\n+24h gives them more time.\n", until);
+		snprintf(subject, sizeof subject, "[%s] deadline passed: orders missing", g->name);
+	}
 	for (i = 0; i < g->ngms; i++) {
 		const char *to[1] = { g->gms[i] };
 		jx_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL, OUT_GENERATED);
 	}
 	buf_free(&body);
+	buf_free(&late);
 }
 
-void
-judge_tick(struct judge *j, time_t now)
+/* judge_tick and judge_tick_due: early says whether a phase whose orders
+ * are all in is processed now. */
+static void
+tick(struct judge *j, time_t now, bool early)
 {
 	int gi, rounds;
 
@@ -571,20 +670,19 @@ judge_tick(struct judge *j, time_t now)
 			}
 			if (g->set.remind > 0) {
 				/* Not before half the phase is over: the results just
-				 * told everyone what to do. A reminder that fell due is
-				 * sent (dated then) even when this tick comes after the
-				 * deadline: what the judge does must not depend on how
-				 * often it is run. */
+				 * told everyone what to do. Sent by the first run after
+				 * it fell due, with the time left then; not after the
+				 * deadline (the notice below says what is left). A
+				 * replay runs at the live runs' times (spool_run_at). */
 				at = g->deadline - g->set.remind;
 				if (at < g->phase_start + (g->deadline - g->phase_start) / 2)
 					at = g->phase_start + (g->deadline - g->phase_start) / 2;
-				if (now >= at && !(complete && someone && !waiting)) {
-					j->now = at;
-					remind(j, g, at);
-					j->now = now;
-				}
+				if (now >= at && now < g->deadline && !(complete && someone && !waiting))
+					remind(j, g, now);
 			}
 			if (revival_awaited(g))
+				waiting = true;
+			if (!early)
 				waiting = true;
 			at = g->deadline + (complete ? 0 : g->set.grace);
 			if ((complete && someone && !waiting) ||
@@ -598,16 +696,27 @@ judge_tick(struct judge *j, time_t now)
 				buf_free(&dummy);
 				continue;	/* the next phase may be complete already */
 			}
-			if (now >= g->deadline && g->set.nmr == NMR_WAIT && !g->gm_told) {
-				j->now = g->deadline;
+			if (now >= g->deadline && !complete && !g->gm_told) {
 				g->gm_told = true;
-				tell_gm_waiting(j, g);
+				tell_deadline_passed(j, g);
 				judge_touch(j, g);
 			}
 			break;
 		}
 	}
 	j->now = now;
+}
+
+void
+judge_tick(struct judge *j, time_t now)
+{
+	tick(j, now, true);
+}
+
+void
+judge_tick_due(struct judge *j, time_t now)
+{
+	tick(j, now, false);
 }
 
 int

@@ -1311,6 +1311,19 @@ parse_reading(struct gp *g, struct reading *rd)
 		return parse_unit(g, &rd->type, &rd->unit, PL_UNIT);
 	case KW_REVIVE:
 		return parse_revival(g, rd);
+	case KW_RETREAT:
+		if (!kind_at(g, 1, TK_WORD))
+			break;
+		/* Command first: "retreat army bur to par", "R A Mun - Boh". */
+		g->i++;
+		if (parse_unit(g, &rd->type, &rd->unit, PL_UNIT) < 0)
+			return -1;
+		if (at_end(g))
+			return gfail(g, "retreat from %s to which place? Or disband it",
+			    lx_text(g->lx, &rd->unit));
+		parse_move_word(g);
+		rd->kind = ORDER_RETREAT;
+		return parse_place(g, &rd->dest, 0);
 	case KW_MOVE:
 		if (!kind_at(g, 1, TK_WORD))
 			break;

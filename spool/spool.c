@@ -147,6 +147,12 @@ struct spool {
 	size_t ncursors;
 	struct strmap by_id, by_source, by_msgid;
 	unsigned long next_seq;
+	unsigned long nrec;	/* "in" and run, clock, settings records so far */
+	unsigned long clock_rec;	/* the last clock record's place */
+	struct spool_run *runs;	/* the "run" records */
+	size_t nruns;
+	struct spool_setting *settings;	/* the "settings" records read from it */
+	size_t nsettings;
 	time_t last_arrival;
 	struct buf pending;	/* ledger lines not yet written */
 	char **pend_in, **pend_out;	/* files written but not published */
@@ -255,6 +261,7 @@ add_in(struct spool *s, const char *id, time_t arrival, size_t size, const char 
 	e->message_id = dup_or_null(msgid);
 	e->dup_of = dup_or_null(dup_of);
 	e->state = dup_of ? SPOOL_DUPLICATE : SPOOL_STORED;
+	e->rec_in = ++s->nrec;
 	if (e->state == SPOOL_STORED)
 		s->npending++;
 	map_put(&s->by_id, e->id, s->nin);
@@ -353,6 +360,26 @@ split_record(char *line, char **f, int max)
 	return n;
 }
 
+/* Keep the place of a cursor record that orders the judge's work: a run,
+ * the clock, the settings (spool_mark_run). */
+static void
+note_cursor(struct spool *s, const char *name, const char *value)
+{
+	time_t t;
+
+	if (strcmp(name, "run") == 0 && parse_time(value, &t) == 0) {
+		s->runs = xreallocarray(s->runs, s->nruns + 1, sizeof *s->runs);
+		s->runs[s->nruns].time = t;
+		s->runs[s->nruns++].rec = ++s->nrec;
+	} else if (strcmp(name, "clock") == 0) {
+		s->clock_rec = ++s->nrec;
+	} else if (strcmp(name, "settings") == 0) {
+		s->settings = xreallocarray(s->settings, s->nsettings + 1, sizeof *s->settings);
+		s->settings[s->nsettings].value = xstrdup(value);
+		s->settings[s->nsettings++].rec = ++s->nrec;
+	}
+}
+
 /* Apply one ledger line (modified in place). Returns 0 or -1 (damaged). */
 static int
 load_record(struct spool *s, char *line)
@@ -388,6 +415,7 @@ load_record(struct spool *s, char *line)
 	}
 	if (strcmp(f[0], "cursor") == 0 && n == 3 && f[1] != NULL) {
 		set_cursor(s, f[1], f[2] ? f[2] : "");
+		note_cursor(s, f[1], f[2] ? f[2] : "");
 		return 0;
 	}
 	return -1;
@@ -714,6 +742,10 @@ spool_close(struct spool *s, struct buf *err)
 		free(s->out[i].rcpts);
 	}
 	free_cursors(&s->cursors, &s->ncursors);
+	free(s->runs);
+	for (size_t k = 0; k < s->nsettings; k++)
+		free(s->settings[k].value);
+	free(s->settings);
 	free(s->in);
 	free(s->out);
 	map_free(&s->by_id);
@@ -970,6 +1002,8 @@ void
 spool_set_cursor(struct spool *s, const char *name, const char *value)
 {
 	set_cursor(s, name, value);
+	if (s->indexed)
+		note_cursor(s, name, value);
 	buf_puts(&s->pending, "cursor");
 	put_field(&s->pending, name);
 	put_field(&s->pending, value);
@@ -993,6 +1027,51 @@ spool_set_clock(struct spool *s, time_t t)
 		return;
 	snprintf(v, sizeof v, "%lld", (long long)t);
 	spool_set_cursor(s, "clock", v);
+}
+
+void
+spool_mark_run(struct spool *s, time_t now)
+{
+	char v[32];
+
+	assert(s->indexed);
+	snprintf(v, sizeof v, "%lld", (long long)now);
+	spool_set_cursor(s, "run", v);
+}
+
+unsigned long
+spool_clock_rec(const struct spool *s)
+{
+	assert(s->indexed);
+	return s->clock_rec;
+}
+
+size_t
+spool_count_runs(const struct spool *s)
+{
+	assert(s->indexed);
+	return s->nruns;
+}
+
+const struct spool_run *
+spool_run_at(const struct spool *s, size_t i)
+{
+	assert(s->indexed && i < s->nruns);
+	return &s->runs[i];
+}
+
+size_t
+spool_count_settings(const struct spool *s)
+{
+	assert(s->indexed);
+	return s->nsettings;
+}
+
+const struct spool_setting *
+spool_setting_at(const struct spool *s, size_t i)
+{
+	assert(s->indexed && i < s->nsettings);
+	return &s->settings[i];
 }
 
 const char *

@@ -65,6 +65,10 @@ struct spool_entry {
 	char *dup_of;		/* SPOOL_DUPLICATE: id of the first copy */
 	enum spool_state state;
 	time_t applied;		/* SPOOL_APPLIED: when */
+	/* Where its "in" record stands among the ledger's records that order
+	 * the judge's work ("in", and the cursors "run", "clock", "settings"):
+	 * 1, 2, ... (see spool_mark_run). */
+	unsigned long rec_in;
 };
 
 struct spool_sent {
@@ -155,6 +159,37 @@ void spool_set_cursor(struct spool *s, const char *name, const char *value);
  */
 time_t spool_clock(const struct spool *s);
 void spool_set_clock(struct spool *s, time_t t);
+
+/*
+ * The runs of the judge. A run that has work records its time (the cursor
+ * "run") and syncs it before it applies anything, after the messages it
+ * stored: the ledger then says which messages each run read (those stored
+ * before its record and not read by an earlier one) and when it ran, for
+ * a replay, and for a run after a crash, to act at the same times with the
+ * same mail. spool_mark_run records one (durable with the next
+ * spool_sync); spool_run_at lists them, ledger and this process's alike.
+ * spool_clock_rec: where the last "clock" record stands (0: none): runs
+ * recorded after it may not have finished. All need spool_index.
+ */
+struct spool_run {
+	time_t time;
+	unsigned long rec;
+};
+void spool_mark_run(struct spool *s, time_t now);
+size_t spool_count_runs(const struct spool *s);
+const struct spool_run *spool_run_at(const struct spool *s, size_t i);
+unsigned long spool_clock_rec(const struct spool *s);
+
+/* The judge's settings that shape what it sends (its address, domain, map
+ * URL...), recorded as the cursor "settings" by each run that found them
+ * changed: every such record, in order, with its place among the records
+ * above, for a replay to use the settings in force then. */
+struct spool_setting {
+	unsigned long rec;
+	char *value;
+};
+size_t spool_count_settings(const struct spool *s);
+const struct spool_setting *spool_setting_at(const struct spool *s, size_t i);
 
 /* The spool directory (borrowed). */
 const char *spool_dir(const struct spool *s);

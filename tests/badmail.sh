@@ -54,6 +54,25 @@ printf 'From: Carol <carol2@school.example>\nSubject: charset\nMessage-ID: <cs@s
 		i=$((i + 1))
 	done
 } | put huge
+# Junk that used to be echoed whole: a 6.7 MB mail of words too long to be
+# names, 2,000 lines of the same unknown word, one line of 10,000 letters.
+{
+	printf 'From: Carol <carol4@school.example>\nSubject: junk\nMessage-ID: <junk@school.example>\n\nGAME g1 France france-pw\nA Par H\n'
+	awk 'BEGIN { w = "x"; while (length(w) < 6700) w = w w; w = substr(w, 1, 6700)
+		for (i = 0; i < 1000; i++) print w }'
+} | put junk
+{
+	printf 'From: Carol <carol5@school.example>\nSubject: repeats\nMessage-ID: <rep@school.example>\n\nGAME g1 France france-pw\n'
+	awk 'BEGIN { for (i = 0; i < 2000; i++) print "Xyzzy - Bur" }'
+} | put repeats
+{
+	printf 'From: Carol <carol6@school.example>\nSubject: long line\nMessage-ID: <long@school.example>\n\nGAME g1 France france-pw\n'
+	awk 'BEGIN { w = "y"; while (length(w) < 10000) w = w w; print substr(w, 1, 10000) }'
+} | put longline
+{
+	printf 'From: Carol <carol7@school.example>\nSubject: many\nMessage-ID: <many@school.example>\n\nGAME g1 France france-pw\n'
+	awk 'BEGIN { for (i = 0; i < 900; i++) printf "Qx%dq - Bur\n", i; print "A Mar - Spa" }'
+} | put many
 put forged <<'E'
 From: Carol <carol@school.example>
 Subject: forged
@@ -140,7 +159,28 @@ Status: 5.1.1
 E
 
 p -v run
-expect "one run reads all 12 messages" grep -q "fetched 12 (12 new), applied 12" "$OUT"
+expect "one run reads all 16 messages" grep -q "fetched 16 (16 new), applied 16" "$OUT"
+# reply_file ADDRESS SUBJECT: the reply's file, as sent.
+reply_file() { grep -l "^Subject: Re: $2" "$D/mail/out/$1/new/"* 2>/dev/null | head -n 1; }
+f=$(reply_file carol4@school.example junk)
+expect "6.7 MB of junk: a reply under 16 KB ($(wc -c <"$f") bytes)" test "$(wc -c <"$f")" -lt 16384
+reply_to carol4@school.example junk >"$OUT"
+expect "... the orders before the junk still taken" grep -q "accepted: A par H" "$OUT"
+expect "... the repeated refusal said once, then counted" sh -c \
+	"[ \$(grep -c 'REFUSED' '$OUT') -eq 1 ] && grep -q 'the same refusal for [0-9]* more lines' '$OUT'"
+f=$(reply_file carol5@school.example repeats)
+expect "2,000 lines of the same refusal: a reply under 4 KB ($(wc -c <"$f") bytes)" test "$(wc -c <"$f")" -lt 4096
+reply_to carol5@school.example repeats >"$OUT"
+expect "... the refusal said once, the rest counted" sh -c \
+	"[ \$(grep -c 'REFUSED' '$OUT') -eq 1 ] && grep -q 'the same refusal for 998 more lines' '$OUT'"
+f=$(reply_file carol7@school.example many)
+expect "900 different refusals: a reply under 16 KB ($(wc -c <"$f") bytes)" test "$(wc -c <"$f")" -lt 16384
+reply_to carol7@school.example many >"$OUT"
+expect "... the last of them counted, not shown" grep -q "more lines read but not repeated here: a reply is kept under 16 KB" "$OUT"
+expect "... the order after them still taken and shown" grep -q "accepted: A mar - spa" "$OUT"
+reply_to carol6@school.example "long line" >"$OUT"
+expect "a 10,000-character line: quoted to 100 characters and an ellipsis" sh -c \
+	"grep -q '^> y\\{100\\}…\$' '$OUT' && ! grep -q 'y\\{101\\}' '$OUT'"
 reply_to carol@school.example forged >"$OUT"
 expect "forged: a clear refusal" grep -q "does not match a game, power and password" "$OUT"
 reply_to carol@school.example "orders in HTML" >"$OUT"

@@ -24,6 +24,11 @@ expect "--version: pouch's and its libraries', the ones loaded on demand among t
 p game new g1 --gm gm@school.example --password gm-password --zone Europe/Paris --grace 1h
 expect "game new: exit 0" test $? -eq 0
 expect "game new: the GM is named" grep -q "game master is gm@school.example" "$OUT"
+expect "game new without judge.address: a warning on stderr" \
+	grep -q "^pouch game: warning: the judge's address is judge@localhost, a placeholder" "$ERR"
+expect "game new: says where mail to the judge goes" \
+	grep -q "is read from the Maildir $D/mail/inbox (its new/)" "$OUT"
+expect "... and that Maildir is there" test -d "$D/mail/inbox/new" -a -d "$D/mail/inbox/cur" -a -d "$D/mail/inbox/tmp"
 p game new g1 --gm gm@school.example
 rc=$?
 expect "game new, a name taken: refused" grep -q "there is already a game called g1" "$OUT"
@@ -34,6 +39,9 @@ p game g1 DELEGATION France carol@school.example PASSWORD france-pw
 p game g1 DELEGATION Germany dave@school.example PASSWORD germany-pw
 p game g1 START
 expect "START: the game has started" grep -q "the game has started" "$OUT"
+expect "START without judge.address: a warning on stderr" grep -q "^pouch game: warning: the judge's address" "$ERR"
+expect "... and the GM is told by mail" sh -c \
+	"grep -l '^Subject: \\[g1\\] players cannot write to the judge' '$D'/mail/out/gm@school.example/new/* >/dev/null"
 p game list
 expect "game list: one line, active, Spring 1901" grep -q "^g1 .*active .*Spring 1901 Movement" "$OUT"
 p game show g1
@@ -196,6 +204,54 @@ p doctor
 expect "doctor, the clock behind the last run: a problem" sh -c \
 	"[ $? -eq 1 ] && grep -q '^problem: the system clock (.*) is before the judge.s last run (2099-01-01' '$OUT'"
 rm "$D/pouch.conf"
+
+# The deadline passes with orders missing: the late delegation and the GM
+# are told of the grace period, and game list and game show give its end.
+D2=$WORK/data2
+q() { "$POUCH" --data "$D2" "$@" >"$OUT" 2>"$ERR"; }
+q game --now "2026-11-20 09:00" new g2 --gm gm@school.example --password gm-password --grace 24h
+q game --now "2026-11-20 09:00" g2 DELEGATION France carol@school.example PASSWORD france-pw
+q game --now "2026-11-20 09:00" g2 START
+q game --now "2026-11-22 10:00" list
+expect "game list after the deadline, orders missing: the grace period's end" \
+	grep -q "^g2 .*grace until Monday 23 November 2026, 09:00 UTC" "$OUT"
+q game --now "2026-11-22 10:00" show g2
+expect "game show: the grace period's end" grep -q "^# the deadline passed with orders missing: grace period until Monday 23 November 2026, 09:00 UTC" "$OUT"
+q run --now "2026-11-22 09:10"
+expect "at the deadline the late delegation is told" sh -c \
+	"grep -l 'deadline passed' '$D2'/mail/out/carol@school.example/new/* | xargs grep -q 'You have until Monday 23 November 2026, 09:00 UTC'"
+expect "... and the GM, with who is late" sh -c \
+	"grep -l 'deadline passed' '$D2'/mail/out/gm@school.example/new/* | xargs grep -q 'orders are missing from: France'"
+LD_DEBUG=files "$POUCH" --data "$D2" run --now "2026-11-22 09:20" >"$OUT" 2>"$ERR"
+expect "a run in the grace period, once it was announced, is idle (no game loaded)" \
+	sh -c "! grep -q 'file=libxml2' '$ERR'"
+
+# The judge's address set after the game was made: a replay uses the
+# settings in force when each message was made, and finds no difference.
+D3=$WORK/data3
+r3() { "$POUCH" --data "$D3" "$@" >"$OUT" 2>"$ERR"; }
+r3 game --now "2026-11-20 09:00" new g3 --gm gm@school.example --password gm-password
+r3 game --now "2026-11-20 09:00" g3 DELEGATION France carol@school.example PASSWORD france-pw
+r3 game --now "2026-11-20 09:00" g3 START
+mkdir -p "$D3/mail/inbox/new"
+printf 'From: carol@school.example\nSubject: orders\nMessage-ID: <c3a@school.example>\n\nGAME g3 France france-pw\nA Par - Bur\n' \
+	>"$D3/mail/inbox/new/c3a"
+r3 run --now "2026-11-20 10:00"
+printf 'judge.address = judge@school.example\n' >"$D3/pouch.conf"
+printf 'From: carol@school.example\nSubject: more orders\nMessage-ID: <c3b@school.example>\n\nGAME g3 France france-pw\nA Mar - Spa\n' \
+	>"$D3/mail/inbox/new/c3b"
+r3 run --now "2026-11-20 11:00"
+expect "messages made before and after judge.address was set" sh -c \
+	"grep -q '^Message-ID: <pouch.*@localhost>' '$D3'/mail/out/carol@school.example/new/* &&
+	grep -q '^Message-ID: <pouch.*@school.example>' '$D3'/mail/out/carol@school.example/new/*"
+r3 replay --into "$WORK/replay3" --verify
+expect "replay --verify after a change of settings: no difference" grep -q ", 0 differences" "$OUT"
+r3 game --now "2026-11-20 11:00" new g4 --gm gm@school.example --password gm-password
+expect "game new with judge.address set: no warning" sh -c "! grep -q warning '$ERR'"
+# pouch run on a fresh data directory makes the Maildir it reads.
+"$POUCH" --data "$WORK/data4" run >"$OUT" 2>"$ERR"
+expect "pouch run on a fresh data directory: exit 0, and the inbox Maildir made" \
+	test $? -eq 0 -a -d "$WORK/data4/mail/inbox/new" -a -d "$WORK/data4/mail/inbox/cur" -a -d "$WORK/data4/mail/inbox/tmp"
 
 echo "== cli: $PASS passed, $FAIL failed"
 [ $FAIL -eq 0 ]

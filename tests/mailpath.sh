@@ -1,7 +1,8 @@
 #!/bin/sh
 # mailpath.sh — play a transcript script (judge/transcript.h) through the
 # real mail path: each MAIL is a message in the judge's Maildir and a
-# `pouch run --now` at the script's time reads it; HOST blocks go through
+# `pouch run --now` at the script's time reads it (with the MAIL+ before
+# it); HOST blocks go through
 # `pouch game -`; TICK is `pouch run --now`. Then check that what the real
 # path did is what the transcript did:
 #
@@ -39,7 +40,8 @@ run() { "$POUCH" --data "$D" run --now "$now" >>"$WORK/run.log" 2>&1 || echo "po
 # deliver KIND FROM SUBJECT: the body on stdin, into the judge's Maildir.
 deliver() {
 	n=$((n + 1))
-	f="$D/mail/inbox/tmp/m$n"
+	# Numbered to sort in delivery order among messages of the same second.
+	f="$D/mail/inbox/tmp/m$(printf %06d $n)"
 	{
 		case $1 in
 		bounce)
@@ -61,8 +63,9 @@ deliver() {
 	# Delivered at the script's time: the Maildir's file time is when the
 	# judge's source says the message arrived.
 	touch -d "@$now" "$f"
-	mv "$f" "$D/mail/inbox/new/m$n"
-	run
+	mv "$f" "$D/mail/inbox/new/"
+	# MAIL+: it waits in the inbox for the next message's run.
+	[ "${WAIT:-0}" = 1 ] || run
 }
 body() {
 	: >"$WORK/body"
@@ -96,12 +99,14 @@ while IFS= read -r line; do
 		n=$((n + 1))
 		"$POUCH" --data "$D" game --now "$now" - <"$WORK/body" >>"$WORK/run.log" 2>&1
 		;;
-	MAIL | MAIL!)
+	MAIL | MAIL! | MAIL+)
 		from=$2
 		shift 2
 		body
 		if [ "$line" != "${line#MAIL!}" ]; then kind=auto; else kind=mail; fi
-		deliver $kind "$from" "$*" <"$WORK/body"
+		wait=0
+		[ "$line" != "${line#MAIL+}" ] && wait=1
+		WAIT=$wait deliver $kind "$from" "$*" <"$WORK/body"
 		;;
 	BOUNCE) deliver bounce "$2" </dev/null ;;
 	STATE)

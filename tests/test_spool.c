@@ -184,6 +184,52 @@ test_duplicates_and_applied(void **state)
 	buf_free(&err);
 }
 
+/* The runs, in the ledger's order among the messages: which messages each
+ * run read, and when it ran, runs in the same second too; the clock's
+ * place; the settings' history. */
+static void
+test_runs(void **state)
+{
+	struct spool *s = open_ok();
+	struct buf err;
+	const char *id;
+	char *ids[3];
+	int i;
+
+	(void)state;
+	buf_init(&err, 4096);
+	assert_int_equal(spool_index(s, &err), 0);
+	for (i = 0; i < 2; i++) {
+		char src[16];
+		snprintf(src, sizeof src, "maildir:%d", i);
+		assert_int_equal(spool_store_in(s, src, NULL, "x\n", 2, 90, &id, &err), 1);
+		ids[i] = strdup(id);
+	}
+	spool_set_cursor(s, "settings", "address=a@x");
+	spool_mark_run(s, 100);
+	spool_set_clock(s, 100);
+	assert_int_equal(spool_store_in(s, "maildir:2", NULL, "x\n", 2, 100, &id, &err), 1);
+	ids[2] = strdup(id);
+	spool_mark_run(s, 100);		/* the same second: a run all the same */
+	assert_int_equal(spool_count_runs(s), 2);
+	close_ok(s);
+	s = open_ok();
+	assert_int_equal(spool_index(s, &err), 0);
+	assert_int_equal(spool_count_runs(s), 2);
+	assert_int_equal(spool_run_at(s, 0)->time, 100);
+	assert_true(spool_lookup(s, ids[1])->rec_in < spool_run_at(s, 0)->rec);
+	assert_true(spool_run_at(s, 0)->rec < spool_clock_rec(s));
+	assert_true(spool_clock_rec(s) < spool_lookup(s, ids[2])->rec_in);
+	assert_true(spool_lookup(s, ids[2])->rec_in < spool_run_at(s, 1)->rec);
+	assert_int_equal(spool_count_settings(s), 1);
+	assert_string_equal(spool_setting_at(s, 0)->value, "address=a@x");
+	assert_true(spool_setting_at(s, 0)->rec < spool_run_at(s, 0)->rec);
+	for (i = 0; i < 3; i++)
+		free(ids[i]);
+	close_ok(s);
+	buf_free(&err);
+}
+
 static void
 test_cursor_out_and_escapes(void **state)
 {
@@ -483,6 +529,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_duplicates_and_applied, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cursor_out_and_escapes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_clock, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_runs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_moved_by_reader, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_damage, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lazy_open, setup, teardown),

@@ -25,8 +25,7 @@ judge.address = judge@demo.example
 judge.base_url = file://$DATA/pages
 EOF
 pouch() { "$POUCH" --data "$DATA" "$@"; }
-inbox=$DATA/mail/inbox
-mkdir -p "$inbox/tmp" "$inbox/new" "$inbox/cur"
+inbox=$DATA/mail/inbox   # made by pouch game new
 # Deliver a message into the judge's Maildir: $1 a unique name, $2 sender,
 # $3 subject, body on stdin.
 deliver() {
