@@ -325,10 +325,13 @@ runner_apply(struct runner *r, struct buf *err)
 		const struct spool_entry *e = spool_in(r->sp, i);
 		if (e->state == SPOOL_DUPLICATE || (!r->o.replay && e->state != SPOOL_STORED))
 			continue;
-		if (apply_one(r, i, err) < 0 ||
-		    (!r->o.replay && spool_mark_applied(r->sp, e->id, r->o.now, err) < 0)) {
+		if (apply_one(r, i, err) < 0) {
 			rc = -1;
 			break;
+		}
+		if (!r->o.replay) {
+			r->applied = xreallocarray(r->applied, r->napplied + 1, sizeof *r->applied);
+			r->applied[r->napplied++] = xstrdup(e->id);
 		}
 	}
 	if (r->o.replay && end == 0)
@@ -384,6 +387,16 @@ write_next_due(struct runner *r, time_t due, int keep_earlier)
 		log_warn("%s: %s", path, strerror(errno));
 }
 
+static void
+free_applied(struct runner *r)
+{
+	for (size_t i = 0; i < r->napplied; i++)
+		free(r->applied[i]);
+	free(r->applied);
+	r->applied = NULL;
+	r->napplied = 0;
+}
+
 int
 runner_commit(struct runner *r, struct buf *err)
 {
@@ -406,6 +419,13 @@ runner_commit(struct runner *r, struct buf *err)
 	if (!r->o.replay) {
 		if (r->loaded)
 			write_next_due(r, due, 0);
+		/* The games say these messages were applied: now the marks. */
+		for (size_t i = 0; i < r->napplied && rc == 0; i++)
+			if (spool_mark_applied(r->sp, r->applied[i], r->o.now, err) < 0)
+				rc = -1;
+		free_applied(r);
+		if (rc < 0)
+			return -1;
 		spool_set_clock(r->sp, r->o.now);
 		rc = spool_sync(r->sp, err);
 	}
@@ -452,6 +472,7 @@ runner_close(struct runner *r)
 		return;
 	buf_init(&err, 1 << 16);
 	judge_free(&r->j);
+	free_applied(r);	/* not committed: the next run applies them */
 	outbox_close(r->ob);
 	if (spool_close(r->sp, &err) < 0)
 		log_warn("%s", buf_str(&err));
