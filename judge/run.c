@@ -498,6 +498,10 @@ runner_commit(struct runner *r, struct buf *err)
 	 * it queued. Then the games; then the marks that say so. */
 	if (r->ob && outbox_sync(r->ob, err) < 0)
 		return -1;
+	/* Nor may the games apply a message the spool failed to record (its
+	 * ledger write failed in the fetch: the spool refuses to sync). */
+	if (!r->o.replay && spool_sync(r->sp, err) < 0)
+		return -1;
 	/* next-due never says later than the games on disk: the earlier of
 	 * the old and the new value while the games are being replaced. */
 	if (!r->o.replay && r->loaded)
