@@ -13,7 +13,9 @@
 #   file system is grown (mount -o remount,size=...) the next run
 #   completes: every order mail stored, applied and answered exactly once,
 #   nothing sent twice, the map pages all there, and pouch replay --verify
-#   finds no difference.
+#   finds no difference. Last, a write that fails while smaller ones still
+#   succeed: the ledger over the file size limit (ulimit -f), the games
+#   not; the games must not be committed with mail the ledger lacks.
 # readonly: the data directory on ext4 (a loop device, errors=remount-ro)
 #   turns read-only while pouch run works in each step (the kernel's own
 #   emergency remount, through /sys/fs/ext4/DEV/trigger_fs_error; a plain
@@ -81,10 +83,11 @@ new_game() {
 # order_mails N: N order mails in the judge's Maildir, a minute apart (so
 # that no sender reaches the judge's 30 replies an hour), the three
 # delegations holding in turn: every third mail completes a phase.
+# (order_mails N FIRST: mails FIRST to FIRST+N-1.)
 order_mails() {
 	mkdir -p "$D/mail/inbox/tmp" "$D/mail/inbox/new" "$D/mail/inbox/cur"
-	i=0
-	while [ $i -lt "$1" ]; do
+	i=${2:-0}
+	while [ $i -lt $((${2:-0} + $1)) ]; do
 		case $((i % 3)) in
 		0) f=alice b='GAME g1 England england-pw\nORDERS REPLACE\nA lvp H\nF edi H\nF lon H' ;;
 		1) f=bob b='GAME g1 France france-pw\nORDERS REPLACE\nA par H\nA mar H\nF bre H' ;;
@@ -119,7 +122,7 @@ keep() { cp -a "$D" "$WORK/kept-$1" 2>/dev/null; echo "  # the data directory is
 # its paths); every line of the run's error output is short.
 the_error() {
 	first=$(grep -m1 -- "$1" "$ERR")
-	printf '  # %s\n' "$first"
+	printf '  # %s\n  # (%d lines of errors in all)\n' "$first" "$(wc -l <"$ERR")"
 	if printf '%s\n' "$first" | grep -Eq -- "$3"; then
 		ok "$2: the first error names a file of that step"
 	else
@@ -241,6 +244,26 @@ fill() {
 	unmount
 }
 
+# A write that fails while smaller ones still succeed (as on a disk that
+# is nearly full): the ledger is past the file size limit, the game files
+# are not. The fetch fails to record the new mail; the games must not be
+# committed with it applied.
+ledger_only() {
+	echo "# the ledger cannot grow, smaller files still can (a file size limit)"
+	tmpfs_up 256m || { not_ok "mount a tmpfs"; return; }
+	setup $N || { unmount; return; }
+	run $N
+	order_mails 9 $N
+	cp "$D/games/g1/game.txt" "$WORK/game.before"
+	(trap '' XFSZ; ulimit -f 16; run $((N + 9)))
+	rc=$?
+	expect "ledger: the run fails ($rc)" test $rc -ne 0
+	the_error 'File too large' ledger '/spool/ledger'
+	expect "ledger: the games are not committed" cmp "$WORK/game.before" "$D/games/g1/game.txt"
+	complete $((N + 9)) ledger
+	unmount
+}
+
 enospc() {
 	probe
 	if ! measure; then
@@ -252,6 +275,7 @@ enospc() {
 	fill commit $((B_FETCH + B_APPLY + 4096)) '/games/|/rates\.txt|/next-due|/pages-due'
 	fill pages $((B_FETCH + B_APPLY + B_COMMIT + B_PAGES / 2)) '/pages/'
 	fill send $((U1 - U0 + B_SEND / 2)) '/mail/out[/:]|/spool/(out|ledger)|/outbox[/:]'
+	ledger_only
 }
 
 # ----------------------------------------------------------- readonly --
