@@ -25,6 +25,13 @@ remember(void *arg, const char *message_id)
 	strset_add(arg, message_id);
 }
 
+/* DATA/pages-due (see write_pages). */
+static void
+pages_due_path(const struct runner *r, char *path, size_t size)
+{
+	snprintf(path, size, "%s/pages-due", r->o.data);
+}
+
 int
 runner_open(struct runner *r, const struct run_opts *o, struct buf *err)
 {
@@ -133,6 +140,9 @@ runner_idle(struct runner *r)
 
 	if (r->o.replay || spool_pending(r->sp) > 0)
 		return 0;
+	pages_due_path(r, path, sizeof path);
+	if (fs_exists(path))
+		return 0;	/* map pages to draw again */
 	snprintf(path, sizeof path, "%s/next-due", r->o.data);
 	buf_init(&b, 64);
 	if (fs_read_file(path, &b) < 0 || str_to_long(buf_str(&b), 0, LONG_MAX, &due) < 0)
@@ -242,6 +252,26 @@ write_replay_mail(struct runner *r, const struct outmsg *m, struct buf *err)
 	return rc;
 }
 
+/* Draw the pages of game from history record first on (the earliest
+ * asked for wins). */
+static void
+add_paged(struct runner *r, const char *game, int first)
+{
+	int k;
+
+	for (k = 0; k < r->npaged; k++)
+		if (strcmp(r->paged[k].game, game) == 0)
+			break;
+	if (k == r->npaged) {
+		r->paged = xreallocarray(r->paged, (size_t)r->npaged + 1, sizeof *r->paged);
+		str_copy(r->paged[k].game, game, sizeof r->paged[k].game);
+		r->paged[k].first = first;
+		r->npaged++;
+	} else if (first < r->paged[k].first) {
+		r->paged[k].first = first;
+	}
+}
+
 /* Take the judge's effects: mail to the outbox, the rest to the store. */
 static int
 consume(struct runner *r, struct buf *err)
@@ -269,20 +299,8 @@ consume(struct runner *r, struct buf *err)
 		bad = 1;
 	/* The map pages of the games that moved on: drawn at the commit,
 	 * once per game, from the first new phase on. */
-	for (i = 0; i < fx->nphases; i++) {
-		int k;
-		for (k = 0; k < r->npaged; k++)
-			if (strcmp(r->paged[k].game, fx->phases[i].game) == 0)
-				break;
-		if (k == r->npaged) {
-			r->paged = xreallocarray(r->paged, (size_t)r->npaged + 1, sizeof *r->paged);
-			str_copy(r->paged[k].game, fx->phases[i].game, sizeof r->paged[k].game);
-			r->paged[k].first = fx->phases[i].index;
-			r->npaged++;
-		} else if (fx->phases[i].index < r->paged[k].first) {
-			r->paged[k].first = fx->phases[i].index;
-		}
-	}
+	for (i = 0; i < fx->nphases; i++)
+		add_paged(r, fx->phases[i].game, fx->phases[i].index);
 	judge_effects_clear(&r->j);
 	return bad ? -1 : 0;
 }
@@ -423,10 +441,13 @@ runner_apply(struct runner *r, struct buf *err)
 		if (r->o.replay)
 			replay_settings(r, k < spool_count_runs(r->sp) ?
 			    spool_run_at(r->sp, k)->rec : 0);
-		if (apply_one(r, i, err) < 0 ||
-		    (!r->o.replay && spool_mark_applied(r->sp, e->id, r->o.now, err) < 0)) {
+		if (apply_one(r, i, err) < 0) {
 			rc = -1;
 			break;
+		}
+		if (!r->o.replay) {
+			r->applied = xreallocarray(r->applied, r->napplied + 1, sizeof *r->applied);
+			r->applied[r->napplied++] = xstrdup(e->id);
 		}
 		if (spool_count_runs(r->sp) == 0 || e->rec_in < spool_run_at(r->sp, 0)->rec) {
 			judge_tick(&r->j, e->arrival);
@@ -448,21 +469,93 @@ runner_apply(struct runner *r, struct buf *err)
 	return rc;
 }
 
-/* The map pages of the games that moved on. A page that cannot be
- * written is a warning: the game's next phase writes it again. */
+/* DATA/pages-due lists the games whose map pages are still to be drawn,
+ * "GAME FIRST" a line: written (synced) before the games are committed
+ * (runner_commit), rewritten with the games whose pages could not all be
+ * written (a full disk), removed once all were and are on disk for good.
+ * A run that finds it draws them again. */
+static void
+read_pages_due(struct runner *r)
+{
+	char path[1200], game[GAME_NAME_MAX];
+	const char *p, *end, *line, *blank;
+	struct buf b;
+	size_t n;
+	long first;
+
+	pages_due_path(r, path, sizeof path);
+	buf_init(&b, 1 << 20);
+	if (fs_read_file(path, &b) == 0) {
+		p = buf_str(&b);
+		end = p + b.len;
+		while ((line = str_next_line(&p, end, &n)) != NULL) {
+			char num[16];
+			blank = memchr(line, ' ', n);
+			if (blank == NULL || (size_t)(blank - line) >= sizeof game ||
+			    (size_t)(line + n - blank) > sizeof num)
+				continue;
+			memcpy(game, line, (size_t)(blank - line));
+			game[blank - line] = '\0';
+			memcpy(num, blank + 1, (size_t)(line + n - blank - 1));
+			num[line + n - blank - 1] = '\0';
+			if (str_to_long(num, 1, INT_MAX, &first) == 0 && judge_find_game(&r->j, game))
+				add_paged(r, game, (int)first);
+		}
+	}
+	buf_free(&b);
+}
+
+static void
+write_pages_due(struct runner *r)
+{
+	char path[1200];
+	struct buf b;
+	int k;
+
+	pages_due_path(r, path, sizeof path);
+	if (r->npaged == 0) {
+		if (unlink(path) < 0 && errno != ENOENT)
+			log_warn("%s: %s", path, strerror(errno));
+		return;
+	}
+	buf_init(&b, 1 << 20);
+	for (k = 0; k < r->npaged; k++)
+		buf_printf(&b, "%s %d\n", r->paged[k].game, r->paged[k].first);
+	if (fs_write_atomic(path, b.data, b.len) < 0)
+		log_warn("%s: %s", path, strerror(errno));
+	buf_free(&b);
+}
+
+/* The map pages of the games that moved on, and of those a failed run
+ * left undrawn. A page that cannot be written is a warning: the next run
+ * draws that game's pages again (DATA/pages-due). */
 static void
 write_pages(struct runner *r)
 {
 	struct buf err;
-	int k;
+	int k, left = 0;
 
+	read_pages_due(r);
+	if (r->npaged == 0) {
+		write_pages_due(r);	/* a list naming no game that is left */
+		return;
+	}
 	buf_init(&err, 1 << 16);
 	for (k = 0; k < r->npaged; k++) {
 		const struct game *g = judge_find_game(&r->j, r->paged[k].game);
 		buf_reset(&err);
-		if (g && webpages_game(&r->web, &r->st, g, r->paged[k].first, &err) < 0)
+		if (g && webpages_game(&r->web, &r->st, g, r->paged[k].first, &err) < 0) {
 			log_warn("map pages of %s: %s", g->name, buf_str(&err));
+			r->paged[left++] = r->paged[k];
+		}
 	}
+	r->npaged = left;
+	/* The pages are written without syncing: the list goes only once
+	 * they are on disk for good. */
+	if (left == 0 && r->web.written > 0 && fs_sync_fs(r->pages_dir) < 0)
+		log_warn("%s: %s (the pages are drawn again next run)", r->pages_dir, strerror(errno));
+	else
+		write_pages_due(r);
 	buf_free(&err);
 	free(r->paged);
 	r->paged = NULL;
@@ -491,6 +584,16 @@ write_next_due(struct runner *r, time_t due, int keep_earlier)
 		log_warn("%s: %s", path, strerror(errno));
 }
 
+static void
+free_applied(struct runner *r)
+{
+	for (size_t i = 0; i < r->napplied; i++)
+		free(r->applied[i]);
+	free(r->applied);
+	r->applied = NULL;
+	r->napplied = 0;
+}
+
 int
 runner_commit(struct runner *r, struct buf *err)
 {
@@ -502,10 +605,20 @@ runner_commit(struct runner *r, struct buf *err)
 	 * it queued. Then the games; then the marks that say so. */
 	if (r->ob && outbox_sync(r->ob, err) < 0)
 		return -1;
+	/* Nor may the games apply a message the spool failed to record (its
+	 * ledger write failed in the fetch: the spool refuses to sync). */
+	if (!r->o.replay && spool_sync(r->sp, err) < 0)
+		return -1;
 	/* next-due never says later than the games on disk: the earlier of
 	 * the old and the new value while the games are being replaced. */
 	if (!r->o.replay && r->loaded)
 		write_next_due(r, due, 1);
+	/* The games whose pages are to be drawn, listed before the games are
+	 * replaced: a commit that lands but reports a failure (a file system
+	 * gone read-only at its last sync) leaves them to the next run. */
+	read_pages_due(r);
+	if (r->npaged > 0)
+		write_pages_due(r);
 	if (store_commit(&r->st, &r->j, err) < 0)
 		return -1;
 	write_pages(r);
@@ -513,6 +626,13 @@ runner_commit(struct runner *r, struct buf *err)
 	if (!r->o.replay) {
 		if (r->loaded)
 			write_next_due(r, due, 0);
+		/* The games say these messages were applied: now the marks. */
+		for (size_t i = 0; i < r->napplied && rc == 0; i++)
+			if (spool_mark_applied(r->sp, r->applied[i], r->o.now, err) < 0)
+				rc = -1;
+		free_applied(r);
+		if (rc < 0)
+			return -1;
 		spool_set_clock(r->sp, r->o.now);
 		rc = spool_sync(r->sp, err);
 	}
@@ -559,6 +679,7 @@ runner_close(struct runner *r)
 		return;
 	buf_init(&err, 1 << 16);
 	judge_free(&r->j);
+	free_applied(r);	/* not committed: the next run applies them */
 	outbox_close(r->ob);
 	if (spool_close(r->sp, &err) < 0)
 		log_warn("%s", buf_str(&err));

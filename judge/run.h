@@ -19,7 +19,8 @@
  * with the same Message-IDs); game changes, history and logs are staged
  * and committed once, after the outbox and before the spool's applied
  * marks, so that a crash at any point loses nothing and applies nothing
- * twice.
+ * twice. The marks are made only once the games are committed: a run that
+ * fails before (a full disk) leaves every message to the next run.
  *
  * Replay (opts.replay): the spool is read, never written; the games start
  * empty in a new data directory; every message that is not a duplicate is
@@ -84,6 +85,8 @@ struct runner {
 	} *paged;		/* games whose pages are to be drawn */
 	int npaged;
 	char host_id[128];	/* the spool id of this run's host message, if any */
+	char **applied;		/* spool ids applied, marked at the commit */
+	size_t napplied;
 	char mail_dir[1100];	/* replay: where outgoing mail is written */
 	struct run_stats stats;
 	int opened;

@@ -293,18 +293,32 @@ stage_append(struct store *s, const char *path, const char *stamp, const char *g
 	buf_printf(&s->app[i].text, "%s %s%s%s\n", stamp, game, *game ? ": " : "", text);
 }
 
-/* Write path whole, to be synced at the commit. */
+/* Write path (a temporary file) whole, to be synced at the commit; on
+ * failure (a full disk) nothing is left of it. */
 static int
 write_file(struct store *s, const char *path, const char *text, struct buf *err)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0640);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0640), saved;
 
-	if (fd < 0 || fs_write_all(fd, text, strlen(text)) < 0 || close(fd) < 0) {
+	if (fd < 0) {
 		buf_printf(err, "%s: %s\n", path, strerror(errno));
 		return -1;
 	}
+	if (fs_write_all(fd, text, strlen(text)) < 0) {
+		saved = errno;
+		close(fd);
+		goto fail;
+	}
+	if (close(fd) < 0) {
+		saved = errno;
+		goto fail;
+	}
 	list_add(&s->sync, &s->nsync, &s->capsync, path);
 	return 0;
+fail:
+	unlink(path);
+	buf_printf(err, "%s: %s\n", path, strerror(saved));
+	return -1;
 }
 
 /* Replace path (through a temporary file; synced at the commit). */

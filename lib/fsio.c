@@ -1,6 +1,9 @@
 #define _POSIX_C_SOURCE 200809L
 #define _XOPEN_SOURCE 700	/* nftw */
 #define _DEFAULT_SOURCE
+#ifdef __linux__
+#define _GNU_SOURCE		/* syncfs */
+#endif
 #include "fsio.h"
 
 #include <errno.h>
@@ -87,19 +90,26 @@ dir_of(const char *path, char *dir, size_t size)
 	}
 }
 
-int
-fs_fsync_dir(const char *dir)
+/* fn on path opened read-only (with extra flags), keeping fn's errno. */
+static int
+on_open(const char *path, int flags, int (*fn)(int))
 {
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | flags);
 	int r, saved;
 
 	if (fd < 0)
 		return -1;
-	r = fsync(fd);
+	r = fn(fd);
 	saved = errno;
 	close(fd);
 	errno = saved;
 	return r;
+}
+
+int
+fs_fsync_dir(const char *dir)
+{
+	return on_open(dir, O_DIRECTORY, fsync);
 }
 
 /* Write path through a temporary file; sync when durable. */
@@ -171,6 +181,18 @@ fs_append_sync(const char *path, const void *data, size_t len)
 		return -1;
 	}
 	return close(fd);
+}
+
+int
+fs_sync_fs(const char *path)
+{
+#ifdef __linux__
+	return on_open(path, 0, syncfs);
+#else
+	(void)path;
+	sync();
+	return 0;
+#endif
 }
 
 int

@@ -36,6 +36,10 @@ int fs_append_sync(const char *path, const void *data, size_t len);
 int fs_fsync_all(char *const *paths, size_t n);
 /* fsync the directory dir. Returns 0 or -1/errno. */
 int fs_fsync_dir(const char *dir);
+/* Write to disk everything written on the file system that holds path
+ * (syncfs(2); sync(2) where there is none): many files made with
+ * fs_replace, durable in one call. Returns 0 or -1/errno. */
+int fs_sync_fs(const char *path);
 /* mkdir -p with the given mode for new directories. Returns 0 or -1/errno. */
 int fs_mkdir_p(const char *path, mode_t mode);
 /* True when path exists (any type). */

@@ -110,7 +110,21 @@ struct outbox {
 	bool jdirty;			/* appended to since the last sync */
 	struct names new_msgs;		/* written by outbox_add, not published */
 	struct names new_files;		/* state and failure files not yet fsync'd */
+	bool broken;			/* a write failed: nothing more is recorded */
 };
+
+/* After a failed write (a full disk) the journal may end in a torn
+ * record, and a message may be missing from what the judge queued: no
+ * record is appended after it and nothing is synced, so the run commits
+ * nothing, and the next process reads only whole records. */
+static int
+refuse_broken(const struct outbox *ob, struct buf *err)
+{
+	if (!ob->broken)
+		return 0;
+	buf_printf(err, "%s: an earlier write failed; nothing more is queued or recorded\n", ob->dir);
+	return -1;
+}
 
 static void
 names_add(struct names *l, const char *s)
@@ -323,6 +337,8 @@ meta_write(struct outbox *ob, const char *id, const struct meta *m, struct buf *
 	struct buf t, rec;
 	int r = 0;
 
+	if (refuse_broken(ob, err) < 0)
+		return -1;
 	if (ob->jfd < 0) {
 		struct timespec ts;
 		char *path;
@@ -331,6 +347,7 @@ meta_write(struct outbox *ob, const char *id, const struct meta *m, struct buf *
 		    (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec, (long)getpid());
 		ob->jfd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0600);
 		if (ob->jfd < 0) {
+			ob->broken = true;
 			buf_printf(err, "%s: cannot write: %s\n", path, strerror(errno));
 			free(path);
 			return -1;
@@ -345,6 +362,7 @@ meta_write(struct outbox *ob, const char *id, const struct meta *m, struct buf *
 	buf_printf(&rec, "id %s\n%s\n", id, buf_str(&t));
 	/* One write per record: a killed process leaves whole records. */
 	if (fs_write_all(ob->jfd, rec.data, rec.len) < 0) {
+		ob->broken = true;
 		buf_printf(err, "%s: cannot write: %s\n", ob->jfiles[ob->jfile], strerror(errno));
 		r = -1;
 	} else {
@@ -517,6 +535,7 @@ outbox_add(struct outbox *ob, const char *from, char *const *rcpts, int n, const
 	meta_free(&m);
 	if (md_write_tmp(ob->dir, name, data, len) < 0) {
 		/* The record stays, ignored: no message in new/ names it. */
+		ob->broken = true;
 		buf_printf(err, "%s: cannot queue a message: %s\n", ob->dir, strerror(errno));
 		return -1;
 	}
@@ -533,6 +552,8 @@ outbox_sync(struct outbox *ob, struct buf *err)
 	bool meta = false, failed = false;
 	size_t i;
 
+	if (refuse_broken(ob, err) < 0)
+		return -1;
 	for (i = 0; i < ob->new_files.n; i++) {
 		const char *p = ob->new_files.v[i];
 
@@ -980,6 +1001,8 @@ outbox_flush(struct outbox *ob, struct mail_sink *sink, struct spool *sp, time_t
 		char mpath[PATH_MAX];
 
 		snprintf(mpath, sizeof mpath, "%s/%s", ob->meta_dir, names[i]);
+		if (ob->broken)
+			break;	/* no attempt whose outcome cannot be recorded */
 		if (!meta_known(ob, names[i])) {
 			log_warn("outbox: %s has no state file: left alone", names[i]);
 			continue;

@@ -72,7 +72,8 @@ void outbox_close(struct outbox *ob);
 int outbox_add(struct outbox *ob, const char *from, char *const *rcpts, int n, const char *data,
     size_t len, time_t now, char **id, struct buf *err);
 /* Make everything added or recorded since the last sync durable. Returns
- * 0, or -1 (err). */
+ * 0, or -1 (err). After a failed write (outbox_add, a state record) the
+ * outbox refuses to add, record or sync until it is opened again. */
 int outbox_sync(struct outbox *ob, struct buf *err);
 
 /* Try every message due at now through sink (opened here only when

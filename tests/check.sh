@@ -27,6 +27,9 @@
 #             SMTP and IMAP, faults, replay --verify, under valgrind and
 #             ASan, and 50 kill -9s during runs (tests/e2e/judge.sh); OAuth 2.0
 #             sign-in with Dovecot's oauth2 passdb (tests/e2e/oauth.sh); root
+#   faults    real file systems failing under pouch run: a tmpfs that fills
+#             up in each step, ext4 turned read-only in each step, and the
+#             order of syncs in a traced run (tests/faults.sh); root
 #
 # Usage: tests/check.sh [STAGE...]   (default: all)
 # Environment: POUCH_SHARED (default ../shared), JOBS (default: CPU count),
@@ -38,7 +41,7 @@ ROOT=$(pwd)
 SHARED=${POUCH_SHARED:-$ROOT/../shared}
 export POUCH_SHARED="$SHARED"
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
-ALL_STAGES="build unit sanitize datc fuzz games maps transcripts mail e2e"
+ALL_STAGES="build unit sanitize datc fuzz games maps transcripts mail e2e faults"
 STAGES=${*:-${CHECK_STAGES:-$ALL_STAGES}}
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 FAILED=""
@@ -282,6 +285,15 @@ if want e2e; then
 	with_stack e2e tests/e2e/judge.sh
 	stage "e2e: OAuth 2.0 sign-in (XOAUTH2, OAUTHBEARER) with Dovecot's oauth2 passdb (tests/e2e/oauth.sh)"
 	with_stack "e2e oauth" tests/e2e/oauth.sh
+fi
+
+if want faults; then
+	stage "faults: a full disk, a read-only file system, the order of syncs (tests/faults.sh)"
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "skipped: faults needs root (mount)"
+	else
+		tests/faults.sh || fail "faults (tests/faults.sh)"
+	fi
 fi
 
 if [ -n "$FAILED" ]; then

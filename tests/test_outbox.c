@@ -1,14 +1,16 @@
 /*
  * test_outbox.c — the outbox with a scripted sink: durable queueing,
  * per-recipient outcomes, backoff, expiry, the sent archive, failure
- * records, recovery after a crash between two steps.
+ * records, recovery after a crash between two steps, a write that fails.
  */
 #include "support/testutil.h"
 
 #include <dirent.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "../lib/fsio.h"
@@ -395,6 +397,49 @@ test_refused(void **state)
 	assert_int_equal(outbox_count(e->ob), 0);
 }
 
+/* A write that fails half-way (a full disk, here the file size limit):
+ * the journal ends in a torn record, and nothing more is queued, recorded
+ * or synced by this process; a new one reads only whole records. */
+static void
+test_failed_write(void **state)
+{
+	struct env *e = *state;
+	char a[] = "alice@example.test", *r[] = { a }, *id, p[128];
+	struct rlimit old, lim;
+	struct outbox *ob;
+	char *id2 = NULL;
+
+	id = queue(e, r, 1, 1000);
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+	signal(SIGXFSZ, SIG_IGN);
+	lim = old;
+	lim.rlim_cur = 256;	/* one journal record fits, the second is torn */
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	assert_int_equal(outbox_add(e->ob, "judge@example.test", r, 1, msg, sizeof msg - 1, 1000,
+	    &id2, &e->err), -1);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+	signal(SIGXFSZ, SIG_DFL);
+	/* The space is back, but this process appends nothing after the tear. */
+	buf_reset(&e->err);
+	assert_int_equal(outbox_add(e->ob, "judge@example.test", r, 1, msg, sizeof msg - 1, 1000,
+	    &id2, &e->err), -1);
+	assert_non_null(strstr(buf_str(&e->err), "an earlier write failed"));
+	assert_int_equal(outbox_sync(e->ob, &e->err), -1);
+	assert_int_equal(outbox_count(e->ob), 0);
+	/* The next process: the first message's state is whole, nothing was
+	 * published, and a message queued now goes out. */
+	snprintf(p, sizeof p, "%s/outbox", dir);
+	ob = outbox_open(p, &e->err);
+	assert_non_null(ob);
+	outbox_close(e->ob);
+	e->ob = ob;
+	assert_int_equal(outbox_count(e->ob), 0);
+	free(id);
+	id = queue(e, r, 1, 1000);
+	assert_int_equal(flush(e, 1000).sent, 1);
+	free(id);
+}
+
 int
 main(void)
 {
@@ -406,6 +451,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_torn_record, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sink_sync_fails, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_failed_write, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
