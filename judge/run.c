@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../lib/crash.h"
 #include "../lib/fsio.h"
 #include "../lib/log.h"
 #include "../lib/monotime.h"
@@ -160,6 +161,7 @@ runner_fetch(struct runner *r, struct buf *err)
 
 	double t0 = monotime_ms();
 
+	crash_step("fetch");
 	memset(&fs, 0, sizeof fs);
 	rc = mail_fetch(src, r->sp, r->o.now, &fs, err);
 	r->stats.ms_fetch = monotime_ms() - t0;
@@ -318,6 +320,7 @@ runner_apply(struct runner *r, struct buf *err)
 	double t0 = monotime_ms();
 	int rc = 0;
 
+	crash_step("apply");
 	if (runner_load(r, err) < 0)
 		return -1;
 	n = spool_count_in(r->sp);
@@ -349,6 +352,7 @@ write_pages(struct runner *r)
 	struct buf err;
 	int k;
 
+	crash_step("pages");
 	buf_init(&err, 1 << 16);
 	for (k = 0; k < r->npaged; k++) {
 		const struct game *g = judge_find_game(&r->j, r->paged[k].game);
@@ -391,6 +395,7 @@ runner_commit(struct runner *r, struct buf *err)
 	time_t due = next_due(&r->j);
 	int rc;
 
+	crash_step("commit");
 	/* The outbox first: a game saved as having sent a message must find
 	 * it queued. Then the games; then the marks that say so. */
 	if (r->ob && outbox_sync(r->ob, err) < 0)
@@ -402,6 +407,7 @@ runner_commit(struct runner *r, struct buf *err)
 	if (store_commit(&r->st, &r->j, err) < 0)
 		return -1;
 	write_pages(r);
+	crash_step("commit");
 	rc = 0;
 	if (!r->o.replay) {
 		if (r->loaded)
@@ -423,6 +429,7 @@ runner_send(struct runner *r, struct buf *err)
 
 	if (r->ob == NULL)
 		return 0;
+	crash_step("send");
 	if (mail_send(r->ob, &r->conf.mail, r->sp, r->o.now, &r->stats.out, err) < 0)
 		return -1;
 	r->stats.ms_send = monotime_ms() - t0;

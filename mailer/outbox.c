@@ -60,6 +60,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../lib/crash.h"
 #include "../lib/fsio.h"
 #include "../lib/log.h"
 #include "../lib/str.h"
@@ -185,6 +186,7 @@ replace_file(struct outbox *ob, const char *path, const struct buf *data, struct
 	int fd;
 
 	snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+	crash_point();
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0 || write(fd, data->data, data->len) != (ssize_t)data->len || close(fd) < 0 ||
 	    rename(tmp, path) < 0) {

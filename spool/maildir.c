@@ -16,6 +16,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include "../lib/crash.h"
 #include "../lib/fsio.h"
 #include "../lib/xalloc.h"
 
@@ -115,6 +116,7 @@ md_publish_each(char *const *dirs, char *const *names, size_t n)
 	if (r == 0)
 		r = fs_fsync_all(paths, n);
 	for (i = 0; i < n && r == 0; i++) {
+		crash_point();
 		if (path_of(dst, sizeof dst, dirs[i], "new", names[i]) < 0 || link(paths[i], dst) < 0) {
 			r = -1;
 			break;
