@@ -240,8 +240,14 @@ consume(struct runner *r, struct buf *err)
 		}
 		if (r->o.replay ? write_replay_mail(r, m, err) < 0 :
 		    mail_queue(r->ob, &r->conf.mail, m, r->o.now, NULL, err) < 0) {
-			/* An address the mail layer refuses: logged, the rest goes on. */
-			log_warn("not queued: %s (%s)", m->message_id, buf_str(err));
+			/* An address the mail layer refuses, a full disk: the rest
+			 * goes on; runner_apply says how many, and the first reason. */
+			if (r->stats.not_queued++ == 0) {
+				while (err->len > 0 && err->data[err->len - 1] == '\n')
+					buf_truncate(err, err->len - 1);
+				snprintf(r->not_queued_why, sizeof r->not_queued_why, "%s (%s)",
+				    m->message_id, buf_str(err));
+			}
 			buf_reset(err);
 			continue;
 		}
@@ -340,6 +346,12 @@ runner_apply(struct runner *r, struct buf *err)
 		judge_tick(&r->j, end);
 		rc = consume(r, err);
 	}
+	if (rc < 0 && !r->o.replay)
+		spool_discard(r->sp);	/* nothing of this run counts as applied */
+	if (r->stats.not_queued > 0)	/* one line, however many */
+		log_warn("not queued: %d message%s; the first: %s", r->stats.not_queued,
+		    r->stats.not_queued == 1 ? "" : "s", r->not_queued_why);
+	r->stats.not_queued = 0;
 	r->stats.ms_apply = monotime_ms() - t0;
 	return rc;
 }
@@ -397,15 +409,16 @@ runner_commit(struct runner *r, struct buf *err)
 
 	crash_step("commit");
 	/* The outbox first: a game saved as having sent a message must find
-	 * it queued. Then the games; then the marks that say so. */
+	 * it queued. Then the games; then the marks that say so (forgotten
+	 * when the games could not be saved: the next run applies again). */
 	if (r->ob && outbox_sync(r->ob, err) < 0)
-		return -1;
+		goto fail;
 	/* next-due never says later than the games on disk: the earlier of
 	 * the old and the new value while the games are being replaced. */
 	if (!r->o.replay && r->loaded)
 		write_next_due(r, due, 1);
 	if (store_commit(&r->st, &r->j, err) < 0)
-		return -1;
+		goto fail;
 	write_pages(r);
 	crash_step("commit");
 	rc = 0;
@@ -417,6 +430,10 @@ runner_commit(struct runner *r, struct buf *err)
 	}
 	r->stats.ms_commit = monotime_ms() - t0;
 	return rc;
+fail:
+	if (!r->o.replay)
+		spool_discard(r->sp);
+	return -1;
 }
 
 int

@@ -158,6 +158,7 @@ struct spool {
 	bool summary_ok;	/* ledger.sum describes the ledger on disk */
 	bool ledger_new;	/* created by this process: fsync its directory */
 	bool broken;		/* a ledger write failed: refuse everything */
+	bool discarded;		/* spool_discard: nothing more is written */
 };
 
 /* Append field f (NULL: "-") to b, escaped. */
@@ -705,6 +706,18 @@ spool_sync(struct spool *s, struct buf *err)
 	return 0;
 }
 
+void
+spool_discard(struct spool *s)
+{
+	/* the files stay in tmp/ (removed at the next open); no summary,
+	 * which would count the forgotten marks */
+	free_pending(&s->pend_in, &s->npend_in);
+	free_pending(&s->pend_out, &s->npend_out);
+	buf_reset(&s->pending);
+	s->broken = true;
+	s->discarded = true;
+}
+
 int
 spool_close(struct spool *s, struct buf *err)
 {
@@ -713,7 +726,7 @@ spool_close(struct spool *s, struct buf *err)
 
 	if (s == NULL)
 		return 0;
-	if (s->lock_fd >= 0) {
+	if (s->lock_fd >= 0 && !s->discarded) {
 		r = spool_sync(s, err);
 		if (r == 0 && s->known && !s->summary_ok)
 			write_summary(s);	/* for the next lazy open */

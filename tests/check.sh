@@ -22,7 +22,8 @@
 #             kind answered or deliberately ignored, and kept (tests/badmail.sh)
 #   kill      the embedded default (Maildir in and out) killed with SIGKILL
 #             at aimed points (POUCH_CRASH_AT) in each step of a run, 50
-#             kills per step (tests/killmd.sh)
+#             kills per step; and a data directory on a full disk (a tmpfs,
+#             as root) (tests/killmd.sh)
 #   mail      the mail layer against real Dovecot and Postfix on loopback
 #             (tests/mail/run.sh): plain, under valgrind, under ASan; needs
 #             root (skipped with a notice otherwise)
@@ -262,7 +263,7 @@ if want transcripts; then
 fi
 
 if want kill; then
-	stage "kill: kill -9 aimed into each step of a run, Maildir in and out (tests/killmd.sh)"
+	stage "kill: kill -9 aimed into each step of a run, Maildir in and out; a full disk (tests/killmd.sh)"
 	mkdir -p build
 	if tests/killmd.sh >build/killmd.log 2>&1; then
 		grep -E '^  #|^killmd:' build/killmd.log

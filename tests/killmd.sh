@@ -2,7 +2,7 @@
 # killmd.sh — kill -9 aimed into each step of a run, on the embedded default
 # (a Maildir in, a Maildir per recipient out; no mail server, no root).
 #
-#	tests/killmd.sh [STEP...]   (default: fetch apply commit pages send)
+#	tests/killmd.sh [STEP...]   (default: fetch apply commit pages send full)
 #
 # For each step, in a data directory of its own: a game of three
 # delegations; each round three order mails (one per delegation, so that
@@ -28,6 +28,12 @@
 #   replay        pouch replay --verify: the games and the mail the spool
 #                 alone rebuilds; must be 0 differences
 #
+# full (as root, which may mount a size-limited tmpfs; else skipped with a
+# notice): a data directory on a full disk. 100 order mails fetched, the
+# disk filled up, `pouch run` fails: one warning line says how many replies
+# could not be queued and why, and nothing is marked applied; with room
+# again, the next run answers all 100.
+#
 # A failing step keeps its directory (build/killmd/STEP) and prints what
 # differed. KILLMD_DIR moves the work directory; POUCH the program.
 set -u
@@ -37,9 +43,10 @@ ROOT=$(pwd)
 POUCH=${POUCH:-$ROOT/build/pouch}
 KILLS=${KILLS:-50}
 WORK=${KILLMD_DIR:-$ROOT/build/killmd}
-STEPS=${*:-fetch apply commit pages send}
+STEPS=${*:-fetch apply commit pages send full}
 OUT=$WORK/out
 ERR=$WORK/err
+umount "$WORK/full" 2>/dev/null
 rm -rf "$WORK"
 mkdir -p "$WORK"
 
@@ -170,9 +177,53 @@ kill_step() {
 	fi
 }
 
+full_disk() {
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "  # full: skipped (mounting a tmpfs needs root)"
+		return
+	fi
+	F=$WORK/full
+	D=$F/data
+	mkdir -p "$F"
+	mount -t tmpfs -o size=8m pouch-killmd "$F" || { not_ok "full: a tmpfs is mounted"; return; }
+	mkdir -p "$D/mail/inbox/tmp" "$D/mail/inbox/new" "$D/mail/inbox/cur"
+	echo "judge.address = judge@example.test" >"$D/pouch.conf"
+	p() { "$POUCH" --data "$D" "$@"; }
+	{
+		p game new g1 --gm gm@example.test --password gm-password --zone UTC
+		p game g1 DELEGATION England alice@example.test PASSWORD england-pw
+		p game g1 START
+	} >"$OUT" 2>"$ERR"
+	i=1
+	while [ $i -le 100 ]; do
+		printf 'From: s%d@example.test\nTo: judge@example.test\nSubject: orders\nMessage-ID: <full.%d@kill.example>\n\nGAME g1 England england-pw\nF nth - hel\n' \
+			$i $i >"$D/mail/inbox/new/m$i"
+		i=$((i + 1))
+	done
+	p fetch >"$OUT" 2>"$ERR"
+	dd if=/dev/zero of="$D/filler" bs=64k 2>/dev/null
+	p run >"$OUT" 2>"$ERR"
+	rc=$?
+	expect "full: pouch run on a full disk fails" test $rc -ne 0
+	expect "full: one warning line for the replies not queued ($(grep -c 'not queued' "$ERR"))" \
+		test "$(grep -c 'not queued' "$ERR")" -eq 1
+	expect "full: it says how many, and why" \
+		grep -q 'not queued: 100 messages; the first: .*No space left on device' "$ERR"
+	grep 'not queued' "$ERR" | sed 's/^/  #   /'
+	rm -f "$D/filler"
+	p run >"$OUT" 2>"$ERR"
+	expect "full: with room again, the next run succeeds" test $? -eq 0
+	n=$(find "$D/mail/out" -mindepth 3 -path "$D/mail/out/s*/new/*" -type f | wc -l)
+	expect "full: and all 100 senders have their reply ($n)" test "$n" -eq 100
+	umount "$F"
+}
+
 echo "# kills aimed into each step of pouch run, Maildir in and out ($KILLS per step)"
 for s in $STEPS; do
-	kill_step "$s"
+	case $s in
+	full) full_disk ;;
+	*) kill_step "$s" ;;
+	esac
 done
 echo "killmd: $PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]

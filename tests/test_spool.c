@@ -271,6 +271,37 @@ test_ids_after_kills(void **state)
 	buf_free(&err);
 }
 
+/* A run that could not commit its games discards its marks: the message
+ * is still waiting after a reopen, lazy (no summary counting the mark) or
+ * not. */
+static void
+test_discard(void **state)
+{
+	struct spool *s = open_ok();
+	struct buf err;
+	const char *id;
+
+	(void)state;
+	buf_init(&err, 4096);
+	assert_int_equal(spool_store_in(s, "maildir:a", "a@x", "orders\n", 7, 100, &id, &err), 1);
+	close_ok(s);
+	s = open_lazy_ok();
+	assert_int_equal(spool_pending(s), 1);
+	assert_int_equal(spool_index(s, &err), 0);
+	assert_int_equal(spool_mark_applied(s, spool_in(s, 0)->id, 200, &err), 0);
+	assert_int_equal(spool_pending(s), 0);
+	spool_discard(s);
+	assert_int_equal(spool_sync(s, &err), -1);	/* refused from now on */
+	assert_int_equal(spool_close(s, &err), 0);
+	s = open_lazy_ok();
+	assert_int_equal(spool_pending(s), 1);
+	close_ok(s);
+	s = open_ok();
+	assert_int_equal(spool_in(s, 0)->state, SPOOL_STORED);
+	close_ok(s);
+	buf_free(&err);
+}
+
 /* The judge's clock: a floor for later arrivals, kept across opens, never
  * moved back. */
 static void
@@ -533,6 +564,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_duplicates_and_applied, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cursor_out_and_escapes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ids_after_kills, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_discard, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_clock, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_moved_by_reader, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_damage, setup, teardown),
