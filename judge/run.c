@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../lib/crash.h"
 #include "../lib/fsio.h"
 #include "../lib/log.h"
 #include "../lib/monotime.h"
@@ -189,6 +190,7 @@ runner_fetch(struct runner *r, struct buf *err)
 
 	double t0 = monotime_ms();
 
+	crash_step("fetch");
 	memset(&fs, 0, sizeof fs);
 	rc = mail_fetch(src, r->sp, r->o.now, &fs, err);
 	r->stats.ms_fetch = monotime_ms() - t0;
@@ -287,8 +289,14 @@ consume(struct runner *r, struct buf *err)
 		}
 		if (r->o.replay ? write_replay_mail(r, m, err) < 0 :
 		    mail_queue(r->ob, &r->conf.mail, m, r->o.now, NULL, err) < 0) {
-			/* An address the mail layer refuses: logged, the rest goes on. */
-			log_warn("not queued: %s (%s)", m->message_id, buf_str(err));
+			/* An address the mail layer refuses, a full disk: the rest
+			 * goes on; runner_apply says how many, and the first reason. */
+			if (r->stats.not_queued++ == 0) {
+				while (err->len > 0 && err->data[err->len - 1] == '\n')
+					buf_truncate(err, err->len - 1);
+				snprintf(r->not_queued_why, sizeof r->not_queued_why, "%s (%s)",
+				    m->message_id, buf_str(err));
+			}
 			buf_reset(err);
 			continue;
 		}
@@ -418,6 +426,7 @@ runner_apply(struct runner *r, struct buf *err)
 	double t0 = monotime_ms();
 	int rc = 0;
 
+	crash_step("apply");
 	if (runner_load(r, err) < 0)
 		return -1;
 	if (!r->o.replay) {
@@ -465,6 +474,12 @@ runner_apply(struct runner *r, struct buf *err)
 		judge_tick(&r->j, end);
 		rc = consume(r, err);
 	}
+	if (rc < 0 && !r->o.replay)
+		spool_discard(r->sp);	/* nothing of this run counts as applied */
+	if (r->stats.not_queued > 0)	/* one line, however many */
+		log_warn("not queued: %d message%s; the first: %s", r->stats.not_queued,
+		    r->stats.not_queued == 1 ? "" : "s", r->not_queued_why);
+	r->stats.not_queued = 0;
 	r->stats.ms_apply = monotime_ms() - t0;
 	return rc;
 }
@@ -535,6 +550,7 @@ write_pages(struct runner *r)
 	struct buf err;
 	int k, left = 0;
 
+	crash_step("pages");
 	read_pages_due(r);
 	if (r->npaged == 0) {
 		write_pages_due(r);	/* a list naming no game that is left */
@@ -601,14 +617,16 @@ runner_commit(struct runner *r, struct buf *err)
 	time_t due = next_due(&r->j);
 	int rc;
 
+	crash_step("commit");
 	/* The outbox first: a game saved as having sent a message must find
-	 * it queued. Then the games; then the marks that say so. */
+	 * it queued. Then the games; then the marks that say so (forgotten
+	 * when the games could not be saved: the next run applies again). */
 	if (r->ob && outbox_sync(r->ob, err) < 0)
-		return -1;
+		goto fail;
 	/* Nor may the games apply a message the spool failed to record (its
 	 * ledger write failed in the fetch: the spool refuses to sync). */
 	if (!r->o.replay && spool_sync(r->sp, err) < 0)
-		return -1;
+		goto fail;
 	/* next-due never says later than the games on disk: the earlier of
 	 * the old and the new value while the games are being replaced. */
 	if (!r->o.replay && r->loaded)
@@ -620,8 +638,9 @@ runner_commit(struct runner *r, struct buf *err)
 	if (r->npaged > 0)
 		write_pages_due(r);
 	if (store_commit(&r->st, &r->j, err) < 0)
-		return -1;
+		goto fail;
 	write_pages(r);
+	crash_step("commit");
 	rc = 0;
 	if (!r->o.replay) {
 		if (r->loaded)
@@ -638,6 +657,10 @@ runner_commit(struct runner *r, struct buf *err)
 	}
 	r->stats.ms_commit = monotime_ms() - t0;
 	return rc;
+fail:
+	if (!r->o.replay)
+		spool_discard(r->sp);
+	return -1;
 }
 
 int
@@ -650,6 +673,7 @@ runner_send(struct runner *r, struct buf *err)
 
 	if (r->ob == NULL)
 		return 0;
+	crash_step("send");
 	if (mail_send(r->ob, &r->conf.mail, r->sp, r->o.now, &r->stats.out, err) < 0)
 		return -1;
 	r->stats.ms_send = monotime_ms() - t0;

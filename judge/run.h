@@ -61,6 +61,7 @@ struct run_stats {
 	int host;		/* of which host messages */
 	int unreadable;		/* spooled files that could not be read */
 	int queued;		/* messages put in the outbox (or replay-mail/) */
+	int not_queued;		/* messages the mail layer refused (a bad address, a full disk) */
 	int repeated;		/* effects whose Message-ID was queued before */
 	int phases;		/* phases adjudicated */
 	int pages;		/* phase pages written */
@@ -89,6 +90,7 @@ struct runner {
 	size_t napplied;
 	char mail_dir[1100];	/* replay: where outgoing mail is written */
 	struct run_stats stats;
+	char not_queued_why[600];	/* the first refusal of this apply step */
 	int opened;
 	int loaded;		/* the games are loaded */
 	int host_refused;	/* the host's message had a line refused */

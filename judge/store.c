@@ -12,6 +12,7 @@
 
 #include <gnutls/crypto.h>
 
+#include "../lib/crash.h"
 #include "../lib/fsio.h"
 #include "../lib/str.h"
 #include "../lib/tz.h"
@@ -513,6 +514,7 @@ store_commit(struct store *s, struct judge *j, struct buf *err)
 	list_clear(s->sync, &s->nsync);
 	for (i = 0; i < ntmp && !bad; i++) {
 		char *slash;
+		crash_point();
 		if (rename(tmps[i], finals[i]) < 0) {
 			buf_printf(err, "%s: %s\n", finals[i], strerror(errno));
 			bad = 1;

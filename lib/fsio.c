@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "crash.h"
 #include "str.h"
 
 int
@@ -58,6 +59,7 @@ fs_write_all(int fd, const void *data, size_t len)
 {
 	const char *p = data;
 
+	crash_point();
 	while (len > 0) {
 		ssize_t n = write(fd, p, len);
 		if (n < 0) {
@@ -99,6 +101,7 @@ on_open(const char *path, int flags, int (*fn)(int))
 
 	if (fd < 0)
 		return -1;
+	crash_point();
 	r = fn(fd);
 	saved = errno;
 	close(fd);
@@ -133,6 +136,7 @@ replace_file(const char *path, const void *data, size_t len, mode_t mode, int du
 		goto fail;
 	}
 	fd = -1;
+	crash_point();
 	if (rename(tmp, path) < 0)
 		goto fail;
 	if (!durable)
@@ -174,7 +178,7 @@ fs_append_sync(const char *path, const void *data, size_t len)
 
 	if (fd < 0)
 		return -1;
-	if (fs_write_all(fd, data, len) < 0 || fsync(fd) < 0) {
+	if (fs_write_all(fd, data, len) < 0 || (crash_point(), fsync(fd)) < 0) {
 		saved = errno;
 		close(fd);
 		errno = saved;
@@ -307,6 +311,7 @@ fs_fsync_all(char *const *paths, size_t n)
 	struct sync_job j;
 	size_t want = n / 8 < FS_SYNC_THREADS ? n / 8 : FS_SYNC_THREADS, started = 0, k;
 
+	crash_point();
 	j.paths = paths;
 	j.n = n;
 	atomic_init(&j.next, 0);

@@ -13,11 +13,17 @@
  * no message still in the outbox.
  *
  * A flush sends every due message through the sink (one connection),
- * appending its state after each attempt (so a crashed process leaves a
- * true state; durable at the end of the batch). Then:
+ * appending its state after each attempt when the sink's word is final at
+ * once (SMTP: so a crashed process leaves a true state; durable at the end
+ * of the batch). Then:
  *
  *   1. sink_sync: deliveries the sink reported are made durable (for SMTP
- *      the server's 250 is enough); if that fails, they count as not done;
+ *      the server's 250 is enough); if that fails, they count as not done.
+ *      A staged sink's deliveries (Maildir: in tmp/ until sink_sync links
+ *      them into new/) are recorded only now, after sink_sync: a process
+ *      killed before leaves them pending, and the next flush gives them to
+ *      the sink again under the same key (the outbox id), which publishes
+ *      what was left in tmp/ and does not deliver twice what reached new/;
  *   2. finished messages (no recipient left waiting) go into the spool's
  *      sent archive under the key "outbox:ID", which the spool stores only
  *      once, and the spool is synced;
@@ -54,6 +60,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../lib/crash.h"
 #include "../lib/fsio.h"
 #include "../lib/log.h"
 #include "../lib/str.h"
@@ -193,6 +200,7 @@ replace_file(struct outbox *ob, const char *path, const struct buf *data, struct
 	int fd;
 
 	snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+	crash_point();
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0 || write(fd, data->data, data->len) != (ssize_t)data->len || close(fd) < 0 ||
 	    rename(tmp, path) < 0) {
@@ -672,6 +680,7 @@ struct job {
 	int *accepted;		/* recipients accepted in this batch (indexes) */
 	int naccepted;
 	bool finished;		/* nobody left waiting */
+	bool unrecorded;	/* m changed, not yet appended to the journal */
 };
 
 struct flush {
@@ -728,7 +737,7 @@ attempt(struct flush *f, struct job *j, const struct buf *data)
 	if (f->sink_state > 0) {
 		struct buf e;
 		buf_init(&e, 4096);
-		if (sink_send(f->sink, m->from, rcpts, n, data->data, data->len, rr, &e) < 0) {
+		if (sink_send(f->sink, j->id, m->from, rcpts, n, data->data, data->len, rr, &e) < 0) {
 			f->sink_state = -1;	/* unreachable: only defer the rest */
 			chomp(&e);
 			buf_reset(&f->down);
@@ -811,17 +820,23 @@ visit(struct flush *f, const char *id, struct buf *err)
 			meta_free(&j.m);
 			return -1;
 		}
+		j.id = xstrdup(id);
 		attempt(f, &j, &j.data);
 		/* What was sent is recorded at once (not synced before the end of
-		 * the batch): a crashed process leaves a true state. */
-		if (meta_write(f->ob, id, &j.m, err) < 0) {
+		 * the batch): a crashed process leaves a true state. A staged
+		 * sink's deliveries count only after its sync: recorded then. */
+		if (f->sink != NULL && f->sink->staged) {
+			j.unrecorded = true;
+		} else if (meta_write(f->ob, id, &j.m, err) < 0) {
 			buf_free(&j.data);
 			meta_free(&j.m);
 			free(j.accepted);
+			free(j.id);
 			return -1;
 		}
 	}
-	j.id = xstrdup(id);
+	if (j.id == NULL)
+		j.id = xstrdup(id);
 	j.finished = !has_pending(&j.m);
 	f->jobs = xreallocarray(f->jobs, f->njobs + 1, sizeof *f->jobs);
 	f->jobs[f->njobs++] = j;
@@ -829,11 +844,11 @@ visit(struct flush *f, const char *id, struct buf *err)
 }
 
 /* The sink could not make its deliveries durable: they did not happen. */
-static int
-undo_accepted(struct flush *f, const char *why, struct buf *err)
+static void
+undo_accepted(struct flush *f, const char *why)
 {
 	size_t k;
-	int i, r = 0;
+	int i;
 
 	for (k = 0; k < f->njobs; k++) {
 		struct job *j = &f->jobs[k];
@@ -846,10 +861,24 @@ undo_accepted(struct flush *f, const char *why, struct buf *err)
 		}
 		if (j->naccepted > 0) {
 			j->finished = false;
-			if (meta_write(f->ob, j->id, &j->m, err) < 0)
-				r = -1;
+			j->unrecorded = true;
 		}
 	}
+}
+
+/* Append the states not yet recorded. Returns 0 or -1 (err). */
+static int
+record(struct flush *f, struct buf *err)
+{
+	size_t k;
+	int r = 0;
+
+	for (k = 0; k < f->njobs; k++)
+		if (f->jobs[k].unrecorded) {
+			if (meta_write(f->ob, f->jobs[k].id, &f->jobs[k].m, err) < 0)
+				r = -1;
+			f->jobs[k].unrecorded = false;
+		}
 	return r;
 }
 
@@ -1017,11 +1046,12 @@ outbox_flush(struct outbox *ob, struct mail_sink *sink, struct spool *sp, time_t
 		if (sink_sync(sink, &e) < 0) {
 			chomp(&e);
 			log_warn("%s (the outbox keeps the mail)", buf_str(&e));
-			if (undo_accepted(&f, buf_str(&e), err) < 0)
-				res = -1;
+			undo_accepted(&f, buf_str(&e));
 		}
 		buf_free(&e);
 	}
+	if (record(&f, err) < 0)
+		res = -1;
 	if (res == 0 && (archive(&f, sp, err) < 0 || outbox_sync(ob, err) < 0 ||
 	    remove_finished(&f, err) < 0))
 		res = -1;

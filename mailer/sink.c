@@ -6,6 +6,14 @@
  * server or a mail reader can serve. Messages are written to tmp/ as they
  * are sent and published in a batch by sink_sync (maildir.h): one journal
  * commit for the files and one per recipient's new/, not one per message.
+ * So a delivery counts only once sink_sync returned (k->staged).
+ *
+ * A message is filed under its key (the outbox's id): a run killed before
+ * it could record the batch sends it again, and then a message already in
+ * new/ or cur/ is not delivered twice, and its copy a killed run left in
+ * tmp/ is replaced. A mail reader that renamed it (cur/KEY:2,S) between
+ * the two runs gets it twice. Files in tmp/ older than 36 hours (left by
+ * anything) are removed when the sink first uses a Maildir in a run.
  */
 #include "sink.h"
 
@@ -14,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../lib/str.h"
 #include "../lib/xalloc.h"
@@ -39,10 +48,10 @@ sink_open(struct mail_sink *k, struct buf *err)
 }
 
 int
-sink_send(struct mail_sink *k, const char *from, char *const *rcpts, int n, const char *data,
-    size_t len, struct rcpt_result *res, struct buf *err)
+sink_send(struct mail_sink *k, const char *key, const char *from, char *const *rcpts, int n,
+    const char *data, size_t len, struct rcpt_result *res, struct buf *err)
 {
-	return k->ops->send(k, from, rcpts, n, data, len, res, err);
+	return k->ops->send(k, key, from, rcpts, n, data, len, res, err);
 }
 
 int
@@ -80,7 +89,8 @@ struct mds {
 	size_t nmade;
 };
 
-/* Create box unless this sink already did. Returns 0 or -1/errno. */
+/* Create box unless this sink already did (then clear tmp/ of what is
+ * stale). Returns 0 or -1/errno. */
 static int
 make_box(struct mds *p, const char *box)
 {
@@ -91,6 +101,7 @@ make_box(struct mds *p, const char *box)
 			return 0;
 	if (md_create(box) < 0)
 		return -1;
+	md_clean_stale(box, (long long)time(NULL) - MD_STALE_SECONDS);
 	p->made = xreallocarray(p->made, p->nmade + 1, sizeof *p->made);
 	p->made[p->nmade++] = xstrdup(box);
 	return 0;
@@ -104,12 +115,36 @@ mds_open(struct mail_sink *k, struct buf *err)
 	return 0;
 }
 
+/* The file name of a delivery: key when it can be one, else a fresh one. */
+static void
+delivery_name(const char *key, char *name, size_t size)
+{
+	if (key != NULL && key[0] != '\0' && key[0] != '.' && strlen(key) < size &&
+	    strpbrk(key, "/:") == NULL)
+		str_copy(name, key, size);
+	else
+		md_unique_name(name, size);
+}
+
+/* Is name written into box in this batch already? (Two recipients of a
+ * message may share a Maildir.) */
+static bool
+in_batch(const struct mds *p, const char *box, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < p->n; i++)
+		if (strcmp(p->names[i], name) == 0 && strcmp(p->boxes[i], box) == 0)
+			return true;
+	return false;
+}
+
 static int
-mds_send(struct mail_sink *k, const char *from, char *const *rcpts, int n, const char *data,
-    size_t len, struct rcpt_result *res, struct buf *err)
+mds_send(struct mail_sink *k, const char *key, const char *from, char *const *rcpts, int n,
+    const char *data, size_t len, struct rcpt_result *res, struct buf *err)
 {
 	struct mds *p = k->priv;
-	int i;
+	int i, r;
 
 	(void)from;
 	(void)err;
@@ -126,8 +161,15 @@ mds_send(struct mail_sink *k, const char *from, char *const *rcpts, int n, const
 				*c = '_';
 		snprintf(box, sizeof box, "%s/%s", p->dir, a);
 		free(a);
-		md_unique_name(name, sizeof name);
-		if (make_box(p, box) < 0 || md_write_tmp(box, name, data, len) < 0) {
+		delivery_name(key, name, sizeof name);
+		r = make_box(p, box);
+		if (r == 0 && key != NULL)
+			r = in_batch(p, box, name) ? 1 : md_redeliver(box, name);
+		if (r == 1) {	/* there already: published, or in this batch */
+			sink_set_all(&res[i], 1, RCPT_OK, 250, "delivered");
+			continue;
+		}
+		if (r < 0 || md_write_tmp(box, name, data, len) < 0) {
 			snprintf(why, sizeof why, "cannot deliver into %.100s: %.60s", box, strerror(errno));
 			sink_set_all(&res[i], 1, RCPT_TEMPFAIL, 0, why);
 			continue;
@@ -202,6 +244,7 @@ sink_maildir_new(const char *dir)
 	p->dir = xstrdup(dir);
 	k->ops = &maildir_sink_ops;
 	k->priv = p;
+	k->staged = true;
 	k->name = xasprintf("maildir:%s", dir);
 	return k;
 }

@@ -8,18 +8,22 @@
  *
  *	struct mail_sink *k = sink_from_config(cfg);
  *	if (sink_open(k, &err) == 0) {
- *		for each message: sink_send(k, from, rcpts, n, data, len, res, &err);
+ *		for each message: sink_send(k, key, from, rcpts, n, data, len, res, &err);
  *		sink_sync(k, &err);	// only now is "accepted" for good
  *	}
  *	sink_free(k);
  *
  * An accepted recipient is final once sink_sync returned 0: an SMTP server
- * that said 250 has the message; the Maildir sink writes a batch first and
- * makes it durable in sink_sync, the way the spool does.
+ * that said 250 has the message (and a kill after it cannot take it back);
+ * the Maildir sink (k->staged) writes a batch to tmp/ first and publishes
+ * it in sink_sync, the way the spool does: a kill before then leaves
+ * nothing a mail reader sees. The caller must not count a staged delivery
+ * before sink_sync returned 0.
  */
 #ifndef POUCH_SINK_H
 #define POUCH_SINK_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "../lib/buf.h"
@@ -41,8 +45,8 @@ struct mail_sink;
 
 struct sink_ops {
 	int (*open)(struct mail_sink *k, struct buf *err);
-	int (*send)(struct mail_sink *k, const char *from, char *const *rcpts, int n,
-	    const char *data, size_t len, struct rcpt_result *res, struct buf *err);
+	int (*send)(struct mail_sink *k, const char *key, const char *from, char *const *rcpts,
+	    int n, const char *data, size_t len, struct rcpt_result *res, struct buf *err);
 	int (*sync)(struct mail_sink *k, struct buf *err);
 	void (*close)(struct mail_sink *k);
 };
@@ -50,6 +54,7 @@ struct sink_ops {
 struct mail_sink {
 	const struct sink_ops *ops;
 	char *name;		/* for messages: "smtp://host:port" or "maildir:DIR" */
+	bool staged;		/* deliveries count only after sink_sync (Maildir) */
 	void *priv;
 };
 
@@ -67,11 +72,13 @@ struct mail_sink *sink_from_config(const struct mail_config *cfg);
 /* Prepare (for SMTP: read the password; no connection yet). Returns 0 or
  * -1 (reason in err). */
 int sink_open(struct mail_sink *k, struct buf *err);
-/* Send data (LF or CRLF line ends) from `from` to rcpts[0..n). Fills
- * res[0..n). Returns 0 when the server was reached (the outcome is in
- * res), -1 when it was not (every res is RCPT_TEMPFAIL; reason in err). */
-int sink_send(struct mail_sink *k, const char *from, char *const *rcpts, int n, const char *data,
-    size_t len, struct rcpt_result *res, struct buf *err);
+/* Send data (LF or CRLF line ends) from `from` to rcpts[0..n). key (or
+ * NULL) names the message the same way at every attempt: the Maildir sink
+ * files it under that name, so a retry after a kill does not deliver it
+ * twice. Fills res[0..n). Returns 0 when the server was reached (the
+ * outcome is in res), -1 when it was not (every res is RCPT_TEMPFAIL). */
+int sink_send(struct mail_sink *k, const char *key, const char *from, char *const *rcpts, int n,
+    const char *data, size_t len, struct rcpt_result *res, struct buf *err);
 /* Make every delivery reported RCPT_OK since the last sync durable.
  * Returns 0, or -1 (err) when they may be lost: then none of them counts. */
 int sink_sync(struct mail_sink *k, struct buf *err);

@@ -25,6 +25,7 @@
 
 #include <libetpan/libetpan.h>
 
+#include "../lib/crash.h"
 #include "../lib/fsio.h"
 #include "../lib/log.h"
 #include "../lib/xalloc.h"
@@ -170,7 +171,10 @@ md_commit(struct mail_source *s, char **cursor, struct buf *err)
 		struct md_item *it = &p->items[k];
 		int flags = (it->flags & ~MAILDIR_FLAG_NEW) | MAILDIR_FLAG_SEEN;
 
-		if (it->accepted && maildir_message_change_flags(p->md, it->uid, flags) != MAILDIR_NO_ERROR)
+		if (!it->accepted)
+			continue;
+		crash_point();
+		if (maildir_message_change_flags(p->md, it->uid, flags) != MAILDIR_NO_ERROR)
 			failed++;
 	}
 	snprintf(sub, sizeof sub, "%s/cur", p->dir);

@@ -16,6 +16,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include "../lib/crash.h"
 #include "../lib/fsio.h"
 #include "../lib/xalloc.h"
 
@@ -115,6 +116,7 @@ md_publish_each(char *const *dirs, char *const *names, size_t n)
 	if (r == 0)
 		r = fs_fsync_all(paths, n);
 	for (i = 0; i < n && r == 0; i++) {
+		crash_point();
 		if (path_of(dst, sizeof dst, dirs[i], "new", names[i]) < 0 || link(paths[i], dst) < 0) {
 			r = -1;
 			break;
@@ -227,4 +229,46 @@ md_clean_tmp(const char *dir)
 	}
 	closedir(dp);
 	return n;
+}
+
+int
+md_clean_stale(const char *dir, long long before)
+{
+	char d[PATH_MAX], f[PATH_MAX];
+	DIR *dp;
+	struct dirent *e;
+	struct stat st;
+	int n = 0;
+
+	if (path_of(d, sizeof d, dir, "tmp", NULL) < 0 || (dp = opendir(d)) == NULL)
+		return 0;
+	while ((e = readdir(dp)) != NULL) {
+		if (e->d_name[0] == '.' || path_of(f, sizeof f, dir, "tmp", e->d_name) < 0)
+			continue;
+		if (lstat(f, &st) == 0 && S_ISREG(st.st_mode) && (long long)st.st_mtime < before &&
+		    unlink(f) == 0)
+			n++;
+	}
+	closedir(dp);
+	return n;
+}
+
+int
+md_redeliver(const char *dir, const char *name)
+{
+	char p[PATH_MAX];
+
+	if (path_of(p, sizeof p, dir, "new", name) < 0)
+		return -1;
+	if (fs_exists(p))
+		return 1;
+	if (path_of(p, sizeof p, dir, "cur", name) < 0)
+		return -1;
+	if (fs_exists(p))
+		return 1;
+	if (path_of(p, sizeof p, dir, "tmp", name) < 0)
+		return -1;
+	if (unlink(p) < 0 && errno != ENOENT)
+		return -1;
+	return 0;
 }

@@ -49,5 +49,15 @@ int md_find(const char *dir, const char *name, char *path, size_t size);
 void md_unique_name(char *out, size_t size);
 /* Remove files left in dir/tmp by a crash. Returns how many were removed. */
 int md_clean_tmp(const char *dir);
+/* Maildir's rule for a directory other processes write into too: a file
+ * in tmp/ older than this is left over and may be removed. */
+#define MD_STALE_SECONDS (36 * 3600)
+/* Remove the files of dir/tmp last modified before `before` (seconds
+ * since the epoch). Returns how many were removed. */
+int md_clean_stale(const char *dir, long long before);
+/* Before delivering message name into dir again, after a run that may
+ * have been killed: 1 when dir/new/name or dir/cur/name is there (it was
+ * published), else 0 once a dir/tmp/name left over is removed; -1/errno. */
+int md_redeliver(const char *dir, const char *name);
 
 #endif

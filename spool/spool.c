@@ -164,6 +164,7 @@ struct spool {
 	bool summary_ok;	/* ledger.sum describes the ledger on disk */
 	bool ledger_new;	/* created by this process: fsync its directory */
 	bool broken;		/* a ledger write failed: refuse everything */
+	bool discarded;		/* spool_discard: nothing more is written */
 };
 
 /* Append field f (NULL: "-") to b, escaped. */
@@ -241,6 +242,23 @@ free_pending(char ***pend, size_t *n)
 	*n = 0;
 }
 
+/* An id of the ledger is taken: the next one is past it, whatever ids
+ * the runs before skipped (a killed run's files). */
+static void
+note_id(struct spool *s, const char *id)
+{
+	const char *dot = strchr(id, '.');
+	char *end;
+	unsigned long seq;
+
+	s->next_seq++;
+	if (dot == NULL)
+		return;
+	seq = strtoul(dot + 1, &end, 10);
+	if (end != dot + 1 && *end == '.' && seq >= s->next_seq)
+		s->next_seq = seq + 1;
+}
+
 static struct spool_entry *
 add_in(struct spool *s, const char *id, time_t arrival, size_t size, const char *source,
     const char *msgid, const char *dup_of)
@@ -272,7 +290,7 @@ add_in(struct spool *s, const char *id, time_t arrival, size_t size, const char 
 	if (arrival > s->last_arrival)
 		s->last_arrival = arrival;
 	s->nin++;
-	s->next_seq++;
+	note_id(s, e->id);
 	return e;
 }
 
@@ -295,7 +313,7 @@ add_out(struct spool *s, const char *id, time_t t, size_t size, const char *key,
 	o->rcpts = xstrdup(rcpts ? rcpts : "");
 	if (o->key)
 		map_put(&s->by_out_key, o->key, s->nout - 1);
-	s->next_seq++;
+	note_id(s, o->id);
 }
 
 static void
@@ -716,6 +734,18 @@ spool_sync(struct spool *s, struct buf *err)
 	return 0;
 }
 
+void
+spool_discard(struct spool *s)
+{
+	/* the files stay in tmp/ (removed at the next open); no summary,
+	 * which would count the forgotten marks */
+	free_pending(&s->pend_in, &s->npend_in);
+	free_pending(&s->pend_out, &s->npend_out);
+	buf_reset(&s->pending);
+	s->broken = true;
+	s->discarded = true;
+}
+
 int
 spool_close(struct spool *s, struct buf *err)
 {
@@ -724,7 +754,7 @@ spool_close(struct spool *s, struct buf *err)
 
 	if (s == NULL)
 		return 0;
-	if (s->lock_fd >= 0) {
+	if (s->lock_fd >= 0 && !s->discarded) {
 		r = spool_sync(s, err);
 		if (r == 0 && s->known && !s->summary_ok)
 			write_summary(s);	/* for the next lazy open */
@@ -765,6 +795,21 @@ spool_close(struct spool *s, struct buf *err)
 	return r;
 }
 
+/* Is id the name of a file in the other message folder (one a killed run
+ * left there without a ledger record)? Ids name one message in both. */
+static bool
+taken_elsewhere(const struct spool *s, const char *dir, const char *id)
+{
+	char p[PATH_MAX];
+	const char *other = strcmp(dir, s->in_dir) == 0 ? s->out_dir : s->in_dir;
+
+	snprintf(p, sizeof p, "%s/new/%s", other, id);
+	if (fs_exists(p))
+		return true;
+	snprintf(p, sizeof p, "%s/cur/%s", other, id);
+	return fs_exists(p);
+}
+
 /* Write data under a fresh id into dir/tmp (published by spool_sync) and
  * remember it in *pend; returns the id (static buffer) or NULL. */
 static const char *
@@ -776,6 +821,10 @@ deliver_new(struct spool *s, const char *dir, char ***pend, size_t *npend, time_
 
 	for (tries = 0; tries < 1000; tries++) {
 		snprintf(id, sizeof id, "%lld.%06lu.pouch", (long long)t, s->next_seq + (unsigned long)tries);
+		if (taken_elsewhere(s, dir, id)) {
+			errno = EEXIST;
+			continue;
+		}
 		if ((src ? md_link_tmp(dir, id, src) : md_write_tmp(dir, id, data, len)) == 0) {
 			s->next_seq += (unsigned long)tries;
 			*pend = xreallocarray(*pend, *npend + 1, sizeof **pend);

@@ -99,9 +99,13 @@ struct spool *spool_open_lazy(const char *dir, struct buf *err);
 int spool_index(struct spool *s, struct buf *err);
 /* Inbound messages stored and not applied yet (no spool_index needed). */
 size_t spool_pending(const struct spool *s);
-/* spool_sync, then release everything. Returns spool_sync's result.
- * NULL-safe (returns 0). */
+/* spool_sync (unless spool_discard was called), then release everything.
+ * Returns spool_sync's result. NULL-safe (returns 0). */
 int spool_close(struct spool *s, struct buf *err);
+/* Forget every record and file not yet synced (a run that could not
+ * commit its games must not leave its `applied` marks), and refuse all
+ * further work, as after a failed write. */
+void spool_discard(struct spool *s);
 /* Make everything stored or marked so far durable (see above). Returns 0,
  * or -1 with a reason in err; then nothing may be acknowledged upstream. */
 int spool_sync(struct spool *s, struct buf *err);

@@ -20,6 +20,10 @@
 #             the same games, replay, map pages, Chromium);
 #             the host's command line (tests/cli.sh); broken mail of every
 #             kind answered or deliberately ignored, and kept (tests/badmail.sh)
+#   kill      the embedded default (Maildir in and out) killed with SIGKILL
+#             at aimed points (POUCH_CRASH_AT) in each step of a run, 50
+#             kills per step; and a data directory on a full disk (a tmpfs,
+#             as root) (tests/killmd.sh)
 #   mail      the mail layer against real Dovecot and Postfix on loopback
 #             (tests/mail/run.sh): plain, under valgrind, under ASan; needs
 #             root (skipped with a notice otherwise)
@@ -41,7 +45,7 @@ ROOT=$(pwd)
 SHARED=${POUCH_SHARED:-$ROOT/../shared}
 export POUCH_SHARED="$SHARED"
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
-ALL_STAGES="build unit sanitize datc fuzz games maps transcripts mail e2e faults"
+ALL_STAGES="build unit sanitize datc fuzz games maps transcripts kill mail e2e faults"
 STAGES=${*:-${CHECK_STAGES:-$ALL_STAGES}}
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 FAILED=""
@@ -260,6 +264,17 @@ if want transcripts; then
 			fail "transcript $t through the mail path (tests/mailpath.sh $browser $t)"
 		fi
 	done
+fi
+
+if want kill; then
+	stage "kill: kill -9 aimed into each step of a run, Maildir in and out; a full disk (tests/killmd.sh)"
+	mkdir -p build
+	if tests/killmd.sh >build/killmd.log 2>&1; then
+		grep -E '^  #|^killmd:' build/killmd.log
+	else
+		grep -E '^  (#|not ok)|^      \||^killmd:' build/killmd.log
+		fail "kills on the Maildir default (tests/killmd.sh; log: build/killmd.log)"
+	fi
 fi
 
 # with_stack NAME SCRIPT: a test that runs real mail servers (root only).

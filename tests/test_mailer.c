@@ -8,10 +8,12 @@
 #include "support/testutil.h"
 
 #include <dirent.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <utime.h>
@@ -270,6 +272,166 @@ test_queue_and_send(void **state)
 	buf_free(&err);
 }
 
+/* The Maildir sink inside a process killed in sink_sync: before the batch
+ * is published (kill_after_publish 0) or right after (1), before the
+ * outbox can record anything more. */
+static int kill_after_publish;
+static const struct sink_ops *maildir_ops;
+
+static int
+killed_sync(struct mail_sink *k, struct buf *err)
+{
+	if (kill_after_publish)
+		maildir_ops->sync(k, err);
+	raise(SIGKILL);
+	return -1;
+}
+
+#define KILLED_MSGS 30
+
+/* In a child: queue KILLED_MSGS replies, two recipients each (r0..r9,
+ * every box gets six), and flush them through a sink killed in its sync.
+ * Returns the child's wait status. */
+static int
+flush_and_die(void)
+{
+	pid_t pid = fork();
+	int status = 0;
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		static struct sink_ops ops;
+		struct buf err;
+		struct outbox_stats st;
+		struct outbox *ob;
+		struct spool *sp;
+		struct mail_sink *k;
+		char out[256];
+
+		buf_init(&err, 4096);
+		ob = outbox_open(obdir, &err);
+		sp = spool_open(spooldir, &err);
+		if (ob == NULL || sp == NULL)
+			_exit(2);
+		for (int i = 0; i < KILLED_MSGS; i++) {
+			char a[64], b[64], data[256];
+			char *rcpts[] = { a, b };
+			snprintf(a, sizeof a, "r%d@example.test", i % 10);
+			snprintf(b, sizeof b, "r%d@example.test", (i + 5) % 10);
+			snprintf(data, sizeof data, "From: judge@example.test\nTo: %s, %s\n"
+			    "Message-ID: <m%d@example.test>\nSubject: reply\n\nreply %d\n", a, b, i, i);
+			if (outbox_add(ob, "judge@example.test", rcpts, 2, data, strlen(data),
+			    1700000000, NULL, &err) < 0)
+				_exit(2);
+		}
+		if (outbox_sync(ob, &err) < 0)
+			_exit(2);
+		snprintf(out, sizeof out, "%s/mail/out", dir);
+		k = sink_maildir_new(out);
+		maildir_ops = k->ops;
+		ops = *k->ops;
+		ops.sync = killed_sync;
+		k->ops = &ops;
+		outbox_flush(ob, k, sp, 1700000000, &st, &err);
+		_exit(3);	/* not reached: the sync kills */
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	return status;
+}
+
+/* A run killed during its send step on the Maildir sink: the next flush
+ * delivers every reply once into new/ and leaves nothing in tmp/. */
+static void
+check_killed_send(int after_publish)
+{
+	struct mail_config cfg;
+	struct outbox *ob;
+	struct spool *sp;
+	struct outbox_stats st;
+	struct buf err;
+	char box[256];
+	int status, i, in_new = 0, in_tmp = 0, left = 0;
+
+	kill_after_publish = after_publish;
+	status = flush_and_die();
+	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	mail_config_init(&cfg, dir);
+	buf_init(&err, 4096);
+	ob = outbox_open(obdir, &err);
+	sp = spool_open(spooldir, &err);
+	assert_non_null(ob);
+	assert_non_null(sp);
+	assert_int_equal(mail_send(ob, &cfg, sp, 1700000060, &st, &err), 0);
+	assert_int_equal(outbox_count(ob), 0);
+	for (i = 0; i < 10; i++) {
+		snprintf(box, sizeof box, "%s/mail/out/r%d@example.test", dir, i);
+		if (count(box, "new") != 6)
+			left++;
+		in_new += count(box, "new");
+		in_tmp += count(box, "tmp");
+	}
+	print_message("killed %s publishing: %d of %d deliveries in new/, %d in tmp/\n",
+	    after_publish ? "after" : "before", in_new, 2 * KILLED_MSGS, in_tmp);
+	assert_int_equal(left, 0);
+	assert_int_equal(in_new, 2 * KILLED_MSGS);
+	assert_int_equal(in_tmp, 0);
+	assert_int_equal(spool_count_out(sp), KILLED_MSGS);
+	outbox_close(ob);
+	assert_int_equal(spool_close(sp, &err), 0);
+	mail_config_free(&cfg);
+	buf_free(&err);
+}
+
+static void
+test_killed_before_publish(void **state)
+{
+	(void)state;
+	check_killed_send(0);
+}
+
+static void
+test_killed_after_publish(void **state)
+{
+	(void)state;
+	check_killed_send(1);
+}
+
+/* Files in a recipient's tmp/ older than 36 hours go when the sink next
+ * delivers there; younger ones (another writer may be at work) stay. */
+static void
+test_stale_tmp(void **state)
+{
+	struct mail_sink *k;
+	struct rcpt_result res[1];
+	struct buf err;
+	char out[256], box[300], p[400], a[] = "dave@example.test", *rcpts[] = { a };
+	const char *msg = "From: judge@example.test\nSubject: s\n\nbody\n";
+	time_t now = time(NULL);
+	struct utimbuf old = { now - MD_STALE_SECONDS - 60, now - MD_STALE_SECONDS - 60 };
+
+	(void)state;
+	buf_init(&err, 4096);
+	snprintf(out, sizeof out, "%s/mail/out", dir);
+	snprintf(box, sizeof box, "%s/dave@example.test", out);
+	assert_int_equal(md_create(box), 0);
+	snprintf(p, sizeof p, "%s/tmp/old.pouch", box);
+	assert_int_equal(fs_write_atomic(p, "x", 1), 0);
+	assert_int_equal(utime(p, &old), 0);
+	snprintf(p, sizeof p, "%s/tmp/young.pouch", box);
+	assert_int_equal(fs_write_atomic(p, "x", 1), 0);
+	k = sink_maildir_new(out);
+	assert_int_equal(sink_open(k, &err), 0);
+	assert_int_equal(sink_send(k, "m1.pouch", "judge@example.test", rcpts, 1, msg, strlen(msg),
+	    res, &err), 0);
+	assert_int_equal(res[0].status, RCPT_OK);
+	assert_int_equal(sink_sync(k, &err), 0);
+	sink_free(k);
+	assert_int_equal(count(box, "new"), 1);
+	assert_int_equal(count(box, "tmp"), 1);
+	assert_true(fs_exists(p));
+	buf_free(&err);
+}
+
 int
 main(void)
 {
@@ -278,6 +440,9 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_fetch_into_spool, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_store_failure, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_queue_and_send, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_killed_before_publish, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_killed_after_publish, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stale_tmp, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -44,12 +44,13 @@ fake_open(struct mail_sink *k, struct buf *err)
 }
 
 static int
-fake_send(struct mail_sink *k, const char *from, char *const *rcpts, int n, const char *data,
-    size_t len, struct rcpt_result *res, struct buf *err)
+fake_send(struct mail_sink *k, const char *key, const char *from, char *const *rcpts, int n,
+    const char *data, size_t len, struct rcpt_result *res, struct buf *err)
 {
 	struct fake *f = k->priv;
 	int i;
 
+	(void)key;
 	(void)from;
 	(void)data;
 	(void)len;

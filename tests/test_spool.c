@@ -267,6 +267,87 @@ test_cursor_out_and_escapes(void **state)
 	buf_free(&err);
 }
 
+/* Put a file in the spool as a killed run leaves one: published in
+ * SUB/new/ under id, never recorded in the ledger. */
+static void
+orphan(const char *sub, const char *id)
+{
+	char p[256];
+
+	snprintf(p, sizeof p, "%s/%s/new/%s", dir, sub, id);
+	assert_int_equal(fs_write_atomic(p, "orphan\n", 7), 0);
+}
+
+/* Ids stay unique across in/ and out/ after kills: files a killed run
+ * published without a ledger record make the next run skip their ids, and
+ * a later open must neither hand out an id of the ledger again nor one
+ * whose name an orphan holds in the other folder. */
+static void
+test_ids_after_kills(void **state)
+{
+	struct spool *s = open_ok();
+	struct buf err, raw;
+	const char *id;
+
+	(void)state;
+	buf_init(&err, 4096);
+	buf_init(&raw, 1 << 20);
+	assert_int_equal(spool_store_in(s, "maildir:a", "a@x", "first\n", 6, 100, &id, &err), 1);
+	assert_string_equal(id, "100.000001.pouch");
+	close_ok(s);
+	orphan("in", "100.000002.pouch");
+	s = open_ok();
+	assert_int_equal(spool_store_in(s, "maildir:b", "b@x", "second\n", 7, 100, &id, &err), 1);
+	assert_string_equal(id, "100.000003.pouch");
+	close_ok(s);
+	orphan("in", "100.000004.pouch");
+	s = open_ok();
+	assert_int_equal(spool_store_out(s, "outbox:1", "out@judge", "a@x", "sent\n", 5, 100, &id,
+	    &err), 1);
+	assert_string_equal(id, "100.000005.pouch");
+	close_ok(s);
+	s = open_ok();
+	assert_int_equal(spool_read(s, spool_out(s, 0)->id, &raw, &err), 0);
+	assert_string_equal(buf_str(&raw), "sent\n");
+	buf_reset(&raw);
+	assert_int_equal(spool_read(s, spool_in(s, 1)->id, &raw, &err), 0);
+	assert_string_equal(buf_str(&raw), "second\n");
+	close_ok(s);
+	buf_free(&raw);
+	buf_free(&err);
+}
+
+/* A run that could not commit its games discards its marks: the message
+ * is still waiting after a reopen, lazy (no summary counting the mark) or
+ * not. */
+static void
+test_discard(void **state)
+{
+	struct spool *s = open_ok();
+	struct buf err;
+	const char *id;
+
+	(void)state;
+	buf_init(&err, 4096);
+	assert_int_equal(spool_store_in(s, "maildir:a", "a@x", "orders\n", 7, 100, &id, &err), 1);
+	close_ok(s);
+	s = open_lazy_ok();
+	assert_int_equal(spool_pending(s), 1);
+	assert_int_equal(spool_index(s, &err), 0);
+	assert_int_equal(spool_mark_applied(s, spool_in(s, 0)->id, 200, &err), 0);
+	assert_int_equal(spool_pending(s), 0);
+	spool_discard(s);
+	assert_int_equal(spool_sync(s, &err), -1);	/* refused from now on */
+	assert_int_equal(spool_close(s, &err), 0);
+	s = open_lazy_ok();
+	assert_int_equal(spool_pending(s), 1);
+	close_ok(s);
+	s = open_ok();
+	assert_int_equal(spool_in(s, 0)->state, SPOOL_STORED);
+	close_ok(s);
+	buf_free(&err);
+}
+
 /* The judge's clock: a floor for later arrivals, kept across opens, never
  * moved back. */
 static void
@@ -528,6 +609,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_store_and_reload, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_duplicates_and_applied, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cursor_out_and_escapes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ids_after_kills, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_discard, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_clock, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_runs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_moved_by_reader, setup, teardown),
