@@ -863,6 +863,14 @@ spool_mark_applied(struct spool *s, const char *id, time_t now, struct buf *err)
 }
 
 int
+spool_sent_path(const struct spool *s, const char *id, char *path, size_t size)
+{
+	if (strchr(id, '/') != NULL || id[0] == '.' || md_find(s->out_dir, id, path, size) < 0)
+		return -1;
+	return 0;
+}
+
+int
 spool_read(const struct spool *s, const char *id, struct buf *out, struct buf *err)
 {
 	char path[PATH_MAX];
