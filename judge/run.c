@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../lib/crashpoint.h"
 #include "../lib/fsio.h"
 #include "../lib/log.h"
 #include "../lib/monotime.h"
@@ -395,12 +396,14 @@ runner_commit(struct runner *r, struct buf *err)
 	 * it queued. Then the games; then the marks that say so. */
 	if (r->ob && outbox_sync(r->ob, err) < 0)
 		return -1;
+	crash_point("commit-outbox");
 	/* next-due never says later than the games on disk: the earlier of
 	 * the old and the new value while the games are being replaced. */
 	if (!r->o.replay && r->loaded)
 		write_next_due(r, due, 1);
 	if (store_commit(&r->st, &r->j, err) < 0)
 		return -1;
+	crash_point("commit-games");
 	write_pages(r);
 	rc = 0;
 	if (!r->o.replay) {

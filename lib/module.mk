@@ -1,5 +1,6 @@
 POUCH_SRCS += \
 	lib/buf.c \
+	lib/crashpoint.c \
 	lib/diag.c \
 	lib/fsio.c \
 	lib/lazy_curl.c \

@@ -54,6 +54,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../lib/crashpoint.h"
 #include "../lib/fsio.h"
 #include "../lib/log.h"
 #include "../lib/str.h"
@@ -999,6 +1000,7 @@ outbox_flush(struct outbox *ob, struct mail_sink *sink, struct spool *sp, time_t
 		}
 		buf_free(&e);
 	}
+	crash_point("send-accepted");
 	if (res == 0 && (archive(&f, sp, err) < 0 || outbox_sync(ob, err) < 0 ||
 	    remove_finished(&f, err) < 0))
 		res = -1;

@@ -49,6 +49,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../lib/crashpoint.h"
 #include "../lib/fsio.h"
 #include "../lib/log.h"
 #include "../lib/str.h"
@@ -668,6 +669,7 @@ spool_sync(struct spool *s, struct buf *err)
 	free_pending(&s->pend_out, &s->npend_out);
 	if (s->pending.len == 0)
 		return 0;
+	crash_point("spool-files");
 	if (fs_append_sync(s->ledger, s->pending.data, s->pending.len) < 0) {
 		/* part of it may be written: appending again could tear a record */
 		s->broken = true;
@@ -685,6 +687,7 @@ spool_sync(struct spool *s, struct buf *err)
 	}
 	buf_reset(&s->pending);
 	s->summary_ok = false;	/* rewritten at close */
+	crash_point("spool-ledger");
 	return 0;
 }
 
