@@ -39,6 +39,7 @@
 #include "spool.h"
 
 #include <assert.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -236,6 +237,24 @@ free_pending(char ***pend, size_t *n)
 	*n = 0;
 }
 
+/* The next fresh id comes after id's sequence number: after a reopen too,
+ * when ids skipped numbers (ARRIVAL.SEQUENCE.pouch). */
+static void
+note_seq(struct spool *s, const char *id)
+{
+	const char *dot = strchr(id, '.');
+	char *end;
+	unsigned long seq;
+
+	s->next_seq++;
+	if (dot == NULL || !isdigit((unsigned char)dot[1]))
+		return;
+	errno = 0;
+	seq = strtoul(dot + 1, &end, 10);
+	if (errno == 0 && *end == '.' && seq < ULONG_MAX && seq + 1 > s->next_seq)
+		s->next_seq = seq + 1;
+}
+
 static struct spool_entry *
 add_in(struct spool *s, const char *id, time_t arrival, size_t size, const char *source,
     const char *msgid, const char *dup_of)
@@ -266,7 +285,7 @@ add_in(struct spool *s, const char *id, time_t arrival, size_t size, const char 
 	if (arrival > s->last_arrival)
 		s->last_arrival = arrival;
 	s->nin++;
-	s->next_seq++;
+	note_seq(s, id);
 	return e;
 }
 
@@ -289,7 +308,7 @@ add_out(struct spool *s, const char *id, time_t t, size_t size, const char *key,
 	o->rcpts = xstrdup(rcpts ? rcpts : "");
 	if (o->key)
 		map_put(&s->by_out_key, o->key, s->nout - 1);
-	s->next_seq++;
+	note_seq(s, id);
 }
 
 static void
@@ -736,6 +755,25 @@ spool_close(struct spool *s, struct buf *err)
 	return r;
 }
 
+/* Is id a file in the other folder (out/ for in/, in/ for out/)? A run
+ * killed between publishing files and recording them leaves names the
+ * ledger does not know; an id names one message in the whole spool. */
+static bool
+taken_elsewhere(const struct spool *s, const char *dir, const char *id)
+{
+	static const char *const subs[] = { "new", "cur", "tmp" };
+	const char *other = dir == s->in_dir ? s->out_dir : s->in_dir;
+	char path[PATH_MAX];
+	size_t i;
+
+	for (i = 0; i < sizeof subs / sizeof subs[0]; i++) {
+		snprintf(path, sizeof path, "%s/%s/%s", other, subs[i], id);
+		if (fs_exists(path))
+			return true;
+	}
+	return false;
+}
+
 /* Write data under a fresh id into dir/tmp (published by spool_sync) and
  * remember it in *pend; returns the id (static buffer) or NULL. */
 static const char *
@@ -747,6 +785,10 @@ deliver_new(struct spool *s, const char *dir, char ***pend, size_t *npend, time_
 
 	for (tries = 0; tries < 1000; tries++) {
 		snprintf(id, sizeof id, "%lld.%06lu.pouch", (long long)t, s->next_seq + (unsigned long)tries);
+		if (taken_elsewhere(s, dir, id)) {
+			errno = EEXIST;
+			continue;
+		}
 		if ((src ? md_link_tmp(dir, id, src) : md_write_tmp(dir, id, data, len)) == 0) {
 			s->next_seq += (unsigned long)tries;
 			*pend = xreallocarray(*pend, *npend + 1, sizeof **pend);

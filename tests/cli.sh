@@ -105,5 +105,35 @@ cp -R "$D/spool" "$WORK/archive"
 "$POUCH" replay --spool "$WORK/archive" --data "$WORK/from-archive" >"$OUT" 2>"$ERR"
 expect "replay --spool DIR --data OUT: the games rebuilt" sh -c "grep -q '^replayed ' '$OUT' && cmp -s '$D/games/g1/game.txt' '$WORK/from-archive/games/g1/game.txt'"
 
+# Runs killed at chosen steps (POUCH_CRASH_AT, lib/crashpoint.h), all in
+# one second (--now, and the mail's delivery time): the first dies when the
+# fetched mail's files are in the spool and the ledger does not name them
+# yet; the second, the same for the copies of the mail it sent; then a
+# clean run. Ids are taken again by the runs that follow, in the same
+# second: each must still name one message, in/ or out/, or the replay
+# compares the wrong files.
+K=$WORK/killed
+kp() { "$POUCH" --data "$K" "$@" >"$OUT" 2>"$ERR"; }
+kp game new k1 --gm gm@school.example --password gm-password
+kp game k1 DELEGATION England eve@school.example PASSWORD england-pw
+kp game k1 START
+at=$(($(date +%s) + 5))
+mkdir -p "$K/mail/inbox/new" "$K/mail/inbox/tmp" "$K/mail/inbox/cur"
+for n in 1 2 3 4; do
+	printf 'From: eve@school.example\nSubject: orders %s\nMessage-ID: <k%s@school.example>\n\nGAME k1 England england-pw\nORDERS REPLACE\nA lvp H\nF edi H\nF lon H\n' \
+		$n $n >"$K/mail/inbox/new/k$n"
+	touch -d "@$at" "$K/mail/inbox/new/k$n"
+done
+POUCH_CRASH_AT=spool-files:1 kp run --now $at
+expect "POUCH_CRASH_AT=spool-files: killed (SIGKILL) where asked" test $? -eq 137
+POUCH_CRASH_AT=spool-files:3 kp run --now $at
+expect "... and at the third ledger write, archiving what it sent" test $? -eq 137
+kp -v run --now $at
+expect "the clean run after them sends the rest" grep -q "sent [1-9]" "$OUT"
+awk '$1 == "in" || $1 == "out" { print $2 }' "$K/spool/ledger" | sort | uniq -d >"$WORK/ids.twice"
+expect "every id in the ledger names one message (in or out, not both)" test ! -s "$WORK/ids.twice"
+kp replay --into "$WORK/killed-replay" --verify
+expect "replay --verify after the killed runs: no difference" grep -q ", 0 differences" "$OUT"
+
 echo "== cli: $PASS passed, $FAIL failed"
 [ $FAIL -eq 0 ]

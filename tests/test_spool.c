@@ -221,6 +221,60 @@ test_cursor_out_and_escapes(void **state)
 	buf_free(&err);
 }
 
+/* An id names one message in the whole spool, whatever a killed run left:
+ * files published and not yet in the ledger (in/ or out/), ids skipped
+ * for them and then a reopen. */
+static void
+test_ids_unique(void **state)
+{
+	struct spool *s = open_ok();
+	struct buf err, raw;
+	const char *id;
+	char path[600], b_id[64], out_id[64];
+
+	(void)state;
+	buf_init(&err, 4096);
+	buf_init(&raw, 1 << 20);
+	assert_int_equal(spool_store_in(s, "src:a", "a@x", "a\n", 2, 100, &id, &err), 1);
+	assert_string_equal(id, "100.000001.pouch");
+	close_ok(s);
+	/* a run died after publishing its next message, before recording it */
+	snprintf(path, sizeof path, "%s/in/new/100.000002.pouch", dir);
+	assert_int_equal(fs_write_atomic(path, "orphan\n", 7), 0);
+	s = open_ok();
+	assert_int_equal(spool_store_in(s, "src:b", "b@x", "b\n", 2, 100, &id, &err), 1);
+	assert_string_equal(id, "100.000003.pouch");	/* the orphan's name skipped */
+	snprintf(b_id, sizeof b_id, "%s", id);
+	close_ok(s);
+	/* Reopened: the next id comes after the highest, not after the count. */
+	s = open_ok();
+	assert_int_equal(spool_store_out(s, "outbox:1", "o1@judge", "a@x", "sent\n", 5, 100, &id,
+	    &err), 1);
+	assert_string_not_equal(id, b_id);
+	assert_string_not_equal(id, "100.000002.pouch");
+	snprintf(out_id, sizeof out_id, "%s", id);
+	/* an orphan in the other folder is skipped too */
+	snprintf(path, sizeof path, "%s/in/new/100.%06lu.pouch", dir,
+	    strtoul(strchr(out_id, '.') + 1, NULL, 10) + 1);
+	assert_int_equal(fs_write_atomic(path, "orphan\n", 7), 0);
+	assert_int_equal(spool_store_out(s, "outbox:2", "o2@judge", "a@x", "sent2\n", 6, 100, &id,
+	    &err), 1);
+	assert_string_not_equal(id, strrchr(path, '/') + 1);
+	close_ok(s);
+	s = open_ok();
+	assert_int_equal(spool_read(s, spool_out(s, 0)->id, &raw, &err), 0);
+	assert_string_equal(buf_str(&raw), "sent\n");
+	buf_reset(&raw);
+	assert_int_equal(spool_read(s, spool_out(s, 1)->id, &raw, &err), 0);
+	assert_string_equal(buf_str(&raw), "sent2\n");
+	assert_int_equal(spool_sent_path(s, spool_out(s, 1)->id, path, sizeof path), 0);
+	assert_non_null(strstr(path, "/out/new/"));
+	assert_int_equal(spool_sent_path(s, spool_in(s, 0)->id, path, sizeof path), -1);
+	close_ok(s);
+	buf_free(&raw);
+	buf_free(&err);
+}
+
 /* The judge's clock: a floor for later arrivals, kept across opens, never
  * moved back. */
 static void
@@ -482,6 +536,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_store_and_reload, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_duplicates_and_applied, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cursor_out_and_escapes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ids_unique, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_clock, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_moved_by_reader, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_damage, setup, teardown),
