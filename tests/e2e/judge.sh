@@ -256,16 +256,25 @@ kill_test() {
 	expect "every inbound message applied" test "$uniq_applied" -eq "$(awk '$1 == "in"' "$D/spool/ledger" | wc -l)"
 	# One reply per player message; mail sent twice is counted (a kill
 	# between the server's acceptance and the outbox noting it makes the
-	# next run send it again: at least once, by design).
-	sleep 2
+	# next run send it again: at least once, by design). The clean run may
+	# send hundreds: wait (up to a minute) until every Message-ID the
+	# ledger says was sent is in a mailbox, then a little for late copies.
+	sent=$(awk '$1 == "out" { print $6 }' "$D/spool/ledger" | sort -u | wc -l)
+	i=0
+	while [ $i -lt 120 ]; do
+		for u in alice bob carol gm; do mailbox_ids $u Message-ID; done | sort -u >"$WORK/kill.ids"
+		[ "$(wc -l <"$WORK/kill.ids")" -ge "$sent" ] && break
+		i=$((i + 1))
+		sleep 0.5
+	done
+	sleep 1
 	for u in alice bob carol; do mailbox_ids $u In-Reply-To; done | grep '^e2e\.' >"$WORK/kill.replies"
 	for u in alice bob carol gm; do mailbox_ids $u Message-ID; done >"$WORK/kill.ids"
 	uniq_replies=$(sort -u "$WORK/kill.replies" | wc -l)
 	all=$(wc -l <"$WORK/kill.ids")
 	uniq_all=$(sort -u "$WORK/kill.ids" | wc -l)
 	expect "every player message got its reply (200 replies)" test "$uniq_replies" -eq 200
-	expect "every message the judge sent arrived" test "$uniq_all" -eq \
-		"$(awk '$1 == "out" { print $6 }' "$D/spool/ledger" | sort -u | wc -l)"
+	expect "every message the judge sent arrived" test "$uniq_all" -eq "$sent"
 	verify_replay "$WORK/kill/replay" "the state and mail are identical to pouch replay"
 	phases=$(ls "$D/games/g2/history" | grep -c '^[0-9]*\.txt$')
 	echo "  # kills: $kills of $attempts runs ($finished finished before their kill)"
