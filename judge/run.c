@@ -326,11 +326,13 @@ runner_apply(struct runner *r, struct buf *err)
 		const struct spool_entry *e = spool_in(r->sp, i);
 		if (e->state == SPOOL_DUPLICATE || (!r->o.replay && e->state != SPOOL_STORED))
 			continue;
-		if (apply_one(r, i, err) < 0 ||
-		    (!r->o.replay && spool_mark_applied(r->sp, e->id, r->o.now, err) < 0)) {
+		if (apply_one(r, i, err) < 0) {
 			rc = -1;
 			break;
 		}
+		/* Marked at the commit, after the games. */
+		r->applied = xreallocarray(r->applied, r->napplied + 1, sizeof *r->applied);
+		r->applied[r->napplied++] = i;
 	}
 	if (r->o.replay && end == 0)
 		end = spool_clock(r->sp);	/* where the live judge stopped */
@@ -407,10 +409,17 @@ runner_commit(struct runner *r, struct buf *err)
 	write_pages(r);
 	rc = 0;
 	if (!r->o.replay) {
+		size_t k;
 		if (r->loaded)
 			write_next_due(r, due, 0);
+		for (k = 0; k < r->napplied && rc == 0; k++)
+			if (spool_mark_applied(r->sp, spool_in(r->sp, r->applied[k])->id, r->o.now,
+			    err) < 0)
+				rc = -1;
+		r->napplied = 0;
 		spool_set_clock(r->sp, r->o.now);
-		rc = spool_sync(r->sp, err);
+		if (rc == 0)
+			rc = spool_sync(r->sp, err);
 	}
 	r->stats.ms_commit = monotime_ms() - t0;
 	return rc;
@@ -461,6 +470,7 @@ runner_close(struct runner *r)
 	buf_free(&err);
 	webpages_free(&r->web);
 	free(r->paged);
+	free(r->applied);
 	store_close(&r->st);
 	conf_free(&r->conf);
 	strset_free(&r->known);

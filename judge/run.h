@@ -19,7 +19,9 @@
  * with the same Message-IDs); game changes, history and logs are staged
  * and committed once, after the outbox and before the spool's applied
  * marks, so that a crash at any point loses nothing and applies nothing
- * twice.
+ * twice. The marks are recorded only once the games are saved: a run
+ * that fails before leaves none (the spool syncs what it holds when it is
+ * closed).
  *
  * Replay (opts.replay): the spool is read, never written; the games start
  * empty in a new data directory; every message that is not a duplicate is
@@ -88,6 +90,8 @@ struct runner {
 	int opened;
 	int loaded;		/* the games are loaded */
 	int host_refused;	/* the host's message had a line refused */
+	size_t *applied;	/* spool indexes applied in this run, marked at the commit */
+	size_t napplied;
 };
 
 /* Open everything. Returns 0; 1 when another run holds the data directory

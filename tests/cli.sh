@@ -135,5 +135,26 @@ expect "every id in the ledger names one message (in or out, not both)" test ! -
 kp replay --into "$WORK/killed-replay" --verify
 expect "replay --verify after the killed runs: no difference" grep -q ", 0 differences" "$OUT"
 
+# A run that fails part way (the history record of the phase the second
+# message completes cannot be written) marks nothing applied: the first
+# message's effects were not saved either. Once the fault is gone, the
+# next run applies both.
+mv "$K/games/k1/history" "$WORK/history.saved"
+echo "not a folder" >"$K/games/k1/history"
+printf 'From: eve@school.example\nSubject: one\nMessage-ID: <k5@school.example>\n\nGAME k1 England england-pw\nORDERS REPLACE\nA lvp H\n' \
+	>"$K/mail/inbox/new/k5"
+printf 'From: eve@school.example\nSubject: all\nMessage-ID: <k6@school.example>\n\nGAME k1 England england-pw\nF edi H\nF lon H\n' \
+	>"$K/mail/inbox/new/k6"
+marks=$(grep -c '^applied' "$K/spool/ledger")
+kp -v run
+expect "a run whose history record cannot be written fails" test $? -eq 1
+expect "... and marks no message applied" test "$(grep -c '^applied' "$K/spool/ledger")" -eq "$marks"
+rm "$K/games/k1/history"
+mv "$WORK/history.saved" "$K/games/k1/history"
+kp -v run
+expect "the next run applies both messages" grep -q "applied 2," "$OUT"
+kp replay --into "$WORK/failed-replay" --verify
+expect "... and the replay finds no difference" grep -q ", 0 differences" "$OUT"
+
 echo "== cli: $PASS passed, $FAIL failed"
 [ $FAIL -eq 0 ]
