@@ -463,7 +463,7 @@ verify_games(const char *live, const char *out, int *checked)
 			snprintf(b, sizeof b, "%s/games/%s/history/%s", out, e->d_name, f->d_name);
 			(*checked)++;
 			if (!same_file(a, b)) {
-				printf("differs: history %s/%s\n", e->d_name, f->d_name);
+				printf("differs: history %s/%s (%s, %s)\n", e->d_name, f->d_name, a, b);
 				diffs++;
 			}
 		}
@@ -549,7 +549,7 @@ live_mail(struct runner *r, const char *live, size_t *n)
 static int
 verify_mail(struct runner *r, const char *live, int *checked)
 {
-	struct buf raw, mine, err;
+	struct buf raw, mine;
 	struct live_msg *v, key = { NULL, NULL, NULL, 0 };
 	size_t n, i;
 	DIR *d;
@@ -559,10 +559,9 @@ verify_mail(struct runner *r, const char *live, int *checked)
 	v = live_mail(r, live, &n);
 	buf_init(&raw, 256u << 20);
 	buf_init(&mine, 256u << 20);
-	buf_init(&err, 1 << 16);
 	d = opendir(r->mail_dir);
 	while (d && (e = readdir(d)) != NULL) {
-		char id[512], path[1400];
+		char id[512], path[1400], live_path[PATH_MAX];
 		struct live_msg *found;
 		size_t k = strlen(e->d_name);
 		if (k < 5 || strcmp(e->d_name + k - 4, ".eml") != 0 || k - 4 >= sizeof id)
@@ -581,11 +580,14 @@ verify_mail(struct runner *r, const char *live, int *checked)
 		snprintf(path, sizeof path, "%s/%s", r->mail_dir, e->d_name);
 		buf_reset(&mine);
 		buf_reset(&raw);
-		if (fs_read_file(path, &mine) < 0 ||
-		    (found->spool_id ? spool_read(r->sp, found->spool_id, &raw, &err) :
-		    fs_read_file(found->path, &raw)) < 0 ||
+		if (found->path)
+			str_copy(live_path, found->path, sizeof live_path);
+		else if (spool_sent_path(r->sp, found->spool_id, live_path, sizeof live_path) < 0)
+			str_copy(live_path, "missing", sizeof live_path);
+		if (fs_read_file(path, &mine) < 0 || fs_read_file(live_path, &raw) < 0 ||
 		    raw.len != mine.len || memcmp(raw.data, mine.data, raw.len) != 0) {
-			printf("differs: mail %s\n", id);
+			/* Both files named, to compare them. */
+			printf("differs: mail %s (%s, %s)\n", id, live_path, path);
 			diffs++;
 		}
 	}
@@ -602,7 +604,6 @@ verify_mail(struct runner *r, const char *live, int *checked)
 	free(v);
 	buf_free(&raw);
 	buf_free(&mine);
-	buf_free(&err);
 	return diffs;
 }
 

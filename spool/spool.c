@@ -800,14 +800,17 @@ spool_close(struct spool *s, struct buf *err)
 static bool
 taken_elsewhere(const struct spool *s, const char *dir, const char *id)
 {
-	char p[PATH_MAX];
+	static const char *const subs[] = { "new", "cur", "tmp" };
 	const char *other = strcmp(dir, s->in_dir) == 0 ? s->out_dir : s->in_dir;
+	char p[PATH_MAX];
+	size_t i;
 
-	snprintf(p, sizeof p, "%s/new/%s", other, id);
-	if (fs_exists(p))
-		return true;
-	snprintf(p, sizeof p, "%s/cur/%s", other, id);
-	return fs_exists(p);
+	for (i = 0; i < sizeof subs / sizeof subs[0]; i++) {
+		snprintf(p, sizeof p, "%s/%s/%s", other, subs[i], id);
+		if (fs_exists(p))
+			return true;
+	}
+	return false;
 }
 
 /* Write data under a fresh id into dir/tmp (published by spool_sync) and
@@ -940,6 +943,14 @@ spool_mark_applied(struct spool *s, const char *id, time_t now, struct buf *err)
 	buf_puts(&s->pending, "applied");
 	put_field(&s->pending, e->id);
 	buf_printf(&s->pending, "\t%lld\n", (long long)now);
+	return 0;
+}
+
+int
+spool_sent_path(const struct spool *s, const char *id, char *path, size_t size)
+{
+	if (strchr(id, '/') != NULL || id[0] == '.' || md_find(s->out_dir, id, path, size) < 0)
+		return -1;
 	return 0;
 }
 

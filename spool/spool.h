@@ -132,6 +132,9 @@ int spool_mark_applied(struct spool *s, const char *id, time_t now, struct buf *
 /* Append the raw bytes of message id (inbound or sent) to out. Returns 0,
  * or -1 with a reason in err. */
 int spool_read(const struct spool *s, const char *id, struct buf *out, struct buf *err);
+/* The file of sent message id (an `out` record) into path (size bytes).
+ * Returns 0, or -1 when there is none. */
+int spool_sent_path(const struct spool *s, const char *id, char *path, size_t size);
 
 /* Archive a sent message (the outbox calls this once the server accepted
  * it). key (may be NULL) identifies it for its sender: a key already in

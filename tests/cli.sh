@@ -253,5 +253,31 @@ expect "game new with judge.address set: no warning" sh -c "! grep -q warning '$
 expect "pouch run on a fresh data directory: exit 0, and the inbox Maildir made" \
 	test $? -eq 0 -a -d "$WORK/data4/mail/inbox/new" -a -d "$WORK/data4/mail/inbox/cur" -a -d "$WORK/data4/mail/inbox/tmp"
 
+# A run that fails part way (the history record of the phase the second
+# message completes cannot be written) marks nothing applied: the first
+# message's effects were not saved either. Once the fault is gone, the
+# next run applies both.
+K=$WORK/killed
+kp() { "$POUCH" --data "$K" "$@" >"$OUT" 2>"$ERR"; }
+kp game new k1 --gm gm@school.example --password gm-password
+kp game k1 DELEGATION England eve@school.example PASSWORD england-pw
+kp game k1 START
+mv "$K/games/k1/history" "$WORK/history.saved"
+echo "not a folder" >"$K/games/k1/history"
+printf 'From: eve@school.example\nSubject: one\nMessage-ID: <k5@school.example>\n\nGAME k1 England england-pw\nORDERS REPLACE\nA lvp H\n' \
+	>"$K/mail/inbox/new/k5"
+printf 'From: eve@school.example\nSubject: all\nMessage-ID: <k6@school.example>\n\nGAME k1 England england-pw\nF edi H\nF lon H\n' \
+	>"$K/mail/inbox/new/k6"
+marks=$(grep -c '^applied' "$K/spool/ledger")
+kp -v run
+expect "a run whose history record cannot be written fails" test $? -eq 1
+expect "... and marks no message applied" test "$(grep -c '^applied' "$K/spool/ledger")" -eq "$marks"
+rm "$K/games/k1/history"
+mv "$WORK/history.saved" "$K/games/k1/history"
+kp -v run
+expect "the next run applies both messages" grep -q "applied 2," "$OUT"
+kp replay --into "$WORK/failed-replay" --verify
+expect "... and the replay finds no difference" grep -q ", 0 differences" "$OUT"
+
 echo "== cli: $PASS passed, $FAIL failed"
 [ $FAIL -eq 0 ]

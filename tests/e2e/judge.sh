@@ -55,6 +55,23 @@ judge_conf() {
 # wait_judge N: the judge's mailbox holds N messages (delivery is asynchronous).
 wait_judge() { wait_mail judge "$1"; }
 
+# verify_replay OUT CHECK: pouch replay --verify into OUT finds no difference;
+# when it finds some, the first of them are shown as diffs between the
+# live file or message and the replayed one, so that a failure says what
+# differs.
+verify_replay() {
+	pouch $P replay --into "$1" --verify
+	expect "$2" grep -q ", 0 differences" "$OUT"
+	grep -q ", 0 differences" "$OUT" && return
+	grep '^differs:\|^verify:' "$OUT" | head -n 20 | sed 's/^/  # /'
+	sed -n 's/^differs: .* (\([^ ,]*\), \([^ ,]*\))$/\1 \2/p' "$OUT" | head -n 6 |
+	while read -r live replayed; do
+		echo "  # diff LIVE REPLAYED: $live $replayed"
+		diff -u "$live" "$replayed" | tr -d '\r' | sed -n '3,$p' | grep -v '^ ' |
+			head -n 12 | cut -c1-150 | sed 's/^/  #   /'
+	done
+}
+
 scenario() {
 	D=$WORK/$MODE/judge
 	purge
@@ -164,8 +181,7 @@ scenario() {
 	judge_conf "$D"
 
 	echo "# replay: the spool alone rebuilds the same games and mail"
-	pouch $P replay --into "$WORK/$MODE/replay" --verify
-	expect "pouch replay --verify: no difference" grep -q ", 0 differences" "$OUT"
+	verify_replay "$WORK/$MODE/replay" "pouch replay --verify: no difference"
 }
 
 # ------------------------------------------------------------------ kill --
@@ -240,18 +256,26 @@ kill_test() {
 	expect "every inbound message applied" test "$uniq_applied" -eq "$(awk '$1 == "in"' "$D/spool/ledger" | wc -l)"
 	# One reply per player message; mail sent twice is counted (a kill
 	# between the server's acceptance and the outbox noting it makes the
-	# next run send it again: at least once, by design).
-	sleep 2
+	# next run send it again: at least once, by design). The clean run may
+	# send hundreds: wait (up to a minute) until every Message-ID the
+	# ledger says was sent is in a mailbox, then a little for late copies.
+	sent=$(awk '$1 == "out" { print $6 }' "$D/spool/ledger" | sort -u | wc -l)
+	i=0
+	while [ $i -lt 120 ]; do
+		for u in alice bob carol gm; do mailbox_ids $u Message-ID; done | sort -u >"$WORK/kill.ids"
+		[ "$(wc -l <"$WORK/kill.ids")" -ge "$sent" ] && break
+		i=$((i + 1))
+		sleep 0.5
+	done
+	sleep 1
 	for u in alice bob carol; do mailbox_ids $u In-Reply-To; done | grep '^e2e\.' >"$WORK/kill.replies"
 	for u in alice bob carol gm; do mailbox_ids $u Message-ID; done >"$WORK/kill.ids"
 	uniq_replies=$(sort -u "$WORK/kill.replies" | wc -l)
 	all=$(wc -l <"$WORK/kill.ids")
 	uniq_all=$(sort -u "$WORK/kill.ids" | wc -l)
 	expect "every player message got its reply (200 replies)" test "$uniq_replies" -eq 200
-	expect "every message the judge sent arrived" test "$uniq_all" -eq \
-		"$(awk '$1 == "out" { print $6 }' "$D/spool/ledger" | sort -u | wc -l)"
-	pouch $P replay --into "$WORK/kill/replay" --verify
-	expect "the state and mail are identical to pouch replay" grep -q ", 0 differences" "$OUT"
+	expect "every message the judge sent arrived" test "$uniq_all" -eq "$sent"
+	verify_replay "$WORK/kill/replay" "the state and mail are identical to pouch replay"
 	phases=$(ls "$D/games/g2/history" | grep -c '^[0-9]*\.txt$')
 	echo "  # kills: $kills of $attempts runs ($finished finished before their kill)"
 	echo "  # messages: 200 in, $uniq_applied applied (each once), $dups duplicates by Message-ID, $((200 - uniq_replies)) replies lost"
