@@ -232,6 +232,7 @@ if want transcripts; then
 	stage "judge transcripts (tests/transcripts: mail in, replies and reports out); the command line"
 	tests/cli.sh || fail "the command line (tests/cli.sh)"
 	tests/badmail.sh || fail "broken mail (tests/badmail.sh)"
+	tests/damaged.sh || fail "damaged game files set aside and repaired (tests/damaged.sh)"
 	for t in tests/transcripts/*.txt; do
 		golden="${t%.txt}.out"
 		mkdir -p build/transcripts
