@@ -6,10 +6,12 @@
  *	DATA/games/NAME/history/0001.txt one record per adjudicated phase
  *	DATA/games/NAME/audit.log        GM actions, append-only
  *	DATA/games/NAME/press.log        press copies (real senders), append-only
+ *	DATA/games/NAME/set-aside        the game was found damaged (run.h)
  *	DATA/judge.log                   what happened to unanswered mail
  *
  * Every replacement is temp + fsync + rename + directory fsync; every
- * append is fsync'd. A second pouch process waits for the lock a little
+ * append is fsync'd. Game files and history records end with a checksum
+ * line (store_seal), so that one cut short or changed is never used. A second pouch process waits for the lock a little
  * and then gives up cleanly.
  */
 #ifndef POUCH_STORE_H

@@ -19,7 +19,9 @@
 #             and played again through pouch run and Maildirs (tests/mailpath.sh:
 #             the same games, replay, map pages, Chromium);
 #             the host's command line (tests/cli.sh); broken mail of every
-#             kind answered or deliberately ignored, and kept (tests/badmail.sh)
+#             kind answered or deliberately ignored, and kept (tests/badmail.sh);
+#             a damaged game set aside, the others served, and repaired
+#             (tests/damaged.sh)
 #   mail      the mail layer against real Dovecot and Postfix on loopback
 #             (tests/mail/run.sh): plain, under valgrind, under ASan; needs
 #             root (skipped with a notice otherwise)
