@@ -145,5 +145,21 @@ for f in game.txt history/0001.txt; do
 done
 expect "$n damaged copies (game.txt and history/0001.txt cut at every 100 bytes and at line ends, a byte changed): each set aside with its file and line, the other game served, no crash" test $bad -eq 0
 
+# A byte changed in a record of the spool's ledger (the whole judge's
+# archive, not a game's): every run stops, naming the file and line,
+# and nothing is applied from a ledger that cannot be trusted.
+rm -rf "$D" && cp -R "$WORK/base" "$D"
+line=$(grep -n '^applied' "$D/spool/ledger" | head -n 1 | cut -d: -f1)
+# Its time one second later: a record that still reads.
+awk -F'\t' -v OFS='\t' -v n="$line" 'NR == n { $3 = $3 + 1 } 1' "$D/spool/ledger" >"$WORK/ledger"
+cat "$WORK/ledger" >"$D/spool/ledger"
+mail d1 $((T0 + 27 * H)) france-g2@school.example 'GAME g2 France france-pw\nA Par - Bur'
+cp "$D/games/g2/game.txt" "$WORK/g2.before"
+p $((T0 + 27 * H)) run
+rc=$?
+expect "a ledger record changed: the run stops (exit 1), naming the ledger and line $line" \
+	sh -c "[ $rc -eq 1 ] && grep -q 'spool/ledger:$line: damaged record' '$ERR'"
+expect "... and nothing applied" cmp -s "$WORK/g2.before" "$D/games/g2/game.txt"
+
 echo "== damaged: $PASS passed, $FAIL failed"
 [ $FAIL -eq 0 ]
