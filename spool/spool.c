@@ -165,18 +165,12 @@ struct spool {
 	bool v1;		/* the ledger is "pouch-spool 1": records have no checksum */
 };
 
-/* The checksum of a ledger record (FNV-1a, 32 bits): it ends every
- * record of a "pouch-spool 2" ledger as a last field "~XXXXXXXX". */
+/* The checksum of a ledger record: the low 32 bits of its FNV-1a hash. It
+ * ends every record of a "pouch-spool 2" ledger as a last field "~XXXXXXXX". */
 static uint32_t
 record_sum(const char *p, size_t n)
 {
-	uint32_t h = 2166136261u;
-
-	while (n-- > 0) {
-		h ^= (unsigned char)*p++;
-		h *= 16777619u;
-	}
-	return h;
+	return (uint32_t)(str_hash_bytes(p, n) & 0xffffffffu);
 }
 
 /* End the record that begins at offset start of s->pending. */

@@ -161,5 +161,20 @@ expect "a ledger record changed: the run stops (exit 1), naming the ledger and l
 	sh -c "[ $rc -eq 1 ] && grep -q 'spool/ledger:$line: damaged record' '$ERR'"
 expect "... and nothing applied" cmp -s "$WORK/g2.before" "$D/games/g2/game.txt"
 
+# An outbox entry cut short: never sent; the rest of the outbox goes.
+rm -rf "$D" && cp -R "$WORK/base" "$D"
+mail e1 $((T0 + 27 * H)) france-g2@school.example 'GAME g2 France france-pw\nA Par - Bur'
+mail e2 $((T0 + 27 * H)) germany-g2@school.example 'GAME g2 Germany germany-pw\nA Mun - Ruh'
+p $((T0 + 27 * H)) run --no-send
+f=$(grep -l '^To: france-g2@school.example' "$D/outbox/new/"* | head -n 1)
+head -c 300 "$f" >"$WORK/cut" && cat "$WORK/cut" >"$f"
+before=$(count france-g2@school.example 'Re: orders')
+other=$(count germany-g2@school.example 'Re: orders')
+"$POUCH" --data "$D" send --now $((T0 + 27 * H)) >"$OUT" 2>"$ERR"
+rc=$?
+expect "an outbox message cut short: not sent, the host told with its file" \
+	sh -c "[ $rc -eq 0 ] && grep -q 'outbox/new/.*: damaged' '$ERR' && [ $(count france-g2@school.example 'Re: orders') -eq $before ]"
+expect "... the other message sent" test "$(count germany-g2@school.example 'Re: orders')" -eq $((other + 1))
+
 echo "== damaged: $PASS passed, $FAIL failed"
 [ $FAIL -eq 0 ]
