@@ -582,6 +582,21 @@ verify_mail(struct runner *r, const char *live, int *checked)
 	return diffs;
 }
 
+/* A new directory under TMPDIR (default /tmp) into scratch. Returns 0 or
+ * -1 (said why). */
+static int
+make_scratch(char *scratch, size_t size)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	snprintf(scratch, size, "%s/pouch-replay.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (mkdtemp(scratch) == NULL) {
+		fprintf(stderr, "pouch replay: %s: %s\n", scratch, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 /* Copy from into to (synced), keeping to's mode 0640. */
 static int
 install_file(const char *from, const char *to)
@@ -599,7 +614,8 @@ install_file(const char *from, const char *to)
 
 /* Put the game rebuilt in out/games/game in place of the live one: its
  * history records and logs first, its file last (the damaged one kept
- * beside it), then the note that set it aside goes. */
+ * beside it), then the note that set it aside goes (a run that finds the
+ * game whole removes a note left behind). */
 static int
 install_game(const char *live, const char *out, const char *game, time_t now)
 {
@@ -633,12 +649,12 @@ install_game(const char *live, const char *out, const char *game, time_t now)
 	}
 	if (bad)
 		return -1;
+	/* A copy of the damaged file, then the new one replaces it whole: a
+	 * crash in between leaves the game set aside, never without a file. */
 	snprintf(from, sizeof from, "%s/games/%s/game.txt", live, game);
 	snprintf(to, sizeof to, "%s/games/%s/game.txt.damaged-%lld", live, game, (long long)now);
-	if (fs_exists(from) && rename(from, to) < 0) {
-		fprintf(stderr, "pouch replay: %s: %s\n", to, strerror(errno));
+	if (fs_exists(from) && install_file(from, to) < 0)
 		return -1;
-	}
 	snprintf(from, sizeof from, "%s/games/%s/game.txt", out, game);
 	snprintf(to, sizeof to, "%s/games/%s/game.txt", live, game);
 	if (install_file(from, to) < 0)
@@ -661,7 +677,6 @@ repair_game(const struct cli_opts *o, struct run_opts *ro, const char *game)
 {
 	const char *live = data_dir(o);
 	char lock[1100], scratch[1100], path[1300];
-	const char *tmp = getenv("TMPDIR");
 	struct runner r;
 	struct buf err;
 	size_t upto = 0;
@@ -689,9 +704,7 @@ repair_game(const struct cli_opts *o, struct run_opts *ro, const char *game)
 		return 1;
 	}
 	buf_free(&err);
-	snprintf(scratch, sizeof scratch, "%s/pouch-replay.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (mkdtemp(scratch) == NULL) {
-		fprintf(stderr, "pouch replay: %s: %s\n", scratch, strerror(errno));
+	if (make_scratch(scratch, sizeof scratch) < 0) {
 		fs_unlock(fd);
 		return 1;
 	}
@@ -775,13 +788,8 @@ cli_replay(const struct cli_opts *o, int argc, char **argv)
 	if (game)
 		return repair_game(o, &ro, game);
 	if (out == NULL) {	/* a check only: into a directory of its own */
-		const char *tmp = getenv("TMPDIR");
-
-		snprintf(scratch, sizeof scratch, "%s/pouch-replay.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-		if (mkdtemp(scratch) == NULL) {
-			fprintf(stderr, "pouch: replay: %s: %s\n", scratch, strerror(errno));
+		if (make_scratch(scratch, sizeof scratch) < 0)
 			return 1;
-		}
 		out = scratch;
 	}
 	ro.data = out;

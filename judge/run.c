@@ -167,6 +167,13 @@ set_aside(struct runner *r)
 	char path[1300], stamp[32];
 	int i;
 
+	/* A note beside a game that loads is left from a repair that
+	 * stopped before removing it. */
+	for (i = 0; !r->o.replay && !r->o.look_only && i < r->j.ngames; i++) {
+		aside_note_path(r, r->j.games[i]->name, path, sizeof path);
+		if (unlink(path) == 0)
+			log_info("%s: removed (the game is whole)", path);
+	}
 	if (r->st.naside == 0)
 		return;
 	r->aside_notes = xcalloc((size_t)r->st.naside, sizeof *r->aside_notes);
@@ -466,7 +473,7 @@ runner_apply(struct runner *r, struct buf *err)
 			break;
 		}
 	}
-	if (r->o.replay && end == 0)
+	if (r->o.replay && end == 0 && !r->o.replay_cut)
 		end = spool_clock(r->sp);	/* where the live judge stopped */
 	if (rc == 0 && end > 0) {
 		judge_tick(&r->j, end);

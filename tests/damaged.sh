@@ -98,6 +98,11 @@ expect "... the kept mail applied" grep -q "^applied	$id	" "$D/spool/ledger"
 expect "... and answered" test "$(count germany-g1@school.example 'Re: orders')" -eq 1
 expect "... the kept orders counted at the deadline they came before" grep -q "Mun.*Ruh" "$D/games/g1/history/0001.txt"
 expect "... the host's command done" sh -c "grep -q 'PAUSE\|paused' '$D/games/g1/audit.log'"
+# A note left by a repair that stopped before removing it goes.
+printf 'upto 1\nclock 1\n' >"$D/games/g1/set-aside"
+mail n1 $((T0 + 26 * H)) france-g2@school.example 'GAME g2 France france-pw\nA Par - Pic'
+p $((T0 + 26 * H)) run
+expect "a note beside a whole game (a repair stopped short): removed" test ! -e "$D/games/g1/set-aside"
 "$POUCH" --data "$D" replay --verify >"$OUT" 2>"$ERR"
 rc=$?
 expect "replay --verify: the games and mail as if nothing was damaged" sh -c "[ $rc -eq 0 ] && grep -q ', 0 differences' '$OUT'"
