@@ -111,6 +111,8 @@ summary(const struct runner *r, FILE *f)
 	    "queued %d; sent %d, deferred %d, waiting %d\n", s->fetched, s->stored, s->applied,
 	    s->phases, s->phases == 1 ? "" : "s", s->pages, s->pages == 1 ? "" : "s", s->queued,
 	    s->out.sent, s->out.deferred, s->out.waiting);
+	if (s->held > 0)
+		fprintf(f, "kept for games set aside: %d message%s\n", s->held, s->held == 1 ? "" : "s");
 	fprintf(f, "time: fetch %.0f ms, apply %.0f ms, commit %.0f ms, send %.0f ms\n", s->ms_fetch,
 	    s->ms_apply, s->ms_commit, s->ms_send);
 }

@@ -70,8 +70,9 @@ expect "... and not applied, not answered" sh -c "! grep -q '^applied	$id	' '$D/
 expect "... the damaged file not replaced" cmp -s "$WORK/cut" "$D/games/g1/game.txt"
 expect "... its master told by mail" test "$(count gm-g1@school.example '\[g1\] the game is set aside')" -eq 1
 expect "... the other master not" test "$(count gm-g2@school.example '.* set aside')" -eq 0
-p $((T0 + 3 * H)) run
+"$POUCH" --data "$D" -v run --now $((T0 + 3 * H)) >"$OUT" 2>"$ERR"
 expect "the next run: the host told again, one line" sh -c "[ \$(wc -l <'$ERR') -eq 1 ] && grep -q 'game g1 set aside' '$ERR'"
+expect "... and -v counts the message kept" grep -q "^kept for games set aside: 1 message$" "$OUT"
 expect "... the master not mailed again" test "$(count gm-g1@school.example '\[g1\] the game is set aside')" -eq 1
 "$POUCH" --data "$D" game list >"$OUT" 2>"$ERR"
 expect "game list: the other game, and the damaged one as set aside" sh -c "grep -q '^g2 .*active' '$OUT' && grep -q '^g1 .*set aside' '$OUT'"

@@ -472,6 +472,33 @@ test_damaged_everywhere(void **state)
 	buf_free(&why);
 }
 
+/* The game a message is for, as the shell asks before applying it (mail
+ * for a game set aside waits). */
+static void
+test_mail_game(void **state)
+{
+	static const struct {
+		const char *text, *game;
+	} cases[] = {
+		{ "GAME g1 France france-pw\nA Par - Bur\n", "g1" },
+		{ "Hello\n\n  GAME   school-2  GM secret\nPAUSE\n", "school-2" },
+		{ "> GAME quoted England pw\nNEWGAME g3 standard GM gm@example.test\n", "g3" },
+		{ "A Par - Bur\n", "" },
+		{ "GAME a-name-far-longer-than-any-game England pw\n", "" },
+	};
+	char game[GAME_NAME_MAX], text[256];
+	struct inmsg m;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		memset(&m, 0, sizeof m);
+		snprintf(text, sizeof text, "%s", cases[i].text);
+		m.text = text;
+		judge_mail_game(&m, game, sizeof game);
+		assert_string_equal(game, cases[i].game);
+	}
+}
+
 int
 main(void)
 {
@@ -483,6 +510,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_key_reproduces, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lock, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_game_file, setup, teardown),
+		cmocka_unit_test(test_mail_game),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
