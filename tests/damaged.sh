@@ -151,6 +151,21 @@ for f in game.txt history/0001.txt; do
 done
 expect "$n damaged copies (game.txt and history/0001.txt cut at every 100 bytes and at line ends, a byte changed): each set aside with its file and line, the other game served, no crash" test $bad -eq 0
 
+# A history record cut short: set aside, repaired, and the same game as a
+# replay of the whole spool makes.
+rm -rf "$D" && cp -R "$WORK/base" "$D"
+head -c 120 "$WORK/base/games/g1/history/0001.txt" >"$D/games/g1/history/0001.txt"
+mail h1 $((T0 + 27 * H)) germany-g1@school.example 'GAME g1 Germany germany-pw\nA Ruh - Bel'
+p $((T0 + 27 * H)) run
+expect "a history record cut short: the game set aside, naming the record" grep -q "game g1 set aside: .*history/0001.txt:[0-9]*: " "$ERR"
+"$POUCH" --data "$D" replay --game g1 >"$OUT" 2>"$ERR"
+rc=$?
+p $((T0 + 28 * H)) run
+expect "... repaired: the record whole again, the kept orders applied" \
+	sh -c "[ $rc -eq 0 ] && cmp -s '$WORK/base/games/g1/history/0001.txt' '$D/games/g1/history/0001.txt' && grep -q '^order Germany A ruh - bel' '$D/games/g1/game.txt'"
+"$POUCH" --data "$D" replay --verify >"$OUT" 2>"$ERR"
+expect "... and replay --verify finds no difference" grep -q ', 0 differences' "$OUT"
+
 # A byte changed in a record of the spool's ledger (the whole judge's
 # archive, not a game's): every run stops, naming the file and line,
 # and nothing is applied from a ledger that cannot be trusted.
