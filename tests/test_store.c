@@ -468,6 +468,21 @@ test_damaged_everywhere(void **state)
 	memcpy(strstr(whole.data, "\nend ") + 1, "end edited\n", 12);
 	put_file(game, whole.data, strlen(whole.data));
 	assert_int_equal(load_count(f, &why), 1);
+	/* ... and when it does not read, the reason has the file's line:
+	 * without its position, where the file ends. */
+	{
+		char *ph = strstr(whole.data, "\nphase ");
+		int lines = 0;
+		assert_non_null(ph);
+		memcpy(ph + 1, "end edited\n", 12);
+		for (char *c = whole.data; *c; c++)
+			lines += *c == '\n';
+		put_file(game, whole.data, strlen(whole.data));
+		assert_int_equal(load_count(f, &why), 0);
+		snprintf(rec, sizeof rec, "game.txt:%d: no phase line\n", lines - 1);
+		if (strstr(buf_str(&why), rec) == NULL)
+			fail_msg("wanted \"%s\" in \"%s\"", rec, buf_str(&why));
+	}
 	buf_free(&whole);
 	buf_free(&why);
 }
