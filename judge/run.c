@@ -214,6 +214,15 @@ runner_load(struct runner *r, struct buf *err)
 	r->loaded = 1;
 	if (spool_index(r->sp, err) < 0 || store_load(&r->st, &r->j, err) < 0)
 		return -1;
+	/* A game has applied message seq, the seq-th inbound record: a ledger
+	 * with fewer lost whole records (cut at a line's end). */
+	for (int i = 0; i < r->j.ngames; i++)
+		if (r->j.games[i]->seq > 0 && (size_t)r->j.games[i]->seq > spool_count_in(r->sp)) {
+			buf_printf(err, "%s/ledger: cut short: it names %zu inbound messages, but game %s "
+			    "applied message %ld; the spool is left alone\n", spool_dir(r->sp),
+			    spool_count_in(r->sp), r->j.games[i]->name, r->j.games[i]->seq);
+			return -1;
+		}
 	if (r->o.replay && r->j.ngames > 0) {
 		buf_printf(err, "%s: already holds games; replay into a new data directory\n",
 		    r->o.data);

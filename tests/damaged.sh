@@ -182,6 +182,17 @@ expect "a ledger record changed: the run stops (exit 1), naming the ledger and l
 	sh -c "[ $rc -eq 1 ] && grep -q 'spool/ledger:$line: damaged record' '$ERR'"
 expect "... and nothing applied" cmp -s "$WORK/g2.before" "$D/games/g2/game.txt"
 
+# The ledger cut at the end of a line (whole records lost): the games
+# have applied messages it no longer names; every run stops.
+rm -rf "$D" && cp -R "$WORK/base" "$D"
+head -n 4 "$WORK/base/spool/ledger" >"$D/spool/ledger"
+mail f1 $((T0 + 27 * H)) france-g2@school.example 'GAME g2 France france-pw\nA Par - Bur'
+p $((T0 + 27 * H)) run
+rc=$?
+expect "a ledger cut at a line's end: the run stops (exit 1), saying so" \
+	sh -c "[ $rc -eq 1 ] && grep -q 'spool/ledger: cut short: it names [0-9]* inbound messages, but game g[12] applied message' '$ERR'"
+expect "... and nothing applied" cmp -s "$WORK/base/games/g2/game.txt" "$D/games/g2/game.txt"
+
 # An outbox entry cut short: never sent; the rest of the outbox goes.
 rm -rf "$D" && cp -R "$WORK/base" "$D"
 mail e1 $((T0 + 27 * H)) france-g2@school.example 'GAME g2 France france-pw\nA Par - Bur'
