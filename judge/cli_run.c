@@ -309,12 +309,16 @@ with_games(const struct cli_opts *o, const char *show)
 	if (show == NULL && found == 0)
 		printf("no games in %s\n", ro.data);
 	buf_free(&text);
-	runner_close(&r);
 	if (show && !found) {
-		fprintf(stderr, "pouch game: no game called \"%s\"\n", show);
-		return 1;
+		const struct store_aside *a = store_find_aside(&r.st, show);
+		if (a)
+			fprintf(stderr, "pouch game: game %s is set aside, its file damaged:\n%s"
+			    "(pouch replay --game %s repairs it)\n", a->game, a->why, a->game);
+		else
+			fprintf(stderr, "pouch game: no game called \"%s\"\n", show);
 	}
-	return 0;
+	runner_close(&r);
+	return show && !found ? 1 : 0;
 }
 
 int

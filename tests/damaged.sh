@@ -76,6 +76,9 @@ expect "... and -v counts the message kept" grep -q "^kept for games set aside: 
 expect "... the master not mailed again" test "$(count gm-g1@school.example '\[g1\] the game is set aside')" -eq 1
 "$POUCH" --data "$D" game list >"$OUT" 2>"$ERR"
 expect "game list: the other game, and the damaged one as set aside" sh -c "grep -q '^g2 .*active' '$OUT' && grep -q '^g1 .*set aside' '$OUT'"
+"$POUCH" --data "$D" game show g1 >"$OUT" 2>"$ERR"
+expect "game show of the damaged game: exit 1, set aside, with the file and line" \
+	sh -c "[ $? -eq 1 ] && grep -q 'game g1 is set aside' '$ERR' && grep -q 'games/g1/game.txt:[0-9]*: ' '$ERR'"
 p $((T0 + 3 * H)) game g1 PAUSE
 rc=$?
 expect "a host command for the damaged game: exit 1, kept for after the repair" \
