@@ -17,6 +17,9 @@
 #include "cli.h"
 #include "run.h"
 
+/* After the judge's headers: <unistd.h> defines R_OK. */
+#include <unistd.h>
+
 #define LOCK_WAIT_MS 10000
 
 static const char *
@@ -107,6 +110,8 @@ summary(const struct runner *r, FILE *f)
 	    "queued %d; sent %d, deferred %d, waiting %d\n", s->fetched, s->stored, s->applied,
 	    s->phases, s->phases == 1 ? "" : "s", s->pages, s->pages == 1 ? "" : "s", s->queued,
 	    s->out.sent, s->out.deferred, s->out.waiting);
+	if (s->held > 0)
+		fprintf(f, "kept for games set aside: %d message%s\n", s->held, s->held == 1 ? "" : "s");
 	fprintf(f, "time: fetch %.0f ms, apply %.0f ms, commit %.0f ms, send %.0f ms\n", s->ms_fetch,
 	    s->ms_apply, s->ms_commit, s->ms_send);
 }
@@ -294,6 +299,7 @@ with_games(const struct cli_opts *o, const char *show)
 	run_opts_init(&ro, o);
 	if (game_now)
 		ro.now = game_now;
+	ro.look_only = 1;
 	if (open_runner(&r, &ro, "game") != 0)
 		return 1;
 	buf_init(&text, 8u << 20);
@@ -334,15 +340,22 @@ with_games(const struct cli_opts *o, const char *show)
 			found++;
 		}
 	}
+	for (i = 0; show == NULL && i < r.st.naside; i++, found++)
+		printf("%-16s set aside: its file is damaged (pouch replay --game %s)\n",
+		    r.st.aside[i].game, r.st.aside[i].game);
 	if (show == NULL && found == 0)
 		printf("no games in %s\n", ro.data);
 	buf_free(&text);
-	runner_close(&r);
 	if (show && !found) {
-		fprintf(stderr, "pouch game: no game called \"%s\"\n", show);
-		return 1;
+		const struct store_aside *a = store_find_aside(&r.st, show);
+		if (a)
+			fprintf(stderr, "pouch game: game %s is set aside, its file damaged:\n%s"
+			    "(pouch replay --game %s repairs it)\n", a->game, a->why, a->game);
+		else
+			fprintf(stderr, "pouch game: no game called \"%s\"\n", show);
 	}
-	return 0;
+	runner_close(&r);
+	return show && !found ? 1 : 0;
 }
 
 int
@@ -516,7 +529,9 @@ live_mail(struct runner *r, const char *live, size_t *n)
 	*n = 0;
 	for (i = 0; i < spool_count_out(r->sp); i++) {
 		const struct spool_sent *s = spool_out(r->sp, i);
-		if (s->message_id == NULL)
+		/* The notice that a game was set aside comes from the shell
+		 * (a damaged file), not from the spool: no replay makes it. */
+		if (s->message_id == NULL || strncmp(s->message_id, ASIDE_MSGID, strlen(ASIDE_MSGID)) == 0)
 			continue;
 		v = xreallocarray(v, *n + 1, sizeof *v);
 		v[*n] = (struct live_msg){ xstrdup(s->message_id), s->id, NULL, 0 };
@@ -533,6 +548,10 @@ live_mail(struct runner *r, const char *live, size_t *n)
 		buf_reset(&raw);
 		if (fs_read_file(path, &raw) < 0 || (id = mime_message_id(raw.data, raw.len)) == NULL)
 			continue;
+		if (strncmp(id, ASIDE_MSGID, strlen(ASIDE_MSGID)) == 0) {
+			free(id);
+			continue;
+		}
 		v = xreallocarray(v, *n + 1, sizeof *v);
 		v[*n] = (struct live_msg){ id, NULL, xstrdup(path), 0 };
 		(*n)++;
@@ -607,10 +626,163 @@ verify_mail(struct runner *r, const char *live, int *checked)
 	return diffs;
 }
 
+/* A new directory under TMPDIR (default /tmp) into scratch. Returns 0 or
+ * -1 (said why). */
+static int
+make_scratch(char *scratch, size_t size)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	snprintf(scratch, size, "%s/pouch-replay.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (mkdtemp(scratch) == NULL) {
+		fprintf(stderr, "pouch replay: %s: %s\n", scratch, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Copy from into to (synced), keeping to's mode 0640. */
+static int
+install_file(const char *from, const char *to)
+{
+	struct buf b;
+	int rc;
+
+	buf_init(&b, 256u << 20);
+	rc = fs_read_file(from, &b) < 0 || fs_write_atomic_mode(to, b.data, b.len, 0640) < 0 ? -1 : 0;
+	if (rc < 0)
+		fprintf(stderr, "pouch replay: %s: %s\n", to, strerror(errno));
+	buf_free(&b);
+	return rc;
+}
+
+/* Put the game rebuilt in out/games/game in place of the live one: its
+ * history records and logs first, its file last (the damaged one kept
+ * beside it), then the note that set it aside goes (a run that finds the
+ * game whole removes a note left behind). */
+static int
+install_game(const char *live, const char *out, const char *game, time_t now)
+{
+	char from[2600], to[1400], dir[1200];
+	DIR *d;
+	struct dirent *e;
+	int bad = 0;
+
+	snprintf(dir, sizeof dir, "%s/games/%s/history", live, game);
+	if (fs_mkdir_p(dir, 0750) < 0) {
+		fprintf(stderr, "pouch replay: %s: %s\n", dir, strerror(errno));
+		return -1;
+	}
+	snprintf(dir, sizeof dir, "%s/games/%s/history", out, game);
+	d = opendir(dir);
+	while (d && !bad && (e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.' || strstr(e->d_name, ".tmp."))
+			continue;
+		snprintf(from, sizeof from, "%s/%s", dir, e->d_name);
+		snprintf(to, sizeof to, "%s/games/%s/history/%s", live, game, e->d_name);
+		bad = install_file(from, to) < 0;
+	}
+	if (d)
+		closedir(d);
+	for (int k = 0; k < 2 && !bad; k++) {
+		const char *log = k ? "press.log" : "audit.log";
+		snprintf(from, sizeof from, "%s/games/%s/%s", out, game, log);
+		snprintf(to, sizeof to, "%s/games/%s/%s", live, game, log);
+		if (fs_exists(from))
+			bad = install_file(from, to) < 0;
+	}
+	if (bad)
+		return -1;
+	/* A copy of the damaged file, then the new one replaces it whole: a
+	 * crash in between leaves the game set aside, never without a file. */
+	snprintf(from, sizeof from, "%s/games/%s/game.txt", live, game);
+	snprintf(to, sizeof to, "%s/games/%s/game.txt.damaged-%lld", live, game, (long long)now);
+	if (fs_exists(from) && install_file(from, to) < 0)
+		return -1;
+	snprintf(from, sizeof from, "%s/games/%s/game.txt", out, game);
+	snprintf(to, sizeof to, "%s/games/%s/game.txt", live, game);
+	if (install_file(from, to) < 0)
+		return -1;
+	snprintf(to, sizeof to, "%s/games/%s/%s", live, game, ASIDE_NOTE);
+	if (unlink(to) < 0 && errno != ENOENT) {
+		fprintf(stderr, "pouch replay: %s: %s\n", to, strerror(errno));
+		return -1;
+	}
+	/* The next run loads the games whatever DATA/next-due said. */
+	snprintf(to, sizeof to, "%s/next-due", live);
+	unlink(to);
+	return 0;
+}
+
+/* pouch replay --game NAME: rebuild one game of the live judge from its
+ * spool, as it stood when it was set aside, and put it in place. */
+static int
+repair_game(const struct cli_opts *o, struct run_opts *ro, const char *game)
+{
+	const char *live = data_dir(o);
+	char lock[1100], scratch[1100], path[1300];
+	struct runner r;
+	struct buf err;
+	size_t upto = 0;
+	time_t clock = 0;
+	int fd, rc, status;
+
+	if (!game_name_valid(game)) {
+		fprintf(stderr, "pouch replay: \"%s\" is not a game name\n", game);
+		return 2;
+	}
+	/* No run may touch the games meanwhile. */
+	snprintf(lock, sizeof lock, "%s/pouch.lock", live);
+	fd = fs_lock(lock, LOCK_WAIT_MS);
+	if (fd < 0) {
+		fprintf(stderr, "pouch replay: %s: %s\n", lock, errno == EWOULDBLOCK ?
+		    "another pouch is working there; try again" : strerror(errno));
+		return 1;
+	}
+	buf_init(&err, 1 << 16);
+	rc = runner_aside_point(live, game, &upto, &clock, &err);
+	if (rc < 0) {
+		cli_print_err("replay", &err);
+		buf_free(&err);
+		fs_unlock(fd);
+		return 1;
+	}
+	buf_free(&err);
+	if (make_scratch(scratch, sizeof scratch) < 0) {
+		fs_unlock(fd);
+		return 1;
+	}
+	ro->data = scratch;
+	ro->replay_cut = 1;
+	ro->replay_upto = upto;
+	ro->now = clock;
+	status = 1;
+	if (open_runner(&r, ro, "replay") == 0) {
+		status = finish(&r, "replay", 1, 0);
+		printf("replayed %d messages (%d from the host), up to where game %s was %s\n",
+		    r.stats.applied, r.stats.host, game, rc == 1 ? "set aside" : "last saved");
+		runner_close(&r);
+	}
+	snprintf(path, sizeof path, "%s/games/%s/game.txt", scratch, game);
+	if (status == 0 && !fs_exists(path)) {
+		fprintf(stderr, "pouch replay: the spool makes no game %s (up to message %zu)\n",
+		    game, upto);
+		status = 1;
+	}
+	if (status == 0 && install_game(live, scratch, game, time(NULL)) < 0)
+		status = 1;
+	if (status == 0)
+		printf("game %s rebuilt from the spool and put in place; the next run reads the "
+		    "mail kept for it\n", game);
+	fs_rm_rf(scratch);
+	fs_unlock(fd);
+	return status;
+}
+
 int
 cli_replay(const struct cli_opts *o, int argc, char **argv)
 {
-	const char *spool = NULL, *out = NULL;
+	const char *spool = NULL, *out = NULL, *game = NULL;
 	char spool_default[1100], scratch[1100] = "";
 	struct run_opts ro;
 	struct runner r;
@@ -624,29 +796,20 @@ cli_replay(const struct cli_opts *o, int argc, char **argv)
 			out = argv[++i];
 		else if (strcmp(argv[i], "--verify") == 0)
 			verify = 1;
+		else if (strcmp(argv[i], "--game") == 0 && i + 1 < argc)
+			game = argv[++i];
 		else {
 			return cli_usage("replay", stderr);
 		}
 	}
-	if (out == NULL && !verify) {
+	if ((out == NULL && !verify && game == NULL) || (game && (out || verify || spool))) {
 		return cli_usage("replay", stderr);
-	}
-	if (out == NULL) {	/* a check only: into a directory of its own */
-		const char *tmp = getenv("TMPDIR");
-
-		snprintf(scratch, sizeof scratch, "%s/pouch-replay.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-		if (mkdtemp(scratch) == NULL) {
-			fprintf(stderr, "pouch: replay: %s: %s\n", scratch, strerror(errno));
-			return 1;
-		}
-		out = scratch;
 	}
 	if (spool == NULL) {
 		snprintf(spool_default, sizeof spool_default, "%s/spool", data_dir(o));
 		spool = spool_default;
 	}
 	run_opts_init(&ro, o);
-	ro.data = out;
 	ro.spool = spool;
 	ro.replay = 1;
 	ro.now = 0;		/* the spool's clock */
@@ -660,6 +823,14 @@ cli_replay(const struct cli_opts *o, int argc, char **argv)
 			ro.conf_dir = data_dir(o);	/* its relative paths are the live judge's */
 		}
 	}
+	if (game)
+		return repair_game(o, &ro, game);
+	if (out == NULL) {	/* a check only: into a directory of its own */
+		if (make_scratch(scratch, sizeof scratch) < 0)
+			return 1;
+		out = scratch;
+	}
+	ro.data = out;
 	rc = open_runner(&r, &ro, "replay");
 	if (rc != 0) {
 		if (*scratch)

@@ -473,7 +473,7 @@ cli_doctor(const struct cli_opts *o, int argc, char **argv)
 	ro.maps = o->maps_dir;
 	ro.now = time(NULL);
 	ro.wait_ms = 10000;
-	ro.inspect = 1;
+	ro.look_only = 1;
 	buf_init(&err, 1 << 16);
 	rc = runner_open(&d.r, &ro, &err);
 	if (rc == 0)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../lib/str.h"
+#include "../lib/xalloc.h"
 #include "../lib/tz.h"
 #include "../parser/orders.h"
 #include "adjudicate.h"
@@ -769,9 +770,9 @@ game_read(struct game *g, const char *text, size_t len,
     void *ctx, struct buf *err)
 {
 	const char *p = text, *end = text + len, *line;
-	struct buf boardtxt;
+	struct buf boardtxt, berr;
 	struct pending_order *po = NULL;
-	int npo = 0, lineno = 0, errors = 0, i;
+	int npo = 0, lineno = 0, errors = 0, i, *bline = NULL, nbline = 0;
 	size_t n;
 
 	memset(g, 0, sizeof *g);
@@ -824,6 +825,8 @@ game_read(struct game *g, const char *text, size_t len,
 		}
 		if (is_board_key(k)) {
 			buf_printf(&boardtxt, "%s %s\n", k, v);
+			bline = xreallocarray(bline, (size_t)nbline + 1, sizeof *bline);
+			bline[nbline++] = lineno;	/* its line in the file */
 			continue;
 		}
 		if (strcmp(k, "game") == 0) {
@@ -1007,8 +1010,25 @@ game_read(struct game *g, const char *text, size_t len,
 			errors++;
 		}
 	}
-	if (board_read(&g->board, g->map, buf_str(&boardtxt), boardtxt.len, err) < 0)
+	buf_init(&berr, 1 << 16);
+	if (board_read(&g->board, g->map, buf_str(&boardtxt), boardtxt.len, &berr) < 0) {
+		/* The board's complaints, with the file's line numbers: a
+		 * missing line is missed where the file ends. */
+		const char *q = buf_str(&berr), *qend = q + berr.len, *l;
+		size_t k;
+		while ((l = str_next_line(&q, qend, &k)) != NULL) {
+			long bl = 0;
+			size_t digits = strspn(l, "0123456789");
+			if (digits > 0 && digits + 1 < k && l[digits] == ':' &&
+			    (bl = strtol(l, NULL, 10)) >= 1 && bl <= nbline)
+				buf_printf(err, "%d%.*s\n", bline[bl - 1], (int)(k - digits), l + digits);
+			else
+				buf_printf(err, "%d: %.*s\n", lineno, (int)k, l);
+		}
 		errors++;
+	}
+	buf_free(&berr);
+	free(bline);
 	game_set_rules(g);
 	/* Orders need the board to be read. */
 	for (i = 0; i < npo; i++) {

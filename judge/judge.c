@@ -2069,3 +2069,36 @@ judge_host_mail(struct judge *j, const struct inmsg *m, long seq, time_t now)
 {
 	handle_mail(j, m, seq, now, true);
 }
+
+void
+judge_mail_game(const struct inmsg *m, char *out, size_t size)
+{
+	struct body_line *lines;
+	int n, i;
+
+	*out = '\0';
+	if (m->text == NULL)
+		return;
+	lines = xcalloc(BODY_MAX_LINES, sizeof *lines);
+	n = body_split(m->text, strlen(m->text), lines, BODY_MAX_LINES);
+	if (n > BODY_MAX_LINES)
+		n = BODY_MAX_LINES;
+	for (i = 0; i < n; i++) {
+		const struct body_line *bl = &lines[i];
+		if (bl->kind == LINE_IDENT ||
+		    (bl->kind == LINE_COMMAND && bl->cmd == CMD_NEWGAME)) {
+			const char *a = bl->args, *end = bl->args + bl->args_len;
+			size_t k;
+			while (a < end && (*a == ' ' || *a == '\t'))
+				a++;
+			for (k = 0; a + k < end && a[k] != ' ' && a[k] != '\t'; k++)
+				;
+			if (k < size) {
+				memcpy(out, a, k);
+				out[k] = '\0';
+			}
+			break;
+		}
+	}
+	free(lines);
+}

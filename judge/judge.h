@@ -141,6 +141,10 @@ void judge_mail(struct judge *j, const struct inmsg *m, long seq, time_t now);
  * that a message is the host's, never anything in the message.
  */
 void judge_host_mail(struct judge *j, const struct inmsg *m, long seq, time_t now);
+/* The game the message's first GAME (or NEWGAME) line names, into out
+ * (size >= GAME_NAME_MAX); "" when it names none. Only reads the text: the
+ * shell holds back mail for a game it set aside. */
+void judge_mail_game(const struct inmsg *m, char *out, size_t size);
 /* Do what time requires up to now: process phases whose deadline passed or
  * whose orders are all in, send reminders and deadline notices. A phase
  * decided late is dated at its deadline; reminders and notices are sent

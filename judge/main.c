@@ -42,9 +42,11 @@ static const struct command commands[] = {
 	    "standard input; -: a whole message of them), list or show games; --now sets the\n"
 	    "command's clock, for rehearsals and tests" },
 	{ "replay", cli_replay, "replay [--spool dir] --into out [--verify]\n"
-	    "replay [--spool dir] --verify",
+	    "replay [--spool dir] --verify\n"
+	    "replay --game name",
 	    "rebuild every game from the spool alone into out; --verify compares with the live\n"
-	    "judge (without --into, in a directory of its own, removed when nothing differs)" },
+	    "judge (without --into, in a directory of its own, removed when nothing differs);\n"
+	    "--game repairs a game set aside as damaged" },
 	{ "doctor", cli_doctor, "doctor",
 	    "check the data directory and its settings before the first game: the judge's\n"
 	    "address, the mailbox and the outgoing server, the map pages, cron, the clock" },

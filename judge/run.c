@@ -92,7 +92,7 @@ runner_open(struct runner *r, const struct run_opts *o, struct buf *err)
 	}
 	/* The embedded default reads a Maildir: there from the first run on,
 	 * for mail to be delivered into. */
-	if (r->conf.mail.imap_host == NULL && !o->inspect) {
+	if (r->conf.mail.imap_host == NULL && !o->look_only) {
 		static const char *const sub[] = { "new", "cur", "tmp" };
 		char md[1200];
 		for (size_t k = 0; k < 3; k++) {
@@ -109,6 +109,122 @@ runner_open(struct runner *r, const struct run_opts *o, struct buf *err)
 	return r->ob == NULL ? -1 : 0;
 }
 
+/* The first inbound message not applied yet: where the spool stood when
+ * the games on disk were last written (with its clock). */
+static size_t
+first_pending(struct spool *sp)
+{
+	size_t i, n = spool_count_in(sp);
+
+	for (i = 0; i < n; i++)
+		if (spool_in(sp, i)->state == SPOOL_STORED)
+			break;
+	return i;
+}
+
+static void
+aside_note_path(const struct runner *r, const char *game, char *out, size_t size)
+{
+	char dir[1100];
+
+	store_game_dir(&r->st, game, dir, sizeof dir);
+	snprintf(out, size, "%s/%s", dir, ASIDE_NOTE);
+}
+
+/* Mail the masters named by what is left of the game's file. The
+ * Message-ID names the game and the spool position, so a run repeated
+ * after a crash does not send it twice. */
+static void
+tell_masters(struct runner *r, const struct store_aside *a, size_t upto)
+{
+	struct outmsg m;
+	struct buf text, err;
+	char id[256], subject[160], game[GAME_NAME_MAX], addrs[GAME_MAX_GMS][ADDR_MAX];
+	char *to[GAME_MAX_GMS];
+
+	if (r->ob == NULL || a->ngms == 0)
+		return;
+	snprintf(id, sizeof id, ASIDE_MSGID "%s.%zu@%s", a->game, upto, r->conf.judge.domain);
+	if (!strset_add(&r->known, id))
+		return;
+	buf_init(&text, 1 << 16);
+	buf_printf(&text, "The judge cannot read the file of game %s: it is damaged\n"
+	    "(%.*s).\n\n"
+	    "The game is set aside: nothing happens in it, and the mail sent to it is\n"
+	    "kept, not read, until the judge's host rebuilds the game from the judge's\n"
+	    "archive of messages (pouch replay --game %s). Then that mail is read in\n"
+	    "the order it came, and the game goes on as if nothing had happened.\n"
+	    "The other games on this judge go on as usual.\n", a->game,
+	    (int)strcspn(a->why, "\n"), a->why, a->game);
+	snprintf(subject, sizeof subject, "[%s] the game is set aside: its file is damaged", a->game);
+	for (int i = 0; i < a->ngms; i++) {
+		str_copy(addrs[i], a->gms[i], ADDR_MAX);
+		to[i] = addrs[i];
+	}
+	str_copy(game, a->game, sizeof game);
+	memset(&m, 0, sizeof m);
+	m.to = to;
+	m.nto = a->ngms;
+	m.subject = subject;
+	m.text = buf_take(&text);
+	m.game = game;
+	m.autosub = OUT_GENERATED;
+	m.date = r->o.now;
+	m.message_id = id;
+	buf_init(&err, 1 << 16);
+	if (mail_queue(r->ob, &r->conf.mail, &m, r->o.now, NULL, &err) < 0)
+		log_warn("not queued: %s (%s)", id, buf_str(&err));
+	else
+		r->stats.queued++;
+	buf_free(&err);
+	free(m.text);
+}
+
+/* Tell the host (every run) and the game's masters (once, with the
+ * note) that a game is set aside. */
+static void
+set_aside(struct runner *r)
+{
+	char path[1300], stamp[32];
+	int i;
+
+	/* A note beside a game that loads is left from a repair that
+	 * stopped before removing it. */
+	for (i = 0; !r->o.replay && !r->o.look_only && i < r->j.ngames; i++) {
+		aside_note_path(r, r->j.games[i]->name, path, sizeof path);
+		if (unlink(path) == 0)
+			log_info("%s: removed (the game is whole)", path);
+	}
+	if (r->st.naside == 0)
+		return;
+	r->aside_notes = xcalloc((size_t)r->st.naside, sizeof *r->aside_notes);
+	for (i = 0; i < r->st.naside; i++) {
+		const struct store_aside *a = &r->st.aside[i];
+		struct buf note;
+		size_t upto;
+		int n = (int)strcspn(a->why, "\n");
+
+		log_warn("game %s set aside: %.*s (repair: pouch replay --game %s)", a->game, n,
+		    a->why, a->game);
+		if (r->o.replay || r->o.look_only)
+			continue;
+		aside_note_path(r, a->game, path, sizeof path);
+		if (fs_exists(path))
+			continue;	/* set aside in an earlier run: its masters know */
+		upto = first_pending(r->sp);
+		buf_init(&note, 1 << 16);
+		buf_printf(&note, "# pouch set this game aside; pouch replay --game %s repairs it\n"
+		    "since %s\nupto %zu\nclock %lld\n", a->game,
+		    time_rfc3339(r->o.now, stamp, sizeof stamp), upto, (long long)spool_clock(r->sp));
+		for (const char *p = a->why; *p; p += n + (p[n] == '\n')) {
+			n = (int)strcspn(p, "\n");
+			buf_printf(&note, "why %.*s\n", n, p);
+		}
+		r->aside_notes[i] = buf_take(&note);
+		tell_masters(r, a, upto);
+	}
+}
+
 /* The games, and the Message-IDs already queued or sent (which are not
  * queued again). Once per run, before the first message is applied. */
 int
@@ -119,17 +235,29 @@ runner_load(struct runner *r, struct buf *err)
 	r->loaded = 1;
 	if (spool_index(r->sp, err) < 0 || store_load(&r->st, &r->j, err) < 0)
 		return -1;
+	/* A game has applied message seq, the seq-th inbound record: a ledger
+	 * with fewer lost whole records (cut at a line's end). */
+	for (int i = 0; i < r->j.ngames; i++)
+		if (r->j.games[i]->seq > 0 && (size_t)r->j.games[i]->seq > spool_count_in(r->sp)) {
+			buf_printf(err, "%s/ledger: cut short: it names %zu inbound messages, but game %s "
+			    "applied message %ld; the spool is left alone\n", spool_dir(r->sp),
+			    spool_count_in(r->sp), r->j.games[i]->name, r->j.games[i]->seq);
+			return -1;
+		}
 	if (r->o.replay && r->j.ngames > 0) {
 		buf_printf(err, "%s: already holds games; replay into a new data directory\n",
 		    r->o.data);
 		return -1;
 	}
-	if (r->ob == NULL)
-		return 0;
-	for (size_t i = 0; i < spool_count_out(r->sp); i++)
-		if (spool_out(r->sp, i)->message_id)
-			strset_add(&r->known, spool_out(r->sp, i)->message_id);
-	return outbox_each_message_id(r->ob, remember, &r->known, err);
+	if (r->ob != NULL) {
+		for (size_t i = 0; i < spool_count_out(r->sp); i++)
+			if (spool_out(r->sp, i)->message_id)
+				strset_add(&r->known, spool_out(r->sp, i)->message_id);
+		if (outbox_each_message_id(r->ob, remember, &r->known, err) < 0)
+			return -1;
+	}
+	set_aside(r);
+	return 0;
 }
 
 int
@@ -313,6 +441,8 @@ consume(struct runner *r, struct buf *err)
 	return bad ? -1 : 0;
 }
 
+/* Apply inbound message i. Returns 0, 1 when it is held back for a game
+ * set aside, or -1 (err). */
 static int
 apply_one(struct runner *r, size_t i, struct buf *err)
 {
@@ -329,6 +459,24 @@ apply_one(struct runner *r, size_t i, struct buf *err)
 		return 0;
 	}
 	host = e->source && strncmp(e->source, HOST_SOURCE, strlen(HOST_SOURCE)) == 0;
+	if (r->st.naside > 0) {
+		/* Mail for a game set aside waits in the spool, unread, until
+		 * the game is repaired. */
+		char game[GAME_NAME_MAX];
+		judge_mail_game(&m, game, sizeof game);
+		if (*game && store_find_aside(&r->st, game)) {
+			if (host && strcmp(e->id, r->host_id) == 0) {
+				if (r->o.host_out)
+					fprintf(r->o.host_out, "Game %s is set aside: its file is damaged. "
+					    "This is kept, and done\nwhen the game is repaired "
+					    "(pouch replay --game %s).\n", game, game);
+				r->host_refused = 1;
+			}
+			inmsg_free(&m);
+			r->stats.held++;
+			return 1;
+		}
+	}
 	judge_tick_due(&r->j, e->arrival);
 	if (consume(r, err) < 0)
 		goto fail;
@@ -398,7 +546,7 @@ do_runs(struct runner *r, size_t *k, unsigned long rec, struct buf *err)
 {
 	for (; *k < spool_count_runs(r->sp); ++*k) {
 		const struct spool_run *ru = spool_run_at(r->sp, *k);
-		if (rec != 0 && ru->rec > rec)
+		if ((rec != 0 && ru->rec > rec) || (r->o.replay_cut && ru->time > r->o.now))
 			break;
 		if (r->o.replay)
 			replay_settings(r, ru->rec);
@@ -439,8 +587,11 @@ runner_apply(struct runner *r, struct buf *err)
 			return -1;
 	}
 	n = spool_count_in(r->sp);
+	if (r->o.replay && r->o.replay_cut && r->o.replay_upto < n)
+		n = r->o.replay_upto;
 	for (i = 0; i < n; i++) {
 		const struct spool_entry *e = spool_in(r->sp, i);
+		int held;
 		if (e->state == SPOOL_DUPLICATE || (!r->o.replay && e->state != SPOOL_STORED))
 			continue;
 		if (do_runs(r, &k, e->rec_in, err) < 0) {
@@ -450,11 +601,11 @@ runner_apply(struct runner *r, struct buf *err)
 		if (r->o.replay)
 			replay_settings(r, k < spool_count_runs(r->sp) ?
 			    spool_run_at(r->sp, k)->rec : 0);
-		if (apply_one(r, i, err) < 0) {
+		if ((held = apply_one(r, i, err)) < 0) {
 			rc = -1;
 			break;
 		}
-		if (!r->o.replay) {
+		if (!r->o.replay && held == 0) {
 			r->applied = xreallocarray(r->applied, r->napplied + 1, sizeof *r->applied);
 			r->applied[r->napplied++] = xstrdup(e->id);
 		}
@@ -468,7 +619,7 @@ runner_apply(struct runner *r, struct buf *err)
 	}
 	if (rc == 0)
 		rc = do_runs(r, &k, 0, err);
-	if (r->o.replay && end == 0)
+	if (r->o.replay && end == 0 && !r->o.replay_cut)
 		end = spool_clock(r->sp);	/* where the live judge stopped */
 	if (rc == 0 && end > 0) {
 		judge_tick(&r->j, end);
@@ -639,6 +790,20 @@ runner_commit(struct runner *r, struct buf *err)
 		write_pages_due(r);
 	if (store_commit(&r->st, &r->j, err) < 0)
 		goto fail;
+	/* Games set aside in this run: the note, once the mail to their
+	 * masters is queued for good. */
+	for (int i = 0; r->aside_notes && i < r->st.naside; i++) {
+		char path[1300];
+		if (r->aside_notes[i] == NULL)
+			continue;
+		aside_note_path(r, r->st.aside[i].game, path, sizeof path);
+		if (fs_write_atomic(path, r->aside_notes[i], strlen(r->aside_notes[i])) < 0) {
+			buf_printf(err, "%s: %s\n", path, strerror(errno));
+			goto fail;
+		}
+		free(r->aside_notes[i]);
+		r->aside_notes[i] = NULL;
+	}
 	write_pages(r);
 	crash_step("commit");
 	rc = 0;
@@ -710,8 +875,64 @@ runner_close(struct runner *r)
 	buf_free(&err);
 	webpages_free(&r->web);
 	free(r->paged);
+	for (int i = 0; r->aside_notes && i < r->st.naside; i++)
+		free(r->aside_notes[i]);
+	free(r->aside_notes);
+	r->aside_notes = NULL;
 	store_close(&r->st);
 	conf_free(&r->conf);
 	strset_free(&r->known);
 	r->opened = 0;
+}
+
+int
+runner_aside_point(const char *data, const char *game, size_t *upto, time_t *clock,
+    struct buf *err)
+{
+	char path[1300];
+	struct buf b;
+	struct spool *sp;
+	char *dir;
+	int got = 0;
+
+	snprintf(path, sizeof path, "%s/games/%s/%s", data, game, ASIDE_NOTE);
+	buf_init(&b, 1 << 16);
+	if (fs_read_file(path, &b) == 0) {
+		const char *p = buf_str(&b), *end = p + b.len, *line;
+		size_t n;
+		while ((line = str_next_line(&p, end, &n)) != NULL) {
+			char v[32];
+			long x;
+			if (n > 5 && n - 5 < sizeof v && memcmp(line, "upto ", 5) == 0) {
+				memcpy(v, line + 5, n - 5);
+				v[n - 5] = '\0';
+				got += str_to_long(v, 0, LONG_MAX, &x) == 0;
+				*upto = (size_t)x;
+			} else if (n > 6 && n - 6 < sizeof v && memcmp(line, "clock ", 6) == 0) {
+				memcpy(v, line + 6, n - 6);
+				v[n - 6] = '\0';
+				got += str_to_long(v, 0, LONG_MAX, &x) == 0;
+				*clock = (time_t)x;
+			}
+		}
+		buf_free(&b);
+		if (got == 2)
+			return 1;
+		buf_printf(err, "%s: damaged (no upto or clock line)\n", path);
+		return -1;
+	}
+	buf_free(&b);
+	if (errno != ENOENT) {
+		buf_printf(err, "%s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	/* Never set aside: where the last run left the spool. */
+	dir = mail_spool_dir(data);
+	sp = spool_open(dir, err);
+	free(dir);
+	if (sp == NULL)
+		return -1;
+	*upto = first_pending(sp);
+	*clock = spool_clock(sp);
+	return spool_close(sp, err) < 0 ? -1 : 0;
 }

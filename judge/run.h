@@ -50,9 +50,12 @@ struct run_opts {
 	const char *spool;	/* replay: the spool to read (default DATA/spool) */
 	time_t now;		/* the run's time */
 	int replay;
-	int inspect;		/* only looking (pouch doctor): make no Maildir */
+	int replay_cut;		/* replay: only the inbound messages before replay_upto */
+	size_t replay_upto;
 	int wait_ms;		/* for the data directory's lock */
 	FILE *host_out;		/* where answers to host messages go; NULL: nowhere */
+	int look_only;		/* the games are only looked at (game list, doctor): nothing
+				 * is written, no Maildir made */
 };
 
 struct run_stats {
@@ -60,6 +63,7 @@ struct run_stats {
 	int applied;		/* messages applied */
 	int host;		/* of which host messages */
 	int unreadable;		/* spooled files that could not be read */
+	int held;		/* messages kept for a game set aside */
 	int queued;		/* messages put in the outbox (or replay-mail/) */
 	int not_queued;		/* messages the mail layer refused (a bad address, a full disk) */
 	int repeated;		/* effects whose Message-ID was queued before */
@@ -95,7 +99,16 @@ struct runner {
 	int loaded;		/* the games are loaded */
 	int host_refused;	/* the host's message had a line refused */
 	size_t nsettings;	/* replay: the spool's settings records used so far */
+	char **aside_notes;	/* per r->st.aside: its note to write, NULL when written */
 };
+
+/* A game set aside has DATA/games/NAME/ASIDE_NOTE ("since", "upto N",
+ * "clock T" and "why" lines): the position in the spool and the clock it
+ * was set aside at, which `pouch replay --game NAME` rebuilds it to. */
+#define ASIDE_NOTE "set-aside"
+/* The Message-IDs of the mail telling a game's masters it was set aside
+ * ("pouch.aside.GAME.UPTO@DOMAIN"): the shell's, no replay makes them. */
+#define ASIDE_MSGID "pouch.aside."
 
 /* Open everything. Returns 0; 1 when another run holds the data directory
  * (nothing was done); -1 on error (err). */
@@ -119,5 +132,11 @@ int runner_commit(struct runner *r, struct buf *err);
 /* Send what waits in the outbox. Returns 0 or -1 (err). */
 int runner_send(struct runner *r, struct buf *err);
 void runner_close(struct runner *r);
+/* Where game (in data directory data) was set aside: the number of inbound
+ * messages applied then (*upto) and the judge's clock (*clock), from its
+ * note; for a game never set aside, where the last run left the spool.
+ * Returns 1 (from the note), 0 (from the spool) or -1 (err). */
+int runner_aside_point(const char *data, const char *game, size_t *upto, time_t *clock,
+    struct buf *err);
 
 #endif

@@ -21,6 +21,69 @@
 #define GAME_FILE_MAX (4u << 20)
 
 static int read_history(void *ctx, const char *game, int index, struct buf *out);
+static int read_sealed(const char *path, struct buf *out, struct buf *why);
+
+/* ------------------------------------------------------- the end line -- */
+
+/* The checksum of text: the first 8 bytes of its SHA-256, in hex. */
+static int
+seal_sum(const char *text, size_t len, char out[17])
+{
+	unsigned char h[32];
+
+	if (gnutls_hash_fast(GNUTLS_DIG_SHA256, text, len, h) < 0)
+		return -1;
+	for (int i = 0; i < 8; i++)
+		snprintf(out + 2 * i, 3, "%02x", h[i]);
+	return 0;
+}
+
+void
+store_seal(struct buf *text)
+{
+	char sum[17] = "edited";
+
+	if (text->len > 0 && text->data[text->len - 1] != '\n')
+		buf_putc(text, '\n');
+	if (seal_sum(buf_str(text), text->len, sum) < 0)
+		str_copy(sum, "edited", sizeof sum);	/* no digest: still an end */
+	buf_printf(text, "end %s\n", sum);
+}
+
+int
+store_unseal(const char *text, size_t len, size_t *body, struct buf *why)
+{
+	const char *last;
+	size_t n, line = 1;
+	char sum[17];
+
+	for (size_t i = 0; i < len; i++)
+		line += text[i] == '\n';
+	if (len == 0) {
+		buf_printf(why, "1: the file is empty (cut short?)\n");
+		return -1;
+	}
+	if (text[len - 1] != '\n') {
+		buf_printf(why, "%zu: the last line has no newline: the file was cut short\n", line);
+		return -1;
+	}
+	line--;		/* the number of the last line */
+	for (last = text + len - 1; last > text && last[-1] != '\n'; last--)
+		;
+	n = (size_t)(text + len - 1 - last);
+	if (n < 4 || memcmp(last, "end ", 4) != 0) {
+		buf_printf(why, "%zu: no end line after this one: the file was cut short\n", line);
+		return -1;
+	}
+	*body = (size_t)(last - text);
+	if (n == 10 && memcmp(last, "end edited", 10) == 0)
+		return 0;	/* changed by hand: taken as it is */
+	if (seal_sum(text, *body, sum) < 0 || n != 4 + 16 || memcmp(last + 4, sum, 16) != 0) {
+		buf_printf(why, "%zu: the checksum does not match: the file is damaged\n", line);
+		return -1;
+	}
+	return 0;
+}
 
 int
 store_open(struct store *s, const char *dir, const char *maps_dir, int wait_ms, struct buf *err)
@@ -69,6 +132,11 @@ store_close(struct store *s)
 	s->app = NULL;
 	s->sync = s->dirs = NULL;
 	s->napp = s->nsync = s->ndirs = 0;
+	for (i = 0; i < s->naside; i++)
+		free(s->aside[i].why);
+	free(s->aside);
+	s->aside = NULL;
+	s->naside = 0;
 	varcache_free(&s->vc);
 	fs_unlock(s->lockfd);
 	s->lockfd = -1;
@@ -95,7 +163,34 @@ read_history(void *ctx, const char *game, int index, struct buf *out)
 	if (!game_name_valid(game))
 		return -1;
 	snprintf(path, sizeof path, "%s/games/%s/history/%04d.txt", s->dir, game, index);
-	return fs_read_file(path, out);
+	return read_sealed(path, out, NULL);
+}
+
+/* Append the file at path without its end line; -1 when it cannot be
+ * read or is not whole (why, when not NULL, says "PATH:LINE: ..."). */
+static int
+read_sealed(const char *path, struct buf *out, struct buf *why)
+{
+	size_t start = out->len, body;
+	struct buf w;
+	int rc = 0;
+
+	if (fs_read_file(path, out) < 0) {
+		if (why)
+			buf_printf(why, "%s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	buf_init(&w, 1 << 12);
+	if (store_unseal(out->data + start, out->len - start, &body, &w) < 0) {
+		if (why)
+			buf_printf(why, "%s:%s", path, buf_str(&w));
+		buf_truncate(out, start);
+		rc = -1;
+	} else {
+		buf_truncate(out, start + body);
+	}
+	buf_free(&w);
+	return rc;
 }
 
 int
@@ -172,14 +267,76 @@ store_io(struct store *s, struct judge_io *io)
 	io->random = random16;
 }
 
+/* The masters named by what is left of a damaged game file. */
+static void
+aside_gms(struct store_aside *a, const char *text, size_t len)
+{
+	const char *p = text, *end = text + len, *line;
+	size_t n;
+
+	while ((line = str_next_line(&p, end, &n)) != NULL && a->ngms < GAME_MAX_GMS) {
+		char addr[ADDR_MAX];
+		if (n < 4 || memcmp(line, "gm ", 3) != 0 || n - 3 >= sizeof addr)
+			continue;
+		memcpy(addr, line + 3, n - 3);
+		addr[n - 3] = '\0';
+		if (strchr(addr, '@') && !strpbrk(addr, " \t\r"))
+			str_copy(a->gms[a->ngms++], addr, ADDR_MAX);
+	}
+}
+
+/* Set game name aside: why holds "LINE: ..." lines about path (or whole
+ * "PATH:LINE: ..." lines when path is NULL). */
+static void
+set_aside(struct store *s, const char *name, const char *path, const char *why,
+    const char *text, size_t len)
+{
+	struct store_aside *a;
+	struct buf w;
+	const char *p = why;
+
+	s->aside = xreallocarray(s->aside, (size_t)s->naside + 1, sizeof *s->aside);
+	a = &s->aside[s->naside++];
+	memset(a, 0, sizeof *a);
+	str_copy(a->game, name, sizeof a->game);
+	buf_init(&w, 1 << 16);
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t k = nl ? (size_t)(nl - p) : strlen(p);
+		if (path)
+			buf_printf(&w, "%s:", path);
+		buf_printf(&w, "%.*s\n", (int)k, p);
+		p += k + (nl != NULL);
+	}
+	if (w.len == 0)
+		buf_printf(&w, "%s: damaged\n", path ? path : name);
+	a->why = buf_take(&w);
+	aside_gms(a, text, len);
+}
+
+/* Every history record game g names must be there and whole. */
+static int
+check_history(struct store *s, const struct game *g, struct buf *rec, struct buf *why)
+{
+	char path[1300];
+
+	for (int i = 1; i <= g->nphases; i++) {
+		snprintf(path, sizeof path, "%s/games/%s/history/%04d.txt", s->dir, g->name, i);
+		buf_reset(rec);
+		if (read_sealed(path, rec, why) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 int
 store_load(struct store *s, struct judge *j, struct buf *err)
 {
 	char path[1300];
 	DIR *d;
 	struct dirent *e;
-	struct buf text;
-	int n = 0, bad = 0;
+	struct buf text, rec;
+	int n = 0;
 
 	snprintf(path, sizeof path, "%s/games", s->dir);
 	d = opendir(path);
@@ -188,9 +345,11 @@ store_load(struct store *s, struct judge *j, struct buf *err)
 		return -1;
 	}
 	buf_init(&text, GAME_FILE_MAX);
+	buf_init(&rec, GAME_FILE_MAX);
 	while ((e = readdir(d)) != NULL) {
 		struct game *g;
 		struct buf why;
+		size_t body;
 
 		if (e->d_name[0] == '.' || !game_name_valid(e->d_name))
 			continue;
@@ -198,30 +357,29 @@ store_load(struct store *s, struct judge *j, struct buf *err)
 		buf_reset(&text);
 		if (fs_read_file(path, &text) < 0) {
 			if (errno == ENOENT)
-				continue;
-			buf_printf(err, "%s: %s\n", path, strerror(errno));
-			bad = 1;
+				continue;	/* a game being created when a run stopped */
+			buf_init(&why, 1024);
+			buf_printf(&why, "%s\n", strerror(errno));
+			set_aside(s, e->d_name, path, buf_str(&why), "", 0);
+			buf_free(&why);
 			continue;
 		}
 		g = xcalloc(1, sizeof *g);
 		buf_init(&why, 1 << 16);
-		if (game_read(g, buf_str(&text), text.len, find_variant, s, &why) < 0) {
-			const char *p = buf_str(&why);
-			/* Prefix every reason with the file. */
-			while (*p) {
-				const char *nl = strchr(p, '\n');
-				size_t k = nl ? (size_t)(nl - p) : strlen(p);
-				buf_printf(err, "%s:%.*s\n", path, (int)k, p);
-				p += k + (nl != NULL);
-			}
+		if (store_unseal(buf_str(&text), text.len, &body, &why) < 0 ||
+		    game_read(g, buf_str(&text), body, find_variant, s, &why) < 0) {
+			set_aside(s, e->d_name, path, buf_str(&why), buf_str(&text), text.len);
 			free(g);
-			bad = 1;
+		} else if (check_history(s, g, &rec, &why) < 0) {
+			set_aside(s, e->d_name, NULL, buf_str(&why), buf_str(&text), body);
+			free(g);
 		} else {
 			judge_add_game(j, g);
 			n++;
 		}
 		buf_free(&why);
 	}
+	buf_free(&rec);
 	closedir(d);
 	/* Replies per sender this hour, as the last run left them. */
 	snprintf(path, sizeof path, "%s/rates.txt", s->dir);
@@ -242,7 +400,16 @@ store_load(struct store *s, struct judge *j, struct buf *err)
 		}
 	}
 	buf_free(&text);
-	return bad ? -1 : n;
+	return n;
+}
+
+const struct store_aside *
+store_find_aside(const struct store *s, const char *game)
+{
+	for (int i = 0; i < s->naside; i++)
+		if (str_eq_nocase(s->aside[i].game, game))
+			return &s->aside[i];
+	return NULL;
 }
 
 /* ---------------------------------------------------------- staging -- */
@@ -366,9 +533,11 @@ store_stage(struct store *s, struct judge *j, struct buf *err)
 {
 	struct judge_effects *fx = &j->fx;
 	char dir[1100], path[1300], stamp[32];
+	struct buf rec;
 	int i, bad = 0;
 
 	time_rfc3339(j->now, stamp, sizeof stamp);
+	buf_init(&rec, GAME_FILE_MAX);
 	/*
 	 * History records go in place at once (synced at the commit): the game
 	 * file, written only at the commit, names none that is not there. A
@@ -401,7 +570,10 @@ store_stage(struct store *s, struct judge *j, struct buf *err)
 		}
 		list_add(&s->dirs, &s->ndirs, &s->capdirs, path);
 		snprintf(path, sizeof path, "%s/history/%04d.txt", dir, ph->index);
-		bad |= write_now(s, path, ph->text, err) < 0;
+		buf_reset(&rec);
+		buf_puts(&rec, ph->text);
+		store_seal(&rec);
+		bad |= write_now(s, path, buf_str(&rec), err) < 0;
 	}
 	for (i = 0; i < fx->naudit; i++) {
 		store_game_dir(s, fx->audit[i].game, dir, sizeof dir);
@@ -427,6 +599,7 @@ store_stage(struct store *s, struct judge *j, struct buf *err)
 		snprintf(path, sizeof path, "%s/judge.log", s->dir);
 		stage_append(s, path, stamp, fx->log[i].game, fx->log[i].text);
 	}
+	buf_free(&rec);
 	return bad ? -1 : 0;
 }
 
@@ -491,6 +664,7 @@ store_commit(struct store *s, struct judge *j, struct buf *err)
 		}
 		buf_reset(&b);
 		game_write(j->games[i], &b);
+		store_seal(&b);
 		snprintf(path, sizeof path, "%s/game.txt.tmp.%ld", dir, (long)getpid());
 		list_add(&tmps, &ntmp, &captmp, path);
 		snprintf(path, sizeof path, "%s/game.txt", dir);

@@ -6,10 +6,12 @@
  *	DATA/games/NAME/history/0001.txt one record per adjudicated phase
  *	DATA/games/NAME/audit.log        GM actions, append-only
  *	DATA/games/NAME/press.log        press copies (real senders), append-only
+ *	DATA/games/NAME/set-aside        the game was found damaged (run.h)
  *	DATA/judge.log                   what happened to unanswered mail
  *
  * Every replacement is temp + fsync + rename + directory fsync; every
- * append is fsync'd. A second pouch process waits for the lock a little
+ * append is fsync'd. Game files and history records end with a checksum
+ * line (store_seal), so that one cut short or changed is never used. A second pouch process waits for the lock a little
  * and then gives up cleanly.
  */
 #ifndef POUCH_STORE_H
@@ -18,6 +20,14 @@
 #include "../lib/buf.h"
 #include "judge.h"
 #include "varcache.h"
+
+/* A game that could not be loaded: set aside until it is repaired. */
+struct store_aside {
+	char game[GAME_NAME_MAX];
+	char *why;			/* owned: "PATH:LINE: reason" lines */
+	int ngms;			/* the masters what is left of the file names */
+	char gms[GAME_MAX_GMS][ADDR_MAX];
+};
 
 struct store {
 	char dir[1024];
@@ -35,6 +45,8 @@ struct store {
 	int nsync, capsync;
 	char **dirs;			/* folders with new names, to fsync */
 	int ndirs, capdirs;
+	struct store_aside *aside;	/* games store_load set aside */
+	int naside;
 };
 
 /*
@@ -57,9 +69,25 @@ int store_use_key(struct store *s, const char *path, struct buf *err);
 int store_derive(const unsigned char key[32], const char *label, unsigned char out[16]);
 /* The judge_io for this store (variants, history, randomness). */
 void store_io(struct store *s, struct judge_io *io);
-/* Load every game into j. Returns the number of games, or -1 (err says which
- * file and line). */
+/*
+ * Load every game into j. A game whose file or one of whose history
+ * records is not whole (no end line, a wrong checksum) or does not read is
+ * set aside (s->aside, with the file and line), never loaded. Returns the
+ * number of games loaded, or -1 when the games folder cannot be read (err).
+ */
 int store_load(struct store *s, struct judge *j, struct buf *err);
+/* The game called game that store_load set aside, or NULL. */
+const struct store_aside *store_find_aside(const struct store *s, const char *game);
+/*
+ * Game files and history records end with a line "end SUM", SUM the first
+ * 8 bytes of the SHA-256 of everything before it in hex ("end edited": a
+ * host changed the file by hand; taken as it is). store_seal appends it
+ * (and a newline before it when text lacks one); store_unseal checks it and
+ * sets *body to the length before it. Returns 0, or -1 with "LINE: reason"
+ * in why.
+ */
+void store_seal(struct buf *text);
+int store_unseal(const char *text, size_t len, size_t *body, struct buf *why);
 /*
  * Take the judge's effects (history records, records retired by a
  * rollback, audit and press lines, log notes; outgoing mail is the mail

@@ -204,13 +204,20 @@ str_split_kv(const char *line, size_t n, char *buf, size_t size, char **key, cha
 }
 
 uint64_t
-str_hash(const char *s)
+str_hash_bytes(const void *p, size_t n)
 {
+	const unsigned char *c = p;
 	uint64_t h = 14695981039346656037ULL;
 
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
+	while (n-- > 0) {
+		h ^= *c++;
 		h *= 1099511628211ULL;
 	}
 	return h;
+}
+
+uint64_t
+str_hash(const char *s)
+{
+	return str_hash_bytes(s, strlen(s));
 }

@@ -46,6 +46,15 @@
  *	next TIME
  *	error TEXT
  *	rcpt pending|sent|failed ADDR CODE TEXT
+ *	body SIZE SUM
+ *	sum SUM
+ * "body" describes the message's bytes (SUM: their FNV-1a hash, 64 bits,
+ * str_hash_bytes): a message cut short or changed on disk is not sent.
+ * "sum" ends a journal record (the low 32 bits of the hash of the record
+ * before it): a record changed on
+ * disk is passed over, and the message's earlier state counts (states
+ * written before these lines existed have neither, and are taken as they
+ * are).
  */
 #define _DEFAULT_SOURCE
 #include "outbox.h"
@@ -90,6 +99,8 @@ struct meta {
 	char *error;
 	struct orcpt *r;
 	int n;
+	size_t size;		/* the message's bytes (when body_sum is set) */
+	char body_sum[17];	/* their hash in hex; "" when not known */
 };
 
 struct names {
@@ -191,6 +202,13 @@ add_rcpt(struct meta *m, const char *addr, enum rstate st, int code, const char 
 	m->n++;
 }
 
+/* The "body" hash of a message's bytes, in hex. */
+static void
+body_sum(const char *data, size_t len, char out[17])
+{
+	snprintf(out, 17, "%016llx", (unsigned long long)str_hash_bytes(data, len));
+}
+
 /* Replace path with data by a rename, not synced: outbox_sync makes it
  * durable (the path is remembered in ob->new_files). Returns 0 or -1. */
 static int
@@ -230,6 +248,8 @@ meta_text(const struct meta *m, struct buf *b)
 	for (i = 0; i < m->n; i++)
 		buf_printf(b, "rcpt %s %s %d %s\n", names[m->r[i].st], m->r[i].addr, m->r[i].code,
 		    m->r[i].text);
+	if (m->body_sum[0])
+		buf_printf(b, "body %zu %s\n", m->size, m->body_sum);
 }
 
 /* Split "word rest" in place: returns rest ("" when none). */
@@ -294,6 +314,12 @@ meta_parse(const char *text, size_t len, const char *name, struct meta *m, struc
 			if (str_to_long(code, 0, 999, &v) < 0)
 				v = 0;
 			add_rcpt(m, addr, st, (int)v, rtext);
+		} else if (strcmp(l, "body") == 0) {
+			char *sum = split1(rest);
+			if (str_to_long(rest, 0, LONG_MAX, &v) == 0 && strlen(sum) == 16) {
+				m->size = (size_t)v;
+				str_copy(m->body_sum, sum, sizeof m->body_sum);
+			}
 		}
 		free(l);
 	}
@@ -367,7 +393,8 @@ meta_write(struct outbox *ob, const char *id, const struct meta *m, struct buf *
 	buf_init(&t, META_MAX);
 	buf_init(&rec, META_MAX + 256);
 	meta_text(m, &t);
-	buf_printf(&rec, "id %s\n%s\n", id, buf_str(&t));
+	buf_printf(&rec, "id %s\n%s", id, buf_str(&t));
+	buf_printf(&rec, "sum %08x\n\n", (unsigned)(str_hash_bytes(rec.data, rec.len) & 0xffffffffu));
 	/* One write per record: a killed process leaves whole records. */
 	if (fs_write_all(ob->jfd, rec.data, rec.len) < 0) {
 		ob->broken = true;
@@ -389,6 +416,21 @@ static int
 str_cmp(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Whether sum is the hash of the record "id ID\n" + text. */
+static bool
+record_sum_ok(const char *id, const struct buf *text, const char *sum)
+{
+	struct buf b;
+	char want[16];
+
+	buf_init(&b, META_MAX + 256);
+	buf_printf(&b, "id %s\n", id);
+	buf_append(&b, text->data, text->len);
+	snprintf(want, sizeof want, "%08x", (unsigned)(str_hash_bytes(b.data, b.len) & 0xffffffffu));
+	buf_free(&b);
+	return strcmp(want, sum) == 0;
 }
 
 /* Read the journals in the state directory. Returns 0 or -1 (err). */
@@ -418,10 +460,10 @@ journal_load(struct outbox *ob, struct buf *err)
 	buf_init(&b, 256u << 20);
 	buf_init(&rec, META_MAX);
 	for (k = 0; k < nn && rc == 0; k++) {
-		char *path = xasprintf("%s/%s", ob->meta_dir, names[k]), id[128] = "";
+		char *path = xasprintf("%s/%s", ob->meta_dir, names[k]), id[128] = "", sum[16] = "";
 		const char *p, *end, *line;
 		size_t n;
-		int file;
+		int file, lineno = 0;
 
 		buf_reset(&b);
 		if (fs_read_file(path, &b) < 0) {
@@ -435,16 +477,29 @@ journal_load(struct outbox *ob, struct buf *err)
 		p = buf_str(&b);
 		end = p + b.len;
 		buf_reset(&rec);
-		/* A record counts once its empty line is there. */
+		/* A record counts once its empty line is there, and when its
+		 * sum matches. */
 		while ((line = str_next_line(&p, end, &n)) != NULL) {
+			lineno++;
 			if (n > 3 && memcmp(line, "id ", 3) == 0 && n - 3 < sizeof id) {
 				memcpy(id, line + 3, n - 3);
 				id[n - 3] = '\0';
 				buf_reset(&rec);
+				sum[0] = '\0';
+			} else if (n > 4 && memcmp(line, "sum ", 4) == 0 && sum[0] == '\0') {
+				snprintf(sum, sizeof sum, "%.*s", (int)(n - 4), line + 4);
+				if (sum[0] == '\0')
+					str_copy(sum, "?", sizeof sum);
 			} else if (n == 0) {
-				if (id[0] && (p <= end) && p[-1] == '\n')
-					journal_add(ob, id, buf_str(&rec), file);
+				if (id[0] && (p <= end) && p[-1] == '\n') {
+					if (sum[0] && !record_sum_ok(id, &rec, sum))
+						log_warn("%s:%d: damaged record of %s, passed over (its earlier "
+						    "state counts)", ob->jfiles[file], lineno - 1, id);
+					else
+						journal_add(ob, id, buf_str(&rec), file);
+				}
 				id[0] = '\0';
+				sum[0] = '\0';
 			} else {
 				buf_append(&rec, line, n);
 				buf_putc(&rec, '\n');
@@ -533,6 +588,8 @@ outbox_add(struct outbox *ob, const char *from, char *const *rcpts, int n, const
 	m.message_id = mime_message_id(data, len);
 	m.queued = now;
 	m.next = now;
+	m.size = len;
+	body_sum(data, len, m.body_sum);
 	for (i = 0; i < n; i++)
 		add_rcpt(&m, rcpts[i], R_PENDING, 0, "");
 	md_unique_name(name, sizeof name);
@@ -640,10 +697,14 @@ outbox_each_message_id(struct outbox *ob, void (*fn)(void *arg, const char *mess
 
 	for (i = 0; i < n && r == 0; i++) {
 		struct meta m;
-		if (meta_read(ob, v[i], &m, err) < 0) {
-			r = -1;
-			break;
+		struct buf why;
+		buf_init(&why, 4096);
+		if (meta_read(ob, v[i], &m, &why) < 0) {
+			/* No whole state (damaged): flush says so. */
+			buf_free(&why);
+			continue;
 		}
+		buf_free(&why);
 		if (m.message_id)
 			fn(arg, m.message_id);
 		meta_free(&m);
@@ -806,8 +867,24 @@ visit(struct flush *f, const char *id, struct buf *err)
 
 	memset(&j, 0, sizeof j);
 	buf_init(&j.data, MESSAGE_MAX);
-	if (meta_read(f->ob, id, &j.m, err) < 0)
-		return -1;
+	{
+		struct buf why;
+		int bad;
+		buf_init(&why, 4096);
+		bad = meta_read(f->ob, id, &j.m, &why) < 0;
+		if (bad) {
+			/* Its state was damaged on disk: this one waits for
+			 * the host, the others go. */
+			chomp(&why);
+			log_warn("outbox message %s not sent: %s", id, buf_str(&why));
+			f->st->waiting++;
+		}
+		buf_free(&why);
+		if (bad) {
+			buf_free(&j.data);
+			return 0;
+		}
+	}
 	if (has_pending(&j.m)) {
 		if (j.m.next > f->now) {
 			f->st->waiting++;
@@ -819,6 +896,18 @@ visit(struct flush *f, const char *id, struct buf *err)
 			buf_free(&j.data);
 			meta_free(&j.m);
 			return -1;
+		}
+		if (j.m.body_sum[0]) {
+			char got[17];
+			body_sum(j.data.data, j.data.len, got);
+			if (j.data.len != j.m.size || strcmp(got, j.m.body_sum) != 0) {
+				log_warn("%s: damaged (%zu bytes, queued with %zu, or changed): not sent",
+				    path, j.data.len, j.m.size);
+				f->st->waiting++;
+				buf_free(&j.data);
+				meta_free(&j.m);
+				return 0;
+			}
 		}
 		j.id = xstrdup(id);
 		attempt(f, &j, &j.data);

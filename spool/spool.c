@@ -5,11 +5,14 @@
  * tabs, '-' for "none", other bytes below 0x21 and '%' written %XX (and a
  * value that is exactly "-" as %2D):
  *
- *	pouch-spool 1
- *	in	ID	ARRIVAL	SIZE	SOURCE	MESSAGE-ID	DUP-OF
- *	applied	ID	TIME
- *	out	ID	TIME	SIZE	KEY	MESSAGE-ID	RCPTS
- *	cursor	NAME	VALUE
+ *	pouch-spool 2
+ *	in	ID	ARRIVAL	SIZE	SOURCE	MESSAGE-ID	DUP-OF	~SUM
+ *	applied	ID	TIME	~SUM
+ *	out	ID	TIME	SIZE	KEY	MESSAGE-ID	RCPTS	~SUM
+ *	cursor	NAME	VALUE	~SUM
+ *
+ * SUM is the record's checksum (record_sum), so that a byte changed on
+ * disk is found, never used; a "pouch-spool 1" ledger has none.
  *
  * It is read whole into arrays and hash indexes (id, source, Message-ID):
  * at open, or with spool_open_lazy when first needed (spool_index). A
@@ -56,7 +59,8 @@
 #include "maildir.h"
 
 #define LEDGER_MAX ((size_t)1 << 30)
-#define LEDGER_MAGIC "pouch-spool 1"
+#define LEDGER_MAGIC "pouch-spool 2"	/* every record ends with its checksum */
+#define LEDGER_MAGIC_V1 "pouch-spool 1"	/* records without one (older ledgers) */
 #define SUMMARY_MAGIC "pouch-spool-summary 1"
 
 /* --- a string → index hash map (keys borrowed) ----------------------- */
@@ -165,7 +169,66 @@ struct spool {
 	bool ledger_new;	/* created by this process: fsync its directory */
 	bool broken;		/* a ledger write failed: refuse everything */
 	bool discarded;		/* spool_discard: nothing more is written */
+	bool v1;		/* the ledger is "pouch-spool 1": records have no checksum */
 };
+
+/* The checksum of a ledger record: the low 32 bits of its FNV-1a hash. It
+ * ends every record of a "pouch-spool 2" ledger as a last field "~XXXXXXXX". */
+static uint32_t
+record_sum(const char *p, size_t n)
+{
+	return (uint32_t)(str_hash_bytes(p, n) & 0xffffffffu);
+}
+
+/* End the record that begins at offset start of s->pending. */
+static void
+end_record(struct spool *s, size_t start)
+{
+	if (!s->v1)
+		buf_printf(&s->pending, "\t~%08x", (unsigned)record_sum(s->pending.data + start,
+		    s->pending.len - start));
+	buf_putc(&s->pending, '\n');
+}
+
+/* Check and cut off the checksum of record line (a v2 ledger's; "~edited":
+ * a host's correction by hand). Returns 0, or -1 when it is missing or
+ * does not match. */
+static int
+check_record(char *line)
+{
+	char *tab = strrchr(line, '\t');
+	unsigned long want;
+	char *endp;
+
+	if (tab && strcmp(tab + 1, "~edited") == 0) {
+		*tab = '\0';
+		return 0;
+	}
+	if (tab == NULL || tab[1] != '~' || strlen(tab + 2) != 8)
+		return -1;
+	errno = 0;
+	want = strtoul(tab + 2, &endp, 16);
+	if (errno || *endp != '\0' || want != record_sum(line, (size_t)(tab - line)))
+		return -1;
+	*tab = '\0';
+	return 0;
+}
+
+/* Whether the ledger on disk is a "pouch-spool 1" one (its first line),
+ * read before anything is appended to it. */
+static bool
+ledger_is_v1(const struct spool *s)
+{
+	char head[sizeof LEDGER_MAGIC_V1];
+	int fd = open(s->ledger, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return false;
+	n = read(fd, head, sizeof head);
+	close(fd);
+	return n == (ssize_t)sizeof head && memcmp(head, LEDGER_MAGIC_V1 "\n", sizeof head) == 0;
+}
 
 /* Append field f (NULL: "-") to b, escaped. */
 static void
@@ -483,7 +546,7 @@ load_ledger(struct spool *s, struct buf *err)
 		*nl = '\0';
 		lineno++;
 		if (lineno == 1) {
-			if (strcmp(p, LEDGER_MAGIC) != 0) {
+			if (strcmp(p, LEDGER_MAGIC) != 0 && strcmp(p, LEDGER_MAGIC_V1) != 0) {
 				buf_printf(err, "%s:1: not a pouch spool ledger\n", s->ledger);
 				goto fail;
 			}
@@ -491,6 +554,11 @@ load_ledger(struct spool *s, struct buf *err)
 		}
 		if (*p == '\0')
 			continue;
+		if (!s->v1 && check_record(p) < 0) {
+			buf_printf(err, "%s:%d: damaged record (its checksum does not match); the spool "
+			    "is left alone\n", s->ledger, lineno);
+			goto fail;
+		}
 		if (load_record(s, p) < 0) {
 			buf_printf(err, "%s:%d: damaged record; the spool is left alone\n", s->ledger, lineno);
 			goto fail;
@@ -630,6 +698,7 @@ open_spool(const char *dir, bool lazy, struct buf *err)
 	}
 	md_clean_tmp(s->in_dir);
 	md_clean_tmp(s->out_dir);
+	s->v1 = ledger_is_v1(s);
 	if (lazy && read_summary(s) == 0) {
 		s->summary_ok = s->known = true;
 		return s;
@@ -847,7 +916,7 @@ spool_store_in(struct spool *s, const char *source, const char *message_id,
 {
 	const struct spool_entry *e;
 	const char *name, *dup = NULL;
-	size_t first;
+	size_t first, start;
 
 	if (refuse_broken(s, err) || spool_index(s, err) < 0)
 		return -1;
@@ -869,13 +938,14 @@ spool_store_in(struct spool *s, const char *source, const char *message_id,
 		dup = s->in[first].id;
 	/* dup points into a string of its own, which add_in does not move */
 	e = add_in(s, name, arrival, len, source, message_id, dup);
+	start = s->pending.len;
 	buf_puts(&s->pending, "in");
 	put_field(&s->pending, e->id);
 	buf_printf(&s->pending, "\t%lld\t%zu", (long long)e->arrival, e->size);
 	put_field(&s->pending, e->source);
 	put_field(&s->pending, e->message_id);
 	put_field(&s->pending, e->dup_of);
-	buf_putc(&s->pending, '\n');
+	end_record(s, start);
 	if (id)
 		*id = e->id;
 	return 1;
@@ -921,7 +991,7 @@ int
 spool_mark_applied(struct spool *s, const char *id, time_t now, struct buf *err)
 {
 	struct spool_entry *e;
-	size_t i;
+	size_t i, start;
 
 	if (spool_index(s, err) < 0)
 		return -1;
@@ -940,9 +1010,11 @@ spool_mark_applied(struct spool *s, const char *id, time_t now, struct buf *err)
 	e->state = SPOOL_APPLIED;
 	e->applied = now;
 	s->npending--;
+	start = s->pending.len;
 	buf_puts(&s->pending, "applied");
 	put_field(&s->pending, e->id);
-	buf_printf(&s->pending, "\t%lld\n", (long long)now);
+	buf_printf(&s->pending, "\t%lld", (long long)now);
+	end_record(s, start);
 	return 0;
 }
 
@@ -978,7 +1050,7 @@ store_out(struct spool *s, const char *key, const char *message_id, const char *
 {
 	const char *name;
 	struct spool_sent *o;
-	size_t i;
+	size_t i, start;
 
 	if (refuse_broken(s, err) || spool_index(s, err) < 0)
 		return -1;
@@ -992,13 +1064,14 @@ store_out(struct spool *s, const char *key, const char *message_id, const char *
 		return -1;
 	add_out(s, name, when, len, key, message_id, rcpts);
 	o = &s->out[s->nout - 1];
+	start = s->pending.len;
 	buf_puts(&s->pending, "out");
 	put_field(&s->pending, o->id);
 	buf_printf(&s->pending, "\t%lld\t%zu", (long long)o->time, o->size);
 	put_field(&s->pending, o->key);
 	put_field(&s->pending, o->message_id);
 	put_field(&s->pending, o->rcpts);
-	buf_putc(&s->pending, '\n');
+	end_record(s, start);
 	if (id)
 		*id = o->id;
 	return 1;
@@ -1061,13 +1134,15 @@ spool_cursor(const struct spool *s, const char *name)
 void
 spool_set_cursor(struct spool *s, const char *name, const char *value)
 {
+	size_t start = s->pending.len;
+
 	set_cursor(s, name, value);
 	if (s->indexed)
 		note_cursor(s, name, value);
 	buf_puts(&s->pending, "cursor");
 	put_field(&s->pending, name);
 	put_field(&s->pending, value);
-	buf_putc(&s->pending, '\n');
+	end_record(s, start);
 }
 
 time_t

@@ -361,6 +361,99 @@ test_torn_record(void **state)
 	free(id);
 }
 
+/* The one journal file in the outbox's state directory, into path. */
+static void
+journal_path(char *path, size_t size)
+{
+	char p[256];
+	DIR *d;
+	struct dirent *de;
+
+	snprintf(p, sizeof p, "%s/outbox/meta", dir);
+	d = opendir(p);
+	assert_non_null(d);
+	*path = '\0';
+	while ((de = readdir(d)) != NULL)
+		if (strncmp(de->d_name, "journal.", 8) == 0)
+			snprintf(path, size, "%s/%s", p, de->d_name);
+	closedir(d);
+	assert_true(*path != '\0');
+}
+
+/* Reopen the outbox (a new run). */
+static void
+reopen(struct env *e)
+{
+	char p[128];
+
+	outbox_close(e->ob);
+	snprintf(p, sizeof p, "%s/outbox", dir);
+	e->ob = outbox_open(p, &e->err);
+	assert_non_null(e->ob);
+}
+
+/* A queued message cut short or changed on disk is never sent, nor is one
+ * whose state record was changed; the other messages go, and nothing
+ * stops the flush. */
+static void
+test_damaged_entries(void **state)
+{
+	struct env *e = *state;
+	char a[] = "alice@example.test", b[] = "bob@example.test", *ra[] = { a }, *rb[] = { b };
+	char *ida, *idb, path[512], jpath[512];
+	struct outbox_stats st;
+	struct buf j;
+	char *at;
+
+	/* A byte of the only state record of a message changed: passed over;
+	 * without a state the message is not sent, and the flush goes on. */
+	ida = queue(e, ra, 1, 1000);
+	idb = queue(e, rb, 1, 1000);
+	assert_int_equal(outbox_sync(e->ob, &e->err), 0);
+	journal_path(jpath, sizeof jpath);
+	buf_init(&j, 1 << 16);
+	assert_int_equal(fs_read_file(jpath, &j), 0);
+	at = strstr(j.data, ida);
+	assert_non_null(at);
+	at = strstr(at, "rcpt pending alice");
+	assert_non_null(at);
+	memcpy(at + 5, "sent   ", 7);	/* "rcpt sent    alice": as if sent */
+	assert_int_equal(fs_write_atomic(jpath, j.data, j.len), 0);
+	reopen(e);
+	e->f.sends = 0;
+	st = flush(e, 1000);
+	assert_int_equal(e->f.sends, 1);
+	assert_int_equal(st.sent, 1);
+	assert_int_equal(outbox_count(e->ob), 1);
+	snprintf(path, sizeof path, "%s/outbox/new/%s", dir, ida);
+	assert_int_equal(unlink(path), 0);	/* the host's decision */
+	buf_free(&j);
+	free(ida);
+	free(idb);
+	/* The message's bytes: cut short, then one byte changed. */
+	for (int k = 0; k < 2; k++) {
+		ida = queue(e, ra, 1, 1000);
+		idb = queue(e, rb, 1, 1000);
+		assert_int_equal(outbox_sync(e->ob, &e->err), 0);
+		snprintf(path, sizeof path, "%s/outbox/new/%s", dir, ida);
+		if (k == 0)
+			assert_int_equal(truncate(path, (off_t)(sizeof msg - 1) / 2), 0);
+		else
+			assert_int_equal(fs_write_atomic(path, "From: judge@example.test\nMessage-ID: "
+			    "<m1@judge>\n\nhellO\n", sizeof msg - 1), 0);
+		reopen(e);
+		e->f.sends = 0;
+		st = flush(e, 1000);
+		assert_int_equal(e->f.sends, 1);	/* bob's only */
+		assert_int_equal(st.sent, 1);
+		assert_int_equal(outbox_count(e->ob), 1);	/* alice's waits for the host */
+		assert_true(fs_exists(path));
+		unlink(path);
+		free(ida);
+		free(idb);
+	}
+}
+
 /* When the sink cannot make its deliveries durable, they did not happen. */
 static void
 test_sink_sync_fails(void **state)
@@ -450,6 +543,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_down_and_backoff, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resume_after_crash, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_torn_record, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_damaged_entries, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sink_sync_fails, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_failed_write, setup, teardown),

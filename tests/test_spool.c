@@ -124,7 +124,7 @@ test_store_and_reload(void **state)
 		char p[256];
 		snprintf(p, sizeof p, "%s/ledger", dir);
 		assert_int_equal(fs_read_file(p, &raw), 0);
-		assert_non_null(strstr(buf_str(&raw), "pouch-spool 1\nin\t1000.000001.pouch\t1000\t4\t"));
+		assert_non_null(strstr(buf_str(&raw), "pouch-spool 2\nin\t1000.000001.pouch\t1000\t4\t"));
 	}
 	close_ok(s);
 
@@ -430,6 +430,80 @@ test_damage(void **state)
 	buf_free(&err);
 }
 
+/* Every record ends with its checksum: any one byte of a record changed
+ * (on a failing disk) stops spool_open with the line, never passes. A
+ * "pouch-spool 1" ledger (records without checksums) is still read, and
+ * appended to in its own form. */
+static void
+test_record_checksums(void **state)
+{
+	struct spool *s = open_ok();
+	struct buf err, whole;
+	char ledger[256], path[256];
+	const char *id;
+	FILE *fp;
+
+	(void)state;
+	buf_init(&err, 4096);
+	buf_init(&whole, 1 << 20);
+	assert_int_equal(spool_store_in(s, "maildir:a", "a@x", "a\n", 2, 5, &id, &err), 1);
+	assert_int_equal(spool_store_in(s, "maildir:b", "b@x", "b\n", 2, 6, &id, &err), 1);
+	assert_int_equal(spool_mark_applied(s, id, 7, &err), 0);
+	spool_set_cursor(s, "imap", "7:42");
+	close_ok(s);
+	snprintf(ledger, sizeof ledger, "%s/ledger", dir);
+	assert_int_equal(fs_read_file(ledger, &whole), 0);
+	/* Each byte after the first line but the last newline (a torn last
+	 * record, cut off as an interrupted write). */
+	for (size_t at = strlen("pouch-spool 2\n"); at + 1 < whole.len; at++) {
+		char saved = whole.data[at];
+		whole.data[at] = saved == '0' ? '1' : saved == '\t' ? ' ' : '0';
+		fp = fopen(ledger, "w");
+		assert_non_null(fp);
+		assert_int_equal(fwrite(whole.data, 1, whole.len, fp), whole.len);
+		fclose(fp);
+		buf_reset(&err);
+		s = spool_open(dir, &err);
+		if (s != NULL)
+			fail_msg("the ledger with byte %zu changed was read", at);
+		assert_non_null(strstr(buf_str(&err), "ledger:"));
+		assert_non_null(strstr(buf_str(&err), "damaged record"));
+		whole.data[at] = saved;
+	}
+	/* A record corrected by hand, so marked, is taken as written. */
+	{
+		char *cur = strstr(whole.data, "\ncursor\t") + 1, *tilde = strchr(cur, '~');
+		size_t head = (size_t)(tilde - whole.data);
+		fp = fopen(ledger, "w");
+		assert_non_null(fp);
+		assert_int_equal(fwrite(whole.data, 1, head, fp), head);
+		fputs("~edited\n", fp);
+		fclose(fp);
+		s = open_ok();
+		assert_string_equal(spool_cursor(s, "imap"), "7:42");
+		close_ok(s);
+	}
+	/* An older ledger. */
+	fp = fopen(ledger, "w");
+	assert_non_null(fp);
+	fputs("pouch-spool 1\nin\t1.000001.pouch\t1\t2\tmaildir:old\t-\t-\n", fp);
+	fclose(fp);
+	snprintf(path, sizeof path, "%s/in/new/1.000001.pouch", dir);
+	assert_int_equal(fs_write_atomic(path, "o\n", 2), 0);
+	s = open_ok();
+	assert_int_equal(spool_count_in(s), 1);
+	assert_int_equal(spool_store_in(s, "maildir:c", NULL, "c\n", 2, 8, &id, &err), 1);
+	close_ok(s);
+	s = open_ok();
+	assert_int_equal(spool_count_in(s), 2);
+	close_ok(s);
+	buf_reset(&whole);
+	assert_int_equal(fs_read_file(ledger, &whole), 0);
+	assert_null(strchr(buf_str(&whole), '~'));
+	buf_free(&whole);
+	buf_free(&err);
+}
+
 /* Overwrite the ledger with same-sized bytes, keeping its mtime: a lazy
  * open that read it would see the damage. */
 static void
@@ -445,7 +519,7 @@ scribble_on_ledger(void)
 	assert_int_equal(stat(ledger, &st), 0);
 	buf_init(&b, 1 << 20);
 	assert_int_equal(fs_read_file(ledger, &b), 0);
-	memset(b.data + strlen("pouch-spool 1\n"), 'Z', b.len - strlen("pouch-spool 1\n") - 1);
+	memset(b.data + strlen("pouch-spool 2\n"), 'Z', b.len - strlen("pouch-spool 2\n") - 1);
 	fd = open(ledger, O_WRONLY);
 	assert_true(fd >= 0);
 	assert_int_equal(fs_write_all(fd, b.data, b.len), 0);
@@ -615,6 +689,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_runs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_moved_by_reader, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_damage, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_record_checksums, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lazy_open, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_maildir_helpers, setup, teardown),
 	};

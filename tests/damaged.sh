@@ -1,0 +1,215 @@
+#!/bin/sh
+# damaged.sh — a damaged game is set aside, never used, and the others go
+# on: two games on one judge, one game's file cut short (as a bad disk or a
+# machine crash leaves it); mail for both arrives. The host is told on
+# stderr every run, the game's master by mail once; the mail for the game
+# waits in the spool, unapplied; `pouch replay --game` rebuilds the game and
+# the next run reads that mail, so that the result is what the judge would
+# have done without the damage (`pouch replay --verify`). Then the game
+# file and a history record are cut at every 100 bytes, and bytes changed:
+# never a crash, never loaded.
+#
+#	tests/damaged.sh [BUILD]   (default build)
+#
+# Runs on the embedded default (local Maildirs). Prints "ok - ..." or
+# "not ok - ..." per check; exits 1 when any failed.
+set -u
+cd "$(dirname "$0")/.."
+POUCH=$(pwd)/${1:-build}/pouch
+WORK=$(mktemp -d /tmp/pouch-damaged.XXXXXX)
+trap '[ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
+D=$WORK/data
+OUT=$WORK/out
+ERR=$WORK/err
+. tests/support/check.sh
+T0=1893931200 # 2030-01-06T12:00:00Z, a Sunday
+H=3600
+# p TIME ARGS: pouch at a given clock.
+p() {
+	t=$1
+	shift
+	case $1 in
+	game) shift && "$POUCH" --data "$D" game --now "$t" "$@" >"$OUT" 2>"$ERR" ;;
+	run) shift && "$POUCH" --data "$D" run --now "$t" "$@" >"$OUT" 2>"$ERR" ;;
+	esac
+}
+# mail NAME TIME FROM TEXT: a message delivered into the judge's Maildir at TIME.
+mail() {
+	mkdir -p "$D/mail/inbox/new" "$D/mail/inbox/tmp" "$D/mail/inbox/cur"
+	printf 'From: %s\nSubject: orders\nMessage-ID: <%s@school.example>\n\n%b\n' "$3" "$1" "$4" \
+		>"$D/mail/inbox/new/$1"
+	touch -d "@$2" "$D/mail/inbox/new/$1"
+}
+# count ADDRESS SUBJECT: the judge's messages to ADDRESS with that subject.
+count() { grep -l "^Subject: $2" "$D/mail/out/$1/new/"* 2>/dev/null | wc -l; }
+
+for g in g1 g2; do
+	p $T0 game new $g --gm "gm-$g@school.example" --password gm-password --movement 24h --grace 0 --remind 0
+	p $T0 game $g DELEGATION France "france-$g@school.example" PASSWORD france-pw
+	p $T0 game $g DELEGATION Germany "germany-$g@school.example" PASSWORD germany-pw
+	p $T0 game $g START
+done
+mail a1 $((T0 + H)) france-g1@school.example 'GAME g1 France france-pw\nA Par - Bur'
+p $((T0 + H)) run
+expect "two games, one order: applied" grep -q "^order France A par - bur" "$D/games/g1/game.txt"
+
+# The damage: g1's file cut to its first 700 bytes; mail for both games.
+head -c 700 "$D/games/g1/game.txt" >"$WORK/cut" && cat "$WORK/cut" >"$D/games/g1/game.txt"
+mail b1 $((T0 + 2 * H)) germany-g1@school.example 'GAME g1 Germany germany-pw\nA Mun - Ruh'
+mail b2 $((T0 + 2 * H)) germany-g2@school.example 'GAME g2 Germany germany-pw\nA Mun - Ruh'
+p $((T0 + 2 * H)) run
+rc=$?
+expect "a run with a damaged game: exit 0" test $rc -eq 0
+expect "... the host told in one line on stderr, naming the file and line" \
+	sh -c "[ \$(wc -l <'$ERR') -eq 1 ] && grep -q 'game g1 set aside: .*games/g1/game.txt:[0-9]*: .*pouch replay --game g1' '$ERR'"
+expect "... the other game served: its order applied and answered" \
+	sh -c "grep -q '^order Germany A mun - ruh' '$D/games/g2/game.txt' && [ $(count germany-g2@school.example 'Re: orders') -eq 1 ]"
+expect "... the damaged game's mail kept in the spool" grep -q "maildir:b1" "$D/spool/ledger"
+id=$(awk -F'\t' '$1 == "in" && $5 == "maildir:b1" { print $2 }' "$D/spool/ledger")
+expect "... and not applied, not answered" sh -c "! grep -q '^applied	$id	' '$D/spool/ledger' && [ $(count germany-g1@school.example 'Re: orders') -eq 0 ]"
+expect "... the damaged file not replaced" cmp -s "$WORK/cut" "$D/games/g1/game.txt"
+expect "... its master told by mail" test "$(count gm-g1@school.example '\[g1\] the game is set aside')" -eq 1
+expect "... the other master not" test "$(count gm-g2@school.example '.* set aside')" -eq 0
+"$POUCH" --data "$D" -v run --now $((T0 + 3 * H)) >"$OUT" 2>"$ERR"
+expect "the next run: the host told again, one line" sh -c "[ \$(wc -l <'$ERR') -eq 1 ] && grep -q 'game g1 set aside' '$ERR'"
+expect "... and -v counts the message kept" grep -q "^kept for games set aside: 1 message$" "$OUT"
+expect "... the master not mailed again" test "$(count gm-g1@school.example '\[g1\] the game is set aside')" -eq 1
+"$POUCH" --data "$D" game list >"$OUT" 2>"$ERR"
+expect "game list: the other game, and the damaged one as set aside" sh -c "grep -q '^g2 .*active' '$OUT' && grep -q '^g1 .*set aside' '$OUT'"
+"$POUCH" --data "$D" game show g1 >"$OUT" 2>"$ERR"
+expect "game show of the damaged game: exit 1, set aside, with the file and line" \
+	sh -c "[ $? -eq 1 ] && grep -q 'game g1 is set aside' '$ERR' && grep -q 'games/g1/game.txt:[0-9]*: ' '$ERR'"
+p $((T0 + 3 * H)) game g1 PAUSE
+rc=$?
+expect "a host command for the damaged game: exit 1, kept for after the repair" \
+	sh -c "[ $rc -eq 1 ] && grep -q 'set aside' '$OUT'"
+p $((T0 + 3 * H)) game g1 RESUME
+# The deadline passes while g1 is set aside: g2 moves on, g1 waits.
+p $((T0 + 25 * H)) run
+expect "the deadline passes: the other game adjudicated" grep -q "^phase Fall 1901" "$D/games/g2/game.txt"
+expect "... the damaged one not" test ! -e "$D/games/g1/history/0001.txt"
+
+# The repair.
+"$POUCH" --data "$D" replay --game g1 >"$OUT" 2>"$ERR"
+rc=$?
+expect "replay --game g1: exit 0" test $rc -eq 0
+expect "... the game in place, the damaged file kept beside it, the note gone" \
+	sh -c "ls '$D/games/g1/' | grep -q '^game.txt.damaged-' && [ ! -e '$D/games/g1/set-aside' ] && tail -n 1 '$D/games/g1/game.txt' | grep -q '^end '"
+p $((T0 + 26 * H)) run
+rc=$?
+expect "the run after the repair: exit 0, nothing on stderr" sh -c "[ $rc -eq 0 ] && [ ! -s '$ERR' ]"
+expect "... the kept mail applied" grep -q "^applied	$id	" "$D/spool/ledger"
+expect "... and answered" test "$(count germany-g1@school.example 'Re: orders')" -eq 1
+expect "... the kept orders counted at the deadline they came before" grep -q "Mun.*Ruh" "$D/games/g1/history/0001.txt"
+expect "... the host's command done" sh -c "grep -q 'PAUSE\|paused' '$D/games/g1/audit.log'"
+# A note left by a repair that stopped before removing it goes.
+printf 'upto 1\nclock 1\n' >"$D/games/g1/set-aside"
+mail n1 $((T0 + 26 * H)) france-g2@school.example 'GAME g2 France france-pw\nA Par - Pic'
+p $((T0 + 26 * H)) run
+expect "a note beside a whole game (a repair stopped short): removed" test ! -e "$D/games/g1/set-aside"
+"$POUCH" --data "$D" replay --verify >"$OUT" 2>"$ERR"
+rc=$?
+expect "replay --verify: the games and mail as if nothing was damaged" sh -c "[ $rc -eq 0 ] && grep -q ', 0 differences' '$OUT'"
+"$POUCH" --data "$D" replay --game nosuch >"$OUT" 2>"$ERR"
+expect "replay --game of a game the spool never made: exit 1" test $? -eq 1
+
+# Cut short or changed anywhere: set aside (never a crash, never loaded),
+# and the other game still served.
+cp -R "$D" "$WORK/base"
+n=0 bad=0
+try() { # FILE: a run on the damaged copy; counts what went wrong
+	mail c$n $((T0 + 27 * H)) france-g2@school.example 'GAME g2 France france-pw\nA Par - Bur'
+	p $((T0 + 27 * H)) run --no-send
+	rc=$?
+	if [ $rc -ge 2 ] || ! grep -q "game g1 set aside: .*$1:[0-9]*: " "$ERR" ||
+		[ "$(grep -c '^applied' "$D/spool/ledger")" -ne "$applied" ]; then
+		bad=$((bad + 1))
+		echo "    $1 cut at $off: exit $rc, $(head -c 200 "$ERR")"
+	fi
+	n=$((n + 1))
+}
+applied=$(($(grep -c '^applied' "$D/spool/ledger") + 1))
+for f in game.txt history/0001.txt; do
+	size=$(wc -c <"$WORK/base/games/g1/$f")
+	off=0
+	while [ $off -lt "$size" ]; do
+		rm -rf "$D" && cp -R "$WORK/base" "$D"
+		head -c $off "$WORK/base/games/g1/$f" >"$D/games/g1/$f"
+		try "$f"
+		off=$((off + 100))
+	done
+	# Whole lines lost at the end (a cut at a line boundary).
+	for k in 1 2 10; do
+		rm -rf "$D" && cp -R "$WORK/base" "$D"
+		head -n -$k "$WORK/base/games/g1/$f" >"$D/games/g1/$f"
+		off="-$k lines"
+		try "$f"
+	done
+	for off in 50 $((size / 2)) $((size - 30)); do
+		rm -rf "$D" && cp -R "$WORK/base" "$D"
+		# One byte changed (a letter for another), the length kept.
+		{ head -c $off "$WORK/base/games/g1/$f"; printf '#'; tail -c +$((off + 2)) "$WORK/base/games/g1/$f"; } >"$D/games/g1/$f"
+		try "$f"
+	done
+done
+expect "$n damaged copies (game.txt and history/0001.txt cut at every 100 bytes and at line ends, a byte changed): each set aside with its file and line, the other game served, no crash" test $bad -eq 0
+
+# A history record cut short: set aside, repaired, and the same game as a
+# replay of the whole spool makes.
+rm -rf "$D" && cp -R "$WORK/base" "$D"
+head -c 120 "$WORK/base/games/g1/history/0001.txt" >"$D/games/g1/history/0001.txt"
+mail h1 $((T0 + 27 * H)) germany-g1@school.example 'GAME g1 Germany germany-pw\nA Ruh - Bel'
+p $((T0 + 27 * H)) run
+expect "a history record cut short: the game set aside, naming the record" grep -q "game g1 set aside: .*history/0001.txt:[0-9]*: " "$ERR"
+"$POUCH" --data "$D" replay --game g1 >"$OUT" 2>"$ERR"
+rc=$?
+p $((T0 + 28 * H)) run
+expect "... repaired: the record whole again, the kept orders applied" \
+	sh -c "[ $rc -eq 0 ] && cmp -s '$WORK/base/games/g1/history/0001.txt' '$D/games/g1/history/0001.txt' && grep -q '^order Germany A ruh - bel' '$D/games/g1/game.txt'"
+"$POUCH" --data "$D" replay --verify >"$OUT" 2>"$ERR"
+expect "... and replay --verify finds no difference" grep -q ', 0 differences' "$OUT"
+
+# A byte changed in a record of the spool's ledger (the whole judge's
+# archive, not a game's): every run stops, naming the file and line,
+# and nothing is applied from a ledger that cannot be trusted.
+rm -rf "$D" && cp -R "$WORK/base" "$D"
+line=$(grep -n '^applied' "$D/spool/ledger" | head -n 1 | cut -d: -f1)
+# Its time one second later: a record that still reads.
+awk -F'\t' -v OFS='\t' -v n="$line" 'NR == n { $3 = $3 + 1 } 1' "$D/spool/ledger" >"$WORK/ledger"
+cat "$WORK/ledger" >"$D/spool/ledger"
+mail d1 $((T0 + 27 * H)) france-g2@school.example 'GAME g2 France france-pw\nA Par - Bur'
+cp "$D/games/g2/game.txt" "$WORK/g2.before"
+p $((T0 + 27 * H)) run
+rc=$?
+expect "a ledger record changed: the run stops (exit 1), naming the ledger and line $line" \
+	sh -c "[ $rc -eq 1 ] && grep -q 'spool/ledger:$line: damaged record' '$ERR'"
+expect "... and nothing applied" cmp -s "$WORK/g2.before" "$D/games/g2/game.txt"
+
+# The ledger cut at the end of a line (whole records lost): the games
+# have applied messages it no longer names; every run stops.
+rm -rf "$D" && cp -R "$WORK/base" "$D"
+head -n 4 "$WORK/base/spool/ledger" >"$D/spool/ledger"
+mail f1 $((T0 + 27 * H)) france-g2@school.example 'GAME g2 France france-pw\nA Par - Bur'
+p $((T0 + 27 * H)) run
+rc=$?
+expect "a ledger cut at a line's end: the run stops (exit 1), saying so" \
+	sh -c "[ $rc -eq 1 ] && grep -q 'spool/ledger: cut short: it names [0-9]* inbound messages, but game g[12] applied message' '$ERR'"
+expect "... and nothing applied" cmp -s "$WORK/base/games/g2/game.txt" "$D/games/g2/game.txt"
+
+# An outbox entry cut short: never sent; the rest of the outbox goes.
+rm -rf "$D" && cp -R "$WORK/base" "$D"
+mail e1 $((T0 + 27 * H)) france-g2@school.example 'GAME g2 France france-pw\nA Par - Bur'
+mail e2 $((T0 + 27 * H)) germany-g2@school.example 'GAME g2 Germany germany-pw\nA Mun - Ruh'
+p $((T0 + 27 * H)) run --no-send
+f=$(grep -l '^To: france-g2@school.example' "$D/outbox/new/"* | head -n 1)
+head -c 300 "$f" >"$WORK/cut" && cat "$WORK/cut" >"$f"
+before=$(count france-g2@school.example 'Re: orders')
+other=$(count germany-g2@school.example 'Re: orders')
+"$POUCH" --data "$D" send --now $((T0 + 27 * H)) >"$OUT" 2>"$ERR"
+rc=$?
+expect "an outbox message cut short: not sent, the host told with its file" \
+	sh -c "[ $rc -eq 0 ] && grep -q 'outbox/new/.*: damaged' '$ERR' && [ $(count france-g2@school.example 'Re: orders') -eq $before ]"
+expect "... the other message sent" test "$(count germany-g2@school.example 'Re: orders')" -eq $((other + 1))
+
+echo "== damaged: $PASS passed, $FAIL failed"
+[ $FAIL -eq 0 ]
