@@ -18,6 +18,14 @@
  *
  * libcurl adds no header fields and does not convert line ends: the
  * message is given CRLF line ends here; dot-stuffing is libcurl's.
+ *
+ * Time-outs (smtp.timeout, T): the connection, greeting, EHLO, STARTTLS
+ * and AUTH within T (CURLOPT_CONNECTTIMEOUT), each later reply within T
+ * (CURLOPT_SERVER_RESPONSE_TIMEOUT), a whole message within 4 T
+ * (CURLOPT_TIMEOUT). A connection that breaks or stalls in the middle of
+ * a transaction defers that message and the rest of the batch (the
+ * server is not to be trusted with more this run); the error names the
+ * step: the command last sent, never its argument.
  */
 #define _DEFAULT_SOURCE	/* explicit_bzero */
 #include <stdio.h>
@@ -43,6 +51,8 @@ struct transcript {
 	char eod_text[256];
 	char line[1024];	/* a reply line being assembled */
 	size_t linelen;
+	char last[16];		/* the verb of the command last sent ("" before any) */
+	int answered;		/* it had its final reply */
 };
 
 struct smtp {
@@ -66,6 +76,7 @@ reply_line(struct transcript *t, const char *s, size_t n)
 		return;
 	if (n > 3 && s[3] == '-')
 		return;	/* a continuation: wait for the final line */
+	t->answered = 1;
 	code = (s[0] - '0') * 100 + (s[1] - '0') * 10 + (s[2] - '0');
 	switch (t->expect) {
 	case EXP_MAIL:
@@ -105,6 +116,10 @@ debug_cb(CURL *h, curl_infotype type, char *data, size_t size, void *arg)
 
 	(void)h;
 	if (type == CURLINFO_HEADER_OUT) {
+		for (i = 0; i < size && i + 1 < sizeof t->last && data[i] >= 'A' && data[i] <= 'Z'; i++)
+			t->last[i] = data[i];	/* the verb only: AUTH carries the password */
+		t->last[i] = '\0';
+		t->answered = 0;
 		if (size >= 10 && str_prefix_nocase(data, "MAIL FROM:"))
 			t->expect = EXP_MAIL;
 		else if (size >= 8 && str_prefix_nocase(data, "RCPT TO:")) {
@@ -194,6 +209,19 @@ to_crlf(const char *data, size_t len, size_t *outlen)
 	return o;
 }
 
+/* Where the exchange stood when it stopped, for the error. */
+static void
+step(const struct transcript *t, char *out, size_t size)
+{
+	if (t->expect == EXP_EOD && t->eod_code == 0)
+		snprintf(out, size, "waiting for the answer to the message");
+	else if (t->last[0] == '\0')
+		snprintf(out, size, "waiting for the greeting");
+	else
+		snprintf(out, size, "%s %s", t->answered ? "after" : "waiting for the answer to",
+		    t->last);
+}
+
 static enum rcpt_status
 status_of(int code)
 {
@@ -212,11 +240,11 @@ smtp_send(struct mail_sink *k, const char *from, char *const *rcpts, int n, cons
 	struct transcript t;
 	struct curl_slist *list = NULL;
 	struct reader rd;
-	char errbuf[CURL_ERROR_SIZE], fromb[320];
+	char errbuf[CURL_ERROR_SIZE], fromb[320], where[64];
 	char *crlf;
 	size_t crlflen;
 	CURLcode rc;
-	int i, r = 0;
+	int i, r = 0, broken = 0;
 
 	memset(&t, 0, sizeof t);
 	t.rcpt_index = -1;
@@ -244,6 +272,7 @@ smtp_send(struct mail_sink *k, const char *from, char *const *rcpts, int n, cons
 	curl_easy_setopt(p->curl, CURLOPT_INFILESIZE_LARGE, (curl_off_t)crlflen);
 	curl_easy_setopt(p->curl, CURLOPT_ERRORBUFFER, errbuf);
 	curl_easy_setopt(p->curl, CURLOPT_CONNECTTIMEOUT, p->timeout);
+	curl_easy_setopt(p->curl, CURLOPT_SERVER_RESPONSE_TIMEOUT, p->timeout);
 	curl_easy_setopt(p->curl, CURLOPT_TIMEOUT, p->timeout * 4);
 	curl_easy_setopt(p->curl, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(p->curl, CURLOPT_VERBOSE, 1L);	/* feeds debug_cb only */
@@ -262,12 +291,13 @@ smtp_send(struct mail_sink *k, const char *from, char *const *rcpts, int n, cons
 	}
 
 	rc = curl_easy_perform(p->curl);
+	step(&t, where, sizeof where);
 
 	if (t.mail_code == 0 || (t.mail_code >= 400 && t.rcpt_index < 0)) {
 		/* never got as far as the envelope: connection, TLS, AUTH or MAIL FROM */
 		char why[256];
 		snprintf(why, sizeof why, "%s", errbuf[0] ? errbuf : curl_easy_strerror(rc));
-		buf_printf(err, "SMTP %s: %s%s\n", k->name, why,
+		buf_printf(err, "SMTP %s: %s: %s%s\n", k->name, where, why,
 		    rc == CURLE_PEER_FAILED_VERIFICATION || rc == CURLE_SSL_CACERT_BADFILE ?
 		    " (the server's certificate is not trusted: connection refused)" : "");
 		sink_set_all(res, n, RCPT_TEMPFAIL, t.mail_code, why);
@@ -278,6 +308,7 @@ smtp_send(struct mail_sink *k, const char *from, char *const *rcpts, int n, cons
 			if (code == 0) {
 				sink_set_all(&res[i], 1, RCPT_TEMPFAIL, 0,
 				    errbuf[0] ? errbuf : curl_easy_strerror(rc));
+				broken = 1;
 			} else if (status_of(code) != RCPT_OK) {
 				sink_set_all(&res[i], 1, status_of(code), code, t.rcpt_text[i]);
 			} else if (t.eod_code != 0) {
@@ -288,7 +319,13 @@ smtp_send(struct mail_sink *k, const char *from, char *const *rcpts, int n, cons
 			} else {
 				sink_set_all(&res[i], 1, RCPT_TEMPFAIL, 0,
 				    errbuf[0] ? errbuf : "the connection ended before the message was accepted");
+				broken = 1;
 			}
+		}
+		if (broken && rc != CURLE_OK) {	/* not a refusal: the connection broke */
+			buf_printf(err, "SMTP %s: %s: %s\n", k->name, where,
+			    errbuf[0] ? errbuf : curl_easy_strerror(rc));
+			r = -1;
 		}
 	}
 	curl_easy_setopt(p->curl, CURLOPT_MAIL_RCPT, NULL);
