@@ -15,8 +15,9 @@
  * server renumbered the folder) the UNSEEN messages. The new cursor stops
  * below the first message the caller left, so that one is asked for again.
  *
- * A run takes at most IMAP_MAX_BATCH messages (they are all in memory at
- * once); a bigger backlog is taken over the next runs.
+ * A batch is at most IMAP_MAX_BATCH messages (they are all in memory at
+ * once); when more are new, s->more asks the caller for another fetch
+ * after the commit, over the same connection, from the new cursor.
  *
  * TLS: libetpan does the handshake but verifies nothing, so tlsverify.c
  * checks the chain and the host name before any password is sent.
@@ -605,7 +606,8 @@ im_fetch(struct mail_source *s, const char *cursor, source_msg_fn fn, void *arg,
 	struct buf keybuf;
 	int r, res = 0;
 
-	assert(p->accepted == NULL);	/* one fetch per open */
+	assert(p->accepted == NULL);	/* one fetch per open or commit */
+	s->more = 0;
 	read_cursor(p, cursor);
 	if (p->have_cursor)
 		key = mailimap_search_key_new_uid(mailimap_set_new_interval(p->prev_last + 1, 0));
@@ -629,10 +631,11 @@ im_fetch(struct mail_source *s, const char *cursor, source_msg_fn fn, void *arg,
 		return 0;
 	}
 	qsort(uids, n, sizeof *uids, u32_cmp);
-	if (n > IMAP_MAX_BATCH) {	/* the rest next run: the cursor stops before them */
+	if (n > IMAP_MAX_BATCH) {	/* the rest in another batch: the cursor stops before them */
 		log_info("IMAP %s: %zu new messages, taking the first %d", p->folder, n, IMAP_MAX_BATCH);
 		p->min_left = uids[IMAP_MAX_BATCH];
 		n = IMAP_MAX_BATCH;
+		s->more = 1;
 	}
 	set = uid_set(uids, n);
 	ft = mailimap_fetch_type_new_fetch_att_list_empty();
@@ -747,6 +750,12 @@ im_commit(struct mail_source *s, char **cursor, struct buf *err)
 		snprintf(c, sizeof c, "%u:%u", p->uidvalidity, last);
 		*cursor = xstrdup(c);
 	}
+	/* ready for the next batch */
+	free(p->accepted);
+	p->accepted = NULL;
+	p->naccepted = 0;
+	p->max_fetched = 0;
+	p->min_left = UINT32_MAX;
 	return 0;
 }
 

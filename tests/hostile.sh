@@ -40,12 +40,13 @@ chmod 600 "$WORK/pw"
 TIMEOUT=1	# imap.timeout and smtp.timeout
 TIME=$(command -v /usr/bin/time)
 
-# start_server imap|smtp DIR MODES: badserver.py in the background; PORT.
+# start_server imap|smtp DIR MODES [MORE OPTIONS]: badserver.py in the
+# background; PORT.
 start_server() {
 	stop_server
 	rm -f "$2/port" "$2/log"
 	mkdir -p "$2"
-	python3 tests/support/badserver.py "$1" --dir "$2" --modes "$3" \
+	python3 tests/support/badserver.py "$1" --dir "$2" --modes "$3" ${4:-} \
 		--cert "$CERT" --key "$WORK/key.pem" 2>>"$2/stderr" &
 	SERVER_PID=$!
 	i=0
@@ -176,6 +177,19 @@ imap_part() {
 	# Answers for UIDs never asked for must not move the cursor past
 	# message 4, which arrives after this run.
 	imap_case bad-fetch 0 ""
+
+	echo "# a backlog bigger than a batch (2,000): all of it in one run, batch by batch"
+	d=$WORK/imap/backlog
+	start_server imap "$d.srv" ok "--messages 4100"
+	imap_conf "$d"
+	timed 120 "$BIN/pouch" --data "$d" fetch
+	expect "backlog: one fetch stores all 4,100" grep -q "4100 new messages: 4100 stored" "$OUT"
+	expect "backlog: three batches over one connection (3 + 3 x 3 IMAP commands)" \
+		grep -q "(12 IMAP commands)" "$OUT"
+	expect "backlog: one connection" test "$(grep -c '^conn' "$d.srv/log")" -eq 1
+	timed 30 "$BIN/pouch" --data "$d" fetch
+	expect "backlog: then nothing new" grep -q " 0 new messages" "$OUT"
+	stop_server
 }
 
 # ---------------------------------------------------------------- SMTP

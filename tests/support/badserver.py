@@ -9,8 +9,8 @@ every connection after that. Events go to DIR/log, one line each
 ("conn N MODE", "drop at WHAT", "stored FILE", ...), so a test can see
 where the connection ended. TLS (STARTTLS) needs --cert and --key.
 
-IMAP: the folder holds the messages DIR/imap/*.eml (UIDs 1, 2, ... in name
-order, UIDVALIDITY 7); flags set by UID STORE last as long as the server.
+IMAP: the folder holds --messages N generated messages, then the messages
+DIR/imap/*.eml (UIDs 1, 2, ... in name order, UIDVALIDITY 7); flags set by UID STORE last as long as the server.
 SMTP: each message accepted is written to DIR/smtp/N.eml.
 
 Modes are listed in MODES below. Python's standard library only.
@@ -78,6 +78,10 @@ class Shared:
         self.deleted = set()
         self.stored = 0
         self.msgs = []
+        for i in range(args.messages):
+            self.msgs.append(b"From: p%d@example.test\r\nTo: judge@example.test\r\n"
+                             b"Subject: backlog %d\r\nMessage-ID: <b%d@example.test>\r\n\r\nhelp\r\n"
+                             % (i, i, i))
         d = os.path.join(args.dir, "imap")
         if os.path.isdir(d):
             for name in sorted(os.listdir(d)):
@@ -389,6 +393,8 @@ def main():
     ap.add_argument("proto", choices=("imap", "smtp"))
     ap.add_argument("--dir", required=True)
     ap.add_argument("--modes", default="ok")
+    ap.add_argument("--messages", type=int, default=0,
+                    help="IMAP: N generated messages before those of DIR/imap")
     ap.add_argument("--cert")
     ap.add_argument("--key")
     ap.add_argument("--list", action="store_true", help="print the modes and exit")
