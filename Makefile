@@ -11,6 +11,7 @@
 #   make check        every test (unit, sanitizers, DATC, game records, parser,
 #                     fuzzing, mail servers, browser); see tests/README.md
 #   make bench        benchmarks (print their figures)
+#   make bench-load   10,000 order mails in one run, 100 runs back to back (root)
 #   make fuzz         libFuzzer targets in build/fuzz/ (clang, ASan + UBSan);
 #                     tests/check.sh runs them
 #   make install      PREFIX=/usr/local
@@ -107,7 +108,7 @@ LIBTESTSUPPORT := $(BUILD)/libtestsupport.a
 FUZZ_BUILD := build/fuzz
 FUZZ_CC ?= clang
 
-.PHONY: all clean check bench fuzz fuzz-targets install tests
+.PHONY: all clean check bench bench-load fuzz fuzz-targets install tests
 all: $(BUILD)/pouch
 
 ifeq ($(V),1)
@@ -146,6 +147,11 @@ check:
 
 bench: $(BENCHES:%=$(BUILD)/tests/%) $(BENCH_HELPERS:%=$(BUILD)/tests/%) $(BUILD)/pouch
 	tests/bench.sh $(BUILD)
+
+# 10,000 order mails for 500 games in one run, then 100 runs back to back
+# while mail arrives over SMTP (root, the mail stack; minutes, not in check)
+bench-load: $(BENCH_HELPERS:%=$(BUILD)/tests/%) $(BUILD)/pouch $(BUILD)/tests/mail/mailit
+	LOAD=$(or $(LOAD),10000) RUNS=$(or $(RUNS),100) tests/bench_run.sh $(BUILD)
 
 fuzz:
 	$(MAKE) BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) FUZZ=1 SAN=0 fuzz-targets

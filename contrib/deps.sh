@@ -16,7 +16,7 @@ build_pkgs="build-essential pkg-config ca-certificates
 mapgen_pkgs="python3 python3-shapely python3-netcdf4 gmt-dcw"
 test_pkgs="libcmocka-dev valgrind clang libclang-rt-dev xz-utils libxml2-utils
   dovecot-imapd dovecot-lmtpd postfix openssl curl iproute2 librsvg2-bin
-  chromium fonts-dejavu-core $mapgen_pkgs"
+  chromium fonts-dejavu-core time $mapgen_pkgs"
 
 case "${1:-build}" in
 build) want="$build_pkgs" ;;

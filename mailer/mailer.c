@@ -11,6 +11,8 @@
 #include "../lib/log.h"
 #include "../lib/xalloc.h"
 
+#define MAIL_FETCH_BATCHES 25	/* batches in one run (IMAP: 2,000 messages each) */
+
 struct fetch_ctx {
 	struct spool *sp;
 	time_t now;
@@ -47,27 +49,35 @@ mail_fetch(struct mail_source *src, struct spool *sp, time_t now, struct fetch_s
 {
 	struct fetch_ctx c = { sp, now, st };
 	char *cursor = NULL;
-	int r;
+	int r, rounds = 0;
 
 	memset(st, 0, sizeof *st);
 	if (source_open(src, err) < 0)
 		return -1;
-	r = source_fetch(src, spool_cursor(sp, src->name), store_one, &c, err);
-	/* even after a failure part way, what was accepted is committed once it is durable */
-	if (src->accepted == 0 && r < 0)
-		return -1;
-	if (spool_sync(sp, err) < 0)
-		return -1;	/* nothing acknowledged: the next run fetches again */
-	if (source_commit(src, &cursor, err) < 0)
-		return -1;	/* stored; the next run recognises them */
-	if (cursor != NULL) {
-		const char *old = spool_cursor(sp, src->name);
-		if (old == NULL || strcmp(old, cursor) != 0)
-			spool_set_cursor(sp, src->name, cursor);
-		free(cursor);
-		if (spool_sync(sp, err) < 0)
+	do {
+		int before = src->accepted;
+
+		r = source_fetch(src, spool_cursor(sp, src->name), store_one, &c, err);
+		/* even after a failure part way, what was accepted is committed once it is durable */
+		if (src->accepted == before && r < 0)
 			return -1;
-	}
+		if (spool_sync(sp, err) < 0)
+			return -1;	/* nothing acknowledged: the next run fetches again */
+		if (source_commit(src, &cursor, err) < 0)
+			return -1;	/* stored; the next run recognises them */
+		if (cursor != NULL) {
+			const char *old = spool_cursor(sp, src->name);
+			if (old == NULL || strcmp(old, cursor) != 0)
+				spool_set_cursor(sp, src->name, cursor);
+			free(cursor);
+			cursor = NULL;
+			if (spool_sync(sp, err) < 0)
+				return -1;
+		}
+		/* another batch only when this one moved on */
+		if (src->accepted == before)
+			break;
+	} while (r == 0 && src->more && ++rounds < MAIL_FETCH_BATCHES);
 	return r;
 }
 

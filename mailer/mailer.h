@@ -48,6 +48,8 @@ struct fetch_stats {
  * each is stored, the spool synced, and only then the source commits (marks
  * them seen or deletes them) and its cursor is saved in the spool. A
  * message's arrival is when the server received it (never later than now).
+ * A source that caps its batch is asked again, batch after batch (at most
+ * 25), until nothing new is left: memory holds one batch at a time.
  * Returns 0, or -1 with a reason in err; what was stored stays stored. */
 int mail_fetch(struct mail_source *src, struct spool *sp, time_t now, struct fetch_stats *st,
     struct buf *err);

@@ -25,6 +25,14 @@
  * (left to itself it takes OAUTHBEARER when the server offers both). When
  * the server refuses the token (CURLE_LOGIN_DENIED) a new one is asked for
  * once per batch and the message tried again.
+ *
+ * Time-outs (smtp.timeout, T): the connection, greeting, EHLO, STARTTLS
+ * and AUTH within T (CURLOPT_CONNECTTIMEOUT), each later reply within T
+ * (CURLOPT_SERVER_RESPONSE_TIMEOUT), a whole message within 4 T
+ * (CURLOPT_TIMEOUT). A connection that breaks or stalls in the middle of
+ * a transaction defers that message and the rest of the batch (the
+ * server is not to be trusted with more this run); the error names the
+ * step: the command last sent, never its argument.
  */
 #define _DEFAULT_SOURCE	/* explicit_bzero */
 #include <stdio.h>
@@ -51,6 +59,8 @@ struct transcript {
 	char eod_text[256];
 	char line[1024];	/* a reply line being assembled */
 	size_t linelen;
+	char last[16];		/* the verb of the command last sent ("" before any) */
+	int answered;		/* it had its final reply */
 };
 
 struct smtp {
@@ -89,6 +99,7 @@ reply_line(struct transcript *t, const char *s, size_t n)
 		return;
 	if (n > 3 && s[3] == '-')
 		return;	/* a continuation: wait for the final line */
+	t->answered = 1;
 	code = (s[0] - '0') * 100 + (s[1] - '0') * 10 + (s[2] - '0');
 	switch (t->expect) {
 	case EXP_MAIL:
@@ -128,6 +139,10 @@ debug_cb(CURL *h, curl_infotype type, char *data, size_t size, void *arg)
 
 	(void)h;
 	if (type == CURLINFO_HEADER_OUT) {
+		for (i = 0; i < size && i + 1 < sizeof t->last && data[i] >= 'A' && data[i] <= 'Z'; i++)
+			t->last[i] = data[i];	/* the verb only: AUTH carries the password */
+		t->last[i] = '\0';
+		t->answered = 0;
 		if (size >= 10 && str_prefix_nocase(data, "MAIL FROM:"))
 			t->expect = EXP_MAIL;
 		else if (size >= 8 && str_prefix_nocase(data, "RCPT TO:")) {
@@ -220,6 +235,19 @@ to_crlf(const char *data, size_t len, size_t *outlen)
 	return o;
 }
 
+/* Where the exchange stood when it stopped, for the error. */
+static void
+step(const struct transcript *t, char *out, size_t size)
+{
+	if (t->expect == EXP_EOD && t->eod_code == 0)
+		snprintf(out, size, "waiting for the answer to the message");
+	else if (t->last[0] == '\0')
+		snprintf(out, size, "waiting for the greeting");
+	else
+		snprintf(out, size, "%s %s", t->answered ? "after" : "waiting for the answer to",
+		    t->last);
+}
+
 static enum rcpt_status
 status_of(int code)
 {
@@ -239,6 +267,7 @@ connection_opts(struct smtp *p, char *errbuf, struct transcript *t)
 	curl_easy_setopt(p->curl, CURLOPT_URL, p->url);
 	curl_easy_setopt(p->curl, CURLOPT_ERRORBUFFER, errbuf);
 	curl_easy_setopt(p->curl, CURLOPT_CONNECTTIMEOUT, p->timeout);
+	curl_easy_setopt(p->curl, CURLOPT_SERVER_RESPONSE_TIMEOUT, p->timeout);
 	curl_easy_setopt(p->curl, CURLOPT_TIMEOUT, p->timeout * 4);
 	curl_easy_setopt(p->curl, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(p->curl, CURLOPT_VERBOSE, 1L);	/* feeds debug_cb only */
@@ -262,11 +291,14 @@ connection_opts(struct smtp *p, char *errbuf, struct transcript *t)
 	}
 }
 
-/* "SMTP smtp://host:port: why", saying so when the certificate is the reason. */
+/* "SMTP smtp://host:port: STEP: why" (STEP: the command last sent, when
+ * known), saying so when the certificate or the login is the reason. */
 static void
-connection_error(const struct mail_sink *k, CURLcode rc, const char *why, struct buf *err)
+connection_error(const struct mail_sink *k, const char *where, CURLcode rc, const char *why,
+    struct buf *err)
 {
-	buf_printf(err, "SMTP %s: %s%s\n", k->name, why,
+	buf_printf(err, "SMTP %s: %s%s%s%s\n", k->name, where && *where ? where : "",
+	    where && *where ? ": " : "", why,
 	    rc == CURLE_PEER_FAILED_VERIFICATION || rc == CURLE_SSL_CACERT_BADFILE ?
 	    " (the server's certificate is not trusted: connection refused)" :
 	    rc == CURLE_LOGIN_DENIED ? " (the server refused the user name or password)" : "");
@@ -303,7 +335,7 @@ sink_smtp_check(const struct mail_config *cfg, struct buf *err)
 	curl_easy_setopt(p->curl, CURLOPT_WRITEFUNCTION, discard_cb);
 	rc = curl_easy_perform(p->curl);
 	if (rc != CURLE_OK) {
-		connection_error(k, rc, errbuf[0] ? errbuf : curl_easy_strerror(rc), err);
+		connection_error(k, NULL, rc, errbuf[0] ? errbuf : curl_easy_strerror(rc), err);
 		r = -1;
 	}
 	curl_easy_setopt(p->curl, CURLOPT_ERRORBUFFER, NULL);
@@ -320,11 +352,11 @@ smtp_send(struct mail_sink *k, const char *key, const char *from, char *const *r
 	struct transcript t;
 	struct curl_slist *list = NULL;
 	struct reader rd;
-	char errbuf[CURL_ERROR_SIZE], fromb[320];
+	char errbuf[CURL_ERROR_SIZE], fromb[320], where[64];
 	char *crlf;
 	size_t crlflen;
 	CURLcode rc;
-	int i, r = 0;
+	int i, r = 0, broken = 0;
 
 	(void)key;	/* a server's 250 is final: nothing to recognise later */
 	memset(&t, 0, sizeof t);
@@ -354,6 +386,7 @@ again:
 	connection_opts(p, errbuf, &t);
 
 	rc = curl_easy_perform(p->curl);
+	step(&t, where, sizeof where);
 	if (rc == CURLE_LOGIN_DENIED && p->oauth.mech != OAUTH_NONE && p->user != NULL &&
 	    !p->renewed) {
 		char *tok;
@@ -373,7 +406,7 @@ again:
 		/* never got as far as the envelope: connection, TLS, AUTH or MAIL FROM */
 		char why[256];
 		snprintf(why, sizeof why, "%s", errbuf[0] ? errbuf : curl_easy_strerror(rc));
-		connection_error(k, rc, why, err);
+		connection_error(k, where, rc, why, err);
 		sink_set_all(res, n, RCPT_TEMPFAIL, t.mail_code, why);
 		r = -1;
 	} else {
@@ -382,6 +415,7 @@ again:
 			if (code == 0) {
 				sink_set_all(&res[i], 1, RCPT_TEMPFAIL, 0,
 				    errbuf[0] ? errbuf : curl_easy_strerror(rc));
+				broken = 1;
 			} else if (status_of(code) != RCPT_OK) {
 				sink_set_all(&res[i], 1, status_of(code), code, t.rcpt_text[i]);
 			} else if (t.eod_code != 0) {
@@ -392,7 +426,13 @@ again:
 			} else {
 				sink_set_all(&res[i], 1, RCPT_TEMPFAIL, 0,
 				    errbuf[0] ? errbuf : "the connection ended before the message was accepted");
+				broken = 1;
 			}
+		}
+		if (broken && rc != CURLE_OK) {	/* not a refusal: the connection broke */
+			buf_printf(err, "SMTP %s: %s: %s\n", k->name, where,
+			    errbuf[0] ? errbuf : curl_easy_strerror(rc));
+			r = -1;
 		}
 	}
 	curl_easy_setopt(p->curl, CURLOPT_MAIL_RCPT, NULL);

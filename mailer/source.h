@@ -66,6 +66,8 @@ struct mail_source {
 	int accepted;		/* of which accepted */
 	int commands;		/* protocol commands sent (IMAP: a run costs the same
 				   few whatever the number of messages) */
+	int more;		/* the last fetch left new messages for another
+				   (a batch is capped): fetch and commit again */
 	int open;
 };
 
@@ -83,7 +85,9 @@ int source_open(struct mail_source *s, struct buf *err);
 int source_fetch(struct mail_source *s, const char *cursor, source_msg_fn fn, void *arg,
     struct buf *err);
 /* Mark the accepted messages (seen or deleted). *cursor gets the new
- * cursor (caller frees) or NULL when the source keeps none. Returns 0 or -1. */
+ * cursor (caller frees) or NULL when the source keeps none. Returns 0 or -1.
+ * When s->more is set, source_fetch may then be called again with the new
+ * cursor (the same connection, the next batch). */
 int source_commit(struct mail_source *s, char **cursor, struct buf *err);
 /* Close (without committing) and free. NULL-safe. */
 void source_free(struct mail_source *s);

@@ -16,8 +16,9 @@
  * server renumbered the folder) the UNSEEN messages. The new cursor stops
  * below the first message the caller left, so that one is asked for again.
  *
- * A run takes at most IMAP_MAX_BATCH messages (they are all in memory at
- * once); a bigger backlog is taken over the next runs.
+ * A batch is at most IMAP_MAX_BATCH messages (they are all in memory at
+ * once); when more are new, s->more asks the caller for another fetch
+ * after the commit, over the same connection, from the new cursor.
  *
  * TLS: libetpan does the handshake but verifies nothing, so tlsverify.c
  * checks the chain and the host name before any password is sent.
@@ -27,15 +28,31 @@
  * (SASL-IR) through libetpan's public tag, stream and response calls. A
  * token the server refuses is renewed once and tried again on the same
  * connection.
+ *
+ * Hostile servers: libetpan waits imap.timeout for each read, but has no
+ * limit on a whole session nor on how much a server sends (an endless
+ * answer grows its buffer until memory runs out), and it spins forever
+ * when the connection ends inside a literal (end of stream is not an
+ * error to its literal reader). So the connection is ours (connect with
+ * imap.timeout) and every byte read goes through a guard, a stream driver
+ * wrapped around libetpan's socket or TLS one: end of stream, a wait past
+ * imap.timeout, a session past IMAP_SESSION_TIMEOUTS times imap.timeout,
+ * or more than IMAP_MAX_BYTES received make that read and every later one
+ * fail, and the reason is what the error says.
  */
 #define _DEFAULT_SOURCE	/* timegm, explicit_bzero */
 #include <assert.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/socket.h>
 
 #include <libetpan/libetpan.h>
 
@@ -48,6 +65,8 @@
 #include "tlsverify.h"
 
 #define IMAP_MAX_BATCH 2000
+#define IMAP_MAX_BYTES (256u * 1024 * 1024)	/* received in one session */
+#define IMAP_SESSION_TIMEOUTS 10		/* a session: 10 x imap.timeout */
 
 struct imapsrc {
 	char *host, *user, *password_file, *folder, *cafile, *data_dir;
@@ -59,6 +78,10 @@ struct imapsrc {
 	int timeout;
 
 	mailimap *imap;
+	time_t deadline;	/* the session ends by then */
+	size_t received;	/* bytes read in this session */
+	const char *broken;	/* the guard stopped the connection: why */
+	char why[96];
 	uint32_t uidvalidity, uidnext;
 	uint32_t prev_last;	/* from the cursor, when it applies */
 	int have_cursor;
@@ -100,9 +123,254 @@ fail(struct imapsrc *p, struct buf *err, const char *what, int r)
 {
 	const char *resp = p->imap ? p->imap->imap_response : NULL;
 
-	buf_printf(err, "IMAP %s:%d: %s: %s%s%s%s\n", p->host, p->port, what, imap_errstr(r),
+	if (p->broken != NULL)	/* the guard knows better than libetpan */
+		resp = NULL;
+	buf_printf(err, "IMAP %s:%d: %s: %s%s%s%s\n", p->host, p->port, what,
+	    p->broken ? p->broken : imap_errstr(r),
 	    resp && *resp ? " (server: \"" : "", resp && *resp ? resp : "", resp && *resp ? "\")" : "");
 	return -1;
+}
+
+/* The guard's stream driver: data is a struct guard. */
+struct guard {
+	mailstream_low *inner;	/* libetpan's socket or TLS stream */
+	struct imapsrc *p;
+};
+
+static void
+guard_break(struct imapsrc *p, const char *why)
+{
+	if (p->broken == NULL) {
+		snprintf(p->why, sizeof p->why, "%s", why);
+		p->broken = p->why;
+	}
+}
+
+static ssize_t
+guard_read(mailstream_low *s, void *buf, size_t count)
+{
+	struct guard *g = s->data;
+	struct imapsrc *p = g->p;
+	time_t now = time(NULL), wait;
+	ssize_t r;
+	char why[96];
+
+	if (p->broken != NULL)
+		return -1;
+	if (now >= p->deadline) {
+		snprintf(why, sizeof why, "the session took longer than %d s",
+		    IMAP_SESSION_TIMEOUTS * p->timeout);
+		guard_break(p, why);
+		return -1;
+	}
+	wait = p->deadline - now < p->timeout ? p->deadline - now : p->timeout;
+	mailstream_low_set_timeout(g->inner, wait);
+	r = mailstream_low_read(g->inner, buf, count);
+	if (r == 0) {
+		guard_break(p, "the server closed the connection");
+		return -1;
+	}
+	if (r < 0) {
+		if (time(NULL) - now >= wait)
+			snprintf(why, sizeof why, "no answer within %lld s", (long long)wait);
+		else
+			snprintf(why, sizeof why, "the connection failed or was closed");
+		guard_break(p, why);
+		return -1;
+	}
+	p->received += (size_t)r;
+	if (p->received > IMAP_MAX_BYTES) {
+		snprintf(why, sizeof why, "the server sent more than %u MiB in one session",
+		    IMAP_MAX_BYTES >> 20);
+		guard_break(p, why);
+		return -1;
+	}
+	return r;
+}
+
+static ssize_t
+guard_write(mailstream_low *s, const void *buf, size_t count)
+{
+	struct guard *g = s->data;
+
+	if (g->p->broken != NULL)
+		return -1;
+	return mailstream_low_write(g->inner, buf, count);
+}
+
+static int
+guard_close(mailstream_low *s)
+{
+	return mailstream_low_close(((struct guard *)s->data)->inner);
+}
+
+static int
+guard_get_fd(mailstream_low *s)
+{
+	return mailstream_low_get_fd(((struct guard *)s->data)->inner);
+}
+
+/* Like libetpan's own drivers: frees the inner stream (not closed), then s. */
+static void
+guard_free(mailstream_low *s)
+{
+	struct guard *g = s->data;
+
+	mailstream_low_free(g->inner);
+	free(g);
+	s->data = NULL;
+	free(s);
+}
+
+static void
+guard_cancel(mailstream_low *s)
+{
+	mailstream_low_cancel(((struct guard *)s->data)->inner);
+}
+
+static struct mailstream_cancel *
+guard_get_cancel(mailstream_low *s)
+{
+	return mailstream_low_get_cancel(((struct guard *)s->data)->inner);
+}
+
+static carray *
+guard_certificates(mailstream_low *s)
+{
+	return mailstream_low_get_certificate_chain(((struct guard *)s->data)->inner);
+}
+
+static mailstream_low_driver guard_driver = {
+	guard_read, guard_write, guard_close, guard_get_fd, guard_free, guard_cancel,
+	guard_get_cancel, guard_certificates, NULL, NULL, NULL,
+};
+
+/* inner behind a guard; NULL (inner freed) when out of memory. */
+static mailstream_low *
+guard_new(struct imapsrc *p, mailstream_low *inner)
+{
+	struct guard *g = malloc(sizeof *g);
+	mailstream_low *s = g ? mailstream_low_new(g, &guard_driver) : NULL;
+
+	if (s == NULL) {
+		free(g);
+		mailstream_low_free(inner);
+		return NULL;
+	}
+	g->inner = inner;
+	g->p = p;
+	return s;
+}
+
+/*
+ * A TCP connection to host:port within timeout seconds: the socket, or -1
+ * with a reason in why.
+ */
+static int
+tcp_connect(const char *host, int port, int timeout, char *why, size_t whysize)
+{
+	struct addrinfo hints, *res, *ai;
+	char serv[16];
+	int fd = -1, e, soerr = 0;
+
+	memset(&hints, 0, sizeof hints);
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	snprintf(serv, sizeof serv, "%d", port);
+	e = getaddrinfo(host, serv, &hints, &res);
+	if (e != 0) {
+		snprintf(why, whysize, "%s", gai_strerror(e));
+		return -1;
+	}
+	snprintf(why, whysize, "no address");
+	for (ai = res; ai != NULL; ai = ai->ai_next) {
+		struct pollfd pfd;
+		socklen_t len = sizeof soerr;
+		int flags;
+
+		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
+		if (fd < 0)
+			continue;
+		flags = fcntl(fd, F_GETFL);
+		fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+		if (connect(fd, ai->ai_addr, ai->ai_addrlen) < 0 && errno != EINPROGRESS) {
+			soerr = errno;
+		} else {
+			pfd.fd = fd;
+			pfd.events = POLLOUT;
+			e = poll(&pfd, 1, timeout * 1000);
+			if (e == 0)
+				soerr = ETIMEDOUT;
+			else if (e < 0 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &len) < 0)
+				soerr = errno;
+		}
+		if (soerr == 0) {
+			fcntl(fd, F_SETFL, flags);
+			break;
+		}
+		snprintf(why, whysize, "%s", soerr == ETIMEDOUT ? "no answer within the time-out" :
+		    soerr == ECONNREFUSED ? "connection refused" : strerror(soerr));
+		close(fd);
+		fd = -1;
+	}
+	freeaddrinfo(res);
+	return fd;
+}
+
+/* Connect (TLS from the start for imaps) and read the greeting. */
+static int
+im_connect(struct imapsrc *p, struct buf *err)
+{
+	mailstream_low *low, *g;
+	mailstream *stream;
+	char why[128];
+	int fd, r;
+
+	fd = tcp_connect(p->host, p->port, p->timeout, why, sizeof why);
+	if (fd < 0) {
+		buf_printf(err, "IMAP %s:%d: cannot connect: %s\n", p->host, p->port, why);
+		return -1;
+	}
+	if (p->tls == MAIL_TLS_IMPLICIT)
+		low = mailstream_low_ssl_open_timeout(fd, p->timeout);
+	else
+		low = mailstream_low_socket_open(fd);
+	if (low == NULL) {
+		close(fd);
+		return fail(p, err, "cannot connect", p->tls == MAIL_TLS_IMPLICIT ?
+		    MAILIMAP_ERROR_SSL : MAILIMAP_ERROR_MEMORY);
+	}
+	g = guard_new(p, low);
+	stream = g ? mailstream_new(g, 8192) : NULL;
+	if (stream == NULL) {
+		if (g != NULL)
+			mailstream_low_free(g);
+		close(fd);
+		return fail(p, err, "cannot connect", MAILIMAP_ERROR_MEMORY);
+	}
+	r = mailimap_connect(p->imap, stream);	/* the session owns the stream */
+	if (r != MAILIMAP_NO_ERROR_NON_AUTHENTICATED && r != MAILIMAP_NO_ERROR_AUTHENTICATED &&
+	    r != MAILIMAP_NO_ERROR)
+		return fail(p, err, "cannot connect", r);
+	return 0;
+}
+
+/* After STARTTLS libetpan reads through a new TLS stream: guard it too. */
+static int
+guard_again(struct imapsrc *p, struct buf *err)
+{
+	mailstream_low *low = mailstream_get_low(p->imap->imap_stream);
+	mailstream_low *g;
+
+	if (low->driver == &guard_driver)
+		return 0;
+	g = guard_new(p, low);
+	if (g == NULL) {
+		mailstream_set_low(p->imap->imap_stream, NULL);
+		return fail(p, err, "STARTTLS", MAILIMAP_ERROR_MEMORY);
+	}
+	mailstream_set_low(p->imap->imap_stream, g);
+	return 0;
 }
 
 /*
@@ -256,18 +524,16 @@ im_open(struct mail_source *s, struct buf *err)
 	if (p->imap == NULL)
 		return fail(p, err, "setup", MAILIMAP_ERROR_MEMORY);
 	mailimap_set_timeout(p->imap, p->timeout);
-	if (p->tls == MAIL_TLS_IMPLICIT)
-		r = mailimap_ssl_connect(p->imap, p->host, (uint16_t)p->port);
-	else
-		r = mailimap_socket_connect(p->imap, p->host, (uint16_t)p->port);
-	if (r != MAILIMAP_NO_ERROR_NON_AUTHENTICATED && r != MAILIMAP_NO_ERROR_AUTHENTICATED &&
-	    r != MAILIMAP_NO_ERROR)
-		return fail(p, err, "cannot connect", r);
+	p->deadline = time(NULL) + (time_t)IMAP_SESSION_TIMEOUTS * p->timeout;
+	if (im_connect(p, err) < 0)
+		return -1;
 	if (p->tls == MAIL_TLS_STARTTLS) {
 		s->commands++;
 		r = mailimap_socket_starttls(p->imap);
 		if (r != MAILIMAP_NO_ERROR)
 			return fail(p, err, "STARTTLS", r);
+		if (guard_again(p, err) < 0)
+			return -1;
 	}
 	if (p->tls != MAIL_TLS_NONE &&
 	    tls_verify_mailstream(p->imap->imap_stream, p->host, p->cafile, err) < 0) {
@@ -400,9 +666,13 @@ fetched_cmp(const void *a, const void *b)
 	return u32_cmp(&((const struct fetched *)a)->uid, &((const struct fetched *)b)->uid);
 }
 
-/* Collect (uid, body, date) from a UID FETCH answer. */
+/*
+ * Collect (uid, body, date) from a UID FETCH answer, only for the UIDs
+ * asked for (sorted, n of them): a server that answers with others must
+ * not move the cursor past mail it never sent.
+ */
 static size_t
-collect(clist *result, struct fetched *out, size_t max)
+collect(clist *result, const uint32_t *asked, size_t nasked, struct fetched *out, size_t max)
 {
 	clistiter *it, *it2;
 	size_t n = 0;
@@ -428,7 +698,8 @@ collect(clist *result, struct fetched *out, size_t max)
 				f.date = imap_time(st->att_data.att_internal_date);
 			}
 		}
-		if (f.uid != 0 && f.data != NULL)
+		if (f.uid != 0 && f.data != NULL &&
+		    bsearch(&f.uid, asked, nasked, sizeof *asked, u32_cmp) != NULL)
 			out[n++] = f;
 	}
 	return n;
@@ -449,7 +720,8 @@ im_fetch(struct mail_source *s, const char *cursor, source_msg_fn fn, void *arg,
 	struct buf keybuf;
 	int r, res = 0;
 
-	assert(p->accepted == NULL);	/* one fetch per open */
+	assert(p->accepted == NULL);	/* one fetch per open or commit */
+	s->more = 0;
 	read_cursor(p, cursor);
 	if (p->have_cursor)
 		key = mailimap_search_key_new_uid(mailimap_set_new_interval(p->prev_last + 1, 0));
@@ -473,13 +745,13 @@ im_fetch(struct mail_source *s, const char *cursor, source_msg_fn fn, void *arg,
 		return 0;
 	}
 	qsort(uids, n, sizeof *uids, u32_cmp);
-	if (n > IMAP_MAX_BATCH) {	/* the rest next run: the cursor stops before them */
+	if (n > IMAP_MAX_BATCH) {	/* the rest in another batch: the cursor stops before them */
 		log_info("IMAP %s: %zu new messages, taking the first %d", p->folder, n, IMAP_MAX_BATCH);
 		p->min_left = uids[IMAP_MAX_BATCH];
 		n = IMAP_MAX_BATCH;
+		s->more = 1;
 	}
 	set = uid_set(uids, n);
-	free(uids);
 	ft = mailimap_fetch_type_new_fetch_att_list_empty();
 	mailimap_fetch_type_new_fetch_att_list_add(ft, mailimap_fetch_att_new_uid());
 	mailimap_fetch_type_new_fetch_att_list_add(ft, mailimap_fetch_att_new_internaldate());
@@ -489,12 +761,19 @@ im_fetch(struct mail_source *s, const char *cursor, source_msg_fn fn, void *arg,
 	r = mailimap_uid_fetch(p->imap, set, ft, &result);
 	mailimap_fetch_type_free(ft);
 	mailimap_set_free(set);
-	if (r != MAILIMAP_NO_ERROR)
+	if (r != MAILIMAP_NO_ERROR) {
+		free(uids);
 		return fail(p, err, "UID FETCH", r);
+	}
 
 	msgs = xcalloc((size_t)clist_count(result) + 1, sizeof *msgs);
-	nmsgs = collect(result, msgs, (size_t)clist_count(result));
+	nmsgs = collect(result, uids, n, msgs, (size_t)clist_count(result));
+	free(uids);
 	qsort(msgs, nmsgs, sizeof *msgs, fetched_cmp);
+	for (i = 0, n = 0; i < nmsgs; i++)	/* a UID answered twice: the first answer */
+		if (n == 0 || msgs[i].uid != msgs[n - 1].uid)
+			msgs[n++] = msgs[i];
+	nmsgs = n;
 	p->accepted = xcalloc(nmsgs + 1, sizeof *p->accepted);
 	buf_init(&keybuf, 4096);
 	for (i = 0; i < nmsgs; i++) {
@@ -585,6 +864,12 @@ im_commit(struct mail_source *s, char **cursor, struct buf *err)
 		snprintf(c, sizeof c, "%u:%u", p->uidvalidity, last);
 		*cursor = xstrdup(c);
 	}
+	/* ready for the next batch */
+	free(p->accepted);
+	p->accepted = NULL;
+	p->naccepted = 0;
+	p->max_fetched = 0;
+	p->min_left = UINT32_MAX;
 	return 0;
 }
 

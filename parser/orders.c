@@ -921,6 +921,7 @@ parse_insurrection_power(struct gp *g, struct reading *rd)
 		    "this variant)", g->c->m->powers[pw].name);
 	rd->dest_power = pw;
 	rd->kind = ORDER_INSURRECTION;
+	rd->dest.used = 0;	/* a power, not a place (parse_place may have begun one) */
 	g->i += nw;
 	return 1;
 }

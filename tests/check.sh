@@ -29,6 +29,9 @@
 #   mail      the mail layer against real Dovecot and Postfix on loopback
 #             (tests/mail/run.sh): plain, under valgrind, under ASan; needs
 #             root (skipped with a notice otherwise)
+#   hostile   the mail layer against misbehaving servers on loopback
+#             (tests/hostile.sh, tests/support/badserver.py): dropped at every
+#             step, silent, cut short, endless; plain and under ASan
 #   e2e       the judge by mail end to end with real servers: a game over
 #             SMTP and IMAP, faults, replay --verify, under valgrind and
 #             ASan, and 50 kill -9s during runs (tests/e2e/judge.sh); OAuth 2.0
@@ -47,7 +50,7 @@ ROOT=$(pwd)
 SHARED=${POUCH_SHARED:-$ROOT/../shared}
 export POUCH_SHARED="$SHARED"
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
-ALL_STAGES="build unit sanitize datc fuzz games maps transcripts kill mail e2e faults"
+ALL_STAGES="build unit sanitize datc fuzz games maps transcripts kill mail hostile e2e faults"
 STAGES=${*:-${CHECK_STAGES:-$ALL_STAGES}}
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 FAILED=""
@@ -296,6 +299,16 @@ with_stack() {
 if want mail; then
 	stage "mail: real servers (Dovecot, Postfix), plain, under valgrind, under ASan"
 	with_stack mail tests/mail/run.sh
+fi
+
+if want hostile; then
+	stage "hostile servers: IMAP and SMTP that break at every step (tests/hostile.sh), plain and under ASan"
+	tests/hostile.sh || fail "hostile servers (tests/hostile.sh)"
+	if make -s -j"$JOBS" WERROR=1 SAN=1 BUILD=build/san CC=${SAN_CC:-cc} tests; then
+		BIN=build/san tests/hostile.sh || fail "hostile servers under ASan (BIN=build/san tests/hostile.sh)"
+	else
+		fail "sanitizer build"
+	fi
 fi
 
 if want e2e; then
