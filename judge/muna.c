@@ -187,9 +187,11 @@ muna_resolve(const struct map *m, struct board *b, const struct muna_season *s,
 			take_centres(m, b, &s->revival[t], r->nunits, r);
 			r->outcome = r->nregained ? MUNA_REVIVED : MUNA_NO_CENTRE;
 		}
-		if (r->outcome == MUNA_REVIVED)
-			for (p = 0; p < m->npowers; p++)
-				r->points[p] = sent[p] >= MUNA_INSURGENT_POINT;
+		/* §7: "any Great Power investing at least two units in an
+		 * insurrection gains a non-territorial Victory Point", whatever
+		 * the outcome: the units that turned up are the investment. */
+		for (p = 0; p < m->npowers; p++)
+			r->points[p] = sent[p] >= MUNA_INSURGENT_POINT;
 	}
 }
 
@@ -335,10 +337,6 @@ muna_report(const struct map *m, const struct muna_season *s, const struct muna_
 				    x->nskipped == 1 ? "is" : "are", x->nskipped == 1 ? "it" : "them",
 				    x->nskipped == 1 ? "" : " each");
 			}
-			for (p = 0; p < m->npowers; p++)
-				if (x->points[p])
-					buf_printf(out, "%s earns %d victory point for sending two units or more.\n",
-					    m->powers[p].name, x->points[p]);
 			break;
 		case MUNA_UNIT_MISSING:
 			buf_puts(out, "It fails: ");
@@ -361,6 +359,10 @@ muna_report(const struct map *m, const struct muna_season *s, const struct muna_
 			    "needed one more unit.\n", name);
 			break;
 		}
+		for (p = 0; p < m->npowers; p++)
+			if (x->points[p])
+				buf_printf(out, "%s earns %d victory point for sending two units or more.\n",
+				    m->powers[p].name, x->points[p]);
 		if (x->nunits > 0)
 			buf_printf(out, "The %s that joined %s disbanded%s.\n", x->nunits == 1 ? "unit" : "units",
 			    x->nunits == 1 ? "is" : "are", x->outcome == MUNA_REVIVED ? "" : " all the same");

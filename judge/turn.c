@@ -170,7 +170,7 @@ season_insurrections(struct game *g, const struct board *before, const struct or
 			char why[AWARD_REASON_MAX];
 			if (!r->points[p])
 				continue;
-			snprintf(why, sizeof why, "sent two units or more to the insurrection that revived %s",
+			snprintf(why, sizeof why, "sent two units or more to the insurrection in %s",
 			    m->powers[r->target].name);
 			game_award(g, (power_id)p, r->points[p], true, why);
 		}

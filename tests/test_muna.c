@@ -293,7 +293,9 @@ test_four_and_five_units(void **state)
 	}
 }
 
-/* The ways an insurrection fails. */
+/* The ways an insurrection fails. England's two units or more took part
+ * each time: it earns its point all the same (§7 "investing at least two
+ * units in an insurrection"); Germany's one unit earns none. */
 static void
 test_failures(void **state)
 {
@@ -320,27 +322,32 @@ test_failures(void **state)
 	assert_true(s.u[0].dislodged + s.u[1].dislodged + s.u[2].dislodged == 1);
 	assert_int_equal(r.r[0].outcome, MUNA_UNIT_MISSING);
 	assert_int_equal(r.r[0].missing.power, pw("Germany"));
-	assert_int_equal(r.r[0].points[pw("England")], 0);
+	assert_int_equal(r.r[0].points[pw("England")], 1);
+	assert_int_equal(r.r[0].points[pw("Germany")], 0);
 	assert_int_equal(r.ndisbanded, 2);
 	assert_int_equal(board_count_units(&b, pw("Russia")), 0);
 	muna_report(m, &s, &r, &text);
 	assert_non_null(strstr(buf_str(&text), "It fails: the German army in Warsaw was dislodged"));
+	assert_non_null(strstr(buf_str(&text), "England earns 1 victory point for sending two units or more."));
 
 	board_from(&b, russia_gone);
 	play_season(&b, no_revival, &s, &r);
 	assert_int_equal(r.r[0].outcome, MUNA_NO_REVIVAL);
 	assert_int_equal(r.ndisbanded, 3);
+	assert_int_equal(r.r[0].points[pw("England")], 1);
 
 	board_from(&b, russia_gone);
 	play_season(&b, too_few, &s, &r);
 	assert_int_equal(r.r[0].outcome, MUNA_TOO_FEW);
 	assert_int_equal(r.r[0].nunits, 2);
+	assert_int_equal(r.r[0].points[pw("England")], 1);
 
 	/* Every centre named is occupied and three units take none. */
 	board_from(&b, russia_gone);
 	b.units[board_unit_in(&b, m, pr("yor"))].loc = m->provs[pr("stp")].loc;
 	play_season(&b, all_taken, &s, &r);
 	assert_int_equal(r.r[0].outcome, MUNA_NO_CENTRE);
+	assert_int_equal(r.r[0].points[pw("England")], 1);
 	assert_int_equal(board_count_centres(&b, m, pw("Russia")), 0);
 	buf_free(&text);
 }
@@ -532,7 +539,7 @@ test_game_file(void **state)
 	assert_int_equal(game_set_revival(g, pw("Russia"), &o, &prefs), 0);
 	assert_int_equal(g->del[pw("Russia")].norders, 1);
 	game_award(g, pw("Italy"), 3, false, "Took Abyssinia (political goal 1)");
-	game_award(g, pw("England"), 1, true, "sent two units or more to the insurrection that revived Russia");
+	game_award(g, pw("England"), 1, true, "sent two units or more to the insurrection in Russia");
 	assert_int_equal(g->del[pw("Italy")].points, 3);
 	str_copy(g->del[pw("Germany")].bonus, "F1901M", sizeof g->del[0].bonus);
 	g->season.n = 1;
