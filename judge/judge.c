@@ -989,7 +989,9 @@ help_muna(const struct game *g, struct buf *out)
 		if (muna_control_centres(m) > 0)
 			buf_printf(out, " + %d, once, for the first\ntime a power holds %d centres",
 			    MUNA_BONUS_POINTS, muna_control_centres(m));
-		buf_puts(out, ". The game master ends the game.\n");
+		buf_puts(out, ". The game master ends the game.\n"
+		    "Political goals: GOAL lists yours; GOAL 2 <goal> proposes one of your own\n"
+		    "(1 to 3 points) for the game master to approve.\n");
 	}
 	if (g->rules.insurrection)
 		buf_puts(out, "Insurrections: in a movement phase \"F Lon-Russia\" sends a unit (it is\n"
@@ -999,6 +1001,10 @@ help_muna(const struct game *g, struct buf *out)
 	if (g->set.speech)
 		buf_printf(out, "Speech phase: the first %s of every Spring; BROADCAST is open to all.\n",
 		    time_span(g->set.speech, span, sizeof span));
+	if (g->set.speech || game_victory_points(g))
+		buf_puts(out, "REQUEST SPEECH asks the game master for a speech phase.\n");
+	if (map_option_on(m, "silent-phases"))
+		buf_puts(out, "Retreats and adjustments are written without press between powers.\n");
 	if (g->conf.where != PROV_NONE) {
 		buf_puts(out, "Conference: ");
 		muna_conference_name(m, &g->conf, out);
