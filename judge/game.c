@@ -94,6 +94,13 @@ game_settings_set(struct game_settings *s, const char *key, const char *v, struc
 			mask |= (uint8_t)(1 << i);
 		}
 		s->days = mask;
+	} else if (str_eq_nocase(key, "first-movement")) {
+		if (str_eq_nocase(v, "none") || strcmp(v, "0") == 0)
+			s->first_movement = 0;
+		else if (time_parse_span(v, &span) < 0 || span <= 0)
+			goto bad;
+		else
+			s->first_movement = span;
 	} else if (str_eq_nocase(key, "speech")) {
 		if (str_eq_nocase(v, "none") || str_eq_nocase(v, "off") || strcmp(v, "0") == 0)
 			s->speech = 0;
@@ -110,7 +117,7 @@ game_settings_set(struct game_settings *s, const char *key, const char *v, struc
 			goto bad;
 	} else {
 		buf_printf(why, "unknown setting \"%s\" (press, nmr, edition, zone, movement, retreat, "
-		    "adjustment, grace, remind, time, days, gmpress, speech)", key);
+		    "adjustment, first-movement, grace, remind, time, days, gmpress, speech)", key);
 		return -1;
 	}
 	return 0;
@@ -535,6 +542,8 @@ game_write(const struct game *g, struct buf *out)
 	buf_printf(out, "gm-reads-press %s\n", s->gm_reads_press ? "yes" : "no");
 	if (s->speech)
 		put_span(out, "speech", NULL, s->speech);
+	if (s->first_movement)
+		put_span(out, "first-movement", NULL, s->first_movement);
 	put_time(out, "speech-until", g->speech_until);
 	for (i = 0; i < g->ngms; i++)
 		buf_printf(out, "gm %s\n", g->gms[i]);
@@ -567,6 +576,12 @@ game_write(const struct game *g, struct buf *out)
 			buf_printf(out, "points %s %d\n", pn, d->points);
 		if (d->bonus[0])
 			buf_printf(out, "control-bonus %s %s\n", pn, d->bonus);
+		for (k = 0; k < GAME_GOALS; k++)
+			if (d->goal[k][0] && k < GAME_GOALS - 1)
+				buf_printf(out, "goal %s %d %s\n", pn, k + 1, d->goal[k]);
+			else if (d->goal[k][0])
+				buf_printf(out, "goal %s %d %d %s %s\n", pn, k + 1, d->goal_points,
+				    d->goal_approved ? "approved" : "proposed", d->goal[k]);
 		for (k = 0; k < d->norders; k++) {
 			buf_printf(out, "order %s ", pn);
 			game_format_order(g, (power_id)p, &d->orders[k], out);
@@ -614,6 +629,29 @@ split_power(const struct map *m, char *v, char **rest)
 		*sp++ = '\0';
 	*rest = str_trim(sp);
 	return map_find_power(m, v);
+}
+
+/* "goal England 1 The text" or "goal England 3 2 approved The text" (after
+ * the power). Returns NULL or what is wrong. */
+static const char *
+read_goal(struct delegation *d, char *v)
+{
+	char *save, *num = strtok_r(v, " ", &save), *rest = save;
+	long k, pts;
+
+	if (num == NULL || str_to_long(num, 1, GAME_GOALS, &k) < 0 || rest == NULL)
+		return "expected: goal POWER NUMBER [POINTS approved|proposed] TEXT";
+	if (k == GAME_GOALS) {
+		char *p = strtok_r(NULL, " ", &save), *st = strtok_r(NULL, " ", &save);
+		if (p == NULL || st == NULL || save == NULL ||
+		    str_to_long(p, 1, GOAL_MAX_POINTS, &pts) < 0)
+			return "expected: goal POWER 3 POINTS approved|proposed TEXT";
+		d->goal_points = (uint8_t)pts;
+		d->goal_approved = strcmp(st, "approved") == 0;
+		rest = save;
+	}
+	str_copy(d->goal[k - 1], str_trim(rest), AWARD_REASON_MAX);
+	return NULL;
 }
 
 /* "award S1936M England +2 officers The reason". Returns NULL or what is wrong. */
@@ -908,6 +946,9 @@ game_read(struct game *g, const char *text, size_t len,
 		} else if (strcmp(k, "speech") == 0) {
 			if (time_parse_span(v, &g->set.speech) < 0)
 				why = "bad span";
+		} else if (strcmp(k, "first-movement") == 0) {
+			if (time_parse_span(v, &g->set.first_movement) < 0)
+				why = "bad span";
 		} else if (strcmp(k, "speech-until") == 0) {
 			if (read_time(v, &g->speech_until) < 0)
 				why = "bad time";
@@ -992,6 +1033,8 @@ game_read(struct game *g, const char *text, size_t len,
 			if (str_to_long(rest, -1000, 1000, &num) < 0)
 				why = "bad number";
 			g->del[pw].points = (int)num;
+		} else if (strcmp(k, "goal") == 0) {
+			why = read_goal(&g->del[pw], rest);
 		} else if (strcmp(k, "control-bonus") == 0) {
 			str_copy(g->del[pw].bonus, rest, sizeof g->del[pw].bonus);
 

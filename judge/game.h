@@ -38,6 +38,8 @@
 #define GAME_MAX_YEARS 120
 #define GAME_MAX_AWARDS 128
 #define AWARD_REASON_MAX 160
+#define GAME_GOALS 3		/* MUNA: two goals the officers set, one proposed */
+#define GOAL_MAX_POINTS 3	/* MUNA: the most a proposed goal is worth */
 
 enum game_status { GAME_FORMING = 0, GAME_ACTIVE, GAME_PAUSED, GAME_ENDED };
 enum press_policy { PRESS_NONE = 0, PRESS_WHITE, PRESS_GREY };
@@ -66,6 +68,11 @@ struct delegation {
 	struct order orders[GAME_MAX_ORDERS];	/* the current phase's orders */
 	struct order_prefs revival;	/* MUNA: the whole list of the ORDER_REVIVE among
 					   orders (meaningless without one) */
+	char goal[GAME_GOALS][AWARD_REASON_MAX];	/* MUNA (8): political goals 1
+					   and 2 (the officers'), 3 (proposed by the
+					   delegation); empty: none */
+	uint8_t goal_points;		/* goal 3: what it is worth, 1 to GOAL_MAX_POINTS */
+	bool goal_approved;		/* goal 3: the officers approved it */
 };
 
 /* Political points given or taken, with the reason, for the reports. */
@@ -92,6 +99,7 @@ struct game_settings {
 	bool gm_reads_press;	/* the GM gets copies of private press (players are told) */
 	long speech;		/* the speech window at the start of each Spring, in
 				   seconds; 0: none (judge/MUNA.md) */
+	long first_movement;	/* the first movement phase's length; 0: as the others */
 };
 
 struct game {

@@ -98,6 +98,9 @@ judge_new_game(struct judge *j, const char *name, const struct game_settings *s,
 	}
 	g = xcalloc(1, sizeof *g);
 	game_init(g, name, s, m, nm, now);
+	/* The variant's own default: MUNA's speech phase each Spring (§6). */
+	if (map_option(m, "speech") && time_parse_span(map_option(m, "speech"), &g->set.speech) < 0)
+		g->set.speech = 0;
 	str_copy(g->gms[0], gm, ADDR_MAX);
 	g->ngms = 1;
 	if (hash_password(j, pw, g->gm_secret) < 0) {
@@ -552,6 +555,265 @@ cmd_speech(struct judge *j, struct game *g, const char *args, struct buf *reply)
 	return 0;
 }
 
+/* Mail text to every game master of g. */
+static void
+tell_gms(struct judge *j, struct game *g, const char *subject, const char *text)
+{
+	int i;
+
+	for (i = 0; i < g->ngms; i++) {
+		const char *to[1] = { g->gms[i] };
+		jx_send(j, g, to, 1, NULL, 0, subject, text, NULL, NULL, OUT_GENERATED);
+	}
+}
+
+/* Mail text to the members of power p's delegation only. */
+static void
+tell_power(struct judge *j, struct game *g, power_id p, const char *subject, const char *text)
+{
+	const struct delegation *d = &g->del[p];
+	const char *to[GAME_MAX_MEMBERS];
+	int i;
+
+	for (i = 0; i < d->nmembers; i++)
+		to[i] = d->members[i].addr;
+	if (d->nmembers > 0)
+		jx_send(j, g, to, d->nmembers, NULL, 0, subject, text, NULL, NULL, OUT_GENERATED);
+}
+
+/* Power p's political goals, one a line, each with its number. */
+static void
+put_goals(const struct game *g, power_id p, struct buf *out)
+{
+	const struct delegation *d = &g->del[p];
+	int k, n = 0;
+
+	for (k = 0; k < GAME_GOALS; k++) {
+		if (!d->goal[k][0])
+			continue;
+		n++;
+		buf_printf(out, "  goal %d: %s", k + 1, d->goal[k]);
+		if (k == GAME_GOALS - 1)
+			buf_printf(out, " (proposed by %s, %d point%s, %s)", g->map->powers[p].name,
+			    d->goal_points, d->goal_points == 1 ? "" : "s",
+			    d->goal_approved ? "approved" : "not yet approved");
+		buf_putc(out, '\n');
+	}
+	if (n == 0)
+		buf_puts(out, "  no goals yet\n");
+}
+
+/* The points the officers gave p for its goal 3 so far. */
+static int
+goal3_awarded(const struct game *g, power_id p)
+{
+	char tag[32];
+	int i, n = 0;
+
+	snprintf(tag, sizeof tag, "political goal %d:", GAME_GOALS);
+	for (i = 0; i < g->nawards; i++)
+		if (g->awards[i].power == p && !g->awards[i].rules &&
+		    strncmp(g->awards[i].reason, tag, strlen(tag)) == 0)
+			n += g->awards[i].points;
+	return n;
+}
+
+/*
+ * AWARD <power> <points> GOAL <n>: the reason is goal n of the power,
+ * written into out ("political goal 2: ..."); out is "" for any other
+ * reason. Goal 3 must be approved, and the officers give no more for it
+ * than it is worth. Returns -1 when refused (reason in reply).
+ */
+static int
+goal_reason(const struct game *g, power_id p, long pts, const char *reason, char *out, size_t n,
+    struct buf *reply)
+{
+	const struct delegation *d = &g->del[p];
+	const char *name = g->map->powers[p].name;
+	long k;
+
+	out[0] = '\0';
+	if (!str_prefix_nocase(reason, "goal ") || str_to_long(reason + 5, 1, GAME_GOALS, &k) < 0)
+		return 0;
+	if (!d->goal[k - 1][0]) {
+		buf_printf(reply, "  REFUSED: %s has no goal %ld (GOAL lists the goals)\n", name, k);
+		return -1;
+	}
+	if (k == GAME_GOALS && !d->goal_approved) {
+		buf_printf(reply, "  REFUSED: the officers have not approved the goal %s proposed "
+		    "(GOAL APPROVE %s)\n", name, name);
+		return -1;
+	}
+	if (k == GAME_GOALS && goal3_awarded(g, p) + pts > d->goal_points) {
+		buf_printf(reply, "  REFUSED: the goal %s proposed is worth %d point%s, and %d %s "
+		    "given for it\n", name, d->goal_points, d->goal_points == 1 ? "" : "s",
+		    goal3_awarded(g, p), goal3_awarded(g, p) == 1 ? "was" : "were");
+		return -1;
+	}
+	snprintf(out, n, "political goal %ld: %s", k, d->goal[k - 1]);
+	out[AWARD_REASON_MAX - 1] = '\0';
+	return 0;
+}
+
+/*
+ * END WINNER p without a reason, in a game of victory points: -1 (refused,
+ * reply says why) when another power leads the standings; the officers
+ * choose the winner, but say why when it is not the leader.
+ */
+static int
+winner_not_first(const struct game *g, power_id p, struct buf *reply)
+{
+	struct standing st[MAP_MAX_POWERS];
+	int n, i;
+
+	if (!game_victory_points(g))
+		return 0;
+	n = game_standings(g, &g->board, st);
+	for (i = 0; i < n && st[i].power != p; i++)
+		;
+	if (i == n || st[i].total >= st[0].total)
+		return 0;
+	buf_printf(reply, "  REFUSED: %s leads the standings, %d points to %s's %d. To declare %s "
+	    "the winner all the same, write\n    END WINNER %s BECAUSE <the reason>\n",
+	    g->map->powers[st[0].power].name, st[0].total, g->map->powers[p].name, st[i].total,
+	    g->map->powers[p].name, g->map->powers[p].name);
+	return -1;
+}
+
+/*
+ * GOAL (every power's goals), GOAL <power> 1|2 <text> (an officers' goal,
+ * told to that power alone), GOAL APPROVE <power> (its proposed goal 3).
+ */
+static int
+cmd_goal(struct judge *j, struct game *g, char *args, struct buf *reply)
+{
+	const struct map *m = g->map;
+	char subject[128], text[600], *rest = args, *save, *num;
+	bool approve = false;
+	power_id p;
+	long k;
+	int q;
+
+	if (*args == '\0') {
+		for (q = 0; q < m->npowers; q++) {
+			buf_printf(reply, "%s:\n", m->powers[q].name);
+			put_goals(g, (power_id)q, reply);
+		}
+		return 0;
+	}
+	if (str_prefix_nocase(args, "approve ")) {
+		approve = true;
+		rest = args + 8;
+	}
+	p = map_take_power(m, &rest);
+	if (approve && p != POWER_NONE) {
+		struct delegation *d = &g->del[p];
+		if (!d->goal[GAME_GOALS - 1][0]) {
+			buf_printf(reply, "  REFUSED: %s has proposed no goal\n", m->powers[p].name);
+			return -1;
+		}
+		d->goal_approved = true;
+		jx_audit(j, g, "GOAL APPROVE %s", m->powers[p].name);
+		snprintf(text, sizeof text, "The officers approve the goal %s proposed:\n  %s\n"
+		    "It is worth up to %d political point%s.\n", m->powers[p].name,
+		    d->goal[GAME_GOALS - 1], d->goal_points, d->goal_points == 1 ? "" : "s");
+		snprintf(subject, sizeof subject, "[%s] your political goal", g->name);
+		tell_power(j, g, p, subject, text);
+		buf_printf(reply, "  goal 3 of %s approved; %s is told\n", m->powers[p].name,
+		    m->powers[p].name);
+		return 0;
+	}
+	num = p == POWER_NONE ? NULL : strtok_r(rest, " \t", &save);
+	if (approve || num == NULL || str_to_long(num, 1, GAME_GOALS - 1, &k) < 0 ||
+	    save == NULL || *str_trim(save) == '\0') {
+		buf_printf(reply, "  REFUSED: GOAL <power> 1 <goal> or GOAL <power> 2 <goal> (the officers' "
+		    "two goals), GOAL APPROVE <power> (the goal it proposed), or GOAL (all goals)\n");
+		return -1;
+	}
+	if (strlen(str_trim(save)) >= AWARD_REASON_MAX) {
+		buf_printf(reply, "  REFUSED: say the goal in fewer than %d characters\n", AWARD_REASON_MAX);
+		return -1;
+	}
+	str_copy(g->del[p].goal[k - 1], str_trim(save), AWARD_REASON_MAX);
+	jx_audit(j, g, "GOAL %s %ld: %s", m->powers[p].name, k, g->del[p].goal[k - 1]);
+	snprintf(text, sizeof text, "The officers give %s this political goal (goal %ld), told to you "
+	    "alone:\n  %s\n", m->powers[p].name, k, g->del[p].goal[k - 1]);
+	snprintf(subject, sizeof subject, "[%s] your political goal", g->name);
+	tell_power(j, g, p, subject, text);
+	buf_printf(reply, "  goal %ld of %s set; %s alone is told\n", k, m->powers[p].name,
+	    m->powers[p].name);
+	return 0;
+}
+
+int
+jx_muna_player(struct judge *j, struct game *g, power_id p, enum command cmd, char *args,
+    struct buf *reply)
+{
+	const char *name = g->map->powers[p].name;
+	struct delegation *d = &g->del[p];
+	char subject[128], text[600], *save, *num;
+	long pts;
+
+	if (cmd == CMD_REQUEST) {
+		if (!str_eq_nocase(args, "speech")) {
+			buf_puts(reply, "  REFUSED: REQUEST SPEECH asks the officers for a speech phase\n");
+			return -1;
+		}
+		if (g->status != GAME_ACTIVE) {
+			buf_printf(reply, "  REFUSED: the game is %s\n", status_name(g->status));
+			return -1;
+		}
+		if (jx_speech_open(g, j->now)) {
+			buf_puts(reply, "  REFUSED: a speech phase is open now: BROADCAST your speech\n");
+			return -1;
+		}
+		snprintf(text, sizeof text, "%s requests a speech phase in game %s.\n"
+		    "Grant it with SPEECH <duration> (e.g. SPEECH 6h), or let it be.\n", name, g->name);
+		snprintf(subject, sizeof subject, "[%s] %s requests a speech phase", g->name, name);
+		tell_gms(j, g, subject, text);
+		jx_audit(j, g, "%s requests a speech phase", name);
+		buf_puts(reply, "  the officers are asked for a speech phase; they open it with SPEECH\n");
+		return 0;
+	}
+	/* GOAL: the power's goals; GOAL <points> <goal>: it proposes goal 3. */
+	if (*args == '\0') {
+		buf_puts(reply, "\nYour political goals:\n");
+		put_goals(g, p, reply);
+		return 0;
+	}
+	num = strtok_r(args, " \t", &save);
+	if (num == NULL || str_to_long(num, 1, 100, &pts) < 0 || save == NULL ||
+	    *str_trim(save) == '\0') {
+		buf_printf(reply, "  REFUSED: GOAL <points> <goal>, e.g. GOAL 2 Keep Danzig free "
+		    "(1 to %d points)\n", GOAL_MAX_POINTS);
+		return -1;
+	}
+	if (pts > GOAL_MAX_POINTS) {
+		buf_printf(reply, "  REFUSED: a goal you propose is worth at most %d points\n",
+		    GOAL_MAX_POINTS);
+		return -1;
+	}
+	if (d->goal_approved) {
+		buf_puts(reply, "  REFUSED: the officers have approved your goal; it stays as it is\n");
+		return -1;
+	}
+	if (strlen(str_trim(save)) >= AWARD_REASON_MAX) {
+		buf_printf(reply, "  REFUSED: say the goal in fewer than %d characters\n", AWARD_REASON_MAX);
+		return -1;
+	}
+	str_copy(d->goal[GAME_GOALS - 1], str_trim(save), AWARD_REASON_MAX);
+	d->goal_points = (uint8_t)pts;
+	jx_audit(j, g, "%s proposes goal 3 (%ld): %s", name, pts, d->goal[GAME_GOALS - 1]);
+	snprintf(text, sizeof text, "%s proposes a political goal worth %ld point%s:\n  %s\n"
+	    "Approve it with GOAL APPROVE %s.\n", name, pts, pts == 1 ? "" : "s",
+	    d->goal[GAME_GOALS - 1], name);
+	snprintf(subject, sizeof subject, "[%s] %s proposes a goal", g->name, name);
+	tell_gms(j, g, subject, text);
+	buf_printf(reply, "  your goal (%ld point%s) is proposed to the officers; they approve it\n",
+	    pts, pts == 1 ? "" : "s");
+	return 0;
+}
+
 /*
  * NEWGAME name variant KEY key PASSWORD gm-password       by mail: the sender is the GM
  * NEWGAME name variant GM address [PASSWORD gm-password]  from the host
@@ -640,7 +902,9 @@ jx_gm_command(struct judge *j, struct game *g, enum command cmd, const char *a, 
 		    "AWARD <power> <points> <reason>, REVOKE <power> <points> <reason>,\n"
 		    "START, END WINNER <power> | END DRAW, PRESS TO ..., BROADCAST, LIST, HISTORY, SUMMARY,\n"
 		    "CONFERENCE <place> <power> <power> <power> ... [NAME <name>], CONFERENCE END,\n"
-		    "SPEECH [<duration>], SPEECH END, SET SPEECH <duration>|none (judge/MUNA.md).\n");
+		    "SPEECH [<duration>], SPEECH END, SET SPEECH <duration>|none,\n"
+		    "GOAL <power> 1|2 <goal>, GOAL APPROVE <power>, GOAL, AWARD <power> <points> GOAL <n>,\n"
+		    "END WINNER <power> BECAUSE <reason> (judge/MUNA.md).\n");
 		break;
 	case CMD_LIST:
 		buf_putc(reply, '\n');
@@ -825,15 +1089,24 @@ jx_gm_command(struct judge *j, struct game *g, enum command cmd, const char *a, 
 	}
 	case CMD_END:
 		if (str_prefix_nocase(args, "winner ")) {
-			power_id p = map_find_power(g->map, str_trim(args + 7));
-			char res[128];
+			char *rest = args + 7, *because;
+			power_id p = map_take_power(g->map, &rest);
+			char res[sizeof g->result];
 			if (p == POWER_NONE) {
-				buf_puts(reply, "  REFUSED: END WINNER <power>\n");
+				buf_puts(reply, "  REFUSED: END WINNER <power> [BECAUSE <reason>]\n");
 				rc = -1;
 				break;
 			}
-			snprintf(res, sizeof res, "%s wins (declared by the game master)",
-			    g->map->powers[p].name);
+			because = str_trim(rest);
+			if (str_prefix_nocase(because, "because "))
+				because = str_trim(because + 8);
+			if (*because == '\0' && winner_not_first(g, p, reply) < 0) {
+				rc = -1;
+				break;
+			}
+			if (snprintf(res, sizeof res, "%s wins (declared by the game master%s%.120s)",
+			    g->map->powers[p].name, *because ? ": " : "", because) >= (int)sizeof res)
+				res[sizeof res - 1] = '\0';
 			jx_end_game(j, g, res);
 		} else if (str_prefix_nocase(args, "draw")) {
 			char res[sizeof g->result];
@@ -849,7 +1122,7 @@ jx_gm_command(struct judge *j, struct game *g, enum command cmd, const char *a, 
 		break;
 	case CMD_AWARD:
 	case CMD_REVOKE: {
-		char *rest = args, *save, *num, *reason;
+		char *rest = args, *save, *num, *reason, goal[AWARD_REASON_MAX + 32] = "";
 		power_id p = map_take_power(g->map, &rest);
 		long pts;
 
@@ -868,6 +1141,12 @@ jx_gm_command(struct judge *j, struct game *g, enum command cmd, const char *a, 
 			rc = -1;
 			break;
 		}
+		if (cmd == CMD_AWARD && goal_reason(g, p, pts, reason, goal, sizeof goal, reply) < 0) {
+			rc = -1;
+			break;
+		}
+		if (goal[0])
+			reason = goal;
 		if (cmd == CMD_REVOKE && pts > g->del[p].points) {
 			buf_printf(reply, "  REFUSED: %s has %d political point%s\n", g->map->powers[p].name,
 			    g->del[p].points, g->del[p].points == 1 ? "" : "s");
@@ -900,6 +1179,9 @@ jx_gm_command(struct judge *j, struct game *g, enum command cmd, const char *a, 
 	case CMD_SPEECH:
 		rc = cmd_speech(j, g, args, reply);
 		break;
+	case CMD_GOAL:
+		rc = cmd_goal(j, g, args, reply);
+		break;
 	case CMD_HISTORY:
 	case CMD_SUMMARY:
 	case CMD_WAIT:
@@ -907,6 +1189,7 @@ jx_gm_command(struct judge *j, struct game *g, enum command cmd, const char *a, 
 	case CMD_VOTE:
 	case CMD_RESIGN:
 	case CMD_ORDERS:
+	case CMD_REQUEST:
 		buf_printf(reply, "  REFUSED: %s is a command for players\n", command_name(cmd));
 		rc = -1;
 		break;

@@ -870,6 +870,39 @@ chat_line(const struct game *g, const char *line, size_t len)
 	return r.verdict == VERDICT_REFUSED && r.chat && !command_tried(line, len);
 }
 
+/* A date line above orders ("Spring 1935", "Fall 1935:"; the MUNA rules
+ * want every set of orders dated): 1 when line is one, *same saying whether
+ * it names the game's phase (Winter adjustments may be dated Fall). */
+static int
+date_line(const struct game *g, const char *line, size_t len, bool *same)
+{
+	static const char *const words[] = { "spring", "fall", "autumn", "winter" };
+	static const enum season seasons[] = { SEASON_SPRING, SEASON_FALL, SEASON_FALL,
+		SEASON_WINTER };
+	char buf[48], *year;
+	long y;
+	size_t i, k;
+
+	while (len > 0 && (line[len - 1] == ':' || line[len - 1] == '.'))
+		len--;
+	if (len == 0 || len >= sizeof buf)
+		return 0;
+	memcpy(buf, line, len);
+	buf[len] = '\0';
+	k = strcspn(buf, " \t");
+	if (buf[k] == '\0')
+		return 0;
+	buf[k] = '\0';
+	year = str_trim(buf + k + 1);
+	for (i = 0; i < sizeof words / sizeof words[0] && !str_eq_nocase(buf, words[i]); i++)
+		;
+	if (i == sizeof words / sizeof words[0] || str_to_long(year, 1, 99999, &y) < 0)
+		return 0;
+	*same = y == g->board.year && (seasons[i] == g->board.season ||
+	    (seasons[i] == SEASON_FALL && g->board.season == SEASON_WINTER));
+	return 1;
+}
+
 /* What take_order made of a line. */
 enum taken {
 	TAKE_REFUSED,		/* refused, the reason appended to the reply */
@@ -1028,7 +1061,9 @@ help_muna(const struct game *g, struct buf *out)
 		if (muna_control_centres(m) > 0)
 			buf_printf(out, " + %d, once, for the first\ntime a power holds %d centres",
 			    MUNA_BONUS_POINTS, muna_control_centres(m));
-		buf_puts(out, ". The game master ends the game.\n");
+		buf_puts(out, ". The game master ends the game.\n"
+		    "Political goals: GOAL lists yours; GOAL 2 <goal> proposes one of your own\n"
+		    "(1 to 3 points) for the game master to approve.\n");
 	}
 	if (g->rules.insurrection)
 		buf_puts(out, "Insurrections: in a movement phase \"F Lon-Russia\" sends a unit (it is\n"
@@ -1038,6 +1073,10 @@ help_muna(const struct game *g, struct buf *out)
 	if (g->set.speech)
 		buf_printf(out, "Speech phase: the first %s of every Spring; BROADCAST is open to all.\n",
 		    time_span(g->set.speech, span, sizeof span));
+	if (g->set.speech || game_victory_points(g))
+		buf_puts(out, "REQUEST SPEECH asks the game master for a speech phase.\n");
+	if (map_option_on(m, "silent-phases"))
+		buf_puts(out, "Retreats and adjustments are written without press between powers.\n");
 	if (g->conf.where != PROV_NONE) {
 		buf_puts(out, "Conference: ");
 		muna_conference_name(m, &g->conf, out);
@@ -1339,6 +1378,10 @@ player_command(struct judge *j, struct game *g, power_id p, const char *sender,
 		break;
 	case CMD_SIGNOFF:
 		return 1;
+	case CMD_REQUEST:
+	case CMD_GOAL:
+		jx_muna_player(j, g, p, bl->cmd, args, reply);
+		break;
 	default:
 		buf_printf(reply, "  REFUSED: %s is a command for the game master\n", command_name(bl->cmd));
 		break;
@@ -1735,6 +1778,7 @@ handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool h
 	int n, i, told_ident = 0, refused = 0, stop = 0, ordered = 0;
 	size_t note_at = 0;
 	struct echo echo = { 0 };
+	bool same_date, misdated = false;
 
 	j->now = now;
 	j->seq = seq;
@@ -1927,6 +1971,16 @@ handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool h
 					pr.refused = true;
 					continue;
 				}
+				if (!id.gm && (pr.broadcast || pr.to || pr.conference) &&
+				    id.g->board.phase != PHASE_MOVEMENT &&
+				    map_option_on(id.g->map, "silent-phases")) {
+					/* MUNA §6.2.5-6: orders written on one's own. */
+					buf_printf(&reply, "  REFUSED: no press between powers while %s are "
+					    "written: write them on your own (PRESS TO GM is allowed)\n",
+					    id.g->board.phase == PHASE_RETREAT ? "retreats" : "adjustments");
+					pr.refused = true;
+					continue;
+				}
 				if (!id.gm && id.g->set.press == PRESS_NONE && (pr.broadcast || pr.to) &&
 				    !(pr.broadcast && !pr.to && jx_speech_open(id.g, now))) {
 					buf_printf(&reply, "  REFUSED: this game has no press between powers "
@@ -1983,6 +2037,23 @@ handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool h
 		}
 		if (id.g->status != GAME_ACTIVE && id.g->status != GAME_PAUSED) {
 			buf_printf(&reply, "  REFUSED: the game is %s\n", status_name(id.g->status));
+			continue;
+		}
+		if (date_line(id.g, bl->text, bl->len, &same_date)) {
+			misdated = !same_date;
+			if (misdated)
+				buf_printf(&reply, "  REFUSED: the game is in %s %d, not %.*s: the orders "
+				    "under this date are refused\n", season_name((enum season)id.g->board.season),
+				    id.g->board.year, (int)bl->len, bl->text);
+			else
+				buf_puts(&reply, "  dated: the current phase\n");
+			if (misdated)
+				ordered = 2;
+			continue;
+		}
+		if (misdated) {
+			buf_puts(&reply, "  REFUSED: dated for another phase (see the date above)\n");
+			ordered = 2;
 			continue;
 		}
 		switch (take_order(j, id.g, id.power, bl->text, bl->len, &reply)) {

@@ -55,4 +55,10 @@ void jx_end_game(struct judge *j, struct game *g, const char *result);
 int jx_gm_command(struct judge *j, struct game *g, enum command cmd, const char *args,
     size_t args_len, const char *sender, struct buf *reply);
 
+/* A MUNA delegation's command: REQUEST SPEECH (the officers are told) or
+ * GOAL [<points> <goal>] (its goals; it proposes its own). Returns 0, or -1
+ * when refused (reason in reply). */
+int jx_muna_player(struct judge *j, struct game *g, power_id p, enum command cmd, char *args,
+    struct buf *reply);
+
 #endif

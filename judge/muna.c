@@ -18,8 +18,9 @@
  *	   it; a centre that would make the set cost more than the units there
  *	   are is passed over and the next one is tried. Nothing taken: it
  *	   fails.
- *	5. Each centre taken: the occupier (if any) is destroyed, the centre
- *	   is the revived power's and an army of it stands there.
+ *	5. Each centre taken: the occupier (if any) is destroyed and the
+ *	   centre is the revived power's; one army of it (a fleet where no
+ *	   army can stand) stands in the first centre taken, the most wanted.
  *
  * The insurgents leave the board before any of this, so a unit sent from
  * one of the power's own centres frees that centre.
@@ -134,6 +135,10 @@ take_centres(const struct map *m, struct board *b, const struct order_prefs *wan
 			board_remove_unit(b, k);
 		}
 		b->owner[c] = r->target;
+		/* §7: "reclaim three of the supply centres ... and build a unit
+		 * there": one unit, in the centre most wanted of those taken. */
+		if (i > 0)
+			continue;
 		if (m->locs[l].army_ok)
 			board_add_unit(b, UNIT_ARMY, r->target, l);
 		else if ((l = map_default_loc(m, c, UNIT_FLEET)) != LOC_NONE)
@@ -187,9 +192,11 @@ muna_resolve(const struct map *m, struct board *b, const struct muna_season *s,
 			take_centres(m, b, &s->revival[t], r->nunits, r);
 			r->outcome = r->nregained ? MUNA_REVIVED : MUNA_NO_CENTRE;
 		}
-		if (r->outcome == MUNA_REVIVED)
-			for (p = 0; p < m->npowers; p++)
-				r->points[p] = sent[p] >= MUNA_INSURGENT_POINT;
+		/* §7: "any Great Power investing at least two units in an
+		 * insurrection gains a non-territorial Victory Point", whatever
+		 * the outcome: the units that turned up are the investment. */
+		for (p = 0; p < m->npowers; p++)
+			r->points[p] = sent[p] >= MUNA_INSURGENT_POINT;
 	}
 }
 
@@ -320,7 +327,7 @@ muna_report(const struct map *m, const struct muna_season *s, const struct muna_
 		case MUNA_REVIVED:
 			buf_printf(out, "%s rises again: it takes back ", name);
 			put_provs(m, x->regained, x->nregained, out);
-			buf_printf(out, ", with a new army in %s.\n", x->nregained == 1 ? "it" : "each");
+			buf_printf(out, ", with a new unit in %s.\n", m->provs[x->regained[0]].name);
 			if (x->ndestroyed > 0) {
 				buf_puts(out, "The insurgents destroy ");
 				for (p = 0; p < x->ndestroyed; p++) {
@@ -335,10 +342,6 @@ muna_report(const struct map *m, const struct muna_season *s, const struct muna_
 				    x->nskipped == 1 ? "is" : "are", x->nskipped == 1 ? "it" : "them",
 				    x->nskipped == 1 ? "" : " each");
 			}
-			for (p = 0; p < m->npowers; p++)
-				if (x->points[p])
-					buf_printf(out, "%s earns %d victory point for sending two units or more.\n",
-					    m->powers[p].name, x->points[p]);
 			break;
 		case MUNA_UNIT_MISSING:
 			buf_puts(out, "It fails: ");
@@ -361,6 +364,10 @@ muna_report(const struct map *m, const struct muna_season *s, const struct muna_
 			    "needed one more unit.\n", name);
 			break;
 		}
+		for (p = 0; p < m->npowers; p++)
+			if (x->points[p])
+				buf_printf(out, "%s earns %d victory point for sending two units or more.\n",
+				    m->powers[p].name, x->points[p]);
 		if (x->nunits > 0)
 			buf_printf(out, "The %s that joined %s disbanded%s.\n", x->nunits == 1 ? "unit" : "units",
 			    x->nunits == 1 ? "is" : "are", x->outcome == MUNA_REVIVED ? "" : " all the same");

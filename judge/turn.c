@@ -30,6 +30,11 @@ jx_deadline_after(const struct game *g, time_t start)
 	struct tm tm;
 	int k;
 
+	/* The first negotiation may be longer (MUNA: 30 minutes, then 15). */
+	if (s->first_movement && g->board.phase == PHASE_MOVEMENT &&
+	    g->board.season == SEASON_SPRING && g->board.year == g->map->start_year)
+		t = start + s->first_movement;
+
 	if (s->deadline_minute < 0 && s->days == 0)
 		return t;
 	/* The first allowed day, at the fixed time if there is one, not before t. */
@@ -170,7 +175,7 @@ season_insurrections(struct game *g, const struct board *before, const struct or
 			char why[AWARD_REASON_MAX];
 			if (!r->points[p])
 				continue;
-			snprintf(why, sizeof why, "sent two units or more to the insurrection that revived %s",
+			snprintf(why, sizeof why, "sent two units or more to the insurrection in %s",
 			    m->powers[r->target].name);
 			game_award(g, (power_id)p, r->points[p], true, why);
 		}

@@ -44,6 +44,8 @@ static const struct {
 	{ "revoke", NULL, CMD_REVOKE, 1 },
 	{ "conference", NULL, CMD_CONFERENCE, 1 },
 	{ "speech", NULL, CMD_SPEECH, 1 },
+	{ "request", NULL, CMD_REQUEST, 0 },
+	{ "goal", NULL, CMD_GOAL, 0 },
 };
 
 const char *
@@ -61,6 +63,7 @@ command_name(enum command c)
 		[CMD_END] = "END", [CMD_NEWGAME] = "NEWGAME", [CMD_DELEGATION] = "DELEGATION",
 		[CMD_START] = "START", [CMD_AWARD] = "AWARD", [CMD_REVOKE] = "REVOKE",
 		[CMD_CONFERENCE] = "CONFERENCE", [CMD_SPEECH] = "SPEECH",
+		[CMD_REQUEST] = "REQUEST", [CMD_GOAL] = "GOAL",
 	};
 
 	return c > CMD_NONE && c < CMD_MAX && names[c] ? names[c] : "?";

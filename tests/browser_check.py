@@ -2,8 +2,8 @@
 """browser_check.py — open a game's pages in headless Chromium and look at them.
 
     tests/browser_check.py [--record RECORD [--rsvg PNG]] --maps maps/standard PAGES_DIR [SHOTS_DIR]
-    tests/browser_check.py --start START.svg --start-table TABLE.md [--rsvg PNG] --maps maps/muna \
-        PAGES_DIR [SHOTS_DIR]
+    tests/browser_check.py --start START.svg --start-table TABLE.md [--start-cell POWER=PLACE ...] \
+        [--rsvg PNG] --maps maps/muna PAGES_DIR [SHOTS_DIR]
 
 For every *.html in PAGES_DIR: load it, fail on any console error, script
 exception or failed load (an image that does not load, for one), check that
@@ -19,7 +19,9 @@ its last POSITIONS are the position the index shows.
 With --start, a map of a variant's starting position is checked against a
 seed's table of starting positions instead (the MUNA board has no recorded
 games): every home centre the table reads with confidence 0.9 or more in
-its power's tint, with a unit of that power in its colour.
+its power's tint, with a unit of that power in its colour; --start-cell
+adds a cell the table reads poorly and the rules decide (the United
+Kingdom's Iran, whose fleets the rules say must name a coast when built).
 
 Chromium is driven through the DevTools protocol over a pipe
 (--remote-debugging-pipe): no network, no extra packages. Exit status 0
@@ -279,7 +281,9 @@ def check_start(b, args, shots):
     abbr_power = {p.get("abbr"): p.get("name") for p in root.iter("power")}
     vb, provs = read_geometry(os.path.join(args.maps, "map.svg"))
     todo = []
-    for power, place in start_table(args.start_table, 0.9):
+    cells = start_table(args.start_table, 0.9)
+    cells += [tuple(c.split("=", 1)) for c in args.start_cell or []]
+    for power, place in cells:
         who, prov = powers.get(fold(power)), provs_by_name.get(fold(place))
         if who is None or prov is None:
             failures.append("the table's %s (%s) is not on the map" % (place, power))
@@ -472,6 +476,9 @@ def main():
                     "--start map) with rsvg-convert into PNG and check it")
     ap.add_argument("--start", metavar="SVG", help="a map of the variant's starting position, "
                     "checked against --start-table")
+    ap.add_argument("--start-cell", metavar="POWER=PLACE", action="append",
+                    help="a home centre and its power to check on the start map besides the "
+                    "table's (a cell the table reads poorly, decided by the rules)")
     ap.add_argument("--start-table", metavar="MD", help="the seed's table of starting positions "
                     "(notes/muna-starting-table.md): power, colour, then its home centres, each "
                     "with a confidence; those read with 0.9 or more are checked")

@@ -227,7 +227,7 @@ if want maps; then
 	table=$SHARED/notes/muna-starting-table.md
 	if [ -f "$table" ]; then
 		set -- --start build/maps/muna-start/start.svg --start-table "$table" \
-			--rsvg build/maps/png/muna-start-checked.png
+			--start-cell "United Kingdom=Iran" --rsvg build/maps/png/muna-start-checked.png
 	else
 		echo "skipped the MUNA start's pixels: $table not present"
 		set --

@@ -214,15 +214,17 @@ test_three_units_three_centres(void **state)
 	assert_int_equal(b.owner[pr("mos")], pw("Russia"));
 	assert_int_equal(b.owner[pr("sev")], pw("Russia"));
 	assert_int_equal(b.owner[pr("war")], pw("Germany"));
-	assert_int_equal(board_count_units(&b, pw("Russia")), 3);
-	assert_int_equal(b.units[board_unit_in(&b, m, pr("stp"))].type, UNIT_ARMY);
+	/* "... and build a unit there": one, in the centre most wanted. */
+	assert_int_equal(board_count_units(&b, pw("Russia")), 1);
+	assert_int_equal(b.units[board_unit_in(&b, m, pr("mos"))].type, UNIT_ARMY);
+	assert_int_equal(board_unit_in(&b, m, pr("stp")), -1);
 	assert_int_equal(board_count_units(&b, pw("England")), 2);	/* bar, yor */
 	assert_int_equal(r.r[0].points[pw("England")], 1);
 	assert_int_equal(r.r[0].points[pw("Germany")], 0);
 	buf_init(&text, 1 << 16);
 	muna_report(m, &s, &r, &text);
 	assert_non_null(strstr(buf_str(&text), "Russia rises again: it takes back Moscow, St Petersburg "
-	    "and Sevastopol, with a new army in each."));
+	    "and Sevastopol, with a new unit in Moscow."));
 	assert_non_null(strstr(buf_str(&text), "Warsaw is occupied"));
 	assert_non_null(strstr(buf_str(&text), "England earns 1 victory point"));
 	buf_free(&text);
@@ -293,7 +295,9 @@ test_four_and_five_units(void **state)
 	}
 }
 
-/* The ways an insurrection fails. */
+/* The ways an insurrection fails. England's two units or more took part
+ * each time: it earns its point all the same (§7 "investing at least two
+ * units in an insurrection"); Germany's one unit earns none. */
 static void
 test_failures(void **state)
 {
@@ -320,27 +324,32 @@ test_failures(void **state)
 	assert_true(s.u[0].dislodged + s.u[1].dislodged + s.u[2].dislodged == 1);
 	assert_int_equal(r.r[0].outcome, MUNA_UNIT_MISSING);
 	assert_int_equal(r.r[0].missing.power, pw("Germany"));
-	assert_int_equal(r.r[0].points[pw("England")], 0);
+	assert_int_equal(r.r[0].points[pw("England")], 1);
+	assert_int_equal(r.r[0].points[pw("Germany")], 0);
 	assert_int_equal(r.ndisbanded, 2);
 	assert_int_equal(board_count_units(&b, pw("Russia")), 0);
 	muna_report(m, &s, &r, &text);
 	assert_non_null(strstr(buf_str(&text), "It fails: the German army in Warsaw was dislodged"));
+	assert_non_null(strstr(buf_str(&text), "England earns 1 victory point for sending two units or more."));
 
 	board_from(&b, russia_gone);
 	play_season(&b, no_revival, &s, &r);
 	assert_int_equal(r.r[0].outcome, MUNA_NO_REVIVAL);
 	assert_int_equal(r.ndisbanded, 3);
+	assert_int_equal(r.r[0].points[pw("England")], 1);
 
 	board_from(&b, russia_gone);
 	play_season(&b, too_few, &s, &r);
 	assert_int_equal(r.r[0].outcome, MUNA_TOO_FEW);
 	assert_int_equal(r.r[0].nunits, 2);
+	assert_int_equal(r.r[0].points[pw("England")], 1);
 
 	/* Every centre named is occupied and three units take none. */
 	board_from(&b, russia_gone);
 	b.units[board_unit_in(&b, m, pr("yor"))].loc = m->provs[pr("stp")].loc;
 	play_season(&b, all_taken, &s, &r);
 	assert_int_equal(r.r[0].outcome, MUNA_NO_CENTRE);
+	assert_int_equal(r.r[0].points[pw("England")], 1);
 	assert_int_equal(board_count_centres(&b, m, pw("Russia")), 0);
 	buf_free(&text);
 }
@@ -389,7 +398,7 @@ test_season_after_retreats(void **state)
 		    MUNA_DECIDED);
 	}
 	assert_int_equal(r.r[0].outcome, MUNA_REVIVED);
-	assert_int_equal(board_count_units(&b, pw("Russia")), 3);
+	assert_int_equal(board_count_units(&b, pw("Russia")), 1);
 	/* On to Fall: the revived power keeps its centres and units. */
 	phase_next(m, &rules, &b);
 	assert_int_equal(b.season, SEASON_FALL);
@@ -503,7 +512,8 @@ find_map(void *ctx, const char *variant, const struct names **n)
 
 /* Everything MUNA adds to a game is written to its file and read back:
  * the season under way, a revival order with its list, awards with their
- * reasons, the control bonus, the conference, the speech window. */
+ * reasons, the control bonus, the conference, the speech window, the
+ * political goals, the first movement phase's length. */
 static void
 test_game_file(void **state)
 {
@@ -532,7 +542,7 @@ test_game_file(void **state)
 	assert_int_equal(game_set_revival(g, pw("Russia"), &o, &prefs), 0);
 	assert_int_equal(g->del[pw("Russia")].norders, 1);
 	game_award(g, pw("Italy"), 3, false, "Took Abyssinia (political goal 1)");
-	game_award(g, pw("England"), 1, true, "sent two units or more to the insurrection that revived Russia");
+	game_award(g, pw("England"), 1, true, "sent two units or more to the insurrection in Russia");
 	assert_int_equal(g->del[pw("Italy")].points, 3);
 	str_copy(g->del[pw("Germany")].bonus, "F1901M", sizeof g->del[0].bonus);
 	g->season.n = 1;
@@ -546,6 +556,11 @@ test_game_file(void **state)
 	g->conf.powers = (1u << pw("Italy")) | (1u << pw("Austria")) | (1u << pw("England"));
 	str_copy(g->conf.name, "the Alpine conference", sizeof g->conf.name);
 	g->speech_until = 1700043200;
+	assert_int_equal(game_settings_set(&g->set, "first-movement", "36h", &err), 0);
+	str_copy(g->del[pw("Italy")].goal[0], "Take Abyssinia", AWARD_REASON_MAX);
+	str_copy(g->del[pw("Italy")].goal[2], "Keep the Brenner closed", AWARD_REASON_MAX);
+	g->del[pw("Italy")].goal_points = 2;
+	g->del[pw("Italy")].goal_approved = true;
 
 	buf_init(&a, 1 << 20);
 	buf_init(&b, 1 << 20);
@@ -560,6 +575,12 @@ test_game_file(void **state)
 	assert_string_equal(buf_str(&a), buf_str(&b));
 	assert_int_equal(h->del[pw("Russia")].revival.n, 3);
 	assert_int_equal(h->season.revival[pw("Russia")].prov[0], pr("mos"));
+	assert_non_null(strstr(buf_str(&a), "goal Italy 1 Take Abyssinia\n"));
+	assert_non_null(strstr(buf_str(&a), "goal Italy 3 2 approved Keep the Brenner closed\n"));
+	assert_string_equal(h->del[pw("Italy")].goal[2], "Keep the Brenner closed");
+	assert_int_equal(h->del[pw("Italy")].goal_points, 2);
+	assert_true(h->del[pw("Italy")].goal_approved);
+	assert_int_equal(h->set.first_movement, 36 * 3600);
 
 	/* A rollback to Spring 1902 takes back what the rules gave since,
 	 * not what the officers gave. */

@@ -5,7 +5,7 @@
  * Each test is a fact the committee's rules state about their map (see
  * ../shared/notes/muna.md and maps/muna/NOTES.md): nine powers, 60 supply
  * centres of which 45 are homes with a unit each, Iran the one province
- * with two coasts, the three waterway provinces with a single coast, the
+ * with two coasts (a British home, so that a fleet built there names one), the three waterway provinces with a single coast, the
  * canal from the Eastern Black Sea to the Caspian through two provinces,
  * the Baltic around Denmark and Sweden, France's five homes.
  */
@@ -212,6 +212,33 @@ test_iran(void **state)
 	assert_false(map_loc_allows(m, UNIT_FLEET, m->provs[irn].loc));
 }
 
+/* "If a Great Power builds a Fleet in Iran, the player must also specify
+ * 'North Coast' or 'South Coast'": builds are made in home centres, so Iran
+ * is a home, the United Kingdom's (the table's "I-r-a-?"), with its army;
+ * Iraq is a neutral centre. */
+static void
+test_iran_is_british(void **state)
+{
+	const struct map *m = muna();
+	power_id uk = map_find_power(m, "United Kingdom");
+	prov_id irn = prov("Iran"), irq = prov("Iraq");
+	int k, in_iran = 0, in_iraq = 0;
+
+	(void)state;
+	assert_true(m->provs[irn].supply);
+	assert_int_equal(m->provs[irn].home, uk);
+	assert_true(m->provs[irq].supply);
+	assert_int_equal(m->provs[irq].home, POWER_NONE);
+	for (k = 0; k < m->nstart; k++) {
+		prov_id p = map_loc_prov(m, m->start[k].loc);
+		if (p == irn && m->start[k].power == uk && m->start[k].type == UNIT_ARMY)
+			in_iran++;
+		in_iraq += p == irq;
+	}
+	assert_int_equal(in_iran, 1);
+	assert_int_equal(in_iraq, 0);
+}
+
 /* Egypt, Hamburg and Istanbul: waterways, one coast, a fleet passes. */
 static void
 test_waterways(void **state)
@@ -327,6 +354,7 @@ main(void)
 		cmocka_unit_test(test_centres_and_units),
 		cmocka_unit_test(test_france_homes),
 		cmocka_unit_test(test_iran),
+		cmocka_unit_test(test_iran_is_british),
 		cmocka_unit_test(test_waterways),
 		cmocka_unit_test(test_canal),
 		cmocka_unit_test(test_baltic),
