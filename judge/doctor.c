@@ -12,6 +12,7 @@
  * and reports through say(). Mail is neither fetched nor sent (the
  * outgoing server is asked NOOP).
  */
+#define _DEFAULT_SOURCE	/* explicit_bzero */
 #include <dirent.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -25,6 +26,7 @@
 #include "../lib/fsio.h"
 #include "../lib/str.h"
 #include "../lib/tz.h"
+#include "../mailer/oauth.h"
 #include "../mailer/sink.h"
 #include "../mailer/source.h"
 #include "../spool/spool.h"
@@ -228,6 +230,37 @@ check_outgoing(struct doctor *d)
 	buf_free(&err);
 	if (c->smtp_tls == MAIL_TLS_NONE && strncmp(c->smtp_url, "smtps:", 6) != 0)
 		say(d, FOUND_WARNING, "smtp.tls = none: mail and password cross the network unencrypted");
+}
+
+/* One server's OAuth 2.0 sign-in: a new access token from the refresh
+ * token (so a revoked or expired one is found now, not at a deadline). */
+static void
+oauth_signin(struct doctor *d, const char *server, const struct oauth_settings *o)
+{
+	struct buf err;
+	char *tok;
+	long left = 0;
+
+	if (o->mech == OAUTH_NONE)
+		return;
+	buf_init(&err, 4096);
+	tok = oauth_access_token(o, d->r.conf.mail.data_dir, true, &left, &err);
+	if (tok == NULL) {
+		say(d, FOUND_PROBLEM, "the %s sign-in (OAuth 2.0): %s", server, first_line(&err));
+	} else {
+		say(d, FOUND_OK, "the %s sign-in (OAuth 2.0): the refresh token gives an access "
+		    "token for %ld minutes", server, left / 60);
+		explicit_bzero(tok, strlen(tok));
+		free(tok);
+	}
+	buf_free(&err);
+}
+
+static void
+check_signin(struct doctor *d)
+{
+	oauth_signin(d, "mailbox", &d->r.conf.mail.imap_oauth);
+	oauth_signin(d, "outgoing server", &d->r.conf.mail.smtp_oauth);
 }
 
 static size_t
@@ -440,6 +473,7 @@ static const struct check {
 	void (*fn)(struct doctor *d);
 } checks[] = {
 	{ "address", check_address },
+	{ "signin", check_signin },
 	{ "mailbox", check_mailbox },
 	{ "outgoing", check_outgoing },
 	{ "pages", check_pages },

@@ -145,6 +145,9 @@ scenario() {
 	} >"$D/pouch.conf"
 	pouch $P oauth token
 	expect "oauth token: both servers sign in, no token printed" grep -q "^smtp: xoauth2: an access token" "$OUT"
+	pouch $P doctor
+	expect "doctor: the mailbox's sign-in checked with the refresh token" grep -q "^ok: the mailbox sign-in (OAuth 2.0): the refresh token gives an access token" "$OUT"
+	expect "doctor: the outgoing server's too" grep -q "^ok: the outgoing server sign-in (OAuth 2.0)" "$OUT"
 
 	echo "# a game by mail with XOAUTH2 (IMAP and SMTP)"
 	imap0=$(logins XOAUTH2)
@@ -237,6 +240,10 @@ scenario() {
 	expect "revoked: the teacher is told to sign in again" grep -q "invalid_grant.*sign in again with .pouch oauth login" "$ERR"
 	pouch $P oauth token --renew
 	expect "revoked: pouch oauth token --renew says so too" grep -q "pouch oauth login" "$ERR"
+	pouch $P doctor
+	rc=$?
+	expect "revoked: pouch doctor finds it (a problem, exit 1)" sh -c \
+		"[ $rc -eq 1 ] && grep -q '^problem: the mailbox sign-in (OAuth 2.0): .*pouch oauth login' '$OUT'"
 
 	echo "# no token anywhere but in the token files"
 	curl -s --cacert "$CA_FILE" "$OAUTH_URL/admin/tokens" >"$WORK/tokens"
