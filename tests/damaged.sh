@@ -254,6 +254,7 @@ if git cat-file -e 17812e3 2>/dev/null && mkdir "$OLD" &&
 	expect "the release of 17812e3: a data directory without end lines" \
 		sh -c "[ -s '$D/games/g1/history/0001.txt' ] && ! tail -n 1 '$D/games/g1/game.txt' | grep -q '^end ' && [ ! -e '$D/games/.sealed' ]"
 	cp -R "$D" "$WORK/olddamaged"
+	mkdir "$WORK/oldfull" && cp -R "$D/games" "$D/spool" "$WORK/oldfull/"
 	up "$WORK/olddata" $((T0 + 26 * H))
 	rc=$?
 	expect "... upgraded by one run: exit 0, nothing on stderr" sh -c "[ $rc -eq 0 ] && [ ! -s '$ERR' ]"
@@ -271,8 +272,31 @@ if git cat-file -e 17812e3 2>/dev/null && mkdir "$OLD" &&
 		sh -c "grep -q 'game g1 set aside: .*games/g1/game.txt:[0-9]*: ' '$ERR' && [ $(count gm-g1@school.example '\[g1\] the game is set aside') -eq 1 ]"
 	expect "... the other game sealed and served" \
 		sh -c "tail -n 1 '$D/games/g2/game.txt' | grep -q '^end ' && grep -q '^order France A par - pic' '$D/games/g2/game.txt' && [ -e '$D/games/.sealed' ]"
+	# The upgrade on a full disk (a tmpfs, in a mount namespace of its
+	# own): the command stops naming the file, the game files as they were;
+	# with room again, the next one seals them all.
+	if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null 2>&1; then
+		F=$WORK/full
+		mkdir "$F"
+		unshare -m sh -c "mount --make-rprivate / && mount -t tmpfs -o size=4m pouch-damaged '$F' &&
+			cp -R '$WORK/oldfull' '$F/d' && { dd if=/dev/zero of='$F/fill' bs=4k 2>/dev/null; true; } &&
+			{ '$POUCH' --data '$F/d' game list >'$OUT' 2>'$ERR'; echo \$? >'$WORK/full.rc1'; } &&
+			ls -aR '$F/d/games' >'$WORK/full.ls' &&
+			cat '$F/d/games'/*/game.txt >'$WORK/full.games' && rm '$F/fill' &&
+			{ '$POUCH' --data '$F/d' game list >'$WORK/full.out' 2>'$WORK/full.err'; echo \$? >'$WORK/full.rc2'; } &&
+			cp -R '$F/d' '$WORK/full.d'"
+		expect "... on a full disk: the command stops (exit 1), naming the file it could not write" \
+			sh -c "[ \"\$(cat '$WORK/full.rc1')\" = 1 ] && grep -q 'games/g[12]/.*: No space left on device' '$ERR'"
+		expect "... the game files as they were, nothing half written, no marker" \
+			sh -c "cat '$WORK/oldfull/games'/*/game.txt | cmp -s - '$WORK/full.games' && ! grep -q '[.]tmp[.]\|^[.]sealed' '$WORK/full.ls'"
+		expect "... with room again, the next command seals them all" \
+			sh -c "[ \"\$(cat '$WORK/full.rc2')\" = 0 ] && [ ! -s '$WORK/full.err' ] && grep -q '^g1 ' '$WORK/full.out'"
+		expect "... every file sealed, the marker written" sealed "$WORK/full.d"
+	else
+		echo "  skipped: the upgrade on a full disk (needs root and unshare)"
+	fi
 else
-	echo "  ok - # SKIP the release of 17812e3 could not be built (no git history?)"
+	echo "  skipped: the upgrade from the release of 17812e3 (it could not be built: no git history?)"
 fi
 # The same upgrade on this release's own files with their end lines and
 # the marker taken away (what the old release wrote, for the same games):
