@@ -22,6 +22,7 @@
 
 static int read_history(void *ctx, const char *game, int index, struct buf *out);
 static int read_sealed(const char *path, struct buf *out, struct buf *why);
+static const struct map *find_variant(void *ctx, const char *name, const struct names **nm);
 
 /* ------------------------------------------------------- the end line -- */
 
@@ -85,6 +86,134 @@ store_unseal(const char *text, size_t len, size_t *body, struct buf *why)
 	return 0;
 }
 
+/* ------------------------------------------------------ the upgrade -- */
+
+/* True when the last line of text is an end line (whether or not it is
+ * right): a file written since the end line came in. */
+static int
+has_end_line(const char *text, size_t len)
+{
+	const char *last;
+
+	if (len == 0 || text[len - 1] != '\n')
+		return 0;
+	for (last = text + len - 1; last > text && last[-1] != '\n'; last--)
+		;
+	return (size_t)(text + len - last) > 4 && memcmp(last, "end ", 4) == 0;
+}
+
+/* Seal the file at path in place when it has no end line and is whole
+ * (ends with a newline); one that is not is left for store_load to set
+ * aside. Returns 0 or -1/err. */
+static int
+seal_old(const char *path, struct buf *b, struct buf *err)
+{
+	buf_reset(b);
+	if (fs_read_file(path, b) < 0)
+		return 0;	/* gone or unreadable: store_load says so */
+	if (b->len == 0 || b->data[b->len - 1] != '\n' || has_end_line(buf_str(b), b->len))
+		return 0;
+	store_seal(b);
+	if (fs_write_atomic_mode(path, b->data, b->len, 0640) < 0) {
+		buf_printf(err, "%s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* True when text (no end line) reads whole as a game file. */
+static int
+reads_as_game(struct store *s, const struct buf *text)
+{
+	struct game *g;
+	struct buf why;
+	int ok;
+
+	if (text->len == 0 || text->data[text->len - 1] != '\n')
+		return 0;
+	g = xcalloc(1, sizeof *g);
+	buf_init(&why, 1 << 16);
+	ok = game_read(g, text->data, text->len, find_variant, s, &why) == 0;
+	buf_free(&why);
+	free(g);
+	return ok;
+}
+
+/* Seal the history records of the game in folder dir (numbered and
+ * rolled back alike). Returns 0 or -1/err. */
+static int
+seal_old_history(const char *dir, struct buf *b, struct buf *err)
+{
+	char path[1600];
+	DIR *d;
+	struct dirent *e;
+	int rc = 0;
+
+	snprintf(path, sizeof path, "%s/history", dir);
+	if ((d = opendir(path)) == NULL)
+		return 0;
+	while (rc == 0 && (e = readdir(d)) != NULL) {
+		size_t n = strlen(e->d_name);
+		if (e->d_name[0] == '.' || strstr(e->d_name, ".tmp.") || n < 5 ||
+		    strcmp(e->d_name + n - 4, ".txt") != 0)
+			continue;
+		snprintf(path, sizeof path, "%s/history/%s", dir, e->d_name);
+		rc = seal_old(path, b, err);
+	}
+	closedir(d);
+	return rc;
+}
+
+/*
+ * A data directory from before the end line (no STORE_SEALED in games/):
+ * every game file that reads as before, and its history records, sealed
+ * in place, then the marker written. Each file is replaced atomically and
+ * synced, so that a run stopped half-way leaves files old or sealed, never
+ * neither, and the next run goes on. Returns 0 or -1/err.
+ */
+static int
+seal_old_games(struct store *s, struct buf *err)
+{
+	char path[1400], dir[1300];
+	static const char marker[] = "game files and history records end with a checksum line\n";
+	DIR *d;
+	struct dirent *e;
+	struct buf b;
+	int rc = 0;
+
+	snprintf(path, sizeof path, "%s/games/%s", s->dir, STORE_SEALED);
+	if (fs_exists(path))
+		return 0;
+	snprintf(path, sizeof path, "%s/games", s->dir);
+	if ((d = opendir(path)) == NULL) {
+		buf_printf(err, "%s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	buf_init(&b, GAME_FILE_MAX);
+	while (rc == 0 && (e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.' || !game_name_valid(e->d_name))
+			continue;
+		store_game_dir(s, e->d_name, dir, sizeof dir);
+		snprintf(path, sizeof path, "%s/game.txt", dir);
+		buf_reset(&b);
+		if (fs_read_file(path, &b) < 0)
+			continue;
+		if (has_end_line(buf_str(&b), b.len) || !reads_as_game(s, &b))
+			continue;	/* sealed already, or damaged: store_load decides */
+		/* The records first: the game file is what names them. */
+		if (seal_old_history(dir, &b, err) < 0 || seal_old(path, &b, err) < 0)
+			rc = -1;
+	}
+	closedir(d);
+	buf_free(&b);
+	snprintf(path, sizeof path, "%s/games/%s", s->dir, STORE_SEALED);
+	if (rc == 0 && fs_write_atomic_mode(path, marker, sizeof marker - 1, 0640) < 0) {
+		buf_printf(err, "%s: %s\n", path, strerror(errno));
+		rc = -1;
+	}
+	return rc;
+}
+
 int
 store_open(struct store *s, const char *dir, const char *maps_dir, int wait_ms, struct buf *err)
 {
@@ -110,6 +239,10 @@ store_open(struct store *s, const char *dir, const char *maps_dir, int wait_ms, 
 		return -1;
 	}
 	varcache_init(&s->vc, maps_dir);
+	if (seal_old_games(s, err) < 0) {
+		store_close(s);
+		return -1;
+	}
 	return 0;
 }
 

@@ -7,6 +7,7 @@
  *	DATA/games/NAME/audit.log        GM actions, append-only
  *	DATA/games/NAME/press.log        press copies (real senders), append-only
  *	DATA/games/NAME/set-aside        the game was found damaged (run.h)
+ *	DATA/games/.sealed               every game file and record is sealed
  *	DATA/judge.log                   what happened to unanswered mail
  *
  * Every replacement is temp + fsync + rename + directory fsync; every
@@ -14,6 +15,10 @@
  * line (store_seal), so that one cut short or changed is never used. A second pouch process waits for the lock a little
  * and then gives up cleanly.
  */
+/* In DATA/games: every game file and history record there ends with its
+ * end line. store_open seals a folder from before the end line (files
+ * without one that read whole) and then writes it. */
+#define STORE_SEALED ".sealed"
 #ifndef POUCH_STORE_H
 #define POUCH_STORE_H
 
@@ -51,7 +56,8 @@ struct store {
 
 /*
  * Open (creating it if needed) and lock the data directory dir, waiting up
- * to wait_ms for another run to finish. Returns 0, 1 when another run
+ * to wait_ms for another run to finish; seal, once, the games of a folder
+ * from before the end line (STORE_SEALED). Returns 0, 1 when another run
  * holds the lock (nothing was done), -1 on error (reason in err).
  */
 int store_open(struct store *s, const char *dir, const char *maps_dir, int wait_ms,

@@ -20,7 +20,8 @@
 #             the same games, replay, map pages, Chromium);
 #             the host's command line (tests/cli.sh); broken mail of every
 #             kind answered or deliberately ignored, and kept (tests/badmail.sh);
-#             a damaged game set aside, the others served, and repaired
+#             a damaged game set aside, the others served, and repaired,
+#             and a data directory from before the end line upgraded
 #             (tests/damaged.sh)
 #   kill      the embedded default (Maildir in and out) killed with SIGKILL
 #             at aimed points (POUCH_CRASH_AT) in each step of a run, 50
@@ -245,7 +246,7 @@ if want transcripts; then
 	stage "judge transcripts (tests/transcripts: mail in, replies and reports out); the command line"
 	tests/cli.sh || fail "the command line (tests/cli.sh)"
 	tests/badmail.sh || fail "broken mail (tests/badmail.sh)"
-	tests/damaged.sh || fail "damaged game files set aside and repaired (tests/damaged.sh)"
+	tests/damaged.sh || fail "damaged game files set aside and repaired, old ones sealed (tests/damaged.sh)"
 	for t in tests/transcripts/*.txt; do
 		golden="${t%.txt}.out"
 		mkdir -p build/transcripts

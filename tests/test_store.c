@@ -415,17 +415,14 @@ load_count(struct fixture *f, struct buf *why)
 	return n;
 }
 
-/* A game file or history record cut short at any byte, or with any one
- * byte changed, is set aside with the file and line named: never loaded. */
+/* The game "demo" adjudicated once and saved; the paths of its file and
+ * first history record in game and rec (256 bytes each). */
 static void
-test_damaged_everywhere(void **state)
+saved_game(struct fixture *f, char game[256], char rec[256])
 {
-	struct fixture *f = *state;
 	struct store s;
 	struct judge j;
-	struct buf whole, why, out;
-	char game[256], rec[256];
-	const char *files[2] = { game, rec };
+	struct buf out;
 
 	open_store(f, &s, &j);
 	make_game(&j);
@@ -435,8 +432,21 @@ test_damaged_everywhere(void **state)
 	judge_free(&j);
 	store_close(&s);
 	buf_free(&out);
-	snprintf(game, sizeof game, "%s/games/demo/game.txt", f->dir);
-	snprintf(rec, sizeof rec, "%s/games/demo/history/0001.txt", f->dir);
+	snprintf(game, 256, "%s/games/demo/game.txt", f->dir);
+	snprintf(rec, 256, "%s/games/demo/history/0001.txt", f->dir);
+}
+
+/* A game file or history record cut short at any byte, or with any one
+ * byte changed, is set aside with the file and line named: never loaded. */
+static void
+test_damaged_everywhere(void **state)
+{
+	struct fixture *f = *state;
+	struct buf whole, why;
+	char game[256], rec[256];
+	const char *files[2] = { game, rec };
+
+	saved_game(f, game, rec);
 	buf_init(&whole, 4u << 20);
 	buf_init(&why, 1 << 16);
 	assert_int_equal(load_count(f, &why), 1);
@@ -487,6 +497,76 @@ test_damaged_everywhere(void **state)
 	buf_free(&why);
 }
 
+/* Take the end line off the file at path (as the release before it wrote
+ * the file); the whole file is left in whole. */
+static void
+strip_end(const char *path, struct buf *whole)
+{
+	char *last;
+
+	buf_reset(whole);
+	assert_int_equal(fs_read_file(path, whole), 0);
+	whole->data[whole->len - 1] = '\0';
+	last = strrchr(whole->data, '\n');
+	assert_non_null(last);
+	assert_memory_equal(last + 1, "end ", 4);
+	put_file(path, whole->data, (size_t)(last + 1 - whole->data));
+	whole->data[whole->len - 1] = '\n';
+}
+
+/* A data directory from before the end line (no marker) is sealed once
+ * when opened: each whole file as this release writes it, one cut in a
+ * line left to be set aside. With the marker, a missing end line is damage. */
+static void
+test_upgrade(void **state)
+{
+	struct fixture *f = *state;
+	struct buf game_whole, rec_whole, b, why;
+	char game[256], rec[256], marker[256];
+
+	saved_game(f, game, rec);
+	snprintf(marker, sizeof marker, "%s/games/%s", f->dir, STORE_SEALED);
+	assert_true(fs_exists(marker));	/* a new directory: marked at once */
+	buf_init(&game_whole, 4u << 20);
+	buf_init(&rec_whole, 4u << 20);
+	buf_init(&b, 4u << 20);
+	buf_init(&why, 1 << 16);
+
+	/* The old format: sealed again, byte for byte, and loaded. */
+	strip_end(game, &game_whole);
+	strip_end(rec, &rec_whole);
+	assert_int_equal(unlink(marker), 0);
+	assert_int_equal(load_count(f, &why), 1);
+	assert_true(fs_exists(marker));
+	assert_int_equal(fs_read_file(game, &b), 0);
+	assert_true(b.len == game_whole.len && memcmp(b.data, game_whole.data, b.len) == 0);
+	buf_reset(&b);
+	assert_int_equal(fs_read_file(rec, &b), 0);
+	assert_true(b.len == rec_whole.len && memcmp(b.data, rec_whole.data, b.len) == 0);
+
+	/* With the marker, no end line is damage. */
+	strip_end(rec, &rec_whole);
+	assert_int_equal(load_count(f, &why), 0);
+	assert_non_null(strstr(buf_str(&why), "history/0001.txt:"));
+	put_file(rec, rec_whole.data, rec_whole.len);
+
+	/* The old format cut in the middle of a line: left, and set aside. */
+	strip_end(game, &game_whole);
+	put_file(game, game_whole.data, game_whole.len / 2);
+	assert_true(game_whole.data[game_whole.len / 2 - 1] != '\n');
+	assert_int_equal(unlink(marker), 0);
+	assert_int_equal(load_count(f, &why), 0);
+	assert_non_null(strstr(buf_str(&why), "game.txt:"));
+	buf_reset(&b);
+	assert_int_equal(fs_read_file(game, &b), 0);
+	assert_true(b.len == game_whole.len / 2);
+	assert_true(fs_exists(marker));
+	buf_free(&game_whole);
+	buf_free(&rec_whole);
+	buf_free(&b);
+	buf_free(&why);
+}
+
 /* The game a message is for, as the shell asks before applying it (mail
  * for a game set aside waits). */
 static void
@@ -520,6 +600,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_save_and_load, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_damaged_everywhere, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_upgrade, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rollback_keeps_records, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rollback_restores_conference, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_key_reproduces, setup, teardown),
