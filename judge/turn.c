@@ -355,16 +355,33 @@ send_reports(struct judge *j, struct game *g, const char *common)
 	snprintf(subject, sizeof subject, "[%s] %s results", g->name,
 	    phase_format(&j->fx.phases[j->fx.nphases - 1].before, ph, sizeof ph));
 	for (p = 0; p < m->npowers; p++) {
+		/* One report for a delegation holding several powers. */
+		if (!game_first_held(g, (power_id)p))
+			continue;
 		for (i = 0; i < g->del[p].nmembers; i++) {
 			const char *to[1] = { g->del[p].members[i].addr };
+			int q, held = 0;
 			buf_reset(&body);
-			buf_printf(&body, "Game %s, %s.\n\n", g->name, m->powers[p].name);
+			buf_printf(&body, "Game %s, ", g->name);
+			for (q = p; q < m->npowers; q++) {
+				if (game_held_together(g, (power_id)p, (power_id)q))
+					buf_printf(&body, "%s%s", held++ ? " and " : "", m->powers[q].name);
+			}
+			buf_puts(&body, ".\n\n");
 			buf_puts(&body, common);
 			if (url.len)
 				buf_printf(&body, "\nMap: %s\n", buf_str(&url));
 			if (g->status == GAME_ACTIVE) {
 				buf_printf(&body, "\nNext: %s. ", phase_format(&g->board, ph, sizeof ph));
-				jx_what_to_do(g, (power_id)p, &body);
+				if (held > 1)
+					buf_putc(&body, '\n');
+				for (q = p; q < m->npowers; q++) {
+					if (!game_held_together(g, (power_id)p, (power_id)q))
+						continue;
+					if (held > 1)
+						buf_printf(&body, "%s: ", m->powers[q].name);
+					jx_what_to_do(g, (power_id)q, &body);
+				}
 				jx_deadline_line(g, g->del[p].members[i].zone, j->now, &body);
 				jx_speech_line(g, g->del[p].members[i].zone, j->now, &body);
 			}
