@@ -530,17 +530,25 @@ static void
 remind(struct judge *j, struct game *g, time_t now)
 {
 	const struct map *m = g->map;
-	struct buf body;
+	struct buf body, names;
 	char subject[128], ph[48];
-	int p, i;
+	int p, q, i;
 
 	buf_init(&body, TEXT_MAX);
+	buf_init(&names, 256);
 	for (p = 0; p < m->npowers; p++) {
 		struct delegation *d = &g->del[p];
 		if (d->reminded || in_disorder(g, (power_id)p) || !game_must_order(g, (power_id)p) ||
 		    game_orders_complete(g, (power_id)p))
 			continue;
-		d->reminded = true;
+		/* One reminder for a delegation of several powers, naming them all. */
+		buf_reset(&names);
+		for (q = p; q < m->npowers; q++) {
+			if (!game_held_together(g, (power_id)p, (power_id)q))
+				continue;
+			buf_printf(&names, "%s%s", q == p ? "" : " and ", m->powers[q].name);
+			g->del[q].reminded = true;
+		}
 		judge_touch(j, g);
 		jx_event(j, "%s.r%d.%s", g->name, g->nphases, m->powers[p].abbr);
 		snprintf(subject, sizeof subject, "[%s] reminder: orders for %s", g->name,
@@ -549,14 +557,15 @@ remind(struct judge *j, struct game *g, time_t now)
 			const char *to[1] = { d->members[i].addr };
 			buf_reset(&body);
 			buf_printf(&body, "Game %s, %s: orders are still missing.\n\n", g->name,
-			    m->powers[p].name);
-			jx_orders_status(g, (power_id)p, &body);
+			    buf_str(&names));
+			jx_held_status(g, (power_id)p, &body);
 			buf_putc(&body, '\n');
 			jx_deadline_line(g, d->members[i].zone, now, &body);
 			jx_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL, OUT_GENERATED);
 		}
 	}
 	buf_free(&body);
+	buf_free(&names);
 }
 
 time_t
