@@ -243,12 +243,52 @@ host_command(const struct cli_opts *o, const char *body)
 	return rc;
 }
 
+/*
+ * The customary arrangements of the standard game for fewer than seven
+ * delegations: the powers each delegation holds, and those left out (in
+ * civil disorder from the start).
+ */
+static const struct {
+	int players;
+	const char *held[6];
+	const char *out;
+} arrangements[] = {
+	{ 6, { "England", "France", "Germany", "Austria", "Russia", "Turkey" }, "Italy" },
+	{ 5, { "England", "France", "Austria", "Russia", "Turkey" }, "Italy, Germany" },
+	{ 4, { "England", "Austria,France", "Germany,Turkey", "Italy,Russia" }, NULL },
+	{ 3, { "England,Germany,Austria", "Russia,Italy", "France,Turkey" }, NULL },
+	{ 2, { "England,France,Russia", "Germany,Austria,Turkey" }, "Italy" },
+};
+
+/* Print the arrangement for n delegations in game name and what to type;
+ * returns -1 when there is none. */
+static int
+say_arrangement(const char *name, int n)
+{
+	size_t a;
+	int k;
+
+	for (a = 0; a < sizeof arrangements / sizeof arrangements[0]; a++) {
+		if (arrangements[a].players != n)
+			continue;
+		printf("The usual arrangement for %d delegations:\n", n);
+		for (k = 0; k < n; k++)
+			printf("  pouch game %s DELEGATION %s <addresses>\n", name,
+			    arrangements[a].held[k]);
+		printf("Left out, in civil disorder from the start: %s.\n"
+		    "Another arrangement is the game master's choice.\n",
+		    arrangements[a].out ? arrangements[a].out : "none");
+		return 0;
+	}
+	return -1;
+}
+
 static int
 game_new(const struct cli_opts *o, int argc, char **argv)
 {
 	const char *name = NULL, *gm = NULL, *variant = "standard", *pw = NULL;
 	struct buf body, sets;
-	int i, rc;
+	int i, rc, players = 7;
 
 	buf_init(&sets, 1 << 16);
 	for (i = 0; i < argc; i++) {
@@ -267,18 +307,32 @@ game_new(const struct cli_opts *o, int argc, char **argv)
 			variant = argv[++i];
 		else if (strcmp(a, "--password") == 0)
 			pw = argv[++i];
-		else
+		else if (strcmp(a, "--players") == 0) {
+			players = argv[i + 1][0] >= '2' && argv[i + 1][0] <= '7' &&
+			    argv[i + 1][1] == '\0' ? argv[i + 1][0] - '0' : -1;
+			i++;
+			if (players < 0)
+				goto usage;
+		} else
 			buf_printf(&sets, "SET %s %s\n", a + 2, argv[++i]);
 	}
 	if (name == NULL || gm == NULL || strpbrk(name, " \t\n") || strpbrk(gm, " \t\n") ||
 	    strpbrk(variant, " \t\n") || (pw && strpbrk(pw, " \t\n")))
 		goto usage;
+	if (players < 7 && strcmp(variant, "standard") != 0) {
+		fprintf(stderr, "pouch game: --players is for the standard game; give the variant's "
+		    "delegations with DELEGATION\n");
+		buf_free(&sets);
+		return 1;
+	}
 	buf_init(&body, 1 << 16);
 	buf_printf(&body, "NEWGAME %s %s GM %s", name, variant, gm);
 	if (pw)
 		buf_printf(&body, " PASSWORD %s", pw);
 	buf_printf(&body, "\n%s", buf_str(&sets));
 	rc = host_command(o, buf_str(&body));
+	if (rc == 0 && players < 7)
+		(void)say_arrangement(name, players);
 	buf_free(&body);
 	buf_free(&sets);
 	return rc;

@@ -1091,3 +1091,25 @@ game_read(struct game *g, const char *text, size_t len,
 	buf_free(&boardtxt);
 	return errors ? -1 : 0;
 }
+
+bool
+game_held_together(const struct game *g, power_id p, power_id q)
+{
+	const struct delegation *a = &g->del[p], *b = &g->del[q];
+
+	if (p == q)
+		return true;
+	return a->secret[0] != '\0' && !a->resigned && !b->resigned && a->nmembers > 0 &&
+	    b->nmembers > 0 && strcmp(a->secret, b->secret) == 0;
+}
+
+bool
+game_first_held(const struct game *g, power_id p)
+{
+	int q;
+
+	for (q = 0; q < p; q++)
+		if (game_held_together(g, (power_id)q, p))
+			return false;
+	return true;
+}

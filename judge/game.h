@@ -182,6 +182,11 @@ game_del(struct game *g, power_id p)
 }
 /* The power whose delegation has member addr, or POWER_NONE. */
 power_id game_power_of(const struct game *g, const char *addr);
+/* True when one delegation holds powers p and q (the same password hash,
+ * set by one DELEGATION naming both; p == q counts). */
+bool game_held_together(const struct game *g, power_id p, power_id q);
+/* True when power p is the first of the powers its delegation holds. */
+bool game_first_held(const struct game *g, power_id p);
 /* True when addr is one of the game's GMs. */
 bool game_is_gm(const struct game *g, const char *addr);
 /* True when power p is still in the game (has units or centres). */

@@ -157,12 +157,37 @@ int
 judge_add_delegation(struct judge *j, struct game *g, power_id p, const char *members,
     const char *password, time_t now, struct buf *why)
 {
-	struct delegation *d = &g->del[p];
-	char addrs[GAME_MAX_MEMBERS][ADDR_MAX], pw[64];
-	struct buf text;
-	char subject[128];
-	int n, i, generated = 0;
+	return judge_add_delegations(j, g, &p, 1, members, password, now, why);
+}
 
+/* "England", "England and Germany", "England, Germany and Turkey". */
+static void
+powers_named(const struct game *g, const power_id *ps, int np, struct buf *out)
+{
+	int k;
+
+	for (k = 0; k < np; k++)
+		buf_printf(out, "%s%s", k == 0 ? "" : k == np - 1 ? " and " : ", ",
+		    g->map->powers[ps[k]].name);
+}
+
+int
+judge_add_delegations(struct judge *j, struct game *g, const power_id *ps, int np,
+    const char *members, const char *password, time_t now, struct buf *why)
+{
+	struct delegation *d;
+	char addrs[GAME_MAX_MEMBERS][ADDR_MAX], pw[64];
+	struct buf text, names;
+	char subject[128];
+	int n, i, k, generated = 0;
+	power_id p;
+
+	if (np < 1 || np > MAP_MAX_POWERS) {
+		buf_puts(why, "name the powers the delegation holds");
+		return -1;
+	}
+	p = ps[0];
+	d = &g->del[p];
 	j->now = now;
 	if (j->seq == 0) {
 		/* A host's command: named after the game, power and time. */
@@ -190,14 +215,23 @@ judge_add_delegation(struct judge *j, struct game *g, power_id p, const char *me
 		buf_puts(why, "could not hash the password");
 		return -1;
 	}
-	d->nmembers = n;
-	for (i = 0; i < n; i++) {
-		str_copy(d->members[i].addr, addrs[i], ADDR_MAX);
-		d->members[i].zone[0] = '\0';
+	/* A delegation holding several powers: each power gets the same members
+	 * and the same hash, which is what makes them held together. */
+	for (k = 0; k < np; k++) {
+		struct delegation *dk = &g->del[ps[k]];
+		if (k > 0)
+			str_copy(dk->secret, d->secret, sizeof dk->secret);
+		dk->nmembers = n;
+		for (i = 0; i < n; i++) {
+			str_copy(dk->members[i].addr, addrs[i], ADDR_MAX);
+			dk->members[i].zone[0] = '\0';
+		}
+		dk->resigned = false;
 	}
-	d->resigned = false;
 	judge_touch(j, g);
-	jx_audit(j, g, "delegation %s: %d member%s, password %s", g->map->powers[p].name, n,
+	buf_init(&names, 256);
+	powers_named(g, ps, np, &names);
+	jx_audit(j, g, "delegation %s: %d member%s, password %s", buf_str(&names), n,
 	    n == 1 ? "" : "s", generated ? "generated and mailed to them" : "set by the GM");
 
 	/* Tell the delegation. The password is sent once, to its members only,
@@ -205,7 +239,7 @@ judge_add_delegation(struct judge *j, struct game *g, power_id p, const char *me
 	buf_init(&text, TEXT_MAX);
 	buf_printf(&text, "You play %s in the Diplomacy game %s (%s, %s rules), run by mail\n"
 	    "by the judge %s. Your delegation:",
-	    g->map->powers[p].name, g->name, g->map->title, edition_name(g->set.edition),
+	    buf_str(&names), g->name, g->map->title, edition_name(g->set.edition),
 	    j->conf->address);
 	for (i = 0; i < n; i++)
 		buf_printf(&text, " %s", addrs[i]);
@@ -217,7 +251,11 @@ judge_add_delegation(struct judge *j, struct game *g, power_id p, const char *me
 		buf_puts(&text, "Your game master will give you your password.\n\n");
 	buf_printf(&text, "Send your orders to %s, starting with the line\n  GAME %s %s <password>\n"
 	    "Send HELP for instructions.\n", j->conf->address, g->name, g->map->powers[p].name);
-	snprintf(subject, sizeof subject, "[%s] you play %s", g->name, g->map->powers[p].name);
+	if (np > 1)
+		buf_puts(&text, "One password and one mail serve all your powers: the GAME line may name\n"
+		    "any of them, and each order goes to the power whose unit (or home centre)\n"
+		    "it names.\n");
+	snprintf(subject, sizeof subject, "[%s] you play %s", g->name, buf_str(&names));
 	{
 		const char *to[GAME_MAX_MEMBERS];
 		for (i = 0; i < n; i++)
@@ -226,6 +264,7 @@ judge_add_delegation(struct judge *j, struct game *g, power_id p, const char *me
 	}
 	explicit_bzero(pw, sizeof pw);
 	buf_free(&text);
+	buf_free(&names);
 	return 0;
 }
 
@@ -290,6 +329,37 @@ judge_start(struct judge *j, struct game *g, time_t now, struct buf *why)
 }
 
 /* ------------------------------------------------------------ commands -- */
+
+/* "England,Germany" or "England+Germany" at *s: the powers into out, *s
+ * moved past them. Returns their count; 0 when *s starts with no such list
+ * (one power, or none); -1 when a name in the list is not a power. */
+static int
+take_power_list(const struct map *m, char **s, power_id *out)
+{
+	char word[200], *save, *tok;
+	size_t wn;
+	int n = 0, k;
+
+	*s = str_trim(*s);
+	wn = strcspn(*s, " \t");
+	if (wn >= sizeof word || memchr(*s, ',', wn) == NULL) {
+		if (wn >= sizeof word || memchr(*s, '+', wn) == NULL)
+			return 0;
+	}
+	memcpy(word, *s, wn);
+	word[wn] = '\0';
+	for (tok = strtok_r(word, ",+", &save); tok; tok = strtok_r(NULL, ",+", &save)) {
+		power_id p = map_find_power(m, tok);
+		if (p == POWER_NONE || n >= MAP_MAX_POWERS)
+			return -1;
+		for (k = 0; k < n; k++)
+			if (out[k] == p)
+				return -1;
+		out[n++] = p;
+	}
+	*s += wn;
+	return n;
+}
 
 /* "SET DEADLINE +24h" or "SET DEADLINE 2026-11-25 18:00" (the game's zone). */
 static int
@@ -904,7 +974,8 @@ jx_gm_command(struct judge *j, struct game *g, enum command cmd, const char *a, 
 		    "CONFERENCE <place> <power> <power> <power> ... [NAME <name>], CONFERENCE END,\n"
 		    "SPEECH [<duration>], SPEECH END, SET SPEECH <duration>|none,\n"
 		    "GOAL <power> 1|2 <goal>, GOAL APPROVE <power>, GOAL, AWARD <power> <points> GOAL <n>,\n"
-		    "END WINNER <power> BECAUSE <reason> (judge/MUNA.md).\n");
+		    "END WINNER <power> BECAUSE <reason> (judge/MUNA.md).\n"
+		    "A delegation holding several powers: DELEGATION England,Germany <addresses>.\n");
 		break;
 	case CMD_LIST:
 		buf_putc(reply, '\n');
@@ -997,8 +1068,13 @@ jx_gm_command(struct judge *j, struct game *g, enum command cmd, const char *a, 
 	case CMD_DELEGATION:
 	case CMD_REPLACE: {
 		char *rest = args;
-		power_id p = map_take_power(g->map, &rest);	/* "United Kingdom" too */
+		power_id p, held[MAP_MAX_POWERS];
+		int nheld = 0;
 		char *password = NULL;
+
+		if (cmd == CMD_DELEGATION)
+			nheld = take_power_list(g->map, &rest, held);
+		p = nheld > 0 ? held[0] : nheld < 0 ? POWER_NONE : map_take_power(g->map, &rest);
 
 		if (p == POWER_NONE || rest == NULL || *rest == '\0') {
 			buf_printf(reply, "  REFUSED: %s <power> <addresses> [PASSWORD <password>]\n",
@@ -1037,9 +1113,16 @@ jx_gm_command(struct judge *j, struct game *g, enum command cmd, const char *a, 
 				password = str_trim(kw + 10);
 			}
 		}
-		if (judge_add_delegation(j, g, p, rest, password, j->now, &why) < 0) {
+		if (nheld == 0)
+			held[nheld++] = p;
+		if (judge_add_delegations(j, g, held, nheld, rest, password, j->now, &why) < 0) {
 			buf_printf(reply, "  REFUSED: %s\n", buf_str(&why));
 			rc = -1;
+		} else if (nheld > 1) {
+			buf_puts(reply, "  ");
+			powers_named(g, held, nheld, reply);
+			buf_printf(reply, ": one delegation (%s)\n",
+			    password ? "password set by you" : "password mailed to its members");
 		} else {
 			buf_printf(reply, "  %s: delegation set (%s)\n", g->map->powers[p].name,
 			    password ? "password set by you" : "password mailed to its members");

@@ -442,6 +442,25 @@ jx_position(const struct game *g, struct buf *out)
 }
 
 void
+jx_held_status(const struct game *g, power_id p, struct buf *out)
+{
+	int q, n = 0;
+
+	for (q = 0; q < g->map->npowers; q++)
+		n += game_held_together(g, p, (power_id)q);
+	if (n == 1) {
+		jx_orders_status(g, p, out);
+		return;
+	}
+	for (q = 0; q < g->map->npowers; q++) {
+		if (!game_held_together(g, p, (power_id)q))
+			continue;
+		buf_printf(out, "%s. ", g->map->powers[q].name);
+		jx_orders_status(g, (power_id)q, out);
+	}
+}
+
+void
 jx_orders_status(const struct game *g, power_id p, struct buf *out)
 {
 	const struct map *m = g->map;
@@ -641,6 +660,8 @@ jx_announce(struct judge *j, struct game *g, const char *subject, const char *te
 
 	buf_init(&body, REPLY_MAX);
 	for (p = 0; p < g->map->npowers; p++) {
+		if (!game_first_held(g, (power_id)p))
+			continue;	/* one copy for a delegation of several powers */
 		for (i = 0; i < g->del[p].nmembers; i++) {
 			buf_reset(&body);
 			buf_puts(&body, text);
@@ -800,11 +821,19 @@ press_deliver(struct judge *j, struct game *g, power_id from, struct press *pr, 
 	buf_printf(&subj, "[%s] press from %s", g->name, who);
 
 	for (p = 0; p < m->npowers; p++) {
-		if (p == from)
+		int k, had = n;
+		/* Not to the sender's own powers; once to a delegation of several. */
+		if (p == from || (from != POWER_NONE && game_held_together(g, from, (power_id)p)))
 			continue;
 		if (pr->broadcast || (pr->to & ((uint64_t)1 << p)) ||
 		    (pr->conference && ((g->conf.powers >> p) & 1u)))
 			n += members_of(g, (power_id)p, to + n, 64 - n);
+		for (i = had; i < n; i++) {
+			for (k = 0; k < had && strcmp(to[k], to[i]) != 0; k++)
+				;
+			if (k < had)
+				to[i--] = to[--n];
+		}
 	}
 	if (pr->broadcast)
 		for (i = 0; i < g->nobservers && n < 64; i++)
@@ -903,6 +932,31 @@ date_line(const struct game *g, const char *line, size_t len, bool *same)
 	return 1;
 }
 
+/* The power whose unit an order names (a build: whose home centre it is
+ * in), or POWER_NONE. */
+static power_id
+order_owner(const struct game *g, const struct order *o)
+{
+	const struct map *m = g->map;
+	const struct board *b = &g->board;
+	prov_id pr;
+	int i;
+
+	if (o->loc == LOC_NONE || o->kind == ORDER_REVIVE || o->kind == ORDER_WAIVE)
+		return POWER_NONE;
+	pr = m->locs[o->loc].prov;
+	if (o->kind == ORDER_BUILD)
+		return m->provs[pr].home;
+	if (b->phase == PHASE_RETREAT) {
+		for (i = 0; i < b->ndislodged; i++)
+			if (m->locs[b->dislodged[i].unit.loc].prov == pr)
+				return b->dislodged[i].unit.power;
+		return POWER_NONE;
+	}
+	i = board_unit_in(b, m, pr);
+	return i < 0 ? POWER_NONE : b->units[i].power;
+}
+
 /* What take_order made of a line. */
 enum taken {
 	TAKE_REFUSED,		/* refused, the reason appended to the reply */
@@ -924,6 +978,15 @@ take_order(struct judge *j, struct game *g, power_id p, const char *line, size_t
 
 	(void)j;
 	order_parse(&c, line, len, &r);
+	if (r.verdict == VERDICT_ACCEPTED || r.verdict == VERDICT_CORRECTED) {
+		/* A delegation holding several powers: the unit (or, for a build,
+		 * the home centre) decides whose order it is. */
+		power_id owner = order_owner(g, &r.order);
+		if (owner != POWER_NONE && owner != p && game_held_together(g, p, owner)) {
+			p = c.power = owner;
+			order_parse(&c, line, len, &r);
+		}
+	}
 	if (r.verdict == VERDICT_BLANK)
 		return TAKE_DONE;
 	if (r.verdict == VERDICT_REFUSED && r.chat && !command_tried(line, len))
@@ -2098,7 +2161,7 @@ handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool h
 			buf_free(&note);
 		}
 		buf_putc(&reply, '\n');
-		jx_orders_status(id.g, id.power, &reply);
+		jx_held_status(id.g, id.power, &reply);
 		buf_putc(&reply, '\n');
 		jx_deadline_line(id.g, zone, now, &reply);
 	} else if (!refused && id.g && id.gm && id.g->status == GAME_ACTIVE) {

@@ -169,6 +169,10 @@ struct game *judge_new_game(struct judge *j, const char *name, const struct game
  * password generates one and mails it to the members. Returns 0 or -1/why. */
 int judge_add_delegation(struct judge *j, struct game *g, power_id p, const char *members,
     const char *password, time_t now, struct buf *why);
+/* The same for a delegation holding the np powers ps (fewer than seven
+ * delegations): one password and the same members for all of them. */
+int judge_add_delegations(struct judge *j, struct game *g, const power_id *ps, int np,
+    const char *members, const char *password, time_t now, struct buf *why);
 /* Start a forming game: the first deadline is set. Returns 0 or -1/why. */
 int judge_start(struct judge *j, struct game *g, time_t now, struct buf *why);
 /* Adjudicate the current phase of g now (GM PROCESS). preview: only show

@@ -38,6 +38,9 @@ time_t jx_deadline_after(const struct game *g, time_t start);
 /* Send text to every member of every delegation, every observer and the GMs,
  * each member with times in their own zone where the text has them. */
 void jx_announce(struct judge *j, struct game *g, const char *subject, const char *text);
+/* jx_orders_status for every power p's delegation holds, each named when
+ * it holds several. */
+void jx_held_status(const struct game *g, power_id p, struct buf *out);
 /* The orders of power p as the reply shows them, with unordered units. */
 void jx_orders_status(const struct game *g, power_id p, struct buf *out);
 /* What power p must do in the current phase, in one sentence or two. */

@@ -30,7 +30,7 @@ static const struct command commands[] = {
 	{ "run", cli_run, "run [--now time] [--no-fetch] [--no-send]",
 	    "the cron job: fetch mail, apply it, act on deadlines, send the replies and reports" },
 	{ "game", cli_game,
-	    "game new name --gm address [--variant v] [--password p] [--setting value ...]\n"
+	    "game new name --gm address [--variant v] [--password p] [--players n] [--setting value ...]\n"
 	    "game name [command [argument ...]]\n"
 	    "game list\n"
 	    "game show name\n"

@@ -355,16 +355,33 @@ send_reports(struct judge *j, struct game *g, const char *common)
 	snprintf(subject, sizeof subject, "[%s] %s results", g->name,
 	    phase_format(&j->fx.phases[j->fx.nphases - 1].before, ph, sizeof ph));
 	for (p = 0; p < m->npowers; p++) {
+		/* One report for a delegation holding several powers. */
+		if (!game_first_held(g, (power_id)p))
+			continue;
 		for (i = 0; i < g->del[p].nmembers; i++) {
 			const char *to[1] = { g->del[p].members[i].addr };
+			int q, held = 0;
 			buf_reset(&body);
-			buf_printf(&body, "Game %s, %s.\n\n", g->name, m->powers[p].name);
+			buf_printf(&body, "Game %s, ", g->name);
+			for (q = p; q < m->npowers; q++) {
+				if (game_held_together(g, (power_id)p, (power_id)q))
+					buf_printf(&body, "%s%s", held++ ? " and " : "", m->powers[q].name);
+			}
+			buf_puts(&body, ".\n\n");
 			buf_puts(&body, common);
 			if (url.len)
 				buf_printf(&body, "\nMap: %s\n", buf_str(&url));
 			if (g->status == GAME_ACTIVE) {
 				buf_printf(&body, "\nNext: %s. ", phase_format(&g->board, ph, sizeof ph));
-				jx_what_to_do(g, (power_id)p, &body);
+				if (held > 1)
+					buf_putc(&body, '\n');
+				for (q = p; q < m->npowers; q++) {
+					if (!game_held_together(g, (power_id)p, (power_id)q))
+						continue;
+					if (held > 1)
+						buf_printf(&body, "%s: ", m->powers[q].name);
+					jx_what_to_do(g, (power_id)q, &body);
+				}
 				jx_deadline_line(g, g->del[p].members[i].zone, j->now, &body);
 				jx_speech_line(g, g->del[p].members[i].zone, j->now, &body);
 			}
@@ -513,17 +530,25 @@ static void
 remind(struct judge *j, struct game *g, time_t now)
 {
 	const struct map *m = g->map;
-	struct buf body;
+	struct buf body, names;
 	char subject[128], ph[48];
-	int p, i;
+	int p, q, i;
 
 	buf_init(&body, TEXT_MAX);
+	buf_init(&names, 256);
 	for (p = 0; p < m->npowers; p++) {
 		struct delegation *d = &g->del[p];
 		if (d->reminded || in_disorder(g, (power_id)p) || !game_must_order(g, (power_id)p) ||
 		    game_orders_complete(g, (power_id)p))
 			continue;
-		d->reminded = true;
+		/* One reminder for a delegation of several powers, naming them all. */
+		buf_reset(&names);
+		for (q = p; q < m->npowers; q++) {
+			if (!game_held_together(g, (power_id)p, (power_id)q))
+				continue;
+			buf_printf(&names, "%s%s", q == p ? "" : " and ", m->powers[q].name);
+			g->del[q].reminded = true;
+		}
 		judge_touch(j, g);
 		jx_event(j, "%s.r%d.%s", g->name, g->nphases, m->powers[p].abbr);
 		snprintf(subject, sizeof subject, "[%s] reminder: orders for %s", g->name,
@@ -532,14 +557,15 @@ remind(struct judge *j, struct game *g, time_t now)
 			const char *to[1] = { d->members[i].addr };
 			buf_reset(&body);
 			buf_printf(&body, "Game %s, %s: orders are still missing.\n\n", g->name,
-			    m->powers[p].name);
-			jx_orders_status(g, (power_id)p, &body);
+			    buf_str(&names));
+			jx_held_status(g, (power_id)p, &body);
 			buf_putc(&body, '\n');
 			jx_deadline_line(g, d->members[i].zone, now, &body);
 			jx_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL, OUT_GENERATED);
 		}
 	}
 	buf_free(&body);
+	buf_free(&names);
 }
 
 time_t

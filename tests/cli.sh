@@ -35,6 +35,25 @@ expect "game new, a name taken: refused" grep -q "there is already a game called
 expect "... with exit status 1" test $rc -eq 1
 p game new
 expect "game new without a name: usage, exit 2" test $? -eq 2
+# Fewer delegations (a data directory of their own): the arrangement printed
+# is what the GM types.
+pf() { "$POUCH" --data "$WORK/fewer" "$@" >"$OUT" 2>"$ERR"; }
+pf game new g3 --gm gm@school.example --password gm-password --players 3
+expect "game new --players 3: exit 0" test $? -eq 0
+expect "... prints the three delegations' commands" sh -c \
+	"grep -q '^  pouch game g3 DELEGATION England,Germany,Austria <addresses>' '$OUT' &&
+	 grep -q '^  pouch game g3 DELEGATION Russia,Italy <addresses>' '$OUT' &&
+	 grep -q '^  pouch game g3 DELEGATION France,Turkey <addresses>' '$OUT'"
+pf game g3 DELEGATION England,Germany,Austria ann@school.example PASSWORD ega-pw
+expect "a delegation of three powers, as printed: accepted" \
+	grep -q "England, Germany and Austria: one delegation" "$OUT"
+pf game g3 DELEGATION England,Narnia ann@school.example
+expect "a delegation naming no power: refused" grep -q "REFUSED" "$OUT"
+pf game new g5 --gm gm@school.example --password gm-password --players 5
+expect "game new --players 5: Italy and Germany left out" \
+	grep -q "^Left out, in civil disorder from the start: Italy, Germany" "$OUT"
+pf game new g9 --gm gm@school.example --players 9
+expect "game new --players 9: usage, exit 2" test $? -eq 2
 p game g1 DELEGATION France carol@school.example PASSWORD france-pw
 p game g1 DELEGATION Germany dave@school.example PASSWORD germany-pw
 p game g1 START

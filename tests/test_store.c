@@ -113,6 +113,53 @@ game_text(const struct game *g, struct buf *out)
 	game_write(g, out);
 }
 
+/* A delegation holding England and Germany, Italy left out: still held
+ * together after the game file is saved and loaded; a new password for
+ * one of them makes it a delegation apart. */
+static void
+test_held_powers_saved(void **state)
+{
+	struct fixture *f = *state;
+	struct store s;
+	struct judge j;
+	struct game_settings st;
+	struct game *g;
+	struct buf why;
+	const power_id eg[2] = { 1, 3 };	/* England, Germany */
+
+	open_store(f, &s, &j);
+	buf_init(&why, 1 << 16);
+	game_settings_default(&st, "standard");
+	g = judge_new_game(&j, "held", &st, "gm@example.test", "gm-secret", T0, &why);
+	assert_non_null(g);
+	assert_int_equal(judge_add_delegations(&j, g, eg, 2, "ann@school.test", "eg-password", T0,
+	    &why), 0);
+	assert_int_equal(judge_add_delegation(&j, g, 0, "bob@school.test", "at-password", T0, &why), 0);
+	assert_int_equal(judge_start(&j, g, T0, &why), 0);
+	assert_true(game_held_together(g, 1, 3));
+	assert_false(game_held_together(g, 0, 1));
+	assert_false(game_held_together(g, 4, 2));	/* nobody holds Italy or France */
+	save(&s, &j);
+	judge_free(&j);
+	store_close(&s);
+
+	open_store(f, &s, &j);
+	g = judge_find_game(&j, "held");
+	assert_non_null(g);
+	assert_true(game_held_together(g, 1, 3));
+	assert_true(game_first_held(g, 1));
+	assert_false(game_first_held(g, 3));
+	assert_false(game_held_together(g, 0, 3));
+	assert_int_equal(judge_add_delegation(&j, g, 3, "ann@school.test", "ger-password", T0 + 60,
+	    &why), 0);
+	assert_false(game_held_together(g, 1, 3));
+	assert_true(game_first_held(g, 3));
+	save(&s, &j);
+	judge_free(&j);
+	store_close(&s);
+	buf_free(&why);
+}
+
 static void
 test_save_and_load(void **state)
 {
@@ -599,6 +646,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_save_and_load, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_held_powers_saved, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_damaged_everywhere, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_upgrade, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rollback_keeps_records, setup, teardown),
