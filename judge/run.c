@@ -33,6 +33,26 @@ pages_due_path(const struct runner *r, char *path, size_t size)
 	snprintf(path, size, "%s/pages-due", r->o.data);
 }
 
+/* The temporary files a killed run left (or one whose file system turned
+ * read-only before it could remove them): NAME.tmp.PID of a process that
+ * is gone, in the folders the run replaces files in. The store's lock is
+ * held: no other run is writing them. */
+static void
+sweep_tmp(const struct runner *r, const char *outbox)
+{
+	char dir[1200], *spool;
+	int n;
+
+	snprintf(dir, sizeof dir, "%s/games", r->o.data);
+	n = fs_sweep_tmp(r->o.data, 0) + fs_sweep_tmp(dir, 2) + fs_sweep_tmp(outbox, 1) +
+	    fs_sweep_tmp(r->pages_dir, 1);
+	spool = r->o.spool ? xstrdup(r->o.spool) : mail_spool_dir(r->o.data);
+	n += fs_sweep_tmp(spool, 0);
+	free(spool);
+	if (n > 0)
+		log_info("%s: removed %d temporary files left by an earlier run", r->o.data, n);
+}
+
 int
 runner_open(struct runner *r, const struct run_opts *o, struct buf *err)
 {
@@ -105,6 +125,8 @@ runner_open(struct runner *r, const struct run_opts *o, struct buf *err)
 	}
 	dir = mail_outbox_dir(o->data);
 	r->ob = outbox_open(dir, err);
+	if (r->ob != NULL && !o->look_only)
+		sweep_tmp(r, dir);
 	free(dir);
 	return r->ob == NULL ? -1 : 0;
 }

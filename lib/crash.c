@@ -1,5 +1,5 @@
 /*
- * crash.c — aimed kills (crash.h).
+ * crash.c — aimed kills and pauses (crash.h).
  */
 #include "crash.h"
 
@@ -13,9 +13,21 @@
 static const char *const steps[] = { "fetch", "apply", "commit", "pages", "send" };
 #define NSTEPS (sizeof steps / sizeof steps[0])
 
+/* One aim: a variable naming STEP[:N], and the signal sent there. */
+struct aim {
+	const char *var;
+	int sig;
+	int step;		/* index into steps, -1 when unset */
+	long n;
+};
+
+static struct aim aims[] = {
+	{ "POUCH_CRASH_AT", SIGKILL, -1, 0 },
+	{ "POUCH_PAUSE_AT", SIGSTOP, -1, 0 },
+};
+#define NAIMS (sizeof aims / sizeof aims[0])
+
 static int armed = -1;		/* -1 not read yet, 0 off, 1 on */
-static char target[16];		/* the step to kill in */
-static long target_n;
 static int cur = -1;		/* index of the current step */
 static long counts[NSTEPS];
 
@@ -30,26 +42,39 @@ report(void)
 	fprintf(stderr, "\n");
 }
 
+/* Read a's variable; 1 when it names a step (the count is then counted). */
+static int
+aim_read(struct aim *a)
+{
+	const char *s = getenv(a->var), *colon;
+	size_t len, i;
+
+	if (s == NULL || *s == '\0')
+		return 0;
+	colon = strchr(s, ':');
+	len = colon ? (size_t)(colon - s) : strlen(s);
+	a->n = 1;
+	if (colon == NULL || str_to_long(colon + 1, 1, 1L << 40, &a->n) == 0)
+		for (i = 0; i < NSTEPS; i++)
+			if (strlen(steps[i]) == len && strncmp(steps[i], s, len) == 0)
+				a->step = (int)i;
+	if (a->step < 0)
+		fprintf(stderr, "pouch: %s=%s: want STEP[:N] (fetch, apply, commit, pages, send)\n",
+		    a->var, s);
+	return 1;
+}
+
 static void
 arm(void)
 {
-	const char *s = getenv("POUCH_CRASH_AT"), *colon;
-	size_t len;
+	size_t i;
+	int any = 0;
 
-	armed = 0;
-	if (s == NULL || *s == '\0')
-		return;
-	colon = strchr(s, ':');
-	len = colon ? (size_t)(colon - s) : strlen(s);
-	target_n = 1;
-	if (len >= sizeof target || (colon && str_to_long(colon + 1, 1, 1L << 40, &target_n) < 0)) {
-		fprintf(stderr, "pouch: POUCH_CRASH_AT=%s: want STEP[:N]\n", s);
-		return;
-	}
-	memcpy(target, s, len);
-	target[len] = '\0';
-	armed = 1;
-	atexit(report);
+	for (i = 0; i < NAIMS; i++)
+		any |= aim_read(&aims[i]);
+	armed = any;
+	if (any)
+		atexit(report);
 }
 
 void
@@ -70,9 +95,12 @@ crash_step(const char *step)
 void
 crash_point(void)
 {
+	size_t i;
+
 	if (armed <= 0 || cur < 0)
 		return;
 	counts[cur]++;
-	if (strcmp(steps[cur], target) == 0 && counts[cur] == target_n)
-		raise(SIGKILL);
+	for (i = 0; i < NAIMS; i++)
+		if (aims[i].step == cur && counts[cur] == aims[i].n)
+			raise(aims[i].sig);
 }

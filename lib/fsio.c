@@ -8,7 +8,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <dirent.h>
 #include <ftw.h>
+#include <signal.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -168,6 +170,57 @@ int
 fs_write_atomic(const char *path, const void *data, size_t len)
 {
 	return fs_write_atomic_mode(path, data, len, 0644);
+}
+
+/* The PID of a temporary file's name (NAME.tmp.PID), or -1. */
+static long
+tmp_pid(const char *name)
+{
+	const char *p = strstr(name, ".tmp."), *q;
+	long pid;
+
+	while (p != NULL && strstr(p + 5, ".tmp.") != NULL)
+		p = strstr(p + 5, ".tmp.");
+	if (p == NULL || p == name)
+		return -1;
+	for (q = p + 5; *q >= '0' && *q <= '9'; q++)
+		;
+	if (q == p + 5 || *q != '\0' || str_to_long(p + 5, 1, INT_MAX, &pid) < 0)
+		return -1;
+	return pid;
+}
+
+int
+fs_sweep_tmp(const char *dir, int depth)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char path[PATH_MAX];
+	struct stat st;
+	long pid;
+	int n = 0;
+
+	if (d == NULL)
+		return 0;
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.' ||
+		    (size_t)snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= sizeof path ||
+		    lstat(path, &st) < 0)
+			continue;
+		if (S_ISDIR(st.st_mode)) {
+			if (depth > 0)
+				n += fs_sweep_tmp(path, depth - 1);
+			continue;
+		}
+		pid = tmp_pid(e->d_name);
+		if (!S_ISREG(st.st_mode) || pid < 0 || pid == (long)getpid() ||
+		    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		if (unlink(path) == 0)
+			n++;
+	}
+	closedir(d);
+	return n;
 }
 
 int

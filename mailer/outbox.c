@@ -215,16 +215,18 @@ static int
 replace_file(struct outbox *ob, const char *path, const struct buf *data, struct buf *err)
 {
 	char tmp[PATH_MAX];
-	int fd;
+	int fd, closed = 0;
 
 	snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
 	crash_point();
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0 || write(fd, data->data, data->len) != (ssize_t)data->len || close(fd) < 0 ||
-	    rename(tmp, path) < 0) {
+	if (fd < 0 || write(fd, data->data, data->len) != (ssize_t)data->len ||
+	    (closed = 1, close(fd)) < 0 || rename(tmp, path) < 0) {
 		buf_printf(err, "%s: cannot write: %s\n", path, strerror(errno));
+		if (fd >= 0 && !closed)
+			close(fd);
 		if (fd >= 0)
-			unlink(tmp);
+			unlink(tmp);	/* fails too on a read-only file system */
 		return -1;
 	}
 	names_add(&ob->new_files, path);

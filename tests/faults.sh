@@ -20,8 +20,12 @@
 #   turns read-only while pouch run works in each step (the kernel's own
 #   emergency remount, through /sys/fs/ext4/DEV/trigger_fs_error; a plain
 #   mount -o remount,ro is refused while pouch holds a file open for
-#   writing). The journal is aborted too, so what was not committed is
-#   lost, as in a crash. Then e2fsck, mount again, and the same promises.
+#   writing), at a chosen durable operation: the run stops itself there
+#   (POUCH_PAUSE_AT, lib/crash.h), the file system is broken, the run goes
+#   on. The journal is aborted too, so what was not committed is lost, as
+#   in a crash. Then e2fsck, mount again, and the same promises; a last
+#   case stops the commit before the games' rename, leaving their synced
+#   temporary files, which the next run must remove.
 # order: one run under strace; tests/faults-order.awk checks from the
 #   trace that every file is synced, and its directory, before anything
 #   relies on it (spool/README.md, "Durability, step by step").
@@ -289,45 +293,67 @@ ext4_up() {
 	LOOP=$(losetup -f --show "$IMG") || return 1
 	mount -o errors=remount-ro "$LOOP" "$MNT"
 }
-# A file of the step has appeared: wait (without forking) for the first
-# match of the glob $1.
-wait_for() {
-	k=0
-	while [ $k -lt 2000000 ]; do
-		for f in $1; do
-			[ -e "$f" ] && return 0
-		done
-		kill -0 "$pid" 2>/dev/null || return 1
-		k=$((k + 1))
-	done
-	return 1
+# pstate PID: the process's state letter (R, S, D, T, Z ...; empty when
+# it is gone), from /proc/PID/stat (its name, "pouch", has no space).
+pstate() {
+	st=""
+	read -r _ _ st _ <"/proc/$1/stat" 2>/dev/null
+	echo "$st"
 }
 
-# turn_ro STEP GLOB PATTERN: pouch run on ext4; once GLOB matches, the
-# kernel turns the file system read-only; then e2fsck, mount again, and
-# the next run must complete.
+# The reference run: how many durable operations each step of the run
+# does (lib/crash.h, "pouch: crash points: fetch 12 apply 40 ..."), with a
+# pause aimed past the end.
+count_ops() {
+	ext4_up || return 1
+	setup $R || { unmount; return 1; }
+	POUCH_PAUSE_AT=send:999999999 "$POUCH" --data "$D" run --now $((T0 + 60 * (R + 1))) \
+		>"$OUT" 2>"$ERR" || { unmount; return 1; }
+	OPS=$(sed -n 's/^pouch: crash points: //p' "$ERR")
+	unmount
+	echo "  # a run of $R mails does $OPS durable operations"
+	[ -n "$OPS" ]
+}
+# ops STEP: the count of STEP in the reference run.
+ops() { printf '%s\n' "$OPS" | awk -v s="$1" '{ for (i = 1; i < NF; i += 2) if ($i == s) print $(i + 1) }'; }
+
+# turn_ro STEP N LABEL PATTERN: pouch run on ext4 stops itself
+# (POUCH_PAUSE_AT) before the Nth durable operation of STEP; the kernel
+# turns the file system read-only; the run goes on (SIGCONT) and fails,
+# its first error naming a file of the step (PATTERN). Then e2fsck, mount
+# again, and the next run must complete (and remove the temporary files
+# the failed one could not: it lists them).
 turn_ro() {
-	step=$1
-	echo "# the file system turns read-only in $step"
+	step=$1 n=$2 l=$3
+	echo "# the file system turns read-only in $l (before operation $n of $(ops "$step") of $step)"
 	ext4_up || { not_ok "an ext4 file system on a loop device"; unmount; return; }
 	setup $R || { unmount; return; }
 	sync
-	"$POUCH" --data "$D" run --now $((T0 + 60 * (R + 1))) >"$OUT" 2>"$ERR" &
+	POUCH_PAUSE_AT=$step:$n "$POUCH" --data "$D" run --now $((T0 + 60 * (R + 1))) >"$OUT" 2>"$ERR" &
 	pid=$!
-	if wait_for "$2"; then
+	k=0
+	while [ "$(pstate $pid)" != T ] && [ -e "/proc/$pid" ] && [ $k -lt 1200 ]; do
+		sleep 0.05
+		k=$((k + 1))
+	done
+	if [ "$(pstate $pid)" = T ]; then
 		echo "$step" >"/sys/fs/ext4/$(basename "$LOOP")/trigger_fs_error"
+		kill -CONT $pid
 		wait $pid
 		rc=$?
-		expect "$step: the run fails ($rc)" test $rc -ne 0
-		the_error 'Read-only file system\|Input/output error' "$step" "$3"
+		expect "$l: the run fails ($rc)" test $rc -ne 0
+		the_error 'Read-only file system\|Input/output error' "$l" "$4"
 	else
+		kill -CONT $pid 2>/dev/null
 		wait $pid
-		not_ok "$step: the run reached the step (no $2 appeared)"
+		not_ok "$l: the run paused before operation $n of $step ($(tail -n 1 "$ERR"))"
 	fi
 	umount "$MNT"
 	e2fsck -fy "$LOOP" >"$WORK/fsck.log" 2>&1
-	mount -o errors=remount-ro "$LOOP" "$MNT" || { not_ok "$step: mount again"; unmount; return; }
-	complete $R "$step (read-only)"
+	mount -o errors=remount-ro "$LOOP" "$MNT" || { not_ok "$l: mount again"; unmount; return; }
+	LEFT=$(cd "$D" && find . -name '*.tmp.*' | sed 's|^\./||' | sort | tr '\n' ' ')
+	[ -z "$LEFT" ] || echo "  # temporary files the failed run could not remove: $LEFT"
+	complete $R "$l (read-only)"
 	unmount
 }
 
@@ -336,11 +362,23 @@ readonly_() {
 		not_ok "mkfs.ext4 and losetup are installed"
 		return
 	fi
-	turn_ro fetch "$D/spool/in/tmp/*" '/spool/(in|ledger)|/mail/inbox'
-	turn_ro apply "$D/outbox/tmp/*" '/outbox[/:]|/games/g1/history/'
-	turn_ro commit "$D/outbox/new/*" '/games/|/rates\.txt|/next-due|/pages-due|/outbox[/:]|/data: syncing'
-	turn_ro pages "$D/pages/g1/S1901M.svg" '/pages/'
-	turn_ro send "$D/mail/out/alice@example.test/tmp/*" '/mail/out[/:]|/spool/(out|ledger)|/outbox[/:]'
+	if ! count_ops; then
+		not_ok "the reference run on ext4 counts the operations of each step"
+		return
+	fi
+	# Each step at its middle operation.
+	turn_ro fetch $(($(ops fetch) / 2 + 1)) fetch '/spool[/:]|/mail/inbox'
+	turn_ro apply $(($(ops apply) / 2 + 1)) apply '/outbox[/:]|/games/g1/history/'
+	turn_ro commit $(($(ops commit) / 2 + 1)) commit \
+		'/games/|/rates\.txt|/next-due|/pages-due|/outbox[/:]|/data: syncing'
+	turn_ro pages $(($(ops pages) / 2 + 1)) pages '/pages/'
+	turn_ro send $(($(ops send) / 2 + 1)) send '/mail/out[/:]|/spool/(out|ledger)|/outbox[/:]'
+	# The commit once more, before the game files are renamed into place
+	# (synced, so they outlive the fault; the seventh operation from the
+	# end of the step): the failed run cannot remove them.
+	turn_ro commit $(($(ops commit) - 6)) "commit (the games' rename)" '/games/g1/game\.txt'
+	expect "commit (the games' rename): the fault left game.txt.tmp.PID behind (${LEFT:-nothing})" \
+		expr "$LEFT" : '.*games/g1/game\.txt\.tmp\.[0-9]'
 }
 
 # -------------------------------------------------------------- order --

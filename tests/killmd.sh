@@ -146,6 +146,7 @@ kill_step() {
 	left=$(find "$D/mail/inbox/new" -type f | wc -l)
 	lost=$((total - stored + total - replied))
 	[ "$ins" -gt "$uniq_applied" ] && lost=$((lost + ins - uniq_applied))
+	tmps=$(find "$D" -name '*.tmp.*' -type f | wc -l)
 	p replay --into "$D/replay" --verify >"$D/replay.out" 2>&1
 	diffs=$(sed -n 's/.*, \([0-9]*\) differences.*/\1/p' "$D/replay.out")
 	bad=$FAIL
@@ -163,6 +164,7 @@ kill_step() {
 		test "$undelivered" -eq 0
 	expect "$step: no delivery left in a recipient's tmp/ ($in_tmp)" test "$in_tmp" -eq 0
 	expect "$step: the outbox is empty ($queued)" test "$queued" -eq 0
+	expect "$step: no temporary file NAME.tmp.PID left by a killed run ($tmps)" test "$tmps" -eq 0
 	expect "$step: pouch replay --verify: ${diffs:-?} differences" test "${diffs:-1}" -eq 0
 	echo "  # $step: $kills kills in $runs runs (at operations $lo to $hi of the step; the last run to finish had $points); $total mails; lost $lost, applied twice $((applied - uniq_applied)), delivered twice $twice, sent not delivered $undelivered, replay differences ${diffs:-?}"
 	if [ "$FAIL" -ne "$bad" ]; then

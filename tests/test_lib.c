@@ -128,6 +128,62 @@ test_atomic_write(void **state)
 	buf_free(&b);
 }
 
+/* Make dir/name with a line in it. */
+static void
+touch_in(const char *dir, const char *name)
+{
+	char path[300];
+
+	assert_true((size_t)snprintf(path, sizeof path, "%s/%s", dir, name) < sizeof path);
+	assert_int_equal(fs_write_atomic(path, "x\n", 2), 0);
+}
+
+static void
+test_sweep_tmp(void **state)
+{
+	char dir[] = "/tmp/pouch-sweep-XXXXXX", sub[64], deep[64], name[64], path[200];
+	pid_t gone;
+	int status;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	/* A process that has ended: its PID names no running process. */
+	gone = fork();
+	assert_true(gone >= 0);
+	if (gone == 0)
+		_exit(0);
+	assert_int_equal(waitpid(gone, &status, 0), gone);
+	snprintf(sub, sizeof sub, "%s/g1", dir);
+	snprintf(deep, sizeof deep, "%s/g1/history", dir);
+	assert_int_equal(fs_mkdir_p(deep, 0755), 0);
+	snprintf(name, sizeof name, "game.txt.tmp.%ld", (long)gone);
+	touch_in(dir, name);
+	touch_in(sub, name);
+	touch_in(deep, name);
+	snprintf(name, sizeof name, "mine.tmp.%ld", (long)getpid());
+	touch_in(dir, name);			/* this process's own: kept */
+	touch_in(dir, "a.tmp.12x");		/* not a PID: kept */
+	touch_in(dir, "game.txt");		/* not temporary: kept */
+	touch_in(dir, "a.tmp.1");		/* init is running: kept */
+	/* Only the folder asked for (depth 0), then one level below. */
+	assert_int_equal(fs_sweep_tmp(dir, 0), 1);
+	assert_int_equal(fs_sweep_tmp(dir, 1), 1);
+	snprintf(path, sizeof path, "%s/game.txt.tmp.%ld", deep, (long)gone);
+	assert_true(fs_exists(path));
+	assert_int_equal(fs_sweep_tmp(dir, 2), 1);
+	assert_false(fs_exists(path));
+	assert_int_equal(fs_sweep_tmp(dir, 2), 0);
+	snprintf(path, sizeof path, "%s/mine.tmp.%ld", dir, (long)getpid());
+	assert_true(fs_exists(path));
+	snprintf(path, sizeof path, "%s/a.tmp.12x", dir);
+	assert_true(fs_exists(path));
+	snprintf(path, sizeof path, "%s/a.tmp.1", dir);
+	assert_true(fs_exists(path));
+	snprintf(path, sizeof path, "%s/game.txt", dir);
+	assert_true(fs_exists(path));
+	assert_int_equal(fs_rm_rf(dir), 0);
+}
+
 static void
 test_lock(void **state)
 {
@@ -273,6 +329,7 @@ main(void)
 		cmocka_unit_test(test_lines),
 		cmocka_unit_test(test_atomic_write),
 		cmocka_unit_test(test_lock),
+		cmocka_unit_test(test_sweep_tmp),
 		cmocka_unit_test(test_strset),
 		cmocka_unit_test(test_lazylib),
 	};
