@@ -36,11 +36,12 @@ pages_due_path(const struct runner *r, char *path, size_t size)
 /* The temporary files a killed run left (or one whose file system turned
  * read-only before it could remove them): NAME.tmp.PID of a process that
  * is gone, in the folders the run replaces files in. The store's lock is
- * held: no other run is writing them. */
+ * held: no other run is writing them. Done by runs that load the games
+ * (an idle run reads no folder; a leftover file harms nothing meanwhile). */
 static void
-sweep_tmp(const struct runner *r, const char *outbox)
+sweep_tmp(const struct runner *r)
 {
-	char dir[1200], *spool;
+	char dir[1200], *spool, *outbox = mail_outbox_dir(r->o.data);
 	int n;
 
 	snprintf(dir, sizeof dir, "%s/games", r->o.data);
@@ -49,6 +50,7 @@ sweep_tmp(const struct runner *r, const char *outbox)
 	spool = r->o.spool ? xstrdup(r->o.spool) : mail_spool_dir(r->o.data);
 	n += fs_sweep_tmp(spool, 0);
 	free(spool);
+	free(outbox);
 	if (n > 0)
 		log_info("%s: removed %d temporary files left by an earlier run", r->o.data, n);
 }
@@ -125,8 +127,6 @@ runner_open(struct runner *r, const struct run_opts *o, struct buf *err)
 	}
 	dir = mail_outbox_dir(o->data);
 	r->ob = outbox_open(dir, err);
-	if (r->ob != NULL && !o->look_only)
-		sweep_tmp(r, dir);
 	free(dir);
 	return r->ob == NULL ? -1 : 0;
 }
@@ -278,6 +278,8 @@ runner_load(struct runner *r, struct buf *err)
 		if (outbox_each_message_id(r->ob, remember, &r->known, err) < 0)
 			return -1;
 	}
+	if (!r->o.replay && !r->o.look_only)
+		sweep_tmp(r);
 	set_aside(r);
 	return 0;
 }
