@@ -349,7 +349,8 @@ pages_phase_html(const struct map *m, const struct page_game *pg, int i, struct 
 	esc(out, name);
 	buf_puts(out, "</h1>\n<div class=\"maps\">\n");
 	buf_init(&alt, 1 << 16);
-	map_alt(&alt, m, ph->before, "the orders drawn as arrows, failed ones in red");
+	map_alt(&alt, m, ph->before,
+	    "the orders drawn as arrows in each power's colour, failed ones dashed with a red edge");
 	snprintf(file, sizeof file, "%s.svg", code);
 	snprintf(caption, sizeof caption, "%s: the orders and their results", name);
 	map_figure(out, file, buf_str(&alt), caption);
