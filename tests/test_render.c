@@ -552,6 +552,28 @@ test_pages_names_and_urls(void **state)
 	buf_free(&u);
 }
 
+/* Nodes of an HTML page matching an XPath expression. */
+static int
+count_html(const char *html, size_t len, const char *expr)
+{
+	htmlDocPtr doc = htmlReadMemory(html, (int)len, "page.html", "UTF-8",
+	    HTML_PARSE_NONET | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING);
+	xmlXPathContextPtr x;
+	xmlXPathObjectPtr r;
+	int n;
+
+	assert_non_null(doc);
+	x = xmlXPathNewContext(doc);
+	r = xmlXPathEvalExpression((const xmlChar *)expr, x);
+	if (r == NULL)
+		fail_msg("bad XPath %s", expr);
+	n = r && r->nodesetval ? r->nodesetval->nodeNr : 0;
+	xmlXPathFreeObject(r);
+	xmlXPathFreeContext(x);
+	xmlFreeDoc(doc);
+	return n;
+}
+
 /* An HTML page must parse without errors and give every image an alt text. */
 static void
 check_html(const char *html, size_t len)
@@ -589,7 +611,7 @@ test_pages(void **state)
 	struct page_game pg;
 	struct board next;
 	struct rules r;
-	struct buf html, err;
+	struct buf html, err, css;
 	char dir[] = "/tmp/pouch-pages-XXXXXX", path[4200];
 	const char *want[] = { "F1901M.html", "S1901M-after.svg", "S1901M.html", "S1901M.svg",
 		"current.svg", "index.html", "style.css" };
@@ -632,6 +654,23 @@ test_pages(void **state)
 	assert_non_null(strstr(buf_str(&html), "Demo &lt;game&gt; &amp; co"));
 	assert_non_null(strstr(buf_str(&html), "src=\"S1901M.svg\""));
 	assert_non_null(strstr(buf_str(&html), "src=\"S1901M-after.svg\""));
+	/* One map at a time: two radio buttons labelled as tabs, the orders
+	 * checked, each before the views it shows (style.css: input:checked ~ view). */
+	assert_int_equal(count_html(buf_str(&html), html.len,
+	    "//div[@class='views']/input[@type='radio' and @name='view']"), 2);
+	assert_int_equal(count_html(buf_str(&html), html.len,
+	    "//div[@class='views']/input[@checked]"), 1);
+	assert_int_equal(count_html(buf_str(&html), html.len,
+	    "//input[@id='v-orders' and @checked]/following-sibling::label[1][@for='v-orders' and "
+	    ".='Orders']/following-sibling::input[@id='v-after']/following-sibling::label[1]"
+	    "[@for='v-after' and .='Afterwards']"), 1);
+	assert_int_equal(count_html(buf_str(&html), html.len,
+	    "//input[@id='v-after']/following-sibling::div[@class='view vo']//img[@src='S1901M.svg']"),
+	    1);
+	assert_int_equal(count_html(buf_str(&html), html.len,
+	    "//input[@id='v-after']/following-sibling::div[@class='view va']"
+	    "//img[@src='S1901M-after.svg']"), 1);
+	assert_int_equal(count_html(buf_str(&html), html.len, "//img"), 2);
 	buf_reset(&html);
 	assert_int_equal(pages_index_html(m, &pg, &html), 0);
 	check_html(buf_str(&html), html.len);
@@ -643,6 +682,7 @@ test_pages(void **state)
 	buf_free(&html);
 
 	/* The files: named by nothing but the game and the phase. */
+	buf_init(&css, 1 << 16);
 	assert_non_null(mkdtemp(dir));
 	buf_init(&err, 1 << 16);
 	assert_int_equal(pages_write_game(dir, m, test_standard_geometry(), &pg, &err), 0);
@@ -672,11 +712,16 @@ test_pages(void **state)
 		if (!known)
 			fail_msg("unexpected file %s", e->d_name);
 		snprintf(path, sizeof path, "%s/demo/%s", dir, e->d_name);
+		if (strcmp(e->d_name, "style.css") == 0)
+			assert_int_equal(fs_read_file(path, &css), 0);
 		remove(path);
 		nfiles++;
 	}
 	closedir(d);
 	assert_int_equal(nfiles, 9);
+	assert_non_null(strstr(buf_str(&css), "#v-orders:checked~.vo,#v-after:checked~.va{display:block}"));
+	assert_non_null(strstr(buf_str(&css), ".views>.view{display:none}"));
+	buf_free(&css);
 	snprintf(path, sizeof path, "%s/demo", dir);
 	remove(path);
 	remove(dir);
