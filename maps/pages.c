@@ -41,7 +41,15 @@ static const char STYLE_CSS[] =
     "vertical-align:-.05em}\n"
     ".ok{color:#1d6b2a}.fail{color:#b00018}.none{color:#555}\n"
     "ul.phases{padding-left:1.2em}\n"
-    "@media (min-width:1000px){.maps{display:grid;grid-template-columns:1fr 1fr;gap:16px}}\n";
+    /* A phase's two maps: one at a time, the full width, switched by two
+     * radio buttons drawn as tabs (no script). */
+    ".views>input{position:absolute;opacity:0;width:1px;height:1px;margin:0}\n"
+    ".views>label{display:inline-block;padding:.4em 1.1em;margin:0 .3em 0 0;cursor:pointer;"
+    "border:1px solid #bbb;border-bottom:none;border-radius:6px 6px 0 0;background:#eceae2}\n"
+    ".views>input:checked+label{background:#fff;font-weight:bold;color:#111}\n"
+    ".views>input:focus-visible+label{outline:2px solid #0b57a4;outline-offset:1px}\n"
+    ".views>.view{display:none}.views>.view figure{margin-top:0}\n"
+    "#v-orders:checked~.vo,#v-after:checked~.va{display:block}\n";
 
 static bool
 name_char(char c)
@@ -347,19 +355,25 @@ pages_phase_html(const struct map *m, const struct page_game *pg, int i, struct 
 	nav(out, pg, i);
 	buf_puts(out, "<main>\n<h1>");
 	esc(out, name);
-	buf_puts(out, "</h1>\n<div class=\"maps\">\n");
+	buf_puts(out, "</h1>\n<div class=\"views\">\n"
+		      "<input type=\"radio\" name=\"view\" id=\"v-orders\" checked>"
+		      "<label for=\"v-orders\">Orders</label>\n"
+		      "<input type=\"radio\" name=\"view\" id=\"v-after\">"
+		      "<label for=\"v-after\">Afterwards</label>\n<div class=\"view vo\">\n");
 	buf_init(&alt, 1 << 16);
-	map_alt(&alt, m, ph->before, "the orders drawn as arrows, failed ones in red");
+	map_alt(&alt, m, ph->before,
+	    "the orders drawn as arrows in each power's colour, failed ones dashed with a red edge");
 	snprintf(file, sizeof file, "%s.svg", code);
 	snprintf(caption, sizeof caption, "%s: the orders and their results", name);
 	map_figure(out, file, buf_str(&alt), caption);
+	buf_puts(out, "</div>\n<div class=\"view va\">\n");
 	buf_reset(&alt);
 	map_alt(&alt, m, ph->after, "the position after the orders");
 	snprintf(file, sizeof file, "%s-after.svg", code);
 	snprintf(caption, sizeof caption, "Afterwards: %s", next);
 	map_figure(out, file, buf_str(&alt), caption);
 	buf_free(&alt);
-	buf_puts(out, "</div>\n<h2>Orders and results</h2>\n");
+	buf_puts(out, "</div>\n</div>\n<h2>Orders and results</h2>\n");
 	results(out, m, ph);
 	buf_puts(out, "<h2>Supply centres afterwards</h2>\n");
 	standings(out, m, ph->after, ph->before);

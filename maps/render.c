@@ -23,25 +23,34 @@
 #define SEA_FILL "#aec4d6"
 #define FAIL "#d0021b"
 #define TINT 0.42		/* how much of the owner's colour a centre's province gets */
-#define UNIT_R 7.0		/* army radius; fleets are about as wide */
+#define UNIT_R 7.0		/* how far orders keep off a unit's place */
+#define ARMY_W 17.0		/* an army's block */
+#define ARMY_H 12.0
 #define RING_R 11.0		/* hold and support-to-hold rings */
+#define EDGE "#111"		/* the dark edge under every order, readable on any fill */
+#define PALE_BORDER "#5e5a50"	/* the border of provinces tinted too close to the land */
+#define PALE_CONTRAST 1.5	/* below this (and without hue), a tint gets that border */
+#define PALE_CHROMA 48		/* a colour whose channels differ less than this has no hue */
 
 static const char STYLE[] =
     ".water,.lake{fill:" SEA_FILL "}.lake{stroke:#5d7f99;stroke-width:.4}"
     ".impassable{fill:#d6d1c4;stroke:#8a857a;stroke-width:.4}"
     ".land{stroke:#6b6150;stroke-width:.6}.sea{stroke:#6f8ea8;stroke-width:.5}"
+    ".pale{stroke:" PALE_BORDER ";stroke-width:1.6;stroke-linejoin:round}"
     "text{font-family:'DejaVu Sans',Verdana,Arial,sans-serif}"
     ".n{font-size:9px;fill:#2b2b2b;text-anchor:middle}"
     ".ns{font-size:9px;font-style:italic;fill:#2f4f68;text-anchor:middle}"
+    ".n,.ns{stroke:#fff;stroke-opacity:.8;stroke-width:2.6;stroke-linejoin:round;"
+    "paint-order:stroke}"
     ".c{stroke:#222;stroke-width:1}"
     ".u{stroke:#111;stroke-width:1}.dl{stroke:" FAIL ";stroke-width:1.8}"
-    ".o{fill:none;stroke:#111;stroke-width:2}"
-    ".sp{stroke-width:1.5;stroke-dasharray:4 3}"
-    ".cv{stroke:#1c5fa8;stroke-width:1.8;stroke-dasharray:1.5 3.5;stroke-linecap:round}"
-    ".rt{stroke:#d96c00}"
+    ".o,.oo{fill:none;stroke-width:2.2}"
+    ".sp{stroke-width:1.6;stroke-dasharray:4 3}"
+    ".cv{stroke-width:1.8;stroke-dasharray:1.5 3.5;stroke-linecap:round}"
     ".op{stroke:#d96c00;stroke-width:1;stroke-dasharray:3 2}"
-    ".bd{stroke-width:1.5;stroke-dasharray:3 2}"
-    ".f{stroke:" FAIL ";stroke-dasharray:6 3}"
+    ".bd{stroke-width:1.6;stroke-dasharray:3 2}"
+    ".f{stroke-dasharray:6 3}"
+    ".oo{stroke-width:4.4}.oo.sp,.oo.bd{stroke-width:3.8}.oo.cv{stroke-width:3.8}"
     ".box{fill:#fff;fill-opacity:.88;stroke:#777;stroke-width:.8}"
     ".t{font-size:15px;font-weight:bold;fill:#111}"
     ".lg{font-size:10px;fill:#111}.lh{font-size:9px;fill:#555}.num{text-anchor:end}";
@@ -53,7 +62,13 @@ struct ctx {
 	const struct board *b;
 	xmlDocPtr doc;
 	xmlNodePtr root;
+	xmlNodePtr defs;	/* markers, added as the orders use them */
+	bool marked[5][MAP_MAX_POWERS + 1];	/* enum mark by power; the last: no power */
 };
+
+/* The ends of orders: arrowheads and dots, plain or failed (a red edge),
+ * and the retreat options' arrowhead. */
+enum mark { MK_ARROW, MK_ARROW_FAILED, MK_DOT, MK_DOT_FAILED, MK_OPTION };
 
 static xmlNodePtr
 el(xmlNodePtr parent, const char *name)
@@ -165,56 +180,142 @@ dislodged_at(const struct ctx *c, loc_id l)
 /* --- layers ------------------------------------------------------------------ */
 
 static void
-add_defs(struct ctx *c)
+marker(xmlNodePtr defs, const char *id, bool dot, const char *fill, const char *edge, double size)
 {
-	static const struct {
-		const char *id, *colour;
-		int dot;
-	} marks[] = {
-		{ "ah", "#111", 0 }, { "ahf", FAIL, 0 }, { "ahr", "#d96c00", 0 }, { "aho", "#d96c00", 0 },
-		{ "dot", "#111", 1 }, { "dotf", FAIL, 1 }, { "dotc", "#1c5fa8", 1 },
-	};
-	xmlNodePtr defs = el(c->root, "defs"), mk, p;
-	size_t i;
+	xmlNodePtr mk = el(defs, "marker"), p;
 
-	for (i = 0; i < sizeof marks / sizeof marks[0]; i++) {
-		mk = el(defs, "marker");
-		set(mk, "id", marks[i].id);
-		set(mk, "viewBox", "0 0 10 10");
-		set(mk, "refX", marks[i].dot ? "5" : "7");
-		set(mk, "refY", "5");
-		set(mk, "markerWidth", strcmp(marks[i].id, "aho") == 0 ? "7" : "4");
-		set(mk, "markerHeight", strcmp(marks[i].id, "aho") == 0 ? "7" : "4");
-		set(mk, "orient", "auto");
-		if (marks[i].dot) {
-			p = el(mk, "circle");
-			set(p, "cx", "5");
-			set(p, "cy", "5");
-			set(p, "r", "4");
-		} else {
-			p = el(mk, "path");
-			set(p, "d", "M0,0L10,5L0,10z");
-		}
-		set(p, "fill", marks[i].colour);
+	set(mk, "id", id);
+	/* Room around the shape for its edge, which would be clipped otherwise. */
+	set(mk, "viewBox", "-2 -2 14 14");
+	set(mk, "refX", dot ? "5" : "6");
+	set(mk, "refY", "5");
+	setnum(mk, "markerWidth", size);
+	setnum(mk, "markerHeight", size);
+	set(mk, "orient", "auto");
+	if (dot) {
+		p = el(mk, "circle");
+		set(p, "cx", "5");
+		set(p, "cy", "5");
+		set(p, "r", "3.6");
+	} else {
+		p = el(mk, "path");
+		set(p, "d", "M0,0L10,5L0,10z");
+		set(p, "stroke-linejoin", "round");
 	}
+	set(p, "fill", fill);
+	if (edge) {
+		set(p, "stroke", edge);
+		set(p, "stroke-width", "1.6");
+	}
+}
+
+/* The id of a marker into id, the marker made the first time it is asked
+ * for: power p's arrowhead or dot with a dark edge (a red one for failed
+ * orders); for orders of no power, "ah" and "dot" in the edge colour. */
+static void
+use_marker(struct ctx *c, enum mark k, power_id p, char id[16])
+{
+	static const char *const name[] = { "ah", "ahf", "dot", "dotf", "aho" };
+	bool dot = k == MK_DOT || k == MK_DOT_FAILED;
+	char fill[8];
+
+	if (k == MK_OPTION || p >= c->m->npowers) {
+		k = k == MK_OPTION ? k : dot ? MK_DOT : MK_ARROW;
+		snprintf(id, 16, "%s", name[k]);
+		if (!c->marked[k][MAP_MAX_POWERS])
+			marker(c->defs, id, dot, k == MK_OPTION ? "#d96c00" : EDGE, NULL,
+			    k == MK_OPTION ? 8.4 : 4.4);
+		c->marked[k][MAP_MAX_POWERS] = true;
+		return;
+	}
+	snprintf(id, 16, "%s%d", name[k], (int)p);
+	if (c->marked[k][p])
+		return;
+	c->marked[k][p] = true;
+	render_power_colour(c->m, p, fill);
+	marker(c->defs, id, dot, fill, k == MK_ARROW_FAILED || k == MK_DOT_FAILED ? FAIL : EDGE,
+	    4.4);
+}
+
+static double
+luminance(const int rgb[3])
+{
+	double l[3];
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		double v = rgb[i] / 255.0;
+		l[i] = v <= 0.03928 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4);
+	}
+	return 0.2126 * l[0] + 0.7152 * l[1] + 0.0722 * l[2];
+}
+
+double
+render_contrast(const char *a, const char *b)
+{
+	int ca[3], cb[3];
+	double la, lb;
+
+	parse_colour(a, ca);
+	parse_colour(b, cb);
+	la = luminance(ca);
+	lb = luminance(cb);
+	return la > lb ? (la + 0.05) / (lb + 0.05) : (lb + 0.05) / (la + 0.05);
+}
+
+/* Whether power p's tint lacks hue and is too close to the neutral land. */
+static bool
+pale_power(const struct map *m, power_id p)
+{
+	char fill[8];
+	int rgb[3], lo, hi, i;
+
+	parse_colour(m->powers[p].colour, rgb);
+	lo = hi = rgb[0];
+	for (i = 1; i < 3; i++) {
+		lo = rgb[i] < lo ? rgb[i] : lo;
+		hi = rgb[i] > hi ? rgb[i] : hi;
+	}
+	for (i = 0; i < 3; i++)
+		rgb[i] = (int)lround(255.0 - (255.0 - rgb[i]) * TINT);
+	snprintf(fill, sizeof fill, "#%02x%02x%02x", rgb[0], rgb[1], rgb[2]);
+	return hi - lo < PALE_CHROMA && render_contrast(fill, LAND_FILL) < PALE_CONTRAST;
+}
+
+bool
+render_pale(const struct map *m, const struct board *b, prov_id p)
+{
+	return m->provs[p].terrain != TERRAIN_SEA && m->provs[p].supply &&
+	    b->owner[p] != POWER_NONE && b->owner[p] < m->npowers && pale_power(m, b->owner[p]);
 }
 
 static void
 add_provinces(struct ctx *c)
 {
 	xmlNodePtr layer = el(c->root, "g"), p;
+	bool pale[MAP_MAX_POWERS];
 	char fill[8];
-	int i;
+	int pass, i, any = 0;
 
 	set(layer, "id", "provinces");
-	for (i = 0; i < c->m->nprovs; i++) {
-		p = el(layer, "path");
-		set(p, "id", c->m->provs[i].abbr);
-		set(p, "class", c->m->provs[i].terrain == TERRAIN_SEA ? "sea" : "land");
-		render_province_fill(c->m, c->b, (prov_id)i, fill);
-		set(p, "fill", fill);
-		set(p, "d", c->g->shape[i]);
-	}
+	for (i = 0; i < c->m->npowers; i++)
+		any += pale[i] = pale_power(c->m, (power_id)i);
+	/* Pale provinces last, so that no neighbour covers half their border. */
+	for (pass = 0; pass < 1 + (any > 0); pass++)
+		for (i = 0; i < c->m->nprovs; i++) {
+			const struct province *pv = &c->m->provs[i];
+			power_id o = c->b->owner[i];
+			bool pl = pv->terrain != TERRAIN_SEA && pv->supply && o < c->m->npowers &&
+			    pale[o];
+			if (pl != (pass == 1))
+				continue;
+			p = el(layer, "path");
+			set(p, "id", pv->abbr);
+			set(p, "class", pv->terrain == TERRAIN_SEA ? "sea" : pl ? "land pale" : "land");
+			render_province_fill(c->m, c->b, (prov_id)i, fill);
+			set(p, "fill", fill);
+			set(p, "d", c->g->shape[i]);
+		}
 }
 
 static void
@@ -279,8 +380,13 @@ draw_unit(struct ctx *c, xmlNodePtr layer, const struct unit *u, struct geo_poin
 		s = el(gr, "path");
 		set(s, "d", "M-11,0h22l-4.5,6.5h-13zM-2,-1.5v-11l9,11z");
 	} else {
-		s = el(gr, "circle");
-		setf(s, "r", "%.1f", UNIT_R);
+		/* A rounded block, unlike the round centre markers. */
+		s = el(gr, "rect");
+		setnum(s, "x", -ARMY_W / 2);
+		setnum(s, "y", -ARMY_H / 2);
+		setnum(s, "width", ARMY_W);
+		setnum(s, "height", ARMY_H);
+		set(s, "rx", "3");
 	}
 	set(s, "fill", fill);
 }
@@ -303,48 +409,107 @@ add_units(struct ctx *c)
 		    dislodged_at(c, c->b->dislodged[i].unit.loc), true);
 }
 
+/* How an order is drawn: its power's colour over a wider edge; a NULL pen
+ * leaves the colour to the class. */
+struct pen {
+	char colour[8];
+	const char *edge;
+};
+
+/* An order's shape: with a pen, first its edge (class "oo" and the same
+ * dashes), then the coloured stroke over it; both get the same geometry. */
+struct shape {
+	xmlNodePtr n[2];
+	int count;
+};
+
+static struct shape
+stroke(xmlNodePtr layer, const char *name, const char *cls, const struct pen *pen)
+{
+	struct shape sh;
+	char oo[48];
+
+	sh.count = 0;
+	if (pen) {
+		sh.n[sh.count] = el(layer, name);
+		snprintf(oo, sizeof oo, "oo%s", strchr(cls, ' ') ? strchr(cls, ' ') : "");
+		set(sh.n[sh.count], "class", oo);
+		set(sh.n[sh.count++], "stroke", pen->edge);
+	}
+	sh.n[sh.count] = el(layer, name);
+	set(sh.n[sh.count], "class", cls);
+	if (pen)
+		set(sh.n[sh.count], "stroke", pen->colour);
+	sh.count++;
+	return sh;
+}
+
+static void
+shape_num(const struct shape *sh, const char *name, double v)
+{
+	int i;
+
+	for (i = 0; i < sh->count; i++)
+		setnum(sh->n[i], name, v);
+}
+
+static void
+shape_set(const struct shape *sh, const char *name, const char *v)
+{
+	int i;
+
+	for (i = 0; i < sh->count; i++)
+		set(sh->n[i], name, v);
+}
+
 /* A line from a to b with cut_a and cut_b left off its ends; false when
  * nothing is left of it. */
 static bool
 line(xmlNodePtr layer, struct geo_point a, struct geo_point b, double cut_a, double cut_b,
-    const char *cls, const char *marker)
+    const char *cls, const char *marker, const struct pen *pen)
 {
 	double dx = b.x - a.x, dy = b.y - a.y, len = sqrt(dx * dx + dy * dy);
-	xmlNodePtr n;
+	struct shape sh;
 
 	if (len <= cut_a + cut_b + 1.0)
 		return false;
 	dx /= len;
 	dy /= len;
-	n = el(layer, "line");
-	set(n, "class", cls);
-	setnum(n, "x1", a.x + dx * cut_a);
-	setnum(n, "y1", a.y + dy * cut_a);
-	setnum(n, "x2", b.x - dx * cut_b);
-	setnum(n, "y2", b.y - dy * cut_b);
+	sh = stroke(layer, "line", cls, pen);
+	shape_num(&sh, "x1", a.x + dx * cut_a);
+	shape_num(&sh, "y1", a.y + dy * cut_a);
+	shape_num(&sh, "x2", b.x - dx * cut_b);
+	shape_num(&sh, "y2", b.y - dy * cut_b);
 	if (marker)
-		setf(n, "marker-end", "url(#%s)", marker);
+		setf(sh.n[sh.count - 1], "marker-end", "url(#%s)", marker);
 	return true;
 }
 
 static void
-ring(xmlNodePtr layer, struct geo_point at, double r, const char *cls)
+ring(xmlNodePtr layer, struct geo_point at, double r, const char *cls, const struct pen *pen)
 {
-	xmlNodePtr n = el(layer, "circle");
+	struct shape sh = stroke(layer, "circle", cls, pen);
 
-	set(n, "class", cls);
-	setnum(n, "cx", at.x);
-	setnum(n, "cy", at.y);
-	setnum(n, "r", r);
+	shape_num(&sh, "cx", at.x);
+	shape_num(&sh, "cy", at.y);
+	shape_num(&sh, "r", r);
 }
 
 static void
-cross(xmlNodePtr layer, struct geo_point at, const char *cls)
+cross_path(xmlNodePtr layer, const char *d, const char *cls, const struct pen *pen)
 {
-	xmlNodePtr n = el(layer, "path");
+	struct shape sh = stroke(layer, "path", cls, pen);
 
-	set(n, "class", cls);
-	setf(n, "d", "M%.1f,%.1fl14,14m0,-14l-14,14", at.x - 7, at.y - 7);
+	shape_set(&sh, "d", d);
+}
+
+static void
+cross(xmlNodePtr layer, struct geo_point at, const char *cls, const struct pen *pen)
+{
+	char d[64];
+
+	snprintf(d, sizeof d, "M%.1f,%.1fl14,14m0,-14l-14,14", at.x - 7, at.y - 7);
+	cross_path(layer, d, cls, pen);
 }
 
 static struct geo_point
@@ -361,60 +526,96 @@ not_drawn(enum reason r)
 	return r == R_NO_UNIT || r == R_FOREIGN_UNIT || r == R_REPLACED || r == R_WRONG_PHASE;
 }
 
+/* The power whose order o is: as written, else the owner of the unit it
+ * orders (the dislodged one in a retreat); POWER_NONE when there is none. */
+static power_id
+order_power(const struct ctx *c, const struct order *o)
+{
+	prov_id pv = map_loc_prov(c->m, o->loc);
+	int i;
+
+	if (o->power != POWER_NONE && o->power < c->m->npowers)
+		return o->power;
+	if (c->b->phase == PHASE_RETREAT) {
+		for (i = 0; i < c->b->ndislodged; i++)
+			if (map_loc_prov(c->m, c->b->dislodged[i].unit.loc) == pv)
+				return c->b->dislodged[i].unit.power;
+		return POWER_NONE;
+	}
+	i = board_unit_in(c->b, c->m, pv);
+	return i >= 0 ? c->b->units[i].power : POWER_NONE;
+}
+
+/* The pen of power p's orders: its colour over a dark edge (a red one when
+ * the order failed). */
+static void
+order_pen(power_id p, const struct map *m, bool failed, struct pen *pen)
+{
+	pen->edge = failed ? FAIL : EDGE;
+	if (p == POWER_NONE || p >= m->npowers)
+		snprintf(pen->colour, sizeof pen->colour, "%s", "#ffffff");
+	else
+		render_power_colour(m, p, pen->colour);
+}
+
 static void
 draw_order(struct ctx *c, xmlNodePtr layer, const struct order *o, bool failed)
 {
 	const struct geometry *g = c->g;
 	bool retreat = c->b->phase == PHASE_RETREAT;
 	struct geo_point from;
-	char cls[48];
+	struct pen pen;
+	power_id pw;
+	char cls[48], id[16];
 
 	if (o->loc == LOC_NONE || o->loc >= g->nlocs)
 		return;
+	pw = order_power(c, o);
+	order_pen(pw, c->m, failed, &pen);
 	from = retreat ? dislodged_at(c, o->loc) : g->unit[o->loc];
 	switch (o->kind) {
 	case ORDER_HOLD:
-		ring(layer, from, RING_R, failed ? "o f" : "o");
+		ring(layer, from, RING_R, failed ? "o f" : "o", &pen);
 		break;
 	case ORDER_MOVE:
 	case ORDER_RETREAT:
 		if (o->dest == LOC_NONE)
 			break;
 		snprintf(cls, sizeof cls, "o%s%s", retreat ? " rt" : "", failed ? " f" : "");
-		line(layer, from, g->unit[o->dest], UNIT_R + 1, UNIT_R + 2.5, cls,
-		    failed ? "ahf" : retreat ? "ahr" : "ah");
+		use_marker(c, failed ? MK_ARROW_FAILED : MK_ARROW, pw, id);
+		line(layer, from, g->unit[o->dest], UNIT_R + 1, UNIT_R + 2.5, cls, id, &pen);
 		break;
 	case ORDER_SUPPORT:
 		if (o->target == LOC_NONE)
 			break;
 		snprintf(cls, sizeof cls, "o sp%s", failed ? " f" : "");
 		if (o->dest == LOC_NONE) {
-			line(layer, from, g->unit[o->target], UNIT_R + 1, RING_R, cls, NULL);
-			ring(layer, g->unit[o->target], RING_R, cls);
+			line(layer, from, g->unit[o->target], UNIT_R + 1, RING_R, cls, NULL, &pen);
+			ring(layer, g->unit[o->target], RING_R, cls, &pen);
 		} else {
+			use_marker(c, failed ? MK_DOT_FAILED : MK_DOT, pw, id);
 			line(layer, from, midpoint(g->unit[o->target], g->unit[o->dest]), UNIT_R + 1, 2,
-			    cls, failed ? "dotf" : "dot");
+			    cls, id, &pen);
 		}
 		break;
 	case ORDER_CONVOY:
 		if (o->target == LOC_NONE || o->dest == LOC_NONE)
 			break;
 		snprintf(cls, sizeof cls, "o cv%s", failed ? " f" : "");
+		use_marker(c, failed ? MK_DOT_FAILED : MK_DOT, pw, id);
 		line(layer, from, midpoint(g->unit[o->target], g->unit[o->dest]), UNIT_R + 1, 2, cls,
-		    failed ? "dotf" : "dotc");
+		    id, &pen);
 		break;
 	case ORDER_DISBAND:
 	case ORDER_REMOVE:
-		cross(layer, from, failed ? "o f" : "o");
+		cross(layer, from, failed ? "o f" : "o", &pen);
 		break;
-	case ORDER_BUILD: {
-		xmlNodePtr n;
-		ring(layer, g->unit[o->loc], RING_R, failed ? "o bd f" : "o bd");
-		n = el(layer, "path");
-		set(n, "class", failed ? "o f" : "o");
-		setf(n, "d", "M%.1f,%.1fh10m-5,-5v10", g->unit[o->loc].x - 5, g->unit[o->loc].y);
+	case ORDER_BUILD:
+		ring(layer, g->unit[o->loc], RING_R, failed ? "o bd f" : "o bd", &pen);
+		snprintf(cls, sizeof cls, "M%.1f,%.1fh10m-5,-5v10", g->unit[o->loc].x - 5,
+		    g->unit[o->loc].y);
+		cross_path(layer, cls, failed ? "o f" : "o", &pen);
 		break;
-	}
 	default:
 		break;
 	}
@@ -425,6 +626,8 @@ add_orders(struct ctx *c)
 {
 	const struct render_input *in = c->in;
 	xmlNodePtr layer = el(c->root, "g");
+	struct pen pen;
+	char id[16];
 	int i;
 
 	set(layer, "id", "orders");
@@ -439,8 +642,10 @@ add_orders(struct ctx *c)
 		draw_order(c, layer, &in->orders[i], failed);
 	}
 	/* Civil-disorder removals are decided by the judge, not ordered. */
-	for (i = 0; in->res && c->b->phase == PHASE_ADJUSTMENT && i < in->res->nremoved; i++)
-		cross(layer, c->g->unit[in->res->removed[i].loc], "o");
+	for (i = 0; in->res && c->b->phase == PHASE_ADJUSTMENT && i < in->res->nremoved; i++) {
+		order_pen(in->res->removed[i].power, c->m, false, &pen);
+		cross(layer, c->g->unit[in->res->removed[i].loc], "o", &pen);
+	}
 	if (!in->retreat_options)
 		return;
 	for (i = 0; i < c->b->ndislodged; i++) {
@@ -449,12 +654,15 @@ add_orders(struct ctx *c)
 		loc_id opt[16];
 		int k, n = adj_retreat_options(c->m, c->b, d, opt);
 
-		if (n == 0)
-			cross(layer, from, "o f");
+		if (n == 0) {
+			order_pen(d->unit.power, c->m, true, &pen);
+			cross(layer, from, "o f", &pen);
+		}
 		/* A ring where it may go, and an arrow when there is room for one. */
 		for (k = 0; k < n; k++) {
-			line(layer, from, c->g->unit[opt[k]], UNIT_R + 1, RING_R - 3, "o op", "aho");
-			ring(layer, c->g->unit[opt[k]], RING_R - 3, "o op");
+			use_marker(c, MK_OPTION, POWER_NONE, id);
+			line(layer, from, c->g->unit[opt[k]], UNIT_R + 1, RING_R - 3, "o op", id, NULL);
+			ring(layer, c->g->unit[opt[k]], RING_R - 3, "o op", NULL);
 		}
 	}
 }
@@ -605,7 +813,7 @@ render_svg(const struct map *m, const struct geometry *g, const struct render_in
 	buf_free(&desc);
 	n = xmlNewTextChild(c.root, NULL, (const xmlChar *)"style", (const xmlChar *)STYLE);
 	(void)n;
-	add_defs(&c);
+	c.defs = el(c.root, "defs");
 	if (g->background) {
 		n = xmlDocCopyNode(g->background, c.doc, 1);
 		if (n) {
@@ -616,9 +824,10 @@ render_svg(const struct map *m, const struct geometry *g, const struct render_in
 		}
 	}
 	add_provinces(&c);
-	add_names(&c);
 	add_centres(&c);
 	add_orders(&c);
+	/* Names over the orders, with a light halo: no arrow hides one. */
+	add_names(&c);
 	add_units(&c);
 	add_title(&c, title);
 	add_legend(&c);

@@ -9,17 +9,19 @@
  *
  * What is drawn, bottom to top: the geometry's background (water,
  * impassable land), the provinces (supply centres filled with a light tint
- * of their owner's colour, other land neutral, seas blue), province names,
- * supply centre markers (the owner's colour, white when neutral), the
- * orders, the units (armies round, fleets ship-shaped, in their power's
- * colour; dislodged units set off up and right with a red outline), the
+ * of their owner's colour, other land neutral, seas blue), supply centre
+ * markers (the owner's colour, white when neutral), the orders, province
+ * names (with a light halo, so that no order hides one), the units
+ * (armies rounded blocks, fleets ship-shaped, in their power's colour;
+ * dislodged units set off up and right with a red outline), the
  * phase title and a legend with every power's centres and units.
  *
- * Orders: moves and retreats are arrows, supports dashed lines to the
- * middle of the supported move or to a ring round the supported unit,
- * convoys dotted blue lines to the middle of the convoyed move, holds a
- * ring, disbands and removals a cross, builds a dashed ring with a plus.
- * With results, orders that failed are red and dashed; orders refused
+ * Orders, in their power's colour over a wider dark edge: moves and
+ * retreats are arrows, supports dashed lines to the middle of the
+ * supported move or to a ring round the supported unit, convoys dotted
+ * lines to the middle of the convoyed move, holds a ring, disbands and
+ * removals a cross, builds a dashed ring with a plus. With results,
+ * orders that failed are dashed with a red edge; orders refused
  * because the unit does not exist (or belongs to someone else) are not
  * drawn. Where dislodged units may retreat is drawn, when asked for, as a
  * thin orange ring at each place and an arrow to it; a dislodged unit with
@@ -68,5 +70,12 @@ void render_power_colour(const struct map *m, power_id p, char *out);
 
 /* The fill colour of province p on board b, "#rrggbb" into out (size >= 8). */
 void render_province_fill(const struct map *m, const struct board *b, prov_id p, char *out);
+
+/* The WCAG contrast ratio of two "#rrggbb" colours (1 to 21). */
+double render_contrast(const char *a, const char *b);
+
+/* Whether province p is a centre tinted so close to the neutral land (a colour
+ * without hue, contrast below 1.5) that it is drawn with a dark border. */
+bool render_pale(const struct map *m, const struct board *b, prov_id p);
 
 #endif

@@ -8,7 +8,9 @@
 For every *.html in PAGES_DIR: load it, fail on any console error, script
 exception or failed load (an image that does not load, for one), check that
 every image loaded and that nothing is wider than a phone's screen (390 CSS
-pixels), and save a screenshot in SHOTS_DIR. Then, on the index page, check
+pixels), and save a screenshot in SHOTS_DIR. On a phase page, on the phone: one
+of its two maps at a time, as wide as the page (the orders first, the map
+afterwards once its tab is tapped), each loaded; screenshots of both. Then, on the index page, check
 two pixels of the current map in the screenshot: inside a supply centre
 that the record says a power owns, the province's fill (a light tint of
 that power's colour), and at a unit the record says stands somewhere, the
@@ -465,6 +467,46 @@ def check_index(b, args, shots):
     return failures
 
 
+VIEWS_STATE = """(() => {
+  const shown = Array.from(document.querySelectorAll('.views > .view'))
+    .filter(v => getComputedStyle(v).display !== 'none');
+  const img = shown.length === 1 ? shown[0].querySelector('img.map') : null;
+  return {shown: shown.map(v => v.className), tabs: document.querySelectorAll('.views > label').length,
+          width: img ? img.getBoundingClientRect().width : 0,
+          room: document.querySelector('main').getBoundingClientRect().width,
+          loaded: img ? img.complete && img.naturalWidth > 0 : false};
+})()"""
+
+
+def check_views(b, f, shots):
+    """A phase page on the phone (already loaded): one map at a time, as wide as the page,
+    the orders first; a tap on "Afterwards" shows the other, loaded."""
+    if not b.eval("document.querySelector('.views') !== null"):
+        if re.match(r"^[SFW]\d+[MRA]\.html$", f):
+            return ["%s: a phase page without its two map tabs" % f]
+        return []
+    failures = []
+    for tab, want in (("v-orders", "view vo"), ("v-after", "view va")):
+        if tab != "v-orders":
+            b.eval("document.querySelector('label[for=%s]').click()" % tab)
+        st = b.eval(VIEWS_STATE)
+        print("  %s (phone), %s: shown %s, map %d of %d CSS pixels, loaded %s"
+              % (f, tab, st["shown"], st["width"], st["room"], st["loaded"]))
+        if st["tabs"] != 2:
+            failures.append("%s: %d tabs, want 2" % (f, st["tabs"]))
+        if st["shown"] != [want]:
+            failures.append("%s (phone): with %s chosen, shown %s" % (f, tab, st["shown"]))
+        elif not st["loaded"]:
+            failures.append("%s (phone): the map of %s did not load" % (f, tab))
+        elif st["width"] < st["room"] - 4:
+            failures.append("%s (phone): the map is %d CSS pixels wide, the page %d"
+                            % (f, st["width"], st["room"]))
+        shot = b.send("Page.captureScreenshot", {"format": "png"})
+        with open(os.path.join(shots, "%s-phone-%s.png" % (f[:-5], tab)), "wb") as fh:
+            fh.write(base64.b64decode(shot["data"]))
+    return failures
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--chromium", default=shutil.which("chromium") or "/usr/bin/chromium")
@@ -511,6 +553,7 @@ def main():
                 failures.append("%s: %d CSS pixels wide on a %d pixel phone" % (f, wide, PHONE))
             for p in probs:
                 failures.append("%s (phone): %s" % (f, p))
+            failures += check_views(b, f, shots)
 
         if args.record:
             failures += check_index(b, args, shots)

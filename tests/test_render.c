@@ -134,6 +134,60 @@ attr_of(xmlDocPtr doc, const char *expr, const char *name)
 	return val;
 }
 
+/* Each coloured order in the orders layer comes right after its edge: an
+ * element of the same name and geometry, with class "oo" and the same dashes. */
+static void
+edges_under_orders(xmlDocPtr doc)
+{
+	static const char *const geo[] = { "x1", "y1", "x2", "y2", "cx", "cy", "r", "d" };
+	xmlXPathContextPtr x = xmlXPathNewContext(doc);
+	xmlXPathObjectPtr r;
+	int i, k, n = 0;
+
+	xmlXPathRegisterNs(x, (const xmlChar *)"s", (const xmlChar *)"http://www.w3.org/2000/svg");
+	r = xmlXPathEvalExpression((const xmlChar *)"//s:g[@id='orders']/*[not(starts-with(@class,"
+								"'oo')) and not(contains(@class,'op'))]", x);
+	assert_non_null(r);
+	for (i = 0; r->nodesetval && i < r->nodesetval->nodeNr; i++) {
+		xmlNodePtr o = r->nodesetval->nodeTab[i], e;
+		xmlChar *oc, *ec;
+		char want[64];
+
+		if (o == NULL) {
+			fail_msg("an empty node in the set");
+			break;
+		}
+		e = o->prev;
+		oc = xmlGetProp(o, (const xmlChar *)"class");
+
+		while (e && e->type != XML_ELEMENT_NODE)
+			e = e->prev;
+		if (e == NULL) {
+			fail_msg("an order without its edge");
+			break;
+		}
+		assert_string_equal((const char *)e->name, (const char *)o->name);
+		ec = xmlGetProp(e, (const xmlChar *)"class");
+		snprintf(want, sizeof want, "o%s", (const char *)oc);
+		assert_string_equal((const char *)ec, want);
+		for (k = 0; k < (int)(sizeof geo / sizeof geo[0]); k++) {
+			xmlChar *a = xmlGetProp(o, (const xmlChar *)geo[k]);
+			xmlChar *b = xmlGetProp(e, (const xmlChar *)geo[k]);
+			assert_true((a == NULL) == (b == NULL));
+			if (a)
+				assert_string_equal((const char *)a, (const char *)b);
+			xml_free(a);
+			xml_free(b);
+		}
+		xml_free(oc);
+		xml_free(ec);
+		n++;
+	}
+	assert_true(n > 0);
+	xmlXPathFreeObject(r);
+	xmlXPathFreeContext(x);
+}
+
 static void
 test_geometry_covers_variant(void **state)
 {
@@ -223,9 +277,12 @@ test_render_start(void **state)
 	doc = render_doc(&in);
 	assert_int_equal(count(doc, "/s:svg/s:g[@id='provinces']/s:path"), m->nprovs);
 	assert_int_equal(count(doc, "//s:g[@id='units']/s:g"), 22);
-	/* Armies are circles, fleets ship-shaped paths: 13 and 9 at the start. */
-	assert_int_equal(count(doc, "//s:g[@id='units']/s:g/s:circle"), 13);
+	/* Armies are rounded blocks, fleets ship-shaped paths: 13 and 9 at the start;
+	 * nothing round among the units, to be taken for a centre's marker. */
+	assert_int_equal(count(doc, "//s:g[@id='units']/s:g/s:rect[@rx>0 and @width>@height]"),
+	    13);
 	assert_int_equal(count(doc, "//s:g[@id='units']/s:g/s:path"), 9);
+	assert_int_equal(count(doc, "//s:g[@id='units']//s:circle"), 0);
 	/* Provinces filled by centre owner: Paris French, Burgundy neutral land, the North Sea sea. */
 	render_province_fill(m, &b, map_find_province(m, "par"), want);
 	assert_string_equal(attr_of(doc, "//s:path[@id='par']", "fill"), want);
@@ -277,6 +334,7 @@ test_render_orders(void **state)
 	const struct map *m = test_standard_map();
 	struct render_input in;
 	struct scene *s = calloc(1, sizeof *s);
+	char expr[160], colour[8];
 	xmlDocPtr doc;
 
 	(void)state;
@@ -290,19 +348,46 @@ test_render_orders(void **state)
 	scene_order(s, "Turkey: A bul - con");		/* no unit in Bulgaria: not drawn */
 	scene_resolve(s);
 	doc = render_scene(s);
-	/* Moves: one arrow that worked, two that failed (red, dashed). */
-	assert_int_equal(count(doc, "//s:g[@id='orders']/s:line[@class='o' and @marker-end='url(#ah)']"),
-	    1);
+	/* Moves: one arrow that worked (France's), two that failed (dashed, a red
+	 * edge to their arrowheads): Austria's and Russia's. */
+	snprintf(expr, sizeof expr, "//s:g[@id='orders']/s:line[@class='o' and "
+				    "@marker-end='url(#ah%d)']", map_find_power(m, "France"));
+	assert_int_equal(count(doc, expr), 1);
+	render_power_colour(m, map_find_power(m, "France"), colour);
+	assert_string_equal(attr_of(doc, expr, "stroke"), colour);
+	snprintf(expr, sizeof expr, "//s:g[@id='orders']/s:line[@class='o f' and "
+				    "@marker-end='url(#ahf%d)']", map_find_power(m, "Russia"));
+	render_power_colour(m, map_find_power(m, "Russia"), colour);
+	assert_string_equal(attr_of(doc, expr, "stroke"), colour);
 	assert_int_equal(count(doc, "//s:g[@id='orders']/s:line[@class='o f' and "
-				    "@marker-end='url(#ahf)']"), 2);
+				    "starts-with(@marker-end,'url(#ahf')]"), 2);
+	snprintf(expr, sizeof expr, "//s:defs/s:marker[@id='ahf%d']/s:path",
+	    map_find_power(m, "Russia"));
+	assert_string_equal(attr_of(doc, expr, "fill"), colour);
+	assert_string_equal(attr_of(doc, expr, "stroke"), "#d0021b");
+	/* Every coloured stroke has a dark edge just under it: the same shape, wider. */
+	assert_int_equal(count(doc, "//s:g[@id='orders']/*[starts-with(@class,'o ') or @class='o']"),
+	    7);
+	assert_int_equal(count(doc, "//s:g[@id='orders']/*[starts-with(@class,'oo')]"), 7);
+	edges_under_orders(doc);
+	assert_int_equal(count(doc, "//s:g[@id='orders']/s:line[@class='oo' and @stroke='#111']"),
+	    1);
+	assert_int_equal(count(doc, "//s:g[@id='orders']/s:line[@class='oo f' and "
+				    "@stroke='#d0021b']"), 2);
+	assert_int_equal(count(doc, "//s:style[contains(.,'.oo{stroke-width:4.4}')]"), 1);
 	/* Supports: to a move (dashed line ending in a dot), to a hold (line and ring). */
 	assert_int_equal(count(doc, "//s:g[@id='orders']/s:line[@class='o sp' and "
-				    "@marker-end='url(#dot)']"), 1);
+				    "starts-with(@marker-end,'url(#dot')]"), 1);
 	assert_int_equal(count(doc, "//s:g[@id='orders']/s:line[@class='o sp' and not(@marker-end)]"), 1);
 	assert_int_equal(count(doc, "//s:g[@id='orders']/s:circle[@class='o sp']"), 1);
 	/* The hold: a ring. */
 	assert_int_equal(count(doc, "//s:g[@id='orders']/s:circle[@class='o']"), 1);
-	assert_int_equal(count(doc, "//s:g[@id='orders']/*"), 7);
+	assert_int_equal(count(doc, "//s:g[@id='orders']/*"), 14);
+	/* Names come after the orders (drawn over them) with a light halo, under the units. */
+	assert_int_equal(count(doc, "/s:svg/s:g[@id='orders']/following-sibling::s:g[@id='names']"
+				    "/following-sibling::s:g[@id='units']"), 1);
+	assert_int_equal(count(doc, "//s:style[contains(.,'.n,.ns{stroke:#fff;') and "
+				    "contains(.,'paint-order:stroke')]"), 1);
 	/* Without results the same orders are drawn as given. */
 	xmlFreeDoc(doc);
 	memset(&in, 0, sizeof in);
@@ -311,7 +396,7 @@ test_render_orders(void **state)
 	in.norders = s->n;
 	doc = render_doc(&in);
 	assert_int_equal(count(doc, "//s:g[@id='orders']/*[contains(@class,' f')]"), 0);
-	assert_int_equal(count(doc, "//s:g[@id='orders']/s:line"), 6);	/* Bulgaria's too */
+	assert_int_equal(count(doc, "//s:g[@id='orders']/s:line"), 12);	/* Bulgaria's too */
 	xmlFreeDoc(doc);
 	free(s);
 }
@@ -333,7 +418,7 @@ test_render_convoy(void **state)
 	assert_int_equal(s->res.reason[0], R_OK);
 	doc = render_scene(s);
 	assert_int_equal(count(doc, "//s:g[@id='orders']/s:line[@class='o cv' and "
-				    "@marker-end='url(#dotc)']"), 1);
+				    "starts-with(@marker-end,'url(#dot')]"), 1);
 	assert_int_equal(count(doc, "//s:g[@id='orders']/s:line[@class='o']"), 1);
 	xmlFreeDoc(doc);
 	free(s);
@@ -467,6 +552,28 @@ test_pages_names_and_urls(void **state)
 	buf_free(&u);
 }
 
+/* Nodes of an HTML page matching an XPath expression. */
+static int
+count_html(const char *html, size_t len, const char *expr)
+{
+	htmlDocPtr doc = htmlReadMemory(html, (int)len, "page.html", "UTF-8",
+	    HTML_PARSE_NONET | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING);
+	xmlXPathContextPtr x;
+	xmlXPathObjectPtr r;
+	int n;
+
+	assert_non_null(doc);
+	x = xmlXPathNewContext(doc);
+	r = xmlXPathEvalExpression((const xmlChar *)expr, x);
+	if (r == NULL)
+		fail_msg("bad XPath %s", expr);
+	n = r && r->nodesetval ? r->nodesetval->nodeNr : 0;
+	xmlXPathFreeObject(r);
+	xmlXPathFreeContext(x);
+	xmlFreeDoc(doc);
+	return n;
+}
+
 /* An HTML page must parse without errors and give every image an alt text. */
 static void
 check_html(const char *html, size_t len)
@@ -504,7 +611,7 @@ test_pages(void **state)
 	struct page_game pg;
 	struct board next;
 	struct rules r;
-	struct buf html, err;
+	struct buf html, err, css;
 	char dir[] = "/tmp/pouch-pages-XXXXXX", path[4200];
 	const char *want[] = { "F1901M.html", "S1901M-after.svg", "S1901M.html", "S1901M.svg",
 		"current.svg", "index.html", "style.css" };
@@ -547,6 +654,23 @@ test_pages(void **state)
 	assert_non_null(strstr(buf_str(&html), "Demo &lt;game&gt; &amp; co"));
 	assert_non_null(strstr(buf_str(&html), "src=\"S1901M.svg\""));
 	assert_non_null(strstr(buf_str(&html), "src=\"S1901M-after.svg\""));
+	/* One map at a time: two radio buttons labelled as tabs, the orders
+	 * checked, each before the views it shows (style.css: input:checked ~ view). */
+	assert_int_equal(count_html(buf_str(&html), html.len,
+	    "//div[@class='views']/input[@type='radio' and @name='view']"), 2);
+	assert_int_equal(count_html(buf_str(&html), html.len,
+	    "//div[@class='views']/input[@checked]"), 1);
+	assert_int_equal(count_html(buf_str(&html), html.len,
+	    "//input[@id='v-orders' and @checked]/following-sibling::label[1][@for='v-orders' and "
+	    ".='Orders']/following-sibling::input[@id='v-after']/following-sibling::label[1]"
+	    "[@for='v-after' and .='Afterwards']"), 1);
+	assert_int_equal(count_html(buf_str(&html), html.len,
+	    "//input[@id='v-after']/following-sibling::div[@class='view vo']//img[@src='S1901M.svg']"),
+	    1);
+	assert_int_equal(count_html(buf_str(&html), html.len,
+	    "//input[@id='v-after']/following-sibling::div[@class='view va']"
+	    "//img[@src='S1901M-after.svg']"), 1);
+	assert_int_equal(count_html(buf_str(&html), html.len, "//img"), 2);
 	buf_reset(&html);
 	assert_int_equal(pages_index_html(m, &pg, &html), 0);
 	check_html(buf_str(&html), html.len);
@@ -558,6 +682,7 @@ test_pages(void **state)
 	buf_free(&html);
 
 	/* The files: named by nothing but the game and the phase. */
+	buf_init(&css, 1 << 16);
 	assert_non_null(mkdtemp(dir));
 	buf_init(&err, 1 << 16);
 	assert_int_equal(pages_write_game(dir, m, test_standard_geometry(), &pg, &err), 0);
@@ -587,11 +712,16 @@ test_pages(void **state)
 		if (!known)
 			fail_msg("unexpected file %s", e->d_name);
 		snprintf(path, sizeof path, "%s/demo/%s", dir, e->d_name);
+		if (strcmp(e->d_name, "style.css") == 0)
+			assert_int_equal(fs_read_file(path, &css), 0);
 		remove(path);
 		nfiles++;
 	}
 	closedir(d);
 	assert_int_equal(nfiles, 9);
+	assert_non_null(strstr(buf_str(&css), "#v-orders:checked~.vo,#v-after:checked~.va{display:block}"));
+	assert_non_null(strstr(buf_str(&css), ".views>.view{display:none}"));
+	buf_free(&css);
 	snprintf(path, sizeof path, "%s/demo", dir);
 	remove(path);
 	remove(dir);
@@ -603,6 +733,62 @@ test_pages(void **state)
 	free(s);
 }
 
+/* Poland's white on the MUNA board: its tint is too close to the neutral land
+ * (a contrast below 1.5), so its centres get a dark border, drawn after every
+ * other province so that none covers it; coloured powers' centres do not. */
+static void
+test_render_pale_poland(void **state)
+{
+	struct map *m = test_load_map("maps/muna/variant.xml");
+	struct geometry *g = test_load_geometry(m, "maps/muna/map.svg");
+	prov_id war = map_find_province(m, "war"), par = map_find_province(m, "par");
+	prov_id bur = PROV_NONE;
+	struct render_input in;
+	struct board b;
+	struct buf out;
+	char tint[8], land[8];
+	xmlDocPtr doc;
+	int pale = 0, p;
+
+	(void)state;
+	for (p = 0; p < m->nprovs && bur == PROV_NONE; p++)
+		if (m->provs[p].terrain != TERRAIN_SEA && !m->provs[p].supply)
+			bur = (prov_id)p;	/* some neutral land */
+	assert_true(war != PROV_NONE && par != PROV_NONE && bur != PROV_NONE);
+	board_init_start(&b, m);
+	render_province_fill(m, &b, war, tint);
+	render_province_fill(m, &b, bur, land);
+	assert_true(render_contrast(tint, land) < 1.5);
+	assert_true(render_contrast("#000000", "#ffffff") > 20.9);
+	assert_true(render_pale(m, &b, war));
+	assert_false(render_pale(m, &b, par));
+	assert_false(render_pale(m, &b, bur));
+	memset(&in, 0, sizeof in);
+	in.board = &b;
+	buf_init(&out, 16u << 20);
+	assert_int_equal(render_svg(m, g, &in, &out), 0);
+	doc = xmlReadMemory(buf_str(&out), (int)out.len, "map.svg", NULL, XML_PARSE_NONET);
+	assert_non_null(doc);
+	for (p = 0; p < m->nprovs; p++)
+		pale += render_pale(m, &b, (prov_id)p);
+	assert_int_equal(pale, board_count_centres(&b, m, map_find_power(m, "Poland")));
+	assert_int_equal(count(doc, "//s:g[@id='provinces']/s:path[@class='land pale']"), pale);
+	assert_int_equal(count(doc, "//s:g[@id='provinces']/s:path[@class='land pale'][1]"
+				    "/following-sibling::s:path[not(@class='land pale')]"), 0);
+	assert_string_equal(attr_of(doc, "//s:path[@id='war']", "class"), "land pale");
+	assert_string_equal(attr_of(doc, "//s:path[@id='war']", "fill"), tint);
+	assert_string_equal(attr_of(doc, "//s:path[@id='par']", "class"), "land");
+	/* The border itself: dark against both the tint and the land. */
+	assert_int_equal(count(doc, "//s:style[contains(.,'.pale{stroke:#5e5a50;stroke-width:1.6')]"),
+	    1);
+	assert_true(render_contrast("#5e5a50", tint) >= 4.5);
+	assert_true(render_contrast("#5e5a50", land) >= 3.0);
+	xmlFreeDoc(doc);
+	buf_free(&out);
+	geometry_free(g);
+	map_free(m);
+}
+
 int
 main(void)
 {
@@ -611,6 +797,7 @@ main(void)
 		cmocka_unit_test(test_geometry_errors),
 		cmocka_unit_test(test_render_start),
 		cmocka_unit_test(test_render_unit_colours),
+		cmocka_unit_test(test_render_pale_poland),
 		cmocka_unit_test(test_render_orders),
 		cmocka_unit_test(test_render_convoy),
 		cmocka_unit_test(test_render_dislodged_and_retreats),
