@@ -31,8 +31,9 @@ char *str_trim(char *s);
  * Returns 0 and sets *out, or -1 when s is not exactly a number in [min, max]. */
 int str_to_long(const char *s, long min, long max, long *out);
 
-/* FNV-1a hash (64 bits) of a NUL-terminated string (for hash tables), and
- * of n bytes at p (checksums of records and files on disk). */
+/* A 64-bit hash of a NUL-terminated string (for hash tables), and of n
+ * bytes at p (checksums of records and files on disk: any one byte changed,
+ * or the length, changes it; the same on every machine). */
 uint64_t str_hash(const char *s);
 uint64_t str_hash_bytes(const void *p, size_t n);
 
