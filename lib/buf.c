@@ -79,12 +79,21 @@ buf_putc(struct buf *b, char c)
 int
 buf_vprintf(struct buf *b, const char *fmt, va_list ap)
 {
+	size_t room = b->data ? b->cap - b->len : 0;
 	va_list ap2;
 	int n;
 
+	/* One pass when it fits in the room the buffer has (most appends);
+	 * else the length is known, the buffer grows and it is written again. */
 	va_copy(ap2, ap);
-	n = vsnprintf(NULL, 0, fmt, ap2);
+	n = vsnprintf(room ? b->data + b->len : NULL, room, fmt, ap2);
 	va_end(ap2);
+	if (n >= 0 && (size_t)n < room && (size_t)n <= b->max - b->len) {
+		b->len += (size_t)n;
+		return 0;
+	}
+	if (room)
+		b->data[b->len] = '\0';	/* what did not fit is not kept */
 	if (n < 0 || grow(b, (size_t)n) < 0)
 		return -1;
 	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);

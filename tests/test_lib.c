@@ -48,6 +48,25 @@ test_buf_cap(void **state)
 	free(s);
 	buf_free(&b);
 	buf_free(&b);	/* freeing twice is harmless */
+
+	/* buf_printf within the room there is, past it (the buffer grows), and
+	 * past the cap: refused, the buffer as it was. */
+	buf_init(&b, 100);
+	assert_int_equal(buf_puts(&b, "ab"), 0);	/* 64 bytes allocated */
+	assert_int_equal(buf_printf(&b, "%060d", 7), 0);
+	assert_int_equal((int)b.len, 62);
+	assert_int_equal(buf_printf(&b, "%s", "cdefg"), 0);	/* does not fit in 64 */
+	assert_int_equal((int)b.len, 67);
+	assert_string_equal(buf_str(&b) + 60, "07cdefg");
+	assert_int_equal(buf_printf(&b, "%040d", 1), -1);	/* 107 > 100 */
+	assert_int_equal((int)b.len, 67);
+	assert_string_equal(buf_str(&b) + 60, "07cdefg");
+	assert_int_equal(buf_printf(&b, "%033d", 1), 0);	/* exactly 100 */
+	assert_int_equal((int)b.len, 100);
+	assert_int_equal(buf_printf(&b, "%s", ""), 0);
+	assert_int_equal(buf_printf(&b, "x"), -1);
+	assert_int_equal((int)strlen(buf_str(&b)), 100);
+	buf_free(&b);
 }
 
 static void
