@@ -126,14 +126,15 @@ delivery_name(const char *key, char *name, size_t size)
 		md_unique_name(name, size);
 }
 
-/* Is name written into box in this batch already? (Two recipients of a
- * message may share a Maildir.) */
+/* Is name written into box already by this message's deliveries, from
+ * index from on? (Two recipients of a message may share a Maildir; the
+ * name is the message's own key, so no other message's delivery has it.) */
 static bool
-in_batch(const struct mds *p, const char *box, const char *name)
+in_batch(const struct mds *p, size_t from, const char *box, const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < p->n; i++)
+	for (i = from; i < p->n; i++)
 		if (strcmp(p->names[i], name) == 0 && strcmp(p->boxes[i], box) == 0)
 			return true;
 	return false;
@@ -144,6 +145,7 @@ mds_send(struct mail_sink *k, const char *key, const char *from, char *const *rc
     const char *data, size_t len, struct rcpt_result *res, struct buf *err)
 {
 	struct mds *p = k->priv;
+	size_t first = p->n;	/* this message's deliveries start here */
 	int i, r;
 
 	(void)from;
@@ -164,7 +166,7 @@ mds_send(struct mail_sink *k, const char *key, const char *from, char *const *rc
 		delivery_name(key, name, sizeof name);
 		r = make_box(p, box);
 		if (r == 0 && key != NULL)
-			r = in_batch(p, box, name) ? 1 : md_redeliver(box, name);
+			r = in_batch(p, first, box, name) ? 1 : md_redeliver(box, name);
 		if (r == 1) {	/* there already: published, or in this batch */
 			sink_set_all(&res[i], 1, RCPT_OK, 250, "delivered");
 			continue;
