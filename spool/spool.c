@@ -869,13 +869,17 @@ spool_close(struct spool *s, struct buf *err)
 static bool
 taken_elsewhere(const struct spool *s, const char *dir, const char *id)
 {
-	static const char *const subs[] = { "new", "cur", "tmp" };
+	static const char *const subs[] = { "/new/", "/cur/", "/tmp/" };
 	const char *other = strcmp(dir, s->in_dir) == 0 ? s->out_dir : s->in_dir;
+	size_t ol = strlen(other), il = strlen(id), i;
 	char p[PATH_MAX];
-	size_t i;
 
+	if (ol + 5 + il >= sizeof p)
+		return true;	/* no such file can be made either */
+	memcpy(p, other, ol);
+	memcpy(p + ol + 5, id, il + 1);
 	for (i = 0; i < sizeof subs / sizeof subs[0]; i++) {
-		snprintf(p, sizeof p, "%s/%s/%s", other, subs[i], id);
+		memcpy(p + ol, subs[i], 5);
 		if (fs_exists(p))
 			return true;
 	}
