@@ -1,9 +1,9 @@
 /*
  * render.c — the SVG map of a position (what is drawn: render.h).
  *
- * The document is built as a libxml2 tree, layer by layer, and serialised
- * straight into the caller's buffer. Shapes come from the geometry as path
- * data; everything else is placed at the geometry's points. Colours are
+ * The document is built as a libxml2 tree, layer by layer, and written
+ * straight into the caller's buffer by a small writer of its own. Shapes
+ * come from the geometry as path data; everything else is placed at the geometry's points. Colours are
  * written as attributes so that the file stands alone (an <img> cannot
  * load anything else); the few shared styles are in one <style> element.
  */
@@ -15,7 +15,6 @@
 #include <string.h>
 
 #include <libxml/tree.h>
-#include <libxml/xmlsave.h>
 
 #define SVG_NS "http://www.w3.org/2000/svg"
 
@@ -94,10 +93,45 @@ setf(xmlNodePtr n, const char *name, const char *fmt, ...)
 	set(n, name, v);
 }
 
+/* v as "%.1f" writes it, into out (at least 32 bytes); without printf for
+ * the usual sizes, whose digits are exact. */
+static const char *
+fmt1(double v, char *out)
+{
+	double t = v * 10, r = nearbyint(t);
+	long long k;
+	char *p = out, rev[24];
+	int n = 0;
+
+	/* Within a hair of a tie, or large: printf rounds the exact binary value. */
+	if (!(fabs(t) < 1e12) || fabs(t - r) > 0.5 - 1e-6) {
+		snprintf(out, 32, "%.1f", v);
+		return out;
+	}
+	k = (long long)r;
+	if (k < 0 || (k == 0 && signbit(v)))
+		*p++ = '-';
+	if (k < 0)
+		k = -k;
+	rev[n++] = (char)('0' + k % 10);
+	rev[n++] = '.';
+	k /= 10;
+	do {
+		rev[n++] = (char)('0' + k % 10);
+		k /= 10;
+	} while (k > 0);
+	while (n > 0)
+		*p++ = rev[--n];
+	*p = '\0';
+	return out;
+}
+
 static void
 setnum(xmlNodePtr n, const char *name, double v)
 {
-	setf(n, name, "%.1f", v);
+	char s[32];
+
+	set(n, name, fmt1(v, s));
 }
 
 static xmlNodePtr
@@ -371,9 +405,9 @@ draw_unit(struct ctx *c, xmlNodePtr layer, const struct unit *u, struct geo_poin
     bool marked)
 {
 	xmlNodePtr gr = el(layer, "g"), s;
-	char fill[8];
+	char fill[8], tx[32], ty[32];
 
-	setf(gr, "transform", "translate(%.1f %.1f)", at.x, at.y);
+	setf(gr, "transform", "translate(%s %s)", fmt1(at.x, tx), fmt1(at.y, ty));
 	set(gr, "class", marked ? "u dl" : "u");
 	render_power_colour(c->m, u->power, fill);
 	if (u->type == UNIT_FLEET) {
@@ -447,10 +481,12 @@ stroke(xmlNodePtr layer, const char *name, const char *cls, const struct pen *pe
 static void
 shape_num(const struct shape *sh, const char *name, double v)
 {
+	char s[32];
 	int i;
 
+	fmt1(v, s);
 	for (i = 0; i < sh->count; i++)
-		setnum(sh->n[i], name, v);
+		set(sh->n[i], name, s);
 }
 
 static void
@@ -750,28 +786,125 @@ render_summary(const struct map *m, const struct board *b, struct buf *out)
 
 /* --- output ------------------------------------------------------------------ */
 
+/* The document is written out here rather than by libxml2's serialiser,
+ * which escapes attribute values a character at a time: the provinces'
+ * outlines are most of the file. */
+
 struct sink {
 	struct buf *out;
 	bool full;
 };
 
-/* Never reports a failure to libxml2 (which would print it): a full buffer
- * is remembered and returned by render_svg. */
-static int
-write_buf(void *ctx, const char *data, int len)
+static void
+put(struct sink *s, const char *p, size_t n)
 {
-	struct sink *s = ctx;
-
-	if (!s->full && buf_append(s->out, data, (size_t)len) < 0)
+	if (!s->full && n > 0 && buf_append(s->out, p, n) < 0)
 		s->full = true;
-	return len;
 }
 
-static int
-close_buf(void *ctx)
+static void
+puts_(struct sink *s, const char *p)
 {
-	(void)ctx;
-	return 0;
+	put(s, p, strlen(p));
+}
+
+/* p with the characters that XML reserves as references; in an attribute
+ * value also the quote and the white space a parser would normalise. */
+static void
+put_escaped(struct sink *s, const char *p, bool attr)
+{
+	static const char special[] = "<>&\"\n\r\t";
+	static const char *const ref[] = { "&lt;", "&gt;", "&amp;", "&quot;", "&#10;", "&#13;",
+		"&#9;" };
+
+	for (;;) {
+		size_t n = strcspn(p, attr ? special : "<>&\r");
+		put(s, p, n);
+		p += n;
+		if (*p == '\0')
+			return;
+		puts_(s, ref[strchr(special, *p) - special]);
+		p++;
+	}
+}
+
+static void
+put_name(struct sink *s, const xmlNs *ns, const xmlChar *name)
+{
+	if (ns && ns->prefix) {
+		puts_(s, (const char *)ns->prefix);
+		put(s, ":", 1);
+	}
+	puts_(s, (const char *)name);
+}
+
+/* Text as it is, between two marks. */
+static void
+put_between(struct sink *s, const char *open, const xmlChar *text, const char *close)
+{
+	puts_(s, open);
+	if (text)
+		puts_(s, (const char *)text);
+	puts_(s, close);
+}
+
+static void
+put_node(struct sink *s, xmlNodePtr n)
+{
+	const xmlNs *ns;
+	const xmlAttr *a;
+	const xmlNode *t;
+	xmlNodePtr k;
+
+	switch (n->type) {
+	case XML_TEXT_NODE:
+		if (n->content)
+			put_escaped(s, (const char *)n->content, false);
+		return;
+	case XML_COMMENT_NODE:
+		put_between(s, "<!--", n->content, "-->");
+		return;
+	case XML_CDATA_SECTION_NODE:
+		put_between(s, "<![CDATA[", n->content, "]]>");
+		return;
+	case XML_ENTITY_REF_NODE:
+		put_between(s, "&", n->name, ";");
+		return;
+	case XML_ELEMENT_NODE:
+		break;
+	default:	/* nothing else is drawn */
+		return;
+	}
+	put(s, "<", 1);
+	put_name(s, n->ns, n->name);
+	for (ns = n->nsDef; ns; ns = ns->next) {
+		puts_(s, ns->prefix ? " xmlns:" : " xmlns");
+		if (ns->prefix)
+			puts_(s, (const char *)ns->prefix);
+		put(s, "=\"", 2);
+		if (ns->href)
+			put_escaped(s, (const char *)ns->href, true);
+		put(s, "\"", 1);
+	}
+	for (a = n->properties; a; a = a->next) {
+		put(s, " ", 1);
+		put_name(s, a->ns, a->name);
+		put(s, "=\"", 2);
+		for (t = a->children; t; t = t->next)
+			if (t->type == XML_TEXT_NODE && t->content)
+				put_escaped(s, (const char *)t->content, true);
+		put(s, "\"", 1);
+	}
+	if (n->children == NULL) {
+		put(s, "/>", 2);
+		return;
+	}
+	put(s, ">", 1);
+	for (k = n->children; k; k = k->next)
+		put_node(s, k);
+	put(s, "</", 2);
+	put_name(s, n->ns, n->name);
+	put(s, ">", 1);
 }
 
 int
@@ -781,7 +914,6 @@ render_svg(const struct map *m, const struct geometry *g, const struct render_in
 	struct ctx c;
 	xmlNodePtr n;
 	xmlNsPtr ns;
-	xmlSaveCtxtPtr save;
 	char title[160], ph[48];
 	struct sink sink;
 	struct buf desc;
@@ -834,11 +966,9 @@ render_svg(const struct map *m, const struct geometry *g, const struct render_in
 
 	sink.out = out;
 	sink.full = false;
-	save = xmlSaveToIO(write_buf, close_buf, &sink, "UTF-8", XML_SAVE_AS_XML);
-	if (save == NULL || xmlSaveDoc(save, c.doc) < 0)
-		rc = -1;
-	if (save && xmlSaveClose(save) < 0)
-		rc = -1;
+	puts_(&sink, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+	put_node(&sink, c.root);
+	put(&sink, "\n", 1);
 	if (sink.full)
 		rc = -1;
 	xmlFreeDoc(c.doc);
