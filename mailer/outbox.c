@@ -913,6 +913,7 @@ visit(struct flush *f, const char *id, struct buf *err)
 		}
 		j.id = xstrdup(id);
 		attempt(f, &j, &j.data);
+		buf_free(&j.data);	/* not held for the rest of the batch */
 		/* What was sent is recorded at once (not synced before the end of
 		 * the batch): a crashed process leaves a true state. A staged
 		 * sink's deliveries count only after its sync: recorded then. */
