@@ -203,6 +203,18 @@ str_split_kv(const char *line, size_t n, char *buf, size_t size, char **key, cha
 	return 1;
 }
 
+int
+str_hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
 /* Eight bytes from c, least significant first (the same on every machine). */
 static uint64_t
 load_le64(const unsigned char *c)

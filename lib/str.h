@@ -25,6 +25,8 @@ bool str_eqn_nocase(const char *a, size_t n, const char *b);
 bool str_prefix_nocase(const char *s, const char *prefix);
 /* Lower-case s in place (ASCII only); returns s. */
 char *str_lower(char *s);
+/* The value of hex digit c (either case), or -1. */
+int str_hexval(int c);
 /* Strip leading and trailing ASCII white space in place; returns the new start. */
 char *str_trim(char *s);
 /* Parse a whole decimal integer (optional sign, surrounding blanks allowed).

@@ -5,17 +5,7 @@
 
 #include <string.h>
 
-static int
-hexval(unsigned char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
+#include "../lib/str.h"
 
 int
 codec_qp_decode(const char *src, size_t n, bool q_header, struct buf *out)
@@ -42,8 +32,8 @@ codec_qp_decode(const char *src, size_t n, bool q_header, struct buf *out)
 				i = n;
 				continue;
 			}
-			hi = i + 1 < n ? hexval((unsigned char)src[i + 1]) : -1;
-			lo = i + 2 < n ? hexval((unsigned char)src[i + 2]) : -1;
+			hi = i + 1 < n ? str_hexval((unsigned char)src[i + 1]) : -1;
+			lo = i + 2 < n ? str_hexval((unsigned char)src[i + 2]) : -1;
 			if (hi >= 0 && lo >= 0) {
 				if (buf_putc(out, (char)(hi * 16 + lo)) < 0)
 					return -1;

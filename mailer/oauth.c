@@ -43,18 +43,6 @@ skip_ws(const char *p, const char *end)
 	return p;
 }
 
-static int
-hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Read the string at *pp (at its opening quote) into o when o is not NULL.
  * Moves *pp past the closing quote. Returns 0, or -1 (malformed or full). */
 static int
@@ -88,7 +76,7 @@ json_string(const char **pp, const char *end, struct buf *o)
 			if (end - p < 4)
 				return -1;
 			for (u = 0, i = 0; i < 4; i++) {
-				if ((h = hexval(p[i])) < 0)
+				if ((h = str_hexval(p[i])) < 0)
 					return -1;
 				u = u * 16 + (unsigned long)h;
 			}
@@ -96,7 +84,7 @@ json_string(const char **pp, const char *end, struct buf *o)
 			if (u >= 0xd800 && u < 0xdc00 && end - p >= 6 && p[0] == '\\' && p[1] == 'u') {
 				unsigned long lo = 0;
 				for (i = 0; i < 4; i++) {
-					if ((h = hexval(p[2 + i])) < 0)
+					if ((h = str_hexval(p[2 + i])) < 0)
 						return -1;
 					lo = lo * 16 + (unsigned long)h;
 				}

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../../lib/buf.h"
+#include "../../lib/str.h"
 #include "../../lib/xalloc.h"
 
 struct jp {
@@ -19,18 +20,6 @@ skip_ws(struct jp *j)
 }
 
 static struct json *parse_value(struct jp *j, int depth);
-
-static int
-hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
 
 static void
 put_utf8(struct buf *b, unsigned cp)
@@ -78,7 +67,7 @@ parse_string(struct jp *j)
 				unsigned cp = 0;
 				int i, h;
 				for (i = 0; i < 4; i++) {
-					if (j->p >= j->end || (h = hexval(*j->p++)) < 0) {
+					if (j->p >= j->end || (h = str_hexval(*j->p++)) < 0) {
 						j->err = "bad \\u escape";
 						buf_free(&b);
 						return NULL;
