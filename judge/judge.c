@@ -872,16 +872,27 @@ put_order(const struct map *m, const struct parse_result *r, struct buf *out)
 		order_format(m, &r->order, ORDER_SHORT, out);
 }
 
+/* The first word of line, trimmed, into word (cut at a blank or a
+ * punctuation mark); returns its length. */
+static size_t
+first_word(const char *line, size_t len, char *word, size_t size)
+{
+	size_t wn;
+
+	str_ncopy_trim(word, size, line, len);
+	wn = strcspn(word, " \t:,.!?;");
+	word[wn] = '\0';
+	return wn;
+}
+
 /* The first word of line is a command tried: a misspelt one ("HLEP"), or
  * one in capitals ("SUBMIT") as commands are written. */
 static bool
 command_tried(const char *line, size_t len)
 {
 	char word[64];
-	size_t wn, k;
+	size_t wn = first_word(line, len, word, sizeof word), k;
 
-	str_ncopy_trim(word, sizeof word, line, len);
-	wn = strcspn(word, " \t:,.!?;");
 	for (k = 0; k < wn && word[k] >= 'A' && word[k] <= 'Z'; k++)
 		;
 	return (k == wn && wn >= 3) || command_suggest(word, wn) != NULL;
@@ -995,10 +1006,7 @@ take_order(struct judge *j, struct game *g, power_id p, const char *line, size_t
 		/* Not an order at all: a misspelt command, or chat. */
 		char word[64];
 		const char *cmd, *like = strstr(r.note, "did you mean ");
-		size_t wn;
-		str_ncopy_trim(word, sizeof word, line, len);
-		wn = strcspn(word, " \t:,.!?;");
-		word[wn] = '\0';
+		size_t wn = first_word(line, len, word, sizeof word);
 		cmd = command_suggest(word, wn);
 		if (cmd)
 			buf_printf(reply, "  REFUSED: not an order or a command; did you mean %s?\n", cmd);
