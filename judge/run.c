@@ -726,8 +726,7 @@ write_pages(struct runner *r)
 	int k, left = 0;
 
 	crash_step("pages");
-	read_pages_due(r);
-	if (r->npaged == 0) {
+	if (r->npaged == 0) {	/* runner_commit read DATA/pages-due */
 		write_pages_due(r);	/* a list naming no game that is left */
 		return;
 	}
