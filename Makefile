@@ -2,9 +2,9 @@
 #
 # Non-recursive build. Each folder describes its sources in module.mk:
 #   POUCH_SRCS   sources of libpouch.a (everything but main())
-#   TESTS        cmocka test programs: tests/NAME.c -> $(BUILD)/tests/NAME
-#   BENCHES      benchmark programs:   tests/NAME.c -> $(BUILD)/tests/NAME
-#   FUZZERS      libFuzzer targets:    tests/NAME.c -> build/fuzz/NAME
+#   TESTS        cmocka test programs: tests/unit/NAME.c -> $(BUILD)/tests/unit/NAME
+#   BENCHES      benchmark programs:   tests/bench/NAME.c -> $(BUILD)/tests/bench/NAME
+#   FUZZERS      libFuzzer targets:    tests/fuzz/NAME.c -> build/fuzz/NAME
 #
 # Targets:
 #   make              build $(BUILD)/pouch
@@ -130,7 +130,7 @@ $(LIBTESTSUPPORT): $(TESTSUPPORT_OBJS)
 	@rm -f $@
 	$(Q)$(AR) rcs $@ $^
 
-$(BUILD)/pouch: $(BUILD)/obj/judge/main.o $(LIBPOUCH)
+$(BUILD)/pouch: $(BUILD)/obj/judge/cli/main.o $(LIBPOUCH)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
@@ -146,19 +146,19 @@ check:
 	tests/check.sh
 
 bench: $(BENCHES:%=$(BUILD)/tests/%) $(BENCH_HELPERS:%=$(BUILD)/tests/%) $(BUILD)/pouch
-	tests/bench.sh $(BUILD)
+	tests/bench/bench.sh $(BUILD)
 
 # 10,000 order mails for 500 games in one run, then 100 runs back to back
 # while mail arrives over SMTP (root, the mail stack; minutes, not in check)
-bench-load: $(BENCH_HELPERS:%=$(BUILD)/tests/%) $(BUILD)/pouch $(BUILD)/tests/mail/mailit
-	LOAD=$(or $(LOAD),10000) RUNS=$(or $(RUNS),100) tests/bench_run.sh $(BUILD)
+bench-load: $(BENCH_HELPERS:%=$(BUILD)/tests/%) $(BUILD)/pouch $(BUILD)/tests/e2e/mail/mailit
+	LOAD=$(or $(LOAD),10000) RUNS=$(or $(RUNS),100) tests/bench/bench_run.sh $(BUILD)
 
 fuzz:
 	$(MAKE) BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) FUZZ=1 SAN=0 fuzz-targets
 
 fuzz-targets: $(FUZZERS:%=$(BUILD)/%)
 
-$(BUILD)/fuzz_%: $(BUILD)/obj/tests/fuzz_%.o $(LIBPOUCH)
+$(BUILD)/fuzz_%: $(BUILD)/obj/tests/fuzz/fuzz_%.o $(LIBPOUCH)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS)
 
@@ -169,8 +169,8 @@ install:
 		$(DESTDIR)$(PREFIX)/share/man/man5 $(DESTDIR)$(PREFIX)/share/pouch
 	install -m 755 build/install/pouch $(DESTDIR)$(PREFIX)/bin/pouch
 	cp -R maps $(DESTDIR)$(PREFIX)/share/pouch/
-	install -m 644 judge/pouch.1 $(DESTDIR)$(PREFIX)/share/man/man1/
-	install -m 644 judge/pouch.conf.5 $(DESTDIR)$(PREFIX)/share/man/man5/
+	install -m 644 judge/cli/pouch.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 judge/shell/pouch.conf.5 $(DESTDIR)$(PREFIX)/share/man/man5/
 
 clean:
 	rm -rf build

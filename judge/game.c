@@ -9,7 +9,7 @@
 #include "../lib/xalloc.h"
 #include "../lib/tz.h"
 #include "../parser/orders.h"
-#include "adjudicate.h"
+#include "engine/adjudicate.h"
 
 static const char *const day_names[7] = { "sun", "mon", "tue", "wed", "thu", "fri", "sat" };
 static const char *const phase_keys[3] = { "movement", "retreat", "adjustment" };

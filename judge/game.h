@@ -19,11 +19,11 @@
 
 #include "../lib/buf.h"
 #include "../parser/names.h"
-#include "board.h"
-#include "map.h"
-#include "muna.h"
-#include "order.h"
-#include "rules.h"
+#include "engine/board.h"
+#include "engine/map.h"
+#include "systems/muna.h"
+#include "engine/order.h"
+#include "engine/rules.h"
 #include "secret.h"
 
 #define GAME_NAME_MAX 24
@@ -98,7 +98,7 @@ struct game_settings {
 	enum nmr_policy nmr;
 	bool gm_reads_press;	/* the GM gets copies of private press (players are told) */
 	long speech;		/* the speech window at the start of each Spring, in
-				   seconds; 0: none (judge/MUNA.md) */
+				   seconds; 0: none (judge/systems/MUNA.md) */
 	long first_movement;	/* the first movement phase's length; 0: as the others */
 };
 
@@ -218,7 +218,7 @@ void game_award(struct game *g, power_id p, int points, bool rules, const char *
 /* A rollback to the phase of b: forget the points the rules gave in it
  * and later (insurrections, the control bonus). The officers' stay. */
 void game_forget_since(struct game *g, const struct board *b);
-/* The victory point standings (judge/muna.h); returns the number of rows. */
+/* The victory point standings (judge/systems/muna.h); returns the number of rows. */
 int game_standings(const struct game *g, const struct board *b, struct standing *out);
 /* True when the variant counts victory points (option victory-points). */
 bool game_victory_points(const struct game *g);

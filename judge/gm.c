@@ -974,7 +974,7 @@ jx_gm_command(struct judge *j, struct game *g, enum command cmd, const char *a, 
 		    "CONFERENCE <place> <power> <power> <power> ... [NAME <name>], CONFERENCE END,\n"
 		    "SPEECH [<duration>], SPEECH END, SET SPEECH <duration>|none,\n"
 		    "GOAL <power> 1|2 <goal>, GOAL APPROVE <power>, GOAL, AWARD <power> <points> GOAL <n>,\n"
-		    "END WINNER <power> BECAUSE <reason> (judge/MUNA.md).\n"
+		    "END WINNER <power> BECAUSE <reason> (judge/systems/MUNA.md).\n"
 		    "A delegation holding several powers: DELEGATION England,Germany <addresses>.\n");
 		break;
 	case CMD_LIST:

@@ -25,7 +25,7 @@
 #include "../lib/xalloc.h"
 #include "../maps/pages.h"
 #include "../parser/orders.h"
-#include "report.h"
+#include "engine/report.h"
 
 #define REPLY_MAX (4u << 20)
 
@@ -507,7 +507,7 @@ jx_orders_status(const struct game *g, power_id p, struct buf *out)
 	}
 }
 
-/* What an eliminated power can do (MUNA, judge/MUNA.md). */
+/* What an eliminated power can do (MUNA, judge/systems/MUNA.md). */
 static void
 revival_help(const struct game *g, power_id p, struct buf *out)
 {
@@ -1120,7 +1120,7 @@ ignored_put(const struct ignored *ig, struct buf *out)
 
 /* ---------------------------------------------------------------- help -- */
 
-/* The MUNA rules of game g, when it has them (judge/MUNA.md). */
+/* The MUNA rules of game g, when it has them (judge/systems/MUNA.md). */
 static void
 help_muna(const struct game *g, struct buf *out)
 {

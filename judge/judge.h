@@ -29,7 +29,7 @@
 
 #include "../lib/buf.h"
 #include "../mailer/message.h"
-#include "adjudicate.h"
+#include "engine/adjudicate.h"
 #include "game.h"
 
 struct judge_conf {

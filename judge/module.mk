@@ -1,27 +1,9 @@
+# The judge, room by room (ARCHITECTURE.md). Every .c file of a room is
+# built; judge/cli/main.c alone is left out of libpouch.a (it is main()).
 POUCH_SRCS += \
-	judge/adjudicate.c \
-	judge/board.c \
-	judge/cli_oauth.c \
-	judge/cli_run.c \
-	judge/cli_render.c \
-	judge/cli_tools.c \
-	judge/conf.c \
-	judge/datc.c \
-	judge/doctor.c \
-	judge/game.c \
-	judge/gamerec.c \
-	judge/gm.c \
-	judge/judge.c \
-	judge/map.c \
-	judge/muna.c \
-	judge/order.c \
-	judge/play.c \
-	judge/report.c \
-	judge/rules.c \
-	judge/run.c \
-	judge/secret.c \
-	judge/store.c \
-	judge/transcript.c \
-	judge/turn.c \
-	judge/varcache.c \
-	judge/webpages.c
+	$(wildcard judge/engine/*.c) \
+	$(wildcard judge/systems/*.c) \
+	$(wildcard judge/*.c) \
+	$(wildcard judge/shell/*.c) \
+	$(wildcard judge/replay/*.c) \
+	$(filter-out judge/cli/main.c,$(wildcard judge/cli/*.c))

@@ -18,7 +18,7 @@
 #include "../lib/str.h"
 #include "../lib/tz.h"
 #include "../lib/xalloc.h"
-#include "report.h"
+#include "engine/report.h"
 
 #define TEXT_MAX (4u << 20)
 
@@ -66,7 +66,7 @@ jx_start_phase(struct judge *j, struct game *g, time_t now)
 	g->phase_start = now;
 	g->deadline = jx_deadline_after(g, now);
 	g->gm_told = false;
-	/* The speech phase opens every Spring (judge/MUNA.md). */
+	/* The speech phase opens every Spring (judge/systems/MUNA.md). */
 	if (g->set.speech > 0 && g->board.season == SEASON_SPRING && g->board.phase == PHASE_MOVEMENT)
 		g->speech_until = now + g->set.speech;
 	for (p = 0; p < g->map->npowers; p++) {
@@ -130,7 +130,7 @@ jx_end_game(struct judge *j, struct game *g, const char *result)
 
 /* ---------------------------------------------------------------- MUNA -- */
 
-/* What the MUNA rules (judge/muna.h) made of a processed phase. */
+/* What the MUNA rules (judge/systems/muna.h) made of a processed phase. */
 struct news {
 	bool pending;			/* insurrections wait for the retreats */
 	bool ended;			/* a season with insurrections ended: */

@@ -1,11 +1,11 @@
 /*
- * crash.h — aimed kills and pauses, for the kill tests (tests/killmd.sh)
- * and the read-only fault test (tests/faults.sh).
+ * crash.h — aimed kills and pauses, for the kill tests (tests/cli/killmd.sh)
+ * and the read-only fault test (tests/cli/faults.sh).
  *
  * POUCH_CRASH_AT=STEP[:N] makes the process kill itself with SIGKILL at
  * the Nth (default first) durable operation of STEP: a write, fsync,
  * link or rename of the spool, the outbox, the games, the map pages, the
- * Maildirs. The steps are those of a run (judge/run.c): fetch, apply,
+ * Maildirs. The steps are those of a run (judge/shell/run.c): fetch, apply,
  * commit, pages, send. When the variable is set and the process ends
  * without reaching N, it says on stderr how many operations each step had,
  * "pouch: crash points: fetch 12 apply 40 ...", so a test can aim the next

@@ -1,7 +1,6 @@
 POUCH_SRCS += \
 	mailer/address.c \
 	mailer/charset.c \
-	mailer/cli_mail.c \
 	mailer/codec.c \
 	mailer/compose.c \
 	mailer/config.c \

@@ -20,7 +20,7 @@
 
 #include <stddef.h>
 
-#include "../judge/map.h"
+#include "../judge/engine/map.h"
 #include "../lib/buf.h"
 
 struct _xmlDoc;

@@ -1,7 +1,7 @@
 /*
  * pages.c — a game's web pages (what and where: pages.h).
  *
- * The order lists reuse the judge's report text (judge/report.h), line by
+ * The order lists reuse the judge's report text (judge/engine/report.h), line by
  * line, so that the pages say exactly what the mailed results say: a line
  * "England: Fleet London -> North Sea.  (*bounce*)" becomes a table row
  * with the power, the order and its result.
@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../judge/report.h"
+#include "../judge/engine/report.h"
 #include "../lib/fsio.h"
 #include "../lib/str.h"
 #include "render.h"

@@ -34,10 +34,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../judge/adjudicate.h"
-#include "../judge/board.h"
-#include "../judge/map.h"
-#include "../judge/order.h"
+#include "../judge/engine/adjudicate.h"
+#include "../judge/engine/board.h"
+#include "../judge/engine/map.h"
+#include "../judge/engine/order.h"
 #include "../lib/buf.h"
 #include "geometry.h"
 

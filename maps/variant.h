@@ -12,7 +12,7 @@
 
 #include <stddef.h>
 
-#include "../judge/map.h"
+#include "../judge/engine/map.h"
 #include "../lib/buf.h"
 
 /* Parse a variant from memory; fname is used in messages. Returns the map

@@ -29,7 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../judge/map.h"
+#include "../judge/engine/map.h"
 
 #define NAMES_MAX_CAND 8
 

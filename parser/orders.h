@@ -43,7 +43,7 @@
  * With the option off they are refused with the reason.
  *
  * parser/README.md describes all this for players and maintainers, and the
- * golden file tests/parser/orders.golden shows it case by case.
+ * golden file tests/data/parser/orders.golden shows it case by case.
  *
  * No allocation; a line is at most PARSE_MAX_LINE bytes.
  */
@@ -52,9 +52,9 @@
 
 #include <stddef.h>
 
-#include "../judge/board.h"
-#include "../judge/map.h"
-#include "../judge/order.h"
+#include "../judge/engine/board.h"
+#include "../judge/engine/map.h"
+#include "../judge/engine/order.h"
 #include "names.h"
 
 #define PARSE_MAX_LINE 400

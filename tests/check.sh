@@ -5,7 +5,7 @@
 #   build     warnings as errors
 #   unit      cmocka test programs
 #   sanitize  the same programs built with AddressSanitizer + UBSan
-#   datc      DATC v3.0 cases (tests/datc), and DATC v2.4 with --edition 2000
+#   datc      DATC v3.0 cases (tests/data/datc), and DATC v2.4 with --edition 2000
 #   fuzz      every libFuzzer target (make fuzz: clang, ASan + UBSan) for
 #             FUZZ_SECONDS from its seeds in tests/fuzz/NAME/; any crash,
 #             leak or sanitizer report fails (clang: contrib/deps.sh test)
@@ -14,24 +14,24 @@
 #             checked; the demo games' pages (standard and MUNA) and every
 #             phase of a full recorded game rendered, each SVG
 #             checked with xmllint, PNGs made with rsvg-convert, every page
-#             opened in headless Chromium (tests/browser_check.py)
+#             opened in headless Chromium (tests/e2e/browser_check.py)
 #   transcripts  scripts of mail through the judge, compared with golden files,
-#             and played again through pouch run and Maildirs (tests/mailpath.sh:
+#             and played again through pouch run and Maildirs (tests/cli/mailpath.sh:
 #             the same games, replay, map pages, Chromium);
-#             the host's command line (tests/cli.sh); broken mail of every
-#             kind answered or deliberately ignored, and kept (tests/badmail.sh);
+#             the host's command line (tests/cli/cli.sh); broken mail of every
+#             kind answered or deliberately ignored, and kept (tests/cli/badmail.sh);
 #             a damaged game set aside, the others served, and repaired,
 #             and a data directory from before the end line upgraded
-#             (tests/damaged.sh)
+#             (tests/cli/damaged.sh)
 #   kill      the embedded default (Maildir in and out) killed with SIGKILL
 #             at aimed points (POUCH_CRASH_AT) in each step of a run, 50
 #             kills per step; and a data directory on a full disk (a tmpfs,
-#             as root) (tests/killmd.sh)
+#             as root) (tests/cli/killmd.sh)
 #   mail      the mail layer against real Dovecot and Postfix on loopback
-#             (tests/mail/run.sh): plain, under valgrind, under ASan; needs
+#             (tests/e2e/mail/run.sh): plain, under valgrind, under ASan; needs
 #             root (skipped with a notice otherwise)
 #   hostile   the mail layer against misbehaving servers on loopback
-#             (tests/hostile.sh, tests/support/badserver.py): dropped at every
+#             (tests/e2e/hostile.sh, tests/e2e/badserver.py): dropped at every
 #             step, silent, cut short, endless; plain and under ASan
 #   e2e       the judge by mail end to end with real servers: a game over
 #             SMTP and IMAP, faults, replay --verify, under valgrind and
@@ -39,7 +39,7 @@
 #             sign-in with Dovecot's oauth2 passdb (tests/e2e/oauth.sh); root
 #   faults    real file systems failing under pouch run: a tmpfs that fills
 #             up in each step, ext4 turned read-only in each step, and the
-#             order of syncs in a traced run (tests/faults.sh); root
+#             order of syncs in a traced run (tests/cli/faults.sh); root
 #
 # Usage: tests/check.sh [STAGE...]   (default: all)
 # Environment: POUCH_SHARED (default ../shared), JOBS (default: CPU count),
@@ -75,7 +75,7 @@ if want build; then
 fi
 
 run_units() { # $1 = build dir
-	for t in "$1"/tests/test_*; do
+	for t in "$1"/tests/unit/test_*; do
 		[ -x "$t" ] || continue
 		if "$t" >"$1/$(basename "$t").log" 2>&1; then
 			printf '  %-28s %s\n' "$(basename "$t")" "$(grep -E '^\[  PASSED  \]' "$1/$(basename "$t").log" | tail -1 | sed 's/.*PASSED  \] *//')"
@@ -100,7 +100,7 @@ if want sanitize; then
 	export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 	run_units build/san
 	echo "  DATC and recorded games with the sanitized pouch:"
-	build/san/pouch datc tests/datc/*.txt | tail -n 1 || fail "datc (sanitized)"
+	build/san/pouch datc tests/data/datc/*.txt | tail -n 1 || fail "datc (sanitized)"
 	if have_shared; then
 		games_dir
 		build/san/pouch check-game build/games | tail -n 1 || fail "recorded games (sanitized)"
@@ -108,13 +108,13 @@ if want sanitize; then
 fi
 
 if want datc; then
-	stage "DATC v3.0 (tests/datc, each case under its own edition)"
-	build/pouch datc tests/datc/*.txt | tail -n 20 || fail "datc v3.0"
+	stage "DATC v3.0 (tests/data/datc, each case under its own edition)"
+	build/pouch datc tests/data/datc/*.txt | tail -n 20 || fail "datc v3.0"
 	if have_shared; then
 		stage "DATC v3.0 conversion is up to date with ../shared"
 		python3 contrib/tools/datc_json2txt.py "$SHARED/testdata/datc/datc_v3.0.json" |
-			cmp -s - tests/datc/datc_v3.0.txt && echo "tests/datc/datc_v3.0.txt matches its source" ||
-			fail "tests/datc/datc_v3.0.txt differs from contrib/tools/datc_json2txt.py output"
+			cmp -s - tests/data/datc/datc_v3.0.txt && echo "tests/data/datc/datc_v3.0.txt matches its source" ||
+			fail "tests/data/datc/datc_v3.0.txt differs from contrib/tools/datc_json2txt.py output"
 		stage "DATC v2.4 (jDip case file, --edition 2000)"
 		build/pouch datc --edition 2000 "$SHARED/testdata/datc/datc_v2.4.txt" | tail -n 20 ||
 			fail "datc v2.4"
@@ -133,7 +133,7 @@ if want fuzz; then
 		for f in build/fuzz/fuzz_*; do
 			[ -x "$f" ] || continue
 			name=$(basename "$f")
-			seeds=tests/fuzz/${name#fuzz_}
+			seeds=tests/fuzz/seeds/${name#fuzz_}
 			corpus=build/fuzz/corpus/${name#fuzz_}
 			dict=tests/fuzz/${name#fuzz_}.dict
 			log=build/fuzz/$name.log
@@ -222,7 +222,7 @@ if want maps; then
 		fi
 	done
 	echo "  rsvg-convert: $n PNG maps"
-	python3 tests/browser_check.py --maps maps/standard build/maps/demo build/maps/shots/demo ||
+	python3 tests/e2e/browser_check.py --maps maps/standard build/maps/demo build/maps/shots/demo ||
 		fail "the demo game's pages in Chromium"
 	# The MUNA start against the seed's own table of starting positions.
 	table=$SHARED/notes/muna-starting-table.md
@@ -233,21 +233,21 @@ if want maps; then
 		echo "skipped the MUNA start's pixels: $table not present"
 		set --
 	fi
-	python3 tests/browser_check.py --maps maps/muna "$@" build/maps/muna build/maps/shots/muna ||
+	python3 tests/e2e/browser_check.py --maps maps/muna "$@" build/maps/muna build/maps/shots/muna ||
 		fail "the MUNA game's pages (and its start) in Chromium"
 	if [ -n "$record" ]; then
-		python3 tests/browser_check.py --record "$record" --maps maps/standard \
+		python3 tests/e2e/browser_check.py --record "$record" --maps maps/standard \
 			--rsvg build/maps/png/current-checked.png build/maps/game_10070 build/maps/shots/game ||
 			fail "the recorded game's pages in Chromium"
 	fi
 fi
 
 if want transcripts; then
-	stage "judge transcripts (tests/transcripts: mail in, replies and reports out); the command line"
-	tests/cli.sh || fail "the command line (tests/cli.sh)"
-	tests/badmail.sh || fail "broken mail (tests/badmail.sh)"
-	tests/damaged.sh || fail "damaged game files set aside and repaired, old ones sealed (tests/damaged.sh)"
-	for t in tests/transcripts/*.txt; do
+	stage "judge transcripts (tests/data/transcripts: mail in, replies and reports out); the command line"
+	tests/cli/cli.sh || fail "the command line (tests/cli/cli.sh)"
+	tests/cli/badmail.sh || fail "broken mail (tests/cli/badmail.sh)"
+	tests/cli/damaged.sh || fail "damaged game files set aside and repaired, old ones sealed (tests/cli/damaged.sh)"
+	for t in tests/data/transcripts/*.txt; do
 		golden="${t%.txt}.out"
 		mkdir -p build/transcripts
 		actual="build/transcripts/$(basename "${t%.txt}").out"
@@ -264,23 +264,23 @@ if want transcripts; then
 		# The same script through pouch run and Maildirs: the same games.
 		browser=""
 		case $t in *full-game.txt | *muna-game.txt) browser=--browser ;; esac
-		if tests/mailpath.sh $browser "$t" >"$actual.mailpath" 2>&1; then
+		if tests/cli/mailpath.sh $browser "$t" >"$actual.mailpath" 2>&1; then
 			tail -n 1 "$actual.mailpath" | sed 's/^== /  /'
 		else
 			grep -A 20 "not ok" "$actual.mailpath" | head -n 40
-			fail "transcript $t through the mail path (tests/mailpath.sh $browser $t)"
+			fail "transcript $t through the mail path (tests/cli/mailpath.sh $browser $t)"
 		fi
 	done
 fi
 
 if want kill; then
-	stage "kill: kill -9 aimed into each step of a run, Maildir in and out; a full disk (tests/killmd.sh)"
+	stage "kill: kill -9 aimed into each step of a run, Maildir in and out; a full disk (tests/cli/killmd.sh)"
 	mkdir -p build
-	if tests/killmd.sh >build/killmd.log 2>&1; then
+	if tests/cli/killmd.sh >build/killmd.log 2>&1; then
 		grep -E '^  #|^killmd:' build/killmd.log
 	else
 		grep -E '^  (#|not ok)|^      \||^killmd:' build/killmd.log
-		fail "kills on the Maildir default (tests/killmd.sh; log: build/killmd.log)"
+		fail "kills on the Maildir default (tests/cli/killmd.sh; log: build/killmd.log)"
 	fi
 fi
 
@@ -299,14 +299,14 @@ with_stack() {
 
 if want mail; then
 	stage "mail: real servers (Dovecot, Postfix), plain, under valgrind, under ASan"
-	with_stack mail tests/mail/run.sh
+	with_stack mail tests/e2e/mail/run.sh
 fi
 
 if want hostile; then
-	stage "hostile servers: IMAP and SMTP that break at every step (tests/hostile.sh), plain and under ASan"
-	tests/hostile.sh || fail "hostile servers (tests/hostile.sh)"
+	stage "hostile servers: IMAP and SMTP that break at every step (tests/e2e/hostile.sh), plain and under ASan"
+	tests/e2e/hostile.sh || fail "hostile servers (tests/e2e/hostile.sh)"
 	if make -s -j"$JOBS" WERROR=1 SAN=1 BUILD=build/san CC=${SAN_CC:-cc} tests; then
-		BIN=build/san tests/hostile.sh || fail "hostile servers under ASan (BIN=build/san tests/hostile.sh)"
+		BIN=build/san tests/e2e/hostile.sh || fail "hostile servers under ASan (BIN=build/san tests/e2e/hostile.sh)"
 	else
 		fail "sanitizer build"
 	fi
@@ -320,11 +320,11 @@ if want e2e; then
 fi
 
 if want faults; then
-	stage "faults: a full disk, a read-only file system, the order of syncs (tests/faults.sh)"
+	stage "faults: a full disk, a read-only file system, the order of syncs (tests/cli/faults.sh)"
 	if [ "$(id -u)" -ne 0 ]; then
 		echo "skipped: faults needs root (mount)"
 	else
-		tests/faults.sh || fail "faults (tests/faults.sh)"
+		tests/cli/faults.sh || fail "faults (tests/cli/faults.sh)"
 	fi
 fi
 

@@ -1,40 +1,18 @@
+# Tests by kind (tests/README.md). Every tests/unit/test_*.c is a cmocka
+# program, every tests/bench/bench_*.c a benchmark, every
+# tests/fuzz/fuzz_*.c a libFuzzer target: adding one is adding its file.
 TESTSUPPORT_SRCS += \
 	tests/support/json.c \
 	tests/support/testutil.c
 
-TESTS += \
-	test_address \
-	test_adjudicate \
-	test_commands \
-	test_compose \
-	test_config \
-	test_lib \
-	test_mailer \
-	test_map \
-	test_mime \
-	test_oauth \
-	test_muna \
-	test_muna_map \
-	test_outbox \
-	test_parser \
-	test_render \
-	test_spool \
-	test_store \
-	test_tlsverify
+TESTS += $(patsubst tests/%.c,%,$(wildcard tests/unit/test_*.c))
 
-# Helpers of the mail integration tests (tests/mail/run.sh), not unit tests.
-TESTS += \
-	mail/mailit
+# Helper of the mail integration tests (tests/e2e/mail/run.sh), not a unit test.
+TESTS += e2e/mail/mailit
 
-BENCHES += \
-	bench_adjudicate \
-	bench_parser \
-	bench_render
+BENCHES += $(patsubst tests/%.c,%,$(wildcard tests/bench/bench_*.c))
 
-# Helper of tests/bench_run.sh: times a command from fork to exit.
-BENCH_HELPERS += \
-	support/timeit
+# Helper of tests/bench/bench_run.sh: times a command from fork to exit.
+BENCH_HELPERS += bench/timeit
 
-FUZZERS += \
-	fuzz_mime \
-	fuzz_parser
+FUZZERS += $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))

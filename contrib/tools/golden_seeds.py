@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Make the parser's fuzzing seeds from its golden file.
 
-Usage: golden_seeds.py tests/parser/orders.golden tests/fuzz/parser
+Usage: golden_seeds.py tests/data/parser/orders.golden tests/fuzz/seeds/parser
 
 Every distinct input of the golden file becomes one seed: a context byte
-(see tests/fuzz_parser.c: the board, the sender, the variant orders),
+(see tests/fuzz/fuzz_parser.c: the board, the sender, the variant orders),
 chosen from the file's @ directives as closely as the fuzz target's four
 boards allow, followed by the input with its escapes undone. The seeds are
 named by a hash of their bytes, so running this again only adds files for

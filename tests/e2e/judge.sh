@@ -26,7 +26,7 @@ set -u
 cd "$(dirname "$0")/../.."
 ROOT=$(pwd)
 MODES=${*:-plain valgrind asan kill}
-. tests/mailstack/testlib.sh
+. tests/e2e/mailstack/testlib.sh
 stack_up pouch-e2e
 OUT=$WORK/out
 ERR=$WORK/err
@@ -146,7 +146,7 @@ scenario() {
 	expect "the GM gets the results" imap_grep gm "France: Army Paris -> Burgundy."
 	expect "the phase's map page is written" test -s "$D/pages/g1/S1901M.html" -a -s "$D/pages/g1/S1901M.svg"
 	if [ "$MODE" = plain ]; then
-		python3 tests/browser_check.py --maps maps/standard "$D/pages/g1" "$WORK/shots" >"$OUT" 2>&1
+		python3 tests/e2e/browser_check.py --maps maps/standard "$D/pages/g1" "$WORK/shots" >"$OUT" 2>&1
 		expect "the judge's map pages load cleanly in headless Chromium" test $? -eq 0
 	fi
 

@@ -3,8 +3,8 @@
 #
 #	tests/e2e/oauth.sh [plain] [valgrind] [asan]   (default: all three)
 #
-# The mail stack with OAUTH=1 (tests/mailstack/start.sh): Dovecot's oauth2
-# passdb checks tokens at tests/support/oauthserver.py (token
+# The mail stack with OAUTH=1 (tests/e2e/mailstack/start.sh): Dovecot's oauth2
+# passdb checks tokens at tests/e2e/oauthserver.py (token
 # introspection over HTTPS), Postfix's submission port authenticates
 # through Dovecot's SASL. The teacher signs the judge in with
 # `pouch oauth login` (the device flow; the test approves the code at the
@@ -24,7 +24,7 @@ cd "$(dirname "$0")/../.."
 ROOT=$(pwd)
 MODES=${*:-plain valgrind asan}
 export OAUTH=1
-. tests/mailstack/testlib.sh
+. tests/e2e/mailstack/testlib.sh
 stack_up pouch-oauth
 OUT=$WORK/out
 ERR=$WORK/err

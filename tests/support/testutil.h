@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "../../judge/map.h"
+#include "../../judge/engine/map.h"
 #include "../../lib/buf.h"
 
 /* Directory of the external test material ($POUCH_SHARED, else ../shared). */

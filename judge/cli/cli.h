@@ -1,0 +1,46 @@
+/*
+ * cli.h — the pouch command line: one function per subcommand.
+ *
+ * Each takes the arguments after the subcommand name (argv[0] is the
+ * subcommand) and returns the process exit status: 0 success, 1 a failure
+ * the command reports (a failing test case, a game that could not be
+ * processed), 2 a usage error.
+ */
+#ifndef POUCH_CLI_H
+#define POUCH_CLI_H
+
+#define POUCH_DEFAULT_DATA "/var/lib/pouch"	/* without --data or POUCH_DATA */
+
+struct cli_opts {
+	const char *data_dir;	/* --data */
+	const char *config;	/* --config */
+	const char *maps_dir;	/* --maps */
+	int verbose;		/* -v */
+};
+
+#include <stdio.h>
+
+struct buf;
+/* Print the usage of command name (its forms, "usage: pouch ...") on f.
+ * Returns 2, the exit status of a usage error. */
+int cli_usage(const char *name, FILE *f);
+/* Print err, each line prefixed with "pouch CMD: ", on stderr. */
+void cli_print_err(const char *cmd, const struct buf *err);
+
+int cli_datc(const struct cli_opts *o, int argc, char **argv);
+int cli_check_game(const struct cli_opts *o, int argc, char **argv);
+int cli_map(const struct cli_opts *o, int argc, char **argv);
+int cli_play(const struct cli_opts *o, int argc, char **argv);
+int cli_transcript(const struct cli_opts *o, int argc, char **argv);
+int cli_run(const struct cli_opts *o, int argc, char **argv);
+int cli_game(const struct cli_opts *o, int argc, char **argv);
+int cli_replay(const struct cli_opts *o, int argc, char **argv);
+int cli_fetch(const struct cli_opts *o, int argc, char **argv);	/* judge/cli/cli_mail.c */
+int cli_read_mail(const struct cli_opts *o, int argc, char **argv);	/* judge/cli/cli_mail.c */
+int cli_send(const struct cli_opts *o, int argc, char **argv);	/* judge/cli/cli_mail.c */
+int cli_oauth(const struct cli_opts *o, int argc, char **argv);	/* cli_oauth.c */
+int cli_render(const struct cli_opts *o, int argc, char **argv);
+int cli_render_game(const struct cli_opts *o, int argc, char **argv);
+int cli_doctor(const struct cli_opts *o, int argc, char **argv);	/* judge/cli/doctor.c */
+
+#endif

@@ -1,0 +1,197 @@
+/*
+ * cli_mail.c — pouch fetch and pouch send, for operators and tests.
+ *
+ *	pouch [--data DIR] [--config FILE] fetch
+ *	pouch [--data DIR] [--config FILE] send [--now SECONDS]
+ *	pouch read-mail FILE...
+ *
+ * The configuration is --config FILE, else DATA/pouch.conf when it
+ * exists, else the embedded defaults, read and checked as by pouch run
+ * (judge/shell/conf.h): an unknown key is reported with FILE:LINE.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "../shell/conf.h"
+#include "../../lib/fsio.h"
+#include "../../lib/str.h"
+#include "../../lib/xalloc.h"
+#include "../../mailer/mailer.h"
+
+/* Data directory and configuration for a mail command (the same file and
+ * checks as pouch run: conf.h); 0 or -1 (printed). The mail settings are
+ * moved into cfg. */
+static int
+load(const struct cli_opts *o, const char *cmd, struct mail_config *cfg)
+{
+	struct pouch_conf pc;
+	struct buf err;
+	int r = 0;
+
+	if (o->data_dir == NULL) {
+		fprintf(stderr, "pouch %s: no data directory (use --data DIR or set POUCH_DATA)\n", cmd);
+		return -1;
+	}
+	buf_init(&err, 1 << 16);
+	if (conf_load(&pc, o->config, o->data_dir, &err) < 0) {
+		cli_print_err(cmd, &err);
+		r = -1;
+	}
+	buf_free(&err);
+	*cfg = pc.mail;
+	memset(&pc.mail, 0, sizeof pc.mail);
+	conf_free(&pc);
+	if (r < 0)
+		mail_config_free(cfg);
+	return r;
+}
+
+/* What both commands need: the configuration and the open spool. Returns
+ * 0, or -1 after printing why (nothing to release then). */
+static int
+begin(const struct cli_opts *o, const char *cmd, struct mail_config *cfg, struct spool **sp,
+    struct buf *err)
+{
+	char *dir;
+
+	if (load(o, cmd, cfg) < 0)
+		return -1;
+	buf_init(err, 1 << 16);
+	dir = mail_spool_dir(o->data_dir);
+	*sp = spool_open(dir, err);
+	free(dir);
+	if (*sp == NULL) {
+		cli_print_err(cmd, err);
+		buf_free(err);
+		mail_config_free(cfg);
+		return -1;
+	}
+	return 0;
+}
+
+/* Close the spool, print the errors of a failed run, release. Returns
+ * the exit status. */
+static int
+end(const char *cmd, int r, struct mail_config *cfg, struct spool *sp, struct buf *err)
+{
+	if (spool_close(sp, err) < 0)
+		r = -1;
+	if (r < 0)
+		cli_print_err(cmd, err);
+	buf_free(err);
+	mail_config_free(cfg);
+	return r < 0 ? 1 : 0;
+}
+
+int
+cli_fetch(const struct cli_opts *o, int argc, char **argv)
+{
+	struct mail_config cfg;
+	struct fetch_stats st;
+	struct mail_source *src;
+	struct spool *sp;
+	struct buf err;
+	int r;
+
+	(void)argv;
+	if (argc != 1) {
+		return cli_usage("fetch", stderr);
+	}
+	if (begin(o, "fetch", &cfg, &sp, &err) < 0)
+		return 1;
+	src = source_from_config(&cfg);
+	r = mail_fetch(src, sp, time(NULL), &st, &err);
+	if (r == 0 || st.fetched > 0) {
+		printf("%s: %d new messages: %d stored, %d already in the spool, %d duplicates",
+		    src->name, st.fetched, st.stored, st.known, st.duplicates);
+		if (src->commands > 0)
+			printf(" (%d IMAP commands)", src->commands);
+		printf("\n");
+	}
+	source_free(src);
+	return end("fetch", r, &cfg, sp, &err);
+}
+
+int
+cli_send(const struct cli_opts *o, int argc, char **argv)
+{
+	struct mail_config cfg;
+	struct outbox_stats st;
+	struct outbox_failure *fv = NULL;
+	struct outbox *ob;
+	struct spool *sp;
+	struct buf err;
+	time_t now = time(NULL);
+	char *dir;
+	int r, i, nf;
+	long v;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--now") == 0 && i + 1 < argc &&
+		    str_to_long(argv[i + 1], 0, LONG_MAX, &v) == 0) {
+			now = (time_t)v;
+			i++;
+		} else {
+			return cli_usage("send", stderr);
+		}
+	}
+	if (begin(o, "send", &cfg, &sp, &err) < 0)
+		return 1;
+	dir = mail_outbox_dir(o->data_dir);
+	ob = outbox_open(dir, &err);
+	free(dir);
+	if (ob == NULL)
+		return end("send", -1, &cfg, sp, &err);
+	r = mail_send(ob, &cfg, sp, now, &st, &err);
+	printf("sent %d, deferred %d, waiting %d, %d recipients failed for good; %d left in the outbox\n",
+	    st.sent, st.deferred, st.waiting, st.failed_rcpts, outbox_count(ob));
+	nf = outbox_failures(ob, &fv, &err);
+	for (i = 0; i < nf; i++)
+		printf("  failed: %s to %s: %s\n", fv[i].id, fv[i].rcpt, fv[i].reason);
+	outbox_failures_free(fv, nf > 0 ? nf : 0);
+	outbox_close(ob);
+	return end("send", nf < 0 ? -1 : r, &cfg, sp, &err);
+}
+
+/* Print a message file as the judge reads it: the headers it uses and the
+ * text (decoded, UTF-8). */
+int
+cli_read_mail(const struct cli_opts *o, int argc, char **argv)
+{
+	struct mime_opts mo;
+	struct buf raw;
+	int i, status = 0;
+
+	(void)o;
+	if (argc < 2) {
+		return cli_usage("read-mail", stderr);
+	}
+	mime_opts_init(&mo);
+	mo.max_raw = 64u << 20;
+	mo.max_lines = 1000000;
+	buf_init(&raw, 64u << 20);
+	for (i = 1; i < argc; i++) {
+		struct inmsg m;
+		buf_reset(&raw);
+		if (fs_read_file(argv[i], &raw) < 0) {
+			fprintf(stderr, "pouch read-mail: %s: %s\n", argv[i], strerror(errno));
+			status = 1;
+			continue;
+		}
+		mime_parse(buf_str(&raw), raw.len, &mo, &m);
+		if (argc > 2)
+			printf("==> %s\n", argv[i]);
+		printf("From: %s\nSubject: %s\n\n%s", m.from_addr ? m.from_addr : "",
+		    m.subject ? m.subject : "", m.text);
+		if (*m.text && m.text[strlen(m.text) - 1] != '\n')
+			putchar('\n');
+		inmsg_free(&m);
+	}
+	buf_free(&raw);
+	return status;
+}

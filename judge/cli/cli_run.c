@@ -1,0 +1,913 @@
+/*
+ * cli_run.c — pouch run, pouch game, pouch replay (see run.h, pouch(1)).
+ */
+#define _DEFAULT_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../../lib/fsio.h"
+#include "../../lib/str.h"
+#include "../../lib/tz.h"
+#include "../../lib/xalloc.h"
+#include "cli.h"
+#include "../shell/run.h"
+
+/* After the judge's headers: <unistd.h> defines R_OK. */
+#include <unistd.h>
+
+#define LOCK_WAIT_MS 10000
+
+static const char *
+data_dir(const struct cli_opts *o)
+{
+	return o->data_dir ? o->data_dir : POUCH_DEFAULT_DATA;
+}
+
+/* "--now 2026-11-22T18:00:00Z", "2026-11-22 18:00" or seconds since 1970. */
+static int
+parse_now(const char *s, time_t *t)
+{
+	long v;
+
+	if (time_parse_utc(s, t) == 0)
+		return 0;
+	if (str_to_long(s, 0, LONG_MAX, &v) == 0) {
+		*t = (time_t)v;
+		return 0;
+	}
+	return -1;
+}
+
+static void
+run_opts_init(struct run_opts *ro, const struct cli_opts *o)
+{
+	memset(ro, 0, sizeof *ro);
+	ro->data = data_dir(o);
+	ro->config = o->config;
+	ro->maps = o->maps_dir;
+	ro->now = time(NULL);
+	ro->wait_ms = LOCK_WAIT_MS;
+	ro->host_out = stdout;
+}
+
+/* Open, with the usual messages. Returns 0, 1 (busy: said so), -1 (said why). */
+static int
+open_runner(struct runner *r, const struct run_opts *ro, const char *cmd)
+{
+	struct buf err;
+	int rc;
+
+	buf_init(&err, 1 << 16);
+	if (fs_mkdir_p(ro->data, 0750) < 0) {
+		fprintf(stderr, "pouch %s: %s: %s\n", cmd, ro->data, strerror(errno));
+		buf_free(&err);
+		return -1;
+	}
+	rc = runner_open(r, ro, &err);
+	if (rc == 1)
+		fprintf(stderr, "pouch %s: another pouch is working on %s; nothing done\n", cmd,
+		    ro->data);
+	else if (rc < 0)
+		cli_print_err(cmd, &err);
+	buf_free(&err);
+	if (rc != 0)
+		runner_close(r);
+	return rc;
+}
+
+/* Apply, commit and (unless no_send) send; prints what failed. Returns the
+ * exit status. */
+static int
+finish(struct runner *r, const char *cmd, int no_send, int status)
+{
+	struct buf err;
+
+	buf_init(&err, 1 << 16);
+	if (runner_apply(r, &err) < 0 || runner_commit(r, &err) < 0) {
+		cli_print_err(cmd, &err);
+		buf_free(&err);
+		return 1;	/* nothing committed: the next run does it all again */
+	}
+	if (!no_send && runner_send(r, &err) < 0) {
+		cli_print_err(cmd, &err);
+		status = 1;	/* the outbox keeps it for the next run */
+	}
+	buf_free(&err);
+	return status;
+}
+
+static void
+summary(const struct runner *r, FILE *f)
+{
+	const struct run_stats *s = &r->stats;
+
+	fprintf(f, "fetched %d (%d new), applied %d, %d phase%s adjudicated, %d map page%s, "
+	    "queued %d; sent %d, deferred %d, waiting %d\n", s->fetched, s->stored, s->applied,
+	    s->phases, s->phases == 1 ? "" : "s", s->pages, s->pages == 1 ? "" : "s", s->queued,
+	    s->out.sent, s->out.deferred, s->out.waiting);
+	if (s->held > 0)
+		fprintf(f, "kept for games set aside: %d message%s\n", s->held, s->held == 1 ? "" : "s");
+	fprintf(f, "time: fetch %.0f ms, apply %.0f ms, commit %.0f ms, send %.0f ms\n", s->ms_fetch,
+	    s->ms_apply, s->ms_commit, s->ms_send);
+}
+
+int
+cli_run(const struct cli_opts *o, int argc, char **argv)
+{
+	struct run_opts ro;
+	struct runner r;
+	struct buf err;
+	int i, no_fetch = 0, no_send = 0, status = 0, rc;
+
+	run_opts_init(&ro, o);
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--now") == 0 && i + 1 < argc && parse_now(argv[i + 1], &ro.now) == 0)
+			i++;
+		else if (strcmp(argv[i], "--no-fetch") == 0)
+			no_fetch = 1;
+		else if (strcmp(argv[i], "--no-send") == 0)
+			no_send = 1;
+		else {
+			return cli_usage("run", stderr);
+		}
+	}
+	rc = open_runner(&r, &ro, "run");
+	if (rc != 0)
+		return rc == 1 ? 0 : 1;
+	buf_init(&err, 1 << 16);
+	if (!no_fetch && runner_fetch(&r, &err) < 0) {
+		/* The mailbox is down: what is stored is still applied, deadlines
+		 * still pass, the outbox still goes out. */
+		cli_print_err("run", &err);
+		status = 1;
+	}
+	buf_free(&err);
+	if (runner_idle(&r)) {
+		/* Nothing new and no game due: only the outbox may have work. */
+		buf_init(&err, 1 << 16);
+		if (!no_send && runner_send(&r, &err) < 0) {
+			cli_print_err("run", &err);
+			status = 1;
+		}
+		buf_free(&err);
+	} else {
+		status = finish(&r, "run", no_send, status);
+	}
+	if (o->verbose)
+		summary(&r, stdout);
+	runner_close(&r);
+	return status;
+}
+
+/* ------------------------------------------------------------- game -- */
+
+static int
+game_usage(void)
+{
+	return cli_usage("game", stderr);
+}
+
+/* File body as the host's message, apply it and everything before it. */
+/* The clock of `pouch game --now TIME` (0: the system's). */
+static time_t game_now;
+
+/* On standard error: the judge's address is the placeholder (a game
+ * created or started with it cannot be played by mail). */
+static void
+warn_address(const struct runner *r, const char *body)
+{
+	struct buf w;
+	const char *p = body, *end = body + strlen(body), *line;
+	size_t n;
+
+	while ((line = str_next_line(&p, end, &n)) != NULL) {
+		if ((n >= 7 && str_prefix_nocase(line, "NEWGAME")) ||
+		    (n >= 5 && str_prefix_nocase(line, "START")))
+			break;
+	}
+	if (line == NULL || !judge_address_placeholder(&r->conf.judge))
+		return;
+	buf_init(&w, 1024);
+	judge_address_warning(&r->conf.judge, "pouch game: ", &w);
+	fputs(buf_str(&w), stderr);
+	buf_free(&w);
+}
+
+/* After game new: where mail to the judge goes. */
+static void
+say_mailbox(const struct runner *r)
+{
+	const struct mail_config *c = &r->conf.mail;
+
+	if (c->imap_host)
+		printf("Mail to %s is read from the IMAP mailbox %s on %s.\n", r->conf.judge.address,
+		    c->imap_folder ? c->imap_folder : "INBOX", c->imap_host);
+	else
+		printf("Mail to %s is read from the Maildir %s (its new/): deliver it there,\n"
+		    "then pouch run reads it.\n", r->conf.judge.address, c->maildir_in);
+}
+
+static int
+host_command(const struct cli_opts *o, const char *body)
+{
+	struct run_opts ro;
+	struct runner r;
+	struct buf err;
+	int rc;
+
+	run_opts_init(&ro, o);
+	if (game_now)
+		ro.now = game_now;
+	rc = open_runner(&r, &ro, "game");
+	if (rc != 0)
+		return 1;
+	buf_init(&err, 1 << 16);
+	rc = runner_host(&r, body, &err);
+	if (rc < 0)
+		cli_print_err("game", &err);
+	buf_free(&err);
+	rc = rc < 0 ? 1 : finish(&r, "game", 0, 0);
+	if (rc == 0 && r.host_refused)
+		rc = 1;		/* a command was refused (the answer says why) */
+	if (rc == 0) {
+		warn_address(&r, body);
+		if (str_prefix_nocase(body, "NEWGAME"))
+			say_mailbox(&r);
+	}
+	runner_close(&r);
+	return rc;
+}
+
+/*
+ * The customary arrangements of the standard game for fewer than seven
+ * delegations: the powers each delegation holds, and those left out (in
+ * civil disorder from the start).
+ */
+static const struct {
+	int players;
+	const char *held[6];
+	const char *out;
+} arrangements[] = {
+	{ 6, { "England", "France", "Germany", "Austria", "Russia", "Turkey" }, "Italy" },
+	{ 5, { "England", "France", "Austria", "Russia", "Turkey" }, "Italy, Germany" },
+	{ 4, { "England", "Austria,France", "Germany,Turkey", "Italy,Russia" }, NULL },
+	{ 3, { "England,Germany,Austria", "Russia,Italy", "France,Turkey" }, NULL },
+	{ 2, { "England,France,Russia", "Germany,Austria,Turkey" }, "Italy" },
+};
+
+/* Print the arrangement for n delegations in game name and what to type;
+ * returns -1 when there is none. */
+static int
+say_arrangement(const char *name, int n)
+{
+	size_t a;
+	int k;
+
+	for (a = 0; a < sizeof arrangements / sizeof arrangements[0]; a++) {
+		if (arrangements[a].players != n)
+			continue;
+		printf("The usual arrangement for %d delegations:\n", n);
+		for (k = 0; k < n; k++)
+			printf("  pouch game %s DELEGATION %s <addresses>\n", name,
+			    arrangements[a].held[k]);
+		printf("Left out, in civil disorder from the start: %s.\n"
+		    "Another arrangement is the game master's choice.\n",
+		    arrangements[a].out ? arrangements[a].out : "none");
+		return 0;
+	}
+	return -1;
+}
+
+static int
+game_new(const struct cli_opts *o, int argc, char **argv)
+{
+	const char *name = NULL, *gm = NULL, *variant = "standard", *pw = NULL;
+	struct buf body, sets;
+	int i, rc, players = 7;
+
+	buf_init(&sets, 1 << 16);
+	for (i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		if (strncmp(a, "--", 2) != 0) {
+			if (name != NULL)
+				goto usage;
+			name = a;
+			continue;
+		}
+		if (i + 1 >= argc || strchr(argv[i + 1], '\n'))
+			goto usage;
+		if (strcmp(a, "--gm") == 0)
+			gm = argv[++i];
+		else if (strcmp(a, "--variant") == 0)
+			variant = argv[++i];
+		else if (strcmp(a, "--password") == 0)
+			pw = argv[++i];
+		else if (strcmp(a, "--players") == 0) {
+			players = argv[i + 1][0] >= '2' && argv[i + 1][0] <= '7' &&
+			    argv[i + 1][1] == '\0' ? argv[i + 1][0] - '0' : -1;
+			i++;
+			if (players < 0)
+				goto usage;
+		} else
+			buf_printf(&sets, "SET %s %s\n", a + 2, argv[++i]);
+	}
+	if (name == NULL || gm == NULL || strpbrk(name, " \t\n") || strpbrk(gm, " \t\n") ||
+	    strpbrk(variant, " \t\n") || (pw && strpbrk(pw, " \t\n")))
+		goto usage;
+	if (players < 7 && strcmp(variant, "standard") != 0) {
+		fprintf(stderr, "pouch game: --players is for the standard game; give the variant's "
+		    "delegations with DELEGATION\n");
+		buf_free(&sets);
+		return 1;
+	}
+	buf_init(&body, 1 << 16);
+	buf_printf(&body, "NEWGAME %s %s GM %s", name, variant, gm);
+	if (pw)
+		buf_printf(&body, " PASSWORD %s", pw);
+	buf_printf(&body, "\n%s", buf_str(&sets));
+	rc = host_command(o, buf_str(&body));
+	if (rc == 0 && players < 7)
+		(void)say_arrangement(name, players);
+	buf_free(&body);
+	buf_free(&sets);
+	return rc;
+usage:
+	buf_free(&sets);
+	return game_usage();
+}
+
+/* Read-only: the games, without taking part in a run. */
+static int
+with_games(const struct cli_opts *o, const char *show)
+{
+	struct run_opts ro;
+	struct runner r;
+	struct buf text;
+	int i, found = 0;
+
+	run_opts_init(&ro, o);
+	if (game_now)
+		ro.now = game_now;
+	ro.look_only = 1;
+	if (open_runner(&r, &ro, "game") != 0)
+		return 1;
+	buf_init(&text, 8u << 20);
+	if (runner_load(&r, &text) < 0) {
+		cli_print_err("game", &text);
+		buf_free(&text);
+		runner_close(&r);
+		return 1;
+	}
+	for (i = 0; i < r.j.ngames; i++) {
+		const struct game *g = r.j.games[i];
+		char ph[48], when[96];
+		time_t grace = judge_grace_end(g, r.o.now);
+		if (show == NULL) {
+			printf("%-16s %-10s %-8s %-28s %s%s\n", g->name, g->set.variant, status_name(g->status),
+			    phase_format(&g->board, ph, sizeof ph), grace ? "grace until " : "",
+			    g->status == GAME_ACTIVE && g->deadline ?
+			    time_human(g->set.zone, grace ? grace : g->deadline, when, sizeof when) :
+			    g->result);
+			found++;
+		} else if (str_eq_nocase(g->name, show)) {
+			/* The game file, secrets left out. */
+			const char *p, *end, *line;
+			size_t n;
+			buf_reset(&text);
+			game_write(g, &text);
+			p = buf_str(&text);
+			end = p + text.len;
+			while ((line = str_next_line(&p, end, &n)) != NULL) {
+				if (n > 7 && (memcmp(line, "secret ", 7) == 0 || memcmp(line, "gm-secret ", 10) == 0))
+					printf("%.*s (password set)\n", (int)strcspn(line, "$"), line);
+				else
+					printf("%.*s\n", (int)n, line);
+				if (grace && n > 9 && memcmp(line, "deadline ", 9) == 0)
+					printf("# the deadline passed with orders missing: grace period until %s\n",
+					    time_human(g->set.zone, grace, when, sizeof when));
+			}
+			found++;
+		}
+	}
+	for (i = 0; show == NULL && i < r.st.naside; i++, found++)
+		printf("%-16s set aside: its file is damaged (pouch replay --game %s)\n",
+		    r.st.aside[i].game, r.st.aside[i].game);
+	if (show == NULL && found == 0)
+		printf("no games in %s\n", ro.data);
+	buf_free(&text);
+	if (show && !found) {
+		const struct store_aside *a = store_find_aside(&r.st, show);
+		if (a)
+			fprintf(stderr, "pouch game: game %s is set aside, its file damaged:\n%s"
+			    "(pouch replay --game %s repairs it)\n", a->game, a->why, a->game);
+		else
+			fprintf(stderr, "pouch game: no game called \"%s\"\n", show);
+	}
+	runner_close(&r);
+	return show && !found ? 1 : 0;
+}
+
+int
+cli_game(const struct cli_opts *o, int argc, char **argv)
+{
+	struct buf body;
+	int i, rc;
+
+	if (argc >= 3 && strcmp(argv[1], "--now") == 0) {
+		if (parse_now(argv[2], &game_now) < 0)
+			return game_usage();
+		argc -= 2;
+		argv += 2;
+	}
+	if (argc < 2)
+		return game_usage();
+	if (strcmp(argv[1], "-") == 0 && argc == 2) {
+		/* A whole host message on standard input (NEWGAME or GAME lines
+		 * and commands, as a GM would mail them). */
+		char line[4096];
+		buf_init(&body, 1 << 20);
+		while (fgets(line, sizeof line, stdin) != NULL)
+			buf_puts(&body, line);
+		rc = host_command(o, buf_str(&body));
+		buf_free(&body);
+		return rc;
+	}
+	if (strcmp(argv[1], "new") == 0)
+		return game_new(o, argc - 2, argv + 2);
+	if (strcmp(argv[1], "list") == 0)
+		return argc == 2 ? with_games(o, NULL) : game_usage();
+	if (strcmp(argv[1], "show") == 0)
+		return argc == 3 ? with_games(o, argv[2]) : game_usage();
+	if (strcmp(argv[1], "process") == 0 || strcmp(argv[1], "rollback") == 0) {
+		/* Shorthands for the GM's PROCESS, PREVIEW and ROLLBACK. */
+		int preview = argc == 4 && strcmp(argv[3], "--preview") == 0;
+		if (argc < 3 || !game_name_valid(argv[2]) || (argv[1][0] == 'p' && argc > 3 && !preview) ||
+		    (argv[1][0] == 'r' && argc < 4))
+			return game_usage();
+		buf_init(&body, 1 << 16);
+		buf_printf(&body, "GAME %s GM\n%s", argv[2], argv[1][0] == 'r' ? "ROLLBACK" :
+		    preview ? "PREVIEW" : "PROCESS");
+		for (i = 3; argv[1][0] == 'r' && i < argc; i++)
+			buf_printf(&body, " %s", argv[i]);
+		buf_putc(&body, '\n');
+		rc = host_command(o, buf_str(&body));
+		buf_free(&body);
+		return rc;
+	}
+	if (!game_name_valid(argv[1]) || argv[1][0] == '-')
+		return game_usage();
+	buf_init(&body, 1 << 20);
+	buf_printf(&body, "GAME %s GM\n", argv[1]);
+	if (argc == 2) {
+		/* The commands on standard input, one per line, as in a mail. */
+		char line[4096];
+		while (fgets(line, sizeof line, stdin) != NULL)
+			buf_puts(&body, line);
+	} else {
+		for (i = 2; i < argc; i++)
+			buf_printf(&body, "%s%s", i > 2 ? " " : "", argv[i]);
+		buf_putc(&body, '\n');
+	}
+	rc = host_command(o, buf_str(&body));
+	buf_free(&body);
+	return rc;
+}
+
+/* ----------------------------------------------------------- replay -- */
+
+/* Compare two files; report a difference as "what: path". */
+static int
+same_file(const char *a, const char *b)
+{
+	struct buf x, y;
+	int same;
+
+	buf_init(&x, 256u << 20);
+	buf_init(&y, 256u << 20);
+	same = fs_read_file(a, &x) == 0 && fs_read_file(b, &y) == 0 && x.len == y.len &&
+	    memcmp(x.data, y.data, x.len) == 0;
+	buf_free(&x);
+	buf_free(&y);
+	return same;
+}
+
+/* Every game file and history record of the replay against the live ones. */
+static int
+verify_games(const char *live, const char *out, int *checked)
+{
+	char dir[1100], a[1400], b[1400];
+	DIR *d;
+	struct dirent *e;
+	int diffs = 0;
+
+	snprintf(dir, sizeof dir, "%s/games", live);
+	d = opendir(dir);
+	if (d == NULL)
+		return 0;
+	while ((e = readdir(d)) != NULL) {
+		DIR *h;
+		struct dirent *f;
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(a, sizeof a, "%s/games/%s/game.txt", live, e->d_name);
+		snprintf(b, sizeof b, "%s/games/%s/game.txt", out, e->d_name);
+		(*checked)++;
+		if (!same_file(a, b)) {
+			printf("differs: game %s (%s, %s)\n", e->d_name, a, b);
+			diffs++;
+		}
+		snprintf(a, sizeof a, "%s/games/%s/history", live, e->d_name);
+		h = opendir(a);
+		while (h && (f = readdir(h)) != NULL) {
+			if (f->d_name[0] == '.' || strstr(f->d_name, ".tmp."))
+				continue;
+			snprintf(a, sizeof a, "%s/games/%s/history/%s", live, e->d_name, f->d_name);
+			snprintf(b, sizeof b, "%s/games/%s/history/%s", out, e->d_name, f->d_name);
+			(*checked)++;
+			if (!same_file(a, b)) {
+				printf("differs: history %s/%s (%s, %s)\n", e->d_name, f->d_name, a, b);
+				diffs++;
+			}
+		}
+		if (h)
+			closedir(h);
+	}
+	closedir(d);
+	/* Games the replay made that the live judge does not have. */
+	snprintf(dir, sizeof dir, "%s/games", out);
+	d = opendir(dir);
+	while (d && (e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(a, sizeof a, "%s/games/%s/game.txt", live, e->d_name);
+		if (!fs_exists(a)) {
+			printf("differs: game %s exists only in the replay\n", e->d_name);
+			diffs++;
+		}
+	}
+	if (d)
+		closedir(d);
+	return diffs;
+}
+
+/* A message the live judge made: sent (in the spool) or still in its outbox. */
+struct live_msg {
+	char *message_id;
+	const char *spool_id;	/* sent: the spool's id */
+	char *path;		/* waiting: the outbox file */
+	int matched;
+};
+
+static int
+live_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct live_msg *)a)->message_id, ((const struct live_msg *)b)->message_id);
+}
+
+/* Every message the live judge made, sorted by Message-ID. */
+static struct live_msg *
+live_mail(struct runner *r, const char *live, size_t *n)
+{
+	struct live_msg *v = NULL;
+	char dir[1100], path[1400];
+	struct buf raw;
+	DIR *d;
+	struct dirent *e;
+	size_t i;
+
+	*n = 0;
+	for (i = 0; i < spool_count_out(r->sp); i++) {
+		const struct spool_sent *s = spool_out(r->sp, i);
+		/* The notice that a game was set aside comes from the shell
+		 * (a damaged file), not from the spool: no replay makes it. */
+		if (s->message_id == NULL || strncmp(s->message_id, ASIDE_MSGID, strlen(ASIDE_MSGID)) == 0)
+			continue;
+		v = xreallocarray(v, *n + 1, sizeof *v);
+		v[*n] = (struct live_msg){ xstrdup(s->message_id), s->id, NULL, 0 };
+		(*n)++;
+	}
+	snprintf(dir, sizeof dir, "%s/outbox/new", live);
+	buf_init(&raw, 256u << 20);
+	d = opendir(dir);
+	while (d && (e = readdir(d)) != NULL) {
+		char *id;
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		buf_reset(&raw);
+		if (fs_read_file(path, &raw) < 0 || (id = mime_message_id(raw.data, raw.len)) == NULL)
+			continue;
+		if (strncmp(id, ASIDE_MSGID, strlen(ASIDE_MSGID)) == 0) {
+			free(id);
+			continue;
+		}
+		v = xreallocarray(v, *n + 1, sizeof *v);
+		v[*n] = (struct live_msg){ id, NULL, xstrdup(path), 0 };
+		(*n)++;
+	}
+	if (d)
+		closedir(d);
+	buf_free(&raw);
+	if (*n > 1)
+		qsort(v, *n, sizeof *v, live_cmp);
+	return v;
+}
+
+/* The replay's mail against what the live judge made, byte for byte. */
+static int
+verify_mail(struct runner *r, const char *live, int *checked)
+{
+	struct buf raw, mine;
+	struct live_msg *v, key = { NULL, NULL, NULL, 0 };
+	size_t n, i;
+	DIR *d;
+	struct dirent *e;
+	int diffs = 0;
+
+	v = live_mail(r, live, &n);
+	buf_init(&raw, 256u << 20);
+	buf_init(&mine, 256u << 20);
+	d = opendir(r->mail_dir);
+	while (d && (e = readdir(d)) != NULL) {
+		char id[512], path[1400], live_path[PATH_MAX];
+		struct live_msg *found;
+		size_t k = strlen(e->d_name);
+		if (k < 5 || strcmp(e->d_name + k - 4, ".eml") != 0 || k - 4 >= sizeof id)
+			continue;
+		memcpy(id, e->d_name, k - 4);
+		id[k - 4] = '\0';
+		(*checked)++;
+		key.message_id = id;
+		found = n ? bsearch(&key, v, n, sizeof *v, live_cmp) : NULL;
+		if (found == NULL) {
+			printf("differs: mail %s was made by the replay only\n", id);
+			diffs++;
+			continue;
+		}
+		found->matched = 1;
+		snprintf(path, sizeof path, "%s/%s", r->mail_dir, e->d_name);
+		buf_reset(&mine);
+		buf_reset(&raw);
+		if (found->path)
+			str_copy(live_path, found->path, sizeof live_path);
+		else if (spool_sent_path(r->sp, found->spool_id, live_path, sizeof live_path) < 0)
+			str_copy(live_path, "missing", sizeof live_path);
+		if (fs_read_file(path, &mine) < 0 || fs_read_file(live_path, &raw) < 0 ||
+		    raw.len != mine.len || memcmp(raw.data, mine.data, raw.len) != 0) {
+			/* Both files named, to compare them. */
+			printf("differs: mail %s (%s, %s)\n", id, live_path, path);
+			diffs++;
+		}
+	}
+	if (d)
+		closedir(d);
+	for (i = 0; i < n; i++) {
+		if (!v[i].matched) {
+			printf("differs: mail %s was made by the live judge only\n", v[i].message_id);
+			diffs++;
+		}
+		free(v[i].message_id);
+		free(v[i].path);
+	}
+	free(v);
+	buf_free(&raw);
+	buf_free(&mine);
+	return diffs;
+}
+
+/* A new directory under TMPDIR (default /tmp) into scratch. Returns 0 or
+ * -1 (said why). */
+static int
+make_scratch(char *scratch, size_t size)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	snprintf(scratch, size, "%s/pouch-replay.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (mkdtemp(scratch) == NULL) {
+		fprintf(stderr, "pouch replay: %s: %s\n", scratch, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Copy from into to (synced), keeping to's mode 0640. */
+static int
+install_file(const char *from, const char *to)
+{
+	struct buf b;
+	int rc;
+
+	buf_init(&b, 256u << 20);
+	rc = fs_read_file(from, &b) < 0 || fs_write_atomic_mode(to, b.data, b.len, 0640) < 0 ? -1 : 0;
+	if (rc < 0)
+		fprintf(stderr, "pouch replay: %s: %s\n", to, strerror(errno));
+	buf_free(&b);
+	return rc;
+}
+
+/* Put the game rebuilt in out/games/game in place of the live one: its
+ * history records and logs first, its file last (the damaged one kept
+ * beside it), then the note that set it aside goes (a run that finds the
+ * game whole removes a note left behind). */
+static int
+install_game(const char *live, const char *out, const char *game, time_t now)
+{
+	char from[2600], to[1400], dir[1200];
+	DIR *d;
+	struct dirent *e;
+	int bad = 0;
+
+	snprintf(dir, sizeof dir, "%s/games/%s/history", live, game);
+	if (fs_mkdir_p(dir, 0750) < 0) {
+		fprintf(stderr, "pouch replay: %s: %s\n", dir, strerror(errno));
+		return -1;
+	}
+	snprintf(dir, sizeof dir, "%s/games/%s/history", out, game);
+	d = opendir(dir);
+	while (d && !bad && (e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.' || strstr(e->d_name, ".tmp."))
+			continue;
+		snprintf(from, sizeof from, "%s/%s", dir, e->d_name);
+		snprintf(to, sizeof to, "%s/games/%s/history/%s", live, game, e->d_name);
+		bad = install_file(from, to) < 0;
+	}
+	if (d)
+		closedir(d);
+	for (int k = 0; k < 2 && !bad; k++) {
+		const char *log = k ? "press.log" : "audit.log";
+		snprintf(from, sizeof from, "%s/games/%s/%s", out, game, log);
+		snprintf(to, sizeof to, "%s/games/%s/%s", live, game, log);
+		if (fs_exists(from))
+			bad = install_file(from, to) < 0;
+	}
+	if (bad)
+		return -1;
+	/* A copy of the damaged file, then the new one replaces it whole: a
+	 * crash in between leaves the game set aside, never without a file. */
+	snprintf(from, sizeof from, "%s/games/%s/game.txt", live, game);
+	snprintf(to, sizeof to, "%s/games/%s/game.txt.damaged-%lld", live, game, (long long)now);
+	if (fs_exists(from) && install_file(from, to) < 0)
+		return -1;
+	snprintf(from, sizeof from, "%s/games/%s/game.txt", out, game);
+	snprintf(to, sizeof to, "%s/games/%s/game.txt", live, game);
+	if (install_file(from, to) < 0)
+		return -1;
+	snprintf(to, sizeof to, "%s/games/%s/%s", live, game, ASIDE_NOTE);
+	if (unlink(to) < 0 && errno != ENOENT) {
+		fprintf(stderr, "pouch replay: %s: %s\n", to, strerror(errno));
+		return -1;
+	}
+	/* The next run loads the games whatever DATA/next-due said. */
+	snprintf(to, sizeof to, "%s/next-due", live);
+	unlink(to);
+	return 0;
+}
+
+/* pouch replay --game NAME: rebuild one game of the live judge from its
+ * spool, as it stood when it was set aside, and put it in place. */
+static int
+repair_game(const struct cli_opts *o, struct run_opts *ro, const char *game)
+{
+	const char *live = data_dir(o);
+	char lock[1100], scratch[1100], path[1300];
+	struct runner r;
+	struct buf err;
+	size_t upto = 0;
+	time_t clock = 0;
+	int fd, rc, status;
+
+	if (!game_name_valid(game)) {
+		fprintf(stderr, "pouch replay: \"%s\" is not a game name\n", game);
+		return 2;
+	}
+	/* No run may touch the games meanwhile. */
+	snprintf(lock, sizeof lock, "%s/pouch.lock", live);
+	fd = fs_lock(lock, LOCK_WAIT_MS);
+	if (fd < 0) {
+		fprintf(stderr, "pouch replay: %s: %s\n", lock, errno == EWOULDBLOCK ?
+		    "another pouch is working there; try again" : strerror(errno));
+		return 1;
+	}
+	buf_init(&err, 1 << 16);
+	rc = runner_aside_point(live, game, &upto, &clock, &err);
+	if (rc < 0) {
+		cli_print_err("replay", &err);
+		buf_free(&err);
+		fs_unlock(fd);
+		return 1;
+	}
+	buf_free(&err);
+	if (make_scratch(scratch, sizeof scratch) < 0) {
+		fs_unlock(fd);
+		return 1;
+	}
+	ro->data = scratch;
+	ro->replay_cut = 1;
+	ro->replay_upto = upto;
+	ro->now = clock;
+	status = 1;
+	if (open_runner(&r, ro, "replay") == 0) {
+		status = finish(&r, "replay", 1, 0);
+		printf("replayed %d messages (%d from the host), up to where game %s was %s\n",
+		    r.stats.applied, r.stats.host, game, rc == 1 ? "set aside" : "last saved");
+		runner_close(&r);
+	}
+	snprintf(path, sizeof path, "%s/games/%s/game.txt", scratch, game);
+	if (status == 0 && !fs_exists(path)) {
+		fprintf(stderr, "pouch replay: the spool makes no game %s (up to message %zu)\n",
+		    game, upto);
+		status = 1;
+	}
+	if (status == 0 && install_game(live, scratch, game, time(NULL)) < 0)
+		status = 1;
+	if (status == 0)
+		printf("game %s rebuilt from the spool and put in place; the next run reads the "
+		    "mail kept for it\n", game);
+	fs_rm_rf(scratch);
+	fs_unlock(fd);
+	return status;
+}
+
+int
+cli_replay(const struct cli_opts *o, int argc, char **argv)
+{
+	const char *spool = NULL, *out = NULL, *game = NULL;
+	char spool_default[1100], scratch[1100] = "";
+	struct run_opts ro;
+	struct runner r;
+	int i, verify = 0, status = 0, diffs = 0, checked = 0, rc;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--spool") == 0 && i + 1 < argc)
+			spool = argv[++i];
+		else if ((strcmp(argv[i], "--into") == 0 || strcmp(argv[i], "--out") == 0 ||
+		    strcmp(argv[i], "--data") == 0) && i + 1 < argc)
+			out = argv[++i];
+		else if (strcmp(argv[i], "--verify") == 0)
+			verify = 1;
+		else if (strcmp(argv[i], "--game") == 0 && i + 1 < argc)
+			game = argv[++i];
+		else {
+			return cli_usage("replay", stderr);
+		}
+	}
+	if ((out == NULL && !verify && game == NULL) || (game && (out || verify || spool))) {
+		return cli_usage("replay", stderr);
+	}
+	if (spool == NULL) {
+		snprintf(spool_default, sizeof spool_default, "%s/spool", data_dir(o));
+		spool = spool_default;
+	}
+	run_opts_init(&ro, o);
+	ro.spool = spool;
+	ro.replay = 1;
+	ro.now = 0;		/* the spool's clock */
+	ro.host_out = NULL;
+	if (o->config == NULL) {
+		/* The live judge's settings, when it has them in its folder. */
+		static char conf[1100];
+		snprintf(conf, sizeof conf, "%s/pouch.conf", data_dir(o));
+		if (fs_exists(conf)) {
+			ro.config = conf;
+			ro.conf_dir = data_dir(o);	/* its relative paths are the live judge's */
+		}
+	}
+	if (game)
+		return repair_game(o, &ro, game);
+	if (out == NULL) {	/* a check only: into a directory of its own */
+		if (make_scratch(scratch, sizeof scratch) < 0)
+			return 1;
+		out = scratch;
+	}
+	ro.data = out;
+	rc = open_runner(&r, &ro, "replay");
+	if (rc != 0) {
+		if (*scratch)
+			fs_rm_rf(scratch);
+		return 1;
+	}
+	status = finish(&r, "replay", 1, 0);
+	printf("replayed %d messages (%d from the host): %d phase(s) adjudicated, %d messages made\n",
+	    r.stats.applied, r.stats.host, r.stats.phases, r.stats.queued);
+	if (status == 0 && verify) {
+		diffs += verify_games(data_dir(o), out, &checked);
+		diffs += verify_mail(&r, data_dir(o), &checked);
+		printf("verify: %d files and messages compared, %d difference%s\n", checked, diffs,
+		    diffs == 1 ? "" : "s");
+		if (diffs)
+			status = 1;
+	}
+	runner_close(&r);
+	if (*scratch) {
+		if (status == 0)
+			fs_rm_rf(scratch);
+		else
+			printf("the replay is kept in %s\n", scratch);
+	}
+	return status;
+}

@@ -1,0 +1,1646 @@
+/*
+ * adjudicate.c — movement, retreat and adjustment resolution.
+ *
+ * Movement, in three steps:
+ *
+ * 1. Checking (check_*): each submitted order is matched to a unit and
+ *    checked against the board alone. An order that could never be valid
+ *    is illegal and ignored: the unit holds and may receive support to hold
+ *    (2023 rulebook; DATC 4.E.1). A later legal order to a unit replaces an
+ *    earlier one.
+ *
+ * 2. Resolving (resolve): Kruijswijk's guess-and-backup algorithm over the
+ *    decisions MOVE (does the move succeed), SUPPORT (is the support given,
+ *    i.e. not cut) and CONVOY (does the fleet stay, i.e. is not dislodged).
+ *    The strengths of DATC 5.B (attack, hold, defend, prevent) are computed
+ *    on demand from other decisions. resolve() first guesses "fails"; when
+ *    an adjudication depends on a guess, the dependency list records it. A
+ *    cycle rooted at an order is tried with both guesses: one consistent
+ *    answer is the answer; two (circular movement) or none (a paradox) call
+ *    the backup rule.
+ *
+ * 3. Reporting: reason codes per order and per unit, the position after
+ *    movement with dislodged units, where their attackers came from and the
+ *    provinces left empty by standoffs.
+ *
+ * DATC references are to the Diplomacy Adjudicator Test Cases v3.0;
+ * rulebook references to the 1971 rulebook unless another is named.
+ */
+#include "adjudicate.h"
+
+#include <assert.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../lib/str.h"
+
+enum { K_HOLD = 0, K_MOVE, K_SUPPORT, K_CONVOY };
+
+/* How an army move relates to convoys (DATC 4.A.3). */
+enum {
+	CM_LAND = 0,		/* over land only */
+	CM_CONVOY,		/* by convoy only: not adjacent, or the rules say the convoy is meant */
+	CM_1971,		/* by convoy only to swap with a unit coming the other way (1971) */
+};
+
+#define NONE (-1)
+
+struct ws {
+	const struct map *m;
+	const struct rules *r;
+	const struct board *b;
+	int n;
+	uint8_t kind[BOARD_MAX_UNITS];
+	uint8_t cmode[BOARD_MAX_UNITS];
+	uint8_t resolved[BOARD_MAX_UNITS];
+	uint8_t visited[BOARD_MAX_UNITS];
+	uint8_t in_cycle[BOARD_MAX_UNITS];
+	uint8_t res[BOARD_MAX_UNITS];
+	uint8_t paradox[BOARD_MAX_UNITS];	/* convoy set aside by the Szykman rule */
+	uint8_t via[BOARD_MAX_UNITS];
+	int16_t ord[BOARD_MAX_UNITS];		/* executed order */
+	loc_id dest[BOARD_MAX_UNITS];		/* move, convoy, support-to-move destination */
+	prov_id destp[BOARD_MAX_UNITS];		/* its province (PROV_NONE: support to hold) */
+	prov_id prov[BOARD_MAX_UNITS];		/* where the unit is */
+	int16_t target[BOARD_MAX_UNITS];	/* supported / convoyed unit */
+	int16_t next_into[BOARD_MAX_UNITS];	/* next move to the same province */
+	int16_t next_sup[BOARD_MAX_UNITS];	/* next support of the same unit */
+	int16_t next_cvy[BOARD_MAX_UNITS];	/* next convoy of the same army */
+	int16_t sup_head[BOARD_MAX_UNITS];
+	int16_t cvy_head[BOARD_MAX_UNITS];
+	int16_t at[MAP_MAX_PROVS];		/* unit in the province */
+	int16_t into[MAP_MAX_PROVS];		/* first move to the province */
+	int16_t cycle[BOARD_MAX_UNITS];		/* orders in unresolved cycles */
+	int16_t cpos[BOARD_MAX_UNITS];		/* position in cycle[] while in_cycle */
+	int ncycle;
+	int lowest;				/* earliest cycle position depended on */
+	int recursion_hits;
+	bool guess_based;
+};
+
+static bool resolve(struct ws *w, int u);
+
+/* ------------------------------------------------------------ checking -- */
+
+/*
+ * The destination a fleet at from reaches when ordered to to: a coast must
+ * be given when two coasts can be reached (DATC 4.B.1), is supplied when
+ * only one can (4.B.2 a), and a coast that cannot be reached makes the order
+ * illegal (4.B.3 b). Returns R_OK and sets *out, or the reason.
+ */
+static enum reason
+fleet_dest(const struct map *m, loc_id from, loc_id to, loc_id *out)
+{
+	const struct location *tl = &m->locs[to];
+	const struct province *tp = &m->provs[tl->prov];
+	loc_id found = LOC_NONE;
+	int i, nfound = 0;
+
+	if (tl->coast > 0) {
+		if (map_adjacent(m, UNIT_FLEET, from, to)) {
+			*out = to;
+			return R_OK;
+		}
+		return map_reaches(m, UNIT_FLEET, from, tl->prov) ? R_BAD_COAST : R_NOT_ADJACENT;
+	}
+	if (tp->ncoasts == 0) {
+		if (!map_adjacent(m, UNIT_FLEET, from, to))
+			return R_NOT_ADJACENT;
+		*out = to;
+		return R_OK;
+	}
+	for (i = 0; i < tp->ncoasts; i++) {
+		if (map_adjacent(m, UNIT_FLEET, from, tp->coast[i])) {
+			found = tp->coast[i];
+			nfound++;
+		}
+	}
+	if (nfound == 0)
+		return R_NOT_ADJACENT;
+	if (nfound > 1)
+		return R_NEED_COAST;
+	*out = found;
+	return R_OK;
+}
+
+/*
+ * Is sea province s on a chordless route src -> seas -> dst? Such a route
+ * has no shortcut, so every fleet on it is needed; a convoy order by a fleet
+ * on no such route is illegal in the 2023 rules (DATC 6.G.19). Depth-first
+ * over the seas; path[] holds the route so far.
+ */
+struct route_search {
+	const struct map *m;
+	prov_id src, dst, want;
+	prov_id path[64];
+	int len;
+	int budget;
+};
+
+static bool
+route_dfs(struct route_search *rs, bool seen_want)
+{
+	const struct map *m = rs->m;
+	prov_id last = rs->path[rs->len - 1];
+	int q, i;
+
+	if (--rs->budget < 0)
+		return true;	/* give up: do not declare the order illegal */
+	if (rs->len > 1 && map_fleet_link(m, last, rs->dst)) {
+		/* The route must end here: dst may touch no earlier sea. */
+		for (i = 1; i < rs->len - 1; i++)
+			if (map_fleet_link(m, rs->path[i], rs->dst))
+				return false;
+		return seen_want;
+	}
+	if (rs->len >= (int)(sizeof rs->path / sizeof rs->path[0]))
+		return false;
+	for (q = 0; q < m->nprovs; q++) {
+		if (m->provs[q].terrain != TERRAIN_SEA || !map_fleet_link(m, last, (prov_id)q))
+			continue;
+		for (i = 0; i < rs->len - 1; i++)
+			if (rs->path[i] == q || map_fleet_link(m, rs->path[i], (prov_id)q))
+				break;
+		if (i < rs->len - 1)
+			continue;
+		/* q is adjacent only to the last node: a chordless extension. */
+		rs->path[rs->len++] = (prov_id)q;
+		if (route_dfs(rs, seen_want || q == rs->want)) {
+			rs->len--;
+			return true;
+		}
+		rs->len--;
+	}
+	return false;
+}
+
+static bool
+fleet_needed(const struct map *m, prov_id src, prov_id dst, prov_id sea)
+{
+	struct route_search rs;
+
+	rs.m = m;
+	rs.src = src;
+	rs.dst = dst;
+	rs.want = sea;
+	rs.path[0] = src;
+	rs.len = 1;
+	rs.budget = 200000;
+	return route_dfs(&rs, false);
+}
+
+/*
+ * Could fleets now on the board carry an army from src to dst (whatever
+ * they are ordered)? A move that needs a convoy no fleet could give is
+ * illegal (DATC 4.E.1, 6.D.32).
+ */
+static bool
+fleet_chain(const struct ws *w, prov_id src, prov_id dst)
+{
+	const struct map *m = w->m;
+	prov_id queue[MAP_MAX_PROVS];
+	uint8_t seen[MAP_MAX_PROVS];
+	int head = 0, tail = 0, q;
+
+	memset(seen, 0, (size_t)m->nprovs);
+	for (q = 0; q < m->nprovs; q++) {
+		int f = w->at[q];
+		if (f != NONE && w->b->units[f].type == UNIT_FLEET &&
+		    m->provs[q].terrain == TERRAIN_SEA && map_fleet_link(m, src, (prov_id)q)) {
+			seen[q] = 1;
+			queue[tail++] = (prov_id)q;
+		}
+	}
+	while (head < tail) {
+		prov_id s = queue[head++];
+		if (map_fleet_link(m, s, dst))
+			return true;
+		for (q = 0; q < m->nprovs; q++) {
+			int f = w->at[q];
+			if (!seen[q] && f != NONE && w->b->units[f].type == UNIT_FLEET &&
+			    m->provs[q].terrain == TERRAIN_SEA && map_fleet_link(m, s, (prov_id)q)) {
+				seen[q] = 1;
+				queue[tail++] = (prov_id)q;
+			}
+		}
+	}
+	return false;
+}
+
+/* Check order o for unit u; on success fill the working fields of u. */
+static enum reason
+check_order(struct ws *w, int u, const struct order *o)
+{
+	const struct map *m = w->m;
+	const struct unit *un = &w->b->units[u];
+	enum unit_type t = (enum unit_type)un->type;
+	prov_id here = w->prov[u];
+	enum reason rc;
+	loc_id d;
+	int tu;
+
+	switch (o->kind) {
+	case ORDER_HOLD:
+		w->kind[u] = K_HOLD;
+		return R_OK;
+
+	case ORDER_MOVE:
+		if (o->dest == LOC_NONE)
+			return R_NOT_ADJACENT;
+		if (m->locs[o->dest].prov == here)
+			return R_SAME_PROVINCE;
+		if (t == UNIT_ARMY) {
+			/* A coast given for an army is ignored (DATC 4.B.6). */
+			d = m->provs[m->locs[o->dest].prov].loc;
+			if (!m->locs[d].army_ok)
+				return R_NOT_ADJACENT;
+			if (map_adjacent(m, UNIT_ARMY, un->loc, d))
+				w->cmode[u] = CM_LAND;
+			else if (map_convoy_reach(m, here, m->locs[d].prov) &&
+			    fleet_chain(w, here, m->locs[d].prov))
+				w->cmode[u] = CM_CONVOY;
+			else
+				return map_convoy_reach(m, here, m->locs[d].prov) ? R_NO_CONVOY :
+										   R_NOT_ADJACENT;
+		} else {
+			rc = fleet_dest(m, un->loc, o->dest, &d);
+			if (rc != R_OK)
+				return rc;
+			w->cmode[u] = CM_LAND;
+		}
+		w->kind[u] = K_MOVE;
+		w->dest[u] = d;
+		w->destp[u] = m->locs[d].prov;
+		w->via[u] = o->via_convoy && t == UNIT_ARMY;
+		return R_OK;
+
+	case ORDER_SUPPORT:
+		if (o->target == LOC_NONE)
+			return R_NO_UNIT;
+		if (m->locs[o->target].prov == here)
+			return R_SAME_PROVINCE;	/* support to hold itself (DATC 6.A.8) */
+		tu = w->at[m->locs[o->target].prov];
+		if (o->dest == LOC_NONE) {
+			if (!map_reaches(m, t, un->loc, m->locs[o->target].prov))
+				return R_CANNOT_SUPPORT;
+			w->destp[u] = PROV_NONE;
+		} else {
+			if (m->locs[o->dest].prov == here)
+				return R_SAME_PROVINCE;	/* DATC 6.D.34 */
+			if (!map_reaches(m, t, un->loc, m->locs[o->dest].prov))
+				return R_CANNOT_SUPPORT;
+			w->destp[u] = m->locs[o->dest].prov;
+		}
+		w->kind[u] = K_SUPPORT;
+		w->dest[u] = o->dest;
+		w->target[u] = (int16_t)tu;
+		return R_OK;
+
+	case ORDER_CONVOY:
+		if (t != UNIT_FLEET || m->provs[here].terrain != TERRAIN_SEA)
+			return R_CANNOT_CONVOY;
+		if (o->target == LOC_NONE || o->dest == LOC_NONE)
+			return R_NO_UNIT;
+		tu = w->at[m->locs[o->target].prov];
+		if (tu != NONE && w->b->units[tu].type != UNIT_ARMY)
+			return R_CANNOT_CONVOY;	/* only armies are convoyed (DATC 6.A.7) */
+		if (m->locs[o->target].prov == m->locs[o->dest].prov)
+			return R_SAME_PROVINCE;
+		if (!map_convoy_reach(m, m->locs[o->target].prov, m->locs[o->dest].prov))
+			return R_CANNOT_CONVOY;
+		if (!fleet_needed(m, m->locs[o->target].prov, m->locs[o->dest].prov, here))
+			return R_CANNOT_CONVOY;
+		w->kind[u] = K_CONVOY;
+		w->dest[u] = m->provs[m->locs[o->dest].prov].loc;
+		w->destp[u] = m->locs[o->dest].prov;
+		w->target[u] = (int16_t)tu;
+		return R_OK;
+
+	case ORDER_INSURRECTION:
+		/* MUNA: the unit stays where it is this season, holding (it can
+		 * be supported, and dislodged); it leaves the board when the
+		 * season ends (judge/systems/muna.h). */
+		if (!w->r->insurrection)
+			return R_WRONG_PHASE;
+		if (o->target_power >= m->npowers || !board_eliminated(w->b, m, o->target_power))
+			return R_NOT_ELIMINATED;
+		w->kind[u] = K_HOLD;
+		return R_OK;
+
+	default:
+		return R_WRONG_PHASE;
+	}
+}
+
+/* An order a unit is given in a movement phase (variant orders when their
+ * rules are on)? */
+static bool
+movement_kind(const struct rules *r, const struct order *o)
+{
+	return o->kind == ORDER_HOLD || o->kind == ORDER_MOVE || o->kind == ORDER_SUPPORT ||
+	    o->kind == ORDER_CONVOY || (o->kind == ORDER_INSURRECTION && r->insurrection);
+}
+
+/* A revival order (MUNA) in a movement phase: carried out when the season
+ * ends (judge/systems/muna.h); here only whether its power may give it. */
+static enum reason
+revival_reason(const struct map *m, const struct rules *r, const struct board *b,
+    const struct order *o)
+{
+	if (!r->insurrection)
+		return R_WRONG_PHASE;
+	return o->power < m->npowers && board_eliminated(b, m, o->power) ? R_OK : R_NOT_ELIMINATED;
+}
+
+/* Do the convoy orders for army u form a whole route (whatever happens
+ * to the fleets)? */
+static bool
+ordered_route(struct ws *w, int u)
+{
+	const struct map *m = w->m;
+	int16_t cand[BOARD_MAX_UNITS], queue[BOARD_MAX_UNITS];
+	uint8_t seen[BOARD_MAX_UNITS];
+	int nc = 0, head = 0, tail = 0, i, j, f;
+
+	for (f = w->cvy_head[u]; f != NONE; f = w->next_cvy[f])
+		if (w->kind[f] == K_CONVOY && w->destp[f] == w->destp[u])
+			cand[nc++] = (int16_t)f;
+	memset(seen, 0, sizeof seen);
+	for (i = 0; i < nc; i++)
+		if (map_fleet_link(m, w->prov[u], w->prov[cand[i]])) {
+			seen[i] = 1;
+			queue[tail++] = (int16_t)i;
+		}
+	while (head < tail) {
+		i = queue[head++];
+		if (map_fleet_link(m, w->prov[cand[i]], w->destp[u]))
+			return true;
+		for (j = 0; j < nc; j++)
+			if (!seen[j] && map_fleet_link(m, w->prov[cand[i]], w->prov[cand[j]])) {
+				seen[j] = 1;
+				queue[tail++] = (int16_t)j;
+			}
+	}
+	return false;
+}
+
+/* Decide, per the edition, whether army moves to adjacent provinces use
+ * offered convoys (DATC 4.A.3). Needs all convoy orders known. */
+static void
+set_convoy_modes(struct ws *w)
+{
+	int u, f;
+
+	for (u = 0; u < w->n; u++) {
+		bool own = false, any = false;
+
+		if (w->kind[u] != K_MOVE || w->cmode[u] != CM_LAND ||
+		    w->b->units[u].type != UNIT_ARMY)
+			continue;
+		for (f = w->cvy_head[u]; f != NONE; f = w->next_cvy[f]) {
+			if (w->destp[f] != w->destp[u])
+				continue;
+			any = true;
+			if (w->b->units[f].power == w->b->units[u].power)
+				own = true;
+		}
+		switch (w->r->convoy_adjacent) {
+		case ADJ_CONVOY_2023:
+			if (w->via[u] || own)
+				w->cmode[u] = CM_CONVOY;
+			break;
+		case ADJ_CONVOY_2000:
+			/* The convoy counts only when the ordered convoys make a
+			 * whole route; else the army goes overland (DATC v2.4
+			 * 6.G.8). A route that is later broken does not fall
+			 * back (6.G.11). */
+			if ((w->via[u] || own) && ordered_route(w, u))
+				w->cmode[u] = CM_CONVOY;
+			break;
+		case ADJ_CONVOY_1982:
+			if (own)
+				w->cmode[u] = CM_CONVOY;
+			break;
+		case ADJ_CONVOY_1971:
+			if (any)
+				w->cmode[u] = CM_1971;
+			break;
+		case ADJ_CONVOY_EXPLICIT:
+			if (w->via[u])
+				w->cmode[u] = CM_CONVOY;
+			break;
+		}
+	}
+}
+
+/* ---------------------------------------------------------- decisions -- */
+
+/*
+ * Is there an unbroken chain of convoying fleets for army u? Fleets count
+ * when ordered to convoy u to its destination, not set aside by the Szykman
+ * rule, and not dislodged. With the 1971 rule a convoy is broken when any
+ * fleet on any route is dislodged (DATC 4.A.1 a).
+ */
+static bool
+convoy_path(struct ws *w, int u)
+{
+	const struct map *m = w->m;
+	int16_t cand[BOARD_MAX_UNITS], queue[BOARD_MAX_UNITS];
+	uint8_t seen[BOARD_MAX_UNITS], back[BOARD_MAX_UNITS];
+	prov_id src = w->prov[u], dst = w->destp[u];
+	int nc = 0, head = 0, tail = 0, i, j, f;
+	bool found = false;
+
+	for (f = w->cvy_head[u]; f != NONE; f = w->next_cvy[f])
+		if (w->kind[f] == K_CONVOY && w->destp[f] == dst && !w->paradox[f])
+			cand[nc++] = (int16_t)f;
+	if (nc == 0)
+		return false;
+	memset(seen, 0, sizeof seen);
+
+	if (!w->r->multi_route_any) {
+		for (i = 0; i < nc; i++) {
+			if (map_fleet_link(m, src, w->prov[cand[i]]) && resolve(w, cand[i])) {
+				seen[i] = 1;
+				queue[tail++] = (int16_t)i;
+			}
+		}
+		while (head < tail) {
+			i = queue[head++];
+			if (map_fleet_link(m, w->prov[cand[i]], dst))
+				return true;
+			for (j = 0; j < nc; j++) {
+				if (!seen[j] && map_fleet_link(m, w->prov[cand[i]], w->prov[cand[j]]) &&
+				    resolve(w, cand[j])) {
+					seen[j] = 1;
+					queue[tail++] = (int16_t)j;
+				}
+			}
+		}
+		return false;
+	}
+
+	/* 1971: the fleets on some route, then all of them must stay. */
+	for (i = 0; i < nc; i++) {
+		if (map_fleet_link(m, src, w->prov[cand[i]])) {
+			seen[i] = 1;
+			queue[tail++] = (int16_t)i;
+		}
+	}
+	while (head < tail) {
+		i = queue[head++];
+		for (j = 0; j < nc; j++) {
+			if (!seen[j] && map_fleet_link(m, w->prov[cand[i]], w->prov[cand[j]])) {
+				seen[j] = 1;
+				queue[tail++] = (int16_t)j;
+			}
+		}
+	}
+	memset(back, 0, sizeof back);
+	head = tail = 0;
+	for (i = 0; i < nc; i++) {
+		if (seen[i] && map_fleet_link(m, w->prov[cand[i]], dst)) {
+			back[i] = 1;
+			queue[tail++] = (int16_t)i;
+			found = true;
+		}
+	}
+	if (!found)
+		return false;
+	while (head < tail) {
+		i = queue[head++];
+		for (j = 0; j < nc; j++) {
+			if (seen[j] && !back[j] && map_fleet_link(m, w->prov[cand[i]], w->prov[cand[j]])) {
+				back[j] = 1;
+				queue[tail++] = (int16_t)j;
+			}
+		}
+	}
+	for (i = 0; i < nc; i++)
+		if (seen[i] && back[i] && !resolve(w, cand[i]))
+			return false;
+	return true;
+}
+
+/* Can move u have any effect on its destination (attack strength above 0)? */
+static bool
+has_route(struct ws *w, int u)
+{
+	return w->cmode[u] != CM_CONVOY || convoy_path(w, u);
+}
+
+/* Does move u travel by convoy? */
+static bool
+uses_convoy(struct ws *w, int u)
+{
+	int v;
+
+	switch (w->cmode[u]) {
+	case CM_CONVOY:
+		return true;
+	case CM_1971:
+		v = w->at[w->destp[u]];
+		return v != NONE && w->kind[v] == K_MOVE && w->destp[v] == w->prov[u] &&
+		    convoy_path(w, u);
+	default:
+		return false;
+	}
+}
+
+/* The unit moving head-to-head against u (both over land), or NONE. */
+static int
+h2h(struct ws *w, int u)
+{
+	int v = w->at[w->destp[u]];
+
+	if (v == NONE || w->kind[v] != K_MOVE || w->destp[v] != w->prov[u])
+		return NONE;
+	if (uses_convoy(w, u) || uses_convoy(w, v))
+		return NONE;
+	return v;
+}
+
+/* Does support s match the order of unit u? */
+static bool
+support_matches(struct ws *w, int s, int u)
+{
+	if (w->destp[s] == PROV_NONE)
+		return w->kind[u] != K_MOVE;
+	if (w->kind[u] != K_MOVE || w->destp[u] != w->destp[s])
+		return false;
+	/* A coast named in a support must be the coast moved to (DATC 4.B.4,
+	 * 6.B.9); a support without a coast fits either (6.B.7). */
+	if (w->m->locs[w->dest[s]].coast != 0 &&
+	    w->dest[s] != w->dest[u])
+		return false;
+	return true;
+}
+
+/* Successful supports of u's order, not counting those of power excl. */
+static int
+support_count(struct ws *w, int u, power_id excl)
+{
+	int s, n = 0;
+
+	for (s = w->sup_head[u]; s != NONE; s = w->next_sup[s]) {
+		if (!support_matches(w, s, u))
+			continue;
+		if (excl != POWER_NONE && w->b->units[s].power == excl)
+			continue;
+		if (resolve(w, s))
+			n++;
+	}
+	return n;
+}
+
+static int
+hold_strength(struct ws *w, prov_id p)
+{
+	int u = w->at[p];
+
+	if (u == NONE)
+		return 0;
+	if (w->kind[u] == K_MOVE)
+		return resolve(w, u) ? 0 : 1;
+	return 1 + support_count(w, u, POWER_NONE);
+}
+
+static int
+attack_strength(struct ws *w, int u)
+{
+	int v;
+
+	if (!has_route(w, u))
+		return 0;
+	v = w->at[w->destp[u]];
+	if (v == NONE)
+		return 1 + support_count(w, u, POWER_NONE);
+	if (w->kind[v] == K_MOVE && h2h(w, u) == NONE && resolve(w, v))
+		return 1 + support_count(w, u, POWER_NONE);
+	/* A unit cannot dislodge its own power's unit, nor be helped to
+	 * dislodge a unit by that unit's power (DATC 6.D.13-6.D.16). */
+	if (w->b->units[v].power == w->b->units[u].power)
+		return 0;
+	return 1 + support_count(w, u, w->b->units[v].power);
+}
+
+static int
+defend_strength(struct ws *w, int u)
+{
+	return 1 + support_count(w, u, POWER_NONE);
+}
+
+static int
+prevent_strength(struct ws *w, int u)
+{
+	int v;
+
+	if (!has_route(w, u))
+		return 0;
+	v = h2h(w, u);
+	/* Beaten in a head-to-head battle: no effect where the attacker came
+	 * from (DATC 5.B; issue 4.A.7 choice b). */
+	if (v != NONE && resolve(w, v))
+		return 0;
+	return 1 + support_count(w, u, POWER_NONE);
+}
+
+static bool
+move_decision(struct ws *w, int u)
+{
+	int a = attack_strength(w, u), v, x;
+
+	v = h2h(w, u);
+	if (v != NONE) {
+		if (a <= defend_strength(w, v))
+			return false;
+	} else if (a <= hold_strength(w, w->destp[u])) {
+		return false;
+	}
+	for (x = w->into[w->destp[u]]; x != NONE; x = w->next_into[x])
+		if (x != u && a <= prevent_strength(w, x))
+			return false;
+	return true;
+}
+
+/* SUPPORT decision: true when the support is given (not cut). */
+static bool
+support_decision(struct ws *w, int s)
+{
+	power_id pw = w->b->units[s].power;
+	int x;
+
+	for (x = w->into[w->prov[s]]; x != NONE; x = w->next_into[x]) {
+		if (w->b->units[x].power == pw)
+			continue;	/* a power does not cut its own support */
+		if (w->destp[s] != PROV_NONE && w->prov[x] == w->destp[s]) {
+			/* Attacked from where the support goes: cut only by
+			 * dislodgement (rulebook IX.3; convoyed or not, 4.A.4). */
+			if (resolve(w, x))
+				return false;
+			continue;
+		}
+		if (has_route(w, x))
+			return false;
+	}
+	return true;
+}
+
+/* CONVOY decision: true when the fleet is not dislodged. */
+static bool
+convoy_decision(struct ws *w, int f)
+{
+	int x;
+
+	for (x = w->into[w->prov[f]]; x != NONE; x = w->next_into[x])
+		if (resolve(w, x))
+			return false;
+	return true;
+}
+
+static bool
+adjudicate(struct ws *w, int u)
+{
+	switch (w->kind[u]) {
+	case K_MOVE:
+		return move_decision(w, u);
+	case K_SUPPORT:
+		return support_decision(w, u);
+	case K_CONVOY:
+		return convoy_decision(w, u);
+	default:
+		return true;
+	}
+}
+
+static void
+cycle_add(struct ws *w, int u)
+{
+	assert(w->ncycle < BOARD_MAX_UNITS);
+	w->cpos[u] = (int16_t)w->ncycle;
+	w->cycle[w->ncycle++] = (int16_t)u;
+	w->in_cycle[u] = 1;
+}
+
+static void
+cycle_truncate(struct ws *w, int len)
+{
+	while (w->ncycle > len)
+		w->in_cycle[w->cycle[--w->ncycle]] = 0;
+}
+
+/*
+ * The backup rule for the cycle cycle[from..ncycle). With a convoy in the
+ * cycle it is a convoy paradox: the convoying fleets in it are set aside
+ * (Szykman rule, DATC 4.A.2). Otherwise it is circular movement: every
+ * move in the cycle succeeds (rulebook VIII; DATC 6.C).
+ */
+static void
+backup_rule(struct ws *w, int from)
+{
+	bool convoy = false;
+	int i;
+
+	for (i = from; i < w->ncycle; i++)
+		if (w->kind[w->cycle[i]] == K_CONVOY)
+			convoy = true;
+	for (i = from; i < w->ncycle; i++) {
+		int u = w->cycle[i];
+		if (convoy) {
+			if (w->kind[u] == K_CONVOY)
+				w->paradox[u] = 1;
+		} else if (w->kind[u] == K_MOVE) {
+			w->res[u] = 1;
+			w->resolved[u] = 1;
+		}
+	}
+}
+
+/*
+ * The guess algorithm of DATC 5.F. An order met again deeper in its own
+ * recursion answers with its current guess (first "fails") and joins the
+ * cycle list; recursion_hits counts such meetings, so that only the
+ * ancestor of the whole cycle tries the second guess and, if the guesses
+ * disagree, applies the backup rule.
+ *
+ * One addition: an order may also lean on a cycle member found earlier,
+ * by an order further out (Pandin's paradox, DATC 5.D). Such an answer is
+ * a guess too, and the frame is then not the ancestor: "lowest" records
+ * the earliest cycle position a frame depended on.
+ */
+static bool
+resolve(struct ws *w, int u)
+{
+	int old_len, old_hits, old_low;
+	bool first, second, old_gb;
+
+	if (w->resolved[u])
+		return w->res[u];
+	if (w->in_cycle[u]) {
+		w->guess_based = true;
+		if (w->cpos[u] < w->lowest)
+			w->lowest = w->cpos[u];
+		return w->res[u];
+	}
+	if (w->visited[u]) {
+		cycle_add(w, u);
+		w->guess_based = true;
+		w->recursion_hits++;
+		return w->res[u];
+	}
+	w->visited[u] = 1;
+	old_len = w->ncycle;
+	old_gb = w->guess_based;
+	old_hits = w->recursion_hits;
+	old_low = w->lowest;
+	w->guess_based = false;
+	w->lowest = INT_MAX;
+	w->res[u] = 0;
+	first = adjudicate(w, u);
+	if (!w->guess_based) {
+		/* No cyclic dependency: the answer is final. */
+		w->guess_based = old_gb;
+		w->lowest = old_low;
+		w->res[u] = first;
+		w->resolved[u] = 1;
+		w->visited[u] = 0;
+		return first;
+	}
+	if (w->in_cycle[u])
+		w->recursion_hits--;
+	if (w->recursion_hits == old_hits && w->lowest >= old_len) {
+		/* u is the ancestor of the whole cycle: try the other guess. */
+		cycle_truncate(w, old_len);
+		w->res[u] = 1;
+		w->lowest = INT_MAX;
+		second = adjudicate(w, u);
+		w->recursion_hits = old_hits;
+		w->lowest = old_low;
+		if (first == second) {
+			cycle_truncate(w, old_len);
+			w->guess_based = old_gb;
+			w->res[u] = first;
+			w->resolved[u] = 1;
+			w->visited[u] = 0;
+			return first;
+		}
+		/* Two answers or none: circular movement or a paradox. */
+		backup_rule(w, old_len);
+		cycle_truncate(w, old_len);
+		w->guess_based = old_gb;
+		w->visited[u] = 0;
+		return resolve(w, u);
+	}
+	/* Part of a cycle whose ancestor is further out: retreat. */
+	if (!w->in_cycle[u])
+		cycle_add(w, u);
+	if (old_low < w->lowest)
+		w->lowest = old_low;
+	w->res[u] = first;
+	w->visited[u] = 0;
+	return first;
+}
+
+/* ------------------------------------------------------------ movement -- */
+
+static void
+ws_init(struct ws *w, const struct map *m, const struct rules *r, const struct board *b)
+{
+	int u;
+
+	w->m = m;
+	w->r = r;
+	w->b = b;
+	w->n = b->nunits;
+	w->ncycle = 0;
+	w->lowest = INT_MAX;
+	w->recursion_hits = 0;
+	w->guess_based = false;
+	for (u = 0; u < m->nprovs; u++) {
+		w->at[u] = NONE;
+		w->into[u] = NONE;
+	}
+	for (u = 0; u < w->n; u++) {
+		w->kind[u] = K_HOLD;
+		w->cmode[u] = CM_LAND;
+		w->resolved[u] = 0;
+		w->visited[u] = 0;
+		w->in_cycle[u] = 0;
+		w->res[u] = 0;
+		w->paradox[u] = 0;
+		w->via[u] = 0;
+		w->ord[u] = NONE;
+		w->dest[u] = LOC_NONE;
+		w->destp[u] = PROV_NONE;
+		w->target[u] = NONE;
+		w->next_into[u] = w->next_sup[u] = w->next_cvy[u] = NONE;
+		w->sup_head[u] = w->cvy_head[u] = NONE;
+		w->prov[u] = m->locs[b->units[u].loc].prov;
+		if (w->at[w->prov[u]] == NONE)
+			w->at[w->prov[u]] = (int16_t)u;
+	}
+}
+
+/* Find the unit an order addresses: the unit in the order's province. */
+static int
+addressed_unit(struct ws *w, const struct order *o, enum reason *why)
+{
+	int u;
+
+	if (o->loc == LOC_NONE) {
+		*why = R_NO_UNIT;
+		return NONE;
+	}
+	u = w->at[w->m->locs[o->loc].prov];
+	if (u == NONE) {
+		*why = R_NO_UNIT;
+		return NONE;
+	}
+	if (o->power != POWER_NONE && o->power != w->b->units[u].power) {
+		*why = R_FOREIGN_UNIT;
+		return NONE;
+	}
+	return u;
+}
+
+static void
+check_all(struct ws *w, const struct order *orders, int n, struct phase_result *res)
+{
+	int i, u;
+
+	for (i = 0; i < n; i++) {
+		const struct order *o = &orders[i];
+		enum reason why = R_OK;
+		uint8_t save_kind;
+
+		res->order_unit[i] = NONE;
+		if (o->kind == ORDER_REVIVE) {
+			res->reason[i] = (uint8_t)revival_reason(w->m, w->r, w->b, o);
+			continue;
+		}
+		if (!movement_kind(w->r, o)) {
+			res->reason[i] = R_WRONG_PHASE;
+			continue;
+		}
+		u = addressed_unit(w, o, &why);
+		if (u == NONE) {
+			res->reason[i] = (uint8_t)why;
+			continue;
+		}
+		res->order_unit[i] = (int16_t)u;
+		/* Check into the unit's slots, restoring them when illegal. */
+		save_kind = w->kind[u];
+		{
+			uint8_t cm = w->cmode[u], via = w->via[u];
+			loc_id d = w->dest[u];
+			prov_id dp = w->destp[u];
+			int16_t t = w->target[u];
+
+			why = check_order(w, u, o);
+			if (why != R_OK) {
+				w->kind[u] = save_kind;
+				w->cmode[u] = cm;
+				w->via[u] = via;
+				w->dest[u] = d;
+				w->destp[u] = dp;
+				w->target[u] = t;
+				res->reason[i] = (uint8_t)why;
+				continue;
+			}
+		}
+		if (w->ord[u] != NONE)
+			res->reason[w->ord[u]] = R_REPLACED;
+		w->ord[u] = (int16_t)i;
+		res->reason[i] = R_NONE;
+	}
+	/* Link moves to their destinations, supports and convoys to their units. */
+	for (u = w->n - 1; u >= 0; u--) {
+		switch (w->kind[u]) {
+		case K_MOVE:
+			w->next_into[u] = w->into[w->destp[u]];
+			w->into[w->destp[u]] = (int16_t)u;
+			break;
+		case K_SUPPORT:
+			if (w->target[u] != NONE) {
+				w->next_sup[u] = w->sup_head[w->target[u]];
+				w->sup_head[w->target[u]] = (int16_t)u;
+			}
+			break;
+		case K_CONVOY:
+			if (w->target[u] != NONE) {
+				w->next_cvy[u] = w->cvy_head[w->target[u]];
+				w->cvy_head[w->target[u]] = (int16_t)u;
+			}
+			break;
+		default:
+			break;
+		}
+	}
+	set_convoy_modes(w);
+}
+
+/* Reason for what unit u did, once everything is resolved. */
+static enum reason
+unit_outcome(struct ws *w, int u, bool dislodged)
+{
+	int t;
+
+	switch (w->kind[u]) {
+	case K_MOVE:
+		if (w->res[u])
+			return R_OK;
+		if (w->cmode[u] == CM_CONVOY && !convoy_path(w, u))
+			return R_NO_CONVOY;
+		return R_BOUNCED;
+	case K_SUPPORT:
+		t = w->target[u];
+		if (t == NONE || !support_matches(w, u, t))
+			return R_VOID;
+		return w->res[u] ? R_OK : R_CUT;
+	case K_CONVOY:
+		if (w->paradox[u])
+			return R_PARADOX;
+		t = w->target[u];
+		if (t == NONE || w->kind[t] != K_MOVE || w->destp[t] != w->destp[u] ||
+		    !uses_convoy(w, t))
+			return dislodged ? R_DISLODGED : R_VOID;
+		return w->res[u] ? R_OK : R_DISLODGED;
+	default:
+		return dislodged ? R_DISLODGED : R_OK;
+	}
+}
+
+static void explain(struct ws *w, const struct phase_result *res, struct buf *out);
+
+static void
+resolve_movement(const struct map *m, const struct rules *r, const struct board *b,
+    const struct order *orders, int norders, struct phase_result *res, struct buf *trace)
+{
+	struct ws w;
+	struct board *a = &res->after;
+	uint8_t moved[BOARD_MAX_UNITS];
+	int16_t dislodger[BOARD_MAX_UNITS];
+	int u, x;
+
+	ws_init(&w, m, r, b);
+	check_all(&w, orders, norders, res);
+	for (u = 0; u < w.n; u++)
+		if (w.kind[u] != K_HOLD)
+			resolve(&w, u);
+
+	for (u = 0; u < w.n; u++) {
+		moved[u] = w.kind[u] == K_MOVE && w.res[u];
+		dislodger[u] = NONE;
+	}
+	for (u = 0; u < w.n; u++) {
+		if (moved[u])
+			continue;
+		for (x = w.into[w.prov[u]]; x != NONE; x = w.next_into[x])
+			if (moved[x])
+				dislodger[u] = (int16_t)x;
+	}
+
+	*a = *b;
+	a->nunits = 0;
+	a->ndislodged = 0;
+	memset(a->contested, 0, sizeof a->contested);
+	res->nunits = w.n;
+	for (u = 0; u < w.n; u++) {
+		struct unit un = b->units[u];
+		bool dis = dislodger[u] != NONE;
+
+		res->unit_order[u] = w.ord[u];
+		res->unit_dislodged[u] = dis;
+		res->unit_reason[u] = (uint8_t)unit_outcome(&w, u, dis);
+		if (w.ord[u] != NONE)
+			res->reason[w.ord[u]] = res->unit_reason[u];
+		if (moved[u])
+			un.loc = w.dest[u];
+		if (dis) {
+			struct dislodged *d = &a->dislodged[a->ndislodged++];
+			int att = dislodger[u];
+			d->unit = un;
+			d->attacker = w.prov[att];
+			/* 2023: retreat allowed to where a convoyed attacker came from (4.A.5). */
+			if (r->retreat_to_convoy_origin && uses_convoy(&w, att))
+				d->attacker = PROV_NONE;
+		} else {
+			a->units[a->nunits++] = un;
+		}
+	}
+	/* Provinces left empty by a standoff: a move there failed that still
+	 * had strength to bounce, i.e. could arrive and did not lose a
+	 * head-to-head battle (DATC 6.H.6, 6.H.9). Its unit may since have
+	 * been dislodged by another. */
+	for (u = 0; u < w.n; u++) {
+		prov_id p;
+		int k;
+		bool occupied = false;
+
+		if (w.kind[u] != K_MOVE || moved[u] || prevent_strength(&w, u) == 0)
+			continue;
+		p = w.destp[u];
+		for (k = 0; k < a->nunits && !occupied; k++)
+			occupied = m->locs[a->units[k].loc].prov == p;
+		if (!occupied)
+			board_set_contested(a, p);
+	}
+	if (trace)
+		explain(&w, res, trace);
+}
+
+/* ------------------------------------------------------------- explain -- */
+
+static void
+put_unit(const struct ws *w, int u, struct buf *out)
+{
+	unit_format(w->m, &w->b->units[u], out);
+}
+
+static void
+explain(struct ws *w, const struct phase_result *res, struct buf *out)
+{
+	const struct map *m = w->m;
+	int u;
+
+	for (u = 0; u < w->n; u++) {
+		power_id pw = w->b->units[u].power;
+		int v;
+
+		buf_printf(out, "%s ", m->powers[pw].name);
+		put_unit(w, u, out);
+		switch (w->kind[u]) {
+		case K_MOVE:
+			buf_printf(out, " - %s: ", m->locs[w->dest[u]].name);
+			if (w->cmode[u] != CM_LAND)
+				buf_printf(out, "%s; ", uses_convoy(w, u) ? "by convoy" : "over land");
+			if (!has_route(w, u)) {
+				buf_puts(out, "no convoy path, no effect; fails\n");
+				break;
+			}
+			buf_printf(out, "attack %d", attack_strength(w, u));
+			v = h2h(w, u);
+			if (v != NONE) {
+				buf_printf(out, " vs defence %d of ", defend_strength(w, v));
+				put_unit(w, v, out);
+				buf_puts(out, " (head to head)");
+			} else {
+				buf_printf(out, " vs hold %d", hold_strength(w, w->destp[u]));
+			}
+			for (v = w->into[w->destp[u]]; v != NONE; v = w->next_into[v]) {
+				if (v == u)
+					continue;
+				buf_printf(out, ", prevent %d of ", prevent_strength(w, v));
+				put_unit(w, v, out);
+			}
+			buf_printf(out, "; %s\n", w->res[u] ? "succeeds" : "fails");
+			break;
+		case K_SUPPORT:
+			buf_puts(out, " supports: ");
+			if (w->target[u] == NONE || !support_matches(w, u, w->target[u]))
+				buf_puts(out, "void, the supported unit was not ordered to match\n");
+			else
+				buf_printf(out, "%s\n", w->res[u] ? "given" : "cut");
+			break;
+		case K_CONVOY:
+			buf_printf(out, " convoys: %s\n", w->paradox[u] ? "ignored (convoy paradox, Szykman rule)" :
+			    w->res[u] ? "stays" : "dislodged, convoy broken");
+			break;
+		default:
+			buf_printf(out, " holds: strength %d; %s\n", hold_strength(w, w->prov[u]),
+			    res->unit_dislodged[u] ? "dislodged" : "stays");
+			break;
+		}
+	}
+}
+
+/* ------------------------------------------------------------- retreats -- */
+
+static void
+resolve_retreats(const struct map *m, const struct rules *r, const struct board *b,
+    const struct order *orders, int norders, struct phase_result *res)
+{
+	int16_t chosen[BOARD_MAX_UNITS];
+	loc_id to[BOARD_MAX_UNITS];
+	struct board *a = &res->after;
+	int i, d, k;
+
+	(void)r;
+	for (d = 0; d < b->ndislodged; d++) {
+		chosen[d] = NONE;
+		to[d] = LOC_NONE;
+	}
+	for (i = 0; i < norders; i++) {
+		const struct order *o = &orders[i];
+		const struct dislodged *dl = NULL;
+		enum reason why = R_OK;
+		loc_id dest = LOC_NONE;
+		prov_id p;
+
+		res->order_unit[i] = NONE;
+		if (o->kind != ORDER_MOVE && o->kind != ORDER_RETREAT && o->kind != ORDER_DISBAND) {
+			res->reason[i] = R_WRONG_PHASE;
+			continue;
+		}
+		if (o->loc == LOC_NONE) {
+			res->reason[i] = R_NO_UNIT;
+			continue;
+		}
+		p = m->locs[o->loc].prov;
+		for (d = 0; d < b->ndislodged; d++)
+			if (m->locs[b->dislodged[d].unit.loc].prov == p)
+				break;
+		if (d == b->ndislodged) {
+			res->reason[i] = board_unit_in(b, m, p) >= 0 ? R_NOT_DISLODGED : R_NO_UNIT;
+			continue;
+		}
+		dl = &b->dislodged[d];
+		if (o->power != POWER_NONE && o->power != dl->unit.power) {
+			res->reason[i] = R_FOREIGN_UNIT;
+			continue;
+		}
+		res->order_unit[i] = (int16_t)d;
+		if (o->kind != ORDER_DISBAND) {
+			if (o->dest == LOC_NONE) {
+				why = R_NOT_ADJACENT;
+			} else if (dl->unit.type == UNIT_ARMY) {
+				dest = m->provs[m->locs[o->dest].prov].loc;
+				if (!map_adjacent(m, UNIT_ARMY, dl->unit.loc, dest))
+					why = R_NOT_ADJACENT;
+			} else {
+				why = fleet_dest(m, dl->unit.loc, o->dest, &dest);
+			}
+			if (why == R_OK) {
+				prov_id dp = m->locs[dest].prov;
+				if (board_unit_in(b, m, dp) >= 0)
+					why = R_RETREAT_OCCUPIED;
+				else if (dp == dl->attacker)
+					why = R_RETREAT_ATTACKER;
+				else if (board_contested(b, dp))
+					why = R_RETREAT_CONTESTED;
+			}
+		}
+		if (why != R_OK) {
+			res->reason[i] = (uint8_t)why;
+			continue;
+		}
+		if (chosen[d] != NONE)
+			res->reason[chosen[d]] = R_REPLACED;
+		chosen[d] = (int16_t)i;
+		to[d] = o->kind == ORDER_DISBAND ? LOC_NONE : dest;
+		res->reason[i] = R_OK;
+	}
+
+	*a = *b;
+	a->ndislodged = 0;
+	memset(a->contested, 0, sizeof a->contested);
+	res->nunits = b->ndislodged;
+	for (d = 0; d < b->ndislodged; d++) {
+		bool clash = false;
+
+		res->unit_order[d] = chosen[d];
+		res->unit_dislodged[d] = 1;
+		if (to[d] == LOC_NONE) {
+			res->unit_reason[d] = R_DISBANDED;
+			continue;
+		}
+		for (k = 0; k < b->ndislodged; k++)
+			if (k != d && to[k] != LOC_NONE && m->locs[to[k]].prov == m->locs[to[d]].prov)
+				clash = true;
+		if (clash) {
+			res->unit_reason[d] = R_RETREAT_BOUNCED;
+			res->reason[chosen[d]] = R_RETREAT_BOUNCED;
+			continue;
+		}
+		res->unit_reason[d] = R_OK;
+		board_add_unit(a, (enum unit_type)b->dislodged[d].unit.type, b->dislodged[d].unit.power,
+		    to[d]);
+	}
+}
+
+/* ---------------------------------------------------------- adjustments -- */
+
+int
+adj_builds_due(const struct map *m, const struct board *b, power_id p)
+{
+	return board_count_centres(b, m, p) - board_count_units(b, p);
+}
+
+static bool
+can_build_in(const struct map *m, const struct rules *r, const struct board *b, power_id p,
+    prov_id pr)
+{
+	const struct province *pv = &m->provs[pr];
+
+	if (!pv->supply || b->owner[pr] != p)
+		return false;
+	if (!r->build_anywhere && pv->home != p)
+		return false;
+	return board_unit_in(b, m, pr) < 0;
+}
+
+int
+adj_build_sites(const struct map *m, const struct rules *r, const struct board *b, power_id p)
+{
+	int i, n = 0;
+
+	for (i = 0; i < m->nprovs; i++)
+		n += can_build_in(m, r, b, p, (prov_id)i);
+	return n;
+}
+
+/* Distances (in steps over any adjacency) from the nearest province
+ * marked in goal; -1 where unreachable. */
+static void
+distances(const struct map *m, const uint8_t *goal, int *dist)
+{
+	prov_id queue[MAP_MAX_PROVS];
+	int head = 0, tail = 0, p, l, i, t;
+
+	for (p = 0; p < m->nprovs; p++) {
+		dist[p] = goal[p] ? 0 : -1;
+		if (goal[p])
+			queue[tail++] = (prov_id)p;
+	}
+	while (head < tail) {
+		prov_id q = queue[head++];
+		for (l = 0; l < m->nlocs; l++) {
+			const struct location *lc = &m->locs[l];
+			if (lc->prov != q)
+				continue;
+			for (t = 1; t <= 2; t++) {
+				for (i = 0; i < lc->nadj[t]; i++) {
+					prov_id z = m->locs[lc->adj[t][i]].prov;
+					if (dist[z] < 0) {
+						dist[z] = dist[q] + 1;
+						queue[tail++] = z;
+					}
+				}
+			}
+		}
+	}
+}
+
+struct cd_unit {
+	int idx;
+	int on_centre;
+	int dist;
+	const char *name;
+	uint8_t type;
+};
+
+static int
+cmp_cd(const void *a, const void *b)
+{
+	const struct cd_unit *x = a, *y = b;
+
+	/* Units on a centre last (2023), farthest first, fleets first, then
+	 * alphabetical by province name. */
+	if (x->on_centre != y->on_centre)
+		return x->on_centre - y->on_centre;
+	if (x->dist != y->dist)
+		return y->dist - x->dist;
+	if (x->type != y->type)
+		return x->type == UNIT_FLEET ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* Remove n units of power p under the civil-disorder rule of the edition. */
+static void
+civil_disorder(const struct map *m, const struct rules *r, struct board *a, power_id p, int n,
+    struct phase_result *res)
+{
+	uint8_t goal[MAP_MAX_PROVS];
+	int dist[MAP_MAX_PROVS];
+	struct cd_unit c[BOARD_MAX_UNITS];
+	int i, nc = 0, pr;
+
+	/* Distance counts every adjacency, whatever the unit could cross:
+	 * 2023 to owned centres, older editions to home centres. */
+	for (pr = 0; pr < m->nprovs; pr++) {
+		if (r->civil_disorder == CD_2023)
+			goal[pr] = m->provs[pr].supply && a->owner[pr] == p;
+		else
+			goal[pr] = m->provs[pr].supply && m->provs[pr].home == p;
+	}
+	distances(m, goal, dist);
+	for (i = 0; i < a->nunits; i++) {
+		const struct unit *u = &a->units[i];
+		prov_id up = m->locs[u->loc].prov;
+		int d;
+
+		if (u->power != p)
+			continue;
+		d = dist[up];
+		c[nc].idx = i;
+		c[nc].on_centre = r->civil_disorder == CD_2023 && m->provs[up].supply;
+		c[nc].dist = d < 0 ? 9999 : d;
+		c[nc].name = m->provs[up].name;
+		c[nc].type = u->type;
+		nc++;
+	}
+	qsort(c, (size_t)nc, sizeof c[0], cmp_cd);
+	if (n > nc)
+		n = nc;
+	/* Remove the chosen units, highest index first so indices stay valid. */
+	{
+		int idx[BOARD_MAX_UNITS], k, j;
+
+		for (k = 0; k < n; k++)
+			idx[k] = c[k].idx;
+		for (k = 0; k < n; k++)
+			for (j = k + 1; j < n; j++)
+				if (idx[j] > idx[k]) {
+					int t = idx[j];
+					idx[j] = idx[k];
+					idx[k] = t;
+				}
+		for (k = 0; k < n; k++) {
+			res->removed[res->nremoved++] = a->units[idx[k]];
+			board_remove_unit(a, idx[k]);
+		}
+	}
+}
+
+static void
+resolve_adjustments(const struct map *m, const struct rules *r, const struct board *b,
+    const struct order *orders, int norders, struct phase_result *res)
+{
+	int due[MAP_MAX_POWERS];
+	uint8_t built[MAP_MAX_PROVS];
+	struct board *a = &res->after;
+	int i, p;
+
+	*a = *b;
+	res->nunits = 0;
+	res->nremoved = 0;
+	memset(built, 0, sizeof built);
+	for (p = 0; p < m->npowers; p++)
+		due[p] = adj_builds_due(m, b, (power_id)p);
+
+	for (i = 0; i < norders; i++) {
+		const struct order *o = &orders[i];
+		power_id pw = o->power;
+		enum reason why = R_OK;
+		prov_id pr;
+		int u;
+
+		res->order_unit[i] = NONE;
+		if (o->kind == ORDER_WAIVE) {
+			if (pw == POWER_NONE || due[pw] <= 0)
+				why = R_NO_BUILDS;
+			else
+				due[pw]--;
+			res->reason[i] = (uint8_t)why;
+			continue;
+		}
+		if (o->kind != ORDER_BUILD && o->kind != ORDER_REMOVE && o->kind != ORDER_DISBAND) {
+			res->reason[i] = R_WRONG_PHASE;
+			continue;
+		}
+		if (o->loc == LOC_NONE) {
+			res->reason[i] = R_NO_UNIT;
+			continue;
+		}
+		pr = m->locs[o->loc].prov;
+		if (o->kind == ORDER_BUILD) {
+			loc_id l = o->loc;
+			if (pw == POWER_NONE)
+				why = R_NOT_HOME;
+			else if (!m->provs[pr].supply || (!r->build_anywhere && m->provs[pr].home != pw))
+				why = R_NOT_HOME;
+			else if (a->owner[pr] != pw)
+				why = R_NOT_OWNED;
+			else if (board_unit_in(a, m, pr) >= 0 || built[pr])
+				why = R_OCCUPIED;
+			else if (o->type == UNIT_FLEET) {
+				/* A fleet in a province with two coasts needs its coast
+				 * (DATC 4.B.7); never inland (4.C.4). */
+				if (m->locs[l].coast == 0)
+					l = map_default_loc(m, pr, UNIT_FLEET);
+				if (l == LOC_NONE)
+					why = m->provs[pr].ncoasts > 1 ? R_NEED_COAST : R_BAD_TERRAIN;
+				else if (!m->locs[l].fleet_ok)
+					why = R_BAD_TERRAIN;
+			} else if (o->type == UNIT_ARMY) {
+				l = m->provs[pr].loc;
+				if (!m->locs[l].army_ok)
+					why = R_BAD_TERRAIN;
+			} else {
+				why = R_BAD_TERRAIN;
+			}
+			if (why == R_OK && due[pw] <= 0)
+				why = R_NO_BUILDS;
+			if (why == R_OK) {
+				due[pw]--;
+				built[pr] = 1;
+				board_add_unit(a, (enum unit_type)o->type, pw, l);
+			}
+		} else {
+			u = board_unit_in(a, m, pr);
+			if (u < 0)
+				why = R_NO_UNIT;
+			else if (pw != POWER_NONE && a->units[u].power != pw)
+				why = R_FOREIGN_UNIT;
+			else if (due[a->units[u].power] >= 0)
+				why = R_NO_REMOVALS;
+			if (why == R_OK) {
+				due[a->units[u].power]++;
+				board_remove_unit(a, u);
+			}
+		}
+		res->reason[i] = (uint8_t)why;
+	}
+	for (p = 0; p < m->npowers; p++)
+		if (due[p] < 0)
+			civil_disorder(m, r, a, (power_id)p, -due[p], res);
+}
+
+/* --------------------------------------------------------------- phases -- */
+
+enum reason
+adj_check(const struct map *m, const struct rules *r, const struct board *b, const struct order *o)
+{
+	struct phase_result *res;
+	enum reason why;
+
+	if (b->phase == PHASE_MOVEMENT) {
+		struct ws w;
+		int u;
+
+		if (o->kind == ORDER_REVIVE)
+			return revival_reason(m, r, b, o);
+		if (!movement_kind(r, o))
+			return R_WRONG_PHASE;
+		ws_init(&w, m, r, b);
+		u = addressed_unit(&w, o, &why);
+		if (u == NONE)
+			return why;
+		return check_order(&w, u, o);
+	}
+	/* Retreats and adjustments: resolve this order alone. */
+	res = malloc(sizeof *res);
+	if (res == NULL)
+		abort();
+	adj_resolve(m, r, b, o, 1, res, NULL);
+	why = (enum reason)res->reason[0];
+	free(res);
+	/* Alone it cannot bounce with another retreat, nor run out of builds
+	 * that other orders used. */
+	return why == R_RETREAT_BOUNCED ? R_OK : why;
+}
+
+void
+adj_resolve(const struct map *m, const struct rules *r, const struct board *b,
+    const struct order *orders, int norders, struct phase_result *res, struct buf *trace)
+{
+	if (norders > ADJ_MAX_ORDERS)
+		norders = ADJ_MAX_ORDERS;
+	res->norders = norders;
+	res->nunits = 0;
+	res->nremoved = 0;
+	switch (b->phase) {
+	case PHASE_MOVEMENT:
+		resolve_movement(m, r, b, orders, norders, res, trace);
+		break;
+	case PHASE_RETREAT:
+		resolve_retreats(m, r, b, orders, norders, res);
+		break;
+	default:
+		resolve_adjustments(m, r, b, orders, norders, res);
+		break;
+	}
+}
+
+static bool
+adjustments_needed(const struct map *m, const struct rules *r, const struct board *b)
+{
+	int p;
+
+	for (p = 0; p < m->npowers; p++) {
+		int due = adj_builds_due(m, b, (power_id)p);
+		if (due < 0 || (due > 0 && adj_build_sites(m, r, b, (power_id)p) > 0))
+			return true;
+	}
+	return false;
+}
+
+int
+adj_retreat_options(const struct map *m, const struct board *b, const struct dislodged *d,
+    loc_id *out)
+{
+	const struct location *l = &m->locs[d->unit.loc];
+	int i, n = 0;
+
+	for (i = 0; i < l->nadj[d->unit.type]; i++) {
+		loc_id to = l->adj[d->unit.type][i];
+		prov_id p = m->locs[to].prov;
+		if (board_unit_in(b, m, p) >= 0 || p == d->attacker || board_contested(b, p))
+			continue;
+		if (out)
+			out[n] = to;
+		n++;
+	}
+	return n;
+}
+
+int
+adj_disband_stranded(const struct map *m, struct board *b)
+{
+	int i, k;
+
+	for (i = k = 0; i < b->ndislodged; i++)
+		if (adj_retreat_options(m, b, &b->dislodged[i], NULL) > 0)
+			b->dislodged[k++] = b->dislodged[i];
+	b->ndislodged = (uint16_t)k;
+	return k;
+}
+
+int
+phase_next(const struct map *m, const struct rules *r, struct board *b)
+{
+	int skipped = 0;
+
+	if (b->phase == PHASE_MOVEMENT) {
+		/* A dislodged unit with nowhere to go is disbanded at once. */
+		if (adj_disband_stranded(m, b) > 0) {
+			b->phase = PHASE_RETREAT;
+			return 0;
+		}
+	}
+	if (b->phase == PHASE_MOVEMENT)
+		skipped++;	/* no retreat phase */
+	memset(b->contested, 0, sizeof b->contested);
+	b->ndislodged = 0;
+	if (b->phase != PHASE_ADJUSTMENT) {
+		if (b->season == SEASON_SPRING) {
+			b->season = SEASON_FALL;
+			b->phase = PHASE_MOVEMENT;
+			return skipped;
+		}
+		board_take_centres(b, m);
+		b->season = SEASON_WINTER;
+		b->phase = PHASE_ADJUSTMENT;
+		if (adjustments_needed(m, r, b))
+			return skipped;
+		skipped++;
+	}
+	b->year++;
+	b->season = SEASON_SPRING;
+	b->phase = PHASE_MOVEMENT;
+	return skipped;
+}
+
+power_id
+board_winner(const struct map *m, const struct board *b)
+{
+	int p;
+
+	if (m->victory_centres <= 0)
+		return POWER_NONE;
+	for (p = 0; p < m->npowers; p++)
+		if (board_count_centres(b, m, (power_id)p) >= m->victory_centres)
+			return (power_id)p;
+	return POWER_NONE;
+}

@@ -1,0 +1,102 @@
+/*
+ * adjudicate.h — resolve a phase: movement, retreats, adjustments.
+ *
+ * API
+ *
+ *	struct phase_result res;
+ *	adj_resolve(map, rules, board, orders, norders, &res, NULL);
+ *	// res.reason[i]     outcome of orders[i]
+ *	// res.unit_order[u] which order unit u executed (-1: none, it held)
+ *	// res.after         the position once the phase is resolved
+ *	phase_next(map, rules, &res.after);	// on to the next phase with decisions
+ *
+ * The orders are what the powers submitted, in submission order, possibly
+ * illegal, duplicated or addressed to units that do not exist. Each one
+ * gets a reason code (order.h); a unit without a legal order holds.
+ *
+ * Movement is resolved with Kruijswijk's guess-and-backup algorithm (DATC
+ * chapter 5; "The Math of Adjudication"): every MOVE, SUPPORT and CONVOY
+ * is a decision; cycles are settled by the backup rule, circular movement
+ * (all moves in the cycle succeed) or, when a convoy is part of the cycle,
+ * the Szykman rule (the convoying fleets in the paradox are ignored).
+ * Nothing is allocated: the working storage lives on the stack, sized by
+ * BOARD_MAX_UNITS and MAP_MAX_PROVS.
+ *
+ * The result struct is large (about 10 KiB); the caller owns it.
+ */
+#ifndef POUCH_ADJUDICATE_H
+#define POUCH_ADJUDICATE_H
+
+#include <stdint.h>
+
+#include "../../lib/buf.h"
+#include "board.h"
+#include "map.h"
+#include "order.h"
+#include "rules.h"
+
+#define ADJ_MAX_ORDERS 1024
+
+struct phase_result {
+	int norders;
+	uint8_t reason[ADJ_MAX_ORDERS];		/* enum reason, per submitted order */
+	int16_t order_unit[ADJ_MAX_ORDERS];	/* unit addressed (board index), or -1 */
+
+	/* Per unit of the input board (retreat phase: per dislodged unit). */
+	int nunits;
+	int16_t unit_order[BOARD_MAX_UNITS];	/* executed order, or -1 (held / disbanded) */
+	uint8_t unit_reason[BOARD_MAX_UNITS];	/* enum reason of what the unit did */
+	uint8_t unit_dislodged[BOARD_MAX_UNITS]; /* movement: 1 when dislodged */
+
+	/* Adjustment phase: units removed by the civil-disorder rule. */
+	int nremoved;
+	struct unit removed[BOARD_MAX_UNITS];
+
+	struct board after;	/* the position with the phase resolved (same phase label) */
+};
+
+/*
+ * Resolve the phase b->phase with the given orders. Always succeeds; orders
+ * beyond ADJ_MAX_ORDERS are ignored (their reasons are not set). When trace
+ * is not NULL, a step-by-step explanation of the movement results is appended.
+ */
+void adj_resolve(const struct map *m, const struct rules *r, const struct board *b,
+    const struct order *orders, int norders, struct phase_result *res, struct buf *trace);
+
+/*
+ * Check one order against board b as the adjudicator would, without the
+ * other orders: R_OK when it is legal now (it may still fail), else the
+ * reason it would be ignored. Used to answer players at submission time.
+ */
+enum reason adj_check(const struct map *m, const struct rules *r, const struct board *b,
+    const struct order *o);
+
+/*
+ * Move b (a resolved position, as adj_resolve leaves it) on to the next
+ * phase that needs decisions: dislodged units that cannot retreat anywhere
+ * are disbanded at once; a retreat phase only when some dislodged unit can
+ * retreat; an adjustment phase only when some power must build or remove.
+ * Centres change owner when the Fall season is over. Returns the number of
+ * phases skipped.
+ */
+int phase_next(const struct map *m, const struct rules *r, struct board *b);
+
+/* Disband the dislodged units of a resolved movement position b that have
+ * nowhere to retreat (phase_next does this first). Returns how many are
+ * left: they retreat, and the season is not over. */
+int adj_disband_stranded(const struct map *m, struct board *b);
+
+/* Where dislodged unit d may retreat on board b: fills out[] (if not NULL,
+ * room for 16) and returns how many places there are. */
+int adj_retreat_options(const struct map *m, const struct board *b, const struct dislodged *d,
+    loc_id *out);
+
+/* Builds (> 0) or removals (< 0) due to power p in an adjustment phase. */
+int adj_builds_due(const struct map *m, const struct board *b, power_id p);
+/* Number of places power p can build in now (owned, empty home centres). */
+int adj_build_sites(const struct map *m, const struct rules *r, const struct board *b, power_id p);
+
+/* The power owning at least m->victory_centres centres, or POWER_NONE. */
+power_id board_winner(const struct map *m, const struct board *b);
+
+#endif

@@ -1,0 +1,56 @@
+/*
+ * report.h — the text of phase results, in the classic judge grammar that
+ * existing tools read:
+ *
+ *	Movement results for Spring of 1901.
+ *
+ *	Austria: Army Vienna -> Galicia.  (*bounce*)
+ *	England: Fleet London SUPPORT Fleet Edinburgh -> North Sea.  (*cut*)
+ *	France: Army Paris HOLD.  (*dislodged*)
+ *
+ * followed by the dislodged units and their retreats, and after an
+ * adjustment phase the supply centre table. Pure: text in a buffer.
+ */
+#ifndef POUCH_REPORT_H
+#define POUCH_REPORT_H
+
+#include "../../lib/buf.h"
+#include "adjudicate.h"
+#include "board.h"
+#include "map.h"
+#include "order.h"
+
+/* "Movement results for Spring of 1901." and one line per order or
+ * unit, for the resolved phase b (before) with orders and res. */
+void report_results(const struct map *m, const struct board *b, const struct order *orders,
+    const struct phase_result *res, struct buf *out);
+
+/* What happens next: dislodged units and where they may retreat, or the
+ * builds and removals due, for the position next (after phase_next). */
+void report_next(const struct map *m, const struct rules *r, const struct board *next,
+    struct buf *out);
+
+/* Supply centre ownership and unit counts per power, with changes since prev
+ * (may be NULL). */
+void report_centres(const struct map *m, const struct board *b, const struct board *prev,
+    struct buf *out);
+
+/* One order in the results grammar: "Army Vienna -> Galicia". */
+void report_order(const struct map *m, const struct order *o, uint8_t unit_type,
+    struct buf *out);
+
+/* Why order o cannot be carried out on b, in plain words for the player:
+ * "you have no unit in Munich", "the fleet in the North Sea cannot reach
+ * Brest, so it cannot support a move there". Appends to out. */
+void report_refusal(const struct map *m, const struct board *b, const struct order *o,
+    enum reason why, struct buf *out);
+
+/* Power p's units on b in words, "army in Budapest, fleet in Trieste", the
+ * dislodged ones marked. Appends to out; returns how many units. */
+int report_power_units(const struct map *m, const struct board *b, power_id p, struct buf *out);
+
+/* "Units now:" and a line per power with units: "Austria: army in
+ * Budapest, fleet in Trieste, army in Vienna." */
+void report_units(const struct map *m, const struct board *b, struct buf *out);
+
+#endif

@@ -1,0 +1,142 @@
+/*
+ * run.h — one run of the judge over its data directory (shell).
+ *
+ * `pouch run`, `pouch game ...` and `pouch replay` are all this loop:
+ *
+ *	runner_open(&r, &opts, &err);        lock, settings, games, spool, outbox
+ *	runner_fetch(&r, &err);              new mail into the spool (run only)
+ *	runner_apply(&r, &err);              every stored message, in arrival order
+ *	runner_commit(&r, &err);             outbox, games, applied marks: durable
+ *	runner_send(&r, &err);               the outbox to the mail server
+ *	runner_close(&r);
+ *
+ * Applying a message: the clock moves to its arrival (deadlines that
+ * passed before it are acted on first), the judge reads it (judge_mail,
+ * or judge_host_mail for what `pouch game` filed), and what it completed
+ * is acted on at once. At the end the clock moves to the run's time.
+ * Every outgoing message is queued in the outbox unless its Message-ID was
+ * queued or sent before (a re-run after a crash repeats the same effects
+ * with the same Message-IDs); game changes, history and logs are staged
+ * and committed once, after the outbox and before the spool's applied
+ * marks, so that a crash at any point loses nothing and applies nothing
+ * twice. The marks are made only once the games are committed: a run that
+ * fails before (a full disk) leaves every message to the next run.
+ *
+ * Replay (opts.replay): the spool is read, never written; the games start
+ * empty in a new data directory; every message that is not a duplicate is
+ * applied whatever its mark, and the final tick is at the spool's clock
+ * (the live judge's last run). Outgoing mail is written as files into
+ * OUT/replay-mail/ instead of the outbox.
+ */
+#ifndef POUCH_RUN_H
+#define POUCH_RUN_H
+
+#include <stdio.h>
+#include <time.h>
+
+#include "../../lib/buf.h"
+#include "../../lib/strset.h"
+#include "../../mailer/mailer.h"
+#include "conf.h"
+#include "../judge.h"
+#include "store.h"
+#include "webpages.h"
+
+struct run_opts {
+	const char *data;	/* data directory */
+	const char *config;	/* settings file; NULL: DATA/pouch.conf when it exists */
+	const char *conf_dir;	/* what its relative paths are relative to; NULL: data */
+	const char *maps;	/* variants; NULL: the default */
+	const char *spool;	/* replay: the spool to read (default DATA/spool) */
+	time_t now;		/* the run's time */
+	int replay;
+	int replay_cut;		/* replay: only the inbound messages before replay_upto */
+	size_t replay_upto;
+	int wait_ms;		/* for the data directory's lock */
+	FILE *host_out;		/* where answers to host messages go; NULL: nowhere */
+	int look_only;		/* the games are only looked at (game list, doctor): nothing
+				 * is written, no Maildir made */
+};
+
+struct run_stats {
+	int fetched, stored;	/* mail_fetch */
+	int applied;		/* messages applied */
+	int host;		/* of which host messages */
+	int unreadable;		/* spooled files that could not be read */
+	int held;		/* messages kept for a game set aside */
+	int queued;		/* messages put in the outbox (or replay-mail/) */
+	int not_queued;		/* messages the mail layer refused (a bad address, a full disk) */
+	int repeated;		/* effects whose Message-ID was queued before */
+	int phases;		/* phases adjudicated */
+	int pages;		/* phase pages written */
+	struct outbox_stats out;
+	double ms_fetch, ms_apply, ms_commit, ms_send;	/* wall time of each step */
+};
+
+struct runner {
+	struct run_opts o;
+	struct pouch_conf conf;
+	struct store st;
+	struct judge j;
+	struct spool *sp;
+	struct outbox *ob;
+	struct mime_opts mo;
+	struct strset known;	/* Message-IDs already queued or sent */
+	struct webpages web;	/* the map pages */
+	char pages_dir[1100];
+	struct {
+		char game[GAME_NAME_MAX];
+		int first;	/* first history record new in this run */
+	} *paged;		/* games whose pages are to be drawn */
+	int npaged;
+	char host_id[128];	/* the spool id of this run's host message, if any */
+	char **applied;		/* spool ids applied, marked at the commit */
+	size_t napplied;
+	char mail_dir[1100];	/* replay: where outgoing mail is written */
+	struct run_stats stats;
+	char not_queued_why[600];	/* the first refusal of this apply step */
+	int opened;
+	int loaded;		/* the games are loaded */
+	int host_refused;	/* the host's message had a line refused */
+	size_t nsettings;	/* replay: the spool's settings records used so far */
+	char **aside_notes;	/* per r->st.aside: its note to write, NULL when written */
+};
+
+/* A game set aside has DATA/games/NAME/ASIDE_NOTE ("since", "upto N",
+ * "clock T" and "why" lines): the position in the spool and the clock it
+ * was set aside at, which `pouch replay --game NAME` rebuilds it to. */
+#define ASIDE_NOTE "set-aside"
+/* The Message-IDs of the mail telling a game's masters it was set aside
+ * ("pouch.aside.GAME.UPTO@DOMAIN"): the shell's, no replay makes them. */
+#define ASIDE_MSGID "pouch.aside."
+
+/* Open everything. Returns 0; 1 when another run holds the data directory
+ * (nothing was done); -1 on error (err). */
+int runner_open(struct runner *r, const struct run_opts *o, struct buf *err);
+/* Fetch new mail into the spool. Returns 0 or -1 (err; what was stored stays). */
+int runner_fetch(struct runner *r, struct buf *err);
+/* File a message from the host (`pouch game`): body is its text. Its answer
+ * is printed to opts.host_out when it is applied. Returns 0 or -1 (err). */
+int runner_host(struct runner *r, const char *body, struct buf *err);
+/* Load the games (runner_apply does it when needed). Returns 0 or -1 (err). */
+int runner_load(struct runner *r, struct buf *err);
+/* True when there is nothing to do before sending: no message waits to
+ * be applied, and no game needs the judge yet (DATA/next-due, written at
+ * every commit, says when one may). Then the games need not be loaded. */
+int runner_idle(struct runner *r);
+/* Apply every stored message, then tick to the run's time. Returns 0, or
+ * -1 (err) when effects could not be staged. */
+int runner_apply(struct runner *r, struct buf *err);
+/* Make it all durable. Returns 0 or -1 (err). */
+int runner_commit(struct runner *r, struct buf *err);
+/* Send what waits in the outbox. Returns 0 or -1 (err). */
+int runner_send(struct runner *r, struct buf *err);
+void runner_close(struct runner *r);
+/* Where game (in data directory data) was set aside: the number of inbound
+ * messages applied then (*upto) and the judge's clock (*clock), from its
+ * note; for a game never set aside, where the last run left the spool.
+ * Returns 1 (from the note), 0 (from the spool) or -1 (err). */
+int runner_aside_point(const char *data, const char *game, size_t *upto, time_t *clock,
+    struct buf *err);
+
+#endif

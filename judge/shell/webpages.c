@@ -1,0 +1,209 @@
+#define _DEFAULT_SOURCE
+#include "webpages.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../lib/fsio.h"
+#include "../../lib/log.h"
+#include "../../lib/str.h"
+#include "../../lib/tz.h"
+#include "../../lib/xalloc.h"
+#include "../../maps/pages.h"
+#include "../../maps/variant.h"
+#include "../../parser/orders.h"
+#include "../engine/adjudicate.h"
+
+#define RECORD_MAX (4u << 20)
+
+void
+webpages_init(struct webpages *w, const char *dir, const char *base_url, const char *maps_dir)
+{
+	memset(w, 0, sizeof *w);
+	w->dir = dir;
+	w->base_url = base_url;
+	w->maps_dir = maps_dir;
+}
+
+void
+webpages_free(struct webpages *w)
+{
+	int i;
+
+	for (i = 0; i < w->n; i++) {
+		free(w->geo[i].variant);
+		geometry_free(w->geo[i].g);
+	}
+	w->n = 0;
+}
+
+/* The drawing of g's variant, loaded once; NULL when it has none. */
+static const struct geometry *
+drawing(struct webpages *w, const struct game *g)
+{
+	char path[4096];
+	struct buf err;
+	int i;
+
+	for (i = 0; i < w->n; i++)
+		if (strcmp(w->geo[i].variant, g->set.variant) == 0)
+			return w->geo[i].g;
+	if (w->n == WEBPAGES_MAX_VARIANTS)
+		return NULL;
+	snprintf(path, sizeof path, "%s/%s/map.svg", w->maps_dir ? w->maps_dir : variant_default_dir(),
+	    g->set.variant);
+	w->geo[w->n].variant = xstrdup(g->set.variant);
+	w->geo[w->n].g = NULL;
+	if (fs_exists(path)) {
+		buf_init(&err, 1 << 16);
+		w->geo[w->n].g = geometry_load(g->map, path, &err);
+		if (w->geo[w->n].g == NULL)
+			log_warn("%s: %s", path, buf_str(&err));
+		buf_free(&err);
+	}
+	return w->geo[w->n++].g;
+}
+
+/* One played phase, as read back from its history record. */
+struct played {
+	struct board before;
+	struct board after;		/* the next phase's position */
+	struct order *orders;
+	int norders;
+	struct phase_result res;
+};
+
+/*
+ * Read record text into p: the position before and, when full, the orders
+ * played again. Returns 0, or -1 when the record cannot be read.
+ */
+static int
+read_played(const struct game *g, const char *text, int full, struct played *p)
+{
+	const struct map *m = g->map;
+	const char *pos = strstr(text, "\nposition before\n"), *ord, *line, *end, *section;
+	struct order_prefs revival[MAP_MAX_POWERS];
+	struct buf err;
+	size_t n;
+	int rc = 0;
+
+	if (pos == NULL)
+		return -1;
+	buf_init(&err, 1 << 16);
+	pos += strlen("\nposition before\n");
+	if (board_read(&p->before, m, pos, strlen(pos), &err) < 0)
+		rc = -1;
+	buf_free(&err);
+	p->norders = 0;
+	if (rc < 0 || !full)
+		return rc;
+	p->orders = xcalloc(ADJ_MAX_ORDERS, sizeof *p->orders);
+	memset(revival, 0, sizeof revival);
+	section = ord = strstr(text, "\norders\n");
+	end = pos - strlen("\nposition before\n");
+	if (ord != NULL && ord < end) {
+		ord += strlen("\norders\n");
+		while (p->norders < ADJ_MAX_ORDERS && (line = str_next_line(&ord, end + 1, &n)) != NULL) {
+			struct parse_result r;
+			struct parse_ctx c;
+			const char *sp;
+			power_id pw;
+			char name[64];
+			if (n < 7 || memcmp(line, "order ", 6) != 0)
+				continue;
+			sp = memchr(line + 6, ' ', n - 6);
+			if (sp == NULL || (size_t)(sp - line - 6) >= sizeof name)
+				continue;
+			memcpy(name, line + 6, (size_t)(sp - line - 6));
+			name[sp - line - 6] = '\0';
+			pw = map_find_power(m, name);
+			c = (struct parse_ctx){ m, g->names, &p->before, pw };
+			order_parse(&c, sp + 1, n - (size_t)(sp + 1 - line), &r);
+			if (r.verdict == VERDICT_ACCEPTED || r.verdict == VERDICT_CORRECTED) {
+				r.order.power = pw;
+				p->orders[p->norders++] = r.order;
+				if (r.order.kind == ORDER_REVIVE && pw != POWER_NONE)
+					revival[pw] = r.prefs;
+			}
+		}
+	}
+	adj_resolve(m, &g->rules, &p->before, p->orders, p->norders, &p->res, NULL);
+	p->after = p->res.after;
+	if (g->rules.insurrection) {
+		/* MUNA: the insurrections of the season, decided as the judge did
+		 * (a retreat phase's record keeps those waiting for it). */
+		struct muna_season *s = xcalloc(1, sizeof *s);
+		struct muna_result *r = xcalloc(1, sizeof *r);
+		if (section != NULL && section < end)
+			game_read_season(g, section, (size_t)(end - section), s);
+		muna_season_step(m, &p->before, p->orders, p->norders, &p->res, revival, s, &p->after, r);
+		free(s);
+		free(r);
+	}
+	phase_next(m, &g->rules, &p->after);
+	return 0;
+}
+
+int
+webpages_game(struct webpages *w, struct store *st, const struct game *g, int first,
+    struct buf *err)
+{
+	const struct geometry *geo = drawing(w, g);
+	struct played *pl;
+	struct page_phase *pp;
+	struct page_game pg;
+	struct buf rec;
+	char deadline[320] = "", when[96];
+	int i, n = g->nphases, rc = 0;
+
+	if (geo == NULL || w->dir == NULL || !pages_name_ok(g->name))
+		return 0;
+	if (first < 2)
+		first = 2;
+	pl = xcalloc((size_t)n + 1, sizeof *pl);
+	pp = xcalloc((size_t)n + 1, sizeof *pp);
+	buf_init(&rec, RECORD_MAX);
+	for (i = 0; i < n; i++) {
+		buf_reset(&rec);
+		/* Full data for the pages written now; the position alone for
+		 * the links and the list of phases. */
+		if (store_history(st, g->name, i + 1, &rec) < 0 ||
+		    read_played(g, buf_str(&rec), i + 1 >= first - 1, &pl[i]) < 0) {
+			buf_printf(err, "game %s: history record %d cannot be read for the map pages\n",
+			    g->name, i + 1);
+			rc = -1;
+			goto out;
+		}
+		pp[i].before = &pl[i].before;
+		pp[i].orders = pl[i].orders;
+		pp[i].norders = pl[i].norders;
+		pp[i].res = &pl[i].res;
+		pp[i].after = &pl[i].after;
+	}
+	if (g->status == GAME_ACTIVE && g->deadline)
+		snprintf(deadline, sizeof deadline, "Next deadline: %s",
+		    time_human(g->set.zone, g->deadline, when, sizeof when));
+	else if (g->status == GAME_ENDED)
+		snprintf(deadline, sizeof deadline, "Game over: %s.", g->result);
+	memset(&pg, 0, sizeof pg);
+	pg.name = g->name;
+	pg.base_url = w->base_url;
+	pg.deadline = deadline;
+	pg.current = &g->board;
+	pg.phases = pp;
+	pg.nphases = n;
+	for (i = first - 2; i < n && rc == 0; i++) {
+		rc = pages_write_phase(w->dir, g->map, geo, &pg, i, err);
+		w->written += rc == 0;
+	}
+	if (rc == 0)
+		rc = pages_write_index(w->dir, g->map, geo, &pg, err);
+out:
+	for (i = 0; i < n; i++)
+		free(pl[i].orders);
+	free(pl);
+	free(pp);
+	buf_free(&rec);
+	return rc;
+}

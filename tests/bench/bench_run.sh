@@ -1,0 +1,182 @@
+#!/bin/sh
+# bench_run.sh — the cron run, measured: LOAD order mails (default 1,000)
+# for GAMES games (default LOAD / 20) fetched from a real IMAP server
+# (Dovecot on loopback, tests/e2e/mailstack), applied, answered and adjudicated
+# in one run; then an idle run with nothing new; then, with RUNS=N, N runs
+# back to back while mail keeps arriving over SMTP.
+#
+#	tests/bench/bench_run.sh [BUILD]   (default build; needs root for the stack)
+#	LOAD=10000 tests/bench/bench_run.sh	(make bench-load: 10,000 for 500 games,
+#					 then 100 runs back to back)
+#
+# The replies and reports go to a local Maildir (no smtp.url), so that the
+# figure is the judge's own work and not a mail server's queue. Prints
+# messages per second end to end (wall clock of `pouch run`), CPU ms per
+# message (user + system), the run's maximum resident memory, and the idle
+# run's wall time (against Dovecot as installed, and in its
+# high-performance login mode). No speed is asserted; what is checked is
+# that nothing is lost or doubled: every order mail applied once and
+# answered once (a reply whose In-Reply-To names it), else exit 1.
+#
+# RUNS=N: a sender delivers order mails through Postfix (SMTP, then LMTP
+# into Dovecot) one after another while N `pouch run`s follow each other;
+# after the sender stops, one more run; every mail it sent must be applied
+# once and answered once.
+set -eu
+cd "$(dirname "$0")/../.."
+ROOT=$(pwd)
+BUILD=${1:-build}
+POUCH=$ROOT/$BUILD/pouch
+if [ "$(id -u)" -ne 0 ] || ! command -v dovecot >/dev/null 2>&1; then
+	echo "bench_run: skipped (needs root and Dovecot: contrib/deps.sh test)"
+	exit 0
+fi
+MODE=plain OUT=/dev/null ERR=/dev/null
+. tests/e2e/mailstack/testlib.sh
+stack_up pouch-bench
+D=$WORK/judge
+mkdir -p "$D"
+cat >"$D/pouch.conf" <<EOF
+judge.address = judge@example.test
+judge.base_url = https://maps.example.test
+judge.reply_limit = 100000
+imap.host = 127.0.0.1
+imap.port = $IMAP_PORT
+imap.user = judge
+imap.password_file = $PASSWORD_DIR/judge
+imap.cafile = $CA_FILE
+EOF
+P="$POUCH --data $D"
+POWERS="Austria England France Germany Italy Russia Turkey"
+LOAD=${LOAD:-1000}
+GAMES=${GAMES:-$((LOAD / 20))}
+[ "$GAMES" -ge 1 ] || GAMES=1
+
+# GAMES games of seven delegations each.
+g=1
+while [ $g -le $GAMES ]; do
+	$P game new "bench$g" --gm "gm$g@example.test" --password "gm-password-$g" --zone UTC >/dev/null
+	for p in $POWERS; do
+		echo "DELEGATION $p $p$g@example.test PASSWORD $p-pw-$g"
+	done | { cat; echo START; } | $P game "bench$g" >/dev/null
+	g=$((g + 1))
+done
+
+# order_mails FIRST COUNT PREFIX: order mail number FIRST.. on stdout as
+# records "NAME<TAB>MESSAGE" for write_mails, NAME PREFIX.N. Each delegation
+# holds with all its units, so a game's phase is adjudicated when its
+# seventh delegation has written.
+order_mails() {
+	awk -v first="$1" -v count="$2" -v prefix="$3" -v games="$GAMES" 'BEGIN {
+		split("Austria England France Germany Italy Russia Turkey", pw, " ")
+		u["Austria"] = "A bud H|F tri H|A vie H"
+		u["England"] = "F edi H|F lon H|A lvp H"
+		u["France"] = "F bre H|A mar H|A par H"
+		u["Germany"] = "A ber H|F kie H|A mun H"
+		u["Italy"] = "F nap H|A rom H|A ven H"
+		u["Russia"] = "A mos H|F sev H|F stp/sc H|A war H"
+		u["Turkey"] = "F ank H|A con H|A smy H"
+		for (i = first; i < first + count; i++) {
+			g = i % games + 1
+			p = pw[int(i / games) % 7 + 1]
+			o = u[p]
+			gsub(/\|/, "\r\n", o)
+			printf "%s.%d\tFrom: %s <%s%d@example.test>\r\nTo: judge@example.test\r\n" \
+			    "Subject: orders\r\nMessage-ID: <%s.%d@example.test>\r\n\r\n" \
+			    "GAME bench%d %s %s-pw-%d\r\n%s\r\n\f", prefix, i, p, p, g, prefix, i, g, p, p, g, o
+		}
+	}'
+}
+# LOAD order mails, straight into the judge's Maildir (Dovecot serves
+# them over IMAP).
+box=$MAIL_DIR/judge/Maildir
+mkdir -p "$box/tmp" "$box/new" "$box/cur"
+order_mails 0 "$LOAD" bench | awk -v dir="$box/new" 'BEGIN { RS = "\f" }
+	NF { t = index($0, "\t"); f = dir "/" substr($0, 1, t - 1) ".load"
+	     printf "%s", substr($0, t + 1) > f; close(f) }'
+[ "$(ls "$box/new" | wc -l)" -eq "$LOAD" ] || { echo "bench_run: wrote $(ls "$box/new" | wc -l) of $LOAD mails"; exit 1; }
+chown -R 65534:65534 "$box"
+
+# check_answered PREFIX N: every order mail PREFIX.0 .. PREFIX.N-1 applied
+# once and answered once; prints the counts, returns 1 otherwise.
+check_answered() {
+	answered=$(find "$D/mail/out" -type f -print0 | xargs -0 grep -h "^In-Reply-To: <$1\." |
+		sort | uniq -c | awk '$1 == 1 { once++ } $1 > 1 { more++ } END { printf "%d %d", once, more }')
+	once=${answered% *} more=${answered#* }
+	applied=$("$ROOT/$BUILD/tests/e2e/mail/mailit" inbound "$D" | grep -c "^[^ ]* applied normal from=.*subject=orders")
+	dup=$("$ROOT/$BUILD/tests/e2e/mail/mailit" counts "$D" | sed -n 's/.* duplicate=\([0-9]*\) .*/\1/p')
+	echo "  $1: $2 sent; $once answered once, $more answered more than once; spool: $applied applied in all, $dup duplicates"
+	[ "$once" -eq "$2" ] && [ "$more" -eq 0 ] && [ "$dup" -eq 0 ]
+}
+
+t0=$(date +%s%N)
+/usr/bin/time -f "%U %S %M" -o "$WORK/cpu" ${BENCH_RUN_WRAP:-} $P -v run ${BENCH_RUN_ARGS:-} >"$WORK/run.out" 2>"$WORK/run.err" || {
+	cat "$WORK/run.err"
+	exit 1
+}
+t1=$(date +%s%N)
+ms=$(((t1 - t0) / 1000000))
+cpu=$(awk '{ printf "%.0f", ($1 + $2) * 1000 }' "$WORK/cpu")
+rss=$(awk '{ printf "%.0f", $3 / 1024 }' "$WORK/cpu")
+echo "run: $(cat "$WORK/run.out")"
+echo "$LOAD order mails for $GAMES games from IMAP: $ms ms wall, $((LOAD * 1000 / (ms > 0 ? ms : 1))) messages/s end to end, $(awk -v c="$cpu" -v n="$LOAD" 'BEGIN { printf "%.2f", c / n }') CPU ms per message, max RSS $rss MB"
+check_answered bench "$LOAD" || { echo "bench_run: order mails lost or answered twice"; exit 1; }
+# idle: 20 idle runs, timed from fork to exit by tests/bench/timeit.
+idle() {
+	$P run >/dev/null 2>&1	# the first after a change of setting, untimed
+	"$ROOT/$BUILD/tests/bench/timeit" 20 $P run
+}
+echo "idle run (IMAP, nothing new): $(idle)"
+$P -v run | sed -n 's/^time: /idle run, by step: /p'
+# Dovecot forks a login process for each connection by default; in its
+# high-performance mode (login processes kept and reused) the server's part
+# of the greeting is gone. The same idle run against that server:
+sed -i 's/^service imap-login {/service imap-login {\n  service_count = 0\n  process_min_avail = 1/' \
+	"$DOVECOT_CONF"
+if doveadm -c "$DOVECOT_CONF" reload >/dev/null 2>&1; then
+	sleep 1
+	echo "idle run (IMAP, nothing new; Dovecot with login processes kept): $(idle)"
+fi
+# RUNS runs back to back while a sender delivers order mails over SMTP.
+if [ "${RUNS:-0}" -gt 0 ]; then
+	LIVE=${LIVE:-$((RUNS * 5))}
+	order_mails 0 "$LIVE" live >"$WORK/live.txt"
+	(
+		awk -v dir="$WORK/live" 'BEGIN { RS = "\f" }
+			NF { t = index($0, "\t"); f = dir "." substr($0, 1, t - 1)
+			     printf "%s", substr($0, t + 1) > f; close(f); print f }' "$WORK/live.txt" |
+		while read -r f; do
+			curl -s --url "smtp://127.0.0.1:$SMTP_PORT/sender.example.test" \
+				--mail-from sender@example.test --mail-rcpt judge@example.test \
+				--upload-file "$f" || echo "curl failed: $f"
+		done
+	) >"$WORK/sender.log" 2>&1 &
+	sender=$!
+	t0=$(date +%s%N)
+	n=0 failed=0 busy=0
+	while [ $n -lt "$RUNS" ]; do
+		$P -v run >"$WORK/one.out" 2>>"$WORK/runs.err" || failed=$((failed + 1))
+		grep -q "^fetched [1-9]" "$WORK/one.out" && busy=$((busy + 1))
+		n=$((n + 1))
+	done
+	t1=$(date +%s%N)
+	wait $sender
+	# the sender is done: wait for Postfix to deliver the last, then one more run
+	i=0
+	while [ "$(find "$box/new" "$box/cur" -name '*' -type f | wc -l)" -lt $((LOAD + LIVE)) ] && [ $i -lt 600 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	$P run >/dev/null 2>>"$WORK/runs.err" || failed=$((failed + 1))
+	echo "$RUNS runs back to back while $LIVE order mails arrived over SMTP: $(((t1 - t0) / 1000000)) ms, $busy runs fetched mail, $failed failed"
+	grep -v '^$' "$WORK/sender.log" | head -5
+	check_answered live "$LIVE" || { head -20 "$WORK/runs.err"; echo "bench_run: live mail lost or doubled"; exit 1; }
+fi
+# The same judge reading a local Maildir instead: the judge's own share.
+sed -i '/^imap\./d' "$D/pouch.conf"
+echo "idle run (local Maildir, nothing new): $(idle)"
+if [ -n "${BENCH_KEEP:-}" ]; then
+	echo "kept: $D (the stack is stopped)"
+	trap - EXIT
+	tests/e2e/mailstack/stop.sh "$STACK" >/dev/null
+fi

@@ -1,0 +1,302 @@
+#!/bin/sh
+# cli.sh — the pouch command line as a host uses it, on the embedded
+# default (local Maildirs): pouch game new|NAME COMMAND|list|show|process|
+# rollback, pouch run, pouch replay --verify, the lock, exit statuses.
+#
+#	tests/cli/cli.sh [BUILD]   (default build)
+#
+# Prints "ok - ..." or "not ok - ..." per check; exits 1 when any failed.
+set -u
+cd "$(dirname "$0")/../.."
+POUCH=$(pwd)/${1:-build}/pouch
+WORK=$(mktemp -d /tmp/pouch-cli.XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+D=$WORK/data
+OUT=$WORK/out
+ERR=$WORK/err
+. tests/support/check.sh
+p() { "$POUCH" --data "$D" "$@" >"$OUT" 2>"$ERR"; }
+
+"$POUCH" --version >"$OUT" 2>"$ERR"
+expect "--version: pouch's and its libraries', the ones loaded on demand among them" sh -c \
+	"[ $? -eq 0 ] && grep -q '^pouch ' '$OUT' && grep -q 'libxml2 [0-9]* (libxml2' '$OUT' && grep -q 'libcurl [0-9.]* (libcurl' '$OUT'"
+
+p game new g1 --gm gm@school.example --password gm-password --zone Europe/Paris --grace 1h
+expect "game new: exit 0" test $? -eq 0
+expect "game new: the GM is named" grep -q "game master is gm@school.example" "$OUT"
+expect "game new without judge.address: a warning on stderr" \
+	grep -q "^pouch game: warning: the judge's address is judge@localhost, a placeholder" "$ERR"
+expect "game new: says where mail to the judge goes" \
+	grep -q "is read from the Maildir $D/mail/inbox (its new/)" "$OUT"
+expect "... and that Maildir is there" test -d "$D/mail/inbox/new" -a -d "$D/mail/inbox/cur" -a -d "$D/mail/inbox/tmp"
+p game new g1 --gm gm@school.example
+rc=$?
+expect "game new, a name taken: refused" grep -q "there is already a game called g1" "$OUT"
+expect "... with exit status 1" test $rc -eq 1
+p game new
+expect "game new without a name: usage, exit 2" test $? -eq 2
+# Fewer delegations (a data directory of their own): the arrangement printed
+# is what the GM types.
+pf() { "$POUCH" --data "$WORK/fewer" "$@" >"$OUT" 2>"$ERR"; }
+pf game new g3 --gm gm@school.example --password gm-password --players 3
+expect "game new --players 3: exit 0" test $? -eq 0
+expect "... prints the three delegations' commands" sh -c \
+	"grep -q '^  pouch game g3 DELEGATION England,Germany,Austria <addresses>' '$OUT' &&
+	 grep -q '^  pouch game g3 DELEGATION Russia,Italy <addresses>' '$OUT' &&
+	 grep -q '^  pouch game g3 DELEGATION France,Turkey <addresses>' '$OUT'"
+pf game g3 DELEGATION England,Germany,Austria ann@school.example PASSWORD ega-pw
+expect "a delegation of three powers, as printed: accepted" \
+	grep -q "England, Germany and Austria: one delegation" "$OUT"
+pf game g3 DELEGATION England,Narnia ann@school.example
+expect "a delegation naming no power: refused" grep -q "REFUSED" "$OUT"
+pf game new g5 --gm gm@school.example --password gm-password --players 5
+expect "game new --players 5: Italy and Germany left out" \
+	grep -q "^Left out, in civil disorder from the start: Italy, Germany" "$OUT"
+pf game new g9 --gm gm@school.example --players 9
+expect "game new --players 9: usage, exit 2" test $? -eq 2
+p game g1 DELEGATION France carol@school.example PASSWORD france-pw
+p game g1 DELEGATION Germany dave@school.example PASSWORD germany-pw
+p game g1 START
+expect "START: the game has started" grep -q "the game has started" "$OUT"
+expect "START without judge.address: a warning on stderr" grep -q "^pouch game: warning: the judge's address" "$ERR"
+expect "... and the GM is told by mail" sh -c \
+	"grep -l '^Subject: \\[g1\\] players cannot write to the judge' '$D'/mail/out/gm@school.example/new/* >/dev/null"
+p game list
+expect "game list: one line, active, Spring 1901" grep -q "^g1 .*active .*Spring 1901 Movement" "$OUT"
+p game show g1
+expect "game show: the game file" grep -q "^zone Europe/Paris" "$OUT"
+expect "game show: no password hashes" sh -c "! grep -q '\\\$y\\\$' '$OUT'"
+p game show nosuch
+expect "game show of an unknown game: exit 1" test $? -eq 1
+p game g1 NOSUCHCOMMAND
+expect "an unknown GM command is answered" grep -q "REFUSED\|not a place or a command" "$OUT"
+
+# Orders by mail, into the judge's Maildir.
+mkdir -p "$D/mail/inbox/new" "$D/mail/inbox/tmp" "$D/mail/inbox/cur"
+printf 'From: carol@school.example\nSubject: orders\nMessage-ID: <c1@school.example>\n\nGAME g1 France france-pw\nA Par - Bur\n' \
+	>"$D/mail/inbox/new/c1"
+LD_DEBUG=files "$POUCH" --data "$D" -v run >"$OUT" 2>"$ERR"
+expect "run: one message fetched and applied" grep -q "fetched 1 (1 new), applied 1" "$OUT"
+expect "carol's reply is in her Maildir" sh -c "ls '$D/mail/out/carol@school.example/new/' | grep -q ."
+expect "a run with work loads libxml2 (the game's map)" grep -q "file=libxml2" "$ERR"
+# A cron run with nothing to do loads neither libxml2 nor libcurl (lib/lazylib.h).
+LD_DEBUG=files "$POUCH" --data "$D" -v run >"$OUT" 2>"$ERR"
+expect "an idle run: nothing fetched" grep -q "fetched 0 (0 new), applied 0" "$OUT"
+expect "... and neither libxml2 nor libcurl loaded" sh -c "! grep -q 'file=libxml2\|file=libcurl' '$ERR'"
+p game process g1 --preview
+expect "game process --preview shows the results" grep -q "PREVIEW" "$OUT"
+p game process g1
+expect "game process: processed" grep -q "processed" "$OUT"
+p game list
+expect "now in Fall 1901" grep -q "Fall 1901 Movement" "$OUT"
+p game rollback g1 S1901M
+expect "game rollback: back to Spring 1901" grep -q "rolled back to S1901M" "$OUT"
+p game list
+expect "game list after the rollback: Spring 1901" grep -q "Spring 1901 Movement" "$OUT"
+
+# One run at a time: a second one waits, then gives up cleanly.
+(
+	exec 9>"$D/pouch.lock"
+	flock 9
+	sleep 12
+) &
+holder=$!
+sleep 0.5
+p run
+rc=$?
+expect "a run while another holds the lock: exit 0" test $rc -eq 0
+expect "... and says nothing was done" grep -q "another pouch is working" "$ERR"
+kill $holder 2>/dev/null
+wait $holder 2>/dev/null
+
+p replay --into "$WORK/replay" --verify
+expect "replay --verify: no difference" grep -q ", 0 differences" "$OUT"
+p replay --into "$WORK/replay" --verify
+expect "replay into a directory that has games: refused" test $? -ne 0
+# --verify alone: a directory of its own under TMPDIR, gone afterwards.
+mkdir "$WORK/tmp"
+TMPDIR=$WORK/tmp "$POUCH" --data "$D" replay --verify >"$OUT" 2>"$ERR"
+rc=$?
+expect "replay --verify without OUT: no difference, exit 0" sh -c "[ $rc -eq 0 ] && grep -q ', 0 differences' '$OUT'"
+expect "... and its directory removed" sh -c "[ -z \"\$(ls -A '$WORK/tmp')\" ]"
+# A difference keeps it, and says where.
+cp "$D/games/g1/game.txt" "$WORK/game.txt.saved"
+echo "# edited by hand" >>"$D/games/g1/game.txt"
+TMPDIR=$WORK/tmp "$POUCH" --data "$D" replay --verify >"$OUT" 2>"$ERR"
+rc=$?
+expect "a live game edited by hand: a difference, exit 1" sh -c "[ $rc -eq 1 ] && grep -q ', 1 difference$' '$OUT'"
+expect "... and the replay kept, its directory named" sh -c "grep -q 'the replay is kept in $WORK/tmp/pouch-replay' '$OUT'"
+cp "$WORK/game.txt.saved" "$D/games/g1/game.txt"
+# An archive's spool into a new directory, as "--spool DIR --data OUT".
+cp -R "$D/spool" "$WORK/archive"
+"$POUCH" replay --spool "$WORK/archive" --data "$WORK/from-archive" >"$OUT" 2>"$ERR"
+expect "replay --spool DIR --data OUT: the games rebuilt" sh -c "grep -q '^replayed ' '$OUT' && cmp -s '$D/games/g1/game.txt' '$WORK/from-archive/games/g1/game.txt'"
+
+# Unix conventions: COMMAND --help (or -h) prints its usage on standard
+# output and exits 0; a wrong usage goes to standard error with status 2;
+# every usage line of --help is in pouch(1)'s SYNOPSIS (rendered, blanks
+# squeezed).
+COMMANDS="run game replay doctor datc check-game play transcript render render-game map fetch send oauth read-mail"
+SYNOPSIS=$WORK/synopsis
+MANWIDTH=1000 MANPAGER=cat man -l judge/cli/pouch.1 2>/dev/null | col -b |
+	sed -n '/^SYNOPSIS/,/^DESCRIPTION/p' | tr -s ' \t' ' ' >"$SYNOPSIS"
+expect "the man page renders, with a SYNOPSIS" grep -q "pouch run" "$SYNOPSIS"
+for c in $COMMANDS; do
+	for h in --help -h; do
+		"$POUCH" --data "$D" $c $h >"$OUT" 2>"$ERR"
+		rc=$?
+		expect "pouch $c $h: usage on stdout, nothing on stderr, exit 0" sh -c \
+			"[ $rc -eq 0 ] && grep -q '^usage: pouch $c' '$OUT' && [ ! -s '$ERR' ]"
+	done
+	"$POUCH" --data "$D" $c --help | sed -n 's/^\(usage:\|      \) pouch /pouch /p' |
+		tr -s ' \t' ' ' >"$WORK/forms"
+	missing=""
+	while IFS= read -r form; do
+		grep -qF -- "$form" "$SYNOPSIS" || missing="$missing [$form]"
+	done <"$WORK/forms"
+	expect "pouch $c --help: each usage line is in pouch(1)'s SYNOPSIS${missing:+ (missing:$missing)}" \
+		sh -c "[ -s '$WORK/forms' ] && [ -z '$missing' ]"
+done
+for c in "run --bogus" "game --bogus" "replay --bogus" "render --bogus" "send --bogus" "doctor extra"; do
+	"$POUCH" --data "$D" $c >"$OUT" 2>"$ERR"
+	rc=$?
+	expect "pouch $c: usage on stderr, nothing on stdout, exit 2" sh -c \
+		"[ $rc -eq 2 ] && grep -q '^usage: pouch ' '$ERR' && [ ! -s '$OUT' ]"
+done
+
+# pouch doctor on the embedded default: the placeholder address is a
+# problem (exit 1); with a real address and nothing else wrong, exit 0.
+p doctor
+rc=$?
+expect "doctor, judge@localhost: a problem, exit 1" sh -c \
+	"[ $rc -eq 1 ] && grep -q '^problem: the judge.s address is judge@localhost, a placeholder' '$OUT'"
+expect "... the inbox Maildir checked" grep -q "^ok: the inbox Maildir $D/mail/inbox is there and writable" "$OUT"
+expect "... the outgoing Maildirs checked" grep -q "^ok: the outgoing mail directory $D/mail/out" "$OUT"
+expect "... cron looked for (ok or a warning)" grep -q "^\(ok\|warning\): .*\(pouch run\|pouch.timer\)" "$OUT"
+expect "... every game's zone checked" grep -q "^ok: 1 game, every zone known to tzdata" "$OUT"
+echo "judge.address = judge@school.test" >"$D/pouch.conf"
+p doctor
+rc=$?
+expect "doctor, a real address, nothing wrong: exit 0" sh -c \
+	"[ $rc -eq 0 ] && grep -q '^ok: the judge.s address is judge@school.test' '$OUT' && ! grep -q '^problem' '$OUT'"
+echo "judge.pages = $WORK/www" >>"$D/pouch.conf"
+p doctor
+expect "doctor, judge.pages without judge.base_url: a problem" sh -c \
+	"[ $? -eq 1 ] && grep -q '^problem: judge.pages is .* but judge.base_url is not set' '$OUT'"
+# Pages written where the base URL points: a test file is read back there.
+mkdir -p "$WORK/www" "$WORK/elsewhere"
+printf 'judge.address = judge@school.test\njudge.pages = %s\njudge.base_url = file://%s\n' \
+	"$WORK/www" "$WORK/www" >"$D/pouch.conf"
+p doctor
+expect "doctor, the base URL serves the pages directory: ok, exit 0" sh -c \
+	"[ $? -eq 0 ] && grep -q '^ok: file://$WORK/www serves $WORK/www (a test file written there was read back)' '$OUT'"
+expect "... and the test file is gone" sh -c "[ -z \"\$(ls -A '$WORK/www')\" ]"
+printf 'judge.address = judge@school.test\njudge.pages = %s\njudge.base_url = file://%s\n' \
+	"$WORK/elsewhere" "$WORK/www" >"$D/pouch.conf"
+p doctor
+expect "doctor, the base URL serves another directory: a problem" sh -c \
+	"[ $? -eq 1 ] && grep -q '^problem: file://$WORK/www does not serve $WORK/elsewhere: a test file written there was not found' '$OUT'"
+echo "judge.address = judge@school.test" >"$D/pouch.conf"
+mv "$D/mail/inbox" "$WORK/inbox.saved"
+echo "not a directory" >"$D/mail/inbox"
+p doctor
+expect "doctor, the inbox is a file: a problem" sh -c \
+	"[ $? -eq 1 ] && grep -q '^problem: the inbox Maildir $D/mail/inbox: .* is not a directory' '$OUT'"
+rm "$D/mail/inbox"
+mv "$WORK/inbox.saved" "$D/mail/inbox"
+# Cron: an /etc/cron.d entry, in a mount namespace of its own (root only;
+# the machine's /etc/cron.d is not touched).
+if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null 2>&1; then
+	unshare -m sh -c "mount --make-rprivate / && mount -t tmpfs none /etc/cron.d &&
+		echo '*/5 * * * * pouch $POUCH --data $D run' >/etc/cron.d/pouch &&
+		'$POUCH' --data '$D' doctor >'$OUT' 2>'$ERR'
+		echo '*/5 * * * * pouch $POUCH --data /elsewhere run' >/etc/cron.d/pouch &&
+		'$POUCH' --data '$D' doctor >'$OUT.other' 2>>'$ERR'"
+	expect "doctor, an /etc/cron.d entry that runs pouch run here: ok" grep -q "^ok: /etc/cron.d/pouch runs pouch run$" "$OUT"
+	expect "... one that runs it on another data directory: a warning" \
+		grep -q "^warning: /etc/cron.d/pouch runs pouch run on /elsewhere, not on $D" "$OUT.other"
+else
+	echo "  skipped: doctor's cron check (needs root and unshare)"
+fi
+"$POUCH" --data "$D" run --now 2099-01-01T00:00:00Z >/dev/null 2>&1
+p doctor
+expect "doctor, the clock behind the last run: a problem" sh -c \
+	"[ $? -eq 1 ] && grep -q '^problem: the system clock (.*) is before the judge.s last run (2099-01-01' '$OUT'"
+rm "$D/pouch.conf"
+
+# The deadline passes with orders missing: the late delegation and the GM
+# are told of the grace period, and game list and game show give its end.
+D2=$WORK/data2
+q() { "$POUCH" --data "$D2" "$@" >"$OUT" 2>"$ERR"; }
+q game --now "2026-11-20 09:00" new g2 --gm gm@school.example --password gm-password --grace 24h
+q game --now "2026-11-20 09:00" g2 DELEGATION France carol@school.example PASSWORD france-pw
+q game --now "2026-11-20 09:00" g2 START
+q game --now "2026-11-22 10:00" list
+expect "game list after the deadline, orders missing: the grace period's end" \
+	grep -q "^g2 .*grace until Monday 23 November 2026, 09:00 UTC" "$OUT"
+q game --now "2026-11-22 10:00" show g2
+expect "game show: the grace period's end" grep -q "^# the deadline passed with orders missing: grace period until Monday 23 November 2026, 09:00 UTC" "$OUT"
+q run --now "2026-11-22 09:10"
+expect "at the deadline the late delegation is told" sh -c \
+	"grep -l 'deadline passed' '$D2'/mail/out/carol@school.example/new/* | xargs grep -q 'You have until Monday 23 November 2026, 09:00 UTC'"
+expect "... and the GM, with who is late" sh -c \
+	"grep -l 'deadline passed' '$D2'/mail/out/gm@school.example/new/* | xargs grep -q 'orders are missing from: France'"
+LD_DEBUG=files "$POUCH" --data "$D2" run --now "2026-11-22 09:20" >"$OUT" 2>"$ERR"
+expect "a run in the grace period, once it was announced, is idle (no game loaded)" \
+	sh -c "! grep -q 'file=libxml2' '$ERR'"
+
+# The judge's address set after the game was made: a replay uses the
+# settings in force when each message was made, and finds no difference.
+D3=$WORK/data3
+r3() { "$POUCH" --data "$D3" "$@" >"$OUT" 2>"$ERR"; }
+r3 game --now "2026-11-20 09:00" new g3 --gm gm@school.example --password gm-password
+r3 game --now "2026-11-20 09:00" g3 DELEGATION France carol@school.example PASSWORD france-pw
+r3 game --now "2026-11-20 09:00" g3 START
+mkdir -p "$D3/mail/inbox/new"
+printf 'From: carol@school.example\nSubject: orders\nMessage-ID: <c3a@school.example>\n\nGAME g3 France france-pw\nA Par - Bur\n' \
+	>"$D3/mail/inbox/new/c3a"
+r3 run --now "2026-11-20 10:00"
+printf 'judge.address = judge@school.example\n' >"$D3/pouch.conf"
+printf 'From: carol@school.example\nSubject: more orders\nMessage-ID: <c3b@school.example>\n\nGAME g3 France france-pw\nA Mar - Spa\n' \
+	>"$D3/mail/inbox/new/c3b"
+r3 run --now "2026-11-20 11:00"
+expect "messages made before and after judge.address was set" sh -c \
+	"grep -q '^Message-ID: <pouch.*@localhost>' '$D3'/mail/out/carol@school.example/new/* &&
+	grep -q '^Message-ID: <pouch.*@school.example>' '$D3'/mail/out/carol@school.example/new/*"
+r3 replay --into "$WORK/replay3" --verify
+expect "replay --verify after a change of settings: no difference" grep -q ", 0 differences" "$OUT"
+r3 game --now "2026-11-20 11:00" new g4 --gm gm@school.example --password gm-password
+expect "game new with judge.address set: no warning" sh -c "! grep -q warning '$ERR'"
+# pouch run on a fresh data directory makes the Maildir it reads.
+"$POUCH" --data "$WORK/data4" run >"$OUT" 2>"$ERR"
+expect "pouch run on a fresh data directory: exit 0, and the inbox Maildir made" \
+	test $? -eq 0 -a -d "$WORK/data4/mail/inbox/new" -a -d "$WORK/data4/mail/inbox/cur" -a -d "$WORK/data4/mail/inbox/tmp"
+
+# A run that fails part way (the history record of the phase the second
+# message completes cannot be written) marks nothing applied: the first
+# message's effects were not saved either. Once the fault is gone, the
+# next run applies both.
+K=$WORK/killed
+kp() { "$POUCH" --data "$K" "$@" >"$OUT" 2>"$ERR"; }
+kp game new k1 --gm gm@school.example --password gm-password
+kp game k1 DELEGATION England eve@school.example PASSWORD england-pw
+kp game k1 START
+mv "$K/games/k1/history" "$WORK/history.saved"
+echo "not a folder" >"$K/games/k1/history"
+printf 'From: eve@school.example\nSubject: one\nMessage-ID: <k5@school.example>\n\nGAME k1 England england-pw\nORDERS REPLACE\nA lvp H\n' \
+	>"$K/mail/inbox/new/k5"
+printf 'From: eve@school.example\nSubject: all\nMessage-ID: <k6@school.example>\n\nGAME k1 England england-pw\nF edi H\nF lon H\n' \
+	>"$K/mail/inbox/new/k6"
+marks=$(grep -c '^applied' "$K/spool/ledger")
+kp -v run
+expect "a run whose history record cannot be written fails" test $? -eq 1
+expect "... and marks no message applied" test "$(grep -c '^applied' "$K/spool/ledger")" -eq "$marks"
+rm "$K/games/k1/history"
+mv "$WORK/history.saved" "$K/games/k1/history"
+kp -v run
+expect "the next run applies both messages" grep -q "applied 2," "$OUT"
+kp replay --into "$WORK/failed-replay" --verify
+expect "... and the replay finds no difference" grep -q ", 0 differences" "$OUT"
+
+echo "== cli: $PASS passed, $FAIL failed"
+[ $FAIL -eq 0 ]

@@ -1,0 +1,247 @@
+# faults-order.awk — the order of syncs in one `pouch run`, from its trace:
+#
+#	strace -f -y -qq -s 12 -o TRACE -e trace=fsync,fdatasync,rename,renameat,
+#	    renameat2,link,linkat,unlink,unlinkat,openat,write pouch --data DATA run
+#	awk -v data=DATA -f tests/cli/faults-order.awk TRACE
+#
+# DATA must be an absolute path (the trace then names every file by it).
+# What a machine crash may lose is what was not synced; so each step may
+# rely only on what is synced (spool/README.md, "Durability, step by
+# step"). Checked, each at every place it applies:
+#
+#   1. a spool file (in/ or out/) is synced before it is linked into new/;
+#   2. a ledger record is written only once the names it lists are synced
+#      (an fsync of in/new or out/new after the last link into it);
+#   3. a message leaves the judge's inbox (new/ to cur/) only once its
+#      ledger record is synced;
+#   4. a game state file is synced before it is renamed over the old one,
+#      the history records it names are synced before it, and its directory
+#      is synced before the ledger marks the messages applied;
+#   5. nothing is delivered before the outbox holds it for good: its file
+#      synced, linked into outbox/new, that directory and the journal synced;
+#   6. a delivered message is synced and published (linked into the
+#      recipient's new/, the directory synced) before the ledger records it
+#      sent, and it leaves the outbox only after that record is synced.
+#
+# Prints "ok - ..." / "not ok - ..." per rule with how often it was
+# checked (a rule never checked fails: the run did not do what the rule is
+# about); exits 1 when any failed.
+
+function q(s, k,    i, n, rest) {	# the k-th quoted string of s
+	rest = s
+	for (i = 1; i <= k; i++) {
+		n = index(rest, "\"")
+		if (n == 0)
+			return ""
+		rest = substr(rest, n + 1)
+		n = index(rest, "\"")
+		if (i == k)
+			return substr(rest, 1, n - 1)
+		rest = substr(rest, n + 1)
+	}
+	return ""
+}
+function fdpath(s,    a, b) {	# the path of the first fd<path> in s
+	a = index(s, "</")
+	if (a == 0)
+		return ""
+	s = substr(s, a + 1)
+	b = index(s, ">")
+	return substr(s, 1, b - 1)
+}
+function dir(p) { sub(/\/[^\/]*$/, "", p); return p }
+function under(p, sub_) { return index(p, data "/" sub_) == 1 }
+function bad(rule, what) {
+	if (!(rule in failed))
+		failed[rule] = what
+	nbad[rule]++
+}
+function check(rule) { checked[rule]++ }
+function synced(p) { lastsync[p] = n }
+
+BEGIN {
+	if (data == "" || substr(data, 1, 1) != "/") {
+		print "not ok - faults-order.awk: give -v data=ABSOLUTE-DATA-DIRECTORY"
+		exit 2
+	}
+	rules[1] = "a spool file is synced before it is linked into new/"
+	rules[2] = "a ledger record is written only once the spool names it lists are synced"
+	rules[3] = "a message leaves the inbox only once its ledger record is synced"
+	rules[4] = "a game state file is synced, with the history it names, before it replaces the old; its directory before the applied marks"
+	rules[5] = "nothing is delivered before the outbox holds it for good"
+	rules[6] = "a delivery is synced and published before the ledger records it, and leaves the outbox after"
+	ledger = data "/spool/ledger"
+}
+
+{
+	n = NR
+	pid = $1
+	line = $0
+	if (line ~ /<unfinished \.\.\.>$/) {
+		if (line ~ / f(data)?sync\(/)
+			pending[pid] = fdpath(line)
+		next
+	}
+	if (line ~ /<\.\.\. f(data)?sync resumed>/) {
+		if (line ~ /= 0$/ && (pid in pending))
+			synced(pending[pid])
+		delete pending[pid]
+		next
+	}
+	if (line !~ /= 0$/ && line !~ /= [0-9]+(<.*>)?$/)
+		next			# failed calls change nothing
+}
+
+/ f(data)?sync\(/ {
+	synced(fdpath(line))
+	if (fdpath(line) == ledger)
+		ledger_dirty = 0
+	if (fdpath(line) ~ /\/outbox\/meta\/journal\./)
+		jdirty[fdpath(line)] = 0
+	next
+}
+
+/ write\(/ {
+	p = fdpath(line)
+	if (p ~ /\/outbox\/meta\/journal\./)
+		jdirty[p] = 1
+	if (p != ledger)
+		next
+	ledger_dirty = 1
+	rec = q(line, 1)
+	# 2: the names in spool/in/new and spool/out/new are durable
+	for (d in lastlink)
+		if (d == data "/spool/in/new" || d == data "/spool/out/new") {
+			check(2)
+			if (lastsync[d] < lastlink[d])
+				bad(2, "ledger write at line " n " before " d " was synced")
+		}
+	if (rec ~ /^applied/) {
+		# 4: the games' directories synced after their state was renamed
+		for (d in game_renamed) {
+			check(4)
+			if (lastsync[d] < game_renamed[d])
+				bad(4, "applied marks at line " n " before " d " was synced")
+		}
+		applied_written = 1
+	}
+	if (rec ~ /^out/) {
+		# 6: every delivery published for good
+		for (d in lastlink)
+			if (index(d, data "/mail/out/") == 1) {
+				check(6)
+				if (lastsync[d] < lastlink[d])
+					bad(6, "sent record at line " n " before " d " was synced")
+			}
+		out_written = n
+	}
+	next
+}
+
+/ link(at)?\(/ {
+	from = q(line, 1)
+	to = q(line, 2)
+	if (under(from, "spool/in/tmp/") || under(from, "spool/out/tmp/") ||
+	    under(from, "outbox/tmp/") || (under(from, "mail/out/") && from ~ /\/tmp\//)) {
+		check(1)
+		if (!(from in lastsync))
+			bad(1, from " linked at line " n " without an fsync")
+	}
+	lastlink[dir(to)] = n
+	if (under(to, "outbox/new/"))
+		linked_outbox[to] = n
+	if (under(from, "mail/inbox/new/"))
+		inbox_moved(from)
+	next
+}
+
+/ rename(at2?)?\(/ {
+	from = q(line, 1)
+	to = q(line, 2)
+	if (under(from, "mail/inbox/new/"))
+		inbox_moved(from)
+	if (under(to, "games/") && to ~ /\/history\/[0-9]+\.txt$/) {
+		history[to] = n
+		lastlink[dir(to)] = n
+	}
+	if (under(to, "games/") && to ~ /\/game\.txt$/ || to == data "/rates.txt") {
+		check(4)
+		if (!(from in lastsync))
+			bad(4, to " replaced at line " n " by an unsynced file")
+		if (to ~ /\/game\.txt$/)
+			for (h in history)
+				if (index(h, dir(to) "/history/") == 1 &&
+				    (lastsync[h] < history[h] || lastsync[dir(h)] < history[h]))
+					bad(4, to " replaced at line " n " before " h " was synced")
+		game_renamed[dir(to)] = n
+	}
+	next
+}
+
+/ unlink(at)?\(/ {
+	p = q(line, 1)
+	if (under(p, "mail/inbox/new/"))
+		inbox_moved(p)
+	if (under(p, "outbox/new/")) {
+		check(6)
+		if (!out_written || ledger_dirty)
+			bad(6, p " left the outbox at line " n " before the ledger's sent record was synced")
+	}
+	next
+}
+
+/ openat\(/ && /O_CREAT/ {
+	p = fdpath(substr(line, index(line, ") = ")))
+	if (under(p, "outbox/tmp/"))
+		queued[p] = n
+	if (under(p, "mail/out/") && p ~ /\/tmp\//) {
+		# 5: a delivery begins; everything queued is durable
+		for (f in queued) {
+			check(5)
+			name = f
+			sub(/.*\//, "", name)
+			o = data "/outbox/new/" name
+			if (!(f in lastsync) || !(o in linked_outbox) ||
+			    lastsync[data "/outbox/new"] < lastlink[data "/outbox/new"])
+				bad(5, "delivery at line " n " before " f " was queued for good")
+		}
+		# the journals, at the first delivery (then the flush appends
+		# what it did, synced at the end of the batch)
+		for (j in jdirty) {
+			if (delivered)
+				break
+			check(5)
+			if (jdirty[j])
+				bad(5, "delivery at line " n " before the journal " j " was synced")
+		}
+		delivered = 1
+	}
+	next
+}
+
+# A message leaves the judge's Maildir inbox: its ledger record is synced.
+function inbox_moved(p) {
+	check(3)
+	if (ledger_dirty || !(ledger in lastsync) ||
+	    lastsync[ledger] < lastlink[data "/spool/in/new"])
+		bad(3, p " moved at line " n " before the ledger was synced")
+}
+
+END {
+	if (data == "" || substr(data, 1, 1) != "/")
+		exit 2
+	status = 0
+	for (r = 1; r <= 6; r++) {
+		if (!(r in checked)) {
+			printf "not ok - %d. %s (never checked: the run did not do it)\n", r, rules[r]
+			status = 1
+		} else if (r in failed) {
+			printf "not ok - %d. %s: %d of %d wrong, e.g. %s\n", r, rules[r], nbad[r],
+			    checked[r], failed[r]
+			status = 1
+		} else {
+			printf "ok - %d. %s (%d checks)\n", r, rules[r], checked[r]
+		}
+	}
+	exit status
+}

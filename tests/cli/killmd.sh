@@ -1,0 +1,231 @@
+#!/bin/sh
+# killmd.sh — kill -9 aimed into each step of a run, on the embedded default
+# (a Maildir in, a Maildir per recipient out; no mail server, no root).
+#
+#	tests/cli/killmd.sh [STEP...]   (default: fetch apply commit pages send full)
+#
+# For each step, in a data directory of its own: a game of three
+# delegations; each round three order mails (one per delegation, so that
+# every round completes a phase) go into the judge's Maildir and
+# `pouch run` is started with POUCH_CRASH_AT=STEP:N (lib/crash.h), which
+# makes it raise SIGKILL at its Nth durable operation (write, fsync, link,
+# rename) of that step. N is drawn at random from 1 to one and a half
+# times the number of such operations the last run that finished reported
+# for the step (so that some runs finish, and say again how many there
+# were). The first run is not killed, and neither is the run after three
+# kills in a row: it finishes what they left (a killed run leaves more
+# work to the next one) and counts again. Rounds go on until KILLS
+# (default 50) runs were killed in the step; then two clean runs.
+# Checked, and counted per step:
+#
+#   lost          order mails not stored in the spool, or stored and not
+#                 applied, or without a reply in the sender's Maildir
+#                 (new/ or cur/; a reply only in tmp/ is lost); must be 0
+#   applied twice  `applied` ledger records for one message; must be 0
+#   delivered twice  a Message-ID twice in one recipient's Maildir; reported
+#   sent, not delivered  an `out` ledger record whose message is in no
+#                 recipient's Maildir; must be 0
+#   replay        pouch replay --verify: the games and the mail the spool
+#                 alone rebuilds; must be 0 differences
+#
+# full (as root, which may mount a size-limited tmpfs; else skipped with a
+# notice): a data directory on a full disk. 100 order mails fetched, the
+# disk filled up, `pouch run` fails: one warning line says how many replies
+# could not be queued and why, and nothing is marked applied; with room
+# again, the next run answers all 100.
+#
+# A failing step keeps its directory (build/killmd/STEP) and prints what
+# differed. KILLMD_DIR moves the work directory; POUCH the program.
+set -u
+cd "$(dirname "$0")/../.."
+ROOT=$(pwd)
+. tests/support/check.sh
+POUCH=${POUCH:-$ROOT/build/pouch}
+KILLS=${KILLS:-50}
+WORK=${KILLMD_DIR:-$ROOT/build/killmd}
+STEPS=${*:-fetch apply commit pages send full}
+OUT=$WORK/out
+ERR=$WORK/err
+umount "$WORK/full" 2>/dev/null
+rm -rf "$WORK"
+mkdir -p "$WORK"
+
+# A number from 1 to $1.
+random_to() {
+	awk -v r="$(od -An -N4 -tu4 /dev/urandom)" -v m="$1" 'BEGIN { printf "%d", r % m + 1 }'
+}
+
+# deliver D I: the I-th order mail into D's inbox (delegations in turn).
+deliver() {
+	case $(($2 % 3)) in
+	0) from=alice pw=england-pw orders='A lvp H\nF edi H\nF lon H' power=England ;;
+	1) from=bob pw=france-pw orders='A par H\nA mar H\nF bre H' power=France ;;
+	2) from=carol pw=germany-pw orders='A ber H\nA mun H\nF kie H' power=Germany ;;
+	esac
+	f=order.$2
+	printf 'From: %s@example.test\nTo: judge@example.test\nSubject: orders %s\nMessage-ID: <%s@kill.example>\nContent-Type: text/plain; charset=utf-8\n\nGAME g1 %s %s\nORDERS REPLACE\n%b\n' \
+		"$from" "$2" "$f" "$power" "$pw" "$orders" >"$1/mail/inbox/tmp/$f"
+	mv "$1/mail/inbox/tmp/$f" "$1/mail/inbox/new/$f"
+}
+
+# The header H (Message-ID, In-Reply-To) of every message in the Maildirs
+# of DIR (new/ and cur/), as "BOX VALUE" lines: headers DIR H.
+headers() {
+	for b in "$1"/*/; do
+		for f in "$b"new/* "$b"cur/*; do
+			[ -f "$f" ] || continue
+			v=$(grep -i -m1 "^$2:" "$f" | tr -d '\r' | sed 's/^[^<]*<//; s/>.*//')
+			[ -n "$v" ] && echo "$(basename "$b") $v"
+		done
+	done
+}
+
+kill_step() {
+	step=$1
+	D=$WORK/$step
+	mkdir -p "$D/mail/inbox/tmp" "$D/mail/inbox/new" "$D/mail/inbox/cur"
+	cat >"$D/pouch.conf" <<-EOF
+	judge.address = judge@example.test
+	judge.base_url = https://maps.example.test
+	judge.reply_limit = 100000
+	EOF
+	p() { "$POUCH" --data "$D" "$@"; }
+	{
+		p game new g1 --gm gm@example.test --password gm-password --zone UTC --nmr civil-disorder
+		p game g1 DELEGATION England alice@example.test PASSWORD england-pw
+		p game g1 DELEGATION France bob@example.test PASSWORD france-pw
+		p game g1 DELEGATION Germany carol@example.test PASSWORD germany-pw
+		p game g1 START
+	} >"$OUT" 2>"$ERR" || { not_ok "$step: the game is set up"; return; }
+	now=$(date -u +%s)
+	k=0 kills=0 finished=0 runs=0 points=0 lo=0 hi=0 streak=0 log=$D/runs.log
+	: >"$log"
+	while [ $kills -lt "$KILLS" ] && [ $runs -lt $((KILLS * 8)) ]; do
+		for m in 0 1 2; do deliver "$D" $((k + m)); done
+		k=$((k + 3))
+		now=$((now + 60))
+		n=1000000000	# this run only counts
+		[ $points -gt 0 ] && [ $streak -lt 3 ] && n=$(random_to $((points * 3 / 2 + 1)))
+		runs=$((runs + 1))
+		POUCH_CRASH_AT=$step:$n "$POUCH" --data "$D" run --now "$now" >"$OUT" 2>"$ERR"
+		rc=$?
+		if [ $rc -eq 137 ]; then
+			kills=$((kills + 1))
+			streak=$((streak + 1))
+			[ $lo -eq 0 ] || [ $n -lt $lo ] && lo=$n
+			[ $n -gt $hi ] && hi=$n
+			echo "run $runs: killed at $step:$n" >>"$log"
+		else
+			finished=$((finished + 1))
+			streak=0
+			c=$(sed -n "s/^pouch: crash points:.* $step \([0-9]*\).*/\1/p" "$ERR")
+			echo "run $runs: finished (status $rc) before $step:$n; $step had ${c:-?}" >>"$log"
+			[ "${c:-0}" -gt 0 ] && points=$c
+		fi
+	done
+	# Two clean runs: the second after the outbox's first retry delay.
+	p run --now $((now + 60)) >"$OUT" 2>"$ERR"
+	rc1=$?
+	p -v run --now $((now + 600)) >"$OUT" 2>>"$ERR"
+	rc2=$?
+	total=$k
+	ledger=$D/spool/ledger
+	stored=$(awk '$1 == "in" && $6 ~ /@kill\.example$/ { print $6 }' "$ledger" | sort -u | wc -l)
+	applied=$(awk '$1 == "applied"' "$ledger" | wc -l)
+	uniq_applied=$(awk '$1 == "applied" { print $2 }' "$ledger" | sort -u | wc -l)
+	ins=$(awk '$1 == "in"' "$ledger" | wc -l)
+	headers "$D/mail/out" In-Reply-To | awk '{ print $2 }' | grep '@kill\.example$' | sort -u >"$D/replied"
+	replied=$(wc -l <"$D/replied")
+	headers "$D/mail/out" Message-ID | sort >"$D/delivered"
+	twice=$(($(wc -l <"$D/delivered") - $(sort -u "$D/delivered" | wc -l)))
+	awk '{ print $2 }' "$D/delivered" | sort -u >"$D/delivered.ids"
+	awk '$1 == "out" { print $6 }' "$ledger" | sort -u >"$D/sent.ids"
+	undelivered=$(comm -23 "$D/sent.ids" "$D/delivered.ids" | wc -l)
+	in_tmp=$(find "$D/mail/out" -mindepth 3 -path "$D/mail/out/*/tmp/*" -type f | wc -l)
+	queued=$(find "$D/outbox/new" -type f | wc -l)
+	left=$(find "$D/mail/inbox/new" -type f | wc -l)
+	lost=$((total - stored + total - replied))
+	[ "$ins" -gt "$uniq_applied" ] && lost=$((lost + ins - uniq_applied))
+	tmps=$(find "$D" -name '*.tmp.*' -type f | wc -l)
+	p replay --into "$D/replay" --verify >"$D/replay.out" 2>&1
+	diffs=$(sed -n 's/.*, \([0-9]*\) differences.*/\1/p' "$D/replay.out")
+	bad=$FAIL
+	expect "$step: $kills runs killed in the step ($runs runs, $finished finished first)" \
+		test $kills -ge "$KILLS"
+	expect "$step: the clean runs after the kills succeed" test $rc1 -eq 0 -a $rc2 -eq 0
+	expect "$step: all $total order mails stored, each once ($stored)" test "$stored" -eq $total
+	expect "$step: the judge's Maildir has nothing left in new/ ($left)" test "$left" -eq 0
+	expect "$step: every stored message applied ($uniq_applied of $ins)" test "$uniq_applied" -eq "$ins"
+	expect "$step: no message applied twice ($applied records, $uniq_applied messages)" \
+		test "$applied" -eq "$uniq_applied"
+	expect "$step: every order mail got its reply in new/ or cur/ ($replied of $total)" \
+		test "$replied" -eq $total
+	expect "$step: every message the ledger says was sent is in a Maildir ($undelivered not)" \
+		test "$undelivered" -eq 0
+	expect "$step: no delivery left in a recipient's tmp/ ($in_tmp)" test "$in_tmp" -eq 0
+	expect "$step: the outbox is empty ($queued)" test "$queued" -eq 0
+	expect "$step: no temporary file NAME.tmp.PID left by a killed run ($tmps)" test "$tmps" -eq 0
+	expect "$step: pouch replay --verify: ${diffs:-?} differences" test "${diffs:-1}" -eq 0
+	echo "  # $step: $kills kills in $runs runs (at operations $lo to $hi of the step; the last run to finish had $points); $total mails; lost $lost, applied twice $((applied - uniq_applied)), delivered twice $twice, sent not delivered $undelivered, replay differences ${diffs:-?}"
+	if [ "$FAIL" -ne "$bad" ]; then
+		echo "  # $step: kept in $D; the runs (and where each was killed) in $D/runs.log"
+		comm -23 "$D/sent.ids" "$D/delivered.ids" | head -n 5 | sed 's/^/  #   sent, not delivered: /'
+		awk '$1 == "in" && $6 ~ /@kill\.example$/ { print $6 }' "$ledger" | sort -u |
+			comm -23 - "$D/replied" | head -n 5 | sed 's/^/  #   no reply: /'
+		grep -iE 'differ|missing|extra|only in' "$D/replay.out" | head -n 20 | sed 's/^/  #   replay: /'
+		tail -n 3 "$log" | sed 's/^/  #   /'
+	else
+		rm -rf "$D"
+	fi
+}
+
+full_disk() {
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "  # full: skipped (mounting a tmpfs needs root)"
+		return
+	fi
+	F=$WORK/full
+	D=$F/data
+	mkdir -p "$F"
+	mount -t tmpfs -o size=8m pouch-killmd "$F" || { not_ok "full: a tmpfs is mounted"; return; }
+	mkdir -p "$D/mail/inbox/tmp" "$D/mail/inbox/new" "$D/mail/inbox/cur"
+	echo "judge.address = judge@example.test" >"$D/pouch.conf"
+	p() { "$POUCH" --data "$D" "$@"; }
+	{
+		p game new g1 --gm gm@example.test --password gm-password --zone UTC
+		p game g1 DELEGATION England alice@example.test PASSWORD england-pw
+		p game g1 START
+	} >"$OUT" 2>"$ERR"
+	i=1
+	while [ $i -le 100 ]; do
+		printf 'From: s%d@example.test\nTo: judge@example.test\nSubject: orders\nMessage-ID: <full.%d@kill.example>\n\nGAME g1 England england-pw\nF nth - hel\n' \
+			$i $i >"$D/mail/inbox/new/m$i"
+		i=$((i + 1))
+	done
+	p fetch >"$OUT" 2>"$ERR"
+	dd if=/dev/zero of="$D/filler" bs=64k 2>/dev/null
+	p run >"$OUT" 2>"$ERR"
+	rc=$?
+	expect "full: pouch run on a full disk fails" test $rc -ne 0
+	expect "full: one warning line for the replies not queued ($(grep -c 'not queued' "$ERR"))" \
+		test "$(grep -c 'not queued' "$ERR")" -eq 1
+	expect "full: it says how many, and why" \
+		grep -q 'not queued: 100 messages; the first: .*No space left on device' "$ERR"
+	grep 'not queued' "$ERR" | sed 's/^/  #   /'
+	rm -f "$D/filler"
+	p run >"$OUT" 2>"$ERR"
+	expect "full: with room again, the next run succeeds" test $? -eq 0
+	n=$(find "$D/mail/out" -mindepth 3 -path "$D/mail/out/s*/new/*" -type f | wc -l)
+	expect "full: and all 100 senders have their reply ($n)" test "$n" -eq 100
+	umount "$F"
+}
+
+echo "# kills aimed into each step of pouch run, Maildir in and out ($KILLS per step)"
+for s in $STEPS; do
+	case $s in
+	full) full_disk ;;
+	*) kill_step "$s" ;;
+	esac
+done
+echo "killmd: $PASS passed, $FAIL failed"
+[ "$FAIL" -eq 0 ]

@@ -1,0 +1,136 @@
+/*
+ * test_commands.c — the structure of a mail body: identification, orders,
+ * commands, press blocks, quoted text and signatures; misspelt commands.
+ */
+#include "../support/testutil.h"
+
+#include <string.h>
+
+#include "../../parser/commands.h"
+
+#define MAXL 64
+
+static int
+split(const char *text, struct body_line *out)
+{
+	return body_split(text, strlen(text), out, MAXL);
+}
+
+static void
+assert_args(const struct body_line *bl, const char *want)
+{
+	assert_int_equal((int)bl->args_len, (int)strlen(want));
+	assert_memory_equal(bl->args, want, strlen(want));
+}
+
+static void
+test_whole_body(void **state)
+{
+	static const char body[] =
+	    "GAME school1 England cedar-willow\r\n"
+	    "  F Lon - Nth\r\n"
+	    "Remove A Mun\n"
+	    "REMOVE OBSERVER x@example.org\n"
+	    "add observer y@example.org\n"
+	    "PRESS TO France\n"
+	    "Shall we talk?\n"
+	    "\n"
+	    "ORDERS are below\n"
+	    "end press\n"
+	    "> A Par - Bur\n"
+	    "| quoted too\n"
+	    "no wait\n"
+	    "Vote: draw\n"
+	    "-- \n"
+	    "Alice\n"
+	    "A Lvp - Yor\n";
+	struct body_line l[MAXL];
+	int n;
+
+	/* Per line: its kind and, for commands, which. Inside a press block
+	 * everything is press, commands included; REMOVE is a command only
+	 * with OBSERVER after it; after "-- " nothing counts. */
+	static const struct {
+		enum line_kind kind;
+		enum command cmd;
+	} want[] = {
+		{ LINE_IDENT, CMD_NONE }, { LINE_TEXT, CMD_NONE }, { LINE_TEXT, CMD_NONE },
+		{ LINE_COMMAND, CMD_REMOVE_OBSERVER }, { LINE_COMMAND, CMD_ADD_OBSERVER },
+		{ LINE_COMMAND, CMD_PRESS }, { LINE_PRESS, CMD_NONE }, { LINE_PRESS, CMD_NONE },
+		{ LINE_PRESS, CMD_NONE }, { LINE_COMMAND, CMD_ENDPRESS }, { LINE_QUOTED, CMD_NONE },
+		{ LINE_QUOTED, CMD_NONE }, { LINE_COMMAND, CMD_NOWAIT }, { LINE_COMMAND, CMD_VOTE },
+		{ LINE_SIGNATURE, CMD_NONE }, { LINE_SIGNATURE, CMD_NONE }, { LINE_SIGNATURE, CMD_NONE },
+	};
+	int i;
+
+	(void)state;
+	n = split(body, l);
+	assert_int_equal(n, (int)(sizeof want / sizeof want[0]));
+	for (i = 0; i < n; i++) {
+		assert_int_equal(l[i].kind, want[i].kind);
+		assert_int_equal(l[i].cmd, want[i].cmd);
+		assert_int_equal(l[i].lineno, i + 1);
+	}
+	assert_args(&l[0], "school1 England cedar-willow");
+	assert_int_equal((int)l[1].len, 11);	/* trimmed, without the \r */
+	assert_args(&l[3], "x@example.org");
+	assert_args(&l[5], "TO France");
+	assert_args(&l[13], "draw");
+}
+
+static void
+test_signatures_and_limits(void **state)
+{
+	struct body_line l[MAXL];
+	char big[4 * MAXL + 8];
+	int n, i;
+
+	(void)state;
+	/* A mobile footer ends the orders, "--" without the blank does not. */
+	n = split("A Par H\n--\nSent from my phone\nA Mar H\n", l);
+	assert_int_equal(n, 4);
+	assert_int_equal(l[1].kind, LINE_TEXT);
+	assert_int_equal(l[2].kind, LINE_SIGNATURE);
+	assert_int_equal(l[3].kind, LINE_SIGNATURE);
+	/* A press block left open runs to the end. */
+	n = split("BROADCAST\nHello all\nA Par H\n", l);
+	assert_int_equal(l[0].cmd, CMD_BROADCAST);
+	assert_int_equal(l[2].kind, LINE_PRESS);
+	/* Too many lines: the count says so. */
+	for (i = 0; i < MAXL + 2; i++)
+		memcpy(big + 2 * i, "x\n", 2);
+	big[2 * (MAXL + 2)] = '\0';
+	assert_int_equal(split(big, l), MAXL + 1);
+	/* Empty text: no lines. */
+	assert_int_equal(split("", l), 0);
+	assert_int_equal(command_is_gm(CMD_PROCESS), 1);
+	assert_int_equal(command_is_gm(CMD_LIST), 0);
+	assert_string_equal(command_name(CMD_ADD_OBSERVER), "ADD OBSERVER");
+}
+
+static void
+test_suggest(void **state)
+{
+	(void)state;
+	assert_string_equal(command_suggest("HLEP", 4), "HELP");
+	assert_string_equal(command_suggest("ordres", 6), "ORDERS");
+	assert_string_equal(command_suggest("sumary", 6), "SUMMARY");
+	assert_string_equal(command_suggest("proccess", 8), "PROCESS");
+	/* Commands as written, and words far from any, are not misspellings. */
+	assert_null(command_suggest("help", 4));
+	assert_null(command_suggest("hello", 5));
+	assert_null(command_suggest("Thanks", 6));
+	assert_null(command_suggest("ab", 2));
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_whole_body),
+		cmocka_unit_test(test_signatures_and_limits),
+		cmocka_unit_test(test_suggest),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

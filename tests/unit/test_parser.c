@@ -1,0 +1,545 @@
+/*
+ * test_parser.c — the order parser (parser/orders.c) and its name index
+ * (parser/names.c).
+ *
+ * The bulk of the parser's tests is the golden file tests/data/parser/orders.golden
+ * (its format is described in parser/README.md): every line is an input, the
+ * verdict expected and the canonical order or a phrase of the note. Each
+ * failing line is printed with what was expected and what came out.
+ *
+ *	build/tests/unit/test_parser                      run everything
+ *	build/tests/unit/test_parser --print FILE         print FILE's cases with the
+ *	                                             parser's actual results, in
+ *	                                             the golden format
+ */
+#include "../support/testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../judge/engine/adjudicate.h"
+#include "../../judge/engine/board.h"
+#include "../../judge/engine/order.h"
+#include "../../judge/engine/rules.h"
+#include "../../lib/str.h"
+#include "../../parser/names.h"
+#include "../../parser/orders.h"
+
+#define GOLDEN "tests/data/parser/orders.golden"
+
+/* ------------------------------------------------------- golden runner -- */
+
+struct golden {
+	struct map *m;
+	struct names *names;
+	struct board b;
+	int use_board;		/* 0: "@board none" */
+	power_id power;
+	const char *fname;
+	int lineno;
+	int print;		/* --print: echo cases with actual results */
+	int cases, passed;
+	struct buf out;		/* failures (or the printed file) */
+};
+
+/* Undo the golden file's escapes (\| \\ \t \r \xHH) into out; returns its length. */
+static size_t
+unescape(const char *s, size_t n, char *out, size_t size)
+{
+	size_t i, o = 0;
+
+	for (i = 0; i < n && o + 1 < size; i++) {
+		if (s[i] != '\\' || i + 1 == n) {
+			out[o++] = s[i];
+			continue;
+		}
+		i++;
+		switch (s[i]) {
+		case 't':
+			out[o++] = '\t';
+			break;
+		case 'r':
+			out[o++] = '\r';
+			break;
+		case 'x':
+			if (i + 2 < n) {
+				char hex[3] = { s[i + 1], s[i + 2], '\0' };
+				out[o++] = (char)strtol(hex, NULL, 16);
+				i += 2;
+			}
+			break;
+		default:
+			out[o++] = s[i];	/* \| \\ */
+			break;
+		}
+	}
+	out[o] = '\0';
+	return o;
+}
+
+/* Split a case line at unescaped " | " bars into at most 4 trimmed fields. */
+static int
+split_fields(char *line, char *f[4])
+{
+	int nf = 0;
+	char *p = line, *start = line;
+
+	for (; *p; p++) {
+		if (*p == '\\' && p[1]) {
+			p++;
+			continue;
+		}
+		if (*p == '|' && nf < 3) {
+			*p = '\0';
+			f[nf++] = start;
+			start = p + 1;
+		}
+	}
+	f[nf++] = start;
+	for (int i = 0; i < nf; i++) {
+		char *e;
+		while (*f[i] == ' ' || *f[i] == '\t')
+			f[i]++;
+		e = f[i] + strlen(f[i]);
+		/* keep an escaped trailing blank ("\ ") */
+		while (e > f[i] && (e[-1] == ' ' || e[-1] == '\t') && !(e - 1 > f[i] && e[-2] == '\\'))
+			*--e = '\0';
+	}
+	return nf;
+}
+
+static void
+golden_error(struct golden *g, const char *what)
+{
+	buf_printf(&g->out, "%s:%d: %s\n", g->fname, g->lineno, what);
+	g->cases++;
+}
+
+/* Apply one board line ("unit England F nth", "owner ...", ...) to g->b. */
+static void
+golden_board_line(struct golden *g, const char *text)
+{
+	struct board t;
+	struct buf err;
+	int i;
+
+	buf_init(&err, 4096);
+	if (board_read(&t, g->m, text, strlen(text), &err) < 0) {
+		golden_error(g, buf_str(&err));
+		buf_free(&err);
+		return;
+	}
+	buf_free(&err);
+	g->b.year = t.year;
+	g->b.season = t.season;
+	g->b.phase = t.phase;
+	for (i = 0; i < t.nunits; i++)
+		board_add_unit(&g->b, (enum unit_type)t.units[i].type, t.units[i].power, t.units[i].loc);
+	for (i = 0; i < t.ndislodged && g->b.ndislodged < BOARD_MAX_UNITS; i++)
+		g->b.dislodged[g->b.ndislodged++] = t.dislodged[i];
+	for (i = 0; i < g->m->nprovs; i++)
+		if (t.owner[i] != POWER_NONE)
+			g->b.owner[i] = t.owner[i];
+	for (i = 0; i < MAP_WORDS(MAP_MAX_PROVS); i++)
+		g->b.contested[i] |= t.contested[i];
+}
+
+static void
+golden_directive(struct golden *g, char *s)
+{
+	char *arg = s + strcspn(s, " \t");
+
+	if (*arg)
+		*arg++ = '\0';
+	arg = str_trim(arg);
+	if (strcmp(s, "board") == 0) {
+		g->use_board = 1;
+		if (strcmp(arg, "start") == 0)
+			board_init_start(&g->b, g->m);
+		else if (strcmp(arg, "empty") == 0)
+			board_init_empty(&g->b, g->m->start_year, SEASON_SPRING, PHASE_MOVEMENT);
+		else if (strcmp(arg, "none") == 0)
+			g->use_board = 0;
+		else
+			golden_error(g, "@board takes start, empty or none");
+	} else if (strcmp(s, "phase") == 0 || strcmp(s, "unit") == 0 ||
+	    strcmp(s, "dislodged") == 0 || strcmp(s, "owner") == 0 ||
+	    strcmp(s, "contested") == 0) {
+		char line[256], ph[48];
+		snprintf(line, sizeof line, "phase %s\n%s %s\n", phase_format(&g->b, ph, sizeof ph), s,
+		    arg);
+		golden_board_line(g, line);
+	} else if (strcmp(s, "vacate") == 0) {
+		prov_id p = map_find_province(g->m, arg);
+		int i;
+		if (p == PROV_NONE)
+			golden_error(g, "@vacate: unknown province");
+		while ((i = board_unit_in(&g->b, g->m, p)) >= 0)
+			board_remove_unit(&g->b, i);
+	} else if (strcmp(s, "power") == 0) {
+		g->power = strcmp(arg, "none") == 0 ? POWER_NONE : map_find_power(g->m, arg);
+		if (g->power == POWER_NONE && strcmp(arg, "none") != 0)
+			golden_error(g, "@power: unknown power");
+	} else if (strcmp(s, "option") == 0) {
+		char *val = arg + strcspn(arg, " \t");
+		if (*val)
+			*val++ = '\0';
+		map_set_option(g->m, arg, *val ? str_trim(val) : "yes");
+	} else {
+		golden_error(g, "unknown directive");
+	}
+}
+
+static void
+golden_case(struct golden *g, char *line)
+{
+	char *f[4] = { NULL, NULL, NULL, NULL };
+	char input[PARSE_MAX_LINE * 4];
+	struct parse_ctx c = { g->m, g->names, g->use_board ? &g->b : NULL, g->power };
+	struct parse_result r;
+	struct buf canon;
+	const char *verdict;
+	int nf, ok;
+	size_t n;
+
+	nf = split_fields(line, f);
+	n = unescape(f[0], strlen(f[0]), input, sizeof input);
+	order_parse(&c, input, n, &r);
+	/* A refused line that is plainly not an order: "ignored" (the judge
+	 * lists it as such instead of refusing it). */
+	verdict = r.verdict == VERDICT_REFUSED && r.chat ? "ignored" : verdict_name(r.verdict);
+	buf_init(&canon, 4096);
+	order_format_result(g->m, &r, &canon);
+	g->cases++;
+	if (g->print) {
+		buf_printf(&g->out, "%s | %s", f[0], verdict);
+		if (r.verdict == VERDICT_ACCEPTED)
+			buf_printf(&g->out, " | %s", buf_str(&canon));
+		else if (r.verdict == VERDICT_CORRECTED)
+			buf_printf(&g->out, " | %s | %s", buf_str(&canon), r.note);
+		else if (r.verdict == VERDICT_REFUSED && !r.chat)
+			buf_printf(&g->out, " | %s", r.note);
+		buf_putc(&g->out, '\n');
+		buf_free(&canon);
+		return;
+	}
+	if (nf < 2) {
+		golden_error(g, "expected: INPUT | VERDICT [| ...]");
+		buf_free(&canon);
+		return;
+	}
+	ok = strcmp(f[1], verdict) == 0;
+	if (ok && (r.verdict == VERDICT_ACCEPTED || r.verdict == VERDICT_CORRECTED))
+		ok = nf >= 3 && strcmp(f[2], buf_str(&canon)) == 0;
+	if (ok && r.verdict == VERDICT_CORRECTED && nf >= 4)
+		ok = strstr(r.note, f[3]) != NULL;
+	if (ok && r.verdict == VERDICT_REFUSED && nf >= 3 && !r.chat)
+		ok = strstr(r.note, f[2]) != NULL;
+	if (ok) {
+		g->passed++;
+	} else {
+		buf_printf(&g->out, "%s:%d: %s\n  expected: %s", g->fname, g->lineno, f[0], f[1]);
+		if (nf >= 3)
+			buf_printf(&g->out, " | %s", f[2]);
+		if (nf >= 4)
+			buf_printf(&g->out, " | %s", f[3]);
+		buf_printf(&g->out, "\n  actual:   %s", verdict);
+		if (canon.len)
+			buf_printf(&g->out, " | %s", buf_str(&canon));
+		if (r.note[0])
+			buf_printf(&g->out, " | %s", r.note);
+		buf_putc(&g->out, '\n');
+	}
+	buf_free(&canon);
+}
+
+/* Run (or print) a golden file. Returns the number of failures. */
+static int
+golden_run(struct golden *g, const char *path)
+{
+	struct buf file;
+	const char *p, *end, *line;
+	size_t n;
+
+	test_read_file(path, &file);
+	g->fname = path;
+	g->lineno = 0;
+	g->use_board = 1;
+	g->power = POWER_NONE;
+	board_init_start(&g->b, g->m);
+	p = buf_str(&file);
+	end = p + file.len;
+	while ((line = str_next_line(&p, end, &n)) != NULL) {
+		char s[PARSE_MAX_LINE * 4];
+		char *t;
+
+		g->lineno++;
+		if (n >= sizeof s) {
+			golden_error(g, "line too long for the golden file");
+			continue;
+		}
+		memcpy(s, line, n);
+		s[n] = '\0';
+		t = s;
+		while (*t == ' ' || *t == '\t')
+			t++;
+		if (*t == '\0' || *t == '#') {
+			if (g->print)
+				buf_printf(&g->out, "%s\n", s);
+			continue;
+		}
+		if (*t == '@') {
+			if (g->print)
+				buf_printf(&g->out, "%s\n", s);
+			golden_directive(g, t + 1);
+			continue;
+		}
+		golden_case(g, t);
+	}
+	buf_free(&file);
+	return g->cases - g->passed;
+}
+
+static void
+test_golden(void **state)
+{
+	struct golden g;
+	int failed;
+
+	(void)state;
+	memset(&g, 0, sizeof g);
+	g.m = test_load_standard_map();
+	g.names = names_new(g.m);
+	buf_init(&g.out, 1 << 22);
+	failed = golden_run(&g, GOLDEN);
+	printf("golden file %s: %d cases, %d passed\n", GOLDEN, g.cases, g.passed);
+	if (failed)
+		printf("%s", buf_str(&g.out));
+	buf_free(&g.out);
+	names_free(g.names);
+	map_free(g.m);
+	assert_int_equal(failed, 0);
+	assert_true(g.cases >= 400);
+}
+
+/* ------------------------------------------------------ names.c tests -- */
+
+static void
+test_normalise(void **state)
+{
+	char out[64];
+
+	(void)state;
+	assert_int_equal(names_normalise("St. Petersburg", 14, out, sizeof out), 13);
+	assert_string_equal(out, "st petersburg");
+	names_normalise("  Mid-Atlantic   Ocean ", 23, out, sizeof out);
+	assert_string_equal(out, "mid atlantic ocean");
+	names_normalise("Gulf_of_Lyon", 12, out, sizeof out);
+	assert_string_equal(out, "gulf of lyon");
+	names_normalise("D'Artagnan", 10, out, sizeof out);
+	assert_string_equal(out, "dartagnan");
+	/* truncation keeps a terminated string */
+	assert_int_equal(names_normalise("Burgundy", 8, out, 4), 3);
+	assert_string_equal(out, "bur");
+	assert_int_equal(names_normalise("", 0, out, sizeof out), 0);
+	assert_string_equal(out, "");
+}
+
+static void
+test_fold_utf8(void **state)
+{
+	char out[64];
+	const char *s;
+
+	(void)state;
+	s = "M\xc3\xbcnchen";	/* München */
+	names_normalise(s, strlen(s), out, sizeof out);
+	assert_string_equal(out, "munchen");
+	s = "Stra\xc3\x9f" "e";	/* Straße */
+	names_normalise(s, strlen(s), out, sizeof out);
+	assert_string_equal(out, "strasse");
+	s = "\xc5\x81\xc3\xb3\x64\xc5\xba";	/* Łódź */
+	names_normalise(s, strlen(s), out, sizeof out);
+	assert_string_equal(out, "lodz");
+	s = "A Par\xe2\x80\x93" "Bur";	/* en dash */
+	names_fold(s, strlen(s), out, sizeof out);
+	assert_string_equal(out, "a par-bur");
+	s = "A Par \xe2\x86\x92 Bur";	/* arrow */
+	names_fold(s, strlen(s), out, sizeof out);
+	assert_string_equal(out, "a par -> bur");
+	s = "A\xc2\xa0Par";	/* no-break space */
+	names_fold(s, strlen(s), out, sizeof out);
+	assert_string_equal(out, "a par");
+	/* invalid and truncated sequences are dropped, never read past the end */
+	s = "a\xff\xfe" "b\xc3";
+	names_fold(s, strlen(s), out, sizeof out);
+	assert_string_equal(out, "ab");
+	s = "\xe2\x80";
+	names_fold(s, strlen(s), out, sizeof out);
+	assert_string_equal(out, "");
+	/* characters outside the BMP are dropped */
+	s = "x\xf0\x9f\x98\x80y";
+	names_fold(s, strlen(s), out, sizeof out);
+	assert_string_equal(out, "xy");
+	/* a full buffer is terminated */
+	assert_int_equal(names_fold("ABCDEF", 6, out, 4), 3);
+	assert_string_equal(out, "abc");
+}
+
+static void
+test_tiers(void **state)
+{
+	const struct map *m = test_standard_map();
+	struct names *n = names_new(m);
+	struct name_cand c[NAMES_MAX_CAND];
+	int k;
+
+	(void)state;
+	k = names_provinces(n, "par", c);
+	assert_int_equal(k, 1);
+	assert_int_equal(c[0].tier, NAME_EXACT);
+	assert_int_equal(c[0].id, map_find_province(m, "par"));
+	k = names_provinces(n, "north atlantic ocean", c);
+	assert_int_equal(k, 1);
+	assert_int_equal(c[0].tier, NAME_EXACT);
+	assert_int_equal(names_province_exact(n, "nat"), map_find_province(m, "nao"));
+	assert_int_equal(names_province_exact(n, "nowhere"), PROV_NONE);
+	/* "nor": a beginning of Norway and of the Norwegian Sea */
+	k = names_provinces(n, "nor", c);
+	assert_true(k >= 2);
+	assert_int_equal(c[0].tier, NAME_PREFIX);
+	/* "burgandy": one letter wrong */
+	k = names_provinces(n, "burgandy", c);
+	assert_int_equal(k, 1);
+	assert_int_equal(c[0].tier, NAME_FUZZY);
+	assert_int_equal(c[0].dist, 1);
+	assert_int_equal(c[0].id, map_find_province(m, "bur"));
+	/* short words are never fuzzy */
+	assert_int_equal(names_provinces(n, "xyz", c), 0);
+	/* powers: names, adjectives, letters, aliases */
+	assert_int_equal(names_powers(n, "russian", c), 1);
+	assert_int_equal(c[0].id, map_find_power(m, "Russia"));
+	assert_int_equal(names_powers(n, "e", c), 1);
+	assert_int_equal(c[0].id, map_find_power(m, "England"));
+	assert_int_equal(names_powers(n, "britain", c), 1);
+	assert_int_equal(names_powers(n, "ingland", c), 1);
+	assert_int_equal(c[0].tier, NAME_FUZZY);
+	assert_true(names_is_name_start(n, "north"));
+	assert_false(names_is_name_start(n, "burgundy"));
+	names_free(n);
+}
+
+static void
+test_edit_distance(void **state)
+{
+	(void)state;
+	assert_int_equal(str_edit_distance("burgundy", 8, "burgundy", 8, 3), 0);
+	assert_int_equal(str_edit_distance("burgandy", 8, "burgundy", 8, 3), 1);
+	assert_int_equal(str_edit_distance("bugrundy", 8, "burgundy", 8, 3), 1); /* transposition */
+	assert_int_equal(str_edit_distance("bargandy", 8, "burgundy", 8, 3), 2);
+	assert_int_equal(str_edit_distance("burgundy", 8, "bur", 3, 2), 3); /* over the limit */
+	assert_int_equal(str_edit_distance("BURGUNDY", 8, "burgundy", 8, 0), 0);
+	assert_int_equal(str_edit_distance("", 0, "abc", 3, 5), 3);
+}
+
+/* Parse text on board b with a fresh map whose rule option is on; the
+ * order must be accepted. */
+static struct order
+parse_variant(struct map *m, const struct names *n, const struct board *b, const char *text,
+    struct order_prefs *prefs)
+{
+	struct parse_ctx c = { m, n, b, POWER_NONE };
+	struct parse_result r;
+
+	order_parse(&c, text, strlen(text), &r);
+	if (r.verdict != VERDICT_ACCEPTED)
+		fail_msg("%s: %s (%s)", text, verdict_name(r.verdict), r.note);
+	if (prefs)
+		*prefs = r.prefs;
+	return r.order;
+}
+
+/* The standard adjudicator does not carry out variant orders: it answers
+ * them with R_WRONG_PHASE and the units hold. */
+static void
+test_variant_orders_not_adjudicated(void **state)
+{
+	struct map *m = test_load_standard_map();
+	struct names *n = names_new(m);
+	struct phase_result *res = malloc(sizeof *res);
+	struct order_prefs prefs;
+	struct order o[4];
+	struct rules rules;
+	struct board b;
+
+	(void)state;
+	assert_non_null(res);
+	map_set_option(m, "insurrection", "yes");
+	map_set_option(m, "realpolitik", "yes");
+	rules_init(&rules, EDITION_2023);
+	board_init_start(&b, m);
+	o[0] = parse_variant(m, n, &b, "England: F Lon - Turkey", NULL);
+	o[1] = parse_variant(m, n, &b, "Russia: Revive: Moscow, Warsaw", &prefs);
+	o[2] = parse_variant(m, n, &b, "France: A Par embarks F Bre", NULL);
+	o[3] = parse_variant(m, n, &b, "Germany: A Mun lands", NULL);
+	assert_int_equal(o[0].kind, ORDER_INSURRECTION);
+	assert_int_equal(o[0].target_power, map_find_power(m, "Turkey"));
+	assert_int_equal(o[1].kind, ORDER_REVIVE);
+	assert_int_equal(prefs.n, 2);
+	assert_int_equal(prefs.prov[0], map_find_province(m, "mos"));
+	assert_int_equal(prefs.prov[1], map_find_province(m, "war"));
+	assert_int_equal(o[2].kind, ORDER_EMBARK);
+	assert_int_equal(o[3].kind, ORDER_LAND);
+	adj_resolve(m, &rules, &b, o, 4, res, NULL);
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(res->reason[i], R_WRONG_PHASE);
+	assert_int_equal(res->after.nunits, b.nunits);
+	b.phase = PHASE_ADJUSTMENT;
+	b.season = SEASON_WINTER;
+	adj_resolve(m, &rules, &b, o, 4, res, NULL);
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(res->reason[i], R_WRONG_PHASE);
+	free(res);
+	names_free(n);
+	map_free(m);
+}
+
+/* The order stays small: it is copied for every order of every phase. */
+static void
+test_order_size(void **state)
+{
+	(void)state;
+	assert_true(sizeof(struct order) <= 12);
+}
+
+int
+main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_normalise),
+		cmocka_unit_test(test_fold_utf8),
+		cmocka_unit_test(test_tiers),
+		cmocka_unit_test(test_edit_distance),
+		cmocka_unit_test(test_golden),
+		cmocka_unit_test(test_variant_orders_not_adjudicated),
+		cmocka_unit_test(test_order_size),
+	};
+
+	if (argc == 3 && strcmp(argv[1], "--print") == 0) {
+		struct golden g;
+
+		memset(&g, 0, sizeof g);
+		g.m = test_load_standard_map();
+		g.names = names_new(g.m);
+		g.print = 1;
+		buf_init(&g.out, 1 << 24);
+		golden_run(&g, argv[2]);
+		fputs(buf_str(&g.out), stdout);
+		buf_free(&g.out);
+		names_free(g.names);
+		map_free(g.m);
+		return 0;
+	}
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

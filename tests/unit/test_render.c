@@ -1,0 +1,810 @@
+/*
+ * test_render.c — map geometry, the SVG renderer and the game pages.
+ *
+ * Rendered maps are parsed back with libxml2 and questioned with XPath:
+ * every unit and order must have produced its element, with the right
+ * shape and class, and the documents must be well-formed. The standard
+ * geometry must cover every province and place of the variant.
+ */
+#include "../support/testutil.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/HTMLparser.h>
+#include <libxml/parser.h>
+#include <libxml/xpath.h>
+#include <libxml/xpathInternals.h>
+
+#include "../../judge/engine/adjudicate.h"
+#include "../../judge/engine/rules.h"
+#include "../../lib/fsio.h"
+#include "../../lib/lazylib.h"
+#include "../../maps/geometry.h"
+#include "../../maps/pages.h"
+#include "../../maps/render.h"
+#include "../../parser/orders.h"
+
+/* A phase to draw: a board, orders read by the order parser, results. */
+struct scene {
+	struct board b;
+	struct order o[64];
+	int n;
+	struct phase_result res;
+};
+
+static void
+scene_order(struct scene *s, const char *text)
+{
+	static struct names *nm;
+	struct parse_ctx c;
+	struct parse_result r;
+
+	if (nm == NULL)
+		nm = names_new(test_standard_map());
+	c.m = test_standard_map();
+	c.names = nm;
+	c.b = &s->b;
+	c.power = POWER_NONE;
+	order_parse(&c, text, strlen(text), &r);
+	if (r.verdict == VERDICT_REFUSED || r.verdict == VERDICT_BLANK)
+		fail_msg("order \"%s\" refused: %s", text, r.note);
+	s->o[s->n++] = r.order;
+}
+
+static void
+scene_resolve(struct scene *s)
+{
+	struct rules r;
+
+	rules_init(&r, EDITION_2023);
+	adj_resolve(test_standard_map(), &r, &s->b, s->o, s->n, &s->res, NULL);
+}
+
+static xmlDocPtr render_doc(const struct render_input *in);
+
+/* The map of a scene: its board, orders and results. */
+static xmlDocPtr
+render_scene(const struct scene *s)
+{
+	struct render_input in;
+
+	memset(&in, 0, sizeof in);
+	in.board = &s->b;
+	in.orders = s->o;
+	in.norders = s->n;
+	in.res = &s->res;
+	return render_doc(&in);
+}
+
+static xmlDocPtr
+render_doc(const struct render_input *in)
+{
+	struct buf out;
+	xmlDocPtr doc;
+
+	buf_init(&out, 16u << 20);
+	assert_int_equal(render_svg(test_standard_map(), test_standard_geometry(), in, &out), 0);
+	doc = xmlReadMemory(buf_str(&out), (int)out.len, "map.svg", NULL, XML_PARSE_NONET);
+	if (doc == NULL)
+		fail_msg("the rendered map is not well-formed XML");
+	buf_free(&out);
+	return doc;
+}
+
+/* Nodes matching an XPath expression (prefix s: for SVG). */
+static int
+count(xmlDocPtr doc, const char *expr)
+{
+	xmlXPathContextPtr x = xmlXPathNewContext(doc);
+	xmlXPathObjectPtr r;
+	int n;
+
+	xmlXPathRegisterNs(x, (const xmlChar *)"s", (const xmlChar *)"http://www.w3.org/2000/svg");
+	r = xmlXPathEvalExpression((const xmlChar *)expr, x);
+	if (r == NULL)
+		fail_msg("bad XPath %s", expr);
+	n = r->nodesetval ? r->nodesetval->nodeNr : 0;
+	xmlXPathFreeObject(r);
+	xmlXPathFreeContext(x);
+	return n;
+}
+
+/* The value of an attribute of the first node matching expr ("" if none); static buffer. */
+static const char *
+attr_of(xmlDocPtr doc, const char *expr, const char *name)
+{
+	static char val[256];
+	xmlXPathContextPtr x = xmlXPathNewContext(doc);
+	xmlXPathObjectPtr r;
+
+	val[0] = '\0';
+	xmlXPathRegisterNs(x, (const xmlChar *)"s", (const xmlChar *)"http://www.w3.org/2000/svg");
+	r = xmlXPathEvalExpression((const xmlChar *)expr, x);
+	if (r && r->nodesetval && r->nodesetval->nodeNr > 0) {
+		xmlChar *v = xmlGetProp(r->nodesetval->nodeTab[0], (const xmlChar *)name);
+		if (v)
+			snprintf(val, sizeof val, "%s", (const char *)v);
+		xml_free(v);
+	}
+	xmlXPathFreeObject(r);
+	xmlXPathFreeContext(x);
+	return val;
+}
+
+/* Each coloured order in the orders layer comes right after its edge: an
+ * element of the same name and geometry, with class "oo" and the same dashes. */
+static void
+edges_under_orders(xmlDocPtr doc)
+{
+	static const char *const geo[] = { "x1", "y1", "x2", "y2", "cx", "cy", "r", "d" };
+	xmlXPathContextPtr x = xmlXPathNewContext(doc);
+	xmlXPathObjectPtr r;
+	int i, k, n = 0;
+
+	xmlXPathRegisterNs(x, (const xmlChar *)"s", (const xmlChar *)"http://www.w3.org/2000/svg");
+	r = xmlXPathEvalExpression((const xmlChar *)"//s:g[@id='orders']/*[not(starts-with(@class,"
+								"'oo')) and not(contains(@class,'op'))]", x);
+	assert_non_null(r);
+	for (i = 0; r->nodesetval && i < r->nodesetval->nodeNr; i++) {
+		xmlNodePtr o = r->nodesetval->nodeTab[i], e;
+		xmlChar *oc, *ec;
+		char want[64];
+
+		if (o == NULL) {
+			fail_msg("an empty node in the set");
+			break;
+		}
+		e = o->prev;
+		oc = xmlGetProp(o, (const xmlChar *)"class");
+
+		while (e && e->type != XML_ELEMENT_NODE)
+			e = e->prev;
+		if (e == NULL) {
+			fail_msg("an order without its edge");
+			break;
+		}
+		assert_string_equal((const char *)e->name, (const char *)o->name);
+		ec = xmlGetProp(e, (const xmlChar *)"class");
+		snprintf(want, sizeof want, "o%s", (const char *)oc);
+		assert_string_equal((const char *)ec, want);
+		for (k = 0; k < (int)(sizeof geo / sizeof geo[0]); k++) {
+			xmlChar *a = xmlGetProp(o, (const xmlChar *)geo[k]);
+			xmlChar *b = xmlGetProp(e, (const xmlChar *)geo[k]);
+			assert_true((a == NULL) == (b == NULL));
+			if (a)
+				assert_string_equal((const char *)a, (const char *)b);
+			xml_free(a);
+			xml_free(b);
+		}
+		xml_free(oc);
+		xml_free(ec);
+		n++;
+	}
+	assert_true(n > 0);
+	xmlXPathFreeObject(r);
+	xmlXPathFreeContext(x);
+}
+
+static void
+test_geometry_covers_variant(void **state)
+{
+	const struct map *m = test_standard_map();
+	const struct geometry *g = test_standard_geometry();
+	int i;
+
+	(void)state;
+	assert_int_equal(g->nprovs, m->nprovs);
+	assert_true(g->background != NULL);
+	for (i = 0; i < m->nprovs; i++) {
+		assert_non_null(g->shape[i]);
+		assert_true(g->label[i].x > 0 && g->label[i].x < g->width);
+		assert_true(g->label[i].y > 0 && g->label[i].y < g->height);
+		if (m->provs[i].supply)
+			assert_true(g->centre[i].x > 0 && g->centre[i].y > 0);
+	}
+	for (i = 0; i < m->nlocs; i++) {
+		if (!g->unit[i].x || !g->unit[i].y)
+			fail_msg("no unit place for %s", m->locs[i].name);
+		assert_true(g->unit[i].x < g->width && g->unit[i].y < g->height);
+	}
+	/* The two coasts of Spain are far apart, and neither is the army's place. */
+	{
+		loc_id nc = map_find_location(m, "spa/nc"), sc = map_find_location(m, "spa/sc");
+		loc_id a = map_find_location(m, "spa");
+		assert_true(g->unit[nc].y + 20 < g->unit[sc].y);
+		assert_true(g->unit[a].x != g->unit[nc].x);
+	}
+}
+
+static void
+expect_geometry_error(const char *text, const char *want)
+{
+	struct buf err;
+	struct geometry *g;
+
+	buf_init(&err, 1 << 16);
+	g = geometry_parse(test_standard_map(), text, strlen(text), "bad.svg", &err);
+	assert_null(g);
+	if (strstr(buf_str(&err), want) == NULL)
+		fail_msg("expected \"%s\" in:\n%s", want, buf_str(&err));
+	buf_free(&err);
+}
+
+static void
+test_geometry_errors(void **state)
+{
+	(void)state;
+	expect_geometry_error("<svg", "bad.svg:");
+	expect_geometry_error("<html/>", "the root element must be <svg>");
+	expect_geometry_error("<svg xmlns='http://www.w3.org/2000/svg'/>", "needs a viewBox");
+	expect_geometry_error("<svg xmlns='http://www.w3.org/2000/svg' xmlns:pouch='urn:pouch:geometry' "
+			      "viewBox='0 0 10 10' pouch:variant='muna'/>",
+	    "bad.svg:1: this is the drawing of variant \"muna\", not standard");
+	expect_geometry_error("<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 10 10'/>",
+	    "no shape (a <path id=\"ABBR\">) for 75 provinces: adr (Adriatic Sea), aeg");
+	expect_geometry_error("<svg xmlns='http://www.w3.org/2000/svg' xmlns:pouch='urn:pouch:geometry' "
+			      "viewBox='0 0 10 10'><path id='spa' d='M0,0h1v1z' pouch:unit='1 1' "
+			      "pouch:unit-xc='2 2' pouch:label='x'/></svg>",
+	    "spa has no coast \"xc\"");
+	expect_geometry_error("<svg xmlns='http://www.w3.org/2000/svg' xmlns:pouch='urn:pouch:geometry' "
+			      "viewBox='0 0 10 10'><path id='spa' d='M0,0h1v1z' pouch:label='x'/></svg>",
+	    "pouch:label must be two numbers");
+	expect_geometry_error("<svg xmlns='http://www.w3.org/2000/svg' xmlns:pouch='urn:pouch:geometry' "
+			      "viewBox='0 0 10 10'><path id='spa' d='M0,0h1v1z' pouch:unit='1 1' "
+			      "pouch:label='1 1' pouch:centre='1 1'/></svg>",
+	    "spa: no pouch:unit-nc");
+	expect_geometry_error("<svg xmlns='http://www.w3.org/2000/svg' xmlns:pouch='urn:pouch:geometry' "
+			      "viewBox='0 0 10 10'><path id='nth' d='M0,0h1v1z' pouch:centre='1 1'/></svg>",
+	    "nth: pouch:centre on a province that is not a supply centre");
+}
+
+static void
+test_render_start(void **state)
+{
+	const struct map *m = test_standard_map();
+	struct render_input in;
+	struct board b;
+	xmlDocPtr doc;
+	char want[8], land[8];
+
+	(void)state;
+	board_init_start(&b, m);
+	memset(&in, 0, sizeof in);
+	in.board = &b;
+	doc = render_doc(&in);
+	assert_int_equal(count(doc, "/s:svg/s:g[@id='provinces']/s:path"), m->nprovs);
+	assert_int_equal(count(doc, "//s:g[@id='units']/s:g"), 22);
+	/* Armies are rounded blocks, fleets ship-shaped paths: 13 and 9 at the start;
+	 * nothing round among the units, to be taken for a centre's marker. */
+	assert_int_equal(count(doc, "//s:g[@id='units']/s:g/s:rect[@rx>0 and @width>@height]"),
+	    13);
+	assert_int_equal(count(doc, "//s:g[@id='units']/s:g/s:path"), 9);
+	assert_int_equal(count(doc, "//s:g[@id='units']//s:circle"), 0);
+	/* Provinces filled by centre owner: Paris French, Burgundy neutral land, the North Sea sea. */
+	render_province_fill(m, &b, map_find_province(m, "par"), want);
+	assert_string_equal(attr_of(doc, "//s:path[@id='par']", "fill"), want);
+	snprintf(land, sizeof land, "%s", attr_of(doc, "//s:path[@id='bur']", "fill"));
+	assert_string_not_equal(want, land);
+	assert_string_not_equal(attr_of(doc, "//s:path[@id='nth']", "fill"), land);
+	/* One marker per centre (a ring and a dot), a name per province. */
+	assert_int_equal(count(doc, "//s:g[@id='centres']/s:circle"), 2 * m->nsupply);
+	assert_int_equal(count(doc, "//s:g[@id='names']/s:text"), m->nprovs);
+	/* The title and a legend row per power, with its centres. */
+	assert_int_equal(count(doc, "//s:g[@id='title']/s:text[.='Spring 1901 Movement']"), 1);
+	assert_int_equal(count(doc, "//s:g[@id='legend']/s:text[.='Russia']"), 1);
+	assert_int_equal(count(doc, "//s:g[@id='legend']/s:text[.='4']"), 2);	/* Russia: 4 and 4 */
+	assert_int_equal(count(doc, "//s:g[@id='legend']/s:text[.='12']"), 1);	/* neutral */
+	assert_int_equal(count(doc, "//s:g[@id='orders']/*"), 0);
+	assert_int_equal(count(doc, "//s:g[@id='background']/*"), 3);
+	xmlFreeDoc(doc);
+}
+
+static void
+test_render_unit_colours(void **state)
+{
+	const struct map *m = test_standard_map();
+	const struct geometry *g = test_standard_geometry();
+	struct render_input in;
+	struct board b;
+	char expr[160], colour[8];
+	xmlDocPtr doc;
+	int i;
+
+	(void)state;
+	board_init_start(&b, m);
+	memset(&in, 0, sizeof in);
+	in.board = &b;
+	doc = render_doc(&in);
+	for (i = 0; i < b.nunits; i++) {
+		const struct unit *u = &b.units[i];
+		snprintf(expr, sizeof expr, "//s:g[@id='units']/s:g[@transform='translate(%.1f %.1f)']/*",
+		    g->unit[u->loc].x, g->unit[u->loc].y);
+		render_power_colour(m, u->power, colour);
+		assert_string_equal(attr_of(doc, expr, "fill"), colour);
+	}
+	xmlFreeDoc(doc);
+}
+
+static void
+test_render_orders(void **state)
+{
+	const struct map *m = test_standard_map();
+	struct render_input in;
+	struct scene *s = calloc(1, sizeof *s);
+	char expr[160], colour[8];
+	xmlDocPtr doc;
+
+	(void)state;
+	board_init_start(&s->b, m);
+	scene_order(s, "France: A par - bur");		/* supported: succeeds */
+	scene_order(s, "France: A mar S A par - bur");
+	scene_order(s, "Austria: A vie - gal");		/* bounces with Warsaw */
+	scene_order(s, "Russia: A war - gal");
+	scene_order(s, "Italy: A ven H");
+	scene_order(s, "Italy: A rom S A ven");		/* support to hold */
+	scene_order(s, "Turkey: A bul - con");		/* no unit in Bulgaria: not drawn */
+	scene_resolve(s);
+	doc = render_scene(s);
+	/* Moves: one arrow that worked (France's), two that failed (dashed, a red
+	 * edge to their arrowheads): Austria's and Russia's. */
+	snprintf(expr, sizeof expr, "//s:g[@id='orders']/s:line[@class='o' and "
+				    "@marker-end='url(#ah%d)']", map_find_power(m, "France"));
+	assert_int_equal(count(doc, expr), 1);
+	render_power_colour(m, map_find_power(m, "France"), colour);
+	assert_string_equal(attr_of(doc, expr, "stroke"), colour);
+	snprintf(expr, sizeof expr, "//s:g[@id='orders']/s:line[@class='o f' and "
+				    "@marker-end='url(#ahf%d)']", map_find_power(m, "Russia"));
+	render_power_colour(m, map_find_power(m, "Russia"), colour);
+	assert_string_equal(attr_of(doc, expr, "stroke"), colour);
+	assert_int_equal(count(doc, "//s:g[@id='orders']/s:line[@class='o f' and "
+				    "starts-with(@marker-end,'url(#ahf')]"), 2);
+	snprintf(expr, sizeof expr, "//s:defs/s:marker[@id='ahf%d']/s:path",
+	    map_find_power(m, "Russia"));
+	assert_string_equal(attr_of(doc, expr, "fill"), colour);
+	assert_string_equal(attr_of(doc, expr, "stroke"), "#d0021b");
+	/* Every coloured stroke has a dark edge just under it: the same shape, wider. */
+	assert_int_equal(count(doc, "//s:g[@id='orders']/*[starts-with(@class,'o ') or @class='o']"),
+	    7);
+	assert_int_equal(count(doc, "//s:g[@id='orders']/*[starts-with(@class,'oo')]"), 7);
+	edges_under_orders(doc);
+	assert_int_equal(count(doc, "//s:g[@id='orders']/s:line[@class='oo' and @stroke='#111']"),
+	    1);
+	assert_int_equal(count(doc, "//s:g[@id='orders']/s:line[@class='oo f' and "
+				    "@stroke='#d0021b']"), 2);
+	assert_int_equal(count(doc, "//s:style[contains(.,'.oo{stroke-width:4.4}')]"), 1);
+	/* Supports: to a move (dashed line ending in a dot), to a hold (line and ring). */
+	assert_int_equal(count(doc, "//s:g[@id='orders']/s:line[@class='o sp' and "
+				    "starts-with(@marker-end,'url(#dot')]"), 1);
+	assert_int_equal(count(doc, "//s:g[@id='orders']/s:line[@class='o sp' and not(@marker-end)]"), 1);
+	assert_int_equal(count(doc, "//s:g[@id='orders']/s:circle[@class='o sp']"), 1);
+	/* The hold: a ring. */
+	assert_int_equal(count(doc, "//s:g[@id='orders']/s:circle[@class='o']"), 1);
+	assert_int_equal(count(doc, "//s:g[@id='orders']/*"), 14);
+	/* Names come after the orders (drawn over them) with a light halo, under the units. */
+	assert_int_equal(count(doc, "/s:svg/s:g[@id='orders']/following-sibling::s:g[@id='names']"
+				    "/following-sibling::s:g[@id='units']"), 1);
+	assert_int_equal(count(doc, "//s:style[contains(.,'.n,.ns{stroke:#fff;') and "
+				    "contains(.,'paint-order:stroke')]"), 1);
+	/* Without results the same orders are drawn as given. */
+	xmlFreeDoc(doc);
+	memset(&in, 0, sizeof in);
+	in.board = &s->b;
+	in.orders = s->o;
+	in.norders = s->n;
+	doc = render_doc(&in);
+	assert_int_equal(count(doc, "//s:g[@id='orders']/*[contains(@class,' f')]"), 0);
+	assert_int_equal(count(doc, "//s:g[@id='orders']/s:line"), 12);	/* Bulgaria's too */
+	xmlFreeDoc(doc);
+	free(s);
+}
+
+static void
+test_render_convoy(void **state)
+{
+	const struct map *m = test_standard_map();
+	struct scene *s = calloc(1, sizeof *s);
+	xmlDocPtr doc;
+
+	(void)state;
+	board_init_empty(&s->b, 1901, SEASON_FALL, PHASE_MOVEMENT);
+	board_add_unit(&s->b, UNIT_ARMY, map_find_power(m, "England"), map_find_location(m, "yor"));
+	board_add_unit(&s->b, UNIT_FLEET, map_find_power(m, "England"), map_find_location(m, "nth"));
+	scene_order(s, "England: A yor - nwy via convoy");
+	scene_order(s, "England: F nth C A yor - nwy");
+	scene_resolve(s);
+	assert_int_equal(s->res.reason[0], R_OK);
+	doc = render_scene(s);
+	assert_int_equal(count(doc, "//s:g[@id='orders']/s:line[@class='o cv' and "
+				    "starts-with(@marker-end,'url(#dot')]"), 1);
+	assert_int_equal(count(doc, "//s:g[@id='orders']/s:line[@class='o']"), 1);
+	xmlFreeDoc(doc);
+	free(s);
+}
+
+static void
+test_render_dislodged_and_retreats(void **state)
+{
+	const struct map *m = test_standard_map();
+	const struct geometry *g = test_standard_geometry();
+	struct render_input in;
+	struct scene *s = calloc(1, sizeof *s);
+	struct board next;
+	struct rules r;
+	loc_id opt[16];
+	char expr[160];
+	xmlDocPtr doc;
+	int n;
+
+	(void)state;
+	board_init_empty(&s->b, 1901, SEASON_SPRING, PHASE_MOVEMENT);
+	board_add_unit(&s->b, UNIT_ARMY, map_find_power(m, "France"), map_find_location(m, "par"));
+	board_add_unit(&s->b, UNIT_ARMY, map_find_power(m, "France"), map_find_location(m, "pic"));
+	board_add_unit(&s->b, UNIT_ARMY, map_find_power(m, "Germany"), map_find_location(m, "bur"));
+	scene_order(s, "France: A par - bur");
+	scene_order(s, "France: A pic S A par - bur");
+	scene_resolve(s);
+	/* The map of the orders marks the unit that was dislodged. */
+	doc = render_scene(s);
+	assert_int_equal(count(doc, "//s:g[@id='units']/s:g[@class='u dl']"), 1);
+	xmlFreeDoc(doc);
+	/* The position after: the German army set off, with its ways out. */
+	next = s->res.after;
+	rules_init(&r, EDITION_2023);
+	phase_next(m, &r, &next);
+	assert_int_equal(next.phase, PHASE_RETREAT);
+	assert_int_equal(next.ndislodged, 1);
+	memset(&in, 0, sizeof in);
+	in.board = &next;
+	in.retreat_options = true;
+	doc = render_doc(&in);
+	snprintf(expr, sizeof expr, "//s:g[@id='units']/s:g[@class='u dl' and "
+				    "@transform='translate(%.1f %.1f)']",
+	    g->unit[next.dislodged[0].unit.loc].x + RENDER_DISLODGED_DX,
+	    g->unit[next.dislodged[0].unit.loc].y + RENDER_DISLODGED_DY);
+	assert_int_equal(count(doc, expr), 1);
+	n = adj_retreat_options(m, &next, &next.dislodged[0], opt);
+	assert_true(n > 0);
+	assert_int_equal(count(doc, "//s:g[@id='orders']/s:line[@class='o op']"), n);
+	assert_int_equal(count(doc, "//s:g[@id='orders']/s:circle[@class='o op']"), n);
+	assert_int_equal(count(doc, "//s:g[@id='title']/s:text[.='Spring 1901 Retreat']"), 1);
+	xmlFreeDoc(doc);
+	free(s);
+}
+
+static void
+test_render_adjustments(void **state)
+{
+	const struct map *m = test_standard_map();
+	struct scene *s = calloc(1, sizeof *s);
+	xmlDocPtr doc;
+
+	(void)state;
+	board_init_start(&s->b, m);
+	s->b.season = SEASON_WINTER;
+	s->b.phase = PHASE_ADJUSTMENT;
+	s->b.year = 1901;
+	board_remove_unit(&s->b, board_unit_in(&s->b, m, map_find_province(m, "par")));
+	s->b.owner[map_find_province(m, "bel")] = map_find_power(m, "France");
+	scene_order(s, "France: build A par");
+	scene_order(s, "France: build F mar");	/* occupied: refused, drawn red */
+	scene_resolve(s);
+	doc = render_scene(s);
+	assert_int_equal(count(doc, "//s:g[@id='orders']/s:circle[@class='o bd']"), 1);
+	assert_int_equal(count(doc, "//s:g[@id='orders']/s:circle[@class='o bd f']"), 1);
+	xmlFreeDoc(doc);
+	free(s);
+}
+
+static void
+test_render_full_buffer(void **state)
+{
+	struct render_input in;
+	struct board b;
+	struct buf out;
+
+	(void)state;
+	board_init_start(&b, test_standard_map());
+	memset(&in, 0, sizeof in);
+	in.board = &b;
+	buf_init(&out, 1000);
+	assert_int_equal(render_svg(test_standard_map(), test_standard_geometry(), &in, &out), -1);
+	buf_free(&out);
+}
+
+static void
+test_pages_names_and_urls(void **state)
+{
+	struct board b;
+	struct buf u;
+	char code[16];
+
+	(void)state;
+	assert_true(pages_name_ok("spring-league_2025.1"));
+	assert_false(pages_name_ok(""));
+	assert_false(pages_name_ok(".hidden"));
+	assert_false(pages_name_ok("../etc"));
+	assert_false(pages_name_ok("a/b"));
+	assert_false(pages_name_ok("a b"));
+	pages_name_from("game_10070.txt", 10, code, sizeof code);
+	assert_string_equal(code, "game_10070");
+	pages_name_from("my game!", 8, code, sizeof code);
+	assert_string_equal(code, "my-game-");
+	pages_name_from(".x", 2, code, sizeof code);
+	assert_string_equal(code, "game");
+	board_init_empty(&b, 1901, SEASON_SPRING, PHASE_MOVEMENT);
+	assert_string_equal(pages_phase_code(&b, code, sizeof code), "S1901M");
+	board_init_empty(&b, 1907, SEASON_FALL, PHASE_RETREAT);
+	assert_string_equal(pages_phase_code(&b, code, sizeof code), "F1907R");
+	board_init_empty(&b, 1907, SEASON_WINTER, PHASE_ADJUSTMENT);
+	assert_string_equal(pages_phase_code(&b, code, sizeof code), "W1907A");
+	buf_init(&u, 1024);
+	pages_phase_url("https://example.org/games", "demo", &b, &u);
+	assert_string_equal(buf_str(&u), "https://example.org/games/demo/W1907A.html");
+	buf_reset(&u);
+	pages_phase_url("https://example.org/games/", "demo", &b, &u);
+	assert_string_equal(buf_str(&u), "https://example.org/games/demo/W1907A.html");
+	buf_reset(&u);
+	pages_phase_url(NULL, "demo", &b, &u);
+	assert_string_equal(buf_str(&u), "demo/W1907A.html");
+	buf_free(&u);
+}
+
+/* Nodes of an HTML page matching an XPath expression. */
+static int
+count_html(const char *html, size_t len, const char *expr)
+{
+	htmlDocPtr doc = htmlReadMemory(html, (int)len, "page.html", "UTF-8",
+	    HTML_PARSE_NONET | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING);
+	xmlXPathContextPtr x;
+	xmlXPathObjectPtr r;
+	int n;
+
+	assert_non_null(doc);
+	x = xmlXPathNewContext(doc);
+	r = xmlXPathEvalExpression((const xmlChar *)expr, x);
+	if (r == NULL)
+		fail_msg("bad XPath %s", expr);
+	n = r && r->nodesetval ? r->nodesetval->nodeNr : 0;
+	xmlXPathFreeObject(r);
+	xmlXPathFreeContext(x);
+	xmlFreeDoc(doc);
+	return n;
+}
+
+/* An HTML page must parse without errors and give every image an alt text. */
+static void
+check_html(const char *html, size_t len)
+{
+	htmlDocPtr doc = htmlReadMemory(html, (int)len, "page.html", "UTF-8",
+	    HTML_PARSE_NONET | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING);
+	xmlXPathContextPtr x;
+	xmlXPathObjectPtr r;
+	int i;
+
+	assert_non_null(doc);
+	x = xmlXPathNewContext(doc);
+	r = xmlXPathEvalExpression((const xmlChar *)"//img", x);
+	assert_true(r->nodesetval && r->nodesetval->nodeNr > 0);
+	for (i = 0; i < r->nodesetval->nodeNr; i++) {
+		xmlChar *alt = xmlGetProp(r->nodesetval->nodeTab[i], (const xmlChar *)"alt");
+		assert_non_null(alt);
+		assert_true(strlen((const char *)alt) > 20);
+		xml_free(alt);
+	}
+	xmlXPathFreeObject(r);
+	r = xmlXPathEvalExpression((const xmlChar *)"//script", x);
+	assert_true(r->nodesetval == NULL || r->nodesetval->nodeNr == 0);
+	xmlXPathFreeObject(r);
+	xmlXPathFreeContext(x);
+	xmlFreeDoc(doc);
+}
+
+static void
+test_pages(void **state)
+{
+	const struct map *m = test_standard_map();
+	struct scene *s = calloc(1, sizeof *s);
+	struct page_phase ph;
+	struct page_game pg;
+	struct board next;
+	struct rules r;
+	struct buf html, err, css;
+	char dir[] = "/tmp/pouch-pages-XXXXXX", path[4200];
+	const char *want[] = { "F1901M.html", "S1901M-after.svg", "S1901M.html", "S1901M.svg",
+		"current.svg", "index.html", "style.css" };
+	DIR *d;
+	struct dirent *e;
+	int nfiles = 0;
+
+	(void)state;
+	board_init_start(&s->b, m);
+	scene_order(s, "France: A par - bur");
+	scene_order(s, "Austria: A vie - gal");
+	scene_order(s, "Russia: A war - gal");
+	scene_resolve(s);
+	next = s->res.after;
+	rules_init(&r, EDITION_2023);
+	phase_next(m, &r, &next);
+	ph.before = &s->b;
+	ph.orders = s->o;
+	ph.norders = s->n;
+	ph.res = &s->res;
+	ph.after = &next;
+	memset(&pg, 0, sizeof pg);
+	pg.name = "demo";
+	pg.title = "Demo <game> & co";
+	pg.base_url = "https://example.org/games";
+	pg.deadline = "Orders for Fall 1901 are due on Friday.";
+	pg.current = &next;
+	pg.phases = &ph;
+	pg.nphases = 1;
+
+	buf_init(&html, 1u << 20);
+	assert_int_equal(pages_phase_html(m, &pg, 0, &html), 0);
+	check_html(buf_str(&html), html.len);
+	assert_non_null(strstr(buf_str(&html), "Army Paris -&gt; Burgundy."));
+	assert_non_null(strstr(buf_str(&html), "<td class=\"fail\">bounce</td>"));
+	/* England gave no orders: said in a neutral style, not "succeeded". */
+	assert_non_null(strstr(buf_str(&html), "England</td><td>all units hold.</td>"
+	    "<td class=\"none\">no orders</td>"));
+	assert_null(strstr(buf_str(&html), "no orders; all units hold.</td><td class=\"ok\">"));
+	assert_non_null(strstr(buf_str(&html), "Demo &lt;game&gt; &amp; co"));
+	assert_non_null(strstr(buf_str(&html), "src=\"S1901M.svg\""));
+	assert_non_null(strstr(buf_str(&html), "src=\"S1901M-after.svg\""));
+	/* One map at a time: two radio buttons labelled as tabs, the orders
+	 * checked, each before the views it shows (style.css: input:checked ~ view). */
+	assert_int_equal(count_html(buf_str(&html), html.len,
+	    "//div[@class='views']/input[@type='radio' and @name='view']"), 2);
+	assert_int_equal(count_html(buf_str(&html), html.len,
+	    "//div[@class='views']/input[@checked]"), 1);
+	assert_int_equal(count_html(buf_str(&html), html.len,
+	    "//input[@id='v-orders' and @checked]/following-sibling::label[1][@for='v-orders' and "
+	    ".='Orders']/following-sibling::input[@id='v-after']/following-sibling::label[1]"
+	    "[@for='v-after' and .='Afterwards']"), 1);
+	assert_int_equal(count_html(buf_str(&html), html.len,
+	    "//input[@id='v-after']/following-sibling::div[@class='view vo']//img[@src='S1901M.svg']"),
+	    1);
+	assert_int_equal(count_html(buf_str(&html), html.len,
+	    "//input[@id='v-after']/following-sibling::div[@class='view va']"
+	    "//img[@src='S1901M-after.svg']"), 1);
+	assert_int_equal(count_html(buf_str(&html), html.len, "//img"), 2);
+	buf_reset(&html);
+	assert_int_equal(pages_index_html(m, &pg, &html), 0);
+	check_html(buf_str(&html), html.len);
+	assert_non_null(strstr(buf_str(&html), "Orders for Fall 1901 are due on Friday."));
+	assert_non_null(strstr(buf_str(&html), "<a href=\"S1901M.html\">Spring 1901 Movement</a>"));
+	buf_free(&html);
+	buf_init(&html, 2000);	/* too small for a page */
+	assert_int_equal(pages_phase_html(m, &pg, 0, &html), -1);
+	buf_free(&html);
+
+	/* The files: named by nothing but the game and the phase. */
+	buf_init(&css, 1 << 16);
+	assert_non_null(mkdtemp(dir));
+	buf_init(&err, 1 << 16);
+	assert_int_equal(pages_write_game(dir, m, test_standard_geometry(), &pg, &err), 0);
+	/* A second phase written later, as the judge does. */
+	{
+		struct page_phase two[2];
+		two[0] = ph;
+		two[1] = ph;
+		two[1].before = &next;
+		pg.phases = two;
+		pg.nphases = 2;
+		assert_int_equal(pages_write_phase(dir, m, test_standard_geometry(), &pg, 1, &err), 0);
+		pg.phases = &ph;
+		pg.nphases = 1;
+	}
+	snprintf(path, sizeof path, "%s/demo", dir);
+	d = opendir(path);
+	assert_non_null(d);
+	while ((e = readdir(d)) != NULL) {
+		size_t k;
+		int known = 0;
+		if (e->d_name[0] == '.')
+			continue;
+		for (k = 0; k < sizeof want / sizeof want[0]; k++)
+			known |= strcmp(e->d_name, want[k]) == 0;
+		known |= strcmp(e->d_name, "F1901M.svg") == 0 || strcmp(e->d_name, "F1901M-after.svg") == 0;
+		if (!known)
+			fail_msg("unexpected file %s", e->d_name);
+		snprintf(path, sizeof path, "%s/demo/%s", dir, e->d_name);
+		if (strcmp(e->d_name, "style.css") == 0)
+			assert_int_equal(fs_read_file(path, &css), 0);
+		remove(path);
+		nfiles++;
+	}
+	closedir(d);
+	assert_int_equal(nfiles, 9);
+	assert_non_null(strstr(buf_str(&css), "#v-orders:checked~.vo,#v-after:checked~.va{display:block}"));
+	assert_non_null(strstr(buf_str(&css), ".views>.view{display:none}"));
+	buf_free(&css);
+	snprintf(path, sizeof path, "%s/demo", dir);
+	remove(path);
+	remove(dir);
+	/* A name that could leave the directory is refused. */
+	pg.name = "../x";
+	assert_int_equal(pages_write_index(dir, m, test_standard_geometry(), &pg, &err), -1);
+	assert_non_null(strstr(buf_str(&err), "cannot name a game's pages"));
+	buf_free(&err);
+	free(s);
+}
+
+/* Poland's white on the MUNA board: its tint is too close to the neutral land
+ * (a contrast below 1.5), so its centres get a dark border, drawn after every
+ * other province so that none covers it; coloured powers' centres do not. */
+static void
+test_render_pale_poland(void **state)
+{
+	struct map *m = test_load_map("maps/muna/variant.xml");
+	struct geometry *g = test_load_geometry(m, "maps/muna/map.svg");
+	prov_id war = map_find_province(m, "war"), par = map_find_province(m, "par");
+	prov_id bur = PROV_NONE;
+	struct render_input in;
+	struct board b;
+	struct buf out;
+	char tint[8], land[8];
+	xmlDocPtr doc;
+	int pale = 0, p;
+
+	(void)state;
+	for (p = 0; p < m->nprovs && bur == PROV_NONE; p++)
+		if (m->provs[p].terrain != TERRAIN_SEA && !m->provs[p].supply)
+			bur = (prov_id)p;	/* some neutral land */
+	assert_true(war != PROV_NONE && par != PROV_NONE && bur != PROV_NONE);
+	board_init_start(&b, m);
+	render_province_fill(m, &b, war, tint);
+	render_province_fill(m, &b, bur, land);
+	assert_true(render_contrast(tint, land) < 1.5);
+	assert_true(render_contrast("#000000", "#ffffff") > 20.9);
+	assert_true(render_pale(m, &b, war));
+	assert_false(render_pale(m, &b, par));
+	assert_false(render_pale(m, &b, bur));
+	memset(&in, 0, sizeof in);
+	in.board = &b;
+	buf_init(&out, 16u << 20);
+	assert_int_equal(render_svg(m, g, &in, &out), 0);
+	doc = xmlReadMemory(buf_str(&out), (int)out.len, "map.svg", NULL, XML_PARSE_NONET);
+	assert_non_null(doc);
+	for (p = 0; p < m->nprovs; p++)
+		pale += render_pale(m, &b, (prov_id)p);
+	assert_int_equal(pale, board_count_centres(&b, m, map_find_power(m, "Poland")));
+	assert_int_equal(count(doc, "//s:g[@id='provinces']/s:path[@class='land pale']"), pale);
+	assert_int_equal(count(doc, "//s:g[@id='provinces']/s:path[@class='land pale'][1]"
+				    "/following-sibling::s:path[not(@class='land pale')]"), 0);
+	assert_string_equal(attr_of(doc, "//s:path[@id='war']", "class"), "land pale");
+	assert_string_equal(attr_of(doc, "//s:path[@id='war']", "fill"), tint);
+	assert_string_equal(attr_of(doc, "//s:path[@id='par']", "class"), "land");
+	/* The border itself: dark against both the tint and the land. */
+	assert_int_equal(count(doc, "//s:style[contains(.,'.pale{stroke:#5e5a50;stroke-width:1.6')]"),
+	    1);
+	assert_true(render_contrast("#5e5a50", tint) >= 4.5);
+	assert_true(render_contrast("#5e5a50", land) >= 3.0);
+	xmlFreeDoc(doc);
+	buf_free(&out);
+	geometry_free(g);
+	map_free(m);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_geometry_covers_variant),
+		cmocka_unit_test(test_geometry_errors),
+		cmocka_unit_test(test_render_start),
+		cmocka_unit_test(test_render_unit_colours),
+		cmocka_unit_test(test_render_pale_poland),
+		cmocka_unit_test(test_render_orders),
+		cmocka_unit_test(test_render_convoy),
+		cmocka_unit_test(test_render_dislodged_and_retreats),
+		cmocka_unit_test(test_render_adjustments),
+		cmocka_unit_test(test_render_full_buffer),
+		cmocka_unit_test(test_pages_names_and_urls),
+		cmocka_unit_test(test_pages),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

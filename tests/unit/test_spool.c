@@ -1,0 +1,698 @@
+/*
+ * test_spool.c — the durable archive: Maildir layout, ledger records and
+ * their reload, never storing a source twice, duplicates by Message-ID,
+ * arrival order, applied marks, cursors, sent mail, damaged ledgers, the
+ * lazy open and its summary.
+ */
+#include "../support/testutil.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../../lib/fsio.h"
+#include "../../spool/maildir.h"
+#include "../../spool/spool.h"
+
+static char dir[64];
+
+static int
+setup(void **state)
+{
+	(void)state;
+	return test_mkdtemp(dir, sizeof dir, "spool");
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	return test_rm_rf(dir);
+}
+
+static struct spool *
+open_with(struct spool *(*open_fn)(const char *, struct buf *), const char *name)
+{
+	struct buf err;
+	struct spool *s;
+
+	buf_init(&err, 4096);
+	s = open_fn(dir, &err);
+	if (s == NULL)
+		fail_msg("%s: %s", name, buf_str(&err));
+	buf_free(&err);
+	return s;
+}
+
+static struct spool *
+open_ok(void)
+{
+	return open_with(spool_open, "spool_open");
+}
+
+static struct spool *
+open_lazy_ok(void)
+{
+	return open_with(spool_open_lazy, "spool_open_lazy");
+}
+
+static void
+close_ok(struct spool *s)
+{
+	struct buf err;
+
+	buf_init(&err, 4096);
+	if (spool_close(s, &err) < 0)
+		fail_msg("spool_close: %s", buf_str(&err));
+	buf_free(&err);
+}
+
+static int
+count_files(const char *sub)
+{
+	char p[256];
+	DIR *d;
+	struct dirent *e;
+	int n = 0;
+
+	snprintf(p, sizeof p, "%s/%s", dir, sub);
+	d = opendir(p);
+	if (d == NULL)
+		return -1;
+	while ((e = readdir(d)) != NULL)
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+static void
+test_store_and_reload(void **state)
+{
+	struct spool *s = open_ok();
+	struct buf err, raw;
+	const char *id1, *id2, *id3, *again;
+	const struct spool_entry *e;
+
+	(void)state;
+	buf_init(&err, 4096);
+	assert_int_equal(spool_store_in(s, "imap://j@h/INBOX;UIDVALIDITY=7/;UID=1", "m1@x", "one\n", 4,
+	    1000, &id1, &err), 1);
+	assert_int_equal(spool_store_in(s, "imap://j@h/INBOX;UIDVALIDITY=7/;UID=2", NULL, "two\n", 4,
+	    1010, &id2, &err), 1);
+	/* the same source again: nothing stored, same id */
+	assert_int_equal(spool_store_in(s, "imap://j@h/INBOX;UIDVALIDITY=7/;UID=1", "m1@x", "one\n", 4,
+	    1020, &again, &err), 0);
+	assert_string_equal(again, id1);
+	/* an earlier arrival is raised to the last one */
+	assert_int_equal(spool_store_in(s, "maildir:123.abc", "m3@x", "three\n", 6, 900, &id3, &err), 1);
+	assert_int_equal(spool_count_in(s), 3);
+	assert_int_equal(spool_in(s, 2)->arrival, 1010);
+	/* written, not published until the sync */
+	assert_int_equal(count_files("in/tmp"), 3);
+	assert_int_equal(count_files("in/new"), 0);
+	buf_init(&raw, 1 << 20);
+	assert_int_equal(spool_read(s, id3, &raw, &err), 0);
+	buf_reset(&raw);
+	assert_int_equal(spool_sync(s, &err), 0);
+	assert_int_equal(count_files("in/tmp"), 0);
+	assert_int_equal(count_files("in/new"), 3);
+	{
+		char p[256];
+		snprintf(p, sizeof p, "%s/ledger", dir);
+		assert_int_equal(fs_read_file(p, &raw), 0);
+		assert_non_null(strstr(buf_str(&raw), "pouch-spool 2\nin\t1000.000001.pouch\t1000\t4\t"));
+	}
+	close_ok(s);
+
+	s = open_ok();
+	assert_int_equal(spool_count_in(s), 3);
+	e = spool_in(s, 0);
+	assert_string_equal(e->id, "1000.000001.pouch");
+	assert_string_equal(e->source, "imap://j@h/INBOX;UIDVALIDITY=7/;UID=1");
+	assert_string_equal(e->message_id, "m1@x");
+	assert_int_equal(e->size, 4);
+	assert_int_equal(e->state, SPOOL_STORED);
+	assert_null(spool_in(s, 1)->message_id);
+	assert_non_null(spool_lookup_source(s, "maildir:123.abc"));
+	assert_null(spool_lookup_source(s, "maildir:nope"));
+	buf_reset(&raw);
+	assert_int_equal(spool_read(s, spool_in(s, 2)->id, &raw, &err), 0);
+	assert_string_equal(buf_str(&raw), "three\n");
+	/* new ids continue after the old ones */
+	assert_int_equal(spool_store_in(s, "maildir:456.def", NULL, "four\n", 5, 2000, &id1, &err), 1);
+	assert_string_equal(id1, "2000.000004.pouch");
+	close_ok(s);
+	buf_free(&raw);
+	buf_free(&err);
+}
+
+static void
+test_duplicates_and_applied(void **state)
+{
+	struct spool *s = open_ok();
+	struct buf err;
+	const char *a, *b;
+
+	(void)state;
+	buf_init(&err, 4096);
+	assert_int_equal(spool_store_in(s, "maildir:1", "same@x", "first\n", 6, 10, &a, &err), 1);
+	assert_int_equal(spool_store_in(s, "maildir:2", "same@x", "second copy\n", 12, 11, &b, &err), 1);
+	assert_int_equal(spool_lookup(s, b)->state, SPOOL_DUPLICATE);
+	assert_string_equal(spool_lookup(s, b)->dup_of, a);
+	assert_int_equal(spool_sync(s, &err), 0);
+	assert_int_equal(count_files("in/new"), 2);	/* the bytes are kept anyway */
+	assert_int_equal(spool_mark_applied(s, a, 20, &err), 0);
+	assert_int_equal(spool_mark_applied(s, a, 21, &err), 1);
+	assert_int_equal(spool_mark_applied(s, b, 22, &err), -1);
+	assert_non_null(strstr(buf_str(&err), "duplicate"));
+	assert_int_equal(spool_mark_applied(s, "nope", 22, &err), -1);
+	{
+		char *ca = strdup(a), *cb = strdup(b);	/* ids are borrowed until close */
+		close_ok(s);
+		s = open_ok();
+		assert_int_equal(spool_lookup(s, ca)->state, SPOOL_APPLIED);
+		assert_int_equal(spool_lookup(s, ca)->applied, 20);
+		assert_int_equal(spool_lookup(s, cb)->state, SPOOL_DUPLICATE);
+		free(ca);
+		free(cb);
+	}
+	close_ok(s);
+	buf_free(&err);
+}
+
+/* The runs, in the ledger's order among the messages: which messages each
+ * run read, and when it ran, runs in the same second too; the clock's
+ * place; the settings' history. */
+static void
+test_runs(void **state)
+{
+	struct spool *s = open_ok();
+	struct buf err;
+	const char *id;
+	char *ids[3];
+	int i;
+
+	(void)state;
+	buf_init(&err, 4096);
+	assert_int_equal(spool_index(s, &err), 0);
+	for (i = 0; i < 2; i++) {
+		char src[16];
+		snprintf(src, sizeof src, "maildir:%d", i);
+		assert_int_equal(spool_store_in(s, src, NULL, "x\n", 2, 90, &id, &err), 1);
+		ids[i] = strdup(id);
+	}
+	spool_set_cursor(s, "settings", "address=a@x");
+	spool_mark_run(s, 100);
+	spool_set_clock(s, 100);
+	assert_int_equal(spool_store_in(s, "maildir:2", NULL, "x\n", 2, 100, &id, &err), 1);
+	ids[2] = strdup(id);
+	spool_mark_run(s, 100);		/* the same second: a run all the same */
+	assert_int_equal(spool_count_runs(s), 2);
+	close_ok(s);
+	s = open_ok();
+	assert_int_equal(spool_index(s, &err), 0);
+	assert_int_equal(spool_count_runs(s), 2);
+	assert_int_equal(spool_run_at(s, 0)->time, 100);
+	assert_true(spool_lookup(s, ids[1])->rec_in < spool_run_at(s, 0)->rec);
+	assert_true(spool_run_at(s, 0)->rec < spool_clock_rec(s));
+	assert_true(spool_clock_rec(s) < spool_lookup(s, ids[2])->rec_in);
+	assert_true(spool_lookup(s, ids[2])->rec_in < spool_run_at(s, 1)->rec);
+	assert_int_equal(spool_count_settings(s), 1);
+	assert_string_equal(spool_setting_at(s, 0)->value, "address=a@x");
+	assert_true(spool_setting_at(s, 0)->rec < spool_run_at(s, 0)->rec);
+	for (i = 0; i < 3; i++)
+		free(ids[i]);
+	close_ok(s);
+	buf_free(&err);
+}
+
+static void
+test_cursor_out_and_escapes(void **state)
+{
+	struct spool *s = open_ok();
+	struct buf err, raw;
+	const char *weird = "imap://j@h/Odd\tFolder %41 -\n;UID=1", *id;
+
+	(void)state;
+	buf_init(&err, 4096);
+	buf_init(&raw, 1 << 20);
+	assert_null(spool_cursor(s, "imap://j@h/INBOX"));
+	spool_set_cursor(s, "imap://j@h/INBOX", "7:10");
+	spool_set_cursor(s, "imap://j@h/INBOX", "7:12");
+	assert_int_equal(spool_store_in(s, weird, "-", "x\n", 2, 5, &id, &err), 1);
+	assert_int_equal(spool_store_out(s, "outbox:1", "out-1@judge", "a@x,b@y", "sent\n", 5, 6, &id,
+	    &err), 1);
+	assert_int_equal(spool_store_out(s, "outbox:1", "out-1@judge", "a@x,b@y", "sent\n", 5, 7, &id,
+	    &err), 0);	/* the same key is stored once */
+	assert_int_equal(spool_store_out(s, NULL, NULL, "c@z", "other\n", 6, 8, &id, &err), 1);
+	close_ok(s);
+	assert_int_equal(count_files("out/new"), 2);
+	s = open_ok();
+	assert_string_equal(spool_cursor(s, "imap://j@h/INBOX"), "7:12");
+	assert_string_equal(spool_in(s, 0)->source, weird);
+	assert_string_equal(spool_in(s, 0)->message_id, "-");
+	assert_int_equal(spool_count_out(s), 2);
+	assert_string_equal(spool_out(s, 0)->key, "outbox:1");
+	assert_null(spool_out(s, 1)->key);
+	assert_string_equal(spool_out(s, 0)->rcpts, "a@x,b@y");
+	assert_string_equal(spool_out(s, 0)->message_id, "out-1@judge");
+	assert_int_equal(spool_read(s, spool_out(s, 0)->id, &raw, &err), 0);
+	assert_string_equal(buf_str(&raw), "sent\n");
+	close_ok(s);
+	buf_free(&raw);
+	buf_free(&err);
+}
+
+/* Put a file in the spool as a killed run leaves one: published in
+ * SUB/new/ under id, never recorded in the ledger. */
+static void
+orphan(const char *sub, const char *id)
+{
+	char p[256];
+
+	snprintf(p, sizeof p, "%s/%s/new/%s", dir, sub, id);
+	assert_int_equal(fs_write_atomic(p, "orphan\n", 7), 0);
+}
+
+/* Ids stay unique across in/ and out/ after kills: files a killed run
+ * published without a ledger record make the next run skip their ids, and
+ * a later open must neither hand out an id of the ledger again nor one
+ * whose name an orphan holds in the other folder. */
+static void
+test_ids_after_kills(void **state)
+{
+	struct spool *s = open_ok();
+	struct buf err, raw;
+	const char *id;
+
+	(void)state;
+	buf_init(&err, 4096);
+	buf_init(&raw, 1 << 20);
+	assert_int_equal(spool_store_in(s, "maildir:a", "a@x", "first\n", 6, 100, &id, &err), 1);
+	assert_string_equal(id, "100.000001.pouch");
+	close_ok(s);
+	orphan("in", "100.000002.pouch");
+	s = open_ok();
+	assert_int_equal(spool_store_in(s, "maildir:b", "b@x", "second\n", 7, 100, &id, &err), 1);
+	assert_string_equal(id, "100.000003.pouch");
+	close_ok(s);
+	orphan("in", "100.000004.pouch");
+	s = open_ok();
+	assert_int_equal(spool_store_out(s, "outbox:1", "out@judge", "a@x", "sent\n", 5, 100, &id,
+	    &err), 1);
+	assert_string_equal(id, "100.000005.pouch");
+	close_ok(s);
+	s = open_ok();
+	assert_int_equal(spool_read(s, spool_out(s, 0)->id, &raw, &err), 0);
+	assert_string_equal(buf_str(&raw), "sent\n");
+	buf_reset(&raw);
+	assert_int_equal(spool_read(s, spool_in(s, 1)->id, &raw, &err), 0);
+	assert_string_equal(buf_str(&raw), "second\n");
+	close_ok(s);
+	buf_free(&raw);
+	buf_free(&err);
+}
+
+/* A run that could not commit its games discards its marks: the message
+ * is still waiting after a reopen, lazy (no summary counting the mark) or
+ * not. */
+static void
+test_discard(void **state)
+{
+	struct spool *s = open_ok();
+	struct buf err;
+	const char *id;
+
+	(void)state;
+	buf_init(&err, 4096);
+	assert_int_equal(spool_store_in(s, "maildir:a", "a@x", "orders\n", 7, 100, &id, &err), 1);
+	close_ok(s);
+	s = open_lazy_ok();
+	assert_int_equal(spool_pending(s), 1);
+	assert_int_equal(spool_index(s, &err), 0);
+	assert_int_equal(spool_mark_applied(s, spool_in(s, 0)->id, 200, &err), 0);
+	assert_int_equal(spool_pending(s), 0);
+	spool_discard(s);
+	assert_int_equal(spool_sync(s, &err), -1);	/* refused from now on */
+	assert_int_equal(spool_close(s, &err), 0);
+	s = open_lazy_ok();
+	assert_int_equal(spool_pending(s), 1);
+	close_ok(s);
+	s = open_ok();
+	assert_int_equal(spool_in(s, 0)->state, SPOOL_STORED);
+	close_ok(s);
+	buf_free(&err);
+}
+
+/* The judge's clock: a floor for later arrivals, kept across opens, never
+ * moved back. */
+static void
+test_clock(void **state)
+{
+	struct spool *s = open_ok();
+	struct buf err;
+	const char *id;
+
+	(void)state;
+	buf_init(&err, 4096);
+	assert_int_equal((int)spool_clock(s), 0);
+	spool_set_clock(s, 1000);
+	spool_set_clock(s, 900);	/* not backwards */
+	assert_int_equal((int)spool_clock(s), 1000);
+	close_ok(s);
+	s = open_ok();
+	assert_int_equal((int)spool_clock(s), 1000);
+	/* Delivered at 950 by the server's clock, after the judge acted at 1000. */
+	assert_int_equal(spool_store_in(s, "maildir:a", "a@x", "x\n", 2, 950, &id, &err), 1);
+	assert_int_equal((int)spool_in(s, 0)->arrival, 1000);
+	assert_int_equal(spool_store_in(s, "maildir:b", "b@x", "x\n", 2, 1200, &id, &err), 1);
+	assert_int_equal((int)spool_in(s, 1)->arrival, 1200);
+	close_ok(s);
+	buf_free(&err);
+}
+
+/* A mail reader may move a message to cur/ and add flags: still found. */
+static void
+test_moved_by_reader(void **state)
+{
+	struct spool *s = open_ok();
+	struct buf err, raw;
+	char from[256], to[256];
+	const char *id;
+
+	(void)state;
+	buf_init(&err, 4096);
+	buf_init(&raw, 1 << 20);
+	assert_int_equal(spool_store_in(s, "maildir:m", NULL, "moved\n", 6, 5, &id, &err), 1);
+	assert_int_equal(spool_sync(s, &err), 0);
+	snprintf(from, sizeof from, "%s/in/new/%s", dir, id);
+	snprintf(to, sizeof to, "%s/in/cur/%s:2,S", dir, id);
+	assert_int_equal(rename(from, to), 0);
+	assert_int_equal(spool_read(s, id, &raw, &err), 0);
+	assert_string_equal(buf_str(&raw), "moved\n");
+	assert_int_equal(spool_read(s, "../ledger", &raw, &err), -1);
+	assert_int_equal(spool_read(s, "no-such-id", &raw, &err), -1);
+	close_ok(s);
+	buf_free(&raw);
+	buf_free(&err);
+}
+
+static void
+test_damage(void **state)
+{
+	struct spool *s = open_ok();
+	struct buf err;
+	char ledger[256], stray[256];
+	const char *id;
+
+	(void)state;
+	buf_init(&err, 4096);
+	assert_int_equal(spool_store_in(s, "maildir:a", NULL, "a\n", 2, 5, &id, &err), 1);
+	close_ok(s);
+	snprintf(ledger, sizeof ledger, "%s/ledger", dir);
+	/* an interrupted append: the torn record is cut off */
+	assert_int_equal(fs_append_sync(ledger, "in\t9.000009.pouch\t9", 19), 0);
+	snprintf(stray, sizeof stray, "%s/in/tmp/leftover", dir);
+	assert_int_equal(fs_write_atomic(stray, "x", 1), 0);
+	s = open_ok();
+	assert_int_equal(spool_count_in(s), 1);
+	assert_false(fs_exists(stray));	/* tmp/ is cleaned */
+	close_ok(s);
+	/* a damaged record in the middle: refuse to open */
+	assert_int_equal(fs_append_sync(ledger, "applied\tunknown-id\t7\n", 21), 0);
+	s = spool_open(dir, &err);
+	assert_null(s);
+	assert_non_null(strstr(buf_str(&err), "ledger:3: damaged record"));
+	buf_free(&err);
+}
+
+/* Every record ends with its checksum: any one byte of a record changed
+ * (on a failing disk) stops spool_open with the line, never passes. A
+ * "pouch-spool 1" ledger (records without checksums) is still read, and
+ * appended to in its own form. */
+static void
+test_record_checksums(void **state)
+{
+	struct spool *s = open_ok();
+	struct buf err, whole;
+	char ledger[256], path[256];
+	const char *id;
+	FILE *fp;
+
+	(void)state;
+	buf_init(&err, 4096);
+	buf_init(&whole, 1 << 20);
+	assert_int_equal(spool_store_in(s, "maildir:a", "a@x", "a\n", 2, 5, &id, &err), 1);
+	assert_int_equal(spool_store_in(s, "maildir:b", "b@x", "b\n", 2, 6, &id, &err), 1);
+	assert_int_equal(spool_mark_applied(s, id, 7, &err), 0);
+	spool_set_cursor(s, "imap", "7:42");
+	close_ok(s);
+	snprintf(ledger, sizeof ledger, "%s/ledger", dir);
+	assert_int_equal(fs_read_file(ledger, &whole), 0);
+	/* Each byte after the first line but the last newline (a torn last
+	 * record, cut off as an interrupted write). */
+	for (size_t at = strlen("pouch-spool 2\n"); at + 1 < whole.len; at++) {
+		char saved = whole.data[at];
+		whole.data[at] = saved == '0' ? '1' : saved == '\t' ? ' ' : '0';
+		fp = fopen(ledger, "w");
+		assert_non_null(fp);
+		assert_int_equal(fwrite(whole.data, 1, whole.len, fp), whole.len);
+		fclose(fp);
+		buf_reset(&err);
+		s = spool_open(dir, &err);
+		if (s != NULL)
+			fail_msg("the ledger with byte %zu changed was read", at);
+		assert_non_null(strstr(buf_str(&err), "ledger:"));
+		assert_non_null(strstr(buf_str(&err), "damaged record"));
+		whole.data[at] = saved;
+	}
+	/* A record corrected by hand, so marked, is taken as written. */
+	{
+		char *cur = strstr(whole.data, "\ncursor\t") + 1, *tilde = strchr(cur, '~');
+		size_t head = (size_t)(tilde - whole.data);
+		fp = fopen(ledger, "w");
+		assert_non_null(fp);
+		assert_int_equal(fwrite(whole.data, 1, head, fp), head);
+		fputs("~edited\n", fp);
+		fclose(fp);
+		s = open_ok();
+		assert_string_equal(spool_cursor(s, "imap"), "7:42");
+		close_ok(s);
+	}
+	/* An older ledger. */
+	fp = fopen(ledger, "w");
+	assert_non_null(fp);
+	fputs("pouch-spool 1\nin\t1.000001.pouch\t1\t2\tmaildir:old\t-\t-\n", fp);
+	fclose(fp);
+	snprintf(path, sizeof path, "%s/in/new/1.000001.pouch", dir);
+	assert_int_equal(fs_write_atomic(path, "o\n", 2), 0);
+	s = open_ok();
+	assert_int_equal(spool_count_in(s), 1);
+	assert_int_equal(spool_store_in(s, "maildir:c", NULL, "c\n", 2, 8, &id, &err), 1);
+	close_ok(s);
+	s = open_ok();
+	assert_int_equal(spool_count_in(s), 2);
+	close_ok(s);
+	buf_reset(&whole);
+	assert_int_equal(fs_read_file(ledger, &whole), 0);
+	assert_null(strchr(buf_str(&whole), '~'));
+	buf_free(&whole);
+	buf_free(&err);
+}
+
+/* Overwrite the ledger with same-sized bytes, keeping its mtime: a lazy
+ * open that read it would see the damage. */
+static void
+scribble_on_ledger(void)
+{
+	char ledger[256];
+	struct stat st;
+	struct timespec times[2];
+	struct buf b;
+	int fd;
+
+	snprintf(ledger, sizeof ledger, "%s/ledger", dir);
+	assert_int_equal(stat(ledger, &st), 0);
+	buf_init(&b, 1 << 20);
+	assert_int_equal(fs_read_file(ledger, &b), 0);
+	memset(b.data + strlen("pouch-spool 2\n"), 'Z', b.len - strlen("pouch-spool 2\n") - 1);
+	fd = open(ledger, O_WRONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(fs_write_all(fd, b.data, b.len), 0);
+	times[0] = st.st_atim;
+	times[1] = st.st_mtim;
+	assert_int_equal(futimens(fd, times), 0);
+	close(fd);
+	buf_free(&b);
+}
+
+/* A lazy open takes the cursors, the clock and the count of messages to
+ * apply from ledger.sum, and reads the ledger only when asked. */
+static void
+test_lazy_open(void **state)
+{
+	struct spool *s = open_ok();
+	struct buf err;
+	char sum[256], saved[256], cmd[600];
+	const char *a, *id;
+
+	(void)state;
+	buf_init(&err, 4096);
+	snprintf(sum, sizeof sum, "%s/ledger.sum", dir);
+	snprintf(saved, sizeof saved, "%s/ledger.sum.saved", dir);
+	assert_int_equal(spool_store_in(s, "maildir:1", "one@x", "1\n", 2, 10, &a, &err), 1);
+	assert_int_equal(spool_store_in(s, "maildir:2", "two@x", "2\n", 2, 11, &id, &err), 1);
+	assert_int_equal(spool_store_in(s, "maildir:3", "two@x", "3\n", 2, 12, &id, &err), 1);
+	assert_int_equal(spool_pending(s), 2);	/* the duplicate never waits */
+	assert_int_equal(spool_mark_applied(s, a, 20, &err), 0);
+	assert_int_equal(spool_pending(s), 1);
+	spool_set_cursor(s, "imap://j@h/IN\tBOX", "7:12");
+	spool_set_clock(s, 30);
+	close_ok(s);
+	assert_true(fs_exists(sum));
+
+	/* From the summary alone. */
+	s = open_lazy_ok();
+	assert_int_equal(spool_pending(s), 1);
+	assert_string_equal(spool_cursor(s, "imap://j@h/IN\tBOX"), "7:12");
+	assert_int_equal((int)spool_clock(s), 30);
+	/* A cursor set before the ledger is read is newer than the ledger's. */
+	spool_set_cursor(s, "imap://j@h/IN\tBOX", "7:13");
+	assert_int_equal(spool_index(s, &err), 0);
+	assert_string_equal(spool_cursor(s, "imap://j@h/IN\tBOX"), "7:13");
+	assert_int_equal(spool_count_in(s), 3);
+	assert_int_equal(spool_in(s, 1)->state, SPOOL_STORED);
+	assert_int_equal(spool_pending(s), 1);
+	assert_int_equal(spool_mark_applied(s, spool_in(s, 1)->id, 40, &err), 0);
+	close_ok(s);
+	s = open_lazy_ok();
+	assert_int_equal(spool_pending(s), 0);
+	assert_string_equal(spool_cursor(s, "imap://j@h/IN\tBOX"), "7:13");
+	/* A run that only moves its cursor and clock keeps the summary true. */
+	spool_set_clock(s, 50);
+	close_ok(s);
+	s = open_lazy_ok();
+	assert_int_equal((int)spool_clock(s), 50);
+	assert_int_equal(spool_pending(s), 0);
+	close_ok(s);
+
+	/* The lazy open did not read the ledger: a ledger scribbled over
+	 * without its size or mtime changing is found only by spool_index,
+	 * which then refuses, and the spool with it. */
+	snprintf(cmd, sizeof cmd, "cp -p '%s/ledger' '%s/ledger.good'", dir, dir);
+	assert_int_equal(system(cmd), 0);
+	scribble_on_ledger();
+	s = open_lazy_ok();
+	assert_int_equal(spool_index(s, &err), -1);
+	assert_non_null(strstr(buf_str(&err), "damaged record"));
+	buf_reset(&err);
+	assert_int_equal(spool_store_in(s, "maildir:4", NULL, "4\n", 2, 60, &id, &err), -1);
+	spool_close(s, NULL);
+	snprintf(cmd, sizeof cmd, "mv '%s/ledger.good' '%s/ledger'", dir, dir);
+	assert_int_equal(system(cmd), 0);
+
+	/* A summary of another ledger (older, or of another file), a damaged
+	 * one and none: the ledger is read. */
+	snprintf(cmd, sizeof cmd, "cp '%s' '%s'", sum, saved);
+	assert_int_equal(system(cmd), 0);
+	s = open_ok();
+	assert_int_equal(spool_store_in(s, "maildir:5", "five@x", "5\n", 2, 70, &id, &err), 1);
+	close_ok(s);
+	snprintf(cmd, sizeof cmd, "cp '%s' '%s'", saved, sum);
+	assert_int_equal(system(cmd), 0);	/* says pending 0, of the ledger before */
+	s = open_lazy_ok();
+	assert_int_equal(spool_pending(s), 1);
+	close_ok(s);	/* and writes a true one */
+	s = open_lazy_ok();
+	assert_int_equal(spool_pending(s), 1);
+	close_ok(s);
+	{	/* a summary cut short (no "end" line), saying 9 wait */
+		struct buf b;
+		char *p;
+
+		buf_init(&b, 1 << 16);
+		assert_int_equal(fs_read_file(sum, &b), 0);
+		assert_true(b.len > 4 && strcmp(b.data + b.len - 4, "end\n") == 0);
+		p = strstr(b.data, "pending\t1\n");
+		assert_non_null(p);
+		p[strlen("pending\t")] = '9';
+		assert_int_equal(fs_write_atomic(sum, b.data, b.len - 4), 0);
+		buf_free(&b);
+	}
+	s = open_lazy_ok();
+	assert_int_equal(spool_pending(s), 1);
+	assert_int_equal((int)spool_clock(s), 50);
+	close_ok(s);
+	/* one that names no ledger at all */
+	assert_int_equal(fs_write_atomic(sum, "pouch-spool-summary 1\npending\t9\nend\n", 36), 0);
+	s = open_lazy_ok();
+	assert_int_equal(spool_pending(s), 1);
+	close_ok(s);
+	assert_int_equal(unlink(sum), 0);
+	s = open_lazy_ok();
+	assert_int_equal(spool_pending(s), 1);
+	assert_string_equal(spool_cursor(s, "imap://j@h/IN\tBOX"), "7:13");
+	close_ok(s);
+	buf_free(&err);
+}
+
+static void
+test_maildir_helpers(void **state)
+{
+	char md[256], path[512], name[128], other[128];
+	struct buf b;
+
+	(void)state;
+	snprintf(md, sizeof md, "%s/box", dir);
+	assert_int_equal(md_create(md), 0);
+	md_unique_name(name, sizeof name);
+	md_unique_name(other, sizeof other);
+	assert_string_not_equal(name, other);
+	assert_int_equal(md_deliver(md, name, "hello\n", 6), 0);
+	assert_int_equal(md_deliver(md, name, "again\n", 6), -1);	/* never overwritten */
+	assert_int_equal(md_find(md, name, path, sizeof path), 0);
+	buf_init(&b, 1024);
+	assert_int_equal(fs_read_file(path, &b), 0);
+	assert_string_equal(buf_str(&b), "hello\n");
+	assert_int_equal(md_find(md, "missing", path, sizeof path), -1);
+	/* a batch: written to tmp/, published together */
+	{
+		char n1[128], n2[128], *names[2] = { n1, n2 };
+		md_unique_name(n1, sizeof n1);
+		md_unique_name(n2, sizeof n2);
+		assert_int_equal(md_write_tmp(md, n1, "1\n", 2), 0);
+		assert_int_equal(md_write_tmp(md, n2, "2\n", 2), 0);
+		assert_int_equal(md_write_tmp(md, name, "x\n", 2), -1);	/* taken in new/ */
+		assert_int_equal(md_publish(md, names, 2), 0);
+		snprintf(path, sizeof path, "%s/new/%s", md, n2);
+		assert_true(fs_exists(path));
+		snprintf(path, sizeof path, "%s/tmp/%s", md, n2);
+		assert_false(fs_exists(path));
+	}
+	buf_free(&b);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_store_and_reload, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_duplicates_and_applied, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cursor_out_and_escapes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ids_after_kills, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_discard, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_clock, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_runs, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_moved_by_reader, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_damage, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_record_checksums, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lazy_open, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_maildir_helpers, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
