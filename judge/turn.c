@@ -130,7 +130,7 @@ jx_end_game(struct judge *j, struct game *g, const char *result)
 
 /* ---------------------------------------------------------------- MUNA -- */
 
-/* What the MUNA rules (judge/systems/muna.h) made of a processed phase. */
+/* What the MUNA rules (judge/engine/muna.h) made of a processed phase. */
 struct news {
 	bool pending;			/* insurrections wait for the retreats */
 	bool ended;			/* a season with insurrections ended: */

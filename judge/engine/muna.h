@@ -29,10 +29,10 @@
 #include <stdint.h>
 
 #include "../../lib/buf.h"
-#include "../engine/adjudicate.h"
-#include "../engine/board.h"
-#include "../engine/map.h"
-#include "../engine/order.h"
+#include "adjudicate.h"
+#include "board.h"
+#include "map.h"
+#include "order.h"
 
 #define MUNA_MAX_INSURGENTS 64
 #define MUNA_REVIVAL_UNITS 3	/* units that win back three home centres */
