@@ -21,10 +21,12 @@
 #include "../parser/names.h"
 #include "engine/board.h"
 #include "engine/map.h"
-#include "engine/muna.h"
+#include "engine/muna_rules.h"
 #include "engine/order.h"
 #include "engine/rules.h"
 #include "secret.h"
+
+struct rule_system;
 
 #define GAME_NAME_MAX 24
 #define ADDR_MAX 128
@@ -142,6 +144,7 @@ struct game {
 	const struct map *map;
 	const struct names *names;
 	struct rules rules;
+	const struct rule_system *sys;	/* its rules' module (judge/system.h) */
 };
 
 /*
@@ -218,7 +221,7 @@ void game_award(struct game *g, power_id p, int points, bool rules, const char *
 /* A rollback to the phase of b: forget the points the rules gave in it
  * and later (insurrections, the control bonus). The officers' stay. */
 void game_forget_since(struct game *g, const struct board *b);
-/* The victory point standings (judge/engine/muna.h); returns the number of rows. */
+/* The victory point standings (judge/engine/muna_rules.h); returns the number of rows. */
 int game_standings(const struct game *g, const struct board *b, struct standing *out);
 /* True when the variant counts victory points (option victory-points). */
 bool game_victory_points(const struct game *g);

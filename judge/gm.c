@@ -111,7 +111,7 @@ judge_new_game(struct judge *j, const char *name, const struct game_settings *s,
 	}
 	judge_add_game(j, g);
 	judge_touch(j, g);
-	jx_audit(j, g, "game created by %s: variant %s, edition %s", gm, s->variant,
+	judge_audit(j, g, "game created by %s: variant %s, edition %s", gm, s->variant,
 	    edition_name(s->edition));
 	if (gm_password == NULL) {
 		/* Made up here: the GM learns it by mail, and only the GM. */
@@ -231,7 +231,7 @@ judge_add_delegations(struct judge *j, struct game *g, const power_id *ps, int n
 	judge_touch(j, g);
 	buf_init(&names, 256);
 	powers_named(g, ps, np, &names);
-	jx_audit(j, g, "delegation %s: %d member%s, password %s", buf_str(&names), n,
+	judge_audit(j, g, "delegation %s: %d member%s, password %s", buf_str(&names), n,
 	    n == 1 ? "" : "s", generated ? "generated and mailed to them" : "set by the GM");
 
 	/* Tell the delegation. The password is sent once, to its members only,
@@ -291,7 +291,7 @@ judge_start(struct judge *j, struct game *g, time_t now, struct buf *why)
 		jx_event(j, "%s.start", g->name);
 	jx_start_phase(j, g, now);
 	judge_touch(j, g);
-	jx_audit(j, g, "game started");
+	judge_audit(j, g, "game started");
 	buf_init(&text, TEXT_MAX);
 	buf_printf(&text, "Game %s has started: %s, %s rules.\n\n", g->name, g->map->title,
 	    edition_name(g->set.edition));
@@ -305,12 +305,12 @@ judge_start(struct judge *j, struct game *g, time_t now, struct buf *why)
 	if (n < g->map->npowers)
 		buf_puts(&text, "\n");
 	jx_position(g, &text);
-	if (jx_speech_open(g, now)) {
+	if (judge_speech_open(g, now)) {
 		buf_putc(&text, '\n');
 		jx_speech_line(g, "", now, &text);
 	}
 	snprintf(subject, sizeof subject, "[%s] the game has started", g->name);
-	jx_announce(j, g, subject, buf_str(&text));
+	judge_announce(j, g, subject, buf_str(&text));
 	if (judge_address_placeholder(j->conf)) {
 		/* The players were told to write to it: the GMs must know. */
 		buf_reset(&text);
@@ -392,7 +392,7 @@ set_deadline(struct judge *j, struct game *g, const char *v, struct buf *reply)
 		char s[96];
 		time_human(g->set.zone, t, s, sizeof s);
 		buf_printf(reply, "  deadline set: %s\n", s);
-		jx_audit(j, g, "deadline set to %s", s);
+		judge_audit(j, g, "deadline set to %s", s);
 	}
 	return 0;
 }
@@ -430,247 +430,11 @@ set_option(struct judge *j, struct game *g, char *args, struct buf *reply)
 		snprintf(subject, sizeof subject, "[%s] press rules", g->name);
 		snprintf(text, sizeof text, "From now on the game master %s copies of private press "
 		    "in game %s.\n", s->gm_reads_press ? "receives" : "no longer receives", g->name);
-		jx_announce(j, g, subject, text);
+		judge_announce(j, g, subject, text);
 	}
 	buf_printf(reply, "  %s set to %s\n", args, v);
-	jx_audit(j, g, "setting %s = %s", args, v);
+	judge_audit(j, g, "setting %s = %s", args, v);
 	return 0;
-}
-
-/* ---------------------------------------------------- MUNA (MUNA.md) -- */
-
-/*
- * Match the longest run of up to four words at w[*i] (n words) that find
- * knows: words are joined with blanks ("St Petersburg", "United Kingdom").
- * Returns the id, or -1; *i moves past the words used.
- */
-static int
-match_words(const struct map *m, char **w, int n, int *i, int (*find)(const struct map *, const char *))
-{
-	char name[200];
-	int len, k, id;
-
-	for (len = n - *i < 4 ? n - *i : 4; len > 0; len--) {
-		name[0] = '\0';
-		for (k = 0; k < len; k++) {
-			if (k)
-				strncat(name, " ", sizeof name - strlen(name) - 1);
-			strncat(name, w[*i + k], sizeof name - strlen(name) - 1);
-		}
-		if ((id = find(m, name)) >= 0) {
-			*i += len;
-			return id;
-		}
-	}
-	return -1;
-}
-
-static int
-find_prov(const struct map *m, const char *s)
-{
-	prov_id p = map_find_province(m, s);
-	return p == PROV_NONE ? -1 : p;
-}
-
-static int
-find_power(const struct map *m, const char *s)
-{
-	power_id p = map_find_power(m, s);
-	return p == POWER_NONE ? -1 : p;
-}
-
-/* Tell everyone about the conference c: opened or closed by the officers. */
-static void
-announce_conference(struct judge *j, struct game *g, const struct conference *c, bool open)
-{
-	const struct map *m = g->map;
-	struct buf text;
-	char subject[128];
-
-	buf_init(&text, 4096);
-	buf_puts(&text, open ? "The officers open " : "The officers close ");
-	muna_conference_name(m, c, &text);
-	buf_printf(&text, " in %s, for ", m->provs[c->where].name);
-	muna_conference_powers(m, c, &text);
-	buf_puts(&text, ".\n");
-	if (open)
-		buf_printf(&text, "\nIts participants write to each other and to the officers with\n"
-		    "  PRESS TO CONFERENCE\nwhatever the game's press rules. It ends when %s %d begins, "
-		    "and at once\nif %s is conquered: a unit of another power enters it, or it passes "
-		    "to\nanother power.\n", season_name((enum season)c->season), c->year + 1,
-		    m->provs[c->where].name);
-	snprintf(subject, sizeof subject, "[%s] conference %s", g->name, open ? "opened" : "closed");
-	jx_announce(j, g, subject, buf_str(&text));
-	buf_free(&text);
-}
-
-/* CONFERENCE <place> <power> <power> <power> [...] [NAME <name>], or
- * CONFERENCE END, or CONFERENCE (what is open). */
-static int
-cmd_conference(struct judge *j, struct game *g, char *args, struct buf *reply)
-{
-	const struct map *m = g->map;
-	struct conference c;
-	char *w[64], *save, *tok, *name;
-	int n = 0, i = 0, id;
-	const struct unit *u;
-
-	if (*args == '\0' || str_eq_nocase(args, "end")) {
-		if (g->conf.where == PROV_NONE) {
-			buf_puts(reply, "  no conference is open\n");
-			return *args ? -1 : 0;
-		}
-		if (*args == '\0') {
-			buf_puts(reply, "  open: ");
-			muna_conference_name(m, &g->conf, reply);
-			buf_puts(reply, " (");
-			muna_conference_powers(m, &g->conf, reply);
-			buf_puts(reply, ")\n");
-			return 0;
-		}
-		c = g->conf;
-		g->conf.where = PROV_NONE;
-		jx_audit(j, g, "CONFERENCE END");
-		announce_conference(j, g, &c, false);
-		buf_puts(reply, "  the conference is closed\n");
-		return 0;
-	}
-	memset(&c, 0, sizeof c);
-	if ((name = strstr(args, " NAME ")) != NULL || (name = strstr(args, " name ")) != NULL) {
-		*name = '\0';
-		str_copy(c.name, str_trim(name + 6), sizeof c.name);
-	}
-	for (tok = strtok_r(args, " ,;\t", &save); tok && n < 64; tok = strtok_r(NULL, " ,;\t", &save))
-		w[n++] = tok;
-	if (g->status != GAME_ACTIVE && g->status != GAME_PAUSED) {
-		buf_printf(reply, "  REFUSED: the game is %s\n", status_name(g->status));
-		return -1;
-	}
-	if (g->conf.where != PROV_NONE) {
-		buf_puts(reply, "  REFUSED: only one conference at a time: CONFERENCE END closes ");
-		muna_conference_name(m, &g->conf, reply);
-		buf_putc(reply, '\n');
-		return -1;
-	}
-	if ((id = match_words(m, w, n, &i, find_prov)) < 0 || m->provs[id].terrain == TERRAIN_SEA) {
-		buf_puts(reply, "  REFUSED: CONFERENCE <place on land> <power> <power> <power> ... "
-		    "[NAME <name>]\n");
-		return -1;
-	}
-	c.where = (prov_id)id;
-	while (i < n) {
-		if ((id = match_words(m, w, n, &i, find_power)) < 0) {
-			buf_printf(reply, "  REFUSED: no power called \"%s\"\n", w[i]);
-			return -1;
-		}
-		c.powers |= (uint64_t)1 << id;
-	}
-	for (id = 0, i = 0; id < m->npowers; id++)
-		i += (c.powers >> id) & 1u;
-	if (i < 3) {
-		buf_puts(reply, "  REFUSED: a conference needs at least three delegations\n");
-		return -1;
-	}
-	if ((u = muna_conference_hostile(m, &g->board, &c)) != NULL) {
-		buf_printf(reply, "  REFUSED: %s is not free of hostile units: the %s %s there does not "
-		    "take part\n", m->provs[c.where].name, m->powers[u->power].adjective,
-		    unit_word((enum unit_type)u->type));
-		return -1;
-	}
-	c.year = g->board.year;
-	c.season = g->board.season;
-	g->conf = c;
-	jx_audit(j, g, "CONFERENCE %s", m->provs[c.where].name);
-	announce_conference(j, g, &c, true);
-	buf_puts(reply, "  the conference is open\n");
-	return 0;
-}
-
-/* SPEECH [span] opens a speech window now; SPEECH END closes it. */
-static int
-cmd_speech(struct judge *j, struct game *g, const char *args, struct buf *reply)
-{
-	char subject[128], text[400], when[96];
-	long span = g->set.speech;
-
-	if (g->status != GAME_ACTIVE) {
-		buf_printf(reply, "  REFUSED: the game is %s\n", status_name(g->status));
-		return -1;
-	}
-	if (str_eq_nocase(args, "end") || str_eq_nocase(args, "off")) {
-		if (!jx_speech_open(g, j->now)) {
-			buf_puts(reply, "  REFUSED: no speech phase is open\n");
-			return -1;
-		}
-		g->speech_until = j->now;
-		jx_audit(j, g, "SPEECH END");
-		snprintf(text, sizeof text, "The officers have closed the speech phase of game %s.\n",
-		    g->name);
-		buf_puts(reply, "  the speech phase is closed\n");
-	} else {
-		if ((*args && (time_parse_span(args, &span) < 0 || span <= 0)) || span <= 0) {
-			buf_puts(reply, "  REFUSED: SPEECH <duration>, e.g. SPEECH 12h (or SET SPEECH 12h "
-			    "first)\n");
-			return -1;
-		}
-		g->speech_until = j->now + span;
-		time_human(g->set.zone, g->speech_until, when, sizeof when);
-		jx_audit(j, g, "SPEECH until %s", when);
-		snprintf(text, sizeof text, "The officers open a speech phase in game %s until %s:\n"
-		    "every delegation may BROADCAST a speech to all.\n", g->name, when);
-		buf_printf(reply, "  speech phase open until %s\n", when);
-	}
-	snprintf(subject, sizeof subject, "[%s] speech phase", g->name);
-	jx_announce(j, g, subject, text);
-	return 0;
-}
-
-/* Mail text to every game master of g. */
-static void
-tell_gms(struct judge *j, struct game *g, const char *subject, const char *text)
-{
-	int i;
-
-	for (i = 0; i < g->ngms; i++) {
-		const char *to[1] = { g->gms[i] };
-		jx_send(j, g, to, 1, NULL, 0, subject, text, NULL, NULL, OUT_GENERATED);
-	}
-}
-
-/* Mail text to the members of power p's delegation only. */
-static void
-tell_power(struct judge *j, struct game *g, power_id p, const char *subject, const char *text)
-{
-	const struct delegation *d = &g->del[p];
-	const char *to[GAME_MAX_MEMBERS];
-	int i;
-
-	for (i = 0; i < d->nmembers; i++)
-		to[i] = d->members[i].addr;
-	if (d->nmembers > 0)
-		jx_send(j, g, to, d->nmembers, NULL, 0, subject, text, NULL, NULL, OUT_GENERATED);
-}
-
-/* Power p's political goals, one a line, each with its number. */
-static void
-put_goals(const struct game *g, power_id p, struct buf *out)
-{
-	const struct delegation *d = &g->del[p];
-	int k, n = 0;
-
-	for (k = 0; k < GAME_GOALS; k++) {
-		if (!d->goal[k][0])
-			continue;
-		n++;
-		buf_printf(out, "  goal %d: %s", k + 1, d->goal[k]);
-		if (k == GAME_GOALS - 1)
-			buf_printf(out, " (proposed by %s, %d point%s, %s)", g->map->powers[p].name,
-			    d->goal_points, d->goal_points == 1 ? "" : "s",
-			    d->goal_approved ? "approved" : "not yet approved");
-		buf_putc(out, '\n');
-	}
-	if (n == 0)
-		buf_puts(out, "  no goals yet\n");
 }
 
 /* The points the officers gave p for its goal 3 so far. */
@@ -751,140 +515,6 @@ winner_not_first(const struct game *g, power_id p, struct buf *reply)
 }
 
 /*
- * GOAL (every power's goals), GOAL <power> 1|2 <text> (an officers' goal,
- * told to that power alone), GOAL APPROVE <power> (its proposed goal 3).
- */
-static int
-cmd_goal(struct judge *j, struct game *g, char *args, struct buf *reply)
-{
-	const struct map *m = g->map;
-	char subject[128], text[600], *rest = args, *save, *num;
-	bool approve = false;
-	power_id p;
-	long k;
-	int q;
-
-	if (*args == '\0') {
-		for (q = 0; q < m->npowers; q++) {
-			buf_printf(reply, "%s:\n", m->powers[q].name);
-			put_goals(g, (power_id)q, reply);
-		}
-		return 0;
-	}
-	if (str_prefix_nocase(args, "approve ")) {
-		approve = true;
-		rest = args + 8;
-	}
-	p = map_take_power(m, &rest);
-	if (approve && p != POWER_NONE) {
-		struct delegation *d = &g->del[p];
-		if (!d->goal[GAME_GOALS - 1][0]) {
-			buf_printf(reply, "  REFUSED: %s has proposed no goal\n", m->powers[p].name);
-			return -1;
-		}
-		d->goal_approved = true;
-		jx_audit(j, g, "GOAL APPROVE %s", m->powers[p].name);
-		snprintf(text, sizeof text, "The officers approve the goal %s proposed:\n  %s\n"
-		    "It is worth up to %d political point%s.\n", m->powers[p].name,
-		    d->goal[GAME_GOALS - 1], d->goal_points, d->goal_points == 1 ? "" : "s");
-		snprintf(subject, sizeof subject, "[%s] your political goal", g->name);
-		tell_power(j, g, p, subject, text);
-		buf_printf(reply, "  goal 3 of %s approved; %s is told\n", m->powers[p].name,
-		    m->powers[p].name);
-		return 0;
-	}
-	num = p == POWER_NONE ? NULL : strtok_r(rest, " \t", &save);
-	if (approve || num == NULL || str_to_long(num, 1, GAME_GOALS - 1, &k) < 0 ||
-	    save == NULL || *str_trim(save) == '\0') {
-		buf_printf(reply, "  REFUSED: GOAL <power> 1 <goal> or GOAL <power> 2 <goal> (the officers' "
-		    "two goals), GOAL APPROVE <power> (the goal it proposed), or GOAL (all goals)\n");
-		return -1;
-	}
-	if (strlen(str_trim(save)) >= AWARD_REASON_MAX) {
-		buf_printf(reply, "  REFUSED: say the goal in fewer than %d characters\n", AWARD_REASON_MAX);
-		return -1;
-	}
-	str_copy(g->del[p].goal[k - 1], str_trim(save), AWARD_REASON_MAX);
-	jx_audit(j, g, "GOAL %s %ld: %s", m->powers[p].name, k, g->del[p].goal[k - 1]);
-	snprintf(text, sizeof text, "The officers give %s this political goal (goal %ld), told to you "
-	    "alone:\n  %s\n", m->powers[p].name, k, g->del[p].goal[k - 1]);
-	snprintf(subject, sizeof subject, "[%s] your political goal", g->name);
-	tell_power(j, g, p, subject, text);
-	buf_printf(reply, "  goal %ld of %s set; %s alone is told\n", k, m->powers[p].name,
-	    m->powers[p].name);
-	return 0;
-}
-
-int
-jx_muna_player(struct judge *j, struct game *g, power_id p, enum command cmd, char *args,
-    struct buf *reply)
-{
-	const char *name = g->map->powers[p].name;
-	struct delegation *d = &g->del[p];
-	char subject[128], text[600], *save, *num;
-	long pts;
-
-	if (cmd == CMD_REQUEST) {
-		if (!str_eq_nocase(args, "speech")) {
-			buf_puts(reply, "  REFUSED: REQUEST SPEECH asks the officers for a speech phase\n");
-			return -1;
-		}
-		if (g->status != GAME_ACTIVE) {
-			buf_printf(reply, "  REFUSED: the game is %s\n", status_name(g->status));
-			return -1;
-		}
-		if (jx_speech_open(g, j->now)) {
-			buf_puts(reply, "  REFUSED: a speech phase is open now: BROADCAST your speech\n");
-			return -1;
-		}
-		snprintf(text, sizeof text, "%s requests a speech phase in game %s.\n"
-		    "Grant it with SPEECH <duration> (e.g. SPEECH 6h), or let it be.\n", name, g->name);
-		snprintf(subject, sizeof subject, "[%s] %s requests a speech phase", g->name, name);
-		tell_gms(j, g, subject, text);
-		jx_audit(j, g, "%s requests a speech phase", name);
-		buf_puts(reply, "  the officers are asked for a speech phase; they open it with SPEECH\n");
-		return 0;
-	}
-	/* GOAL: the power's goals; GOAL <points> <goal>: it proposes goal 3. */
-	if (*args == '\0') {
-		buf_puts(reply, "\nYour political goals:\n");
-		put_goals(g, p, reply);
-		return 0;
-	}
-	num = strtok_r(args, " \t", &save);
-	if (num == NULL || str_to_long(num, 1, 100, &pts) < 0 || save == NULL ||
-	    *str_trim(save) == '\0') {
-		buf_printf(reply, "  REFUSED: GOAL <points> <goal>, e.g. GOAL 2 Keep Danzig free "
-		    "(1 to %d points)\n", GOAL_MAX_POINTS);
-		return -1;
-	}
-	if (pts > GOAL_MAX_POINTS) {
-		buf_printf(reply, "  REFUSED: a goal you propose is worth at most %d points\n",
-		    GOAL_MAX_POINTS);
-		return -1;
-	}
-	if (d->goal_approved) {
-		buf_puts(reply, "  REFUSED: the officers have approved your goal; it stays as it is\n");
-		return -1;
-	}
-	if (strlen(str_trim(save)) >= AWARD_REASON_MAX) {
-		buf_printf(reply, "  REFUSED: say the goal in fewer than %d characters\n", AWARD_REASON_MAX);
-		return -1;
-	}
-	str_copy(d->goal[GAME_GOALS - 1], str_trim(save), AWARD_REASON_MAX);
-	d->goal_points = (uint8_t)pts;
-	jx_audit(j, g, "%s proposes goal 3 (%ld): %s", name, pts, d->goal[GAME_GOALS - 1]);
-	snprintf(text, sizeof text, "%s proposes a political goal worth %ld point%s:\n  %s\n"
-	    "Approve it with GOAL APPROVE %s.\n", name, pts, pts == 1 ? "" : "s",
-	    d->goal[GAME_GOALS - 1], name);
-	snprintf(subject, sizeof subject, "[%s] %s proposes a goal", g->name, name);
-	tell_gms(j, g, subject, text);
-	buf_printf(reply, "  your goal (%ld point%s) is proposed to the officers; they approve it\n",
-	    pts, pts == 1 ? "" : "s");
-	return 0;
-}
-
-/*
  * NEWGAME name variant KEY key PASSWORD gm-password       by mail: the sender is the GM
  * NEWGAME name variant GM address [PASSWORD gm-password]  from the host
  */
@@ -954,6 +584,7 @@ jx_gm_command(struct judge *j, struct game *g, enum command cmd, const char *a, 
     const char *sender, struct buf *reply)
 {
 	char args[600];
+	const struct system_command *sc;
 	struct buf why;
 	int rc = 0;
 
@@ -962,6 +593,12 @@ jx_gm_command(struct judge *j, struct game *g, enum command cmd, const char *a, 
 		return cmd_newgame(j, args, sender, reply);
 	if (g == NULL)
 		return -1;
+	/* The commands of the game's rules come first (judge/system.h). */
+	if ((sc = system_command(g->sys, cmd, SYSTEM_GM)) != NULL) {
+		rc = sc->run(j, g, POWER_NONE, args, reply);
+		judge_touch(j, g);
+		return rc;
+	}
 	buf_init(&why, 4096);
 	switch (cmd) {
 	case CMD_HELP:
@@ -970,12 +607,14 @@ jx_gm_command(struct judge *j, struct game *g, enum command cmd, const char *a, 
 		    "REPLACE <power> MEMBERS <addresses> | REPLACE <power> PASSWORD [<new>],\n"
 		    "EJECT <power>, ADD OBSERVER <address>, REMOVE OBSERVER <address>,\n"
 		    "AWARD <power> <points> <reason>, REVOKE <power> <points> <reason>,\n"
-		    "START, END WINNER <power> | END DRAW, PRESS TO ..., BROADCAST, LIST, HISTORY, SUMMARY,\n"
-		    "CONFERENCE <place> <power> <power> <power> ... [NAME <name>], CONFERENCE END,\n"
-		    "SPEECH [<duration>], SPEECH END, SET SPEECH <duration>|none,\n"
-		    "GOAL <power> 1|2 <goal>, GOAL APPROVE <power>, GOAL, AWARD <power> <points> GOAL <n>,\n"
-		    "END WINNER <power> BECAUSE <reason> (judge/systems/MUNA.md).\n"
-		    "A delegation holding several powers: DELEGATION England,Germany <addresses>.\n");
+		    "START, END WINNER <power> | END DRAW, PRESS TO ..., BROADCAST, LIST, HISTORY, SUMMARY");
+		if (g->sys->gm_help) {
+			buf_puts(reply, ",\n");
+			g->sys->gm_help(g, reply);
+		} else {
+			buf_puts(reply, ".\n");
+		}
+		buf_puts(reply, "A delegation holding several powers: DELEGATION England,Germany <addresses>.\n");
 		break;
 	case CMD_LIST:
 		buf_putc(reply, '\n');
@@ -997,7 +636,7 @@ jx_gm_command(struct judge *j, struct game *g, enum command cmd, const char *a, 
 			rc = -1;
 		} else {
 			buf_puts(reply, "  processed; the results are on their way\n");
-			jx_audit(j, g, "PROCESS");
+			judge_audit(j, g, "PROCESS");
 		}
 		break;
 	case CMD_PREVIEW:
@@ -1011,12 +650,12 @@ jx_gm_command(struct judge *j, struct game *g, enum command cmd, const char *a, 
 		} else {
 			char subject[128], text[300], ph[48];
 			buf_printf(reply, "  rolled back to %s\n", args);
-			jx_audit(j, g, "ROLLBACK %s", args);
+			judge_audit(j, g, "ROLLBACK %s", args);
 			snprintf(subject, sizeof subject, "[%s] rolled back", g->name);
 			snprintf(text, sizeof text, "The game master has rolled game %s back to %s. Orders "
 			    "given since are forgotten: send your orders again.\n", g->name,
 			    phase_format(&g->board, ph, sizeof ph));
-			jx_announce(j, g, subject, text);
+			judge_announce(j, g, subject, text);
 		}
 		break;
 	case CMD_PAUSE:
@@ -1027,11 +666,11 @@ jx_gm_command(struct judge *j, struct game *g, enum command cmd, const char *a, 
 		}
 		g->status = GAME_PAUSED;
 		g->paused_left = g->deadline > j->now ? (long)(g->deadline - j->now) : 3600;
-		jx_audit(j, g, "PAUSE");
+		judge_audit(j, g, "PAUSE");
 		{
 			char subject[128];
 			snprintf(subject, sizeof subject, "[%s] game paused", g->name);
-			jx_announce(j, g, subject, "The game master has paused the game: no deadline "
+			judge_announce(j, g, subject, "The game master has paused the game: no deadline "
 			    "passes until it is resumed.\n");
 		}
 		buf_puts(reply, "  paused\n");
@@ -1045,11 +684,11 @@ jx_gm_command(struct judge *j, struct game *g, enum command cmd, const char *a, 
 		g->status = GAME_ACTIVE;
 		g->deadline = j->now + g->paused_left;
 		g->paused_left = 0;
-		jx_audit(j, g, "RESUME");
+		judge_audit(j, g, "RESUME");
 		{
 			char subject[128];
 			snprintf(subject, sizeof subject, "[%s] game resumed", g->name);
-			jx_announce(j, g, subject, "The game master has resumed the game.\n");
+			judge_announce(j, g, subject, "The game master has resumed the game.\n");
 		}
 		buf_puts(reply, "  resumed\n");
 		break;
@@ -1139,7 +778,7 @@ jx_gm_command(struct judge *j, struct game *g, enum command cmd, const char *a, 
 		g->del[p].resigned = true;
 		g->del[p].norders = 0;
 		g->del[p].secret[0] = '\0';
-		jx_audit(j, g, "EJECT %s", g->map->powers[p].name);
+		judge_audit(j, g, "EJECT %s", g->map->powers[p].name);
 		buf_printf(reply, "  %s ejected: its units hold until you REPLACE it\n",
 		    g->map->powers[p].name);
 		break;
@@ -1152,7 +791,7 @@ jx_gm_command(struct judge *j, struct game *g, enum command cmd, const char *a, 
 			break;
 		}
 		str_copy(g->observers[g->nobservers++], str_lower(args), ADDR_MAX);
-		jx_audit(j, g, "ADD OBSERVER %s", args);
+		judge_audit(j, g, "ADD OBSERVER %s", args);
 		buf_printf(reply, "  %s now receives the reports\n", args);
 		break;
 	case CMD_REMOVE_OBSERVER: {
@@ -1166,7 +805,7 @@ jx_gm_command(struct judge *j, struct game *g, enum command cmd, const char *a, 
 			break;
 		}
 		g->nobservers = k;
-		jx_audit(j, g, "REMOVE OBSERVER %s", args);
+		judge_audit(j, g, "REMOVE OBSERVER %s", args);
 		buf_printf(reply, "  %s no longer receives the reports\n", args);
 		break;
 	}
@@ -1237,7 +876,7 @@ jx_gm_command(struct judge *j, struct game *g, enum command cmd, const char *a, 
 			break;
 		}
 		game_award(g, p, cmd == CMD_AWARD ? (int)pts : -(int)pts, false, reason);
-		jx_audit(j, g, "%s %s %ld: %s", command_name(cmd), g->map->powers[p].name, pts, reason);
+		judge_audit(j, g, "%s %s %ld: %s", command_name(cmd), g->map->powers[p].name, pts, reason);
 		{
 			char subject[128];
 			struct buf text;
@@ -1248,23 +887,14 @@ jx_gm_command(struct judge *j, struct game *g, enum command cmd, const char *a, 
 			    pts == 1 ? "" : "s", cmd == CMD_AWARD ? "to" : "from", g->map->powers[p].name,
 			    reason, g->map->powers[p].name, g->del[p].points,
 			    g->del[p].points == 1 ? "" : "s");
-			jx_standings(g, &g->board, "Victory points now:", &text);
-			jx_announce(j, g, subject, buf_str(&text));
+			judge_standings(g, &g->board, "Victory points now:", &text);
+			judge_announce(j, g, subject, buf_str(&text));
 			buf_free(&text);
 		}
 		buf_printf(reply, "  %s now has %d political points\n", g->map->powers[p].name,
 		    g->del[p].points);
 		break;
 	}
-	case CMD_CONFERENCE:
-		rc = cmd_conference(j, g, args, reply);
-		break;
-	case CMD_SPEECH:
-		rc = cmd_speech(j, g, args, reply);
-		break;
-	case CMD_GOAL:
-		rc = cmd_goal(j, g, args, reply);
-		break;
 	case CMD_HISTORY:
 	case CMD_SUMMARY:
 	case CMD_WAIT:
@@ -1276,7 +906,12 @@ jx_gm_command(struct judge *j, struct game *g, enum command cmd, const char *a, 
 		buf_printf(reply, "  REFUSED: %s is a command for players\n", command_name(cmd));
 		rc = -1;
 		break;
+	case CMD_SIGNOFF:
+		break;
 	default:
+		buf_printf(reply, "  REFUSED: %s is not a command of this game's rules (%s)\n",
+		    command_name(cmd), g->sys->name);
+		rc = -1;
 		break;
 	}
 	buf_free(&why);

@@ -101,6 +101,7 @@ judge_add_game(struct judge *j, struct game *g)
 		j->games = xreallocarray(j->games, (size_t)j->capgames, sizeof *j->games);
 		j->dirty = xreallocarray(j->dirty, (size_t)j->capgames, sizeof *j->dirty);
 	}
+	g->sys = j->io.system(j->io.ctx, g->map);
 	j->games[j->ngames] = g;
 	j->dirty[j->ngames] = false;
 	return j->ngames++;
@@ -235,7 +236,7 @@ add_note(struct judge_note **arr, int *n, int *cap, const struct game *g, const 
 }
 
 void
-jx_audit(struct judge *j, const struct game *g, const char *fmt, ...)
+judge_audit(struct judge *j, const struct game *g, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -405,7 +406,7 @@ jx_deadline_line(const struct game *g, const char *zone, time_t now, struct buf 
 }
 
 bool
-jx_speech_open(const struct game *g, time_t now)
+judge_speech_open(const struct game *g, time_t now)
 {
 	return g->speech_until > now;
 }
@@ -415,7 +416,7 @@ jx_speech_line(const struct game *g, const char *zone, time_t now, struct buf *o
 {
 	char local[96], span[48];
 
-	if (!jx_speech_open(g, now) || g->status != GAME_ACTIVE)
+	if (!judge_speech_open(g, now) || g->status != GAME_ACTIVE)
 		return;
 	time_human(zone && *zone ? zone : g->set.zone, g->speech_until, local, sizeof local);
 	buf_printf(out, "Speech phase until %s (%s from now): every delegation may BROADCAST.\n",
@@ -652,7 +653,7 @@ members_of(const struct game *g, power_id p, const char **out, int max)
 }
 
 void
-jx_announce(struct judge *j, struct game *g, const char *subject, const char *text)
+judge_announce(struct judge *j, struct game *g, const char *subject, const char *text)
 {
 	const char *to[1];
 	struct buf body;
@@ -796,7 +797,7 @@ press_deliver(struct judge *j, struct game *g, power_id from, struct press *pr, 
 	buf_printf(&body, "Press in %s from %s", g->name, who);
 	if (pr->broadcast) {
 		buf_puts(&body, " to everyone");
-		if (jx_speech_open(g, j->now))
+		if (judge_speech_open(g, j->now))
 			buf_puts(&body, " (speech phase)");
 	} else {
 		int k = 0;
@@ -1120,43 +1121,6 @@ ignored_put(const struct ignored *ig, struct buf *out)
 
 /* ---------------------------------------------------------------- help -- */
 
-/* The MUNA rules of game g, when it has them (judge/systems/MUNA.md). */
-static void
-help_muna(const struct game *g, struct buf *out)
-{
-	const struct map *m = g->map;
-	char span[48];
-
-	if (game_victory_points(g)) {
-		buf_puts(out, "Victory points: supply centres + political points");
-		if (muna_control_centres(m) > 0)
-			buf_printf(out, " + %d, once, for the first\ntime a power holds %d centres",
-			    MUNA_BONUS_POINTS, muna_control_centres(m));
-		buf_puts(out, ". The game master ends the game.\n"
-		    "Political goals: GOAL lists yours; GOAL 2 <goal> proposes one of your own\n"
-		    "(1 to 3 points) for the game master to approve.\n");
-	}
-	if (g->rules.insurrection)
-		buf_puts(out, "Insurrections: in a movement phase \"F Lon-Russia\" sends a unit (it is\n"
-		    "disbanded at the end of the season) to revive Russia, which must have lost\n"
-		    "every centre; Russia orders \"Revive: Moscow, Warsaw, St Petersburg\" (its home\n"
-		    "centres, most wanted first). Three units win back three centres, four all.\n");
-	if (g->set.speech)
-		buf_printf(out, "Speech phase: the first %s of every Spring; BROADCAST is open to all.\n",
-		    time_span(g->set.speech, span, sizeof span));
-	if (g->set.speech || game_victory_points(g))
-		buf_puts(out, "REQUEST SPEECH asks the game master for a speech phase.\n");
-	if (map_option_on(m, "silent-phases"))
-		buf_puts(out, "Retreats and adjustments are written without press between powers.\n");
-	if (g->conf.where != PROV_NONE) {
-		buf_puts(out, "Conference: ");
-		muna_conference_name(m, &g->conf, out);
-		buf_puts(out, " (");
-		muna_conference_powers(m, &g->conf, out);
-		buf_puts(out, "); participants write PRESS TO CONFERENCE.\n");
-	}
-}
-
 static void
 help_text(const struct judge *j, const struct game *g, struct buf *out)
 {
@@ -1195,7 +1159,8 @@ help_text(const struct judge *j, const struct game *g, struct buf *out)
 		buf_printf(out, "When orders are missing at the deadline: %s.\n",
 		    g->set.nmr == NMR_CD ? "the units hold (civil disorder) after the grace period" :
 					   "the game waits for the GM");
-		help_muna(g, out);
+		if (g->sys->help)
+			g->sys->help(g, out);
 	}
 }
 
@@ -1346,7 +1311,7 @@ cmd_summary(const struct game *g, struct buf *reply)
 			    a->points, a->reason, a->rules ? "" : " (the officers)");
 		}
 	}
-	jx_standings(g, &g->board, "Victory points:", reply);
+	judge_standings(g, &g->board, "Victory points:", reply);
 	if (g->nyears == 0) {
 		buf_puts(reply, "  no year has ended yet\n");
 		return;
@@ -1370,8 +1335,14 @@ player_command(struct judge *j, struct game *g, power_id p, const char *sender,
 {
 	char args[400];
 	struct delegation *d = &g->del[p];
+	const struct system_command *sc;
 
 	str_ncopy_trim(args, sizeof args, bl->args, bl->args_len);
+	/* The commands of the game's rules come first (judge/system.h). */
+	if ((sc = system_command(g->sys, bl->cmd, SYSTEM_PLAYER)) != NULL) {
+		sc->run(j, g, p, args, reply);
+		return 0;
+	}
 	switch (bl->cmd) {
 	case CMD_HELP:
 		buf_putc(reply, '\n');
@@ -1449,12 +1420,13 @@ player_command(struct judge *j, struct game *g, power_id p, const char *sender,
 		break;
 	case CMD_SIGNOFF:
 		return 1;
-	case CMD_REQUEST:
-	case CMD_GOAL:
-		jx_muna_player(j, g, p, bl->cmd, args, reply);
-		break;
 	default:
-		buf_printf(reply, "  REFUSED: %s is a command for the game master\n", command_name(bl->cmd));
+		if (command_is_gm(bl->cmd) || system_command(g->sys, bl->cmd, SYSTEM_GM))
+			buf_printf(reply, "  REFUSED: %s is a command for the game master\n",
+			    command_name(bl->cmd));
+		else
+			buf_printf(reply, "  REFUSED: %s is not a command of this game's rules (%s)\n",
+			    command_name(bl->cmd), g->sys->name);
 		break;
 	}
 	return 0;
@@ -1644,7 +1616,7 @@ handle_bounce(struct judge *j, const struct inmsg *m)
 			}
 			g->bouncing[b].count++;
 			judge_touch(j, g);
-			jx_audit(j, g, "mail to %s bounced (%d)", m->bounced[i], g->bouncing[b].count);
+			judge_audit(j, g, "mail to %s bounced (%d)", m->bounced[i], g->bouncing[b].count);
 			if (g->bouncing[b].count > BOUNCE_LIMIT)
 				continue;	/* suspended already; the GMs know */
 			if (g->bouncing[b].count == BOUNCE_LIMIT) {
@@ -1684,7 +1656,7 @@ bounce_clear(struct judge *j, const char *addr)
 			if (str_eq_nocase(g->bouncing[b].addr, addr)) {
 				g->bouncing[b] = g->bouncing[--g->nbouncing];
 				judge_touch(j, g);
-				jx_audit(j, g, "mail came from %s: written to again", addr);
+				judge_audit(j, g, "mail came from %s: written to again", addr);
 				break;
 			}
 	}
@@ -2053,7 +2025,7 @@ handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool h
 					continue;
 				}
 				if (!id.gm && id.g->set.press == PRESS_NONE && (pr.broadcast || pr.to) &&
-				    !(pr.broadcast && !pr.to && jx_speech_open(id.g, now))) {
+				    !(pr.broadcast && !pr.to && judge_speech_open(id.g, now))) {
 					buf_printf(&reply, "  REFUSED: this game has no press between powers "
 					    "(PRESS TO GM is allowed%s)\n", id.g->set.speech || id.g->speech_until ?
 					    "; BROADCAST is open in the speech phase" : "");

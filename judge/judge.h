@@ -52,6 +52,8 @@ struct judge_io {
 	 * names the event and draw ("m12/1"): a shell that derives the bytes
 	 * from a secret key and the label lets a replay reproduce them. */
 	int (*random)(void *ctx, const char *label, unsigned char out[16]);
+	/* The rule system that variant m plays (judge/system.h). */
+	const struct rule_system *(*system)(void *ctx, const struct map *m);
 };
 
 /* A phase just adjudicated: for the history file and the map pages. */

@@ -66,9 +66,8 @@ jx_start_phase(struct judge *j, struct game *g, time_t now)
 	g->phase_start = now;
 	g->deadline = jx_deadline_after(g, now);
 	g->gm_told = false;
-	/* The speech phase opens every Spring (judge/systems/MUNA.md). */
-	if (g->set.speech > 0 && g->board.season == SEASON_SPRING && g->board.phase == PHASE_MOVEMENT)
-		g->speech_until = now + g->set.speech;
+	if (g->sys->phase_started)
+		g->sys->phase_started(g, now);
 	for (p = 0; p < g->map->npowers; p++) {
 		g->del[p].reminded = false;
 		g->del[p].wait = false;
@@ -76,36 +75,12 @@ jx_start_phase(struct judge *j, struct game *g, time_t now)
 	}
 }
 
-/* Is power p in civil disorder (nobody to give its orders)? */
-static bool
-in_disorder(const struct game *g, power_id p)
+bool
+judge_in_disorder(const struct game *g, power_id p)
 {
 	const struct delegation *d = &g->del[p];
 
 	return d->resigned || d->nmembers == 0 || d->secret[0] == '\0';
-}
-
-/*
- * Does an insurrection ordered this phase wait for the revival order of the
- * power it is for? Then the phase is not processed before the deadline
- * (that power has no units: nothing else makes the judge wait for it).
- */
-static bool
-revival_awaited(const struct game *g)
-{
-	int p, k;
-
-	if (!g->rules.insurrection || g->board.phase != PHASE_MOVEMENT)
-		return false;
-	for (p = 0; p < g->map->npowers; p++)
-		for (k = 0; k < g->del[p].norders; k++) {
-			const struct order *o = &g->del[p].orders[k];
-			power_id t = o->target_power;
-			if (o->kind == ORDER_INSURRECTION && t < g->map->npowers && !in_disorder(g, t) &&
-			    game_revival(g, t) == NULL && board_eliminated(&g->board, g->map, t))
-				return true;
-		}
-	return false;
 }
 
 void
@@ -118,159 +93,18 @@ jx_end_game(struct judge *j, struct game *g, const char *result)
 	g->deadline = 0;
 	str_copy(g->result, result, sizeof g->result);
 	judge_touch(j, g);
-	jx_audit(j, g, "game over: %s", result);
+	judge_audit(j, g, "game over: %s", result);
 	buf_init(&text, TEXT_MAX);
 	buf_printf(&text, "Game %s is over.\n\n%s.\n\n", g->name, result);
 	jx_position(g, &text);
-	jx_standings(g, &g->board, "Final standings (victory points):", &text);
+	judge_standings(g, &g->board, "Final standings (victory points):", &text);
 	snprintf(subject, sizeof subject, "[%s] game over", g->name);
-	jx_announce(j, g, subject, buf_str(&text));
+	judge_announce(j, g, subject, buf_str(&text));
 	buf_free(&text);
 }
 
-/* ---------------------------------------------------------------- MUNA -- */
-
-/* What the MUNA rules (judge/engine/muna.h) made of a processed phase. */
-struct news {
-	bool pending;			/* insurrections wait for the retreats */
-	bool ended;			/* a season with insurrections ended: */
-	struct muna_season season;	/* what was ordered, */
-	struct muna_result result;	/* and what came of it */
-	uint64_t bonus;			/* powers that earned the control bonus now */
-	uint8_t conf_end;		/* enum conference_end */
-	struct conference conf;		/* the conference that ended */
-};
-
-/* Insurrections: note what a movement phase ordered, and carry it out
- * on next when the season ends (after its moves and retreats, before the
- * Fall centres change hands). */
-static void
-season_insurrections(struct game *g, const struct board *before, const struct order *orders,
-    int n, const struct phase_result *res, struct board *next, struct news *nw)
-{
-	const struct map *m = g->map;
-	struct order_prefs revival[MAP_MAX_POWERS];
-	enum muna_step step;
-	int i, p;
-
-	if (!g->rules.insurrection)
-		return;
-	for (p = 0; p < m->npowers; p++) {
-		revival[p].n = 0;
-		if (game_revival(g, (power_id)p))
-			revival[p] = g->del[p].revival;
-	}
-	step = muna_season_step(m, before, orders, n, res, revival, &g->season, next, &nw->result);
-	if (step == MUNA_QUIET)
-		return;
-	nw->season = g->season;
-	nw->pending = step == MUNA_WAITING;
-	nw->ended = step == MUNA_DECIDED;
-	if (step == MUNA_WAITING)
-		return;
-	muna_season_clear(&g->season);
-	for (i = 0; i < nw->result.n; i++) {
-		const struct muna_rising *r = &nw->result.r[i];
-		for (p = 0; p < m->npowers; p++) {
-			char why[AWARD_REASON_MAX];
-			if (!r->points[p])
-				continue;
-			snprintf(why, sizeof why, "sent two units or more to the insurrection in %s",
-			    m->powers[r->target].name);
-			game_award(g, (power_id)p, r->points[p], true, why);
-		}
-	}
-}
-
-/* The control bonus and the conference, once the phase is over. */
-static void
-season_after(struct judge *j, struct game *g, const struct board *before,
-    const struct board *next, struct news *nw)
-{
-	const struct map *m = g->map;
-	int need = muna_control_centres(m), p;
-
-	if (game_victory_points(g) && need > 0) {
-		for (p = 0; p < m->npowers; p++) {
-			struct delegation *d = &g->del[p];
-			if (d->bonus[0] || board_count_centres(next, m, (power_id)p) < need)
-				continue;
-			phase_code(before, d->bonus, sizeof d->bonus);
-			nw->bonus |= (uint64_t)1 << p;
-			jx_audit(j, g, "control bonus: %s holds %d centres", m->powers[p].name, need);
-		}
-	}
-	if (g->conf.where != PROV_NONE) {
-		nw->conf_end = (uint8_t)muna_conference_check(m, &g->conf, before, next);
-		if (nw->conf_end != CONF_GOES_ON) {
-			nw->conf = g->conf;
-			g->conf.where = PROV_NONE;
-			jx_audit(j, g, "conference in %s ended", m->provs[nw->conf.where].name);
-		}
-	}
-}
-
-/* The MUNA parts of a turn report. */
-static void
-report_news(const struct game *g, const struct board *before, const struct board *next,
-    const struct news *nw, struct buf *out)
-{
-	const struct map *m = g->map;
-	int p;
-
-	for (p = 0; p < m->npowers; p++)
-		if ((nw->bonus >> p) & 1u)
-			buf_printf(out, "\n%s holds %d supply centres: control of Europe, worth %d victory "
-			    "points.\nThey are kept even if it loses centres later. The game goes on.\n",
-			    m->powers[p].name, board_count_centres(next, m, (power_id)p), MUNA_BONUS_POINTS);
-	if (nw->conf_end != CONF_GOES_ON) {
-		struct buf name;
-		const struct unit *u = muna_conference_hostile(m, next, &nw->conf);
-		buf_init(&name, 256);
-		muna_conference_name(m, &nw->conf, &name);
-		buf_printf(out, "\nConference closed: %s (", buf_str(&name));
-		muna_conference_powers(m, &nw->conf, out);
-		if (nw->conf_end == CONF_EXPIRED)
-			buf_puts(out, ").\nIt has lasted a year.\n");
-		else if (nw->conf_end == CONF_TAKEN)
-			buf_printf(out, ").\nIt ends at once: %s has passed to %s.\n",
-			    m->provs[nw->conf.where].name,
-			    next->owner[nw->conf.where] == POWER_NONE ? "nobody" :
-			    m->powers[next->owner[nw->conf.where]].name);
-		else if (u)
-			buf_printf(out, ").\nIt ends at once: the %s %s has conquered %s.\n",
-			    m->powers[u->power].adjective, unit_word((enum unit_type)u->type),
-			    m->provs[nw->conf.where].name);
-		else
-			buf_printf(out, ").\nIt ends at once: %s is conquered.\n",
-			    m->provs[nw->conf.where].name);
-		buf_free(&name);
-	} else if (g->conf.where != PROV_NONE) {
-		buf_puts(out, "\nConference: ");
-		muna_conference_name(m, &g->conf, out);
-		buf_puts(out, " (");
-		muna_conference_powers(m, &g->conf, out);
-		buf_printf(out, "), until %s %d at the latest.\n", season_name((enum season)g->conf.season),
-		    g->conf.year + 1);
-	}
-	{
-		char ph[8];
-		int i, k = 0;
-		phase_code(before, ph, sizeof ph);
-		for (i = 0; i < g->nawards; i++) {
-			const struct award *a = &g->awards[i];
-			if (strcmp(a->phase, ph) != 0)
-				continue;
-			if (k++ == 0)
-				buf_puts(out, "\nPolitical points:\n");
-			buf_printf(out, "  %s %+d: %s%s\n", m->powers[a->power].name, a->points, a->reason,
-			    a->rules ? "" : " (the officers)");
-		}
-	}
-}
-
 void
-jx_standings(const struct game *g, const struct board *b, const char *title, struct buf *out)
+judge_standings(const struct game *g, const struct board *b, const char *title, struct buf *out)
 {
 	struct standing st[MAP_MAX_POWERS];
 	int p;
@@ -279,64 +113,6 @@ jx_standings(const struct game *g, const struct board *b, const char *title, str
 		;
 	if (p < g->map->npowers || game_victory_points(g))
 		muna_standings_table(g->map, st, game_standings(g, b, st), title, out);
-}
-
-/* "Germany: 1 build not used." for each power that built and waived fewer
- * units than it could: the rest is lost. */
-static void
-report_unused_builds(const struct game *g, const struct board *before,
-    const struct order *orders, const struct phase_result *res, struct buf *out)
-{
-	const struct map *m = g->map;
-	int p, i;
-
-	for (p = 0; p < m->npowers; p++) {
-		int due = adj_builds_due(m, before, (power_id)p), sites, used = 0;
-		if (due <= 0)
-			continue;
-		sites = adj_build_sites(m, &g->rules, before, (power_id)p);
-		if (sites < due)
-			due = sites;
-		for (i = 0; i < res->norders; i++)
-			used += orders[i].power == p && res->reason[i] == R_OK &&
-			    (orders[i].kind == ORDER_BUILD || orders[i].kind == ORDER_WAIVE);
-		if (used < due)
-			buf_printf(out, "%s: %d build%s not used.\n", m->powers[p].name, due - used,
-			    due - used == 1 ? "" : "s");
-	}
-}
-
-/* The part of a turn report that is the same for everyone. */
-static void
-report_common(struct game *g, const struct board *before, const struct order *orders,
-    const struct phase_result *res, const struct board *next, const struct news *nw,
-    struct buf *out)
-{
-	const struct map *m = g->map;
-	int p;
-
-	report_results(m, before, orders, res, out);
-	if (before->phase == PHASE_ADJUSTMENT)
-		report_unused_builds(g, before, orders, res, out);
-	if (nw->pending)
-		muna_report_pending(m, &nw->season, out);
-	if (nw->ended)
-		muna_report(m, &nw->season, &nw->result, out);
-	report_units(m, next, out);
-	if (before->season == SEASON_FALL && next->season != SEASON_FALL)
-		report_centres(m, next, before, out);
-	report_next(m, &g->rules, next, out);
-	for (p = 0; p < m->npowers; p++) {
-		int had = board_count_units(before, (power_id)p) +
-		    board_count_centres(before, m, (power_id)p);
-		int has = board_count_units(next, (power_id)p) + board_count_centres(next, m, (power_id)p);
-		if (had > 0 && has == 0)
-			buf_printf(out, "\n%s has been eliminated.%s\n", m->powers[p].name,
-			    g->rules.insurrection ? " Its delegation stays: it keeps its political points,\n"
-			    "and insurrections of other powers' units can revive it." : "");
-	}
-	report_news(g, before, next, nw, out);
-	jx_standings(g, next, "Victory points:", out);
 }
 
 /* Send the turn report: to each member with what that power must do and the
@@ -416,11 +192,9 @@ judge_process(struct judge *j, struct game *g, time_t now, bool preview, struct 
 	const struct map *m = g->map;
 	struct order *orders;
 	struct phase_result *res;
-	struct board before = g->board, next;
-	struct muna_season season_before = g->season;
-	struct conference conf_before = g->conf;
-	struct news *nw;
-	struct buf common, text;
+	struct board before = g->board;
+	struct turn t;
+	struct buf common, text, kept;
 	struct judge_phase *ph;
 	int n = 0, p, k, index;
 	char when[32], name[48];
@@ -447,14 +221,21 @@ judge_process(struct judge *j, struct game *g, time_t now, bool preview, struct 
 		free(res);
 		return 0;
 	}
-	nw = xcalloc(1, sizeof *nw);
-	next = res->after;
-	season_insurrections(g, &before, orders, n, res, &next, nw);
-	phase_next(m, &g->rules, &next);
-	season_after(j, g, &before, &next, nw);
+	/* What the rules keep with the phase, as the phase found it: a
+	 * rollback to it brings it back. */
+	buf_init(&kept, 1 << 16);
+	if (g->sys->history_write)
+		g->sys->history_write(g, &kept);
 	buf_init(&common, TEXT_MAX);
-	report_common(g, &before, orders, res, &next, nw, &common);
-	free(nw);
+	memset(&t, 0, sizeof t);
+	t.j = j;
+	t.g = g;
+	t.before = &before;
+	t.orders = orders;
+	t.norders = n;
+	t.res = res;
+	t.report = &common;
+	g->sys->turn(&t);
 
 	index = ++g->nphases;
 	if (j->seq == 0) {
@@ -472,11 +253,8 @@ judge_process(struct judge *j, struct game *g, time_t now, bool preview, struct 
 		game_format_order(g, orders[k].power, &orders[k], &text);
 		buf_putc(&text, '\n');
 	}
-	/* Insurrections waiting for this phase (a retreat phase) to end: a
-	 * rollback to it brings them back. */
-	game_write_season(g, &season_before, &text);
-	/* The conference as the phase found it: a rollback reopens it. */
-	game_write_conference(g, &conf_before, &text);
+	buf_puts(&text, buf_str(&kept));
+	buf_free(&kept);
 	buf_puts(&text, "position before\n");
 	board_write(&before, m, &text);
 	if (j->fx.nphases == j->fx.capphases) {
@@ -490,34 +268,31 @@ judge_process(struct judge *j, struct game *g, time_t now, bool preview, struct 
 	ph->index = index;
 	ph->before = before;
 	ph->after = res->after;
-	ph->next = next;
+	ph->next = t.next;
 	ph->norders = n;
 	ph->orders = orders;
 	ph->res = res;
 	ph->text = buf_take(&text);
 
 	/* The year is over: centres changed hands. */
-	if (before.season == SEASON_FALL && next.season != SEASON_FALL && g->nyears < GAME_MAX_YEARS) {
+	if (before.season == SEASON_FALL && t.next.season != SEASON_FALL && g->nyears < GAME_MAX_YEARS) {
 		g->years[g->nyears].year = before.year;
 		for (p = 0; p < m->npowers; p++)
-			g->years[g->nyears].centres[p] = (uint8_t)board_count_centres(&next, m, (power_id)p);
+			g->years[g->nyears].centres[p] = (uint8_t)board_count_centres(&t.next, m, (power_id)p);
 		g->nyears++;
 	}
-	g->board = next;
+	g->board = t.next;
 	board_sort(&g->board);	/* as a saved game reads back: nothing may depend on a reload */
 	judge_touch(j, g);
 	jx_start_phase(j, g, now);
 	{
-		power_id w = board_winner(m, &g->board);
-		if (w != POWER_NONE && g->board.season == SEASON_WINTER) {
-			char result[128];
-			snprintf(result, sizeof result, "%s wins with %d supply centres", m->powers[w].name,
-			    board_count_centres(&g->board, m, w));
+		char result[128];
+		if (g->sys->ended(g, result, sizeof result)) {
 			g->status = GAME_ENDED;
 			str_copy(g->result, result, sizeof g->result);
 			g->deadline = 0;
 			buf_printf(&common, "\n%s.\n", result);
-			jx_audit(j, g, "game over: %s", result);
+			judge_audit(j, g, "game over: %s", result);
 		}
 	}
 	send_reports(j, g, buf_str(&common));
@@ -538,7 +313,7 @@ remind(struct judge *j, struct game *g, time_t now)
 	buf_init(&names, 256);
 	for (p = 0; p < m->npowers; p++) {
 		struct delegation *d = &g->del[p];
-		if (d->reminded || in_disorder(g, (power_id)p) || !game_must_order(g, (power_id)p) ||
+		if (d->reminded || judge_in_disorder(g, (power_id)p) || !game_must_order(g, (power_id)p) ||
 		    game_orders_complete(g, (power_id)p))
 			continue;
 		/* One reminder for a delegation of several powers, naming them all. */
@@ -577,7 +352,7 @@ judge_grace_end(const struct game *g, time_t now)
 	    g->set.nmr != NMR_CD || g->set.grace <= 0)
 		return 0;
 	for (p = 0; p < g->map->npowers; p++)
-		if (game_must_order(g, (power_id)p) && !in_disorder(g, (power_id)p) &&
+		if (game_must_order(g, (power_id)p) && !judge_in_disorder(g, (power_id)p) &&
 		    !game_orders_complete(g, (power_id)p))
 			return g->deadline + g->set.grace;
 	return 0;
@@ -617,7 +392,7 @@ tell_deadline_passed(struct judge *j, struct game *g)
 	snprintf(subject, sizeof subject, "[%s] deadline passed: orders missing for %s", g->name, ph);
 	for (p = 0; p < m->npowers; p++) {
 		struct delegation *d = &g->del[p];
-		if (!game_must_order(g, (power_id)p) || in_disorder(g, (power_id)p) ||
+		if (!game_must_order(g, (power_id)p) || judge_in_disorder(g, (power_id)p) ||
 		    game_orders_complete(g, (power_id)p))
 			continue;
 		buf_printf(&late, "%s%s", k++ ? ", " : "", m->powers[p].name);
@@ -690,7 +465,7 @@ tick(struct judge *j, time_t now, bool early)
 				judge_touch(j, g);
 			}
 			for (p = 0; p < m->npowers; p++) {
-				if (!game_must_order(g, (power_id)p) || in_disorder(g, (power_id)p))
+				if (!game_must_order(g, (power_id)p) || judge_in_disorder(g, (power_id)p))
 					continue;
 				if (!game_orders_complete(g, (power_id)p))
 					complete = false;
@@ -711,7 +486,7 @@ tick(struct judge *j, time_t now, bool early)
 				if (now >= at && now < g->deadline && !(complete && someone && !waiting))
 					remind(j, g, now);
 			}
-			if (revival_awaited(g))
+			if (g->sys->waits && g->sys->waits(g))
 				waiting = true;
 			if (!early)
 				waiting = true;
@@ -795,15 +570,13 @@ judge_rollback(struct judge *j, struct game *g, const char *phase, time_t now, s
 	g->board = b;
 	g->nphases = found - 1;
 	{
-		/* The insurrections that were waiting for that phase to end,
-		 * and the conference as the phase found it. */
+		/* What the rules kept with that phase (MUNA: insurrections
+		 * waiting for it to end, the conference as it found it). */
 		const char *ord = strstr(buf_str(&rec), "\norders\n");
 		const char *pos = strstr(buf_str(&rec), "\nposition before\n");
-		muna_season_clear(&g->season);
-		if (ord && pos && ord < pos) {
-			game_read_season(g, ord, (size_t)(pos - ord), &g->season);
-			game_read_conference(g, ord, (size_t)(pos - ord));
-		}
+		if (g->sys->history_read)
+			g->sys->history_read(g, ord && pos && ord < pos ? ord : NULL,
+			    ord && pos && ord < pos ? (size_t)(pos - ord) : 0);
 		game_forget_since(g, &b);
 	}
 	while (g->nyears > 0 && (g->years[g->nyears - 1].year > b.year ||

@@ -10,6 +10,7 @@
 #define _DEFAULT_SOURCE
 #include "variant.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -504,17 +505,38 @@ int_attr(struct loader *ld, xmlNode *n, const char *name, long min, long max, lo
 	return (int)r;
 }
 
+/* system="muna": the rule system the variant plays (a word of letters). */
+static void
+system_attr(struct loader *ld, xmlNode *root)
+{
+	char *v = attr(root, "system");
+	size_t i, n;
+
+	if (v == NULL)
+		return;
+	n = strlen(v);
+	for (i = 0; i < n && isalpha((unsigned char)v[i]); i++)
+		;
+	if (n == 0 || i < n || n >= sizeof ld->m->system)
+		fail(ld, line_of(root), "system must be the name of a rule system (letters only, "
+		    "e.g. standard)");
+	else
+		memcpy(ld->m->system, v, n + 1);
+	xml_free(v);
+}
+
 static void
 load_root(struct loader *ld, xmlNode *root)
 {
 	static const char *const allowed[] = { "name", "title", "start-year", "victory-centres",
-		NULL };
+		"system", NULL };
 	struct map *m = ld->m;
 	xmlNode *c;
 	int i, p;
 
 	check_attrs(ld, root, allowed);
 	m->start_year = int_attr(ld, root, "start-year", 1, 9999, 1901);
+	system_attr(ld, root);
 	for (c = root->children; c; c = c->next) {
 		if (is_el(c, "power"))
 			load_power(ld, c);

@@ -320,7 +320,7 @@ check_order(struct ws *w, int u, const struct order *o)
 	case ORDER_INSURRECTION:
 		/* MUNA: the unit stays where it is this season, holding (it can
 		 * be supported, and dislodged); it leaves the board when the
-		 * season ends (judge/engine/muna.h). */
+		 * season ends (judge/engine/muna_rules.h). */
 		if (!w->r->insurrection)
 			return R_WRONG_PHASE;
 		if (o->target_power >= m->npowers || !board_eliminated(w->b, m, o->target_power))
@@ -343,7 +343,7 @@ movement_kind(const struct rules *r, const struct order *o)
 }
 
 /* A revival order (MUNA) in a movement phase: carried out when the season
- * ends (judge/engine/muna.h); here only whether its power may give it. */
+ * ends (judge/engine/muna_rules.h); here only whether its power may give it. */
 static enum reason
 revival_reason(const struct map *m, const struct rules *r, const struct board *b,
     const struct order *o)

@@ -99,6 +99,7 @@ struct map {
 	char *name;		/* "standard" */
 	char *title;		/* "Standard" */
 	char *file;		/* the file it was loaded from, or NULL */
+	char system[16];	/* the rule system it plays (judge/system.h); "": by its options */
 	int npowers, nprovs, nlocs;
 	struct power powers[MAP_MAX_POWERS];
 	struct province *provs;

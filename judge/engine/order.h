@@ -30,7 +30,7 @@ enum order_kind {
 	/*
 	 * Variant orders, read only when the variant's rule option is on.
 	 * Without the option in struct rules the adjudicator answers them with
-	 * R_WRONG_PHASE; MUNA's are carried out by judge/engine/muna.h.
+	 * R_WRONG_PHASE; MUNA's are carried out by judge/engine/muna_rules.h.
 	 */
 	ORDER_INSURRECTION,	/* "insurrection" (MUNA): "F Lon-Russia": the unit at loc
 				   disbands to support the revival of target_power */
@@ -110,7 +110,7 @@ enum reason {
 	R_NO_REMOVALS,		/* no removals needed or left */
 	R_REMOVED,		/* unit removed under the civil-disorder rule */
 	R_DISBANDED,		/* dislodged unit disbanded (no order or no retreat) */
-	/* variant rules (MUNA, judge/engine/muna.h) */
+	/* variant rules (MUNA, judge/engine/muna_rules.h) */
 	R_NOT_ELIMINATED,	/* insurrection or revival for a power still in the game */
 	R_FEW_CENTRES,		/* revival order naming fewer than three home centres */
 	R_MAX

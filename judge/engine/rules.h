@@ -51,7 +51,7 @@ struct rules {
 	enum civil_disorder civil_disorder;
 	bool build_anywhere;		/* variant option: build in any owned centre */
 	bool insurrection;		/* variant option (MUNA): insurrection and revival
-					   orders are carried out (judge/engine/muna.h) */
+					   orders are carried out (judge/engine/muna_rules.h) */
 };
 
 /* Fill r with the choices of edition e. */

@@ -101,6 +101,7 @@ reload_games(struct judge *j, struct tctx *t, struct buf *out)
 			}
 		}
 		if (rc == 0) {
+			g->sys = j->games[i]->sys;	/* not stored: the judge set it */
 			free(j->games[i]);
 			j->games[i] = g;
 		} else {
@@ -210,6 +211,7 @@ transcript_run(const char *text, size_t len, const char *fname, const char *maps
 	io.variant = varcache_get;
 	io.history = t_history;
 	io.random = t_random;
+	io.system = varcache_system;
 	judge_init(&j, &conf, &io);
 
 	while (rc == 0 && !t->failed && (line = str_next_line(&p, end, &n)) != NULL) {

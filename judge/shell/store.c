@@ -398,6 +398,7 @@ store_io(struct store *s, struct judge_io *io)
 	io->variant = find_variant;
 	io->history = read_history;
 	io->random = random16;
+	io->system = varcache_system;
 }
 
 /* The masters named by what is left of a damaged game file. */

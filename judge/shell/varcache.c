@@ -8,6 +8,7 @@
 #include "../../lib/str.h"
 #include "../../lib/xalloc.h"
 #include "../../maps/variant.h"
+#include "../systems/systems.h"
 
 void
 varcache_init(struct varcache *vc, const char *maps_dir)
@@ -47,6 +48,12 @@ varcache_get(void *ctx, const char *name, const struct names **nm)
 		return NULL;
 	buf_init(&err, 1 << 16);
 	m = variant_open(name, vc->maps_dir, &err);
+	if (m != NULL && systems_for_map(m) == NULL) {
+		buf_printf(&err, "it plays the rule system \"%s\"; pouch knows ", m->system);
+		systems_names(&err);
+		map_free(m);
+		m = NULL;
+	}
 	if (m == NULL) {
 		log_error("variant %s: %s", name, buf_str(&err));
 		buf_free(&err);
@@ -58,4 +65,11 @@ varcache_get(void *ctx, const char *name, const struct names **nm)
 	vc->e[vc->n].nm = names_new(m);
 	*nm = vc->e[vc->n].nm;
 	return vc->e[vc->n++].m;
+}
+
+const struct rule_system *
+varcache_system(void *ctx, const struct map *m)
+{
+	(void)ctx;
+	return systems_for_map(m);
 }

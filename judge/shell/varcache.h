@@ -8,6 +8,8 @@
 #include "../../parser/names.h"
 #include "../engine/map.h"
 
+struct rule_system;
+
 #define VARCACHE_MAX 16
 
 struct varcache {
@@ -26,5 +28,8 @@ void varcache_free(struct varcache *vc);
  * when it cannot be loaded (the reason is logged). ctx is the cache: this
  * is the judge_io.variant callback. */
 const struct map *varcache_get(void *ctx, const char *name, const struct names **nm);
+/* The rule system variant m plays (judge/systems/systems.h): the
+ * judge_io.system callback. */
+const struct rule_system *varcache_system(void *ctx, const struct map *m);
 
 #endif

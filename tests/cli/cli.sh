@@ -54,6 +54,9 @@ expect "game new --players 5: Italy and Germany left out" \
 	grep -q "^Left out, in civil disorder from the start: Italy, Germany" "$OUT"
 pf game new g9 --gm gm@school.example --players 9
 expect "game new --players 9: usage, exit 2" test $? -eq 2
+pf game g3 CONFERENCE Tyrolia England Germany Austria
+expect "a MUNA command in a standard game: refused, naming the game's rules" \
+	grep -q "REFUSED: CONFERENCE is not a command of this game's rules (standard)" "$OUT"
 p game g1 DELEGATION France carol@school.example PASSWORD france-pw
 p game g1 DELEGATION Germany dave@school.example PASSWORD germany-pw
 p game g1 START

@@ -1,5 +1,5 @@
 /*
- * test_muna.c — the MUNA rules (judge/engine/muna.h) on the standard board with
+ * test_muna.c — the MUNA rules (judge/engine/muna_rules.h) on the standard board with
  * the variant's options on: insurrection orders in the adjudicator, the
  * season's insurrections and revivals, victory points, conferences.
  */
@@ -12,7 +12,7 @@
 #include "../../lib/str.h"
 #include "../../judge/engine/adjudicate.h"
 #include "../../judge/game.h"
-#include "../../judge/engine/muna.h"
+#include "../../judge/engine/muna_rules.h"
 #include "../../parser/orders.h"
 
 static struct map *m;

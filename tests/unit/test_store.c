@@ -84,8 +84,9 @@ save(struct store *s, struct judge *j)
 }
 
 /* A started standard game "demo" with one delegation per power. */
+/* A started game "demo" of variant with seven delegations. */
 static void
-make_game(struct judge *j)
+make_variant_game(struct judge *j, const char *variant)
 {
 	struct game_settings st;
 	struct game *g;
@@ -93,7 +94,7 @@ make_game(struct judge *j)
 	int p;
 
 	buf_init(&why, 1 << 16);
-	game_settings_default(&st, "standard");
+	game_settings_default(&st, variant);
 	g = judge_new_game(j, "demo", &st, "gm@example.test", "gm-secret", T0, &why);
 	assert_non_null(g);
 	for (p = 0; p < 7; p++) {
@@ -104,6 +105,12 @@ make_game(struct judge *j)
 	}
 	assert_int_equal(judge_start(j, g, T0, &why), 0);
 	buf_free(&why);
+}
+
+static void
+make_game(struct judge *j)
+{
+	make_variant_game(j, "standard");
 }
 
 static void
@@ -255,7 +262,8 @@ test_rollback_keeps_records(void **state)
 
 /* A rollback reopens the conference the phase found open, closed since
  * (here by hand, as the judge closes it when its place is taken), with its
- * name; a phase without a conference leaves none open. */
+ * name; a phase without a conference leaves none open. Conferences are
+ * MUNA's: the game plays the MUNA rules on the standard board. */
 static void
 test_rollback_restores_conference(void **state)
 {
@@ -267,7 +275,7 @@ test_rollback_restores_conference(void **state)
 	const struct map *m;
 
 	open_store(f, &s, &j);
-	make_game(&j);
+	make_variant_game(&j, "tests/variants/muna-test.xml");
 	g = j.games[0];
 	m = g->map;
 	buf_init(&out, 1 << 20);

@@ -1,5 +1,5 @@
 /*
- * muna.h — the rules of the MUN Alfrink 1935 Historical Committee variant
+ * muna_rules.h — the rules of the MUN Alfrink 1935 Historical Committee variant
  * that a map cannot express: insurrections that revive an eliminated
  * power, victory points with the control bonus, and the conference's
  * ending conditions. Each is a rule option the variant file switches on
@@ -22,8 +22,8 @@
  *
  * Pure: no I/O, no allocation.
  */
-#ifndef POUCH_MUNA_H
-#define POUCH_MUNA_H
+#ifndef POUCH_MUNA_RULES_H
+#define POUCH_MUNA_RULES_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
 /*
- * muna.c — insurrections, victory points and conferences of the MUNA
+ * muna_rules.c — insurrections, victory points and conferences of the MUNA
  * variant. judge/systems/MUNA.md is the rulebook of what is done here; the
  * comments cite the seed's sections (§7 "Losing your country and
  * regaining it", §8 political victory points, §9 organising a conference).
@@ -25,7 +25,7 @@
  * The insurgents leave the board before any of this, so a unit sent from
  * one of the power's own centres frees that centre.
  */
-#include "muna.h"
+#include "muna_rules.h"
 
 #include <string.h>
 

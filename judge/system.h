@@ -1,0 +1,110 @@
+/*
+ * system.h — the seam between the mail judge and a rule system.
+ *
+ * A rule system is everything a game's rules decide that the mail judge
+ * does not: how an adjudicated phase becomes the next position and its
+ * report, when the game is over, what state it keeps with each phase, the
+ * commands of its own and its part of HELP. Each system is one module in
+ * judge/systems/ exporting one `struct rule_system` (ARCHITECTURE.md, "How
+ * to add a rule system"); the standard game and MUNA (a layer over the
+ * standard one) are the first two.
+ *
+ * The judge finds a game's system through its I/O interface
+ * (judge_io.system, by the name the variant file gives), so the judge
+ * includes no module and the modules include only this seam, the game and
+ * the engine. A module calls back into the judge only through the
+ * services declared below.
+ */
+#ifndef POUCH_SYSTEM_H
+#define POUCH_SYSTEM_H
+
+#include <stdbool.h>
+#include <time.h>
+
+#include "../lib/buf.h"
+#include "../parser/commands.h"
+#include "engine/adjudicate.h"
+#include "game.h"
+
+struct judge;
+
+/* An adjudicated phase, handed to the system's turn operation. */
+struct turn {
+	struct judge *j;
+	struct game *g;
+	const struct board *before;	/* the position the orders were given in */
+	const struct order *orders;
+	int norders;
+	const struct phase_result *res;
+	struct board next;		/* out: the next phase's position */
+	struct buf *report;		/* out: the report everyone gets */
+};
+
+/* Who may give a system's command. */
+enum system_who { SYSTEM_PLAYER = 1, SYSTEM_GM = 2 };
+
+/* A command a system reads beyond the judge's own. */
+struct system_command {
+	enum command cmd;
+	unsigned who;			/* enum system_who bits */
+	/* Carry out the command of power p (POWER_NONE for the GM) with the
+	 * rest of its line in args; what it did, or "  REFUSED: ..." with
+	 * the reason, into reply. Returns 0, or -1 when refused. */
+	int (*run)(struct judge *j, struct game *g, power_id p, char *args, struct buf *reply);
+};
+
+struct rule_system {
+	const char *name;		/* as a variant file names it: "standard", "muna" */
+	/* Work out t->next from the adjudicated phase and append the report
+	 * everyone gets to t->report. */
+	void (*turn)(struct turn *t);
+	/* Is the game over on g->board? The result ("England wins with 18
+	 * supply centres") into result. */
+	bool (*ended)(const struct game *g, char *result, size_t size);
+
+	/* The rest may be NULL: nothing to do. */
+
+	/* The state to keep with a phase's history record, written before the
+	 * phase is resolved, and restored from it by a rollback. */
+	void (*history_write)(const struct game *g, struct buf *out);
+	void (*history_read)(struct game *g, const char *text, size_t len);
+	/* A phase starts at now (after a turn, a START, a rollback). */
+	void (*phase_started)(struct game *g, time_t now);
+	/* Must the phase wait for its deadline though every order is in? */
+	bool (*waits)(const struct game *g);
+	/* Its part of HELP, for players and for the game master. */
+	void (*help)(const struct game *g, struct buf *out);
+	void (*gm_help)(const struct game *g, struct buf *out);
+	/* Its own commands, ncommands of them. */
+	const struct system_command *commands;
+	int ncommands;
+};
+
+/* The command cmd of system s that who may give, or NULL. */
+const struct system_command *system_command(const struct rule_system *s, enum command cmd,
+    unsigned who);
+
+/* ------------------------------------------- the judge's services to a system -- */
+
+/* Record a game master's or the rules' action in the audit log (no secrets). */
+void judge_audit(struct judge *j, const struct game *g, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Send text to every member of every delegation, every observer and the GMs. */
+void judge_announce(struct judge *j, struct game *g, const char *subject, const char *text);
+/* Send text to the nto addresses to, as a message of game g. */
+void judge_send(struct judge *j, const struct game *g, const char *const *to, int nto,
+    const char *subject, const char *text);
+/* Is the speech window open (broadcasts allowed whatever the press rules)? */
+bool judge_speech_open(const struct game *g, time_t now);
+/* The time now, as the judge is handling it. */
+time_t judge_now(const struct judge *j);
+/* "Sunday 22 November 2026, 19:00 CET": t in zone (size >= 64). */
+void judge_time_human(const struct judge *j, const char *zone, time_t t, char *out, size_t size);
+/* Is power p in civil disorder (nobody to give its orders)? */
+bool judge_in_disorder(const struct game *g, power_id p);
+/* The victory point standings on board b under title, when the variant
+ * counts victory points or some power has political points. */
+void judge_standings(const struct game *g, const struct board *b, const char *title,
+    struct buf *out);
+
+#endif

@@ -1,0 +1,676 @@
+/*
+ * muna.c — the MUN Alfrink 1935 Historical Committee (judge/systems/MUNA.md)
+ * as a rule system: a layer over the standard game. Its turn carries out
+ * the insurrections (judge/engine/muna_rules.h) around the standard
+ * resolution, awards the control bonus, ends conferences and reports
+ * political points; its commands are the officers' CONFERENCE, SPEECH and
+ * GOAL and the delegations' REQUEST SPEECH and GOAL. Every rule is gated by
+ * the variant's options (maps/FORMAT.md), as the rulebook's are.
+ */
+#define _DEFAULT_SOURCE
+#include "muna.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../lib/str.h"
+#include "../../lib/tz.h"
+#include "../../lib/xalloc.h"
+#include "../engine/muna_rules.h"
+#include "standard.h"
+
+/* What the MUNA rules made of a processed phase. */
+struct news {
+	bool pending;			/* insurrections wait for the retreats */
+	bool ended;			/* a season with insurrections ended: */
+	struct muna_season season;	/* what was ordered, */
+	struct muna_result result;	/* and what came of it */
+	uint64_t bonus;			/* powers that earned the control bonus now */
+	uint8_t conf_end;		/* enum conference_end */
+	struct conference conf;		/* the conference that ended */
+};
+
+/*
+ * Match the longest run of up to four words at w[*i] (n words) that find
+ * knows: words are joined with blanks ("St Petersburg", "United Kingdom").
+ * Returns the id, or -1; *i moves past the words used.
+ */
+static int
+match_words(const struct map *m, char **w, int n, int *i, int (*find)(const struct map *, const char *))
+{
+	char name[200];
+	int len, k, id;
+
+	for (len = n - *i < 4 ? n - *i : 4; len > 0; len--) {
+		name[0] = '\0';
+		for (k = 0; k < len; k++) {
+			if (k)
+				strncat(name, " ", sizeof name - strlen(name) - 1);
+			strncat(name, w[*i + k], sizeof name - strlen(name) - 1);
+		}
+		if ((id = find(m, name)) >= 0) {
+			*i += len;
+			return id;
+		}
+	}
+	return -1;
+}
+
+static int
+find_prov(const struct map *m, const char *s)
+{
+	prov_id p = map_find_province(m, s);
+	return p == PROV_NONE ? -1 : p;
+}
+
+static int
+find_power(const struct map *m, const char *s)
+{
+	power_id p = map_find_power(m, s);
+	return p == POWER_NONE ? -1 : p;
+}
+
+/* Tell everyone about the conference c: opened or closed by the officers. */
+static void
+announce_conference(struct judge *j, struct game *g, const struct conference *c, bool open)
+{
+	const struct map *m = g->map;
+	struct buf text;
+	char subject[128];
+
+	buf_init(&text, 4096);
+	buf_puts(&text, open ? "The officers open " : "The officers close ");
+	muna_conference_name(m, c, &text);
+	buf_printf(&text, " in %s, for ", m->provs[c->where].name);
+	muna_conference_powers(m, c, &text);
+	buf_puts(&text, ".\n");
+	if (open)
+		buf_printf(&text, "\nIts participants write to each other and to the officers with\n"
+		    "  PRESS TO CONFERENCE\nwhatever the game's press rules. It ends when %s %d begins, "
+		    "and at once\nif %s is conquered: a unit of another power enters it, or it passes "
+		    "to\nanother power.\n", season_name((enum season)c->season), c->year + 1,
+		    m->provs[c->where].name);
+	snprintf(subject, sizeof subject, "[%s] conference %s", g->name, open ? "opened" : "closed");
+	judge_announce(j, g, subject, buf_str(&text));
+	buf_free(&text);
+}
+
+/* CONFERENCE <place> <power> <power> <power> [...] [NAME <name>], or
+ * CONFERENCE END, or CONFERENCE (what is open). */
+static int
+cmd_conference(struct judge *j, struct game *g, power_id who, char *args, struct buf *reply)
+{
+	const struct map *m = g->map;
+	struct conference c;
+	char *w[64], *save, *tok, *name;
+	int n = 0, i = 0, id;
+	const struct unit *u;
+
+	if (*args == '\0' || str_eq_nocase(args, "end")) {
+		if (g->conf.where == PROV_NONE) {
+			buf_puts(reply, "  no conference is open\n");
+			return *args ? -1 : 0;
+		}
+		if (*args == '\0') {
+			buf_puts(reply, "  open: ");
+			muna_conference_name(m, &g->conf, reply);
+			buf_puts(reply, " (");
+			muna_conference_powers(m, &g->conf, reply);
+			buf_puts(reply, ")\n");
+			return 0;
+		}
+		c = g->conf;
+		g->conf.where = PROV_NONE;
+		judge_audit(j, g, "CONFERENCE END");
+		announce_conference(j, g, &c, false);
+		buf_puts(reply, "  the conference is closed\n");
+		return 0;
+	}
+	memset(&c, 0, sizeof c);
+	if ((name = strstr(args, " NAME ")) != NULL || (name = strstr(args, " name ")) != NULL) {
+		*name = '\0';
+		str_copy(c.name, str_trim(name + 6), sizeof c.name);
+	}
+	for (tok = strtok_r(args, " ,;\t", &save); tok && n < 64; tok = strtok_r(NULL, " ,;\t", &save))
+		w[n++] = tok;
+	if (g->status != GAME_ACTIVE && g->status != GAME_PAUSED) {
+		buf_printf(reply, "  REFUSED: the game is %s\n", status_name(g->status));
+		return -1;
+	}
+	if (g->conf.where != PROV_NONE) {
+		buf_puts(reply, "  REFUSED: only one conference at a time: CONFERENCE END closes ");
+		muna_conference_name(m, &g->conf, reply);
+		buf_putc(reply, '\n');
+		return -1;
+	}
+	if ((id = match_words(m, w, n, &i, find_prov)) < 0 || m->provs[id].terrain == TERRAIN_SEA) {
+		buf_puts(reply, "  REFUSED: CONFERENCE <place on land> <power> <power> <power> ... "
+		    "[NAME <name>]\n");
+		return -1;
+	}
+	c.where = (prov_id)id;
+	while (i < n) {
+		if ((id = match_words(m, w, n, &i, find_power)) < 0) {
+			buf_printf(reply, "  REFUSED: no power called \"%s\"\n", w[i]);
+			return -1;
+		}
+		c.powers |= (uint64_t)1 << id;
+	}
+	for (id = 0, i = 0; id < m->npowers; id++)
+		i += (c.powers >> id) & 1u;
+	if (i < 3) {
+		buf_puts(reply, "  REFUSED: a conference needs at least three delegations\n");
+		return -1;
+	}
+	if ((u = muna_conference_hostile(m, &g->board, &c)) != NULL) {
+		buf_printf(reply, "  REFUSED: %s is not free of hostile units: the %s %s there does not "
+		    "take part\n", m->provs[c.where].name, m->powers[u->power].adjective,
+		    unit_word((enum unit_type)u->type));
+		return -1;
+	}
+	c.year = g->board.year;
+	c.season = g->board.season;
+	g->conf = c;
+	judge_audit(j, g, "CONFERENCE %s", m->provs[c.where].name);
+	announce_conference(j, g, &c, true);
+	buf_puts(reply, "  the conference is open\n");
+	return 0;
+}
+
+/* SPEECH [span] opens a speech window now; SPEECH END closes it. */
+static int
+cmd_speech(struct judge *j, struct game *g, power_id who, char *args, struct buf *reply)
+{
+	char subject[128], text[400], when[96];
+	long span = g->set.speech;
+
+	if (g->status != GAME_ACTIVE) {
+		buf_printf(reply, "  REFUSED: the game is %s\n", status_name(g->status));
+		return -1;
+	}
+	if (str_eq_nocase(args, "end") || str_eq_nocase(args, "off")) {
+		if (!judge_speech_open(g, judge_now(j))) {
+			buf_puts(reply, "  REFUSED: no speech phase is open\n");
+			return -1;
+		}
+		g->speech_until = judge_now(j);
+		judge_audit(j, g, "SPEECH END");
+		snprintf(text, sizeof text, "The officers have closed the speech phase of game %s.\n",
+		    g->name);
+		buf_puts(reply, "  the speech phase is closed\n");
+	} else {
+		if ((*args && (time_parse_span(args, &span) < 0 || span <= 0)) || span <= 0) {
+			buf_puts(reply, "  REFUSED: SPEECH <duration>, e.g. SPEECH 12h (or SET SPEECH 12h "
+			    "first)\n");
+			return -1;
+		}
+		g->speech_until = judge_now(j) + span;
+		judge_time_human(j, g->set.zone, g->speech_until, when, sizeof when);
+		judge_audit(j, g, "SPEECH until %s", when);
+		snprintf(text, sizeof text, "The officers open a speech phase in game %s until %s:\n"
+		    "every delegation may BROADCAST a speech to all.\n", g->name, when);
+		buf_printf(reply, "  speech phase open until %s\n", when);
+	}
+	snprintf(subject, sizeof subject, "[%s] speech phase", g->name);
+	judge_announce(j, g, subject, text);
+	return 0;
+}
+
+/* Mail text to every game master of g. */
+static void
+tell_gms(struct judge *j, struct game *g, const char *subject, const char *text)
+{
+	int i;
+
+	for (i = 0; i < g->ngms; i++) {
+		const char *to[1] = { g->gms[i] };
+		judge_send(j, g, to, 1, subject, text);
+	}
+}
+
+/* Mail text to the members of power p's delegation only. */
+static void
+tell_power(struct judge *j, struct game *g, power_id p, const char *subject, const char *text)
+{
+	const struct delegation *d = &g->del[p];
+	const char *to[GAME_MAX_MEMBERS];
+	int i;
+
+	for (i = 0; i < d->nmembers; i++)
+		to[i] = d->members[i].addr;
+	if (d->nmembers > 0)
+		judge_send(j, g, to, d->nmembers, subject, text);
+}
+
+/* Power p's political goals, one a line, each with its number. */
+static void
+put_goals(const struct game *g, power_id p, struct buf *out)
+{
+	const struct delegation *d = &g->del[p];
+	int k, n = 0;
+
+	for (k = 0; k < GAME_GOALS; k++) {
+		if (!d->goal[k][0])
+			continue;
+		n++;
+		buf_printf(out, "  goal %d: %s", k + 1, d->goal[k]);
+		if (k == GAME_GOALS - 1)
+			buf_printf(out, " (proposed by %s, %d point%s, %s)", g->map->powers[p].name,
+			    d->goal_points, d->goal_points == 1 ? "" : "s",
+			    d->goal_approved ? "approved" : "not yet approved");
+		buf_putc(out, '\n');
+	}
+	if (n == 0)
+		buf_puts(out, "  no goals yet\n");
+}
+
+/*
+ * GOAL (every power's goals), GOAL <power> 1|2 <text> (an officers' goal,
+ * told to that power alone), GOAL APPROVE <power> (its proposed goal 3).
+ */
+static int
+cmd_goal(struct judge *j, struct game *g, power_id who, char *args, struct buf *reply)
+{
+	const struct map *m = g->map;
+	char subject[128], text[600], *rest = args, *save, *num;
+	bool approve = false;
+	power_id p;
+	long k;
+	int q;
+
+	if (*args == '\0') {
+		for (q = 0; q < m->npowers; q++) {
+			buf_printf(reply, "%s:\n", m->powers[q].name);
+			put_goals(g, (power_id)q, reply);
+		}
+		return 0;
+	}
+	if (str_prefix_nocase(args, "approve ")) {
+		approve = true;
+		rest = args + 8;
+	}
+	p = map_take_power(m, &rest);
+	if (approve && p != POWER_NONE) {
+		struct delegation *d = &g->del[p];
+		if (!d->goal[GAME_GOALS - 1][0]) {
+			buf_printf(reply, "  REFUSED: %s has proposed no goal\n", m->powers[p].name);
+			return -1;
+		}
+		d->goal_approved = true;
+		judge_audit(j, g, "GOAL APPROVE %s", m->powers[p].name);
+		snprintf(text, sizeof text, "The officers approve the goal %s proposed:\n  %s\n"
+		    "It is worth up to %d political point%s.\n", m->powers[p].name,
+		    d->goal[GAME_GOALS - 1], d->goal_points, d->goal_points == 1 ? "" : "s");
+		snprintf(subject, sizeof subject, "[%s] your political goal", g->name);
+		tell_power(j, g, p, subject, text);
+		buf_printf(reply, "  goal 3 of %s approved; %s is told\n", m->powers[p].name,
+		    m->powers[p].name);
+		return 0;
+	}
+	num = p == POWER_NONE ? NULL : strtok_r(rest, " \t", &save);
+	if (approve || num == NULL || str_to_long(num, 1, GAME_GOALS - 1, &k) < 0 ||
+	    save == NULL || *str_trim(save) == '\0') {
+		buf_printf(reply, "  REFUSED: GOAL <power> 1 <goal> or GOAL <power> 2 <goal> (the officers' "
+		    "two goals), GOAL APPROVE <power> (the goal it proposed), or GOAL (all goals)\n");
+		return -1;
+	}
+	if (strlen(str_trim(save)) >= AWARD_REASON_MAX) {
+		buf_printf(reply, "  REFUSED: say the goal in fewer than %d characters\n", AWARD_REASON_MAX);
+		return -1;
+	}
+	str_copy(g->del[p].goal[k - 1], str_trim(save), AWARD_REASON_MAX);
+	judge_audit(j, g, "GOAL %s %ld: %s", m->powers[p].name, k, g->del[p].goal[k - 1]);
+	snprintf(text, sizeof text, "The officers give %s this political goal (goal %ld), told to you "
+	    "alone:\n  %s\n", m->powers[p].name, k, g->del[p].goal[k - 1]);
+	snprintf(subject, sizeof subject, "[%s] your political goal", g->name);
+	tell_power(j, g, p, subject, text);
+	buf_printf(reply, "  goal %ld of %s set; %s alone is told\n", k, m->powers[p].name,
+	    m->powers[p].name);
+	return 0;
+}
+
+/* REQUEST SPEECH: the officers are asked for a speech phase. */
+static int
+request_speech(struct judge *j, struct game *g, power_id p, char *args, struct buf *reply)
+{
+	const char *name = g->map->powers[p].name;
+	char subject[128], text[600];
+
+	if (!str_eq_nocase(args, "speech")) {
+		buf_puts(reply, "  REFUSED: REQUEST SPEECH asks the officers for a speech phase\n");
+		return -1;
+	}
+	if (g->status != GAME_ACTIVE) {
+		buf_printf(reply, "  REFUSED: the game is %s\n", status_name(g->status));
+		return -1;
+	}
+	if (judge_speech_open(g, judge_now(j))) {
+		buf_puts(reply, "  REFUSED: a speech phase is open now: BROADCAST your speech\n");
+		return -1;
+	}
+	snprintf(text, sizeof text, "%s requests a speech phase in game %s.\n"
+	    "Grant it with SPEECH <duration> (e.g. SPEECH 6h), or let it be.\n", name, g->name);
+	snprintf(subject, sizeof subject, "[%s] %s requests a speech phase", g->name, name);
+	tell_gms(j, g, subject, text);
+	judge_audit(j, g, "%s requests a speech phase", name);
+	buf_puts(reply, "  the officers are asked for a speech phase; they open it with SPEECH\n");
+	return 0;
+}
+
+/* GOAL: the power's goals; GOAL <points> <goal>: it proposes goal 3. */
+static int
+player_goal(struct judge *j, struct game *g, power_id p, char *args, struct buf *reply)
+{
+	const char *name = g->map->powers[p].name;
+	struct delegation *d = &g->del[p];
+	char subject[128], text[600], *save, *num;
+	long pts;
+
+	if (*args == '\0') {
+		buf_puts(reply, "\nYour political goals:\n");
+		put_goals(g, p, reply);
+		return 0;
+	}
+	num = strtok_r(args, " \t", &save);
+	if (num == NULL || str_to_long(num, 1, 100, &pts) < 0 || save == NULL ||
+	    *str_trim(save) == '\0') {
+		buf_printf(reply, "  REFUSED: GOAL <points> <goal>, e.g. GOAL 2 Keep Danzig free "
+		    "(1 to %d points)\n", GOAL_MAX_POINTS);
+		return -1;
+	}
+	if (pts > GOAL_MAX_POINTS) {
+		buf_printf(reply, "  REFUSED: a goal you propose is worth at most %d points\n",
+		    GOAL_MAX_POINTS);
+		return -1;
+	}
+	if (d->goal_approved) {
+		buf_puts(reply, "  REFUSED: the officers have approved your goal; it stays as it is\n");
+		return -1;
+	}
+	if (strlen(str_trim(save)) >= AWARD_REASON_MAX) {
+		buf_printf(reply, "  REFUSED: say the goal in fewer than %d characters\n", AWARD_REASON_MAX);
+		return -1;
+	}
+	str_copy(d->goal[GAME_GOALS - 1], str_trim(save), AWARD_REASON_MAX);
+	d->goal_points = (uint8_t)pts;
+	judge_audit(j, g, "%s proposes goal 3 (%ld): %s", name, pts, d->goal[GAME_GOALS - 1]);
+	snprintf(text, sizeof text, "%s proposes a political goal worth %ld point%s:\n  %s\n"
+	    "Approve it with GOAL APPROVE %s.\n", name, pts, pts == 1 ? "" : "s",
+	    d->goal[GAME_GOALS - 1], name);
+	snprintf(subject, sizeof subject, "[%s] %s proposes a goal", g->name, name);
+	tell_gms(j, g, subject, text);
+	buf_printf(reply, "  your goal (%ld point%s) is proposed to the officers; they approve it\n",
+	    pts, pts == 1 ? "" : "s");
+	return 0;
+}
+
+/* The MUNA rules of game g, when it has them (judge/systems/MUNA.md). */
+static void
+help_muna(const struct game *g, struct buf *out)
+{
+	const struct map *m = g->map;
+	char span[48];
+
+	if (game_victory_points(g)) {
+		buf_puts(out, "Victory points: supply centres + political points");
+		if (muna_control_centres(m) > 0)
+			buf_printf(out, " + %d, once, for the first\ntime a power holds %d centres",
+			    MUNA_BONUS_POINTS, muna_control_centres(m));
+		buf_puts(out, ". The game master ends the game.\n"
+		    "Political goals: GOAL lists yours; GOAL 2 <goal> proposes one of your own\n"
+		    "(1 to 3 points) for the game master to approve.\n");
+	}
+	if (g->rules.insurrection)
+		buf_puts(out, "Insurrections: in a movement phase \"F Lon-Russia\" sends a unit (it is\n"
+		    "disbanded at the end of the season) to revive Russia, which must have lost\n"
+		    "every centre; Russia orders \"Revive: Moscow, Warsaw, St Petersburg\" (its home\n"
+		    "centres, most wanted first). Three units win back three centres, four all.\n");
+	if (g->set.speech)
+		buf_printf(out, "Speech phase: the first %s of every Spring; BROADCAST is open to all.\n",
+		    time_span(g->set.speech, span, sizeof span));
+	if (g->set.speech || game_victory_points(g))
+		buf_puts(out, "REQUEST SPEECH asks the game master for a speech phase.\n");
+	if (map_option_on(m, "silent-phases"))
+		buf_puts(out, "Retreats and adjustments are written without press between powers.\n");
+	if (g->conf.where != PROV_NONE) {
+		buf_puts(out, "Conference: ");
+		muna_conference_name(m, &g->conf, out);
+		buf_puts(out, " (");
+		muna_conference_powers(m, &g->conf, out);
+		buf_puts(out, "); participants write PRESS TO CONFERENCE.\n");
+	}
+}
+
+/*
+ * Does an insurrection ordered this phase wait for the revival order of the
+ * power it is for? Then the phase is not processed before the deadline
+ * (that power has no units: nothing else makes the judge wait for it).
+ */
+static bool
+revival_awaited(const struct game *g)
+{
+	int p, k;
+
+	if (!g->rules.insurrection || g->board.phase != PHASE_MOVEMENT)
+		return false;
+	for (p = 0; p < g->map->npowers; p++)
+		for (k = 0; k < g->del[p].norders; k++) {
+			const struct order *o = &g->del[p].orders[k];
+			power_id t = o->target_power;
+			if (o->kind == ORDER_INSURRECTION && t < g->map->npowers && !judge_in_disorder(g, t) &&
+			    game_revival(g, t) == NULL && board_eliminated(&g->board, g->map, t))
+				return true;
+		}
+	return false;
+}
+
+/* Insurrections: note what a movement phase ordered, and carry it out
+ * on next when the season ends (after its moves and retreats, before the
+ * Fall centres change hands). */
+static void
+season_insurrections(struct game *g, const struct board *before, const struct order *orders,
+    int n, const struct phase_result *res, struct board *next, struct news *nw)
+{
+	const struct map *m = g->map;
+	struct order_prefs revival[MAP_MAX_POWERS];
+	enum muna_step step;
+	int i, p;
+
+	if (!g->rules.insurrection)
+		return;
+	for (p = 0; p < m->npowers; p++) {
+		revival[p].n = 0;
+		if (game_revival(g, (power_id)p))
+			revival[p] = g->del[p].revival;
+	}
+	step = muna_season_step(m, before, orders, n, res, revival, &g->season, next, &nw->result);
+	if (step == MUNA_QUIET)
+		return;
+	nw->season = g->season;
+	nw->pending = step == MUNA_WAITING;
+	nw->ended = step == MUNA_DECIDED;
+	if (step == MUNA_WAITING)
+		return;
+	muna_season_clear(&g->season);
+	for (i = 0; i < nw->result.n; i++) {
+		const struct muna_rising *r = &nw->result.r[i];
+		for (p = 0; p < m->npowers; p++) {
+			char why[AWARD_REASON_MAX];
+			if (!r->points[p])
+				continue;
+			snprintf(why, sizeof why, "sent two units or more to the insurrection in %s",
+			    m->powers[r->target].name);
+			game_award(g, (power_id)p, r->points[p], true, why);
+		}
+	}
+}
+
+/* The control bonus and the conference, once the phase is over. */
+static void
+season_after(struct judge *j, struct game *g, const struct board *before,
+    const struct board *next, struct news *nw)
+{
+	const struct map *m = g->map;
+	int need = muna_control_centres(m), p;
+
+	if (game_victory_points(g) && need > 0) {
+		for (p = 0; p < m->npowers; p++) {
+			struct delegation *d = &g->del[p];
+			if (d->bonus[0] || board_count_centres(next, m, (power_id)p) < need)
+				continue;
+			phase_code(before, d->bonus, sizeof d->bonus);
+			nw->bonus |= (uint64_t)1 << p;
+			judge_audit(j, g, "control bonus: %s holds %d centres", m->powers[p].name, need);
+		}
+	}
+	if (g->conf.where != PROV_NONE) {
+		nw->conf_end = (uint8_t)muna_conference_check(m, &g->conf, before, next);
+		if (nw->conf_end != CONF_GOES_ON) {
+			nw->conf = g->conf;
+			g->conf.where = PROV_NONE;
+			judge_audit(j, g, "conference in %s ended", m->provs[nw->conf.where].name);
+		}
+	}
+}
+
+/* The MUNA parts of a turn report. */
+static void
+report_news(const struct game *g, const struct board *before, const struct board *next,
+    const struct news *nw, struct buf *out)
+{
+	const struct map *m = g->map;
+	int p;
+
+	for (p = 0; p < m->npowers; p++)
+		if ((nw->bonus >> p) & 1u)
+			buf_printf(out, "\n%s holds %d supply centres: control of Europe, worth %d victory "
+			    "points.\nThey are kept even if it loses centres later. The game goes on.\n",
+			    m->powers[p].name, board_count_centres(next, m, (power_id)p), MUNA_BONUS_POINTS);
+	if (nw->conf_end != CONF_GOES_ON) {
+		struct buf name;
+		const struct unit *u = muna_conference_hostile(m, next, &nw->conf);
+		buf_init(&name, 256);
+		muna_conference_name(m, &nw->conf, &name);
+		buf_printf(out, "\nConference closed: %s (", buf_str(&name));
+		muna_conference_powers(m, &nw->conf, out);
+		if (nw->conf_end == CONF_EXPIRED)
+			buf_puts(out, ").\nIt has lasted a year.\n");
+		else if (nw->conf_end == CONF_TAKEN)
+			buf_printf(out, ").\nIt ends at once: %s has passed to %s.\n",
+			    m->provs[nw->conf.where].name,
+			    next->owner[nw->conf.where] == POWER_NONE ? "nobody" :
+			    m->powers[next->owner[nw->conf.where]].name);
+		else if (u)
+			buf_printf(out, ").\nIt ends at once: the %s %s has conquered %s.\n",
+			    m->powers[u->power].adjective, unit_word((enum unit_type)u->type),
+			    m->provs[nw->conf.where].name);
+		else
+			buf_printf(out, ").\nIt ends at once: %s is conquered.\n",
+			    m->provs[nw->conf.where].name);
+		buf_free(&name);
+	} else if (g->conf.where != PROV_NONE) {
+		buf_puts(out, "\nConference: ");
+		muna_conference_name(m, &g->conf, out);
+		buf_puts(out, " (");
+		muna_conference_powers(m, &g->conf, out);
+		buf_printf(out, "), until %s %d at the latest.\n", season_name((enum season)g->conf.season),
+		    g->conf.year + 1);
+	}
+	{
+		char ph[8];
+		int i, k = 0;
+		phase_code(before, ph, sizeof ph);
+		for (i = 0; i < g->nawards; i++) {
+			const struct award *a = &g->awards[i];
+			if (strcmp(a->phase, ph) != 0)
+				continue;
+			if (k++ == 0)
+				buf_puts(out, "\nPolitical points:\n");
+			buf_printf(out, "  %s %+d: %s%s\n", m->powers[a->power].name, a->points, a->reason,
+			    a->rules ? "" : " (the officers)");
+		}
+	}
+}
+
+static void
+muna_turn(struct turn *t)
+{
+	const struct map *m = t->g->map;
+	struct news *nw = xcalloc(1, sizeof *nw);
+
+	t->next = t->res->after;
+	season_insurrections(t->g, t->before, t->orders, t->norders, t->res, &t->next, nw);
+	phase_next(m, &t->g->rules, &t->next);
+	season_after(t->j, t->g, t->before, &t->next, nw);
+	standard_report_results(t);
+	if (nw->pending)
+		muna_report_pending(m, &nw->season, t->report);
+	if (nw->ended)
+		muna_report(m, &nw->season, &nw->result, t->report);
+	standard_report_position(t);
+	standard_report_eliminated(t, t->g->rules.insurrection ?
+	    " Its delegation stays: it keeps its political points,\n"
+	    "and insurrections of other powers' units can revive it." : "");
+	report_news(t->g, t->before, &t->next, nw, t->report);
+	judge_standings(t->g, &t->next, "Victory points:", t->report);
+	free(nw);
+}
+
+/* Insurrections waiting for the phase to end, and the conference as the
+ * phase found it: kept with its history record. */
+static void
+muna_history_write(const struct game *g, struct buf *out)
+{
+	game_write_season(g, &g->season, out);
+	game_write_conference(g, &g->conf, out);
+}
+
+static void
+muna_history_read(struct game *g, const char *text, size_t len)
+{
+	muna_season_clear(&g->season);
+	if (text) {
+		game_read_season(g, text, len, &g->season);
+		game_read_conference(g, text, len);
+	}
+}
+
+/* The speech phase opens every Spring (MUNA.md). */
+static void
+muna_phase_started(struct game *g, time_t now)
+{
+	if (g->set.speech > 0 && g->board.season == SEASON_SPRING && g->board.phase == PHASE_MOVEMENT)
+		g->speech_until = now + g->set.speech;
+}
+
+static void
+muna_gm_help(const struct game *g, struct buf *out)
+{
+	buf_puts(out, "CONFERENCE <place> <power> <power> <power> ... [NAME <name>], CONFERENCE END,\n"
+	    "SPEECH [<duration>], SPEECH END, SET SPEECH <duration>|none,\n"
+	    "GOAL <power> 1|2 <goal>, GOAL APPROVE <power>, GOAL, AWARD <power> <points> GOAL <n>,\n"
+	    "END WINNER <power> BECAUSE <reason> (judge/systems/MUNA.md).\n");
+}
+
+static const struct system_command muna_commands[] = {
+	{ CMD_CONFERENCE, SYSTEM_GM, cmd_conference },
+	{ CMD_SPEECH, SYSTEM_GM, cmd_speech },
+	{ CMD_GOAL, SYSTEM_GM, cmd_goal },
+	{ CMD_GOAL, SYSTEM_PLAYER, player_goal },
+	{ CMD_REQUEST, SYSTEM_PLAYER, request_speech },
+};
+
+const struct rule_system muna_system = {
+	.name = "muna",
+	.turn = muna_turn,
+	.ended = standard_ended,
+	.history_write = muna_history_write,
+	.history_read = muna_history_read,
+	.phase_started = muna_phase_started,
+	.waits = revival_awaited,
+	.help = help_muna,
+	.gm_help = muna_gm_help,
+	.commands = muna_commands,
+	.ncommands = (int)(sizeof muna_commands / sizeof muna_commands[0]),
+};

@@ -1,0 +1,25 @@
+/*
+ * standard.h — the standard game's rule system (the 1971 rulebook and its
+ * editions, judge/engine/EDITIONS.md), and the steps of its turn that a
+ * system layered over it (MUNA) reuses in its own order.
+ */
+#ifndef POUCH_STANDARD_H
+#define POUCH_STANDARD_H
+
+#include "../system.h"
+
+extern const struct rule_system standard_system;
+
+/* Append the results of t's orders, and builds left unused, to t->report. */
+void standard_report_results(const struct turn *t);
+/* Append the position t leads to: the units, the centres when a year
+ * ended, what the next phase asks for. */
+void standard_report_position(const struct turn *t);
+/* Append "X has been eliminated." for each power t left with nothing,
+ * followed by also (a sentence, or ""). */
+void standard_report_eliminated(const struct turn *t, const char *also);
+/* The standard victory: a power with the variant's victory centres after
+ * a year's adjustments. */
+bool standard_ended(const struct game *g, char *result, size_t size);
+
+#endif

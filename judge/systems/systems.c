@@ -1,0 +1,51 @@
+/*
+ * systems.c — the table of rule systems. Adding a system is adding its
+ * module and a line here (ARCHITECTURE.md).
+ */
+#include "systems.h"
+
+#include "../../lib/str.h"
+#include "muna.h"
+#include "standard.h"
+
+static const struct rule_system *const systems[] = {
+	&standard_system,
+	&muna_system,
+};
+
+#define NSYSTEMS (sizeof systems / sizeof systems[0])
+
+const struct rule_system *
+systems_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NSYSTEMS; i++)
+		if (str_eq_nocase(systems[i]->name, name))
+			return systems[i];
+	return NULL;
+}
+
+const struct rule_system *
+systems_for_map(const struct map *m)
+{
+	static const char *const muna_options[] = { "insurrection", "victory-points",
+		"control-bonus", "speech" };
+	size_t i;
+
+	if (m->system[0])
+		return systems_find(m->system);
+	for (i = 0; i < sizeof muna_options / sizeof muna_options[0]; i++)
+		if (map_option(m, muna_options[i]))
+			return systems_find("muna");
+	return systems_find("standard");
+}
+
+void
+systems_names(struct buf *out)
+{
+	size_t i;
+
+	for (i = 0; i < NSYSTEMS; i++)
+		buf_printf(out, "%s%s", i ? ", " : "", systems[i]->name);
+}

@@ -1,0 +1,115 @@
+/*
+ * test_systems.c — the rule-system seam (judge/system.h): which system a
+ * variant plays, what each module offers, and a variant naming a system
+ * pouch does not know refused when it is loaded.
+ */
+#include "../support/testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../judge/shell/varcache.h"
+#include "../../judge/systems/systems.h"
+
+/* The standard map plays the standard game; the MUNA map names its system;
+ * the MUNA test variant names none and plays MUNA by its options. */
+static void
+test_system_of_variant(void **state)
+{
+	struct map *muna = test_load_map("maps/muna/variant.xml");
+	struct map *muna_test = test_load_map("tests/variants/muna-test.xml");
+	struct map *opt = test_load_standard_map();
+
+	(void)state;
+	assert_string_equal(systems_for_map(test_standard_map())->name, "standard");
+	assert_string_equal(muna->system, "muna");
+	assert_string_equal(systems_for_map(muna)->name, "muna");
+	assert_string_equal(muna_test->system, "");
+	assert_string_equal(systems_for_map(muna_test)->name, "muna");
+	/* A standard board that names no system but has no MUNA option. */
+	assert_string_equal(systems_for_map(opt)->name, "standard");
+	/* Naming overrides the options. */
+	strcpy(muna_test->system, "standard");
+	assert_string_equal(systems_for_map(muna_test)->name, "standard");
+	strcpy(muna_test->system, "realpolitik");
+	assert_null(systems_for_map(muna_test));
+	assert_null(systems_find("worldgame"));
+	assert_ptr_equal(systems_find("MUNA"), systems_find("muna"));
+	map_free(muna);
+	map_free(muna_test);
+	map_free(opt);
+}
+
+/* The commands each system reads, and who may give them. */
+static void
+test_commands(void **state)
+{
+	const struct rule_system *std = systems_find("standard");
+	const struct rule_system *muna = systems_find("muna");
+
+	(void)state;
+	assert_null(system_command(std, CMD_CONFERENCE, SYSTEM_GM));
+	assert_null(system_command(std, CMD_GOAL, SYSTEM_PLAYER));
+	assert_non_null(system_command(muna, CMD_CONFERENCE, SYSTEM_GM));
+	assert_null(system_command(muna, CMD_CONFERENCE, SYSTEM_PLAYER));
+	assert_non_null(system_command(muna, CMD_REQUEST, SYSTEM_PLAYER));
+	assert_null(system_command(muna, CMD_REQUEST, SYSTEM_GM));
+	/* GOAL is two commands: the officers' and a delegation's. */
+	assert_ptr_not_equal(system_command(muna, CMD_GOAL, SYSTEM_GM),
+	    system_command(muna, CMD_GOAL, SYSTEM_PLAYER));
+	/* Both resolve turns and decide the end; only MUNA keeps state with
+	 * each phase and opens speech windows. */
+	assert_non_null(std->turn);
+	assert_non_null(std->ended);
+	assert_null(std->history_write);
+	assert_null(std->phase_started);
+	assert_non_null(muna->history_write);
+	assert_non_null(muna->history_read);
+	assert_non_null(muna->phase_started);
+	assert_non_null(muna->waits);
+}
+
+/* A variant file naming an unknown system does not load: a game of it
+ * could not be played. */
+static void
+test_unknown_system_refused(void **state)
+{
+	char dir[64], path[128];
+	struct varcache vc;
+	const struct names *nm;
+	struct buf text;
+	FILE *f;
+	char *at;
+
+	(void)state;
+	assert_int_equal(test_mkdtemp(dir, sizeof dir, "systems"), 0);
+	test_read_file("tests/variants/muna-test.xml", &text);
+	at = strstr(text.data, "<variant name=\"muna-test\"");
+	assert_non_null(at);
+	snprintf(path, sizeof path, "%s/odd.xml", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fwrite(text.data, 1, (size_t)(at - text.data), f);
+	fputs("<variant system=\"realpolitik\"", f);
+	fputs(at + strlen("<variant"), f);
+	fclose(f);
+	varcache_init(&vc, NULL);
+	assert_null(varcache_get(&vc, path, &nm));
+	assert_non_null(varcache_get(&vc, "tests/variants/muna-test.xml", &nm));
+	varcache_free(&vc);
+	buf_free(&text);
+	test_rm_rf(dir);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_system_of_variant),
+		cmocka_unit_test(test_commands),
+		cmocka_unit_test(test_unknown_system_refused),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
