@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "../../judge/judge.h"
+#include "../../judge/systems/systems.h"
 #include "../../lib/str.h"
 #include "../../lib/xalloc.h"
 #include "../../parser/names.h"
@@ -342,6 +343,14 @@ assert_no_state_line(const struct game *g, const char *line)
 	free(s);
 }
 
+/* The rule system of a variant: the real modules, as the shell's. */
+static const struct rule_system *
+fake_system(void *ctx, const struct map *m)
+{
+	(void)ctx;
+	return systems_for_map(m);
+}
+
 /* ------------------------------------------------------------- fixture -- */
 
 static int
@@ -365,7 +374,7 @@ static struct tj *
 new_judge(void)
 {
 	struct tj *t = xcalloc(1, sizeof *t);
-	struct judge_io io = { t, fake_variant, fake_history, fake_random };
+	struct judge_io io = { t, fake_variant, fake_history, fake_random, fake_system };
 
 	str_copy(t->conf.address, "judge@example.test", sizeof t->conf.address);
 	str_copy(t->conf.domain, "example.test", sizeof t->conf.domain);
