@@ -1960,9 +1960,12 @@ handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool h
 				buf_putc(&reply, '\n');
 				help_text(j, NULL, &reply);
 			} else {
+				int made = j->ngames;
 				jx_gm_command(j, NULL, bl->cmd, bl->args, bl->args_len, m->from_addr, &reply);
-				/* The new game is now the message's game: its GM may go on. */
-				if (j->ngames > 0 && j->games[j->ngames - 1]->created == now &&
+				/* The game this line made is now the message's game: its
+				 * GM may go on. A refused NEWGAME made none, and gives
+				 * no authority over any other game. */
+				if (j->ngames > made &&
 				    (host || game_is_gm(j->games[j->ngames - 1], m->from_addr))) {
 					id.g = j->games[j->ngames - 1];
 					id.gm = true;

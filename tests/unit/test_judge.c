@@ -1234,10 +1234,6 @@ test_refused_newgame_gives_no_authority(void **state)
 	struct tj *t = *state;
 	struct game *g3;
 
-	known_bug("a NEWGAME refused by mail (a wrong creation key, a name taken) makes the sender "
-	    "the game master of the last game made, without its password, when that game was made "
-	    "in the same second and names the sender as its GM (judge.c handle_mail: the check "
-	    "after jx_gm_command(CMD_NEWGAME) ignores its result)");
 	host(t, "NEWGAME g3 standard GM teacher@school.example PASSWORD teach-pw\n"
 	    "DELEGATION France f@school.example PASSWORD france-pw\nSTART\n", T0);
 	g3 = judge_find_game(&t->j, "g3");
