@@ -28,6 +28,7 @@
 #include <time.h>
 
 #include "../lib/buf.h"
+#include "../lib/tz.h"
 #include "../mailer/message.h"
 #include "engine/adjudicate.h"
 #include "game.h"
@@ -52,6 +53,8 @@ struct judge_io {
 	 * names the event and draw ("m12/1"): a shell that derives the bytes
 	 * from a secret key and the label lets a replay reproduce them. */
 	int (*random)(void *ctx, const char *label, unsigned char out[16]);
+	/* The offsets of the time zones (judge/shell/zones.h). */
+	struct tz_lookup zones;
 };
 
 /* A phase just adjudicated: for the history file and the map pages. */
