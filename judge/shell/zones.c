@@ -312,7 +312,7 @@ tzif_head(const unsigned char *p, size_t len, size_t tsize, struct tzif_head *h)
 	h->time = be32(p + 32);
 	h->type = be32(p + 36);
 	h->chars = be32(p + 40);
-	if (h->type == 0 || h->type > 256 || h->chars == 0 || h->chars > 256 ||
+	if (h->type == 0 || h->type > 256 || h->chars == 0 || h->chars > ZONE_FILE_MAX ||
 	    h->time > ZONE_FILE_MAX || h->leap > ZONE_FILE_MAX ||
 	    (h->isut && h->isut != h->type) || (h->isstd && h->isstd != h->type))
 		return 0;
