@@ -32,7 +32,8 @@ game_settings_default(struct game_settings *s, const char *variant)
 }
 
 int
-game_settings_set(struct game_settings *s, const char *key, const char *v, struct buf *why)
+game_settings_set(struct game_settings *s, const char *key, const char *v,
+    const struct tz_lookup *zones, struct buf *why)
 {
 	long span;
 	int i;
@@ -57,7 +58,7 @@ game_settings_set(struct game_settings *s, const char *key, const char *v, struc
 		if (edition_parse(v, &s->edition) < 0)
 			goto bad;
 	} else if (str_eq_nocase(key, "zone")) {
-		if (!tz_valid(v))
+		if (!tz_valid(zones, v))
 			goto bad;
 		str_copy(s->zone, v, sizeof s->zone);
 	} else if (str_eq_nocase(key, "grace") || str_eq_nocase(key, "remind")) {

@@ -27,6 +27,7 @@
 #include "secret.h"
 
 struct rule_system;
+struct tz_lookup;
 
 #define GAME_NAME_MAX 24
 #define ADDR_MAX 128
@@ -150,11 +151,12 @@ struct game {
 /*
  * Change one setting by name: edition, press (none|white|grey), nmr
  * (wait|cd), zone, movement/retreat/adjustment (spans such as 48h), grace,
- * remind, time (HH:MM or none), days (mon,wed,fri or any), gmpress (yes|no).
+ * remind, time (HH:MM or none), days (mon,wed,fri or any), gmpress (yes|no);
+ * a zone must be one zones knows.
  * Returns 0, or -1 with the reason in why.
  */
 int game_settings_set(struct game_settings *s, const char *key, const char *value,
-    struct buf *why);
+    const struct tz_lookup *zones, struct buf *why);
 /* Default settings for a new game of variant (copied). */
 void game_settings_default(struct game_settings *s, const char *variant);
 /*

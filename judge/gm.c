@@ -72,7 +72,7 @@ judge_new_game(struct judge *j, const char *name, const struct game_settings *s,
 		buf_printf(why, "there is already a game called %s", name);
 		return NULL;
 	}
-	if (!tz_valid(s->zone)) {
+	if (!tz_valid(&j->io.zones, s->zone)) {
 		buf_printf(why, "unknown time zone \"%s\"", s->zone);
 		return NULL;
 	}
@@ -307,7 +307,7 @@ judge_start(struct judge *j, struct game *g, time_t now, struct buf *why)
 	jx_position(g, &text);
 	if (judge_speech_open(g, now)) {
 		buf_putc(&text, '\n');
-		jx_speech_line(g, "", now, &text);
+		jx_speech_line(j, g, "", now, &text);
 	}
 	snprintf(subject, sizeof subject, "[%s] the game has started", g->name);
 	judge_announce(j, g, subject, buf_str(&text));
@@ -373,7 +373,8 @@ set_deadline(struct judge *j, struct game *g, const char *v, struct buf *reply)
 	} else {
 		struct tm tm;
 		memset(&tm, 0, sizeof tm);
-		if (strptime(v, "%Y-%m-%d %H:%M", &tm) == NULL || tz_mktime(g->set.zone, &tm, &t) < 0) {
+		if (strptime(v, "%Y-%m-%d %H:%M", &tm) == NULL ||
+		    tz_mktime(&j->io.zones, g->set.zone, &tm, &t) < 0) {
 			buf_puts(reply, "  REFUSED: SET DEADLINE +24h, or SET DEADLINE 2026-11-25 18:00 "
 			    "(in the game's time zone)\n");
 			return -1;
@@ -390,7 +391,7 @@ set_deadline(struct judge *j, struct game *g, const char *v, struct buf *reply)
 	g->gm_told = false;
 	{
 		char s[96];
-		time_human(g->set.zone, t, s, sizeof s);
+		time_human(&j->io.zones, g->set.zone, t, s, sizeof s);
 		buf_printf(reply, "  deadline set: %s\n", s);
 		judge_audit(j, g, "deadline set to %s", s);
 	}
@@ -415,7 +416,7 @@ set_option(struct judge *j, struct game *g, char *args, struct buf *reply)
 		return -1;
 	}
 	buf_init(&why, 1024);
-	if (game_settings_set(s, args, v, &why) < 0) {
+	if (game_settings_set(s, args, v, &j->io.zones, &why) < 0) {
 		buf_printf(reply, "  REFUSED: %s\n", buf_str(&why));
 		buf_free(&why);
 		return -1;

@@ -366,7 +366,8 @@ judge_map_url(const struct judge *j, const struct game *g, const struct board *b
 }
 
 void
-jx_deadline_line(const struct game *g, const char *zone, time_t now, struct buf *out)
+jx_deadline_line(const struct judge *j, const struct game *g, const char *zone, time_t now,
+    struct buf *out)
 {
 	char local[96], utc[96], span[48];
 
@@ -380,19 +381,19 @@ jx_deadline_line(const struct game *g, const char *zone, time_t now, struct buf 
 		zone = g->set.zone;
 	if (judge_grace_end(g, now) > now) {
 		time_t end = judge_grace_end(g, now);
-		time_human(zone, g->deadline, local, sizeof local);
-		time_human(zone, end, utc, sizeof utc);
+		time_human(&j->io.zones, zone, g->deadline, local, sizeof local);
+		time_human(&j->io.zones, zone, end, utc, sizeof utc);
 		buf_printf(out, "Deadline: %s (passed, orders missing).\nGrace period until %s, "
 		    "in %s.\n", local, utc, time_span((long)(end - now), span, sizeof span));
 		return;
 	}
-	time_human(zone, g->deadline, local, sizeof local);
-	time_human("UTC", g->deadline, utc, sizeof utc);
+	time_human(&j->io.zones, zone, g->deadline, local, sizeof local);
+	time_human(&j->io.zones, "UTC", g->deadline, utc, sizeof utc);
 	buf_printf(out, "Deadline: %s", local);
 	{
 		struct tm tm;
 		/* The UTC time too, unless the zone is at UTC then. */
-		if (tz_local(zone, g->deadline, &tm) == 0 && tm.tm_gmtoff != 0) {
+		if (tz_local(&j->io.zones, zone, g->deadline, &tm) == 0 && tm.tm_gmtoff != 0) {
 			const char *comma = strrchr(utc, ',');
 			size_t day = comma ? (size_t)(comma - utc) : 0;
 			if (day && strncmp(local, utc, day) == 0)
@@ -412,13 +413,14 @@ judge_speech_open(const struct game *g, time_t now)
 }
 
 void
-jx_speech_line(const struct game *g, const char *zone, time_t now, struct buf *out)
+jx_speech_line(const struct judge *j, const struct game *g, const char *zone, time_t now,
+    struct buf *out)
 {
 	char local[96], span[48];
 
 	if (!judge_speech_open(g, now) || g->status != GAME_ACTIVE)
 		return;
-	time_human(zone && *zone ? zone : g->set.zone, g->speech_until, local, sizeof local);
+	time_human(&j->io.zones, zone && *zone ? zone : g->set.zone, g->speech_until, local, sizeof local);
 	buf_printf(out, "Speech phase until %s (%s from now): every delegation may BROADCAST.\n",
 	    local, time_span((long)(g->speech_until - now), span, sizeof span));
 }
@@ -668,7 +670,7 @@ judge_announce(struct judge *j, struct game *g, const char *subject, const char 
 			buf_puts(&body, text);
 			if (g->status == GAME_ACTIVE) {
 				buf_putc(&body, '\n');
-				jx_deadline_line(g, g->del[p].members[i].zone, j->now, &body);
+				jx_deadline_line(j, g, g->del[p].members[i].zone, j->now, &body);
 			}
 			to[0] = g->del[p].members[i].addr;
 			jx_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL,
@@ -1386,7 +1388,7 @@ player_command(struct judge *j, struct game *g, power_id p, const char *sender,
 		if (str_prefix_nocase(args, "zone ")) {
 			const char *zone = str_trim(args + 5);
 			int i;
-			if (!tz_valid(zone)) {
+			if (!tz_valid(&j->io.zones, zone)) {
 				buf_printf(reply, "  REFUSED: unknown time zone \"%s\" (e.g. Europe/Amsterdam)\n",
 				    zone);
 				break;
@@ -1788,7 +1790,7 @@ late_note(struct judge *j, const struct game *g, const struct inmsg *m, bool ref
 	    str_prefix_nocase(buf_str(&rec), "phase ")) {
 		t = buf_str(&rec) + strlen("phase ");
 		n = strcspn(t, "\n");
-		time_human(zone && *zone ? zone : g->set.zone, g->phase_start, when, sizeof when);
+		time_human(&j->io.zones, zone && *zone ? zone : g->set.zone, g->phase_start, when, sizeof when);
 		buf_printf(out, "  %.*s was decided on %s, before your mail arrived;\n"
 		    "  these orders were read for %s.\n", (int)n, t, when,
 		    phase_format(&g->board, ph, sizeof ph));
@@ -2146,10 +2148,10 @@ handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool h
 		buf_putc(&reply, '\n');
 		jx_held_status(id.g, id.power, &reply);
 		buf_putc(&reply, '\n');
-		jx_deadline_line(id.g, zone, now, &reply);
+		jx_deadline_line(j, id.g, zone, now, &reply);
 	} else if (!refused && id.g && id.gm && id.g->status == GAME_ACTIVE) {
 		buf_putc(&reply, '\n');
-		jx_deadline_line(id.g, "", now, &reply);
+		jx_deadline_line(j, id.g, "", now, &reply);
 	}
 	if (id.g && !refused && id.g->seq < seq) {
 		id.g->seq = seq;

@@ -28,6 +28,7 @@
 #include <time.h>
 
 #include "../lib/buf.h"
+#include "../lib/tz.h"
 #include "../mailer/message.h"
 #include "engine/adjudicate.h"
 #include "game.h"
@@ -54,6 +55,8 @@ struct judge_io {
 	int (*random)(void *ctx, const char *label, unsigned char out[16]);
 	/* The rule system that variant m plays (judge/system.h). */
 	const struct rule_system *(*system)(void *ctx, const struct map *m);
+	/* The offsets of the time zones (judge/shell/zones.h). */
+	struct tz_lookup zones;
 };
 
 /* A phase just adjudicated: for the history file and the map pages. */

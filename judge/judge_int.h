@@ -24,13 +24,15 @@ void jx_log(struct judge *j, const struct game *g, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* "Deadline: <in zone> (<UTC>), in 2 days 5 hours." for zone ("" = the game's). */
-void jx_deadline_line(const struct game *g, const char *zone, time_t now, struct buf *out);
+void jx_deadline_line(const struct judge *j, const struct game *g, const char *zone, time_t now,
+    struct buf *out);
 /* "Speech phase until ...: every delegation may BROADCAST." while it is open. */
-void jx_speech_line(const struct game *g, const char *zone, time_t now, struct buf *out);
+void jx_speech_line(const struct judge *j, const struct game *g, const char *zone, time_t now,
+    struct buf *out);
 /* Start the current phase at now: deadline, flags, reminders reset. */
 void jx_start_phase(struct judge *j, struct game *g, time_t now);
 /* The deadline of a phase starting at start. */
-time_t jx_deadline_after(const struct game *g, time_t start);
+time_t jx_deadline_after(const struct judge *j, const struct game *g, time_t start);
 /* jx_orders_status for every power p's delegation holds, each named when
  * it holds several. */
 void jx_held_status(const struct game *g, power_id p, struct buf *out);

@@ -32,6 +32,5 @@ judge_now(const struct judge *j)
 void
 judge_time_human(const struct judge *j, const char *zone, time_t t, char *out, size_t size)
 {
-	(void)j;
-	time_human(zone, t, out, size);
+	time_human(&j->io.zones, zone, t, out, size);
 }

@@ -23,7 +23,7 @@
 #define TEXT_MAX (4u << 20)
 
 time_t
-jx_deadline_after(const struct game *g, time_t start)
+jx_deadline_after(const struct judge *j, const struct game *g, time_t start)
 {
 	const struct game_settings *s = &g->set;
 	time_t t = start + s->duration[g->board.phase % 3];
@@ -40,7 +40,7 @@ jx_deadline_after(const struct game *g, time_t start)
 	/* The first allowed day, at the fixed time if there is one, not before t. */
 	for (k = 0; k < 15; k++) {
 		time_t day = t + (time_t)k * 86400, cand;
-		if (tz_local(s->zone, day, &tm) < 0)
+		if (tz_local(&j->io.zones, s->zone, day, &tm) < 0)
 			return t;
 		if (s->days && !(s->days & (1 << tm.tm_wday)))
 			continue;
@@ -49,7 +49,7 @@ jx_deadline_after(const struct game *g, time_t start)
 			tm.tm_min = s->deadline_minute % 60;
 			tm.tm_sec = 0;
 		}
-		if (tz_mktime(s->zone, &tm, &cand) < 0)
+		if (tz_mktime(&j->io.zones, s->zone, &tm, &cand) < 0)
 			return t;
 		if (cand >= t)
 			return cand;
@@ -62,9 +62,8 @@ jx_start_phase(struct judge *j, struct game *g, time_t now)
 {
 	int p;
 
-	(void)j;
 	g->phase_start = now;
-	g->deadline = jx_deadline_after(g, now);
+	g->deadline = jx_deadline_after(j, g, now);
 	g->gm_told = false;
 	if (g->sys->phase_started)
 		g->sys->phase_started(g, now);
@@ -158,8 +157,8 @@ send_reports(struct judge *j, struct game *g, const char *common)
 						buf_printf(&body, "%s: ", m->powers[q].name);
 					jx_what_to_do(g, (power_id)q, &body);
 				}
-				jx_deadline_line(g, g->del[p].members[i].zone, j->now, &body);
-				jx_speech_line(g, g->del[p].members[i].zone, j->now, &body);
+				jx_deadline_line(j, g, g->del[p].members[i].zone, j->now, &body);
+				jx_speech_line(j, g, g->del[p].members[i].zone, j->now, &body);
 			}
 			jx_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL, OUT_GENERATED);
 		}
@@ -171,8 +170,8 @@ send_reports(struct judge *j, struct game *g, const char *common)
 		buf_printf(&body, "\nMap: %s\n", buf_str(&url));
 	if (g->status == GAME_ACTIVE) {
 		buf_printf(&body, "\nNext: %s. ", phase_format(&g->board, ph, sizeof ph));
-		jx_deadline_line(g, "", j->now, &body);
-		jx_speech_line(g, "", j->now, &body);
+		jx_deadline_line(j, g, "", j->now, &body);
+		jx_speech_line(j, g, "", j->now, &body);
 	}
 	for (i = 0; i < g->nobservers; i++) {
 		const char *to[1] = { g->observers[i] };
@@ -335,7 +334,7 @@ remind(struct judge *j, struct game *g, time_t now)
 			    buf_str(&names));
 			jx_held_status(g, (power_id)p, &body);
 			buf_putc(&body, '\n');
-			jx_deadline_line(g, d->members[i].zone, now, &body);
+			jx_deadline_line(j, g, d->members[i].zone, now, &body);
 			jx_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL, OUT_GENERATED);
 		}
 	}
@@ -400,8 +399,8 @@ tell_deadline_passed(struct judge *j, struct game *g)
 			const char *to[1] = { d->members[i].addr };
 			const char *zone = d->members[i].zone[0] ? d->members[i].zone : g->set.zone;
 			buf_reset(&body);
-			time_human(zone, g->deadline, when, sizeof when);
-			time_human(zone, end, until, sizeof until);
+			time_human(&j->io.zones, zone, g->deadline, when, sizeof when);
+			time_human(&j->io.zones, zone, end, until, sizeof until);
 			buf_printf(&body, "Game %s, %s: the deadline has passed and your orders\n"
 			    "for %s are not complete.\nThe deadline was %s.\n\n", g->name,
 			    m->powers[p].name, ph, when);
@@ -424,7 +423,7 @@ tell_deadline_passed(struct judge *j, struct game *g)
 		    "hold), or SET DEADLINE +24h to give them more time.\n");
 		snprintf(subject, sizeof subject, "[%s] waiting for orders", g->name);
 	} else {
-		time_human(g->set.zone, end, until, sizeof until);
+		time_human(&j->io.zones, g->set.zone, end, until, sizeof until);
 		buf_printf(&body, "They have until %s\n(the grace period); the phase is "
 		    "decided then, or as soon as their orders\nare complete. PROCESS decides it "
 		    "now (missing orders hold); SET DEADLINE\n+24h gives them more time.\n", until);

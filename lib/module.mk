@@ -10,5 +10,6 @@ POUCH_SRCS += \
 	lib/monotime.c \
 	lib/str.c \
 	lib/strset.c \
+	lib/strv.c \
 	lib/tz.c \
 	lib/xalloc.c

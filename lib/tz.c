@@ -5,14 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "str.h"
-#include "xalloc.h"
-
-#ifndef TZ_DIR
-#define TZ_DIR "/usr/share/zoneinfo"
-#endif
 
 static bool
 is_utc(const char *zone)
@@ -21,83 +15,79 @@ is_utc(const char *zone)
 	    str_eq_nocase(zone, "GMT") || str_eq_nocase(zone, "Z");
 }
 
-bool
-tz_valid(const char *zone)
+/* The offset of zone at t; UTC for the UTC names. Returns 0 or -1. */
+static int
+offset_at(const struct tz_lookup *lk, const char *zone, time_t t, struct tz_offset *out)
 {
-	char path[512];
-	struct stat st;
-	const char *p;
-
-	if (is_utc(zone))
-		return true;
-	if (strlen(zone) > 100 || strstr(zone, "..") || zone[0] == '/')
-		return false;
-	for (p = zone; *p; p++)
-		if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
-		    *p == '/' || *p == '_' || *p == '-' || *p == '+'))
-			return false;
-	snprintf(path, sizeof path, "%s/%s", TZ_DIR, zone);
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-/* Switch TZ to zone; returns the previous value (to pass to tz_restore). */
-static char *
-tz_switch(const char *zone)
-{
-	const char *old = getenv("TZ");
-	char *saved = old ? xstrdup(old) : NULL;
-	char val[160];
-
-	snprintf(val, sizeof val, ":%s", zone);
-	setenv("TZ", val, 1);
-	tzset();
-	return saved;
-}
-
-static void
-tz_restore(char *saved)
-{
-	if (saved) {
-		setenv("TZ", saved, 1);
-		free(saved);
-	} else {
-		unsetenv("TZ");
+	if (is_utc(zone)) {
+		out->utoff = 0;
+		out->isdst = false;
+		out->abbr = "UTC";
+		return 0;
 	}
-	tzset();
+	if (lk == NULL || lk->offset == NULL)
+		return -1;
+	return lk->offset(lk->ctx, zone, t, out);
+}
+
+bool
+tz_valid(const struct tz_lookup *lk, const char *zone)
+{
+	struct tz_offset o;
+
+	return offset_at(lk, zone, 0, &o) == 0;
 }
 
 int
-tz_local(const char *zone, time_t t, struct tm *out)
+tz_local(const struct tz_lookup *lk, const char *zone, time_t t, struct tm *out)
 {
-	char *saved;
+	struct tz_offset o;
+	time_t local;
 
-	if (is_utc(zone) || !tz_valid(zone)) {
+	if (offset_at(lk, zone, t, &o) < 0) {
 		gmtime_r(&t, out);
-		return is_utc(zone) ? 0 : -1;
+		return -1;
 	}
-	saved = tz_switch(zone);
-	localtime_r(&t, out);
-	tz_restore(saved);
+	local = t + o.utoff;
+	if (gmtime_r(&local, out) == NULL)
+		return -1;
+	out->tm_isdst = o.isdst;
+	out->tm_gmtoff = o.utoff;
+	out->tm_zone = o.abbr;
 	return 0;
 }
 
+/* The longest a zone's offset changed at once (Pacific/Apia skipped a day:
+ * -10 to +14), and a margin: the offset "before" a local time is read this
+ * long before it. */
+#define TZ_BEFORE (30 * 3600)
+
 int
-tz_mktime(const char *zone, const struct tm *tm, time_t *out)
+tz_mktime(const struct tz_lookup *lk, const char *zone, const struct tm *tm, time_t *out)
 {
 	struct tm copy = *tm;
-	char *saved;
+	struct tz_offset before, at;
+	time_t wall, t;
 
-	if (is_utc(zone)) {
-		*out = timegm(&copy);
-		return *out == (time_t)-1 ? -1 : 0;
-	}
-	if (!tz_valid(zone))
+	/* The wall-clock time as if it were UTC, fields carried over. */
+	copy.tm_isdst = 0;
+	wall = timegm(&copy);
+	if (offset_at(lk, zone, wall - TZ_BEFORE, &before) < 0)
 		return -1;
-	saved = tz_switch(zone);
-	copy.tm_isdst = -1;
-	*out = mktime(&copy);
-	tz_restore(saved);
-	return *out == (time_t)-1 ? -1 : 0;
+	/* Read with the offset before. When the clocks show another offset
+	 * at that instant, they changed: the time is after the change when
+	 * it is one with the new offset, else it is in the gap. */
+	t = wall - before.utoff;
+	if (offset_at(lk, zone, t, &at) < 0)
+		return -1;
+	if (at.utoff != before.utoff) {
+		time_t t2 = wall - at.utoff;
+		struct tz_offset o2;
+		if (offset_at(lk, zone, t2, &o2) == 0 && o2.utoff == at.utoff)
+			t = t2;
+	}
+	*out = t;
+	return t == (time_t)-1 ? -1 : 0;
 }
 
 char *
@@ -137,11 +127,11 @@ time_parse_utc(const char *s, time_t *out)
 }
 
 char *
-time_human(const char *zone, time_t t, char *out, size_t size)
+time_human(const struct tz_lookup *lk, const char *zone, time_t t, char *out, size_t size)
 {
 	struct tm tm;
 
-	if (is_utc(zone) || tz_local(zone, t, &tm) < 0) {
+	if (is_utc(zone) || tz_local(lk, zone, t, &tm) < 0) {
 		gmtime_r(&t, &tm);
 		strftime(out, size, "%A %e %B %Y, %H:%M UTC", &tm);
 	} else {

@@ -3,15 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void
-free_list(char **v, int n)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
+#include "../lib/strv.h"
 
 void
 inmsg_free(struct inmsg *m)
@@ -28,7 +20,7 @@ inmsg_free(struct inmsg *m)
 	free(m->in_reply_to);
 	free(m->references);
 	free(m->text);
-	free_list(m->bounced, m->nbounced);
+	strv_free(m->bounced, m->nbounced);
 	free(m->to_tag);
 	free(m->kind_reason);
 	memset(m, 0, sizeof *m);
@@ -39,8 +31,8 @@ outmsg_free(struct outmsg *m)
 {
 	if (m == NULL)
 		return;
-	free_list(m->to, m->nto);
-	free_list(m->cc, m->ncc);
+	strv_free(m->to, m->nto);
+	strv_free(m->cc, m->ncc);
 	free(m->subject);
 	free(m->text);
 	free(m->in_reply_to);

@@ -73,6 +73,7 @@
 #include "../lib/fsio.h"
 #include "../lib/log.h"
 #include "../lib/str.h"
+#include "../lib/strv.h"
 #include "../lib/xalloc.h"
 #include "../spool/maildir.h"
 #include "address.h"
@@ -680,16 +681,6 @@ list_queue(struct outbox *ob, int *n)
 	return v;
 }
 
-static void
-free_names(char **v, int n)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
 int
 outbox_each_message_id(struct outbox *ob, void (*fn)(void *arg, const char *message_id),
     void *arg, struct buf *err)
@@ -711,7 +702,7 @@ outbox_each_message_id(struct outbox *ob, void (*fn)(void *arg, const char *mess
 			fn(arg, m.message_id);
 		meta_free(&m);
 	}
-	free_names(v, n);
+	strv_free(v, n);
 	return r;
 }
 
@@ -721,7 +712,7 @@ outbox_count(struct outbox *ob)
 	int n;
 	char **v = list_queue(ob, &n);
 
-	free_names(v, n);
+	strv_free(v, n);
 	return n;
 }
 
@@ -1071,7 +1062,7 @@ journal_gc(struct outbox *ob)
 		ob->njv = kept;
 	}
 	free(needed);
-	free_names(q, n);
+	strv_free(q, n);
 }
 
 static int
@@ -1131,7 +1122,7 @@ outbox_flush(struct outbox *ob, struct mail_sink *sink, struct spool *sp, time_t
 		if (visit(&f, names[i], err) < 0)
 			res = -1;
 	}
-	free_names(names, n);
+	strv_free(names, n);
 	if (f.sink_state > 0) {
 		struct buf e;
 		buf_init(&e, 4096);

@@ -371,7 +371,7 @@ with_games(const struct cli_opts *o, const char *show)
 			printf("%-16s %-10s %-8s %-28s %s%s\n", g->name, g->set.variant, status_name(g->status),
 			    phase_format(&g->board, ph, sizeof ph), grace ? "grace until " : "",
 			    g->status == GAME_ACTIVE && g->deadline ?
-			    time_human(g->set.zone, grace ? grace : g->deadline, when, sizeof when) :
+			    time_human(&r.j.io.zones, g->set.zone, grace ? grace : g->deadline, when, sizeof when) :
 			    g->result);
 			found++;
 		} else if (str_eq_nocase(g->name, show)) {
@@ -389,7 +389,7 @@ with_games(const struct cli_opts *o, const char *show)
 					printf("%.*s\n", (int)n, line);
 				if (grace && n > 9 && memcmp(line, "deadline ", 9) == 0)
 					printf("# the deadline passed with orders missing: grace period until %s\n",
-					    time_human(g->set.zone, grace, when, sizeof when));
+					    time_human(&r.j.io.zones, g->set.zone, grace, when, sizeof when));
 			}
 			found++;
 		}

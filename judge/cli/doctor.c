@@ -456,7 +456,7 @@ check_zones(struct doctor *d)
 
 	for (k = 0; k < d->r.j.ngames; k++) {
 		const struct game *g = d->r.j.games[k];
-		if (!tz_valid(g->set.zone)) {
+		if (!tz_valid(&d->r.j.io.zones, g->set.zone)) {
 			say(d, FOUND_PROBLEM, "game %s: its zone \"%s\" is not known to this machine's tzdata",
 			    g->name, g->set.zone);
 			bad++;

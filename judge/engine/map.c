@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../../lib/str.h"
+#include "../../lib/strv.h"
 #include "../../lib/xalloc.h"
 
 struct map *
@@ -17,16 +18,6 @@ map_new(const char *name, const char *title)
 	m->title = xstrdup(title);
 	m->start_year = 1901;
 	return m;
-}
-
-static void
-free_strv(char **v, int n)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
 }
 
 void
@@ -43,12 +34,12 @@ map_free(struct map *m)
 		free(p->adjective);
 		free(p->abbr);
 		free(p->colour);
-		free_strv(p->aliases, p->naliases);
+		strv_free(p->aliases, p->naliases);
 	}
 	for (i = 0; i < m->nprovs; i++) {
 		free(m->provs[i].abbr);
 		free(m->provs[i].name);
-		free_strv(m->provs[i].aliases, m->provs[i].naliases);
+		strv_free(m->provs[i].aliases, m->provs[i].naliases);
 	}
 	for (i = 0; i < m->nlocs; i++) {
 		free(m->locs[i].name);
@@ -98,17 +89,10 @@ map_add_power(struct map *m, const char *name, const char *adjective, const char
 	return (power_id)m->npowers++;
 }
 
-static void
-strv_add(char ***v, int *n, const char *s)
-{
-	*v = xreallocarray(*v, (size_t)*n + 1, sizeof **v);
-	(*v)[(*n)++] = xstrdup(s);
-}
-
 void
 map_add_power_alias(struct map *m, power_id p, const char *alias)
 {
-	strv_add(&m->powers[p].aliases, &m->powers[p].naliases, alias);
+	strv_push(&m->powers[p].aliases, &m->powers[p].naliases, alias);
 }
 
 static loc_id
@@ -174,7 +158,7 @@ map_add_coast(struct map *m, prov_id pid, const char *abbr, const char *name)
 void
 map_add_province_alias(struct map *m, prov_id p, const char *alias)
 {
-	strv_add(&m->provs[p].aliases, &m->provs[p].naliases, alias);
+	strv_push(&m->provs[p].aliases, &m->provs[p].naliases, alias);
 }
 
 bool

@@ -12,6 +12,7 @@
 #include "../judge.h"
 #include "../shell/store.h"
 #include "../shell/varcache.h"
+#include "../shell/zones.h"
 
 #define MAX_HISTORY 2000
 
@@ -27,6 +28,7 @@ struct history {
 
 struct tctx {
 	struct varcache vc;
+	struct zones *zones;
 	struct history h;
 	int failed;		/* a game did not read back */
 };
@@ -212,6 +214,8 @@ transcript_run(const char *text, size_t len, const char *fname, const char *maps
 	io.history = t_history;
 	io.random = t_random;
 	io.system = varcache_system;
+	t->zones = zones_new(NULL);
+	io.zones = zones_lookup(t->zones);
 	judge_init(&j, &conf, &io);
 
 	while (rc == 0 && !t->failed && (line = str_next_line(&p, end, &n)) != NULL) {
@@ -345,6 +349,7 @@ transcript_run(const char *text, size_t len, const char *fname, const char *maps
 		rc = script_error(out, fname, lineno, "a game did not read back the same (above)");
 	judge_free(&j);
 	varcache_free(&t->vc);
+	zones_free(t->zones);
 	for (i = 0; i < t->h.n; i++)
 		free(t->h.r[i].text);
 	free(t);

@@ -239,6 +239,7 @@ store_open(struct store *s, const char *dir, const char *maps_dir, int wait_ms, 
 		return -1;
 	}
 	varcache_init(&s->vc, maps_dir);
+	s->zones = zones_new(NULL);
 	if (seal_old_games(s, err) < 0) {
 		store_close(s);
 		return -1;
@@ -271,6 +272,8 @@ store_close(struct store *s)
 	s->aside = NULL;
 	s->naside = 0;
 	varcache_free(&s->vc);
+	zones_free(s->zones);
+	s->zones = NULL;
 	fs_unlock(s->lockfd);
 	s->lockfd = -1;
 }
@@ -399,6 +402,7 @@ store_io(struct store *s, struct judge_io *io)
 	io->history = read_history;
 	io->random = random16;
 	io->system = varcache_system;
+	io->zones = zones_lookup(s->zones);
 }
 
 /* The masters named by what is left of a damaged game file. */

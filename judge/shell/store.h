@@ -25,6 +25,7 @@
 #include "../../lib/buf.h"
 #include "../judge.h"
 #include "varcache.h"
+#include "zones.h"
 
 /* A game that could not be loaded: set aside until it is repaired. */
 struct store_aside {
@@ -38,6 +39,7 @@ struct store {
 	char dir[1024];
 	int lockfd;
 	struct varcache vc;
+	struct zones *zones;		/* the time zones read */
 	unsigned char key[32];		/* randomness key (store_use_key) */
 	int haskey;
 	/* staged by store_stage, made durable by store_commit */
@@ -73,7 +75,7 @@ void store_close(struct store *s);
 int store_use_key(struct store *s, const char *path, struct buf *err);
 /* The 16 bytes HMAC-SHA-256(key, label) begins with. Returns 0 or -1. */
 int store_derive(const unsigned char key[32], const char *label, unsigned char out[16]);
-/* The judge_io for this store (variants, history, randomness). */
+/* The judge_io for this store (variants, history, randomness, zones). */
 void store_io(struct store *s, struct judge_io *io);
 /*
  * Load every game into j. A game whose file or one of whose history

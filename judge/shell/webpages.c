@@ -154,6 +154,7 @@ webpages_game(struct webpages *w, struct store *st, const struct game *g, int fi
 	struct page_phase *pp;
 	struct page_game pg;
 	struct buf rec;
+	struct tz_lookup lk = zones_lookup(st->zones);
 	char deadline[320] = "", when[96];
 	int i, n = g->nphases, rc = 0;
 
@@ -183,7 +184,7 @@ webpages_game(struct webpages *w, struct store *st, const struct game *g, int fi
 	}
 	if (g->status == GAME_ACTIVE && g->deadline)
 		snprintf(deadline, sizeof deadline, "Next deadline: %s",
-		    time_human(g->set.zone, g->deadline, when, sizeof when));
+		    time_human(&lk, g->set.zone, g->deadline, when, sizeof when));
 	else if (g->status == GAME_ENDED)
 		snprintf(deadline, sizeof deadline, "Game over: %s.", g->result);
 	memset(&pg, 0, sizeof pg);

@@ -374,7 +374,8 @@ static struct tj *
 new_judge(void)
 {
 	struct tj *t = xcalloc(1, sizeof *t);
-	struct judge_io io = { t, fake_variant, fake_history, fake_random, fake_system };
+	/* Zones: none but UTC, as a lookup without a reader knows. */
+	struct judge_io io = { t, fake_variant, fake_history, fake_random, fake_system, { NULL, NULL } };
 
 	str_copy(t->conf.address, "judge@example.test", sizeof t->conf.address);
 	str_copy(t->conf.domain, "example.test", sizeof t->conf.domain);

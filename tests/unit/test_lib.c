@@ -1,6 +1,6 @@
 /*
- * test_lib.c — lib/: bounded buffers, strings, durable files, locks,
- * libraries loaded on first use.
+ * test_lib.c — lib/: bounded buffers, strings, string vectors, durable
+ * files, locks, libraries loaded on first use.
  */
 #include "../support/testutil.h"
 
@@ -21,6 +21,7 @@
 #include "../../lib/lazylib.h"
 #include "../../lib/str.h"
 #include "../../lib/strset.h"
+#include "../../lib/strv.h"
 
 static void
 test_buf_cap(void **state)
@@ -257,6 +258,27 @@ test_strset(void **state)
 	strset_free(&s);	/* harmless twice */
 }
 
+static void
+test_strv(void **state)
+{
+	char **v = NULL, word[16];
+	int n = 0, i;
+
+	(void)state;
+	strv_free(NULL, 0);	/* nothing to free */
+	/* Copies are pushed: the caller's buffer may change after. */
+	for (i = 0; i < 100; i++) {
+		snprintf(word, sizeof word, "w%d", i);
+		strv_push(&v, &n, word);
+	}
+	assert_int_equal(n, 100);
+	assert_string_equal(v[0], "w0");
+	assert_string_equal(v[57], "w57");
+	assert_string_equal(v[99], "w99");
+	assert_ptr_not_equal(v[99], word);
+	strv_free(v, n);	/* the sanitizer build sees a leak if one is left */
+}
+
 static size_t
 no_data(char *out, size_t size, size_t n, void *arg)
 {
@@ -350,6 +372,7 @@ main(void)
 		cmocka_unit_test(test_lock),
 		cmocka_unit_test(test_sweep_tmp),
 		cmocka_unit_test(test_strset),
+		cmocka_unit_test(test_strv),
 		cmocka_unit_test(test_lazylib),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

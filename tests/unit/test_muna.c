@@ -528,7 +528,7 @@ test_game_file(void **state)
 	assert_non_null(h);
 	game_settings_default(&set, "muna-test");
 	buf_init(&err, 4096);
-	assert_int_equal(game_settings_set(&set, "speech", "12h", &err), 0);
+	assert_int_equal(game_settings_set(&set, "speech", "12h", NULL, &err), 0);
 	assert_int_equal(set.speech, 12 * 3600);
 	game_init(g, "t1", &set, m, nm, 1700000000);
 	assert_true(g->rules.insurrection);
@@ -556,7 +556,7 @@ test_game_file(void **state)
 	g->conf.powers = (1u << pw("Italy")) | (1u << pw("Austria")) | (1u << pw("England"));
 	str_copy(g->conf.name, "the Alpine conference", sizeof g->conf.name);
 	g->speech_until = 1700043200;
-	assert_int_equal(game_settings_set(&g->set, "first-movement", "36h", &err), 0);
+	assert_int_equal(game_settings_set(&g->set, "first-movement", "36h", NULL, &err), 0);
 	str_copy(g->del[pw("Italy")].goal[0], "Take Abyssinia", AWARD_REASON_MAX);
 	str_copy(g->del[pw("Italy")].goal[2], "Keep the Brenner closed", AWARD_REASON_MAX);
 	g->del[pw("Italy")].goal_points = 2;
