@@ -493,8 +493,9 @@ tick(struct judge *j, time_t now, bool early)
 			if ((complete && someone && !waiting) ||
 			    (now >= at && (complete || g->set.nmr == NMR_CD))) {
 				struct buf dummy;
-				/* All orders in: now (the last one just arrived). */
-				if (complete && someone && !waiting)
+				/* All orders in: now (the last one just arrived), or
+				 * at the deadline when this tick comes after it. */
+				if (complete && someone && !waiting && now < g->deadline)
 					at = now;
 				buf_init(&dummy, 1 << 16);
 				judge_process(j, g, at < now ? at : now, false, &dummy);

@@ -200,18 +200,6 @@ power(const char *name)
 	return p;
 }
 
-/* A test of a known bug of the judge: skipped, with a message naming the
- * bug, unless POUCH_TEST_KNOWN_BUGS is set (to see it fail, or pass once
- * the judge is fixed). */
-static void
-known_bug(const char *what)
-{
-	if (getenv("POUCH_TEST_KNOWN_BUGS") == NULL) {
-		print_message("[ SKIPPED  ] known bug of the judge: %s\n", what);
-		skip();
-	}
-}
-
 /* --------------------------------------------------------- the effects -- */
 
 /* Is line (without its newline) a whole line of text? */
@@ -1374,9 +1362,6 @@ test_spring_1901_dated_at_deadline(void **state)
 	struct tj *t = *state;
 	size_t i;
 
-	known_bug("a phase whose orders were all in before its deadline, decided by a judge_tick "
-	    "after it, is dated at the tick, not at its deadline (turn.c tick(): at = now), so the "
-	    "next deadline drifts by the run's lateness");
 
 	for (i = 0; i < sizeof spring1901 / sizeof spring1901[0]; i++) {
 		tick_due(t, T0 + HOUR);
