@@ -3,11 +3,14 @@
 #
 # Stages (each prints what it ran and its result; any failure fails the run):
 #   build     warnings as errors
+#   includes  the house's rules over every #include (tests/includes.sh): each
+#             folder includes only what ARCHITECTURE.md allows it, no two
+#             folders include each other, the rules engine is pure
 #   unit      cmocka test programs
 #   sanitize  the same programs built with AddressSanitizer + UBSan
 #   datc      DATC v3.0 cases (tests/data/datc), and DATC v2.4 with --edition 2000
 #   fuzz      every libFuzzer target (make fuzz: clang, ASan + UBSan) for
-#             FUZZ_SECONDS from its seeds in tests/fuzz/NAME/; any crash,
+#             FUZZ_SECONDS from its seeds in tests/fuzz/seeds/NAME/; any crash,
 #             leak or sanitizer report fails (clang: contrib/deps.sh test)
 #   games     4,488 recorded games (needs ../shared; skipped with a notice)
 #   maps      the geometry is what contrib/mapgen makes; the MUNA variant
@@ -51,7 +54,7 @@ ROOT=$(pwd)
 SHARED=${POUCH_SHARED:-$ROOT/../shared}
 export POUCH_SHARED="$SHARED"
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
-ALL_STAGES="build unit sanitize datc fuzz games maps transcripts kill mail hostile e2e faults"
+ALL_STAGES="build includes unit sanitize datc fuzz games maps transcripts kill mail hostile e2e faults"
 STAGES=${*:-${CHECK_STAGES:-$ALL_STAGES}}
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 FAILED=""
@@ -72,6 +75,11 @@ games_dir() {
 if want build; then
 	stage "build (warnings are errors)"
 	make -s -j"$JOBS" WERROR=1 tests || { echo "build failed"; exit 1; }
+fi
+
+if want includes; then
+	stage "includes: what each folder may include (tests/includes.sh)"
+	tests/includes.sh || fail "includes (tests/includes.sh)"
 fi
 
 run_units() { # $1 = build dir
