@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/scan.h"
 #include "../lib/str.h"
 #include "../lib/xalloc.h"
 #include "../lib/tz.h"
@@ -13,6 +14,29 @@
 
 static const char *const day_names[7] = { "sun", "mon", "tue", "wed", "thu", "fri", "sat" };
 static const char *const phase_keys[3] = { "movement", "retreat", "adjustment" };
+
+/* The weekdays named in v ("mon,wed fri", "Monday": a day's first three
+ * letters, any case; "any" too when any_ok) as a mask into *mask. Returns 0,
+ * or -1 at a word that names no day. */
+static int
+days_parse(const char *v, bool any_ok, uint8_t *mask)
+{
+	struct scan_word w;
+	int i;
+
+	*mask = 0;
+	while (scan_token(&v, " ,", &w) == 0) {
+		if (any_ok && scan_word_is_nocase(&w, "any"))
+			continue;
+		for (i = 0; i < 7; i++)
+			if (w.len >= 3 && str_eqn_nocase(w.ptr, 3, day_names[i]))
+				break;
+		if (i == 7)
+			return -1;
+		*mask |= (uint8_t)(1 << i);
+	}
+	return 0;
+}
 
 void
 game_settings_default(struct game_settings *s, const char *variant)
@@ -35,7 +59,6 @@ int
 game_settings_set(struct game_settings *s, const char *key, const char *v, struct buf *why)
 {
 	long span;
-	int i;
 
 	if (str_eq_nocase(key, "press")) {
 		if (str_eq_nocase(v, "none"))
@@ -80,19 +103,9 @@ game_settings_set(struct game_settings *s, const char *key, const char *v, struc
 		else
 			goto bad;
 	} else if (str_eq_nocase(key, "days")) {
-		char buf[128], *save, *d;
-		uint8_t mask = 0;
-		str_copy(buf, v, sizeof buf);
-		for (d = strtok_r(buf, " ,", &save); d; d = strtok_r(NULL, " ,", &save)) {
-			if (str_eq_nocase(d, "any"))
-				continue;
-			for (i = 0; i < 7; i++)
-				if (str_prefix_nocase(d, day_names[i]))
-					break;
-			if (i == 7)
-				goto bad;
-			mask |= (uint8_t)(1 << i);
-		}
+		uint8_t mask;
+		if (days_parse(v, true, &mask) < 0)
+			goto bad;
 		s->days = mask;
 	} else if (str_eq_nocase(key, "first-movement")) {
 		if (str_eq_nocase(v, "none") || strcmp(v, "0") == 0)
@@ -634,70 +647,77 @@ split_power(const struct map *m, char *v, char **rest)
 /* "goal England 1 The text" or "goal England 3 2 approved The text" (after
  * the power). Returns NULL or what is wrong. */
 static const char *
-read_goal(struct delegation *d, char *v)
+read_goal(struct delegation *d, const char *v)
 {
-	char *save, *num = strtok_r(v, " ", &save), *rest = save;
+	struct scan_word st;
 	long k, pts;
 
-	if (num == NULL || str_to_long(num, 1, GAME_GOALS, &k) < 0 || rest == NULL)
+	if (scan_long(&v, 1, GAME_GOALS, &k) < 0)
 		return "expected: goal POWER NUMBER [POINTS approved|proposed] TEXT";
 	if (k == GAME_GOALS) {
-		char *p = strtok_r(NULL, " ", &save), *st = strtok_r(NULL, " ", &save);
-		if (p == NULL || st == NULL || save == NULL ||
-		    str_to_long(p, 1, GOAL_MAX_POINTS, &pts) < 0)
+		if (scan_long(&v, 1, GOAL_MAX_POINTS, &pts) < 0 || scan_word(&v, &st) < 0)
 			return "expected: goal POWER 3 POINTS approved|proposed TEXT";
 		d->goal_points = (uint8_t)pts;
-		d->goal_approved = strcmp(st, "approved") == 0;
-		rest = save;
+		d->goal_approved = scan_word_is(&st, "approved");
 	}
-	str_copy(d->goal[k - 1], str_trim(rest), AWARD_REASON_MAX);
+	str_copy(d->goal[k - 1], scan_rest(&v), AWARD_REASON_MAX);
 	return NULL;
 }
 
 /* "award S1936M England +2 officers The reason". Returns NULL or what is wrong. */
 static const char *
-read_award(struct game *g, char *v)
+read_award(struct game *g, const char *v)
 {
-	char *save, *ph = strtok_r(v, " \t", &save), *pw = strtok_r(NULL, " \t", &save);
-	char *num = strtok_r(NULL, " \t", &save), *who = strtok_r(NULL, " \t", &save);
-	struct award *a;
+	struct award *a = &g->awards[g->nawards];
+	char ph[sizeof a->phase], pw[64];
+	struct scan_word who;
 	long n;
 
-	if (who == NULL || g->nawards >= GAME_MAX_AWARDS || strlen(ph) >= sizeof a->phase ||
-	    str_to_long(num, -1000, 1000, &n) < 0 ||
-	    (strcmp(who, "rules") != 0 && strcmp(who, "officers") != 0))
+	if (g->nawards >= GAME_MAX_AWARDS || scan_name(&v, ph, sizeof ph) < 0 || ph[0] == '\0' ||
+	    scan_name(&v, pw, sizeof pw) < 0 || scan_long(&v, -1000, 1000, &n) < 0 ||
+	    scan_word(&v, &who) < 0 || !(scan_word_is(&who, "rules") || scan_word_is(&who, "officers")))
 		return "expected: award PHASE POWER POINTS officers|rules REASON";
-	a = &g->awards[g->nawards];
 	if ((a->power = map_find_power(g->map, pw)) == POWER_NONE)
 		return "unknown power";
 	str_copy(a->phase, ph, sizeof a->phase);
 	a->points = (int)n;
-	a->rules = strcmp(who, "rules") == 0;
-	str_copy(a->reason, save ? str_trim(save) : "", sizeof a->reason);
+	a->rules = scan_word_is(&who, "rules");
+	str_copy(a->reason, scan_rest(&v), sizeof a->reason);
 	g->nawards++;
 	return NULL;
 }
 
+/* The season named by w (as season_name() writes it, any case), or -1. */
+static int
+scan_season(const struct scan_word *w)
+{
+	int s;
+
+	for (s = SEASON_SPRING; s <= SEASON_WINTER; s++)
+		if (scan_word_is_nocase(w, season_name((enum season)s)))
+			return s;
+	return -1;
+}
+
 /* "conference mun 1936 Spring England France Germany". */
 static const char *
-read_conference(struct game *g, char *v)
+read_conference(struct game *g, const char *v)
 {
-	char *save, *where = strtok_r(v, " \t", &save), *year = strtok_r(NULL, " \t", &save);
-	char *season = strtok_r(NULL, " \t", &save), *pw;
+	struct scan_word sw;
+	char where[64], pw[64];
 	long y;
 	int s;
 
-	if (season == NULL || str_to_long(year, 1, 99999, &y) < 0)
+	if (scan_name(&v, where, sizeof where) < 0 || scan_long(&v, 1, 99999, &y) < 0 ||
+	    scan_word(&v, &sw) < 0)
 		return "expected: conference PROVINCE YEAR SEASON POWER...";
-	for (s = SEASON_SPRING; s <= SEASON_WINTER; s++)
-		if (str_eq_nocase(season, season_name((enum season)s)))
-			break;
+	s = scan_season(&sw);
 	g->conf.where = map_find_province(g->map, where);
-	if (g->conf.where == PROV_NONE || s > SEASON_WINTER)
+	if (g->conf.where == PROV_NONE || s < 0)
 		return "unknown province or season";
 	g->conf.year = (int)y;
 	g->conf.season = (uint8_t)s;
-	while ((pw = strtok_r(NULL, " \t", &save)) != NULL) {
+	while (scan_name(&v, pw, sizeof pw) == 0) {
 		power_id p = map_find_power(g->map, pw);
 		if (p == POWER_NONE)
 			return "unknown power";
@@ -708,34 +728,33 @@ read_conference(struct game *g, char *v)
 
 /* "insurgent England F lon Russia [dislodged]". */
 static const char *
-read_insurgent(const struct map *m, struct muna_season *s, char *v)
+read_insurgent(const struct map *m, struct muna_season *s, const char *v)
 {
 	struct insurgent *u = &s->u[s->n];
 	const char *why = NULL;
-	char *rest, *save, *target, *flag;
+	char target[64];
 
 	if (s->n >= MUNA_MAX_INSURGENTS)
 		return "too many insurgents";
-	if (board_parse_unit(m, v, &u->unit, &rest, &why) < 0)
+	if (board_parse_unit(m, &v, &u->unit, &why) < 0)
 		return why;
-	target = strtok_r(rest, " \t", &save);
-	flag = target ? strtok_r(NULL, " \t", &save) : NULL;
-	if (target == NULL || (u->target = map_find_power(m, target)) == POWER_NONE)
+	if (scan_name(&v, target, sizeof target) < 0 ||
+	    (u->target = map_find_power(m, target)) == POWER_NONE)
 		return "expected: insurgent POWER TYPE LOCATION TARGET-POWER [dislodged]";
-	u->dislodged = flag && strcmp(flag, "dislodged") == 0;
+	u->dislodged = scan_literal(&v, "dislodged") == 0;
 	s->n++;
 	return NULL;
 }
 
 /* "revival Russia mos stp war": the rest after the power. */
 static const char *
-read_revival(const struct map *m, struct order_prefs *r, char *rest)
+read_revival(const struct map *m, struct order_prefs *r, const char *rest)
 {
-	char *save, *tok;
+	char name[64];
 
 	r->n = 0;
-	for (tok = strtok_r(rest, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
-		prov_id pr = map_find_province(m, tok);
+	while (scan_name(&rest, name, sizeof name) == 0) {
+		prov_id pr = map_find_province(m, name);
 		if (pr == PROV_NONE || r->n >= ORDER_MAX_PREFS)
 			return "expected: revival POWER PROVINCE...";
 		r->prov[r->n++] = pr;
@@ -917,17 +936,8 @@ game_read(struct game *g, const char *text, size_t len,
 			else
 				why = "expected HH:MM";
 		} else if (strcmp(k, "deadline-days") == 0) {
-			char *save, *d;
-			g->set.days = 0;
-			for (d = strtok_r(v, " ,", &save); d; d = strtok_r(NULL, " ,", &save)) {
-				for (i = 0; i < 7; i++)
-					if (str_prefix_nocase(d, day_names[i]))
-						break;
-				if (i == 7)
-					why = "unknown day";
-				else
-					g->set.days |= (uint8_t)(1 << i);
-			}
+			if (days_parse(v, false, &g->set.days) < 0)
+				why = "unknown day";
 		} else if (strcmp(k, "grace") == 0) {
 			if (time_parse_span(v, &g->set.grace) < 0)
 				why = "bad span";
@@ -973,15 +983,13 @@ game_read(struct game *g, const char *text, size_t len,
 				why = "bad number";
 			g->nphases = (int)num;
 		} else if (strcmp(k, "centres") == 0) {
-			char *save, *tok = strtok_r(v, " ", &save);
+			const char *c = v;
 			int q = 0;
-			if (g->nyears >= GAME_MAX_YEARS || tok == NULL ||
-			    str_to_long(tok, 1, 99999, &num) < 0) {
+			if (g->nyears >= GAME_MAX_YEARS || scan_long(&c, 1, 99999, &num) < 0) {
 				why = "expected: centres YEAR COUNT...";
 			} else {
 				g->years[g->nyears].year = (int)num;
-				while ((tok = strtok_r(NULL, " ", &save)) != NULL && q < MAP_MAX_POWERS &&
-				    str_to_long(tok, 0, 255, &num) == 0)
+				while (q < MAP_MAX_POWERS && scan_long(&c, 0, 255, &num) == 0)
 					g->years[g->nyears].centres[q++] = (uint8_t)num;
 				g->nyears++;
 			}
