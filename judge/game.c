@@ -463,9 +463,11 @@ struct game_pending {
 	int npo;
 };
 
-/* The rule systems' tables, walked after the common one. Every game walks
- * them all: a table writes nothing for a game that does not use it. */
-static const struct game_field_table *const system_fields[] = { &game_muna_fields };
+/* The tables: the common one, then the rule systems'. Every game walks
+ * them all: a system's table writes nothing for a game without its state. */
+static const struct game_field_table *const field_tables[] = { &game_common_fields,
+	&game_muna_fields };
+#define NTABLES (sizeof field_tables / sizeof field_tables[0])
 
 /* Where field f's value lives: in g, or in power p's delegation. */
 static const void *
@@ -1433,13 +1435,12 @@ write_part(const struct game *g, enum game_part part, power_id p, struct buf *ou
 {
 	size_t t, i;
 
-	for (i = 0; i < game_common_fields.n; i++)
-		if (game_common_fields.fields[i].part == part)
-			game_common_fields.fields[i].write(&game_common_fields.fields[i], g, p, out);
-	for (t = 0; t < sizeof system_fields / sizeof system_fields[0]; t++)
-		for (i = 0; i < system_fields[t]->n; i++)
-			if (system_fields[t]->fields[i].part == part)
-				system_fields[t]->fields[i].write(&system_fields[t]->fields[i], g, p, out);
+	for (t = 0; t < NTABLES; t++)
+		for (i = 0; i < field_tables[t]->n; i++) {
+			const struct game_field *f = &field_tables[t]->fields[i];
+			if (f->part == part)
+				f->write(f, g, p, out);
+		}
 }
 
 void
@@ -1469,28 +1470,17 @@ keys_have(const char *keys, const char *k)
 	return false;
 }
 
-/* The field of key k in t, or NULL. */
-static const struct game_field *
-table_find(const struct game_field_table *t, const char *k)
-{
-	size_t i;
-
-	for (i = 0; i < t->n; i++)
-		if (keys_have(t->fields[i].keys, k))
-			return &t->fields[i];
-	return NULL;
-}
-
-/* The field of key k in the common table or a system's, or NULL. */
+/* The field of key k, or NULL. */
 static const struct game_field *
 field_find(const char *k)
 {
-	const struct game_field *f = table_find(&game_common_fields, k);
-	size_t t;
+	size_t t, i;
 
-	for (t = 0; f == NULL && t < sizeof system_fields / sizeof system_fields[0]; t++)
-		f = table_find(system_fields[t], k);
-	return f;
+	for (t = 0; t < NTABLES; t++)
+		for (i = 0; i < field_tables[t]->n; i++)
+			if (keys_have(field_tables[t]->fields[i].keys, k))
+				return &field_tables[t]->fields[i];
+	return NULL;
 }
 
 /* Read the value v of a line of key k. Returns NULL or what is wrong. */

@@ -364,6 +364,14 @@ test_scan(void **state)
 	assert_int_equal(scan_word_copy(&w, out, 7), -1);
 	assert_string_equal(out, "");
 	assert_false(scan_at_end(&p));
+	q = p;
+	assert_int_equal(scan_name(&q, out, 3), 0);	/* "lon" does not fit in 3 */
+	assert_string_equal(out, "");
+	assert_int_equal(scan_name(&q, out, sizeof out), -1);
+	assert_int_equal(scan_name(&p, out, sizeof out), 0);
+	assert_string_equal(out, "lon");
+	assert_string_equal(p, " ");
+	p = "\t lon ";
 	assert_string_equal(scan_rest(&p), "lon ");
 	assert_true(scan_at_end(&p));
 	assert_int_equal(scan_word(&p, &w), -1);
