@@ -1,10 +1,12 @@
 #define _DEFAULT_SOURCE
 #include "game.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/scan.h"
 #include "../lib/str.h"
 #include "../lib/xalloc.h"
 #include "../lib/tz.h"
@@ -13,6 +15,29 @@
 
 static const char *const day_names[7] = { "sun", "mon", "tue", "wed", "thu", "fri", "sat" };
 static const char *const phase_keys[3] = { "movement", "retreat", "adjustment" };
+
+/* The weekdays named in v ("mon,wed fri", "Monday": a day's first three
+ * letters, any case; "any" too when any_ok) as a mask into *mask. Returns 0,
+ * or -1 at a word that names no day. */
+static int
+days_parse(const char *v, bool any_ok, uint8_t *mask)
+{
+	struct scan_word w;
+	int i;
+
+	*mask = 0;
+	while (scan_token(&v, " ,", &w) == 0) {
+		if (any_ok && scan_word_is_nocase(&w, "any"))
+			continue;
+		for (i = 0; i < 7; i++)
+			if (w.len >= 3 && str_eqn_nocase(w.ptr, 3, day_names[i]))
+				break;
+		if (i == 7)
+			return -1;
+		*mask |= (uint8_t)(1 << i);
+	}
+	return 0;
+}
 
 void
 game_settings_default(struct game_settings *s, const char *variant)
@@ -36,7 +61,6 @@ game_settings_set(struct game_settings *s, const char *key, const char *v,
     const struct tz_lookup *zones, struct buf *why)
 {
 	long span;
-	int i;
 
 	if (str_eq_nocase(key, "press")) {
 		if (str_eq_nocase(v, "none"))
@@ -81,19 +105,9 @@ game_settings_set(struct game_settings *s, const char *key, const char *v,
 		else
 			goto bad;
 	} else if (str_eq_nocase(key, "days")) {
-		char buf[128], *save, *d;
-		uint8_t mask = 0;
-		str_copy(buf, v, sizeof buf);
-		for (d = strtok_r(buf, " ,", &save); d; d = strtok_r(NULL, " ,", &save)) {
-			if (str_eq_nocase(d, "any"))
-				continue;
-			for (i = 0; i < 7; i++)
-				if (str_prefix_nocase(d, day_names[i]))
-					break;
-			if (i == 7)
-				goto bad;
-			mask |= (uint8_t)(1 << i);
-		}
+		uint8_t mask;
+		if (days_parse(v, true, &mask) < 0)
+			goto bad;
 		s->days = mask;
 	} else if (str_eq_nocase(key, "first-movement")) {
 		if (str_eq_nocase(v, "none") || strcmp(v, "0") == 0)
@@ -421,48 +435,748 @@ game_clear_orders(struct game *g, power_id p)
 			g->del[i].norders = 0;
 }
 
-/* ---------------------------------------------------------------- write -- */
+/* ---------------------------------------------------------- the fields -- */
 
-static void
-put_time(struct buf *out, const char *key, time_t t)
+/*
+ * Every line of the game file is a field of the tables below: its writer
+ * and its reader sit side by side, so that neither can be added without
+ * the other (tests/unit/test_game.c writes a game with every field set and
+ * checks that every key is written and read back alike). game_write() walks
+ * the parts in order; in each part the common table, then the rule
+ * systems' tables.
+ */
+
+#define MEMBER_SIZE(type, m) sizeof(((type *)0)->m)
+
+/* What game_read keeps until every line is read: the board's lines (read
+ * as one board) and the orders (read against that board). */
+struct pending_order {
+	power_id power;
+	int line;
+	char text[160];
+};
+
+struct game_pending {
+	struct buf board;
+	int *bline;		/* each board line's line in the file */
+	int nbline;
+	struct pending_order *po;
+	int npo;
+};
+
+/* The tables: the common one, then the rule systems'. Every game walks
+ * them all: a system's table writes nothing for a game without its state. */
+static const struct game_field_table *const field_tables[] = { &game_common_fields,
+	&game_muna_fields };
+#define NTABLES (sizeof field_tables / sizeof field_tables[0])
+
+/* Where field f's value lives: in g, or in power p's delegation. */
+static const void *
+field_value(const struct game_field *f, const struct game *g, power_id p)
 {
-	char s[32];
+	const char *base = p == POWER_NONE ? (const char *)g : (const char *)&g->del[p];
 
-	if (t)
-		buf_printf(out, "%s %s\n", key, time_rfc3339(t, s, sizeof s));
+	return base + f->off;
 }
 
-static void
-put_span(struct buf *out, const char *key, const char *sub, long s)
+static void *
+field_place(const struct game_field *f, struct game *g, power_id p)
 {
-	if (sub)
-		buf_printf(out, "%s %s ", key, sub);
-	else
-		buf_printf(out, "%s ", key);
+	char *base = p == POWER_NONE ? (char *)g : (char *)&g->del[p];
+
+	return base + f->off;
+}
+
+/* "KEY" or "KEY POWER": how each line of f begins. */
+static void
+put_key(const struct game_field *f, const struct game *g, power_id p, struct buf *out)
+{
+	buf_puts(out, f->keys);
+	if (p != POWER_NONE)
+		buf_printf(out, " %s", g->map->powers[p].token);
+}
+
+/* A span of seconds as "48h", or "90m" when not whole hours, and the line's end. */
+static void
+put_span(struct buf *out, long s)
+{
 	if (s % 3600 == 0)
 		buf_printf(out, "%ldh\n", s / 3600);
 	else
 		buf_printf(out, "%ldm\n", s / 60);
 }
 
-/* The MUNA state: awards, the conference, insurrections under way. */
-static void
-write_muna(const struct game *g, struct buf *out)
+/* The next word of v as a power; *v then points past the blanks after it. */
+static power_id
+scan_power(const struct map *m, const char **v)
 {
-	const struct map *m = g->map;
+	char name[64];
+
+	if (scan_name(v, name, sizeof name) < 0)
+		return POWER_NONE;
+	scan_blanks(v);
+	return map_find_power(m, name);
+}
+
+/* Shared writers and readers: a value at f->off of a kind. */
+
+static void
+write_text(const struct game_field *f, const struct game *g, power_id p, struct buf *out)
+{
+	const char *s = field_value(f, g, p);
+
+	if (s[0] == '\0' && (f->flags & GAME_FIELD_OPTIONAL))
+		return;
+	put_key(f, g, p, out);
+	buf_printf(out, " %s\n", s);
+}
+
+static const char *
+read_text(const struct game_field *f, struct game_in *in, power_id p, const char *v)
+{
+	str_copy(field_place(f, in->g, p), v, (size_t)f->max);
+	return NULL;
+}
+
+static void
+write_time(const struct game_field *f, const struct game *g, power_id p, struct buf *out)
+{
+	time_t t = *(const time_t *)field_value(f, g, p);
+	char s[32];
+
+	if (t == 0)
+		return;
+	put_key(f, g, p, out);
+	buf_printf(out, " %s\n", time_rfc3339(t, s, sizeof s));
+}
+
+static const char *
+read_time(const struct game_field *f, struct game_in *in, power_id p, const char *v)
+{
+	return time_parse_utc(v, field_place(f, in->g, p)) < 0 ? "bad time" : NULL;
+}
+
+static void
+write_span(const struct game_field *f, const struct game *g, power_id p, struct buf *out)
+{
+	long s = *(const long *)field_value(f, g, p);
+
+	if (s == 0 && (f->flags & GAME_FIELD_OPTIONAL))
+		return;
+	put_key(f, g, p, out);
+	buf_putc(out, ' ');
+	put_span(out, s);
+}
+
+static const char *
+read_span(const struct game_field *f, struct game_in *in, power_id p, const char *v)
+{
+	return time_parse_span(v, field_place(f, in->g, p)) < 0 ? "bad span" : NULL;
+}
+
+static void
+write_long(const struct game_field *f, const struct game *g, power_id p, struct buf *out)
+{
+	long n = *(const long *)field_value(f, g, p);
+
+	if (n == 0 && (f->flags & GAME_FIELD_OPTIONAL))
+		return;
+	put_key(f, g, p, out);
+	buf_printf(out, " %ld\n", n);
+}
+
+static const char *
+read_long(const struct game_field *f, struct game_in *in, power_id p, const char *v)
+{
+	return str_to_long(v, f->min, f->max, field_place(f, in->g, p)) < 0 ? "bad number" : NULL;
+}
+
+static void
+write_int(const struct game_field *f, const struct game *g, power_id p, struct buf *out)
+{
+	int n = *(const int *)field_value(f, g, p);
+
+	if (n == 0 && (f->flags & GAME_FIELD_OPTIONAL))
+		return;
+	put_key(f, g, p, out);
+	buf_printf(out, " %d\n", n);
+}
+
+static const char *
+read_int(const struct game_field *f, struct game_in *in, power_id p, const char *v)
+{
+	long n;
+
+	if (str_to_long(v, f->min, f->max, &n) < 0)
+		return "bad number";
+	*(int *)field_place(f, in->g, p) = (int)n;
+	return NULL;
+}
+
+static void
+write_yes(const struct game_field *f, const struct game *g, power_id p, struct buf *out)
+{
+	bool b = *(const bool *)field_value(f, g, p);
+
+	if (!b && (f->flags & GAME_FIELD_OPTIONAL))
+		return;
+	put_key(f, g, p, out);
+	buf_puts(out, b ? " yes\n" : " no\n");
+}
+
+static const char *
+read_yes(const struct game_field *f, struct game_in *in, power_id p, const char *v)
+{
+	*(bool *)field_place(f, in->g, p) = strcmp(v, "yes") == 0;
+	return NULL;
+}
+
+/* The game's own fields. */
+
+static const char *
+read_game_name(const struct game_field *f, struct game_in *in, power_id p, const char *v)
+{
+	read_text(f, in, p, v);
+	return game_name_valid(v) ? NULL : "bad game name";
+}
+
+/* The variant is read before every other line (game_read). */
+static const char *
+read_variant(const struct game_field *f, struct game_in *in, power_id p, const char *v)
+{
+	(void)f, (void)in, (void)p, (void)v;
+	return NULL;
+}
+
+static void
+write_edition(const struct game_field *f, const struct game *g, power_id p, struct buf *out)
+{
+	put_key(f, g, p, out);
+	buf_printf(out, " %s\n", edition_name(g->set.edition));
+}
+
+static const char *
+read_edition(const struct game_field *f, struct game_in *in, power_id p, const char *v)
+{
+	(void)f, (void)p;
+	return edition_parse(v, &in->g->set.edition) < 0 ? "unknown edition" : NULL;
+}
+
+static void
+write_status(const struct game_field *f, const struct game *g, power_id p, struct buf *out)
+{
+	put_key(f, g, p, out);
+	buf_printf(out, " %s\n", status_name(g->status));
+}
+
+static const char *
+read_status(const struct game_field *f, struct game_in *in, power_id p, const char *v)
+{
+	int i;
+
+	(void)f, (void)p;
+	for (i = 0; i <= GAME_ENDED; i++)
+		if (strcmp(v, status_name((enum game_status)i)) == 0) {
+			in->g->status = (enum game_status)i;
+			return NULL;
+		}
+	return "unknown status";
+}
+
+/* "duration movement 48h", a line for each kind of phase. */
+static void
+write_duration(const struct game_field *f, const struct game *g, power_id p, struct buf *out)
+{
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		put_key(f, g, p, out);
+		buf_printf(out, " %s ", phase_keys[i]);
+		put_span(out, g->set.duration[i]);
+	}
+}
+
+static const char *
+read_duration(const struct game_field *f, struct game_in *in, power_id p, const char *v)
+{
+	struct scan_word w;
+	int i;
+
+	(void)f, (void)p;
+	if (scan_word(&v, &w) == 0)
+		for (i = 0; i < 3; i++)
+			if (scan_word_is(&w, phase_keys[i]))
+				return time_parse_span(scan_rest(&v), &in->g->set.duration[i]) < 0 ?
+				    "expected: duration movement|retreat|adjustment SPAN" : NULL;
+	return "expected: duration movement|retreat|adjustment SPAN";
+}
+
+static void
+write_deadline_time(const struct game_field *f, const struct game *g, power_id p, struct buf *out)
+{
+	int m = g->set.deadline_minute;
+
+	if (m < 0)
+		return;
+	put_key(f, g, p, out);
+	buf_printf(out, " %02d:%02d\n", m / 60, m % 60);
+}
+
+static const char *
+read_deadline_time(const struct game_field *f, struct game_in *in, power_id p, const char *v)
+{
+	int hh, mm;
+
+	(void)f, (void)p;
+	if (strlen(v) == 5 && v[2] == ':' && (hh = (v[0] - '0') * 10 + v[1] - '0') < 24 &&
+	    (mm = (v[3] - '0') * 10 + v[4] - '0') < 60 && hh >= 0 && mm >= 0) {
+		in->g->set.deadline_minute = hh * 60 + mm;
+		return NULL;
+	}
+	return "expected HH:MM";
+}
+
+static void
+write_days(const struct game_field *f, const struct game *g, power_id p, struct buf *out)
+{
+	int i;
+
+	if (g->set.days == 0)
+		return;
+	put_key(f, g, p, out);
+	for (i = 0; i < 7; i++)
+		if (g->set.days & (1 << i))
+			buf_printf(out, " %s", day_names[i]);
+	buf_putc(out, '\n');
+}
+
+static const char *
+read_days(const struct game_field *f, struct game_in *in, power_id p, const char *v)
+{
+	(void)f, (void)p;
+	return days_parse(v, false, &in->g->set.days) < 0 ? "unknown day" : NULL;
+}
+
+static void
+write_press(const struct game_field *f, const struct game *g, power_id p, struct buf *out)
+{
+	put_key(f, g, p, out);
+	buf_printf(out, " %s\n", press_name(g->set.press));
+}
+
+static const char *
+read_press(const struct game_field *f, struct game_in *in, power_id p, const char *v)
+{
+	(void)f, (void)p;
+	in->g->set.press = strcmp(v, "none") == 0 ? PRESS_NONE :
+	    strcmp(v, "grey") == 0 ? PRESS_GREY : PRESS_WHITE;
+	return NULL;
+}
+
+static void
+write_nmr(const struct game_field *f, const struct game *g, power_id p, struct buf *out)
+{
+	put_key(f, g, p, out);
+	buf_puts(out, g->set.nmr == NMR_CD ? " civil-disorder\n" : " wait\n");
+}
+
+static const char *
+read_nmr(const struct game_field *f, struct game_in *in, power_id p, const char *v)
+{
+	(void)f, (void)p;
+	in->g->set.nmr = strcmp(v, "wait") == 0 ? NMR_WAIT : NMR_CD;
+	return NULL;
+}
+
+/* The lists of addresses: a line each. */
+
+static void
+write_gms(const struct game_field *f, const struct game *g, power_id p, struct buf *out)
+{
+	int i;
+
+	for (i = 0; i < g->ngms; i++) {
+		put_key(f, g, p, out);
+		buf_printf(out, " %s\n", g->gms[i]);
+	}
+}
+
+static const char *
+read_gm(const struct game_field *f, struct game_in *in, power_id p, const char *v)
+{
+	struct game *g = in->g;
+
+	(void)f, (void)p;
+	if (g->ngms < GAME_MAX_GMS)
+		str_copy(g->gms[g->ngms++], v, ADDR_MAX);
+	return NULL;
+}
+
+static void
+write_observers(const struct game_field *f, const struct game *g, power_id p, struct buf *out)
+{
+	int i;
+
+	for (i = 0; i < g->nobservers; i++) {
+		put_key(f, g, p, out);
+		buf_printf(out, " %s\n", g->observers[i]);
+	}
+}
+
+static const char *
+read_observer(const struct game_field *f, struct game_in *in, power_id p, const char *v)
+{
+	struct game *g = in->g;
+
+	(void)f, (void)p;
+	if (g->nobservers < GAME_MAX_OBSERVERS)
+		str_copy(g->observers[g->nobservers++], v, ADDR_MAX);
+	return NULL;
+}
+
+/* "bounces 2 addr": mail to addr came back twice. */
+static void
+write_bounces(const struct game_field *f, const struct game *g, power_id p, struct buf *out)
+{
+	int i;
+
+	for (i = 0; i < g->nbouncing; i++) {
+		put_key(f, g, p, out);
+		buf_printf(out, " %d %s\n", g->bouncing[i].count, g->bouncing[i].addr);
+	}
+}
+
+static const char *
+read_bounces(const struct game_field *f, struct game_in *in, power_id p, const char *v)
+{
+	struct game *g = in->g;
+	const char *addr;
+	long n;
+
+	(void)f, (void)p;
+	if (scan_long(&v, 1, 1000000, &n) < 0 || *(addr = scan_rest(&v)) == '\0')
+		return "expected bounces COUNT ADDRESS";
+	if (g->nbouncing < GAME_MAX_BOUNCING) {
+		str_copy(g->bouncing[g->nbouncing].addr, addr, ADDR_MAX);
+		g->bouncing[g->nbouncing++].count = (int)n;
+	}
+	return NULL;
+}
+
+/* The delegations' fields: "KEY POWER ...". */
+
+/* "member England addr [zone]". */
+static void
+write_members(const struct game_field *f, const struct game *g, power_id p, struct buf *out)
+{
+	const struct delegation *d = &g->del[p];
+	int k;
+
+	for (k = 0; k < d->nmembers; k++) {
+		put_key(f, g, p, out);
+		buf_printf(out, " %s%s%s\n", d->members[k].addr, d->members[k].zone[0] ? " " : "",
+		    d->members[k].zone);
+	}
+}
+
+static const char *
+read_member(const struct game_field *f, struct game_in *in, power_id p, const char *v)
+{
+	struct delegation *d = &in->g->del[p];
+	struct member *mb = &d->members[d->nmembers];
+	struct scan_word addr;
+
+	(void)f;
+	if (d->nmembers >= GAME_MAX_MEMBERS)
+		return "too many members";
+	if (scan_word(&v, &addr) < 0)
+		addr = (struct scan_word){ "", 0 };
+	str_ncopy_trim(mb->addr, sizeof mb->addr, addr.ptr, addr.len);
+	str_copy(mb->zone, scan_rest(&v), sizeof mb->zone);
+	d->nmembers++;
+	return NULL;
+}
+
+/* "flags England wait resigned reminded", those that are set. */
+static void
+write_flags(const struct game_field *f, const struct game *g, power_id p, struct buf *out)
+{
+	const struct delegation *d = &g->del[p];
+
+	if (!d->wait && !d->resigned && !d->reminded)
+		return;
+	put_key(f, g, p, out);
+	buf_printf(out, "%s%s%s\n", d->wait ? " wait" : "", d->resigned ? " resigned" : "",
+	    d->reminded ? " reminded" : "");
+}
+
+static const char *
+read_flags(const struct game_field *f, struct game_in *in, power_id p, const char *v)
+{
+	struct delegation *d = &in->g->del[p];
+
+	(void)f;
+	d->wait = strstr(v, "wait") != NULL;
+	d->resigned = strstr(v, "resigned") != NULL;
+	d->reminded = strstr(v, "reminded") != NULL;
+	return NULL;
+}
+
+/* "vote England draw", "vote England concede France". */
+static void
+write_vote(const struct game_field *f, const struct game *g, power_id p, struct buf *out)
+{
+	const struct delegation *d = &g->del[p];
+
+	if (d->vote == VOTE_DRAW) {
+		put_key(f, g, p, out);
+		buf_puts(out, " draw\n");
+	} else if (d->vote == VOTE_CONCEDE && d->concede_to != POWER_NONE) {
+		put_key(f, g, p, out);
+		buf_printf(out, " concede %s\n", g->map->powers[d->concede_to].token);
+	}
+}
+
+static const char *
+read_vote(const struct game_field *f, struct game_in *in, power_id p, const char *v)
+{
+	struct delegation *d = &in->g->del[p];
+
+	(void)f;
+	if (str_prefix_nocase(v, "draw")) {
+		d->vote = VOTE_DRAW;
+		return NULL;
+	}
+	if (!str_prefix_nocase(v, "concede "))
+		return "expected draw or concede POWER";
+	d->vote = VOTE_CONCEDE;
+	v += 8;
+	d->concede_to = map_find_power(in->g->map, scan_rest(&v));
+	return d->concede_to == POWER_NONE ? "unknown power conceded to" : NULL;
+}
+
+/* "order England A par - bur", read once the board is. */
+static void
+write_orders(const struct game_field *f, const struct game *g, power_id p, struct buf *out)
+{
+	const struct delegation *d = &g->del[p];
+	int k;
+
+	for (k = 0; k < d->norders; k++) {
+		put_key(f, g, p, out);
+		buf_putc(out, ' ');
+		game_format_order(g, p, &d->orders[k], out);
+		buf_putc(out, '\n');
+	}
+}
+
+static const char *
+read_order(const struct game_field *f, struct game_in *in, power_id p, const char *v)
+{
+	struct game_pending *pd = in->pending;
+	struct pending_order *o = &pd->po[pd->npo];
+
+	(void)f;
+	if (pd->npo < MAP_MAX_POWERS * GAME_MAX_ORDERS) {
+		o->power = p;
+		o->line = in->line;
+		str_copy(o->text, v, sizeof o->text);
+		pd->npo++;
+	}
+	return NULL;
+}
+
+/* The position, last. */
+
+/* "centres 1901 5 3 ...": the centre counts at the end of a year, in the
+ * order of the powers. */
+static void
+write_centres(const struct game_field *f, const struct game *g, power_id p, struct buf *out)
+{
+	int i, q;
+
+	for (i = 0; i < g->nyears; i++) {
+		put_key(f, g, p, out);
+		buf_printf(out, " %d", g->years[i].year);
+		for (q = 0; q < g->map->npowers; q++)
+			buf_printf(out, " %d", g->years[i].centres[q]);
+		buf_putc(out, '\n');
+	}
+}
+
+static const char *
+read_centres(const struct game_field *f, struct game_in *in, power_id p, const char *v)
+{
+	struct game *g = in->g;
+	long num;
+	int q = 0;
+
+	(void)f, (void)p;
+	if (g->nyears >= GAME_MAX_YEARS || scan_long(&v, 1, 99999, &num) < 0)
+		return "expected: centres YEAR COUNT...";
+	g->years[g->nyears].year = (int)num;
+	while (q < MAP_MAX_POWERS && scan_long(&v, 0, 255, &num) == 0)
+		g->years[g->nyears].centres[q++] = (uint8_t)num;
+	g->nyears++;
+	return NULL;
+}
+
+/* The board in its own text form (board.h); its lines are read as one board. */
+static void
+write_board(const struct game_field *f, const struct game *g, power_id p, struct buf *out)
+{
+	(void)f, (void)p;
+	board_write(&g->board, g->map, out);
+}
+
+static const char *
+read_board_line(const struct game_field *f, struct game_in *in, power_id p, const char *v)
+{
+	struct game_pending *pd = in->pending;
+
+	(void)f, (void)p;
+	buf_printf(&pd->board, "%s %s\n", in->key, v);
+	pd->bline = xreallocarray(pd->bline, (size_t)pd->nbline + 1, sizeof *pd->bline);
+	pd->bline[pd->nbline++] = in->line;
+	return NULL;
+}
+
+#define GAME_OFF(m) offsetof(struct game, m)
+#define DEL_OFF(m) offsetof(struct delegation, m)
+#define OPT GAME_FIELD_OPTIONAL
+
+static const struct game_field common_fields[] = {
+	{ "game", GAME_PART_HEAD, write_text, read_game_name, GAME_OFF(name), 0, GAME_NAME_MAX, 0 },
+	{ "variant", GAME_PART_HEAD, write_text, read_variant, GAME_OFF(set.variant), 0, 0, 0 },
+	{ "edition", GAME_PART_HEAD, write_edition, read_edition, 0, 0, 0, 0 },
+	{ "status", GAME_PART_HEAD, write_status, read_status, 0, 0, 0, 0 },
+	{ "result", GAME_PART_HEAD, write_text, read_text, GAME_OFF(result), 0,
+	    MEMBER_SIZE(struct game, result), OPT },
+	{ "created", GAME_PART_HEAD, write_time, read_time, GAME_OFF(created), 0, 0, 0 },
+	{ "phase-start", GAME_PART_HEAD, write_time, read_time, GAME_OFF(phase_start), 0, 0, 0 },
+	{ "deadline", GAME_PART_HEAD, write_time, read_time, GAME_OFF(deadline), 0, 0, 0 },
+	{ "paused-left", GAME_PART_HEAD, write_long, read_long, GAME_OFF(paused_left), 0, 1L << 40,
+	    OPT },
+	{ "gm-told", GAME_PART_HEAD, write_yes, read_yes, GAME_OFF(gm_told), 0, 0, OPT },
+	{ "duration", GAME_PART_HEAD, write_duration, read_duration, 0, 0, 0, 0 },
+	{ "deadline-time", GAME_PART_HEAD, write_deadline_time, read_deadline_time, 0, 0, 0, 0 },
+	{ "deadline-days", GAME_PART_HEAD, write_days, read_days, 0, 0, 0, 0 },
+	{ "grace", GAME_PART_HEAD, write_span, read_span, GAME_OFF(set.grace), 0, 0, 0 },
+	{ "remind", GAME_PART_HEAD, write_span, read_span, GAME_OFF(set.remind), 0, 0, 0 },
+	{ "zone", GAME_PART_HEAD, write_text, read_text, GAME_OFF(set.zone), 0, ZONE_MAX, 0 },
+	{ "press", GAME_PART_HEAD, write_press, read_press, 0, 0, 0, 0 },
+	{ "nmr", GAME_PART_HEAD, write_nmr, read_nmr, 0, 0, 0, 0 },
+	{ "gm-reads-press", GAME_PART_HEAD, write_yes, read_yes, GAME_OFF(set.gm_reads_press), 0, 0,
+	    0 },
+	{ "speech", GAME_PART_HEAD, write_span, read_span, GAME_OFF(set.speech), 0, 0, OPT },
+	{ "first-movement", GAME_PART_HEAD, write_span, read_span, GAME_OFF(set.first_movement), 0,
+	    0, OPT },
+	{ "speech-until", GAME_PART_HEAD, write_time, read_time, GAME_OFF(speech_until), 0, 0, 0 },
+	{ "gm", GAME_PART_HEAD, write_gms, read_gm, 0, 0, 0, 0 },
+	{ "gm-secret", GAME_PART_HEAD, write_text, read_text, GAME_OFF(gm_secret), 0,
+	    SECRET_HASH_MAX, OPT },
+	{ "seq", GAME_PART_HEAD, write_long, read_long, GAME_OFF(seq), 0, 1L << 50, 0 },
+	{ "phases", GAME_PART_HEAD, write_int, read_int, GAME_OFF(nphases), 0, 1000000, 0 },
+	{ "observer", GAME_PART_HEAD, write_observers, read_observer, 0, 0, 0, 0 },
+	{ "bounces", GAME_PART_HEAD, write_bounces, read_bounces, 0, 0, 0, 0 },
+	{ "member", GAME_PART_POWER, write_members, read_member, 0, 0, 0, 0 },
+	{ "secret", GAME_PART_POWER, write_text, read_text, DEL_OFF(secret), 0, SECRET_HASH_MAX,
+	    OPT },
+	{ "flags", GAME_PART_POWER, write_flags, read_flags, 0, 0, 0, 0 },
+	{ "vote", GAME_PART_POWER, write_vote, read_vote, 0, 0, 0, 0 },
+	{ "points", GAME_PART_POWER, write_int, read_int, DEL_OFF(points), -1000, 1000, OPT },
+	{ "order", GAME_PART_ORDERS, write_orders, read_order, 0, 0, 0, 0 },
+	{ "centres", GAME_PART_POSITION, write_centres, read_centres, 0, 0, 0, 0 },
+	{ "phase unit dislodged contested owner", GAME_PART_POSITION, write_board, read_board_line,
+	    0, 0, 0, 0 },
+};
+
+const struct game_field_table game_common_fields = {
+	common_fields, sizeof common_fields / sizeof common_fields[0]
+};
+
+/* ----------------------------------------------------- the MUNA fields -- */
+
+/* "goal England 1 The text", "goal England 3 2 approved The text". */
+static void
+write_goals(const struct game_field *f, const struct game *g, power_id p, struct buf *out)
+{
+	const struct delegation *d = &g->del[p];
+	int k;
+
+	for (k = 0; k < GAME_GOALS; k++) {
+		if (d->goal[k][0] == '\0')
+			continue;
+		put_key(f, g, p, out);
+		if (k < GAME_GOALS - 1)
+			buf_printf(out, " %d %s\n", k + 1, d->goal[k]);
+		else
+			buf_printf(out, " %d %d %s %s\n", k + 1, d->goal_points,
+			    d->goal_approved ? "approved" : "proposed", d->goal[k]);
+	}
+}
+
+static const char *
+read_goal(const struct game_field *f, struct game_in *in, power_id p, const char *v)
+{
+	struct delegation *d = &in->g->del[p];
+	struct scan_word st;
+	long k, pts;
+
+	(void)f;
+	if (scan_long(&v, 1, GAME_GOALS, &k) < 0)
+		return "expected: goal POWER NUMBER [POINTS approved|proposed] TEXT";
+	if (k == GAME_GOALS) {
+		if (scan_long(&v, 1, GOAL_MAX_POINTS, &pts) < 0 || scan_word(&v, &st) < 0)
+			return "expected: goal POWER 3 POINTS approved|proposed TEXT";
+		d->goal_points = (uint8_t)pts;
+		d->goal_approved = scan_word_is(&st, "approved");
+	}
+	str_copy(d->goal[k - 1], scan_rest(&v), AWARD_REASON_MAX);
+	return NULL;
+}
+
+/* "award S1936M England +2 officers The reason". */
+static void
+write_awards(const struct game_field *f, const struct game *g, power_id p, struct buf *out)
+{
 	int i;
 
 	for (i = 0; i < g->nawards; i++) {
 		const struct award *a = &g->awards[i];
-		buf_printf(out, "award %s %s %+d %s %s\n", a->phase, m->powers[a->power].token, a->points,
-		    a->rules ? "rules" : "officers", a->reason);
+		put_key(f, g, p, out);
+		buf_printf(out, " %s %s %+d %s %s\n", a->phase, g->map->powers[a->power].token,
+		    a->points, a->rules ? "rules" : "officers", a->reason);
 	}
-	game_write_conference(g, &g->conf, out);
-	game_write_season(g, &g->season, out);
 }
 
-void
-game_write_conference(const struct game *g, const struct conference *c, struct buf *out)
+static const char *
+read_award(const struct game_field *f, struct game_in *in, power_id p, const char *v)
+{
+	struct game *g = in->g;
+	struct award *a = &g->awards[g->nawards];
+	char ph[sizeof a->phase], pw[64];
+	struct scan_word who;
+	long n;
+
+	(void)f, (void)p;
+	if (g->nawards >= GAME_MAX_AWARDS || scan_name(&v, ph, sizeof ph) < 0 || ph[0] == '\0' ||
+	    scan_name(&v, pw, sizeof pw) < 0 || scan_long(&v, -1000, 1000, &n) < 0 ||
+	    scan_word(&v, &who) < 0 || !(scan_word_is(&who, "rules") || scan_word_is(&who, "officers")))
+		return "expected: award PHASE POWER POINTS officers|rules REASON";
+	if ((a->power = map_find_power(g->map, pw)) == POWER_NONE)
+		return "unknown power";
+	str_copy(a->phase, ph, sizeof a->phase);
+	a->points = (int)n;
+	a->rules = scan_word_is(&who, "rules");
+	str_copy(a->reason, scan_rest(&v), sizeof a->reason);
+	g->nawards++;
+	return NULL;
+}
+
+/* "conference mun 1936 Spring England France Germany", none when none is open. */
+static void
+put_conference(const struct game *g, const struct conference *c, struct buf *out)
 {
 	const struct map *m = g->map;
 	int p;
@@ -475,230 +1189,47 @@ game_write_conference(const struct game *g, const struct conference *c, struct b
 		if ((c->powers >> p) & 1u)
 			buf_printf(out, " %s", m->powers[p].token);
 	buf_putc(out, '\n');
-	if (c->name[0])
+}
+
+/* "conference-name The Congress of Munich", when the conference has one. */
+static void
+put_conference_name(const struct conference *c, struct buf *out)
+{
+	if (c->where != PROV_NONE && c->name[0])
 		buf_printf(out, "conference-name %s\n", c->name);
 }
 
-void
-game_write_season(const struct game *g, const struct muna_season *s, struct buf *out)
-{
-	const struct map *m = g->map;
-	int i, p;
-
-	for (i = 0; i < s->n; i++) {
-		const struct insurgent *u = &s->u[i];
-		buf_printf(out, "insurgent %s ", m->powers[u->unit.power].token);
-		unit_format(m, &u->unit, out);
-		buf_printf(out, " %s%s\n", m->powers[u->target].token, u->dislodged ? " dislodged" : "");
-	}
-	for (p = 0; p < m->npowers; p++) {
-		const struct order_prefs *r = &s->revival[p];
-		if (r->n == 0)
-			continue;
-		buf_printf(out, "revival %s", m->powers[p].token);
-		for (i = 0; i < r->n; i++)
-			buf_printf(out, " %s", m->provs[r->prov[i]].abbr);
-		buf_putc(out, '\n');
-	}
-}
-
-void
-game_write(const struct game *g, struct buf *out)
-{
-	const struct game_settings *s = &g->set;
-	const struct map *m = g->map;
-	int i, p;
-
-	buf_printf(out, "# pouch game file: replaced whole on every change; see pouch(1)\n");
-	buf_printf(out, "game %s\n", g->name);
-	buf_printf(out, "variant %s\n", s->variant);
-	buf_printf(out, "edition %s\n", edition_name(s->edition));
-	buf_printf(out, "status %s\n", status_name(g->status));
-	if (g->result[0])
-		buf_printf(out, "result %s\n", g->result);
-	put_time(out, "created", g->created);
-	put_time(out, "phase-start", g->phase_start);
-	put_time(out, "deadline", g->deadline);
-	if (g->paused_left)
-		buf_printf(out, "paused-left %ld\n", g->paused_left);
-	if (g->gm_told)
-		buf_printf(out, "gm-told yes\n");
-	for (i = 0; i < 3; i++)
-		put_span(out, "duration", phase_keys[i], s->duration[i]);
-	if (s->deadline_minute >= 0)
-		buf_printf(out, "deadline-time %02d:%02d\n", s->deadline_minute / 60,
-		    s->deadline_minute % 60);
-	if (s->days) {
-		buf_puts(out, "deadline-days");
-		for (i = 0; i < 7; i++)
-			if (s->days & (1 << i))
-				buf_printf(out, " %s", day_names[i]);
-		buf_putc(out, '\n');
-	}
-	put_span(out, "grace", NULL, s->grace);
-	put_span(out, "remind", NULL, s->remind);
-	buf_printf(out, "zone %s\n", s->zone);
-	buf_printf(out, "press %s\n", press_name(s->press));
-	buf_printf(out, "nmr %s\n", s->nmr == NMR_CD ? "civil-disorder" : "wait");
-	buf_printf(out, "gm-reads-press %s\n", s->gm_reads_press ? "yes" : "no");
-	if (s->speech)
-		put_span(out, "speech", NULL, s->speech);
-	if (s->first_movement)
-		put_span(out, "first-movement", NULL, s->first_movement);
-	put_time(out, "speech-until", g->speech_until);
-	for (i = 0; i < g->ngms; i++)
-		buf_printf(out, "gm %s\n", g->gms[i]);
-	if (g->gm_secret[0])
-		buf_printf(out, "gm-secret %s\n", g->gm_secret);
-	buf_printf(out, "seq %ld\n", g->seq);
-	buf_printf(out, "phases %d\n", g->nphases);
-	for (i = 0; i < g->nobservers; i++)
-		buf_printf(out, "observer %s\n", g->observers[i]);
-	for (i = 0; i < g->nbouncing; i++)
-		buf_printf(out, "bounces %d %s\n", g->bouncing[i].count, g->bouncing[i].addr);
-	for (p = 0; p < m->npowers; p++) {
-		const struct delegation *d = &g->del[p];
-		const char *pn = m->powers[p].token;	/* one word, as the reader wants */
-		int k;
-
-		for (k = 0; k < d->nmembers; k++)
-			buf_printf(out, "member %s %s%s%s\n", pn, d->members[k].addr,
-			    d->members[k].zone[0] ? " " : "", d->members[k].zone);
-		if (d->secret[0])
-			buf_printf(out, "secret %s %s\n", pn, d->secret);
-		if (d->wait || d->resigned || d->reminded)
-			buf_printf(out, "flags %s%s%s%s\n", pn, d->wait ? " wait" : "",
-			    d->resigned ? " resigned" : "", d->reminded ? " reminded" : "");
-		if (d->vote == VOTE_DRAW)
-			buf_printf(out, "vote %s draw\n", pn);
-		else if (d->vote == VOTE_CONCEDE && d->concede_to != POWER_NONE)
-			buf_printf(out, "vote %s concede %s\n", pn, m->powers[d->concede_to].token);
-		if (d->points)
-			buf_printf(out, "points %s %d\n", pn, d->points);
-		if (d->bonus[0])
-			buf_printf(out, "control-bonus %s %s\n", pn, d->bonus);
-		for (k = 0; k < GAME_GOALS; k++)
-			if (d->goal[k][0] && k < GAME_GOALS - 1)
-				buf_printf(out, "goal %s %d %s\n", pn, k + 1, d->goal[k]);
-			else if (d->goal[k][0])
-				buf_printf(out, "goal %s %d %d %s %s\n", pn, k + 1, d->goal_points,
-				    d->goal_approved ? "approved" : "proposed", d->goal[k]);
-		for (k = 0; k < d->norders; k++) {
-			buf_printf(out, "order %s ", pn);
-			game_format_order(g, (power_id)p, &d->orders[k], out);
-			buf_putc(out, '\n');
-		}
-	}
-	write_muna(g, out);
-	for (i = 0; i < g->nyears; i++) {
-		buf_printf(out, "centres %d", g->years[i].year);
-		for (p = 0; p < m->npowers; p++)
-			buf_printf(out, " %d", g->years[i].centres[p]);
-		buf_putc(out, '\n');
-	}
-	board_write(&g->board, m, out);
-}
-
-/* ----------------------------------------------------------------- read -- */
-
-static const char *const board_keys[] = { "phase", "unit", "dislodged", "contested", "owner" };
-
+/* The season named by w (as season_name() writes it, any case), or -1. */
 static int
-is_board_key(const char *k)
+scan_season(const struct scan_word *w)
 {
-	size_t i;
+	int s;
 
-	for (i = 0; i < sizeof board_keys / sizeof board_keys[0]; i++)
-		if (strcmp(k, board_keys[i]) == 0)
-			return 1;
-	return 0;
+	for (s = SEASON_SPRING; s <= SEASON_WINTER; s++)
+		if (scan_word_is_nocase(w, season_name((enum season)s)))
+			return s;
+	return -1;
 }
 
-static int
-read_time(const char *v, time_t *t)
-{
-	return time_parse_utc(v, t);
-}
-
-/* "Power rest": the power and the rest of the value. */
-static power_id
-split_power(const struct map *m, char *v, char **rest)
-{
-	char *sp = v + strcspn(v, " \t");
-
-	if (*sp)
-		*sp++ = '\0';
-	*rest = str_trim(sp);
-	return map_find_power(m, v);
-}
-
-/* "goal England 1 The text" or "goal England 3 2 approved The text" (after
- * the power). Returns NULL or what is wrong. */
+/* Read a "conference" line's value into g->conf. Returns NULL or what is wrong. */
 static const char *
-read_goal(struct delegation *d, char *v)
+conference_read(struct game *g, const char *v)
 {
-	char *save, *num = strtok_r(v, " ", &save), *rest = save;
-	long k, pts;
-
-	if (num == NULL || str_to_long(num, 1, GAME_GOALS, &k) < 0 || rest == NULL)
-		return "expected: goal POWER NUMBER [POINTS approved|proposed] TEXT";
-	if (k == GAME_GOALS) {
-		char *p = strtok_r(NULL, " ", &save), *st = strtok_r(NULL, " ", &save);
-		if (p == NULL || st == NULL || save == NULL ||
-		    str_to_long(p, 1, GOAL_MAX_POINTS, &pts) < 0)
-			return "expected: goal POWER 3 POINTS approved|proposed TEXT";
-		d->goal_points = (uint8_t)pts;
-		d->goal_approved = strcmp(st, "approved") == 0;
-		rest = save;
-	}
-	str_copy(d->goal[k - 1], str_trim(rest), AWARD_REASON_MAX);
-	return NULL;
-}
-
-/* "award S1936M England +2 officers The reason". Returns NULL or what is wrong. */
-static const char *
-read_award(struct game *g, char *v)
-{
-	char *save, *ph = strtok_r(v, " \t", &save), *pw = strtok_r(NULL, " \t", &save);
-	char *num = strtok_r(NULL, " \t", &save), *who = strtok_r(NULL, " \t", &save);
-	struct award *a;
-	long n;
-
-	if (who == NULL || g->nawards >= GAME_MAX_AWARDS || strlen(ph) >= sizeof a->phase ||
-	    str_to_long(num, -1000, 1000, &n) < 0 ||
-	    (strcmp(who, "rules") != 0 && strcmp(who, "officers") != 0))
-		return "expected: award PHASE POWER POINTS officers|rules REASON";
-	a = &g->awards[g->nawards];
-	if ((a->power = map_find_power(g->map, pw)) == POWER_NONE)
-		return "unknown power";
-	str_copy(a->phase, ph, sizeof a->phase);
-	a->points = (int)n;
-	a->rules = strcmp(who, "rules") == 0;
-	str_copy(a->reason, save ? str_trim(save) : "", sizeof a->reason);
-	g->nawards++;
-	return NULL;
-}
-
-/* "conference mun 1936 Spring England France Germany". */
-static const char *
-read_conference(struct game *g, char *v)
-{
-	char *save, *where = strtok_r(v, " \t", &save), *year = strtok_r(NULL, " \t", &save);
-	char *season = strtok_r(NULL, " \t", &save), *pw;
+	struct scan_word sw;
+	char where[64], pw[64];
 	long y;
 	int s;
 
-	if (season == NULL || str_to_long(year, 1, 99999, &y) < 0)
+	if (scan_name(&v, where, sizeof where) < 0 || scan_long(&v, 1, 99999, &y) < 0 ||
+	    scan_word(&v, &sw) < 0)
 		return "expected: conference PROVINCE YEAR SEASON POWER...";
-	for (s = SEASON_SPRING; s <= SEASON_WINTER; s++)
-		if (str_eq_nocase(season, season_name((enum season)s)))
-			break;
+	s = scan_season(&sw);
 	g->conf.where = map_find_province(g->map, where);
-	if (g->conf.where == PROV_NONE || s > SEASON_WINTER)
+	if (g->conf.where == PROV_NONE || s < 0)
 		return "unknown province or season";
 	g->conf.year = (int)y;
 	g->conf.season = (uint8_t)s;
-	while ((pw = strtok_r(NULL, " \t", &save)) != NULL) {
+	while (scan_name(&v, pw, sizeof pw) == 0) {
 		power_id p = map_find_power(g->map, pw);
 		if (p == POWER_NONE)
 			return "unknown power";
@@ -707,61 +1238,33 @@ read_conference(struct game *g, char *v)
 	return NULL;
 }
 
-/* "insurgent England F lon Russia [dislodged]". */
-static const char *
-read_insurgent(const struct map *m, struct muna_season *s, char *v)
+static void
+write_conference(const struct game_field *f, const struct game *g, power_id p, struct buf *out)
 {
-	struct insurgent *u = &s->u[s->n];
-	const char *why = NULL;
-	char *rest, *save, *target, *flag;
-
-	if (s->n >= MUNA_MAX_INSURGENTS)
-		return "too many insurgents";
-	if (board_parse_unit(m, v, &u->unit, &rest, &why) < 0)
-		return why;
-	target = strtok_r(rest, " \t", &save);
-	flag = target ? strtok_r(NULL, " \t", &save) : NULL;
-	if (target == NULL || (u->target = map_find_power(m, target)) == POWER_NONE)
-		return "expected: insurgent POWER TYPE LOCATION TARGET-POWER [dislodged]";
-	u->dislodged = flag && strcmp(flag, "dislodged") == 0;
-	s->n++;
-	return NULL;
+	(void)f, (void)p;
+	put_conference(g, &g->conf, out);
 }
 
-/* "revival Russia mos stp war": the rest after the power. */
 static const char *
-read_revival(const struct map *m, struct order_prefs *r, char *rest)
+read_conference(const struct game_field *f, struct game_in *in, power_id p, const char *v)
 {
-	char *save, *tok;
-
-	r->n = 0;
-	for (tok = strtok_r(rest, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
-		prov_id pr = map_find_province(m, tok);
-		if (pr == PROV_NONE || r->n >= ORDER_MAX_PREFS)
-			return "expected: revival POWER PROVINCE...";
-		r->prov[r->n++] = pr;
-	}
-	return NULL;
+	(void)f, (void)p;
+	return conference_read(in->g, v);
 }
 
-/* One line of the insurrections under way ("insurgent ...", "revival ..."):
- * 1 when it was one (why says what is wrong with it, or NULL), else 0. */
-static int
-read_season_line(const struct map *m, struct muna_season *s, const char *k, char *v,
-    const char **why)
+static void
+write_conference_name(const struct game_field *f, const struct game *g, power_id p,
+    struct buf *out)
 {
-	char *rest;
-	power_id pw;
+	(void)f, (void)p;
+	put_conference_name(&g->conf, out);
+}
 
-	if (strcmp(k, "insurgent") == 0) {
-		*why = read_insurgent(m, s, v);
-		return 1;
-	}
-	if (strcmp(k, "revival") != 0)
-		return 0;
-	pw = split_power(m, v, &rest);
-	*why = pw == POWER_NONE ? "unknown power" : read_revival(m, &s->revival[pw], rest);
-	return 1;
+void
+game_write_conference(const struct game *g, const struct conference *c, struct buf *out)
+{
+	put_conference(g, c, out);
+	put_conference_name(c, out);
 }
 
 void
@@ -776,55 +1279,265 @@ game_read_conference(struct game *g, const char *text, size_t len)
 		char buf[600], *k, *v;
 		if (str_split_kv(line, n, buf, sizeof buf, &k, &v) <= 0)
 			continue;
-		if (strcmp(k, "conference") == 0 && read_conference(g, v) != NULL)
+		if (strcmp(k, "conference") == 0 && conference_read(g, v) != NULL)
 			g->conf.where = PROV_NONE;	/* unreadable: none */
 		else if (strcmp(k, "conference-name") == 0)
 			str_copy(g->conf.name, v, sizeof g->conf.name);
 	}
 }
 
+/* "insurgent England F lon Russia [dislodged]", one per insurrection under way. */
+static void
+put_insurgents(const struct map *m, const struct muna_season *s, struct buf *out)
+{
+	int i;
+
+	for (i = 0; i < s->n; i++) {
+		const struct insurgent *u = &s->u[i];
+		buf_printf(out, "insurgent %s ", m->powers[u->unit.power].token);
+		unit_format(m, &u->unit, out);
+		buf_printf(out, " %s%s\n", m->powers[u->target].token, u->dislodged ? " dislodged" : "");
+	}
+}
+
+static const char *
+insurgent_read(const struct map *m, struct muna_season *s, const char *v)
+{
+	struct insurgent *u = &s->u[s->n];
+	const char *why = NULL;
+	char target[64];
+
+	if (s->n >= MUNA_MAX_INSURGENTS)
+		return "too many insurgents";
+	if (board_parse_unit(m, &v, &u->unit, &why) < 0)
+		return why;
+	if (scan_name(&v, target, sizeof target) < 0 ||
+	    (u->target = map_find_power(m, target)) == POWER_NONE)
+		return "expected: insurgent POWER TYPE LOCATION TARGET-POWER [dislodged]";
+	u->dislodged = scan_literal(&v, "dislodged") == 0;
+	s->n++;
+	return NULL;
+}
+
+/* "revival Russia mos stp war": a power's list of centres to revive. */
+static void
+put_revivals(const struct map *m, const struct muna_season *s, struct buf *out)
+{
+	int i, p;
+
+	for (p = 0; p < m->npowers; p++) {
+		const struct order_prefs *r = &s->revival[p];
+		if (r->n == 0)
+			continue;
+		buf_printf(out, "revival %s", m->powers[p].token);
+		for (i = 0; i < r->n; i++)
+			buf_printf(out, " %s", m->provs[r->prov[i]].abbr);
+		buf_putc(out, '\n');
+	}
+}
+
+static const char *
+revival_read(const struct map *m, struct muna_season *s, const char *v)
+{
+	power_id p = scan_power(m, &v);
+	struct order_prefs *r;
+	char name[64];
+
+	if (p == POWER_NONE)
+		return "unknown power";
+	r = &s->revival[p];
+	r->n = 0;
+	while (scan_name(&v, name, sizeof name) == 0) {
+		prov_id pr = map_find_province(m, name);
+		if (pr == PROV_NONE || r->n >= ORDER_MAX_PREFS)
+			return "expected: revival POWER PROVINCE...";
+		r->prov[r->n++] = pr;
+	}
+	return NULL;
+}
+
+static void
+write_insurgents(const struct game_field *f, const struct game *g, power_id p, struct buf *out)
+{
+	(void)f, (void)p;
+	put_insurgents(g->map, &g->season, out);
+}
+
+static const char *
+read_insurgent(const struct game_field *f, struct game_in *in, power_id p, const char *v)
+{
+	(void)f, (void)p;
+	return insurgent_read(in->g->map, &in->g->season, v);
+}
+
+static void
+write_revivals(const struct game_field *f, const struct game *g, power_id p, struct buf *out)
+{
+	(void)f, (void)p;
+	put_revivals(g->map, &g->season, out);
+}
+
+static const char *
+read_revival(const struct game_field *f, struct game_in *in, power_id p, const char *v)
+{
+	(void)f, (void)p;
+	return revival_read(in->g->map, &in->g->season, v);
+}
+
+void
+game_write_season(const struct game *g, const struct muna_season *s, struct buf *out)
+{
+	put_insurgents(g->map, s, out);
+	put_revivals(g->map, s, out);
+}
+
 void
 game_read_season(const struct game *g, const char *text, size_t len, struct muna_season *s)
 {
-	const char *p = text, *end = text + len, *line, *why;
+	const char *p = text, *end = text + len, *line;
 	size_t n;
 
 	muna_season_clear(s);
 	while ((line = str_next_line(&p, end, &n)) != NULL) {
 		char buf[600], *k, *v;
-		if (str_split_kv(line, n, buf, sizeof buf, &k, &v) > 0)
-			read_season_line(g->map, s, k, v, &why);
+		if (str_split_kv(line, n, buf, sizeof buf, &k, &v) <= 0)
+			continue;
+		if (strcmp(k, "insurgent") == 0)
+			insurgent_read(g->map, s, v);
+		else if (strcmp(k, "revival") == 0)
+			revival_read(g->map, s, v);
 	}
 }
 
-struct pending_order {
-	power_id power;
-	int line;
-	char text[160];
+static const struct game_field muna_fields[] = {
+	{ "control-bonus", GAME_PART_POWER, write_text, read_text, DEL_OFF(bonus), 0,
+	    MEMBER_SIZE(struct delegation, bonus), OPT },
+	{ "goal", GAME_PART_POWER, write_goals, read_goal, 0, 0, 0, 0 },
+	{ "award", GAME_PART_STATE, write_awards, read_award, 0, 0, 0, 0 },
+	{ "conference", GAME_PART_STATE, write_conference, read_conference, 0, 0, 0, 0 },
+	{ "conference-name", GAME_PART_STATE, write_conference_name, read_text, GAME_OFF(conf.name),
+	    0, MEMBER_SIZE(struct game, conf.name), 0 },
+	{ "insurgent", GAME_PART_STATE, write_insurgents, read_insurgent, 0, 0, 0, 0 },
+	{ "revival", GAME_PART_STATE, write_revivals, read_revival, 0, 0, 0, 0 },
 };
 
-int
-game_read(struct game *g, const char *text, size_t len,
-    const struct map *(*find)(void *ctx, const char *variant, const struct names **nm),
-    void *ctx, struct buf *err)
+const struct game_field_table game_muna_fields = {
+	muna_fields, sizeof muna_fields / sizeof muna_fields[0]
+};
+
+#undef OPT
+
+/* ------------------------------------------------------ write and read -- */
+
+/* Append the lines of the fields of one part (for power p in the parts of
+ * the delegations). */
+static void
+write_part(const struct game *g, enum game_part part, power_id p, struct buf *out)
 {
-	const char *p = text, *end = text + len, *line;
-	struct buf boardtxt, berr;
-	struct pending_order *po = NULL;
-	int npo = 0, lineno = 0, errors = 0, i, *bline = NULL, nbline = 0;
+	size_t t, i;
+
+	for (t = 0; t < NTABLES; t++)
+		for (i = 0; i < field_tables[t]->n; i++) {
+			const struct game_field *f = &field_tables[t]->fields[i];
+			if (f->part == part)
+				f->write(f, g, p, out);
+		}
+}
+
+void
+game_write(const struct game *g, struct buf *out)
+{
+	int p;
+
+	buf_printf(out, "# pouch game file: replaced whole on every change; see pouch(1)\n");
+	write_part(g, GAME_PART_HEAD, POWER_NONE, out);
+	for (p = 0; p < g->map->npowers; p++) {
+		write_part(g, GAME_PART_POWER, (power_id)p, out);
+		write_part(g, GAME_PART_ORDERS, (power_id)p, out);
+	}
+	write_part(g, GAME_PART_STATE, POWER_NONE, out);
+	write_part(g, GAME_PART_POSITION, POWER_NONE, out);
+}
+
+/* True when k is one of the blank-separated keys. */
+static bool
+keys_have(const char *keys, const char *k)
+{
+	struct scan_word w;
+
+	while (scan_word(&keys, &w) == 0)
+		if (scan_word_is(&w, k))
+			return true;
+	return false;
+}
+
+/* The field of key k, or NULL. */
+static const struct game_field *
+field_find(const char *k)
+{
+	size_t t, i;
+
+	for (t = 0; t < NTABLES; t++)
+		for (i = 0; i < field_tables[t]->n; i++)
+			if (keys_have(field_tables[t]->fields[i].keys, k))
+				return &field_tables[t]->fields[i];
+	return NULL;
+}
+
+/* Read the value v of a line of key k. Returns NULL or what is wrong. */
+static const char *
+read_field(struct game_in *in, const char *k, const char *v)
+{
+	const struct game_field *f = field_find(k);
+	power_id p;
+
+	in->key = k;
+	if (f != NULL && f->part != GAME_PART_POWER && f->part != GAME_PART_ORDERS)
+		return f->read(f, in, POWER_NONE, v);
+	if ((p = scan_power(in->g->map, &v)) == POWER_NONE)
+		return "unknown key, or unknown power";
+	return f != NULL ? f->read(f, in, p, v) : "unknown key";
+}
+
+/* Every line of text, but the board's and the orders, which wait in
+ * in->pending. Returns the number of lines in error. */
+static int
+read_lines(struct game_in *in, const char *text, size_t len, struct buf *err)
+{
+	const char *p = text, *end = text + len, *line, *why;
+	int errors = 0;
 	size_t n;
 
-	memset(g, 0, sizeof *g);
-	game_settings_default(&g->set, "standard");
-	for (i = 0; i < MAP_MAX_POWERS; i++)
-		g->del[i].concede_to = POWER_NONE;
-	g->conf.where = PROV_NONE;
-	buf_init(&boardtxt, 1 << 20);
-	po = calloc(MAP_MAX_POWERS * GAME_MAX_ORDERS, sizeof *po);
-	if (po == NULL)
-		abort();
+	while ((line = str_next_line(&p, end, &n)) != NULL) {
+		char buf[600], *k, *v;
 
-	/* First the variant, needed to read power names. */
+		in->line++;
+		switch (str_split_kv(line, n, buf, sizeof buf, &k, &v)) {
+		case 0:
+			continue;
+		case -1:
+			buf_printf(err, "%d: line too long\n", in->line);
+			errors++;
+			continue;
+		default:
+			break;
+		}
+		if ((why = read_field(in, k, v)) != NULL) {
+			buf_printf(err, "%d: %s: %s\n", in->line, why, k);
+			errors++;
+		}
+	}
+	return errors;
+}
+
+/* The variant's name from the "variant" line, needed before the others
+ * to read power names. */
+static void
+read_variant_first(struct game *g, const char *text, size_t len)
+{
+	const char *p = text, *end = text + len, *line;
+	size_t n;
+
 	while ((line = str_next_line(&p, end, &n)) != NULL) {
 		if (n > 8 && strncmp(line, "variant ", 8) == 0) {
 			char v[64];
@@ -832,264 +1545,101 @@ game_read(struct game *g, const char *text, size_t len,
 			memcpy(v, line + 8, k);
 			v[k] = '\0';
 			str_copy(g->set.variant, str_trim(v), sizeof g->set.variant);
-			break;
+			return;
 		}
 	}
+}
+
+/* Read the board from its lines; its complaints go to err with the file's
+ * line numbers (a missing line is missed where the file ends, at line
+ * last). Returns 1 when it cannot be read, else 0. */
+static int
+read_board(struct game *g, const struct game_pending *pd, int last, struct buf *err)
+{
+	struct buf berr;
+	const char *q, *qend, *l;
+	size_t k;
+
+	buf_init(&berr, 1 << 16);
+	if (board_read(&g->board, g->map, buf_str(&pd->board), pd->board.len, &berr) == 0) {
+		buf_free(&berr);
+		return 0;
+	}
+	q = buf_str(&berr);
+	qend = q + berr.len;
+	while ((l = str_next_line(&q, qend, &k)) != NULL) {
+		long bl = 0;
+		size_t digits = strspn(l, "0123456789");
+		if (digits > 0 && digits + 1 < k && l[digits] == ':' &&
+		    (bl = strtol(l, NULL, 10)) >= 1 && bl <= pd->nbline)
+			buf_printf(err, "%d%.*s\n", pd->bline[bl - 1], (int)(k - digits), l + digits);
+		else
+			buf_printf(err, "%d: %.*s\n", last, (int)k, l);
+	}
+	buf_free(&berr);
+	return 1;
+}
+
+/* Read the orders against the board. Returns the number that cannot be read. */
+static int
+read_orders(struct game *g, const struct game_pending *pd, struct buf *err)
+{
+	int i, errors = 0;
+
+	for (i = 0; i < pd->npo; i++) {
+		const struct pending_order *o = &pd->po[i];
+		struct parse_ctx c = { g->map, g->names, &g->board, o->power };
+		struct parse_result r;
+
+		order_parse(&c, o->text, strlen(o->text), &r);
+		if (r.verdict == VERDICT_REFUSED || r.verdict == VERDICT_BLANK ||
+		    (r.order.kind == ORDER_REVIVE ? game_set_revival(g, o->power, &r.order, &r.prefs) :
+						    game_set_order(g, o->power, &r.order)) < 0) {
+			buf_printf(err, "%d: cannot read order \"%s\"\n", o->line, o->text);
+			errors++;
+		}
+	}
+	return errors;
+}
+
+/* A game as game_read() starts it: the defaults, no delegations, no conference. */
+static void
+game_blank(struct game *g)
+{
+	int i;
+
+	memset(g, 0, sizeof *g);
+	game_settings_default(&g->set, "standard");
+	for (i = 0; i < MAP_MAX_POWERS; i++)
+		g->del[i].concede_to = POWER_NONE;
+	g->conf.where = PROV_NONE;
+}
+
+int
+game_read(struct game *g, const char *text, size_t len,
+    const struct map *(*find)(void *ctx, const char *variant, const struct names **nm),
+    void *ctx, struct buf *err)
+{
+	struct game_pending pd = { 0 };
+	struct game_in in = { g, NULL, 0, &pd };
+	int errors;
+
+	game_blank(g);
+	read_variant_first(g, text, len);
 	g->map = find(ctx, g->set.variant, &g->names);
 	if (g->map == NULL) {
 		buf_printf(err, "unknown variant \"%s\"\n", g->set.variant);
-		free(po);
-		buf_free(&boardtxt);
 		return -1;
 	}
-
-	p = text;
-	while ((line = str_next_line(&p, end, &n)) != NULL) {
-		char buf[600], *k, *v;
-		const char *why = NULL;
-		power_id pw;
-		char *rest;
-		long num;
-
-		lineno++;
-		switch (str_split_kv(line, n, buf, sizeof buf, &k, &v)) {
-		case 0:
-			continue;
-		case -1:
-			buf_printf(err, "%d: line too long\n", lineno);
-			errors++;
-			continue;
-		default:
-			break;
-		}
-		if (is_board_key(k)) {
-			buf_printf(&boardtxt, "%s %s\n", k, v);
-			bline = xreallocarray(bline, (size_t)nbline + 1, sizeof *bline);
-			bline[nbline++] = lineno;	/* its line in the file */
-			continue;
-		}
-		if (strcmp(k, "game") == 0) {
-			if (!game_name_valid(v))
-				why = "bad game name";
-			str_copy(g->name, v, sizeof g->name);
-		} else if (strcmp(k, "variant") == 0) {
-			/* read above */
-		} else if (strcmp(k, "edition") == 0) {
-			if (edition_parse(v, &g->set.edition) < 0)
-				why = "unknown edition";
-		} else if (strcmp(k, "status") == 0) {
-			for (i = 0; i <= GAME_ENDED; i++)
-				if (strcmp(v, status_name((enum game_status)i)) == 0)
-					break;
-			if (i > GAME_ENDED)
-				why = "unknown status";
-			else
-				g->status = (enum game_status)i;
-		} else if (strcmp(k, "result") == 0) {
-			str_copy(g->result, v, sizeof g->result);
-		} else if (strcmp(k, "created") == 0) {
-			if (read_time(v, &g->created) < 0)
-				why = "bad time";
-		} else if (strcmp(k, "phase-start") == 0) {
-			if (read_time(v, &g->phase_start) < 0)
-				why = "bad time";
-		} else if (strcmp(k, "deadline") == 0) {
-			if (read_time(v, &g->deadline) < 0)
-				why = "bad time";
-		} else if (strcmp(k, "paused-left") == 0) {
-			if (str_to_long(v, 0, 1L << 40, &g->paused_left) < 0)
-				why = "bad number";
-		} else if (strcmp(k, "gm-told") == 0) {
-			g->gm_told = strcmp(v, "yes") == 0;
-		} else if (strcmp(k, "duration") == 0) {
-			char *sp = v + strcspn(v, " \t");
-			if (*sp)
-				*sp++ = '\0';
-			for (i = 0; i < 3; i++)
-				if (strcmp(v, phase_keys[i]) == 0)
-					break;
-			if (i == 3 || time_parse_span(str_trim(sp), &g->set.duration[i]) < 0)
-				why = "expected: duration movement|retreat|adjustment SPAN";
-		} else if (strcmp(k, "deadline-time") == 0) {
-			int hh, mm;
-			if (strlen(v) == 5 && v[2] == ':' && (hh = (v[0] - '0') * 10 + v[1] - '0') < 24 &&
-			    (mm = (v[3] - '0') * 10 + v[4] - '0') < 60 && hh >= 0 && mm >= 0)
-				g->set.deadline_minute = hh * 60 + mm;
-			else
-				why = "expected HH:MM";
-		} else if (strcmp(k, "deadline-days") == 0) {
-			char *save, *d;
-			g->set.days = 0;
-			for (d = strtok_r(v, " ,", &save); d; d = strtok_r(NULL, " ,", &save)) {
-				for (i = 0; i < 7; i++)
-					if (str_prefix_nocase(d, day_names[i]))
-						break;
-				if (i == 7)
-					why = "unknown day";
-				else
-					g->set.days |= (uint8_t)(1 << i);
-			}
-		} else if (strcmp(k, "grace") == 0) {
-			if (time_parse_span(v, &g->set.grace) < 0)
-				why = "bad span";
-		} else if (strcmp(k, "remind") == 0) {
-			if (time_parse_span(v, &g->set.remind) < 0)
-				why = "bad span";
-		} else if (strcmp(k, "zone") == 0) {
-			str_copy(g->set.zone, v, sizeof g->set.zone);
-		} else if (strcmp(k, "press") == 0) {
-			g->set.press = strcmp(v, "none") == 0 ? PRESS_NONE :
-			    strcmp(v, "grey") == 0 ? PRESS_GREY : PRESS_WHITE;
-		} else if (strcmp(k, "nmr") == 0) {
-			g->set.nmr = strcmp(v, "wait") == 0 ? NMR_WAIT : NMR_CD;
-		} else if (strcmp(k, "gm-reads-press") == 0) {
-			g->set.gm_reads_press = strcmp(v, "yes") == 0;
-		} else if (strcmp(k, "speech") == 0) {
-			if (time_parse_span(v, &g->set.speech) < 0)
-				why = "bad span";
-		} else if (strcmp(k, "first-movement") == 0) {
-			if (time_parse_span(v, &g->set.first_movement) < 0)
-				why = "bad span";
-		} else if (strcmp(k, "speech-until") == 0) {
-			if (read_time(v, &g->speech_until) < 0)
-				why = "bad time";
-		} else if (strcmp(k, "award") == 0) {
-			why = read_award(g, v);
-		} else if (strcmp(k, "conference") == 0) {
-			why = read_conference(g, v);
-		} else if (strcmp(k, "conference-name") == 0) {
-			str_copy(g->conf.name, v, sizeof g->conf.name);
-		} else if (read_season_line(g->map, &g->season, k, v, &why)) {
-			/* done */
-		} else if (strcmp(k, "gm") == 0) {
-			if (g->ngms < GAME_MAX_GMS)
-				str_copy(g->gms[g->ngms++], v, ADDR_MAX);
-		} else if (strcmp(k, "gm-secret") == 0) {
-			str_copy(g->gm_secret, v, sizeof g->gm_secret);
-		} else if (strcmp(k, "seq") == 0) {
-			if (str_to_long(v, 0, 1L << 50, &g->seq) < 0)
-				why = "bad number";
-		} else if (strcmp(k, "phases") == 0) {
-			if (str_to_long(v, 0, 1000000, &num) < 0)
-				why = "bad number";
-			g->nphases = (int)num;
-		} else if (strcmp(k, "centres") == 0) {
-			char *save, *tok = strtok_r(v, " ", &save);
-			int q = 0;
-			if (g->nyears >= GAME_MAX_YEARS || tok == NULL ||
-			    str_to_long(tok, 1, 99999, &num) < 0) {
-				why = "expected: centres YEAR COUNT...";
-			} else {
-				g->years[g->nyears].year = (int)num;
-				while ((tok = strtok_r(NULL, " ", &save)) != NULL && q < MAP_MAX_POWERS &&
-				    str_to_long(tok, 0, 255, &num) == 0)
-					g->years[g->nyears].centres[q++] = (uint8_t)num;
-				g->nyears++;
-			}
-		} else if (strcmp(k, "observer") == 0) {
-			if (g->nobservers < GAME_MAX_OBSERVERS)
-				str_copy(g->observers[g->nobservers++], v, ADDR_MAX);
-		} else if (strcmp(k, "bounces") == 0) {
-			char *addr = v + strcspn(v, " \t");
-			if (*addr)
-				*addr++ = '\0';
-			if (str_to_long(v, 1, 1000000, &num) < 0 || *addr == '\0')
-				why = "expected bounces COUNT ADDRESS";
-			else if (g->nbouncing < GAME_MAX_BOUNCING) {
-				str_copy(g->bouncing[g->nbouncing].addr, str_trim(addr), ADDR_MAX);
-				g->bouncing[g->nbouncing++].count = (int)num;
-			}
-		} else if ((pw = split_power(g->map, v, &rest)) == POWER_NONE) {
-			why = "unknown key, or unknown power";
-		} else if (strcmp(k, "member") == 0) {
-			struct delegation *d = &g->del[pw];
-			char *zone = rest + strcspn(rest, " \t");
-			if (*zone)
-				*zone++ = '\0';
-			if (d->nmembers >= GAME_MAX_MEMBERS)
-				why = "too many members";
-			else {
-				str_copy(d->members[d->nmembers].addr, rest, ADDR_MAX);
-				str_copy(d->members[d->nmembers].zone, str_trim(zone), ZONE_MAX);
-				d->nmembers++;
-			}
-		} else if (strcmp(k, "secret") == 0) {
-			str_copy(g->del[pw].secret, rest, SECRET_HASH_MAX);
-		} else if (strcmp(k, "flags") == 0) {
-			g->del[pw].wait = strstr(rest, "wait") != NULL;
-			g->del[pw].resigned = strstr(rest, "resigned") != NULL;
-			g->del[pw].reminded = strstr(rest, "reminded") != NULL;
-		} else if (strcmp(k, "vote") == 0) {
-			if (str_prefix_nocase(rest, "draw")) {
-				g->del[pw].vote = VOTE_DRAW;
-			} else if (str_prefix_nocase(rest, "concede ")) {
-				g->del[pw].vote = VOTE_CONCEDE;
-				g->del[pw].concede_to = map_find_power(g->map, str_trim(rest + 8));
-				if (g->del[pw].concede_to == POWER_NONE)
-					why = "unknown power conceded to";
-			} else {
-				why = "expected draw or concede POWER";
-			}
-		} else if (strcmp(k, "points") == 0) {
-			if (str_to_long(rest, -1000, 1000, &num) < 0)
-				why = "bad number";
-			g->del[pw].points = (int)num;
-		} else if (strcmp(k, "goal") == 0) {
-			why = read_goal(&g->del[pw], rest);
-		} else if (strcmp(k, "control-bonus") == 0) {
-			str_copy(g->del[pw].bonus, rest, sizeof g->del[pw].bonus);
-
-		} else if (strcmp(k, "order") == 0) {
-			if (npo < MAP_MAX_POWERS * GAME_MAX_ORDERS) {
-				po[npo].power = pw;
-				po[npo].line = lineno;
-				str_copy(po[npo].text, rest, sizeof po[npo].text);
-				npo++;
-			}
-		} else {
-			why = "unknown key";
-		}
-		if (why) {
-			buf_printf(err, "%d: %s: %s\n", lineno, why, k);
-			errors++;
-		}
-	}
-	buf_init(&berr, 1 << 16);
-	if (board_read(&g->board, g->map, buf_str(&boardtxt), boardtxt.len, &berr) < 0) {
-		/* The board's complaints, with the file's line numbers: a
-		 * missing line is missed where the file ends. */
-		const char *q = buf_str(&berr), *qend = q + berr.len, *l;
-		size_t k;
-		while ((l = str_next_line(&q, qend, &k)) != NULL) {
-			long bl = 0;
-			size_t digits = strspn(l, "0123456789");
-			if (digits > 0 && digits + 1 < k && l[digits] == ':' &&
-			    (bl = strtol(l, NULL, 10)) >= 1 && bl <= nbline)
-				buf_printf(err, "%d%.*s\n", bline[bl - 1], (int)(k - digits), l + digits);
-			else
-				buf_printf(err, "%d: %.*s\n", lineno, (int)k, l);
-		}
-		errors++;
-	}
-	buf_free(&berr);
-	free(bline);
+	buf_init(&pd.board, 1 << 20);
+	pd.po = xcalloc(MAP_MAX_POWERS * GAME_MAX_ORDERS, sizeof *pd.po);
+	errors = read_lines(&in, text, len, err);
+	errors += read_board(g, &pd, in.line, err);
 	game_set_rules(g);
-	/* Orders need the board to be read. */
-	for (i = 0; i < npo; i++) {
-		struct parse_ctx c = { g->map, g->names, &g->board, po[i].power };
-		struct parse_result r;
-
-		order_parse(&c, po[i].text, strlen(po[i].text), &r);
-		if (r.verdict == VERDICT_REFUSED || r.verdict == VERDICT_BLANK ||
-		    (r.order.kind == ORDER_REVIVE ?
-			game_set_revival(g, po[i].power, &r.order, &r.prefs) :
-			game_set_order(g, po[i].power, &r.order)) < 0) {
-			buf_printf(err, "%d: cannot read order \"%s\"\n", po[i].line, po[i].text);
-			errors++;
-		}
-	}
-	free(po);
-	buf_free(&boardtxt);
+	errors += read_orders(g, &pd, err);
+	free(pd.po);
+	free(pd.bline);
+	buf_free(&pd.board);
 	return errors ? -1 : 0;
 }
 

@@ -3,8 +3,8 @@
  * and the orders given so far, in memory and as a text file.
  *
  * The file (game.txt in the game's folder) is line-oriented "key value",
- * readable and editable by a host in an emergency; see game_write() for
- * every key. It is always replaced whole and atomically by the shell.
+ * readable and editable by a host in an emergency; see the tables of
+ * fields (struct game_field, game.c) for every key. It is always replaced whole and atomically by the shell.
  * History (one file per adjudicated phase), the audit log and the press
  * archive live beside it, append-only.
  *
@@ -166,7 +166,65 @@ void game_settings_default(struct game_settings *s, const char *variant);
 void game_init(struct game *g, const char *name, const struct game_settings *s,
     const struct map *m, const struct names *nm, time_t now);
 
-/* Append the file form of g to out. */
+/*
+ * The game file's fields. A field is a key (or several, blank-separated,
+ * read by one reader) with its writer and its reader side by side, so that
+ * nothing is written that is not read back, or read that is not written.
+ * game_write() writes the parts in the order below and, in each part, the
+ * common table's fields, then those of the rule systems' tables; the two
+ * parts of the delegations are written power by power, their lines read
+ * "KEY POWER ...". game_read() finds each line's field by its key.
+ */
+enum game_part {
+	GAME_PART_HEAD,		/* the game and its settings */
+	GAME_PART_POWER,	/* a delegation's lines */
+	GAME_PART_ORDERS,	/* then its orders */
+	GAME_PART_STATE,	/* after the delegations: a rule system's state */
+	GAME_PART_POSITION,	/* last: the centre counts and the board */
+};
+
+#define GAME_FIELD_OPTIONAL 1u	/* the shared writers: no line when zero or "" */
+
+/* What a reader works on: the game, the line's key and number; pending
+ * belongs to game_read() (the board and the orders, read at the end). */
+struct game_in {
+	struct game *g;
+	const char *key;
+	int line;
+	struct game_pending *pending;
+};
+
+struct game_field {
+	const char *keys;
+	enum game_part part;
+	/* Append the field's lines (those of power p in the delegations' parts,
+	 * else p is POWER_NONE). */
+	void (*write)(const struct game_field *f, const struct game *g, power_id p,
+	    struct buf *out);
+	/* Read the value v of one line (after the power in the delegations'
+	 * parts). Returns NULL, or what is wrong for "LINE: what: KEY". */
+	const char *(*read)(const struct game_field *f, struct game_in *in, power_id p,
+	    const char *v);
+	/* For the shared writers and readers: where the value is (in struct
+	 * game, or in struct delegation in the delegations' parts), the range
+	 * of a number or the size of a text, GAME_FIELD_ flags. */
+	size_t off;
+	long min, max;
+	unsigned flags;
+};
+
+struct game_field_table {
+	const struct game_field *fields;
+	size_t n;
+};
+
+/* The fields of every game; those of MUNA (the control bonus, goals,
+ * awards, the conference, insurrections under way), which write nothing
+ * for a game that has none. */
+extern const struct game_field_table game_common_fields;
+extern const struct game_field_table game_muna_fields;
+
+/* Append the file form of g to out: every field of the tables above. */
 void game_write(const struct game *g, struct buf *out);
 /*
  * Read a game file. The variant is looked up through find (which returns

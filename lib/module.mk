@@ -8,6 +8,7 @@ POUCH_SRCS += \
 	lib/lazylib.c \
 	lib/log.c \
 	lib/monotime.c \
+	lib/scan.c \
 	lib/str.c \
 	lib/strset.c \
 	lib/strv.c \

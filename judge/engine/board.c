@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../lib/scan.h"
 #include "../../lib/str.h"
 
 void
@@ -156,7 +157,9 @@ phase_format(const struct board *b, char *out, size_t size)
 int
 phase_parse(const char *s, int *year, enum season *season, enum phase_type *phase)
 {
-	char buf[64], *tok, *save;
+	char buf[64];
+	const char *p;
+	struct scan_word tok;
 	int have_year = 0, have_season = 0, have_phase = 0;
 	long y;
 
@@ -179,29 +182,31 @@ phase_parse(const char *s, int *year, enum season *season, enum phase_type *phas
 			*season = SEASON_WINTER;
 		return (*season == SEASON_WINTER) == (*phase == PHASE_ADJUSTMENT) ? 0 : -1;
 	}
-	if (str_copy(buf, s, sizeof buf) >= sizeof buf)
-		return -1;
-	for (tok = strtok_r(buf, " ,\t", &save); tok; tok = strtok_r(NULL, " ,\t", &save)) {
-		if (str_to_long(tok, 1, 99999, &y) == 0) {
+	if (strlen(s) >= sizeof buf)
+		return -1;	/* as long a name is none */
+	for (p = s; scan_token(&p, " ,\t", &tok) == 0;) {
+		if (scan_word_long(&tok, 1, 99999, &y) == 0) {
 			*year = (int)y;
 			have_year = 1;
-		} else if (str_eq_nocase(tok, "spring")) {
+		} else if (scan_word_is_nocase(&tok, "spring")) {
 			*season = SEASON_SPRING;
 			have_season = 1;
-		} else if (str_eq_nocase(tok, "fall") || str_eq_nocase(tok, "autumn")) {
+		} else if (scan_word_is_nocase(&tok, "fall") || scan_word_is_nocase(&tok, "autumn")) {
 			*season = SEASON_FALL;
 			have_season = 1;
-		} else if (str_eq_nocase(tok, "winter")) {
+		} else if (scan_word_is_nocase(&tok, "winter")) {
 			*season = SEASON_WINTER;
 			have_season = 1;
-		} else if (str_eq_nocase(tok, "movement") || str_eq_nocase(tok, "moves")) {
+		} else if (scan_word_is_nocase(&tok, "movement") || scan_word_is_nocase(&tok, "moves")) {
 			*phase = PHASE_MOVEMENT;
 			have_phase = 1;
-		} else if (str_eq_nocase(tok, "retreat") || str_eq_nocase(tok, "retreats")) {
+		} else if (scan_word_is_nocase(&tok, "retreat") ||
+		    scan_word_is_nocase(&tok, "retreats")) {
 			*phase = PHASE_RETREAT;
 			have_phase = 1;
-		} else if (str_eq_nocase(tok, "adjustment") || str_eq_nocase(tok, "adjustments") ||
-		    str_eq_nocase(tok, "build") || str_eq_nocase(tok, "builds")) {
+		} else if (scan_word_is_nocase(&tok, "adjustment") ||
+		    scan_word_is_nocase(&tok, "adjustments") || scan_word_is_nocase(&tok, "build") ||
+		    scan_word_is_nocase(&tok, "builds")) {
 			*phase = PHASE_ADJUSTMENT;
 			have_phase = 1;
 		} else
@@ -271,13 +276,13 @@ board_write(const struct board *b, const struct map *m, struct buf *out)
 }
 
 int
-board_parse_unit(const struct map *m, char *s, struct unit *u, char **rest, const char **why)
+board_parse_unit(const struct map *m, const char **p, struct unit *u, const char **why)
 {
-	char *save, *pw = strtok_r(s, " \t", &save);
-	char *ty = strtok_r(NULL, " \t", &save);
-	char *loc = strtok_r(NULL, " \t", &save);
+	const char *s = *p;
+	char pw[64], ty[8], loc[64];
 
-	if (!pw || !ty || !loc) {
+	if (scan_name(&s, pw, sizeof pw) < 0 || scan_name(&s, ty, sizeof ty) < 0 ||
+	    scan_name(&s, loc, sizeof loc) < 0) {
 		*why = "expected POWER TYPE LOCATION";
 		return -1;
 	}
@@ -304,8 +309,23 @@ board_parse_unit(const struct map *m, char *s, struct unit *u, char **rest, cons
 		*why = "that unit cannot stand there";
 		return -1;
 	}
-	*rest = save;
+	*p = s;
 	return 0;
+}
+
+/* "from PROVINCE" after a dislodged unit, or nothing. Returns NULL or what is wrong. */
+static const char *
+read_attacker(const struct map *m, const char *s, prov_id *attacker)
+{
+	char at[64];
+
+	*attacker = PROV_NONE;
+	if (scan_at_end(&s))
+		return NULL;
+	if (scan_literal(&s, "from") < 0 || scan_name(&s, at, sizeof at) < 0)
+		return "expected: from PROVINCE";
+	*attacker = map_find_province(m, at);
+	return *attacker == PROV_NONE ? "unknown province after from" : NULL;
 }
 
 int
@@ -317,7 +337,7 @@ board_read(struct board *b, const struct map *m, const char *text, size_t len, s
 
 	board_init_empty(b, m->start_year, SEASON_SPRING, PHASE_MOVEMENT);
 	while ((line = str_next_line(&p, end, &n)) != NULL) {
-		char buf[512], *s, *kw, *rest = NULL;
+		char buf[512], *s, *kw;
 		const char *why = NULL;
 		struct unit u;
 		int kv;
@@ -344,28 +364,20 @@ board_read(struct board *b, const struct map *m, const char *text, size_t len, s
 				have_phase = 1;
 			}
 		} else if (strcmp(kw, "unit") == 0) {
-			if (board_parse_unit(m, s, &u, &rest, &why) == 0 &&
+			const char *rest = s;
+			if (board_parse_unit(m, &rest, &u, &why) == 0 &&
 			    board_add_unit(b, (enum unit_type)u.type, u.power, u.loc) < 0)
 				why = "too many units";
 		} else if (strcmp(kw, "dislodged") == 0) {
-			if (board_parse_unit(m, s, &u, &rest, &why) == 0) {
-				struct dislodged *d = &b->dislodged[b->ndislodged];
-				char *save, *from = strtok_r(rest, " \t", &save);
-				char *at = strtok_r(NULL, " \t", &save);
-				if (b->ndislodged >= BOARD_MAX_UNITS)
-					why = "too many dislodged units";
-				else {
-					d->unit = u;
-					d->attacker = PROV_NONE;
-					if (from && strcmp(from, "from") == 0 && at) {
-						d->attacker = map_find_province(m, at);
-						if (d->attacker == PROV_NONE)
-							why = "unknown province after from";
-					} else if (from)
-						why = "expected: from PROVINCE";
-					if (!why)
-						b->ndislodged++;
-				}
+			const char *rest = s;
+			struct dislodged *d = &b->dislodged[b->ndislodged];
+			if (board_parse_unit(m, &rest, &u, &why) < 0)
+				;	/* why says it */
+			else if (b->ndislodged >= BOARD_MAX_UNITS)
+				why = "too many dislodged units";
+			else if ((why = read_attacker(m, rest, &d->attacker)) == NULL) {
+				d->unit = u;
+				b->ndislodged++;
 			}
 		} else if (strcmp(kw, "contested") == 0) {
 			prov_id pr = map_find_province(m, str_trim(s));
@@ -374,9 +386,10 @@ board_read(struct board *b, const struct map *m, const char *text, size_t len, s
 			else
 				board_set_contested(b, pr);
 		} else if (strcmp(kw, "owner") == 0) {
-			char *save, *pw = strtok_r(s, " \t", &save), *pv = strtok_r(NULL, " \t", &save);
-			power_id po = pw ? map_find_power(m, pw) : POWER_NONE;
-			prov_id pr = pv ? map_find_province(m, pv) : PROV_NONE;
+			const char *rest = s;
+			char pw[64], pv[64];
+			power_id po = scan_name(&rest, pw, sizeof pw) == 0 ? map_find_power(m, pw) : POWER_NONE;
+			prov_id pr = scan_name(&rest, pv, sizeof pv) == 0 ? map_find_province(m, pv) : PROV_NONE;
 			if (po == POWER_NONE || pr == PROV_NONE)
 				why = "expected: owner POWER PROVINCE";
 			else if (!m->provs[pr].supply)

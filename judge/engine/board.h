@@ -107,9 +107,9 @@ void phase_code(const struct board *b, char *out, size_t size);
 int phase_cmp(int y1, enum season s1, enum phase_type p1, int y2, enum season s2,
     enum phase_type p2);
 
-/* Read "POWER T LOC" (T: A, F, army or fleet) at the start of s, which is
- * cut up; *rest gets what follows. Returns 0, or -1 with a message in why. */
-int board_parse_unit(const struct map *m, char *s, struct unit *u, char **rest, const char **why);
+/* Read "POWER T LOC" (T: A, F, army or fleet) at the cursor *p and move it
+ * past them. Returns 0, or -1 with a message in why (*p not moved). */
+int board_parse_unit(const struct map *m, const char **p, struct unit *u, const char **why);
 /* Append "F stp/sc" for unit u. */
 void unit_format(const struct map *m, const struct unit *u, struct buf *out);
 

@@ -10,6 +10,7 @@
 #include "../../lib/fsio.h"
 #include "../../maps/geometry.h"
 #include "../../maps/variant.h"
+#include "../../parser/names.h"
 
 const char *
 test_shared_dir(void)
@@ -59,6 +60,16 @@ test_standard_map(void)
 	if (m == NULL)
 		m = test_load_standard_map();
 	return m;
+}
+
+const struct names *
+test_standard_names(void)
+{
+	static struct names *nm;
+
+	if (nm == NULL)
+		nm = names_new(test_standard_map());
+	return nm;
 }
 
 struct geometry *

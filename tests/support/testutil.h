@@ -22,6 +22,9 @@ const char *test_shared_path(const char *rel);
 struct map *test_load_map(const char *path);
 /* The standard map (loaded once, never freed). */
 const struct map *test_standard_map(void);
+struct names;
+/* The name index of the standard map (built once, never freed). */
+const struct names *test_standard_names(void);
 /* A fresh copy of the standard map, for tests that change it (rule
  * options); the caller map_free()s it. Fails the test when it cannot. */
 struct map *test_load_standard_map(void);

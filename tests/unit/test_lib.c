@@ -1,6 +1,6 @@
 /*
- * test_lib.c — lib/: bounded buffers, strings, string vectors, durable
- * files, locks, libraries loaded on first use.
+ * test_lib.c — lib/: bounded buffers, strings, string vectors, the cursor
+ * scanner, durable files, locks, libraries loaded on first use.
  */
 #include "../support/testutil.h"
 
@@ -19,6 +19,7 @@
 #include "../../lib/buf.h"
 #include "../../lib/fsio.h"
 #include "../../lib/lazylib.h"
+#include "../../lib/scan.h"
 #include "../../lib/str.h"
 #include "../../lib/strset.h"
 #include "../../lib/strv.h"
@@ -361,6 +362,75 @@ test_lazylib(void **state)
 	assert_non_null(strstr(err, "has no xmlNoSuchFunction"));
 }
 
+/* The cursor scanner: each step moves the cursor only when it takes something. */
+static void
+test_scan(void **state)
+{
+	const char *p = "  owner\tEngland  lon ", *q;
+	struct scan_word w;
+	char out[8];
+	long n;
+
+	(void)state;
+	assert_int_equal(scan_literal(&p, "own"), -1);
+	assert_string_equal(p, "  owner\tEngland  lon ");
+	assert_int_equal(scan_literal(&p, "owner"), 0);
+	assert_string_equal(p, "\tEngland  lon ");
+	assert_int_equal(scan_word(&p, &w), 0);
+	assert_true(scan_word_is(&w, "England"));
+	assert_false(scan_word_is(&w, "Englan"));
+	assert_true(scan_word_is_nocase(&w, "ENGLAND"));
+	assert_int_equal(scan_word_copy(&w, out, sizeof out), 0);
+	assert_string_equal(out, "England");
+	assert_int_equal(scan_word_copy(&w, out, 7), -1);
+	assert_string_equal(out, "");
+	assert_false(scan_at_end(&p));
+	q = p;
+	assert_int_equal(scan_name(&q, out, 3), 0);	/* "lon" does not fit in 3 */
+	assert_string_equal(out, "");
+	assert_int_equal(scan_name(&q, out, sizeof out), -1);
+	assert_int_equal(scan_name(&p, out, sizeof out), 0);
+	assert_string_equal(out, "lon");
+	assert_string_equal(p, " ");
+	p = "\t lon ";
+	assert_string_equal(scan_rest(&p), "lon ");
+	assert_true(scan_at_end(&p));
+	assert_int_equal(scan_word(&p, &w), -1);
+
+	/* Numbers: a whole word, in range, else the cursor stays. */
+	p = "1901 -3 +7 12x 99999999999999999999 5";
+	assert_int_equal(scan_long(&p, 1, 99999, &n), 0);
+	assert_int_equal(n, 1901);
+	assert_int_equal(scan_long(&p, 0, 10, &n), -1);
+	assert_string_equal(p, " -3 +7 12x 99999999999999999999 5");
+	assert_int_equal(scan_long(&p, -10, 10, &n), 0);
+	assert_int_equal(n, -3);
+	assert_int_equal(scan_long(&p, -10, 10, &n), 0);
+	assert_int_equal(n, 7);
+	assert_int_equal(scan_long(&p, 0, 1000, &n), -1);
+	assert_int_equal(scan_word(&p, &w), 0);
+	assert_int_equal(scan_long(&p, 0, 1000, &n), -1);
+	assert_int_equal(scan_word(&p, &w), 0);
+	assert_int_equal(scan_long(&p, 5, 5, &n), 0);
+	assert_int_equal(n, 5);
+	w.ptr = "-";
+	w.len = 1;
+	assert_int_equal(scan_word_long(&w, -10, 10, &n), -1);
+
+	/* Tokens between separators, as strtok reads them. */
+	p = ", mon,,wed fri,";
+	q = p;
+	assert_int_equal(scan_token(&p, " ,", &w), 0);
+	assert_true(scan_word_is(&w, "mon"));
+	assert_int_equal(scan_token(&p, " ,", &w), 0);
+	assert_true(scan_word_is(&w, "wed"));
+	assert_int_equal(scan_token(&p, " ,", &w), 0);
+	assert_true(scan_word_is(&w, "fri"));
+	assert_int_equal(scan_token(&p, " ,", &w), -1);
+	assert_string_equal(p, ",");
+	assert_string_equal(q, ", mon,,wed fri,");	/* never written */
+}
+
 int
 main(void)
 {
@@ -368,6 +438,7 @@ main(void)
 		cmocka_unit_test(test_buf_cap),
 		cmocka_unit_test(test_strings),
 		cmocka_unit_test(test_lines),
+		cmocka_unit_test(test_scan),
 		cmocka_unit_test(test_atomic_write),
 		cmocka_unit_test(test_lock),
 		cmocka_unit_test(test_sweep_tmp),

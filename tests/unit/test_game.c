@@ -1,0 +1,411 @@
+/*
+ * test_game.c — the game file (judge/game.h): a game with every field set
+ * away from its default written, read back and written again; every key of
+ * the tables of fields seen in the text; damaged lines reported as
+ * "LINE: message".
+ */
+#include "../support/testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../judge/game.h"
+#include "../../lib/str.h"
+#include "../../parser/orders.h"
+
+/* game_read's variant lookup: the standard map for "standard", else none. */
+static const struct map *
+find(void *ctx, const char *variant, const struct names **names)
+{
+	(void)ctx;
+	if (strcmp(variant, "standard") != 0)
+		return NULL;
+	*names = test_standard_names();
+	return test_standard_map();
+}
+
+static power_id
+pw(const char *name)
+{
+	return map_find_power(test_standard_map(), name);
+}
+
+static prov_id
+pr(const char *name)
+{
+	return map_find_province(test_standard_map(), name);
+}
+
+static void
+setting(struct game_settings *s, const char *key, const char *value)
+{
+	struct buf why;
+
+	buf_init(&why, 1024);
+	if (game_settings_set(s, key, value, NULL, &why) < 0)
+		fail_msg("setting %s %s: %s", key, value, buf_str(&why));
+	buf_free(&why);
+}
+
+/* Give power p the order text (read against g's board). */
+static void
+order(struct game *g, power_id p, const char *text)
+{
+	struct parse_ctx c = { g->map, g->names, &g->board, p };
+	struct parse_result r;
+
+	order_parse(&c, text, strlen(text), &r);
+	if (r.verdict != VERDICT_ACCEPTED)
+		fail_msg("order \"%s\": %s", text, r.note);
+	assert_int_equal(game_set_order(g, p, &r.order), 0);
+}
+
+static void
+member(struct game *g, power_id p, const char *addr, const char *zone)
+{
+	struct delegation *d = game_del(g, p);
+
+	str_copy(d->members[d->nmembers].addr, addr, ADDR_MAX);
+	str_copy(d->members[d->nmembers].zone, zone, ZONE_MAX);
+	d->nmembers++;
+}
+
+/* The settings, every one away from its default. */
+static void
+settings(struct game_settings *s)
+{
+	game_settings_default(s, "standard");
+	s->edition = EDITION_1982;
+	setting(s, "movement", "90m");
+	setting(s, "retreat", "12h");
+	setting(s, "adjustment", "36h");
+	setting(s, "time", "18:30");
+	setting(s, "days", "mon,wed fri");
+	setting(s, "grace", "12h");
+	setting(s, "remind", "6h");
+	str_copy(s->zone, "Europe/Paris", sizeof s->zone);
+	setting(s, "press", "grey");
+	setting(s, "nmr", "wait");
+	setting(s, "gmpress", "yes");
+	setting(s, "speech", "2h");
+	setting(s, "first-movement", "72h");
+}
+
+/* England and France: members, secrets, flags, votes, points, the control
+ * bonus, goals and orders. */
+static void
+delegations(struct game *g)
+{
+	struct delegation *e = game_del(g, pw("England")), *f = game_del(g, pw("France"));
+
+	member(g, pw("England"), "alice@a.example", "Europe/London");
+	member(g, pw("England"), "bob@b.example", "");
+	str_copy(e->secret, "hash-of-england", sizeof e->secret);
+	e->wait = e->reminded = true;
+	e->vote = VOTE_DRAW;
+	str_copy(e->bonus, "F1905M", sizeof e->bonus);
+	str_copy(e->goal[0], "Hold the Channel", AWARD_REASON_MAX);
+	str_copy(e->goal[1], "Keep Norway", AWARD_REASON_MAX);
+	str_copy(e->goal[2], "Open a conference", AWARD_REASON_MAX);
+	e->goal_points = 2;
+	e->goal_approved = true;
+	order(g, pw("England"), "F lon - nth");
+	order(g, pw("England"), "A lvp - yor");
+	member(g, pw("France"), "carol@c.example", "");
+	str_copy(f->secret, "hash-of-france", sizeof f->secret);
+	f->resigned = true;
+	f->vote = VOTE_CONCEDE;
+	f->concede_to = pw("England");
+	str_copy(f->goal[2], "Take Belgium", AWARD_REASON_MAX);
+	f->goal_points = 1;
+	order(g, pw("France"), "A par H");
+}
+
+/* The MUNA state: awards, a conference, an insurrection and a revival list. */
+static void
+muna(struct game *g)
+{
+	struct insurgent *u = &g->season.u[0];
+	struct order_prefs *r = &g->season.revival[pw("Russia")];
+
+	game_award(g, pw("England"), 2, false, "Convened the conference");
+	game_award(g, pw("Russia"), -1, true, "An insurrection failed");
+	game_del(g, pw("England"))->points = 3;
+	game_del(g, pw("France"))->points = -2;
+	g->conf.where = pr("mun");
+	g->conf.year = 1902;
+	g->conf.season = SEASON_FALL;
+	g->conf.powers = 1u << pw("England") | 1u << pw("France") | 1u << pw("Germany");
+	str_copy(g->conf.name, "The Congress of Munich", sizeof g->conf.name);
+	u->unit.power = pw("England");
+	u->unit.type = UNIT_FLEET;
+	u->unit.loc = map_find_location(g->map, "edi");
+	u->target = pw("Russia");
+	u->dislodged = true;
+	g->season.n = 1;
+	r->prov[0] = pr("mos");
+	r->prov[1] = pr("war");
+	r->prov[2] = pr("sev");
+	r->n = 3;
+}
+
+/* A game with every field of the file set away from its default. */
+static void
+full_game(struct game *g)
+{
+	struct game_settings s;
+	struct dislodged *d;
+
+	settings(&s);
+	game_init(g, "roundtrip", &s, test_standard_map(), test_standard_names(), 1795000000);
+	g->status = GAME_PAUSED;
+	str_copy(g->result, "Drawn by England and France", sizeof g->result);
+	g->phase_start = 1795003600;
+	g->deadline = 1795090000;
+	g->paused_left = 5400;
+	g->gm_told = true;
+	g->speech_until = 1795007200;
+	str_copy(g->gms[g->ngms++], "gm1@x.example", ADDR_MAX);
+	str_copy(g->gms[g->ngms++], "gm2@x.example", ADDR_MAX);
+	str_copy(g->gm_secret, "hash-of-gm", sizeof g->gm_secret);
+	g->seq = 42;
+	g->nphases = 7;
+	str_copy(g->observers[g->nobservers++], "obs1@o.example", ADDR_MAX);
+	str_copy(g->observers[g->nobservers++], "obs2@o.example", ADDR_MAX);
+	str_copy(g->bouncing[0].addr, "gone@g.example", ADDR_MAX);
+	g->bouncing[0].count = 1;
+	str_copy(g->bouncing[1].addr, "dead@d.example", ADDR_MAX);
+	g->bouncing[1].count = 3;
+	g->nbouncing = 2;
+	g->years[0].year = 1901;
+	g->years[0].centres[pw("Russia")] = 6;
+	g->years[1].year = 1902;
+	g->years[1].centres[pw("Turkey")] = 5;
+	g->nyears = 2;
+	d = &g->board.dislodged[g->board.ndislodged++];
+	d->unit.power = pw("Turkey");
+	d->unit.type = UNIT_ARMY;
+	d->unit.loc = map_find_location(g->map, "arm");
+	d->attacker = pr("sev");
+	board_set_contested(&g->board, pr("gal"));
+	g->board.owner[pr("bel")] = pw("France");
+	delegations(g);
+	muna(g);
+}
+
+/* Read text into g; fails the test on an error. */
+static void
+read_ok(struct game *g, const struct buf *text)
+{
+	struct buf err;
+
+	buf_init(&err, 1 << 16);
+	if (game_read(g, buf_str(text), text->len, find, NULL, &err) < 0)
+		fail_msg("game_read: %s", buf_str(&err));
+	assert_string_equal(buf_str(&err), "");
+	buf_free(&err);
+}
+
+/* True when some line of text starts with "key ". */
+static bool
+has_key(const char *text, const char *key, size_t n)
+{
+	const char *p;
+
+	for (p = text; (p = strstr(p, "\n")) != NULL; p++)
+		if (strncmp(p + 1, key, n) == 0 && p[1 + n] == ' ')
+			return true;
+	return false;
+}
+
+/* Every key of the table t begins a line of text. */
+static void
+check_keys(const struct game_field_table *t, const char *text)
+{
+	size_t i;
+
+	assert_true(t->n > 0);
+	for (i = 0; i < t->n; i++) {
+		const char *k = t->fields[i].keys;
+		while (*k) {
+			size_t n = strcspn(k, " ");
+			if (!has_key(text, k, n))
+				fail_msg("key \"%.*s\" is never written", (int)n, k);
+			k += n + strspn(k + n, " ");
+		}
+	}
+}
+
+static void
+check_read_back(const struct game *g)
+{
+	const struct delegation *e = &g->del[pw("England")], *f = &g->del[pw("France")];
+
+	assert_int_equal(g->status, GAME_PAUSED);
+	assert_string_equal(g->result, "Drawn by England and France");
+	assert_int_equal(g->set.edition, EDITION_1982);
+	assert_int_equal(g->set.duration[PHASE_MOVEMENT], 90 * 60);
+	assert_int_equal(g->set.duration[PHASE_ADJUSTMENT], 36 * 3600);
+	assert_int_equal(g->set.deadline_minute, 18 * 60 + 30);
+	assert_int_equal(g->set.days, 1 << 1 | 1 << 3 | 1 << 5);
+	assert_int_equal(g->set.remind, 6 * 3600);
+	assert_string_equal(g->set.zone, "Europe/Paris");
+	assert_int_equal(g->set.press, PRESS_GREY);
+	assert_int_equal(g->set.nmr, NMR_WAIT);
+	assert_true(g->set.gm_reads_press);
+	assert_int_equal(g->set.first_movement, 72 * 3600);
+	assert_int_equal(g->created, 1795000000);
+	assert_int_equal(g->speech_until, 1795007200);
+	assert_int_equal(g->paused_left, 5400);
+	assert_true(g->gm_told);
+	assert_int_equal(g->ngms, 2);
+	assert_string_equal(g->gms[1], "gm2@x.example");
+	assert_int_equal(g->seq, 42);
+	assert_int_equal(g->nphases, 7);
+	assert_string_equal(g->observers[1], "obs2@o.example");
+	assert_int_equal(g->nbouncing, 2);
+	assert_int_equal(g->bouncing[1].count, 3);
+	assert_string_equal(g->bouncing[1].addr, "dead@d.example");
+	assert_int_equal(e->nmembers, 2);
+	assert_string_equal(e->members[0].zone, "Europe/London");
+	assert_string_equal(e->members[1].addr, "bob@b.example");
+	assert_true(e->wait && e->reminded && !e->resigned && f->resigned);
+	assert_int_equal(e->vote, VOTE_DRAW);
+	assert_int_equal(f->vote, VOTE_CONCEDE);
+	assert_int_equal(f->concede_to, pw("England"));
+	assert_int_equal(e->points, 3);
+	assert_int_equal(f->points, -2);
+	assert_string_equal(e->bonus, "F1905M");
+	assert_string_equal(e->goal[1], "Keep Norway");
+	assert_int_equal(e->goal_points, 2);
+	assert_true(e->goal_approved);
+	assert_false(f->goal_approved);
+	assert_int_equal(e->norders, 2);
+	assert_int_equal(e->orders[0].kind, ORDER_MOVE);
+	assert_int_equal(g->board.ndislodged, 1);
+	assert_int_equal(g->board.dislodged[0].attacker, pr("sev"));
+	assert_true(board_contested(&g->board, pr("gal")));
+	assert_int_equal(g->board.owner[pr("bel")], pw("France"));
+	assert_int_equal(g->nyears, 2);
+	assert_int_equal(g->years[1].centres[pw("Turkey")], 5);
+	assert_int_equal(g->nawards, 2);
+	assert_true(g->awards[1].rules);
+	assert_int_equal(g->awards[1].points, -1);
+	assert_string_equal(g->awards[0].reason, "Convened the conference");
+	assert_int_equal(g->conf.where, pr("mun"));
+	assert_int_equal(g->conf.powers, 1u << pw("England") | 1u << pw("France") |
+	    1u << pw("Germany"));
+	assert_string_equal(g->conf.name, "The Congress of Munich");
+	assert_int_equal(g->season.n, 1);
+	assert_true(g->season.u[0].dislodged);
+	assert_int_equal(g->season.revival[pw("Russia")].n, 3);
+	assert_int_equal(g->season.revival[pw("Russia")].prov[2], pr("sev"));
+}
+
+/* Written, read back, written again: the same text, every key in it. */
+static void
+test_round_trip(void **state)
+{
+	struct game *g = calloc(2, sizeof *g);
+	struct buf a, b;
+
+	(void)state;
+	assert_non_null(g);
+	buf_init(&a, 1 << 20);
+	buf_init(&b, 1 << 20);
+	full_game(&g[0]);
+	game_write(&g[0], &a);
+	read_ok(&g[1], &a);
+	game_write(&g[1], &b);
+	assert_string_equal(buf_str(&b), buf_str(&a));
+	check_read_back(&g[1]);
+	check_keys(&game_common_fields, buf_str(&a));
+	check_keys(&game_muna_fields, buf_str(&a));
+	buf_free(&a);
+	buf_free(&b);
+	free(g);
+}
+
+/* Lines in the form a host would write them, with their line numbers. */
+static const char damaged[] =
+    "game dmg\n"
+    "variant standard\n"
+    "status forming\n"
+    "seq forty\n"
+    "frobnicate 1\n"
+    "frobnicate England 2\n"
+    "vote Englund draw\n"
+    "phase Spring 1901 Movement\n"
+    "unit England F lon\n"
+    "owner England xyz\n"
+    "goal England 3 9 approved Worth too much\n"
+    "order England F lon - nth\n"
+    "order England xyzzy plugh\n";
+
+/* Each damaged line named by its number: the lines, then the board's
+ * (with the file's numbers), then the orders. */
+static void
+test_damaged(void **state)
+{
+	struct game *g = calloc(1, sizeof *g);
+	struct buf err;
+
+	(void)state;
+	assert_non_null(g);
+	buf_init(&err, 1 << 16);
+	assert_int_equal(game_read(g, damaged, strlen(damaged), find, NULL, &err), -1);
+	assert_string_equal(buf_str(&err),
+	    "4: bad number: seq\n"
+	    "5: unknown key, or unknown power: frobnicate\n"
+	    "6: unknown key: frobnicate\n"
+	    "7: unknown key, or unknown power: vote\n"
+	    "11: expected: goal POWER 3 POINTS approved|proposed TEXT: goal\n"
+	    "10: expected: owner POWER PROVINCE\n"
+	    "13: cannot read order \"xyzzy plugh\"\n");
+	/* What could be read, was. */
+	assert_int_equal(g->del[pw("England")].norders, 1);
+	buf_reset(&err);
+	assert_int_equal(game_read(g, "variant nowhere\n", 16, find, NULL, &err), -1);
+	assert_string_equal(buf_str(&err), "unknown variant \"nowhere\"\n");
+	buf_free(&err);
+	free(g);
+}
+
+/* A file from before the later keys (no settings, no MUNA lines) reads
+ * with the defaults. */
+static void
+test_old_file(void **state)
+{
+	static const char old[] = "game old\nvariant standard\nstatus active\nseq 3\nphases 1\n"
+				  "phase Spring 1901 Movement\nunit England F lon\n";
+	struct game *g = calloc(1, sizeof *g);
+	struct buf err;
+
+	(void)state;
+	assert_non_null(g);
+	buf_init(&err, 1 << 16);
+	assert_int_equal(game_read(g, old, strlen(old), find, NULL, &err), 0);
+	assert_int_equal(g->status, GAME_ACTIVE);
+	assert_int_equal(g->set.press, PRESS_WHITE);
+	assert_int_equal(g->set.nmr, NMR_CD);
+	assert_int_equal(g->set.grace, 24 * 3600);
+	assert_int_equal(g->set.deadline_minute, -1);
+	assert_int_equal(g->conf.where, PROV_NONE);
+	assert_int_equal(g->del[pw("France")].concede_to, POWER_NONE);
+	assert_int_equal(g->board.nunits, 1);
+	buf_free(&err);
+	free(g);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_damaged),
+		cmocka_unit_test(test_old_file),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
