@@ -3,6 +3,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1459,29 +1460,64 @@ game_write(const struct game *g, struct buf *out)
 	write_part(g, GAME_PART_POSITION, POWER_NONE, out);
 }
 
-/* True when k is one of the blank-separated keys. */
-static bool
-keys_have(const char *keys, const char *k)
-{
-	struct scan_word w;
+/* Every key of the tables with its field, sorted by key: a game file has a
+ * line per unit and order, and each is looked up. */
+struct field_key {
+	char key[24];
+	const struct game_field *f;
+};
 
-	while (scan_word(&keys, &w) == 0)
-		if (scan_word_is(&w, k))
-			return true;
-	return false;
+#define FIELD_KEYS_MAX 128
+
+static int
+field_key_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct field_key *)a)->key, ((const struct field_key *)b)->key);
+}
+
+/* The index of the tables' keys, made on first use (the tables are
+ * constant, so it is the same in every run). */
+static const struct field_key *
+field_index(size_t *n)
+{
+	static struct field_key idx[FIELD_KEYS_MAX];
+	static size_t nidx;
+	size_t t, i;
+
+	if (nidx == 0) {
+		for (t = 0; t < NTABLES; t++)
+			for (i = 0; i < field_tables[t]->n; i++) {
+				const char *keys = field_tables[t]->fields[i].keys;
+				struct scan_word w;
+				while (scan_word(&keys, &w) == 0) {
+					assert(nidx < FIELD_KEYS_MAX && w.len < sizeof idx[0].key);
+					memcpy(idx[nidx].key, w.ptr, w.len);
+					idx[nidx].key[w.len] = '\0';
+					idx[nidx++].f = &field_tables[t]->fields[i];
+				}
+			}
+		qsort(idx, nidx, sizeof idx[0], field_key_cmp);
+		for (i = 1; i < nidx; i++)
+			assert(strcmp(idx[i - 1].key, idx[i].key) != 0);	/* one field a key */
+	}
+	*n = nidx;
+	return idx;
 }
 
 /* The field of key k, or NULL. */
 static const struct game_field *
 field_find(const char *k)
 {
-	size_t t, i;
+	struct field_key want;
+	const struct field_key *idx, *hit;
+	size_t n;
 
-	for (t = 0; t < NTABLES; t++)
-		for (i = 0; i < field_tables[t]->n; i++)
-			if (keys_have(field_tables[t]->fields[i].keys, k))
-				return &field_tables[t]->fields[i];
-	return NULL;
+	if (strlen(k) >= sizeof want.key)
+		return NULL;
+	strcpy(want.key, k);
+	idx = field_index(&n);
+	hit = bsearch(&want, idx, n, sizeof idx[0], field_key_cmp);
+	return hit ? hit->f : NULL;
 }
 
 /* Read the value v of a line of key k. Returns NULL or what is wrong. */
