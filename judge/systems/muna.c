@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../lib/scan.h"
 #include "../../lib/str.h"
 #include "../../lib/tz.h"
 #include "../../lib/xalloc.h"
@@ -37,18 +38,21 @@ struct news {
  * Returns the id, or -1; *i moves past the words used.
  */
 static int
-match_words(const struct map *m, char **w, int n, int *i, int (*find)(const struct map *, const char *))
+match_words(const struct map *m, const struct scan_word *w, int n, int *i,
+    int (*find)(const struct map *, const char *))
 {
 	char name[200];
 	int len, k, id;
 
 	for (len = n - *i < 4 ? n - *i : 4; len > 0; len--) {
-		name[0] = '\0';
-		for (k = 0; k < len; k++) {
+		size_t at = 0;
+		for (k = 0; k < len && at + w[*i + k].len + 2 < sizeof name; k++) {
 			if (k)
-				strncat(name, " ", sizeof name - strlen(name) - 1);
-			strncat(name, w[*i + k], sizeof name - strlen(name) - 1);
+				name[at++] = ' ';
+			memcpy(name + at, w[*i + k].ptr, w[*i + k].len);
+			at += w[*i + k].len;
 		}
+		name[at] = '\0';
 		if ((id = find(m, name)) >= 0) {
 			*i += len;
 			return id;
@@ -103,7 +107,9 @@ cmd_conference(struct judge *j, struct game *g, power_id who, char *args, struct
 {
 	const struct map *m = g->map;
 	struct conference c;
-	char *w[64], *save, *tok, *name;
+	struct scan_word w[64];
+	const char *cur;
+	char *name;
 	int n = 0, i = 0, id;
 	const struct unit *u;
 
@@ -132,8 +138,8 @@ cmd_conference(struct judge *j, struct game *g, power_id who, char *args, struct
 		*name = '\0';
 		str_copy(c.name, str_trim(name + 6), sizeof c.name);
 	}
-	for (tok = strtok_r(args, " ,;\t", &save); tok && n < 64; tok = strtok_r(NULL, " ,;\t", &save))
-		w[n++] = tok;
+	for (cur = args; n < 64 && scan_token(&cur, " ,;\t", &w[n]) == 0; n++)
+		;
 	if (g->status != GAME_ACTIVE && g->status != GAME_PAUSED) {
 		buf_printf(reply, "  REFUSED: the game is %s\n", status_name(g->status));
 		return -1;
@@ -152,7 +158,8 @@ cmd_conference(struct judge *j, struct game *g, power_id who, char *args, struct
 	c.where = (prov_id)id;
 	while (i < n) {
 		if ((id = match_words(m, w, n, &i, find_power)) < 0) {
-			buf_printf(reply, "  REFUSED: no power called \"%s\"\n", w[i]);
+			buf_printf(reply, "  REFUSED: no power called \"%.*s\"\n", (int)w[i].len,
+			    w[i].ptr);
 			return -1;
 		}
 		c.powers |= (uint64_t)1 << id;
@@ -265,6 +272,19 @@ put_goals(const struct game *g, power_id p, struct buf *out)
 		buf_puts(out, "  no goals yet\n");
 }
 
+/* "<n> <text>": a number n in [min, max] into *n, and the text after it
+ * (not empty) into *text. Returns 0 or -1. */
+static int
+number_and_text(const char *s, long min, long max, long *n, const char **text)
+{
+	struct scan_word w;
+
+	if (scan_word(&s, &w) < 0 || scan_word_long(&w, min, max, n) < 0)
+		return -1;
+	*text = scan_rest(&s);
+	return **text ? 0 : -1;
+}
+
 /*
  * GOAL (every power's goals), GOAL <power> 1|2 <text> (an officers' goal,
  * told to that power alone), GOAL APPROVE <power> (its proposed goal 3).
@@ -273,7 +293,8 @@ static int
 cmd_goal(struct judge *j, struct game *g, power_id who, char *args, struct buf *reply)
 {
 	const struct map *m = g->map;
-	char subject[128], text[600], *rest = args, *save, *num;
+	char subject[128], text[600], *rest = args;
+	const char *goal = NULL;
 	bool approve = false;
 	power_id p;
 	long k;
@@ -308,18 +329,16 @@ cmd_goal(struct judge *j, struct game *g, power_id who, char *args, struct buf *
 		    m->powers[p].name);
 		return 0;
 	}
-	num = p == POWER_NONE ? NULL : strtok_r(rest, " \t", &save);
-	if (approve || num == NULL || str_to_long(num, 1, GAME_GOALS - 1, &k) < 0 ||
-	    save == NULL || *str_trim(save) == '\0') {
+	if (approve || p == POWER_NONE || number_and_text(rest, 1, GAME_GOALS - 1, &k, &goal) < 0) {
 		buf_printf(reply, "  REFUSED: GOAL <power> 1 <goal> or GOAL <power> 2 <goal> (the officers' "
 		    "two goals), GOAL APPROVE <power> (the goal it proposed), or GOAL (all goals)\n");
 		return -1;
 	}
-	if (strlen(str_trim(save)) >= AWARD_REASON_MAX) {
+	if (strlen(goal) >= AWARD_REASON_MAX) {
 		buf_printf(reply, "  REFUSED: say the goal in fewer than %d characters\n", AWARD_REASON_MAX);
 		return -1;
 	}
-	str_copy(g->del[p].goal[k - 1], str_trim(save), AWARD_REASON_MAX);
+	str_copy(g->del[p].goal[k - 1], goal, AWARD_REASON_MAX);
 	judge_audit(j, g, "GOAL %s %ld: %s", m->powers[p].name, k, g->del[p].goal[k - 1]);
 	snprintf(text, sizeof text, "The officers give %s this political goal (goal %ld), told to you "
 	    "alone:\n  %s\n", m->powers[p].name, k, g->del[p].goal[k - 1]);
@@ -364,7 +383,8 @@ player_goal(struct judge *j, struct game *g, power_id p, char *args, struct buf 
 {
 	const char *name = g->map->powers[p].name;
 	struct delegation *d = &g->del[p];
-	char subject[128], text[600], *save, *num;
+	char subject[128], text[600];
+	const char *goal;
 	long pts;
 
 	if (*args == '\0') {
@@ -372,9 +392,7 @@ player_goal(struct judge *j, struct game *g, power_id p, char *args, struct buf 
 		put_goals(g, p, reply);
 		return 0;
 	}
-	num = strtok_r(args, " \t", &save);
-	if (num == NULL || str_to_long(num, 1, 100, &pts) < 0 || save == NULL ||
-	    *str_trim(save) == '\0') {
+	if (number_and_text(args, 1, 100, &pts, &goal) < 0) {
 		buf_printf(reply, "  REFUSED: GOAL <points> <goal>, e.g. GOAL 2 Keep Danzig free "
 		    "(1 to %d points)\n", GOAL_MAX_POINTS);
 		return -1;
@@ -388,11 +406,11 @@ player_goal(struct judge *j, struct game *g, power_id p, char *args, struct buf 
 		buf_puts(reply, "  REFUSED: the officers have approved your goal; it stays as it is\n");
 		return -1;
 	}
-	if (strlen(str_trim(save)) >= AWARD_REASON_MAX) {
+	if (strlen(goal) >= AWARD_REASON_MAX) {
 		buf_printf(reply, "  REFUSED: say the goal in fewer than %d characters\n", AWARD_REASON_MAX);
 		return -1;
 	}
-	str_copy(d->goal[GAME_GOALS - 1], str_trim(save), AWARD_REASON_MAX);
+	str_copy(d->goal[GAME_GOALS - 1], goal, AWARD_REASON_MAX);
 	d->goal_points = (uint8_t)pts;
 	judge_audit(j, g, "%s proposes goal 3 (%ld): %s", name, pts, d->goal[GAME_GOALS - 1]);
 	snprintf(text, sizeof text, "%s proposes a political goal worth %ld point%s:\n  %s\n"
