@@ -44,7 +44,7 @@ run() {
 	case $MODE in
 	valgrind) set -- env LD_PRELOAD="${LAZY_LIBS:=$(lazy_libs)}" valgrind -q --error-exitcode=99 \
 		--leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all \
-		--suppressions="$ROOT/tests/mail/valgrind.supp" "$prog" "$@" ;;
+		--suppressions="$ROOT/tests/e2e/mail/valgrind.supp" "$prog" "$@" ;;
 	*) set -- "$prog" "$@" ;;
 	esac
 	"$@" >"$OUT" 2>"$ERR"
