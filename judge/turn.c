@@ -9,7 +9,7 @@
  * it waits for the GM.
  */
 #define _DEFAULT_SOURCE
-#include "judge_int.h"
+#include "turn.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,11 +19,14 @@
 #include "../lib/tz.h"
 #include "../lib/xalloc.h"
 #include "engine/report.h"
+#include "outbound.h"
+#include "status.h"
 
 #define TEXT_MAX (4u << 20)
 
-time_t
-jx_deadline_after(const struct game *g, time_t start)
+/* The deadline of a phase starting at start. */
+static time_t
+deadline_after(const struct game *g, time_t start)
 {
 	const struct game_settings *s = &g->set;
 	time_t t = start + s->duration[g->board.phase % 3];
@@ -58,13 +61,13 @@ jx_deadline_after(const struct game *g, time_t start)
 }
 
 void
-jx_start_phase(struct judge *j, struct game *g, time_t now)
+turn_start_phase(struct judge *j, struct game *g, time_t now)
 {
 	int p;
 
 	(void)j;
 	g->phase_start = now;
-	g->deadline = jx_deadline_after(g, now);
+	g->deadline = deadline_after(g, now);
 	g->gm_told = false;
 	if (g->sys->phase_started)
 		g->sys->phase_started(g, now);
@@ -75,16 +78,8 @@ jx_start_phase(struct judge *j, struct game *g, time_t now)
 	}
 }
 
-bool
-judge_in_disorder(const struct game *g, power_id p)
-{
-	const struct delegation *d = &g->del[p];
-
-	return d->resigned || d->nmembers == 0 || d->secret[0] == '\0';
-}
-
 void
-jx_end_game(struct judge *j, struct game *g, const char *result)
+turn_end_game(struct judge *j, struct game *g, const char *result)
 {
 	struct buf text;
 	char subject[128];
@@ -96,23 +91,11 @@ jx_end_game(struct judge *j, struct game *g, const char *result)
 	judge_audit(j, g, "game over: %s", result);
 	buf_init(&text, TEXT_MAX);
 	buf_printf(&text, "Game %s is over.\n\n%s.\n\n", g->name, result);
-	jx_position(g, &text);
+	status_position(g, &text);
 	judge_standings(g, &g->board, "Final standings (victory points):", &text);
 	snprintf(subject, sizeof subject, "[%s] game over", g->name);
 	judge_announce(j, g, subject, buf_str(&text));
 	buf_free(&text);
-}
-
-void
-judge_standings(const struct game *g, const struct board *b, const char *title, struct buf *out)
-{
-	struct standing st[MAP_MAX_POWERS];
-	int p;
-
-	for (p = 0; p < g->map->npowers && g->del[p].points == 0; p++)
-		;
-	if (p < g->map->npowers || game_victory_points(g))
-		muna_standings_table(g->map, st, game_standings(g, b, st), title, out);
 }
 
 /* Send the turn report: to each member with what that power must do and the
@@ -156,12 +139,12 @@ send_reports(struct judge *j, struct game *g, const char *common)
 						continue;
 					if (held > 1)
 						buf_printf(&body, "%s: ", m->powers[q].name);
-					jx_what_to_do(g, (power_id)q, &body);
+					status_what_to_do(g, (power_id)q, &body);
 				}
-				jx_deadline_line(g, g->del[p].members[i].zone, j->now, &body);
-				jx_speech_line(g, g->del[p].members[i].zone, j->now, &body);
+				status_deadline_line(g, g->del[p].members[i].zone, j->now, &body);
+				status_speech_line(g, g->del[p].members[i].zone, j->now, &body);
 			}
-			jx_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL, OUT_GENERATED);
+			outbound_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL, OUT_GENERATED);
 		}
 	}
 	buf_reset(&body);
@@ -171,16 +154,16 @@ send_reports(struct judge *j, struct game *g, const char *common)
 		buf_printf(&body, "\nMap: %s\n", buf_str(&url));
 	if (g->status == GAME_ACTIVE) {
 		buf_printf(&body, "\nNext: %s. ", phase_format(&g->board, ph, sizeof ph));
-		jx_deadline_line(g, "", j->now, &body);
-		jx_speech_line(g, "", j->now, &body);
+		status_deadline_line(g, "", j->now, &body);
+		status_speech_line(g, "", j->now, &body);
 	}
 	for (i = 0; i < g->nobservers; i++) {
 		const char *to[1] = { g->observers[i] };
-		jx_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL, OUT_GENERATED);
+		outbound_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL, OUT_GENERATED);
 	}
 	for (i = 0; i < g->ngms; i++) {
 		const char *to[1] = { g->gms[i] };
-		jx_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL, OUT_GENERATED);
+		outbound_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL, OUT_GENERATED);
 	}
 	buf_free(&body);
 	buf_free(&url);
@@ -240,7 +223,7 @@ judge_process(struct judge *j, struct game *g, time_t now, bool preview, struct 
 	index = ++g->nphases;
 	if (j->seq == 0) {
 		/* From the clock: name the messages after the phase. */
-		jx_event(j, "%s.p%d", g->name, index);
+		outbound_event(j, "%s.p%d", g->name, index);
 	}
 	buf_init(&text, TEXT_MAX);
 	buf_printf(&text, "phase %s\nprocessed %s\n\n%s\norders\n",
@@ -284,7 +267,7 @@ judge_process(struct judge *j, struct game *g, time_t now, bool preview, struct 
 	g->board = t.next;
 	board_sort(&g->board);	/* as a saved game reads back: nothing may depend on a reload */
 	judge_touch(j, g);
-	jx_start_phase(j, g, now);
+	turn_start_phase(j, g, now);
 	{
 		char result[128];
 		if (g->sys->ended(g, result, sizeof result)) {
@@ -325,7 +308,7 @@ remind(struct judge *j, struct game *g, time_t now)
 			g->del[q].reminded = true;
 		}
 		judge_touch(j, g);
-		jx_event(j, "%s.r%d.%s", g->name, g->nphases, m->powers[p].abbr);
+		outbound_event(j, "%s.r%d.%s", g->name, g->nphases, m->powers[p].abbr);
 		snprintf(subject, sizeof subject, "[%s] reminder: orders for %s", g->name,
 		    phase_format(&g->board, ph, sizeof ph));
 		for (i = 0; i < d->nmembers; i++) {
@@ -333,29 +316,14 @@ remind(struct judge *j, struct game *g, time_t now)
 			buf_reset(&body);
 			buf_printf(&body, "Game %s, %s: orders are still missing.\n\n", g->name,
 			    buf_str(&names));
-			jx_held_status(g, (power_id)p, &body);
+			status_held(g, (power_id)p, &body);
 			buf_putc(&body, '\n');
-			jx_deadline_line(g, d->members[i].zone, now, &body);
-			jx_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL, OUT_GENERATED);
+			status_deadline_line(g, d->members[i].zone, now, &body);
+			outbound_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL, OUT_GENERATED);
 		}
 	}
 	buf_free(&body);
 	buf_free(&names);
-}
-
-time_t
-judge_grace_end(const struct game *g, time_t now)
-{
-	int p;
-
-	if (g->status != GAME_ACTIVE || g->deadline == 0 || now < g->deadline ||
-	    g->set.nmr != NMR_CD || g->set.grace <= 0)
-		return 0;
-	for (p = 0; p < g->map->npowers; p++)
-		if (game_must_order(g, (power_id)p) && !judge_in_disorder(g, (power_id)p) &&
-		    !game_orders_complete(g, (power_id)p))
-			return g->deadline + g->set.grace;
-	return 0;
 }
 
 /* What becomes of missing orders when the phase is decided without them. */
@@ -387,7 +355,7 @@ tell_deadline_passed(struct judge *j, struct game *g)
 
 	buf_init(&body, TEXT_MAX);
 	buf_init(&late, 1024);
-	jx_event(j, "%s.w%d", g->name, g->nphases);
+	outbound_event(j, "%s.w%d", g->name, g->nphases);
 	phase_format(&g->board, ph, sizeof ph);
 	snprintf(subject, sizeof subject, "[%s] deadline passed: orders missing for %s", g->name, ph);
 	for (p = 0; p < m->npowers; p++) {
@@ -412,8 +380,8 @@ tell_deadline_passed(struct judge *j, struct game *g)
 				buf_printf(&body, "You have until %s\n(the grace period) to send "
 				    "them. Then the phase is decided without them:\n%s.\n\n", until,
 				    missing_orders_fate(g));
-			jx_orders_status(g, (power_id)p, &body);
-			jx_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL, OUT_GENERATED);
+			status_orders(g, (power_id)p, &body);
+			outbound_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL, OUT_GENERATED);
 		}
 	}
 	buf_reset(&body);
@@ -432,7 +400,7 @@ tell_deadline_passed(struct judge *j, struct game *g)
 	}
 	for (i = 0; i < g->ngms; i++) {
 		const char *to[1] = { g->gms[i] };
-		jx_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL, OUT_GENERATED);
+		outbound_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL, OUT_GENERATED);
 	}
 	buf_free(&body);
 	buf_free(&late);
@@ -449,7 +417,7 @@ tick(struct judge *j, time_t now, bool early)
 	for (gi = 0; gi < j->ngames; gi++) {
 		struct game *g = j->games[gi];
 
-		jx_event(j, "%s.t%d", g->name, g->nphases);
+		outbound_event(j, "%s.t%d", g->name, g->nphases);
 		for (rounds = 0; rounds < 8 && g->status == GAME_ACTIVE; rounds++) {
 			const struct map *m = g->map;
 			bool complete = true, waiting = false, someone = false;
@@ -461,7 +429,7 @@ tick(struct judge *j, time_t now, bool early)
 			 * same results, dates and next deadline as one on the dot. */
 			j->now = now;
 			if (g->deadline == 0) {
-				jx_start_phase(j, g, now);
+				turn_start_phase(j, g, now);
 				judge_touch(j, g);
 			}
 			for (p = 0; p < m->npowers; p++) {
@@ -599,7 +567,7 @@ judge_rollback(struct judge *j, struct game *g, const char *phase, time_t now, s
 		snprintf(idx, sizeof idx, "%d", found);
 		nt->text = xstrdup(idx);
 	}
-	jx_start_phase(j, g, now);
+	turn_start_phase(j, g, now);
 	judge_touch(j, g);
 	buf_free(&rec);
 	buf_free(&err);
