@@ -100,54 +100,51 @@ press_header(const struct game *g, struct press *pr, const char *args, size_t n,
 	return 0;
 }
 
-/* Deliver a press block from power `from` (POWER_NONE: the GM). */
+/* "Press in school1 from France to England, the GM:\n\n" and the text of
+ * pr from who, into body. */
 static void
-press_deliver(struct judge *j, struct game *g, power_id from, struct press *pr, struct buf *reply)
+press_body(struct judge *j, const struct game *g, const char *who, const struct press *pr,
+    struct buf *body)
 {
 	const struct map *m = g->map;
-	const char *to[64];
-	struct buf body, subj, copy;
-	int p, n = 0, i;
-	char who[96];
+	int p, k = 0;
 
-	if (from == POWER_NONE)
-		snprintf(who, sizeof who, "the GM");
-	else if (pr->anon)
-		snprintf(who, sizeof who, "someone");
-	else
-		snprintf(who, sizeof who, "%s", m->powers[from].name);
-	buf_init(&body, OUTBOUND_TEXT_MAX);
-	buf_init(&subj, 400);
-	buf_init(&copy, OUTBOUND_TEXT_MAX);
-	buf_printf(&body, "Press in %s from %s", g->name, who);
+	buf_printf(body, "Press in %s from %s", g->name, who);
 	if (pr->broadcast) {
-		buf_puts(&body, " to everyone");
+		buf_puts(body, " to everyone");
 		if (judge_speech_open(g, j->now))
-			buf_puts(&body, " (speech phase)");
+			buf_puts(body, " (speech phase)");
 	} else {
-		int k = 0;
-		buf_puts(&body, " to ");
+		buf_puts(body, " to ");
 		if (pr->conference) {
-			muna_conference_name(m, &g->conf, &body);
-			buf_puts(&body, " (");
-			muna_conference_powers(m, &g->conf, &body);
-			buf_putc(&body, ')');
+			muna_conference_name(m, &g->conf, body);
+			buf_puts(body, " (");
+			muna_conference_powers(m, &g->conf, body);
+			buf_putc(body, ')');
 			k++;
 		}
 		for (p = 0; p < m->npowers; p++)
 			if (pr->to & ((uint64_t)1 << p))
-				buf_printf(&body, "%s%s", k++ ? ", " : "", m->powers[p].name);
+				buf_printf(body, "%s%s", k++ ? ", " : "", m->powers[p].name);
 		if (pr->to_gm)
-			buf_printf(&body, "%sthe GM", k ? " and " : "");
+			buf_printf(body, "%sthe GM", k ? " and " : "");
 	}
-	buf_puts(&body, ":\n\n");
-	buf_append(&body, buf_str(&pr->text), pr->text.len);
+	buf_puts(body, ":\n\n");
+	buf_append(body, buf_str(&pr->text), pr->text.len);
 	if (pr->text.len == 0 || buf_str(&pr->text)[pr->text.len - 1] != '\n')
-		buf_putc(&body, '\n');
-	buf_printf(&subj, "[%s] press from %s", g->name, who);
+		buf_putc(body, '\n');
+}
+
+/* The addresses press pr from power `from` (POWER_NONE: the GM) goes to,
+ * each once, into to (64 at most); returns their count. */
+static int
+press_recipients(const struct game *g, power_id from, const struct press *pr, const char **to)
+{
+	const struct map *m = g->map;
+	int p, n = 0, i, k;
 
 	for (p = 0; p < m->npowers; p++) {
-		int k, had = n;
+		int had = n;
 		/* Not to the sender's own powers; once to a delegation of several. */
 		if (p == from || (from != POWER_NONE && game_held_together(g, from, (power_id)p)))
 			continue;
@@ -170,9 +167,35 @@ press_deliver(struct judge *j, struct game *g, power_id from, struct press *pr, 
 	if (pr->to_gm || pr->broadcast || pr->conference || g->set.gm_reads_press)
 		for (i = 0; i < g->ngms && n < 64; i++)
 			to[n++] = g->gms[i];
+	return n;
+}
+
+/* Deliver a press block from power `from` (POWER_NONE: the GM). */
+static void
+press_deliver(struct judge *j, struct game *g, power_id from, struct press *pr, struct buf *reply)
+{
+	const struct map *m = g->map;
+	const char *to[64];
+	struct buf body, subj, copy;
+	int n, i;
+	char who[96];
+
+	if (from == POWER_NONE)
+		snprintf(who, sizeof who, "the GM");
+	else if (pr->anon)
+		snprintf(who, sizeof who, "someone");
+	else
+		snprintf(who, sizeof who, "%s", m->powers[from].name);
+	buf_init(&body, OUTBOUND_TEXT_MAX);
+	buf_init(&subj, 400);
+	buf_init(&copy, OUTBOUND_TEXT_MAX);
+	press_body(j, g, who, pr, &body);
+	buf_printf(&subj, "[%s] press from %s", g->name, who);
+	n = press_recipients(g, from, pr, to);
 	for (i = 0; i < n; i++) {
 		const char *one[1] = { to[i] };
-		outbound_send(j, g, one, 1, NULL, 0, buf_str(&subj), buf_str(&body), NULL, NULL, OUT_GENERATED);
+		outbound_send(j, g, one, 1, NULL, 0, buf_str(&subj), buf_str(&body), NULL, NULL,
+		    OUT_GENERATED);
 	}
 	/* The archive names the real sender, for the GM's eyes only. */
 	buf_printf(&copy, "press %s from %s%s (line %d)\n%s", pr->broadcast ? "broadcast" :

@@ -41,14 +41,37 @@ new_password(struct judge *j, char *out, size_t size)
 	return 0;
 }
 
-struct game *
-judge_new_game(struct judge *j, const char *name, const struct game_settings *s,
-    const char *gm, const char *gm_password, time_t now, struct buf *why)
+/* Tell the GM of the new game g its password pw, made up by the judge. */
+static void
+tell_gm(struct judge *j, const struct game *g, const char *pw)
 {
-	const struct names *nm;
+	struct buf text;
+	char subject[128];
+	const char *to[1] = { g->gms[0] };
+
+	buf_init(&text, 1 << 16);
+	buf_printf(&text, "You are the game master of the Diplomacy game %s (%s), run by mail\n"
+	    "by the judge %s.\n\nYour password is: %s\nKeep it secret.\n\n"
+	    "Send your commands to %s, starting with the line\n  GAME %s GM <password>\n"
+	    "then for example DELEGATION England alice@example.org, and START.\n"
+	    "Send HELP for all commands.\n", g->name, g->map->title, j->conf->address, pw,
+	    j->conf->address, g->name);
+	if (judge_address_placeholder(j->conf)) {
+		buf_putc(&text, '\n');
+		judge_address_warning(j->conf, "", &text);
+	}
+	snprintf(subject, sizeof subject, "[%s] you are its game master", g->name);
+	outbound_send(j, g, to, 1, NULL, 0, subject, buf_str(&text), NULL, NULL, OUT_GENERATED);
+	buf_free(&text);
+}
+
+/* The variant of a new game called name with settings s, or NULL with
+ * the reason in why (a bad name, zone or variant, a name taken). */
+static const struct map *
+new_game_variant(struct judge *j, const char *name, const struct game_settings *s,
+    const struct names **nm, struct buf *why)
+{
 	const struct map *m;
-	struct game *g;
-	char pw[64];
 
 	if (!game_name_valid(name)) {
 		buf_puts(why, "a game name has 1 to 23 letters, digits, '-' or '_'");
@@ -62,11 +85,23 @@ judge_new_game(struct judge *j, const char *name, const struct game_settings *s,
 		buf_printf(why, "unknown time zone \"%s\"", s->zone);
 		return NULL;
 	}
-	m = j->io.variant(j->io.ctx, s->variant, &nm);
-	if (m == NULL) {
+	m = j->io.variant(j->io.ctx, s->variant, nm);
+	if (m == NULL)
 		buf_printf(why, "no variant called \"%s\"", s->variant);
+	return m;
+}
+
+struct game *
+judge_new_game(struct judge *j, const char *name, const struct game_settings *s,
+    const char *gm, const char *gm_password, time_t now, struct buf *why)
+{
+	const struct names *nm;
+	const struct map *m;
+	struct game *g;
+	char pw[64];
+
+	if ((m = new_game_variant(j, name, s, &nm, why)) == NULL)
 		return NULL;
-	}
 	j->now = now;
 	if (gm_password != NULL && strlen(gm_password) < 6) {
 		buf_puts(why, "the GM password needs at least 6 characters");
@@ -99,26 +134,9 @@ judge_new_game(struct judge *j, const char *name, const struct game_settings *s,
 	judge_touch(j, g);
 	judge_audit(j, g, "game created by %s: variant %s, edition %s", gm, s->variant,
 	    edition_name(s->edition));
-	if (gm_password == NULL) {
-		/* Made up here: the GM learns it by mail, and only the GM. */
-		struct buf text;
-		char subject[128];
-		const char *to[1] = { g->gms[0] };
-		buf_init(&text, 1 << 16);
-		buf_printf(&text, "You are the game master of the Diplomacy game %s (%s), run by mail\n"
-		    "by the judge %s.\n\nYour password is: %s\nKeep it secret.\n\n"
-		    "Send your commands to %s, starting with the line\n  GAME %s GM <password>\n"
-		    "then for example DELEGATION England alice@example.org, and START.\n"
-		    "Send HELP for all commands.\n", g->name, m->title, j->conf->address, pw,
-		    j->conf->address, g->name);
-		if (judge_address_placeholder(j->conf)) {
-			buf_putc(&text, '\n');
-			judge_address_warning(j->conf, "", &text);
-		}
-		snprintf(subject, sizeof subject, "[%s] you are its game master", g->name);
-		outbound_send(j, g, to, 1, NULL, 0, subject, buf_str(&text), NULL, NULL, OUT_GENERATED);
-		buf_free(&text);
-	}
+	/* Made up here: the GM learns it by mail, and only the GM. */
+	if (gm_password == NULL)
+		tell_gm(j, g, pw);
 	explicit_bzero(pw, sizeof pw);
 	return g;
 }
@@ -157,52 +175,37 @@ setup_powers_named(const struct game *g, const power_id *ps, int np, struct buf 
 		    g->map->powers[ps[k]].name);
 }
 
-int
-judge_add_delegations(struct judge *j, struct game *g, const power_id *ps, int np,
-    const char *members, const char *password, time_t now, struct buf *why)
+/* The password of a new delegation into pw (size 64): password when the
+ * GM gave one, else one made up. Returns 1 when made up, 0 when given,
+ * -1 with the reason in why. */
+static int
+delegation_password(struct judge *j, const char *password, char *pw, size_t size,
+    struct buf *why)
 {
-	struct delegation *d;
-	char addrs[GAME_MAX_MEMBERS][ADDR_MAX], pw[64];
-	struct buf text, names;
-	char subject[128];
-	int n, i, k, generated = 0;
-	power_id p;
-
-	if (np < 1 || np > MAP_MAX_POWERS) {
-		buf_puts(why, "name the powers the delegation holds");
-		return -1;
-	}
-	p = ps[0];
-	d = &g->del[p];
-	j->now = now;
-	if (j->seq == 0) {
-		/* A host's command: named after the game, power and time. */
-		outbound_event(j, "%s.d%s.%lld", g->name, g->map->powers[p].abbr, (long long)now);
-	}
-	n = split_addrs(members, addrs, GAME_MAX_MEMBERS);
-	if (n <= 0) {
-		buf_puts(why, "give the members' mail addresses, separated by commas");
-		return -1;
-	}
 	if (password && *password) {
 		if (strlen(password) < 6) {
 			buf_puts(why, "a password needs at least 6 characters");
 			return -1;
 		}
-		str_copy(pw, password, sizeof pw);
-	} else {
-		if (new_password(j, pw, sizeof pw) < 0) {
-			buf_puts(why, "no randomness for a password");
-			return -1;
-		}
-		generated = 1;
+		str_copy(pw, password, size);
+		return 0;
 	}
-	if (hash_password(j, pw, d->secret) < 0) {
-		buf_puts(why, "could not hash the password");
+	if (new_password(j, pw, size) < 0) {
+		buf_puts(why, "no randomness for a password");
 		return -1;
 	}
-	/* A delegation holding several powers: each power gets the same members
-	 * and the same hash, which is what makes them held together. */
+	return 1;
+}
+
+/* The n members addrs for each of the np powers ps, with the password hash
+ * of the first: the same members and hash are what makes powers held
+ * together. */
+static void
+set_members(struct game *g, const power_id *ps, int np, char addrs[][ADDR_MAX], int n)
+{
+	const struct delegation *d = &g->del[ps[0]];
+	int i, k;
+
 	for (k = 0; k < np; k++) {
 		struct delegation *dk = &g->del[ps[k]];
 		if (k > 0)
@@ -214,21 +217,27 @@ judge_add_delegations(struct judge *j, struct game *g, const power_id *ps, int n
 		}
 		dk->resigned = false;
 	}
-	judge_touch(j, g);
-	buf_init(&names, 256);
-	setup_powers_named(g, ps, np, &names);
-	judge_audit(j, g, "delegation %s: %d member%s, password %s", buf_str(&names), n,
-	    n == 1 ? "" : "s", generated ? "generated and mailed to them" : "set by the GM");
+}
 
-	/* Tell the delegation. The password is sent once, to its members only,
-	 * and only when the judge made it up. */
+/* Tell the members of the delegation of the np powers ps (called names)
+ * what they play. The password pw is sent once, to its members only, and
+ * only when the judge made it up (generated). */
+static void
+tell_delegation(struct judge *j, const struct game *g, const power_id *ps, int np,
+    const char *names, const char *pw, bool generated)
+{
+	const struct delegation *d = &g->del[ps[0]];
+	const char *to[GAME_MAX_MEMBERS];
+	char subject[128];
+	struct buf text;
+	int i;
+
 	buf_init(&text, TEXT_MAX);
 	buf_printf(&text, "You play %s in the Diplomacy game %s (%s, %s rules), run by mail\n"
-	    "by the judge %s. Your delegation:",
-	    buf_str(&names), g->name, g->map->title, edition_name(g->set.edition),
-	    j->conf->address);
-	for (i = 0; i < n; i++)
-		buf_printf(&text, " %s", addrs[i]);
+	    "by the judge %s. Your delegation:", names, g->name, g->map->title,
+	    edition_name(g->set.edition), j->conf->address);
+	for (i = 0; i < d->nmembers; i++)
+		buf_printf(&text, " %s", d->members[i].addr);
 	buf_puts(&text, ".\n\n");
 	if (generated)
 		buf_printf(&text, "Your password is: %s\nKeep it secret: anyone who knows it can give your "
@@ -236,20 +245,55 @@ judge_add_delegations(struct judge *j, struct game *g, const power_id *ps, int n
 	else
 		buf_puts(&text, "Your game master will give you your password.\n\n");
 	buf_printf(&text, "Send your orders to %s, starting with the line\n  GAME %s %s <password>\n"
-	    "Send HELP for instructions.\n", j->conf->address, g->name, g->map->powers[p].name);
+	    "Send HELP for instructions.\n", j->conf->address, g->name, g->map->powers[ps[0]].name);
 	if (np > 1)
 		buf_puts(&text, "One password and one mail serve all your powers: the GAME line may name\n"
 		    "any of them, and each order goes to the power whose unit (or home centre)\n"
 		    "it names.\n");
-	snprintf(subject, sizeof subject, "[%s] you play %s", g->name, buf_str(&names));
-	{
-		const char *to[GAME_MAX_MEMBERS];
-		for (i = 0; i < n; i++)
-			to[i] = d->members[i].addr;
-		outbound_send(j, g, to, n, NULL, 0, subject, buf_str(&text), NULL, NULL, OUT_GENERATED);
-	}
-	explicit_bzero(pw, sizeof pw);
+	snprintf(subject, sizeof subject, "[%s] you play %s", g->name, names);
+	for (i = 0; i < d->nmembers; i++)
+		to[i] = d->members[i].addr;
+	outbound_send(j, g, to, d->nmembers, NULL, 0, subject, buf_str(&text), NULL, NULL,
+	    OUT_GENERATED);
 	buf_free(&text);
+}
+
+int
+judge_add_delegations(struct judge *j, struct game *g, const power_id *ps, int np,
+    const char *members, const char *password, time_t now, struct buf *why)
+{
+	char addrs[GAME_MAX_MEMBERS][ADDR_MAX], pw[64];
+	struct buf names;
+	int n, generated;
+
+	if (np < 1 || np > MAP_MAX_POWERS) {
+		buf_puts(why, "name the powers the delegation holds");
+		return -1;
+	}
+	j->now = now;
+	if (j->seq == 0) {
+		/* A host's command: named after the game, power and time. */
+		outbound_event(j, "%s.d%s.%lld", g->name, g->map->powers[ps[0]].abbr, (long long)now);
+	}
+	n = split_addrs(members, addrs, GAME_MAX_MEMBERS);
+	if (n <= 0) {
+		buf_puts(why, "give the members' mail addresses, separated by commas");
+		return -1;
+	}
+	if ((generated = delegation_password(j, password, pw, sizeof pw, why)) < 0)
+		return -1;
+	if (hash_password(j, pw, g->del[ps[0]].secret) < 0) {
+		buf_puts(why, "could not hash the password");
+		return -1;
+	}
+	set_members(g, ps, np, addrs, n);
+	judge_touch(j, g);
+	buf_init(&names, 256);
+	setup_powers_named(g, ps, np, &names);
+	judge_audit(j, g, "delegation %s: %d member%s, password %s", buf_str(&names), n,
+	    n == 1 ? "" : "s", generated ? "generated and mailed to them" : "set by the GM");
+	tell_delegation(j, g, ps, np, buf_str(&names), pw, generated);
+	explicit_bzero(pw, sizeof pw);
 	buf_free(&names);
 	return 0;
 }

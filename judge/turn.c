@@ -169,37 +169,134 @@ send_reports(struct judge *j, struct game *g, const char *common)
 	buf_free(&url);
 }
 
+/* The orders of every power of g, each marked with its power, into a new
+ * array (the caller frees it); their count into *n. */
+static struct order *
+collect_orders(const struct game *g, int *n)
+{
+	const struct map *m = g->map;
+	struct order *orders;
+	int p, k;
+
+	orders = xcalloc((size_t)m->npowers * GAME_MAX_ORDERS + 1, sizeof *orders);
+	*n = 0;
+	for (p = 0; p < m->npowers; p++)
+		for (k = 0; k < g->del[p].norders; k++) {
+			orders[*n] = g->del[p].orders[k];
+			orders[*n].power = (power_id)p;
+			(*n)++;
+		}
+	return orders;
+}
+
+/* The history record of a phase played from before at now: its report,
+ * the orders as adjudicated (in the game file's form: with the position
+ * they can be played again, as the map pages do), what the rules keep
+ * with it, and the position. Returns the text, owned by the caller. */
+static char *
+history_record(const struct game *g, const struct board *before, const struct order *orders,
+    int n, time_t now, const char *report, const char *kept)
+{
+	const struct map *m = g->map;
+	struct buf text;
+	char when[32], name[48];
+	int k;
+
+	buf_init(&text, TEXT_MAX);
+	buf_printf(&text, "phase %s\nprocessed %s\n\n%s\norders\n",
+	    phase_format(before, name, sizeof name), time_rfc3339(now, when, sizeof when), report);
+	for (k = 0; k < n; k++) {
+		buf_printf(&text, "order %s ", m->powers[orders[k].power].token);
+		game_format_order(g, orders[k].power, &orders[k], &text);
+		buf_putc(&text, '\n');
+	}
+	buf_puts(&text, kept);
+	buf_puts(&text, "position before\n");
+	board_write(before, m, &text);
+	return buf_take(&text);
+}
+
+/* Leave the phase t adjudicated among the effects, with its history record
+ * number index and text: orders, res (t's, allocated) and text become
+ * theirs. */
+static void
+record_phase(struct judge *j, const struct turn *t, struct order *orders,
+    struct phase_result *res, int index, char *text)
+{
+	struct judge_phase *ph;
+
+	if (j->fx.nphases == j->fx.capphases) {
+		j->fx.capphases = j->fx.capphases ? j->fx.capphases * 2 : 8;
+		j->fx.phases = xreallocarray(j->fx.phases, (size_t)j->fx.capphases,
+		    sizeof *j->fx.phases);
+	}
+	ph = &j->fx.phases[j->fx.nphases++];
+	memset(ph, 0, sizeof *ph);
+	str_copy(ph->game, t->g->name, sizeof ph->game);
+	ph->index = index;
+	ph->before = *t->before;
+	ph->after = t->res->after;
+	ph->next = t->next;
+	ph->norders = t->norders;
+	ph->orders = orders;
+	ph->res = res;
+	ph->text = text;
+}
+
+/* The year is over when a Fall phase leads out of Fall: the centres each
+ * power holds on next are kept for SUMMARY. */
+static void
+count_year(struct game *g, const struct board *before, const struct board *next)
+{
+	int p;
+
+	if (before->season != SEASON_FALL || next->season == SEASON_FALL || g->nyears >= GAME_MAX_YEARS)
+		return;
+	g->years[g->nyears].year = before->year;
+	for (p = 0; p < g->map->npowers; p++)
+		g->years[g->nyears].centres[p] = (uint8_t)board_count_centres(next, g->map, (power_id)p);
+	g->nyears++;
+}
+
+/* Has the game ended on its new position? Then it is over, and the
+ * report says why. */
+static void
+check_ended(struct judge *j, struct game *g, struct buf *report)
+{
+	char result[128];
+
+	if (!g->sys->ended(g, result, sizeof result))
+		return;
+	g->status = GAME_ENDED;
+	str_copy(g->result, result, sizeof g->result);
+	g->deadline = 0;
+	buf_printf(report, "\n%s.\n", result);
+	judge_audit(j, g, "game over: %s", result);
+}
+
 int
 judge_process(struct judge *j, struct game *g, time_t now, bool preview, struct buf *out)
 {
-	const struct map *m = g->map;
 	struct order *orders;
 	struct phase_result *res;
 	struct board before = g->board;
 	struct turn t;
-	struct buf common, text, kept;
-	struct judge_phase *ph;
-	int n = 0, p, k, index;
-	char when[32], name[48];
+	struct buf common, kept;
+	char *text;
+	int n, index;
 
 	j->now = now;
 	if (g->status != GAME_ACTIVE && !(preview && g->status == GAME_PAUSED)) {
 		buf_printf(out, "the game is %s\n", status_name(g->status));
 		return -1;
 	}
-	orders = xcalloc((size_t)m->npowers * GAME_MAX_ORDERS + 1, sizeof *orders);
-	for (p = 0; p < m->npowers; p++)
-		for (k = 0; k < g->del[p].norders; k++) {
-			orders[n] = g->del[p].orders[k];
-			orders[n].power = (power_id)p;
-			n++;
-		}
+	orders = collect_orders(g, &n);
 	res = xmalloc(sizeof *res);
-	adj_resolve(m, &g->rules, &before, orders, n, res, NULL);
+	adj_resolve(g->map, &g->rules, &before, orders, n, res, NULL);
 	if (preview) {
 		/* What would happen; the next phase is not worked out. */
 		buf_puts(out, "\nPREVIEW (nothing is changed):\n\n");
-		report_results(m, &before, orders, res, out);
+		report_results(g->map, &before, orders, res, out);
 		free(orders);
 		free(res);
 		return 0;
@@ -225,59 +322,15 @@ judge_process(struct judge *j, struct game *g, time_t now, bool preview, struct 
 		/* From the clock: name the messages after the phase. */
 		outbound_event(j, "%s.p%d", g->name, index);
 	}
-	buf_init(&text, TEXT_MAX);
-	buf_printf(&text, "phase %s\nprocessed %s\n\n%s\norders\n",
-	    phase_format(&before, name, sizeof name), time_rfc3339(now, when, sizeof when),
-	    buf_str(&common));
-	/* The orders as adjudicated, in the game file's form: with the
-	 * position they can be played again (the map pages do). */
-	for (k = 0; k < n; k++) {
-		buf_printf(&text, "order %s ", m->powers[orders[k].power].token);
-		game_format_order(g, orders[k].power, &orders[k], &text);
-		buf_putc(&text, '\n');
-	}
-	buf_puts(&text, buf_str(&kept));
+	text = history_record(g, &before, orders, n, now, buf_str(&common), buf_str(&kept));
 	buf_free(&kept);
-	buf_puts(&text, "position before\n");
-	board_write(&before, m, &text);
-	if (j->fx.nphases == j->fx.capphases) {
-		j->fx.capphases = j->fx.capphases ? j->fx.capphases * 2 : 8;
-		j->fx.phases = xreallocarray(j->fx.phases, (size_t)j->fx.capphases,
-		    sizeof *j->fx.phases);
-	}
-	ph = &j->fx.phases[j->fx.nphases++];
-	memset(ph, 0, sizeof *ph);
-	str_copy(ph->game, g->name, sizeof ph->game);
-	ph->index = index;
-	ph->before = before;
-	ph->after = res->after;
-	ph->next = t.next;
-	ph->norders = n;
-	ph->orders = orders;
-	ph->res = res;
-	ph->text = buf_take(&text);
-
-	/* The year is over: centres changed hands. */
-	if (before.season == SEASON_FALL && t.next.season != SEASON_FALL && g->nyears < GAME_MAX_YEARS) {
-		g->years[g->nyears].year = before.year;
-		for (p = 0; p < m->npowers; p++)
-			g->years[g->nyears].centres[p] = (uint8_t)board_count_centres(&t.next, m, (power_id)p);
-		g->nyears++;
-	}
+	record_phase(j, &t, orders, res, index, text);
+	count_year(g, &before, &t.next);
 	g->board = t.next;
 	board_sort(&g->board);	/* as a saved game reads back: nothing may depend on a reload */
 	judge_touch(j, g);
 	turn_start_phase(j, g, now);
-	{
-		char result[128];
-		if (g->sys->ended(g, result, sizeof result)) {
-			g->status = GAME_ENDED;
-			str_copy(g->result, result, sizeof g->result);
-			g->deadline = 0;
-			buf_printf(&common, "\n%s.\n", result);
-			judge_audit(j, g, "game over: %s", result);
-		}
-	}
+	check_ended(j, g, &common);
 	send_reports(j, g, buf_str(&common));
 	buf_free(&common);
 	return 0;
@@ -493,13 +546,81 @@ judge_tick_due(struct judge *j, time_t now)
 	tick(j, now, false);
 }
 
+/* The latest history record of g whose phase is year y, season se and
+ * type pt: its number (0: none), its text into rec and its position into b. */
+static int
+find_phase(struct judge *j, const struct game *g, int y, enum season se, enum phase_type pt,
+    struct buf *rec, struct board *b)
+{
+	struct buf err;
+	int i, found = 0;
+
+	buf_init(&err, 4096);
+	for (i = g->nphases; i >= 1 && !found; i--) {
+		const char *pos;
+		buf_reset(rec);
+		if (j->io.history(j->io.ctx, g->name, i, rec) < 0)
+			continue;
+		pos = strstr(buf_str(rec), "\nposition before\n");
+		if (pos == NULL)
+			continue;
+		pos += strlen("\nposition before\n");
+		if (board_read(b, g->map, pos, strlen(pos), &err) < 0)
+			continue;
+		if (b->year == y && b->season == se && b->phase == pt)
+			found = i;
+	}
+	buf_free(&err);
+	return found;
+}
+
+/* Back to the phase of history record rec, whose position is b: what the
+ * rules kept with it (MUNA: insurrections waiting for it to end, the
+ * conference as it found it), and no year or award after it. */
+static void
+restore_phase(struct game *g, const char *rec, const struct board *b)
+{
+	const char *ord = strstr(rec, "\norders\n");
+	const char *pos = strstr(rec, "\nposition before\n");
+
+	g->board = *b;
+	if (g->sys->history_read)
+		g->sys->history_read(g, ord && pos && ord < pos ? ord : NULL,
+		    ord && pos && ord < pos ? (size_t)(pos - ord) : 0);
+	game_forget_since(g, b);
+	while (g->nyears > 0 && (g->years[g->nyears - 1].year > b->year ||
+	    (g->years[g->nyears - 1].year == b->year && b->season != SEASON_WINTER)))
+		g->nyears--;
+	if (g->status == GAME_ENDED) {
+		g->status = GAME_ACTIVE;
+		g->result[0] = '\0';
+	}
+}
+
+/* Tell the shell that the history of g after record found is retired. */
+static void
+note_rollback(struct judge *j, const struct game *g, int found)
+{
+	struct judge_note *nt;
+	char idx[24];
+
+	if (j->fx.nrollbacks == j->fx.caprollbacks) {
+		j->fx.caprollbacks = j->fx.caprollbacks ? j->fx.caprollbacks * 2 : 4;
+		j->fx.rollbacks = xreallocarray(j->fx.rollbacks, (size_t)j->fx.caprollbacks,
+		    sizeof *j->fx.rollbacks);
+	}
+	nt = &j->fx.rollbacks[j->fx.nrollbacks++];
+	str_copy(nt->game, g->name, sizeof nt->game);
+	snprintf(idx, sizeof idx, "%d", found);
+	nt->text = xstrdup(idx);
+}
+
 int
 judge_rollback(struct judge *j, struct game *g, const char *phase, time_t now, struct buf *why)
 {
-	const struct map *m = g->map;
-	struct buf rec, err;
+	struct buf rec;
 	struct board b;
-	int i, y, found = 0;
+	int y, found;
 	enum season se;
 	enum phase_type pt;
 
@@ -514,62 +635,17 @@ judge_rollback(struct judge *j, struct game *g, const char *phase, time_t now, s
 		return -1;
 	}
 	buf_init(&rec, 1 << 22);
-	buf_init(&err, 4096);
-	for (i = g->nphases; i >= 1 && !found; i--) {
-		const char *pos;
-		buf_reset(&rec);
-		if (j->io.history(j->io.ctx, g->name, i, &rec) < 0)
-			continue;
-		pos = strstr(buf_str(&rec), "\nposition before\n");
-		if (pos == NULL)
-			continue;
-		pos += strlen("\nposition before\n");
-		if (board_read(&b, m, pos, strlen(pos), &err) < 0)
-			continue;
-		if (b.year == y && b.season == se && b.phase == pt)
-			found = i;
-	}
+	found = find_phase(j, g, y, se, pt, &rec, &b);
 	if (!found) {
 		buf_printf(why, "no played phase %s in this game", phase);
 		buf_free(&rec);
-		buf_free(&err);
 		return -1;
 	}
-	g->board = b;
 	g->nphases = found - 1;
-	{
-		/* What the rules kept with that phase (MUNA: insurrections
-		 * waiting for it to end, the conference as it found it). */
-		const char *ord = strstr(buf_str(&rec), "\norders\n");
-		const char *pos = strstr(buf_str(&rec), "\nposition before\n");
-		if (g->sys->history_read)
-			g->sys->history_read(g, ord && pos && ord < pos ? ord : NULL,
-			    ord && pos && ord < pos ? (size_t)(pos - ord) : 0);
-		game_forget_since(g, &b);
-	}
-	while (g->nyears > 0 && (g->years[g->nyears - 1].year > b.year ||
-	    (g->years[g->nyears - 1].year == b.year && b.season != SEASON_WINTER)))
-		g->nyears--;
-	if (g->status == GAME_ENDED) {
-		g->status = GAME_ACTIVE;
-		g->result[0] = '\0';
-	}
-	{
-		struct judge_note *nt;
-		char idx[24];
-		if (j->fx.nrollbacks == j->fx.caprollbacks) {
-			j->fx.caprollbacks = j->fx.caprollbacks ? j->fx.caprollbacks * 2 : 4;
-			j->fx.rollbacks = xreallocarray(j->fx.rollbacks, (size_t)j->fx.caprollbacks,
-			    sizeof *j->fx.rollbacks);
-		}
-		nt = &j->fx.rollbacks[j->fx.nrollbacks++];
-		str_copy(nt->game, g->name, sizeof nt->game);
-		snprintf(idx, sizeof idx, "%d", found);
-		nt->text = xstrdup(idx);
-	}
+	restore_phase(g, buf_str(&rec), &b);
+	note_rollback(j, g, found);
 	turn_start_phase(j, g, now);
 	judge_touch(j, g);
 	buf_free(&rec);
-	buf_free(&err);
 	return 0;
 }
