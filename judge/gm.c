@@ -202,75 +202,94 @@ winner_not_first(const struct game *g, power_id p, struct buf *reply)
 	return -1;
 }
 
+/* A NEWGAME line read. */
+struct newgame {
+	const char *name, *variant;
+	const char *gm;		/* the game master's address */
+	const char *key;	/* the creation key (by mail) */
+	const char *pw;		/* the GM's password; NULL: one is made up */
+};
+
 /*
  * NEWGAME name variant KEY key PASSWORD gm-password       by mail: the sender is the GM
  * NEWGAME name variant GM address [PASSWORD gm-password]  from the host
+ * read from c into ng. Returns 0, or -1 with how to write it in the reply.
  */
 static int
-newgame(struct judge *j, char *args, const char *sender, struct buf *reply)
+newgame_read(struct command_call *c, struct newgame *ng)
 {
-	char *save, *name = strtok_r(args, " \t", &save), *variant = strtok_r(NULL, " \t", &save);
-	const char *gm = sender, *key = NULL, *pw = NULL;
-	char *kw, *v;
-	struct game_settings s;
-	struct buf why;
-	struct game *g;
-	int bad = !name || !variant;
+	bool host = c->j->host;
+	char *save, *kw, *v;
+	int bad;
 
+	ng->name = strtok_r(c->args, " \t", &save);
+	ng->variant = strtok_r(NULL, " \t", &save);
+	ng->gm = c->sender;
+	ng->key = ng->pw = NULL;
+	bad = !ng->name || !ng->variant;
 	while (!bad && (kw = strtok_r(NULL, " \t", &save)) != NULL) {
 		v = strtok_r(NULL, " \t", &save);
 		if (v == NULL)
 			bad = 1;
 		else if (str_eq_nocase(kw, "key"))
-			key = v;
+			ng->key = v;
 		else if (str_eq_nocase(kw, "password"))
-			pw = v;
-		else if (str_eq_nocase(kw, "gm") && j->host)
-			gm = str_lower(v);
+			ng->pw = v;
+		else if (str_eq_nocase(kw, "gm") && host)
+			ng->gm = str_lower(v);
 		else
 			bad = 1;
 	}
-	if (j->host && (bad || gm == sender)) {
-		buf_puts(reply, "  REFUSED: NEWGAME <name> <variant> GM <address> [PASSWORD <password>]\n");
+	if (host && (bad || ng->gm == c->sender)) {
+		buf_puts(c->reply, "  REFUSED: NEWGAME <name> <variant> GM <address> [PASSWORD "
+		    "<password>]\n");
 		return -1;
 	}
-	if (!j->host && (bad || key == NULL || pw == NULL)) {
-		buf_puts(reply, "  REFUSED: NEWGAME <name> <variant> KEY <creation key> PASSWORD "
+	if (!host && (bad || ng->key == NULL || ng->pw == NULL)) {
+		buf_puts(c->reply, "  REFUSED: NEWGAME <name> <variant> KEY <creation key> PASSWORD "
 		    "<your GM password>\n");
 		return -1;
 	}
-	if (!j->host && (j->conf->create_key[0] == '\0' || !secret_check(key, j->conf->create_key))) {
-		buf_puts(reply, "  REFUSED: wrong creation key (ask the judge's host)\n");
-		outbound_log(j, NULL, "NEWGAME refused for %s: wrong creation key", sender);
-		return -1;
-	}
-	if (strchr(gm, '@') == NULL || strlen(gm) >= ADDR_MAX) {
-		buf_printf(reply, "  REFUSED: \"%s\" is not a mail address\n", gm);
-		return -1;
-	}
-	game_settings_default(&s, variant);
-	buf_init(&why, 1024);
-	g = judge_new_game(j, name, &s, gm, pw, j->now, &why);
-	if (g == NULL) {
-		buf_printf(reply, "  REFUSED: %s\n", buf_str(&why));
-		buf_free(&why);
-		return -1;
-	}
-	buf_free(&why);
-	if (j->host)
-		buf_printf(reply, "  game %s created (%s); its game master is %s (password %s).\n"
-		    "  Add delegations with DELEGATION <power> <addresses>, then START.\n", g->name,
-		    g->map->title, gm, pw ? "as given" : "mailed to them");
-	else
-		buf_printf(reply, "  game %s created (%s). You are its game master; add delegations "
-		    "with\n  DELEGATION <power> <addresses>, then START.\n", g->name, g->map->title);
 	return 0;
 }
 
 int
 gm_newgame(struct command_call *c)
 {
-	return newgame(c->j, c->args, c->sender, c->reply);
+	struct judge *j = c->j;
+	struct game_settings s;
+	struct newgame ng;
+	struct buf why;
+	struct game *g;
+
+	if (newgame_read(c, &ng) < 0)
+		return COMMAND_REFUSED;
+	if (!j->host && (j->conf->create_key[0] == '\0' || !secret_check(ng.key, j->conf->create_key))) {
+		buf_puts(c->reply, "  REFUSED: wrong creation key (ask the judge's host)\n");
+		outbound_log(j, NULL, "NEWGAME refused for %s: wrong creation key", c->sender);
+		return COMMAND_REFUSED;
+	}
+	if (strchr(ng.gm, '@') == NULL || strlen(ng.gm) >= ADDR_MAX) {
+		buf_printf(c->reply, "  REFUSED: \"%s\" is not a mail address\n", ng.gm);
+		return COMMAND_REFUSED;
+	}
+	game_settings_default(&s, ng.variant);
+	buf_init(&why, 1024);
+	g = judge_new_game(j, ng.name, &s, ng.gm, ng.pw, j->now, &why);
+	if (g == NULL) {
+		buf_printf(c->reply, "  REFUSED: %s\n", buf_str(&why));
+		buf_free(&why);
+		return COMMAND_REFUSED;
+	}
+	buf_free(&why);
+	if (j->host)
+		buf_printf(c->reply, "  game %s created (%s); its game master is %s (password %s).\n"
+		    "  Add delegations with DELEGATION <power> <addresses>, then START.\n", g->name,
+		    g->map->title, ng.gm, ng.pw ? "as given" : "mailed to them");
+	else
+		buf_printf(c->reply, "  game %s created (%s). You are its game master; add delegations "
+		    "with\n  DELEGATION <power> <addresses>, then START.\n", g->name, g->map->title);
+	return COMMAND_DONE;
 }
 
 /* HELP: the game master's commands, with those of the game's rules. */
