@@ -98,65 +98,89 @@ turn_end_game(struct judge *j, struct game *g, const char *result)
 	buf_free(&text);
 }
 
+/* The report of the phase just played for a member (in zone) of the
+ * delegation of p: common, with what each of its powers must do next and
+ * the deadline. */
+static void
+member_report(struct judge *j, const struct game *g, power_id p, const char *zone,
+    const char *common, const struct buf *url, struct buf *body)
+{
+	const struct map *m = g->map;
+	char ph[48];
+	int q, held = 0;
+
+	buf_reset(body);
+	buf_printf(body, "Game %s, ", g->name);
+	for (q = p; q < m->npowers; q++) {
+		if (game_held_together(g, p, (power_id)q))
+			buf_printf(body, "%s%s", held++ ? " and " : "", m->powers[q].name);
+	}
+	buf_puts(body, ".\n\n");
+	buf_puts(body, common);
+	if (url->len)
+		buf_printf(body, "\nMap: %s\n", buf_str(url));
+	if (g->status != GAME_ACTIVE)
+		return;
+	buf_printf(body, "\nNext: %s. ", phase_format(&g->board, ph, sizeof ph));
+	if (held > 1)
+		buf_putc(body, '\n');
+	for (q = p; q < m->npowers; q++) {
+		if (!game_held_together(g, p, (power_id)q))
+			continue;
+		if (held > 1)
+			buf_printf(body, "%s: ", m->powers[q].name);
+		status_what_to_do(g, (power_id)q, body);
+	}
+	status_deadline_line(g, zone, j->now, body);
+	status_speech_line(g, zone, j->now, body);
+}
+
+/* The same report for observers and GMs: common, and the deadline. */
+static void
+public_report(struct judge *j, const struct game *g, const char *common, const struct buf *url,
+    struct buf *body)
+{
+	char ph[48];
+
+	buf_reset(body);
+	buf_printf(body, "Game %s.\n\n", g->name);
+	buf_puts(body, common);
+	if (url->len)
+		buf_printf(body, "\nMap: %s\n", buf_str(url));
+	if (g->status == GAME_ACTIVE) {
+		buf_printf(body, "\nNext: %s. ", phase_format(&g->board, ph, sizeof ph));
+		status_deadline_line(g, "", j->now, body);
+		status_speech_line(g, "", j->now, body);
+	}
+}
+
 /* Send the turn report: to each member with what that power must do and the
  * deadline in the member's zone, to observers and GMs without. */
 static void
 send_reports(struct judge *j, struct game *g, const char *common)
 {
-	const struct map *m = g->map;
+	const struct board *before = &j->fx.phases[j->fx.nphases - 1].before;
 	struct buf body, url;
 	char subject[160], ph[48];
 	int p, i;
 
 	buf_init(&body, TEXT_MAX);
 	buf_init(&url, 1024);
-	judge_map_url(j, g, &j->fx.phases[j->fx.nphases - 1].before, &url);
+	judge_map_url(j, g, before, &url);
 	snprintf(subject, sizeof subject, "[%s] %s results", g->name,
-	    phase_format(&j->fx.phases[j->fx.nphases - 1].before, ph, sizeof ph));
-	for (p = 0; p < m->npowers; p++) {
+	    phase_format(before, ph, sizeof ph));
+	for (p = 0; p < g->map->npowers; p++) {
 		/* One report for a delegation holding several powers. */
 		if (!game_first_held(g, (power_id)p))
 			continue;
 		for (i = 0; i < g->del[p].nmembers; i++) {
 			const char *to[1] = { g->del[p].members[i].addr };
-			int q, held = 0;
-			buf_reset(&body);
-			buf_printf(&body, "Game %s, ", g->name);
-			for (q = p; q < m->npowers; q++) {
-				if (game_held_together(g, (power_id)p, (power_id)q))
-					buf_printf(&body, "%s%s", held++ ? " and " : "", m->powers[q].name);
-			}
-			buf_puts(&body, ".\n\n");
-			buf_puts(&body, common);
-			if (url.len)
-				buf_printf(&body, "\nMap: %s\n", buf_str(&url));
-			if (g->status == GAME_ACTIVE) {
-				buf_printf(&body, "\nNext: %s. ", phase_format(&g->board, ph, sizeof ph));
-				if (held > 1)
-					buf_putc(&body, '\n');
-				for (q = p; q < m->npowers; q++) {
-					if (!game_held_together(g, (power_id)p, (power_id)q))
-						continue;
-					if (held > 1)
-						buf_printf(&body, "%s: ", m->powers[q].name);
-					status_what_to_do(g, (power_id)q, &body);
-				}
-				status_deadline_line(g, g->del[p].members[i].zone, j->now, &body);
-				status_speech_line(g, g->del[p].members[i].zone, j->now, &body);
-			}
-			outbound_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL, OUT_GENERATED);
+			member_report(j, g, (power_id)p, g->del[p].members[i].zone, common, &url, &body);
+			outbound_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL,
+			    OUT_GENERATED);
 		}
 	}
-	buf_reset(&body);
-	buf_printf(&body, "Game %s.\n\n", g->name);
-	buf_puts(&body, common);
-	if (url.len)
-		buf_printf(&body, "\nMap: %s\n", buf_str(&url));
-	if (g->status == GAME_ACTIVE) {
-		buf_printf(&body, "\nNext: %s. ", phase_format(&g->board, ph, sizeof ph));
-		status_deadline_line(g, "", j->now, &body);
-		status_speech_line(g, "", j->now, &body);
-	}
+	public_report(j, g, common, &url, &body);
 	for (i = 0; i < g->nobservers; i++) {
 		const char *to[1] = { g->observers[i] };
 		outbound_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL, OUT_GENERATED);
@@ -459,6 +483,93 @@ tell_deadline_passed(struct judge *j, struct game *g)
 	buf_free(&late);
 }
 
+/* Where the orders of a game's current phase stand. */
+struct orders_in {
+	bool complete;		/* every power that must order (and is played) has */
+	bool someone;		/* some power has */
+	bool waiting;		/* the phase waits for its deadline (WAIT, the rules) */
+};
+
+/* Where the orders of g stand, the rules' wishes aside. */
+static void
+orders_in(const struct game *g, struct orders_in *o)
+{
+	int p;
+
+	o->complete = true;
+	o->someone = o->waiting = false;
+	for (p = 0; p < g->map->npowers; p++) {
+		if (!game_must_order(g, (power_id)p) || judge_in_disorder(g, (power_id)p))
+			continue;
+		if (!game_orders_complete(g, (power_id)p))
+			o->complete = false;
+		else
+			o->someone = true;
+		if (g->del[p].wait)
+			o->waiting = true;
+	}
+}
+
+/* Remind the late delegations of g when it is time. Not before half the
+ * phase is over: the results just told everyone what to do. Sent by the
+ * first run after it fell due, with the time left then; not after the
+ * deadline (the notice then says what is left). A replay runs at the live
+ * runs' times (spool_run_at). */
+static void
+remind_due(struct judge *j, struct game *g, time_t now, const struct orders_in *o)
+{
+	time_t at;
+
+	if (g->set.remind <= 0)
+		return;
+	at = g->deadline - g->set.remind;
+	if (at < g->phase_start + (g->deadline - g->phase_start) / 2)
+		at = g->phase_start + (g->deadline - g->phase_start) / 2;
+	if (now >= at && now < g->deadline && !(o->complete && o->someone && !o->waiting))
+		remind(j, g, now);
+}
+
+/* What time requires of game g at now, once. Returns true when a phase
+ * was decided (the next one may be due already). */
+static bool
+tick_game(struct judge *j, struct game *g, time_t now, bool early)
+{
+	struct orders_in o;
+	struct buf dummy;
+	bool ready;
+	time_t at;
+
+	j->now = now;
+	if (g->deadline == 0) {
+		turn_start_phase(j, g, now);
+		judge_touch(j, g);
+	}
+	orders_in(g, &o);
+	remind_due(j, g, now, &o);
+	if ((g->sys->waits && g->sys->waits(g)) || !early)
+		o.waiting = true;
+	ready = o.complete && o.someone && !o.waiting;
+	at = g->deadline + (o.complete ? 0 : g->set.grace);
+	if (ready || (now >= at && (o.complete || g->set.nmr == NMR_CD))) {
+		/* What happens is dated when it was due, not when this tick
+		 * came round: a run five minutes after a deadline gives the
+		 * same results, dates and next deadline as one on the dot. All
+		 * orders in: now (the last one just arrived). */
+		if (ready)
+			at = now;
+		buf_init(&dummy, 1 << 16);
+		judge_process(j, g, at < now ? at : now, false, &dummy);
+		buf_free(&dummy);
+		return true;
+	}
+	if (now >= g->deadline && !o.complete && !g->gm_told) {
+		g->gm_told = true;
+		tell_deadline_passed(j, g);
+		judge_touch(j, g);
+	}
+	return false;
+}
+
 /* judge_tick and judge_tick_due: early says whether a phase whose orders
  * are all in is processed now. */
 static void
@@ -471,65 +582,9 @@ tick(struct judge *j, time_t now, bool early)
 		struct game *g = j->games[gi];
 
 		outbound_event(j, "%s.t%d", g->name, g->nphases);
-		for (rounds = 0; rounds < 8 && g->status == GAME_ACTIVE; rounds++) {
-			const struct map *m = g->map;
-			bool complete = true, waiting = false, someone = false;
-			time_t at;
-			int p;
-
-			/* What happens is dated when it was due, not when this tick
-			 * came round: a run five minutes after a deadline gives the
-			 * same results, dates and next deadline as one on the dot. */
-			j->now = now;
-			if (g->deadline == 0) {
-				turn_start_phase(j, g, now);
-				judge_touch(j, g);
-			}
-			for (p = 0; p < m->npowers; p++) {
-				if (!game_must_order(g, (power_id)p) || judge_in_disorder(g, (power_id)p))
-					continue;
-				if (!game_orders_complete(g, (power_id)p))
-					complete = false;
-				else
-					someone = true;
-				if (g->del[p].wait)
-					waiting = true;
-			}
-			if (g->set.remind > 0) {
-				/* Not before half the phase is over: the results just
-				 * told everyone what to do. Sent by the first run after
-				 * it fell due, with the time left then; not after the
-				 * deadline (the notice below says what is left). A
-				 * replay runs at the live runs' times (spool_run_at). */
-				at = g->deadline - g->set.remind;
-				if (at < g->phase_start + (g->deadline - g->phase_start) / 2)
-					at = g->phase_start + (g->deadline - g->phase_start) / 2;
-				if (now >= at && now < g->deadline && !(complete && someone && !waiting))
-					remind(j, g, now);
-			}
-			if (g->sys->waits && g->sys->waits(g))
-				waiting = true;
-			if (!early)
-				waiting = true;
-			at = g->deadline + (complete ? 0 : g->set.grace);
-			if ((complete && someone && !waiting) ||
-			    (now >= at && (complete || g->set.nmr == NMR_CD))) {
-				struct buf dummy;
-				/* All orders in: now (the last one just arrived). */
-				if (complete && someone && !waiting)
-					at = now;
-				buf_init(&dummy, 1 << 16);
-				judge_process(j, g, at < now ? at : now, false, &dummy);
-				buf_free(&dummy);
-				continue;	/* the next phase may be complete already */
-			}
-			if (now >= g->deadline && !complete && !g->gm_told) {
-				g->gm_told = true;
-				tell_deadline_passed(j, g);
-				judge_touch(j, g);
-			}
-			break;
-		}
+		for (rounds = 0; rounds < 8 && g->status == GAME_ACTIVE; rounds++)
+			if (!tick_game(j, g, now, early))
+				break;
 	}
 	j->now = now;
 }
