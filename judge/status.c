@@ -236,12 +236,97 @@ adj_orders_given(const struct game *g, power_id p, int due)
 	return n;
 }
 
+/* Where each dislodged unit of p may retreat. */
+static void
+retreats_to_do(const struct game *g, power_id p, struct buf *out)
+{
+	const struct map *m = g->map;
+	const struct board *b = &g->board;
+	int i;
+
+	for (i = 0; i < b->ndislodged; i++) {
+		const struct dislodged *d = &b->dislodged[i];
+		loc_id opt[16];
+		int n, k;
+		if (d->unit.power != p)
+			continue;
+		n = adj_retreat_options(m, b, d, opt);
+		buf_puts(out, "Retreat or disband ");
+		unit_format(m, &d->unit, out);
+		buf_puts(out, ": it may go to ");
+		for (k = 0; k < n; k++)
+			buf_printf(out, "%s%s", k == 0 ? "" : k == n - 1 ? " or " : ", ",
+			    m->provs[m->locs[opt[k]].prov].name);
+		buf_puts(out, ".\n");
+	}
+}
+
+/* The left removals of p, given of them already, with an example: one of
+ * its own units not yet removed. */
+static void
+removals_to_do(const struct game *g, power_id p, int left, int given, struct buf *out)
+{
+	const struct map *m = g->map;
+	const struct board *b = &g->board;
+	int i;
+
+	for (i = 0; i < b->nunits && (b->units[i].power != p ||
+	    ordered_in(g, p, m->locs[b->units[i].loc].prov)); i++)
+		;
+	if (given)
+		buf_printf(out, "%d more removal%s", left, left == 1 ? "" : "s");
+	else
+		buf_printf(out, "Remove %d unit%s", left, left == 1 ? "" : "s");
+	buf_printf(out, " (\"Remove %c %s\").\n",
+	    i < b->nunits ? unit_letter((enum unit_type)b->units[i].type) : 'A',
+	    i < b->nunits ? m->locs[b->units[i].loc].name : "par");
+}
+
+/* The left builds of p, given of them already, with an example: a free
+ * home centre not yet built in. */
+static void
+builds_to_do(const struct game *g, power_id p, int left, int given, struct buf *out)
+{
+	const struct map *m = g->map;
+	const struct board *b = &g->board;
+	const char *site = "par";
+	int i;
+
+	for (i = 0; i < m->nprovs; i++)
+		if (m->provs[i].home == p && m->provs[i].supply && b->owner[i] == p &&
+		    board_unit_in(b, m, (prov_id)i) < 0 && !ordered_in(g, p, (prov_id)i)) {
+			site = m->provs[i].abbr;
+			break;
+		}
+	if (given)
+		buf_printf(out, "%d more build%s", left, left == 1 ? "" : "s");
+	else
+		buf_printf(out, "Build %d unit%s", left, left == 1 ? "" : "s");
+	buf_printf(out, " (\"Build A %s\", or \"Waive\").\n", site);
+}
+
+/* What p must still build or remove in an adjustment phase. */
+static void
+adjustments_to_do(const struct game *g, power_id p, struct buf *out)
+{
+	const struct map *m = g->map;
+	const struct board *b = &g->board;
+	int due = adj_builds_due(m, b, p), sites = adj_build_sites(m, &g->rules, b, p);
+	int given = adj_orders_given(g, p, due);
+
+	if (game_orders_complete(g, p))
+		buf_puts(out, "Your adjustment orders are complete.\n");
+	else if (due < 0)
+		removals_to_do(g, p, -due - given, given, out);
+	else if (due > 0)
+		builds_to_do(g, p, (due < sites ? due : sites) - given, given, out);
+}
+
 void
 status_what_to_do(const struct game *g, power_id p, struct buf *out)
 {
 	const struct map *m = g->map;
 	const struct board *b = &g->board;
-	int due, sites, given, i;
 
 	if (g->rules.insurrection && board_eliminated(b, m, p)) {
 		revival_help(g, p, out);
@@ -257,56 +342,10 @@ status_what_to_do(const struct game *g, power_id p, struct buf *out)
 		    board_count_units(b, p) == 1 ? "" : "s");
 		break;
 	case PHASE_RETREAT:
-		for (i = 0; i < b->ndislodged; i++) {
-			const struct dislodged *d = &b->dislodged[i];
-			loc_id opt[16];
-			int n, k;
-			if (d->unit.power != p)
-				continue;
-			n = adj_retreat_options(m, b, d, opt);
-			buf_puts(out, "Retreat or disband ");
-			unit_format(m, &d->unit, out);
-			buf_puts(out, ": it may go to ");
-			for (k = 0; k < n; k++)
-				buf_printf(out, "%s%s", k == 0 ? "" : k == n - 1 ? " or " : ", ",
-				    m->provs[m->locs[opt[k]].prov].name);
-			buf_puts(out, ".\n");
-		}
+		retreats_to_do(g, p, out);
 		break;
 	default:
-		due = adj_builds_due(m, b, p);
-		sites = adj_build_sites(m, &g->rules, b, p);
-		given = adj_orders_given(g, p, due);
-		if (game_orders_complete(g, p)) {
-			buf_puts(out, "Your adjustment orders are complete.\n");
-		} else if (due < 0) {
-			int left = -due - given;
-			/* An example with one of the power's own units not yet removed. */
-			for (i = 0; i < b->nunits && (b->units[i].power != p ||
-			    ordered_in(g, p, m->locs[b->units[i].loc].prov)); i++)
-				;
-			if (given)
-				buf_printf(out, "%d more removal%s", left, left == 1 ? "" : "s");
-			else
-				buf_printf(out, "Remove %d unit%s", left, left == 1 ? "" : "s");
-			buf_printf(out, " (\"Remove %c %s\").\n",
-			    i < b->nunits ? unit_letter((enum unit_type)b->units[i].type) : 'A',
-			    i < b->nunits ? m->locs[b->units[i].loc].name : "par");
-		} else if (due > 0) {
-			const char *site = "par";
-			int left = (due < sites ? due : sites) - given;
-			for (i = 0; i < m->nprovs; i++)
-				if (m->provs[i].home == p && m->provs[i].supply && b->owner[i] == p &&
-				    board_unit_in(b, m, (prov_id)i) < 0 && !ordered_in(g, p, (prov_id)i)) {
-					site = m->provs[i].abbr;
-					break;
-				}
-			if (given)
-				buf_printf(out, "%d more build%s", left, left == 1 ? "" : "s");
-			else
-				buf_printf(out, "Build %d unit%s", left, left == 1 ? "" : "s");
-			buf_printf(out, " (\"Build A %s\", or \"Waive\").\n", site);
-		}
+		adjustments_to_do(g, p, out);
 		break;
 	}
 }
