@@ -122,6 +122,62 @@ order_owner(const struct game *g, const struct order *o)
 	return i < 0 ? POWER_NONE : b->units[i].power;
 }
 
+/* Refuse a line that is not an order at all (r.not_order): a misspelt
+ * command, or a word that is no place. */
+static enum taken
+refuse_not_order(const char *line, size_t len, const struct parse_result *r, struct buf *reply)
+{
+	char word[64];
+	const char *cmd, *like = strstr(r->note, "did you mean ");
+	size_t wn = first_word(line, len, word, sizeof word);
+
+	cmd = command_suggest(word, wn);
+	if (cmd)
+		buf_printf(reply, "  REFUSED: not an order or a command; did you mean %s?\n", cmd);
+	else if (like)
+		buf_printf(reply, "  REFUSED: \"%s\" is not a place or a command (places like it: "
+		    "%.*s). Send HELP for the commands.\n", word, (int)strcspn(like + 13, "?"),
+		    like + 13);
+	else
+		buf_printf(reply, "  REFUSED: \"%s\" is not a place or a command. Send HELP for "
+		    "the commands.\n", word);
+	return TAKE_REFUSED;
+}
+
+/* Check the order r of power p against the rules and keep it, or refuse
+ * it with the rule it breaks. */
+static enum taken
+keep_order(struct game *g, power_id p, const struct parse_result *r, struct buf *reply)
+{
+	bool revival = r->order.kind == ORDER_REVIVE;
+	enum reason why;
+
+	why = revival ? muna_check_revival(g->map, &g->board, p, &r->prefs) :
+			adj_check(g->map, &g->rules, &g->board, &r->order);
+	if (why != R_OK) {
+		buf_puts(reply, "  REFUSED: ");
+		if (revival) {
+			put_order(g->map, r, reply);
+			buf_printf(reply, ": %s\n", reason_text(why));
+			return TAKE_REFUSED;
+		}
+		report_refusal(g->map, &g->board, &r->order, why, reply);
+		buf_putc(reply, '\n');
+		return TAKE_REFUSED;
+	}
+	if ((revival ? game_set_revival(g, p, &r->order, &r->prefs) :
+	    game_set_order(g, p, &r->order)) < 0) {
+		buf_puts(reply, "  REFUSED: too many orders\n");
+		return TAKE_REFUSED;
+	}
+	buf_printf(reply, "  %s: ", r->verdict == VERDICT_CORRECTED ? "corrected" : "accepted");
+	put_order(g->map, r, reply);
+	if (r->verdict == VERDICT_CORRECTED)
+		buf_printf(reply, "  (%s)", r->note);
+	buf_putc(reply, '\n');
+	return TAKE_DONE;
+}
+
 /* Take one order line from power p. Appends the verdict to reply; returns
  * what the line was (enum taken). */
 enum taken
@@ -130,8 +186,6 @@ ordering_take(struct game *g, power_id p, const char *line, size_t len,
 {
 	struct parse_ctx c = { g->map, g->names, &g->board, p };
 	struct parse_result r;
-	enum reason why;
-	bool revival;
 
 	order_parse(&c, line, len, &r);
 	if (r.verdict == VERDICT_ACCEPTED || r.verdict == VERDICT_CORRECTED) {
@@ -147,23 +201,8 @@ ordering_take(struct game *g, power_id p, const char *line, size_t len,
 		return TAKE_DONE;
 	if (r.verdict == VERDICT_REFUSED && r.chat && !command_tried(line, len))
 		return TAKE_CHAT;
-	if (r.verdict == VERDICT_REFUSED && r.not_order) {
-		/* Not an order at all: a misspelt command, or chat. */
-		char word[64];
-		const char *cmd, *like = strstr(r.note, "did you mean ");
-		size_t wn = first_word(line, len, word, sizeof word);
-		cmd = command_suggest(word, wn);
-		if (cmd)
-			buf_printf(reply, "  REFUSED: not an order or a command; did you mean %s?\n", cmd);
-		else if (like)
-			buf_printf(reply, "  REFUSED: \"%s\" is not a place or a command (places like it: "
-			    "%.*s). Send HELP for the commands.\n", word, (int)strcspn(like + 13, "?"),
-			    like + 13);
-		else
-			buf_printf(reply, "  REFUSED: \"%s\" is not a place or a command. Send HELP for "
-			    "the commands.\n", word);
-		return TAKE_REFUSED;
-	}
+	if (r.verdict == VERDICT_REFUSED && r.not_order)
+		return refuse_not_order(line, len, &r, reply);
 	if (r.verdict == VERDICT_REFUSED) {
 		buf_printf(reply, "  REFUSED: %s\n", r.note);
 		return TAKE_REFUSED;
@@ -174,30 +213,7 @@ ordering_take(struct game *g, power_id p, const char *line, size_t len,
 		    g->map->powers[p].name);
 		return TAKE_REFUSED;
 	}
-	revival = r.order.kind == ORDER_REVIVE;
-	why = revival ? muna_check_revival(g->map, &g->board, p, &r.prefs) :
-			adj_check(g->map, &g->rules, &g->board, &r.order);
-	if (why != R_OK) {
-		buf_puts(reply, "  REFUSED: ");
-		if (revival) {
-			put_order(g->map, &r, reply);
-			buf_printf(reply, ": %s\n", reason_text(why));
-			return TAKE_REFUSED;
-		}
-		report_refusal(g->map, &g->board, &r.order, why, reply);
-		buf_putc(reply, '\n');
-		return TAKE_REFUSED;
-	}
-	if ((revival ? game_set_revival(g, p, &r.order, &r.prefs) : game_set_order(g, p, &r.order)) < 0) {
-		buf_puts(reply, "  REFUSED: too many orders\n");
-		return TAKE_REFUSED;
-	}
-	buf_printf(reply, "  %s: ", r.verdict == VERDICT_CORRECTED ? "corrected" : "accepted");
-	put_order(g->map, &r, reply);
-	if (r.verdict == VERDICT_CORRECTED)
-		buf_printf(reply, "  (%s)", r.note);
-	buf_putc(reply, '\n');
-	return TAKE_DONE;
+	return keep_order(g, p, &r, reply);
 }
 
 /* Orders that come this soon after a phase was decided may have been
