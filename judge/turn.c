@@ -9,7 +9,7 @@
  * it waits for the GM.
  */
 #define _DEFAULT_SOURCE
-#include "judge_int.h"
+#include "turn.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,11 +19,14 @@
 #include "../lib/tz.h"
 #include "../lib/xalloc.h"
 #include "engine/report.h"
+#include "outbound.h"
+#include "status.h"
 
 #define TEXT_MAX (4u << 20)
 
-time_t
-jx_deadline_after(const struct judge *j, const struct game *g, time_t start)
+/* The deadline of a phase starting at start. */
+static time_t
+deadline_after(const struct judge *j, const struct game *g, time_t start)
 {
 	const struct game_settings *s = &g->set;
 	time_t t = start + s->duration[g->board.phase % 3];
@@ -58,12 +61,13 @@ jx_deadline_after(const struct judge *j, const struct game *g, time_t start)
 }
 
 void
-jx_start_phase(struct judge *j, struct game *g, time_t now)
+turn_start_phase(struct judge *j, struct game *g, time_t now)
 {
 	int p;
 
+	(void)j;
 	g->phase_start = now;
-	g->deadline = jx_deadline_after(j, g, now);
+	g->deadline = deadline_after(j, g, now);
 	g->gm_told = false;
 	if (g->sys->phase_started)
 		g->sys->phase_started(g, now);
@@ -74,16 +78,8 @@ jx_start_phase(struct judge *j, struct game *g, time_t now)
 	}
 }
 
-bool
-judge_in_disorder(const struct game *g, power_id p)
-{
-	const struct delegation *d = &g->del[p];
-
-	return d->resigned || d->nmembers == 0 || d->secret[0] == '\0';
-}
-
 void
-jx_end_game(struct judge *j, struct game *g, const char *result)
+turn_end_game(struct judge *j, struct game *g, const char *result)
 {
 	struct buf text;
 	char subject[128];
@@ -95,23 +91,67 @@ jx_end_game(struct judge *j, struct game *g, const char *result)
 	judge_audit(j, g, "game over: %s", result);
 	buf_init(&text, TEXT_MAX);
 	buf_printf(&text, "Game %s is over.\n\n%s.\n\n", g->name, result);
-	jx_position(g, &text);
+	status_position(g, &text);
 	judge_standings(g, &g->board, "Final standings (victory points):", &text);
 	snprintf(subject, sizeof subject, "[%s] game over", g->name);
 	judge_announce(j, g, subject, buf_str(&text));
 	buf_free(&text);
 }
 
-void
-judge_standings(const struct game *g, const struct board *b, const char *title, struct buf *out)
+/* The report of the phase just played for a member (in zone) of the
+ * delegation of p: common, with what each of its powers must do next and
+ * the deadline. */
+static void
+member_report(struct judge *j, const struct game *g, power_id p, const char *zone,
+    const char *common, const struct buf *url, struct buf *body)
 {
-	struct standing st[MAP_MAX_POWERS];
-	int p;
+	const struct map *m = g->map;
+	char ph[48];
+	int q, held = 0;
 
-	for (p = 0; p < g->map->npowers && g->del[p].points == 0; p++)
-		;
-	if (p < g->map->npowers || game_victory_points(g))
-		muna_standings_table(g->map, st, game_standings(g, b, st), title, out);
+	buf_reset(body);
+	buf_printf(body, "Game %s, ", g->name);
+	for (q = p; q < m->npowers; q++) {
+		if (game_held_together(g, p, (power_id)q))
+			buf_printf(body, "%s%s", held++ ? " and " : "", m->powers[q].name);
+	}
+	buf_puts(body, ".\n\n");
+	buf_puts(body, common);
+	if (url->len)
+		buf_printf(body, "\nMap: %s\n", buf_str(url));
+	if (g->status != GAME_ACTIVE)
+		return;
+	buf_printf(body, "\nNext: %s. ", phase_format(&g->board, ph, sizeof ph));
+	if (held > 1)
+		buf_putc(body, '\n');
+	for (q = p; q < m->npowers; q++) {
+		if (!game_held_together(g, p, (power_id)q))
+			continue;
+		if (held > 1)
+			buf_printf(body, "%s: ", m->powers[q].name);
+		status_what_to_do(g, (power_id)q, body);
+	}
+	status_deadline_line(j, g, zone, j->now, body);
+	status_speech_line(j, g, zone, j->now, body);
+}
+
+/* The same report for observers and GMs: common, and the deadline. */
+static void
+public_report(struct judge *j, const struct game *g, const char *common, const struct buf *url,
+    struct buf *body)
+{
+	char ph[48];
+
+	buf_reset(body);
+	buf_printf(body, "Game %s.\n\n", g->name);
+	buf_puts(body, common);
+	if (url->len)
+		buf_printf(body, "\nMap: %s\n", buf_str(url));
+	if (g->status == GAME_ACTIVE) {
+		buf_printf(body, "\nNext: %s. ", phase_format(&g->board, ph, sizeof ph));
+		status_deadline_line(j, g, "", j->now, body);
+		status_speech_line(j, g, "", j->now, body);
+	}
 }
 
 /* Send the turn report: to each member with what that power must do and the
@@ -119,103 +159,168 @@ judge_standings(const struct game *g, const struct board *b, const char *title, 
 static void
 send_reports(struct judge *j, struct game *g, const char *common)
 {
-	const struct map *m = g->map;
+	const struct board *before = &j->fx.phases[j->fx.nphases - 1].before;
 	struct buf body, url;
 	char subject[160], ph[48];
 	int p, i;
 
 	buf_init(&body, TEXT_MAX);
 	buf_init(&url, 1024);
-	judge_map_url(j, g, &j->fx.phases[j->fx.nphases - 1].before, &url);
+	judge_map_url(j, g, before, &url);
 	snprintf(subject, sizeof subject, "[%s] %s results", g->name,
-	    phase_format(&j->fx.phases[j->fx.nphases - 1].before, ph, sizeof ph));
-	for (p = 0; p < m->npowers; p++) {
+	    phase_format(before, ph, sizeof ph));
+	for (p = 0; p < g->map->npowers; p++) {
 		/* One report for a delegation holding several powers. */
 		if (!game_first_held(g, (power_id)p))
 			continue;
 		for (i = 0; i < g->del[p].nmembers; i++) {
 			const char *to[1] = { g->del[p].members[i].addr };
-			int q, held = 0;
-			buf_reset(&body);
-			buf_printf(&body, "Game %s, ", g->name);
-			for (q = p; q < m->npowers; q++) {
-				if (game_held_together(g, (power_id)p, (power_id)q))
-					buf_printf(&body, "%s%s", held++ ? " and " : "", m->powers[q].name);
-			}
-			buf_puts(&body, ".\n\n");
-			buf_puts(&body, common);
-			if (url.len)
-				buf_printf(&body, "\nMap: %s\n", buf_str(&url));
-			if (g->status == GAME_ACTIVE) {
-				buf_printf(&body, "\nNext: %s. ", phase_format(&g->board, ph, sizeof ph));
-				if (held > 1)
-					buf_putc(&body, '\n');
-				for (q = p; q < m->npowers; q++) {
-					if (!game_held_together(g, (power_id)p, (power_id)q))
-						continue;
-					if (held > 1)
-						buf_printf(&body, "%s: ", m->powers[q].name);
-					jx_what_to_do(g, (power_id)q, &body);
-				}
-				jx_deadline_line(j, g, g->del[p].members[i].zone, j->now, &body);
-				jx_speech_line(j, g, g->del[p].members[i].zone, j->now, &body);
-			}
-			jx_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL, OUT_GENERATED);
+			member_report(j, g, (power_id)p, g->del[p].members[i].zone, common, &url, &body);
+			outbound_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL,
+			    OUT_GENERATED);
 		}
 	}
-	buf_reset(&body);
-	buf_printf(&body, "Game %s.\n\n", g->name);
-	buf_puts(&body, common);
-	if (url.len)
-		buf_printf(&body, "\nMap: %s\n", buf_str(&url));
-	if (g->status == GAME_ACTIVE) {
-		buf_printf(&body, "\nNext: %s. ", phase_format(&g->board, ph, sizeof ph));
-		jx_deadline_line(j, g, "", j->now, &body);
-		jx_speech_line(j, g, "", j->now, &body);
-	}
+	public_report(j, g, common, &url, &body);
 	for (i = 0; i < g->nobservers; i++) {
 		const char *to[1] = { g->observers[i] };
-		jx_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL, OUT_GENERATED);
+		outbound_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL, OUT_GENERATED);
 	}
 	for (i = 0; i < g->ngms; i++) {
 		const char *to[1] = { g->gms[i] };
-		jx_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL, OUT_GENERATED);
+		outbound_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL, OUT_GENERATED);
 	}
 	buf_free(&body);
 	buf_free(&url);
 }
 
+/* The orders of every power of g, each marked with its power, into a new
+ * array (the caller frees it); their count into *n. */
+static struct order *
+collect_orders(const struct game *g, int *n)
+{
+	const struct map *m = g->map;
+	struct order *orders;
+	int p, k;
+
+	orders = xcalloc((size_t)m->npowers * GAME_MAX_ORDERS + 1, sizeof *orders);
+	*n = 0;
+	for (p = 0; p < m->npowers; p++)
+		for (k = 0; k < g->del[p].norders; k++) {
+			orders[*n] = g->del[p].orders[k];
+			orders[*n].power = (power_id)p;
+			(*n)++;
+		}
+	return orders;
+}
+
+/* The history record of a phase played from before at now: its report,
+ * the orders as adjudicated (in the game file's form: with the position
+ * they can be played again, as the map pages do), what the rules keep
+ * with it, and the position. Returns the text, owned by the caller. */
+static char *
+history_record(const struct game *g, const struct board *before, const struct order *orders,
+    int n, time_t now, const char *report, const char *kept)
+{
+	const struct map *m = g->map;
+	struct buf text;
+	char when[32], name[48];
+	int k;
+
+	buf_init(&text, TEXT_MAX);
+	buf_printf(&text, "phase %s\nprocessed %s\n\n%s\norders\n",
+	    phase_format(before, name, sizeof name), time_rfc3339(now, when, sizeof when), report);
+	for (k = 0; k < n; k++) {
+		buf_printf(&text, "order %s ", m->powers[orders[k].power].token);
+		game_format_order(g, orders[k].power, &orders[k], &text);
+		buf_putc(&text, '\n');
+	}
+	buf_puts(&text, kept);
+	buf_puts(&text, "position before\n");
+	board_write(before, m, &text);
+	return buf_take(&text);
+}
+
+/* Leave the phase t adjudicated among the effects, with its history record
+ * number index and text: orders, res (t's, allocated) and text become
+ * theirs. */
+static void
+record_phase(struct judge *j, const struct turn *t, struct order *orders,
+    struct phase_result *res, int index, char *text)
+{
+	struct judge_phase *ph;
+
+	if (j->fx.nphases == j->fx.capphases) {
+		j->fx.capphases = j->fx.capphases ? j->fx.capphases * 2 : 8;
+		j->fx.phases = xreallocarray(j->fx.phases, (size_t)j->fx.capphases,
+		    sizeof *j->fx.phases);
+	}
+	ph = &j->fx.phases[j->fx.nphases++];
+	memset(ph, 0, sizeof *ph);
+	str_copy(ph->game, t->g->name, sizeof ph->game);
+	ph->index = index;
+	ph->before = *t->before;
+	ph->after = t->res->after;
+	ph->next = t->next;
+	ph->norders = t->norders;
+	ph->orders = orders;
+	ph->res = res;
+	ph->text = text;
+}
+
+/* The year is over when a Fall phase leads out of Fall: the centres each
+ * power holds on next are kept for SUMMARY. */
+static void
+count_year(struct game *g, const struct board *before, const struct board *next)
+{
+	int p;
+
+	if (before->season != SEASON_FALL || next->season == SEASON_FALL || g->nyears >= GAME_MAX_YEARS)
+		return;
+	g->years[g->nyears].year = before->year;
+	for (p = 0; p < g->map->npowers; p++)
+		g->years[g->nyears].centres[p] = (uint8_t)board_count_centres(next, g->map, (power_id)p);
+	g->nyears++;
+}
+
+/* Has the game ended on its new position? Then it is over, and the
+ * report says why. */
+static void
+check_ended(struct judge *j, struct game *g, struct buf *report)
+{
+	char result[128];
+
+	if (!g->sys->ended(g, result, sizeof result))
+		return;
+	g->status = GAME_ENDED;
+	str_copy(g->result, result, sizeof g->result);
+	g->deadline = 0;
+	buf_printf(report, "\n%s.\n", result);
+	judge_audit(j, g, "game over: %s", result);
+}
+
 int
 judge_process(struct judge *j, struct game *g, time_t now, bool preview, struct buf *out)
 {
-	const struct map *m = g->map;
 	struct order *orders;
 	struct phase_result *res;
 	struct board before = g->board;
 	struct turn t;
-	struct buf common, text, kept;
-	struct judge_phase *ph;
-	int n = 0, p, k, index;
-	char when[32], name[48];
+	struct buf common, kept;
+	char *text;
+	int n, index;
 
 	j->now = now;
 	if (g->status != GAME_ACTIVE && !(preview && g->status == GAME_PAUSED)) {
 		buf_printf(out, "the game is %s\n", status_name(g->status));
 		return -1;
 	}
-	orders = xcalloc((size_t)m->npowers * GAME_MAX_ORDERS + 1, sizeof *orders);
-	for (p = 0; p < m->npowers; p++)
-		for (k = 0; k < g->del[p].norders; k++) {
-			orders[n] = g->del[p].orders[k];
-			orders[n].power = (power_id)p;
-			n++;
-		}
+	orders = collect_orders(g, &n);
 	res = xmalloc(sizeof *res);
-	adj_resolve(m, &g->rules, &before, orders, n, res, NULL);
+	adj_resolve(g->map, &g->rules, &before, orders, n, res, NULL);
 	if (preview) {
 		/* What would happen; the next phase is not worked out. */
 		buf_puts(out, "\nPREVIEW (nothing is changed):\n\n");
-		report_results(m, &before, orders, res, out);
+		report_results(g->map, &before, orders, res, out);
 		free(orders);
 		free(res);
 		return 0;
@@ -239,61 +344,17 @@ judge_process(struct judge *j, struct game *g, time_t now, bool preview, struct 
 	index = ++g->nphases;
 	if (j->seq == 0) {
 		/* From the clock: name the messages after the phase. */
-		jx_event(j, "%s.p%d", g->name, index);
+		outbound_event(j, "%s.p%d", g->name, index);
 	}
-	buf_init(&text, TEXT_MAX);
-	buf_printf(&text, "phase %s\nprocessed %s\n\n%s\norders\n",
-	    phase_format(&before, name, sizeof name), time_rfc3339(now, when, sizeof when),
-	    buf_str(&common));
-	/* The orders as adjudicated, in the game file's form: with the
-	 * position they can be played again (the map pages do). */
-	for (k = 0; k < n; k++) {
-		buf_printf(&text, "order %s ", m->powers[orders[k].power].token);
-		game_format_order(g, orders[k].power, &orders[k], &text);
-		buf_putc(&text, '\n');
-	}
-	buf_puts(&text, buf_str(&kept));
+	text = history_record(g, &before, orders, n, now, buf_str(&common), buf_str(&kept));
 	buf_free(&kept);
-	buf_puts(&text, "position before\n");
-	board_write(&before, m, &text);
-	if (j->fx.nphases == j->fx.capphases) {
-		j->fx.capphases = j->fx.capphases ? j->fx.capphases * 2 : 8;
-		j->fx.phases = xreallocarray(j->fx.phases, (size_t)j->fx.capphases,
-		    sizeof *j->fx.phases);
-	}
-	ph = &j->fx.phases[j->fx.nphases++];
-	memset(ph, 0, sizeof *ph);
-	str_copy(ph->game, g->name, sizeof ph->game);
-	ph->index = index;
-	ph->before = before;
-	ph->after = res->after;
-	ph->next = t.next;
-	ph->norders = n;
-	ph->orders = orders;
-	ph->res = res;
-	ph->text = buf_take(&text);
-
-	/* The year is over: centres changed hands. */
-	if (before.season == SEASON_FALL && t.next.season != SEASON_FALL && g->nyears < GAME_MAX_YEARS) {
-		g->years[g->nyears].year = before.year;
-		for (p = 0; p < m->npowers; p++)
-			g->years[g->nyears].centres[p] = (uint8_t)board_count_centres(&t.next, m, (power_id)p);
-		g->nyears++;
-	}
+	record_phase(j, &t, orders, res, index, text);
+	count_year(g, &before, &t.next);
 	g->board = t.next;
 	board_sort(&g->board);	/* as a saved game reads back: nothing may depend on a reload */
 	judge_touch(j, g);
-	jx_start_phase(j, g, now);
-	{
-		char result[128];
-		if (g->sys->ended(g, result, sizeof result)) {
-			g->status = GAME_ENDED;
-			str_copy(g->result, result, sizeof g->result);
-			g->deadline = 0;
-			buf_printf(&common, "\n%s.\n", result);
-			judge_audit(j, g, "game over: %s", result);
-		}
-	}
+	turn_start_phase(j, g, now);
+	check_ended(j, g, &common);
 	send_reports(j, g, buf_str(&common));
 	buf_free(&common);
 	return 0;
@@ -324,7 +385,7 @@ remind(struct judge *j, struct game *g, time_t now)
 			g->del[q].reminded = true;
 		}
 		judge_touch(j, g);
-		jx_event(j, "%s.r%d.%s", g->name, g->nphases, m->powers[p].abbr);
+		outbound_event(j, "%s.r%d.%s", g->name, g->nphases, m->powers[p].abbr);
 		snprintf(subject, sizeof subject, "[%s] reminder: orders for %s", g->name,
 		    phase_format(&g->board, ph, sizeof ph));
 		for (i = 0; i < d->nmembers; i++) {
@@ -332,29 +393,14 @@ remind(struct judge *j, struct game *g, time_t now)
 			buf_reset(&body);
 			buf_printf(&body, "Game %s, %s: orders are still missing.\n\n", g->name,
 			    buf_str(&names));
-			jx_held_status(g, (power_id)p, &body);
+			status_held(g, (power_id)p, &body);
 			buf_putc(&body, '\n');
-			jx_deadline_line(j, g, d->members[i].zone, now, &body);
-			jx_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL, OUT_GENERATED);
+			status_deadline_line(j, g, d->members[i].zone, now, &body);
+			outbound_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL, OUT_GENERATED);
 		}
 	}
 	buf_free(&body);
 	buf_free(&names);
-}
-
-time_t
-judge_grace_end(const struct game *g, time_t now)
-{
-	int p;
-
-	if (g->status != GAME_ACTIVE || g->deadline == 0 || now < g->deadline ||
-	    g->set.nmr != NMR_CD || g->set.grace <= 0)
-		return 0;
-	for (p = 0; p < g->map->npowers; p++)
-		if (game_must_order(g, (power_id)p) && !judge_in_disorder(g, (power_id)p) &&
-		    !game_orders_complete(g, (power_id)p))
-			return g->deadline + g->set.grace;
-	return 0;
 }
 
 /* What becomes of missing orders when the phase is decided without them. */
@@ -386,7 +432,7 @@ tell_deadline_passed(struct judge *j, struct game *g)
 
 	buf_init(&body, TEXT_MAX);
 	buf_init(&late, 1024);
-	jx_event(j, "%s.w%d", g->name, g->nphases);
+	outbound_event(j, "%s.w%d", g->name, g->nphases);
 	phase_format(&g->board, ph, sizeof ph);
 	snprintf(subject, sizeof subject, "[%s] deadline passed: orders missing for %s", g->name, ph);
 	for (p = 0; p < m->npowers; p++) {
@@ -411,8 +457,8 @@ tell_deadline_passed(struct judge *j, struct game *g)
 				buf_printf(&body, "You have until %s\n(the grace period) to send "
 				    "them. Then the phase is decided without them:\n%s.\n\n", until,
 				    missing_orders_fate(g));
-			jx_orders_status(g, (power_id)p, &body);
-			jx_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL, OUT_GENERATED);
+			status_orders(g, (power_id)p, &body);
+			outbound_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL, OUT_GENERATED);
 		}
 	}
 	buf_reset(&body);
@@ -431,10 +477,98 @@ tell_deadline_passed(struct judge *j, struct game *g)
 	}
 	for (i = 0; i < g->ngms; i++) {
 		const char *to[1] = { g->gms[i] };
-		jx_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL, OUT_GENERATED);
+		outbound_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL, OUT_GENERATED);
 	}
 	buf_free(&body);
 	buf_free(&late);
+}
+
+/* Where the orders of a game's current phase stand. */
+struct orders_in {
+	bool complete;		/* every power that must order (and is played) has */
+	bool someone;		/* some power has */
+	bool waiting;		/* the phase waits for its deadline (WAIT, the rules) */
+};
+
+/* Where the orders of g stand, the rules' wishes aside. */
+static void
+orders_in(const struct game *g, struct orders_in *o)
+{
+	int p;
+
+	o->complete = true;
+	o->someone = o->waiting = false;
+	for (p = 0; p < g->map->npowers; p++) {
+		if (!game_must_order(g, (power_id)p) || judge_in_disorder(g, (power_id)p))
+			continue;
+		if (!game_orders_complete(g, (power_id)p))
+			o->complete = false;
+		else
+			o->someone = true;
+		if (g->del[p].wait)
+			o->waiting = true;
+	}
+}
+
+/* Remind the late delegations of g when it is time. Not before half the
+ * phase is over: the results just told everyone what to do. Sent by the
+ * first run after it fell due, with the time left then; not after the
+ * deadline (the notice then says what is left). A replay runs at the live
+ * runs' times (spool_run_at). */
+static void
+remind_due(struct judge *j, struct game *g, time_t now, const struct orders_in *o)
+{
+	time_t at;
+
+	if (g->set.remind <= 0)
+		return;
+	at = g->deadline - g->set.remind;
+	if (at < g->phase_start + (g->deadline - g->phase_start) / 2)
+		at = g->phase_start + (g->deadline - g->phase_start) / 2;
+	if (now >= at && now < g->deadline && !(o->complete && o->someone && !o->waiting))
+		remind(j, g, now);
+}
+
+/* What time requires of game g at now, once. Returns true when a phase
+ * was decided (the next one may be due already). */
+static bool
+tick_game(struct judge *j, struct game *g, time_t now, bool early)
+{
+	struct orders_in o;
+	struct buf dummy;
+	bool ready;
+	time_t at;
+
+	j->now = now;
+	if (g->deadline == 0) {
+		turn_start_phase(j, g, now);
+		judge_touch(j, g);
+	}
+	orders_in(g, &o);
+	remind_due(j, g, now, &o);
+	if ((g->sys->waits && g->sys->waits(g)) || !early)
+		o.waiting = true;
+	ready = o.complete && o.someone && !o.waiting;
+	at = g->deadline + (o.complete ? 0 : g->set.grace);
+	if (ready || (now >= at && (o.complete || g->set.nmr == NMR_CD))) {
+		/* What happens is dated when it was due, not when this tick
+		 * came round: a run five minutes after a deadline gives the
+		 * same results, dates and next deadline as one on the dot. All
+		 * orders in: now (the last one just arrived), or at the
+		 * deadline when this tick comes after it. */
+		if (ready && now < g->deadline)
+			at = now;
+		buf_init(&dummy, 1 << 16);
+		judge_process(j, g, at < now ? at : now, false, &dummy);
+		buf_free(&dummy);
+		return true;
+	}
+	if (now >= g->deadline && !o.complete && !g->gm_told) {
+		g->gm_told = true;
+		tell_deadline_passed(j, g);
+		judge_touch(j, g);
+	}
+	return false;
 }
 
 /* judge_tick and judge_tick_due: early says whether a phase whose orders
@@ -448,67 +582,10 @@ tick(struct judge *j, time_t now, bool early)
 	for (gi = 0; gi < j->ngames; gi++) {
 		struct game *g = j->games[gi];
 
-		jx_event(j, "%s.t%d", g->name, g->nphases);
-		for (rounds = 0; rounds < 8 && g->status == GAME_ACTIVE; rounds++) {
-			const struct map *m = g->map;
-			bool complete = true, waiting = false, someone = false;
-			time_t at;
-			int p;
-
-			/* What happens is dated when it was due, not when this tick
-			 * came round: a run five minutes after a deadline gives the
-			 * same results, dates and next deadline as one on the dot. */
-			j->now = now;
-			if (g->deadline == 0) {
-				jx_start_phase(j, g, now);
-				judge_touch(j, g);
-			}
-			for (p = 0; p < m->npowers; p++) {
-				if (!game_must_order(g, (power_id)p) || judge_in_disorder(g, (power_id)p))
-					continue;
-				if (!game_orders_complete(g, (power_id)p))
-					complete = false;
-				else
-					someone = true;
-				if (g->del[p].wait)
-					waiting = true;
-			}
-			if (g->set.remind > 0) {
-				/* Not before half the phase is over: the results just
-				 * told everyone what to do. Sent by the first run after
-				 * it fell due, with the time left then; not after the
-				 * deadline (the notice below says what is left). A
-				 * replay runs at the live runs' times (spool_run_at). */
-				at = g->deadline - g->set.remind;
-				if (at < g->phase_start + (g->deadline - g->phase_start) / 2)
-					at = g->phase_start + (g->deadline - g->phase_start) / 2;
-				if (now >= at && now < g->deadline && !(complete && someone && !waiting))
-					remind(j, g, now);
-			}
-			if (g->sys->waits && g->sys->waits(g))
-				waiting = true;
-			if (!early)
-				waiting = true;
-			at = g->deadline + (complete ? 0 : g->set.grace);
-			if ((complete && someone && !waiting) ||
-			    (now >= at && (complete || g->set.nmr == NMR_CD))) {
-				struct buf dummy;
-				/* All orders in: now (the last one just arrived), or
-				 * at the deadline when this tick comes after it. */
-				if (complete && someone && !waiting && now < g->deadline)
-					at = now;
-				buf_init(&dummy, 1 << 16);
-				judge_process(j, g, at < now ? at : now, false, &dummy);
-				buf_free(&dummy);
-				continue;	/* the next phase may be complete already */
-			}
-			if (now >= g->deadline && !complete && !g->gm_told) {
-				g->gm_told = true;
-				tell_deadline_passed(j, g);
-				judge_touch(j, g);
-			}
-			break;
-		}
+		outbound_event(j, "%s.t%d", g->name, g->nphases);
+		for (rounds = 0; rounds < 8 && g->status == GAME_ACTIVE; rounds++)
+			if (!tick_game(j, g, now, early))
+				break;
 	}
 	j->now = now;
 }
@@ -525,13 +602,81 @@ judge_tick_due(struct judge *j, time_t now)
 	tick(j, now, false);
 }
 
+/* The latest history record of g whose phase is year y, season se and
+ * type pt: its number (0: none), its text into rec and its position into b. */
+static int
+find_phase(struct judge *j, const struct game *g, int y, enum season se, enum phase_type pt,
+    struct buf *rec, struct board *b)
+{
+	struct buf err;
+	int i, found = 0;
+
+	buf_init(&err, 4096);
+	for (i = g->nphases; i >= 1 && !found; i--) {
+		const char *pos;
+		buf_reset(rec);
+		if (j->io.history(j->io.ctx, g->name, i, rec) < 0)
+			continue;
+		pos = strstr(buf_str(rec), "\nposition before\n");
+		if (pos == NULL)
+			continue;
+		pos += strlen("\nposition before\n");
+		if (board_read(b, g->map, pos, strlen(pos), &err) < 0)
+			continue;
+		if (b->year == y && b->season == se && b->phase == pt)
+			found = i;
+	}
+	buf_free(&err);
+	return found;
+}
+
+/* Back to the phase of history record rec, whose position is b: what the
+ * rules kept with it (MUNA: insurrections waiting for it to end, the
+ * conference as it found it), and no year or award after it. */
+static void
+restore_phase(struct game *g, const char *rec, const struct board *b)
+{
+	const char *ord = strstr(rec, "\norders\n");
+	const char *pos = strstr(rec, "\nposition before\n");
+
+	g->board = *b;
+	if (g->sys->history_read)
+		g->sys->history_read(g, ord && pos && ord < pos ? ord : NULL,
+		    ord && pos && ord < pos ? (size_t)(pos - ord) : 0);
+	game_forget_since(g, b);
+	while (g->nyears > 0 && (g->years[g->nyears - 1].year > b->year ||
+	    (g->years[g->nyears - 1].year == b->year && b->season != SEASON_WINTER)))
+		g->nyears--;
+	if (g->status == GAME_ENDED) {
+		g->status = GAME_ACTIVE;
+		g->result[0] = '\0';
+	}
+}
+
+/* Tell the shell that the history of g after record found is retired. */
+static void
+note_rollback(struct judge *j, const struct game *g, int found)
+{
+	struct judge_note *nt;
+	char idx[24];
+
+	if (j->fx.nrollbacks == j->fx.caprollbacks) {
+		j->fx.caprollbacks = j->fx.caprollbacks ? j->fx.caprollbacks * 2 : 4;
+		j->fx.rollbacks = xreallocarray(j->fx.rollbacks, (size_t)j->fx.caprollbacks,
+		    sizeof *j->fx.rollbacks);
+	}
+	nt = &j->fx.rollbacks[j->fx.nrollbacks++];
+	str_copy(nt->game, g->name, sizeof nt->game);
+	snprintf(idx, sizeof idx, "%d", found);
+	nt->text = xstrdup(idx);
+}
+
 int
 judge_rollback(struct judge *j, struct game *g, const char *phase, time_t now, struct buf *why)
 {
-	const struct map *m = g->map;
-	struct buf rec, err;
+	struct buf rec;
 	struct board b;
-	int i, y, found = 0;
+	int y, found;
 	enum season se;
 	enum phase_type pt;
 
@@ -546,62 +691,17 @@ judge_rollback(struct judge *j, struct game *g, const char *phase, time_t now, s
 		return -1;
 	}
 	buf_init(&rec, 1 << 22);
-	buf_init(&err, 4096);
-	for (i = g->nphases; i >= 1 && !found; i--) {
-		const char *pos;
-		buf_reset(&rec);
-		if (j->io.history(j->io.ctx, g->name, i, &rec) < 0)
-			continue;
-		pos = strstr(buf_str(&rec), "\nposition before\n");
-		if (pos == NULL)
-			continue;
-		pos += strlen("\nposition before\n");
-		if (board_read(&b, m, pos, strlen(pos), &err) < 0)
-			continue;
-		if (b.year == y && b.season == se && b.phase == pt)
-			found = i;
-	}
+	found = find_phase(j, g, y, se, pt, &rec, &b);
 	if (!found) {
 		buf_printf(why, "no played phase %s in this game", phase);
 		buf_free(&rec);
-		buf_free(&err);
 		return -1;
 	}
-	g->board = b;
 	g->nphases = found - 1;
-	{
-		/* What the rules kept with that phase (MUNA: insurrections
-		 * waiting for it to end, the conference as it found it). */
-		const char *ord = strstr(buf_str(&rec), "\norders\n");
-		const char *pos = strstr(buf_str(&rec), "\nposition before\n");
-		if (g->sys->history_read)
-			g->sys->history_read(g, ord && pos && ord < pos ? ord : NULL,
-			    ord && pos && ord < pos ? (size_t)(pos - ord) : 0);
-		game_forget_since(g, &b);
-	}
-	while (g->nyears > 0 && (g->years[g->nyears - 1].year > b.year ||
-	    (g->years[g->nyears - 1].year == b.year && b.season != SEASON_WINTER)))
-		g->nyears--;
-	if (g->status == GAME_ENDED) {
-		g->status = GAME_ACTIVE;
-		g->result[0] = '\0';
-	}
-	{
-		struct judge_note *nt;
-		char idx[24];
-		if (j->fx.nrollbacks == j->fx.caprollbacks) {
-			j->fx.caprollbacks = j->fx.caprollbacks ? j->fx.caprollbacks * 2 : 4;
-			j->fx.rollbacks = xreallocarray(j->fx.rollbacks, (size_t)j->fx.caprollbacks,
-			    sizeof *j->fx.rollbacks);
-		}
-		nt = &j->fx.rollbacks[j->fx.nrollbacks++];
-		str_copy(nt->game, g->name, sizeof nt->game);
-		snprintf(idx, sizeof idx, "%d", found);
-		nt->text = xstrdup(idx);
-	}
-	jx_start_phase(j, g, now);
+	restore_phase(g, buf_str(&rec), &b);
+	note_rollback(j, g, found);
+	turn_start_phase(j, g, now);
 	judge_touch(j, g);
 	buf_free(&rec);
-	buf_free(&err);
 	return 0;
 }

@@ -1,0 +1,160 @@
+/*
+ * ident.c — who sent a message (ident.h): the GAME line read, and the
+ * password checked against the game's secrets, a success remembered for
+ * the rest of the run (checking a hash is slow on purpose).
+ */
+#define _DEFAULT_SOURCE
+#include "ident.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "../lib/str.h"
+#include "grow.h"
+
+/* Check a password, remembering successes for the rest of the run. */
+static bool
+check_secret(struct judge *j, const char *secret, const char *hash)
+{
+	char key[SECRET_HASH_MAX + 300];
+	int i;
+
+	if (hash[0] == '\0' || strlen(secret) > 256)
+		return false;
+	snprintf(key, sizeof key, "%s\t%s", hash, secret);
+	for (i = 0; i < j->nok; i++)
+		if (strcmp(j->okcache[i], key) == 0) {
+			explicit_bzero(key, sizeof key);
+			return true;
+		}
+	if (!secret_check(secret, hash)) {
+		explicit_bzero(key, sizeof key);
+		return false;
+	}
+	GROW(j->okcache, j->nok, j->capok);
+	j->okcache[j->nok++] = xstrdup(key);
+	explicit_bzero(key, sizeof key);
+	return true;
+}
+
+/* Read "GAME name role password". Returns 0 when it matches; -2 when the
+ * line is not written as it should be; -1 when it names no game, power and
+ * password of this judge. why says which, for the judge's log: the sender
+ * is told only that it does not match, which reveals nothing about any
+ * game. */
+int
+ident_read(struct judge *j, const struct body_line *bl, struct ident *id, struct buf *why)
+{
+	char args[400], *save, *name, *role, *pw, *after;
+	struct game *g;
+	int p;
+
+	str_ncopy_trim(args, sizeof args, bl->args, bl->args_len);
+	name = strtok_r(args, " \t", &save);
+	after = name && save ? save : NULL;	/* the role and the password */
+	role = name ? strtok_r(NULL, " \t", &save) : NULL;
+	pw = role && save ? str_trim(save) : NULL;
+	if (!name || !role || ((!pw || !*pw) && !j->host)) {
+		buf_puts(why, "write the first line as GAME <game> <power> <password> "
+		    "(or GAME <game> GM <password>)");
+		return -2;
+	}
+	g = judge_find_game(j, name);
+	if (g == NULL) {
+		buf_printf(why, "there is no game called \"%s\" on this judge", name);
+		return -1;
+	}
+	if (str_eq_nocase(role, "gm") || str_eq_nocase(role, "master")) {
+		/* The host is every game's master. */
+		if (!j->host && !check_secret(j, pw, g->gm_secret)) {
+			buf_printf(why, "that is not the game master's password for %s", g->name);
+			return -1;
+		}
+		id->g = g;
+		id->gm = true;
+		id->power = POWER_NONE;
+		return 0;
+	}
+	/* A power named in several words ("United Kingdom") takes them all. */
+	if (after) {
+		char *rest = after;
+		str_ncopy_trim(args, sizeof args, bl->args, bl->args_len);
+		rest = args + (after - args);
+		id->power = map_take_power(g->map, &rest);
+		pw = str_trim(rest);
+		if (id->power != POWER_NONE && *pw == '\0' && !j->host) {
+			buf_puts(why, "write the first line as GAME <game> <power> <password>");
+			return -2;
+		}
+	} else {
+		id->power = POWER_NONE;
+	}
+	if (id->power == POWER_NONE) {
+		buf_printf(why, "game %s has no power \"%s\" (its powers:", g->name, role);
+		for (p = 0; p < g->map->npowers; p++)
+			buf_printf(why, "%s %s", p ? "," : "", g->map->powers[p].name);
+		buf_puts(why, "; or GM)");
+		return -1;
+	}
+	if (g->del[id->power].resigned) {
+		buf_printf(why, "%s has left game %s", g->map->powers[id->power].name, g->name);
+		return -1;
+	}
+	if (!check_secret(j, pw, g->del[id->power].secret)) {
+		buf_printf(why, "that is not %s's password in game %s (your game master can "
+		    "send a new one)", g->map->powers[id->power].name, g->name);
+		return -1;
+	}
+	id->g = g;
+	id->gm = false;
+	return 0;
+}
+
+void
+ident_echo(struct judge *j, const struct body_line *bl, struct buf *reply)
+{
+	char a[400], *save, *w1, *w2, *rest;
+	const struct game *eg;
+	power_id ep;
+
+	str_ncopy_trim(a, sizeof a, bl->args, bl->args_len);
+	w1 = strtok_r(a, " \t", &save);
+	rest = w1 && save ? save : NULL;
+	/* A power of several words is shown whole. */
+	eg = w1 ? judge_find_game(j, w1) : NULL;
+	ep = eg && rest ? map_take_power(eg->map, &rest) : POWER_NONE;
+	w2 = ep != POWER_NONE ? eg->map->powers[ep].name :
+	    w1 ? strtok_r(NULL, " \t", &save) : NULL;
+	buf_printf(reply, "> GAME %s %s (password not shown)\n", w1 ? w1 : "", w2 ? w2 : "");
+}
+/* The game named by the message's GAME line, wherever it is (NULL: none),
+ * to read the lines before it by. */
+struct game *
+ident_game_ahead(struct judge *j, const struct body_line *lines, int n)
+{
+	char a[400], *w;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (lines[i].kind != LINE_IDENT)
+			continue;
+		str_ncopy_trim(a, sizeof a, lines[i].args, lines[i].args_len);
+		w = a + strspn(a, " \t");
+		w[strcspn(w, " \t")] = '\0';
+		return *w ? judge_find_game(j, w) : NULL;
+	}
+	return NULL;
+}
+
+/* The zone member addr of p's delegation sees times in ("" = the game's). */
+const char *
+ident_zone(const struct game *g, power_id p, const char *addr)
+{
+	const struct delegation *d = &g->del[p];
+	int k;
+
+	for (k = 0; k < d->nmembers; k++)
+		if (str_eq_nocase(d->members[k].addr, addr))
+			return d->members[k].zone;
+	return "";
+}

@@ -1,0 +1,464 @@
+/*
+ * mail.c — handling the mail a judge receives (judge_mail, judge_host_mail).
+ *
+ * A message is read line by line (parser/commands.h). Its first GAME line
+ * identifies the sender: game, power (or GM) and password (ident.c).
+ * Every later line is a command (dispatch.c), an order (ordering.c) or
+ * part of a press block (press.c), and every line gets its verdict in the
+ * reply (reply.c), so that a bad line never costs a good one.
+ *
+ * The reply goes to the sender, copied to the other members of the
+ * delegation. A message that cannot be authenticated gets a refusal that
+ * says nothing about the game. Messages that must not be answered
+ * (auto-replies, lists, bounces, our own mail) get no reply at all.
+ */
+#include "judge.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/str.h"
+#include "../lib/xalloc.h"
+#include "../parser/commands.h"
+#include "bounce.h"
+#include "command.h"
+#include "dispatch.h"
+#include "ident.h"
+#include "ordering.h"
+#include "outbound.h"
+#include "press.h"
+#include "reply.h"
+#include "status.h"
+
+/* A message being read. */
+struct mail {
+	struct judge *j;
+	const struct inmsg *m;
+	long seq;
+	time_t now;
+	bool host;		/* from the host (judge_host_mail) */
+	struct ident id;	/* the sender, once the GAME line named them */
+	struct game *ahead;	/* the game the GAME line names, for the lines above it */
+	struct ignored ign;	/* lines that are not orders */
+	struct press pr;	/* the press block being read */
+	struct echo echo;	/* what the reply left out */
+	struct buf reply;
+	bool told_ident;	/* the sender was told to start with a GAME line */
+	bool refused;		/* the GAME line was refused: nothing is recorded */
+	bool stop;		/* the rest of the message is not read */
+	int ordered;		/* 0: no orders; 1: orders taken; 2: an order refused */
+	size_t note_at;		/* where a note on late orders goes in the reply */
+	bool misdated;		/* the orders under the last date line are for another phase */
+};
+
+/* Mail that gets no reply (a bounce, an automatic reply, a list, our own):
+ * dealt with or noted in the log; returns true when m is such mail. */
+static bool
+mail_unanswered(struct judge *j, const struct inmsg *m, bool host)
+{
+	switch (host ? INMSG_NORMAL : m->kind) {
+	case INMSG_BOUNCE:
+		bounce_handle(j, m);
+		return true;
+	case INMSG_AUTO:
+		outbound_log(j, NULL, "ignored an automatic reply from %s",
+		    m->from_addr ? m->from_addr : "?");
+		return true;
+	case INMSG_BULK:
+		outbound_log(j, NULL, "ignored list or bulk mail from %s",
+		    m->from_addr ? m->from_addr : "?");
+		return true;
+	case INMSG_OWN:
+		outbound_log(j, NULL, "ignored mail sent by this judge");
+		return true;
+	default:
+		break;
+	}
+	if (host)
+		return false;
+	if (m->from_addr == NULL || *m->from_addr == '\0') {
+		outbound_log(j, NULL, "ignored a message without a usable sender");
+		return true;
+	}
+	bounce_clear(j, m->from_addr);
+	if (str_eq_nocase(m->from_addr, j->conf->address)) {
+		outbound_log(j, NULL, "ignored a message from the judge's own address");
+		return true;
+	}
+	return false;
+}
+
+/* What the reply says first about how the message could be read. */
+static void
+mail_notices(const struct inmsg *m, struct buf *reply)
+{
+	if (m->truncated)
+		buf_puts(reply, "Your message was too long; only its beginning was read.\n\n");
+	if (m->had_attachments)
+		buf_puts(reply, "Attachments are not read: write your orders in the message itself.\n\n");
+	if (m->html_only)
+		buf_puts(reply, "Your message had no plain-text part; its HTML was read as text.\n\n");
+	if (m->bad_charset)
+		buf_puts(reply, "Your message's character set was not recognised: letters outside "
+		    "plain ASCII\nmay have been misread. Please send plain text in UTF-8.\n\n");
+}
+
+/* The GAME line bl: the sender identified, or the message refused. */
+static void
+mail_ident(struct mail *ml, const struct body_line *bl)
+{
+	struct ident *id = &ml->id;
+	struct buf why;
+	int r;
+
+	if (id->g) {
+		buf_puts(&ml->reply, "  ignored: one GAME line per message\n");
+		return;
+	}
+	buf_init(&why, 1024);
+	r = ident_read(ml->j, bl, id, &why);
+	if (r == -2) {
+		buf_printf(&ml->reply, "  REFUSED: %s.\n  Nothing in your message was recorded.\n",
+		    buf_str(&why));
+	} else if (r < 0) {
+		buf_puts(&ml->reply, "  REFUSED: this GAME line does not match a game, power and "
+		    "password of this judge.\n  Check the game's name, your power's name (in full, "
+		    "e.g. England) and your password;\n  your game master can send a new one. "
+		    "Nothing in your message was recorded.\n");
+		outbound_log(ml->j, NULL, "not recorded: a message from %s: %s", ml->m->from_addr,
+		    buf_str(&why));
+	}
+	buf_free(&why);
+	if (r < 0) {
+		ml->refused = true;
+		return;
+	}
+	if (id->gm)
+		buf_printf(&ml->reply, "  game %s, game master\n", id->g->name);
+	else
+		buf_printf(&ml->reply, "  game %s, %s\n", id->g->name, id->g->map->powers[id->power].name);
+	ml->note_at = ml->reply.len;
+	if (id->g->seq >= ml->seq && ml->seq > 0) {
+		/* Already applied (a re-run after a crash): reply again, change nothing. */
+		buf_puts(&ml->reply, "  (this message was already applied)\n");
+		ml->stop = true;
+	}
+}
+
+/* NEWGAME before any GAME line: the game it makes is the message's game,
+ * its GM may go on. A refused NEWGAME made none, and gives no authority
+ * over any other game. */
+static void
+mail_newgame(struct mail *ml, const struct body_line *bl)
+{
+	struct judge *j = ml->j;
+	int made = j->ngames;
+
+	dispatch_newgame(j, ml->m->from_addr, bl, &ml->reply);
+	if (j->ngames > made && (ml->host || game_is_gm(j->games[j->ngames - 1], ml->m->from_addr))) {
+		ml->id.g = j->games[j->ngames - 1];
+		ml->id.gm = true;
+	}
+}
+
+/* A line before the GAME line: HELP, NEWGAME, a greeting, or ignored. */
+static void
+mail_before_game(struct mail *ml, const struct body_line *bl)
+{
+	if (bl->kind == LINE_COMMAND && bl->cmd == CMD_HELP) {
+		buf_putc(&ml->reply, '\n');
+		status_help(ml->j, NULL, &ml->reply);
+	} else if (bl->kind == LINE_COMMAND && bl->cmd == CMD_NEWGAME) {
+		mail_newgame(ml, bl);
+	} else if (ml->ahead && bl->kind != LINE_COMMAND &&
+	    ordering_chat(ml->ahead, bl->text, bl->len)) {
+		/* "Hi mr judge," above the GAME line */
+		buf_truncate(&ml->reply, ml->echo.mark);
+		ignored_add(&ml->ign, bl->text, bl->len);
+	} else if (!ml->told_ident) {
+		buf_puts(&ml->reply, "  ignored: start with a line GAME <game> <power> <password>"
+		    " (send HELP for instructions)\n");
+		ml->told_ident = true;
+	} else {
+		buf_puts(&ml->reply, "  ignored (no GAME line)\n");
+	}
+}
+
+/* The sender's power, POWER_NONE for the GM. */
+static power_id
+mail_from(const struct mail *ml)
+{
+	return ml->id.gm ? POWER_NONE : ml->id.power;
+}
+
+/* A command line of the identified sender. */
+static void
+mail_command(struct mail *ml, const struct body_line *bl)
+{
+	struct game *g = ml->id.g;
+
+	if (bl->cmd == CMD_PRESS || bl->cmd == CMD_BROADCAST) {
+		press_begin(ml->j, g, mail_from(ml), bl, &ml->pr, &ml->reply);
+		return;
+	}
+	if (bl->cmd == CMD_ENDPRESS) {
+		press_end(ml->j, g, mail_from(ml), &ml->pr, &ml->reply);
+		return;
+	}
+	if (dispatch_command(ml->j, g, mail_from(ml), ml->m->from_addr, bl, &ml->reply) ==
+	    COMMAND_STOP)
+		ml->stop = true;
+	judge_touch(ml->j, g);
+}
+
+/* A date line bl above orders: the orders under it are refused when it
+ * names another phase. */
+static void
+mail_date(struct mail *ml, const struct body_line *bl, bool same)
+{
+	const struct game *g = ml->id.g;
+
+	ml->misdated = !same;
+	if (!ml->misdated) {
+		buf_puts(&ml->reply, "  dated: the current phase\n");
+		return;
+	}
+	buf_printf(&ml->reply, "  REFUSED: the game is in %s %d, not %.*s: the orders under this "
+	    "date are refused\n", season_name((enum season)g->board.season), g->board.year,
+	    (int)bl->len, bl->text);
+	ml->ordered = 2;
+}
+
+/* An order line (or what should be one) of the identified sender. */
+static void
+mail_order(struct mail *ml, const struct body_line *bl)
+{
+	struct game *g = ml->id.g;
+	bool same;
+
+	if (ml->id.gm && ordering_chat(g, bl->text, bl->len)) {
+		buf_truncate(&ml->reply, ml->echo.mark);
+		ignored_add(&ml->ign, bl->text, bl->len);
+		return;
+	}
+	if (ml->id.gm) {
+		buf_puts(&ml->reply, "  REFUSED: the game master gives no orders (this is not a command)\n");
+		return;
+	}
+	if (g->status != GAME_ACTIVE && g->status != GAME_PAUSED) {
+		buf_printf(&ml->reply, "  REFUSED: the game is %s\n", status_name(g->status));
+		return;
+	}
+	if (ordering_date(g, bl->text, bl->len, &same)) {
+		mail_date(ml, bl, same);
+		return;
+	}
+	if (ml->misdated) {
+		buf_puts(&ml->reply, "  REFUSED: dated for another phase (see the date above)\n");
+		ml->ordered = 2;
+		return;
+	}
+	switch (ordering_take(g, ml->id.power, bl->text, bl->len, &ml->reply)) {
+	case TAKE_CHAT:
+		buf_truncate(&ml->reply, ml->echo.mark);
+		ignored_add(&ml->ign, bl->text, bl->len);
+		break;
+	case TAKE_REFUSED:
+		ml->ordered = 2;
+		break;
+	case TAKE_DONE:
+		if (!ml->ordered)
+			ml->ordered = 1;
+		break;
+	}
+	judge_touch(ml->j, g);
+}
+
+/* One line of the message: repeated in the reply, then carried out. */
+static void
+mail_line(struct mail *ml, const struct body_line *bl)
+{
+	echo_settle(&ml->echo, &ml->reply);
+	ml->echo.mark = ml->reply.len;
+	switch (bl->kind) {
+	case LINE_BLANK:
+	case LINE_QUOTED:
+	case LINE_SIGNATURE:
+		return;
+	case LINE_PRESS:
+		press_line(&ml->pr, bl->text, bl->len);
+		return;
+	case LINE_IDENT:
+		/* Repeated without its password. */
+		ident_echo(ml->j, bl, &ml->reply);
+		mail_ident(ml, bl);
+		return;
+	default:
+		break;
+	}
+	reply_quote(&ml->reply, bl->text, bl->len);
+	if (ml->id.g == NULL)
+		mail_before_game(ml, bl);
+	else if (bl->kind == LINE_COMMAND)
+		mail_command(ml, bl);
+	else
+		mail_order(ml, bl);
+}
+
+/* Orders came: the note on a phase decided before they came, said after
+ * the GAME line, before the orders it explains. */
+static void
+mail_late_note(struct mail *ml, const char *zone)
+{
+	struct buf note, rest;
+
+	buf_init(&note, 1024);
+	ordering_late_note(ml->j, ml->id.g, ml->m, ml->ordered == 2, zone, ml->now, &note);
+	if (note.len) {
+		buf_init(&rest, OUTBOUND_TEXT_MAX);
+		buf_append(&rest, ml->reply.data + ml->note_at, ml->reply.len - ml->note_at);
+		buf_truncate(&ml->reply, ml->note_at);
+		buf_append(&ml->reply, note.data, note.len);
+		buf_append(&ml->reply, rest.data, rest.len);
+		buf_free(&rest);
+	}
+	buf_free(&note);
+}
+
+/* The end of a reply in a running game: the sender's orders and the
+ * deadline (the GM: the deadline). */
+static void
+mail_status(struct mail *ml)
+{
+	const struct ident *id = &ml->id;
+	const char *zone;
+
+	if (ml->refused || id->g == NULL || id->g->status != GAME_ACTIVE)
+		return;
+	if (id->gm) {
+		buf_putc(&ml->reply, '\n');
+		status_deadline_line(ml->j, id->g, "", ml->now, &ml->reply);
+		return;
+	}
+	zone = ident_zone(id->g, id->power, ml->m->from_addr);
+	if (ml->ordered)
+		mail_late_note(ml, zone);
+	buf_putc(&ml->reply, '\n');
+	status_held(id->g, id->power, &ml->reply);
+	buf_putc(&ml->reply, '\n');
+	status_deadline_line(ml->j, id->g, zone, ml->now, &ml->reply);
+}
+
+/* After the last line: the press still open delivered, the reply
+ * finished and sent (the host's kept for its terminal). */
+static void
+mail_close(struct mail *ml)
+{
+	struct game *g = ml->id.g;
+
+	echo_end(&ml->echo, &ml->reply);
+	if (!ml->refused)
+		press_flush(ml->j, g, mail_from(ml), &ml->pr, &ml->reply);
+	press_free(&ml->pr);
+	if (!ml->refused)
+		ignored_put(&ml->ign, &ml->reply);
+	buf_free(&ml->ign.quotes);
+	mail_status(ml);
+	if (g && !ml->refused && g->seq < ml->seq) {
+		g->seq = ml->seq;
+		judge_touch(ml->j, g);
+	}
+	if (ml->reply.len == 0)
+		buf_puts(&ml->reply, "Your message was empty. Send HELP for instructions.\n");
+	reply_cap(&ml->reply);
+	if (ml->host)
+		ml->j->fx.host_reply = buf_take(&ml->reply);
+	else
+		reply_send(ml->j, ml->m, &ml->id, buf_str(&ml->reply));
+	buf_free(&ml->reply);
+}
+
+static void
+handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool host)
+{
+	struct body_line *lines;
+	struct mail ml;
+	int n, i;
+
+	j->now = now;
+	j->seq = seq;
+	j->host = host;
+	outbound_event(j, "m%ld", seq);
+	if (mail_unanswered(j, m, host))
+		return;
+	memset(&ml, 0, sizeof ml);
+	ml.j = j;
+	ml.m = m;
+	ml.seq = seq;
+	ml.now = now;
+	ml.host = host;
+	ml.id.power = POWER_NONE;
+	buf_init(&ml.reply, OUTBOUND_TEXT_MAX);
+	buf_init(&ml.ign.quotes, 1024);
+	press_init(&ml.pr);
+	lines = xcalloc(BODY_MAX_LINES, sizeof *lines);
+	n = body_split(m->text, strlen(m->text), lines, BODY_MAX_LINES);
+	if (n > BODY_MAX_LINES) {
+		buf_printf(&ml.reply, "Your message has more than %d lines; only the first %d were "
+		    "read.\n\n", BODY_MAX_LINES, BODY_MAX_LINES);
+		n = BODY_MAX_LINES;
+	}
+	ml.ahead = ident_game_ahead(j, lines, n);
+	mail_notices(m, &ml.reply);
+	ml.echo.mark = ml.reply.len;
+	for (i = 0; i < n && !ml.stop && !ml.refused; i++)
+		mail_line(&ml, &lines[i]);
+	free(lines);
+	mail_close(&ml);
+	j->host = false;
+}
+
+void
+judge_mail(struct judge *j, const struct inmsg *m, long seq, time_t now)
+{
+	handle_mail(j, m, seq, now, false);
+}
+
+void
+judge_host_mail(struct judge *j, const struct inmsg *m, long seq, time_t now)
+{
+	handle_mail(j, m, seq, now, true);
+}
+
+void
+judge_mail_game(const struct inmsg *m, char *out, size_t size)
+{
+	struct body_line *lines;
+	int n, i;
+
+	*out = '\0';
+	if (m->text == NULL)
+		return;
+	lines = xcalloc(BODY_MAX_LINES, sizeof *lines);
+	n = body_split(m->text, strlen(m->text), lines, BODY_MAX_LINES);
+	if (n > BODY_MAX_LINES)
+		n = BODY_MAX_LINES;
+	for (i = 0; i < n; i++) {
+		const struct body_line *bl = &lines[i];
+		if (bl->kind == LINE_IDENT ||
+		    (bl->kind == LINE_COMMAND && bl->cmd == CMD_NEWGAME)) {
+			const char *a = bl->args, *end = bl->args + bl->args_len;
+			size_t k;
+			while (a < end && (*a == ' ' || *a == '\t'))
+				a++;
+			for (k = 0; a + k < end && a[k] != ' ' && a[k] != '\t'; k++)
+				;
+			if (k < size) {
+				memcpy(out, a, k);
+				out[k] = '\0';
+			}
+			break;
+		}
+	}
+	free(lines);
+}

@@ -1,0 +1,36 @@
+/*
+ * ordering.h — the order lines of a message: taken for the sender's power,
+ * refused with the reason, a date above them, or plainly not orders at all
+ * (a greeting, a name). Not part of the judge's API.
+ */
+#ifndef POUCH_JUDGE_ORDERING_H
+#define POUCH_JUDGE_ORDERING_H
+
+#include "../mailer/message.h"
+#include "judge.h"
+
+/* What ordering_take made of a line. */
+enum taken {
+	TAKE_REFUSED,		/* refused, the reason appended to the reply */
+	TAKE_DONE,		/* taken (or blank), the verdict appended */
+	TAKE_CHAT,		/* plainly not an order (a greeting, a name, thanks):
+				 * nothing appended, the caller lists it as ignored */
+};
+
+/* Take one order line from power p. Appends the verdict to reply; returns
+ * what the line was (enum taken). */
+enum taken ordering_take(struct game *g, power_id p, const char *line, size_t len,
+    struct buf *reply);
+/* True when line is plainly not an order on g's board (a greeting, a name,
+ * thanks) and no command tried either. */
+bool ordering_chat(const struct game *g, const char *line, size_t len);
+/* A date line above orders ("Spring 1935", "Fall 1935:"): 1 when line is
+ * one, *same saying whether it names the game's phase. */
+int ordering_date(const struct game *g, const char *line, size_t len, bool *same);
+/* Tell the sender of orders in m that the phase they may have meant was
+ * decided before their mail came (refusals: an order was refused); the
+ * note into out, times in zone. */
+void ordering_late_note(struct judge *j, const struct game *g, const struct inmsg *m,
+    bool refusals, const char *zone, time_t now, struct buf *out);
+
+#endif

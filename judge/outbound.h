@@ -1,0 +1,36 @@
+/*
+ * outbound.h — what the judge leaves for the shell: messages to send
+ * (named after the event that made them), audit and log notes, press
+ * copies. Not part of the judge's API (judge_audit, judge_announce and
+ * judge_send, defined here, are the rule systems' services in system.h).
+ */
+#ifndef POUCH_JUDGE_OUTBOUND_H
+#define POUCH_JUDGE_OUTBOUND_H
+
+#include "judge.h"
+#include "system.h"
+
+/* The largest text the judge writes in one message. */
+#define OUTBOUND_TEXT_MAX (4u << 20)
+
+/* Queue a message. to/cc are lists of addresses (copied); subject and text
+ * are copied. g (may be NULL) sets List-Id and Reply-To. Addresses that
+ * keep bouncing in g are left out. */
+void outbound_send(struct judge *j, const struct game *g, const char *const *to, int nto,
+    const char *const *cc, int ncc, const char *subject, const char *text,
+    const char *in_reply_to, const char *references, enum outmsg_auto a);
+/* Start an event: what follows is named after it (Message-IDs
+ * "pouch.<name>.<n>@domain", random labels "<name>/<n>"). */
+void outbound_event(struct judge *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* 16 random bytes from the shell, labelled with the event and draw so that
+ * a replay can reproduce them. Returns 0, or -1 when there are none. */
+int outbound_random(struct judge *j, unsigned char r[16]);
+/* Does mail to addr keep bouncing in game g (it is not written to)? */
+bool outbound_suspended(const struct game *g, const char *addr);
+/* Note what happened to a message that got no reply. */
+void outbound_log(struct judge *j, const struct game *g, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Keep a copy of press in game g (text copied) for the archive. */
+void outbound_press_copy(struct judge *j, const struct game *g, const char *text);
+
+#endif

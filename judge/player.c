@@ -1,0 +1,330 @@
+/*
+ * player.c — the commands players give by mail (player.h), one handler
+ * each, found through the table at the end.
+ */
+#define _DEFAULT_SOURCE
+#include "player.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../lib/str.h"
+#include "../lib/tz.h"
+#include "outbound.h"
+#include "status.h"
+#include "turn.h"
+
+/* Does power p vote: still in the game, and played by someone? */
+static bool
+voter(const struct game *g, power_id p)
+{
+	const struct delegation *d = &g->del[p];
+
+	return game_alive(g, p) && d->nmembers > 0 && !d->resigned && d->secret[0];
+}
+
+/* VOTE DRAW | VOTE CONCEDE <power> | VOTE NONE by power p; unanimity ends the game. */
+static void
+vote(struct judge *j, struct game *g, power_id p, const char *args, struct buf *reply)
+{
+	struct delegation *d = &g->del[p];
+	const struct map *m = g->map;
+	int q, alive = 0, draw = 0;
+
+	if (str_prefix_nocase(args, "draw")) {
+		d->vote = VOTE_DRAW;
+		buf_puts(reply, "  you vote for a draw (no one else is told how you voted)\n");
+	} else if (str_prefix_nocase(args, "concede")) {
+		const char *who = str_trim((char *)(uintptr_t)args + 7);
+		power_id to = map_find_power(m, who);
+		if (to == POWER_NONE || to == p) {
+			buf_puts(reply, "  REFUSED: concede to whom? VOTE CONCEDE France\n");
+			return;
+		}
+		d->vote = VOTE_CONCEDE;
+		d->concede_to = to;
+		buf_printf(reply, "  you concede the game to %s (private)\n", m->powers[to].name);
+	} else if (str_prefix_nocase(args, "none") || str_prefix_nocase(args, "no")) {
+		d->vote = VOTE_NONE;
+		buf_puts(reply, "  your vote is withdrawn\n");
+	} else {
+		buf_puts(reply, "  REFUSED: VOTE DRAW, VOTE CONCEDE <power> or VOTE NONE\n");
+		return;
+	}
+	/* Unanimity among the survivors ends the game. Powers nobody plays
+	 * (civil disorder) have no vote. */
+	for (q = 0; q < m->npowers; q++) {
+		if (!voter(g, (power_id)q))
+			continue;
+		alive++;
+		draw += g->del[q].vote == VOTE_DRAW;
+	}
+	if (alive > 0 && draw == alive) {
+		struct buf res;
+		int k = 0;
+		buf_init(&res, 400);
+		buf_puts(&res, "Draw agreed by ");
+		for (q = 0; q < m->npowers; q++)
+			if (voter(g, (power_id)q))
+				buf_printf(&res, "%s%s", k++ ? ", " : "", m->powers[q].name);
+		turn_end_game(j, g, buf_str(&res));
+		buf_free(&res);
+		return;
+	}
+	for (q = 0; q < m->npowers; q++) {
+		int r, agree = 0;
+		if (!voter(g, (power_id)q))
+			continue;
+		for (r = 0; r < m->npowers; r++)
+			if (r != q && voter(g, (power_id)r) && g->del[r].vote == VOTE_CONCEDE &&
+			    g->del[r].concede_to == q)
+				agree++;
+		if (agree > 0 && agree == alive - 1) {
+			char res[128];
+			snprintf(res, sizeof res, "%s wins: the other powers conceded", m->powers[q].name);
+			turn_end_game(j, g, res);
+			return;
+		}
+	}
+}
+
+/* The history records HISTORY [phase | year | ALL] asks for, into reply. */
+static void
+history(struct judge *j, struct game *g, const char *args, struct buf *reply)
+{
+	struct buf rec;
+	int i, from = g->nphases, to = g->nphases, shown = 0;
+
+	if (j->io.history == NULL || g->nphases == 0) {
+		buf_puts(reply, "  no phases have been played yet\n");
+		return;
+	}
+	buf_init(&rec, 1 << 22);
+	if (str_eq_nocase(args, "all")) {
+		from = 1;
+	} else if (*args) {
+		/* A phase code or a year: select the matching records. */
+		from = 1;
+		to = g->nphases;
+	}
+	for (i = from; i <= to && shown < 40; i++) {
+		buf_reset(&rec);
+		if (j->io.history(j->io.ctx, g->name, i, &rec) < 0)
+			continue;
+		if (*args && !str_eq_nocase(args, "all")) {
+			char hdr[64];
+			const char *nl = strchr(buf_str(&rec), '\n');
+			size_t n = nl ? (size_t)(nl - buf_str(&rec)) : rec.len;
+			if (n >= sizeof hdr)
+				n = sizeof hdr - 1;
+			memcpy(hdr, buf_str(&rec), n);
+			hdr[n] = '\0';
+			if (strstr(hdr, args) == NULL) {
+				int y;
+				enum season se;
+				enum phase_type pt;
+				char code[16], ph[48];
+				struct board tmp;
+				/* "S1901M" style: compare with the record's phase. */
+				if (phase_parse(hdr + (strncmp(hdr, "phase ", 6) == 0 ? 6 : 0), &y, &se, &pt) < 0)
+					continue;
+				memset(&tmp, 0, sizeof tmp);
+				tmp.year = y;
+				tmp.season = (uint8_t)se;
+				tmp.phase = (uint8_t)pt;
+				phase_code(&tmp, code, sizeof code);
+				if (!str_eq_nocase(code, args) &&
+				    !str_eq_nocase(phase_format(&tmp, ph, sizeof ph), args))
+					continue;
+			}
+		}
+		buf_putc(reply, '\n');
+		buf_append(reply, buf_str(&rec), rec.len);
+		shown++;
+	}
+	if (shown == 0)
+		buf_printf(reply, "  no phase matches \"%s\" (try HISTORY ALL)\n", args);
+	buf_free(&rec);
+}
+
+/* The points given and taken, the standings and the centres year by year. */
+static void
+summary(const struct game *g, struct buf *reply)
+{
+	const struct map *m = g->map;
+	int i, p;
+
+	if (g->nawards > 0) {
+		buf_puts(reply, "\nPolitical points given and taken:\n");
+		for (i = 0; i < g->nawards; i++) {
+			const struct award *a = &g->awards[i];
+			buf_printf(reply, "  %s %s %+d: %s%s\n", a->phase, m->powers[a->power].name,
+			    a->points, a->reason, a->rules ? "" : " (the officers)");
+		}
+	}
+	judge_standings(g, &g->board, "Victory points:", reply);
+	if (g->nyears == 0) {
+		buf_puts(reply, "  no year has ended yet\n");
+		return;
+	}
+	buf_puts(reply, "\nSupply centres at the end of each year:\n      ");
+	for (p = 0; p < m->npowers; p++)
+		buf_printf(reply, " %4.4s", m->powers[p].abbr);
+	buf_putc(reply, '\n');
+	for (i = 0; i < g->nyears; i++) {
+		buf_printf(reply, "  %4d", g->years[i].year);
+		for (p = 0; p < m->npowers; p++)
+			buf_printf(reply, " %4d", g->years[i].centres[p]);
+		buf_putc(reply, '\n');
+	}
+}
+
+/* HELP: how to write to the judge, and this game's rules. */
+static int
+player_help(struct command_call *c)
+{
+	buf_putc(c->reply, '\n');
+	status_help(c->j, c->g, c->reply);
+	return COMMAND_DONE;
+}
+
+/* ORDERS REPLACE | ORDERS CLEAR: forget the earlier orders (ORDERS alone
+ * just starts the orders). */
+static int
+player_orders(struct command_call *c)
+{
+	if (str_eq_nocase(c->args, "replace") || str_eq_nocase(c->args, "clear")) {
+		game_clear_orders(c->g, c->power);
+		buf_printf(c->reply, "  your earlier orders are forgotten\n");
+	} else if (*c->args) {
+		buf_printf(c->reply, "  REFUSED: ORDERS, ORDERS REPLACE or ORDERS CLEAR\n");
+		return COMMAND_REFUSED;
+	}
+	return COMMAND_DONE;
+}
+
+/* LIST: the position; the reply ends with the orders and the deadline. */
+static int
+player_list(struct command_call *c)
+{
+	buf_putc(c->reply, '\n');
+	status_position(c->g, c->reply);
+	return COMMAND_DONE;
+}
+
+/* HISTORY [phase | year | ALL], for players and the GM. */
+static int
+command_history(struct command_call *c)
+{
+	history(c->j, c->g, c->args, c->reply);
+	return COMMAND_DONE;
+}
+
+/* SUMMARY, for players and the GM. */
+static int
+command_summary(struct command_call *c)
+{
+	summary(c->g, c->reply);
+	return COMMAND_DONE;
+}
+
+/* VOTE, while the game runs. */
+static int
+player_vote(struct command_call *c)
+{
+	if (c->g->status != GAME_ACTIVE && c->g->status != GAME_PAUSED) {
+		buf_puts(c->reply, "  REFUSED: the game is not running\n");
+		return COMMAND_REFUSED;
+	}
+	vote(c->j, c->g, c->power, c->args, c->reply);
+	return COMMAND_DONE;
+}
+
+/* WAIT: not processed before the deadline. */
+static int
+player_wait(struct command_call *c)
+{
+	c->g->del[c->power].wait = true;
+	buf_puts(c->reply, "  this phase will not be processed before the deadline\n");
+	return COMMAND_DONE;
+}
+
+/* NOWAIT: processed as soon as all orders are in. */
+static int
+player_nowait(struct command_call *c)
+{
+	c->g->del[c->power].wait = false;
+	buf_puts(c->reply, "  this phase may be processed as soon as all orders are in\n");
+	return COMMAND_DONE;
+}
+
+/* SET ZONE <zone>: the times the sender is shown. */
+static int
+player_set(struct command_call *c)
+{
+	struct delegation *d = &c->g->del[c->power];
+	const char *zone;
+	int i;
+
+	if (!str_prefix_nocase(c->args, "zone ")) {
+		buf_puts(c->reply, "  REFUSED: players may only SET ZONE <zone>\n");
+		return COMMAND_REFUSED;
+	}
+	zone = str_trim(c->args + 5);
+	if (!tz_valid(&c->j->io.zones, zone)) {
+		buf_printf(c->reply, "  REFUSED: unknown time zone \"%s\" (e.g. Europe/Amsterdam)\n",
+		    zone);
+		return COMMAND_REFUSED;
+	}
+	for (i = 0; i < d->nmembers; i++)
+		if (str_eq_nocase(d->members[i].addr, c->sender))
+			str_copy(d->members[i].zone, zone, ZONE_MAX);
+	buf_printf(c->reply, "  times are now shown to you in %s\n", zone);
+	return COMMAND_DONE;
+}
+
+/* RESIGN: the power's units hold; its GMs are told. */
+static int
+player_resign(struct command_call *c)
+{
+	struct game *g = c->g;
+	const char *name = g->map->powers[c->power].name;
+	char subject[128], text[256];
+	int i;
+
+	g->del[c->power].resigned = true;
+	g->del[c->power].norders = 0;
+	buf_puts(c->reply, "  you have resigned; your units hold until the GM finds a replacement\n");
+	snprintf(subject, sizeof subject, "[%s] %s resigned", g->name, name);
+	snprintf(text, sizeof text, "%s has resigned from %s. Use REPLACE %s MEMBERS ... to give the "
+	    "power to new players.\n", name, g->name, name);
+	for (i = 0; i < g->ngms; i++) {
+		const char *to[1] = { g->gms[i] };
+		outbound_send(c->j, g, to, 1, NULL, 0, subject, text, NULL, NULL, OUT_GENERATED);
+	}
+	return COMMAND_DONE;
+}
+
+/* SIGNOFF: the rest of the message is not read. */
+static int
+command_signoff(struct command_call *c)
+{
+	(void)c;
+	return COMMAND_STOP;
+}
+
+const struct judge_command player_commands[] = {
+	{ CMD_HELP, SYSTEM_PLAYER, player_help },
+	{ CMD_ORDERS, SYSTEM_PLAYER, player_orders },
+	{ CMD_LIST, SYSTEM_PLAYER, player_list },
+	{ CMD_HISTORY, SYSTEM_PLAYER | SYSTEM_GM, command_history },
+	{ CMD_SUMMARY, SYSTEM_PLAYER | SYSTEM_GM, command_summary },
+	{ CMD_VOTE, SYSTEM_PLAYER, player_vote },
+	{ CMD_WAIT, SYSTEM_PLAYER, player_wait },
+	{ CMD_NOWAIT, SYSTEM_PLAYER, player_nowait },
+	{ CMD_SET, SYSTEM_PLAYER, player_set },
+	{ CMD_RESIGN, SYSTEM_PLAYER, player_resign },
+	{ CMD_SIGNOFF, SYSTEM_PLAYER | SYSTEM_GM, command_signoff },
+};
+const int player_ncommands = sizeof player_commands / sizeof player_commands[0];

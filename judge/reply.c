@@ -1,0 +1,249 @@
+/*
+ * reply.c — the reply to a message (reply.h).
+ *
+ * Replies stay short whatever comes in: each line is quoted to at most
+ * QUOTE_MAX characters, a refusal the same as the one before is counted,
+ * not repeated, refused lines are no longer shown once the reply is past
+ * ECHO_SOFT bytes nor any line past ECHO_HARD, and the whole reply is
+ * cut at REPLY_CAP.
+ */
+#include "reply.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "../lib/str.h"
+#include "grow.h"
+#include "outbound.h"
+
+#define QUOTE_MAX 100
+#define ECHO_SOFT (6u << 10)
+#define ECHO_HARD (10u << 10)
+
+/* Append "> text" to out, cut to QUOTE_MAX characters with "…". */
+void
+reply_quote(struct buf *out, const char *text, size_t len)
+{
+	size_t i, chars = 0;
+
+	for (i = 0; i < len; i++)
+		if (((unsigned char)text[i] & 0xC0) != 0x80 && chars++ == QUOTE_MAX)
+			break;
+	buf_printf(out, "> %.*s%s\n", (int)i, text, i < len ? "\u2026" : "");
+}
+
+/* Flush the count of repeated refusals into out. */
+static void
+echo_flush(struct echo *e, struct buf *out)
+{
+	if (e->same > 0)
+		buf_printf(out, "  (the same refusal for %d more line%s)\n", e->same,
+		    e->same == 1 ? "" : "s");
+	e->same = 0;
+}
+
+/* The part of the reply from e->mark on is one line's echo and verdict:
+ * keep it, count it as a repeat, or leave it out for the reply's size. */
+void
+echo_settle(struct echo *e, struct buf *reply)
+{
+	const char *seg = reply->data + e->mark, *verdict;
+	size_t n = reply->len - e->mark;
+	bool refusal;
+
+	if (n == 0)
+		return;
+	verdict = memchr(seg, '\n', n);
+	verdict = verdict ? verdict + 1 : seg + n;
+	refusal = strncmp(verdict, "  REFUSED", 9) == 0 || strncmp(verdict, "  ignored", 9) == 0;
+	if (refusal && e->last[0] && strlen(e->last) == (size_t)(seg + n - verdict) &&
+	    memcmp(e->last, verdict, strlen(e->last)) == 0) {
+		buf_truncate(reply, e->mark);
+		e->same++;
+		return;
+	}
+	if ((refusal && e->mark > ECHO_SOFT) || e->mark > ECHO_HARD) {
+		buf_truncate(reply, e->mark);
+		e->hidden++;
+		return;
+	}
+	if (e->same > 0) {
+		struct buf keep;
+		buf_init(&keep, OUTBOUND_TEXT_MAX);
+		buf_append(&keep, seg, n);
+		buf_truncate(reply, e->mark);
+		echo_flush(e, reply);
+		buf_append(reply, keep.data, keep.len);
+		buf_free(&keep);
+		verdict = NULL;
+	}
+	e->last[0] = '\0';
+	if (refusal) {
+		seg = reply->data + reply->len - n;
+		verdict = memchr(seg, '\n', n);
+		verdict = verdict ? verdict + 1 : seg + n;
+		if ((size_t)(seg + n - verdict) < sizeof e->last)
+			snprintf(e->last, sizeof e->last, "%.*s", (int)(seg + n - verdict), verdict);
+	}
+}
+
+/* After the last line: the counts of what was left out. */
+void
+echo_end(struct echo *e, struct buf *reply)
+{
+	echo_settle(e, reply);
+	e->mark = reply->len;
+	echo_flush(e, reply);
+	if (e->hidden > 0)
+		buf_printf(reply, "  (%d more line%s read but not repeated here: a reply is kept under "
+		    "%u KB)\n", e->hidden, e->hidden == 1 ? "" : "s", REPLY_CAP >> 10);
+}
+
+#define IGNORED_QUOTED 3
+#define IGNORED_QUOTE_LEN 20
+
+void
+ignored_add(struct ignored *ig, const char *line, size_t len)
+{
+	size_t k;
+
+	while (len > 0 && (line[0] == ' ' || line[0] == '\t'))
+		line++, len--;
+	while (len > 0 && (line[len - 1] == ' ' || line[len - 1] == '\t' || line[len - 1] == '\r'))
+		len--;
+	if (ig->n++ >= IGNORED_QUOTED)
+		return;
+	k = len;
+	if (k > IGNORED_QUOTE_LEN) {
+		k = IGNORED_QUOTE_LEN;
+		while (k > 0 && ((unsigned char)line[k] & 0xC0) == 0x80)
+			k--;
+	}
+	buf_printf(&ig->quotes, "%s\"%.*s%s\"", ig->n > 1 ? ", " : "", (int)k, line,
+	    k < len ? "\xE2\x80\xA6" : "");
+}
+
+/* "Ignored 2 lines that are not orders: "hi mr judge…", "Alice"." */
+void
+ignored_put(const struct ignored *ig, struct buf *out)
+{
+	if (ig->n == 0)
+		return;
+	buf_printf(out, "\nIgnored %d line%s: %s", ig->n, ig->n == 1 ? " that is not an order" :
+	    "s that are not orders", buf_str(&ig->quotes));
+	if (ig->n > IGNORED_QUOTED)
+		buf_printf(out, " and %d more", ig->n - IGNORED_QUOTED);
+	buf_puts(out, ".\n");
+}
+
+void
+reply_cap(struct buf *reply)
+{
+	size_t cut;
+
+	if (reply->len <= REPLY_CAP)
+		return;
+	/* A last resort (answers to commands are not counted by the echo). */
+	cut = REPLY_CAP - 200;
+	while (cut > 0 && reply->data[cut - 1] != '\n')
+		cut--;
+	buf_truncate(reply, cut);
+	buf_printf(reply, "\n(The rest of this reply is left out: a reply is at most %u KB.)\n",
+	    REPLY_CAP >> 10);
+}
+void
+judge_set_rate(struct judge *j, const char *addr, time_t window, int count)
+{
+	struct sender_rate *r;
+
+	GROW(j->rates, j->nrates, j->caprates);
+	r = &j->rates[j->nrates++];
+	str_copy(r->addr, addr, sizeof r->addr);
+	r->window = window;
+	r->count = count;
+}
+
+/* May we send addr another reply this hour? Counts it when so. */
+static bool
+rate_ok(struct judge *j, const char *addr, time_t now)
+{
+	struct sender_rate *r = NULL;
+	int i;
+
+	if (j->conf->reply_limit <= 0)
+		return true;
+	for (i = 0; i < j->nrates; i++)
+		if (str_eq_nocase(j->rates[i].addr, addr))
+			r = &j->rates[i];
+	if (r == NULL) {
+		GROW(j->rates, j->nrates, j->caprates);
+		r = &j->rates[j->nrates++];
+		str_copy(r->addr, addr, sizeof r->addr);
+		r->window = now;
+		r->count = 0;
+	}
+	if (now - r->window >= 3600) {
+		r->window = now;
+		r->count = 0;
+	}
+	if (r->count >= j->conf->reply_limit)
+		return false;
+	r->count++;
+	j->rates_dirty = true;
+	return true;
+}
+
+/* The address a reply goes to. */
+static const char *
+reply_addr(const struct inmsg *m)
+{
+	return m->reply_to && *m->reply_to ? m->reply_to : m->from_addr;
+}
+
+void
+reply_send(struct judge *j, const struct inmsg *m, const struct ident *id, const char *text)
+{
+	const char *to[1] = { reply_addr(m) }, *cc[GAME_MAX_MEMBERS + GAME_MAX_GMS];
+	struct buf subj;
+	int ncc = 0, i;
+
+	if (!rate_ok(j, to[0], j->now)) {
+		outbound_log(j, id->g, "no reply to %s: more than %d replies this hour", to[0],
+		    j->conf->reply_limit);
+		return;
+	}
+	/* Copies to the rest of the delegation (or the other GMs). */
+	if (id->g && id->power != POWER_NONE) {
+		const struct delegation *d = &id->g->del[id->power];
+		for (i = 0; i < d->nmembers; i++)
+			if (!str_eq_nocase(d->members[i].addr, to[0]))
+				cc[ncc++] = d->members[i].addr;
+	} else if (id->g && id->gm) {
+		for (i = 0; i < id->g->ngms; i++)
+			if (!str_eq_nocase(id->g->gms[i], to[0]))
+				cc[ncc++] = id->g->gms[i];
+	}
+	buf_init(&subj, 1024);
+	if (m->subject && *m->subject) {
+		if (!str_prefix_nocase(m->subject, "re:"))
+			buf_puts(&subj, "Re: ");
+		buf_puts(&subj, m->subject);
+	} else {
+		if (id->g)
+			buf_printf(&subj, "[%s] your orders", id->g->name);
+		else
+			buf_puts(&subj, "Re: your message to the judge");
+	}
+	{
+		struct buf refs;
+		buf_init(&refs, 8192);
+		if (m->references && *m->references)
+			buf_printf(&refs, "%s ", m->references);
+		if (m->message_id)
+			buf_printf(&refs, "<%s>", m->message_id);
+		outbound_send(j, id->g, to, 1, cc, ncc, buf_str(&subj), text, m->message_id,
+		    refs.len ? buf_str(&refs) : NULL, OUT_REPLY);
+		buf_free(&refs);
+	}
+	buf_free(&subj);
+}

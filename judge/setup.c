@@ -1,0 +1,359 @@
+/*
+ * setup.c — setting a game up: creating it (NEWGAME), its delegations
+ * and their passwords, and its start. Every action is written to the
+ * game's audit log, without secrets.
+ */
+#define _DEFAULT_SOURCE
+#include "setup.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/str.h"
+#include "../lib/tz.h"
+#include "../lib/xalloc.h"
+#include "outbound.h"
+#include "status.h"
+#include "turn.h"
+
+#define TEXT_MAX (1u << 20)
+
+static int
+hash_password(struct judge *j, const char *pw, char *out)
+{
+	unsigned char r[16];
+
+	if (outbound_random(j, r) < 0)
+		return -1;
+	return secret_hash(pw, r, out, SECRET_HASH_MAX);
+}
+
+/* A new readable password from the shell's randomness. */
+static int
+new_password(struct judge *j, char *out, size_t size)
+{
+	unsigned char r[16];
+
+	if (outbound_random(j, r) < 0)
+		return -1;
+	secret_words(r, out, size);
+	return 0;
+}
+
+/* Tell the GM of the new game g its password pw, made up by the judge. */
+static void
+tell_gm(struct judge *j, const struct game *g, const char *pw)
+{
+	struct buf text;
+	char subject[128];
+	const char *to[1] = { g->gms[0] };
+
+	buf_init(&text, 1 << 16);
+	buf_printf(&text, "You are the game master of the Diplomacy game %s (%s), run by mail\n"
+	    "by the judge %s.\n\nYour password is: %s\nKeep it secret.\n\n"
+	    "Send your commands to %s, starting with the line\n  GAME %s GM <password>\n"
+	    "then for example DELEGATION England alice@example.org, and START.\n"
+	    "Send HELP for all commands.\n", g->name, g->map->title, j->conf->address, pw,
+	    j->conf->address, g->name);
+	if (judge_address_placeholder(j->conf)) {
+		buf_putc(&text, '\n');
+		judge_address_warning(j->conf, "", &text);
+	}
+	snprintf(subject, sizeof subject, "[%s] you are its game master", g->name);
+	outbound_send(j, g, to, 1, NULL, 0, subject, buf_str(&text), NULL, NULL, OUT_GENERATED);
+	buf_free(&text);
+}
+
+/* The variant of a new game called name with settings s, or NULL with
+ * the reason in why (a bad name, zone or variant, a name taken). */
+static const struct map *
+new_game_variant(struct judge *j, const char *name, const struct game_settings *s,
+    const struct names **nm, struct buf *why)
+{
+	const struct map *m;
+
+	if (!game_name_valid(name)) {
+		buf_puts(why, "a game name has 1 to 23 letters, digits, '-' or '_'");
+		return NULL;
+	}
+	if (judge_find_game(j, name)) {
+		buf_printf(why, "there is already a game called %s", name);
+		return NULL;
+	}
+	if (!tz_valid(&j->io.zones, s->zone)) {
+		buf_printf(why, "unknown time zone \"%s\"", s->zone);
+		return NULL;
+	}
+	m = j->io.variant(j->io.ctx, s->variant, nm);
+	if (m == NULL)
+		buf_printf(why, "no variant called \"%s\"", s->variant);
+	return m;
+}
+
+struct game *
+judge_new_game(struct judge *j, const char *name, const struct game_settings *s,
+    const char *gm, const char *gm_password, time_t now, struct buf *why)
+{
+	const struct names *nm;
+	const struct map *m;
+	struct game *g;
+	char pw[64];
+
+	if ((m = new_game_variant(j, name, s, &nm, why)) == NULL)
+		return NULL;
+	j->now = now;
+	if (gm_password != NULL && strlen(gm_password) < 6) {
+		buf_puts(why, "the GM password needs at least 6 characters");
+		return NULL;
+	}
+	if (j->seq == 0)
+		outbound_event(j, "%s.new", name);
+	if (gm_password == NULL) {
+		if (new_password(j, pw, sizeof pw) < 0) {
+			buf_puts(why, "no randomness for a password");
+			return NULL;
+		}
+	} else {
+		str_copy(pw, gm_password, sizeof pw);
+	}
+	g = xcalloc(1, sizeof *g);
+	game_init(g, name, s, m, nm, now);
+	/* The variant's own default: MUNA's speech phase each Spring (§6). */
+	if (map_option(m, "speech") && time_parse_span(map_option(m, "speech"), &g->set.speech) < 0)
+		g->set.speech = 0;
+	str_copy(g->gms[0], gm, ADDR_MAX);
+	g->ngms = 1;
+	if (hash_password(j, pw, g->gm_secret) < 0) {
+		buf_puts(why, "could not hash the password");
+		free(g);
+		explicit_bzero(pw, sizeof pw);
+		return NULL;
+	}
+	judge_add_game(j, g);
+	judge_touch(j, g);
+	judge_audit(j, g, "game created by %s: variant %s, edition %s", gm, s->variant,
+	    edition_name(s->edition));
+	/* Made up here: the GM learns it by mail, and only the GM. */
+	if (gm_password == NULL)
+		tell_gm(j, g, pw);
+	explicit_bzero(pw, sizeof pw);
+	return g;
+}
+
+/* Split "a@x, b@y c@z" into addresses; returns the count. */
+static int
+split_addrs(const char *list, char out[][ADDR_MAX], int max)
+{
+	char buf[1024], *save, *tok;
+	int n = 0;
+
+	str_copy(buf, list, sizeof buf);
+	for (tok = strtok_r(buf, " ,;\t", &save); tok && n < max; tok = strtok_r(NULL, " ,;\t", &save)) {
+		if (strchr(tok, '@') == NULL || strlen(tok) >= ADDR_MAX)
+			return -1;
+		str_copy(out[n++], str_lower(tok), ADDR_MAX);
+	}
+	return n;
+}
+
+int
+judge_add_delegation(struct judge *j, struct game *g, power_id p, const char *members,
+    const char *password, time_t now, struct buf *why)
+{
+	return judge_add_delegations(j, g, &p, 1, members, password, now, why);
+}
+
+/* "England", "England and Germany", "England, Germany and Turkey". */
+void
+setup_powers_named(const struct game *g, const power_id *ps, int np, struct buf *out)
+{
+	int k;
+
+	for (k = 0; k < np; k++)
+		buf_printf(out, "%s%s", k == 0 ? "" : k == np - 1 ? " and " : ", ",
+		    g->map->powers[ps[k]].name);
+}
+
+/* The password of a new delegation into pw (size 64): password when the
+ * GM gave one, else one made up. Returns 1 when made up, 0 when given,
+ * -1 with the reason in why. */
+static int
+delegation_password(struct judge *j, const char *password, char *pw, size_t size,
+    struct buf *why)
+{
+	if (password && *password) {
+		if (strlen(password) < 6) {
+			buf_puts(why, "a password needs at least 6 characters");
+			return -1;
+		}
+		str_copy(pw, password, size);
+		return 0;
+	}
+	if (new_password(j, pw, size) < 0) {
+		buf_puts(why, "no randomness for a password");
+		return -1;
+	}
+	return 1;
+}
+
+/* The n members addrs for each of the np powers ps, with the password hash
+ * of the first: the same members and hash are what makes powers held
+ * together. */
+static void
+set_members(struct game *g, const power_id *ps, int np, char addrs[][ADDR_MAX], int n)
+{
+	const struct delegation *d = &g->del[ps[0]];
+	int i, k;
+
+	for (k = 0; k < np; k++) {
+		struct delegation *dk = &g->del[ps[k]];
+		if (k > 0)
+			str_copy(dk->secret, d->secret, sizeof dk->secret);
+		dk->nmembers = n;
+		for (i = 0; i < n; i++) {
+			str_copy(dk->members[i].addr, addrs[i], ADDR_MAX);
+			dk->members[i].zone[0] = '\0';
+		}
+		dk->resigned = false;
+	}
+}
+
+/* Tell the members of the delegation of the np powers ps (called names)
+ * what they play. The password pw is sent once, to its members only, and
+ * only when the judge made it up (generated). */
+static void
+tell_delegation(struct judge *j, const struct game *g, const power_id *ps, int np,
+    const char *names, const char *pw, bool generated)
+{
+	const struct delegation *d = &g->del[ps[0]];
+	const char *to[GAME_MAX_MEMBERS];
+	char subject[128];
+	struct buf text;
+	int i;
+
+	buf_init(&text, TEXT_MAX);
+	buf_printf(&text, "You play %s in the Diplomacy game %s (%s, %s rules), run by mail\n"
+	    "by the judge %s. Your delegation:", names, g->name, g->map->title,
+	    edition_name(g->set.edition), j->conf->address);
+	for (i = 0; i < d->nmembers; i++)
+		buf_printf(&text, " %s", d->members[i].addr);
+	buf_puts(&text, ".\n\n");
+	if (generated)
+		buf_printf(&text, "Your password is: %s\nKeep it secret: anyone who knows it can give your "
+		    "orders.\n\n", pw);
+	else
+		buf_puts(&text, "Your game master will give you your password.\n\n");
+	buf_printf(&text, "Send your orders to %s, starting with the line\n  GAME %s %s <password>\n"
+	    "Send HELP for instructions.\n", j->conf->address, g->name, g->map->powers[ps[0]].name);
+	if (np > 1)
+		buf_puts(&text, "One password and one mail serve all your powers: the GAME line may name\n"
+		    "any of them, and each order goes to the power whose unit (or home centre)\n"
+		    "it names.\n");
+	snprintf(subject, sizeof subject, "[%s] you play %s", g->name, names);
+	for (i = 0; i < d->nmembers; i++)
+		to[i] = d->members[i].addr;
+	outbound_send(j, g, to, d->nmembers, NULL, 0, subject, buf_str(&text), NULL, NULL,
+	    OUT_GENERATED);
+	buf_free(&text);
+}
+
+int
+judge_add_delegations(struct judge *j, struct game *g, const power_id *ps, int np,
+    const char *members, const char *password, time_t now, struct buf *why)
+{
+	char addrs[GAME_MAX_MEMBERS][ADDR_MAX], pw[64];
+	struct buf names;
+	int n, generated;
+
+	if (np < 1 || np > MAP_MAX_POWERS) {
+		buf_puts(why, "name the powers the delegation holds");
+		return -1;
+	}
+	j->now = now;
+	if (j->seq == 0) {
+		/* A host's command: named after the game, power and time. */
+		outbound_event(j, "%s.d%s.%lld", g->name, g->map->powers[ps[0]].abbr, (long long)now);
+	}
+	n = split_addrs(members, addrs, GAME_MAX_MEMBERS);
+	if (n <= 0) {
+		buf_puts(why, "give the members' mail addresses, separated by commas");
+		return -1;
+	}
+	if ((generated = delegation_password(j, password, pw, sizeof pw, why)) < 0)
+		return -1;
+	if (hash_password(j, pw, g->del[ps[0]].secret) < 0) {
+		buf_puts(why, "could not hash the password");
+		return -1;
+	}
+	set_members(g, ps, np, addrs, n);
+	judge_touch(j, g);
+	buf_init(&names, 256);
+	setup_powers_named(g, ps, np, &names);
+	judge_audit(j, g, "delegation %s: %d member%s, password %s", buf_str(&names), n,
+	    n == 1 ? "" : "s", generated ? "generated and mailed to them" : "set by the GM");
+	tell_delegation(j, g, ps, np, buf_str(&names), pw, generated);
+	explicit_bzero(pw, sizeof pw);
+	buf_free(&names);
+	return 0;
+}
+
+int
+judge_start(struct judge *j, struct game *g, time_t now, struct buf *why)
+{
+	struct buf text;
+	char subject[128];
+	int p, n = 0;
+
+	if (g->status != GAME_FORMING) {
+		buf_printf(why, "the game is %s", status_name(g->status));
+		return -1;
+	}
+	for (p = 0; p < g->map->npowers; p++)
+		n += g->del[p].nmembers > 0;
+	if (n == 0) {
+		buf_puts(why, "no delegation yet: DELEGATION England alice@example.org, ...");
+		return -1;
+	}
+	g->status = GAME_ACTIVE;
+	j->now = now;
+	if (j->seq == 0)
+		outbound_event(j, "%s.start", g->name);
+	turn_start_phase(j, g, now);
+	judge_touch(j, g);
+	judge_audit(j, g, "game started");
+	buf_init(&text, TEXT_MAX);
+	buf_printf(&text, "Game %s has started: %s, %s rules.\n\n", g->name, g->map->title,
+	    edition_name(g->set.edition));
+	/* The powers nobody plays, in a paragraph of their own (none when all
+	 * are played: no empty paragraph). */
+	for (p = 0; p < g->map->npowers; p++) {
+		if (g->del[p].nmembers == 0)
+			buf_printf(&text, "%s has no players: its units hold (civil disorder).\n",
+			    g->map->powers[p].name);
+	}
+	if (n < g->map->npowers)
+		buf_puts(&text, "\n");
+	status_position(g, &text);
+	if (judge_speech_open(g, now)) {
+		buf_putc(&text, '\n');
+		status_speech_line(j, g, "", now, &text);
+	}
+	snprintf(subject, sizeof subject, "[%s] the game has started", g->name);
+	judge_announce(j, g, subject, buf_str(&text));
+	if (judge_address_placeholder(j->conf)) {
+		/* The players were told to write to it: the GMs must know. */
+		buf_reset(&text);
+		buf_printf(&text, "Game %s has started, but the players were told to write to %s.\n\n",
+		    g->name, j->conf->address);
+		judge_address_warning(j->conf, "", &text);
+		snprintf(subject, sizeof subject, "[%s] players cannot write to the judge's address",
+		    g->name);
+		for (p = 0; p < g->ngms; p++) {
+			const char *to[1] = { g->gms[p] };
+			outbound_send(j, g, to, 1, NULL, 0, subject, buf_str(&text), NULL, NULL, OUT_GENERATED);
+		}
+	}
+	buf_free(&text);
+	return 0;
+}

@@ -1,0 +1,14 @@
+/*
+ * setup.h — setting a game up, beyond the judge's API (judge_new_game,
+ * judge_add_delegations, judge_start in judge.h). Not part of the judge's API.
+ */
+#ifndef POUCH_JUDGE_SETUP_H
+#define POUCH_JUDGE_SETUP_H
+
+#include "judge.h"
+
+/* "England", "England and Germany", "England, Germany and Turkey": the np
+ * powers ps of g appended to out. */
+void setup_powers_named(const struct game *g, const power_id *ps, int np, struct buf *out);
+
+#endif

@@ -1,0 +1,408 @@
+/*
+ * status.c — what the judge tells about a game as it stands (status.h):
+ * the position, a power's orders and what it must do, deadlines, HELP.
+ */
+#define _DEFAULT_SOURCE
+#include "status.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "../lib/str.h"
+#include "../lib/tz.h"
+#include "engine/muna_rules.h"
+#include "engine/report.h"
+
+void
+status_deadline_line(const struct judge *j, const struct game *g, const char *zone, time_t now,
+    struct buf *out)
+{
+	char local[96], utc[96], span[48];
+
+	if (g->status == GAME_PAUSED) {
+		buf_puts(out, "The game is paused; the GM will set a new deadline.\n");
+		return;
+	}
+	if (g->status != GAME_ACTIVE || g->deadline == 0)
+		return;
+	if (zone == NULL || *zone == '\0')
+		zone = g->set.zone;
+	if (judge_grace_end(g, now) > now) {
+		time_t end = judge_grace_end(g, now);
+		time_human(&j->io.zones, zone, g->deadline, local, sizeof local);
+		time_human(&j->io.zones, zone, end, utc, sizeof utc);
+		buf_printf(out, "Deadline: %s (passed, orders missing).\nGrace period until %s, "
+		    "in %s.\n", local, utc, time_span((long)(end - now), span, sizeof span));
+		return;
+	}
+	time_human(&j->io.zones, zone, g->deadline, local, sizeof local);
+	time_human(&j->io.zones, "UTC", g->deadline, utc, sizeof utc);
+	buf_printf(out, "Deadline: %s", local);
+	{
+		struct tm tm;
+		/* The UTC time too, unless the zone is at UTC then. */
+		if (tz_local(&j->io.zones, zone, g->deadline, &tm) == 0 && tm.tm_gmtoff != 0) {
+			const char *comma = strrchr(utc, ',');
+			size_t day = comma ? (size_t)(comma - utc) : 0;
+			if (day && strncmp(local, utc, day) == 0)
+				buf_printf(out, " (%s)", comma + 2);
+			else
+				buf_printf(out, " (%s)", utc);
+		}
+	}
+	buf_printf(out, ", %s%s.\n", g->deadline > now ? "in " : "",
+	    time_span((long)(g->deadline - now), span, sizeof span));
+}
+
+time_t
+judge_grace_end(const struct game *g, time_t now)
+{
+	int p;
+
+	if (g->status != GAME_ACTIVE || g->deadline == 0 || now < g->deadline ||
+	    g->set.nmr != NMR_CD || g->set.grace <= 0)
+		return 0;
+	for (p = 0; p < g->map->npowers; p++)
+		if (game_must_order(g, (power_id)p) && !judge_in_disorder(g, (power_id)p) &&
+		    !game_orders_complete(g, (power_id)p))
+			return g->deadline + g->set.grace;
+	return 0;
+}
+
+bool
+judge_in_disorder(const struct game *g, power_id p)
+{
+	const struct delegation *d = &g->del[p];
+
+	return d->resigned || d->nmembers == 0 || d->secret[0] == '\0';
+}
+
+bool
+judge_speech_open(const struct game *g, time_t now)
+{
+	return g->speech_until > now;
+}
+
+void
+status_speech_line(const struct judge *j, const struct game *g, const char *zone, time_t now,
+    struct buf *out)
+{
+	char local[96], span[48];
+
+	if (!judge_speech_open(g, now) || g->status != GAME_ACTIVE)
+		return;
+	time_human(&j->io.zones, zone && *zone ? zone : g->set.zone, g->speech_until, local, sizeof local);
+	buf_printf(out, "Speech phase until %s (%s from now): every delegation may BROADCAST.\n",
+	    local, time_span((long)(g->speech_until - now), span, sizeof span));
+}
+
+void
+status_position(const struct game *g, struct buf *out)
+{
+	const struct map *m = g->map;
+	struct board s = g->board;
+	int p;
+
+	board_sort(&s);
+	for (p = 0; p < m->npowers; p++) {
+		int c = board_count_centres(&g->board, m, (power_id)p);
+		if (!game_alive(g, (power_id)p))
+			continue;
+		buf_printf(out, "%s (%d centre%s): ", m->powers[p].name, c, c == 1 ? "" : "s");
+		if (report_power_units(m, &s, (power_id)p, out) == 0)
+			buf_puts(out, "no units");
+		buf_putc(out, '\n');
+	}
+}
+
+void
+status_held(const struct game *g, power_id p, struct buf *out)
+{
+	int q, n = 0;
+
+	for (q = 0; q < g->map->npowers; q++)
+		n += game_held_together(g, p, (power_id)q);
+	if (n == 1) {
+		status_orders(g, p, out);
+		return;
+	}
+	for (q = 0; q < g->map->npowers; q++) {
+		if (!game_held_together(g, p, (power_id)q))
+			continue;
+		buf_printf(out, "%s. ", g->map->powers[q].name);
+		status_orders(g, (power_id)q, out);
+	}
+}
+
+void
+status_orders(const struct game *g, power_id p, struct buf *out)
+{
+	const struct map *m = g->map;
+	const struct delegation *d = &g->del[p];
+	const struct board *b = &g->board;
+	char ph[48];
+	int i, k;
+
+	buf_printf(out, "Your orders for %s:\n", phase_format(b, ph, sizeof ph));
+	if (b->phase == PHASE_ADJUSTMENT) {
+		for (k = 0; k < d->norders; k++) {
+			buf_puts(out, "  ");
+			order_format(m, &d->orders[k], ORDER_SHORT, out);
+			buf_putc(out, '\n');
+		}
+		if (d->norders == 0)
+			buf_puts(out, "  (none yet)\n");
+		status_what_to_do(g, p, out);
+		return;
+	}
+	if (game_revival(g, p)) {
+		buf_puts(out, "  ");
+		order_format_prefs(m, &d->revival, ORDER_SHORT, out);
+		buf_putc(out, '\n');
+	} else if (g->rules.insurrection && b->phase == PHASE_MOVEMENT && board_eliminated(b, m, p)) {
+		buf_puts(out, "  (no revival order: \"Revive: <home centres, most wanted first>\")\n");
+	}
+	for (i = 0; i < (b->phase == PHASE_MOVEMENT ? b->nunits : b->ndislodged); i++) {
+		const struct unit *u = b->phase == PHASE_MOVEMENT ? &b->units[i] : &b->dislodged[i].unit;
+		if (u->power != p)
+			continue;
+		for (k = 0; k < d->norders; k++)
+			if (m->locs[d->orders[k].loc].prov == m->locs[u->loc].prov)
+				break;
+		buf_puts(out, "  ");
+		if (k < d->norders) {
+			order_format(m, &d->orders[k], ORDER_SHORT, out);
+		} else {
+			unit_format(m, u, out);
+			buf_puts(out, b->phase == PHASE_MOVEMENT ? ": no order yet (it holds if none comes)" :
+								   ": no order yet (it is disbanded if none comes)");
+		}
+		buf_putc(out, '\n');
+	}
+}
+
+/* What an eliminated power can do (MUNA, judge/systems/MUNA.md). */
+static void
+revival_help(const struct game *g, power_id p, struct buf *out)
+{
+	const struct map *m = g->map;
+	int i, k = 0;
+
+	const struct unit *u = g->board.nunits ? &g->board.units[0] : NULL;
+
+	buf_printf(out, "%s has lost its country, but may win it back.\n"
+	    "When other powers order units to an insurrection in %s (an order such as\n"
+	    "\"%c %s-%s\"), three such units win back three of your home centres and\n"
+	    "four win back all of them, at the end of the season; an occupied centre\n"
+	    "needs one unit more.\n",
+	    m->powers[p].name, m->powers[p].name, u ? unit_letter((enum unit_type)u->type) : 'A',
+	    u ? m->provs[m->locs[u->loc].prov].abbr : "par", m->powers[p].name);
+	if (g->board.phase != PHASE_MOVEMENT) {
+		buf_puts(out, "Revival orders are given in movement phases.\n");
+		return;
+	}
+	buf_puts(out, "Send your revival order, naming at least three home centres, most wanted\n"
+	    "first: \"Revive:");
+	for (i = 0; i < m->nprovs; i++)
+		if (m->provs[i].supply && m->provs[i].home == p)
+			buf_printf(out, "%s %s", k++ ? "," : "", m->provs[i].name);
+	buf_puts(out, "\".\n");
+}
+
+/* Has power p an adjustment order in province pr? */
+static bool
+ordered_in(const struct game *g, power_id p, prov_id pr)
+{
+	const struct delegation *d = &g->del[p];
+	int k;
+
+	for (k = 0; k < d->norders; k++)
+		if (d->orders[k].loc != LOC_NONE && g->map->locs[d->orders[k].loc].prov == pr)
+			return true;
+	return false;
+}
+
+/* How many of the due adjustments p has ordered: builds and waives when
+ * due > 0, removals when due < 0. */
+static int
+adj_orders_given(const struct game *g, power_id p, int due)
+{
+	const struct delegation *d = &g->del[p];
+	int k, n = 0;
+
+	for (k = 0; k < d->norders; k++) {
+		enum order_kind kind = (enum order_kind)d->orders[k].kind;
+		if (due > 0 ? kind == ORDER_BUILD || kind == ORDER_WAIVE : kind == ORDER_REMOVE)
+			n++;
+	}
+	return n;
+}
+
+/* Where each dislodged unit of p may retreat. */
+static void
+retreats_to_do(const struct game *g, power_id p, struct buf *out)
+{
+	const struct map *m = g->map;
+	const struct board *b = &g->board;
+	int i;
+
+	for (i = 0; i < b->ndislodged; i++) {
+		const struct dislodged *d = &b->dislodged[i];
+		loc_id opt[16];
+		int n, k;
+		if (d->unit.power != p)
+			continue;
+		n = adj_retreat_options(m, b, d, opt);
+		buf_puts(out, "Retreat or disband ");
+		unit_format(m, &d->unit, out);
+		buf_puts(out, ": it may go to ");
+		for (k = 0; k < n; k++)
+			buf_printf(out, "%s%s", k == 0 ? "" : k == n - 1 ? " or " : ", ",
+			    m->provs[m->locs[opt[k]].prov].name);
+		buf_puts(out, ".\n");
+	}
+}
+
+/* The left removals of p, given of them already, with an example: one of
+ * its own units not yet removed. */
+static void
+removals_to_do(const struct game *g, power_id p, int left, int given, struct buf *out)
+{
+	const struct map *m = g->map;
+	const struct board *b = &g->board;
+	int i;
+
+	for (i = 0; i < b->nunits && (b->units[i].power != p ||
+	    ordered_in(g, p, m->locs[b->units[i].loc].prov)); i++)
+		;
+	if (given)
+		buf_printf(out, "%d more removal%s", left, left == 1 ? "" : "s");
+	else
+		buf_printf(out, "Remove %d unit%s", left, left == 1 ? "" : "s");
+	buf_printf(out, " (\"Remove %c %s\").\n",
+	    i < b->nunits ? unit_letter((enum unit_type)b->units[i].type) : 'A',
+	    i < b->nunits ? m->locs[b->units[i].loc].name : "par");
+}
+
+/* The left builds of p, given of them already, with an example: a free
+ * home centre not yet built in. */
+static void
+builds_to_do(const struct game *g, power_id p, int left, int given, struct buf *out)
+{
+	const struct map *m = g->map;
+	const struct board *b = &g->board;
+	const char *site = "par";
+	int i;
+
+	for (i = 0; i < m->nprovs; i++)
+		if (m->provs[i].home == p && m->provs[i].supply && b->owner[i] == p &&
+		    board_unit_in(b, m, (prov_id)i) < 0 && !ordered_in(g, p, (prov_id)i)) {
+			site = m->provs[i].abbr;
+			break;
+		}
+	if (given)
+		buf_printf(out, "%d more build%s", left, left == 1 ? "" : "s");
+	else
+		buf_printf(out, "Build %d unit%s", left, left == 1 ? "" : "s");
+	buf_printf(out, " (\"Build A %s\", or \"Waive\").\n", site);
+}
+
+/* What p must still build or remove in an adjustment phase. */
+static void
+adjustments_to_do(const struct game *g, power_id p, struct buf *out)
+{
+	const struct map *m = g->map;
+	const struct board *b = &g->board;
+	int due = adj_builds_due(m, b, p), sites = adj_build_sites(m, &g->rules, b, p);
+	int given = adj_orders_given(g, p, due);
+
+	if (game_orders_complete(g, p))
+		buf_puts(out, "Your adjustment orders are complete.\n");
+	else if (due < 0)
+		removals_to_do(g, p, -due - given, given, out);
+	else if (due > 0)
+		builds_to_do(g, p, (due < sites ? due : sites) - given, given, out);
+}
+
+void
+status_what_to_do(const struct game *g, power_id p, struct buf *out)
+{
+	const struct map *m = g->map;
+	const struct board *b = &g->board;
+
+	if (g->rules.insurrection && board_eliminated(b, m, p)) {
+		revival_help(g, p, out);
+		return;
+	}
+	if (!game_must_order(g, p)) {
+		buf_puts(out, "You have nothing to order this phase.\n");
+		return;
+	}
+	switch (b->phase) {
+	case PHASE_MOVEMENT:
+		buf_printf(out, "Order your %d unit%s.\n", board_count_units(b, p),
+		    board_count_units(b, p) == 1 ? "" : "s");
+		break;
+	case PHASE_RETREAT:
+		retreats_to_do(g, p, out);
+		break;
+	default:
+		adjustments_to_do(g, p, out);
+		break;
+	}
+}
+
+void
+judge_standings(const struct game *g, const struct board *b, const char *title, struct buf *out)
+{
+	struct standing st[MAP_MAX_POWERS];
+	int p;
+
+	for (p = 0; p < g->map->npowers && g->del[p].points == 0; p++)
+		;
+	if (p < g->map->npowers || game_victory_points(g))
+		muna_standings_table(g->map, st, game_standings(g, b, st), title, out);
+}
+
+void
+status_help(const struct judge *j, const struct game *g, struct buf *out)
+{
+	buf_printf(out,
+	    "How to write to this judge (%s)\n"
+	    "\n"
+	    "Start every message with your game, power and password:\n"
+	    "  GAME school1 England your-password\n"
+	    "then one order or command per line. Orders are written as on paper:\n"
+	    "  A Par - Bur     F Lon - Nth     A Mun S A Bur - Ruh     F Nth C A Lon - Nwy\n"
+	    "  A Lon - Nwy via convoy      F stp/sc - bot      Build A Par      Remove F Tri\n"
+	    "Names may be abbreviated or misspelled when only one place fits; every\n"
+	    "correction is reported, and an order that could mean two things is refused.\n"
+	    "A new order for a unit replaces its earlier one.\n"
+	    "\n"
+	    "Commands:\n"
+	    "  ORDERS REPLACE      forget your earlier orders and take the ones that follow\n"
+	    "  ORDERS CLEAR        forget your orders\n"
+	    "  LIST                the position, your orders and the deadline\n"
+	    "  HISTORY [phase]     earlier results (HISTORY S1901M, HISTORY 1902, HISTORY ALL)\n"
+	    "  SUMMARY             supply centres year by year\n"
+	    "  PRESS TO France, Germany   a message to other powers, until ENDPRESS\n"
+	    "  PRESS TO GM         a message to the game master\n"
+	    "  BROADCAST           a message to everyone, until ENDPRESS\n"
+	    "  VOTE DRAW | VOTE CONCEDE France | VOTE NONE   private; all survivors must agree\n"
+	    "  WAIT | NOWAIT       hold back (or allow) early processing this phase\n"
+	    "  SET ZONE Europe/Amsterdam   show times in your time zone\n"
+	    "  RESIGN              leave the game (your units hold until replaced)\n"
+	    "  HELP                this text\n"
+	    "Lines starting with '>' and everything after a line \"-- \" are ignored.\n",
+	    j->conf->name);
+	if (g) {
+		buf_printf(out, "\nThis game: %s, %s rules, press: %s%s.\n", g->map->title,
+		    edition_name(g->set.edition), press_name(g->set.press),
+		    g->set.gm_reads_press ? " (the GM reads private press)" : "");
+		buf_printf(out, "When orders are missing at the deadline: %s.\n",
+		    g->set.nmr == NMR_CD ? "the units hold (civil disorder) after the grace period" :
+					   "the game waits for the GM");
+		if (g->sys->help)
+			g->sys->help(g, out);
+	}
+}

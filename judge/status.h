@@ -1,0 +1,32 @@
+/*
+ * status.h — what the judge tells about a game as it stands: the
+ * position, a power's orders and what it must do, the deadline and speech
+ * lines, HELP. Reads the game, changes nothing, sends nothing. Not part
+ * of the judge's API (judge_grace_end, judge_speech_open, judge_in_disorder
+ * and judge_standings, defined here, are declared in judge.h and system.h).
+ */
+#ifndef POUCH_JUDGE_STATUS_H
+#define POUCH_JUDGE_STATUS_H
+
+#include "judge.h"
+#include "system.h"
+
+/* "Deadline: <in zone> (<UTC>), in 2 days 5 hours." for zone ("" = the game's). */
+void status_deadline_line(const struct judge *j, const struct game *g, const char *zone, time_t now,
+    struct buf *out);
+/* "Speech phase until ...: every delegation may BROADCAST." while it is open. */
+void status_speech_line(const struct judge *j, const struct game *g, const char *zone, time_t now,
+    struct buf *out);
+/* status_orders for every power p's delegation holds, each named when it
+ * holds several. */
+void status_held(const struct game *g, power_id p, struct buf *out);
+/* The orders of power p as the reply shows them, with unordered units. */
+void status_orders(const struct game *g, power_id p, struct buf *out);
+/* What power p must do in the current phase, in one sentence or two. */
+void status_what_to_do(const struct game *g, power_id p, struct buf *out);
+/* The position: units by power and centre counts. */
+void status_position(const struct game *g, struct buf *out);
+/* The players' HELP, with what is particular to game g (NULL: none). */
+void status_help(const struct judge *j, const struct game *g, struct buf *out);
+
+#endif
