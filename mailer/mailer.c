@@ -142,6 +142,15 @@ mail_queue(struct outbox *ob, const struct mail_config *cfg, const struct outmsg
 	return r;
 }
 
+/* The sink cfg asks for: SMTP when smtp.url is set, else maildir.out. */
+static struct mail_sink *
+sink_from_config(const struct mail_config *cfg)
+{
+	if (cfg->smtp_url != NULL && *cfg->smtp_url != '\0')
+		return sink_smtp_new(cfg);
+	return sink_maildir_new(cfg->maildir_out);
+}
+
 int
 mail_send(struct outbox *ob, const struct mail_config *cfg, struct spool *sp, time_t now,
     struct outbox_stats *st, struct buf *err)

@@ -70,14 +70,6 @@ sink_free(struct mail_sink *k)
 	free(k);
 }
 
-struct mail_sink *
-sink_from_config(const struct mail_config *cfg)
-{
-	if (cfg->smtp_url != NULL && *cfg->smtp_url != '\0')
-		return sink_smtp_new(cfg);
-	return sink_maildir_new(cfg->maildir_out);
-}
-
 /* --- Maildir ------------------------------------------------------------ */
 
 struct mds {

@@ -6,7 +6,7 @@
  * neither fails nor delays the others. The outbox (outbox.h) decides what
  * to do with each outcome: done, retry later, or give up.
  *
- *	struct mail_sink *k = sink_from_config(cfg);
+ *	struct mail_sink *k = sink_smtp_new(cfg);   // or sink_maildir_new(dir)
  *	if (sink_open(k, &err) == 0) {
  *		for each message: sink_send(k, key, from, rcpts, n, data, len, res, &err);
  *		sink_sync(k, &err);	// only now is "accepted" for good
@@ -66,8 +66,6 @@ struct mail_sink *sink_smtp_new(const struct mail_config *cfg);
  * the password file), send NOOP and quit: nothing is sent. Returns 0, or
  * -1 with the reason in err (the certificate, the login, the connection). */
 int sink_smtp_check(const struct mail_config *cfg, struct buf *err);
-/* The sink cfg asks for: SMTP when smtp.url is set, else maildir.out. */
-struct mail_sink *sink_from_config(const struct mail_config *cfg);
 
 /* Prepare (for SMTP: read the password; no connection yet). Returns 0 or
  * -1 (reason in err). */
