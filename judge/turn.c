@@ -418,29 +418,56 @@ missing_orders_fate(const struct game *g)
 	}
 }
 
+/* Must power p still give orders it has not given, with someone to give them? */
+static bool
+orders_late(const struct game *g, power_id p)
+{
+	return game_must_order(g, p) && !judge_in_disorder(g, p) && !game_orders_complete(g, p);
+}
+
+/* Is p the first late power of its delegation? */
+static bool
+first_late_held(const struct game *g, power_id p)
+{
+	int q;
+
+	for (q = 0; q < p; q++)
+		if (game_held_together(g, p, (power_id)q) && orders_late(g, (power_id)q))
+			return false;
+	return true;
+}
+
 /* The deadline passed with orders missing: tell each late delegation, once,
  * how long it has left, and the GMs who is late. */
 static void
 tell_deadline_passed(struct judge *j, struct game *g)
 {
 	const struct map *m = g->map;
-	struct buf body, late;
+	struct buf body, late, names;
 	char subject[128], ph[48], when[96], until[96];
 	time_t end = g->deadline + g->set.grace;
 	bool wait = g->set.nmr == NMR_WAIT;
-	int p, i, k = 0;
+	int p, q, i, k = 0;
 
 	buf_init(&body, TEXT_MAX);
 	buf_init(&late, 1024);
+	buf_init(&names, 256);
 	outbound_event(j, "%s.w%d", g->name, g->nphases);
 	phase_format(&g->board, ph, sizeof ph);
 	snprintf(subject, sizeof subject, "[%s] deadline passed: orders missing for %s", g->name, ph);
 	for (p = 0; p < m->npowers; p++) {
 		struct delegation *d = &g->del[p];
-		if (!game_must_order(g, (power_id)p) || judge_in_disorder(g, (power_id)p) ||
-		    game_orders_complete(g, (power_id)p))
+		if (!orders_late(g, (power_id)p))
 			continue;
 		buf_printf(&late, "%s%s", k++ ? ", " : "", m->powers[p].name);
+		/* One notice for a delegation of several powers, naming the
+		 * late ones. */
+		if (!first_late_held(g, (power_id)p))
+			continue;
+		buf_reset(&names);
+		for (q = p; q < m->npowers; q++)
+			if (game_held_together(g, (power_id)p, (power_id)q) && orders_late(g, (power_id)q))
+				buf_printf(&names, "%s%s", q == p ? "" : " and ", m->powers[q].name);
 		for (i = 0; i < d->nmembers; i++) {
 			const char *to[1] = { d->members[i].addr };
 			const char *zone = d->members[i].zone[0] ? d->members[i].zone : g->set.zone;
@@ -449,7 +476,7 @@ tell_deadline_passed(struct judge *j, struct game *g)
 			time_human(&j->io.zones, zone, end, until, sizeof until);
 			buf_printf(&body, "Game %s, %s: the deadline has passed and your orders\n"
 			    "for %s are not complete.\nThe deadline was %s.\n\n", g->name,
-			    m->powers[p].name, ph, when);
+			    buf_str(&names), ph, when);
 			if (wait)
 				buf_puts(&body, "The game waits for the game master, who may decide the phase "
 				    "at any time:\nsend your orders now.\n\n");
@@ -457,7 +484,7 @@ tell_deadline_passed(struct judge *j, struct game *g)
 				buf_printf(&body, "You have until %s\n(the grace period) to send "
 				    "them. Then the phase is decided without them:\n%s.\n\n", until,
 				    missing_orders_fate(g));
-			status_orders(g, (power_id)p, &body);
+			status_held(g, (power_id)p, &body);
 			outbound_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL, OUT_GENERATED);
 		}
 	}
@@ -481,6 +508,7 @@ tell_deadline_passed(struct judge *j, struct game *g)
 	}
 	buf_free(&body);
 	buf_free(&late);
+	buf_free(&names);
 }
 
 /* Where the orders of a game's current phase stand. */

@@ -751,6 +751,23 @@ test_two_powers_one_delegation(void **state)
 	o = sent(t, "eg@two.example", "[g2] press from France");
 	assert_string_equal(o->text, "Press in g2 from France to England, Germany:\n\nHello to you both.\n");
 	assert_line(reply(t, "fr@two.example", "Re: press", NULL, 0), "  press delivered to 1 recipient");
+
+	/* The deadline passes with both powers' orders incomplete: one
+	 * notice for the delegation, naming both, with both powers' orders;
+	 * the game master's list names every late power. */
+	tick(t, g->deadline + 60);
+	assert_int_equal(count_to(t, "eg@two.example"), 1);
+	o = sent(t, "eg@two.example", "[g2] deadline passed: orders missing for Spring 1901 Movement");
+	assert_true(strncmp(o->text, "Game g2, England and Germany: the deadline has passed and your "
+	    "orders\nfor Spring 1901 Movement are not complete.\n", 96) == 0);
+	assert_line(o->text, "England. Your orders for Spring 1901 Movement:");
+	assert_line(o->text, "Germany. Your orders for Spring 1901 Movement:");
+	assert_int_equal(count_to(t, "fr@two.example"), 1);
+	o = sent(t, "fr@two.example", "[g2] deadline passed: orders missing for Spring 1901 Movement");
+	assert_true(strncmp(o->text, "Game g2, France: the deadline has passed", 40) == 0);
+	assert_int_equal(count_to(t, GM_ADDR), 1);
+	assert_non_null(strstr(t->j.fx.out[t->j.fx.nout - 1].text,
+	    "orders are missing from: England, France, Germany."));
 }
 
 /* ----------------------------------------------------------- refusals -- */
