@@ -24,34 +24,46 @@ voter(const struct game *g, power_id p)
 	return game_alive(g, p) && d->nmembers > 0 && !d->resigned && d->secret[0];
 }
 
-/* VOTE DRAW | VOTE CONCEDE <power> | VOTE NONE by power p; unanimity ends the game. */
+/* VOTE DRAW | VOTE CONCEDE <power> | VOTE NONE by power p, and by every
+ * other power its delegation holds; unanimity ends the game. */
 static void
 vote(struct judge *j, struct game *g, power_id p, const char *args, struct buf *reply)
 {
-	struct delegation *d = &g->del[p];
 	const struct map *m = g->map;
+	enum vote v;
+	power_id to = POWER_NONE;
 	int q, alive = 0, draw = 0;
 
 	if (str_prefix_nocase(args, "draw")) {
-		d->vote = VOTE_DRAW;
+		v = VOTE_DRAW;
 		buf_puts(reply, "  you vote for a draw (no one else is told how you voted)\n");
 	} else if (str_prefix_nocase(args, "concede")) {
 		const char *who = str_trim((char *)(uintptr_t)args + 7);
-		power_id to = map_find_power(m, who);
+		to = map_find_power(m, who);
 		if (to == POWER_NONE || to == p) {
 			buf_puts(reply, "  REFUSED: concede to whom? VOTE CONCEDE France\n");
 			return;
 		}
-		d->vote = VOTE_CONCEDE;
-		d->concede_to = to;
+		if (game_held_together(g, p, to)) {
+			buf_printf(reply, "  REFUSED: your delegation plays %s too: concede to a power "
+			    "you do not play\n", m->powers[to].name);
+			return;
+		}
+		v = VOTE_CONCEDE;
 		buf_printf(reply, "  you concede the game to %s (private)\n", m->powers[to].name);
 	} else if (str_prefix_nocase(args, "none") || str_prefix_nocase(args, "no")) {
-		d->vote = VOTE_NONE;
+		v = VOTE_NONE;
 		buf_puts(reply, "  your vote is withdrawn\n");
 	} else {
 		buf_puts(reply, "  REFUSED: VOTE DRAW, VOTE CONCEDE <power> or VOTE NONE\n");
 		return;
 	}
+	for (q = 0; q < m->npowers; q++)
+		if (game_held_together(g, p, (power_id)q)) {
+			g->del[q].vote = (uint8_t)v;
+			if (v == VOTE_CONCEDE)
+				g->del[q].concede_to = to;
+		}
 	/* Unanimity among the survivors ends the game. Powers nobody plays
 	 * (civil disorder) have no vote. */
 	for (q = 0; q < m->npowers; q++) {
@@ -241,11 +253,22 @@ player_vote(struct command_call *c)
 	return COMMAND_DONE;
 }
 
+/* WAIT or NOWAIT (wait) for every power the sender's delegation holds. */
+static void
+set_wait(struct command_call *c, bool wait)
+{
+	int q;
+
+	for (q = 0; q < c->g->map->npowers; q++)
+		if (game_held_together(c->g, c->power, (power_id)q))
+			c->g->del[q].wait = wait;
+}
+
 /* WAIT: not processed before the deadline. */
 static int
 player_wait(struct command_call *c)
 {
-	c->g->del[c->power].wait = true;
+	set_wait(c, true);
 	buf_puts(c->reply, "  this phase will not be processed before the deadline\n");
 	return COMMAND_DONE;
 }
@@ -254,7 +277,7 @@ player_wait(struct command_call *c)
 static int
 player_nowait(struct command_call *c)
 {
-	c->g->del[c->power].wait = false;
+	set_wait(c, false);
 	buf_puts(c->reply, "  this phase may be processed as soon as all orders are in\n");
 	return COMMAND_DONE;
 }

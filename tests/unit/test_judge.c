@@ -752,6 +752,19 @@ test_two_powers_one_delegation(void **state)
 	assert_string_equal(o->text, "Press in g2 from France to England, Germany:\n\nHello to you both.\n");
 	assert_line(reply(t, "fr@two.example", "Re: press", NULL, 0), "  press delivered to 1 recipient");
 
+	/* WAIT and VOTE speak for the delegation: every power it holds. */
+	mail(t, "eg@two.example", "wait", "GAME g2 Germany eg-secret\nWAIT\nVOTE DRAW\n"
+	    "VOTE CONCEDE England\n", T0 + HOUR);
+	assert_true(g->del[eg[0]].wait && g->del[eg[1]].wait);
+	assert_int_equal(g->del[eg[0]].vote, VOTE_DRAW);
+	assert_int_equal(g->del[eg[1]].vote, VOTE_DRAW);
+	assert_line(reply(t, "eg@two.example", "Re: wait", NULL, 0), "  REFUSED: your delegation "
+	    "plays England too: concede to a power you do not play");
+	mail(t, "eg@two.example", "nowait", "GAME g2 England eg-secret\nNOWAIT\nVOTE NONE\n",
+	    T0 + HOUR);
+	assert_true(!g->del[eg[0]].wait && !g->del[eg[1]].wait);
+	assert_int_equal(g->del[eg[1]].vote, VOTE_NONE);
+
 	/* The deadline passes with both powers' orders incomplete: one
 	 * notice for the delegation, naming both, with both powers' orders;
 	 * the game master's list names every late power. */
