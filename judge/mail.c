@@ -47,6 +47,7 @@ struct mail {
 	bool refused;		/* the GAME line was refused: nothing is recorded */
 	bool stop;		/* the rest of the message is not read */
 	int ordered;		/* 0: no orders; 1: orders taken; 2: an order refused */
+	struct late_lines late;	/* the orders refused, for the note on late orders */
 	size_t note_at;		/* where a note on late orders goes in the reply */
 	bool misdated;		/* the orders under the last date line are for another phase */
 };
@@ -227,6 +228,7 @@ mail_date(struct mail *ml, const struct body_line *bl, bool same)
 	    "date are refused\n", season_name((enum season)g->board.season), g->board.year,
 	    (int)bl->len, bl->text);
 	ml->ordered = 2;
+	ml->late.dated = true;
 }
 
 /* An order line (or what should be one) of the identified sender. */
@@ -256,6 +258,7 @@ mail_order(struct mail *ml, const struct body_line *bl)
 	if (ml->misdated) {
 		buf_puts(&ml->reply, "  REFUSED: dated for another phase (see the date above)\n");
 		ml->ordered = 2;
+		ml->late.dated = true;
 		return;
 	}
 	switch (ordering_take(g, ml->id.power, bl->text, bl->len, &ml->reply)) {
@@ -265,6 +268,10 @@ mail_order(struct mail *ml, const struct body_line *bl)
 		break;
 	case TAKE_REFUSED:
 		ml->ordered = 2;
+		if (ml->late.n < LATE_LINES_MAX) {
+			ml->late.text[ml->late.n] = bl->text;
+			ml->late.len[ml->late.n++] = bl->len;
+		}
 		break;
 	case TAKE_DONE:
 		if (!ml->ordered)
@@ -313,7 +320,7 @@ mail_late_note(struct mail *ml, const char *zone)
 	struct buf note, rest;
 
 	buf_init(&note, 1024);
-	ordering_late_note(ml->j, ml->id.g, ml->m, ml->ordered == 2, zone, ml->now, &note);
+	ordering_late_note(ml->j, ml->id.g, ml->m, ml->id.power, &ml->late, zone, ml->now, &note);
 	if (note.len) {
 		buf_init(&rest, OUTBOUND_TEXT_MAX);
 		buf_append(&rest, ml->reply.data + ml->note_at, ml->reply.len - ml->note_at);

@@ -220,27 +220,57 @@ ordering_take(struct game *g, power_id p, const char *line, size_t len,
  * meant for it. */
 #define LATE_WINDOW 3600
 
+/* Would one of the refused lines have been an order of power p in the
+ * position before the phase decided last (its history record rec)? */
+static bool
+fits_decided(const struct game *g, power_id p, const struct late_lines *refused, const char *rec)
+{
+	const char *pos = strstr(rec, "\nposition before\n");
+	struct board b;
+	struct buf err;
+	int i, ok;
+
+	if (pos == NULL)
+		return false;
+	pos += strlen("\nposition before\n");
+	buf_init(&err, 4096);
+	ok = board_read(&b, g->map, pos, strlen(pos), &err) == 0;
+	buf_free(&err);
+	for (i = 0; ok && i < refused->n; i++) {
+		struct parse_ctx c = { g->map, g->names, &b, p };
+		struct parse_result r;
+		order_parse(&c, refused->text[i], refused->len[i], &r);
+		if ((r.verdict == VERDICT_ACCEPTED || r.verdict == VERDICT_CORRECTED) &&
+		    adj_check(g->map, &g->rules, &b, &r.order) == R_OK)
+			return true;
+	}
+	return false;
+}
+
 /*
  * Tell the sender of orders that the phase they may have meant was decided
  * before their mail came: when it was written before the decision (its
- * Date), or came within LATE_WINDOW of it with an order refused.
+ * Date), or came within LATE_WINDOW of it with orders refused that were
+ * orders in the position decided (or dated for another phase).
  */
 void
-ordering_late_note(struct judge *j, const struct game *g, const struct inmsg *m, bool refusals,
-    const char *zone, time_t now, struct buf *out)
+ordering_late_note(struct judge *j, const struct game *g, const struct inmsg *m, power_id p,
+    const struct late_lines *refused, const char *zone, time_t now, struct buf *out)
 {
 	struct buf rec;
 	char when[96], ph[48];
 	const char *t;
 	size_t n;
+	bool dated_before = m->date > 0 && m->date < g->phase_start;
 
 	if (g->nphases == 0 || j->io.history == NULL || g->phase_start > now ||
-	    !((m->date > 0 && m->date < g->phase_start) ||
-	    (refusals && now - g->phase_start < LATE_WINDOW)))
+	    !(dated_before || ((refused->n > 0 || refused->dated) &&
+	    now - g->phase_start < LATE_WINDOW)))
 		return;
 	buf_init(&rec, 1 << 22);
 	if (j->io.history(j->io.ctx, g->name, g->nphases, &rec) == 0 &&
-	    str_prefix_nocase(buf_str(&rec), "phase ")) {
+	    str_prefix_nocase(buf_str(&rec), "phase ") &&
+	    (dated_before || refused->dated || fits_decided(g, p, refused, buf_str(&rec)))) {
 		t = buf_str(&rec) + strlen("phase ");
 		n = strcspn(t, "\n");
 		time_human(&j->io.zones, zone && *zone ? zone : g->set.zone, g->phase_start, when, sizeof when);

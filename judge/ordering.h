@@ -27,10 +27,22 @@ bool ordering_chat(const struct game *g, const char *line, size_t len);
 /* A date line above orders ("Spring 1935", "Fall 1935:"): 1 when line is
  * one, *same saying whether it names the game's phase. */
 int ordering_date(const struct game *g, const char *line, size_t len, bool *same);
-/* Tell the sender of orders in m that the phase they may have meant was
- * decided before their mail came (refusals: an order was refused); the
- * note into out, times in zone. */
-void ordering_late_note(struct judge *j, const struct game *g, const struct inmsg *m,
-    bool refusals, const char *zone, time_t now, struct buf *out);
+/* The order lines a message had refused, kept to tell whether they were
+ * meant for the phase decided just before. */
+#define LATE_LINES_MAX 8
+struct late_lines {
+	int n;
+	const char *text[LATE_LINES_MAX];
+	size_t len[LATE_LINES_MAX];
+	bool dated;		/* orders refused under a date line naming another phase */
+};
+
+/* Tell the sender of orders in m (power p) that the phase they may have
+ * meant was decided before their mail came: when its Date is before the
+ * decision, or when it came soon after with orders refused that fit the
+ * position decided (or dated for another phase). The note into out,
+ * times in zone. */
+void ordering_late_note(struct judge *j, const struct game *g, const struct inmsg *m, power_id p,
+    const struct late_lines *refused, const char *zone, time_t now, struct buf *out);
 
 #endif

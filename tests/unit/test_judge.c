@@ -1464,6 +1464,20 @@ test_history_and_late_orders(void **state)
 	    "before your mail arrived;");
 	assert_line(text, "  these orders were read for Fall 1901 Movement.");
 	assert_line(text, "  accepted: A kie - hol");
+
+	/* Undated, within the hour: an order for a fleet that has moved since
+	 * was meant for Spring (the note), ... */
+	mail(t, "alice@england.example", "late", "GAME g1 England england-pw\nF Lon - Eng\n",
+	    T0 + HOUR + 900);
+	text = reply(t, "alice@england.example", "Re: late", bob, 1);
+	assert_line(text, "  these orders were read for Fall 1901 Movement.");
+	/* ... but an order that could not be given in Spring either is only
+	 * refused, with no word of a late mail. */
+	mail(t, "ivo@italy.example", "wrong", "GAME g1 Italy italy-pw\nA Ven - Mos\n",
+	    T0 + HOUR + 900);
+	text = reply(t, "ivo@italy.example", "Re: wrong", NULL, 0);
+	assert_non_null(strstr(text, "REFUSED"));
+	assert_null(strstr(text, "before your mail arrived"));
 }
 
 int
