@@ -120,8 +120,10 @@ struct outbox {
 	char *dir;
 	char *meta_dir;
 	char *failed_dir;
-	struct jrec *jv;		/* every journal record, oldest first */
-	size_t njv;
+	struct jrec *jv;		/* the latest journal record of each message */
+	size_t njv, capjv;
+	size_t *jidx;			/* jv by id: open addressing, position + 1, 0: empty */
+	size_t capjidx;			/* a power of two, more than twice njv; 0: none yet */
 	char **jfiles;			/* journal file paths (NULL once removed) */
 	size_t njfiles;
 	int jfd;			/* this process's journal, or -1 */
@@ -267,16 +269,43 @@ split1(char *s)
 	return sp + 1;
 }
 
-/* The journal record of id, or NULL. */
+/* The slot of id in the index: the one holding it, or the empty one where
+ * it would go. The index must exist. */
+static size_t
+journal_slot(const struct outbox *ob, const char *id)
+{
+	size_t mask = ob->capjidx - 1, h = (size_t)str_hash(id) & mask;
+
+	while (ob->jidx[h] != 0 && strcmp(ob->jv[ob->jidx[h] - 1].id, id) != 0)
+		h = (h + 1) & mask;
+	return h;
+}
+
+/* Make the index anew, with room for at least want records. */
+static void
+journal_reindex(struct outbox *ob, size_t want)
+{
+	size_t i, cap = 64;
+
+	while (cap < 2 * want + 2)
+		cap *= 2;
+	free(ob->jidx);
+	ob->jidx = xcalloc(cap, sizeof *ob->jidx);
+	ob->capjidx = cap;
+	for (i = 0; i < ob->njv; i++)
+		ob->jidx[journal_slot(ob, ob->jv[i].id)] = i + 1;
+}
+
+/* The latest journal record of id, or NULL. */
 static const struct jrec *
 journal_find(const struct outbox *ob, const char *id)
 {
-	size_t i;
+	size_t h;
 
-	for (i = ob->njv; i > 0; i--)
-		if (strcmp(ob->jv[i - 1].id, id) == 0)
-			return &ob->jv[i - 1];
-	return NULL;
+	if (ob->capjidx == 0)
+		return NULL;
+	h = journal_slot(ob, id);
+	return ob->jidx[h] ? &ob->jv[ob->jidx[h] - 1] : NULL;
 }
 
 /* Is there a state for id? */
@@ -348,14 +377,31 @@ meta_read(struct outbox *ob, const char *id, struct meta *m, struct buf *err)
 	    ob->jfiles[jr->file] : "the outbox journal", m, err);
 }
 
+/* id's state is now text, recorded in journal file file: it replaces the
+ * record before (only the latest counts). */
 static void
 journal_add(struct outbox *ob, const char *id, const char *text, int file)
 {
-	ob->jv = xreallocarray(ob->jv, ob->njv + 1, sizeof *ob->jv);
+	size_t h;
+
+	if (2 * (ob->njv + 1) >= ob->capjidx)
+		journal_reindex(ob, ob->njv + 1);
+	h = journal_slot(ob, id);
+	if (ob->jidx[h] != 0) {
+		struct jrec *jr = &ob->jv[ob->jidx[h] - 1];
+		free(jr->text);
+		jr->text = xstrdup(text);
+		jr->file = file;
+		return;
+	}
+	if (ob->njv == ob->capjv) {
+		ob->capjv = ob->capjv ? 2 * ob->capjv : 64;
+		ob->jv = xreallocarray(ob->jv, ob->capjv, sizeof *ob->jv);
+	}
 	ob->jv[ob->njv].id = xstrdup(id);
 	ob->jv[ob->njv].text = xstrdup(text);
 	ob->jv[ob->njv].file = file;
-	ob->njv++;
+	ob->jidx[h] = ++ob->njv;
 }
 
 static int
@@ -552,6 +598,7 @@ outbox_close(struct outbox *ob)
 		free(ob->jv[i].text);
 	}
 	free(ob->jv);
+	free(ob->jidx);
 	for (size_t i = 0; i < ob->njfiles; i++)
 		free(ob->jfiles[i]);
 	free(ob->jfiles);
@@ -1060,6 +1107,7 @@ journal_gc(struct outbox *ob)
 			}
 		}
 		ob->njv = kept;
+		journal_reindex(ob, ob->njv);
 	}
 	free(needed);
 	strv_free(q, n);
