@@ -82,7 +82,7 @@ while read -r f n d t; do
 done <"$tmp/incs"
 
 # 2. No two folders include each other.
-awk '{ split($4, p, "/"); d = $4; sub("/[^/]*$", "", d); if ($3 != d) print $3, d }' "$tmp/incs" |
+awk '{ d = $4; sub("/[^/]*$", "", d); if ($3 != d) print $3, d }' "$tmp/incs" |
     sort -u >"$tmp/pairs"
 while read -r a b; do
 	if grep -qx "$b $a" "$tmp/pairs"; then
