@@ -15,6 +15,7 @@
 #include "../parser/orders.h"
 #include "engine/muna_rules.h"
 #include "engine/report.h"
+#include "status.h"
 
 /* The parsed order as the reply shows it (a revival order with its list). */
 static void
@@ -225,18 +226,12 @@ ordering_take(struct game *g, power_id p, const char *line, size_t len,
 static bool
 fits_decided(const struct game *g, power_id p, const struct late_lines *refused, const char *rec)
 {
-	const char *pos = strstr(rec, "\nposition before\n");
 	struct board b;
-	struct buf err;
-	int i, ok;
+	int i;
 
-	if (pos == NULL)
+	if (status_history_position(g, rec, &b) < 0)
 		return false;
-	pos += strlen("\nposition before\n");
-	buf_init(&err, 4096);
-	ok = board_read(&b, g->map, pos, strlen(pos), &err) == 0;
-	buf_free(&err);
-	for (i = 0; ok && i < refused->n; i++) {
+	for (i = 0; i < refused->n; i++) {
 		struct parse_ctx c = { g->map, g->names, &b, p };
 		struct parse_result r;
 		order_parse(&c, refused->text[i], refused->len[i], &r);

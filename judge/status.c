@@ -63,10 +63,32 @@ judge_grace_end(const struct game *g, time_t now)
 	    g->set.nmr != NMR_CD || g->set.grace <= 0)
 		return 0;
 	for (p = 0; p < g->map->npowers; p++)
-		if (game_must_order(g, (power_id)p) && !judge_in_disorder(g, (power_id)p) &&
-		    !game_orders_complete(g, (power_id)p))
+		if (status_orders_late(g, (power_id)p))
 			return g->deadline + g->set.grace;
 	return 0;
+}
+
+bool
+status_orders_late(const struct game *g, power_id p)
+{
+	return game_must_order(g, p) && !judge_in_disorder(g, p) && !game_orders_complete(g, p);
+}
+
+int
+status_history_position(const struct game *g, const char *rec, struct board *b)
+{
+	static const char mark[] = "\nposition before\n";
+	const char *pos = strstr(rec, mark);
+	struct buf err;
+	int rc;
+
+	if (pos == NULL)
+		return -1;
+	pos += strlen(mark);
+	buf_init(&err, 4096);
+	rc = board_read(b, g->map, pos, strlen(pos), &err);
+	buf_free(&err);
+	return rc < 0 ? -1 : 0;
 }
 
 bool

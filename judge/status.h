@@ -26,6 +26,11 @@ void status_orders(const struct game *g, power_id p, struct buf *out);
 void status_what_to_do(const struct game *g, power_id p, struct buf *out);
 /* The position: units by power and centre counts. */
 void status_position(const struct game *g, struct buf *out);
+/* Must power p still give orders it has not given, with someone to give them? */
+bool status_orders_late(const struct game *g, power_id p);
+/* The position before the phase of history record rec into b. Returns 0,
+ * or -1 when the record has none that reads. */
+int status_history_position(const struct game *g, const char *rec, struct board *b);
 /* The players' HELP, with what is particular to game g (NULL: none). */
 void status_help(const struct judge *j, const struct game *g, struct buf *out);
 

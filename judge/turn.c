@@ -373,8 +373,7 @@ remind(struct judge *j, struct game *g, time_t now)
 	buf_init(&names, 256);
 	for (p = 0; p < m->npowers; p++) {
 		struct delegation *d = &g->del[p];
-		if (d->reminded || judge_in_disorder(g, (power_id)p) || !game_must_order(g, (power_id)p) ||
-		    game_orders_complete(g, (power_id)p))
+		if (d->reminded || !status_orders_late(g, (power_id)p))
 			continue;
 		/* One reminder for a delegation of several powers, naming them all. */
 		buf_reset(&names);
@@ -418,13 +417,6 @@ missing_orders_fate(const struct game *g)
 	}
 }
 
-/* Must power p still give orders it has not given, with someone to give them? */
-static bool
-orders_late(const struct game *g, power_id p)
-{
-	return game_must_order(g, p) && !judge_in_disorder(g, p) && !game_orders_complete(g, p);
-}
-
 /* Is p the first late power of its delegation? */
 static bool
 first_late_held(const struct game *g, power_id p)
@@ -432,7 +424,7 @@ first_late_held(const struct game *g, power_id p)
 	int q;
 
 	for (q = 0; q < p; q++)
-		if (game_held_together(g, p, (power_id)q) && orders_late(g, (power_id)q))
+		if (game_held_together(g, p, (power_id)q) && status_orders_late(g, (power_id)q))
 			return false;
 	return true;
 }
@@ -457,7 +449,7 @@ tell_deadline_passed(struct judge *j, struct game *g)
 	snprintf(subject, sizeof subject, "[%s] deadline passed: orders missing for %s", g->name, ph);
 	for (p = 0; p < m->npowers; p++) {
 		struct delegation *d = &g->del[p];
-		if (!orders_late(g, (power_id)p))
+		if (!status_orders_late(g, (power_id)p))
 			continue;
 		buf_printf(&late, "%s%s", k++ ? ", " : "", m->powers[p].name);
 		/* One notice for a delegation of several powers, naming the
@@ -466,7 +458,8 @@ tell_deadline_passed(struct judge *j, struct game *g)
 			continue;
 		buf_reset(&names);
 		for (q = p; q < m->npowers; q++)
-			if (game_held_together(g, (power_id)p, (power_id)q) && orders_late(g, (power_id)q))
+			if (game_held_together(g, (power_id)p, (power_id)q) &&
+			    status_orders_late(g, (power_id)q))
 				buf_printf(&names, "%s%s", q == p ? "" : " and ", m->powers[q].name);
 		for (i = 0; i < d->nmembers; i++) {
 			const char *to[1] = { d->members[i].addr };
@@ -636,25 +629,16 @@ static int
 find_phase(struct judge *j, const struct game *g, int y, enum season se, enum phase_type pt,
     struct buf *rec, struct board *b)
 {
-	struct buf err;
 	int i, found = 0;
 
-	buf_init(&err, 4096);
 	for (i = g->nphases; i >= 1 && !found; i--) {
-		const char *pos;
 		buf_reset(rec);
-		if (j->io.history(j->io.ctx, g->name, i, rec) < 0)
-			continue;
-		pos = strstr(buf_str(rec), "\nposition before\n");
-		if (pos == NULL)
-			continue;
-		pos += strlen("\nposition before\n");
-		if (board_read(b, g->map, pos, strlen(pos), &err) < 0)
+		if (j->io.history(j->io.ctx, g->name, i, rec) < 0 ||
+		    status_history_position(g, buf_str(rec), b) < 0)
 			continue;
 		if (b->year == y && b->season == se && b->phase == pt)
 			found = i;
 	}
-	buf_free(&err);
 	return found;
 }
 

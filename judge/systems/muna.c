@@ -277,9 +277,7 @@ put_goals(const struct game *g, power_id p, struct buf *out)
 static int
 number_and_text(const char *s, long min, long max, long *n, const char **text)
 {
-	struct scan_word w;
-
-	if (scan_word(&s, &w) < 0 || scan_word_long(&w, min, max, n) < 0)
+	if (scan_long(&s, min, max, n) < 0)
 		return -1;
 	*text = scan_rest(&s);
 	return **text ? 0 : -1;
