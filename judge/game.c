@@ -13,6 +13,7 @@
 #include "../lib/tz.h"
 #include "../parser/orders.h"
 #include "engine/adjudicate.h"
+#include "system.h"
 
 static const char *const day_names[7] = { "sun", "mon", "tue", "wed", "thu", "fri", "sat" };
 static const char *const phase_keys[3] = { "movement", "retreat", "adjustment" };
@@ -465,11 +466,16 @@ struct game_pending {
 	int npo;
 };
 
-/* The tables: the common one, then the rule systems'. Every game walks
- * them all: a system's table writes nothing for a game without its state. */
-static const struct game_field_table *const field_tables[] = { &game_common_fields,
-	&game_muna_fields };
-#define NTABLES (sizeof field_tables / sizeof field_tables[0])
+/* A game's tables: the common one, then its system's (or none). */
+static int
+game_tables(const struct game *g, const struct game_field_table *out[2])
+{
+	out[0] = &game_common_fields;
+	if (g->sys == NULL || g->sys->fields == NULL)
+		return 1;
+	out[1] = g->sys->fields;
+	return 2;
+}
 
 /* Where field f's value lives: in g, or in power p's delegation. */
 static const void *
@@ -488,9 +494,8 @@ field_place(const struct game_field *f, struct game *g, power_id p)
 	return base + f->off;
 }
 
-/* "KEY" or "KEY POWER": how each line of f begins. */
-static void
-put_key(const struct game_field *f, const struct game *g, power_id p, struct buf *out)
+void
+game_field_key(const struct game_field *f, const struct game *g, power_id p, struct buf *out)
 {
 	buf_puts(out, f->keys);
 	if (p != POWER_NONE)
@@ -507,9 +512,8 @@ put_span(struct buf *out, long s)
 		buf_printf(out, "%ldm\n", s / 60);
 }
 
-/* The next word of v as a power; *v then points past the blanks after it. */
-static power_id
-scan_power(const struct map *m, const char **v)
+power_id
+game_scan_power(const struct map *m, const char **v)
 {
 	char name[64];
 
@@ -521,19 +525,19 @@ scan_power(const struct map *m, const char **v)
 
 /* Shared writers and readers: a value at f->off of a kind. */
 
-static void
-write_text(const struct game_field *f, const struct game *g, power_id p, struct buf *out)
+void
+game_field_write_text(const struct game_field *f, const struct game *g, power_id p, struct buf *out)
 {
 	const char *s = field_value(f, g, p);
 
 	if (s[0] == '\0' && (f->flags & GAME_FIELD_OPTIONAL))
 		return;
-	put_key(f, g, p, out);
+	game_field_key(f, g, p, out);
 	buf_printf(out, " %s\n", s);
 }
 
-static const char *
-read_text(const struct game_field *f, struct game_in *in, power_id p, const char *v)
+const char *
+game_field_read_text(const struct game_field *f, struct game_in *in, power_id p, const char *v)
 {
 	str_copy(field_place(f, in->g, p), v, (size_t)f->max);
 	return NULL;
@@ -547,7 +551,7 @@ write_time(const struct game_field *f, const struct game *g, power_id p, struct 
 
 	if (t == 0)
 		return;
-	put_key(f, g, p, out);
+	game_field_key(f, g, p, out);
 	buf_printf(out, " %s\n", time_rfc3339(t, s, sizeof s));
 }
 
@@ -564,7 +568,7 @@ write_span(const struct game_field *f, const struct game *g, power_id p, struct 
 
 	if (s == 0 && (f->flags & GAME_FIELD_OPTIONAL))
 		return;
-	put_key(f, g, p, out);
+	game_field_key(f, g, p, out);
 	buf_putc(out, ' ');
 	put_span(out, s);
 }
@@ -582,7 +586,7 @@ write_long(const struct game_field *f, const struct game *g, power_id p, struct 
 
 	if (n == 0 && (f->flags & GAME_FIELD_OPTIONAL))
 		return;
-	put_key(f, g, p, out);
+	game_field_key(f, g, p, out);
 	buf_printf(out, " %ld\n", n);
 }
 
@@ -599,7 +603,7 @@ write_int(const struct game_field *f, const struct game *g, power_id p, struct b
 
 	if (n == 0 && (f->flags & GAME_FIELD_OPTIONAL))
 		return;
-	put_key(f, g, p, out);
+	game_field_key(f, g, p, out);
 	buf_printf(out, " %d\n", n);
 }
 
@@ -621,7 +625,7 @@ write_yes(const struct game_field *f, const struct game *g, power_id p, struct b
 
 	if (!b && (f->flags & GAME_FIELD_OPTIONAL))
 		return;
-	put_key(f, g, p, out);
+	game_field_key(f, g, p, out);
 	buf_puts(out, b ? " yes\n" : " no\n");
 }
 
@@ -637,7 +641,7 @@ read_yes(const struct game_field *f, struct game_in *in, power_id p, const char 
 static const char *
 read_game_name(const struct game_field *f, struct game_in *in, power_id p, const char *v)
 {
-	read_text(f, in, p, v);
+	game_field_read_text(f, in, p, v);
 	return game_name_valid(v) ? NULL : "bad game name";
 }
 
@@ -652,7 +656,7 @@ read_variant(const struct game_field *f, struct game_in *in, power_id p, const c
 static void
 write_edition(const struct game_field *f, const struct game *g, power_id p, struct buf *out)
 {
-	put_key(f, g, p, out);
+	game_field_key(f, g, p, out);
 	buf_printf(out, " %s\n", edition_name(g->set.edition));
 }
 
@@ -666,7 +670,7 @@ read_edition(const struct game_field *f, struct game_in *in, power_id p, const c
 static void
 write_status(const struct game_field *f, const struct game *g, power_id p, struct buf *out)
 {
-	put_key(f, g, p, out);
+	game_field_key(f, g, p, out);
 	buf_printf(out, " %s\n", status_name(g->status));
 }
 
@@ -691,7 +695,7 @@ write_duration(const struct game_field *f, const struct game *g, power_id p, str
 	int i;
 
 	for (i = 0; i < 3; i++) {
-		put_key(f, g, p, out);
+		game_field_key(f, g, p, out);
 		buf_printf(out, " %s ", phase_keys[i]);
 		put_span(out, g->set.duration[i]);
 	}
@@ -719,7 +723,7 @@ write_deadline_time(const struct game_field *f, const struct game *g, power_id p
 
 	if (m < 0)
 		return;
-	put_key(f, g, p, out);
+	game_field_key(f, g, p, out);
 	buf_printf(out, " %02d:%02d\n", m / 60, m % 60);
 }
 
@@ -744,7 +748,7 @@ write_days(const struct game_field *f, const struct game *g, power_id p, struct 
 
 	if (g->set.days == 0)
 		return;
-	put_key(f, g, p, out);
+	game_field_key(f, g, p, out);
 	for (i = 0; i < 7; i++)
 		if (g->set.days & (1 << i))
 			buf_printf(out, " %s", day_names[i]);
@@ -761,7 +765,7 @@ read_days(const struct game_field *f, struct game_in *in, power_id p, const char
 static void
 write_press(const struct game_field *f, const struct game *g, power_id p, struct buf *out)
 {
-	put_key(f, g, p, out);
+	game_field_key(f, g, p, out);
 	buf_printf(out, " %s\n", press_name(g->set.press));
 }
 
@@ -777,7 +781,7 @@ read_press(const struct game_field *f, struct game_in *in, power_id p, const cha
 static void
 write_nmr(const struct game_field *f, const struct game *g, power_id p, struct buf *out)
 {
-	put_key(f, g, p, out);
+	game_field_key(f, g, p, out);
 	buf_puts(out, g->set.nmr == NMR_CD ? " civil-disorder\n" : " wait\n");
 }
 
@@ -797,7 +801,7 @@ write_gms(const struct game_field *f, const struct game *g, power_id p, struct b
 	int i;
 
 	for (i = 0; i < g->ngms; i++) {
-		put_key(f, g, p, out);
+		game_field_key(f, g, p, out);
 		buf_printf(out, " %s\n", g->gms[i]);
 	}
 }
@@ -819,7 +823,7 @@ write_observers(const struct game_field *f, const struct game *g, power_id p, st
 	int i;
 
 	for (i = 0; i < g->nobservers; i++) {
-		put_key(f, g, p, out);
+		game_field_key(f, g, p, out);
 		buf_printf(out, " %s\n", g->observers[i]);
 	}
 }
@@ -842,7 +846,7 @@ write_bounces(const struct game_field *f, const struct game *g, power_id p, stru
 	int i;
 
 	for (i = 0; i < g->nbouncing; i++) {
-		put_key(f, g, p, out);
+		game_field_key(f, g, p, out);
 		buf_printf(out, " %d %s\n", g->bouncing[i].count, g->bouncing[i].addr);
 	}
 }
@@ -874,7 +878,7 @@ write_members(const struct game_field *f, const struct game *g, power_id p, stru
 	int k;
 
 	for (k = 0; k < d->nmembers; k++) {
-		put_key(f, g, p, out);
+		game_field_key(f, g, p, out);
 		buf_printf(out, " %s%s%s\n", d->members[k].addr, d->members[k].zone[0] ? " " : "",
 		    d->members[k].zone);
 	}
@@ -906,7 +910,7 @@ write_flags(const struct game_field *f, const struct game *g, power_id p, struct
 
 	if (!d->wait && !d->resigned && !d->reminded)
 		return;
-	put_key(f, g, p, out);
+	game_field_key(f, g, p, out);
 	buf_printf(out, "%s%s%s\n", d->wait ? " wait" : "", d->resigned ? " resigned" : "",
 	    d->reminded ? " reminded" : "");
 }
@@ -930,10 +934,10 @@ write_vote(const struct game_field *f, const struct game *g, power_id p, struct 
 	const struct delegation *d = &g->del[p];
 
 	if (d->vote == VOTE_DRAW) {
-		put_key(f, g, p, out);
+		game_field_key(f, g, p, out);
 		buf_puts(out, " draw\n");
 	} else if (d->vote == VOTE_CONCEDE && d->concede_to != POWER_NONE) {
-		put_key(f, g, p, out);
+		game_field_key(f, g, p, out);
 		buf_printf(out, " concede %s\n", g->map->powers[d->concede_to].token);
 	}
 }
@@ -964,7 +968,7 @@ write_orders(const struct game_field *f, const struct game *g, power_id p, struc
 	int k;
 
 	for (k = 0; k < d->norders; k++) {
-		put_key(f, g, p, out);
+		game_field_key(f, g, p, out);
 		buf_putc(out, ' ');
 		game_format_order(g, p, &d->orders[k], out);
 		buf_putc(out, '\n');
@@ -997,7 +1001,7 @@ write_centres(const struct game_field *f, const struct game *g, power_id p, stru
 	int i, q;
 
 	for (i = 0; i < g->nyears; i++) {
-		put_key(f, g, p, out);
+		game_field_key(f, g, p, out);
 		buf_printf(out, " %d", g->years[i].year);
 		for (q = 0; q < g->map->npowers; q++)
 			buf_printf(out, " %d", g->years[i].centres[q]);
@@ -1042,101 +1046,6 @@ read_board_line(const struct game_field *f, struct game_in *in, power_id p, cons
 	return NULL;
 }
 
-#define GAME_OFF(m) offsetof(struct game, m)
-#define DEL_OFF(m) offsetof(struct delegation, m)
-#define OPT GAME_FIELD_OPTIONAL
-
-static const struct game_field common_fields[] = {
-	{ "game", GAME_PART_HEAD, write_text, read_game_name, GAME_OFF(name), 0, GAME_NAME_MAX, 0 },
-	{ "variant", GAME_PART_HEAD, write_text, read_variant, GAME_OFF(set.variant), 0, 0, 0 },
-	{ "edition", GAME_PART_HEAD, write_edition, read_edition, 0, 0, 0, 0 },
-	{ "status", GAME_PART_HEAD, write_status, read_status, 0, 0, 0, 0 },
-	{ "result", GAME_PART_HEAD, write_text, read_text, GAME_OFF(result), 0,
-	    MEMBER_SIZE(struct game, result), OPT },
-	{ "created", GAME_PART_HEAD, write_time, read_time, GAME_OFF(created), 0, 0, 0 },
-	{ "phase-start", GAME_PART_HEAD, write_time, read_time, GAME_OFF(phase_start), 0, 0, 0 },
-	{ "deadline", GAME_PART_HEAD, write_time, read_time, GAME_OFF(deadline), 0, 0, 0 },
-	{ "paused-left", GAME_PART_HEAD, write_long, read_long, GAME_OFF(paused_left), 0, 1L << 40,
-	    OPT },
-	{ "gm-told", GAME_PART_HEAD, write_yes, read_yes, GAME_OFF(gm_told), 0, 0, OPT },
-	{ "duration", GAME_PART_HEAD, write_duration, read_duration, 0, 0, 0, 0 },
-	{ "deadline-time", GAME_PART_HEAD, write_deadline_time, read_deadline_time, 0, 0, 0, 0 },
-	{ "deadline-days", GAME_PART_HEAD, write_days, read_days, 0, 0, 0, 0 },
-	{ "grace", GAME_PART_HEAD, write_span, read_span, GAME_OFF(set.grace), 0, 0, 0 },
-	{ "remind", GAME_PART_HEAD, write_span, read_span, GAME_OFF(set.remind), 0, 0, 0 },
-	{ "zone", GAME_PART_HEAD, write_text, read_text, GAME_OFF(set.zone), 0, ZONE_MAX, 0 },
-	{ "press", GAME_PART_HEAD, write_press, read_press, 0, 0, 0, 0 },
-	{ "nmr", GAME_PART_HEAD, write_nmr, read_nmr, 0, 0, 0, 0 },
-	{ "gm-reads-press", GAME_PART_HEAD, write_yes, read_yes, GAME_OFF(set.gm_reads_press), 0, 0,
-	    0 },
-	{ "speech", GAME_PART_HEAD, write_span, read_span, GAME_OFF(set.speech), 0, 0, OPT },
-	{ "first-movement", GAME_PART_HEAD, write_span, read_span, GAME_OFF(set.first_movement), 0,
-	    0, OPT },
-	{ "speech-until", GAME_PART_HEAD, write_time, read_time, GAME_OFF(speech_until), 0, 0, 0 },
-	{ "gm", GAME_PART_HEAD, write_gms, read_gm, 0, 0, 0, 0 },
-	{ "gm-secret", GAME_PART_HEAD, write_text, read_text, GAME_OFF(gm_secret), 0,
-	    SECRET_HASH_MAX, OPT },
-	{ "seq", GAME_PART_HEAD, write_long, read_long, GAME_OFF(seq), 0, 1L << 50, 0 },
-	{ "phases", GAME_PART_HEAD, write_int, read_int, GAME_OFF(nphases), 0, 1000000, 0 },
-	{ "observer", GAME_PART_HEAD, write_observers, read_observer, 0, 0, 0, 0 },
-	{ "bounces", GAME_PART_HEAD, write_bounces, read_bounces, 0, 0, 0, 0 },
-	{ "member", GAME_PART_POWER, write_members, read_member, 0, 0, 0, 0 },
-	{ "secret", GAME_PART_POWER, write_text, read_text, DEL_OFF(secret), 0, SECRET_HASH_MAX,
-	    OPT },
-	{ "flags", GAME_PART_POWER, write_flags, read_flags, 0, 0, 0, 0 },
-	{ "vote", GAME_PART_POWER, write_vote, read_vote, 0, 0, 0, 0 },
-	{ "points", GAME_PART_POWER, write_int, read_int, DEL_OFF(points), -1000, 1000, OPT },
-	{ "order", GAME_PART_ORDERS, write_orders, read_order, 0, 0, 0, 0 },
-	{ "centres", GAME_PART_POSITION, write_centres, read_centres, 0, 0, 0, 0 },
-	{ "phase unit dislodged contested owner", GAME_PART_POSITION, write_board, read_board_line,
-	    0, 0, 0, 0 },
-};
-
-const struct game_field_table game_common_fields = {
-	common_fields, sizeof common_fields / sizeof common_fields[0]
-};
-
-/* ----------------------------------------------------- the MUNA fields -- */
-
-/* "goal England 1 The text", "goal England 3 2 approved The text". */
-static void
-write_goals(const struct game_field *f, const struct game *g, power_id p, struct buf *out)
-{
-	const struct delegation *d = &g->del[p];
-	int k;
-
-	for (k = 0; k < GAME_GOALS; k++) {
-		if (d->goal[k][0] == '\0')
-			continue;
-		put_key(f, g, p, out);
-		if (k < GAME_GOALS - 1)
-			buf_printf(out, " %d %s\n", k + 1, d->goal[k]);
-		else
-			buf_printf(out, " %d %d %s %s\n", k + 1, d->goal_points,
-			    d->goal_approved ? "approved" : "proposed", d->goal[k]);
-	}
-}
-
-static const char *
-read_goal(const struct game_field *f, struct game_in *in, power_id p, const char *v)
-{
-	struct delegation *d = &in->g->del[p];
-	struct scan_word st;
-	long k, pts;
-
-	(void)f;
-	if (scan_long(&v, 1, GAME_GOALS, &k) < 0)
-		return "expected: goal POWER NUMBER [POINTS approved|proposed] TEXT";
-	if (k == GAME_GOALS) {
-		if (scan_long(&v, 1, GOAL_MAX_POINTS, &pts) < 0 || scan_word(&v, &st) < 0)
-			return "expected: goal POWER 3 POINTS approved|proposed TEXT";
-		d->goal_points = (uint8_t)pts;
-		d->goal_approved = scan_word_is(&st, "approved");
-	}
-	str_copy(d->goal[k - 1], scan_rest(&v), AWARD_REASON_MAX);
-	return NULL;
-}
-
 /* "award S1936M England +2 officers The reason". */
 static void
 write_awards(const struct game_field *f, const struct game *g, power_id p, struct buf *out)
@@ -1145,7 +1054,7 @@ write_awards(const struct game_field *f, const struct game *g, power_id p, struc
 
 	for (i = 0; i < g->nawards; i++) {
 		const struct award *a = &g->awards[i];
-		put_key(f, g, p, out);
+		game_field_key(f, g, p, out);
 		buf_printf(out, " %s %s %+d %s %s\n", a->phase, g->map->powers[a->power].token,
 		    a->points, a->rules ? "rules" : "officers", a->reason);
 	}
@@ -1175,255 +1084,65 @@ read_award(const struct game_field *f, struct game_in *in, power_id p, const cha
 	return NULL;
 }
 
-/* "conference mun 1936 Spring England France Germany", none when none is open. */
-static void
-put_conference(const struct game *g, const struct conference *c, struct buf *out)
-{
-	const struct map *m = g->map;
-	int p;
+#define GAME_OFF(m) offsetof(struct game, m)
+#define DEL_OFF(m) offsetof(struct delegation, m)
+#define OPT GAME_FIELD_OPTIONAL
 
-	if (c->where == PROV_NONE)
-		return;
-	buf_printf(out, "conference %s %d %s", m->provs[c->where].abbr, c->year,
-	    season_name((enum season)c->season));
-	for (p = 0; p < m->npowers; p++)
-		if ((c->powers >> p) & 1u)
-			buf_printf(out, " %s", m->powers[p].token);
-	buf_putc(out, '\n');
-}
-
-/* "conference-name The Congress of Munich", when the conference has one. */
-static void
-put_conference_name(const struct conference *c, struct buf *out)
-{
-	if (c->where != PROV_NONE && c->name[0])
-		buf_printf(out, "conference-name %s\n", c->name);
-}
-
-/* The season named by w (as season_name() writes it, any case), or -1. */
-static int
-scan_season(const struct scan_word *w)
-{
-	int s;
-
-	for (s = SEASON_SPRING; s <= SEASON_WINTER; s++)
-		if (scan_word_is_nocase(w, season_name((enum season)s)))
-			return s;
-	return -1;
-}
-
-/* Read a "conference" line's value into g->conf. Returns NULL or what is wrong. */
-static const char *
-conference_read(struct game *g, const char *v)
-{
-	struct scan_word sw;
-	char where[64], pw[64];
-	long y;
-	int s;
-
-	if (scan_name(&v, where, sizeof where) < 0 || scan_long(&v, 1, 99999, &y) < 0 ||
-	    scan_word(&v, &sw) < 0)
-		return "expected: conference PROVINCE YEAR SEASON POWER...";
-	s = scan_season(&sw);
-	g->conf.where = map_find_province(g->map, where);
-	if (g->conf.where == PROV_NONE || s < 0)
-		return "unknown province or season";
-	g->conf.year = (int)y;
-	g->conf.season = (uint8_t)s;
-	while (scan_name(&v, pw, sizeof pw) == 0) {
-		power_id p = map_find_power(g->map, pw);
-		if (p == POWER_NONE)
-			return "unknown power";
-		g->conf.powers |= (uint64_t)1 << p;
-	}
-	return NULL;
-}
-
-static void
-write_conference(const struct game_field *f, const struct game *g, power_id p, struct buf *out)
-{
-	(void)f, (void)p;
-	put_conference(g, &g->conf, out);
-}
-
-static const char *
-read_conference(const struct game_field *f, struct game_in *in, power_id p, const char *v)
-{
-	(void)f, (void)p;
-	return conference_read(in->g, v);
-}
-
-static void
-write_conference_name(const struct game_field *f, const struct game *g, power_id p,
-    struct buf *out)
-{
-	(void)f, (void)p;
-	put_conference_name(&g->conf, out);
-}
-
-void
-game_write_conference(const struct game *g, const struct conference *c, struct buf *out)
-{
-	put_conference(g, c, out);
-	put_conference_name(c, out);
-}
-
-void
-game_read_conference(struct game *g, const char *text, size_t len)
-{
-	const char *p = text, *end = text + len, *line;
-	size_t n;
-
-	memset(&g->conf, 0, sizeof g->conf);
-	g->conf.where = PROV_NONE;
-	while ((line = str_next_line(&p, end, &n)) != NULL) {
-		char buf[600], *k, *v;
-		if (str_split_kv(line, n, buf, sizeof buf, &k, &v) <= 0)
-			continue;
-		if (strcmp(k, "conference") == 0 && conference_read(g, v) != NULL)
-			g->conf.where = PROV_NONE;	/* unreadable: none */
-		else if (strcmp(k, "conference-name") == 0)
-			str_copy(g->conf.name, v, sizeof g->conf.name);
-	}
-}
-
-/* "insurgent England F lon Russia [dislodged]", one per insurrection under way. */
-static void
-put_insurgents(const struct map *m, const struct muna_season *s, struct buf *out)
-{
-	int i;
-
-	for (i = 0; i < s->n; i++) {
-		const struct insurgent *u = &s->u[i];
-		buf_printf(out, "insurgent %s ", m->powers[u->unit.power].token);
-		unit_format(m, &u->unit, out);
-		buf_printf(out, " %s%s\n", m->powers[u->target].token, u->dislodged ? " dislodged" : "");
-	}
-}
-
-static const char *
-insurgent_read(const struct map *m, struct muna_season *s, const char *v)
-{
-	struct insurgent *u = &s->u[s->n];
-	const char *why = NULL;
-	char target[64];
-
-	if (s->n >= MUNA_MAX_INSURGENTS)
-		return "too many insurgents";
-	if (board_parse_unit(m, &v, &u->unit, &why) < 0)
-		return why;
-	if (scan_name(&v, target, sizeof target) < 0 ||
-	    (u->target = map_find_power(m, target)) == POWER_NONE)
-		return "expected: insurgent POWER TYPE LOCATION TARGET-POWER [dislodged]";
-	u->dislodged = scan_literal(&v, "dislodged") == 0;
-	s->n++;
-	return NULL;
-}
-
-/* "revival Russia mos stp war": a power's list of centres to revive. */
-static void
-put_revivals(const struct map *m, const struct muna_season *s, struct buf *out)
-{
-	int i, p;
-
-	for (p = 0; p < m->npowers; p++) {
-		const struct order_prefs *r = &s->revival[p];
-		if (r->n == 0)
-			continue;
-		buf_printf(out, "revival %s", m->powers[p].token);
-		for (i = 0; i < r->n; i++)
-			buf_printf(out, " %s", m->provs[r->prov[i]].abbr);
-		buf_putc(out, '\n');
-	}
-}
-
-static const char *
-revival_read(const struct map *m, struct muna_season *s, const char *v)
-{
-	power_id p = scan_power(m, &v);
-	struct order_prefs *r;
-	char name[64];
-
-	if (p == POWER_NONE)
-		return "unknown power";
-	r = &s->revival[p];
-	r->n = 0;
-	while (scan_name(&v, name, sizeof name) == 0) {
-		prov_id pr = map_find_province(m, name);
-		if (pr == PROV_NONE || r->n >= ORDER_MAX_PREFS)
-			return "expected: revival POWER PROVINCE...";
-		r->prov[r->n++] = pr;
-	}
-	return NULL;
-}
-
-static void
-write_insurgents(const struct game_field *f, const struct game *g, power_id p, struct buf *out)
-{
-	(void)f, (void)p;
-	put_insurgents(g->map, &g->season, out);
-}
-
-static const char *
-read_insurgent(const struct game_field *f, struct game_in *in, power_id p, const char *v)
-{
-	(void)f, (void)p;
-	return insurgent_read(in->g->map, &in->g->season, v);
-}
-
-static void
-write_revivals(const struct game_field *f, const struct game *g, power_id p, struct buf *out)
-{
-	(void)f, (void)p;
-	put_revivals(g->map, &g->season, out);
-}
-
-static const char *
-read_revival(const struct game_field *f, struct game_in *in, power_id p, const char *v)
-{
-	(void)f, (void)p;
-	return revival_read(in->g->map, &in->g->season, v);
-}
-
-void
-game_write_season(const struct game *g, const struct muna_season *s, struct buf *out)
-{
-	put_insurgents(g->map, s, out);
-	put_revivals(g->map, s, out);
-}
-
-void
-game_read_season(const struct game *g, const char *text, size_t len, struct muna_season *s)
-{
-	const char *p = text, *end = text + len, *line;
-	size_t n;
-
-	muna_season_clear(s);
-	while ((line = str_next_line(&p, end, &n)) != NULL) {
-		char buf[600], *k, *v;
-		if (str_split_kv(line, n, buf, sizeof buf, &k, &v) <= 0)
-			continue;
-		if (strcmp(k, "insurgent") == 0)
-			insurgent_read(g->map, s, v);
-		else if (strcmp(k, "revival") == 0)
-			revival_read(g->map, s, v);
-	}
-}
-
-static const struct game_field muna_fields[] = {
-	{ "control-bonus", GAME_PART_POWER, write_text, read_text, DEL_OFF(bonus), 0,
-	    MEMBER_SIZE(struct delegation, bonus), OPT },
-	{ "goal", GAME_PART_POWER, write_goals, read_goal, 0, 0, 0, 0 },
+static const struct game_field common_fields[] = {
+	{ "game", GAME_PART_HEAD, game_field_write_text, read_game_name,
+	    GAME_OFF(name), 0, GAME_NAME_MAX, 0 },
+	{ "variant", GAME_PART_HEAD, game_field_write_text, read_variant,
+	    GAME_OFF(set.variant), 0, 0, 0 },
+	{ "edition", GAME_PART_HEAD, write_edition, read_edition, 0, 0, 0, 0 },
+	{ "status", GAME_PART_HEAD, write_status, read_status, 0, 0, 0, 0 },
+	{ "result", GAME_PART_HEAD, game_field_write_text, game_field_read_text,
+	    GAME_OFF(result), 0,
+	    MEMBER_SIZE(struct game, result), OPT },
+	{ "created", GAME_PART_HEAD, write_time, read_time, GAME_OFF(created), 0, 0, 0 },
+	{ "phase-start", GAME_PART_HEAD, write_time, read_time, GAME_OFF(phase_start), 0, 0, 0 },
+	{ "deadline", GAME_PART_HEAD, write_time, read_time, GAME_OFF(deadline), 0, 0, 0 },
+	{ "paused-left", GAME_PART_HEAD, write_long, read_long, GAME_OFF(paused_left), 0, 1L << 40,
+	    OPT },
+	{ "gm-told", GAME_PART_HEAD, write_yes, read_yes, GAME_OFF(gm_told), 0, 0, OPT },
+	{ "duration", GAME_PART_HEAD, write_duration, read_duration, 0, 0, 0, 0 },
+	{ "deadline-time", GAME_PART_HEAD, write_deadline_time, read_deadline_time, 0, 0, 0, 0 },
+	{ "deadline-days", GAME_PART_HEAD, write_days, read_days, 0, 0, 0, 0 },
+	{ "grace", GAME_PART_HEAD, write_span, read_span, GAME_OFF(set.grace), 0, 0, 0 },
+	{ "remind", GAME_PART_HEAD, write_span, read_span, GAME_OFF(set.remind), 0, 0, 0 },
+	{ "zone", GAME_PART_HEAD, game_field_write_text, game_field_read_text,
+	    GAME_OFF(set.zone), 0, ZONE_MAX, 0 },
+	{ "press", GAME_PART_HEAD, write_press, read_press, 0, 0, 0, 0 },
+	{ "nmr", GAME_PART_HEAD, write_nmr, read_nmr, 0, 0, 0, 0 },
+	{ "gm-reads-press", GAME_PART_HEAD, write_yes, read_yes, GAME_OFF(set.gm_reads_press), 0, 0,
+	    0 },
+	{ "speech", GAME_PART_HEAD, write_span, read_span, GAME_OFF(set.speech), 0, 0, OPT },
+	{ "first-movement", GAME_PART_HEAD, write_span, read_span, GAME_OFF(set.first_movement), 0,
+	    0, OPT },
+	{ "speech-until", GAME_PART_HEAD, write_time, read_time, GAME_OFF(speech_until), 0, 0, 0 },
+	{ "gm", GAME_PART_HEAD, write_gms, read_gm, 0, 0, 0, 0 },
+	{ "gm-secret", GAME_PART_HEAD, game_field_write_text, game_field_read_text,
+	    GAME_OFF(gm_secret), 0,
+	    SECRET_HASH_MAX, OPT },
+	{ "seq", GAME_PART_HEAD, write_long, read_long, GAME_OFF(seq), 0, 1L << 50, 0 },
+	{ "phases", GAME_PART_HEAD, write_int, read_int, GAME_OFF(nphases), 0, 1000000, 0 },
+	{ "observer", GAME_PART_HEAD, write_observers, read_observer, 0, 0, 0, 0 },
+	{ "bounces", GAME_PART_HEAD, write_bounces, read_bounces, 0, 0, 0, 0 },
+	{ "member", GAME_PART_POWER, write_members, read_member, 0, 0, 0, 0 },
+	{ "secret", GAME_PART_POWER, game_field_write_text, game_field_read_text,
+	    DEL_OFF(secret), 0, SECRET_HASH_MAX,
+	    OPT },
+	{ "flags", GAME_PART_POWER, write_flags, read_flags, 0, 0, 0, 0 },
+	{ "vote", GAME_PART_POWER, write_vote, read_vote, 0, 0, 0, 0 },
+	{ "points", GAME_PART_POWER, write_int, read_int, DEL_OFF(points), -1000, 1000, OPT },
+	{ "order", GAME_PART_ORDERS, write_orders, read_order, 0, 0, 0, 0 },
 	{ "award", GAME_PART_STATE, write_awards, read_award, 0, 0, 0, 0 },
-	{ "conference", GAME_PART_STATE, write_conference, read_conference, 0, 0, 0, 0 },
-	{ "conference-name", GAME_PART_STATE, write_conference_name, read_text, GAME_OFF(conf.name),
-	    0, MEMBER_SIZE(struct game, conf.name), 0 },
-	{ "insurgent", GAME_PART_STATE, write_insurgents, read_insurgent, 0, 0, 0, 0 },
-	{ "revival", GAME_PART_STATE, write_revivals, read_revival, 0, 0, 0, 0 },
+	{ "centres", GAME_PART_POSITION, write_centres, read_centres, 0, 0, 0, 0 },
+	{ "phase unit dislodged contested owner", GAME_PART_POSITION, write_board, read_board_line,
+	    0, 0, 0, 0 },
 };
 
-const struct game_field_table game_muna_fields = {
-	muna_fields, sizeof muna_fields / sizeof muna_fields[0]
+const struct game_field_table game_common_fields = {
+	common_fields, sizeof common_fields / sizeof common_fields[0]
 };
 
 #undef OPT
@@ -1435,11 +1154,13 @@ const struct game_field_table game_muna_fields = {
 static void
 write_part(const struct game *g, enum game_part part, power_id p, struct buf *out)
 {
-	size_t t, i;
+	const struct game_field_table *tables[2];
+	int t, nt = game_tables(g, tables);
+	size_t i;
 
-	for (t = 0; t < NTABLES; t++)
-		for (i = 0; i < field_tables[t]->n; i++) {
-			const struct game_field *f = &field_tables[t]->fields[i];
+	for (t = 0; t < nt; t++)
+		for (i = 0; i < tables[t]->n; i++) {
+			const struct game_field *f = &tables[t]->fields[i];
 			if (f->part == part)
 				f->write(f, g, p, out);
 		}
@@ -1460,8 +1181,8 @@ game_write(const struct game *g, struct buf *out)
 	write_part(g, GAME_PART_POSITION, POWER_NONE, out);
 }
 
-/* Every key of the tables with its field, sorted by key: a game file has a
- * line per unit and order, and each is looked up. */
+/* Every key of the common table with its field, sorted by key: a game
+ * file has a line per unit and order, and each is looked up. */
 struct field_key {
 	char key[24];
 	const struct game_field *f;
@@ -1475,27 +1196,26 @@ field_key_cmp(const void *a, const void *b)
 	return strcmp(((const struct field_key *)a)->key, ((const struct field_key *)b)->key);
 }
 
-/* The index of the tables' keys, made on first use (the tables are
+/* The index of the common table's keys, made on first use (the table is
  * constant, so it is the same in every run). */
 static const struct field_key *
 field_index(size_t *n)
 {
 	static struct field_key idx[FIELD_KEYS_MAX];
 	static size_t nidx;
-	size_t t, i;
+	size_t i;
 
 	if (nidx == 0) {
-		for (t = 0; t < NTABLES; t++)
-			for (i = 0; i < field_tables[t]->n; i++) {
-				const char *keys = field_tables[t]->fields[i].keys;
-				struct scan_word w;
-				while (scan_word(&keys, &w) == 0) {
-					assert(nidx < FIELD_KEYS_MAX && w.len < sizeof idx[0].key);
-					memcpy(idx[nidx].key, w.ptr, w.len);
-					idx[nidx].key[w.len] = '\0';
-					idx[nidx++].f = &field_tables[t]->fields[i];
-				}
+		for (i = 0; i < game_common_fields.n; i++) {
+			const char *keys = game_common_fields.fields[i].keys;
+			struct scan_word w;
+			while (scan_word(&keys, &w) == 0) {
+				assert(nidx < FIELD_KEYS_MAX && w.len < sizeof idx[0].key);
+				memcpy(idx[nidx].key, w.ptr, w.len);
+				idx[nidx].key[w.len] = '\0';
+				idx[nidx++].f = &game_common_fields.fields[i];
 			}
+		}
 		qsort(idx, nidx, sizeof idx[0], field_key_cmp);
 		for (i = 1; i < nidx; i++)
 			assert(strcmp(idx[i - 1].key, idx[i].key) != 0);	/* one field a key */
@@ -1504,33 +1224,51 @@ field_index(size_t *n)
 	return idx;
 }
 
-/* The field of key k, or NULL. */
+/* True when k is one of the blank-separated words of keys. */
+static bool
+key_among(const char *keys, const char *k)
+{
+	struct scan_word w;
+
+	while (scan_word(&keys, &w) == 0)
+		if (scan_word_is(&w, k))
+			return true;
+	return false;
+}
+
+/* The field of key k in g's tables, or NULL: the common table's by its
+ * index, then the system's (a short table) in turn. */
 static const struct game_field *
-field_find(const char *k)
+field_find(const struct game *g, const char *k)
 {
 	struct field_key want;
 	const struct field_key *idx, *hit;
-	size_t n;
+	size_t n, i;
 
 	if (strlen(k) >= sizeof want.key)
 		return NULL;
 	strcpy(want.key, k);
 	idx = field_index(&n);
-	hit = bsearch(&want, idx, n, sizeof idx[0], field_key_cmp);
-	return hit ? hit->f : NULL;
+	if ((hit = bsearch(&want, idx, n, sizeof idx[0], field_key_cmp)) != NULL)
+		return hit->f;
+	if (g->sys != NULL && g->sys->fields != NULL)
+		for (i = 0; i < g->sys->fields->n; i++)
+			if (key_among(g->sys->fields->fields[i].keys, k))
+				return &g->sys->fields->fields[i];
+	return NULL;
 }
 
 /* Read the value v of a line of key k. Returns NULL or what is wrong. */
 static const char *
 read_field(struct game_in *in, const char *k, const char *v)
 {
-	const struct game_field *f = field_find(k);
+	const struct game_field *f = field_find(in->g, k);
 	power_id p;
 
 	in->key = k;
 	if (f != NULL && f->part != GAME_PART_POWER && f->part != GAME_PART_ORDERS)
 		return f->read(f, in, POWER_NONE, v);
-	if ((p = scan_power(in->g->map, &v)) == POWER_NONE)
+	if ((p = game_scan_power(in->g->map, &v)) == POWER_NONE)
 		return "unknown key, or unknown power";
 	return f != NULL ? f->read(f, in, p, v) : "unknown key";
 }
@@ -1644,6 +1382,7 @@ game_blank(struct game *g)
 {
 	int i;
 
+	game_set_system(g, NULL);
 	memset(g, 0, sizeof *g);
 	game_settings_default(&g->set, "standard");
 	for (i = 0; i < MAP_MAX_POWERS; i++)
@@ -1651,10 +1390,41 @@ game_blank(struct game *g)
 	g->conf.where = PROV_NONE;
 }
 
+void
+game_set_system(struct game *g, const struct rule_system *s)
+{
+	if (g->sys != NULL && g->sys->state_free != NULL && g->state != NULL)
+		g->sys->state_free(g->state);
+	g->state = NULL;
+	g->sys = s;
+	if (s != NULL && s->state_new != NULL)
+		g->state = s->state_new(g);
+}
+
+void
+game_free(struct game *g)
+{
+	if (g == NULL)
+		return;
+	game_set_system(g, NULL);
+	free(g);
+}
+
+/* The system's check of the whole file. Returns the number of errors. */
+static int
+read_finish(struct game *g, int last, struct buf *err)
+{
+	const char *why;
+
+	if (g->sys == NULL || g->sys->loaded == NULL || (why = g->sys->loaded(g)) == NULL)
+		return 0;
+	buf_printf(err, "%d: %s\n", last, why);
+	return 1;
+}
+
 int
-game_read(struct game *g, const char *text, size_t len,
-    const struct map *(*find)(void *ctx, const char *variant, const struct names **nm),
-    void *ctx, struct buf *err)
+game_read(struct game *g, const char *text, size_t len, const struct game_lookup *lk,
+    struct buf *err)
 {
 	struct game_pending pd = { 0 };
 	struct game_in in = { g, NULL, 0, &pd };
@@ -1662,17 +1432,19 @@ game_read(struct game *g, const char *text, size_t len,
 
 	game_blank(g);
 	read_variant_first(g, text, len);
-	g->map = find(ctx, g->set.variant, &g->names);
+	g->map = lk->variant(lk->ctx, g->set.variant, &g->names);
 	if (g->map == NULL) {
 		buf_printf(err, "unknown variant \"%s\"\n", g->set.variant);
 		return -1;
 	}
+	game_set_system(g, lk->system != NULL ? lk->system(lk->ctx, g->map) : NULL);
 	buf_init(&pd.board, 1 << 20);
 	pd.po = xcalloc(MAP_MAX_POWERS * GAME_MAX_ORDERS, sizeof *pd.po);
 	errors = read_lines(&in, text, len, err);
 	errors += read_board(g, &pd, in.line, err);
 	game_set_rules(g);
 	errors += read_orders(g, &pd, err);
+	errors += read_finish(g, in.line, err);
 	free(pd.po);
 	free(pd.bline);
 	buf_free(&pd.board);

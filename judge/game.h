@@ -4,12 +4,15 @@
  *
  * The file (game.txt in the game's folder) is line-oriented "key value",
  * readable and editable by a host in an emergency; see the tables of
- * fields (struct game_field, game.c) for every key. It is always replaced whole and atomically by the shell.
+ * fields (struct game_field: the common one in game.c, a rule system's own
+ * in its module) for every key. It is always replaced whole and
+ * atomically by the shell.
  * History (one file per adjudicated phase), the audit log and the press
  * archive live beside it, append-only.
  *
  * A game holds pointers to its variant (struct map) and name index, shared
- * between games of the same variant and owned by the judge.
+ * between games of the same variant and owned by the judge, and to its
+ * rule system, whose state of its own (g->state) it owns.
  */
 #ifndef POUCH_GAME_H
 #define POUCH_GAME_H
@@ -146,6 +149,7 @@ struct game {
 	const struct names *names;
 	struct rules rules;
 	const struct rule_system *sys;	/* its rules' module (judge/system.h) */
+	void *state;			/* the system's own state (its state_new), or NULL */
 };
 
 /*
@@ -218,22 +222,46 @@ struct game_field_table {
 	size_t n;
 };
 
-/* The fields of every game; those of MUNA (the control bonus, goals,
- * awards, the conference, insurrections under way), which write nothing
- * for a game that has none. */
+/* The fields of every game. A rule system's own are in its table
+ * (struct rule_system, fields), read and written after these. */
 extern const struct game_field_table game_common_fields;
-extern const struct game_field_table game_muna_fields;
 
-/* Append the file form of g to out: every field of the tables above. */
+/* Shared writers and readers for the systems' tables: a text (at f->off,
+ * of size f->max; GAME_FIELD_OPTIONAL: no line when ""). */
+void game_field_write_text(const struct game_field *f, const struct game *g, power_id p,
+    struct buf *out);
+const char *game_field_read_text(const struct game_field *f, struct game_in *in, power_id p,
+    const char *v);
+/* Append how each line of f begins: "KEY", or "KEY POWER" for power p. */
+void game_field_key(const struct game_field *f, const struct game *g, power_id p,
+    struct buf *out);
+/* The next word of *v as a power of map m (*v then past the blanks after
+ * it), or POWER_NONE. */
+power_id game_scan_power(const struct map *m, const char **v);
+
+/* Where game_read() finds a variant (its map and name index) and the rule
+ * system that plays it, by the variant's name; system may be NULL (the
+ * game then has none, and a line of a system's table is an error). */
+struct game_lookup {
+	void *ctx;
+	const struct map *(*variant)(void *ctx, const char *name, const struct names **nm);
+	const struct rule_system *(*system)(void *ctx, const struct map *m);
+};
+
+/* Append the file form of g to out: every field of the common table and
+ * of its system's. */
 void game_write(const struct game *g, struct buf *out);
 /*
- * Read a game file. The variant is looked up through find (which returns
- * the map and its name index for a variant name, or NULL). Errors are
- * appended to err as "LINE: message". Returns 0 or -1.
+ * Read a game file. The variant and its system are looked up through lk.
+ * Errors are appended to err as "LINE: message". Returns 0 or -1 (g must
+ * still be freed with game_free).
  */
-int game_read(struct game *g, const char *text, size_t len,
-    const struct map *(*find)(void *ctx, const char *variant, const struct names **nm),
-    void *ctx, struct buf *err);
+int game_read(struct game *g, const char *text, size_t len, const struct game_lookup *lk,
+    struct buf *err);
+/* Give g its rule system s (may be NULL) and the system's fresh state. */
+void game_set_system(struct game *g, const struct rule_system *s);
+/* Free g (allocated by the caller) and its system's state. NULL: nothing. */
+void game_free(struct game *g);
 
 /* True when name is a valid game name (letters, digits, '-', '_'; 1..23). */
 bool game_name_valid(const char *name);
@@ -285,17 +313,6 @@ void game_forget_since(struct game *g, const struct board *b);
 int game_standings(const struct game *g, const struct board *b, struct standing *out);
 /* True when the variant counts victory points (option victory-points). */
 bool game_victory_points(const struct game *g);
-
-/* Append insurrections under way (s) in the game file's form. */
-void game_write_season(const struct game *g, const struct muna_season *s, struct buf *out);
-/* Read insurrections under way into s from the "insurgent" and "revival"
- * lines of text (other lines are passed over). */
-void game_read_season(const struct game *g, const char *text, size_t len, struct muna_season *s);
-/* The conference as "conference ..." and "conference-name ..." lines (none
- * when none is open), as in the game file and in the history records; the
- * reader sets g->conf from such lines in text (none when there are none). */
-void game_write_conference(const struct game *g, const struct conference *c, struct buf *out);
-void game_read_conference(struct game *g, const char *text, size_t len);
 
 /* "none", "white", "grey" and back. */
 const char *press_name(enum press_policy p);

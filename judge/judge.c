@@ -65,7 +65,7 @@ judge_free(struct judge *j)
 	free(j->fx.rollbacks);
 	free(j->fx.log);
 	for (i = 0; i < j->ngames; i++)
-		free(j->games[i]);
+		game_free(j->games[i]);
 	free(j->games);
 	free(j->dirty);
 	free(j->rates);
@@ -85,7 +85,8 @@ judge_add_game(struct judge *j, struct game *g)
 		j->games = xreallocarray(j->games, (size_t)j->capgames, sizeof *j->games);
 		j->dirty = xreallocarray(j->dirty, (size_t)j->capgames, sizeof *j->dirty);
 	}
-	g->sys = j->io.system(j->io.ctx, g->map);
+	if (g->sys == NULL)
+		game_set_system(g, j->io.system(j->io.ctx, g->map));
 	j->games[j->ngames] = g;
 	j->dirty[j->ngames] = false;
 	return j->ngames++;

@@ -126,7 +126,7 @@ judge_new_game(struct judge *j, const char *name, const struct game_settings *s,
 	g->ngms = 1;
 	if (hash_password(j, pw, g->gm_secret) < 0) {
 		buf_puts(why, "could not hash the password");
-		free(g);
+		game_free(g);
 		explicit_bzero(pw, sizeof pw);
 		return NULL;
 	}

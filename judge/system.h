@@ -64,6 +64,18 @@ struct rule_system {
 
 	/* The rest may be NULL: nothing to do. */
 
+	/* The game file's lines of its own (judge/game.h), after the common
+	 * ones in each part. */
+	const struct game_field_table *fields;
+	/* Its own state: made when a game gets the system (a new game, or
+	 * one being read, before any line), kept in g->state and freed with
+	 * the game. */
+	void *(*state_new)(struct game *g);
+	void (*state_free)(void *state);
+	/* Every line of the game file is read: finish (check what the lines
+	 * say together). Returns NULL, or what is wrong. */
+	const char *(*loaded)(struct game *g);
+
 	/* The state to keep with a phase's history record, written before the
 	 * phase is resolved, and restored from it by a rollback. */
 	void (*history_write)(const struct game *g, struct buf *out);

@@ -81,6 +81,7 @@ put_list(struct buf *out, const char *label, char **v, int n)
 static int
 reload_games(struct judge *j, struct tctx *t, struct buf *out)
 {
+	struct game_lookup lk = { &t->vc, varcache_get, varcache_system };
 	struct buf a, b, why;
 	int i, rc = 0;
 
@@ -92,7 +93,7 @@ reload_games(struct judge *j, struct tctx *t, struct buf *out)
 		buf_reset(&a);
 		buf_reset(&b);
 		game_write(j->games[i], &a);
-		if (game_read(g, buf_str(&a), a.len, varcache_get, &t->vc, &why) < 0) {
+		if (game_read(g, buf_str(&a), a.len, &lk, &why) < 0) {
 			buf_printf(out, "game %s does not read back: %s", j->games[i]->name, buf_str(&why));
 			rc = -1;
 		} else {
@@ -103,11 +104,10 @@ reload_games(struct judge *j, struct tctx *t, struct buf *out)
 			}
 		}
 		if (rc == 0) {
-			g->sys = j->games[i]->sys;	/* not stored: the judge set it */
-			free(j->games[i]);
+			game_free(j->games[i]);
 			j->games[i] = g;
 		} else {
-			free(g);
+			game_free(g);
 		}
 	}
 	buf_free(&a);

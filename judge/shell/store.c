@@ -125,6 +125,7 @@ seal_old(const char *path, struct buf *b, struct buf *err)
 static int
 reads_as_game(struct store *s, const struct buf *text)
 {
+	struct game_lookup lk = { s, find_variant, varcache_system };
 	struct game *g;
 	struct buf why;
 	int ok;
@@ -133,9 +134,9 @@ reads_as_game(struct store *s, const struct buf *text)
 		return 0;
 	g = xcalloc(1, sizeof *g);
 	buf_init(&why, 1 << 16);
-	ok = game_read(g, text->data, text->len, find_variant, s, &why) == 0;
+	ok = game_read(g, text->data, text->len, &lk, &why) == 0;
 	buf_free(&why);
-	free(g);
+	game_free(g);
 	return ok;
 }
 
@@ -470,6 +471,7 @@ check_history(struct store *s, const struct game *g, struct buf *rec, struct buf
 int
 store_load(struct store *s, struct judge *j, struct buf *err)
 {
+	struct game_lookup lk = { s, find_variant, varcache_system };
 	char path[1300];
 	DIR *d;
 	struct dirent *e;
@@ -505,12 +507,12 @@ store_load(struct store *s, struct judge *j, struct buf *err)
 		g = xcalloc(1, sizeof *g);
 		buf_init(&why, 1 << 16);
 		if (store_unseal(buf_str(&text), text.len, &body, &why) < 0 ||
-		    game_read(g, buf_str(&text), body, find_variant, s, &why) < 0) {
+		    game_read(g, buf_str(&text), body, &lk, &why) < 0) {
 			set_aside(s, e->d_name, path, buf_str(&why), buf_str(&text), text.len);
-			free(g);
+			game_free(g);
 		} else if (check_history(s, g, &rec, &why) < 0) {
 			set_aside(s, e->d_name, NULL, buf_str(&why), buf_str(&text), body);
-			free(g);
+			game_free(g);
 		} else {
 			judge_add_game(j, g);
 			n++;

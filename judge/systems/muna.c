@@ -19,6 +19,7 @@
 #include "../../lib/tz.h"
 #include "../../lib/xalloc.h"
 #include "../engine/muna_rules.h"
+#include "muna_file.h"
 #include "standard.h"
 
 /* What the MUNA rules made of a processed phase. */
@@ -689,4 +690,5 @@ const struct rule_system muna_system = {
 	.gm_help = muna_gm_help,
 	.commands = muna_commands,
 	.ncommands = (int)(sizeof muna_commands / sizeof muna_commands[0]),
+	.fields = &muna_file_fields,
 };

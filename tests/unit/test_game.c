@@ -11,6 +11,9 @@
 #include <string.h>
 
 #include "../../judge/game.h"
+#include "../../judge/system.h"
+#include "../../judge/systems/muna_file.h"
+#include "../../judge/systems/systems.h"
 #include "../../lib/str.h"
 #include "../../parser/orders.h"
 
@@ -24,6 +27,19 @@ find(void *ctx, const char *variant, const struct names **names)
 	*names = test_standard_names();
 	return test_standard_map();
 }
+
+/* game_read's system lookup: the system these tests play (MUNA's fields
+ * are a superset of the standard game's). */
+static const struct rule_system *test_system;
+
+static const struct rule_system *
+find_system(void *ctx, const struct map *m)
+{
+	(void)ctx, (void)m;
+	return test_system != NULL ? test_system : systems_find("muna");
+}
+
+static const struct game_lookup lookup = { NULL, find, find_system };
 
 static power_id
 pw(const char *name)
@@ -159,6 +175,7 @@ full_game(struct game *g)
 
 	settings(&s);
 	game_init(g, "roundtrip", &s, test_standard_map(), test_standard_names(), 1795000000);
+	game_set_system(g, systems_find("muna"));
 	g->status = GAME_PAUSED;
 	str_copy(g->result, "Drawn by England and France", sizeof g->result);
 	g->phase_start = 1795003600;
@@ -201,7 +218,7 @@ read_ok(struct game *g, const struct buf *text)
 	struct buf err;
 
 	buf_init(&err, 1 << 16);
-	if (game_read(g, buf_str(text), text->len, find, NULL, &err) < 0)
+	if (game_read(g, buf_str(text), text->len, &lookup, &err) < 0)
 		fail_msg("game_read: %s", buf_str(&err));
 	assert_string_equal(buf_str(&err), "");
 	buf_free(&err);
@@ -321,7 +338,7 @@ test_round_trip(void **state)
 	assert_string_equal(buf_str(&b), buf_str(&a));
 	check_read_back(&g[1]);
 	check_keys(&game_common_fields, buf_str(&a));
-	check_keys(&game_muna_fields, buf_str(&a));
+	check_keys(&muna_file_fields, buf_str(&a));
 	buf_free(&a);
 	buf_free(&b);
 	free(g);
@@ -354,7 +371,7 @@ test_damaged(void **state)
 	(void)state;
 	assert_non_null(g);
 	buf_init(&err, 1 << 16);
-	assert_int_equal(game_read(g, damaged, strlen(damaged), find, NULL, &err), -1);
+	assert_int_equal(game_read(g, damaged, strlen(damaged), &lookup, &err), -1);
 	assert_string_equal(buf_str(&err),
 	    "4: bad number: seq\n"
 	    "5: unknown key, or unknown power: frobnicate\n"
@@ -366,10 +383,10 @@ test_damaged(void **state)
 	/* What could be read, was. */
 	assert_int_equal(g->del[pw("England")].norders, 1);
 	buf_reset(&err);
-	assert_int_equal(game_read(g, "variant nowhere\n", 16, find, NULL, &err), -1);
+	assert_int_equal(game_read(g, "variant nowhere\n", 16, &lookup, &err), -1);
 	assert_string_equal(buf_str(&err), "unknown variant \"nowhere\"\n");
 	buf_free(&err);
-	free(g);
+	game_free(g);
 }
 
 /* A file from before the later keys (no settings, no MUNA lines) reads
@@ -385,7 +402,7 @@ test_old_file(void **state)
 	(void)state;
 	assert_non_null(g);
 	buf_init(&err, 1 << 16);
-	assert_int_equal(game_read(g, old, strlen(old), find, NULL, &err), 0);
+	assert_int_equal(game_read(g, old, strlen(old), &lookup, &err), 0);
 	assert_int_equal(g->status, GAME_ACTIVE);
 	assert_int_equal(g->set.press, PRESS_WHITE);
 	assert_int_equal(g->set.nmr, NMR_CD);
@@ -395,7 +412,105 @@ test_old_file(void **state)
 	assert_int_equal(g->del[pw("France")].concede_to, POWER_NONE);
 	assert_int_equal(g->board.nunits, 1);
 	buf_free(&err);
-	free(g);
+	game_free(g);
+}
+
+/* A rule system with state of its own: a tally kept in g->state, its
+ * own "tally" line, and a check once the whole file is read. */
+static void *
+tally_new(struct game *g)
+{
+	(void)g;
+	return calloc(1, sizeof(long));
+}
+
+static void
+tally_free(void *state)
+{
+	free(state);
+}
+
+static void
+write_tally(const struct game_field *f, const struct game *g, power_id p, struct buf *out)
+{
+	game_field_key(f, g, p, out);
+	buf_printf(out, " %ld\n", *(const long *)g->state);
+}
+
+static const char *
+read_tally(const struct game_field *f, struct game_in *in, power_id p, const char *v)
+{
+	(void)f, (void)p;
+	return str_to_long(v, 0, 1000, in->g->state) < 0 ? "bad number" : NULL;
+}
+
+static const char *
+tally_loaded(struct game *g)
+{
+	return *(long *)g->state > 10 ? "a tally over 10" : NULL;
+}
+
+static const struct game_field tally_fields[] = {
+	{ "tally", GAME_PART_STATE, write_tally, read_tally, 0, 0, 0, 0 },
+};
+static const struct game_field_table tally_table = { tally_fields, 1 };
+static const struct rule_system tally_system = {
+	.name = "tally",
+	.fields = &tally_table,
+	.state_new = tally_new,
+	.state_free = tally_free,
+	.loaded = tally_loaded,
+};
+
+/* A system's own lines are written from its state and read back into a
+ * fresh one; another system's lines are unknown keys; the system's check
+ * of the whole file is reported at the file's last line. */
+static void
+test_system_state(void **state)
+{
+	struct game *g = calloc(1, sizeof *g), *h = calloc(1, sizeof *h);
+	struct game_settings s;
+	struct buf a, err;
+
+	(void)state;
+	assert_non_null(g);
+	assert_non_null(h);
+	buf_init(&a, 1 << 20);
+	buf_init(&err, 1 << 16);
+	settings(&s);
+	game_init(g, "tally", &s, test_standard_map(), test_standard_names(), 1795000000);
+	game_set_system(g, &tally_system);
+	assert_non_null(g->state);
+	*(long *)g->state = 7;
+	game_write(g, &a);
+	assert_non_null(strstr(buf_str(&a), "\ntally 7\n"));
+	test_system = &tally_system;
+	assert_int_equal(game_read(h, buf_str(&a), a.len, &lookup, &err), 0);
+	assert_int_equal(*(long *)h->state, 7);
+	assert_ptr_not_equal(h->state, g->state);
+
+	/* The tally system knows no MUNA line; MUNA knows no tally line. */
+	buf_puts(&a, "goal England 1 Take Belgium\n");
+	assert_int_equal(game_read(h, buf_str(&a), a.len, &lookup, &err), -1);
+	assert_non_null(strstr(buf_str(&err), "unknown key: goal\n"));
+	buf_reset(&err);
+	test_system = systems_find("muna");
+	assert_int_equal(game_read(h, buf_str(&a), a.len, &lookup, &err), -1);
+	assert_non_null(strstr(buf_str(&err), "unknown key, or unknown power: tally\n"));
+
+	/* The whole-file check. */
+	buf_reset(&a);
+	buf_reset(&err);
+	*(long *)g->state = 11;
+	game_write(g, &a);
+	test_system = &tally_system;
+	assert_int_equal(game_read(h, buf_str(&a), a.len, &lookup, &err), -1);
+	assert_non_null(strstr(buf_str(&err), ": a tally over 10\n"));
+	test_system = NULL;
+	buf_free(&a);
+	buf_free(&err);
+	game_free(g);
+	game_free(h);
 }
 
 int
@@ -405,6 +520,7 @@ main(void)
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_damaged),
 		cmocka_unit_test(test_old_file),
+		cmocka_unit_test(test_system_state),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

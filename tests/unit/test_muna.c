@@ -12,6 +12,7 @@
 #include "../../lib/str.h"
 #include "../../judge/engine/adjudicate.h"
 #include "../../judge/game.h"
+#include "../../judge/systems/systems.h"
 #include "../../judge/engine/muna_rules.h"
 #include "../../parser/orders.h"
 
@@ -510,6 +511,13 @@ find_map(void *ctx, const char *variant, const struct names **n)
 	return m;
 }
 
+static const struct rule_system *
+find_system(void *ctx, const struct map *mp)
+{
+	(void)ctx;
+	return systems_for_map(mp);
+}
+
 /* Everything MUNA adds to a game is written to its file and read back:
  * the season under way, a revival order with its list, awards with their
  * reasons, the control bonus, the conference, the speech window, the
@@ -518,6 +526,7 @@ static void
 test_game_file(void **state)
 {
 	struct game *g = calloc(1, sizeof *g), *h = calloc(1, sizeof *h);
+	struct game_lookup lk = { NULL, find_map, find_system };
 	struct game_settings set;
 	struct order_prefs prefs;
 	struct order o;
@@ -531,6 +540,7 @@ test_game_file(void **state)
 	assert_int_equal(game_settings_set(&set, "speech", "12h", NULL, &err), 0);
 	assert_int_equal(set.speech, 12 * 3600);
 	game_init(g, "t1", &set, m, nm, 1700000000);
+	game_set_system(g, systems_for_map(m));
 	assert_true(g->rules.insurrection);
 	assert_true(game_victory_points(g));
 	assert_int_equal(g->conf.where, PROV_NONE);
@@ -569,7 +579,7 @@ test_game_file(void **state)
 	assert_non_null(strstr(buf_str(&a), "award S1902M Italy +3 officers Took Abyssinia"));
 	assert_non_null(strstr(buf_str(&a), "insurgent England F bar Russia dislodged\n"));
 	assert_non_null(strstr(buf_str(&a), "conference tyr 1902 Spring Austria England Italy\n"));
-	if (game_read(h, buf_str(&a), a.len, find_map, NULL, &err) < 0)
+	if (game_read(h, buf_str(&a), a.len, &lk, &err) < 0)
 		fail_msg("does not read back: %s", buf_str(&err));
 	game_write(h, &b);
 	assert_string_equal(buf_str(&a), buf_str(&b));
@@ -598,8 +608,8 @@ test_game_file(void **state)
 	buf_free(&a);
 	buf_free(&b);
 	buf_free(&err);
-	free(g);
-	free(h);
+	game_free(g);
+	game_free(h);
 }
 
 int
