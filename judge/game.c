@@ -295,6 +295,8 @@ game_is_gm(const struct game *g, const char *addr)
 bool
 game_alive(const struct game *g, power_id p)
 {
+	if (g->sys != NULL && g->sys->alive != NULL)
+		return g->sys->alive(g, p);
 	return board_count_units(&g->board, p) > 0 ||
 	    board_count_centres(&g->board, g->map, p) > 0;
 }

@@ -32,6 +32,7 @@
 #include "../mailer/message.h"
 #include "engine/adjudicate.h"
 #include "game.h"
+#include "system.h"
 
 struct judge_conf {
 	char address[ADDR_MAX];		/* the judge's address: judge@example.test */
@@ -204,8 +205,8 @@ void judge_address_warning(const struct judge_conf *c, const char *indent, struc
 void judge_set_rate(struct judge *j, const char *addr, time_t window, int count);
 /* Forget the effects (after the shell made them durable). */
 void judge_effects_clear(struct judge *j);
-/* Mark game g as needing to be saved. */
-void judge_touch(struct judge *j, const struct game *g);
+/* judge_touch(): declared with the services to the rule systems
+ * (system.h). */
 
 /* The public URL of the page of the phase played from position before
  * (BASE/GAME/S1901M.html, maps/pages.h); nothing when no base URL is set. */

@@ -231,6 +231,29 @@ mail_date(struct mail *ml, const struct body_line *bl, bool same)
 	ml->late.dated = true;
 }
 
+/* A line of the identified sender read by the game's rule system (a
+ * game without a board: judge/system.h, line). */
+static void
+mail_system_line(struct mail *ml, const struct body_line *bl)
+{
+	struct game *g = ml->id.g;
+
+	switch (g->sys->line(ml->j, g, mail_from(ml), bl->text, bl->len, &ml->reply)) {
+	case 1:
+		buf_truncate(&ml->reply, ml->echo.mark);
+		ignored_add(&ml->ign, bl->text, bl->len);
+		break;
+	case -1:
+		ml->ordered = 2;
+		break;
+	default:
+		if (!ml->ordered)
+			ml->ordered = 1;
+		break;
+	}
+	judge_touch(ml->j, g);
+}
+
 /* An order line (or what should be one) of the identified sender. */
 static void
 mail_order(struct mail *ml, const struct body_line *bl)
@@ -238,6 +261,10 @@ mail_order(struct mail *ml, const struct body_line *bl)
 	struct game *g = ml->id.g;
 	bool same;
 
+	if (g->sys->line != NULL) {
+		mail_system_line(ml, bl);
+		return;
+	}
 	if (ml->id.gm && ordering_chat(g, bl->text, bl->len)) {
 		buf_truncate(&ml->reply, ml->echo.mark);
 		ignored_add(&ml->ign, bl->text, bl->len);
@@ -342,6 +369,12 @@ mail_status(struct mail *ml)
 
 	if (ml->refused || id->g == NULL || id->g->status != GAME_ACTIVE)
 		return;
+	if (id->g->sys->status != NULL) {
+		buf_putc(&ml->reply, '\n');
+		id->g->sys->status(ml->j, id->g, mail_from(ml),
+		    id->gm ? "" : ident_zone(id->g, id->power, ml->m->from_addr), ml->now, &ml->reply);
+		return;
+	}
 	if (id->gm) {
 		buf_putc(&ml->reply, '\n');
 		status_deadline_line(ml->j, id->g, "", ml->now, &ml->reply);

@@ -76,6 +76,27 @@ struct rule_system {
 	 * say together). Returns NULL, or what is wrong. */
 	const char *(*loaded)(struct game *g);
 
+	/* A system whose game is not a board of units (the World Game's war)
+	 * reads every line that is no judge command itself and runs its own
+	 * steps and deadlines: */
+	/* Read a line of power p (POWER_NONE: the game master) that is no
+	 * command of the judge; what it understood, or "  REFUSED: ...", into
+	 * reply. Returns 0, -1 when refused, 1 when it is plainly not meant
+	 * for the judge (a greeting: passed over quietly). */
+	int (*line)(struct judge *j, struct game *g, power_id p, const char *text, size_t len,
+	    struct buf *reply);
+	/* What time requires of the active game g at now (reminders, a
+	 * deadline passed), instead of the judge's orders and phases.
+	 * Returns true when a step was decided (the next may be due too). */
+	bool (*tick)(struct judge *j, struct game *g, time_t now);
+	/* Is power p still in the game? (Default: it has units or centres.) */
+	bool (*alive)(const struct game *g, power_id p);
+	/* Where the game stands for power p (POWER_NONE: the game master),
+	 * with times in zone, at the end of every reply to a sender of an
+	 * active game. (Default: the orders held and the deadline.) */
+	void (*status)(struct judge *j, const struct game *g, power_id p, const char *zone,
+	    time_t now, struct buf *out);
+
 	/* The state to keep with a phase's history record, written before the
 	 * phase is resolved, and restored from it by a rollback. */
 	void (*history_write)(const struct game *g, struct buf *out);
@@ -114,6 +135,15 @@ time_t judge_now(const struct judge *j);
 void judge_time_human(const struct judge *j, const char *zone, time_t t, char *out, size_t size);
 /* Is power p in civil disorder (nobody to give its orders)? */
 bool judge_in_disorder(const struct game *g, power_id p);
+/* Mark g changed: it is written back at the end of the run. */
+void judge_touch(struct judge *j, const struct game *g);
+/* The deadline of a step or phase of g starting at start: its movement
+ * length, on an allowed day and at the fixed time when the game has them. */
+time_t judge_deadline_after(const struct judge *j, const struct game *g, time_t start);
+/* End g with result (status, audit log, no deadline; no mail: the system
+ * tells the players). */
+void judge_game_over(struct judge *j, struct game *g, const char *result);
+
 /* The victory point standings on board b under title, when the variant
  * counts victory points or some power has political points. */
 void judge_standings(const struct game *g, const struct board *b, const char *title,

@@ -24,9 +24,8 @@
 
 #define TEXT_MAX (4u << 20)
 
-/* The deadline of a phase starting at start. */
-static time_t
-deadline_after(const struct judge *j, const struct game *g, time_t start)
+time_t
+judge_deadline_after(const struct judge *j, const struct game *g, time_t start)
 {
 	const struct game_settings *s = &g->set;
 	time_t t = start + s->duration[g->board.phase % 3];
@@ -67,7 +66,7 @@ turn_start_phase(struct judge *j, struct game *g, time_t now)
 
 	(void)j;
 	g->phase_start = now;
-	g->deadline = deadline_after(j, g, now);
+	g->deadline = judge_deadline_after(j, g, now);
 	g->gm_told = false;
 	if (g->sys->phase_started)
 		g->sys->phase_started(g, now);
@@ -79,16 +78,22 @@ turn_start_phase(struct judge *j, struct game *g, time_t now)
 }
 
 void
-turn_end_game(struct judge *j, struct game *g, const char *result)
+judge_game_over(struct judge *j, struct game *g, const char *result)
 {
-	struct buf text;
-	char subject[128];
-
 	g->status = GAME_ENDED;
 	g->deadline = 0;
 	str_copy(g->result, result, sizeof g->result);
 	judge_touch(j, g);
 	judge_audit(j, g, "game over: %s", result);
+}
+
+void
+turn_end_game(struct judge *j, struct game *g, const char *result)
+{
+	struct buf text;
+	char subject[128];
+
+	judge_game_over(j, g, result);
 	buf_init(&text, TEXT_MAX);
 	buf_printf(&text, "Game %s is over.\n\n%s.\n\n", g->name, result);
 	status_position(g, &text);
@@ -561,6 +566,8 @@ tick_game(struct judge *j, struct game *g, time_t now, bool early)
 	time_t at;
 
 	j->now = now;
+	if (g->sys->tick != NULL)
+		return g->sys->tick(j, g, now);
 	if (g->deadline == 0) {
 		turn_start_phase(j, g, now);
 		judge_touch(j, g);

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "../../judge/judge.h"
+#include "../../judge/systems/standard.h"
 #include "../../judge/systems/systems.h"
 #include "../../lib/str.h"
 #include "../../lib/xalloc.h"
@@ -1480,6 +1481,89 @@ test_history_and_late_orders(void **state)
 	assert_null(strstr(text, "before your mail arrived"));
 }
 
+/* ---------------------------------------- a system that reads its lines -- */
+
+/* A rule system of the kind the World Game's war is: it reads every line
+ * that is no command of the judge, runs its own clock and says where the
+ * game stands; the judge's orders and phases are not used. */
+static int hook_ticks;
+
+static int
+hook_line(struct judge *j, struct game *g, power_id p, const char *text, size_t len,
+    struct buf *reply)
+{
+	(void)j, (void)g, (void)p;
+	if (str_eqn_nocase(text, len, "hello"))
+		return 1;
+	if (str_eqn_nocase(text, len, "attack"))
+		return buf_puts(reply, "  understood: attack\n"), 0;
+	buf_puts(reply, "  REFUSED: not a word of this game\n");
+	return -1;
+}
+
+static bool
+hook_tick(struct judge *j, struct game *g, time_t now)
+{
+	(void)j, (void)g, (void)now;
+	hook_ticks++;
+	return false;
+}
+
+static bool
+hook_alive(const struct game *g, power_id p)
+{
+	(void)g;
+	return p != power("Austria");
+}
+
+static void
+hook_status(struct judge *j, const struct game *g, power_id p, const char *zone, time_t now,
+    struct buf *out)
+{
+	(void)j, (void)now, (void)zone;
+	buf_printf(out, "Where %s stands.\n", p == POWER_NONE ? "the GM" : g->map->powers[p].name);
+}
+
+static void
+test_system_reads_lines(void **state)
+{
+	static struct rule_system hooks;
+	struct tj *t = *state;
+	const struct board before = t->g->board;
+
+	hooks = standard_system;
+	hooks.name = "hooks";
+	hooks.line = hook_line;
+	hooks.tick = hook_tick;
+	hooks.alive = hook_alive;
+	hooks.status = hook_status;
+	game_set_system(t->g, &hooks);
+	mail(t, "alice@england.example", "war", "GAME g1 England england-pw\nhello\nattack\n"
+	    "F Lon - Nth\n", T0 + HOUR);
+	assert_string_equal(reply(t, "alice@england.example", "Re: war", bob, 1),
+	    "> GAME g1 England (password not shown)\n"
+	    "  game g1, England\n"
+	    "> attack\n"
+	    "  understood: attack\n"
+	    "> F Lon - Nth\n"
+	    "  REFUSED: not a word of this game\n"
+	    "\n"
+	    "Ignored 1 line that is not an order: \"hello\".\n"
+	    "\n"
+	    "Where England stands.\n");
+	assert_int_equal(t->g->del[power("England")].norders, 0);
+	/* The system's clock, not the judge's phases: long past the deadline
+	 * and its grace, nothing is adjudicated. */
+	hook_ticks = 0;
+	tick(t, DEADLINE1 + 48 * HOUR);
+	assert_int_equal(hook_ticks, 1);
+	assert_int_equal(t->g->board.year, before.year);
+	assert_int_equal(t->g->board.season, before.season);
+	assert_int_equal(t->j.fx.nphases, 0);
+	assert_false(game_alive(t->g, power("Austria")));
+	assert_true(game_alive(t->g, power("France")));
+}
+
 int
 main(void)
 {
@@ -1503,6 +1587,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_gm_commands, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_gm_process, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_host_mail, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_system_reads_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_host_newgame, setup_empty, teardown),
 		cmocka_unit_test_setup_teardown(test_refused_newgame_gives_no_authority, setup_empty,
 		    teardown),
