@@ -1,0 +1,1319 @@
+/*
+ * war.c — the World Game's war phase (war.h; the rules and every decision
+ * with its reason: judge/systems/WORLDGAME.md).
+ *
+ * A battle has two sides, each with its last figure, its own points in the
+ * battle and the loans made to it. Loans count first toward a figure and
+ * the side's own total makes up the rest, so a borrower keeps back what it
+ * can (every loan is at stake anyway: lost if it loses, repaid if it
+ * wins). At a defeat the loser's whole holding (its own points in the
+ * battle, its total and the loans to it) goes to the winner, whose lenders
+ * are then repaid by their terms out of the winner's new total.
+ */
+#include "war.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../../lib/scan.h"
+#include "../../lib/str.h"
+
+/* ------------------------------------------------------------ helpers -- */
+
+static void say(struct buf *msg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int refuse(struct buf *msg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void record(struct war *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void
+say(struct buf *msg, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (msg == NULL)
+		return;
+	va_start(ap, fmt);
+	buf_vprintf(msg, fmt, ap);
+	va_end(ap);
+}
+
+/* Append the reason and return -1. */
+static int
+refuse(struct buf *msg, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (msg != NULL) {
+		va_start(ap, fmt);
+		buf_vprintf(msg, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+/* Record a public event (one line, cut to WAR_EVENT_SIZE - 1). */
+static void
+record(struct war *w, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(w->record[w->nevents % WAR_MAX_EVENTS], WAR_EVENT_SIZE, fmt, ap);
+	va_end(ap);
+	w->nevents++;
+}
+
+static const char *
+name(const struct war *w, int c)
+{
+	return w->c[c].name;
+}
+
+/* Compare names ignoring case (strcmp's sign). */
+static int
+name_cmp(const char *a, const char *b)
+{
+	for (; *a && str_lc(*a) == str_lc(*b); a++, b++)
+		;
+	return (unsigned char)str_lc(*a) - (unsigned char)str_lc(*b);
+}
+
+/* The letters and digits of s[0..n), lower case, into out (size > 0). */
+static void
+squeeze(const char *s, size_t n, char *out, size_t size)
+{
+	size_t at = 0;
+
+	for (; n > 0 && at + 1 < size; s++, n--)
+		if ((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z'))
+			out[at++] = str_lc(*s);
+	out[at] = '\0';
+}
+
+static bool
+valid(const struct war *w, int c)
+{
+	return c >= 0 && c < w->n;
+}
+
+static bool
+has_terms(struct war_terms t)
+{
+	return t.per > 0;
+}
+
+static bool
+same_terms(struct war_terms a, struct war_terms b)
+{
+	return a.repay == b.repay && a.per == b.per;
+}
+
+static long long
+loans(const struct war_side *s)
+{
+	long long sum = 0;
+	int i;
+
+	for (i = 0; i < WAR_MAX_COUNTRIES; i++)
+		sum += s->loan[i];
+	return sum;
+}
+
+static int
+alive_count(const struct war *w)
+{
+	int i, k = 0;
+
+	for (i = 0; i < w->n; i++)
+		k += w->c[i].alive;
+	return k;
+}
+
+/* The side country c fights on, or -1. */
+static int
+side_of(const struct war *w, int c)
+{
+	if (!w->battle.on)
+		return -1;
+	if (w->battle.side[WAR_ATTACKER].country == c)
+		return WAR_ATTACKER;
+	if (w->battle.side[WAR_DEFENDER].country == c)
+		return WAR_DEFENDER;
+	return -1;
+}
+
+/* --------------------------------------------------------------- setup -- */
+
+void
+war_init(struct war *w)
+{
+	memset(w, 0, sizeof *w);
+	w->stage = WAR_SETUP;
+	w->call = -1;
+	w->winner = -1;
+}
+
+int
+war_find(const struct war *w, const char *s)
+{
+	int i;
+
+	for (i = 0; i < w->n; i++)
+		if (str_eq_nocase(w->c[i].name, s))
+			return i;
+	return -1;
+}
+
+static bool
+name_ok(const char *s)
+{
+	size_t n = strlen(s), i;
+
+	if (n == 0 || n >= WAR_NAME_SIZE)
+		return false;
+	for (i = 0; i < n; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'z') ||
+		    (s[i] >= 'A' && s[i] <= 'Z') || s[i] == '-' || s[i] == '_'))
+			return false;
+	return (s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z');
+}
+
+int
+war_add_country(struct war *w, const char *s, long long points, bool fort, struct buf *msg)
+{
+	char a[WAR_NAME_SIZE], b[WAR_NAME_SIZE];
+	struct war_country *c;
+	int i;
+
+	if (w->stage != WAR_SETUP)
+		return refuse(msg, "the war has started: no new country can join\n");
+	if (w->n == WAR_MAX_COUNTRIES)
+		return refuse(msg, "a war has at most %d countries\n", WAR_MAX_COUNTRIES);
+	if (!name_ok(s))
+		return refuse(msg, "a country's name is one word of 1 to %d letters, digits, "
+		    "'-' or '_', beginning with a letter\n", WAR_NAME_SIZE - 1);
+	if (points < 0 || points > WAR_MAX_POINTS)
+		return refuse(msg, "a country starts with 0 to %lld points\n", WAR_MAX_POINTS);
+	squeeze(s, strlen(s), a, sizeof a);
+	for (i = 0; i < w->n; i++) {
+		squeeze(name(w, i), strlen(name(w, i)), b, sizeof b);
+		if (strcmp(a, b) == 0)
+			return refuse(msg, "%s is too like %s: delegations could not tell them apart\n",
+			    s, name(w, i));
+	}
+	c = &w->c[w->n];
+	memset(c, 0, sizeof *c);
+	str_copy(c->name, s, sizeof c->name);
+	c->points = points;
+	c->fort = fort;
+	c->alive = true;
+	c->conquered_by = -1;
+	say(msg, "%s joins the war with %lld points%s\n", s, points, fort ? " and a fort" : "");
+	return w->n++;
+}
+
+int
+war_ally(struct war *w, int a, int b, int repay, int per, struct buf *msg)
+{
+	struct war_terms t = { (short)repay, (short)per };
+
+	if (!valid(w, a) || !valid(w, b))
+		return refuse(msg, "no such country\n");
+	if (w->stage != WAR_SETUP)
+		return refuse(msg, "alliances are signed before the war; now you may talk, "
+		    "but nothing you agree binds\n");
+	if (a == b)
+		return refuse(msg, "a country cannot ally with itself\n");
+	if (repay < 1 || repay > WAR_MAX_TERMS || per < 1 || per > WAR_MAX_TERMS)
+		return refuse(msg, "terms are 1 to %d points paid back FOR 1 to %d lent, "
+		    "as in TERMS 2 FOR 1\n", WAR_MAX_TERMS, WAR_MAX_TERMS);
+	if (same_terms(w->ally[a][b], t))
+		return refuse(msg, "%s and %s are already allied on %d FOR %d\n",
+		    name(w, a), name(w, b), repay, per);
+	w->offer[a][b] = t;
+	if (same_terms(w->offer[b][a], t)) {
+		w->ally[a][b] = w->ally[b][a] = t;
+		memset(&w->offer[a][b], 0, sizeof t);
+		memset(&w->offer[b][a], 0, sizeof t);
+		say(msg, "%s and %s are allied: %d paid back FOR %d lent. It binds.\n",
+		    name(w, a), name(w, b), repay, per);
+		return 0;
+	}
+	say(msg, "%s proposes an alliance to %s on %d FOR %d.\n", name(w, a), name(w, b),
+	    repay, per);
+	if (has_terms(w->offer[b][a]))
+		say(msg, "%s proposed %d FOR %d: different terms bind nothing until both "
+		    "send the same.\n", name(w, b), w->offer[b][a].repay, w->offer[b][a].per);
+	else
+		say(msg, "It binds when %s sends ALLY %s TERMS %d FOR %d.\n", name(w, b),
+		    name(w, a), repay, per);
+	if (has_terms(w->ally[a][b]))
+		say(msg, "Until then the alliance stays on %d FOR %d.\n", w->ally[a][b].repay,
+		    w->ally[a][b].per);
+	return 0;
+}
+
+/* ------------------------------------------------------------- the call -- */
+
+/* Give the call to the next living country after c in alphabetical order
+ * (the first one when c is -1); past the end of the alphabet a new round
+ * begins. */
+static void
+next_call(struct war *w, int c)
+{
+	int i, best = -1, first = -1;
+
+	for (i = 0; i < w->n; i++) {
+		if (!w->c[i].alive)
+			continue;
+		if (first < 0 || name_cmp(name(w, i), name(w, first)) < 0)
+			first = i;
+		if (c >= 0 && name_cmp(name(w, i), name(w, c)) > 0 &&
+		    (best < 0 || name_cmp(name(w, i), name(w, best)) < 0))
+			best = i;
+	}
+	if (best < 0) {
+		best = first;
+		if (c >= 0)
+			w->round++;
+		for (i = 0; i < w->n; i++)
+			w->c[i].called = false;
+	}
+	w->call = best;
+	w->c[best].called = true;
+	w->c[best].attacked = false;
+}
+
+static void
+say_call(struct war *w)
+{
+	if (w->stage == WAR_ON && !w->battle.on)
+		record(w, "%s's call: attack or pass.", name(w, w->call));
+}
+
+/* The war is over: c won (-1: a tie). */
+static void
+finish(struct war *w, int c)
+{
+	w->stage = WAR_OVER;
+	w->winner = c;
+	w->call = -1;
+}
+
+/* A whole round of passes: the largest total wins; a tie ends the war
+ * without a single victor. */
+static void
+end_by_passes(struct war *w)
+{
+	long long top = -1;
+	int i, best = -1, tied = 0;
+
+	for (i = 0; i < w->n; i++) {
+		if (!w->c[i].alive)
+			continue;
+		if (w->c[i].points > top) {
+			top = w->c[i].points;
+			best = i;
+			tied = 0;
+		} else if (w->c[i].points == top)
+			tied++;
+	}
+	record(w, "A whole round of passes: the war is over.");
+	if (tied) {
+		finish(w, -1);
+		record(w, "%d countries share the largest total, %lld: a tie for the game master.",
+		    tied + 1, top);
+		return;
+	}
+	finish(w, best);
+	record(w, "%s has the largest total, %lld, and wins the war.", name(w, best), top);
+}
+
+int
+war_start(struct war *w, struct buf *msg)
+{
+	int i;
+
+	if (w->stage != WAR_SETUP)
+		return refuse(msg, "the war has already started\n");
+	if (w->n < 2)
+		return refuse(msg, "a war needs at least two countries\n");
+	for (i = 0; i < w->n; i++)
+		if (w->c[i].fort)
+			w->c[i].points += WAR_FORT_POINTS;
+	memset(w->offer, 0, sizeof w->offer);
+	w->stage = WAR_ON;
+	w->round = 1;
+	w->passes = 0;
+	next_call(w, -1);
+	record(w, "The war begins.");
+	say_call(w);
+	say(msg, "The war has started: %s is called first.\n", name(w, w->call));
+	return 0;
+}
+
+/* May who act as the called country now? */
+static int
+check_call(const struct war *w, int who, struct buf *msg)
+{
+	if (w->stage != WAR_ON)
+		return refuse(msg, w->stage == WAR_SETUP ? "the war has not started\n" :
+		    "the war is over\n");
+	if (!valid(w, who) || !w->c[who].alive)
+		return refuse(msg, "a conquered country no longer acts\n");
+	if (w->battle.on)
+		return refuse(msg, "a battle is under way: %s against %s\n",
+		    name(w, w->battle.side[WAR_ATTACKER].country),
+		    name(w, w->battle.side[WAR_DEFENDER].country));
+	if (who != w->call) {
+		if (w->c[who].attacked)
+			return refuse(msg, "you have attacked this round: you may attack again "
+			    "when every other country has had its call\n");
+		return refuse(msg, "it is %s's call, not yours\n", name(w, w->call));
+	}
+	return 0;
+}
+
+int
+war_pass(struct war *w, int who, struct buf *msg)
+{
+	if (check_call(w, who, msg) < 0)
+		return -1;
+	record(w, "%s passes.", name(w, who));
+	say(msg, "You pass.\n");
+	if (++w->passes >= alive_count(w)) {
+		end_by_passes(w);
+		return 0;
+	}
+	next_call(w, who);
+	say_call(w);
+	return 0;
+}
+
+int
+war_attack(struct war *w, int who, int target, long long points, struct buf *msg)
+{
+	struct war_battle *b = &w->battle;
+
+	if (check_call(w, who, msg) < 0)
+		return -1;
+	if (!valid(w, target) || target == who)
+		return refuse(msg, "attack another country\n");
+	if (!w->c[target].alive)
+		return refuse(msg, "%s has been conquered\n", name(w, target));
+	if (points < 1)
+		return refuse(msg, "attack with at least 1 point\n");
+	if (points > w->c[who].points)
+		return refuse(msg, "you have only %lld points\n", w->c[who].points);
+	w->c[who].points -= points;
+	w->c[who].attacked = true;
+	w->passes = 0;
+	if (points <= w->c[target].points) {
+		w->c[target].points += points;
+		record(w, "%s attacks %s with %lld: not more than %s's total. "
+		    "The attack is lost: its points go to %s.", name(w, who), name(w, target),
+		    points, name(w, target), name(w, target));
+		say(msg, "Your attack did not exceed %s's total: your %lld points go to it. "
+		    "Your total is now %lld.\n", name(w, target), points, w->c[who].points);
+		next_call(w, who);
+		say_call(w);
+		return 0;
+	}
+	memset(b, 0, sizeof *b);
+	b->on = true;
+	b->side[WAR_ATTACKER].country = who;
+	b->side[WAR_ATTACKER].figure = points;
+	b->side[WAR_ATTACKER].own = points;
+	b->side[WAR_DEFENDER].country = target;
+	b->answer = WAR_DEFENDER;
+	record(w, "%s attacks %s with %lld. %s must answer with more than %lld.",
+	    name(w, who), name(w, target), points, name(w, target), points);
+	say(msg, "You attack %s with %lld. Your total is now %lld.\n", name(w, target), points,
+	    w->c[who].points);
+	return 0;
+}
+
+/* ------------------------------------------------------------ battles -- */
+
+/* The side that must answer is who's, or the reason. */
+static int
+check_answer(const struct war *w, int who, struct buf *msg)
+{
+	int s;
+
+	if (!w->battle.on)
+		return refuse(msg, "no battle is under way\n");
+	if ((s = side_of(w, who)) < 0)
+		return refuse(msg, "you are not fighting in this battle\n");
+	if (s != w->battle.answer)
+		return refuse(msg, "%s must answer now, not you: your %lld stands\n",
+		    name(w, w->battle.side[w->battle.answer].country), w->battle.side[s].figure);
+	return 0;
+}
+
+/*
+ * Side win_side wins the battle: the loser's holding goes to the winner,
+ * loans to the loser are lost, the winner repays its lenders by their
+ * terms (all of them in proportion when its total is short), the loser is
+ * out, and the call goes on after the attacker.
+ */
+static void
+conquer(struct war *w, int win_side, struct buf *msg)
+{
+	struct war_battle *b = &w->battle;
+	struct war_side *ws = &b->side[win_side], *ls = &b->side[!win_side];
+	int wc = ws->country, lc = ls->country, attacker = b->side[WAR_ATTACKER].country, i;
+	long long owed[WAR_MAX_COUNTRIES], sum = 0, total, paid = 0;
+
+	total = w->c[wc].points + ws->own + loans(ws) + w->c[lc].points + ls->own + loans(ls);
+	for (i = 0; i < WAR_MAX_COUNTRIES; i++) {
+		owed[i] = 0;
+		if (ws->loan[i] > 0 && has_terms(w->ally[i][wc]))
+			owed[i] = ws->loan[i] * w->ally[i][wc].repay / w->ally[i][wc].per;
+		sum += owed[i];
+	}
+	for (i = 0; i < WAR_MAX_COUNTRIES && sum > 0; i++) {
+		long long pay = sum <= total ? owed[i] : owed[i] * total / sum;
+		w->c[i].points += pay;
+		paid += pay;
+	}
+	w->c[wc].points = total - paid;
+	w->c[lc].points = 0;
+	w->c[lc].alive = false;
+	w->c[lc].conquered_by = wc;
+	memset(b, 0, sizeof *b);
+	for (i = 0; i < w->n; i++) {
+		memset(&w->ally[lc][i], 0, sizeof w->ally[lc][i]);
+		memset(&w->ally[i][lc], 0, sizeof w->ally[i][lc]);
+	}
+	if (paid > 0)
+		record(w, "%s takes %s: its total is %lld, %lld after repaying %lld to its lenders.",
+		    name(w, wc), name(w, lc), total, total - paid, paid);
+	else
+		record(w, "%s takes %s: its total is now %lld.", name(w, wc), name(w, lc), total);
+	say(msg, "%s takes %s.\n", name(w, wc), name(w, lc));
+	w->passes = 0;
+	if (alive_count(w) == 1) {
+		finish(w, wc);
+		record(w, "%s is the last country standing and wins the war.", name(w, wc));
+		return;
+	}
+	next_call(w, attacker);
+	say_call(w);
+}
+
+int
+war_counter(struct war *w, int who, long long figure, struct buf *msg)
+{
+	struct war_side *s, *o;
+	long long have, need;
+
+	if (check_answer(w, who, msg) < 0)
+		return -1;
+	s = &w->battle.side[w->battle.answer];
+	o = &w->battle.side[!w->battle.answer];
+	if (figure <= o->figure)
+		return refuse(msg, "your figure must be more than %s's %lld\n",
+		    name(w, o->country), o->figure);
+	have = s->own + w->c[who].points + loans(s);
+	if (figure > have)
+		return refuse(msg, "you have %lld in all (your points in the battle, your total "
+		    "and loans to you)\n", have);
+	need = figure - loans(s);
+	if (need > s->own) {
+		w->c[who].points -= need - s->own;
+		s->own = need;
+	}
+	s->figure = figure;
+	w->battle.answer = !w->battle.answer;
+	record(w, "%s answers with %lld. %s must answer with more than %lld.", name(w, who),
+	    figure, name(w, o->country), figure);
+	say(msg, "You answer with %lld. Your total outside the battle is now %lld.\n", figure,
+	    w->c[who].points);
+	return 0;
+}
+
+int
+war_yield(struct war *w, int who, struct buf *msg)
+{
+	if (check_answer(w, who, msg) < 0)
+		return -1;
+	record(w, "%s gives up.", name(w, who));
+	conquer(w, !w->battle.answer, msg);
+	return 0;
+}
+
+int
+war_deadline(struct war *w, struct buf *msg)
+{
+	int c;
+
+	if (w->stage != WAR_ON)
+		return refuse(msg, "the war is not on\n");
+	if (w->battle.on) {
+		c = w->battle.side[w->battle.answer].country;
+		record(w, "%s did not answer by the deadline.", name(w, c));
+		conquer(w, !w->battle.answer, msg);
+		return 0;
+	}
+	c = w->call;
+	record(w, "%s did not answer by the deadline.", name(w, c));
+	return war_pass(w, c, msg);
+}
+
+int
+war_lend(struct war *w, int lender, int borrower, long long points, struct buf *msg)
+{
+	struct war_battle *b = &w->battle;
+	struct war_terms t;
+	int s, other;
+
+	if (!b->on)
+		return refuse(msg, "loans are made during a battle, to one of its sides\n");
+	if (!valid(w, lender) || !w->c[lender].alive)
+		return refuse(msg, "a conquered country no longer acts\n");
+	if (!valid(w, borrower) || (s = side_of(w, borrower)) < 0)
+		return refuse(msg, "%s is not fighting: lend only to a side of the battle\n",
+		    valid(w, borrower) ? name(w, borrower) : "that country");
+	other = b->side[!s].country;
+	if (lender == borrower)
+		return refuse(msg, "you cannot lend to yourself: COUNTER uses your own points\n");
+	if (lender == other)
+		return refuse(msg, "you are fighting %s: you cannot lend to it\n", name(w, borrower));
+	t = w->ally[lender][borrower];
+	if (!has_terms(t))
+		return refuse(msg, "you have no written alliance with %s: only allies who signed "
+		    "before the war may lend\n", name(w, borrower));
+	if (b->side[!s].loan[lender] > 0)
+		return refuse(msg, "you already lend to %s: you cannot lend to both sides\n",
+		    name(w, other));
+	if (points < 1)
+		return refuse(msg, "lend at least 1 point\n");
+	if (points > w->c[lender].points)
+		return refuse(msg, "you have only %lld points\n", w->c[lender].points);
+	w->c[lender].points -= points;
+	b->side[s].loan[lender] += points;
+	say(msg, "%s lends %lld to %s (%lld in all; paid back %d FOR %d if %s wins, lost if "
+	    "it loses). %s's total is now %lld.\n", name(w, lender), points, name(w, borrower),
+	    b->side[s].loan[lender], t.repay, t.per, name(w, borrower), name(w, lender),
+	    w->c[lender].points);
+	return 0;
+}
+
+int
+war_withdraw(struct war *w, int lender, struct buf *msg)
+{
+	struct war_battle *b = &w->battle;
+	struct war_side *sd;
+	long long amount, have;
+	int s;
+
+	if (!b->on)
+		return refuse(msg, "no battle is under way: there is no loan to take back\n");
+	if (!valid(w, lender))
+		return refuse(msg, "no such country\n");
+	for (s = 0; s < 2 && b->side[s].loan[lender] == 0; s++)
+		;
+	if (s == 2)
+		return refuse(msg, "you have no loan in this battle\n");
+	sd = &b->side[s];
+	amount = sd->loan[lender];
+	sd->loan[lender] = 0;
+	w->c[lender].points += amount;
+	say(msg, "%s takes back its loan of %lld from %s. %s's total is now %lld.\n",
+	    name(w, lender), amount, name(w, sd->country), name(w, lender), w->c[lender].points);
+	have = sd->own + loans(sd);
+	if (sd->figure <= have)
+		return 0;
+	sd->figure = have;
+	record(w, "A loan was taken back: %s's figure falls to %lld.", name(w, sd->country), have);
+	if (b->answer != s && sd->figure <= b->side[!s].figure) {
+		b->answer = s;
+		record(w, "%s must answer again with more than %lld.", name(w, sd->country),
+		    b->side[!s].figure);
+	}
+	return 0;
+}
+
+/* ----------------------------------------------------------- commands -- */
+
+static const struct {
+	const char *word;
+	enum war_verb verb;
+} verbs[] = {
+	{ "attack", WAR_ATTACK },
+	{ "pass", WAR_PASS },
+	{ "lend", WAR_LEND },
+	{ "loan", WAR_LEND },
+	{ "withdraw", WAR_WITHDRAW },
+	{ "counter", WAR_COUNTER },
+	{ "counterattack", WAR_COUNTER },
+	{ "counter-attack", WAR_COUNTER },
+	{ "ally", WAR_ALLY },
+	{ "alliance", WAR_ALLY },
+	{ "yield", WAR_YIELD },
+	{ "surrender", WAR_YIELD },
+};
+
+/* Words that only join the others ("WITH 2000", "TO Country-E"). */
+static const char *const fillers[] = {
+	"with", "to", "points", "point", "pts", "terms", "for", "loan", "my",
+};
+
+#define MAX_WORDS 16
+
+struct word {
+	const char *p;
+	size_t n;
+};
+
+/* The verb word w names, exactly or misspelt by one letter (a note). */
+static int
+read_verb(struct word w, enum war_verb *verb, struct buf *msg)
+{
+	size_t i;
+	int found = -1;
+
+	for (i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
+		if (str_eqn_nocase(w.p, w.n, verbs[i].word)) {
+			*verb = verbs[i].verb;
+			return 0;
+		}
+	for (i = 0; w.n >= 3 && i < sizeof verbs / sizeof verbs[0]; i++) {
+		if (str_edit_distance(w.p, w.n, verbs[i].word, strlen(verbs[i].word), 1) > 1)
+			continue;
+		if (found >= 0 && verbs[found].verb != verbs[i].verb)
+			return refuse(msg, "'%.*s' could be %s or %s: write the command in full\n",
+			    (int)w.n, w.p, verbs[found].word, verbs[i].word);
+		found = (int)i;
+	}
+	if (found < 0)
+		return refuse(msg, "'%.*s' is not a command of the war: ATTACK, PASS, LEND, "
+		    "WITHDRAW, COUNTER, ALLY or YIELD\n", (int)w.n, w.p);
+	*verb = verbs[found].verb;
+	say(msg, "'%.*s' read as %s\n", (int)w.n, w.p, verbs[found].word);
+	return 0;
+}
+
+/* Split line into words at blanks, dropping a trailing '.', '!' or ';'. */
+static int
+split(const char *line, size_t len, struct word *w, struct buf *msg)
+{
+	size_t i = 0, start;
+	int n = 0;
+
+	while (i < len) {
+		while (i < len && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r'))
+			i++;
+		if (i == len)
+			break;
+		start = i;
+		while (i < len && line[i] != ' ' && line[i] != '\t' && line[i] != '\r')
+			i++;
+		if (n == MAX_WORDS)
+			return refuse(msg, "too many words: a command is a short line\n");
+		w[n].p = line + start;
+		w[n].n = i - start;
+		while (w[n].n > 0 && strchr(".!;,", w[n].p[w[n].n - 1]) != NULL)
+			w[n].n--;
+		if (w[n].n > 0)
+			n++;
+	}
+	return n;
+}
+
+/* A number of points: digits, or digits in groups of three with commas
+ * ("2,000"). Returns 1 and *out, 0 when w is no number, -1 (with the
+ * reason) when it begins with a digit but cannot be read. */
+static int
+read_number(struct word w, long long *out, struct buf *msg)
+{
+	long long v = 0;
+	size_t i, group = 0;
+	bool commas = false;
+
+	if (w.n == 0 || w.p[0] < '0' || w.p[0] > '9')
+		return 0;
+	for (i = 0; i < w.n; i++) {
+		if (w.p[i] == ',') {
+			if ((commas && group != 3) || (!commas && (group < 1 || group > 3)))
+				break;
+			commas = true;
+			group = 0;
+			continue;
+		}
+		if (w.p[i] < '0' || w.p[i] > '9' || v > WAR_MAX_POINTS)
+			break;
+		v = v * 10 + (w.p[i] - '0');
+		group++;
+	}
+	if (i < w.n || (commas && group != 3) || v > WAR_MAX_POINTS)
+		return refuse(msg, "cannot read '%.*s' as points: write a whole number up to "
+		    "%lld, as 2000 or 2,000\n", (int)w.n, w.p, WAR_MAX_POINTS);
+	*out = v;
+	return 1;
+}
+
+static bool
+filler(struct word w)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof fillers / sizeof fillers[0]; i++)
+		if (str_eqn_nocase(w.p, w.n, fillers[i]))
+			return true;
+	return false;
+}
+
+/* The countries' names, separated by ", ". */
+static void
+list_names(const struct war *w, const int *which, int k, struct buf *msg)
+{
+	int i;
+
+	for (i = 0; i < k; i++)
+		say(msg, "%s%s", i ? ", " : "", name(w, which[i]));
+}
+
+int
+war_match_country(const struct war *w, const char *text, size_t len, struct buf *msg)
+{
+	char key[64], cand[WAR_NAME_SIZE];
+	int hits[WAR_MAX_COUNTRIES], nhits = 0, i, d, best = 99;
+	size_t klen;
+
+	squeeze(text, len, key, sizeof key);
+	klen = strlen(key);
+	if (klen == 0)
+		return refuse(msg, "no country named\n");
+	for (i = 0; i < w->n; i++) {
+		squeeze(name(w, i), strlen(name(w, i)), cand, sizeof cand);
+		if (strcmp(cand, key) == 0)
+			return i;
+		if (strncmp(cand, key, klen) == 0)
+			hits[nhits++] = i;
+	}
+	if (nhits == 0)
+		for (i = 0; i < w->n; i++) {
+			squeeze(name(w, i), strlen(name(w, i)), cand, sizeof cand);
+			d = str_edit_distance(key, klen, cand, strlen(cand), klen <= 4 ? 1 : 2);
+			if (d < best) {
+				best = d;
+				nhits = 0;
+			}
+			if (d == best && d <= (klen <= 4 ? 1 : 2))
+				hits[nhits++] = i;
+		}
+	if (nhits == 1) {
+		say(msg, "'%.*s' read as %s\n", (int)len, text, name(w, hits[0]));
+		return hits[0];
+	}
+	if (nhits > 1) {
+		say(msg, "'%.*s' could be ", (int)len, text);
+		list_names(w, hits, nhits, msg);
+		return refuse(msg, ": write more of the name\n");
+	}
+	say(msg, "no country is called '%.*s'", (int)len, text);
+	for (i = 0, best = 99; i < w->n; i++) {
+		squeeze(name(w, i), strlen(name(w, i)), cand, sizeof cand);
+		d = str_edit_distance(key, klen, cand, strlen(cand), 5);
+		if (d < best) {
+			best = d;
+			hits[0] = i;
+		}
+	}
+	if (best <= 5)
+		return refuse(msg, ": did you mean %s?\n", name(w, hits[0]));
+	for (i = 0; i < w->n; i++)
+		hits[i] = i;
+	say(msg, ": the countries are ");
+	list_names(w, hits, w->n, msg);
+	return refuse(msg, "\n");
+}
+
+/* How each verb is written, for the reasons. */
+static const char *
+usage(enum war_verb v)
+{
+	switch (v) {
+	case WAR_ATTACK:	return "ATTACK Country-E WITH 2000";
+	case WAR_LEND:		return "LEND 500 TO Country-E";
+	case WAR_COUNTER:	return "COUNTER 2300";
+	case WAR_ALLY:		return "ALLY Country-B TERMS 2 FOR 1";
+	case WAR_PASS:		return "PASS";
+	case WAR_WITHDRAW:	return "WITHDRAW LOAN";
+	case WAR_YIELD:		return "YIELD";
+	}
+	return "";
+}
+
+int
+war_read_command(const struct war *w, const char *line, size_t len, struct war_cmd *out,
+    struct buf *msg)
+{
+	struct word words[MAX_WORDS];
+	long long num[MAX_WORDS];
+	const char *np = NULL, *ne = NULL;
+	int n, i, k, nnum = 0, wants_name, wants_num;
+
+	memset(out, 0, sizeof *out);
+	out->country = -1;
+	if ((n = split(line, len, words, msg)) < 0)
+		return -1;
+	if (n == 0)
+		return refuse(msg, "an empty command\n");
+	if (read_verb(words[0], &out->verb, msg) < 0)
+		return -1;
+	for (i = 1; i < n; i++) {
+		if ((k = read_number(words[i], &num[nnum], msg)) < 0)
+			return -1;
+		if (k) {
+			nnum++;
+		} else if (!filler(words[i])) {
+			if (np == NULL)
+				np = words[i].p;
+			ne = words[i].p + words[i].n;
+		}
+	}
+	wants_name = out->verb == WAR_ATTACK || out->verb == WAR_LEND || out->verb == WAR_ALLY;
+	wants_num = out->verb == WAR_ATTACK || out->verb == WAR_LEND || out->verb == WAR_COUNTER;
+	if (wants_name && np == NULL)
+		return refuse(msg, "which country? Write %s\n", usage(out->verb));
+	if ((wants_num && nnum != 1) || (out->verb == WAR_ALLY && nnum != 0 && nnum != 2))
+		return refuse(msg, "%s points? Write %s\n", nnum ? "which" : "how many",
+		    usage(out->verb));
+	if (!wants_name && np != NULL)
+		say(msg, "'%.*s' ignored: %s\n", (int)(ne - np), np, usage(out->verb));
+	if (!wants_num && out->verb != WAR_ALLY && nnum)
+		say(msg, "the number ignored: %s\n", usage(out->verb));
+	if (wants_name && (out->country = war_match_country(w, np, (size_t)(ne - np), msg)) < 0)
+		return -1;
+	out->points = wants_num ? num[0] : 0;
+	if (out->verb == WAR_ALLY) {
+		out->repay = nnum ? (int)(num[0] < 1000 ? num[0] : 1000) : 1;
+		out->per = nnum ? (int)(num[1] < 1000 ? num[1] : 1000) : 1;
+	}
+	return 0;
+}
+
+int
+war_do(struct war *w, int who, const struct war_cmd *cmd, struct buf *msg)
+{
+	switch (cmd->verb) {
+	case WAR_ATTACK:	return war_attack(w, who, cmd->country, cmd->points, msg);
+	case WAR_PASS:		return war_pass(w, who, msg);
+	case WAR_LEND:		return war_lend(w, who, cmd->country, cmd->points, msg);
+	case WAR_WITHDRAW:	return war_withdraw(w, who, msg);
+	case WAR_COUNTER:	return war_counter(w, who, cmd->points, msg);
+	case WAR_ALLY:		return war_ally(w, who, cmd->country, cmd->repay, cmd->per, msg);
+	case WAR_YIELD:		return war_yield(w, who, msg);
+	}
+	return refuse(msg, "unknown command\n");
+}
+
+/* -------------------------------------------------------------- views -- */
+
+void
+war_news(const struct war *w, long long since, struct buf *out)
+{
+	long long k = since;
+
+	if (k < w->nevents - WAR_MAX_EVENTS)
+		k = w->nevents - WAR_MAX_EVENTS;
+	if (k < 0)
+		k = 0;
+	for (; k < w->nevents; k++)
+		buf_printf(out, "%s\n", w->record[k % WAR_MAX_EVENTS]);
+}
+
+/* Whose turn it is, in words. */
+static void
+turn_line(const struct war *w, struct buf *out)
+{
+	const struct war_battle *b = &w->battle;
+
+	if (w->stage == WAR_SETUP) {
+		buf_puts(out, "The war has not started: alliances may be signed (ALLY).\n");
+		return;
+	}
+	if (w->stage == WAR_OVER) {
+		if (w->winner >= 0)
+			buf_printf(out, "The war is over: %s has won.\n", name(w, w->winner));
+		else
+			buf_puts(out, "The war is over without a single victor.\n");
+		return;
+	}
+	if (!b->on) {
+		buf_printf(out, "Round %d. %s's call: ATTACK or PASS.\n", w->round,
+		    name(w, w->call));
+		return;
+	}
+	buf_printf(out, "Round %d. Battle: %s attacks %s.\n", w->round,
+	    name(w, b->side[WAR_ATTACKER].country), name(w, b->side[WAR_DEFENDER].country));
+	buf_printf(out, "%s must answer with more than %lld (COUNTER), or YIELD.\n",
+	    name(w, b->side[b->answer].country), b->side[!b->answer].figure);
+}
+
+/* The countries, which are out and who took them. */
+static void
+countries_line(const struct war *w, struct buf *out)
+{
+	int i;
+
+	buf_puts(out, "Countries:");
+	for (i = 0; i < w->n; i++) {
+		buf_printf(out, "%s %s", i ? "," : "", name(w, i));
+		if (!w->c[i].alive)
+			buf_printf(out, " (taken by %s)", name(w, w->c[i].conquered_by));
+	}
+	buf_puts(out, "\n");
+}
+
+void
+war_public(const struct war *w, struct buf *out)
+{
+	countries_line(w, out);
+	if (w->nevents > 0) {
+		buf_puts(out, "\nThe war so far:\n");
+		if (w->nevents > WAR_MAX_EVENTS)
+			buf_printf(out, "(the first %lld events are not shown)\n",
+			    w->nevents - WAR_MAX_EVENTS);
+		war_news(w, 0, out);
+	}
+	buf_puts(out, "\n");
+	turn_line(w, out);
+}
+
+/* c's alliances, and its proposals made and received before the start. */
+static void
+private_alliances(const struct war *w, int c, struct buf *out)
+{
+	int i;
+
+	for (i = 0; i < w->n; i++) {
+		if (has_terms(w->ally[c][i]))
+			buf_printf(out, "Allied with %s: %d paid back FOR %d lent.\n", name(w, i),
+			    w->ally[c][i].repay, w->ally[c][i].per);
+		if (has_terms(w->offer[c][i]))
+			buf_printf(out, "You proposed an alliance to %s on %d FOR %d.\n",
+			    name(w, i), w->offer[c][i].repay, w->offer[c][i].per);
+		if (has_terms(w->offer[i][c]))
+			buf_printf(out, "%s proposed an alliance to you on %d FOR %d.\n",
+			    name(w, i), w->offer[i][c].repay, w->offer[i][c].per);
+	}
+}
+
+void
+war_private(const struct war *w, int c, struct buf *out)
+{
+	const struct war_battle *b = &w->battle;
+	int s, i;
+
+	if (!valid(w, c))
+		return;
+	if (!w->c[c].alive) {
+		buf_printf(out, "%s was taken by %s: you follow the war as observers.\n",
+		    name(w, c), name(w, w->c[c].conquered_by));
+		return;
+	}
+	buf_printf(out, "%s: your total is %lld%s.\n", name(w, c), w->c[c].points,
+	    w->c[c].fort && w->stage == WAR_SETUP ? " (your fort adds 100 when the war starts)" : "");
+	private_alliances(w, c, out);
+	for (s = 0; b->on && s < 2; s++) {
+		if (b->side[s].loan[c] > 0)
+			buf_printf(out, "You lend %lld to %s.\n", b->side[s].loan[c],
+			    name(w, b->side[s].country));
+		if (b->side[s].country != c)
+			continue;
+		buf_printf(out, "In the battle: your figure %lld, your own points in it %lld.\n",
+		    b->side[s].figure, b->side[s].own);
+		for (i = 0; i < WAR_MAX_COUNTRIES; i++)
+			if (b->side[s].loan[i] > 0)
+				buf_printf(out, "%s lends you %lld.\n", name(w, i), b->side[s].loan[i]);
+	}
+}
+
+void
+war_full(const struct war *w, struct buf *out)
+{
+	const struct war_battle *b = &w->battle;
+	int i, j, s;
+
+	buf_puts(out, "Game master's copy.\n");
+	for (i = 0; i < w->n; i++) {
+		buf_printf(out, "%s: total %lld%s", name(w, i), w->c[i].points,
+		    w->c[i].fort ? ", fort" : "");
+		if (!w->c[i].alive)
+			buf_printf(out, ", taken by %s", name(w, w->c[i].conquered_by));
+		buf_puts(out, "\n");
+	}
+	for (i = 0; i < w->n; i++)
+		for (j = 0; j < w->n; j++) {
+			if (i < j && has_terms(w->ally[i][j]))
+				buf_printf(out, "Alliance %s and %s: %d FOR %d.\n", name(w, i),
+				    name(w, j), w->ally[i][j].repay, w->ally[i][j].per);
+			if (has_terms(w->offer[i][j]))
+				buf_printf(out, "Proposal %s to %s: %d FOR %d.\n", name(w, i),
+				    name(w, j), w->offer[i][j].repay, w->offer[i][j].per);
+		}
+	for (s = 0; b->on && s < 2; s++) {
+		buf_printf(out, "%s: figure %lld, own points in the battle %lld.\n",
+		    name(w, b->side[s].country), b->side[s].figure, b->side[s].own);
+		for (i = 0; i < WAR_MAX_COUNTRIES; i++)
+			if (b->side[s].loan[i] > 0)
+				buf_printf(out, "  %s lends it %lld.\n", name(w, i),
+				    b->side[s].loan[i]);
+	}
+	buf_puts(out, "\n");
+	war_public(w, out);
+}
+
+/* ---------------------------------------------------------- text form -- */
+
+static const char *const stages[] = { "setup", "on", "over" };
+
+void
+war_write(const struct war *w, struct buf *out)
+{
+	const struct war_battle *b = &w->battle;
+	long long k;
+	int i, j, s;
+
+	for (i = 0; i < w->n; i++)
+		buf_printf(out, "war-country %s %lld %s %s %s\n", name(w, i), w->c[i].points,
+		    w->c[i].fort ? "fort" : "nofort", w->c[i].called ? "called" : "-",
+		    w->c[i].attacked ? "attacked" : "-");
+	for (i = 0; i < w->n; i++)
+		if (!w->c[i].alive)
+			buf_printf(out, "war-taken %s by %s\n", name(w, i),
+			    name(w, w->c[i].conquered_by));
+	for (i = 0; i < w->n; i++)
+		for (j = 0; j < w->n; j++) {
+			if (i < j && has_terms(w->ally[i][j]))
+				buf_printf(out, "war-ally %s %s %d %d\n", name(w, i), name(w, j),
+				    w->ally[i][j].repay, w->ally[i][j].per);
+			if (has_terms(w->offer[i][j]))
+				buf_printf(out, "war-offer %s %s %d %d\n", name(w, i), name(w, j),
+				    w->offer[i][j].repay, w->offer[i][j].per);
+		}
+	buf_printf(out, "war-stage %s round %d passes %d call %s winner %s\n", stages[w->stage],
+	    w->round, w->passes, w->call >= 0 ? name(w, w->call) : "-",
+	    w->winner >= 0 ? name(w, w->winner) : "-");
+	if (b->on) {
+		buf_printf(out, "war-battle %s answers\n", name(w, b->side[b->answer].country));
+		for (s = 0; s < 2; s++) {
+			buf_printf(out, "war-side %s %lld %lld\n", name(w, b->side[s].country),
+			    b->side[s].figure, b->side[s].own);
+			for (i = 0; i < WAR_MAX_COUNTRIES; i++)
+				if (b->side[s].loan[i] > 0)
+					buf_printf(out, "war-loan %s %s %lld\n", name(w, i),
+					    name(w, b->side[s].country), b->side[s].loan[i]);
+		}
+	}
+	buf_printf(out, "war-events %lld\n", w->nevents);
+	k = w->nevents > WAR_MAX_EVENTS ? w->nevents - WAR_MAX_EVENTS : 0;
+	for (; k < w->nevents; k++)
+		buf_printf(out, "war-record %s\n", w->record[k % WAR_MAX_EVENTS]);
+}
+
+/* Take a country's name at *p: its number, or -1. */
+static int
+scan_country(const struct war *w, const char **p)
+{
+	char s[WAR_NAME_SIZE];
+
+	if (scan_name(p, s, sizeof s) < 0)
+		return -1;
+	return war_find(w, s);
+}
+
+/* A word at *p that is one of the n words of set: its index, or -1. */
+static int
+scan_choice(const char **p, const char *const *set, int n)
+{
+	struct scan_word wd;
+	const char *q = *p;
+	int i;
+
+	if (scan_word(&q, &wd) < 0)
+		return -1;
+	for (i = 0; i < n; i++)
+		if (scan_word_is(&wd, set[i])) {
+			*p = q;
+			return i;
+		}
+	return -1;
+}
+
+static int
+read_country(struct war *w, const char *p)
+{
+	static const char *const fort[] = { "nofort", "fort" };
+	static const char *const called[] = { "-", "called" };
+	static const char *const attacked[] = { "-", "attacked" };
+	char s[WAR_NAME_SIZE];
+	long pts;
+	int f, c, a;
+
+	if (scan_name(&p, s, sizeof s) < 0 || scan_long(&p, 0, WAR_MAX_TOTAL, &pts) < 0 ||
+	    (f = scan_choice(&p, fort, 2)) < 0 || (c = scan_choice(&p, called, 2)) < 0 ||
+	    (a = scan_choice(&p, attacked, 2)) < 0 || !scan_at_end(&p))
+		return -1;
+	if (war_add_country(w, s, 0, f, NULL) < 0)
+		return -1;
+	w->c[w->n - 1].points = pts;
+	w->c[w->n - 1].called = c;
+	w->c[w->n - 1].attacked = a;
+	return 0;
+}
+
+static int
+read_terms(struct war *w, const char *p, bool binding)
+{
+	long r, per;
+	int a, b;
+
+	if ((a = scan_country(w, &p)) < 0 || (b = scan_country(w, &p)) < 0 || a == b ||
+	    scan_long(&p, 1, WAR_MAX_TERMS, &r) < 0 || scan_long(&p, 1, WAR_MAX_TERMS, &per) < 0 ||
+	    !scan_at_end(&p))
+		return -1;
+	w->offer[a][b].repay = (short)r;
+	w->offer[a][b].per = (short)per;
+	if (binding) {
+		w->ally[a][b] = w->ally[b][a] = w->offer[a][b];
+		memset(&w->offer[a][b], 0, sizeof w->offer[a][b]);
+	}
+	return 0;
+}
+
+static int
+read_stage(struct war *w, const char *p)
+{
+	long round, passes;
+	int s;
+
+	if ((s = scan_choice(&p, stages, 3)) < 0 || scan_literal(&p, "round") < 0 ||
+	    scan_long(&p, 0, 1000000000, &round) < 0 || scan_literal(&p, "passes") < 0 ||
+	    scan_long(&p, 0, WAR_MAX_COUNTRIES, &passes) < 0 || scan_literal(&p, "call") < 0)
+		return -1;
+	w->stage = (enum war_stage)s;
+	w->round = (int)round;
+	w->passes = (int)passes;
+	if (scan_literal(&p, "-") < 0 && (w->call = scan_country(w, &p)) < 0)
+		return -1;
+	if (scan_literal(&p, "winner") < 0)
+		return -1;
+	if (scan_literal(&p, "-") < 0 && (w->winner = scan_country(w, &p)) < 0)
+		return -1;
+	return scan_at_end(&p) ? 0 : -1;
+}
+
+/* war-side lines come attacker first; *sides counts them. */
+static int
+read_side(struct war *w, const char *p, int *sides)
+{
+	struct war_side *sd;
+	long fig, own;
+	int c;
+
+	if (!w->battle.on || *sides >= 2 || (c = scan_country(w, &p)) < 0 ||
+	    scan_long(&p, 0, WAR_MAX_TOTAL, &fig) < 0 ||
+	    scan_long(&p, 0, WAR_MAX_TOTAL, &own) < 0 || !scan_at_end(&p))
+		return -1;
+	sd = &w->battle.side[(*sides)++];
+	sd->country = c;
+	sd->figure = fig;
+	sd->own = own;
+	return 0;
+}
+
+static int
+read_loan(struct war *w, const char *p, int sides)
+{
+	long pts;
+	int lender, to;
+
+	if ((lender = scan_country(w, &p)) < 0 || (to = scan_country(w, &p)) < 0 ||
+	    scan_long(&p, 1, WAR_MAX_TOTAL, &pts) < 0 || !scan_at_end(&p) || sides < 1 ||
+	    w->battle.side[sides - 1].country != to)
+		return -1;
+	w->battle.side[sides - 1].loan[lender] = pts;
+	return 0;
+}
+
+/* One "war-..." line (key, the rest at p). Returns 0 or -1. */
+static int
+read_line(struct war *w, const char *key, const char *p, int *sides, int *answers)
+{
+	long long k;
+	long n;
+	int a, b;
+
+	if (strcmp(key, "war-country") == 0)
+		return read_country(w, p);
+	if (strcmp(key, "war-taken") == 0) {
+		if ((a = scan_country(w, &p)) < 0 || scan_literal(&p, "by") < 0 ||
+		    (b = scan_country(w, &p)) < 0 || !scan_at_end(&p))
+			return -1;
+		w->c[a].alive = false;
+		w->c[a].conquered_by = b;
+		return 0;
+	}
+	if (strcmp(key, "war-ally") == 0 || strcmp(key, "war-offer") == 0)
+		return read_terms(w, p, strcmp(key, "war-ally") == 0);
+	if (strcmp(key, "war-stage") == 0)
+		return read_stage(w, p);
+	if (strcmp(key, "war-battle") == 0) {
+		if ((*answers = scan_country(w, &p)) < 0 || scan_literal(&p, "answers") < 0 ||
+		    !scan_at_end(&p))
+			return -1;
+		w->battle.on = true;
+		return 0;
+	}
+	if (strcmp(key, "war-side") == 0)
+		return read_side(w, p, sides);
+	if (strcmp(key, "war-loan") == 0)
+		return read_loan(w, p, *sides);
+	if (strcmp(key, "war-events") == 0) {
+		if (scan_long(&p, 0, 2000000000, &n) < 0 || !scan_at_end(&p))
+			return -1;
+		w->nevents = n > WAR_MAX_EVENTS ? n - WAR_MAX_EVENTS : 0;
+		return 0;
+	}
+	if (strcmp(key, "war-record") == 0) {
+		k = w->nevents++;
+		str_copy(w->record[k % WAR_MAX_EVENTS], p, WAR_EVENT_SIZE);
+		return 0;
+	}
+	return -1;
+}
+
+int
+war_read(struct war *w, const char *text, size_t len, struct buf *err)
+{
+	const char *p = text, *end = text + len, *s;
+	char line[WAR_EVENT_SIZE + 64], *key, *val;
+	size_t n;
+	int lineno = 0, sides = 0, answers = -1, r;
+
+	war_init(w);
+	while ((s = str_next_line(&p, end, &n)) != NULL) {
+		lineno++;
+		if ((r = str_split_kv(s, n, line, sizeof line, &key, &val)) == 0)
+			continue;
+		if (r < 0 || read_line(w, key, val, &sides, &answers) < 0) {
+			if (err != NULL)
+				buf_printf(err, "war line %d: cannot read '%.*s'\n", lineno,
+				    (int)(n < 80 ? n : 80), s);
+			return -1;
+		}
+	}
+	if (w->battle.on) {
+		if (sides != 2 || (w->battle.answer = side_of(w, answers)) < 0) {
+			if (err != NULL)
+				buf_puts(err, "war: the battle lacks a side\n");
+			return -1;
+		}
+	}
+	return 0;
+}
