@@ -428,7 +428,7 @@ handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool h
 	j->now = now;
 	j->seq = seq;
 	j->host = host;
-	outbound_event(j, "m%ld", seq);
+	judge_event(j, "m%ld", seq);
 	if (mail_unanswered(j, m, host))
 		return;
 	memset(&ml, 0, sizeof ml);

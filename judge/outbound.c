@@ -77,7 +77,7 @@ outbound_send(struct judge *j, const struct game *g, const char *const *to, int 
 }
 
 void
-outbound_event(struct judge *j, const char *fmt, ...)
+judge_event(struct judge *j, const char *fmt, ...)
 {
 	va_list ap;
 

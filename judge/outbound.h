@@ -19,9 +19,7 @@
 void outbound_send(struct judge *j, const struct game *g, const char *const *to, int nto,
     const char *const *cc, int ncc, const char *subject, const char *text,
     const char *in_reply_to, const char *references, enum outmsg_auto a);
-/* Start an event: what follows is named after it (Message-IDs
- * "pouch.<name>.<n>@domain", random labels "<name>/<n>"). */
-void outbound_event(struct judge *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* judge_event(): declared with the services to the rule systems (system.h). */
 /* 16 random bytes from the shell, labelled with the event and draw so that
  * a replay can reproduce them. Returns 0, or -1 when there are none. */
 int outbound_random(struct judge *j, unsigned char r[16]);

@@ -42,6 +42,13 @@ new_password(struct judge *j, char *out, size_t size)
 }
 
 /* Tell the GM of the new game g its password pw, made up by the judge. */
+/* What g's players call it: "Diplomacy game", or its system's word. */
+static const char *
+game_kind(const struct game *g)
+{
+	return g->sys->kind ? g->sys->kind : "Diplomacy game";
+}
+
 static void
 tell_gm(struct judge *j, const struct game *g, const char *pw)
 {
@@ -50,12 +57,13 @@ tell_gm(struct judge *j, const struct game *g, const char *pw)
 	const char *to[1] = { g->gms[0] };
 
 	buf_init(&text, 1 << 16);
-	buf_printf(&text, "You are the game master of the Diplomacy game %s (%s), run by mail\n"
+	buf_printf(&text, "You are the game master of the %s %s (%s), run by mail\n"
 	    "by the judge %s.\n\nYour password is: %s\nKeep it secret.\n\n"
 	    "Send your commands to %s, starting with the line\n  GAME %s GM <password>\n"
-	    "then for example DELEGATION England alice@example.org, and START.\n"
-	    "Send HELP for all commands.\n", g->name, g->map->title, j->conf->address, pw,
-	    j->conf->address, g->name);
+	    "then for example DELEGATION %s alice@example.org, and START.\n"
+	    "Send HELP for all commands.\n", game_kind(g), g->name, g->map->title,
+	    j->conf->address, pw, j->conf->address, g->name,
+	    g->sys->kind ? g->sys->example_side : "England");
 	if (judge_address_placeholder(j->conf)) {
 		buf_putc(&text, '\n');
 		judge_address_warning(j->conf, "", &text);
@@ -108,7 +116,7 @@ judge_new_game(struct judge *j, const char *name, const struct game_settings *s,
 		return NULL;
 	}
 	if (j->seq == 0)
-		outbound_event(j, "%s.new", name);
+		judge_event(j, "%s.new", name);
 	if (gm_password == NULL) {
 		if (new_password(j, pw, sizeof pw) < 0) {
 			buf_puts(why, "no randomness for a password");
@@ -233,9 +241,14 @@ tell_delegation(struct judge *j, const struct game *g, const power_id *ps, int n
 	int i;
 
 	buf_init(&text, TEXT_MAX);
-	buf_printf(&text, "You play %s in the Diplomacy game %s (%s, %s rules), run by mail\n"
-	    "by the judge %s. Your delegation:", names, g->name, g->map->title,
-	    edition_name(g->set.edition), j->conf->address);
+	if (g->sys->kind == NULL)
+		buf_printf(&text, "You play %s in the Diplomacy game %s (%s, %s rules), run by mail\n"
+		    "by the judge %s. Your delegation:", names, g->name, g->map->title,
+		    edition_name(g->set.edition), j->conf->address);
+	else
+		buf_printf(&text, "You play %s in the %s %s (%s), run by mail\nby the judge %s. "
+		    "Your delegation:", names, g->sys->kind, g->name, g->map->title,
+		    j->conf->address);
 	for (i = 0; i < d->nmembers; i++)
 		buf_printf(&text, " %s", d->members[i].addr);
 	buf_puts(&text, ".\n\n");
@@ -244,8 +257,9 @@ tell_delegation(struct judge *j, const struct game *g, const power_id *ps, int n
 		    "orders.\n\n", pw);
 	else
 		buf_puts(&text, "Your game master will give you your password.\n\n");
-	buf_printf(&text, "Send your orders to %s, starting with the line\n  GAME %s %s <password>\n"
-	    "Send HELP for instructions.\n", j->conf->address, g->name, g->map->powers[ps[0]].name);
+	buf_printf(&text, "Send your %s to %s, starting with the line\n  GAME %s %s <password>\n"
+	    "Send HELP for instructions.\n", g->sys->kind ? "commands" : "orders",
+	    j->conf->address, g->name, g->map->powers[ps[0]].name);
 	if (np > 1)
 		buf_puts(&text, "One password and one mail serve all your powers: the GAME line may name\n"
 		    "any of them, and each order goes to the power whose unit (or home centre)\n"
@@ -273,7 +287,7 @@ judge_add_delegations(struct judge *j, struct game *g, const power_id *ps, int n
 	j->now = now;
 	if (j->seq == 0) {
 		/* A host's command: named after the game, power and time. */
-		outbound_event(j, "%s.d%s.%lld", g->name, g->map->powers[ps[0]].abbr, (long long)now);
+		judge_event(j, "%s.d%s.%lld", g->name, g->map->powers[ps[0]].abbr, (long long)now);
 	}
 	n = split_addrs(members, addrs, GAME_MAX_MEMBERS);
 	if (n <= 0) {
@@ -318,7 +332,7 @@ judge_start(struct judge *j, struct game *g, time_t now, struct buf *why)
 	g->status = GAME_ACTIVE;
 	j->now = now;
 	if (j->seq == 0)
-		outbound_event(j, "%s.start", g->name);
+		judge_event(j, "%s.start", g->name);
 	turn_start_phase(j, g, now);
 	judge_touch(j, g);
 	judge_audit(j, g, "game started");

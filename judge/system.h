@@ -55,6 +55,12 @@ struct system_command {
 
 struct rule_system {
 	const char *name;		/* as a variant file names it: "standard", "muna" */
+	/* A game that is no Diplomacy game: what its mails call it ("World
+	 * Game war"; they then speak of commands, not orders, and name no
+	 * edition) and a side to name in examples ("Country-A"). NULL: a
+	 * Diplomacy game. */
+	const char *kind;
+	const char *example_side;
 	/* Work out t->next from the adjudicated phase and append the report
 	 * everyone gets to t->report. */
 	void (*turn)(struct turn *t);
@@ -135,6 +141,10 @@ time_t judge_now(const struct judge *j);
 void judge_time_human(const struct judge *j, const char *zone, time_t t, char *out, size_t size);
 /* Is power p in civil disorder (nobody to give its orders)? */
 bool judge_in_disorder(const struct game *g, power_id p);
+/* Start an event: what follows is named after it (Message-IDs
+ * "pouch.<name>.<n>@domain", random labels "<name>/<n>"); the same event
+ * must name the same messages when a run is repeated. */
+void judge_event(struct judge *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Mark g changed: it is written back at the end of the run. */
 void judge_touch(struct judge *j, const struct game *g);
 /* The deadline of a step or phase of g starting at start: its movement

@@ -349,7 +349,7 @@ judge_process(struct judge *j, struct game *g, time_t now, bool preview, struct 
 	index = ++g->nphases;
 	if (j->seq == 0) {
 		/* From the clock: name the messages after the phase. */
-		outbound_event(j, "%s.p%d", g->name, index);
+		judge_event(j, "%s.p%d", g->name, index);
 	}
 	text = history_record(g, &before, orders, n, now, buf_str(&common), buf_str(&kept));
 	buf_free(&kept);
@@ -389,7 +389,7 @@ remind(struct judge *j, struct game *g, time_t now)
 			g->del[q].reminded = true;
 		}
 		judge_touch(j, g);
-		outbound_event(j, "%s.r%d.%s", g->name, g->nphases, m->powers[p].abbr);
+		judge_event(j, "%s.r%d.%s", g->name, g->nphases, m->powers[p].abbr);
 		snprintf(subject, sizeof subject, "[%s] reminder: orders for %s", g->name,
 		    phase_format(&g->board, ph, sizeof ph));
 		for (i = 0; i < d->nmembers; i++) {
@@ -449,7 +449,7 @@ tell_deadline_passed(struct judge *j, struct game *g)
 	buf_init(&body, TEXT_MAX);
 	buf_init(&late, 1024);
 	buf_init(&names, 256);
-	outbound_event(j, "%s.w%d", g->name, g->nphases);
+	judge_event(j, "%s.w%d", g->name, g->nphases);
 	phase_format(&g->board, ph, sizeof ph);
 	snprintf(subject, sizeof subject, "[%s] deadline passed: orders missing for %s", g->name, ph);
 	for (p = 0; p < m->npowers; p++) {
@@ -610,7 +610,7 @@ tick(struct judge *j, time_t now, bool early)
 	for (gi = 0; gi < j->ngames; gi++) {
 		struct game *g = j->games[gi];
 
-		outbound_event(j, "%s.t%d", g->name, g->nphases);
+		judge_event(j, "%s.t%d", g->name, g->nphases);
 		for (rounds = 0; rounds < 8 && g->status == GAME_ACTIVE; rounds++)
 			if (!tick_game(j, g, now, early))
 				break;

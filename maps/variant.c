@@ -525,11 +525,49 @@ system_attr(struct loader *ld, xmlNode *root)
 	xml_free(v);
 }
 
+/* board="none": a game of this variant is no board of units (the World
+ * Game's war): its rule system names the sides. Anything else but "none"
+ * is an error. */
+static bool
+no_board(struct loader *ld, xmlNode *root)
+{
+	char *v = attr(root, "board");
+	bool none = v != NULL && strcmp(v, "none") == 0;
+
+	if (v != NULL && !none)
+		fail(ld, line_of(root), "board may only be \"none\" (no map: the rule system names "
+		    "the sides)");
+	xml_free(v);
+	return none;
+}
+
+/* A variant without a board: a description and options, nothing else;
+ * its rule system must be named. */
+static void
+load_boardless(struct loader *ld, xmlNode *root)
+{
+	xmlNode *c;
+
+	if (ld->m->system[0] == '\0')
+		fail(ld, line_of(root), "a variant without a board must name its rule system "
+		    "(system=...)");
+	for (c = root->children; c; c = c->next) {
+		if (is_el(c, "option"))
+			load_option(ld, c);
+		else if (c->type == XML_ELEMENT_NODE && !is_el(c, "description") &&
+		    !is_el(c, "source"))
+			fail(ld, line_of(c), "a variant without a board has no <%s>",
+			    (const char *)c->name);
+	}
+	map_finish(ld->m);
+	ld->m->victory_centres = 0;
+}
+
 static void
 load_root(struct loader *ld, xmlNode *root)
 {
 	static const char *const allowed[] = { "name", "title", "start-year", "victory-centres",
-		"system", NULL };
+		"system", "board", NULL };
 	struct map *m = ld->m;
 	xmlNode *c;
 	int i, p;
@@ -537,6 +575,10 @@ load_root(struct loader *ld, xmlNode *root)
 	check_attrs(ld, root, allowed);
 	m->start_year = int_attr(ld, root, "start-year", 1, 9999, 1901);
 	system_attr(ld, root);
+	if (no_board(ld, root)) {
+		load_boardless(ld, root);
+		return;
+	}
 	for (c = root->children; c; c = c->next) {
 		if (is_el(c, "power"))
 			load_power(ld, c);

@@ -7,10 +7,12 @@
 #include "../../lib/str.h"
 #include "muna.h"
 #include "standard.h"
+#include "worldgame.h"
 
 static const struct rule_system *const systems[] = {
 	&standard_system,
 	&muna_system,
+	&worldgame_system,
 };
 
 #define NSYSTEMS (sizeof systems / sizeof systems[0])

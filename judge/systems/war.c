@@ -300,10 +300,9 @@ finish(struct war *w, int c)
 	w->call = -1;
 }
 
-/* A whole round of passes: the largest total wins; a tie ends the war
- * without a single victor. */
+/* The largest total wins; a tie ends the war without a single victor. */
 static void
-end_by_passes(struct war *w)
+end_by_totals(struct war *w)
 {
 	long long top = -1;
 	int i, best = -1, tied = 0;
@@ -318,7 +317,6 @@ end_by_passes(struct war *w)
 		} else if (w->c[i].points == top)
 			tied++;
 	}
-	record(w, "A whole round of passes: the war is over.");
 	if (tied) {
 		finish(w, -1);
 		record(w, "%d countries share the largest total, %lld: a tie for the game master.",
@@ -327,6 +325,26 @@ end_by_passes(struct war *w)
 	}
 	finish(w, best);
 	record(w, "%s has the largest total, %lld, and wins the war.", name(w, best), top);
+}
+
+/* A whole round of passes: the war is over. */
+static void
+end_by_passes(struct war *w)
+{
+	record(w, "A whole round of passes: the war is over.");
+	end_by_totals(w);
+}
+
+int
+war_end(struct war *w, struct buf *msg)
+{
+	if (w->stage != WAR_ON)
+		return refuse(msg, "the war is not under way\n");
+	if (w->battle.on)
+		return refuse(msg, "a battle is under way: it is decided first (or PAUSE the game)\n");
+	record(w, "The game master ends the war.");
+	end_by_totals(w);
+	return 0;
 }
 
 int
@@ -1316,4 +1334,13 @@ war_read(struct war *w, const char *text, size_t len, struct buf *err)
 		}
 	}
 	return 0;
+}
+
+bool
+war_names_verb(const char *line, size_t len)
+{
+	struct word words[MAX_WORDS];
+	enum war_verb verb;
+
+	return split(line, len, words, NULL) > 0 && read_verb(words[0], &verb, NULL) == 0;
 }

@@ -138,6 +138,10 @@ int war_yield(struct war *w, int who, struct buf *msg);
  * the called country passes. Returns 0, or -1 when the war is not on. */
 int war_deadline(struct war *w, struct buf *msg);
 
+/* The game master ends the war between battles: the largest total wins
+ * (a tie: no single victor), as after a round of passes. 0 or -1. */
+int war_end(struct war *w, struct buf *msg);
+
 /* Read a delegation's command line (ATTACK Country-E WITH 2000, PASS, LEND
  * 500 TO Country-E, WITHDRAW LOAN, COUNTER 2,300, ALLY Country-B TERMS 2 FOR
  * 1, YIELD) tolerantly into out. Returns 0 with notes on what was read
@@ -145,6 +149,9 @@ int war_deadline(struct war *w, struct buf *msg);
  * (several countries meant, none known: with the choices or a suggestion). */
 int war_read_command(const struct war *w, const char *line, size_t len, struct war_cmd *out,
     struct buf *msg);
+/* True when the first word of line names a command of the war (as
+ * war_read_command reads it): a line without one is no command at all. */
+bool war_names_verb(const char *line, size_t len);
 /* Carry out cmd for country who (the war_* operation it names). 0 or -1. */
 int war_do(struct war *w, int who, const struct war_cmd *cmd, struct buf *msg);
 /* The country a delegation's words name (case, '-', '_' and blanks

@@ -326,6 +326,35 @@ test_variant_errors(void **state)
 	free(t);
 }
 
+/* board="none": a variant whose rule system names the sides; nothing of a
+ * board may be in it, and its system must be named. */
+static void
+test_boardless_variant_errors(void **state)
+{
+	static const char head[] = "<?xml version=\"1.0\"?>\n<variant name=\"w\" ";
+	struct buf err;
+	struct map *m;
+	char text[512];
+
+	(void)state;
+	snprintf(text, sizeof text, "%ssystem=\"worldgame\" board=\"none\">\n"
+	    "<option name=\"x\"/>\n</variant>\n", head);
+	buf_init(&err, 1 << 16);
+	m = variant_parse(text, strlen(text), "tiny.xml", &err);
+	assert_non_null(m);
+	assert_int_equal(m->npowers + m->nprovs, 0);
+	assert_non_null(map_option(m, "x"));
+	map_free(m);
+	buf_free(&err);
+	snprintf(text, sizeof text, "%sboard=\"none\">\n</variant>\n", head);
+	expect_error(text, "tiny.xml:2: a variant without a board must name its rule system", NULL);
+	snprintf(text, sizeof text, "%ssystem=\"worldgame\" board=\"none\">\n"
+	    "<power abbr=\"A\" name=\"A\" adjective=\"A\"/>\n</variant>\n", head);
+	expect_error(text, "tiny.xml:3: a variant without a board has no <power>", NULL);
+	snprintf(text, sizeof text, "%sboard=\"some\">\n</variant>\n", head);
+	expect_error(text, "tiny.xml:2: board may only be \"none\"", NULL);
+}
+
 int
 main(void)
 {
@@ -335,6 +364,7 @@ main(void)
 		cmocka_unit_test(test_lookups),
 		cmocka_unit_test(test_good_variant),
 		cmocka_unit_test(test_variant_errors),
+		cmocka_unit_test(test_boardless_variant_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

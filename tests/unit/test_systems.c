@@ -32,13 +32,29 @@ test_system_of_variant(void **state)
 	/* Naming overrides the options. */
 	strcpy(muna_test->system, "standard");
 	assert_string_equal(systems_for_map(muna_test)->name, "standard");
-	strcpy(muna_test->system, "realpolitik");
+	strcpy(muna_test->system, "nosuch");
 	assert_null(systems_for_map(muna_test));
-	assert_null(systems_find("worldgame"));
+	assert_null(systems_find("nosuch"));
 	assert_ptr_equal(systems_find("MUNA"), systems_find("muna"));
 	map_free(muna);
 	map_free(muna_test);
 	map_free(opt);
+}
+
+/* A variant without a board: no powers, no provinces, its system named;
+ * the war's game names its countries. */
+static void
+test_boardless_variant(void **state)
+{
+	struct map *war = test_load_map("maps/worldgame/variant.xml");
+
+	(void)state;
+	assert_int_equal(war->npowers, 0);
+	assert_int_equal(war->nprovs, 0);
+	assert_string_equal(systems_for_map(war)->name, "worldgame");
+	assert_non_null(system_command(systems_for_map(war), CMD_START, SYSTEM_GM));
+	assert_null(system_command(systems_for_map(war), CMD_START, SYSTEM_PLAYER));
+	map_free(war);
 }
 
 /* The commands each system reads, and who may give them. */
@@ -91,7 +107,7 @@ test_unknown_system_refused(void **state)
 	f = fopen(path, "w");
 	assert_non_null(f);
 	fwrite(text.data, 1, (size_t)(at - text.data), f);
-	fputs("<variant system=\"realpolitik\"", f);
+	fputs("<variant system=\"chess\"", f);
 	fputs(at + strlen("<variant"), f);
 	fclose(f);
 	varcache_init(&vc, NULL);
@@ -108,6 +124,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_system_of_variant),
 		cmocka_unit_test(test_commands),
+		cmocka_unit_test(test_boardless_variant),
 		cmocka_unit_test(test_unknown_system_refused),
 	};
 

@@ -1,0 +1,723 @@
+/*
+ * worldgame.c — the World Game's war phase as a rule system (judge/system.h;
+ * the rules and every decision: judge/systems/WORLDGAME.md).
+ *
+ * A game of this system is no board: the war itself is war.c (pure). This
+ * module keeps a war in a game: its state (the war and a power per
+ * country, so that delegations, passwords and press work as in any game),
+ * its lines in the game file, the game master's COUNTRY lines and START,
+ * the delegations' commands, the deadline of every step with its reminder,
+ * and the reports after every step.
+ */
+#include "worldgame.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../lib/buf.h"
+#include "../../lib/scan.h"
+#include "../../lib/str.h"
+#include "../../lib/xalloc.h"
+#include "../../parser/names.h"
+#include "war.h"
+
+#define TEXT_MAX (1u << 20)
+
+/* A game's state: the war, and the game's own map with a power per
+ * country (country k is power k). */
+struct wg {
+	struct war w;
+	struct map *map;
+	struct names *names;
+	struct names *old[WAR_MAX_COUNTRIES + 1];	/* earlier indexes: a caller may
+							   still hold one this run */
+	int nold;
+	struct buf lines;	/* the war's lines while the game file is read */
+	char why[160];		/* what loaded() found wrong */
+};
+
+static struct wg *
+state(const struct game *g)
+{
+	return g->state;
+}
+
+/* ------------------------------------------------------- the countries -- */
+
+/* A power for a new country, and the name index made again. */
+static void
+add_power(struct game *g, const char *name)
+{
+	struct wg *s = state(g);
+	char abbr[WAR_NAME_SIZE];
+	size_t i;
+
+	for (i = 0; name[i] && i < sizeof abbr - 1; i++)
+		abbr[i] = (char)(name[i] >= 'a' && name[i] <= 'z' ? name[i] - 'a' + 'A' : name[i]);
+	abbr[i] = '\0';
+	map_add_power(s->map, name, name, abbr, '\0', "#808080");
+	if (s->nold < (int)(sizeof s->old / sizeof s->old[0]))
+		s->old[s->nold++] = s->names;
+	else
+		names_free(s->names);
+	s->names = names_new(s->map);
+	g->names = s->names;
+}
+
+static void *
+wg_new(struct game *g)
+{
+	struct wg *s = xcalloc(1, sizeof *s);
+
+	war_init(&s->w);
+	s->map = map_new(g->map->name, g->map->title);
+	str_copy(s->map->system, g->map->system, sizeof s->map->system);
+	s->map->start_year = g->map->start_year;
+	map_finish(s->map);
+	s->names = names_new(s->map);
+	buf_init(&s->lines, 1 << 16);
+	g->map = s->map;
+	g->names = s->names;
+	return s;
+}
+
+static void
+wg_free(void *p)
+{
+	struct wg *s = p;
+	int i;
+
+	for (i = 0; i < s->nold; i++)
+		names_free(s->old[i]);
+	names_free(s->names);
+	map_free(s->map);
+	buf_free(&s->lines);
+	free(s);
+}
+
+/* ---------------------------------------------------- the game file -- */
+
+static void
+write_war(const struct game_field *f, const struct game *g, power_id p, struct buf *out)
+{
+	(void)f, (void)p;
+	war_write(&state(g)->w, out);
+}
+
+/* Keep the line for loaded(); a country's line gives it its power at
+ * once (the delegations' lines, read next, name it). */
+static const char *
+read_war(const struct game_field *f, struct game_in *in, power_id p, const char *v)
+{
+	struct wg *s = state(in->g);
+	char name[WAR_NAME_SIZE];
+	const char *q = v;
+
+	(void)f, (void)p;
+	buf_printf(&s->lines, "%s %s\n", in->key, v);
+	if (strcmp(in->key, "war-country") != 0)
+		return NULL;
+	if (scan_name(&q, name, sizeof name) < 0 || s->map->npowers >= WAR_MAX_COUNTRIES)
+		return "expected: war-country NAME POINTS fort|nofort";
+	add_power(in->g, name);
+	return NULL;
+}
+
+static const struct game_field wg_fields[] = {
+	{ "war-country war-taken war-ally war-offer war-stage war-battle war-side war-loan "
+	  "war-events war-record", GAME_PART_HEAD, write_war, read_war, 0, 0, 0, 0 },
+};
+
+static const struct game_field_table wg_table = { wg_fields, 1 };
+
+static const char *
+wg_loaded(struct game *g)
+{
+	struct wg *s = state(g);
+	struct buf err;
+	int i, rc;
+
+	buf_init(&err, 1024);
+	rc = war_read(&s->w, buf_str(&s->lines), s->lines.len, &err);
+	buf_free(&s->lines);
+	buf_init(&s->lines, 1 << 16);
+	if (rc < 0) {
+		snprintf(s->why, sizeof s->why, "the war's lines: %s", str_trim(err.data));
+		buf_free(&err);
+		return s->why;
+	}
+	buf_free(&err);
+	for (i = 0; i < s->w.n; i++)
+		if (!str_eq_nocase(s->w.c[i].name, s->map->powers[i].name))
+			return "the war's countries are not those of its lines";
+	return s->w.n == s->map->npowers ? NULL : "the war's countries are not those of its lines";
+}
+
+/* ----------------------------------------------------------- reports -- */
+
+/* The country the war waits for, or -1. */
+static int
+awaited(const struct war *w)
+{
+	if (w->stage != WAR_ON)
+		return -1;
+	return w->battle.on ? w->battle.side[w->battle.answer].country : w->call;
+}
+
+/* "Deadline: Sunday 22 November 2026, 19:00 CET." in zone. */
+static void
+deadline_line(struct judge *j, const struct game *g, const char *zone, struct buf *out)
+{
+	char when[64];
+
+	if (g->status != GAME_ACTIVE || g->deadline == 0)
+		return;
+	judge_time_human(j, zone, g->deadline, when, sizeof when);
+	buf_printf(out, "Deadline for %s: %s.\n", g->map->powers[awaited(&state(g)->w)].name, when);
+}
+
+/* Indent every line of text by two blanks into out. */
+static void
+indent(const char *text, struct buf *out)
+{
+	const char *p = text, *e;
+
+	while (*p) {
+		e = strchr(p, '\n');
+		if (e == NULL)
+			e = p + strlen(p);
+		buf_printf(out, "  %.*s\n", (int)(e - p), p);
+		p = *e ? e + 1 : e;
+	}
+}
+
+/* Send text to every member of power p's delegation. */
+static void
+send_power(struct judge *j, const struct game *g, power_id p, const char *subject,
+    const char *head, struct buf *body)
+{
+	const struct delegation *d = &g->del[p];
+	const struct war *w = &state(g)->w;
+	int i;
+
+	for (i = 0; i < d->nmembers; i++) {
+		const char *to[1] = { d->members[i].addr };
+		buf_reset(body);
+		buf_puts(body, head);
+		buf_putc(body, '\n');
+		war_private(w, p, body);
+		buf_putc(body, '\n');
+		war_public(w, body);
+		deadline_line(j, g, d->members[i].zone, body);
+		judge_send(j, g, to, 1, subject, buf_str(body));
+	}
+}
+
+/* What happened since event seen, to everyone: each delegation with its
+ * own figures, the observers with the public record, the game masters
+ * with everything. */
+static void
+report(struct judge *j, struct game *g, long long seen)
+{
+	const struct war *w = &state(g)->w;
+	struct buf news, head, body;
+	char subject[128];
+	int p;
+
+	buf_init(&news, 8192);
+	buf_init(&head, 8192);
+	buf_init(&body, TEXT_MAX);
+	war_news(w, seen, &news);
+	buf_printf(&head, "Game %s, the war:\n", g->name);
+	indent(buf_str(&news), &head);
+	snprintf(subject, sizeof subject, "[%s] the war: %s", g->name,
+	    w->stage == WAR_OVER ? "over" : "news");
+	for (p = 0; p < g->map->npowers; p++)
+		send_power(j, g, (power_id)p, subject, buf_str(&head), &body);
+	buf_reset(&body);
+	buf_printf(&body, "%s\n", buf_str(&head));
+	war_public(w, &body);
+	for (p = 0; p < g->nobservers; p++) {
+		const char *to[1] = { g->observers[p] };
+		judge_send(j, g, to, 1, subject, buf_str(&body));
+	}
+	buf_reset(&body);
+	buf_printf(&body, "%s\n", buf_str(&head));
+	war_full(w, &body);
+	deadline_line(j, g, g->set.zone, &body);
+	for (p = 0; p < g->ngms; p++) {
+		const char *to[1] = { g->gms[p] };
+		judge_send(j, g, to, 1, subject, buf_str(&body));
+	}
+	buf_free(&news);
+	buf_free(&head);
+	buf_free(&body);
+}
+
+/* The events after seen into the audit log, one entry each. */
+static void
+audit_news(struct judge *j, const struct game *g, long long seen)
+{
+	const struct war *w = &state(g)->w;
+	struct buf news;
+	const char *p, *e;
+
+	buf_init(&news, 8192);
+	war_news(w, seen, &news);
+	for (p = buf_str(&news); (e = strchr(p, '\n')) != NULL; p = e + 1)
+		judge_audit(j, g, "war: %.*s", (int)(e - p), p);
+	buf_free(&news);
+}
+
+/* The war moved on from event seen: a new step, its deadline, the
+ * reports; the game over when the war is. */
+static void
+step_done(struct judge *j, struct game *g, long long seen, time_t now)
+{
+	struct wg *s = state(g);
+	char result[200];
+	int p;
+
+	judge_event(j, "%s.w%lld", g->name, s->w.nevents);
+	audit_news(j, g, seen);
+	if (s->w.stage == WAR_OVER) {
+		if (s->w.winner >= 0)
+			snprintf(result, sizeof result, "%s has won the war",
+			    s->w.c[s->w.winner].name);
+		else
+			str_copy(result, "The war ended without a single victor", sizeof result);
+		judge_game_over(j, g, result);
+	} else {
+		g->phase_start = now;
+		g->deadline = judge_deadline_after(j, g, now);
+		for (p = 0; p < g->map->npowers; p++)
+			g->del[p].reminded = false;
+	}
+	judge_touch(j, g);
+	report(j, g, seen);
+}
+
+/* ------------------------------------------------------ what is read -- */
+
+/* Append msg's lines indented, each beginning with prefix on its first. */
+static void
+put_msg(const char *prefix, const struct buf *msg, struct buf *reply)
+{
+	const char *p = buf_str(msg), *e;
+	bool first = true;
+
+	for (; *p; p = *e ? e + 1 : e) {
+		e = strchr(p, '\n');
+		if (e == NULL)
+			e = p + strlen(p);
+		buf_printf(reply, "  %s%.*s\n", first ? prefix : "", (int)(e - p), p);
+		first = false;
+	}
+}
+
+/* COUNTRY Name Points [FORT], from the game master before the start. */
+static int
+gm_country(struct judge *j, struct game *g, const char *text, size_t len, struct buf *reply)
+{
+	struct wg *s = state(g);
+	char line[256], name[WAR_NAME_SIZE];
+	const char *q = line;
+	struct scan_word w;
+	struct buf msg;
+	long points;
+	bool fort = false;
+	int rc;
+
+	str_ncopy_trim(line, sizeof line, text, len);
+	scan_word(&q, &w);
+	if (scan_name(&q, name, sizeof name) < 0 || scan_long(&q, 0, WAR_MAX_POINTS, &points) < 0) {
+		buf_puts(reply, "  REFUSED: write COUNTRY, its name in one word and its points, and "
+		    "FORT when it has one: COUNTRY Country-A 3000 FORT\n");
+		return -1;
+	}
+	if (scan_word(&q, &w) == 0) {
+		if (!scan_word_is_nocase(&w, "fort") || scan_word(&q, &w) == 0) {
+			buf_puts(reply, "  REFUSED: after the points only FORT may follow\n");
+			return -1;
+		}
+		fort = true;
+	}
+	if (g->status != GAME_FORMING) {
+		buf_puts(reply, "  REFUSED: countries are named before the war starts\n");
+		return -1;
+	}
+	buf_init(&msg, 1024);
+	rc = war_add_country(&s->w, name, points, fort, &msg);
+	if (rc < 0) {
+		put_msg("REFUSED: ", &msg, reply);
+	} else {
+		add_power(g, s->w.c[rc].name);
+		buf_printf(reply, "  %s joins the war with %ld points%s\n", s->w.c[rc].name, points,
+		    fort ? " and a fort" : "");
+		judge_audit(j, g, "country %s: %ld points%s", s->w.c[rc].name, points,
+		    fort ? ", a fort" : "");
+		judge_touch(j, g);
+	}
+	buf_free(&msg);
+	return rc < 0 ? -1 : 0;
+}
+
+/* A line of the game master: COUNTRY, or chat. */
+static int
+gm_line(struct judge *j, struct game *g, const char *text, size_t len, struct buf *reply)
+{
+	struct scan_word w;
+	char line[64];
+	const char *q = str_ncopy_trim(line, sizeof line, text, len);
+
+	if (scan_word(&q, &w) == 0 && scan_word_is_nocase(&w, "country"))
+		return gm_country(j, g, text, len, reply);
+	if (war_names_verb(text, len)) {
+		buf_puts(reply, "  REFUSED: the game master does not fight; the delegations give "
+		    "the war's commands\n");
+		return -1;
+	}
+	return 1;
+}
+
+/* Refuse what the war cannot take now. Returns true when refused. */
+static bool
+refused_now(const struct game *g, const struct war_cmd *cmd, struct buf *reply)
+{
+	const char *why = NULL;
+
+	if (g->status == GAME_ENDED)
+		why = "the war is over";
+	else if (g->status == GAME_PAUSED)
+		why = "the game is paused: the game master will resume it";
+	else if (g->status == GAME_FORMING && cmd->verb != WAR_ALLY)
+		why = "the war has not started: until it does, only alliances are signed (ALLY)";
+	if (why != NULL)
+		buf_printf(reply, "  REFUSED: %s\n", why);
+	return why != NULL;
+}
+
+/* The country a loan of lender goes to (LEND) or comes back from
+ * (WITHDRAW), or -1. */
+static int
+loan_party(const struct war *w, int lender, const struct war_cmd *cmd)
+{
+	int k;
+
+	if (cmd->verb == WAR_LEND)
+		return cmd->country;
+	for (k = 0; cmd->verb == WAR_WITHDRAW && w->battle.on && k < 2; k++)
+		if (w->battle.side[k].loan[lender] > 0)
+			return w->battle.side[k].country;
+	return -1;
+}
+
+/* A loan is private between lender and borrower: the borrower's
+ * delegation is told, with its own figures (not the lender's total). */
+static void
+tell_borrower(struct judge *j, const struct game *g, int lender, int borrower,
+    const struct war_cmd *cmd)
+{
+	struct buf head, body;
+	char subject[128];
+
+	buf_init(&head, 1024);
+	buf_init(&body, TEXT_MAX);
+	if (cmd->verb == WAR_LEND)
+		buf_printf(&head, "Game %s: %s lends you %lld.\n", g->name,
+		    g->map->powers[lender].name, cmd->points);
+	else
+		buf_printf(&head, "Game %s: %s takes its loan back.\n", g->name,
+		    g->map->powers[lender].name);
+	snprintf(subject, sizeof subject, "[%s] the war: a loan from %s", g->name,
+	    g->map->powers[lender].name);
+	send_power(j, g, (power_id)borrower, subject, buf_str(&head), &body);
+	buf_free(&head);
+	buf_free(&body);
+}
+
+static int
+wg_line(struct judge *j, struct game *g, power_id p, const char *text, size_t len,
+    struct buf *reply)
+{
+	struct wg *s = state(g);
+	struct war_cmd cmd;
+	struct buf msg;
+	long long seen = s->w.nevents;
+	int rc, borrower;
+
+	if (p == POWER_NONE)
+		return gm_line(j, g, text, len, reply);
+	if (!war_names_verb(text, len))
+		return 1;
+	buf_init(&msg, 1024);
+	rc = war_read_command(&s->w, text, len, &cmd, &msg);
+	if (rc == 0 && refused_now(g, &cmd, reply)) {
+		buf_free(&msg);
+		return -1;
+	}
+	borrower = rc == 0 ? loan_party(&s->w, p, &cmd) : -1;
+	if (rc == 0)
+		rc = war_do(&s->w, p, &cmd, &msg);
+	put_msg(rc < 0 ? "REFUSED: " : "", &msg, reply);
+	buf_free(&msg);
+	if (rc == 0) {
+		judge_touch(j, g);
+		if (borrower >= 0)
+			tell_borrower(j, g, p, borrower, &cmd);
+		if (s->w.nevents > seen)
+			step_done(j, g, seen, judge_now(j));
+		else if (cmd.verb == WAR_ALLY)
+			judge_audit(j, g, "%s proposes an alliance to %s, %d for %d",
+			    g->map->powers[p].name, s->w.c[cmd.country].name, cmd.repay, cmd.per);
+	}
+	return rc;
+}
+
+/* ------------------------------------------------------ the commands -- */
+
+/* START: the war begins (the game master). */
+static int
+wg_start(struct judge *j, struct game *g, power_id p, char *args, struct buf *reply)
+{
+	struct wg *s = state(g);
+	long long seen = s->w.nevents;
+	struct buf msg;
+	int q, n = 0;
+
+	(void)p, (void)args;
+	if (g->status != GAME_FORMING) {
+		buf_printf(reply, "  REFUSED: the game is %s\n", status_name(g->status));
+		return -1;
+	}
+	for (q = 0; q < g->map->npowers; q++)
+		n += g->del[q].nmembers > 0;
+	if (n == 0) {
+		buf_puts(reply, "  REFUSED: no delegation yet: DELEGATION Country-A "
+		    "alice@example.org, ...\n");
+		return -1;
+	}
+	buf_init(&msg, 1024);
+	if (war_start(&s->w, &msg) < 0) {
+		put_msg("REFUSED: ", &msg, reply);
+		buf_free(&msg);
+		return -1;
+	}
+	buf_free(&msg);
+	g->status = GAME_ACTIVE;
+	judge_audit(j, g, "game started");
+	buf_puts(reply, "  the war has started\n");
+	step_done(j, g, seen, judge_now(j));
+	return 0;
+}
+
+/* END: the game master ends the war between battles; the largest total wins. */
+static int
+wg_end(struct judge *j, struct game *g, power_id p, char *args, struct buf *reply)
+{
+	struct wg *s = state(g);
+	long long seen = s->w.nevents;
+	struct buf msg;
+	int rc;
+
+	(void)p, (void)args;
+	if (g->status != GAME_ACTIVE && g->status != GAME_PAUSED) {
+		buf_printf(reply, "  REFUSED: the game is %s\n", status_name(g->status));
+		return -1;
+	}
+	buf_init(&msg, 1024);
+	rc = war_end(&s->w, &msg);
+	if (rc < 0)
+		put_msg("REFUSED: ", &msg, reply);
+	else
+		buf_puts(reply, "  the war is over\n");
+	buf_free(&msg);
+	if (rc == 0)
+		step_done(j, g, seen, judge_now(j));
+	return rc;
+}
+
+/* LIST: what the sender may see of the war. */
+static int
+wg_list(struct judge *j, struct game *g, power_id p, char *args, struct buf *reply)
+{
+	(void)j, (void)args;
+	buf_putc(reply, '\n');
+	if (p == POWER_NONE) {
+		war_full(&state(g)->w, reply);
+		return 0;
+	}
+	war_private(&state(g)->w, p, reply);
+	buf_putc(reply, '\n');
+	war_public(&state(g)->w, reply);
+	return 0;
+}
+
+static const char help_text[] =
+    "The World Game's war (judge/systems/WORLDGAME.md has the whole rules):\n"
+    "Countries are called in alphabetical order. When it is your call:\n"
+    "  ATTACK Country-E WITH 2000   your first attack must be more than its total\n"
+    "  PASS\n"
+    "When you are attacked, or your attack is answered:\n"
+    "  COUNTER 2300                 more than the other side's last figure\n"
+    "  YIELD                        give up: you are conquered\n"
+    "Allies (alliances are signed before the war, by both countries):\n"
+    "  ALLY Country-B TERMS 2 FOR 1 before the war: 2 paid back for each 1 lent\n"
+    "  LEND 500 TO Country-E        during a battle, to your ally\n"
+    "  WITHDRAW LOAN                take your loan back before the defeat\n"
+    "LIST shows your total, your loans and the war so far.\n"
+    "Abbreviations and small misspellings are read when they have one meaning.\n";
+
+static int
+wg_help(struct judge *j, struct game *g, power_id p, char *args, struct buf *reply)
+{
+	(void)j, (void)g, (void)args;
+	buf_printf(reply, "\n%s", help_text);
+	if (p == POWER_NONE)
+		buf_puts(reply, "The game master: COUNTRY Country-A 3000 [FORT] for each country "
+		    "before START;\nEND ends the war between battles (the largest total wins).\n");
+	buf_puts(reply, "Press (PRESS TO Country-B ... ENDPRESS) binds nobody.\n");
+	return 0;
+}
+
+/* The judge's commands for a board of units: not in this game. */
+static int
+wg_no_board(struct judge *j, struct game *g, power_id p, char *args, struct buf *reply)
+{
+	(void)j, (void)g, (void)p, (void)args;
+	buf_puts(reply, "  REFUSED: the World Game's war has no board and no orders; HELP lists "
+	    "its commands\n");
+	return -1;
+}
+
+#define BOTH (SYSTEM_PLAYER | SYSTEM_GM)
+
+static const struct system_command wg_commands[] = {
+	{ CMD_START, SYSTEM_GM, wg_start },
+	{ CMD_END, SYSTEM_GM, wg_end },
+	{ CMD_LIST, BOTH, wg_list },
+	{ CMD_HELP, BOTH, wg_help },
+	{ CMD_ORDERS, BOTH, wg_no_board },
+	{ CMD_HISTORY, BOTH, wg_no_board },
+	{ CMD_SUMMARY, BOTH, wg_no_board },
+	{ CMD_WAIT, BOTH, wg_no_board },
+	{ CMD_NOWAIT, BOTH, wg_no_board },
+	{ CMD_VOTE, BOTH, wg_no_board },
+	{ CMD_PROCESS, SYSTEM_GM, wg_no_board },
+	{ CMD_PREVIEW, SYSTEM_GM, wg_no_board },
+	{ CMD_ROLLBACK, SYSTEM_GM, wg_no_board },
+};
+
+/* ----------------------------------------------------------- the clock -- */
+
+/* Remind the awaited delegation once, when half the step or all but the
+ * game's reminder time is over. */
+static void
+remind(struct judge *j, struct game *g, time_t now)
+{
+	int c = awaited(&state(g)->w);
+	struct delegation *d;
+	struct buf body;
+	char subject[128];
+	time_t at;
+	int i;
+
+	if (c < 0 || g->set.remind <= 0 || (d = &g->del[c])->reminded || d->nmembers == 0)
+		return;
+	at = g->deadline - g->set.remind;
+	if (at < g->phase_start + (g->deadline - g->phase_start) / 2)
+		at = g->phase_start + (g->deadline - g->phase_start) / 2;
+	if (now < at || now >= g->deadline)
+		return;
+	d->reminded = true;
+	judge_touch(j, g);
+	judge_event(j, "%s.r%lld", g->name, state(g)->w.nevents);
+	snprintf(subject, sizeof subject, "[%s] reminder: the war waits for %s", g->name,
+	    g->map->powers[c].name);
+	buf_init(&body, 8192);
+	for (i = 0; i < d->nmembers; i++) {
+		const char *to[1] = { d->members[i].addr };
+		buf_reset(&body);
+		buf_printf(&body, "Game %s: the war waits for %s.\n\n", g->name,
+		    g->map->powers[c].name);
+		war_private(&state(g)->w, c, &body);
+		buf_putc(&body, '\n');
+		war_public(&state(g)->w, &body);
+		deadline_line(j, g, d->members[i].zone, &body);
+		judge_send(j, g, to, 1, subject, buf_str(&body));
+	}
+	buf_free(&body);
+}
+
+static bool
+wg_tick(struct judge *j, struct game *g, time_t now)
+{
+	struct wg *s = state(g);
+	long long seen = s->w.nevents;
+	time_t at = g->deadline;
+
+	if (s->w.stage != WAR_ON || g->deadline == 0)
+		return false;
+	remind(j, g, now);
+	if (now < g->deadline)
+		return false;
+	/* Dated when it was due, like the judge's phases. */
+	if (war_deadline(&s->w, NULL) < 0)
+		return false;
+	step_done(j, g, seen, at);
+	return true;
+}
+
+/* ---------------------------------------------- what a sender is told -- */
+
+static void
+wg_status(struct judge *j, const struct game *g, power_id p, const char *zone, time_t now,
+    struct buf *out)
+{
+	const struct war *w = &state(g)->w;
+
+	(void)now;
+	if (p != POWER_NONE)
+		war_private(w, p, out);
+	deadline_line(j, g, zone, out);
+}
+
+static bool
+wg_alive(const struct game *g, power_id p)
+{
+	const struct war *w = &state(g)->w;
+
+	return p < w->n && w->c[p].alive;
+}
+
+static bool
+wg_ended(const struct game *g, char *result, size_t size)
+{
+	(void)g, (void)result, (void)size;
+	return false;
+}
+
+static void
+wg_turn(struct turn *t)
+{
+	(void)t;	/* never adjudicated: the war has its own steps (tick, line) */
+}
+
+const struct rule_system worldgame_system = {
+	.name = "worldgame",
+	.kind = "World Game war",
+	.example_side = "Country-A",
+	.turn = wg_turn,
+	.ended = wg_ended,
+	.commands = wg_commands,
+	.ncommands = (int)(sizeof wg_commands / sizeof wg_commands[0]),
+	.fields = &wg_table,
+	.state_new = wg_new,
+	.state_free = wg_free,
+	.loaded = wg_loaded,
+	.line = wg_line,
+	.tick = wg_tick,
+	.alive = wg_alive,
+	.status = wg_status,
+};
