@@ -97,6 +97,10 @@ struct rule_system {
 	bool (*tick)(struct judge *j, struct game *g, time_t now);
 	/* Is power p still in the game? (Default: it has units or centres.) */
 	bool (*alive)(const struct game *g, power_id p);
+	/* What anyone may see of the game, for its public page (judge-less
+	 * text: paragraphs separated by blank lines; a paragraph whose first
+	 * line ends in ':' heads a list of its other lines). */
+	void (*public_text)(const struct game *g, struct buf *out);
 	/* Where the game stands for power p (POWER_NONE: the game master),
 	 * with times in zone, at the end of every reply to a sender of an
 	 * active game. (Default: the orders held and the deadline.) */

@@ -426,6 +426,68 @@ pages_index_html(const struct map *m, const struct page_game *pg, struct buf *ou
 	return page_done(out);
 }
 
+/* One paragraph of a record page: a first line ending in ':' heads a
+ * list of the others; else each line is a sentence of the paragraph. */
+static void
+record_paragraph(struct buf *out, const char *p, const char *end)
+{
+	const char *e = memchr(p, '\n', (size_t)(end - p));
+	size_t n = (size_t)((e ? e : end) - p);
+
+	if (n > 1 && p[n - 1] == ':') {
+		buf_puts(out, "<h2>");
+		esc_n(out, p, n - 1);
+		buf_puts(out, "</h2>\n<ol class=\"record\">\n");
+		for (p = e ? e + 1 : end; p < end; p = e ? e + 1 : end) {
+			e = memchr(p, '\n', (size_t)(end - p));
+			buf_puts(out, "<li>");
+			esc_n(out, p, (size_t)((e ? e : end) - p));
+			buf_puts(out, "</li>\n");
+		}
+		buf_puts(out, "</ol>\n");
+		return;
+	}
+	buf_puts(out, "<p>");
+	for (; p < end; p = e ? e + 1 : end) {
+		e = memchr(p, '\n', (size_t)(end - p));
+		esc_n(out, p, (size_t)((e ? e : end) - p));
+		if (e && e + 1 < end)
+			buf_puts(out, "<br>\n");
+	}
+	buf_puts(out, "</p>\n");
+}
+
+int
+pages_record_html(const struct page_game *pg, const char *kind, const char *text,
+    struct buf *out)
+{
+	const char *p = text, *end = text + strlen(text), *blank;
+
+	head(out, pg, NULL);
+	buf_puts(out, "<main>\n<h1>");
+	esc(out, game_title(pg));
+	buf_puts(out, "</h1>\n<p>");
+	esc(out, kind);
+	buf_puts(out, "</p>\n");
+	if (pg->deadline && *pg->deadline) {
+		buf_puts(out, "<p class=\"deadline\">");
+		esc(out, pg->deadline);
+		buf_puts(out, "</p>\n");
+	}
+	while (p < end) {
+		while (p < end && *p == '\n')
+			p++;
+		if (p == end)
+			break;
+		blank = strstr(p, "\n\n");
+		if (blank == NULL || blank > end)
+			blank = end;
+		record_paragraph(out, p, blank < end ? blank : (end[-1] == '\n' ? end - 1 : end));
+		p = blank;
+	}
+	return page_done(out);
+}
+
 /* --- files ------------------------------------------------------------------- */
 
 static int
@@ -561,6 +623,19 @@ pages_write_index(const char *dir, const struct map *m, const struct geometry *g
 	if (prepare(dir, pg, err) < 0)
 		return -1;
 	return write_index(dir, m, g, pg, err);
+}
+
+int
+pages_write_record(const char *dir, const struct page_game *pg, const char *kind,
+    const char *text, struct buf *err)
+{
+	struct buf html;
+
+	if (prepare(dir, pg, err) < 0)
+		return -1;
+	buf_init(&html, HTML_MAX);
+	return write_made(dir, pg, "index.html", &html, pages_record_html(pg, kind, text, &html),
+	    err);
 }
 
 int

@@ -14,6 +14,7 @@
  * Files, all under DIR/NAME/ and each replaced atomically:
  *
  *	index.html     the current map, standings, deadline, every phase
+ *	               (a game without a board: its public record alone)
  *	current.svg    the position now
  *	S1901M.html    one page per adjudicated phase: the map with the
  *	S1901M.svg     orders and their results, the map after it, and
@@ -92,6 +93,16 @@ int pages_write_phase(const char *dir, const struct map *m, const struct geometr
 /* Write index.html, current.svg and the style sheet under dir/NAME/. Returns 0 or -1 (err). */
 int pages_write_index(const char *dir, const struct map *m, const struct geometry *g,
     const struct page_game *pg, struct buf *err);
+/* The page of a game without a board (its index.html): the title, kind
+ * ("World Game war"), the deadline and text, which is paragraphs
+ * separated by blank lines; a paragraph whose first line ends in ':' is a
+ * heading over a numbered list of its other lines. Returns 0, or -1 when
+ * out is full. */
+int pages_record_html(const struct page_game *pg, const char *kind, const char *text,
+    struct buf *out);
+/* Write that page and the style sheet under dir/NAME/. Returns 0 or -1 (err). */
+int pages_write_record(const char *dir, const struct page_game *pg, const char *kind,
+    const char *text, struct buf *err);
 /* Every phase page and the index. Returns 0 or -1 (err). */
 int pages_write_game(const char *dir, const struct map *m, const struct geometry *g,
     const struct page_game *pg, struct buf *err);

@@ -146,11 +146,41 @@ read_played(const struct game *g, const char *text, int full, struct played *p)
 	return 0;
 }
 
+/* The page of a game without a board: its public record. */
+static int
+record_page(struct webpages *w, struct store *st, const struct game *g, struct buf *err)
+{
+	struct tz_lookup lk = zones_lookup(st->zones);
+	char deadline[320] = "", when[96];
+	struct page_game pg;
+	struct buf text;
+	int rc;
+
+	if (w->dir == NULL || !pages_name_ok(g->name))
+		return 0;
+	if (g->status == GAME_ACTIVE && g->deadline)
+		snprintf(deadline, sizeof deadline, "Next deadline: %s",
+		    time_human(&lk, g->set.zone, g->deadline, when, sizeof when));
+	else if (g->status == GAME_ENDED)
+		snprintf(deadline, sizeof deadline, "Game over: %s.", g->result);
+	memset(&pg, 0, sizeof pg);
+	pg.name = g->name;
+	pg.base_url = w->base_url;
+	pg.deadline = deadline;
+	buf_init(&text, 1 << 20);
+	g->sys->public_text(g, &text);
+	rc = pages_write_record(w->dir, &pg, g->sys->kind ? g->sys->kind : g->map->title,
+	    buf_str(&text), err);
+	w->written += rc == 0;
+	buf_free(&text);
+	return rc;
+}
+
 int
 webpages_game(struct webpages *w, struct store *st, const struct game *g, int first,
     struct buf *err)
 {
-	const struct geometry *geo = drawing(w, g);
+	const struct geometry *geo;
 	struct played *pl;
 	struct page_phase *pp;
 	struct page_game pg;
@@ -159,6 +189,9 @@ webpages_game(struct webpages *w, struct store *st, const struct game *g, int fi
 	char deadline[320] = "", when[96];
 	int i, n = g->nphases, rc = 0;
 
+	if (g->sys->public_text != NULL)
+		return record_page(w, st, g, err);
+	geo = drawing(w, g);
 	if (geo == NULL || w->dir == NULL || !pages_name_ok(g->name))
 		return 0;
 	if (first < 2)

@@ -683,6 +683,12 @@ wg_status(struct judge *j, const struct game *g, power_id p, const char *zone, t
 	deadline_line(j, g, zone, out);
 }
 
+static void
+wg_public_text(const struct game *g, struct buf *out)
+{
+	war_public(&state(g)->w, out);
+}
+
 static bool
 wg_alive(const struct game *g, power_id p)
 {
@@ -720,4 +726,5 @@ const struct rule_system worldgame_system = {
 	.tick = wg_tick,
 	.alive = wg_alive,
 	.status = wg_status,
+	.public_text = wg_public_text,
 };
