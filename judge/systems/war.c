@@ -208,7 +208,7 @@ war_add_country(struct war *w, const char *s, long long points, bool fort, struc
 	c->fort = fort;
 	c->alive = true;
 	c->conquered_by = -1;
-	say(msg, "%s joins the war with %lld points%s\n", s, points, fort ? " and a fort" : "");
+	say(msg, "%s joins the war with %lld points%s.\n", s, points, fort ? " and a fort" : "");
 	return w->n++;
 }
 
@@ -558,7 +558,8 @@ war_deadline(struct war *w, struct buf *msg)
 	}
 	c = w->call;
 	record(w, "%s did not answer by the deadline.", name(w, c));
-	return war_pass(w, c, msg);
+	say(msg, "%s did not answer by the deadline: it passes.\n", name(w, c));
+	return war_pass(w, c, NULL);
 }
 
 int
@@ -633,6 +634,14 @@ war_withdraw(struct war *w, int lender, struct buf *msg)
 		    b->side[!s].figure);
 	}
 	return 0;
+}
+
+int
+war_waiting(const struct war *w)
+{
+	if (w->stage != WAR_ON)
+		return -1;
+	return w->battle.on ? w->battle.side[w->battle.answer].country : w->call;
 }
 
 /* ----------------------------------------------------------- commands -- */
@@ -1016,7 +1025,8 @@ war_private(const struct war *w, int c, struct buf *out)
 		    name(w, c), name(w, w->c[c].conquered_by));
 		return;
 	}
-	buf_printf(out, "%s: your total is %lld%s.\n", name(w, c), w->c[c].points,
+	buf_printf(out, "%s: your total %sis %lld%s.\n", name(w, c),
+	    side_of(w, c) >= 0 ? "outside the battle " : "", w->c[c].points,
 	    w->c[c].fort && w->stage == WAR_SETUP ? " (your fort adds 100 when the war starts)" : "");
 	private_alliances(w, c, out);
 	for (s = 0; b->on && s < 2; s++) {

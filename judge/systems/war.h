@@ -138,6 +138,10 @@ int war_yield(struct war *w, int who, struct buf *msg);
  * the called country passes. Returns 0, or -1 when the war is not on. */
 int war_deadline(struct war *w, struct buf *msg);
 
+/* The country the war waits for (the called country, or the side that
+ * must answer), or -1 when the war is not on: whose deadline runs. */
+int war_waiting(const struct war *w);
+
 /* Read a delegation's command line (ATTACK Country-E WITH 2000, PASS, LEND
  * 500 TO Country-E, WITHDRAW LOAN, COUNTER 2,300, ALLY Country-B TERMS 2 FOR
  * 1, YIELD) tolerantly into out. Returns 0 with notes on what was read
