@@ -1298,6 +1298,30 @@ read_line(struct war *w, const char *key, const char *p, int *sides, int *answer
 	return -1;
 }
 
+/* Could w have come from the operations: a battle of two living
+ * countries and an answer, a living country called, no more points than a
+ * war can hold (so that repayments cannot overflow)? */
+static bool
+possible(const struct war *w, int sides)
+{
+	const struct war_battle *b = &w->battle;
+	long long sum = 0;
+	int i, s;
+
+	for (i = 0; i < w->n; i++)
+		sum += w->c[i].points;
+	for (s = 0; b->on && s < 2; s++) {
+		if (sides != 2 || b->answer < 0 || !w->c[b->side[s].country].alive)
+			return false;
+		sum += b->side[s].own + loans(&b->side[s]);
+	}
+	if (b->on && b->side[0].country == b->side[1].country)
+		return false;
+	if (w->stage == WAR_ON && (!valid(w, w->call) || !w->c[w->call].alive))
+		return false;
+	return sum <= WAR_MAX_TOTAL;
+}
+
 int
 war_read(struct war *w, const char *text, size_t len, struct buf *err)
 {
@@ -1318,12 +1342,12 @@ war_read(struct war *w, const char *text, size_t len, struct buf *err)
 			return -1;
 		}
 	}
-	if (w->battle.on) {
-		if (sides != 2 || (w->battle.answer = side_of(w, answers)) < 0) {
-			if (err != NULL)
-				buf_puts(err, "war: the battle lacks a side\n");
-			return -1;
-		}
+	if (w->battle.on && sides == 2)
+		w->battle.answer = side_of(w, answers);
+	if (!possible(w, sides)) {
+		if (err != NULL)
+			buf_puts(err, "war: the state read is not a possible war\n");
+		return -1;
 	}
 	return 0;
 }

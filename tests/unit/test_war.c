@@ -577,6 +577,12 @@ test_text_round_trip(void **state)
 	assert_int_equal(war_read(&r, "war-country X 12 castle - -\n", 28, &err), -1);
 	assert_true(has(&err, "war line 1"));
 	assert_int_equal(war_read(&r, "war-colour blue\n", 16, &err), -1);
+	/* More points than a war can hold: refused, repayments stay in range. */
+	buf_reset(&one);
+	buf_printf(&one, "war-country A %lld nofort - -\nwar-country B %lld nofort - -\n",
+	    WAR_MAX_TOTAL, WAR_MAX_TOTAL);
+	assert_int_equal(war_read(&r, one.data, one.len, &err), -1);
+	assert_true(has(&err, "not a possible war"));
 	buf_free(&one);
 	buf_free(&two);
 	buf_free(&err);
