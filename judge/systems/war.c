@@ -784,16 +784,35 @@ list_names(const struct war *w, const int *which, int k, struct buf *msg)
 		say(msg, "%s%s", i ? ", " : "", name(w, which[i]));
 }
 
+/* The countries nearest to key within limit edits, into hits; how many. */
+static int
+nearest(const struct war *w, const char *key, int limit, int *hits)
+{
+	char cand[WAR_NAME_SIZE];
+	int i, d, best = limit + 1, n = 0;
+
+	for (i = 0; i < w->n; i++) {
+		squeeze(name(w, i), strlen(name(w, i)), cand, sizeof cand);
+		d = str_edit_distance(key, strlen(key), cand, strlen(cand), limit);
+		if (d < best) {
+			best = d;
+			n = 0;
+		}
+		if (d == best && d <= limit)
+			hits[n++] = i;
+	}
+	return n;
+}
+
 int
 war_match_country(const struct war *w, const char *text, size_t len, struct buf *msg)
 {
 	char key[64], cand[WAR_NAME_SIZE];
-	int hits[WAR_MAX_COUNTRIES], nhits = 0, i, d, best = 99;
+	int hits[WAR_MAX_COUNTRIES], nhits = 0, i;
 	size_t klen;
 
 	squeeze(text, len, key, sizeof key);
-	klen = strlen(key);
-	if (klen == 0)
+	if ((klen = strlen(key)) == 0)
 		return refuse(msg, "no country named\n");
 	for (i = 0; i < w->n; i++) {
 		squeeze(name(w, i), strlen(name(w, i)), cand, sizeof cand);
@@ -803,16 +822,7 @@ war_match_country(const struct war *w, const char *text, size_t len, struct buf 
 			hits[nhits++] = i;
 	}
 	if (nhits == 0)
-		for (i = 0; i < w->n; i++) {
-			squeeze(name(w, i), strlen(name(w, i)), cand, sizeof cand);
-			d = str_edit_distance(key, klen, cand, strlen(cand), klen <= 4 ? 1 : 2);
-			if (d < best) {
-				best = d;
-				nhits = 0;
-			}
-			if (d == best && d <= (klen <= 4 ? 1 : 2))
-				hits[nhits++] = i;
-		}
+		nhits = nearest(w, key, klen <= 4 ? 1 : 2, hits);
 	if (nhits == 1) {
 		say(msg, "'%.*s' read as %s\n", (int)len, text, name(w, hits[0]));
 		return hits[0];
@@ -823,16 +833,11 @@ war_match_country(const struct war *w, const char *text, size_t len, struct buf 
 		return refuse(msg, ": write more of the name\n");
 	}
 	say(msg, "no country is called '%.*s'", (int)len, text);
-	for (i = 0, best = 99; i < w->n; i++) {
-		squeeze(name(w, i), strlen(name(w, i)), cand, sizeof cand);
-		d = str_edit_distance(key, klen, cand, strlen(cand), 5);
-		if (d < best) {
-			best = d;
-			hits[0] = i;
-		}
+	if ((nhits = nearest(w, key, 5, hits)) > 0) {
+		say(msg, ": did you mean ");
+		list_names(w, hits, nhits, msg);
+		return refuse(msg, "?\n");
 	}
-	if (best <= 5)
-		return refuse(msg, ": did you mean %s?\n", name(w, hits[0]));
 	for (i = 0; i < w->n; i++)
 		hits[i] = i;
 	say(msg, ": the countries are ");
