@@ -146,27 +146,39 @@ read_played(const struct game *g, const char *text, int full, struct played *p)
 	return 0;
 }
 
+/* What every page of g starts from: its name, address and the line on
+ * its deadline (into deadline, of size n). */
+static void
+page_head(const struct webpages *w, struct store *st, const struct game *g, char *deadline,
+    size_t n, struct page_game *pg)
+{
+	struct tz_lookup lk = zones_lookup(st->zones);
+	char when[96];
+
+	deadline[0] = '\0';
+	if (g->status == GAME_ACTIVE && g->deadline)
+		snprintf(deadline, n, "Next deadline: %s",
+		    time_human(&lk, g->set.zone, g->deadline, when, sizeof when));
+	else if (g->status == GAME_ENDED)
+		snprintf(deadline, n, "Game over: %s.", g->result);
+	memset(pg, 0, sizeof *pg);
+	pg->name = g->name;
+	pg->base_url = w->base_url;
+	pg->deadline = deadline;
+}
+
 /* The page of a game without a board: its public record. */
 static int
 record_page(struct webpages *w, struct store *st, const struct game *g, struct buf *err)
 {
-	struct tz_lookup lk = zones_lookup(st->zones);
-	char deadline[320] = "", when[96];
+	char deadline[320];
 	struct page_game pg;
 	struct buf text;
 	int rc;
 
 	if (w->dir == NULL || !pages_name_ok(g->name))
 		return 0;
-	if (g->status == GAME_ACTIVE && g->deadline)
-		snprintf(deadline, sizeof deadline, "Next deadline: %s",
-		    time_human(&lk, g->set.zone, g->deadline, when, sizeof when));
-	else if (g->status == GAME_ENDED)
-		snprintf(deadline, sizeof deadline, "Game over: %s.", g->result);
-	memset(&pg, 0, sizeof pg);
-	pg.name = g->name;
-	pg.base_url = w->base_url;
-	pg.deadline = deadline;
+	page_head(w, st, g, deadline, sizeof deadline, &pg);
 	buf_init(&text, 1 << 20);
 	g->sys->public_text(g, &text);
 	rc = pages_write_record(w->dir, &pg, g->sys->kind ? g->sys->kind : g->map->title,
@@ -185,8 +197,7 @@ webpages_game(struct webpages *w, struct store *st, const struct game *g, int fi
 	struct page_phase *pp;
 	struct page_game pg;
 	struct buf rec;
-	struct tz_lookup lk = zones_lookup(st->zones);
-	char deadline[320] = "", when[96];
+	char deadline[320];
 	int i, n = g->nphases, rc = 0;
 
 	if (g->sys->public_text != NULL)
@@ -216,15 +227,7 @@ webpages_game(struct webpages *w, struct store *st, const struct game *g, int fi
 		pp[i].res = &pl[i].res;
 		pp[i].after = &pl[i].after;
 	}
-	if (g->status == GAME_ACTIVE && g->deadline)
-		snprintf(deadline, sizeof deadline, "Next deadline: %s",
-		    time_human(&lk, g->set.zone, g->deadline, when, sizeof when));
-	else if (g->status == GAME_ENDED)
-		snprintf(deadline, sizeof deadline, "Game over: %s.", g->result);
-	memset(&pg, 0, sizeof pg);
-	pg.name = g->name;
-	pg.base_url = w->base_url;
-	pg.deadline = deadline;
+	page_head(w, st, g, deadline, sizeof deadline, &pg);
 	pg.current = &g->board;
 	pg.phases = pp;
 	pg.nphases = n;

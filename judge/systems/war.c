@@ -208,7 +208,7 @@ war_add_country(struct war *w, const char *s, long long points, bool fort, struc
 	c->fort = fort;
 	c->alive = true;
 	c->conquered_by = -1;
-	say(msg, "%s joins the war with %lld points%s\n", s, points, fort ? " and a fort" : "");
+	say(msg, "%s joins the war with %lld points%s.\n", s, points, fort ? " and a fort" : "");
 	return w->n++;
 }
 
@@ -576,7 +576,8 @@ war_deadline(struct war *w, struct buf *msg)
 	}
 	c = w->call;
 	record(w, "%s did not answer by the deadline.", name(w, c));
-	return war_pass(w, c, msg);
+	say(msg, "%s did not answer by the deadline: it passes.\n", name(w, c));
+	return war_pass(w, c, NULL);
 }
 
 int
@@ -651,6 +652,14 @@ war_withdraw(struct war *w, int lender, struct buf *msg)
 		    b->side[!s].figure);
 	}
 	return 0;
+}
+
+int
+war_waiting(const struct war *w)
+{
+	if (w->stage != WAR_ON)
+		return -1;
+	return w->battle.on ? w->battle.side[w->battle.answer].country : w->call;
 }
 
 /* ----------------------------------------------------------- commands -- */
@@ -793,16 +802,35 @@ list_names(const struct war *w, const int *which, int k, struct buf *msg)
 		say(msg, "%s%s", i ? ", " : "", name(w, which[i]));
 }
 
+/* The countries nearest to key within limit edits, into hits; how many. */
+static int
+nearest(const struct war *w, const char *key, int limit, int *hits)
+{
+	char cand[WAR_NAME_SIZE];
+	int i, d, best = limit + 1, n = 0;
+
+	for (i = 0; i < w->n; i++) {
+		squeeze(name(w, i), strlen(name(w, i)), cand, sizeof cand);
+		d = str_edit_distance(key, strlen(key), cand, strlen(cand), limit);
+		if (d < best) {
+			best = d;
+			n = 0;
+		}
+		if (d == best && d <= limit)
+			hits[n++] = i;
+	}
+	return n;
+}
+
 int
 war_match_country(const struct war *w, const char *text, size_t len, struct buf *msg)
 {
 	char key[64], cand[WAR_NAME_SIZE];
-	int hits[WAR_MAX_COUNTRIES], nhits = 0, i, d, best = 99;
+	int hits[WAR_MAX_COUNTRIES], nhits = 0, i;
 	size_t klen;
 
 	squeeze(text, len, key, sizeof key);
-	klen = strlen(key);
-	if (klen == 0)
+	if ((klen = strlen(key)) == 0)
 		return refuse(msg, "no country named\n");
 	for (i = 0; i < w->n; i++) {
 		squeeze(name(w, i), strlen(name(w, i)), cand, sizeof cand);
@@ -812,16 +840,7 @@ war_match_country(const struct war *w, const char *text, size_t len, struct buf 
 			hits[nhits++] = i;
 	}
 	if (nhits == 0)
-		for (i = 0; i < w->n; i++) {
-			squeeze(name(w, i), strlen(name(w, i)), cand, sizeof cand);
-			d = str_edit_distance(key, klen, cand, strlen(cand), klen <= 4 ? 1 : 2);
-			if (d < best) {
-				best = d;
-				nhits = 0;
-			}
-			if (d == best && d <= (klen <= 4 ? 1 : 2))
-				hits[nhits++] = i;
-		}
+		nhits = nearest(w, key, klen <= 4 ? 1 : 2, hits);
 	if (nhits == 1) {
 		say(msg, "'%.*s' read as %s\n", (int)len, text, name(w, hits[0]));
 		return hits[0];
@@ -832,16 +851,11 @@ war_match_country(const struct war *w, const char *text, size_t len, struct buf 
 		return refuse(msg, ": write more of the name\n");
 	}
 	say(msg, "no country is called '%.*s'", (int)len, text);
-	for (i = 0, best = 99; i < w->n; i++) {
-		squeeze(name(w, i), strlen(name(w, i)), cand, sizeof cand);
-		d = str_edit_distance(key, klen, cand, strlen(cand), 5);
-		if (d < best) {
-			best = d;
-			hits[0] = i;
-		}
+	if ((nhits = nearest(w, key, 5, hits)) > 0) {
+		say(msg, ": did you mean ");
+		list_names(w, hits, nhits, msg);
+		return refuse(msg, "?\n");
 	}
-	if (best <= 5)
-		return refuse(msg, ": did you mean %s?\n", name(w, hits[0]));
 	for (i = 0; i < w->n; i++)
 		hits[i] = i;
 	say(msg, ": the countries are ");
@@ -1034,7 +1048,8 @@ war_private(const struct war *w, int c, struct buf *out)
 		    name(w, c), name(w, w->c[c].conquered_by));
 		return;
 	}
-	buf_printf(out, "%s: your total is %lld%s.\n", name(w, c), w->c[c].points,
+	buf_printf(out, "%s: your total %sis %lld%s.\n", name(w, c),
+	    side_of(w, c) >= 0 ? "outside the battle " : "", w->c[c].points,
 	    w->c[c].fort && w->stage == WAR_SETUP ? " (your fort adds 100 when the war starts)" : "");
 	private_alliances(w, c, out);
 	for (s = 0; b->on && s < 2; s++) {
@@ -1306,6 +1321,30 @@ read_line(struct war *w, const char *key, const char *p, int *sides, int *answer
 	return -1;
 }
 
+/* Could w have come from the operations: a battle of two living
+ * countries and an answer, a living country called, no more points than a
+ * war can hold (so that repayments cannot overflow)? */
+static bool
+possible(const struct war *w, int sides)
+{
+	const struct war_battle *b = &w->battle;
+	long long sum = 0;
+	int i, s;
+
+	for (i = 0; i < w->n; i++)
+		sum += w->c[i].points;
+	for (s = 0; b->on && s < 2; s++) {
+		if (sides != 2 || b->answer < 0 || !w->c[b->side[s].country].alive)
+			return false;
+		sum += b->side[s].own + loans(&b->side[s]);
+	}
+	if (b->on && b->side[0].country == b->side[1].country)
+		return false;
+	if (w->stage == WAR_ON && (!valid(w, w->call) || !w->c[w->call].alive))
+		return false;
+	return sum <= WAR_MAX_TOTAL;
+}
+
 int
 war_read(struct war *w, const char *text, size_t len, struct buf *err)
 {
@@ -1326,12 +1365,12 @@ war_read(struct war *w, const char *text, size_t len, struct buf *err)
 			return -1;
 		}
 	}
-	if (w->battle.on) {
-		if (sides != 2 || (w->battle.answer = side_of(w, answers)) < 0) {
-			if (err != NULL)
-				buf_puts(err, "war: the battle lacks a side\n");
-			return -1;
-		}
+	if (w->battle.on && sides == 2)
+		w->battle.answer = side_of(w, answers);
+	if (!possible(w, sides)) {
+		if (err != NULL)
+			buf_puts(err, "war: the state read is not a possible war\n");
+		return -1;
 	}
 	return 0;
 }

@@ -141,6 +141,9 @@ int war_deadline(struct war *w, struct buf *msg);
 /* The game master ends the war between battles: the largest total wins
  * (a tie: no single victor), as after a round of passes. 0 or -1. */
 int war_end(struct war *w, struct buf *msg);
+/* The country the war waits for (the called country, or the side that
+ * must answer), or -1 when the war is not on: whose deadline runs. */
+int war_waiting(const struct war *w);
 
 /* Read a delegation's command line (ATTACK Country-E WITH 2000, PASS, LEND
  * 500 TO Country-E, WITHDRAW LOAN, COUNTER 2,300, ALLY Country-B TERMS 2 FOR

@@ -156,15 +156,6 @@ wg_loaded(struct game *g)
 
 /* ----------------------------------------------------------- reports -- */
 
-/* The country the war waits for, or -1. */
-static int
-awaited(const struct war *w)
-{
-	if (w->stage != WAR_ON)
-		return -1;
-	return w->battle.on ? w->battle.side[w->battle.answer].country : w->call;
-}
-
 /* "Deadline: Sunday 22 November 2026, 19:00 CET." in zone. */
 static void
 deadline_line(struct judge *j, const struct game *g, const char *zone, struct buf *out)
@@ -174,7 +165,7 @@ deadline_line(struct judge *j, const struct game *g, const char *zone, struct bu
 	if (g->status != GAME_ACTIVE || g->deadline == 0)
 		return;
 	judge_time_human(j, zone, g->deadline, when, sizeof when);
-	buf_printf(out, "Deadline for %s: %s.\n", g->map->powers[awaited(&state(g)->w)].name, when);
+	buf_printf(out, "Deadline for %s: %s.\n", g->map->powers[war_waiting(&state(g)->w)].name, when);
 }
 
 /* Indent every line of text by two blanks into out. */
@@ -616,7 +607,7 @@ static const struct system_command wg_commands[] = {
 static void
 remind(struct judge *j, struct game *g, time_t now)
 {
-	int c = awaited(&state(g)->w);
+	int c = war_waiting(&state(g)->w);
 	struct delegation *d;
 	struct buf body;
 	char subject[128];

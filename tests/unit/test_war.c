@@ -224,6 +224,52 @@ test_repayment_short(void **state)
 	assert_int_equal(all_points(&w), 21050);
 }
 
+/* Different terms bind nothing until both send the same; a signed
+ * alliance stands until both send new terms; 5 lent on 3 FOR 2 is repaid
+ * with 7. */
+static void
+test_alliance_terms(void **state)
+{
+	(void)state;
+	war_init(&w);
+	A = add("Atlantis", 100, false);
+	B = add("Borduria", 100, false);
+	C = add("Carpania", 200, false);
+	OK(war_ally(&w, A, B, 2, 1, &msg));
+	OK(war_ally(&w, B, A, 1, 1, &msg));
+	assert_true(has(&msg, "Atlantis proposed 2 FOR 1: different terms bind nothing"));
+	assert_int_equal(w.ally[A][B].per, 0);
+	OK(war_ally(&w, A, B, 1, 1, &msg));
+	assert_true(has(&msg, "It binds."));
+	assert_int_equal(w.ally[B][A].repay, 1);
+	OK(war_ally(&w, B, A, 3, 2, &msg));
+	assert_true(has(&msg, "Until then the alliance stays on 1 FOR 1."));
+	assert_int_equal(w.ally[A][B].repay, 1);
+	OK(war_ally(&w, A, B, 3, 2, &msg));
+	assert_int_equal(w.ally[A][B].repay, 3);
+	assert_int_equal(w.ally[A][B].per, 2);
+	OK(war_ally(&w, C, A, 1, 1, &msg));		/* lapses at the start */
+	OK(war_start(&w, &msg));
+	assert_int_equal(w.offer[C][A].per, 0);
+	assert_int_equal(war_waiting(&w), A);
+	OK(war_pass(&w, A, &msg));
+	OK(war_pass(&w, B, &msg));
+	OK(war_attack(&w, C, A, 101, &msg));
+	assert_int_equal(war_waiting(&w), A);
+	OK(war_lend(&w, B, A, 5, &msg));
+	OK(war_counter(&w, A, 105, &msg));
+	assert_int_equal(war_waiting(&w), C);
+	OK(war_yield(&w, C, &msg));
+	/* A holds 100 + 5 + 101 + 99 = 305 and repays 5 x 3 / 2 = 7. */
+	assert_int_equal(w.c[A].points, 298);
+	assert_int_equal(w.c[B].points, 102);
+	assert_int_equal(war_waiting(&w), A);
+	OK(war_pass(&w, A, &msg));
+	OK(war_pass(&w, B, &msg));
+	assert_int_equal(w.winner, A);
+	assert_int_equal(war_waiting(&w), -1);
+}
+
 /* A first attack that does not exceed the defender's total is lost at
  * once: its points go to the defender and no battle begins. */
 static void
@@ -458,6 +504,7 @@ test_text_round_trip(void **state)
 {
 	static struct war r;
 	struct buf one, two, err;
+	int i;
 
 	(void)state;
 	buf_init(&one, 1 << 20);
@@ -500,10 +547,42 @@ test_text_round_trip(void **state)
 	assert_int_equal(r.battle.side[WAR_DEFENDER].loan[B], 500);
 	assert_int_equal(r.ally[E][B].repay, 2);
 	assert_int_equal(memcmp(&r, &w, sizeof r), 0);
+	/* A long war keeps the latest events and says how many are not shown. */
+	war_init(&w);
+	A = add("Atlantis", 1000, false);
+	B = add("Borduria", 1000, false);
+	OK(war_start(&w, &msg));
+	for (i = 0; i < 200; i++)
+		OK(war_attack(&w, w.call, w.call == A ? B : A, 1, &msg));
+	assert_int_equal(w.nevents, 402);
+	buf_reset(&one);
+	buf_reset(&two);
+	war_write(&w, &one);
+	assert_true(has(&one, "war-events 402\n"));
+	assert_int_equal(war_read(&r, one.data, one.len, &err), 0);
+	war_write(&r, &two);
+	assert_string_equal(buf_str(&one), buf_str(&two));
+	buf_reset(&two);
+	war_public(&r, &two);
+	assert_true(has(&two, "(the first 82 events are not shown)\n"
+	    "Atlantis attacks Borduria with 1: not more than Borduria's total."));
+	/* Every cut of the file reads or is refused, and never half a battle. */
+	seed_to_3000(2);
+	buf_reset(&one);
+	war_write(&w, &one);
+	for (i = 0; i <= (int)one.len; i++)
+		if (war_read(&r, one.data, (size_t)i, NULL) == 0 && r.battle.on)
+			assert_true(r.battle.side[WAR_DEFENDER].figure == 2300);
 	/* Damage is refused with the line. */
 	assert_int_equal(war_read(&r, "war-country X 12 castle - -\n", 28, &err), -1);
 	assert_true(has(&err, "war line 1"));
 	assert_int_equal(war_read(&r, "war-colour blue\n", 16, &err), -1);
+	/* More points than a war can hold: refused, repayments stay in range. */
+	buf_reset(&one);
+	buf_printf(&one, "war-country A %lld nofort - -\nwar-country B %lld nofort - -\n",
+	    WAR_MAX_TOTAL, WAR_MAX_TOTAL);
+	assert_int_equal(war_read(&r, one.data, one.len, &err), -1);
+	assert_true(has(&err, "not a possible war"));
 	buf_free(&one);
 	buf_free(&two);
 	buf_free(&err);
@@ -548,7 +627,7 @@ test_secrecy(void **state)
 	buf_reset(&v);
 	war_private(&w, E, &v);
 	assert_true(has(&v, "Country-B lends you 500."));
-	assert_true(has(&v, "your total is 1800"));
+	assert_true(has(&v, "your total outside the battle is 1800"));
 	buf_reset(&v);
 	war_private(&w, C, &v);
 	assert_false(has(&v, "500"));
@@ -676,6 +755,7 @@ main(void)
 		cmocka_unit_test(test_seed_ending_one),
 		cmocka_unit_test(test_seed_ending_two),
 		cmocka_unit_test(test_repayment_short),
+		cmocka_unit_test(test_alliance_terms),
 		cmocka_unit_test(test_forfeit),
 		cmocka_unit_test(test_withdraw),
 		cmocka_unit_test(test_ally_attacks_ally),
