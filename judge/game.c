@@ -240,6 +240,16 @@ game_forget_since(struct game *g, const struct board *b)
 			g->del[p].bonus[0] = '\0';
 }
 
+char *
+game_stage(const struct game *g, char *out, size_t size)
+{
+	if (g->sys != NULL && g->sys->stage != NULL) {
+		g->sys->stage(g, out, size);
+		return out;
+	}
+	return phase_format(&g->board, out, size);
+}
+
 bool
 game_name_valid(const char *name)
 {

@@ -263,6 +263,9 @@ void game_set_system(struct game *g, const struct rule_system *s);
 /* Free g (allocated by the caller) and its system's state. NULL: nothing. */
 void game_free(struct game *g);
 
+/* Where g is, in a few words: its rule system's stage, or its phase
+ * ("Spring 1901 Movement"), into out. Returns out. */
+char *game_stage(const struct game *g, char *out, size_t size);
 /* True when name is a valid game name (letters, digits, '-', '_'; 1..23). */
 bool game_name_valid(const char *name);
 /* The delegation of power p. */

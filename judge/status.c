@@ -60,7 +60,7 @@ judge_grace_end(const struct game *g, time_t now)
 	int p;
 
 	if (g->status != GAME_ACTIVE || g->deadline == 0 || now < g->deadline ||
-	    g->set.nmr != NMR_CD || g->set.grace <= 0)
+	    g->set.nmr != NMR_CD || g->set.grace <= 0 || g->sys->tick != NULL)
 		return 0;
 	for (p = 0; p < g->map->npowers; p++)
 		if (status_orders_late(g, (power_id)p))

@@ -97,6 +97,9 @@ struct rule_system {
 	bool (*tick)(struct judge *j, struct game *g, time_t now);
 	/* Is power p still in the game? (Default: it has units or centres.) */
 	bool (*alive)(const struct game *g, power_id p);
+	/* Where the game is, in a few words ("round 2: Beta's call") into out.
+	 * (Default: the phase, "Spring 1901 Movement".) */
+	void (*stage)(const struct game *g, char *out, size_t size);
 	/* What anyone may see of the game, for its public page (judge-less
 	 * text: paragraphs separated by blank lines; a paragraph whose first
 	 * line ends in ':' heads a list of its other lines). */

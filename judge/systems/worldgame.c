@@ -675,6 +675,21 @@ wg_status(struct judge *j, const struct game *g, power_id p, const char *zone, t
 }
 
 static void
+wg_stage(const struct game *g, char *out, size_t size)
+{
+	const struct war *w = &state(g)->w;
+	int c = war_waiting(w);
+
+	if (w->stage == WAR_SETUP)
+		snprintf(out, size, "before the war");
+	else if (c < 0)
+		snprintf(out, size, "the war is over");
+	else
+		snprintf(out, size, "round %d: %s %s", w->round, w->c[c].name,
+		    w->battle.on ? "must answer" : "is called");
+}
+
+static void
 wg_public_text(const struct game *g, struct buf *out)
 {
 	war_public(&state(g)->w, out);
@@ -718,4 +733,5 @@ const struct rule_system worldgame_system = {
 	.alive = wg_alive,
 	.status = wg_status,
 	.public_text = wg_public_text,
+	.stage = wg_stage,
 };
