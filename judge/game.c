@@ -144,11 +144,23 @@ bad:
 }
 
 void
+game_fit_delegations(struct game *g)
+{
+	int n = g->map->npowers > 0 ? g->map->npowers : 1, p;
+
+	if (n <= g->ndel)
+		return;
+	g->del = xreallocarray(g->del, (size_t)n, sizeof *g->del);
+	memset(&g->del[g->ndel], 0, (size_t)(n - g->ndel) * sizeof *g->del);
+	for (p = g->ndel; p < n; p++)
+		g->del[p].concede_to = POWER_NONE;
+	g->ndel = n;
+}
+
+void
 game_init(struct game *g, const char *name, const struct game_settings *s, const struct map *m,
     const struct names *nm, time_t now)
 {
-	int p;
-
 	memset(g, 0, sizeof *g);
 	str_copy(g->name, name, sizeof g->name);
 	g->set = *s;
@@ -159,8 +171,7 @@ game_init(struct game *g, const char *name, const struct game_settings *s, const
 	game_set_rules(g);
 	g->conf.where = PROV_NONE;
 	board_init_start(&g->board, m);
-	for (p = 0; p < MAP_MAX_POWERS; p++)
-		g->del[p].concede_to = POWER_NONE;
+	game_fit_delegations(g);
 }
 
 void
@@ -1392,13 +1403,10 @@ read_orders(struct game *g, const struct game_pending *pd, struct buf *err)
 static void
 game_blank(struct game *g)
 {
-	int i;
-
 	game_set_system(g, NULL);
+	free(g->del);
 	memset(g, 0, sizeof *g);
 	game_settings_default(&g->set, "standard");
-	for (i = 0; i < MAP_MAX_POWERS; i++)
-		g->del[i].concede_to = POWER_NONE;
 	g->conf.where = PROV_NONE;
 }
 
@@ -1419,6 +1427,7 @@ game_free(struct game *g)
 	if (g == NULL)
 		return;
 	game_set_system(g, NULL);
+	free(g->del);
 	free(g);
 }
 
@@ -1449,6 +1458,7 @@ game_read(struct game *g, const char *text, size_t len, const struct game_lookup
 		buf_printf(err, "unknown variant \"%s\"\n", g->set.variant);
 		return -1;
 	}
+	game_fit_delegations(g);
 	game_set_system(g, lk->system != NULL ? lk->system(lk->ctx, g->map) : NULL);
 	buf_init(&pd.board, 1 << 20);
 	pd.po = xcalloc(MAP_MAX_POWERS * GAME_MAX_ORDERS, sizeof *pd.po);

@@ -131,7 +131,9 @@ struct game {
 		char addr[ADDR_MAX];
 		int count;		/* BOUNCE_LIMIT or more: suspended */
 	} bouncing[GAME_MAX_BOUNCING];
-	struct delegation del[MAP_MAX_POWERS];
+	struct delegation *del;		/* one for each power of the map (at least one):
+					   ndel of them; see game_fit_delegations */
+	int ndel;
 	struct board board;
 	int nyears;			/* centre counts at the end of each year */
 	struct {
@@ -161,11 +163,14 @@ struct game {
  */
 int game_settings_set(struct game_settings *s, const char *key, const char *value,
     const struct tz_lookup *zones, struct buf *why);
+/* Give g a delegation for each power of its map: after game_init or
+ * game_read, again when a rule system adds powers to its game's map. */
+void game_fit_delegations(struct game *g);
 /* Default settings for a new game of variant (copied). */
 void game_settings_default(struct game_settings *s, const char *variant);
 /*
- * Set up a new game: settings, the variant's starting position, status
- * FORMING (delegations not yet complete). m and nm must outlive it.
+ * Set up a new game (g zeroed): settings, the variant's starting position,
+ * status FORMING (delegations not yet complete). m and nm must outlive it.
  */
 void game_init(struct game *g, const char *name, const struct game_settings *s,
     const struct map *m, const struct names *nm, time_t now);

@@ -63,6 +63,7 @@ add_power(struct game *g, const char *name)
 		names_free(s->names);
 	s->names = names_new(s->map);
 	g->names = s->names;
+	game_fit_delegations(g);
 }
 
 static void *

@@ -341,6 +341,8 @@ test_round_trip(void **state)
 	check_keys(&muna_file_fields, buf_str(&a));
 	buf_free(&a);
 	buf_free(&b);
+	free(g[0].del);
+	free(g[1].del);
 	free(g);
 }
 
