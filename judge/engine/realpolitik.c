@@ -684,7 +684,8 @@ decide(const struct rp *w, int u)
 }
 
 /* Circular movement: from undecided move u, follow the undecided moves
- * out of each destination; the loop found succeeds. Returns false when
+ * out of each destination; the loop found, of three moves or more,
+ * succeeds (two would be a swap, which needs a convoy). Returns false when
  * there is none (u then fails). */
 static bool
 settle_circle(struct rp *w, int u)
@@ -697,6 +698,8 @@ settle_circle(struct rp *w, int u)
 			if (seen[k] == u)
 				break;
 		if (k < len) {
+			if (len - k < 3)
+				return false;
 			for (; k < len; k++)
 				w->st[seen[k]] = YES;
 			return true;
@@ -752,7 +755,8 @@ left_behind(const struct rp *w, int u)
 	case RK_BOARD_IN:
 		return w->st[u] != YES;
 	case RK_CARGO:
-		return w->kind[w->ride[u]] != RK_MOVE || w->st[w->ride[u]] != YES;
+		return w->ride[u] == NONE || w->kind[w->ride[u]] != RK_MOVE ||
+		    w->st[w->ride[u]] != YES;
 	default:
 		return true;
 	}
