@@ -928,3 +928,79 @@ rp_resolve_movement(const struct map *m, const struct rules *r, const struct boa
 	decide_all(&w);
 	write_result(&w, res, trace);
 }
+
+/* --------------------------------------------------- supply, occupation -- */
+
+/* Power standing in province q on b (not counting armies on board), or
+ * POWER_NONE. */
+static power_id
+standing(const struct map *m, const struct board *b, prov_id q)
+{
+	int i;
+
+	for (i = 0; i < b->nunits; i++)
+		if (m->locs[b->units[i].loc].prov == q && !(b->units[i].type & UNIT_ABOARD))
+			return b->units[i].power;
+	return POWER_NONE;
+}
+
+static bool
+owns_a_home(const struct map *m, const struct board *b, power_id p)
+{
+	int q;
+
+	for (q = 0; q < m->nprovs; q++)
+		if (m->provs[q].home == p && b->owner[q] == p)
+			return true;
+	return false;
+}
+
+enum reason
+rp_can_build(const struct map *m, const struct board *b, const power_id *seat, power_id p,
+    enum unit_type t, prov_id q)
+{
+	const struct province *pr = &m->provs[q];
+	power_id holder = seat ? seat[q] : t == UNIT_ARMY ? pr->capital : pr->naval_base;
+	int i;
+
+	if (holder != p)
+		return R_NOT_HOME;
+	if (t == UNIT_FLEET && pr->terrain != TERRAIN_COAST)
+		return R_BAD_TERRAIN;
+	if (b->owner[q] != p || !owns_a_home(m, b, p))
+		return R_NOT_OWNED;
+	for (i = 0; i < b->nunits; i++)
+		if (m->locs[b->units[i].loc].prov == q && b->units[i].power != p)
+			return R_OCCUPIED;
+	return R_OK;
+}
+
+int
+rp_build_sites(const struct map *m, const struct board *b, const power_id *seat, power_id p,
+    enum unit_type t)
+{
+	int q, n = 0;
+
+	for (q = 0; q < m->nprovs; q++)
+		n += rp_can_build(m, b, seat, p, t, (prov_id)q) == R_OK;
+	return n;
+}
+
+int
+rp_occupy(const struct map *m, const struct board *start, struct board *end)
+{
+	int q, n = 0;
+
+	for (q = 0; q < m->nprovs; q++) {
+		power_id now;
+
+		if (!m->provs[q].supply)
+			continue;
+		now = standing(m, end, (prov_id)q);
+		if (now == POWER_NONE || now == end->owner[q] || standing(m, start, (prov_id)q) != now)
+			continue;
+		end->owner[q] = now;
+		n++;
+	}
+	return n;
+}

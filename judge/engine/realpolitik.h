@@ -44,4 +44,35 @@
 void rp_resolve_movement(const struct map *m, const struct rules *r, const struct board *b,
     const struct order *orders, int norders, struct phase_result *res, struct buf *trace);
 
+/*
+ * May power p raise a unit of type t in province q now (Realpolitik
+ * supply, judge/systems/REALPOLITIK.md)? Armies only in its capitals,
+ * fleets only in its naval bases (the map's; or, when seat is not NULL,
+ * seat[q] is the power whose capital (t army) or naval base (t fleet)
+ * province q is now: a capital moved by the system); it
+ * must own the province, no foreign unit may stand there, and it must own
+ * at least one of its home centres. Its own units there do not matter: an
+ * army and a fleet may share a headquarters when a unit is raised, and
+ * units of one kind stack. Returns R_OK or why not: R_NOT_HOME (not such
+ * a seat of p), R_NOT_OWNED, R_OCCUPIED, R_BAD_TERRAIN (a fleet inland).
+ */
+enum reason rp_can_build(const struct map *m, const struct board *b, const power_id *seat,
+    power_id p, enum unit_type t, prov_id q);
+
+/* How many provinces power p may raise a unit of type t in now (as
+ * rp_can_build; each province once, though a stack may be raised). */
+int rp_build_sites(const struct map *m, const struct board *b, const power_id *seat, power_id p,
+    enum unit_type t);
+
+/*
+ * Occupation on even moves: a supply centre becomes the power's whose unit
+ * stood in it when the Fall move began (it had moved in before) and still
+ * stands there when the move and its retreats are over (it held it on the
+ * even move). start is the position the Fall move began from, end the
+ * one after its retreats; end's owners are set. Other centres keep their
+ * owner. An army on board counts for nothing (its fleet does). Returns
+ * how many centres changed hands.
+ */
+int rp_occupy(const struct map *m, const struct board *start, struct board *end);
+
 #endif

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../../judge/engine/adjudicate.h"
+#include "../../judge/engine/realpolitik.h"
 #include "../../maps/variant.h"
 #include "../../parser/orders.h"
 
@@ -185,6 +186,90 @@ test_switch(void **state)
 	names_free(nm);
 }
 
+/* A board from its text form, with the home centres owned by their powers. */
+static void
+board_from(struct board *b, const char *text)
+{
+	struct buf err;
+	int q;
+
+	buf_init(&err, 4096);
+	if (board_read(b, m, text, strlen(text), &err) < 0)
+		fail_msg("bad board: %s", buf_str(&err));
+	for (q = 0; q < m->nprovs; q++)
+		b->owner[q] = m->provs[q].home;
+	buf_free(&err);
+}
+
+/* Armies only in capitals, fleets only in naval bases; own units there
+ * do not stop a build, foreign ones and lost ownership do. */
+static void
+test_builds(void **state)
+{
+	power_id ger = pw("Germany"), eng = pw("England");
+	power_id seat[MAP_MAX_PROVS];
+	struct board b;
+	int q;
+
+	(void)state;
+	board_from(&b, "phase Winter 1901 Adjustment\nunit Germany A ber\nunit Germany A ber\n"
+		       "unit Germany A kie\nunit England A lon\nunit Russia A mun\n");
+	assert_int_equal(rp_can_build(m, &b, NULL, ger, UNIT_ARMY, pr("ber")), R_OK);
+	assert_int_equal(rp_can_build(m, &b, NULL, ger, UNIT_ARMY, pr("kie")), R_NOT_HOME);
+	assert_int_equal(rp_can_build(m, &b, NULL, ger, UNIT_FLEET, pr("ber")), R_NOT_HOME);
+	/* A fleet raised in its base beside an army of its own. */
+	assert_int_equal(rp_can_build(m, &b, NULL, ger, UNIT_FLEET, pr("kie")), R_OK);
+	assert_int_equal(rp_can_build(m, &b, NULL, ger, UNIT_ARMY, pr("mun")), R_OCCUPIED);
+	assert_int_equal(rp_can_build(m, &b, NULL, eng, UNIT_FLEET, pr("lon")), R_OK);
+	assert_int_equal(rp_can_build(m, &b, NULL, eng, UNIT_ARMY, pr("lon")), R_OK);
+	assert_int_equal(rp_can_build(m, &b, NULL, eng, UNIT_ARMY, pr("lvp")), R_NOT_HOME);
+	assert_int_equal(rp_build_sites(m, &b, NULL, ger, UNIT_ARMY), 1);
+	assert_int_equal(rp_build_sites(m, &b, NULL, pw("Austria"), UNIT_ARMY), 2);
+	assert_int_equal(rp_build_sites(m, &b, NULL, pw("Russia"), UNIT_FLEET), 2);
+	/* A lost capital raises nothing; its base lost, no fleets. */
+	b.owner[pr("ber")] = pw("Russia");
+	assert_int_equal(rp_can_build(m, &b, NULL, ger, UNIT_ARMY, pr("ber")), R_NOT_OWNED);
+	b.owner[pr("kie")] = pw("Russia");
+	assert_int_equal(rp_build_sites(m, &b, NULL, ger, UNIT_FLEET), 0);
+	/* Every home city lost: nothing at all, even in a moved capital. */
+	b.owner[pr("mun")] = pw("Russia");
+	for (q = 0; q < m->nprovs; q++)
+		seat[q] = m->provs[q].capital;
+	seat[pr("hol")] = ger;
+	b.owner[pr("hol")] = ger;
+	assert_int_equal(rp_can_build(m, &b, seat, ger, UNIT_ARMY, pr("hol")), R_NOT_OWNED);
+	b.owner[pr("kie")] = ger;
+	assert_int_equal(rp_can_build(m, &b, seat, ger, UNIT_ARMY, pr("hol")), R_OK);
+	assert_int_equal(rp_can_build(m, &b, NULL, ger, UNIT_FLEET, pr("hol")), R_NOT_HOME);
+}
+
+/* Occupation on an even move: held through the Fall move, not merely
+ * entered during it. */
+static void
+test_occupy(void **state)
+{
+	struct board start, end;
+
+	(void)state;
+	board_from(&start, "phase Fall 1901 Movement\nunit Germany A hol\nunit France A pic\n"
+			   "unit England F nth\nunit England A nth aboard\nunit Russia A swe\n");
+	board_from(&end, "phase Fall 1901 Movement\nunit Germany A hol\nunit France A bel\n"
+			 "unit England F nwy\nunit England A nwy aboard\nunit Russia A swe\n");
+	start.owner[pr("swe")] = pw("Russia");
+	end.owner[pr("swe")] = pw("Russia");
+	assert_int_equal(rp_occupy(m, &start, &end), 1);
+	assert_int_equal(end.owner[pr("hol")], pw("Germany"));	/* held through the move */
+	assert_int_equal(end.owner[pr("bel")], POWER_NONE);	/* only entered */
+	assert_int_equal(end.owner[pr("nwy")], POWER_NONE);
+	assert_int_equal(end.owner[pr("swe")], pw("Russia"));
+	/* Once established it stays when the unit leaves. */
+	start = end;
+	board_from(&end, "phase Fall 1902 Movement\nunit Germany A kie\n");
+	end.owner[pr("hol")] = pw("Germany");
+	assert_int_equal(rp_occupy(m, &start, &end), 0);
+	assert_int_equal(end.owner[pr("hol")], pw("Germany"));
+}
+
 int
 main(void)
 {
@@ -193,6 +278,8 @@ main(void)
 		cmocka_unit_test(test_variant_refused),
 		cmocka_unit_test(test_board_aboard),
 		cmocka_unit_test(test_switch),
+		cmocka_unit_test(test_builds),
+		cmocka_unit_test(test_occupy),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
