@@ -278,12 +278,25 @@ board_write(const struct board *b, const struct map *m, struct buf *out)
 			buf_printf(out, "owner %s %s\n", m->powers[s.owner[i]].token, m->provs[i].abbr);
 }
 
+void
+board_plain(struct board *b)
+{
+	int i;
+
+	for (i = 0; i < b->nunits; i++)
+		b->units[i].type &= (uint8_t)~UNIT_ABOARD;
+}
+
 int
 board_aboard(const struct map *m, const char **p, const char *end, struct unit *u,
     const char **why)
 {
 	prov_id q = m->locs[u->loc].prov;
 
+	if (!map_option_on(m, "realpolitik")) {
+		*why = "armies go on board fleets only in Realpolitik";
+		return -1;
+	}
 	if (m->provs[q].terrain == TERRAIN_LAND) {
 		*why = "an army on board a fleet is at sea or on a coast";
 		return -1;

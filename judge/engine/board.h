@@ -67,6 +67,9 @@ struct board {
 void board_init_start(struct board *b, const struct map *m);
 /* An empty board at the given phase: no units, no owners. */
 void board_init_empty(struct board *b, int year, enum season s, enum phase_type p);
+/* Clear UNIT_ABOARD on every unit: the board as the order parser and the
+ * standard rules read it (they index by unit type). */
+void board_plain(struct board *b);
 /* Add a unit. Returns its index, or -1 when the board is full. */
 int board_add_unit(struct board *b, enum unit_type t, power_id p, loc_id l);
 /* Remove unit i (later units move down one place). */
@@ -121,8 +124,8 @@ int phase_cmp(int y1, enum season s1, enum phase_type p1, int y2, enum season s2
  * Returns 0, or -1 with a message in why (*p not moved). */
 int board_parse_unit(const struct map *m, const char **p, struct unit *u, const char **why);
 /* Army u (its loc read) on board: on the main location of its province,
- * which must be a sea or a coast; *p is set to end. Returns 0, or -1 with
- * a message in why. */
+ * which must be a sea or a coast of a map with the option "realpolitik";
+ * *p is set to end. Returns 0, or -1 with a message in why. */
 int board_aboard(const struct map *m, const char **p, const char *end, struct unit *u,
     const char **why);
 /* Append "F stp/sc" for unit u ("A nth aboard" for an army on board). */

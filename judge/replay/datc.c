@@ -333,8 +333,7 @@ run_case(struct runner *rn, struct dcase *dc)
 		if (ph > 0)
 			phase_next(m, &rules, &b);
 		plain = b;
-		for (i = 0; i < plain.nunits; i++)
-			plain.units[i].type &= (uint8_t)~UNIT_ABOARD;
+		board_plain(&plain);
 		for (i = 0; i < dp->orders.n; i++) {
 			struct parse_ctx c = { m, rn->names, &plain, POWER_NONE };
 			struct parse_result r;
