@@ -42,14 +42,18 @@
  * rides the k-th fleet. A stack's lines may come in any order; positions
  * are compared as lists of units, so a stack of three is three equal
  * lines. Orders to a stack are given to its units in the order written
- * (each to a unit of the type written not yet ordered). An army on board
- * is addressed only by a landing order ("England: A nth lands") or a hold;
- * "England: A bel - hol" addresses an army standing in bel, not one on
- * board. A dislodged unit is never on board (an army on board a dislodged
- * fleet is destroyed, so it is in neither POSTSTATE). The orders are
- * those of parser/README.md: "A hol - bel on board F bel", "A bel embarks
- * F nth", "A lon embarks", "A bel lands". RESULTS for an embarking or a
- * landing: SUCCESS when the army went on board or landed.
+ * (each to a unit of the type written not yet ordered; when all are, the
+ * last one's order is replaced). A landing order ("England: A nth lands")
+ * goes to an army on board; any other army order to an army standing in
+ * the province, and only when none stands there to the army on board,
+ * which may only hold (stay on board) or land. Retreat orders to a
+ * province go to its dislodged units the same way (a scattered stack). A
+ * dislodged unit is never on board (an army on board a dislodged fleet is
+ * destroyed, so it is in neither POSTSTATE). "aboard" is read in any case,
+ * only for an army, and only on a variant with the option "realpolitik".
+ * The orders are those of parser/README.md: "A hol - bel on board F bel",
+ * "A bel embarks F nth", "A lon embarks", "A bel lands". RESULTS for an
+ * embarking or a landing: SUCCESS when the army went on board or landed.
  *
  * pouch's own case files (tests/data/datc) add, all optional:
  *
