@@ -986,6 +986,20 @@ rp_build_sites(const struct map *m, const struct board *b, const power_id *seat,
 	return n;
 }
 
+prov_id
+rp_capital_default(const struct map *m, const struct board *b, const power_id *seat, power_id p,
+    prov_id lost)
+{
+	int q;
+
+	for (q = 0; q < m->nprovs; q++) {
+		power_id cap = seat ? seat[q] : m->provs[q].capital;
+		if (q != lost && m->provs[q].home == p && b->owner[q] == p && cap != p)
+			return (prov_id)q;
+	}
+	return PROV_NONE;
+}
+
 int
 rp_occupy(const struct map *m, const struct board *start, struct board *end)
 {

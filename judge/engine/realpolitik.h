@@ -65,6 +65,15 @@ int rp_build_sites(const struct map *m, const struct board *b, const power_id *s
     enum unit_type t);
 
 /*
+ * Where power p's capital lost goes when the power does not say: the
+ * first home centre of p (in the map's order) that p owns and that is not
+ * already one of its capitals (seat[], indexed by province, or the map's
+ * when NULL). PROV_NONE when there is none.
+ */
+prov_id rp_capital_default(const struct map *m, const struct board *b, const power_id *seat,
+    power_id p, prov_id lost);
+
+/*
  * Occupation on even moves: a supply centre becomes the power's whose unit
  * stood in it when the Fall move began (it had moved in before) and still
  * stands there when the move and its retreats are over (it held it on the

@@ -243,6 +243,23 @@ test_builds(void **state)
 	assert_int_equal(rp_can_build(m, &b, NULL, ger, UNIT_FLEET, pr("hol")), R_NOT_HOME);
 }
 
+/* A lost capital goes to another home centre the power holds, not to one
+ * of its capitals already. */
+static void
+test_capital_default(void **state)
+{
+	struct board b;
+
+	(void)state;
+	board_from(&b, "phase Winter 1901 Adjustment\n");
+	b.owner[pr("vie")] = pw("Russia");
+	assert_int_equal(rp_capital_default(m, &b, NULL, pw("Austria"), pr("vie")), pr("tri"));
+	b.owner[pr("tri")] = pw("Italy");
+	assert_int_equal(rp_capital_default(m, &b, NULL, pw("Austria"), pr("vie")), PROV_NONE);
+	b.owner[pr("ber")] = pw("Russia");
+	assert_int_equal(rp_capital_default(m, &b, NULL, pw("Germany"), pr("ber")), pr("kie"));
+}
+
 /* Occupation on an even move: held through the Fall move, not merely
  * entered during it. */
 static void
@@ -280,6 +297,7 @@ main(void)
 		cmocka_unit_test(test_switch),
 		cmocka_unit_test(test_builds),
 		cmocka_unit_test(test_occupy),
+		cmocka_unit_test(test_capital_default),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
