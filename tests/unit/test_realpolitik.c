@@ -431,6 +431,114 @@ test_same_as_standard(void **state)
 	map_free(std);
 }
 
+/* Units of a power at location l on board b (dislodged ones when dis). */
+static int
+count_at(const struct board *b, loc_id l, bool dis)
+{
+	int i, n = 0;
+
+	if (dis) {
+		for (i = 0; i < b->ndislodged; i++)
+			n += b->dislodged[i].unit.loc == l;
+		return n;
+	}
+	for (i = 0; i < b->nunits; i++)
+		n += b->units[i].loc == l;
+	return n;
+}
+
+/* Add to position pos (orders o[0..n)) a unit of type t beside unit u,
+ * holding; returns its order's index. */
+static int
+add_beside(struct board *pos, struct order *o, int n, int u, uint8_t t)
+{
+	const struct unit *un = &pos->units[u];
+	loc_id l = t & UNIT_ABOARD ? m->provs[m->locs[un->loc].prov].loc : un->loc;
+
+	pos->units[pos->nunits].type = t;
+	pos->units[pos->nunits].power = un->power;
+	pos->units[pos->nunits].loc = l;
+	pos->nunits++;
+	memset(&o[n], 0, sizeof o[n]);
+	o[n].kind = ORDER_HOLD;
+	o[n].power = un->power;
+	o[n].type = t & ~UNIT_ABOARD;
+	o[n].loc = l;
+	o[n].target = o[n].dest = LOC_NONE;
+	o[n].target_power = POWER_NONE;
+	return n + 1;
+}
+
+/* A second unit in a stack, or an army on board, changes nothing for the
+ * other orders: a stack defends as one, an army on board has no fighting
+ * power. The extra unit shares the fate of the one beside it. */
+static void
+test_stack_and_cargo_powerless(void **state)
+{
+	struct phase_result *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+	struct order o[BOARD_MAX_UNITS];
+	struct board pos, more;
+	struct rules rr;
+	int t, i, n, u, stacks = 0, cargo = 0;
+
+	(void)state;
+	assert_non_null(a);
+	assert_non_null(b);
+	rules_init(&rr, EDITION_2023);
+	rr.realpolitik = true;
+	for (t = 0; t < 6000; t++) {
+		const struct unit *un;
+		const struct province *p;
+		bool stack, dis, moved;
+
+		random_board(m, &pos);
+		n = random_orders(m, &pos, o);
+		if (n == 0)
+			continue;
+		u = rnd(n);
+		un = &pos.units[u];
+		p = &m->provs[m->locs[un->loc].prov];
+		/* Most of the time, a seat's unit is its power's own. */
+		if (rnd(4) != 0 && un->type == UNIT_ARMY && p->capital != POWER_NONE)
+			pos.units[u].power = o[u].power = p->capital;
+		else if (rnd(4) != 0 && un->type == UNIT_FLEET && p->naval_base != POWER_NONE)
+			pos.units[u].power = o[u].power = p->naval_base;
+		stack = o[u].kind != ORDER_MOVE && (un->type == UNIT_ARMY ? p->capital :
+		    p->naval_base) == un->power;
+		if (!stack && un->type != UNIT_FLEET)
+			continue;
+		adj_resolve(m, &rr, &pos, o, n, a, NULL);
+		more = pos;
+		adj_resolve(m, &rr, &more, o,
+		    add_beside(&more, o, n, u, stack ? un->type : UNIT_ARMY | UNIT_ABOARD), b, NULL);
+		for (i = 0; i < n; i++)
+			assert_int_equal(a->reason[i], b->reason[i]);
+		dis = a->unit_dislodged[u];
+		moved = o[u].kind == ORDER_MOVE && a->reason[u] == R_OK;
+		if (stack) {
+			stacks++;
+			assert_int_equal(count_at(&b->after, un->loc, dis),
+			    count_at(&a->after, un->loc, dis) + 1);
+			continue;
+		}
+		cargo++;
+		assert_int_equal(b->after.ndislodged, a->after.ndislodged);
+		assert_int_equal(b->after.nunits, a->after.nunits + !dis);
+		if (!dis) {
+			loc_id to = moved ? o[u].dest : un->loc;
+			prov_id q = m->locs[to].prov;
+			for (i = 0; i < b->after.nunits; i++)
+				if (b->after.units[i].type == (UNIT_ARMY | UNIT_ABOARD))
+					break;
+			assert_true(i < b->after.nunits);
+			assert_int_equal(m->locs[b->after.units[i].loc].prov, q);
+		}
+	}
+	assert_true(stacks > 100 && cargo > 100);
+	free(a);
+	free(b);
+}
+
 int
 main(void)
 {
@@ -443,6 +551,7 @@ main(void)
 		cmocka_unit_test(test_occupy),
 		cmocka_unit_test(test_capital_default),
 		cmocka_unit_test(test_same_as_standard),
+		cmocka_unit_test(test_stack_and_cargo_powerless),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
