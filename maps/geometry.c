@@ -153,7 +153,8 @@ read_root_places(struct reader *rd, xmlNode *root)
 			continue;
 		v = xmlNodeListGetString(root->doc, a->children, 1);
 		if (strcmp((const char *)a->name, "variant") == 0) {
-			if (v == NULL || strcmp((const char *)v, rd->m->name) != 0)
+			if (v == NULL || strcmp((const char *)v, rd->m->drawing ? rd->m->drawing :
+			    rd->m->name) != 0)
 				diag_report(&rd->diag, (int)xmlGetLineNo(root),
 				    "this is the drawing of variant \"%s\", not %s",
 				    v ? (const char *)v : "", rd->m->name);

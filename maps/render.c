@@ -43,6 +43,9 @@ static const char STYLE[] =
     "paint-order:stroke}"
     ".c{stroke:#222;stroke-width:1}"
     ".u{stroke:#111;stroke-width:1}.dl{stroke:" FAIL ";stroke-width:1.8}"
+    ".ab{stroke-width:.8}.seat{stroke:#111;stroke-width:.7}"
+    ".sk{font-size:10px;font-weight:bold;fill:#111;stroke:#fff;stroke-width:2.4;"
+    "paint-order:stroke}"
     ".o,.oo{fill:none;stroke-width:2.2}"
     ".sp{stroke-width:1.6;stroke-dasharray:4 3}"
     ".cv{stroke-width:1.8;stroke-dasharray:1.5 3.5;stroke-linecap:round}"
@@ -400,6 +403,86 @@ add_centres(struct ctx *c)
 	}
 }
 
+/* Realpolitik: a star (capital) or a diamond (naval base) centred on at,
+ * in the colour of the power whose seat it is. */
+static void
+seat(xmlNodePtr layer, const struct map *m, power_id p, struct geo_point at, bool star)
+{
+	xmlNodePtr n = el(layer, "path");
+	char fill[8], d[320], pt[40];
+	int k;
+
+	d[0] = '\0';
+	if (star) {
+		for (k = 0; k < 10; k++) {
+			double r = k % 2 ? 2.3 : 5.4, a = 3.14159265358979 * (k / 5.0 - 0.5);
+			snprintf(pt, sizeof pt, "%c%.1f,%.1f", k ? 'L' : 'M', at.x + r * cos(a),
+			    at.y + r * sin(a));
+			strncat(d, pt, sizeof d - strlen(d) - 1);
+		}
+		strncat(d, "z", sizeof d - strlen(d) - 1);
+	} else {
+		snprintf(d, sizeof d, "M%.1f,%.1fl4.3,4.3 -4.3,4.3 -4.3,-4.3z", at.x, at.y - 4.3);
+	}
+	set(n, "d", d);
+	set(n, "class", "seat");
+	render_power_colour(m, p, fill);
+	set(n, "fill", fill);
+}
+
+/* Does map m name capitals or naval bases (Realpolitik)? */
+static bool
+has_seats(const struct map *m)
+{
+	int i;
+
+	for (i = 0; i < m->nprovs; i++)
+		if (m->provs[i].capital != POWER_NONE || m->provs[i].naval_base != POWER_NONE)
+			return true;
+	return false;
+}
+
+/* Where a seat marker of province i goes: beside its centre marker, on
+ * the side away from where its units stand, turned by angle (radians). */
+static struct geo_point
+seat_at(const struct ctx *c, int i, double angle)
+{
+	struct geo_point ce = c->g->centre[i], u = c->g->unit[c->m->provs[i].loc];
+	double dx = ce.x - u.x, dy = ce.y - u.y, len = sqrt(dx * dx + dy * dy);
+
+	if (len < 1) {
+		dx = 1;
+		dy = 0;
+	} else {
+		dx /= len;
+		dy /= len;
+	}
+	return offset(ce, 10 * (dx * cos(angle) - dy * sin(angle)),
+	    10 * (dx * sin(angle) + dy * cos(angle)));
+}
+
+static void
+add_seats(struct ctx *c)
+{
+	xmlNodePtr layer = NULL;
+	int i;
+
+	for (i = 0; i < c->m->nprovs; i++) {
+		const struct province *pv = &c->m->provs[i];
+		bool both = pv->capital != POWER_NONE && pv->naval_base != POWER_NONE;
+		if (pv->capital == POWER_NONE && pv->naval_base == POWER_NONE)
+			continue;
+		if (layer == NULL) {
+			layer = el(c->root, "g");
+			set(layer, "id", "seats");
+		}
+		if (pv->capital != POWER_NONE)
+			seat(layer, c->m, pv->capital, seat_at(c, i, both ? 0.7 : 0), true);
+		if (pv->naval_base != POWER_NONE)
+			seat(layer, c->m, pv->naval_base, seat_at(c, i, both ? -0.7 : 0), false);
+	}
+}
+
 static void
 draw_unit(struct ctx *c, xmlNodePtr layer, const struct unit *u, struct geo_point at,
     bool marked)
@@ -425,19 +508,78 @@ draw_unit(struct ctx *c, xmlNodePtr layer, const struct unit *u, struct geo_poin
 	set(s, "fill", fill);
 }
 
+/* Realpolitik: an army on board, drawn small on its fleet's stern. */
+static void
+draw_aboard(struct ctx *c, xmlNodePtr layer, const struct unit *u, struct geo_point at)
+{
+	xmlNodePtr s = el(layer, "rect");
+	char fill[8];
+
+	set(s, "class", "u ab");
+	setnum(s, "x", at.x + 4);
+	setnum(s, "y", at.y - 13);
+	set(s, "width", "9");
+	set(s, "height", "6.5");
+	set(s, "rx", "2");
+	render_power_colour(c->m, u->power, fill);
+	set(s, "fill", fill);
+}
+
+/* How many units of unit i's kind stand where it does (a Realpolitik
+ * stack), and whether i is the first of them (the one drawn). */
+static int
+stack_of(const struct board *b, int i, bool *first)
+{
+	const struct unit *u = &b->units[i];
+	int k, n = 0;
+
+	*first = true;
+	for (k = 0; k < b->nunits; k++) {
+		const struct unit *v = &b->units[k];
+		if (v->loc != u->loc || v->type != u->type || v->power != u->power)
+			continue;
+		n++;
+		if (k < i)
+			*first = false;
+	}
+	return n;
+}
+
+/* "×3" beside a stack of three. */
+static void
+stack_count(xmlNodePtr layer, struct geo_point at, int n)
+{
+	char s[16];
+
+	snprintf(s, sizeof s, "\u00d7%d", n);
+	text(layer, "sk", at.x + 16, at.y + 4, s);
+}
+
 static void
 add_units(struct ctx *c)
 {
 	xmlNodePtr layer = el(c->root, "g");
 	const struct phase_result *res = c->in->res;
-	int i;
+	int i, n;
+	bool first;
 
 	set(layer, "id", "units");
 	for (i = 0; i < c->b->nunits; i++) {
+		const struct unit *u = &c->b->units[i];
 		bool hit = res && c->b->phase == PHASE_MOVEMENT && i < res->nunits &&
 		    res->unit_dislodged[i];
-		draw_unit(c, layer, &c->b->units[i], c->g->unit[c->b->units[i].loc], hit);
+		if (u->type & UNIT_ABOARD)
+			continue;	/* drawn on its fleet, below */
+		n = stack_of(c->b, i, &first);
+		if (!first)
+			continue;
+		draw_unit(c, layer, u, c->g->unit[u->loc], hit);
+		if (n > 1)
+			stack_count(layer, c->g->unit[u->loc], n);
 	}
+	for (i = 0; i < c->b->nunits; i++)
+		if (c->b->units[i].type & UNIT_ABOARD)
+			draw_aboard(c, layer, &c->b->units[i], c->g->unit[c->b->units[i].loc]);
 	for (i = 0; i < c->b->ndislodged; i++)
 		draw_unit(c, layer, &c->b->dislodged[i].unit,
 		    dislodged_at(c, c->b->dislodged[i].unit.loc), true);
@@ -724,8 +866,9 @@ static void
 add_legend(struct ctx *c)
 {
 	const struct map *m = c->m;
+	int seats = has_seats(m) ? 2 : 0;
 	xmlNodePtr layer = el(c->root, "g"), r;
-	double row = 14, w = 182, h = row * (m->npowers + 2) + 10;
+	double row = 14, w = 182, h = row * (m->npowers + 2 + seats) + 10;
 	double x = c->g->legend_at.x, y = c->g->legend_at.y - h;
 	int p, i, neutral = 0;
 	char fill[8], n[16];
@@ -764,6 +907,13 @@ add_legend(struct ctx *c)
 	snprintf(n, sizeof n, "%d", neutral);
 	text(layer, "lg", x + 24, y + 14 + row * (m->npowers + 1), "Neutral");
 	text(layer, "lg num", x + w - 52, y + 14 + row * (m->npowers + 1), n);
+	if (seats) {
+		double ry = y + 14 + row * (m->npowers + 2);
+		seat(layer, m, POWER_NONE, (struct geo_point){ x + 13, ry - 4 }, true);
+		text(layer, "lg", x + 24, ry, "capital (armies)");
+		seat(layer, m, POWER_NONE, (struct geo_point){ x + 13, ry - 4 + row }, false);
+		text(layer, "lg", x + 24, ry + row, "naval base (fleets)");
+	}
 }
 
 void
@@ -957,6 +1107,7 @@ render_svg(const struct map *m, const struct geometry *g, const struct render_in
 	}
 	add_provinces(&c);
 	add_centres(&c);
+	add_seats(&c);
 	add_orders(&c);
 	/* Names over the orders, with a light halo: no arrow hides one. */
 	add_names(&c);

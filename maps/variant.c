@@ -804,7 +804,10 @@ variant_parse(const char *data, size_t len, const char *fname, struct buf *err)
 	if (geo) {
 		m = load_geography(&ld, root, geo);
 		if (m) {
-			free(m->name);
+			if (m->drawing == NULL)
+				m->drawing = m->name;
+			else
+				free(m->name);
 			free(m->title);
 			free(m->file);
 			m->name = xstrdup(name);

@@ -199,6 +199,10 @@ if want maps; then
 	mkdir -p build/maps/muna-start
 	build/pouch render --variant muna --out build/maps/muna-start/start.svg ||
 		fail "pouch render --variant muna"
+	# Realpolitik on the standard board: its capitals and naval bases marked.
+	mkdir -p build/maps/realpolitik-start
+	build/pouch render --variant realpolitik --out build/maps/realpolitik-start/start.svg ||
+		fail "pouch render --variant realpolitik"
 	build/pouch play --variant muna --pages build/maps --name muna --base-url https://example.org/pouch \
 		contrib/demo/muna.txt >build/maps/muna.txt || fail "pouch play --variant muna --pages"
 	grep -c '^Map: https://example.org/pouch/muna/' build/maps/muna.txt | sed 's/^/  map links in the MUNA report: /'
@@ -220,7 +224,7 @@ if want maps; then
 	[ "$bad" = 0 ] && [ "$n" -gt 0 ] || fail "SVG maps that xmllint rejects"
 	n=0
 	for f in build/maps/*/S1901M.svg build/maps/*/*-after.svg build/maps/*/current.svg \
-	    build/maps/muna-start/start.svg; do
+	    build/maps/muna-start/start.svg build/maps/realpolitik-start/start.svg; do
 		[ -f "$f" ] || continue
 		out=build/maps/png/$(basename "$(dirname "$f")")-$(basename "$f" .svg).png
 		if rsvg-convert "$f" -o "$out" && [ "$(head -c 8 "$out" | od -An -c | tr -d ' ')" = '211PNG\r\n032\n' ]; then

@@ -27,6 +27,7 @@ map_free(struct map *m)
 
 	if (m == NULL)
 		return;
+	free(m->drawing);
 	for (i = 0; i < m->npowers; i++) {
 		struct power *p = &m->powers[i];
 		free(p->name);

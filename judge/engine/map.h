@@ -103,6 +103,8 @@ struct map {
 	char *name;		/* "standard" */
 	char *title;		/* "Standard" */
 	char *file;		/* the file it was loaded from, or NULL */
+	char *drawing;		/* the variant whose drawing (map.svg) shows this board: NULL
+				   for its own, the geography's for one that takes another's */
 	char system[16];	/* the rule system it plays (judge/system.h); "": by its options */
 	int npowers, nprovs, nlocs;
 	struct power powers[MAP_MAX_POWERS];

@@ -79,6 +79,25 @@ render_scene(const struct scene *s)
 	return render_doc(&in);
 }
 
+/* The map of the position b on variant m (drawn by g), parsed. */
+static xmlDocPtr
+render_board(const struct map *m, const struct geometry *g, const struct board *b)
+{
+	struct render_input in;
+	struct buf out;
+	xmlDocPtr doc;
+
+	memset(&in, 0, sizeof in);
+	in.board = b;
+	buf_init(&out, 16u << 20);
+	assert_int_equal(render_svg(m, g, &in, &out), 0);
+	doc = xmlReadMemory(buf_str(&out), (int)out.len, "map.svg", NULL, XML_PARSE_NONET);
+	if (doc == NULL)
+		fail_msg("the rendered map is not well-formed XML");
+	buf_free(&out);
+	return doc;
+}
+
 static xmlDocPtr
 render_doc(const struct render_input *in)
 {
@@ -743,9 +762,7 @@ test_render_pale_poland(void **state)
 	struct geometry *g = test_load_geometry(m, "maps/muna/map.svg");
 	prov_id war = map_find_province(m, "war"), par = map_find_province(m, "par");
 	prov_id bur = PROV_NONE;
-	struct render_input in;
 	struct board b;
-	struct buf out;
 	char tint[8], land[8];
 	xmlDocPtr doc;
 	int pale = 0, p;
@@ -763,12 +780,7 @@ test_render_pale_poland(void **state)
 	assert_true(render_pale(m, &b, war));
 	assert_false(render_pale(m, &b, par));
 	assert_false(render_pale(m, &b, bur));
-	memset(&in, 0, sizeof in);
-	in.board = &b;
-	buf_init(&out, 16u << 20);
-	assert_int_equal(render_svg(m, g, &in, &out), 0);
-	doc = xmlReadMemory(buf_str(&out), (int)out.len, "map.svg", NULL, XML_PARSE_NONET);
-	assert_non_null(doc);
+	doc = render_board(m, g, &b);
 	for (p = 0; p < m->nprovs; p++)
 		pale += render_pale(m, &b, (prov_id)p);
 	assert_int_equal(pale, board_count_centres(&b, m, map_find_power(m, "Poland")));
@@ -784,7 +796,50 @@ test_render_pale_poland(void **state)
 	assert_true(render_contrast("#5e5a50", tint) >= 4.5);
 	assert_true(render_contrast("#5e5a50", land) >= 3.0);
 	xmlFreeDoc(doc);
-	buf_free(&out);
+	geometry_free(g);
+	map_free(m);
+}
+
+/* Realpolitik: a stack drawn once with its count, an army on board drawn
+ * small on its fleet, every capital and naval base marked (and named in
+ * the legend); a board without them has no such marks. The drawing is
+ * the standard board's (the variant names it as its geography). */
+static void
+test_render_realpolitik(void **state)
+{
+	struct map *m = test_load_map("maps/realpolitik/variant.xml");
+	struct geometry *g = test_load_geometry(m, "maps/realpolitik/map.svg");
+	struct board b;
+	xmlDocPtr doc;
+	int i, seats = 0;
+	power_id ger = map_find_power(m, "Germany"), eng = map_find_power(m, "England");
+	loc_id ber = map_find_location(m, "ber"), nth = map_find_location(m, "nth");
+
+	(void)state;
+	assert_string_equal(m->drawing, "standard");
+	for (i = 0; i < m->nprovs; i++)
+		seats += (m->provs[i].capital != POWER_NONE) + (m->provs[i].naval_base != POWER_NONE);
+	assert_true(seats > 14);
+	board_init_empty(&b, 1901, SEASON_SPRING, PHASE_MOVEMENT);
+	for (i = 0; i < 3; i++)
+		board_add_unit(&b, UNIT_ARMY, ger, ber);
+	board_add_unit(&b, UNIT_FLEET, eng, nth);
+	board_add_unit(&b, UNIT_ARMY, eng, nth);
+	b.units[b.nunits - 1].type |= UNIT_ABOARD;
+	doc = render_board(m, g, &b);
+	/* One army glyph for the three in Berlin, with "×3"; the fleet and
+	 * the small army on it. */
+	assert_int_equal(count(doc, "//s:g[@id='units']/s:g[@class='u']"), 2);
+	assert_int_equal(count(doc, "//s:g[@id='units']/s:text[@class='sk'][.='\u00d73']"), 1);
+	assert_int_equal(count(doc, "//s:g[@id='units']/s:rect[@class='u ab']"), 1);
+	assert_int_equal(count(doc, "//s:g[@id='seats']/s:path[@class='seat']"), seats);
+	assert_int_equal(count(doc, "//s:g[@id='legend']/s:path[@class='seat']"), 2);
+	xmlFreeDoc(doc);
+	/* The standard board: no seats, no legend rows for them. */
+	board_init_start(&b, test_standard_map());
+	doc = render_board(test_standard_map(), test_standard_geometry(), &b);
+	assert_int_equal(count(doc, "//s:path[@class='seat']"), 0);
+	xmlFreeDoc(doc);
 	geometry_free(g);
 	map_free(m);
 }
@@ -798,6 +853,7 @@ main(void)
 		cmocka_unit_test(test_render_start),
 		cmocka_unit_test(test_render_unit_colours),
 		cmocka_unit_test(test_render_pale_poland),
+		cmocka_unit_test(test_render_realpolitik),
 		cmocka_unit_test(test_render_orders),
 		cmocka_unit_test(test_render_convoy),
 		cmocka_unit_test(test_render_dislodged_and_retreats),
