@@ -707,6 +707,25 @@ read_verb(struct word w, enum war_verb *verb, struct buf *msg)
 			*verb = verbs[i].verb;
 			return 0;
 		}
+	/* A beginning of three letters or more: ATT, COUNT, WITHD. */
+	for (i = 0; w.n >= 3 && i < sizeof verbs / sizeof verbs[0]; i++) {
+		char head[32];
+
+		if (w.n > strlen(verbs[i].word) || (found >= 0 && verbs[found].verb == verbs[i].verb))
+			continue;
+		snprintf(head, sizeof head, "%.*s", (int)w.n, verbs[i].word);
+		if (!str_eqn_nocase(w.p, w.n, head))
+			continue;
+		if (found >= 0)
+			return refuse(msg, "'%.*s' could be %s or %s: write more of the command\n",
+			    (int)w.n, w.p, verbs[found].word, verbs[i].word);
+		found = (int)i;
+	}
+	if (found >= 0) {
+		*verb = verbs[found].verb;
+		say(msg, "'%.*s' read as %s\n", (int)w.n, w.p, verbs[found].word);
+		return 0;
+	}
 	for (i = 0; w.n >= 3 && i < sizeof verbs / sizeof verbs[0]; i++) {
 		if (str_edit_distance(w.p, w.n, verbs[i].word, strlen(verbs[i].word), 1) > 1)
 			continue;

@@ -169,11 +169,15 @@ static void
 deadline_line(struct judge *j, const struct game *g, const char *zone, struct buf *out)
 {
 	char when[64];
+	const struct war *w = &state(g)->w;
+	const char *who;
 
-	if (g->status != GAME_ACTIVE || g->deadline == 0)
+	if (g->status != GAME_ACTIVE || g->deadline == 0 || war_waiting(w) < 0)
 		return;
+	who = w->c[war_waiting(w)].name;
 	judge_time_human(j, zone, g->deadline, when, sizeof when);
-	buf_printf(out, "Deadline for %s: %s.\n", g->map->powers[war_waiting(&state(g)->w)].name, when);
+	buf_printf(out, "Deadline for %s: %s.\nIf %s sends nothing by then, %s.\n", who, when, who,
+	    w->battle.on ? "it is conquered" : "it passes");
 }
 
 /* Indent every line of text by two blanks into out. */
@@ -686,6 +690,8 @@ static const char help_text[] =
     "  LEND 500 TO Country-E        during a battle, to your ally\n"
     "  WITHDRAW LOAN                take your loan back before the defeat\n"
     "LIST shows your total, your loans and the war so far.\n"
+    "Every step has a deadline: a called country that sends nothing passes; a side\n"
+    "that must answer and sends nothing is conquered.\n"
     "Abbreviations and small misspellings are read when they have one meaning.\n";
 
 static int
