@@ -284,10 +284,27 @@ next_call(struct war *w, int c)
 	w->c[best].attacked = false;
 }
 
+/* True when c is the living country first in alphabetical order: its
+ * call after the first round begins a new one. */
+static bool
+first_living(const struct war *w, int c)
+{
+	int i;
+
+	for (i = 0; i < w->n; i++)
+		if (w->c[i].alive && name_cmp(name(w, i), name(w, c)) < 0)
+			return false;
+	return true;
+}
+
 static void
 say_call(struct war *w)
 {
-	if (w->stage == WAR_ON && !w->battle.on)
+	if (w->stage != WAR_ON || w->battle.on)
+		return;
+	if (w->round > 1 && first_living(w, w->call))
+		record(w, "Round %d begins. %s's call: attack or pass.", w->round, name(w, w->call));
+	else
 		record(w, "%s's call: attack or pass.", name(w, w->call));
 }
 

@@ -456,6 +456,11 @@ test_six_to_one(void **state)
 	assert_int_equal(w.winner, A);
 	assert_int_equal(w.c[A].points, 12200);
 	assert_int_equal(w.round, 3);
+	buf_reset(&msg);
+	war_news(&w, 0, &msg);
+	assert_true(has(&msg, "Round 2 begins. Country-A's call"));
+	assert_true(has(&msg, "Round 3 begins. Country-A's call"));
+	assert_false(has(&msg, "Round 4"));
 }
 
 /* What is refused, and why. */
