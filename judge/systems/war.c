@@ -235,11 +235,11 @@ war_ally(struct war *w, int a, int b, int repay, int per, struct buf *msg)
 		w->ally[a][b] = w->ally[b][a] = t;
 		memset(&w->offer[a][b], 0, sizeof t);
 		memset(&w->offer[b][a], 0, sizeof t);
-		say(msg, "%s and %s are allied: %d paid back FOR %d lent. It binds.\n",
+		say(msg, "%s and %s are allied: %d paid back for each %d lent. It binds.\n",
 		    name(w, a), name(w, b), repay, per);
 		return 0;
 	}
-	say(msg, "%s proposes an alliance to %s on %d FOR %d.\n", name(w, a), name(w, b),
+	say(msg, "You propose an alliance to %s: %d paid back for each %d lent.\n", name(w, b),
 	    repay, per);
 	if (has_terms(w->offer[b][a]))
 		say(msg, "%s proposed %d FOR %d: different terms bind nothing until both "
@@ -284,10 +284,27 @@ next_call(struct war *w, int c)
 	w->c[best].attacked = false;
 }
 
+/* True when c is the living country first in alphabetical order: its
+ * call after the first round begins a new one. */
+static bool
+first_living(const struct war *w, int c)
+{
+	int i;
+
+	for (i = 0; i < w->n; i++)
+		if (w->c[i].alive && name_cmp(name(w, i), name(w, c)) < 0)
+			return false;
+	return true;
+}
+
 static void
 say_call(struct war *w)
 {
-	if (w->stage == WAR_ON && !w->battle.on)
+	if (w->stage != WAR_ON || w->battle.on)
+		return;
+	if (w->round > 1 && first_living(w, w->call))
+		record(w, "Round %d begins. %s's call: attack or pass.", w->round, name(w, w->call));
+	else
 		record(w, "%s's call: attack or pass.", name(w, w->call));
 }
 
@@ -531,12 +548,12 @@ war_counter(struct war *w, int who, long long figure, struct buf *msg)
 	s = &w->battle.side[w->battle.answer];
 	o = &w->battle.side[!w->battle.answer];
 	if (figure <= o->figure)
-		return refuse(msg, "your figure must be more than %s's %lld\n",
+		return refuse(msg, "you must answer with more than %s's %lld\n",
 		    name(w, o->country), o->figure);
 	have = s->own + w->c[who].points + loans(s);
 	if (figure > have)
-		return refuse(msg, "you have %lld in all (your points in the battle, your total "
-		    "and loans to you)\n", have);
+		return refuse(msg, "you have only %lld in all (your points in the battle, your "
+		    "total and the loans to you)\n", have);
 	need = figure - loans(s);
 	if (need > s->own) {
 		w->c[who].points -= need - s->own;
@@ -557,6 +574,7 @@ war_yield(struct war *w, int who, struct buf *msg)
 	if (check_answer(w, who, msg) < 0)
 		return -1;
 	record(w, "%s gives up.", name(w, who));
+	say(msg, "You give up.\n");
 	conquer(w, !w->battle.answer, msg);
 	return 0;
 }
@@ -612,10 +630,10 @@ war_lend(struct war *w, int lender, int borrower, long long points, struct buf *
 		return refuse(msg, "you have only %lld points\n", w->c[lender].points);
 	w->c[lender].points -= points;
 	b->side[s].loan[lender] += points;
-	say(msg, "%s lends %lld to %s (%lld in all; paid back %d FOR %d if %s wins, lost if "
-	    "it loses). %s's total is now %lld.\n", name(w, lender), points, name(w, borrower),
-	    b->side[s].loan[lender], t.repay, t.per, name(w, borrower), name(w, lender),
-	    w->c[lender].points);
+	say(msg, "You lend %lld to %s (%lld in all). If %s wins, you get %lld back; if it "
+	    "loses, your loan is lost. Your total is now %lld.\n", points, name(w, borrower),
+	    b->side[s].loan[lender], name(w, borrower),
+	    b->side[s].loan[lender] * t.repay / t.per, w->c[lender].points);
 	return 0;
 }
 
@@ -639,8 +657,8 @@ war_withdraw(struct war *w, int lender, struct buf *msg)
 	amount = sd->loan[lender];
 	sd->loan[lender] = 0;
 	w->c[lender].points += amount;
-	say(msg, "%s takes back its loan of %lld from %s. %s's total is now %lld.\n",
-	    name(w, lender), amount, name(w, sd->country), name(w, lender), w->c[lender].points);
+	say(msg, "You take back your loan of %lld from %s. Your total is now %lld.\n", amount,
+	    name(w, sd->country), w->c[lender].points);
 	have = sd->own + loans(sd);
 	if (sd->figure <= have)
 		return 0;
@@ -706,6 +724,25 @@ read_verb(struct word w, enum war_verb *verb, struct buf *msg)
 			*verb = verbs[i].verb;
 			return 0;
 		}
+	/* A beginning of three letters or more: ATT, COUNT, WITHD. */
+	for (i = 0; w.n >= 3 && i < sizeof verbs / sizeof verbs[0]; i++) {
+		char head[32];
+
+		if (w.n > strlen(verbs[i].word) || (found >= 0 && verbs[found].verb == verbs[i].verb))
+			continue;
+		snprintf(head, sizeof head, "%.*s", (int)w.n, verbs[i].word);
+		if (!str_eqn_nocase(w.p, w.n, head))
+			continue;
+		if (found >= 0)
+			return refuse(msg, "'%.*s' could be %s or %s: write more of the command\n",
+			    (int)w.n, w.p, verbs[found].word, verbs[i].word);
+		found = (int)i;
+	}
+	if (found >= 0) {
+		*verb = verbs[found].verb;
+		say(msg, "'%.*s' read as %s\n", (int)w.n, w.p, verbs[found].word);
+		return 0;
+	}
 	for (i = 0; w.n >= 3 && i < sizeof verbs / sizeof verbs[0]; i++) {
 		if (str_edit_distance(w.p, w.n, verbs[i].word, strlen(verbs[i].word), 1) > 1)
 			continue;
@@ -792,14 +829,14 @@ filler(struct word w)
 	return false;
 }
 
-/* The countries' names, separated by ", ". */
+/* The countries' names: "A, B or C". */
 static void
 list_names(const struct war *w, const int *which, int k, struct buf *msg)
 {
 	int i;
 
 	for (i = 0; i < k; i++)
-		say(msg, "%s%s", i ? ", " : "", name(w, which[i]));
+		say(msg, "%s%s", i == 0 ? "" : i == k - 1 ? " or " : ", ", name(w, which[i]));
 }
 
 /* The countries nearest to key within limit edits, into hits; how many. */
@@ -1016,6 +1053,15 @@ war_public(const struct war *w, struct buf *out)
 	turn_line(w, out);
 }
 
+/* What borrower pays lender back for a loan of points, by their terms. */
+static long long
+repaid(const struct war *w, int lender, int borrower, long long points)
+{
+	struct war_terms t = w->ally[lender][borrower];
+
+	return has_terms(t) ? points * t.repay / t.per : points;
+}
+
 /* c's alliances, and its proposals made and received before the start. */
 static void
 private_alliances(const struct war *w, int c, struct buf *out)
@@ -1024,13 +1070,13 @@ private_alliances(const struct war *w, int c, struct buf *out)
 
 	for (i = 0; i < w->n; i++) {
 		if (has_terms(w->ally[c][i]))
-			buf_printf(out, "Allied with %s: %d paid back FOR %d lent.\n", name(w, i),
+			buf_printf(out, "Allied with %s: %d paid back for each %d lent.\n", name(w, i),
 			    w->ally[c][i].repay, w->ally[c][i].per);
 		if (has_terms(w->offer[c][i]))
-			buf_printf(out, "You proposed an alliance to %s on %d FOR %d.\n",
+			buf_printf(out, "You proposed an alliance to %s: %d paid back for each %d lent.\n",
 			    name(w, i), w->offer[c][i].repay, w->offer[c][i].per);
 		if (has_terms(w->offer[i][c]))
-			buf_printf(out, "%s proposed an alliance to you on %d FOR %d.\n",
+			buf_printf(out, "%s proposed an alliance to you: %d paid back for each %d lent.\n",
 			    name(w, i), w->offer[i][c].repay, w->offer[i][c].per);
 	}
 }
@@ -1054,15 +1100,27 @@ war_private(const struct war *w, int c, struct buf *out)
 	private_alliances(w, c, out);
 	for (s = 0; b->on && s < 2; s++) {
 		if (b->side[s].loan[c] > 0)
-			buf_printf(out, "You lend %lld to %s.\n", b->side[s].loan[c],
-			    name(w, b->side[s].country));
+			buf_printf(out, "You lend %lld to %s. If it wins, you get %lld back; if it "
+			    "loses, the loan is lost.\n", b->side[s].loan[c],
+			    name(w, b->side[s].country), repaid(w, c, b->side[s].country,
+			    b->side[s].loan[c]));
 		if (b->side[s].country != c)
 			continue;
-		buf_printf(out, "In the battle: your figure %lld, your own points in it %lld.\n",
-		    b->side[s].figure, b->side[s].own);
+		if (b->side[s].figure == 0)
+			buf_puts(out, "In the battle: you have not answered yet.\n");
+		else if (loans(&b->side[s]) > 0)
+			buf_printf(out, "In the battle: you stand at %lld (in it: %lld of your own "
+			    "points and %lld lent to you).\n", b->side[s].figure, b->side[s].own,
+			    loans(&b->side[s]));
+		else
+			buf_printf(out, "In the battle: you stand at %lld (in it: %lld of your own "
+			    "points).\n", b->side[s].figure, b->side[s].own);
 		for (i = 0; i < WAR_MAX_COUNTRIES; i++)
 			if (b->side[s].loan[i] > 0)
-				buf_printf(out, "%s lends you %lld.\n", name(w, i), b->side[s].loan[i]);
+				buf_printf(out, "%s lends you %lld in all. If you win, you pay back "
+				    "%lld.\n",
+				    name(w, i), b->side[s].loan[i],
+				    repaid(w, i, c, b->side[s].loan[i]));
 	}
 }
 
@@ -1090,8 +1148,12 @@ war_full(const struct war *w, struct buf *out)
 				    name(w, j), w->offer[i][j].repay, w->offer[i][j].per);
 		}
 	for (s = 0; b->on && s < 2; s++) {
-		buf_printf(out, "%s: figure %lld, own points in the battle %lld.\n",
-		    name(w, b->side[s].country), b->side[s].figure, b->side[s].own);
+		if (b->side[s].figure == 0)
+			buf_printf(out, "%s: has not answered yet.\n", name(w, b->side[s].country));
+		else
+			buf_printf(out, "%s: stands at %lld, %lld of its own points in the "
+			    "battle.\n", name(w, b->side[s].country), b->side[s].figure,
+			    b->side[s].own);
 		for (i = 0; i < WAR_MAX_COUNTRIES; i++)
 			if (b->side[s].loan[i] > 0)
 				buf_printf(out, "  %s lends it %lld.\n", name(w, i),

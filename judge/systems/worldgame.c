@@ -37,6 +37,14 @@ struct wg {
 	char why[160];		/* what loaded() found wrong */
 };
 
+/* What a step may settle: the battle's loans and every total before it. */
+struct before {
+	bool on;
+	int side[2];
+	long long loan[2][WAR_MAX_COUNTRIES];
+	long long points[WAR_MAX_COUNTRIES];
+};
+
 static struct wg *
 state(const struct game *g)
 {
@@ -162,11 +170,15 @@ static void
 deadline_line(struct judge *j, const struct game *g, const char *zone, struct buf *out)
 {
 	char when[64];
+	const struct war *w = &state(g)->w;
+	const char *who;
 
-	if (g->status != GAME_ACTIVE || g->deadline == 0)
+	if (g->status != GAME_ACTIVE || g->deadline == 0 || war_waiting(w) < 0)
 		return;
+	who = w->c[war_waiting(w)].name;
 	judge_time_human(j, zone, g->deadline, when, sizeof when);
-	buf_printf(out, "Deadline for %s: %s.\n", g->map->powers[war_waiting(&state(g)->w)].name, when);
+	buf_printf(out, "Deadline for %s: %s.\nIf %s sends nothing by then, %s.\n", who, when, who,
+	    w->battle.on ? "it is conquered" : "it passes");
 }
 
 /* Indent every line of text by two blanks into out. */
@@ -184,10 +196,27 @@ indent(const char *text, struct buf *out)
 	}
 }
 
-/* Send text to every member of power p's delegation. */
+/* "It is your turn: ..." when the war waits for c. */
+static void
+your_turn(const struct war *w, int c, struct buf *out)
+{
+	const struct war_battle *b = &w->battle;
+
+	if (war_waiting(w) != c)
+		return;
+	if (b->on)
+		buf_printf(out, "It is your turn: COUNTER with more than %lld, or YIELD.\n\n",
+		    b->side[!b->answer].figure);
+	else
+		buf_puts(out, "It is your turn: ATTACK a country WITH some of your points, "
+		    "or PASS.\n\n");
+}
+
+/* Send text to every member of power p's delegation: head, note (what
+ * concerns p alone, or NULL), its turn, its figures and the public record. */
 static void
 send_power(struct judge *j, const struct game *g, power_id p, const char *subject,
-    const char *head, struct buf *body)
+    const char *head, const char *note, struct buf *body)
 {
 	const struct delegation *d = &g->del[p];
 	const struct war *w = &state(g)->w;
@@ -198,6 +227,11 @@ send_power(struct judge *j, const struct game *g, power_id p, const char *subjec
 		buf_reset(body);
 		buf_puts(body, head);
 		buf_putc(body, '\n');
+		if (note != NULL && *note) {
+			buf_puts(body, note);
+			buf_putc(body, '\n');
+		}
+		your_turn(w, p, body);
 		war_private(w, p, body);
 		buf_putc(body, '\n');
 		war_public(w, body);
@@ -206,18 +240,61 @@ send_power(struct judge *j, const struct game *g, power_id p, const char *subjec
 	}
 }
 
-/* What happened since event seen, to everyone: each delegation with its
- * own figures, the observers with the public record, the game masters
- * with everything. */
+/* The war as it stands before a step, for settle(). */
 static void
-report(struct judge *j, struct game *g, long long seen)
+snap(const struct war *w, struct before *b)
+{
+	int s, i;
+
+	memset(b, 0, sizeof *b);
+	b->on = w->battle.on;
+	for (s = 0; s < 2; s++) {
+		b->side[s] = w->battle.side[s].country;
+		for (i = 0; i < WAR_MAX_COUNTRIES; i++)
+			b->loan[s][i] = w->battle.side[s].loan[i];
+	}
+	for (i = 0; i < w->n; i++)
+		b->points[i] = w->c[i].points;
+}
+
+/* What the end of a battle did to p's loans, given or taken, into out:
+ * a loan to the conquered is lost, a loan to the winner paid back. */
+static void
+settle(const struct war *w, const struct before *b, int p, struct buf *out)
+{
+	int s, i;
+
+	if (b == NULL || !b->on || w->battle.on)
+		return;
+	for (s = 0; s < 2; s++) {
+		int to = b->side[s];
+
+		if (b->loan[s][p] > 0 && w->c[to].alive)
+			buf_printf(out, "%s won: it pays you back %lld for your loan of %lld.\n",
+			    w->c[to].name, w->c[p].points - b->points[p], b->loan[s][p]);
+		else if (b->loan[s][p] > 0)
+			buf_printf(out, "%s was conquered: your loan of %lld to it is lost.\n",
+			    w->c[to].name, b->loan[s][p]);
+		for (i = 0; to == p && w->c[p].alive && i < w->n; i++)
+			if (b->loan[s][i] > 0)
+				buf_printf(out, "You pay back %lld to %s for its loan of %lld.\n",
+				    w->c[i].points - b->points[i], w->c[i].name, b->loan[s][i]);
+	}
+}
+
+/* What happened since event seen, to everyone: each delegation with its
+ * own figures (and what the step settled of its loans, from b), the
+ * observers with the public record, the game masters with everything. */
+static void
+report(struct judge *j, struct game *g, long long seen, const struct before *b)
 {
 	const struct war *w = &state(g)->w;
-	struct buf news, head, body;
+	struct buf news, head, body, note;
 	char subject[128];
 	int p;
 
 	buf_init(&news, 8192);
+	buf_init(&note, 1024);
 	buf_init(&head, 8192);
 	buf_init(&body, TEXT_MAX);
 	war_news(w, seen, &news);
@@ -225,8 +302,11 @@ report(struct judge *j, struct game *g, long long seen)
 	indent(buf_str(&news), &head);
 	snprintf(subject, sizeof subject, "[%s] the war: %s", g->name,
 	    w->stage == WAR_OVER ? "over" : "news");
-	for (p = 0; p < g->map->npowers; p++)
-		send_power(j, g, (power_id)p, subject, buf_str(&head), &body);
+	for (p = 0; p < g->map->npowers; p++) {
+		buf_reset(&note);
+		settle(w, b, p, &note);
+		send_power(j, g, (power_id)p, subject, buf_str(&head), buf_str(&note), &body);
+	}
 	buf_reset(&body);
 	buf_printf(&body, "%s\n", buf_str(&head));
 	war_public(w, &body);
@@ -243,6 +323,7 @@ report(struct judge *j, struct game *g, long long seen)
 		judge_send(j, g, to, 1, subject, buf_str(&body));
 	}
 	buf_free(&news);
+	buf_free(&note);
 	buf_free(&head);
 	buf_free(&body);
 }
@@ -265,7 +346,8 @@ audit_news(struct judge *j, const struct game *g, long long seen)
 /* The war moved on from event seen: a new step, its deadline, the
  * reports; the game over when the war is. */
 static void
-step_done(struct judge *j, struct game *g, long long seen, time_t now)
+step_done(struct judge *j, struct game *g, long long seen, const struct before *b,
+    time_t now)
 {
 	struct wg *s = state(g);
 	char result[200];
@@ -287,24 +369,24 @@ step_done(struct judge *j, struct game *g, long long seen, time_t now)
 			g->del[p].reminded = false;
 	}
 	judge_touch(j, g);
-	report(j, g, seen);
+	report(j, g, seen, b);
 }
 
 /* ------------------------------------------------------ what is read -- */
 
-/* Append msg's lines indented, each beginning with prefix on its first. */
+/* Append msg's lines indented, the last beginning with prefix (the
+ * reason of a refusal comes after the notes on how words were read). */
 static void
 put_msg(const char *prefix, const struct buf *msg, struct buf *reply)
 {
 	const char *p = buf_str(msg), *e;
-	bool first = true;
 
 	for (; *p; p = *e ? e + 1 : e) {
 		e = strchr(p, '\n');
 		if (e == NULL)
 			e = p + strlen(p);
-		buf_printf(reply, "  %s%.*s\n", first ? prefix : "", (int)(e - p), p);
-		first = false;
+		buf_printf(reply, "  %s%.*s\n", *e == '\0' || e[1] == '\0' ? prefix : "",
+		    (int)(e - p), p);
 	}
 }
 
@@ -390,41 +472,89 @@ refused_now(const struct game *g, const struct war_cmd *cmd, struct buf *reply)
 	return why != NULL;
 }
 
-/* The country a loan of lender goes to (LEND) or comes back from
- * (WITHDRAW), or -1. */
+/* The other country a command of who concerns privately: the borrower
+ * of a loan made or taken back, the partner of an alliance; or -1. */
 static int
-loan_party(const struct war *w, int lender, const struct war_cmd *cmd)
+other_party(const struct war *w, int who, const struct war_cmd *cmd)
 {
 	int k;
 
-	if (cmd->verb == WAR_LEND)
+	if (cmd->verb == WAR_LEND || cmd->verb == WAR_ALLY)
 		return cmd->country;
 	for (k = 0; cmd->verb == WAR_WITHDRAW && w->battle.on && k < 2; k++)
-		if (w->battle.side[k].loan[lender] > 0)
+		if (w->battle.side[k].loan[who] > 0)
 			return w->battle.side[k].country;
 	return -1;
 }
 
-/* A loan is private between lender and borrower: the borrower's
- * delegation is told, with its own figures (not the lender's total). */
+/* The game masters' copy of what passed privately between who and other
+ * (a loan made or taken back, an alliance), with every figure. */
 static void
-tell_borrower(struct judge *j, const struct game *g, int lender, int borrower,
-    const struct war_cmd *cmd)
+tell_gms(struct judge *j, const struct game *g, const char *subject, int who, int other,
+    const struct war_cmd *cmd, long long taken_back)
 {
+	const struct war *w = &state(g)->w;
+	struct buf body;
+	int i;
+
+	buf_init(&body, TEXT_MAX);
+	buf_printf(&body, "Game %s: ", g->name);
+	if (cmd->verb == WAR_LEND)
+		buf_printf(&body, "%s lends %lld to %s.\n", w->c[who].name, cmd->points,
+		    w->c[other].name);
+	else if (cmd->verb == WAR_WITHDRAW)
+		buf_printf(&body, "%s takes back its loan of %lld to %s.\n", w->c[who].name,
+		    taken_back, w->c[other].name);
+	else
+		buf_printf(&body, "%s %s %s: %d paid back for each %d lent.\n", w->c[who].name,
+		    w->ally[who][other].repay == cmd->repay && w->ally[who][other].per == cmd->per ?
+		    "signs the alliance with" : "proposes an alliance to", w->c[other].name,
+		    cmd->repay, cmd->per);
+	buf_putc(&body, '\n');
+	war_full(w, &body);
+	for (i = 0; i < g->ngms; i++) {
+		const char *to[1] = { g->gms[i] };
+		judge_send(j, g, to, 1, subject, buf_str(&body));
+	}
+	buf_free(&body);
+}
+
+/* Loans and alliances are private between the two countries: the other
+ * one's delegation is told, with its own figures (not who's total). b is
+ * the war before the command. */
+static void
+tell_other(struct judge *j, const struct game *g, int who, int other,
+    const struct war_cmd *cmd, const struct before *b)
+{
+	const struct war *w = &state(g)->w;
+	const char *name = w->c[who].name;
 	struct buf head, body;
 	char subject[128];
+	int s;
 
 	buf_init(&head, 1024);
 	buf_init(&body, TEXT_MAX);
-	if (cmd->verb == WAR_LEND)
-		buf_printf(&head, "Game %s: %s lends you %lld.\n", g->name,
-		    g->map->powers[lender].name, cmd->points);
-	else
-		buf_printf(&head, "Game %s: %s takes its loan back.\n", g->name,
-		    g->map->powers[lender].name);
-	snprintf(subject, sizeof subject, "[%s] the war: a loan from %s", g->name,
-	    g->map->powers[lender].name);
-	send_power(j, g, (power_id)borrower, subject, buf_str(&head), &body);
+	buf_printf(&head, "Game %s: ", g->name);
+	s = 2;
+	if (cmd->verb == WAR_LEND) {
+		buf_printf(&head, "%s lends you %lld.\n", name, cmd->points);
+	} else if (cmd->verb == WAR_WITHDRAW) {
+		for (s = 0; s < 2 && b->loan[s][who] == 0; s++)
+			;
+		buf_printf(&head, "%s takes back its loan of %lld.\n", name,
+		    s < 2 ? b->loan[s][who] : 0);
+	} else if (w->ally[who][other].repay == cmd->repay && w->ally[who][other].per == cmd->per) {
+		buf_printf(&head, "%s signs the alliance with you: %d paid back for each %d "
+		    "lent. It binds.\n", name, cmd->repay, cmd->per);
+	} else {
+		buf_printf(&head, "%s proposes an alliance to you: %d paid back for each %d "
+		    "lent.\nTo sign it, send: ALLY %s TERMS %d FOR %d\n", name, cmd->repay,
+		    cmd->per, name, cmd->repay, cmd->per);
+	}
+	snprintf(subject, sizeof subject, "[%s] the war: %s from %s", g->name,
+	    cmd->verb == WAR_ALLY ? "an alliance" : "a loan", name);
+	send_power(j, g, (power_id)other, subject, buf_str(&head), NULL, &body);
+	tell_gms(j, g, subject, who, other, cmd, s < 2 ? b->loan[s][who] : 0);
 	buf_free(&head);
 	buf_free(&body);
 }
@@ -435,9 +565,10 @@ wg_line(struct judge *j, struct game *g, power_id p, const char *text, size_t le
 {
 	struct wg *s = state(g);
 	struct war_cmd cmd;
+	struct before b;
 	struct buf msg;
 	long long seen = s->w.nevents;
-	int rc, borrower;
+	int rc, other;
 
 	if (p == POWER_NONE)
 		return gm_line(j, g, text, len, reply);
@@ -449,17 +580,18 @@ wg_line(struct judge *j, struct game *g, power_id p, const char *text, size_t le
 		buf_free(&msg);
 		return -1;
 	}
-	borrower = rc == 0 ? loan_party(&s->w, p, &cmd) : -1;
+	other = rc == 0 ? other_party(&s->w, p, &cmd) : -1;
+	snap(&s->w, &b);
 	if (rc == 0)
 		rc = war_do(&s->w, p, &cmd, &msg);
 	put_msg(rc < 0 ? "REFUSED: " : "", &msg, reply);
 	buf_free(&msg);
 	if (rc == 0) {
 		judge_touch(j, g);
-		if (borrower >= 0)
-			tell_borrower(j, g, p, borrower, &cmd);
+		if (other >= 0)
+			tell_other(j, g, p, other, &cmd, &b);
 		if (s->w.nevents > seen)
-			step_done(j, g, seen, judge_now(j));
+			step_done(j, g, seen, &b, judge_now(j));
 		else if (cmd.verb == WAR_ALLY)
 			judge_audit(j, g, "%s proposes an alliance to %s, %d for %d",
 			    g->map->powers[p].name, s->w.c[cmd.country].name, cmd.repay, cmd.per);
@@ -500,7 +632,7 @@ wg_start(struct judge *j, struct game *g, power_id p, char *args, struct buf *re
 	g->status = GAME_ACTIVE;
 	judge_audit(j, g, "game started");
 	buf_puts(reply, "  the war has started\n");
-	step_done(j, g, seen, judge_now(j));
+	step_done(j, g, seen, NULL, judge_now(j));
 	return 0;
 }
 
@@ -526,7 +658,7 @@ wg_end(struct judge *j, struct game *g, power_id p, char *args, struct buf *repl
 		buf_puts(reply, "  the war is over\n");
 	buf_free(&msg);
 	if (rc == 0)
-		step_done(j, g, seen, judge_now(j));
+		step_done(j, g, seen, NULL, judge_now(j));
 	return rc;
 }
 
@@ -559,6 +691,8 @@ static const char help_text[] =
     "  LEND 500 TO Country-E        during a battle, to your ally\n"
     "  WITHDRAW LOAN                take your loan back before the defeat\n"
     "LIST shows your total, your loans and the war so far.\n"
+    "Every step has a deadline: a called country that sends nothing passes; a side\n"
+    "that must answer and sends nothing is conquered.\n"
     "Abbreviations and small misspellings are read when they have one meaning.\n";
 
 static int
@@ -631,8 +765,9 @@ remind(struct judge *j, struct game *g, time_t now)
 	for (i = 0; i < d->nmembers; i++) {
 		const char *to[1] = { d->members[i].addr };
 		buf_reset(&body);
-		buf_printf(&body, "Game %s: the war waits for %s.\n\n", g->name,
+		buf_printf(&body, "Game %s: a reminder, the war waits for %s.\n\n", g->name,
 		    g->map->powers[c].name);
+		your_turn(&state(g)->w, c, &body);
 		war_private(&state(g)->w, c, &body);
 		buf_putc(&body, '\n');
 		war_public(&state(g)->w, &body);
@@ -647,17 +782,19 @@ wg_tick(struct judge *j, struct game *g, time_t now)
 {
 	struct wg *s = state(g);
 	long long seen = s->w.nevents;
-	time_t at = g->deadline;
+	struct before b;
 
 	if (s->w.stage != WAR_ON || g->deadline == 0)
 		return false;
 	remind(j, g, now);
 	if (now < g->deadline)
 		return false;
-	/* Dated when it was due, like the judge's phases. */
+	snap(&s->w, &b);
 	if (war_deadline(&s->w, NULL) < 0)
 		return false;
-	step_done(j, g, seen, at);
+	/* The next step has its whole time from now: a judge that ran late
+	 * must not make the next countries miss theirs one after another. */
+	step_done(j, g, seen, &b, now);
 	return true;
 }
 

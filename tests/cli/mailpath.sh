@@ -140,6 +140,17 @@ done
 expect "pouch replay --verify: no difference" grep -q ", 0 differences" "$OUT"
 for g in $(sort -u "$WORK/states" 2>/dev/null); do
 	variant=$(sed -n 's/^variant //p' "$D/games/$g/game.txt")
+	if grep -qs 'board="none"' "maps/$variant/variant.xml"; then
+		# No board (the World Game's war): one page, the public record.
+		expect "game $g: its page of the public record" test -f "$D/pages/$g/index.html"
+		if [ $BROWSER = 1 ] && [ -f "$D/pages/$g/index.html" ]; then
+			python3 tests/e2e/browser_check.py --maps "maps/$variant" "$D/pages/$g" \
+				"$WORK/shots/$g" >"$OUT" 2>"$ERR"
+			expect "game $g: its page opens cleanly in headless Chromium" test $? -eq 0
+			grep -h "pages opened" "$OUT" | sed 's/^/  # /'
+		fi
+		continue
+	fi
 	[ -f "maps/$variant/map.svg" ] || continue	# a variant without a drawing has no pages
 	phases=$(ls "$D/games/$g/history" 2>/dev/null | grep -c '^[0-9]*\.txt$')
 	pages=$(ls "$D/pages/$g" 2>/dev/null | grep -c '^[SFW][0-9]*[MRA]\.html$')

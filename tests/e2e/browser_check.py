@@ -5,6 +5,10 @@
     tests/e2e/browser_check.py --start START.svg --start-table TABLE.md [--start-cell POWER=PLACE ...] \
         [--rsvg PNG] --maps maps/muna PAGES_DIR [SHOTS_DIR]
 
+A game without a board (the World Game's war, --maps maps/worldgame) has one
+page, its public record: on the phone every event is within the screen and
+readable.
+
 For every *.html in PAGES_DIR: load it, fail on any console error, script
 exception or failed load (an image that does not load, for one), check that
 every image loaded and that nothing is wider than a phone's screen (390 CSS
@@ -507,6 +511,32 @@ def check_views(b, f, shots):
     return failures
 
 
+RECORD_STATE = """(() => {
+  const items = Array.from(document.querySelectorAll('ol.record > li'));
+  const room = document.documentElement.clientWidth;
+  return {n: items.length, wide: items.filter(li => li.getBoundingClientRect().right > room).length,
+          size: items.length ? parseFloat(getComputedStyle(items[0]).fontSize) : 0};
+})()"""
+
+
+def check_record(b, f):
+    """A page of a game without a board (the World Game's war) on the phone (already loaded):
+    its public record is there, every event within the screen, in a readable size."""
+    if not b.eval("document.querySelector('ol.record') !== null"):
+        return []
+    st = b.eval(RECORD_STATE)
+    print("  %s (phone): the record, %d events, %d wider than the screen, text %g CSS pixels"
+          % (f, st["n"], st["wide"], st["size"]))
+    failures = []
+    if st["n"] == 0:
+        failures.append("%s: an empty record" % f)
+    if st["wide"]:
+        failures.append("%s (phone): %d events wider than the screen" % (f, st["wide"]))
+    if st["size"] < 12:
+        failures.append("%s (phone): the record's text is %g CSS pixels" % (f, st["size"]))
+    return failures
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--chromium", default=shutil.which("chromium") or "/usr/bin/chromium")
@@ -554,6 +584,7 @@ def main():
             for p in probs:
                 failures.append("%s (phone): %s" % (f, p))
             failures += check_views(b, f, shots)
+            failures += check_record(b, f)
 
         if args.record:
             failures += check_index(b, args, shots)

@@ -456,6 +456,11 @@ test_six_to_one(void **state)
 	assert_int_equal(w.winner, A);
 	assert_int_equal(w.c[A].points, 12200);
 	assert_int_equal(w.round, 3);
+	buf_reset(&msg);
+	war_news(&w, 0, &msg);
+	assert_true(has(&msg, "Round 2 begins. Country-A's call"));
+	assert_true(has(&msg, "Round 3 begins. Country-A's call"));
+	assert_false(has(&msg, "Round 4"));
 }
 
 /* What is refused, and why. */
@@ -626,7 +631,7 @@ test_secrecy(void **state)
 	assert_false(has(&v, "1000"));
 	buf_reset(&v);
 	war_private(&w, E, &v);
-	assert_true(has(&v, "Country-B lends you 500."));
+	assert_true(has(&v, "Country-B lends you 500 in all."));
 	assert_true(has(&v, "your total outside the battle is 1800"));
 	buf_reset(&v);
 	war_private(&w, C, &v);
@@ -657,6 +662,10 @@ test_commands(void **state)
 		{ "Attack COUNTRYE with 2,000 points.", 0, WAR_ATTACK, "Country-E", 2000, 0, 0, NULL },
 		{ "ATACK Country-E WITH 2000", 0, WAR_ATTACK, "Country-E", 2000, 0, 0,
 		    "'ATACK' read as attack" },
+		{ "att country-e 2000", 0, WAR_ATTACK, "Country-E", 2000, 0, 0,
+		    "'att' read as attack" },
+		{ "Count 2300", 0, WAR_COUNTER, NULL, 2300, 0, 0, "'Count' read as counter" },
+		{ "withd loan", 0, WAR_WITHDRAW, NULL, 0, 0, 0, "'withd' read as withdraw" },
 		{ "attack contry-e with 2000", 0, WAR_ATTACK, "Country-E", 2000, 0, 0,
 		    "read as Country-E" },
 		{ "attack country with 2000", -1, 0, NULL, 0, 0, 0,
@@ -740,7 +749,7 @@ test_names(void **state)
 	assert_true(has(&msg, "read as Syldavia"));
 	buf_reset(&msg);
 	assert_int_equal(war_match_country(&w, "syl", 3, &msg), -1);
-	assert_true(has(&msg, "'syl' could be Syldavia, Sylvania: write more of the name"));
+	assert_true(has(&msg, "'syl' could be Syldavia or Sylvania: write more of the name"));
 	buf_reset(&msg);
 	assert_int_equal(war_match_country(&w, "Atlantic", 8, &msg), A);
 	buf_reset(&msg);
