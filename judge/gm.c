@@ -261,6 +261,7 @@ gm_newgame(struct command_call *c)
 	struct newgame ng;
 	struct buf why;
 	struct game *g;
+	const char *hint;
 
 	if (newgame_read(c, &ng) < 0)
 		return COMMAND_REFUSED;
@@ -282,10 +283,14 @@ gm_newgame(struct command_call *c)
 		return COMMAND_REFUSED;
 	}
 	buf_free(&why);
+	hint = g->sys->setup_hint;
 	if (j->host)
 		buf_printf(c->reply, "  game %s created (%s); its game master is %s (password %s).\n"
-		    "  Add delegations with DELEGATION <power> <addresses>, then START.\n", g->name,
-		    g->map->title, ng.gm, ng.pw ? "as given" : "mailed to them");
+		    "  %s\n", g->name, g->map->title, ng.gm, ng.pw ? "as given" : "mailed to them",
+		    hint ? hint : "Add delegations with DELEGATION <power> <addresses>, then START.");
+	else if (hint)
+		buf_printf(c->reply, "  game %s created (%s). You are its game master.\n  %s\n",
+		    g->name, g->map->title, hint);
 	else
 		buf_printf(c->reply, "  game %s created (%s). You are its game master; add delegations "
 		    "with\n  DELEGATION <power> <addresses>, then START.\n", g->name, g->map->title);

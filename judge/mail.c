@@ -401,7 +401,8 @@ mail_close(struct mail *ml)
 		press_flush(ml->j, g, mail_from(ml), &ml->pr, &ml->reply);
 	press_free(&ml->pr);
 	if (!ml->refused)
-		ignored_put(&ml->ign, &ml->reply);
+		ignored_put(&ml->ign, g && g->sys->kind ? "a command" : "an order",
+		    g && g->sys->kind ? "commands" : "orders", &ml->reply);
 	buf_free(&ml->ign.quotes);
 	mail_status(ml);
 	if (g && !ml->refused && g->seq < ml->seq) {

@@ -125,12 +125,15 @@ ignored_add(struct ignored *ig, const char *line, size_t len)
 
 /* "Ignored 2 lines that are not orders: "hi mr judge…", "Alice"." */
 void
-ignored_put(const struct ignored *ig, struct buf *out)
+ignored_put(const struct ignored *ig, const char *one, const char *many, struct buf *out)
 {
 	if (ig->n == 0)
 		return;
-	buf_printf(out, "\nIgnored %d line%s: %s", ig->n, ig->n == 1 ? " that is not an order" :
-	    "s that are not orders", buf_str(&ig->quotes));
+	if (ig->n == 1)
+		buf_printf(out, "\nIgnored 1 line that is not %s: %s", one, buf_str(&ig->quotes));
+	else
+		buf_printf(out, "\nIgnored %d lines that are not %s: %s", ig->n, many,
+		    buf_str(&ig->quotes));
 	if (ig->n > IGNORED_QUOTED)
 		buf_printf(out, " and %d more", ig->n - IGNORED_QUOTED);
 	buf_puts(out, ".\n");

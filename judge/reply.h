@@ -39,8 +39,9 @@ struct ignored {
 
 /* Count line as ignored (quoting it when among the first few). */
 void ignored_add(struct ignored *ig, const char *line, size_t len);
-/* "Ignored 2 lines that are not orders: "hi mr judge…", "Alice"." */
-void ignored_put(const struct ignored *ig, struct buf *out);
+/* "Ignored 2 lines that are not orders: "hi mr judge…", "Alice"." (one:
+ * "an order", many: "orders", or the words of a game of commands). */
+void ignored_put(const struct ignored *ig, const char *one, const char *many, struct buf *out);
 
 /* Cut reply to REPLY_CAP, saying so. */
 void reply_cap(struct buf *reply);

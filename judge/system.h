@@ -61,6 +61,9 @@ struct rule_system {
 	 * Diplomacy game. */
 	const char *kind;
 	const char *example_side;
+	/* What the game master does after NEWGAME, one line; NULL: add the
+	 * delegations, then START. */
+	const char *setup_hint;
 	/* Work out t->next from the adjudicated phase and append the report
 	 * everyone gets to t->report. */
 	void (*turn)(struct turn *t);

@@ -858,6 +858,8 @@ const struct rule_system worldgame_system = {
 	.name = "worldgame",
 	.kind = "World Game war",
 	.example_side = "Country-A",
+	.setup_hint = "Name each country with COUNTRY <name> <points> [FORT], add delegations with\n"
+	    "  DELEGATION <country> <addresses>, then START (alliances are signed before).",
 	.turn = wg_turn,
 	.ended = wg_ended,
 	.commands = wg_commands,

@@ -1533,6 +1533,7 @@ test_system_reads_lines(void **state)
 
 	hooks = standard_system;
 	hooks.name = "hooks";
+	hooks.kind = "hooks game";
 	hooks.line = hook_line;
 	hooks.tick = hook_tick;
 	hooks.alive = hook_alive;
@@ -1548,7 +1549,7 @@ test_system_reads_lines(void **state)
 	    "> F Lon - Nth\n"
 	    "  REFUSED: not a word of this game\n"
 	    "\n"
-	    "Ignored 1 line that is not an order: \"hello\".\n"
+	    "Ignored 1 line that is not a command: \"hello\".\n"
 	    "\n"
 	    "Where England stands.\n");
 	assert_int_equal(t->g->del[power("England")].norders, 0);
