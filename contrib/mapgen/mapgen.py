@@ -203,12 +203,20 @@ def read_variant(path):
     for p in root.iter("province"):
         coasts = [c.get("abbr") for c in p.findall("coast")]
         nbrs = set()
+        moves = []
         for e in p.iter():
             if e.tag in ("army", "fleet") and e.text:
                 nbrs.update(w.split("/")[0] for w in e.text.split())
+        for e in p:
+            if e.tag in ("army", "fleet") and e.text:
+                moves.extend((p.get("abbr"), w) for w in e.text.split())
+        for c in p.findall("coast"):
+            for e in c.findall("fleet"):
+                if e.text:
+                    moves.extend((p.get("abbr") + "/" + c.get("abbr"), w) for w in e.text.split())
         provs[p.get("abbr")] = dict(terrain=p.get("terrain"),
                                     supply=p.get("centre") == "yes" or p.get("home") is not None,
-                                    coasts=coasts, nbrs=nbrs)
+                                    coasts=coasts, nbrs=nbrs, moves=moves)
     return root.get("name"), provs
 
 
@@ -483,11 +491,140 @@ def compute_places(abbr, g, info, overrides, city, to_px):
     return places
 
 
+FONT_PX = 9.0              # a name as maps/render.c draws it: 9px DejaVu Sans,
+LETTER_EM = 0.72           # about this wide a letter at most,
+BASELINE_PX = 3.2          # the baseline this far below the label place,
+ASCENT_EM, DESCENT_EM = 0.76, 0.24
+BORDER_PAD = 0.5           # a name keeps this far inside its province's border
+ARROW_PAD = 1.0            # and this far from every move's line (its centre)
+CLEAR_PAD = 2.5            # preferred: clear of an arrow's dark edge too
+LABEL_REACH = 90           # how far from its unit a name may go
+
+
+def label_extent(abbr):
+    """The box of a province's name around its label place (x0, y0, x1, y1),
+    as tests/unit/test_labels.c estimates it."""
+    half = LETTER_EM * FONT_PX * len(abbr) / 2
+    return (-half, BASELINE_PX - ASCENT_EM * FONT_PX, half, BASELINE_PX + DESCENT_EM * FONT_PX)
+
+
+def move_lines(variant, places):
+    """Every move's arrow as drawn: (x0, y0, x1, y1) between two unit places."""
+    def at(loc):
+        prov, _, coast = loc.partition("/")
+        return places[prov]["unit-" + coast if coast else "unit"]
+    seen = set()
+    for abbr in sorted(variant):
+        for a, b in variant[abbr]["moves"]:
+            if a.split("/")[0] != b.split("/")[0]:
+                seen.add(tuple(sorted((a, b))))
+    return np.array([at(a) + at(b) for a, b in sorted(seen)], dtype=float).reshape(-1, 4)
+
+
+def ring_edges(g):
+    """The edges of g's outline, (x0, y0, x1, y1) each."""
+    out = []
+    for p in polys(g):
+        for ring in [p.exterior] + list(p.interiors):
+            cs = list(ring.coords)
+            out.extend(cs[k] + cs[k + 1] for k in range(len(cs) - 1))
+    return np.array(out, dtype=float).reshape(-1, 4)
+
+
+def lines_meet_boxes(lines, cx, cy, ext, pad):
+    """For each candidate place (cx[i], cy[i]): does any of lines meet the box
+    ext around it, grown by pad?"""
+    return lines_crossing_boxes(lines, cx, cy, ext, pad) > 0
+
+
+def lines_crossing_boxes(lines, cx, cy, ext, pad):
+    """For each candidate place (cx[i], cy[i]): how many of lines meet the box
+    ext around it, grown by pad? (Liang-Barsky clipping, all at once.)"""
+    hit = np.zeros(len(cx), dtype=int)
+    if len(lines) == 0:
+        return hit
+    ax, ay = lines[None, :, 0], lines[None, :, 1]
+    dx, dy = lines[None, :, 2] - ax, lines[None, :, 3] - ay
+    for k in range(0, len(cx), 1024):
+        x, y = cx[k:k + 1024, None], cy[k:k + 1024, None]
+        t0 = np.zeros((len(x), len(lines)))
+        t1 = np.ones_like(t0)
+        miss = np.zeros(t0.shape, dtype=bool)
+        for p, q in ((-dx, ax - (x + ext[0] - pad)), (dx, x + ext[2] + pad - ax),
+                     (-dy, ay - (y + ext[1] - pad)), (dy, y + ext[3] + pad - ay)):
+            p = np.broadcast_to(p, t0.shape)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                t = q / p
+            miss |= (p == 0) & (q < 0)
+            t0 = np.where(p < 0, np.maximum(t0, t), t0)
+            t1 = np.where(p > 0, np.minimum(t1, t), t1)
+        hit[k:k + 1024] = (~miss & (t0 <= t1)).sum(axis=1)
+    return hit
+
+
+def inside_edges(edges, cx, cy):
+    """Even-odd rule: which candidate places lie inside the outline edges."""
+    inside = np.zeros(len(cx), dtype=bool)
+    ax, ay, bx, by = (edges[None, :, i] for i in range(4))
+    for k in range(0, len(cx), 1024):
+        x, y = cx[k:k + 1024, None], cy[k:k + 1024, None]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            cross = ((ay > y) != (by > y)) & (x < ax + (y - ay) * (bx - ax) / (by - ay))
+        inside[k:k + 1024] = (cross.sum(axis=1) % 2) == 1
+    return inside
+
+
+def near(lines, x0, y0, x1, y1):
+    """The lines whose bounding box meets the rectangle."""
+    if len(lines) == 0:
+        return lines
+    keep = ((np.minimum(lines[:, 0], lines[:, 2]) <= x1) & (np.maximum(lines[:, 0], lines[:, 2]) >= x0) &
+            (np.minimum(lines[:, 1], lines[:, 3]) <= y1) & (np.maximum(lines[:, 1], lines[:, 3]) >= y0))
+    return lines[keep]
+
+
+def label_spot(g, unit, ext, want, arrows, boxes):
+    """The place for a name: its box inside g (BORDER_PAD from the border),
+    crossed by as few moves' lines as can be (ARROW_PAD), near distance
+    want from the unit, preferably below it, clear of the arrows' edges,
+    off the border and not over the boxes (x0, y0, x1, y1) of units,
+    markers and names. Returns the place and how many lines cross it
+    (None, -1 when no place fits inside)."""
+    bx0, by0, bx1, by1 = g.bounds
+    ux, uy = round(unit[0]), round(unit[1])
+    xs = np.arange(max(bx0, ux - LABEL_REACH) - ux, min(bx1, ux + LABEL_REACH) - ux + 1)
+    ys = np.arange(max(by0, uy - LABEL_REACH) - uy, min(by1, uy + LABEL_REACH) - uy + 1)
+    xs, ys = np.round(xs) + ux, np.round(ys) + uy
+    cx, cy = (a.ravel() for a in np.meshgrid(xs, ys))
+    window = (cx.min() + ext[0] - 4, cy.min() + ext[1] - 4, cx.max() + ext[2] + 4, cy.max() + ext[3] + 4)
+    edges = ring_edges(g)
+    ok = inside_edges(edges, cx, cy)
+    edges, lines = near(edges, *window), near(arrows, *window)
+    cx, cy = cx[ok], cy[ok]
+    ok = ~lines_meet_boxes(edges, cx, cy, ext, BORDER_PAD)
+    cx, cy = cx[ok], cy[ok]
+    if len(cx) == 0:
+        return None, -1
+    crossed = lines_crossing_boxes(lines, cx, cy, ext, ARROW_PAD)
+    ok = crossed == crossed.min()
+    cx, cy = cx[ok], cy[ok]
+    d = np.hypot(cx - unit[0], cy - unit[1])
+    score = -np.abs(d - want) * 0.3 + (cy > unit[1] + 2) * 1.0
+    score += ~lines_meet_boxes(lines, cx, cy, ext, CLEAR_PAD) * 4.0
+    score += ~lines_meet_boxes(edges, cx, cy, ext, 3.0) * 4.0
+    for x0, y0, x1, y1 in boxes:
+        over = (cx + ext[0] < x1) & (cx + ext[2] > x0) & (cy + ext[1] < y1) & (cy + ext[3] > y0)
+        score -= over * 100.0
+    k = int(np.argmax(score))
+    return (float(cx[k]), float(cy[k])), int(crossed.min())
+
+
 def place_labels(faces, variant, places):
-    """Names, once every unit and marker has its place: nothing may cover a
-    name (a unit: a fleet is 22 wide, from 12 above its place to 7 below; a
-    centre marker; another name). A name goes inside its province if it
-    can, else just outside, where nothing is in the way."""
+    """Names, once every unit and marker has its place: each inside its
+    province, crossed by no move's arrow and, where it can, covered by
+    nothing (a unit: a fleet is 22 wide, from 12 above its place to 7
+    below; a centre marker; another name). Returns the problems: names
+    that found no such place."""
     boxes = []
     for abbr in sorted(places):
         for k, (x, y) in places[abbr].items():
@@ -495,19 +632,98 @@ def place_labels(faces, variant, places):
                 boxes.append((x - 12, y - 13, x + 12, y + 8))
             elif k == "centre":
                 boxes.append((x - 5, y - 5, x + 5, y + 5))
+    arrows = move_lines(variant, places)
+    failed = []
+    crossings = {}
     for abbr in sorted(places, key=lambda a: (faces[a].area, a)):
         pl = places[abbr]
-        w = 3.0 * len(abbr)
+        ext = label_extent(abbr)
         if "label" not in pl:
-            taken = [pl[k] for k in pl]
-            if variant[abbr]["terrain"] == "sea":
-                half = (w + 2, 6)
-                pl["label"] = best_spot(faces[abbr], pl["unit"], taken, 14, 44, 22, half, 1.0, boxes)
-            else:
-                half = (w, 5)
-                pl["label"] = best_spot(faces[abbr], pl["unit"], taken, 10, 30, 14, half, 1.0, boxes, 30)
+            want = 22 if variant[abbr]["terrain"] == "sea" else 14
+            pl["label"], crossed = label_spot(faces[abbr], pl["unit"], ext, want, arrows, boxes)
+            if pl["label"] is None:
+                failed.append("%s: no place for the name inside the province" % abbr)
+                pl["label"] = pl["unit"]
+            elif crossed:
+                failed.append("%s: the name is crossed by %d moves' arrows" % (abbr, crossed))
+                crossings[abbr] = crossed
         x, y = pl["label"]
-        boxes.append((x - w, y - 5, x + w, y + 5))
+        boxes.append((x + ext[0], y + ext[1], x + ext[2], y + ext[3]))
+    return failed, crossings
+
+
+def unit_choices(g, unit, avoid):
+    """Other places for a unit: inside g, 8 from its border, 11 from the
+    points of avoid, nearest first."""
+    shape = Shape(g)
+    out = []
+    for i in range(-6, 7):
+        for j in range(-6, 7):
+            q = (unit[0] + 4 * i, unit[1] + 4 * j)
+            if min([math.hypot(q[0] - a, q[1] - b) for a, b in avoid] or [99]) < 11:
+                continue
+            if shape.margin(q) >= 8:
+                out.append(q)
+    return sorted(out, key=lambda q: (math.hypot(q[0] - unit[0], q[1] - unit[1]), q))
+
+
+def arrows_over_names(lines, places, skip):
+    """How many of lines cross the names already placed (but skip's)."""
+    groups = {}
+    for abbr in sorted(places):
+        if abbr != skip and "label" in places[abbr]:
+            groups.setdefault(len(abbr), []).append(places[abbr]["label"])
+    n = 0
+    for size, pts in sorted(groups.items()):
+        pts = np.array(pts, dtype=float)
+        n += int(lines_crossing_boxes(lines, pts[:, 0], pts[:, 1], label_extent("x" * size), ARROW_PAD).sum())
+    return n
+
+
+def unit_cost(faces, variant, places, abbr, u):
+    """With abbr's unit at u: how many arrows cross its name at best, plus
+    how many of its arrows cross the other names placed (None: no place)."""
+    pl = dict(places[abbr], unit=u)
+    pl.pop("label", None)
+    arrows = move_lines(variant, dict(places, **{abbr: pl}))
+    want = 22 if variant[abbr]["terrain"] == "sea" else 14
+    own = label_spot(faces[abbr], u, label_extent(abbr), want, arrows, [])[1]
+    if own < 0:
+        return None
+    mine = arrows[((arrows[:, 0] == u[0]) & (arrows[:, 1] == u[1])) |
+                  ((arrows[:, 2] == u[0]) & (arrows[:, 3] == u[1]))]
+    return own + arrows_over_names(mine, places, abbr)
+
+
+def move_units(faces, variant, places, fixed):
+    """Where a name cannot escape the arrows, the units at the ends of the
+    arrows that cross it (and its own; not those PLACES fixes) move to the
+    nearest place where their arrows cross the fewest names."""
+    trial = {a: {k: v for k, v in pl.items() if k != "label"} for a, pl in places.items()}
+    _, crossed = place_labels(faces, variant, trial)
+    owner = {trial[a]["unit"]: a for a in trial}
+    for abbr in sorted(crossed):
+        x, y = trial[abbr]["label"]
+        arrows = move_lines(variant, trial)
+        movers = {abbr}
+        for line in arrows:
+            if lines_meet_boxes(line[None, :], np.array([x]), np.array([y]), label_extent(abbr), ARROW_PAD)[0]:
+                movers.update(owner[q] for q in (tuple(line[:2]), tuple(line[2:])) if q in owner)
+        for m in sorted(movers - fixed):
+            pl = trial[m]
+            now = unit_cost(faces, variant, trial, m, pl["unit"])
+            avoid = [pl["centre"]] if "centre" in pl else []
+            best, bkey = None, now
+            for u in unit_choices(faces[m], pl["unit"], avoid):
+                key = unit_cost(faces, variant, trial, m, u)
+                if key is not None and (bkey is None or key < bkey):
+                    best, bkey = u, key
+                if key == 0:
+                    break
+            if best is not None:
+                places[m]["unit"] = best
+                trial[m]["unit"] = best
+                owner = {trial[a]["unit"]: a for a in trial}
 
 
 # --- output -------------------------------------------------------------------
@@ -718,7 +934,8 @@ def main():
         ov = getattr(board, "PLACES", {}).get(abbr, {})
         city = getattr(board, "CITIES", {}).get(abbr)
         places[abbr] = compute_places(abbr, pfaces[abbr], variant[abbr], ov, city, to_px)
-    place_labels(pfaces, variant, places)
+    move_units(pfaces, variant, places, set(a for a, ov in getattr(board, "PLACES", {}).items() if "unit" in ov))
+    failed, _ = place_labels(pfaces, variant, places)
 
     problems = check_adjacency(pfaces, variant, board)
     for abbr in sorted(pfaces):
@@ -727,7 +944,7 @@ def main():
             if key != "label" and inside_margin(pfaces[abbr], pt) < 0:
                 problems.append("%s: %s lies outside the province" % (abbr, key))
     if VERBOSE or not args.check:
-        for line in cutter.leftovers:
+        for line in cutter.leftovers + failed:
             sys.stderr.write("mapgen: note: %s\n" % line)
     for line in problems:
         sys.stderr.write("mapgen: %s\n" % line)

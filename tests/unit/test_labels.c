@@ -1,0 +1,400 @@
+/*
+ * test_labels.c — no province name on the committed maps is crossed by a
+ * move arrow or by a border.
+ *
+ * For each committed board (maps/standard, maps/muna) every move a unit
+ * could make (each adjacency of the variant, armies and fleets, each
+ * coast) is drawn by maps/render.c as a straight arrow between the two
+ * unit places. None of them may cross the text box of any province's
+ * name, and each name's box must lie inside its own province, off its
+ * border.
+ *
+ * The text box is estimated the way render.c draws a name (add_names):
+ * the abbreviation with a capital first letter, 9px DejaVu Sans, centred
+ * on x, baseline 3.2 below the label place. Width: 0.72em a letter (the
+ * widest abbreviations, "Mun" and "Nwy", take about 2.15em for three
+ * letters in DejaVu Sans; most take less). Height: from the ascent (0.76em
+ * above the baseline) to the descent (0.24em below it). The white halo
+ * drawn round the letters is not counted. contrib/mapgen/mapgen.py places
+ * the labels with the same estimate (label_half_size()).
+ */
+#include "../support/testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../judge/engine/map.h"
+#include "../../maps/geometry.h"
+
+#define FONT_PX 9.0
+#define LETTER_EM 0.72
+#define BASELINE_PX 3.2
+#define ASCENT_EM 0.76
+#define DESCENT_EM 0.24
+
+struct box {
+	double x0, y0, x1, y1;
+};
+
+/* An edge of a province's outline. */
+struct edge {
+	double ax, ay, bx, by;
+};
+
+struct outline {
+	struct edge *e;
+	int n, cap;
+};
+
+/* The text box of province p's name. */
+static struct box
+label_box(const struct map *m, const struct geometry *g, prov_id p)
+{
+	double half = LETTER_EM * FONT_PX * (double)strlen(m->provs[p].abbr) / 2;
+	double base = g->label[p].y + BASELINE_PX;
+	struct box b;
+
+	b.x0 = g->label[p].x - half;
+	b.x1 = g->label[p].x + half;
+	b.y0 = base - ASCENT_EM * FONT_PX;
+	b.y1 = base + DESCENT_EM * FONT_PX;
+	return b;
+}
+
+/* True when the segment a-b meets box r (Liang-Barsky clipping). */
+static bool
+segment_meets_box(struct geo_point a, struct geo_point b, const struct box *r)
+{
+	double dx = b.x - a.x, dy = b.y - a.y, t0 = 0, t1 = 1;
+	double p[4] = { -dx, dx, -dy, dy };
+	double q[4] = { a.x - r->x0, r->x1 - a.x, a.y - r->y0, r->y1 - a.y };
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		double t;
+		if (p[i] == 0) {
+			if (q[i] < 0)
+				return false;
+			continue;
+		}
+		t = q[i] / p[i];
+		if (p[i] < 0 && t > t0)
+			t0 = t;
+		else if (p[i] > 0 && t < t1)
+			t1 = t;
+		if (t0 > t1)
+			return false;
+	}
+	return true;
+}
+
+static void
+outline_add(struct outline *o, double ax, double ay, double bx, double by)
+{
+	if (ax == bx && ay == by)
+		return;
+	if (o->n == o->cap) {
+		o->cap = o->cap ? o->cap * 2 : 256;
+		o->e = realloc(o->e, (size_t)o->cap * sizeof *o->e);
+		assert_non_null(o->e);
+	}
+	o->e[o->n++] = (struct edge){ ax, ay, bx, by };
+}
+
+/*
+ * The edges of path data d: the commands M, m, L, l (with implicit
+ * repeats) and z, which is all contrib/mapgen writes; anything else fails
+ * the test with the province's name.
+ */
+static void
+outline_parse(const char *abbr, const char *d, struct outline *o)
+{
+	double x = 0, y = 0, sx = 0, sy = 0;
+	char cmd = 0;
+	const char *s = d;
+
+	o->n = 0;
+	while (*s != '\0') {
+		char *end;
+		double nx, ny;
+		if (strchr(" ,\t\n", *s) != NULL) {
+			s++;
+			continue;
+		}
+		if (strchr("MmLlZz", *s) != NULL) {
+			cmd = *s++;
+			if (cmd == 'z' || cmd == 'Z') {
+				outline_add(o, x, y, sx, sy);
+				x = sx, y = sy;
+			}
+			continue;
+		}
+		nx = strtod(s, &end);
+		if (end == s || cmd == 0 || cmd == 'z' || cmd == 'Z')
+			fail_msg("%s: path data the test cannot read at \"%.10s\"", abbr, s);
+		s = end;
+		while (*s == ' ' || *s == ',')
+			s++;
+		ny = strtod(s, &end);
+		if (end == s)
+			fail_msg("%s: path data the test cannot read at \"%.10s\"", abbr, s);
+		s = end;
+		if (cmd == 'm' || cmd == 'l')
+			nx += x, ny += y;
+		if (cmd == 'M' || cmd == 'm') {
+			sx = nx, sy = ny;
+			cmd = cmd == 'M' ? 'L' : 'l';
+		} else {
+			outline_add(o, x, y, nx, ny);
+		}
+		x = nx, y = ny;
+	}
+}
+
+/* Even-odd rule: true when pt lies inside the outline. */
+static bool
+outline_contains(const struct outline *o, struct geo_point pt)
+{
+	bool in = false;
+	int i;
+
+	for (i = 0; i < o->n; i++) {
+		const struct edge *e = &o->e[i];
+		if ((e->ay > pt.y) != (e->by > pt.y) &&
+		    pt.x < e->ax + (pt.y - e->ay) * (e->bx - e->ax) / (e->by - e->ay))
+			in = !in;
+	}
+	return in;
+}
+
+/* True when the box lies inside the outline and no edge of it meets the box. */
+static bool
+outline_holds_box(const struct outline *o, const struct box *r)
+{
+	struct geo_point c = { (r->x0 + r->x1) / 2, (r->y0 + r->y1) / 2 };
+	int i;
+
+	if (!outline_contains(o, c))
+		return false;
+	for (i = 0; i < o->n; i++) {
+		struct geo_point a = { o->e[i].ax, o->e[i].ay }, b = { o->e[i].bx, o->e[i].by };
+		if (segment_meets_box(a, b, r))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * What the drawing cannot avoid, each by name with its reason; the test
+ * fails on anything else, and on an entry that no longer happens (so that
+ * the list only shrinks). A move is "a-b" with the two locations in the
+ * map's order; name is the province whose name it crosses, or the name
+ * that is not inside its province (move NULL).
+ */
+struct known {
+	const char *variant, *move, *name, *why;
+};
+
+/* The province is too narrow for its name anywhere: the name stays on the
+ * unit place, where its own arrows start. */
+#define NARROW "no place inside the province holds the name; it stays on the unit place"
+/* contrib/mapgen tried every place inside the province and moved the
+ * units at the ends of the arrows in the way: each place still meets one. */
+#define CROWDED "every place inside the province that holds the name meets a move's line"
+
+static const struct known unavoidable[] = {
+	{ "standard", NULL, "cly", NARROW },
+	{ "standard", "cly-edi", "cly", NARROW },
+	{ "standard", "cly-lvp", "cly", NARROW },
+	{ "standard", "cly-nao", "cly", NARROW },
+	{ "standard", "cly-nwg", "cly", NARROW },
+	{ "standard", "alb-ion", "alb", CROWDED },
+	{ "standard", "ank-con", "con", CROWDED },
+	{ "standard", "cly-lvp", "lvp", CROWDED },
+	{ "standard", "lvp-nao", "lvp", CROWDED },
+	{ "standard", "den-hel", "den", CROWDED },
+	{ "standard", "edi-yor", "yor", CROWDED },
+	{ "standard", "hel-hol", "hel", CROWDED },
+	{ "standard", "hel-hol", "hol", CROWDED },
+	{ "standard", "nap-rom", "rom", CROWDED },
+	{ "standard", "pie-tus", "tus", CROWDED },
+	{ "standard", "tus-ven", "tus", CROWDED },
+	{ "muna", NULL, "dal", NARROW },
+	{ "muna", "adr-dal", "dal", NARROW },
+	{ "muna", "bos-dal", "dal", NARROW },
+	{ "muna", "cro-dal", "dal", NARROW },
+	{ "muna", "dal-mon", "dal", NARROW },
+	{ "muna", NULL, "lan", NARROW },
+	{ "muna", "edi-lan", "lan", NARROW },
+	{ "muna", "iri-lan", "lan", NARROW },
+	{ "muna", "lan-wal", "lan", NARROW },
+	{ "muna", "lan-yor", "lan", NARROW },
+	{ "muna", "hel-hol", "hel", CROWDED },
+	{ "muna", NULL, "mon", "placed by hand in contrib/mapgen/muna.py, on the coast" },
+	{ "muna", NULL, "sln", "placed by hand in contrib/mapgen/muna.py, on a border" },
+	{ NULL, NULL, NULL, NULL },
+};
+
+/* The entry for this crossing (move NULL: this name not inside), or NULL. */
+static const struct known *
+known_find(const char *variant, const char *move, const char *name)
+{
+	const struct known *k;
+
+	for (k = unavoidable; k->variant != NULL; k++)
+		if (strcmp(k->variant, variant) == 0 && strcmp(k->name, name) == 0 &&
+		    ((move == NULL && k->move == NULL) ||
+		    (move != NULL && k->move != NULL && strcmp(k->move, move) == 0)))
+			return k;
+	return NULL;
+}
+
+/* Count a finding: printed; 1 when the list of the unavoidable lacks it. */
+static int
+finding(const char *variant, const char *move, const char *name, int *seen)
+{
+	const struct known *k = known_find(variant, move, name);
+
+	if (move != NULL)
+		printf("  %s: the move %s crosses the name %s", variant, move, name);
+	else
+		printf("  %s: the name %s is not inside its province", variant, name);
+	if (k == NULL) {
+		printf("\n");
+		return 1;
+	}
+	printf(" (unavoidable: %s)\n", k->why);
+	seen[k - unavoidable] = 1;
+	return 0;
+}
+
+/* A move's arrow from location a to b exists on the board (either way). */
+static bool
+is_move(const struct map *m, loc_id a, loc_id b)
+{
+	return map_adjacent(m, UNIT_ARMY, a, b) || map_adjacent(m, UNIT_FLEET, a, b) ||
+	    map_adjacent(m, UNIT_ARMY, b, a) || map_adjacent(m, UNIT_FLEET, b, a);
+}
+
+/* Every move arrow crossing a name: printed; returns how many are not
+ * known to be unavoidable (and the number of moves). */
+static int
+count_crossings(const struct map *m, const struct geometry *g, int *nmoves, int *seen)
+{
+	int a, b, p, n = 0;
+	char move[64];
+
+	*nmoves = 0;
+	for (a = 0; a < m->nlocs; a++)
+		for (b = a + 1; b < m->nlocs; b++) {
+			if (m->locs[a].prov == m->locs[b].prov || !is_move(m, (loc_id)a, (loc_id)b))
+				continue;
+			(*nmoves)++;
+			for (p = 0; p < m->nprovs; p++) {
+				struct box r = label_box(m, g, (prov_id)p);
+				if (!segment_meets_box(g->unit[a], g->unit[b], &r))
+					continue;
+				snprintf(move, sizeof move, "%s-%s", m->locs[a].name, m->locs[b].name);
+				n += finding(m->name, move, m->provs[p].abbr, seen);
+			}
+		}
+	return n;
+}
+
+/* Every name whose box is not inside its province: printed; returns how
+ * many are not known to be unavoidable. */
+static int
+count_outside(const struct map *m, const struct geometry *g, int *seen)
+{
+	struct outline o = { 0 };
+	int p, n = 0;
+
+	for (p = 0; p < m->nprovs; p++) {
+		struct box r = label_box(m, g, (prov_id)p);
+		outline_parse(m->provs[p].abbr, g->shape[p], &o);
+		if (outline_holds_box(&o, &r))
+			continue;
+		n += finding(m->name, NULL, m->provs[p].abbr, seen);
+	}
+	free(o.e);
+	return n;
+}
+
+static void
+check_board(const char *variant, const char *drawing)
+{
+	struct map *m = test_load_map(variant);
+	struct geometry *g = test_load_geometry(m, drawing);
+	int seen[sizeof unavoidable / sizeof unavoidable[0]] = { 0 };
+	int moves, crossings = count_crossings(m, g, &moves, seen), outside = count_outside(m, g, seen);
+	int i, known = 0, stale = 0;
+
+	for (i = 0; unavoidable[i].variant != NULL; i++) {
+		if (strcmp(unavoidable[i].variant, m->name) != 0)
+			continue;
+		known += seen[i];
+		if (!seen[i]) {
+			printf("  %s: listed as unavoidable but not found: %s %s\n", m->name,
+			    unavoidable[i].move ? unavoidable[i].move : "(inside)", unavoidable[i].name);
+			stale++;
+		}
+	}
+	printf("  %s: %d move arrows, %d names; %d crossings and %d names not inside "
+	    "beyond the %d listed as unavoidable\n", m->name, moves, m->nprovs, crossings, outside,
+	    known);
+	fflush(stdout);
+	assert_true(moves > m->nprovs);
+	assert_int_equal(crossings, 0);
+	assert_int_equal(outside, 0);
+	assert_int_equal(stale, 0);
+	geometry_free(g);
+	map_free(m);
+}
+
+static void
+test_standard(void **state)
+{
+	(void)state;
+	check_board("maps/standard/variant.xml", "maps/standard/map.svg");
+}
+
+static void
+test_muna(void **state)
+{
+	(void)state;
+	check_board("maps/muna/variant.xml", "maps/muna/map.svg");
+}
+
+/* The measuring tools themselves, on cases whose answer is plain. */
+static void
+test_geometry_helpers(void **state)
+{
+	struct box r = { 0, 0, 10, 10 };
+	struct outline o = { 0 };
+	struct box in = { 2, 2, 4, 4 }, across = { 8, 2, 12, 4 }, out = { 20, 20, 22, 22 };
+
+	(void)state;
+	assert_true(segment_meets_box((struct geo_point){ -5, 5 }, (struct geo_point){ 15, 5 }, &r));
+	assert_true(segment_meets_box((struct geo_point){ 5, 5 }, (struct geo_point){ 6, 6 }, &r));
+	assert_false(segment_meets_box((struct geo_point){ -5, -1 }, (struct geo_point){ 15, -1 }, &r));
+	assert_false(segment_meets_box((struct geo_point){ -5, 0 }, (struct geo_point){ 0, -5 }, &r));
+	assert_true(segment_meets_box((struct geo_point){ -5, 6 }, (struct geo_point){ 6, -5 }, &r));
+	outline_parse("sq", "M0,0l10,0 0,10 -10,0zM30,30L40,30 40,40z", &o);
+	assert_int_equal(o.n, 7);
+	assert_true(outline_holds_box(&o, &in));
+	assert_false(outline_holds_box(&o, &across));
+	assert_false(outline_holds_box(&o, &out));
+	free(o.e);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_geometry_helpers),
+		cmocka_unit_test(test_standard),
+		cmocka_unit_test(test_muna),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
