@@ -426,7 +426,6 @@ PLACES = {
     "sib": {"unit": (66.0, 60.0)},
     "tks": {"unit": (55.0, 44.5)},
     "nao": {"unit": (-16.0, 56.0)},
-    # Small provinces whose names would otherwise fall on a neighbour.
-    "mon": {"unit": (18.9, 42.8), "label": (19.9, 42.75)},
-    "sln": {"label": (15.4, 46.55)},
+    # A small province: its unit placed by hand.
+    "mon": {"unit": (18.9, 42.8)},
 }

@@ -231,8 +231,8 @@ static const struct known unavoidable[] = {
 	{ "muna", "lan-wal", "lan", NARROW },
 	{ "muna", "lan-yor", "lan", NARROW },
 	{ "muna", "hel-hol", "hel", CROWDED },
-	{ "muna", NULL, "mon", "placed by hand in contrib/mapgen/muna.py, on the coast" },
-	{ "muna", NULL, "sln", "placed by hand in contrib/mapgen/muna.py, on a border" },
+	{ "muna", "mon-ser", "mon", CROWDED },
+	{ "muna", "aus-sln", "sln", CROWDED },
 	{ NULL, NULL, NULL, NULL },
 };
 
