@@ -498,7 +498,18 @@ ASCENT_EM, DESCENT_EM = 0.76, 0.24
 BORDER_PAD = 0.5           # a name keeps this far inside its province's border
 ARROW_PAD = 1.0            # and this far from every move's line (its centre)
 CLEAR_PAD = 2.5            # preferred: clear of an arrow's dark edge too
+GLYPH_PAD = 1.5            # preferred: this far from units and markers (the name's halo)
 LABEL_REACH = 90           # how far from its unit a name may go
+UNIT_STEP, UNIT_STEPS = 4, 6   # a unit may move this many steps of this many pixels each way
+COVER = 1000               # what a name under a unit, a marker or another name costs,
+OVERFLOW = 100             # one not inside its province, and (1) each arrow across it
+
+# The glyphs maps/render.c draws (draw_unit, add_centres), each with half
+# its 1px outline, around their places (x0, y0, x1, y1): a fleet (its
+# mast above the place), an army's block, a centre marker's ring.
+FLEET_BOX = (-11.5, -13.0, 11.5, 7.0)
+ARMY_BOX = (-9.0, -6.5, 9.0, 6.5)
+MARKER_BOX = (-4.7, -4.7, 4.7, 4.7)
 
 
 def label_extent(abbr):
@@ -506,6 +517,40 @@ def label_extent(abbr):
     as tests/unit/test_labels.c estimates it."""
     half = LETTER_EM * FONT_PX * len(abbr) / 2
     return (-half, BASELINE_PX - ASCENT_EM * FONT_PX, half, BASELINE_PX + DESCENT_EM * FONT_PX)
+
+
+def glyph_box(info, key, pt):
+    """The box of what is drawn at place key of a province: a centre
+    marker, a fleet where one may stand (its box holds an army's), else an
+    army."""
+    if key == "centre":
+        e = MARKER_BOX
+    elif key != "unit" or info["terrain"] == "sea" or (info["terrain"] == "coast" and not info["coasts"]):
+        e = FLEET_BOX
+    else:
+        e = ARMY_BOX
+    return (pt[0] + e[0], pt[1] + e[1], pt[0] + e[2], pt[1] + e[3])
+
+
+def glyph_boxes(variant, places, skip=None):
+    """The boxes of every unit place's glyph and every centre marker, as an
+    array of (x0, y0, x1, y1) (without skip's own unit)."""
+    out = []
+    for abbr in sorted(places):
+        for key, pt in sorted(places[abbr].items()):
+            if (key.startswith("unit") or key == "centre") and (abbr, key) != (skip, "unit"):
+                out.append(glyph_box(variant[abbr], key, pt))
+    return np.array(out, dtype=float).reshape(-1, 4)
+
+
+def name_boxes(places, skip=None):
+    """The boxes of the names placed so far (but skip's), as an array."""
+    out = []
+    for abbr in sorted(places):
+        if abbr != skip and "label" in places[abbr]:
+            (x, y), e = places[abbr]["label"], label_extent(abbr)
+            out.append((x + e[0], y + e[1], x + e[2], y + e[3]))
+    return np.array(out, dtype=float).reshape(-1, 4)
 
 
 def move_lines(variant, places):
@@ -531,47 +576,22 @@ def ring_edges(g):
     return np.array(out, dtype=float).reshape(-1, 4)
 
 
-def lines_meet_boxes(lines, cx, cy, ext, pad):
-    """For each candidate place (cx[i], cy[i]): does any of lines meet the box
-    ext around it, grown by pad?"""
-    return lines_crossing_boxes(lines, cx, cy, ext, pad) > 0
-
-
-def lines_crossing_boxes(lines, cx, cy, ext, pad):
-    """For each candidate place (cx[i], cy[i]): how many of lines meet the box
-    ext around it, grown by pad? (Liang-Barsky clipping, all at once.)"""
-    hit = np.zeros(len(cx), dtype=int)
-    if len(lines) == 0:
-        return hit
-    ax, ay = lines[None, :, 0], lines[None, :, 1]
-    dx, dy = lines[None, :, 2] - ax, lines[None, :, 3] - ay
-    for k in range(0, len(cx), 1024):
-        x, y = cx[k:k + 1024, None], cy[k:k + 1024, None]
-        t0 = np.zeros((len(x), len(lines)))
-        t1 = np.ones_like(t0)
-        miss = np.zeros(t0.shape, dtype=bool)
-        for p, q in ((-dx, ax - (x + ext[0] - pad)), (dx, x + ext[2] + pad - ax),
-                     (-dy, ay - (y + ext[1] - pad)), (dy, y + ext[3] + pad - ay)):
-            p = np.broadcast_to(p, t0.shape)
-            with np.errstate(divide="ignore", invalid="ignore"):
-                t = q / p
-            miss |= (p == 0) & (q < 0)
-            t0 = np.where(p < 0, np.maximum(t0, t), t0)
-            t1 = np.where(p > 0, np.minimum(t1, t), t1)
-        hit[k:k + 1024] = (~miss & (t0 <= t1)).sum(axis=1)
-    return hit
-
-
-def inside_edges(edges, cx, cy):
-    """Even-odd rule: which candidate places lie inside the outline edges."""
-    inside = np.zeros(len(cx), dtype=bool)
-    ax, ay, bx, by = (edges[None, :, i] for i in range(4))
-    for k in range(0, len(cx), 1024):
-        x, y = cx[k:k + 1024, None], cy[k:k + 1024, None]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            cross = ((ay > y) != (by > y)) & (x < ax + (y - ay) * (bx - ax) / (by - ay))
-        inside[k:k + 1024] = (cross.sum(axis=1) % 2) == 1
-    return inside
+def segment_meets_boxes(seg, x0, y0, x1, y1):
+    """Does the segment (ax, ay, bx, by) meet each of the boxes (arrays
+    x0, y0, x1, y1)? (Liang-Barsky clipping, all at once.)"""
+    ax, ay, bx, by = seg
+    dx, dy = bx - ax, by - ay
+    t0 = np.zeros(np.broadcast(x0, y0).shape)
+    t1 = np.ones_like(t0)
+    miss = np.zeros(t0.shape, dtype=bool)
+    for p, q in ((-dx, ax - x0), (dx, x1 - ax), (-dy, ay - y0), (dy, y1 - ay)):
+        if p == 0:
+            miss |= q < 0
+        elif p < 0:
+            t0 = np.maximum(t0, q / p)
+        else:
+            t1 = np.minimum(t1, q / p)
+    return ~miss & (t0 <= t1)
 
 
 def near(lines, x0, y0, x1, y1):
@@ -583,73 +603,160 @@ def near(lines, x0, y0, x1, y1):
     return lines[keep]
 
 
-def label_spot(g, unit, ext, want, arrows, boxes):
-    """The place for a name: its box inside g (BORDER_PAD from the border),
-    crossed by as few moves' lines as can be (ARROW_PAD), near distance
-    want from the unit, preferably below it, clear of the arrows' edges,
-    off the border and not over the boxes (x0, y0, x1, y1) of units,
-    markers and names. Returns the place and how many lines cross it
-    (None, -1 when no place fits inside)."""
-    bx0, by0, bx1, by1 = g.bounds
-    ux, uy = round(unit[0]), round(unit[1])
-    xs = np.arange(max(bx0, ux - LABEL_REACH) - ux, min(bx1, ux + LABEL_REACH) - ux + 1)
-    ys = np.arange(max(by0, uy - LABEL_REACH) - uy, min(by1, uy + LABEL_REACH) - uy + 1)
-    xs, ys = np.round(xs) + ux, np.round(ys) + uy
-    cx, cy = (a.ravel() for a in np.meshgrid(xs, ys))
-    window = (cx.min() + ext[0] - 4, cy.min() + ext[1] - 4, cx.max() + ext[2] + 4, cy.max() + ext[3] + 4)
-    edges = ring_edges(g)
-    ok = inside_edges(edges, cx, cy)
-    edges, lines = near(edges, *window), near(arrows, *window)
-    cx, cy = cx[ok], cy[ok]
-    ok = ~lines_meet_boxes(edges, cx, cy, ext, BORDER_PAD)
-    cx, cy = cx[ok], cy[ok]
-    if len(cx) == 0:
-        return None, -1
-    crossed = lines_crossing_boxes(lines, cx, cy, ext, ARROW_PAD)
-    ok = crossed == crossed.min()
-    cx, cy = cx[ok], cy[ok]
-    d = np.hypot(cx - unit[0], cy - unit[1])
-    score = -np.abs(d - want) * 0.3 + (cy > unit[1] + 2) * 1.0
-    score += ~lines_meet_boxes(lines, cx, cy, ext, CLEAR_PAD) * 4.0
-    score += ~lines_meet_boxes(edges, cx, cy, ext, 3.0) * 4.0
-    for x0, y0, x1, y1 in boxes:
-        over = (cx + ext[0] < x1) & (cx + ext[2] > x0) & (cy + ext[1] < y1) & (cy + ext[3] > y0)
-        score -= over * 100.0
-    k = int(np.argmax(score))
-    return (float(cx[k]), float(cy[k])), int(crossed.min())
+class NameGrid:
+    """The places a province's name may take: the whole pixels within
+    LABEL_REACH of anywhere its unit may go, as arrays over that window
+    (rows y, columns x), with what the province says of each, found once:
+    whether the name's middle lies inside, whether its box fits inside
+    (BORDER_PAD off the border), whether it keeps 3 pixels off the border."""
+
+    def __init__(self, g, unit, ext):
+        r = LABEL_REACH + UNIT_STEP * UNIT_STEPS + 1
+        ux, uy = round(unit[0]), round(unit[1])
+        bx0, by0, bx1, by1 = g.bounds
+        x0, x1 = max(math.floor(bx0), ux - r), min(math.ceil(bx1), ux + r)
+        y0, y1 = max(math.floor(by0), uy - r), min(math.ceil(by1), uy + r)
+        self.ext = ext
+        self.xs = np.arange(x0, max(x0, x1) + 1, dtype=float)
+        self.ys = np.arange(y0, max(y0, y1) + 1, dtype=float)
+        self.bounds = (x0 + ext[0] - CLEAR_PAD, y0 + ext[1] - CLEAR_PAD,
+                       x1 + ext[2] + CLEAR_PAD, y1 + ext[3] + CLEAR_PAD)
+        edges = near(ring_edges(g), *self.bounds)
+        self.inside = self.scan_inside(ring_edges(g))
+        self.fits = self.inside & (self.lines_over(edges, BORDER_PAD) == 0)
+        self.off_border = self.lines_over(edges, 3.0) == 0
+
+    def scan_inside(self, edges):
+        """Even-odd rule, a row at a time: which places lie inside the edges."""
+        inside = np.zeros((len(self.ys), len(self.xs)), dtype=bool)
+        ax, ay, bx, by = (edges[:, i] for i in range(4))
+        for j, y in enumerate(self.ys):
+            k = (ay > y) != (by > y)
+            cut = np.sort(ax[k] + (y - ay[k]) * (bx[k] - ax[k]) / (by[k] - ay[k]))
+            inside[j] = (len(cut) - np.searchsorted(cut, self.xs, side="right")) % 2 == 1
+        return inside
+
+    def span(self, lo, hi, axis):
+        """The indexes of the places along axis (0: x, 1: y) with lo <= v <= hi."""
+        v = self.xs if axis == 0 else self.ys
+        return int(np.searchsorted(v, lo, side="left")), int(np.searchsorted(v, hi, side="right"))
+
+    def lines_over(self, lines, pad):
+        """How many of lines meet the name's box, grown by pad, at each place."""
+        e = self.ext
+        out = np.zeros((len(self.ys), len(self.xs)), dtype=int)
+        for seg in lines:
+            i0, i1 = self.span(min(seg[0], seg[2]) - e[2] - pad, max(seg[0], seg[2]) - e[0] + pad, 0)
+            j0, j1 = self.span(min(seg[1], seg[3]) - e[3] - pad, max(seg[1], seg[3]) - e[1] + pad, 1)
+            if i0 >= i1 or j0 >= j1:
+                continue
+            x, y = self.xs[None, i0:i1], self.ys[j0:j1, None]
+            out[j0:j1, i0:i1] += segment_meets_boxes(seg, x + e[0] - pad, y + e[1] - pad,
+                                                     x + e[2] + pad, y + e[3] + pad)
+        return out
+
+    def boxes_over(self, boxes, pad):
+        """How many of boxes the name's box, grown by pad, overlaps at each place."""
+        e = self.ext
+        out = np.zeros((len(self.ys), len(self.xs)), dtype=int)
+        for bx0, by0, bx1, by1 in boxes:
+            i0, i1 = self.span(bx0 - e[2] - pad, bx1 - e[0] + pad, 0)
+            j0, j1 = self.span(by0 - e[3] - pad, by1 - e[1] + pad, 1)
+            if i0 >= i1 or j0 >= j1:
+                continue
+            x, y = self.xs[None, i0:i1], self.ys[j0:j1, None]
+            out[j0:j1, i0:i1] += ((x + e[0] - pad < bx1) & (x + e[2] + pad > bx0) &
+                                  (y + e[1] - pad < by1) & (y + e[3] + pad > by0))
+        return out
+
+    def costs(self, unit, cover, crossed):
+        """The cost of each place for a name whose unit is at unit (a
+        cover, an overflow, a crossing: COVER, OVERFLOW, 1 each), as an
+        array with None where it may not go: too far from the unit, or its
+        middle outside the province."""
+        ux, uy = round(unit[0]), round(unit[1])
+        ok = (self.inside & (np.abs(self.xs[None, :] - ux) <= LABEL_REACH) &
+              (np.abs(self.ys[:, None] - uy) <= LABEL_REACH))
+        cost = cover * COVER + ~self.fits * OVERFLOW + crossed
+        return np.where(ok, cost, -1)
+
+    def least(self, unit, cover, crossed):
+        """The least cost of a place for the name (None: no place)."""
+        cost = self.costs(unit, cover, crossed)
+        return int(cost[cost >= 0].min()) if (cost >= 0).any() else None
+
+    def best(self, unit, want, cover, crossed, clear, close):
+        """The place of least cost; among those the one nearest distance
+        want from the unit, preferably below it, clear of the arrows' edges
+        (clear), off the border and not close to units and markers (close).
+        Returns the place and its cost (None, None: no place)."""
+        cost = self.costs(unit, cover, crossed)
+        if not (cost >= 0).any():
+            return None, None
+        low = cost[cost >= 0].min()
+        x, y = np.broadcast_arrays(self.xs[None, :], self.ys[:, None])
+        d = np.hypot(x - unit[0], y - unit[1])
+        score = -np.abs(d - want) * 0.3 + (y > unit[1] + 2) * 1.0 + clear * 4.0 + self.off_border * 4.0
+        score -= close * 3.0
+        score = np.where(cost == low, score, -np.inf)
+        k = np.unravel_index(int(np.argmax(score)), score.shape)
+        return (float(x[k]), float(y[k])), int(low)
 
 
-def place_labels(faces, variant, places):
+def label_grids(faces, variant, places):
+    """A NameGrid for each province whose name mapgen places."""
+    return {a: NameGrid(faces[a], places[a]["unit"], label_extent(a))
+            for a in sorted(places) if "label" not in places[a]}
+
+
+def name_wants(variant, abbr):
+    """How far from its unit a province's name would best be."""
+    return 22 if variant[abbr]["terrain"] == "sea" else 14
+
+
+def place_labels(faces, variant, places, grids):
     """Names, once every unit and marker has its place: each inside its
-    province, crossed by no move's arrow and, where it can, covered by
-    nothing (a unit: a fleet is 22 wide, from 12 above its place to 7
-    below; a centre marker; another name). Returns the problems: names
-    that found no such place."""
-    boxes = []
-    for abbr in sorted(places):
-        for k, (x, y) in places[abbr].items():
-            if k.startswith("unit"):
-                boxes.append((x - 12, y - 13, x + 12, y + 8))
-            elif k == "centre":
-                boxes.append((x - 5, y - 5, x + 5, y + 5))
+    province, covered by nothing (a unit, a centre marker, another name)
+    and crossed by no move's arrow; where that cannot be, a crossing
+    rather than a name overflowing its province, and either rather than a
+    name covered. Smaller provinces choose first. Returns the problems
+    (names that found no such place) and their costs by province."""
+    glyphs = glyph_boxes(variant, places)
     arrows = move_lines(variant, places)
-    failed = []
-    crossings = {}
+    names = []
+    failed, costs = [], {}
     for abbr in sorted(places, key=lambda a: (faces[a].area, a)):
         pl = places[abbr]
         ext = label_extent(abbr)
         if "label" not in pl:
-            want = 22 if variant[abbr]["terrain"] == "sea" else 14
-            pl["label"], crossed = label_spot(faces[abbr], pl["unit"], ext, want, arrows, boxes)
+            grid = grids[abbr]
+            lines = near(arrows, *grid.bounds)
+            cover = grid.boxes_over(glyphs, 0) + grid.boxes_over(names, 0)
+            close = grid.boxes_over(glyphs, GLYPH_PAD) > 0
+            clear = grid.lines_over(lines, CLEAR_PAD) == 0
+            pl["label"], cost = grid.best(pl["unit"], name_wants(variant, abbr), cover,
+                                          grid.lines_over(lines, ARROW_PAD), clear, close)
             if pl["label"] is None:
                 failed.append("%s: no place for the name inside the province" % abbr)
-                pl["label"] = pl["unit"]
-            elif crossed:
-                failed.append("%s: the name is crossed by %d moves' arrows" % (abbr, crossed))
-                crossings[abbr] = crossed
+                pl["label"], cost = pl["unit"], COVER
+            if cost:
+                failed.append("%s: the name is %s" % (abbr, ", ".join(cost_words(cost))))
+                costs[abbr] = cost
         x, y = pl["label"]
-        boxes.append((x + ext[0], y + ext[1], x + ext[2], y + ext[3]))
-    return failed, crossings
+        names.append((x + ext[0], y + ext[1], x + ext[2], y + ext[3]))
+    return failed, costs
+
+
+def cost_words(cost):
+    """What a name's cost says, in words."""
+    out = []
+    if cost >= COVER:
+        out.append("covered %d times" % (cost // COVER))
+    if cost % COVER >= OVERFLOW:
+        out.append("not inside its province")
+    if cost % OVERFLOW:
+        out.append("crossed by %d moves' arrows" % (cost % OVERFLOW))
+    return out
 
 
 def unit_choices(g, unit, avoid):
@@ -657,9 +764,9 @@ def unit_choices(g, unit, avoid):
     points of avoid, nearest first."""
     shape = Shape(g)
     out = []
-    for i in range(-6, 7):
-        for j in range(-6, 7):
-            q = (unit[0] + 4 * i, unit[1] + 4 * j)
+    for i in range(-UNIT_STEPS, UNIT_STEPS + 1):
+        for j in range(-UNIT_STEPS, UNIT_STEPS + 1):
+            q = (unit[0] + UNIT_STEP * i, unit[1] + UNIT_STEP * j)
             if min([math.hypot(q[0] - a, q[1] - b) for a, b in avoid] or [99]) < 11:
                 continue
             if shape.margin(q) >= 8:
@@ -667,55 +774,66 @@ def unit_choices(g, unit, avoid):
     return sorted(out, key=lambda q: (math.hypot(q[0] - unit[0], q[1] - unit[1]), q))
 
 
-def arrows_over_names(lines, places, skip):
-    """How many of lines cross the names already placed (but skip's)."""
-    groups = {}
-    for abbr in sorted(places):
-        if abbr != skip and "label" in places[abbr]:
-            groups.setdefault(len(abbr), []).append(places[abbr]["label"])
-    n = 0
-    for size, pts in sorted(groups.items()):
-        pts = np.array(pts, dtype=float)
-        n += int(lines_crossing_boxes(lines, pts[:, 0], pts[:, 1], label_extent("x" * size), ARROW_PAD).sum())
-    return n
+class UnitCost:
+    """The cost of a place for a province's unit, the rest standing still:
+    the least cost of its own name's place, plus the names of the others
+    its arrows cross and (COVER each) its glyph covers. What does not
+    depend on the unit's place is found once."""
+
+    def __init__(self, variant, places, abbr, grid):
+        self.info, self.grid, at = variant[abbr], grid, places[abbr]["unit"]
+        arrows = move_lines(variant, places)
+        mine = ((arrows[:, 0] == at[0]) & (arrows[:, 1] == at[1])) | \
+               ((arrows[:, 2] == at[0]) & (arrows[:, 3] == at[1]))
+        self.ends = np.where(((arrows[:, 0] == at[0]) & (arrows[:, 1] == at[1]))[:, None],
+                             arrows[:, 2:], arrows[:, :2])[mine]
+        self.crossed = grid.lines_over(near(arrows[~mine], *grid.bounds), ARROW_PAD)
+        self.cover = grid.boxes_over(glyph_boxes(variant, places, skip=abbr), 0)
+        self.names = name_boxes(places, skip=abbr)
+
+    def __call__(self, u):
+        """The cost with the unit at u (None: no place for its name)."""
+        lines = np.hstack([np.tile(np.array(u, dtype=float), (len(self.ends), 1)), self.ends])
+        glyph = glyph_box(self.info, "unit", u)
+        own = self.grid.least(u, self.cover + self.grid.boxes_over([glyph], 0),
+                              self.crossed + self.grid.lines_over(lines, ARROW_PAD))
+        if own is None:
+            return None
+        n, e = self.names, ARROW_PAD
+        for seg in lines:
+            own += int(segment_meets_boxes(seg, n[:, 0] - e, n[:, 1] - e, n[:, 2] + e, n[:, 3] + e).sum())
+        own += COVER * int(((n[:, 0] < glyph[2]) & (n[:, 2] > glyph[0]) &
+                            (n[:, 1] < glyph[3]) & (n[:, 3] > glyph[1])).sum())
+        return own
 
 
-def unit_cost(faces, variant, places, abbr, u):
-    """With abbr's unit at u: how many arrows cross its name at best, plus
-    how many of its arrows cross the other names placed (None: no place)."""
-    pl = dict(places[abbr], unit=u)
-    pl.pop("label", None)
-    arrows = move_lines(variant, dict(places, **{abbr: pl}))
-    want = 22 if variant[abbr]["terrain"] == "sea" else 14
-    own = label_spot(faces[abbr], u, label_extent(abbr), want, arrows, [])[1]
-    if own < 0:
-        return None
-    mine = arrows[((arrows[:, 0] == u[0]) & (arrows[:, 1] == u[1])) |
-                  ((arrows[:, 2] == u[0]) & (arrows[:, 3] == u[1]))]
-    return own + arrows_over_names(mine, places, abbr)
-
-
-def move_units(faces, variant, places, fixed):
-    """Where a name cannot escape the arrows, the units at the ends of the
-    arrows that cross it (and its own; not those PLACES fixes) move to the
-    nearest place where their arrows cross the fewest names."""
+def move_units(faces, variant, places, fixed, grids):
+    """Where a name cannot have a place of no cost, the units in its way
+    (its own, those its name would cover and those at the ends of the
+    arrows that cross it; not those PLACES fixes) move to the nearest place
+    of least cost."""
     trial = {a: {k: v for k, v in pl.items() if k != "label"} for a, pl in places.items()}
-    _, crossed = place_labels(faces, variant, trial)
-    owner = {trial[a]["unit"]: a for a in trial}
-    for abbr in sorted(crossed):
+    _, costs = place_labels(faces, variant, trial, grids)
+    for abbr in sorted(costs):
         x, y = trial[abbr]["label"]
-        arrows = move_lines(variant, trial)
+        e = label_extent(abbr)
+        r = (x + e[0], y + e[1], x + e[2], y + e[3])
         movers = {abbr}
-        for line in arrows:
-            if lines_meet_boxes(line[None, :], np.array([x]), np.array([y]), label_extent(abbr), ARROW_PAD)[0]:
+        for m in sorted(trial):
+            u = trial[m]["unit"]
+            g = glyph_box(variant[m], "unit", u)
+            if g[0] < r[2] and g[2] > r[0] and g[1] < r[3] and g[3] > r[1]:
+                movers.add(m)
+        owner = {trial[a]["unit"]: a for a in trial}
+        for line in move_lines(variant, trial):
+            if segment_meets_boxes(line, r[0] - ARROW_PAD, r[1] - ARROW_PAD, r[2] + ARROW_PAD, r[3] + ARROW_PAD):
                 movers.update(owner[q] for q in (tuple(line[:2]), tuple(line[2:])) if q in owner)
         for m in sorted(movers - fixed):
             pl = trial[m]
-            now = unit_cost(faces, variant, trial, m, pl["unit"])
-            avoid = [pl["centre"]] if "centre" in pl else []
-            best, bkey = None, now
-            for u in unit_choices(faces[m], pl["unit"], avoid):
-                key = unit_cost(faces, variant, trial, m, u)
+            cost = UnitCost(variant, trial, m, grids[m])
+            best, bkey = None, cost(pl["unit"])
+            for u in unit_choices(faces[m], pl["unit"], [pl["centre"]] if "centre" in pl else []):
+                key = cost(u)
                 if key is not None and (bkey is None or key < bkey):
                     best, bkey = u, key
                 if key == 0:
@@ -723,7 +841,6 @@ def move_units(faces, variant, places, fixed):
             if best is not None:
                 places[m]["unit"] = best
                 trial[m]["unit"] = best
-                owner = {trial[a]["unit"]: a for a in trial}
 
 
 # --- output -------------------------------------------------------------------
@@ -934,8 +1051,12 @@ def main():
         ov = getattr(board, "PLACES", {}).get(abbr, {})
         city = getattr(board, "CITIES", {}).get(abbr)
         places[abbr] = compute_places(abbr, pfaces[abbr], variant[abbr], ov, city, to_px)
-    move_units(pfaces, variant, places, set(a for a, ov in getattr(board, "PLACES", {}).items() if "unit" in ov))
-    failed, _ = place_labels(pfaces, variant, places)
+    grids = label_grids(pfaces, variant, places)
+    move_units(pfaces, variant, places, set(a for a, ov in getattr(board, "PLACES", {}).items() if "unit" in ov),
+               grids)
+    note("units moved off the names' way")
+    failed, _ = place_labels(pfaces, variant, places, grids)
+    note("names placed")
 
     problems = check_adjacency(pfaces, variant, board)
     for abbr in sorted(pfaces):

@@ -1,13 +1,14 @@
 /*
  * test_labels.c — no province name on the committed maps is crossed by a
- * move arrow or by a border.
+ * move arrow or by a border, or covered by a unit or a supply centre marker.
  *
  * For each committed board (maps/standard, maps/muna) every move a unit
  * could make (each adjacency of the variant, armies and fleets, each
  * coast) is drawn by maps/render.c as a straight arrow between the two
  * unit places. None of them may cross the text box of any province's
  * name, and each name's box must lie inside its own province, off its
- * border.
+ * border. No name may lie under a unit drawn at any unit place or under
+ * a supply centre's marker (a covered name is worse than a crossed one).
  *
  * The text box is estimated the way render.c draws a name (add_names):
  * the abbreviation with a capital first letter, 9px DejaVu Sans, centred
@@ -16,7 +17,14 @@
  * letters in DejaVu Sans; most take less). Height: from the ascent (0.76em
  * above the baseline) to the descent (0.24em below it). The white halo
  * drawn round the letters is not counted. contrib/mapgen/mapgen.py places
- * the labels with the same estimate (label_half_size()).
+ * the labels with the same estimate (label_extent()).
+ *
+ * The glyphs are measured from render.c (draw_unit, add_centres), each
+ * with half its 1px outline: a fleet from 11.5 left to 11.5 right of its
+ * place and from 13 above (the mast) to 7 below; an army 18 by 13 around
+ * it; a centre marker a ring of radius 4.2. A place where either may
+ * stand (the main place of a coastal province without named coasts)
+ * takes the fleet's box, which holds the army's.
  */
 #include "../support/testutil.h"
 
@@ -32,6 +40,12 @@
 #define BASELINE_PX 3.2
 #define ASCENT_EM 0.76
 #define DESCENT_EM 0.24
+#define FLEET_W 11.5		/* half a fleet's width */
+#define FLEET_UP 13.0		/* a fleet's mast above its place */
+#define FLEET_DOWN 7.0		/* its hull below */
+#define ARMY_HALF_W 9.0		/* half an army's block */
+#define ARMY_HALF_H 6.5
+#define CENTRE_R 4.7		/* a centre marker's ring */
 
 struct box {
 	double x0, y0, x1, y1;
@@ -188,78 +202,81 @@ outline_holds_box(const struct outline *o, const struct box *r)
 /*
  * What the drawing cannot avoid, each by name with its reason; the test
  * fails on anything else, and on an entry that no longer happens (so that
- * the list only shrinks). A move is "a-b" with the two locations in the
- * map's order; name is the province whose name it crosses, or the name
- * that is not inside its province (move NULL).
+ * the list only shrinks). What is a move "a-b" with the two locations in
+ * the map's order, "unit LOC" or "centre PROV" for a glyph covering the
+ * name, or NULL for a name that is not inside its province; name is the
+ * province whose name it is.
  */
 struct known {
-	const char *variant, *move, *name, *why;
+	const char *variant, *what, *name, *why;
 };
 
-/* The province is too narrow for its name anywhere: the name stays on the
- * unit place, where its own arrows start. */
-#define NARROW "no place inside the province holds the name; it stays on the unit place"
+/* The province is too narrow for its name anywhere: the name overflows
+ * its border, off the units. */
+#define NARROW "no place inside the province holds the name; it overflows the border, off the units"
+/* Every place inside that holds the name lies under a unit place's glyph
+ * or a centre marker (worse than overflowing the border). */
+#define UNDER "every place inside the province that holds the name lies under a unit or a marker"
 /* contrib/mapgen tried every place inside the province and moved the
  * units at the ends of the arrows in the way: each place still meets one. */
 #define CROWDED "every place inside the province that holds the name meets a move's line"
 
 static const struct known unavoidable[] = {
 	{ "standard", NULL, "cly", NARROW },
-	{ "standard", "cly-edi", "cly", NARROW },
-	{ "standard", "cly-lvp", "cly", NARROW },
-	{ "standard", "cly-nao", "cly", NARROW },
-	{ "standard", "cly-nwg", "cly", NARROW },
+	{ "standard", NULL, "lvp", UNDER },
+	{ "standard", "lvp-yor", "lvp", CROWDED },
 	{ "standard", "alb-ion", "alb", CROWDED },
-	{ "standard", "ank-con", "con", CROWDED },
-	{ "standard", "cly-lvp", "lvp", CROWDED },
-	{ "standard", "lvp-nao", "lvp", CROWDED },
+	{ "standard", "bul/ec-con", "con", CROWDED },
 	{ "standard", "den-hel", "den", CROWDED },
+	{ "standard", "den-kie", "den", CROWDED },
+	{ "standard", "edi-lvp", "edi", CROWDED },
 	{ "standard", "edi-yor", "yor", CROWDED },
 	{ "standard", "hel-hol", "hel", CROWDED },
 	{ "standard", "hel-hol", "hol", CROWDED },
-	{ "standard", "nap-rom", "rom", CROWDED },
+	{ "standard", "lyo-pie", "pie", CROWDED },
 	{ "standard", "pie-tus", "tus", CROWDED },
 	{ "standard", "tus-ven", "tus", CROWDED },
+	{ "standard", "rom-tys", "rom", CROWDED },
 	{ "muna", NULL, "dal", NARROW },
 	{ "muna", "adr-dal", "dal", NARROW },
-	{ "muna", "bos-dal", "dal", NARROW },
-	{ "muna", "cro-dal", "dal", NARROW },
-	{ "muna", "dal-mon", "dal", NARROW },
 	{ "muna", NULL, "lan", NARROW },
-	{ "muna", "edi-lan", "lan", NARROW },
-	{ "muna", "iri-lan", "lan", NARROW },
 	{ "muna", "lan-wal", "lan", NARROW },
-	{ "muna", "lan-yor", "lan", NARROW },
+	{ "muna", NULL, "mon", UNDER },
+	{ "muna", NULL, "sln", UNDER },
+	{ "muna", "bel-lor", "bel", CROWDED },
+	{ "muna", "den-ska", "den", CROWDED },
 	{ "muna", "hel-hol", "hel", CROWDED },
-	{ "muna", "mon-ser", "mon", CROWDED },
-	{ "muna", "aus-sln", "sln", CROWDED },
+	{ "muna", "hel-hol", "hol", CROWDED },
+	{ "muna", "rom-tys", "rom", CROWDED },
 	{ NULL, NULL, NULL, NULL },
 };
 
-/* The entry for this crossing (move NULL: this name not inside), or NULL. */
+/* The entry for this finding (what NULL: this name not inside), or NULL. */
 static const struct known *
-known_find(const char *variant, const char *move, const char *name)
+known_find(const char *variant, const char *what, const char *name)
 {
 	const struct known *k;
 
 	for (k = unavoidable; k->variant != NULL; k++)
 		if (strcmp(k->variant, variant) == 0 && strcmp(k->name, name) == 0 &&
-		    ((move == NULL && k->move == NULL) ||
-		    (move != NULL && k->move != NULL && strcmp(k->move, move) == 0)))
+		    ((what == NULL && k->what == NULL) ||
+		    (what != NULL && k->what != NULL && strcmp(k->what, what) == 0)))
 			return k;
 	return NULL;
 }
 
 /* Count a finding: printed; 1 when the list of the unavoidable lacks it. */
 static int
-finding(const char *variant, const char *move, const char *name, int *seen)
+finding(const char *variant, const char *what, const char *name, int *seen)
 {
-	const struct known *k = known_find(variant, move, name);
+	const struct known *k = known_find(variant, what, name);
 
-	if (move != NULL)
-		printf("  %s: the move %s crosses the name %s", variant, move, name);
-	else
+	if (what == NULL)
 		printf("  %s: the name %s is not inside its province", variant, name);
+	else if (strchr(what, ' ') != NULL)
+		printf("  %s: the %s covers the name %s", variant, what, name);
+	else
+		printf("  %s: the move %s crosses the name %s", variant, what, name);
 	if (k == NULL) {
 		printf("\n");
 		return 1;
@@ -278,14 +295,14 @@ is_move(const struct map *m, loc_id a, loc_id b)
 }
 
 /* Every move arrow crossing a name: printed; returns how many are not
- * known to be unavoidable (and the number of moves). */
+ * known to be unavoidable (and the number of moves, and of crossings). */
 static int
-count_crossings(const struct map *m, const struct geometry *g, int *nmoves, int *seen)
+count_crossings(const struct map *m, const struct geometry *g, int *nmoves, int *all, int *seen)
 {
 	int a, b, p, n = 0;
 	char move[64];
 
-	*nmoves = 0;
+	*nmoves = *all = 0;
 	for (a = 0; a < m->nlocs; a++)
 		for (b = a + 1; b < m->nlocs; b++) {
 			if (m->locs[a].prov == m->locs[b].prov || !is_move(m, (loc_id)a, (loc_id)b))
@@ -297,25 +314,83 @@ count_crossings(const struct map *m, const struct geometry *g, int *nmoves, int 
 					continue;
 				snprintf(move, sizeof move, "%s-%s", m->locs[a].name, m->locs[b].name);
 				n += finding(m->name, move, m->provs[p].abbr, seen);
+				(*all)++;
 			}
 		}
 	return n;
 }
 
-/* Every name whose box is not inside its province: printed; returns how
- * many are not known to be unavoidable. */
+/* True when boxes r and s overlap (touching edges do not). */
+static bool
+boxes_overlap(const struct box *r, const struct box *s)
+{
+	return r->x0 < s->x1 && s->x0 < r->x1 && r->y0 < s->y1 && s->y0 < r->y1;
+}
+
+/* The box of a unit drawn at location l: a fleet's where one may stand
+ * (it holds an army's too), else an army's. */
+static struct box
+unit_box(const struct map *m, const struct geometry *g, loc_id l)
+{
+	const struct province *pv = &m->provs[m->locs[l].prov];
+	struct geo_point at = g->unit[l];
+
+	if (pv->terrain != TERRAIN_LAND && (m->locs[l].coast > 0 || pv->ncoasts == 0))
+		return (struct box){ at.x - FLEET_W, at.y - FLEET_UP, at.x + FLEET_W,
+		    at.y + FLEET_DOWN };
+	return (struct box){ at.x - ARMY_HALF_W, at.y - ARMY_HALF_H, at.x + ARMY_HALF_W,
+	    at.y + ARMY_HALF_H };
+}
+
+/* Every name under a unit place's glyph or a centre marker: printed;
+ * returns how many are not known to be unavoidable (and, in *all, how
+ * many there are). */
 static int
-count_outside(const struct map *m, const struct geometry *g, int *seen)
+count_covered(const struct map *m, const struct geometry *g, int *all, int *seen)
+{
+	char what[64];
+	int l, p, q, n = 0;
+
+	*all = 0;
+	for (p = 0; p < m->nprovs; p++) {
+		struct box r = label_box(m, g, (prov_id)p);
+		for (l = 0; l < m->nlocs; l++) {
+			struct box u = unit_box(m, g, (loc_id)l);
+			if (!boxes_overlap(&r, &u))
+				continue;
+			snprintf(what, sizeof what, "unit %s", m->locs[l].name);
+			n += finding(m->name, what, m->provs[p].abbr, seen);
+			(*all)++;
+		}
+		for (q = 0; q < m->nprovs; q++) {
+			struct geo_point c = g->centre[q];
+			struct box u = { c.x - CENTRE_R, c.y - CENTRE_R, c.x + CENTRE_R, c.y + CENTRE_R };
+			if (!m->provs[q].supply || !boxes_overlap(&r, &u))
+				continue;
+			snprintf(what, sizeof what, "centre %s", m->provs[q].abbr);
+			n += finding(m->name, what, m->provs[p].abbr, seen);
+			(*all)++;
+		}
+	}
+	return n;
+}
+
+/* Every name whose box is not inside its province: printed; returns how
+ * many are not known to be unavoidable (and, in *all, how many there are). */
+static int
+count_outside(const struct map *m, const struct geometry *g, int *all, int *seen)
 {
 	struct outline o = { 0 };
 	int p, n = 0;
 
+	*all = 0;
 	for (p = 0; p < m->nprovs; p++) {
 		struct box r = label_box(m, g, (prov_id)p);
 		outline_parse(m->provs[p].abbr, g->shape[p], &o);
 		if (outline_holds_box(&o, &r))
 			continue;
 		n += finding(m->name, NULL, m->provs[p].abbr, seen);
+		(*all)++;
 	}
 	free(o.e);
 	return n;
@@ -327,7 +402,9 @@ check_board(const char *variant, const char *drawing)
 	struct map *m = test_load_map(variant);
 	struct geometry *g = test_load_geometry(m, drawing);
 	int seen[sizeof unavoidable / sizeof unavoidable[0]] = { 0 };
-	int moves, crossings = count_crossings(m, g, &moves, seen), outside = count_outside(m, g, seen);
+	int moves, ncross, nout, ncover;
+	int crossings = count_crossings(m, g, &moves, &ncross, seen);
+	int outside = count_outside(m, g, &nout, seen), covered = count_covered(m, g, &ncover, seen);
 	int i, known = 0, stale = 0;
 
 	for (i = 0; unavoidable[i].variant != NULL; i++) {
@@ -336,17 +413,18 @@ check_board(const char *variant, const char *drawing)
 		known += seen[i];
 		if (!seen[i]) {
 			printf("  %s: listed as unavoidable but not found: %s %s\n", m->name,
-			    unavoidable[i].move ? unavoidable[i].move : "(inside)", unavoidable[i].name);
+			    unavoidable[i].what ? unavoidable[i].what : "(inside)", unavoidable[i].name);
 			stale++;
 		}
 	}
-	printf("  %s: %d move arrows, %d names; %d crossings and %d names not inside "
-	    "beyond the %d listed as unavoidable\n", m->name, moves, m->nprovs, crossings, outside,
-	    known);
+	printf("  %s: %d move arrows, %d names: %d crossings, %d names not inside, %d covered "
+	    "by a unit or a centre marker; %d, %d and %d beyond the %d listed as unavoidable\n",
+	    m->name, moves, m->nprovs, ncross, nout, ncover, crossings, outside, covered, known);
 	fflush(stdout);
 	assert_true(moves > m->nprovs);
 	assert_int_equal(crossings, 0);
 	assert_int_equal(outside, 0);
+	assert_int_equal(covered, 0);
 	assert_int_equal(stale, 0);
 	geometry_free(g);
 	map_free(m);
