@@ -510,6 +510,7 @@ OVERFLOW = 100             # one not inside its province, and (1) each arrow acr
 FLEET_BOX = (-11.5, -13.0, 11.5, 7.0)
 ARMY_BOX = (-9.0, -6.5, 9.0, 6.5)
 MARKER_BOX = (-4.7, -4.7, 4.7, 4.7)
+DISLODGED = (11.0, -11.0)  # a dislodged unit is drawn this far from its place (render.h)
 
 
 def label_extent(abbr):
@@ -540,6 +541,17 @@ def glyph_boxes(variant, places, skip=None):
         for key, pt in sorted(places[abbr].items()):
             if (key.startswith("unit") or key == "centre") and (abbr, key) != (skip, "unit"):
                 out.append(glyph_box(variant[abbr], key, pt))
+    return np.array(out, dtype=float).reshape(-1, 4)
+
+
+def dislodged_boxes(variant, places):
+    """The boxes of the units drawn dislodged, DISLODGED from every unit
+    place, as an array."""
+    out = []
+    for abbr in sorted(places):
+        for key, (x, y) in sorted(places[abbr].items()):
+            if key.startswith("unit"):
+                out.append(glyph_box(variant[abbr], key, (x + DISLODGED[0], y + DISLODGED[1])))
     return np.array(out, dtype=float).reshape(-1, 4)
 
 
@@ -688,7 +700,8 @@ class NameGrid:
     def best(self, unit, want, cover, crossed, clear, close):
         """The place of least cost; among those the one nearest distance
         want from the unit, preferably below it, clear of the arrows' edges
-        (clear), off the border and not close to units and markers (close).
+        (clear), off the border, not close to units and markers and not
+        under where dislodged units are drawn (close: 1 and 2 count against).
         Returns the place and its cost (None, None: no place)."""
         cost = self.costs(unit, cover, crossed)
         if not (cost >= 0).any():
@@ -722,6 +735,7 @@ def place_labels(faces, variant, places, grids):
     name covered. Smaller provinces choose first. Returns the problems
     (names that found no such place) and their costs by province."""
     glyphs = glyph_boxes(variant, places)
+    dislodged = dislodged_boxes(variant, places)
     arrows = move_lines(variant, places)
     names = []
     failed, costs = [], {}
@@ -732,7 +746,8 @@ def place_labels(faces, variant, places, grids):
             grid = grids[abbr]
             lines = near(arrows, *grid.bounds)
             cover = grid.boxes_over(glyphs, 0) + grid.boxes_over(names, 0)
-            close = grid.boxes_over(glyphs, GLYPH_PAD) > 0
+            close = ((grid.boxes_over(glyphs, GLYPH_PAD) > 0) * 1 +
+                     (grid.boxes_over(dislodged, 0) > 0) * 2)
             clear = grid.lines_over(lines, CLEAR_PAD) == 0
             pl["label"], cost = grid.best(pl["unit"], name_wants(variant, abbr), cover,
                                           grid.lines_over(lines, ARROW_PAD), clear, close)
