@@ -497,7 +497,8 @@ BASELINE_PX = 3.2          # the baseline this far below the label place,
 ASCENT_EM, DESCENT_EM = 0.76, 0.24
 BORDER_PAD = 0.5           # a name keeps this far inside its province's border
 ARROW_PAD = 1.0            # and this far from every move's line (its centre)
-CLEAR_PAD = 2.5            # preferred: clear of an arrow's dark edge too
+CLEAR_PAD = 2.5            # preferred: clear of an arrow's dark edge too,
+OFF_BORDER = 3.0           # and this far from the border
 GLYPH_PAD = 1.5            # preferred: this far from units and markers (the name's halo)
 LABEL_REACH = 90           # how far from its unit a name may go
 UNIT_STEP, UNIT_STEPS = 4, 6   # a unit may move this many steps of this many pixels each way
@@ -620,7 +621,9 @@ class NameGrid:
     LABEL_REACH of anywhere its unit may go, as arrays over that window
     (rows y, columns x), with what the province says of each, found once:
     whether the name's middle lies inside, whether its box fits inside
-    (BORDER_PAD off the border), whether it keeps 3 pixels off the border."""
+    (BORDER_PAD off the border), whether it keeps OFF_BORDER off it.
+    bounds: the box of every name's box at any of them, grown by the
+    largest pad asked of it."""
 
     def __init__(self, g, unit, ext):
         r = LABEL_REACH + UNIT_STEP * UNIT_STEPS + 1
@@ -631,12 +634,13 @@ class NameGrid:
         self.ext = ext
         self.xs = np.arange(x0, max(x0, x1) + 1, dtype=float)
         self.ys = np.arange(y0, max(y0, y1) + 1, dtype=float)
-        self.bounds = (x0 + ext[0] - CLEAR_PAD, y0 + ext[1] - CLEAR_PAD,
-                       x1 + ext[2] + CLEAR_PAD, y1 + ext[3] + CLEAR_PAD)
-        edges = near(ring_edges(g), *self.bounds)
-        self.inside = self.scan_inside(ring_edges(g))
+        pad = max(CLEAR_PAD, OFF_BORDER, BORDER_PAD, ARROW_PAD)
+        self.bounds = (x0 + ext[0] - pad, y0 + ext[1] - pad, x1 + ext[2] + pad, y1 + ext[3] + pad)
+        edges = ring_edges(g)
+        self.inside = self.scan_inside(edges)
+        edges = near(edges, *self.bounds)
         self.fits = self.inside & (self.lines_over(edges, BORDER_PAD) == 0)
-        self.off_border = self.lines_over(edges, 3.0) == 0
+        self.off_border = self.lines_over(edges, OFF_BORDER) == 0
 
     def scan_inside(self, edges):
         """Even-odd rule, a row at a time: which places lie inside the edges."""
@@ -798,10 +802,9 @@ class UnitCost:
     def __init__(self, variant, places, abbr, grid):
         self.info, self.grid, at = variant[abbr], grid, places[abbr]["unit"]
         arrows = move_lines(variant, places)
-        mine = ((arrows[:, 0] == at[0]) & (arrows[:, 1] == at[1])) | \
-               ((arrows[:, 2] == at[0]) & (arrows[:, 3] == at[1]))
-        self.ends = np.where(((arrows[:, 0] == at[0]) & (arrows[:, 1] == at[1]))[:, None],
-                             arrows[:, 2:], arrows[:, :2])[mine]
+        starts = (arrows[:, 0] == at[0]) & (arrows[:, 1] == at[1])
+        mine = starts | ((arrows[:, 2] == at[0]) & (arrows[:, 3] == at[1]))
+        self.ends = np.where(starts[:, None], arrows[:, 2:], arrows[:, :2])[mine]
         self.crossed = grid.lines_over(near(arrows[~mine], *grid.bounds), ARROW_PAD)
         self.cover = grid.boxes_over(glyph_boxes(variant, places, skip=abbr), 0)
         self.names = name_boxes(places, skip=abbr)
