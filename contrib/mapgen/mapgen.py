@@ -512,6 +512,8 @@ FLEET_BOX = (-11.5, -13.0, 11.5, 7.0)
 ARMY_BOX = (-9.0, -6.5, 9.0, 6.5)
 MARKER_BOX = (-4.7, -4.7, 4.7, 4.7)
 DISLODGED = (11.0, -11.0)  # a dislodged unit is drawn this far from its place (render.h)
+SEAT_R, SEAT_AWAY = 5.9, 10.0  # a capital's star or a naval base's diamond: its size, how
+SEAT_TURNS = (0.0, 0.7, -0.7)  # far from its centre marker, away from the unit (render.c seat_at)
 
 
 def label_extent(abbr):
@@ -553,6 +555,24 @@ def dislodged_boxes(variant, places):
         for key, (x, y) in sorted(places[abbr].items()):
             if key.startswith("unit"):
                 out.append(glyph_box(variant[abbr], key, (x + DISLODGED[0], y + DISLODGED[1])))
+    return np.array(out, dtype=float).reshape(-1, 4)
+
+
+def seat_boxes(places):
+    """The boxes of the capital and naval base markers a Realpolitik game
+    draws beside a centre marker, at each place they may take, as an array."""
+    out = []
+    for abbr in sorted(places):
+        pl = places[abbr]
+        if "centre" not in pl:
+            continue
+        (cx, cy), (ux, uy) = pl["centre"], pl["unit"]
+        d = math.hypot(cx - ux, cy - uy)
+        dx, dy = ((cx - ux) / d, (cy - uy) / d) if d >= 1 else (1.0, 0.0)
+        for a in SEAT_TURNS:
+            x = cx + SEAT_AWAY * (dx * math.cos(a) - dy * math.sin(a))
+            y = cy + SEAT_AWAY * (dx * math.sin(a) + dy * math.cos(a))
+            out.append((x - SEAT_R, y - SEAT_R, x + SEAT_R, y + SEAT_R))
     return np.array(out, dtype=float).reshape(-1, 4)
 
 
@@ -705,7 +725,8 @@ class NameGrid:
         """The place of least cost; among those the one nearest distance
         want from the unit, preferably below it, clear of the arrows' edges
         (clear), off the border, not close to units and markers and not
-        under where dislodged units are drawn (close: 1 and 2 count against).
+        under where dislodged units and Realpolitik's capitals and naval
+        bases are drawn (close: 1 and 2 count against).
         Returns the place and its cost (None, None: no place)."""
         cost = self.costs(unit, cover, crossed)
         if not (cost >= 0).any():
@@ -739,7 +760,7 @@ def place_labels(faces, variant, places, grids):
     name covered. Smaller provinces choose first. Returns the problems
     (names that found no such place) and their costs by province."""
     glyphs = glyph_boxes(variant, places)
-    dislodged = dislodged_boxes(variant, places)
+    aside = np.vstack([dislodged_boxes(variant, places), seat_boxes(places)])
     arrows = move_lines(variant, places)
     names = []
     failed, costs = [], {}
@@ -751,7 +772,7 @@ def place_labels(faces, variant, places, grids):
             lines = near(arrows, *grid.bounds)
             cover = grid.boxes_over(glyphs, 0) + grid.boxes_over(names, 0)
             close = ((grid.boxes_over(glyphs, GLYPH_PAD) > 0) * 1 +
-                     (grid.boxes_over(dislodged, 0) > 0) * 2)
+                     (grid.boxes_over(aside, 0) > 0) * 2)
             clear = grid.lines_over(lines, CLEAR_PAD) == 0
             pl["label"], cost = grid.best(pl["unit"], name_wants(variant, abbr), cover,
                                           grid.lines_over(lines, ARROW_PAD), clear, close)

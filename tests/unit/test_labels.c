@@ -28,10 +28,15 @@
  *
  * A dislodged unit is drawn off its place (RENDER_DISLODGED_DX, _DY), only
  * in retreats; names under one are listed too, and their number may only
- * shrink (dislodged_most).
+ * shrink (dislodged_most). So are names under the capital and naval base
+ * markers a Realpolitik game draws on the standard board (render.c
+ * seat_at: 10 from the centre marker, away from the unit, turned by 0 or
+ * by 0.7 either way; a star of radius 5.4, a diamond of 4.3), at every
+ * centre and each of those places.
  */
 #include "../support/testutil.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +56,8 @@
 #define ARMY_HALF_W 9.0		/* half an army's block */
 #define ARMY_HALF_H 6.5
 #define CENTRE_R 4.7		/* a centre marker's ring */
+#define SEAT_R 5.9		/* a capital's star, with its outline */
+#define SEAT_AWAY 10.0		/* how far from its centre marker */
 
 struct box {
 	double x0, y0, x1, y1;
@@ -378,6 +385,47 @@ count_under_dislodged(const struct map *m, const struct geometry *g)
 	return n;
 }
 
+/* True when a seat marker of province q turned by angle covers the name
+ * of province p. */
+static bool
+seat_covers(const struct map *m, const struct geometry *g, prov_id q, double angle, prov_id p)
+{
+	struct geo_point ce = g->centre[q], u = g->unit[m->provs[q].loc];
+	double dx = ce.x - u.x, dy = ce.y - u.y, len = sqrt(dx * dx + dy * dy), x, y;
+	struct box r = label_box(m, g, p), s;
+
+	if (len < 1)
+		dx = 1, dy = 0;
+	else
+		dx /= len, dy /= len;
+	x = ce.x + SEAT_AWAY * (dx * cos(angle) - dy * sin(angle));
+	y = ce.y + SEAT_AWAY * (dx * sin(angle) + dy * cos(angle));
+	s = (struct box){ x - SEAT_R, y - SEAT_R, x + SEAT_R, y + SEAT_R };
+	return boxes_overlap(&r, &s);
+}
+
+/* Every name under a place of a Realpolitik seat marker: printed; returns
+ * how many. */
+static int
+count_under_seats(const struct map *m, const struct geometry *g)
+{
+	static const double turns[] = { 0, 0.7, -0.7 };
+	int p, q, k, n = 0;
+
+	for (p = 0; p < m->nprovs; p++)
+		for (q = 0; q < m->nprovs; q++)
+			for (k = 0; k < 3; k++) {
+				if (!m->provs[q].supply || !seat_covers(m, g, (prov_id)q, turns[k],
+				    (prov_id)p))
+					continue;
+				printf("  %s: a capital or naval base of %s covers the name %s\n",
+				    m->name, m->provs[q].abbr, m->provs[p].abbr);
+				n++;
+				break;
+			}
+	return n;
+}
+
 /* Every name under a unit place's glyph or a centre marker: printed;
  * returns how many are not known to be unavoidable (and, in *all, how
  * many there are). */
@@ -431,15 +479,15 @@ count_outside(const struct map *m, const struct geometry *g, int *all, int *seen
 	return n;
 }
 
-/* How many names a dislodged unit may cover on each board, as measured:
- * mapgen only prefers other places, so some remain; the test fails when
- * there are more. */
+/* How many names a dislodged unit, and a Realpolitik seat marker, may
+ * cover on each board, as measured: mapgen only prefers other places, so
+ * some remain; the test fails when there are more. */
 static const struct {
 	const char *variant;
-	int most;
-} dislodged_most[] = {
-	{ "standard", 7 },
-	{ "muna", 11 },
+	int dislodged, seats;
+} aside_most[] = {
+	{ "standard", 7, 4 },
+	{ "muna", 11, 3 },
 };
 
 static void
@@ -452,6 +500,7 @@ check_board(const char *variant, const char *drawing)
 	int crossings = count_crossings(m, g, &moves, &ncross, seen);
 	int outside = count_outside(m, g, &nout, seen), covered = count_covered(m, g, &ncover, seen);
 	int under = count_under_dislodged(m, g), most = -1;
+	int seats = count_under_seats(m, g), seats_most = -1;
 	int i, known = 0, stale = 0;
 
 	for (i = 0; unavoidable[i].variant != NULL; i++) {
@@ -468,13 +517,18 @@ check_board(const char *variant, const char *drawing)
 	    "by a unit or a centre marker; %d, %d and %d beyond the %d listed as unavoidable\n",
 	    m->name, moves, m->nprovs, ncross, nout, ncover, crossings, outside, covered, known);
 	fflush(stdout);
-	for (i = 0; i < (int)(sizeof dislodged_most / sizeof dislodged_most[0]); i++)
-		if (strcmp(dislodged_most[i].variant, m->name) == 0)
-			most = dislodged_most[i].most;
-	printf("  %s: %d names under a unit drawn dislodged (at most %d)\n", m->name, under, most);
+	for (i = 0; i < (int)(sizeof aside_most / sizeof aside_most[0]); i++)
+		if (strcmp(aside_most[i].variant, m->name) == 0) {
+			most = aside_most[i].dislodged;
+			seats_most = aside_most[i].seats;
+		}
+	printf("  %s: %d names under a unit drawn dislodged (at most %d), %d under a "
+	    "Realpolitik seat marker's place (at most %d)\n", m->name, under, most, seats,
+	    seats_most);
 	assert_true(moves > m->nprovs);
-	assert_true(most >= 0);
+	assert_true(most >= 0 && seats_most >= 0);
 	assert_true(under <= most);
+	assert_true(seats <= seats_most);
 	assert_int_equal(crossings, 0);
 	assert_int_equal(outside, 0);
 	assert_int_equal(covered, 0);
