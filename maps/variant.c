@@ -474,6 +474,73 @@ out:
 	xml_free(at);
 }
 
+/* ------------------------------------------------ capitals and bases -- */
+
+/*
+ * <capital power="AUS" at="vie bud"/>, <naval-base power="ENG" at="lon edi"/>
+ * (Realpolitik): each place a home centre of that power; a naval base on
+ * the coast. A province is the capital of one power at most, and the base
+ * of one at most; it may be both.
+ */
+static void
+load_seat(struct loader *ld, xmlNode *n, bool base)
+{
+	static const char *const allowed[] = { "power", "at", NULL };
+	char *pw = attr(n, "power"), *at = attr(n, "at"), *s, *w;
+	struct map *m = ld->m;
+	const char *what = base ? "naval base" : "capital";
+	power_id p;
+
+	check_attrs(ld, n, allowed);
+	if (!pw || !at) {
+		fail(ld, line_of(n), "<%s> needs power and at", (const char *)n->name);
+		goto out;
+	}
+	p = map_find_power(m, pw);
+	if (p == POWER_NONE) {
+		fail(ld, line_of(n), "%s: unknown power \"%s\"", what, pw);
+		goto out;
+	}
+	for (s = at; (w = strsep(&s, " \t\r\n")) != NULL;) {
+		prov_id q;
+		power_id *slot;
+
+		if (*w == '\0')
+			continue;
+		q = map_find_province(m, w);
+		if (q == PROV_NONE) {
+			fail(ld, line_of(n), "%s: unknown province \"%s\"", what, w);
+			continue;
+		}
+		slot = base ? &m->provs[q].naval_base : &m->provs[q].capital;
+		if (m->provs[q].home != p)
+			fail(ld, line_of(n), "%s %s: not a home centre of %s", what, w,
+			    m->powers[p].name);
+		else if (base && m->provs[q].terrain != TERRAIN_COAST)
+			fail(ld, line_of(n), "naval base %s: not on the coast", w);
+		else if (*slot != POWER_NONE)
+			fail(ld, line_of(n), "%s %s: named twice", what, w);
+		else
+			*slot = p;
+	}
+out:
+	xml_free(pw);
+	xml_free(at);
+}
+
+static void
+load_seats(struct loader *ld, xmlNode *root)
+{
+	xmlNode *c;
+
+	for (c = root->children; c; c = c->next) {
+		if (is_el(c, "capital"))
+			load_seat(ld, c, false);
+		else if (is_el(c, "naval-base"))
+			load_seat(ld, c, true);
+	}
+}
+
 /* -------------------------------------------------------------- variant -- */
 
 static void
@@ -563,6 +630,14 @@ load_boardless(struct loader *ld, xmlNode *root)
 	ld->m->victory_centres = 0;
 }
 
+/* The elements a variant naming another's geography may hold too. */
+static bool
+is_seat_or_text(xmlNode *c)
+{
+	return is_el(c, "capital") || is_el(c, "naval-base") || is_el(c, "description") ||
+	    is_el(c, "source");
+}
+
 static void
 load_root(struct loader *ld, xmlNode *root)
 {
@@ -585,7 +660,7 @@ load_root(struct loader *ld, xmlNode *root)
 		else if (is_el(c, "option"))
 			load_option(ld, c);
 		else if (c->type == XML_ELEMENT_NODE && !is_el(c, "province") && !is_el(c, "unit") &&
-		    !is_el(c, "description") && !is_el(c, "source"))
+		    !is_seat_or_text(c))
 			fail(ld, line_of(c), "unexpected <%s>", (const char *)c->name);
 	}
 	if (m->npowers == 0)
@@ -600,6 +675,7 @@ load_root(struct loader *ld, xmlNode *root)
 	for (c = root->children; c; c = c->next)
 		if (is_el(c, "unit"))
 			load_unit(ld, c);
+	load_seats(ld, root);
 	map_finish(m);
 	m->victory_centres = int_attr(ld, root, "victory-centres", 0, m->nsupply,
 	    m->nsupply / 2 + 1);
@@ -612,6 +688,74 @@ load_root(struct loader *ld, xmlNode *root)
 	}
 }
 
+
+/*
+ * geography="standard": the powers, provinces and starting units are
+ * those of the variant file GEO/variant.xml beside this variant's own
+ * directory (or in the maps directory when fname names no directory);
+ * this file adds its options, capitals and naval bases and may set
+ * start-year, victory-centres and system.
+ */
+static int geo_depth;	/* geographies being read, one inside another */
+
+static struct map *
+load_geography(struct loader *ld, xmlNode *root, const char *geo)
+{
+	static const char *const allowed[] = { "name", "title", "start-year", "victory-centres",
+		"system", "geography", NULL };
+	const char *f = ld->diag.fname, *slash = strrchr(f, '/'), *up = NULL;
+	char path[4096];
+	struct map *m;
+	xmlNode *c;
+	int n;
+
+	check_attrs(ld, root, allowed);
+	if (!valid_name(geo) || strstr(geo, "..") || strchr(geo, '/')) {
+		fail(ld, line_of(root), "geography must name a variant, not \"%s\"", geo);
+		return NULL;
+	}
+	/* The directory holding the variant's own: maps/realpolitik/variant.xml
+	 * gives maps/standard/variant.xml. */
+	for (up = slash; up != NULL && up > f && up[-1] != '/';)
+		up--;
+	if (slash == NULL)
+		n = snprintf(path, sizeof path, "%s/%s/variant.xml", variant_default_dir(), geo);
+	else if (up == f)
+		n = snprintf(path, sizeof path, "%s/variant.xml", geo);
+	else
+		n = snprintf(path, sizeof path, "%.*s%s/variant.xml", (int)(up - f), f, geo);
+	if (n < 0 || (size_t)n >= sizeof path) {
+		fail(ld, line_of(root), "geography path too long");
+		return NULL;
+	}
+	if (geo_depth >= 4) {
+		fail(ld, line_of(root), "geography \"%s\": too many geographies in a chain", geo);
+		return NULL;
+	}
+	geo_depth++;
+	m = variant_load(path, ld->diag.out);
+	geo_depth--;
+	if (m == NULL) {
+		fail(ld, line_of(root), "cannot read the geography \"%s\" (%s)", geo, path);
+		return NULL;
+	}
+	ld->m = m;
+	m->system[0] = '\0';
+	m->start_year = int_attr(ld, root, "start-year", 1, 9999, m->start_year);
+	system_attr(ld, root);
+	for (c = root->children; c; c = c->next) {
+		if (is_el(c, "option"))
+			load_option(ld, c);
+		else if (c->type == XML_ELEMENT_NODE && !is_seat_or_text(c))
+			fail(ld, line_of(c), "<%s> is not allowed beside geography=\"%s\"",
+			    (const char *)c->name, geo);
+	}
+	load_seats(ld, root);
+	m->victory_centres = int_attr(ld, root, "victory-centres", 0, m->nsupply,
+	    m->victory_centres);
+	return m;
+}
+
 struct map *
 variant_parse(const char *data, size_t len, const char *fname, struct buf *err)
 {
@@ -620,7 +764,7 @@ variant_parse(const char *data, size_t len, const char *fname, struct buf *err)
 	xmlDocPtr doc;
 	xmlNode *root;
 	struct map *m = NULL;
-	char *name = NULL, *title = NULL;
+	char *name = NULL, *title = NULL, *geo = NULL;
 	int i;
 
 	memset(&ld, 0, sizeof ld);
@@ -656,10 +800,24 @@ variant_parse(const char *data, size_t len, const char *fname, struct buf *err)
 		fail(&ld, line_of(root), "<variant> needs a name");
 		goto done;
 	}
+	geo = attr(root, "geography");
+	if (geo) {
+		m = load_geography(&ld, root, geo);
+		if (m) {
+			free(m->name);
+			free(m->title);
+			free(m->file);
+			m->name = xstrdup(name);
+			m->title = xstrdup(title ? title : name);
+			m->file = NULL;
+		}
+		goto done;
+	}
 	m = map_new(name, title ? title : name);
 	ld.m = m;
 	load_root(&ld, root);
 done:
+	xml_free(geo);
 	for (i = 0; i < ld.nlists; i++)
 		free(ld.lists[i].text);
 	free(ld.lists);

@@ -59,14 +59,28 @@ edition_opts(int argc, char **argv, enum edition *ed, int *verbose, const char *
 	return i;
 }
 
+/* Without --variant, a case file runs on the variant its VARIANT_ALL
+ * names (standard when it names none or "standard"): m itself, or a map
+ * opened for it (NULL when it cannot be opened). */
+static struct map *
+datc_file_variant(const struct cli_opts *o, struct map *m, const struct buf *text)
+{
+	char name[64];
+
+	if (datc_variant(buf_str(text), text->len, name, sizeof name) < 0 ||
+	    str_eq_nocase(name, "standard") || str_eq_nocase(name, m->name))
+		return m;
+	return open_variant(o, name);
+}
+
 int
 cli_datc(const struct cli_opts *o, int argc, char **argv)
 {
 	enum edition ed = EDITION_2023;
-	const char *variant = "standard";
+	const char *variant = NULL;
 	struct datc_totals t = { 0, 0 };
 	int verbose = o->verbose, i, first, bad = 0;
-	struct map *m;
+	struct map *m, *own;
 
 	first = edition_opts(argc, argv, &ed, &verbose, &variant);
 	if (first < 0)
@@ -74,7 +88,7 @@ cli_datc(const struct cli_opts *o, int argc, char **argv)
 	if (first >= argc) {
 		return cli_usage("datc", stderr);
 	}
-	m = open_variant(o, variant);
+	m = open_variant(o, variant ? variant : "standard");
 	if (m == NULL)
 		return 1;
 	for (i = first; i < argc; i++) {
@@ -85,8 +99,15 @@ cli_datc(const struct cli_opts *o, int argc, char **argv)
 		if (fs_read_file(argv[i], &text) < 0) {
 			fprintf(stderr, "pouch datc: %s: %s\n", argv[i], strerror(errno));
 			bad = 1;
-		} else if (datc_run(m, ed, buf_str(&text), text.len, argv[i], verbose, &report, &t) < 0) {
-			bad = 1;
+		} else {
+			own = variant ? NULL : datc_file_variant(o, m, &text);
+			if (!variant && own == NULL)
+				bad = 1;
+			else if (datc_run(own ? own : m, ed, buf_str(&text), text.len, argv[i], verbose,
+			    &report, &t) < 0)
+				bad = 1;
+			if (own != m)
+				map_free(own);
 		}
 		fputs(buf_str(&report), stdout);
 		buf_free(&text);

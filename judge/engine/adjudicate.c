@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "../../lib/str.h"
+#include "realpolitik.h"
 
 enum { K_HOLD = 0, K_MOVE, K_SUPPORT, K_CONVOY };
 
@@ -89,8 +90,8 @@ static bool resolve(struct ws *w, int u);
  * only one can (4.B.2 a), and a coast that cannot be reached makes the order
  * illegal (4.B.3 b). Returns R_OK and sets *out, or the reason.
  */
-static enum reason
-fleet_dest(const struct map *m, loc_id from, loc_id to, loc_id *out)
+enum reason
+adj_fleet_dest(const struct map *m, loc_id from, loc_id to, loc_id *out)
 {
 	const struct location *tl = &m->locs[to];
 	const struct province *tp = &m->provs[tl->prov];
@@ -264,7 +265,7 @@ check_order(struct ws *w, int u, const struct order *o)
 				return map_convoy_reach(m, here, m->locs[d].prov) ? R_NO_CONVOY :
 										   R_NOT_ADJACENT;
 		} else {
-			rc = fleet_dest(m, un->loc, o->dest, &d);
+			rc = adj_fleet_dest(m, un->loc, o->dest, &d);
 			if (rc != R_OK)
 				return rc;
 			w->cmode[u] = CM_LAND;
@@ -1157,6 +1158,25 @@ explain(struct ws *w, const struct phase_result *res, struct buf *out)
 
 /* ------------------------------------------------------------- retreats -- */
 
+/* The dislodged unit in province p an order addresses: the first one not
+ * yet given an order (a scattered Realpolitik stack has several), else the
+ * first; NONE when there is none. */
+static int
+dislodged_in(const struct map *m, const struct board *b, prov_id p, const int16_t *chosen)
+{
+	int d, first = NONE;
+
+	for (d = 0; d < b->ndislodged; d++) {
+		if (m->locs[b->dislodged[d].unit.loc].prov != p)
+			continue;
+		if (chosen[d] == NONE)
+			return d;
+		if (first == NONE)
+			first = d;
+	}
+	return first;
+}
+
 static void
 resolve_retreats(const struct map *m, const struct rules *r, const struct board *b,
     const struct order *orders, int norders, struct phase_result *res)
@@ -1188,10 +1208,8 @@ resolve_retreats(const struct map *m, const struct rules *r, const struct board 
 			continue;
 		}
 		p = m->locs[o->loc].prov;
-		for (d = 0; d < b->ndislodged; d++)
-			if (m->locs[b->dislodged[d].unit.loc].prov == p)
-				break;
-		if (d == b->ndislodged) {
+		d = dislodged_in(m, b, p, chosen);
+		if (d == NONE) {
 			res->reason[i] = board_unit_in(b, m, p) >= 0 ? R_NOT_DISLODGED : R_NO_UNIT;
 			continue;
 		}
@@ -1209,7 +1227,7 @@ resolve_retreats(const struct map *m, const struct rules *r, const struct board 
 				if (!map_adjacent(m, UNIT_ARMY, dl->unit.loc, dest))
 					why = R_NOT_ADJACENT;
 			} else {
-				why = fleet_dest(m, dl->unit.loc, o->dest, &dest);
+				why = adj_fleet_dest(m, dl->unit.loc, o->dest, &dest);
 			}
 			if (why == R_OK) {
 				prov_id dp = m->locs[dest].prov;
@@ -1542,7 +1560,10 @@ adj_resolve(const struct map *m, const struct rules *r, const struct board *b,
 	res->nremoved = 0;
 	switch (b->phase) {
 	case PHASE_MOVEMENT:
-		resolve_movement(m, r, b, orders, norders, res, trace);
+		if (r->realpolitik)
+			rp_resolve_movement(m, r, b, orders, norders, res, trace);
+		else
+			resolve_movement(m, r, b, orders, norders, res, trace);
 		break;
 	case PHASE_RETREAT:
 		resolve_retreats(m, r, b, orders, norders, res);

@@ -91,6 +91,13 @@ int adj_disband_stranded(const struct map *m, struct board *b);
 int adj_retreat_options(const struct map *m, const struct board *b, const struct dislodged *d,
     loc_id *out);
 
+/*
+ * The destination a fleet at from reaches when ordered to to: a coast must
+ * be given when two coasts can be reached (DATC 4.B.1), is supplied when
+ * only one can (4.B.2 a). Returns R_OK and sets *out, or the reason.
+ */
+enum reason adj_fleet_dest(const struct map *m, loc_id from, loc_id to, loc_id *out);
+
 /* Builds (> 0) or removals (< 0) due to power p in an adjustment phase. */
 int adj_builds_due(const struct map *m, const struct board *b, power_id p);
 /* Number of places power p can build in now (owned, empty home centres). */

@@ -242,7 +242,10 @@ phase_cmp(int y1, enum season s1, enum phase_type p1, int y2, enum season s2, en
 void
 unit_format(const struct map *m, const struct unit *u, struct buf *out)
 {
-	buf_printf(out, "%c %s", unit_letter((enum unit_type)u->type), m->locs[u->loc].name);
+	buf_printf(out, "%c %s", unit_letter((enum unit_type)(u->type & ~UNIT_ABOARD)),
+	    m->locs[u->loc].name);
+	if (u->type & UNIT_ABOARD)
+		buf_puts(out, " aboard");
 }
 
 void
@@ -275,6 +278,35 @@ board_write(const struct board *b, const struct map *m, struct buf *out)
 			buf_printf(out, "owner %s %s\n", m->powers[s.owner[i]].token, m->provs[i].abbr);
 }
 
+void
+board_plain(struct board *b)
+{
+	int i;
+
+	for (i = 0; i < b->nunits; i++)
+		b->units[i].type &= (uint8_t)~UNIT_ABOARD;
+}
+
+int
+board_aboard(const struct map *m, const char **p, const char *end, struct unit *u,
+    const char **why)
+{
+	prov_id q = m->locs[u->loc].prov;
+
+	if (!map_option_on(m, "realpolitik")) {
+		*why = "armies go on board fleets only in Realpolitik";
+		return -1;
+	}
+	if (m->provs[q].terrain == TERRAIN_LAND) {
+		*why = "an army on board a fleet is at sea or on a coast";
+		return -1;
+	}
+	u->loc = m->provs[q].loc;
+	u->type = UNIT_ARMY | UNIT_ABOARD;
+	*p = end;
+	return 0;
+}
+
 int
 board_parse_unit(const struct map *m, const char **p, struct unit *u, const char **why)
 {
@@ -305,6 +337,8 @@ board_parse_unit(const struct map *m, const char **p, struct unit *u, const char
 	}
 	if (u->type == UNIT_FLEET && !m->locs[u->loc].fleet_ok)
 		u->loc = map_default_loc(m, m->locs[u->loc].prov, UNIT_FLEET);
+	if (u->type == UNIT_ARMY && scan_literal(&s, "aboard") == 0)
+		return board_aboard(m, p, s, u, why);
 	if (u->loc == LOC_NONE || !map_loc_allows(m, (enum unit_type)u->type, u->loc)) {
 		*why = "that unit cannot stand there";
 		return -1;

@@ -29,8 +29,17 @@
 enum season { SEASON_SPRING = 0, SEASON_FALL = 1, SEASON_WINTER = 2 };
 enum phase_type { PHASE_MOVEMENT = 0, PHASE_RETREAT = 1, PHASE_ADJUSTMENT = 2 };
 
+/*
+ * Realpolitik: an army on board a fleet stands on the fleet's location
+ * with this bit set in its type (type is then UNIT_ARMY | UNIT_ABOARD).
+ * It rides the fleet of its power in that province (with several, the
+ * k-th army on board rides the k-th fleet in board order: see
+ * judge/engine/realpolitik.h). Only a Realpolitik board has it.
+ */
+#define UNIT_ABOARD 0x80u
+
 struct unit {
-	uint8_t type;		/* enum unit_type */
+	uint8_t type;		/* enum unit_type, with UNIT_ABOARD (Realpolitik) */
 	power_id power;
 	loc_id loc;
 };
@@ -58,6 +67,9 @@ struct board {
 void board_init_start(struct board *b, const struct map *m);
 /* An empty board at the given phase: no units, no owners. */
 void board_init_empty(struct board *b, int year, enum season s, enum phase_type p);
+/* Clear UNIT_ABOARD on every unit: the board as the order parser and the
+ * standard rules read it (they index by unit type). */
+void board_plain(struct board *b);
 /* Add a unit. Returns its index, or -1 when the board is full. */
 int board_add_unit(struct board *b, enum unit_type t, power_id p, loc_id l);
 /* Remove unit i (later units move down one place). */
@@ -108,9 +120,15 @@ int phase_cmp(int y1, enum season s1, enum phase_type p1, int y2, enum season s2
     enum phase_type p2);
 
 /* Read "POWER T LOC" (T: A, F, army or fleet) at the cursor *p and move it
- * past them. Returns 0, or -1 with a message in why (*p not moved). */
+ * past them; "POWER A LOC aboard" is an army on board (UNIT_ABOARD).
+ * Returns 0, or -1 with a message in why (*p not moved). */
 int board_parse_unit(const struct map *m, const char **p, struct unit *u, const char **why);
-/* Append "F stp/sc" for unit u. */
+/* Army u (its loc read) on board: on the main location of its province,
+ * which must be a sea or a coast of a map with the option "realpolitik";
+ * *p is set to end. Returns 0, or -1 with a message in why. */
+int board_aboard(const struct map *m, const char **p, const char *end, struct unit *u,
+    const char **why);
+/* Append "F stp/sc" for unit u ("A nth aboard" for an army on board). */
 void unit_format(const struct map *m, const struct unit *u, struct buf *out);
 
 /* Append the text form of b (see above). Units are listed in location order. */

@@ -128,6 +128,8 @@ map_add_province(struct map *m, const char *abbr, const char *name, enum terrain
 	p->name = xstrdup(name);
 	p->terrain = (uint8_t)terrain;
 	p->home = POWER_NONE;
+	p->capital = POWER_NONE;
+	p->naval_base = POWER_NONE;
 	p->loc = add_loc(m, id, 0, lc);
 	l = &m->locs[p->loc];
 	l->army_ok = terrain != TERRAIN_SEA;

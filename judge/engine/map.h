@@ -66,6 +66,10 @@ struct province {
 	uint8_t terrain;	/* enum terrain */
 	bool supply;		/* a supply centre */
 	power_id home;		/* home power of a supply centre, or POWER_NONE */
+	power_id capital;	/* Realpolitik: the power whose capital this is (its armies
+				   stack and are raised here), or POWER_NONE */
+	power_id naval_base;	/* Realpolitik: the power whose naval base this is (its
+				   fleets stack and are raised here), or POWER_NONE */
 	loc_id loc;		/* main location */
 	uint8_t ncoasts;	/* named coasts (0 for most provinces) */
 	loc_id coast[MAP_MAX_COASTS];

@@ -42,6 +42,10 @@ static const struct {
 	[R_NOT_ELIMINATED] = { "not_eliminated", "that power is still in the game" },
 	[R_FEW_CENTRES] = { "few_centres",
 	    "a revival order names at least three home centres, most wanted first" },
+	[R_ABOARD] = { "aboard", "an army on board a fleet can only land or stay on board" },
+	[R_NOT_ABOARD] = { "not_aboard", "the army is not on board a fleet" },
+	[R_NO_FLEET] = { "no_fleet", "no fleet of that power there to take the army on board" },
+	[R_NO_CONVOYS] = { "no_convoys", "fleets do not convoy in Realpolitik: armies go on board" },
 };
 
 const char *
@@ -82,6 +86,10 @@ reason_is_illegal(enum reason r)
 	case R_NO_REMOVALS:
 	case R_NOT_ELIMINATED:
 	case R_FEW_CENTRES:
+	case R_ABOARD:
+	case R_NOT_ABOARD:
+	case R_NO_FLEET:
+	case R_NO_CONVOYS:
 		return 1;
 	default:
 		return 0;

@@ -52,6 +52,8 @@ struct rules {
 	bool build_anywhere;		/* variant option: build in any owned centre */
 	bool insurrection;		/* variant option (MUNA): insurrection and revival
 					   orders are carried out (judge/engine/muna_rules.h) */
+	bool realpolitik;		/* variant option: stacks, embarking and landing, no
+					   convoys (judge/engine/realpolitik.h) */
 };
 
 /* Fill r with the choices of edition e. */

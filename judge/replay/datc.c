@@ -74,14 +74,31 @@ add_line(struct lines *ls, const char *s, int lineno)
 	}
 }
 
-/* Parse "Power: A loc" into a unit. Returns 0 or -1 with a reason. */
+/* Does unit line s end with the word "aboard"? Sets *len to its length
+ * without it. */
+static int
+ends_aboard(const char *s, size_t *len)
+{
+	size_t n = strlen(s);
+
+	*len = n;
+	if (n < 7 || !str_eq_nocase(s + n - 6, "aboard") || (s[n - 7] != ' ' && s[n - 7] != '\t'))
+		return 0;
+	*len = n - 7;
+	return 1;
+}
+
+/* Parse "Power: A loc" (or "Power: A loc aboard", an army on board the
+ * fleet there) into a unit. Returns 0 or -1 with a reason. */
 static int
 parse_unit_line(struct runner *rn, const char *s, struct unit *u, const char **why)
 {
 	struct parse_ctx c = { rn->m, rn->names, NULL, POWER_NONE };
 	struct parse_result r;
+	size_t len;
+	int on_board = ends_aboard(s, &len);
 
-	order_parse(&c, s, strlen(s), &r);
+	order_parse(&c, s, len, &r);
 	if (r.verdict == VERDICT_REFUSED) {
 		*why = "cannot read unit";
 		return -1;
@@ -93,6 +110,14 @@ parse_unit_line(struct runner *rn, const char *s, struct unit *u, const char **w
 	u->power = r.order.power;
 	u->type = r.order.type;
 	u->loc = r.order.loc;
+	if (on_board) {
+		const char *p = s;
+		if (u->type != UNIT_ARMY) {
+			*why = "only an army goes on board";
+			return -1;
+		}
+		return board_aboard(rn->m, &p, s, u, why);
+	}
 	if (u->type == UNIT_FLEET && !rn->m->locs[u->loc].fleet_ok)
 		u->loc = map_default_loc(rn->m, rn->m->locs[u->loc].prov, UNIT_FLEET);
 	if (u->loc == LOC_NONE || !map_loc_allows(rn->m, (enum unit_type)u->type, u->loc)) {
@@ -196,7 +221,7 @@ run_case(struct runner *rn, struct dcase *dc)
 	const struct map *m = rn->m;
 	enum edition ed = dc->has_edition ? dc->edition : rn->dflt;
 	struct rules rules;
-	struct board b;
+	struct board b, plain;
 	struct phase_result *res = xmalloc(sizeof *res);
 	struct buf why;
 	int year, ph, i, k, ok = 1, first = 1;
@@ -205,6 +230,7 @@ run_case(struct runner *rn, struct dcase *dc)
 	const char *err;
 
 	rules_init(&rules, ed);
+	rules.realpolitik = map_option_on(m, "realpolitik");
 	buf_init(&why, 1 << 20);
 	if (dc->setphase[0] == '\0')
 		str_copy(dc->setphase, "Spring 1901, Movement", sizeof dc->setphase);
@@ -306,8 +332,10 @@ run_case(struct runner *rn, struct dcase *dc)
 
 		if (ph > 0)
 			phase_next(m, &rules, &b);
+		plain = b;
+		board_plain(&plain);
 		for (i = 0; i < dp->orders.n; i++) {
-			struct parse_ctx c = { m, rn->names, &b, POWER_NONE };
+			struct parse_ctx c = { m, rn->names, &plain, POWER_NONE };
 			struct parse_result r;
 			order_parse(&c, dp->orders.l[i], strlen(dp->orders.l[i]), &r);
 			if (r.verdict == VERDICT_BLANK)
@@ -447,6 +475,33 @@ after_word(char *s)
 {
 	s += strcspn(s, " \t");
 	return str_trim(s);
+}
+
+int
+datc_variant(const char *text, size_t len, char *out, size_t size)
+{
+	const char *p = text, *end = text + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		char line[128];
+
+		if (n < sizeof line) {
+			char *s, *w;
+			memcpy(line, p, n);
+			line[n] = '\0';
+			s = str_trim(line);
+			if (str_prefix_nocase(s, "VARIANT_ALL")) {
+				w = (char *)(uintptr_t)after_word(s);
+				w[strcspn(w, " \t#")] = '\0';
+				str_copy(out, w, size);
+				return *out ? 0 : -1;
+			}
+		}
+		p += n + 1;
+	}
+	return -1;
 }
 
 int

@@ -18,7 +18,43 @@
  *	                              with no legal retreat is destroyed at once)
  *	END
  *
- * '#' starts a comment; VARIANT_ALL names the variant (standard only here).
+ * '#' starts a comment; VARIANT_ALL names the variant the cases are played
+ * on ("Standard", "realpolitik"). `pouch datc FILE...` plays each file on
+ * the variant its VARIANT_ALL names (standard without one); with
+ * `--variant V` every file is played on V, and a file naming another
+ * variant is refused. The variant's options switch its rules on
+ * (rules.realpolitik when it has the option "realpolitik").
+ *
+ * Realpolitik (tests/data/datc/realpolitik*.txt; the rules:
+ * judge/systems/REALPOLITIK.md). In PRESTATE, PRESTATE_DISLODGED,
+ * POSTSTATE and POSTSTATE_DISLODGED:
+ *
+ *	Germany: A ber                several lines for one province are a
+ *	Germany: A ber                stack: here two German armies in Berlin
+ *	England: F nth                an army on board a fleet: the word
+ *	England: A nth aboard         "aboard" after the army's place, which
+ *	                              is the province of its fleet (a sea or a
+ *	                              coast; a coast such as stp/sc may be
+ *	                              written, the army stands on the province)
+ *
+ * An army on board rides the fleet of its power in that province; with
+ * several fleets there, the k-th army on board (in the order written)
+ * rides the k-th fleet. A stack's lines may come in any order; positions
+ * are compared as lists of units, so a stack of three is three equal
+ * lines. Orders to a stack are given to its units in the order written
+ * (each to a unit of the type written not yet ordered; when all are, the
+ * last one's order is replaced). A landing order ("England: A nth lands")
+ * goes to an army on board; any other army order to an army standing in
+ * the province, and only when none stands there to the army on board,
+ * which may only hold (stay on board) or land. Retreat orders to a
+ * province go to its dislodged units the same way (a scattered stack). A
+ * dislodged unit is never on board (an army on board a dislodged fleet is
+ * destroyed, so it is in neither POSTSTATE). "aboard" is read in any case,
+ * only for an army, and only on a variant with the option "realpolitik".
+ * The orders are those of parser/README.md: "A hol - bel on board F bel",
+ * "A bel embarks F nth", "A lon embarks", "A bel lands". RESULTS for an
+ * embarking or a landing: SUCCESS when the army went on board or landed.
+ *
  * pouch's own case files (tests/data/datc) add, all optional:
  *
  *	EDITION 2023                  rule edition of this case
@@ -46,6 +82,10 @@ struct datc_totals {
 	int passed;
 	int failed;
 };
+
+/* The variant named by the VARIANT_ALL line of text[0..len), copied into
+ * out (size bytes). Returns 0, or -1 when there is none. */
+int datc_variant(const char *text, size_t len, char *out, size_t size);
 
 /*
  * Run every case of the file text[0..len) on map m. Cases without an
