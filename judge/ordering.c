@@ -151,10 +151,14 @@ static enum taken
 keep_order(struct game *g, power_id p, const struct parse_result *r, struct buf *reply)
 {
 	bool revival = r->order.kind == ORDER_REVIVE;
+	int own = revival || g->sys->check_order == NULL ? 1 :
+	    g->sys->check_order(g, p, &r->order, reply);
 	enum reason why;
 
+	if (own < 0)
+		return TAKE_REFUSED;
 	why = revival ? muna_check_revival(g->map, &g->board, p, &r->prefs) :
-			adj_check(g->map, &g->rules, &g->board, &r->order);
+	    own == 0 ? R_OK : adj_check(g->map, &g->rules, &g->board, &r->order);
 	if (why != R_OK) {
 		buf_puts(reply, "  REFUSED: ");
 		if (revival) {
