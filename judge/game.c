@@ -169,6 +169,7 @@ game_set_rules(struct game *g)
 	rules_init(&g->rules, g->set.edition);
 	g->rules.build_anywhere = map_option_on(g->map, "build-anywhere");
 	g->rules.insurrection = map_option_on(g->map, "insurrection");
+	g->rules.realpolitik = map_option_on(g->map, "realpolitik");
 }
 
 bool
