@@ -380,6 +380,46 @@ game_orders_complete(const struct game *g, power_id p)
 	}
 }
 
+/* Realpolitik: how many units of o's type stand in o's province (in a
+ * retreat phase: are dislodged from it). */
+static int
+stack_units(const struct game *g, const struct order *o)
+{
+	const struct map *m = g->map;
+	const struct board *b = &g->board;
+	prov_id pr = m->locs[o->loc].prov;
+	int i, n = 0;
+
+	if (b->phase == PHASE_RETREAT) {
+		for (i = 0; i < b->ndislodged; i++)
+			n += m->locs[b->dislodged[i].unit.loc].prov == pr &&
+			    (b->dislodged[i].unit.type & ~UNIT_ABOARD) == o->type;
+		return n;
+	}
+	for (i = 0; i < b->nunits; i++)
+		n += m->locs[b->units[i].loc].prov == pr && (b->units[i].type & ~UNIT_ABOARD) == o->type;
+	return n;
+}
+
+/* Orders to a stack (Realpolitik) go to its units in turn: the order
+ * that o replaces (the last one to a unit of its type there when every
+ * such unit has one), or -1 when o is added. */
+static int
+stack_slot(const struct game *g, const struct delegation *d, const struct order *o)
+{
+	const struct map *m = g->map;
+	int k, last = -1, n = 0;
+
+	for (k = 0; k < d->norders; k++)
+		if (d->orders[k].kind != ORDER_WAIVE && d->orders[k].loc != LOC_NONE &&
+		    m->locs[d->orders[k].loc].prov == m->locs[o->loc].prov &&
+		    d->orders[k].type == o->type) {
+			last = k;
+			n++;
+		}
+	return n >= stack_units(g, o) ? last : -1;
+}
+
 int
 game_set_order(struct game *g, power_id p, const struct order *o)
 {
@@ -394,6 +434,12 @@ game_set_order(struct game *g, power_id p, const struct order *o)
 				d->orders[k] = *o;
 				return 0;
 			}
+	} else if (o->kind != ORDER_WAIVE && o->loc != LOC_NONE && g->rules.realpolitik &&
+	    o->kind != ORDER_BUILD) {
+		if ((k = stack_slot(g, d, o)) >= 0) {
+			d->orders[k] = *o;
+			return 0;
+		}
 	} else if (o->kind != ORDER_WAIVE && o->loc != LOC_NONE) {
 		for (k = 0; k < d->norders; k++) {
 			if (d->orders[k].kind == ORDER_WAIVE || d->orders[k].loc == LOC_NONE)
