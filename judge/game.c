@@ -1413,6 +1413,16 @@ read_board(struct game *g, const struct game_pending *pd, int last, struct buf *
 	return 1;
 }
 
+const struct board *
+game_parse_board(const struct game *g, struct board *plain)
+{
+	if (!g->rules.realpolitik)
+		return &g->board;
+	*plain = g->board;
+	board_plain(plain);
+	return plain;
+}
+
 /* Read the orders against the board. Returns the number that cannot be read. */
 static int
 read_orders(struct game *g, const struct game_pending *pd, struct buf *err)
@@ -1421,7 +1431,8 @@ read_orders(struct game *g, const struct game_pending *pd, struct buf *err)
 
 	for (i = 0; i < pd->npo; i++) {
 		const struct pending_order *o = &pd->po[i];
-		struct parse_ctx c = { g->map, g->names, &g->board, o->power };
+		struct board plain;
+		struct parse_ctx c = { g->map, g->names, game_parse_board(g, &plain), o->power };
 		struct parse_result r;
 
 		order_parse(&c, o->text, strlen(o->text), &r);

@@ -258,6 +258,10 @@ void game_write(const struct game *g, struct buf *out);
  */
 int game_read(struct game *g, const char *text, size_t len, const struct game_lookup *lk,
     struct buf *err);
+/* The position orders are read against: g's board, or in a Realpolitik
+ * game its copy in plain without the mark of armies on board (the order
+ * parser knows units by type: board_plain). */
+const struct board *game_parse_board(const struct game *g, struct board *plain);
 /* Give g its rule system s (may be NULL) and the system's fresh state. */
 void game_set_system(struct game *g, const struct rule_system *s);
 /* Free g (allocated by the caller) and its system's state. NULL: nothing. */

@@ -58,7 +58,8 @@ command_tried(const char *line, size_t len)
 bool
 ordering_chat(const struct game *g, const char *line, size_t len)
 {
-	struct parse_ctx c = { g->map, g->names, &g->board, POWER_NONE };
+	struct board plain;
+	struct parse_ctx c = { g->map, g->names, game_parse_board(g, &plain), POWER_NONE };
 	struct parse_result r;
 
 	order_parse(&c, line, len, &r);
@@ -189,7 +190,8 @@ enum taken
 ordering_take(struct game *g, power_id p, const char *line, size_t len,
     struct buf *reply)
 {
-	struct parse_ctx c = { g->map, g->names, &g->board, p };
+	struct board plain;
+	struct parse_ctx c = { g->map, g->names, game_parse_board(g, &plain), p };
 	struct parse_result r;
 
 	order_parse(&c, line, len, &r);
