@@ -507,6 +507,64 @@ report_unused(const struct turn *t)
 	}
 }
 
+/* What power p must do in the Winter on b, in a few words, into out. */
+static const char *
+adjustment_words(const struct game *g, const struct board *b, power_id p, char *out,
+    size_t size)
+{
+	int due = adj_builds_due(g->map, b, p), sites = build_sites(g, b, p);
+
+	if (due < 0)
+		snprintf(out, size, "removes %d", -due);
+	else if (due == 0)
+		snprintf(out, size, "no change");
+	else if (sites == 0)
+		snprintf(out, size, "no capital or naval base to raise a unit in");
+	else
+		snprintf(out, size, "builds %d%s", due < sites ? due : sites,
+		    due > sites ? " (no room for more)" : "");
+	return out;
+}
+
+/* "Adjustments due:" on next (a Winter), as report_next's table with the
+ * Realpolitik build sites: the capitals and naval bases. */
+static void
+report_adjustments(const struct game *g, const struct board *next, struct buf *out)
+{
+	const struct map *m = g->map;
+	char words[96];
+	int p, w = 10;
+
+	for (p = 0; p < m->npowers; p++)
+		if ((int)strlen(m->powers[p].name) > w)
+			w = (int)strlen(m->powers[p].name);
+	buf_puts(out, "\nAdjustments due:\n");
+	for (p = 0; p < m->npowers; p++) {
+		int c = board_count_centres(next, m, (power_id)p), u = board_count_units(next, (power_id)p);
+		if (c == 0 && u == 0)
+			continue;
+		buf_printf(out, "%-*s %2d supply centre%s, %2d unit%s: %s\n", w, m->powers[p].name, c,
+		    c == 1 ? "" : "s", u, u == 1 ? "" : "s",
+		    adjustment_words(g, next, (power_id)p, words, sizeof words));
+	}
+}
+
+/* The position t leads to: the units, the centres when the Fall is over,
+ * the adjustments due. */
+static void
+report_position(const struct turn *t)
+{
+	const struct map *m = t->g->map;
+
+	report_units(m, &t->next, t->report);
+	if (t->before->season == SEASON_FALL && t->next.season != SEASON_FALL)
+		report_centres(m, &t->next, t->before, t->report);
+	if (t->next.phase == PHASE_ADJUSTMENT)
+		report_adjustments(t->g, &t->next, t->report);
+	else
+		report_next(m, &t->g->rules, &t->next, t->report);
+}
+
 /* ------------------------------------------------------------------ turn -- */
 
 static void
@@ -531,7 +589,7 @@ rp_turn(struct turn *t)
 	if (news.len > 0)
 		buf_printf(t->report, "\n%s", buf_str(&news));
 	buf_free(&news);
-	standard_report_position(t);
+	report_position(t);
 	standard_report_eliminated(t, "");
 }
 
@@ -728,7 +786,7 @@ cmd_end(struct judge *j, struct game *g, power_id p, char *args, struct buf *rep
 	adjourned_result(m, &g->board, result, sizeof result);
 	judge_game_over(j, g, result);
 	buf_init(&text, 4096);
-	buf_printf(&text, "Game %s is adjourned.\n\n%s.\n\n", g->name, result);
+	buf_printf(&text, "Game %s is adjourned.\n\n%s.\n", g->name, result);
 	report_centres(m, &g->board, NULL, &text);
 	report_units(m, &g->board, &text);
 	snprintf(subject, sizeof subject, "[%s] game over", g->name);
