@@ -90,8 +90,8 @@ static bool resolve(struct ws *w, int u);
  * only one can (4.B.2 a), and a coast that cannot be reached makes the order
  * illegal (4.B.3 b). Returns R_OK and sets *out, or the reason.
  */
-enum reason
-adj_fleet_dest(const struct map *m, loc_id from, loc_id to, loc_id *out)
+static enum reason
+fleet_dest(const struct map *m, loc_id from, loc_id to, loc_id *out)
 {
 	const struct location *tl = &m->locs[to];
 	const struct province *tp = &m->provs[tl->prov];
@@ -123,6 +123,12 @@ adj_fleet_dest(const struct map *m, loc_id from, loc_id to, loc_id *out)
 		return R_NEED_COAST;
 	*out = found;
 	return R_OK;
+}
+
+enum reason
+adj_fleet_dest(const struct map *m, loc_id from, loc_id to, loc_id *out)
+{
+	return fleet_dest(m, from, to, out);
 }
 
 /*
@@ -265,7 +271,7 @@ check_order(struct ws *w, int u, const struct order *o)
 				return map_convoy_reach(m, here, m->locs[d].prov) ? R_NO_CONVOY :
 										   R_NOT_ADJACENT;
 		} else {
-			rc = adj_fleet_dest(m, un->loc, o->dest, &d);
+			rc = fleet_dest(m, un->loc, o->dest, &d);
 			if (rc != R_OK)
 				return rc;
 			w->cmode[u] = CM_LAND;
@@ -1227,7 +1233,7 @@ resolve_retreats(const struct map *m, const struct rules *r, const struct board 
 				if (!map_adjacent(m, UNIT_ARMY, dl->unit.loc, dest))
 					why = R_NOT_ADJACENT;
 			} else {
-				why = adj_fleet_dest(m, dl->unit.loc, o->dest, &dest);
+				why = fleet_dest(m, dl->unit.loc, o->dest, &dest);
 			}
 			if (why == R_OK) {
 				prov_id dp = m->locs[dest].prov;

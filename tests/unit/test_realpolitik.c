@@ -287,6 +287,258 @@ test_occupy(void **state)
 	assert_int_equal(end.owner[pr("hol")], pw("Germany"));
 }
 
+/* ------------------------------------------------ against the standard -- */
+
+static unsigned long rng = 12345;
+
+static int
+rnd(int n)
+{
+	rng = rng * 6364136223846793005ul + 1442695040888963407ul;
+	return (int)((rng >> 33) % (unsigned long)n);
+}
+
+/* A random position on board std: about one province in two holds a
+ * unit, never two in one province. */
+static void
+random_board(const struct map *std, struct board *b)
+{
+	int q;
+
+	board_init_empty(b, 1901, SEASON_SPRING, PHASE_MOVEMENT);
+	for (q = 0; q < std->nprovs; q++) {
+		const struct province *p = &std->provs[q];
+		enum unit_type t;
+		loc_id l = p->loc;
+
+		if (rnd(2) != 0)
+			continue;
+		t = p->terrain == TERRAIN_LAND ? UNIT_ARMY : p->terrain == TERRAIN_SEA ? UNIT_FLEET :
+		    rnd(2) ? UNIT_ARMY : UNIT_FLEET;
+		if (t == UNIT_FLEET && p->ncoasts > 0)
+			l = p->coast[rnd(p->ncoasts)];
+		board_add_unit(b, t, (power_id)rnd(std->npowers), l);
+	}
+}
+
+/* Support for unit j that unit u could give: to hold, or its move; false
+ * when u could reach neither. */
+static bool
+support_for(const struct map *std, const struct board *b, const struct order *o, int u, int j,
+    struct order *x)
+{
+	const struct unit *un = &b->units[u];
+	prov_id here = std->locs[un->loc].prov, there = std->locs[b->units[j].loc].prov;
+	enum unit_type t = (enum unit_type)un->type;
+
+	x->kind = ORDER_SUPPORT;
+	x->target = b->units[j].loc;
+	x->target_type = b->units[j].type;
+	x->dest = LOC_NONE;
+	if (o[j].kind == ORDER_MOVE && rnd(6) != 0) {	/* else a void support to hold */
+		prov_id d = std->locs[o[j].dest].prov;
+		if (d == here || !map_reaches(std, t, un->loc, d))
+			return false;
+		x->dest = std->provs[d].loc;
+		return true;
+	}
+	return there != here && map_reaches(std, t, un->loc, there);
+}
+
+/* A random order without a convoy for each unit: hold, move to a
+ * neighbour, or support a unit it can reach (to hold, or its move, now
+ * and then a support to hold of a unit that moves). */
+static int
+random_orders(const struct map *std, const struct board *b, struct order *o)
+{
+	int i, j, n = b->nunits;
+
+	for (i = 0; i < n; i++) {
+		const struct unit *u = &b->units[i];
+		const struct location *l = &std->locs[u->loc];
+		struct order *x = &o[i];
+
+		memset(x, 0, sizeof *x);
+		x->power = u->power;
+		x->type = u->type;
+		x->loc = u->loc;
+		x->target = x->dest = LOC_NONE;
+		x->target_power = POWER_NONE;
+		x->kind = ORDER_HOLD;
+		if (rnd(2) && l->nadj[u->type] > 0) {
+			x->kind = ORDER_MOVE;
+			x->dest = l->adj[u->type][rnd(l->nadj[u->type])];
+		}
+	}
+	for (i = 0; i < n; i++) {
+		int tries;
+
+		if (o[i].kind == ORDER_MOVE || rnd(3) == 0)
+			continue;
+		for (tries = 0; tries < 12; tries++) {
+			j = rnd(n);
+			if (j != i && support_for(std, b, o, i, j, &o[i]))
+				break;
+			o[i].kind = ORDER_HOLD;
+			o[i].target = o[i].dest = LOC_NONE;
+		}
+	}
+	return n;
+}
+
+/* Where no province is a capital or a naval base and no move needs a
+ * convoy, the Realpolitik rules are the standard ones: both adjudicators
+ * agree on every order and on the position after. */
+static void
+test_same_as_standard(void **state)
+{
+	struct map *std = test_load_standard_map();
+	struct phase_result *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+	struct order o[BOARD_MAX_UNITS];
+	struct rules rs, rr;
+	struct board pos;
+	int t, i, n;
+
+	(void)state;
+	assert_non_null(a);
+	assert_non_null(b);
+	rules_init(&rs, EDITION_2023);
+	rr = rs;
+	rr.realpolitik = true;
+	for (t = 0; t < 10000; t++) {
+		random_board(std, &pos);
+		n = random_orders(std, &pos, o);
+		adj_resolve(std, &rs, &pos, o, n, a, NULL);
+		adj_resolve(std, &rr, &pos, o, n, b, NULL);
+		for (i = 0; i < n; i++)
+			if (a->reason[i] != b->reason[i])
+				fail_msg("position %d, order %d: standard %s, Realpolitik %s", t, i,
+				    reason_name((enum reason)a->reason[i]),
+				    reason_name((enum reason)b->reason[i]));
+		board_sort(&a->after);
+		board_sort(&b->after);
+		assert_int_equal(a->after.nunits, b->after.nunits);
+		assert_int_equal(a->after.ndislodged, b->after.ndislodged);
+		assert_memory_equal(a->after.units, b->after.units,
+		    a->after.nunits * sizeof a->after.units[0]);
+		assert_memory_equal(a->after.dislodged, b->after.dislodged,
+		    a->after.ndislodged * sizeof a->after.dislodged[0]);
+		assert_memory_equal(a->after.contested, b->after.contested,
+		    sizeof a->after.contested);
+	}
+	free(a);
+	free(b);
+	map_free(std);
+}
+
+/* Units of a power at location l on board b (dislodged ones when dis). */
+static int
+count_at(const struct board *b, loc_id l, bool dis)
+{
+	int i, n = 0;
+
+	if (dis) {
+		for (i = 0; i < b->ndislodged; i++)
+			n += b->dislodged[i].unit.loc == l;
+		return n;
+	}
+	for (i = 0; i < b->nunits; i++)
+		n += b->units[i].loc == l;
+	return n;
+}
+
+/* Add to position pos (orders o[0..n)) a unit of type t beside unit u,
+ * holding; returns its order's index. */
+static int
+add_beside(struct board *pos, struct order *o, int n, int u, uint8_t t)
+{
+	const struct unit *un = &pos->units[u];
+	loc_id l = t & UNIT_ABOARD ? m->provs[m->locs[un->loc].prov].loc : un->loc;
+
+	pos->units[pos->nunits].type = t;
+	pos->units[pos->nunits].power = un->power;
+	pos->units[pos->nunits].loc = l;
+	pos->nunits++;
+	memset(&o[n], 0, sizeof o[n]);
+	o[n].kind = ORDER_HOLD;
+	o[n].power = un->power;
+	o[n].type = t & ~UNIT_ABOARD;
+	o[n].loc = l;
+	o[n].target = o[n].dest = LOC_NONE;
+	o[n].target_power = POWER_NONE;
+	return n + 1;
+}
+
+/* A second unit in a stack, or an army on board, changes nothing for the
+ * other orders: a stack defends as one, an army on board has no fighting
+ * power. The extra unit shares the fate of the one beside it. */
+static void
+test_stack_and_cargo_powerless(void **state)
+{
+	struct phase_result *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+	struct order o[BOARD_MAX_UNITS];
+	struct board pos, more;
+	struct rules rr;
+	int t, i, n, u, stacks = 0, cargo = 0;
+
+	(void)state;
+	assert_non_null(a);
+	assert_non_null(b);
+	rules_init(&rr, EDITION_2023);
+	rr.realpolitik = true;
+	for (t = 0; t < 6000; t++) {
+		const struct unit *un;
+		const struct province *p;
+		bool stack, dis, moved;
+
+		random_board(m, &pos);
+		n = random_orders(m, &pos, o);
+		if (n == 0)
+			continue;
+		u = rnd(n);
+		un = &pos.units[u];
+		p = &m->provs[m->locs[un->loc].prov];
+		/* Most of the time, a seat's unit is its power's own. */
+		if (rnd(4) != 0 && un->type == UNIT_ARMY && p->capital != POWER_NONE)
+			pos.units[u].power = o[u].power = p->capital;
+		else if (rnd(4) != 0 && un->type == UNIT_FLEET && p->naval_base != POWER_NONE)
+			pos.units[u].power = o[u].power = p->naval_base;
+		stack = o[u].kind != ORDER_MOVE && (un->type == UNIT_ARMY ? p->capital :
+		    p->naval_base) == un->power;
+		if (!stack && un->type != UNIT_FLEET)
+			continue;
+		adj_resolve(m, &rr, &pos, o, n, a, NULL);
+		more = pos;
+		adj_resolve(m, &rr, &more, o,
+		    add_beside(&more, o, n, u, stack ? un->type : UNIT_ARMY | UNIT_ABOARD), b, NULL);
+		for (i = 0; i < n; i++)
+			assert_int_equal(a->reason[i], b->reason[i]);
+		dis = a->unit_dislodged[u];
+		moved = o[u].kind == ORDER_MOVE && a->reason[u] == R_OK;
+		if (stack) {
+			stacks++;
+			assert_int_equal(count_at(&b->after, un->loc, dis),
+			    count_at(&a->after, un->loc, dis) + 1);
+			continue;
+		}
+		cargo++;
+		assert_int_equal(b->after.ndislodged, a->after.ndislodged);
+		assert_int_equal(b->after.nunits, a->after.nunits + !dis);
+		if (!dis) {
+			loc_id to = moved ? o[u].dest : un->loc;
+			prov_id q = m->locs[to].prov;
+			for (i = 0; i < b->after.nunits; i++)
+				if (b->after.units[i].type == (UNIT_ARMY | UNIT_ABOARD))
+					break;
+			assert_true(i < b->after.nunits);
+			assert_int_equal(m->locs[b->after.units[i].loc].prov, q);
+		}
+	}
+	assert_true(stacks > 100 && cargo > 100);
+	free(a);
+	free(b);
+}
+
 int
 main(void)
 {
@@ -298,6 +550,8 @@ main(void)
 		cmocka_unit_test(test_builds),
 		cmocka_unit_test(test_occupy),
 		cmocka_unit_test(test_capital_default),
+		cmocka_unit_test(test_same_as_standard),
+		cmocka_unit_test(test_stack_and_cargo_powerless),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
