@@ -742,27 +742,47 @@ cmd_relinquish(struct judge *j, struct game *g, power_id p, char *args, struct b
 	return 0;
 }
 
-/* The adjourned game's result on b: a power with RP_ADJOURN_UNITS units
- * wins, else every power still in the game shares it. */
-static void
-adjourned_result(const struct map *m, const struct board *b, char *out, size_t size)
+/* "Shared by A, B" into out from at: the powers of b that have units
+ * or centres (with at least most units, when most > 0). Returns the
+ * length written. */
+static size_t
+put_sharers(const struct map *m, const struct board *b, int most, char *out, size_t size)
 {
-	size_t at;
+	size_t at = (size_t)snprintf(out, size, "Shared by");
 	int p, n = 0;
 
-	for (p = 0; p < m->npowers; p++)
-		if (board_count_units(b, (power_id)p) >= RP_ADJOURN_UNITS) {
-			snprintf(out, size, "%s wins the adjourned game with %d of the %d possible units",
-			    m->powers[p].name, board_count_units(b, (power_id)p), m->nsupply);
-			return;
-		}
-	at = (size_t)snprintf(out, size, "Shared by");
 	for (p = 0; p < m->npowers && at < size; p++) {
-		if (board_count_units(b, (power_id)p) + board_count_centres(b, m, (power_id)p) == 0)
+		int units = board_count_units(b, (power_id)p);
+		if (units + board_count_centres(b, m, (power_id)p) == 0 || units < most)
 			continue;
 		at += (size_t)snprintf(out + at, size - at, "%s %s", n++ ? "," : "", m->powers[p].name);
 	}
-	if (at < size)
+	return at < size ? at : size - 1;
+}
+
+void
+rp_adjourned(const struct map *m, const struct board *b, char *out, size_t size)
+{
+	int p, most = 0, n = 0;
+	size_t at;
+
+	for (p = 0; p < m->npowers; p++)
+		if (board_count_units(b, (power_id)p) > most)
+			most = board_count_units(b, (power_id)p);
+	for (p = 0; p < m->npowers; p++)
+		n += board_count_units(b, (power_id)p) == most;
+	if (most >= RP_ADJOURN_UNITS && n == 1) {
+		for (p = 0; board_count_units(b, (power_id)p) != most; p++)
+			;
+		snprintf(out, size, "%s wins the adjourned game with %d of the %d possible units",
+		    m->powers[p].name, most, m->nsupply);
+		return;
+	}
+	at = put_sharers(m, b, most >= RP_ADJOURN_UNITS ? most : 0, out, size);
+	if (most >= RP_ADJOURN_UNITS)
+		snprintf(out + at, size - at, " (adjourned: each has %d of the %d possible units)",
+		    most, m->nsupply);
+	else
 		snprintf(out + at, size - at, " (adjourned: no power has %d of the %d possible units)",
 		    RP_ADJOURN_UNITS, m->nsupply);
 }
@@ -783,7 +803,7 @@ cmd_end(struct judge *j, struct game *g, power_id p, char *args, struct buf *rep
 		    "say who wins\n");
 		return -1;
 	}
-	adjourned_result(m, &g->board, result, sizeof result);
+	rp_adjourned(m, &g->board, result, sizeof result);
 	judge_game_over(j, g, result);
 	buf_init(&text, 4096);
 	buf_printf(&text, "Game %s is adjourned.\n\n%s.\n", g->name, result);

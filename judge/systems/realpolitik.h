@@ -19,6 +19,12 @@ extern const struct rule_system realpolitik_system;
  * seed's "majority (13/34) of the possible armies and fleets". */
 #define RP_ADJOURN_UNITS 13
 
+/* The result of a game adjourned on b into out: a power with
+ * RP_ADJOURN_UNITS units and more than any other wins; two or more with as
+ * many share it; else every power still in the game (units or centres)
+ * shares it. */
+void rp_adjourned(const struct map *m, const struct board *b, char *out, size_t size);
+
 /* Where power p's capital c (a capital of the variant) stands now in g:
  * c while p holds it, the centre it moved to, or PROV_NONE. */
 prov_id rp_capital_now(const struct game *g, prov_id c);

@@ -3,7 +3,7 @@
  * (judge/systems/realpolitik.c): its state through the game file and the
  * history record and back, damaged lines refused; occupation on the even
  * move, a lost capital moved by default and back, a centre relinquished,
- * builds checked when given, the sole remaining power.
+ * builds checked when given, the sole remaining power, an adjourned game.
  */
 #include "../support/testutil.h"
 
@@ -312,6 +312,44 @@ test_sole_power(void **unused)
 	game_free(g);
 }
 
+/* Give power p n more armies (in empty provinces: only the count matters). */
+static void
+add_armies(struct board *b, power_id p, int n)
+{
+	int q;
+
+	for (q = 0; q < m->nprovs && n > 0; q++)
+		if (m->provs[q].terrain != TERRAIN_SEA && board_unit_in(b, m, (prov_id)q) < 0) {
+			board_add_unit(b, UNIT_ARMY, p, m->provs[q].loc);
+			n--;
+		}
+	assert_int_equal(n, 0);
+}
+
+/* END: 13 units and more than any other win; fewer, or a tie, share. */
+static void
+test_adjourned(void **unused)
+{
+	struct game *g = new_game();
+	char result[200];
+
+	(void)unused;
+	rp_adjourned(m, &g->board, result, sizeof result);
+	assert_string_equal(result, "Shared by Austria, England, France, Germany, Italy, Russia, "
+	    "Turkey (adjourned: no power has 13 of the 34 possible units)");
+	add_armies(&g->board, pw("France"), 9);		/* 12 */
+	rp_adjourned(m, &g->board, result, sizeof result);
+	assert_non_null(strstr(result, "Shared by"));
+	add_armies(&g->board, pw("France"), 1);		/* 13 */
+	rp_adjourned(m, &g->board, result, sizeof result);
+	assert_string_equal(result, "France wins the adjourned game with 13 of the 34 possible units");
+	add_armies(&g->board, pw("Turkey"), 10);	/* 13 too */
+	rp_adjourned(m, &g->board, result, sizeof result);
+	assert_string_equal(result, "Shared by France, Turkey (adjourned: each has 13 of the 34 "
+	    "possible units)");
+	game_free(g);
+}
+
 int
 main(void)
 {
@@ -321,6 +359,7 @@ main(void)
 		cmocka_unit_test(test_occupation_and_capital),
 		cmocka_unit_test(test_builds_checked),
 		cmocka_unit_test(test_sole_power),
+		cmocka_unit_test(test_adjourned),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
