@@ -328,7 +328,7 @@ game_must_order(const struct game *g, power_id p)
 		return false;
 	default:
 		due = adj_builds_due(g->map, b, p);
-		return due < 0 || (due > 0 && adj_build_sites(g->map, &g->rules, b, p) > 0);
+		return due < 0 || (due > 0 && game_build_sites(g, p) > 0);
 	}
 }
 
@@ -371,7 +371,7 @@ game_orders_complete(const struct game *g, power_id p)
 			return n >= -due;
 		}
 		if (due > 0) {
-			int sites = adj_build_sites(m, &g->rules, b, p);
+			int sites = game_build_sites(g, p);
 			for (k = 0; k < d->norders; k++)
 				n += d->orders[k].kind == ORDER_BUILD || d->orders[k].kind == ORDER_WAIVE;
 			return n >= (due < sites ? due : sites);
@@ -1411,6 +1411,14 @@ read_board(struct game *g, const struct game_pending *pd, int last, struct buf *
 	}
 	buf_free(&berr);
 	return 1;
+}
+
+int
+game_build_sites(const struct game *g, power_id p)
+{
+	if (g->sys != NULL && g->sys->build_sites != NULL)
+		return g->sys->build_sites(g, p, NULL, 0);
+	return adj_build_sites(g->map, &g->rules, &g->board, p);
 }
 
 const struct board *

@@ -306,6 +306,18 @@ removals_to_do(const struct game *g, power_id p, int left, int given, struct buf
 	    i < b->nunits ? m->locs[b->units[i].loc].name : "par");
 }
 
+/* "Build 1 unit (\"Build A par\", or \"Waive\")." with left builds to
+ * give, given of them already, and the example order. */
+static void
+put_builds_to_do(int left, int given, const char *example, struct buf *out)
+{
+	if (given)
+		buf_printf(out, "%d more build%s", left, left == 1 ? "" : "s");
+	else
+		buf_printf(out, "Build %d unit%s", left, left == 1 ? "" : "s");
+	buf_printf(out, " (\"Build %s\", or \"Waive\").\n", example);
+}
+
 /* The left builds of p, given of them already, with an example: a free
  * home centre not yet built in. */
 static void
@@ -314,19 +326,22 @@ builds_to_do(const struct game *g, power_id p, int left, int given, struct buf *
 	const struct map *m = g->map;
 	const struct board *b = &g->board;
 	const char *site = "par";
+	char example[32];
 	int i;
 
+	if (g->sys->build_sites != NULL) {
+		g->sys->build_sites(g, p, example, sizeof example);
+		put_builds_to_do(left, given, example, out);
+		return;
+	}
 	for (i = 0; i < m->nprovs; i++)
 		if (m->provs[i].home == p && m->provs[i].supply && b->owner[i] == p &&
 		    board_unit_in(b, m, (prov_id)i) < 0 && !ordered_in(g, p, (prov_id)i)) {
 			site = m->provs[i].abbr;
 			break;
 		}
-	if (given)
-		buf_printf(out, "%d more build%s", left, left == 1 ? "" : "s");
-	else
-		buf_printf(out, "Build %d unit%s", left, left == 1 ? "" : "s");
-	buf_printf(out, " (\"Build A %s\", or \"Waive\").\n", site);
+	snprintf(example, sizeof example, "A %s", site);
+	put_builds_to_do(left, given, example, out);
 }
 
 /* What p must still build or remove in an adjustment phase. */
@@ -335,7 +350,7 @@ adjustments_to_do(const struct game *g, power_id p, struct buf *out)
 {
 	const struct map *m = g->map;
 	const struct board *b = &g->board;
-	int due = adj_builds_due(m, b, p), sites = adj_build_sites(m, &g->rules, b, p);
+	int due = adj_builds_due(m, b, p), sites = game_build_sites(g, p);
 	int given = adj_orders_given(g, p, due);
 
 	if (game_orders_complete(g, p))
