@@ -236,6 +236,50 @@ build_sites(const struct game *g, const struct board *b, power_id p)
 	    rp_build_sites(g->map, b, NULL, p, UNIT_FLEET);
 }
 
+/* Has p an order for province q in g already (a build there)? */
+static bool
+ordered_in(const struct game *g, power_id p, prov_id q)
+{
+	const struct delegation *d = &g->del[p];
+	int k;
+
+	for (k = 0; k < d->norders; k++)
+		if (d->orders[k].loc != LOC_NONE && g->map->locs[d->orders[k].loc].prov == q)
+			return true;
+	return false;
+}
+
+/* The judge's count of p's build sites in g's Winter, with an order it
+ * may give in a place it has not ordered yet: the first capital it may
+ * raise an army in ("A ber"), else the first naval base ("F stp/nc"). The
+ * loops run backwards so that the first one found is written last. */
+static int
+rp_build_sites_op(const struct game *g, power_id p, char *example, size_t size)
+{
+	const struct map *m = g->map;
+	power_id seat[MAP_MAX_PROVS];
+	int q, t;
+
+	if (example == NULL)
+		return build_sites(g, &g->board, p);
+	snprintf(example, size, "A %s", m->provs[0].abbr);
+	army_seats(g, seat);
+	for (t = UNIT_FLEET; t >= UNIT_ARMY; t--)
+		for (q = m->nprovs - 1; q >= 0; q--) {
+			const struct province *pr = &m->provs[q];
+			loc_id l = t == UNIT_ARMY ? pr->loc : map_default_loc(m, (prov_id)q, UNIT_FLEET);
+			if (rp_can_build(m, &g->board, t == UNIT_ARMY ? seat : NULL, p, (enum unit_type)t,
+			    (prov_id)q) != R_OK || ordered_in(g, p, (prov_id)q))
+				continue;
+			if (l == LOC_NONE && pr->ncoasts > 0)
+				l = pr->coast[0];
+			if (l != LOC_NONE)
+				snprintf(example, size, "%c %s", unit_letter((enum unit_type)t),
+				    m->locs[l].name);
+		}
+	return build_sites(g, &g->board, p);
+}
+
 /* Must the Winter be played on b: a power to remove units, or one to
  * raise some with a place to raise them? */
 static bool
@@ -981,6 +1025,7 @@ const struct rule_system realpolitik_system = {
 	.history_write = rp_history_write,
 	.history_read = rp_history_read,
 	.check_order = rp_check_order,
+	.build_sites = rp_build_sites_op,
 	.help = rp_help,
 	.gm_help = rp_gm_help,
 	.commands = rp_commands,
