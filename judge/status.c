@@ -156,6 +156,38 @@ status_held(const struct game *g, power_id p, struct buf *out)
 	}
 }
 
+/* The i-th unit of b's phase: on the board, or dislodged in a retreat. */
+static const struct unit *
+listed_unit(const struct board *b, int i)
+{
+	return b->phase == PHASE_MOVEMENT ? &b->units[i] : &b->dislodged[i].unit;
+}
+
+/* The order of d that the i-th unit of g's phase carries out: the first
+ * for its province; in a Realpolitik stack, the n-th for a unit of its
+ * type there, n the units of that type listed before it. d->norders when
+ * none. */
+static int
+unit_order(const struct game *g, const struct delegation *d, int i)
+{
+	const struct map *m = g->map;
+	const struct unit *u = listed_unit(&g->board, i);
+	prov_id pr = m->locs[u->loc].prov;
+	unsigned type = u->type & ~UNIT_ABOARD;
+	int nth = 0, j, k;
+
+	for (j = 0; g->rules.realpolitik && j < i; j++) {
+		const struct unit *v = listed_unit(&g->board, j);
+		nth += v->power == u->power && m->locs[v->loc].prov == pr &&
+		    (v->type & ~UNIT_ABOARD) == type;
+	}
+	for (k = 0; k < d->norders; k++)
+		if (m->locs[d->orders[k].loc].prov == pr &&
+		    (!g->rules.realpolitik || (d->orders[k].type == type && nth-- == 0)))
+			break;
+	return k;
+}
+
 void
 status_orders(const struct game *g, power_id p, struct buf *out)
 {
@@ -185,12 +217,10 @@ status_orders(const struct game *g, power_id p, struct buf *out)
 		buf_puts(out, "  (no revival order: \"Revive: <home centres, most wanted first>\")\n");
 	}
 	for (i = 0; i < (b->phase == PHASE_MOVEMENT ? b->nunits : b->ndislodged); i++) {
-		const struct unit *u = b->phase == PHASE_MOVEMENT ? &b->units[i] : &b->dislodged[i].unit;
+		const struct unit *u = listed_unit(b, i);
 		if (u->power != p)
 			continue;
-		for (k = 0; k < d->norders; k++)
-			if (m->locs[d->orders[k].loc].prov == m->locs[u->loc].prov)
-				break;
+		k = unit_order(g, d, i);
 		buf_puts(out, "  ");
 		if (k < d->norders) {
 			order_format(m, &d->orders[k], ORDER_SHORT, out);
