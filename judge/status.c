@@ -226,8 +226,10 @@ status_orders(const struct game *g, power_id p, struct buf *out)
 			order_format(m, &d->orders[k], ORDER_SHORT, out);
 		} else {
 			unit_format(m, u, out);
-			buf_puts(out, b->phase == PHASE_MOVEMENT ? ": no order yet (it holds if none comes)" :
-								   ": no order yet (it is disbanded if none comes)");
+			buf_puts(out, b->phase != PHASE_MOVEMENT ?
+			    ": no order yet (it is disbanded if none comes)" : u->type & UNIT_ABOARD ?
+			    ": no order yet (it stays on board if none comes)" :
+			    ": no order yet (it holds if none comes)");
 		}
 		buf_putc(out, '\n');
 	}
