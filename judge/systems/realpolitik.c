@@ -768,7 +768,11 @@ cmd_relinquish(struct judge *j, struct game *g, power_id p, char *args, struct b
 		else if (*args == '\0')
 			buf_printf(reply, "%s%s", n++ ? ", " : "  to relinquish: ", m->provs[q].name);
 	}
-	if (*args == '\0' || str_eq_nocase(args, "none")) {
+	if (str_eq_nocase(args, "none")) {
+		buf_puts(reply, "  no centre will be relinquished\n");
+		return 0;
+	}
+	if (*args == '\0') {
 		buf_puts(reply, n ? "\n" : "  no centre to relinquish\n");
 		return 0;
 	}
@@ -877,8 +881,9 @@ static void
 rp_gm_help(const struct game *g, struct buf *out)
 {
 	(void)g;
-	buf_printf(out, "END adjourns the game: a power with %d units wins, else every power\n"
-	    "still in the game shares it (judge/systems/REALPOLITIK.md).\n", RP_ADJOURN_UNITS);
+	buf_printf(out, "In Realpolitik END alone adjourns the game: a power with %d units and\n"
+	    "more than any other wins, else every power still in the game shares it\n"
+	    "(judge/systems/REALPOLITIK.md).\n", RP_ADJOURN_UNITS);
 }
 
 /* ------------------------------------------------------ the game file -- */
