@@ -180,6 +180,7 @@ game_set_rules(struct game *g)
 	rules_init(&g->rules, g->set.edition);
 	g->rules.build_anywhere = map_option_on(g->map, "build-anywhere");
 	g->rules.insurrection = map_option_on(g->map, "insurrection");
+	g->rules.realpolitik = map_option_on(g->map, "realpolitik");
 }
 
 bool
@@ -338,7 +339,7 @@ game_must_order(const struct game *g, power_id p)
 		return false;
 	default:
 		due = adj_builds_due(g->map, b, p);
-		return due < 0 || (due > 0 && adj_build_sites(g->map, &g->rules, b, p) > 0);
+		return due < 0 || (due > 0 && game_build_sites(g, p) > 0);
 	}
 }
 
@@ -381,13 +382,53 @@ game_orders_complete(const struct game *g, power_id p)
 			return n >= -due;
 		}
 		if (due > 0) {
-			int sites = adj_build_sites(m, &g->rules, b, p);
+			int sites = game_build_sites(g, p);
 			for (k = 0; k < d->norders; k++)
 				n += d->orders[k].kind == ORDER_BUILD || d->orders[k].kind == ORDER_WAIVE;
 			return n >= (due < sites ? due : sites);
 		}
 		return true;
 	}
+}
+
+/* Realpolitik: how many units of o's type stand in o's province (in a
+ * retreat phase: are dislodged from it). */
+static int
+stack_units(const struct game *g, const struct order *o)
+{
+	const struct map *m = g->map;
+	const struct board *b = &g->board;
+	prov_id pr = m->locs[o->loc].prov;
+	int i, n = 0;
+
+	if (b->phase == PHASE_RETREAT) {
+		for (i = 0; i < b->ndislodged; i++)
+			n += m->locs[b->dislodged[i].unit.loc].prov == pr &&
+			    (b->dislodged[i].unit.type & ~UNIT_ABOARD) == o->type;
+		return n;
+	}
+	for (i = 0; i < b->nunits; i++)
+		n += m->locs[b->units[i].loc].prov == pr && (b->units[i].type & ~UNIT_ABOARD) == o->type;
+	return n;
+}
+
+/* Orders to a stack (Realpolitik) go to its units in turn: the order
+ * that o replaces (the last one to a unit of its type there when every
+ * such unit has one), or -1 when o is added. */
+static int
+stack_slot(const struct game *g, const struct delegation *d, const struct order *o)
+{
+	const struct map *m = g->map;
+	int k, last = -1, n = 0;
+
+	for (k = 0; k < d->norders; k++)
+		if (d->orders[k].kind != ORDER_WAIVE && d->orders[k].loc != LOC_NONE &&
+		    m->locs[d->orders[k].loc].prov == m->locs[o->loc].prov &&
+		    d->orders[k].type == o->type) {
+			last = k;
+			n++;
+		}
+	return n >= stack_units(g, o) ? last : -1;
 }
 
 int
@@ -404,6 +445,12 @@ game_set_order(struct game *g, power_id p, const struct order *o)
 				d->orders[k] = *o;
 				return 0;
 			}
+	} else if (o->kind != ORDER_WAIVE && o->loc != LOC_NONE && g->rules.realpolitik &&
+	    o->kind != ORDER_BUILD) {
+		if ((k = stack_slot(g, d, o)) >= 0) {
+			d->orders[k] = *o;
+			return 0;
+		}
 	} else if (o->kind != ORDER_WAIVE && o->loc != LOC_NONE) {
 		for (k = 0; k < d->norders; k++) {
 			if (d->orders[k].kind == ORDER_WAIVE || d->orders[k].loc == LOC_NONE)
@@ -1377,6 +1424,24 @@ read_board(struct game *g, const struct game_pending *pd, int last, struct buf *
 	return 1;
 }
 
+int
+game_build_sites(const struct game *g, power_id p)
+{
+	if (g->sys != NULL && g->sys->build_sites != NULL)
+		return g->sys->build_sites(g, p, NULL, 0);
+	return adj_build_sites(g->map, &g->rules, &g->board, p);
+}
+
+const struct board *
+game_parse_board(const struct game *g, struct board *plain)
+{
+	if (!g->rules.realpolitik)
+		return &g->board;
+	*plain = g->board;
+	board_plain(plain);
+	return plain;
+}
+
 /* Read the orders against the board. Returns the number that cannot be read. */
 static int
 read_orders(struct game *g, const struct game_pending *pd, struct buf *err)
@@ -1385,7 +1450,8 @@ read_orders(struct game *g, const struct game_pending *pd, struct buf *err)
 
 	for (i = 0; i < pd->npo; i++) {
 		const struct pending_order *o = &pd->po[i];
-		struct parse_ctx c = { g->map, g->names, &g->board, o->power };
+		struct board plain;
+		struct parse_ctx c = { g->map, g->names, game_parse_board(g, &plain), o->power };
 		struct parse_result r;
 
 		order_parse(&c, o->text, strlen(o->text), &r);

@@ -263,6 +263,13 @@ void game_write(const struct game *g, struct buf *out);
  */
 int game_read(struct game *g, const char *text, size_t len, const struct game_lookup *lk,
     struct buf *err);
+/* The position orders are read against: g's board, or in a Realpolitik
+ * game its copy in plain without the mark of armies on board (the order
+ * parser knows units by type: board_plain). */
+const struct board *game_parse_board(const struct game *g, struct board *plain);
+/* How many units power p may raise in g's Winter: its rule system's count
+ * (build_sites), else its free home centres (adj_build_sites). */
+int game_build_sites(const struct game *g, power_id p);
 /* Give g its rule system s (may be NULL) and the system's fresh state. */
 void game_set_system(struct game *g, const struct rule_system *s);
 /* Free g (allocated by the caller) and its system's state. NULL: nothing. */

@@ -58,7 +58,8 @@ command_tried(const char *line, size_t len)
 bool
 ordering_chat(const struct game *g, const char *line, size_t len)
 {
-	struct parse_ctx c = { g->map, g->names, &g->board, POWER_NONE };
+	struct board plain;
+	struct parse_ctx c = { g->map, g->names, game_parse_board(g, &plain), POWER_NONE };
 	struct parse_result r;
 
 	order_parse(&c, line, len, &r);
@@ -151,10 +152,14 @@ static enum taken
 keep_order(struct game *g, power_id p, const struct parse_result *r, struct buf *reply)
 {
 	bool revival = r->order.kind == ORDER_REVIVE;
+	int own = revival || g->sys->check_order == NULL ? 1 :
+	    g->sys->check_order(g, p, &r->order, reply);
 	enum reason why;
 
+	if (own < 0)
+		return TAKE_REFUSED;
 	why = revival ? muna_check_revival(g->map, &g->board, p, &r->prefs) :
-			adj_check(g->map, &g->rules, &g->board, &r->order);
+	    own == 0 ? R_OK : adj_check(g->map, &g->rules, &g->board, &r->order);
 	if (why != R_OK) {
 		buf_puts(reply, "  REFUSED: ");
 		if (revival) {
@@ -185,7 +190,8 @@ enum taken
 ordering_take(struct game *g, power_id p, const char *line, size_t len,
     struct buf *reply)
 {
-	struct parse_ctx c = { g->map, g->names, &g->board, p };
+	struct board plain;
+	struct parse_ctx c = { g->map, g->names, game_parse_board(g, &plain), p };
 	struct parse_result r;
 
 	order_parse(&c, line, len, &r);

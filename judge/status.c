@@ -156,6 +156,38 @@ status_held(const struct game *g, power_id p, struct buf *out)
 	}
 }
 
+/* The i-th unit of b's phase: on the board, or dislodged in a retreat. */
+static const struct unit *
+listed_unit(const struct board *b, int i)
+{
+	return b->phase == PHASE_MOVEMENT ? &b->units[i] : &b->dislodged[i].unit;
+}
+
+/* The order of d that the i-th unit of g's phase carries out: the first
+ * for its province; in a Realpolitik stack, the n-th for a unit of its
+ * type there, n the units of that type listed before it. d->norders when
+ * none. */
+static int
+unit_order(const struct game *g, const struct delegation *d, int i)
+{
+	const struct map *m = g->map;
+	const struct unit *u = listed_unit(&g->board, i);
+	prov_id pr = m->locs[u->loc].prov;
+	unsigned type = u->type & ~UNIT_ABOARD;
+	int nth = 0, j, k;
+
+	for (j = 0; g->rules.realpolitik && j < i; j++) {
+		const struct unit *v = listed_unit(&g->board, j);
+		nth += v->power == u->power && m->locs[v->loc].prov == pr &&
+		    (v->type & ~UNIT_ABOARD) == type;
+	}
+	for (k = 0; k < d->norders; k++)
+		if (m->locs[d->orders[k].loc].prov == pr &&
+		    (!g->rules.realpolitik || (d->orders[k].type == type && nth-- == 0)))
+			break;
+	return k;
+}
+
 void
 status_orders(const struct game *g, power_id p, struct buf *out)
 {
@@ -185,19 +217,19 @@ status_orders(const struct game *g, power_id p, struct buf *out)
 		buf_puts(out, "  (no revival order: \"Revive: <home centres, most wanted first>\")\n");
 	}
 	for (i = 0; i < (b->phase == PHASE_MOVEMENT ? b->nunits : b->ndislodged); i++) {
-		const struct unit *u = b->phase == PHASE_MOVEMENT ? &b->units[i] : &b->dislodged[i].unit;
+		const struct unit *u = listed_unit(b, i);
 		if (u->power != p)
 			continue;
-		for (k = 0; k < d->norders; k++)
-			if (m->locs[d->orders[k].loc].prov == m->locs[u->loc].prov)
-				break;
+		k = unit_order(g, d, i);
 		buf_puts(out, "  ");
 		if (k < d->norders) {
 			order_format(m, &d->orders[k], ORDER_SHORT, out);
 		} else {
 			unit_format(m, u, out);
-			buf_puts(out, b->phase == PHASE_MOVEMENT ? ": no order yet (it holds if none comes)" :
-								   ": no order yet (it is disbanded if none comes)");
+			buf_puts(out, b->phase != PHASE_MOVEMENT ?
+			    ": no order yet (it is disbanded if none comes)" : u->type & UNIT_ABOARD ?
+			    ": no order yet (it stays on board if none comes)" :
+			    ": no order yet (it holds if none comes)");
 		}
 		buf_putc(out, '\n');
 	}
@@ -306,6 +338,18 @@ removals_to_do(const struct game *g, power_id p, int left, int given, struct buf
 	    i < b->nunits ? m->locs[b->units[i].loc].name : "par");
 }
 
+/* "Build 1 unit (\"Build A par\", or \"Waive\")." with left builds to
+ * give, given of them already, and the example order. */
+static void
+put_builds_to_do(int left, int given, const char *example, struct buf *out)
+{
+	if (given)
+		buf_printf(out, "%d more build%s", left, left == 1 ? "" : "s");
+	else
+		buf_printf(out, "Build %d unit%s", left, left == 1 ? "" : "s");
+	buf_printf(out, " (\"Build %s\", or \"Waive\").\n", example);
+}
+
 /* The left builds of p, given of them already, with an example: a free
  * home centre not yet built in. */
 static void
@@ -314,19 +358,22 @@ builds_to_do(const struct game *g, power_id p, int left, int given, struct buf *
 	const struct map *m = g->map;
 	const struct board *b = &g->board;
 	const char *site = "par";
+	char example[32];
 	int i;
 
+	if (g->sys->build_sites != NULL) {
+		g->sys->build_sites(g, p, example, sizeof example);
+		put_builds_to_do(left, given, example, out);
+		return;
+	}
 	for (i = 0; i < m->nprovs; i++)
 		if (m->provs[i].home == p && m->provs[i].supply && b->owner[i] == p &&
 		    board_unit_in(b, m, (prov_id)i) < 0 && !ordered_in(g, p, (prov_id)i)) {
 			site = m->provs[i].abbr;
 			break;
 		}
-	if (given)
-		buf_printf(out, "%d more build%s", left, left == 1 ? "" : "s");
-	else
-		buf_printf(out, "Build %d unit%s", left, left == 1 ? "" : "s");
-	buf_printf(out, " (\"Build A %s\", or \"Waive\").\n", site);
+	snprintf(example, sizeof example, "A %s", site);
+	put_builds_to_do(left, given, example, out);
 }
 
 /* What p must still build or remove in an adjustment phase. */
@@ -335,7 +382,7 @@ adjustments_to_do(const struct game *g, power_id p, struct buf *out)
 {
 	const struct map *m = g->map;
 	const struct board *b = &g->board;
-	int due = adj_builds_due(m, b, p), sites = adj_build_sites(m, &g->rules, b, p);
+	int due = adj_builds_due(m, b, p), sites = game_build_sites(g, p);
 	int given = adj_orders_given(g, p, due);
 
 	if (game_orders_complete(g, p))

@@ -35,7 +35,9 @@ struct turn {
 	const struct board *before;	/* the position the orders were given in */
 	const struct order *orders;
 	int norders;
-	const struct phase_result *res;
+	/* The engine's result; a system that settles a phase by rules of its
+	 * own (Realpolitik's adjustments) writes its result over it. */
+	struct phase_result *res;
 	struct board next;		/* out: the next phase's position */
 	struct buf *report;		/* out: the report everyone gets */
 };
@@ -121,6 +123,16 @@ struct rule_system {
 	void (*phase_started)(struct game *g, time_t now);
 	/* Must the phase wait for its deadline though every order is in? */
 	bool (*waits)(const struct game *g);
+	/* Check order o of power p before the engine does: 0 when the system
+	 * takes it as good, -1 when it refuses it ("  REFUSED: ..." with the
+	 * reason into reply), 1 to leave it to the engine (adj_check). */
+	int (*check_order)(const struct game *g, power_id p, const struct order *o,
+	    struct buf *reply);
+	/* How many units power p may raise in g's Winter (armies and fleets,
+	 * counting each place once), and a build order it may give ("A ber",
+	 * a place without an order of p yet) into example, when not NULL
+	 * (size >= 16). (Default: its free home centres.) */
+	int (*build_sites)(const struct game *g, power_id p, char *example, size_t size);
 	/* Its part of HELP, for players and for the game master. */
 	void (*help)(const struct game *g, struct buf *out);
 	void (*gm_help)(const struct game *g, struct buf *out);

@@ -46,6 +46,8 @@ static const struct {
 	{ "speech", NULL, CMD_SPEECH, 1 },
 	{ "request", NULL, CMD_REQUEST, 0 },
 	{ "goal", NULL, CMD_GOAL, 0 },
+	{ "capital", NULL, CMD_CAPITAL, 0 },
+	{ "relinquish", NULL, CMD_RELINQUISH, 0 },
 };
 
 const char *
@@ -64,6 +66,7 @@ command_name(enum command c)
 		[CMD_START] = "START", [CMD_AWARD] = "AWARD", [CMD_REVOKE] = "REVOKE",
 		[CMD_CONFERENCE] = "CONFERENCE", [CMD_SPEECH] = "SPEECH",
 		[CMD_REQUEST] = "REQUEST", [CMD_GOAL] = "GOAL",
+		[CMD_CAPITAL] = "CAPITAL", [CMD_RELINQUISH] = "RELINQUISH",
 	};
 
 	return c > CMD_NONE && c < CMD_MAX && names[c] ? names[c] : "?";

@@ -43,6 +43,8 @@ enum command {
 	CMD_START, CMD_AWARD, CMD_REVOKE, CMD_CONFERENCE, CMD_SPEECH,
 	/* MUNA: players (GOAL also the GM) */
 	CMD_REQUEST, CMD_GOAL,
+	/* Realpolitik: players */
+	CMD_CAPITAL, CMD_RELINQUISH,
 	CMD_MAX
 };
 

@@ -6,6 +6,7 @@
 
 #include "../../lib/str.h"
 #include "muna.h"
+#include "realpolitik.h"
 #include "standard.h"
 #include "worldgame.h"
 
@@ -13,6 +14,7 @@ static const struct rule_system *const systems[] = {
 	&standard_system,
 	&muna_system,
 	&worldgame_system,
+	&realpolitik_system,
 };
 
 #define NSYSTEMS (sizeof systems / sizeof systems[0])

@@ -58,7 +58,7 @@ test_variant(void **state)
 	assert_int_equal(m->nsupply, 34);
 	assert_int_equal(m->nstart, std->nstart);
 	assert_int_equal(m->victory_centres, 0);
-	assert_string_equal(m->system, "");
+	assert_string_equal(m->system, "realpolitik");
 	assert_int_equal(m->provs[pr("vie")].capital, pw("Austria"));
 	assert_int_equal(m->provs[pr("bud")].capital, pw("Austria"));
 	assert_int_equal(m->provs[pr("tri")].capital, POWER_NONE);

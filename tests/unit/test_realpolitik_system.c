@@ -1,0 +1,366 @@
+/*
+ * test_realpolitik_system.c — Realpolitik as a rule system
+ * (judge/systems/realpolitik.c): its state through the game file and the
+ * history record and back, damaged lines refused; occupation on the even
+ * move, a lost capital moved by default and back, a centre relinquished,
+ * builds checked when given, the sole remaining power, an adjourned game.
+ */
+#include "../support/testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../judge/game.h"
+#include "../../judge/system.h"
+#include "../../judge/systems/realpolitik.h"
+#include "../../judge/systems/systems.h"
+#include "../../parser/orders.h"
+
+static struct map *m;
+static struct names *nm;
+
+static const struct map *
+find(void *ctx, const char *variant, const struct names **names)
+{
+	(void)ctx;
+	if (strcmp(variant, "realpolitik") != 0)
+		return NULL;
+	*names = nm;
+	return m;
+}
+
+static const struct rule_system *
+find_system(void *ctx, const struct map *map)
+{
+	(void)ctx;
+	return systems_for_map(map);
+}
+
+static const struct game_lookup lookup = { NULL, find, find_system };
+
+static int
+setup(void **state)
+{
+	(void)state;
+	m = test_load_map("maps/realpolitik/variant.xml");
+	if (m == NULL)
+		return 1;
+	nm = names_new(m);
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	names_free(nm);
+	map_free(m);
+	return 0;
+}
+
+/* A province and a power of the variant by name. */
+#define pr(name) map_find_province(m, (name))
+#define pw(name) map_find_power(m, (name))
+
+/* A new game of the variant, with its system. */
+static struct game *
+new_game(void)
+{
+	struct game *g = calloc(1, sizeof *g);
+	struct game_settings s;
+
+	assert_non_null(g);
+	game_settings_default(&s, "realpolitik");
+	game_init(g, "rp", &s, m, nm, 1795000000);
+	game_set_system(g, systems_for_map(m));
+	assert_string_equal(g->sys->name, "realpolitik");
+	return g;
+}
+
+/* The state as the system writes it with a history record. */
+static void
+state_text(const struct game *g, struct buf *out)
+{
+	buf_truncate(out, 0);
+	g->sys->history_write(g, out);
+}
+
+static const char state_lines[] =
+    "rp-capital Germany mun kie\n"
+    "rp-capital Austria vie none\n"
+    "rp-choice Russia war\n"
+    "rp-relinquish France spa\n"
+    "rp-held Germany den\n"
+    "rp-held England bel\n";
+
+/* The state read from history lines, written to the game file, read back
+ * from it and written again: the same lines. */
+static void
+test_state_round_trip(void **unused)
+{
+	struct game *g = new_game(), *h = calloc(1, sizeof *h);
+	struct buf file, err, a, b;
+
+	(void)unused;
+	buf_init(&file, 1 << 16);
+	buf_init(&err, 1024);
+	buf_init(&a, 1024);
+	buf_init(&b, 1024);
+	state_text(g, &a);
+	assert_string_equal(buf_str(&a), "");	/* a new game: nothing moved */
+	g->sys->history_read(g, state_lines, strlen(state_lines));
+	assert_int_equal(rp_capital_now(g, pr("mun")), pr("kie"));
+	assert_int_equal(rp_capital_now(g, pr("vie")), PROV_NONE);
+	assert_int_equal(rp_capital_now(g, pr("ber")), pr("ber"));
+	game_write(g, &file);
+	assert_non_null(strstr(buf_str(&file), "rp-capital Germany mun kie\n"));
+	assert_int_equal(game_read(h, buf_str(&file), file.len, &lookup, &err), 0);
+	assert_string_equal(buf_str(&err), "");
+	assert_int_equal(rp_capital_now(h, pr("mun")), pr("kie"));
+	state_text(g, &a);
+	state_text(h, &b);
+	assert_string_equal(buf_str(&a), buf_str(&b));
+	assert_int_equal(strlen(buf_str(&a)), strlen(state_lines));
+	/* A rollback to a record without lines: the fresh state. */
+	h->sys->history_read(h, "", 0);
+	state_text(h, &b);
+	assert_string_equal(buf_str(&b), "");
+	buf_free(&file);
+	buf_free(&err);
+	buf_free(&a);
+	buf_free(&b);
+	game_free(g);
+	game_free(h);
+}
+
+/* A line naming what cannot be is refused with its line number. */
+static void
+test_damaged_lines(void **unused)
+{
+	static const char *const bad[] = {
+		"rp-capital Germany kie ber\n",		/* Kiel is no capital */
+		"rp-capital Germany mun par\n",		/* Paris is not German */
+		"rp-choice Germany par\n",
+		"rp-relinquish France nth\n",		/* no centre */
+		"rp-held Nobody bel\n",
+	};
+	struct game *g = new_game();
+	struct buf file, err, text;
+	size_t i;
+
+	(void)unused;
+	buf_init(&file, 1 << 16);
+	game_write(g, &file);
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		struct game *h = calloc(1, sizeof *h);
+		buf_init(&err, 1024);
+		buf_init(&text, 1 << 16);
+		buf_puts(&text, buf_str(&file));
+		buf_puts(&text, bad[i]);
+		assert_int_equal(game_read(h, buf_str(&text), text.len, &lookup, &err), -1);
+		assert_non_null(strstr(buf_str(&err), ": "));
+		buf_free(&err);
+		buf_free(&text);
+		game_free(h);
+	}
+	buf_free(&file);
+	game_free(g);
+}
+
+/* Play g's phase with no orders (every unit holds) through the system;
+ * the report into report. */
+static void
+play(struct game *g, struct buf *report)
+{
+	struct phase_result *res = malloc(sizeof *res);
+	struct turn t;
+
+	assert_non_null(res);
+	memset(&t, 0, sizeof t);
+	adj_resolve(g->map, &g->rules, &g->board, NULL, 0, res, NULL);
+	t.g = g;
+	t.before = &g->board;
+	t.res = res;
+	t.report = report;
+	g->sys->turn(&t);
+	g->board = t.next;
+	free(res);
+}
+
+/* Move the unit in province from to province to (setting up positions). */
+static void
+put(struct game *g, const char *from, const char *to)
+{
+	int u = board_unit_in(&g->board, m, pr(from));
+
+	assert_true(u >= 0);
+	g->board.units[u].loc = m->provs[pr(to)].loc;
+}
+
+/*
+ * Munich: a French army that stood there as the Fall move began and holds
+ * takes it; Germany's capital moves to Kiel by default (Berlin is one
+ * already); a German fleet that stood in Holland takes it. A year later a German army held through the Fall takes Munich back, and
+ * the capital with it. Spain, relinquished, belongs to nobody.
+ */
+static void
+test_occupation_and_capital(void **unused)
+{
+	struct game *g = new_game();
+	struct buf report;
+
+	(void)unused;
+	buf_init(&report, 1 << 16);
+	g->board.season = SEASON_FALL;
+	put(g, "mun", "ruh");		/* the German army of Munich went to Ruhr */
+	put(g, "par", "mun");
+	put(g, "kie", "hol");
+	g->board.owner[pr("spa")] = pw("France");
+	g->sys->history_read(g, "rp-relinquish France spa\n", strlen("rp-relinquish France spa\n"));
+	play(g, &report);
+	assert_int_equal(g->board.owner[pr("mun")], pw("France"));
+	assert_int_equal(g->board.owner[pr("hol")], pw("Germany"));
+	assert_int_equal(g->board.owner[pr("spa")], POWER_NONE);
+	assert_int_equal(rp_capital_now(g, pr("mun")), pr("kie"));
+	assert_non_null(strstr(buf_str(&report), "Germany has lost Munich: its capital moves to Kiel"));
+	assert_non_null(strstr(buf_str(&report), "France relinquishes Spain"));
+	/* France 4 centres and 3 units, Germany 3 and 3: a Winter for France. */
+	assert_int_equal(g->board.season, SEASON_WINTER);
+	assert_int_equal(g->board.year, 1901);
+
+	/* The next Fall: a German army stood in Munich and held. */
+	g->board.year = 1902;
+	g->board.season = SEASON_FALL;
+	g->board.phase = PHASE_MOVEMENT;
+	put(g, "mun", "bur");
+	put(g, "ruh", "mun");
+	buf_truncate(&report, 0);
+	play(g, &report);
+	assert_int_equal(g->board.owner[pr("mun")], pw("Germany"));
+	assert_int_equal(rp_capital_now(g, pr("mun")), pr("mun"));
+	assert_non_null(strstr(buf_str(&report), "Germany has retaken Munich"));
+	buf_free(&report);
+	game_free(g);
+}
+
+/* Check the build order text of power p in g's Winter: what check_order
+ * returns, the reply into reply. */
+static int
+check_build(struct game *g, power_id p, const char *text, struct buf *reply)
+{
+	struct parse_ctx c = { g->map, g->names, &g->board, p };
+	struct parse_result r;
+
+	order_parse(&c, text, strlen(text), &r);
+	assert_true(r.verdict == VERDICT_ACCEPTED || r.verdict == VERDICT_CORRECTED);
+	buf_truncate(reply, 0);
+	return g->sys->check_order(g, p, &r.order, reply);
+}
+
+/* Armies in the capitals (onto a stack too), fleets in the naval bases. */
+static void
+test_builds_checked(void **unused)
+{
+	struct game *g = new_game();
+	struct buf reply;
+	power_id fra = pw("France"), ger = pw("Germany");
+
+	(void)unused;
+	buf_init(&reply, 1024);
+	g->board.season = SEASON_WINTER;
+	g->board.phase = PHASE_ADJUSTMENT;
+	g->board.owner[pr("spa")] = fra;
+	g->board.owner[pr("hol")] = ger;
+	put(g, "par", "bur");
+	assert_int_equal(check_build(g, fra, "Build F Marseilles", &reply), -1);
+	assert_string_equal(buf_str(&reply), "  REFUSED: Marseilles is not a naval base of France: "
+	    "fleets are raised in Brest\n");
+	assert_int_equal(check_build(g, fra, "Build A Marseilles", &reply), -1);
+	assert_non_null(strstr(buf_str(&reply), "armies are raised in Paris"));
+	assert_int_equal(check_build(g, fra, "Build A Paris", &reply), 0);
+	/* Berlin holds a German army: another is raised onto it. */
+	assert_int_equal(check_build(g, ger, "Build A Berlin", &reply), 0);
+	assert_int_equal(check_build(g, ger, "Build F Berlin", &reply), -1);
+	assert_non_null(strstr(buf_str(&reply), "fleets are raised in Kiel"));
+	/* Italy has nothing to build: the engine's check answers. */
+	assert_int_equal(check_build(g, pw("Italy"), "Build A Rome", &reply), 1);
+	buf_free(&reply);
+	game_free(g);
+}
+
+/* The game is won by the sole remaining power, not by a count of centres. */
+static void
+test_sole_power(void **unused)
+{
+	struct game *g = new_game();
+	char result[200];
+	int q, i;
+
+	(void)unused;
+	assert_false(g->sys->ended(g, result, sizeof result));
+	for (i = g->board.nunits - 1; i >= 0; i--)
+		if (g->board.units[i].power != pw("Turkey"))
+			board_remove_unit(&g->board, i);
+	for (q = 0; q < m->nprovs; q++)
+		if (m->provs[q].supply)
+			g->board.owner[q] = pw("Turkey");
+	assert_true(g->sys->ended(g, result, sizeof result));
+	assert_string_equal(result, "Turkey wins: the sole remaining power");
+	g->board.owner[pr("lon")] = pw("England");
+	assert_false(g->sys->ended(g, result, sizeof result));
+	game_free(g);
+}
+
+/* Give power p n more armies (in empty provinces: only the count matters). */
+static void
+add_armies(struct board *b, power_id p, int n)
+{
+	int q;
+
+	for (q = 0; q < m->nprovs && n > 0; q++)
+		if (m->provs[q].terrain != TERRAIN_SEA && board_unit_in(b, m, (prov_id)q) < 0) {
+			board_add_unit(b, UNIT_ARMY, p, m->provs[q].loc);
+			n--;
+		}
+	assert_int_equal(n, 0);
+}
+
+/* END: 13 units and more than any other win; fewer, or a tie, share. */
+static void
+test_adjourned(void **unused)
+{
+	struct game *g = new_game();
+	char result[200];
+
+	(void)unused;
+	rp_adjourned(m, &g->board, result, sizeof result);
+	assert_string_equal(result, "Shared by Austria, England, France, Germany, Italy, Russia, "
+	    "Turkey (adjourned: no power has 13 of the 34 possible units)");
+	add_armies(&g->board, pw("France"), 9);		/* 12 */
+	rp_adjourned(m, &g->board, result, sizeof result);
+	assert_non_null(strstr(result, "Shared by"));
+	add_armies(&g->board, pw("France"), 1);		/* 13 */
+	rp_adjourned(m, &g->board, result, sizeof result);
+	assert_string_equal(result, "France wins the adjourned game with 13 of the 34 possible units");
+	add_armies(&g->board, pw("Turkey"), 10);	/* 13 too */
+	rp_adjourned(m, &g->board, result, sizeof result);
+	assert_string_equal(result, "Shared by France, Turkey (adjourned: each has 13 of the 34 "
+	    "possible units)");
+	game_free(g);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_state_round_trip),
+		cmocka_unit_test(test_damaged_lines),
+		cmocka_unit_test(test_occupation_and_capital),
+		cmocka_unit_test(test_builds_checked),
+		cmocka_unit_test(test_sole_power),
+		cmocka_unit_test(test_adjourned),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
