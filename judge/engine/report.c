@@ -23,16 +23,18 @@ put_dest(const struct map *m, loc_id l, struct buf *out)
 	}
 }
 
+/* "Army", "Fleet" (an army on board is an army). */
 static const char *
 type_word(uint8_t t)
 {
+	t &= (uint8_t)~UNIT_ABOARD;
 	return t == UNIT_ARMY ? "Army" : t == UNIT_FLEET ? "Fleet" : "Unit";
 }
 
 void
 report_order(const struct map *m, const struct order *o, uint8_t unit_type, struct buf *out)
 {
-	uint8_t t = unit_type ? unit_type : o->type;
+	uint8_t t = (uint8_t)((unit_type ? unit_type : o->type) & ~UNIT_ABOARD);
 
 	switch (o->kind) {
 	case ORDER_BUILD:
@@ -203,7 +205,8 @@ report_results(const struct map *m, const struct board *b, const struct order *o
 			} else {
 				buf_printf(out, "%s ", type_word(un->type));
 				put_place(m, un->loc, out);
-				buf_puts(out, b->phase == PHASE_MOVEMENT ? " HOLD" : " DISBAND");
+				buf_puts(out, b->phase != PHASE_MOVEMENT ? " DISBAND" :
+				    un->type & UNIT_ABOARD ? " STAYS ON BOARD" : " HOLD");
 			}
 			buf_putc(out, '.');
 			if (o < 0 && b->phase == PHASE_MOVEMENT)
@@ -555,7 +558,7 @@ static void
 put_unit_words(const struct map *m, const struct unit *u, struct buf *out)
 {
 	buf_printf(out, "%s in ", u->type == UNIT_ARMY ? "army" : u->type == UNIT_FLEET ? "fleet" :
-										   "unit");
+	    u->type & UNIT_ABOARD ? "army on board the fleet" : "unit");
 	put_the(m, m->locs[u->loc].prov, out);
 	if (m->locs[u->loc].coast_name)
 		buf_printf(out, " (%s)", m->locs[u->loc].coast_name);
