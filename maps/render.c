@@ -552,7 +552,7 @@ stack_count(xmlNodePtr layer, struct geo_point at, int n)
 	char s[16];
 
 	snprintf(s, sizeof s, "\u00d7%d", n);
-	text(layer, "sk", at.x + 16, at.y + 4, s);
+	text(layer, "sk", at.x + 10, at.y - 7, s);
 }
 
 static void

@@ -69,7 +69,8 @@ drawing(struct webpages *w, const struct game *g)
 /* One played phase, as read back from its history record. */
 struct played {
 	struct board before;
-	struct board after;		/* the next phase's position */
+	struct board after;		/* what followed: the next record's position, or the
+					   game's now */
 	struct order *orders;
 	int norders;
 	struct phase_result res;
@@ -83,8 +84,8 @@ static int
 read_played(const struct game *g, const char *text, int full, struct played *p)
 {
 	const struct map *m = g->map;
-	const char *pos = strstr(text, "\nposition before\n"), *ord, *line, *end, *section;
-	struct order_prefs revival[MAP_MAX_POWERS];
+	const char *pos = strstr(text, "\nposition before\n"), *ord, *line, *end;
+	struct board plain;
 	struct buf err;
 	size_t n;
 	int rc = 0;
@@ -100,8 +101,9 @@ read_played(const struct game *g, const char *text, int full, struct played *p)
 	if (rc < 0 || !full)
 		return rc;
 	p->orders = xcalloc(ADJ_MAX_ORDERS, sizeof *p->orders);
-	memset(revival, 0, sizeof revival);
-	section = ord = strstr(text, "\norders\n");
+	plain = p->before;
+	board_plain(&plain);	/* the parser knows units by their type */
+	ord = strstr(text, "\norders\n");
 	end = pos - strlen("\nposition before\n");
 	if (ord != NULL && ord < end) {
 		ord += strlen("\norders\n");
@@ -119,30 +121,17 @@ read_played(const struct game *g, const char *text, int full, struct played *p)
 			memcpy(name, line + 6, (size_t)(sp - line - 6));
 			name[sp - line - 6] = '\0';
 			pw = map_find_power(m, name);
-			c = (struct parse_ctx){ m, g->names, &p->before, pw };
+			c = (struct parse_ctx){ m, g->names, &plain, pw };
 			order_parse(&c, sp + 1, n - (size_t)(sp + 1 - line), &r);
 			if (r.verdict == VERDICT_ACCEPTED || r.verdict == VERDICT_CORRECTED) {
 				r.order.power = pw;
 				p->orders[p->norders++] = r.order;
-				if (r.order.kind == ORDER_REVIVE && pw != POWER_NONE)
-					revival[pw] = r.prefs;
 			}
 		}
 	}
+	/* The results, for drawing the orders; what followed is the next
+	 * record's position (webpages_game), as the game's rules made it. */
 	adj_resolve(m, &g->rules, &p->before, p->orders, p->norders, &p->res, NULL);
-	p->after = p->res.after;
-	if (g->rules.insurrection) {
-		/* MUNA: the insurrections of the season, decided as the judge did
-		 * (a retreat phase's record keeps those waiting for it). */
-		struct muna_season *s = xcalloc(1, sizeof *s);
-		struct muna_result *r = xcalloc(1, sizeof *r);
-		if (section != NULL && section < end)
-			game_read_season(g, section, (size_t)(end - section), s);
-		muna_season_step(m, &p->before, p->orders, p->norders, &p->res, revival, s, &p->after, r);
-		free(s);
-		free(r);
-	}
-	phase_next(m, &g->rules, &p->after);
 	return 0;
 }
 
@@ -221,12 +210,16 @@ webpages_game(struct webpages *w, struct store *st, const struct game *g, int fi
 			rc = -1;
 			goto out;
 		}
+		if (i > 0)
+			pl[i - 1].after = pl[i].before;
 		pp[i].before = &pl[i].before;
 		pp[i].orders = pl[i].orders;
 		pp[i].norders = pl[i].norders;
 		pp[i].res = &pl[i].res;
 		pp[i].after = &pl[i].after;
 	}
+	if (n > 0)
+		pl[n - 1].after = g->board;
 	page_head(w, st, g, deadline, sizeof deadline, &pg);
 	pg.current = &g->board;
 	pg.phases = pp;
