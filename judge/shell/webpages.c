@@ -14,7 +14,6 @@
 #include "../../maps/variant.h"
 #include "../../parser/orders.h"
 #include "../engine/adjudicate.h"
-#include "../systems/muna_file.h"
 
 #define RECORD_MAX (4u << 20)
 
