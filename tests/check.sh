@@ -275,7 +275,7 @@ if want transcripts; then
 		fi
 		# The same script through pouch run and Maildirs: the same games.
 		browser=""
-		case $t in *full-game.txt | *muna-game.txt | *worldgame-six.txt) browser=--browser ;; esac
+		case $t in *full-game.txt | *muna-game.txt | *worldgame-six.txt | *realpolitik-game.txt) browser=--browser ;; esac
 		if tests/cli/mailpath.sh $browser "$t" >"$actual.mailpath" 2>&1; then
 			tail -n 1 "$actual.mailpath" | sed 's/^== /  /'
 		else
