@@ -944,8 +944,8 @@ standing(const struct map *m, const struct board *b, prov_id q)
 	return POWER_NONE;
 }
 
-static bool
-owns_a_home(const struct map *m, const struct board *b, power_id p)
+bool
+rp_owns_home(const struct map *m, const struct board *b, power_id p)
 {
 	int q;
 
@@ -967,7 +967,7 @@ rp_can_build(const struct map *m, const struct board *b, const power_id *seat, p
 		return R_NOT_HOME;
 	if (t == UNIT_FLEET && pr->terrain != TERRAIN_COAST)
 		return R_BAD_TERRAIN;
-	if (b->owner[q] != p || !owns_a_home(m, b, p))
+	if (b->owner[q] != p || !rp_owns_home(m, b, p))
 		return R_NOT_OWNED;
 	for (i = 0; i < b->nunits; i++)
 		if (m->locs[b->units[i].loc].prov == q && b->units[i].power != p)

@@ -59,6 +59,9 @@ void rp_resolve_movement(const struct map *m, const struct rules *r, const struc
 enum reason rp_can_build(const struct map *m, const struct board *b, const power_id *seat,
     power_id p, enum unit_type t, prov_id q);
 
+/* Does power p own one of its home centres on b (else it raises nothing)? */
+bool rp_owns_home(const struct map *m, const struct board *b, power_id p);
+
 /* How many provinces power p may raise a unit of type t in now (as
  * rp_can_build; each province once, though a stack may be raised). */
 int rp_build_sites(const struct map *m, const struct board *b, const power_id *seat, power_id p,

@@ -391,18 +391,6 @@ build_check(const struct game *g, const struct board *b, power_id p, const struc
 	return R_OK;
 }
 
-/* Does p hold one of its home centres on b? */
-static bool
-holds_home(const struct map *m, const struct board *b, power_id p)
-{
-	int q;
-
-	for (q = 0; q < m->nprovs; q++)
-		if (m->provs[q].home == p && b->owner[q] == p)
-			return true;
-	return false;
-}
-
 /* Why build order o of p is refused (why, not R_OK), in plain words. */
 static void
 refuse_build(const struct game *g, power_id p, const struct order *o, enum reason why,
@@ -424,7 +412,7 @@ refuse_build(const struct game *g, power_id p, const struct order *o, enum reaso
 		    army ? "capital" : "naval base", name, army ? "armies" : "fleets");
 		if (put_seats(m, seat, p, out) == 0)
 			buf_puts(out, "none now");
-	} else if (why == R_NOT_OWNED && !holds_home(m, &g->board, p)) {
+	} else if (why == R_NOT_OWNED && !rp_owns_home(m, &g->board, p)) {
 		buf_printf(out, "%s holds none of its home centres: it raises nothing until it "
 		    "retakes one", name);
 	} else if (why == R_NOT_OWNED) {
