@@ -931,10 +931,8 @@ rp_resolve_movement(const struct map *m, const struct rules *r, const struct boa
 
 /* --------------------------------------------------- supply, occupation -- */
 
-/* Power standing in province q on b (not counting armies on board), or
- * POWER_NONE. */
-static power_id
-standing(const struct map *m, const struct board *b, prov_id q)
+power_id
+rp_standing(const struct map *m, const struct board *b, prov_id q)
 {
 	int i;
 
@@ -1010,8 +1008,8 @@ rp_occupy(const struct map *m, const struct board *start, struct board *end)
 
 		if (!m->provs[q].supply)
 			continue;
-		now = standing(m, end, (prov_id)q);
-		if (now == POWER_NONE || now == end->owner[q] || standing(m, start, (prov_id)q) != now)
+		now = rp_standing(m, end, (prov_id)q);
+		if (now == POWER_NONE || now == end->owner[q] || rp_standing(m, start, (prov_id)q) != now)
 			continue;
 		end->owner[q] = now;
 		n++;

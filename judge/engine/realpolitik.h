@@ -59,6 +59,9 @@ void rp_resolve_movement(const struct map *m, const struct rules *r, const struc
 enum reason rp_can_build(const struct map *m, const struct board *b, const power_id *seat,
     power_id p, enum unit_type t, prov_id q);
 
+/* The power standing in province q on b (an army on board does not), or
+ * POWER_NONE. */
+power_id rp_standing(const struct map *m, const struct board *b, prov_id q);
 /* Does power p own one of its home centres on b (else it raises nothing)? */
 bool rp_owns_home(const struct map *m, const struct board *b, power_id p);
 

@@ -187,19 +187,6 @@ capitals_update(struct game *g, const struct board *b, struct buf *out)
 
 /* ---------------------------------------------------------- occupation -- */
 
-/* The power standing in province q on b (an army on board does not), or
- * POWER_NONE. */
-static power_id
-standing(const struct map *m, const struct board *b, prov_id q)
-{
-	int i;
-
-	for (i = 0; i < b->nunits; i++)
-		if (m->locs[b->units[i].loc].prov == q && !(b->units[i].type & UNIT_ABOARD))
-			return b->units[i].power;
-	return POWER_NONE;
-}
-
 /* Who stands in each centre as the Fall move begins on b. */
 static void
 remember_fall(struct rp *s, const struct map *m, const struct board *b)
@@ -207,7 +194,7 @@ remember_fall(struct rp *s, const struct map *m, const struct board *b)
 	int q;
 
 	for (q = 0; q < m->nprovs; q++)
-		s->held[q] = m->provs[q].supply ? standing(m, b, (prov_id)q) : POWER_NONE;
+		s->held[q] = m->provs[q].supply ? rp_standing(m, b, (prov_id)q) : POWER_NONE;
 	s->fall = true;
 }
 
