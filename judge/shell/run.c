@@ -41,18 +41,28 @@ pages_due_path(const struct runner *r, char *path, size_t size)
 static void
 sweep_tmp(const struct runner *r)
 {
-	char dir[1200], *spool, *outbox = mail_outbox_dir(r->o.data);
+	char dir[1200], *outbox = mail_outbox_dir(r->o.data);
 	int n;
 
 	snprintf(dir, sizeof dir, "%s/games", r->o.data);
 	n = fs_sweep_tmp(r->o.data, 0) + fs_sweep_tmp(dir, 2) + fs_sweep_tmp(outbox, 1) +
 	    fs_sweep_tmp(r->pages_dir, 1);
-	spool = r->o.spool ? xstrdup(r->o.spool) : mail_spool_dir(r->o.data);
-	n += fs_sweep_tmp(spool, 0);
-	free(spool);
 	free(outbox);
 	if (n > 0)
 		log_info("%s: removed %d temporary files left by an earlier run", r->o.data, n);
+}
+
+/* The spool's own folder is swept by every live run, once the lock is
+ * held, idle runs too: a run that changed the ledger replaces its summary
+ * as it closes, after its last step, and the runs after one killed there
+ * may all be idle (they read the summary alone, never the games). */
+static void
+sweep_spool_tmp(const char *spool)
+{
+	int n = fs_sweep_tmp(spool, 0);
+
+	if (n > 0)
+		log_info("%s: removed %d temporary files left by an earlier run", spool, n);
 }
 
 int
@@ -76,6 +86,8 @@ runner_open(struct runner *r, const struct run_opts *o, struct buf *err)
 	}
 	r->opened = 1;
 	dir = o->spool ? xstrdup(o->spool) : mail_spool_dir(o->data);
+	if (!o->replay && !o->look_only)
+		sweep_spool_tmp(dir);
 	/* A run reads the ledger only when it has something to do. */
 	r->sp = o->replay ? spool_open(dir, err) : spool_open_lazy(dir, err);
 	if (r->sp != NULL) {

@@ -2,7 +2,7 @@
 # killmd.sh — kill -9 aimed into each step of a run, on the embedded default
 # (a Maildir in, a Maildir per recipient out; no mail server, no root).
 #
-#	tests/cli/killmd.sh [STEP...]   (default: fetch apply commit pages send full)
+#	tests/cli/killmd.sh [STEP...]   (default: leftover fetch apply commit pages send full)
 #
 # For each step, in a data directory of its own: a game of three
 # delegations; each round three order mails (one per delegation, so that
@@ -43,7 +43,7 @@ ROOT=$(pwd)
 POUCH=${POUCH:-$ROOT/build/pouch}
 KILLS=${KILLS:-50}
 WORK=${KILLMD_DIR:-$ROOT/build/killmd}
-STEPS=${*:-fetch apply commit pages send full}
+STEPS=${*:-leftover fetch apply commit pages send full}
 OUT=$WORK/out
 ERR=$WORK/err
 umount "$WORK/full" 2>/dev/null
@@ -220,10 +220,36 @@ full_disk() {
 	umount "$F"
 }
 
+# A run killed as it replaced the spool's summary, its last write, leaves
+# DATA/spool/ledger.sum.tmp.PID; the runs after it may have nothing to do.
+# The next run, idle or not, removes it (a dead PID's file only).
+leftover() {
+	D=$WORK/leftover
+	mkdir -p "$D"
+	echo "judge.address = judge@example.test" >"$D/pouch.conf"
+	p() { "$POUCH" --data "$D" "$@"; }
+	{
+		p game new g1 --gm gm@example.test --password gm-password --zone UTC
+		p run
+	} >"$OUT" 2>"$ERR"
+	sh -c 'exit 0' &
+	dead=$!
+	wait "$dead"
+	: >"$D/spool/ledger.sum.tmp.$dead"
+	: >"$D/spool/ledger.sum.tmp.$$"	# a live process's: kept
+	p -v run >"$OUT" 2>"$ERR"
+	expect "leftover: an idle run succeeds" test $? -eq 0
+	expect "leftover: ... and removes a killed run's temporary file from the spool" \
+		test ! -e "$D/spool/ledger.sum.tmp.$dead"
+	expect "leftover: ... but not a running process's" test -e "$D/spool/ledger.sum.tmp.$$"
+	rm -f "$D/spool/ledger.sum.tmp.$$"
+}
+
 echo "# kills aimed into each step of pouch run, Maildir in and out ($KILLS per step)"
 for s in $STEPS; do
 	case $s in
 	full) full_disk ;;
+	leftover) leftover ;;
 	*) kill_step "$s" ;;
 	esac
 done
