@@ -497,6 +497,18 @@ game_format_order(const struct game *g, power_id p, const struct order *o, struc
 		order_format(g->map, o, ORDER_SHORT, out);
 }
 
+bool
+game_ordered_in(const struct game *g, power_id p, prov_id q)
+{
+	const struct delegation *d = &g->del[p];
+	int k;
+
+	for (k = 0; k < d->norders; k++)
+		if (d->orders[k].loc != LOC_NONE && g->map->locs[d->orders[k].loc].prov == q)
+			return true;
+	return false;
+}
+
 void
 game_clear_orders(struct game *g, power_id p)
 {

@@ -304,6 +304,9 @@ bool game_orders_complete(const struct game *g, power_id p);
 /* Add or replace an order of power p (by unit; adjustments by province).
  * Returns 0, or -1 when the order list is full. */
 int game_set_order(struct game *g, power_id p, const struct order *o);
+/* True when power p has an order for province q already (a build, a
+ * removal, or a unit's order there). */
+bool game_ordered_in(const struct game *g, power_id p, prov_id q);
 /* Forget all orders of power p (or of every power when p is POWER_NONE). */
 void game_clear_orders(struct game *g, power_id p);
 

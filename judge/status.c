@@ -263,19 +263,6 @@ revival_help(const struct game *g, power_id p, struct buf *out)
 	buf_puts(out, "\".\n");
 }
 
-/* Has power p an adjustment order in province pr? */
-static bool
-ordered_in(const struct game *g, power_id p, prov_id pr)
-{
-	const struct delegation *d = &g->del[p];
-	int k;
-
-	for (k = 0; k < d->norders; k++)
-		if (d->orders[k].loc != LOC_NONE && g->map->locs[d->orders[k].loc].prov == pr)
-			return true;
-	return false;
-}
-
 /* How many of the due adjustments p has ordered: builds and waives when
  * due > 0, removals when due < 0. */
 static int
@@ -327,7 +314,7 @@ removals_to_do(const struct game *g, power_id p, int left, int given, struct buf
 	int i;
 
 	for (i = 0; i < b->nunits && (b->units[i].power != p ||
-	    ordered_in(g, p, m->locs[b->units[i].loc].prov)); i++)
+	    game_ordered_in(g, p, m->locs[b->units[i].loc].prov)); i++)
 		;
 	if (given)
 		buf_printf(out, "%d more removal%s", left, left == 1 ? "" : "s");
@@ -368,7 +355,7 @@ builds_to_do(const struct game *g, power_id p, int left, int given, struct buf *
 	}
 	for (i = 0; i < m->nprovs; i++)
 		if (m->provs[i].home == p && m->provs[i].supply && b->owner[i] == p &&
-		    board_unit_in(b, m, (prov_id)i) < 0 && !ordered_in(g, p, (prov_id)i)) {
+		    board_unit_in(b, m, (prov_id)i) < 0 && !game_ordered_in(g, p, (prov_id)i)) {
 			site = m->provs[i].abbr;
 			break;
 		}

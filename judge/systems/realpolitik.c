@@ -223,19 +223,6 @@ build_sites(const struct game *g, const struct board *b, power_id p)
 	    rp_build_sites(g->map, b, NULL, p, UNIT_FLEET);
 }
 
-/* Has p an order for province q in g already (a build there)? */
-static bool
-ordered_in(const struct game *g, power_id p, prov_id q)
-{
-	const struct delegation *d = &g->del[p];
-	int k;
-
-	for (k = 0; k < d->norders; k++)
-		if (d->orders[k].loc != LOC_NONE && g->map->locs[d->orders[k].loc].prov == q)
-			return true;
-	return false;
-}
-
 /* The judge's count of p's build sites in g's Winter, with an order it
  * may give in a place it has not ordered yet: the first capital it may
  * raise an army in ("A ber"), else the first naval base ("F stp/nc"). The
@@ -256,7 +243,7 @@ rp_build_sites_op(const struct game *g, power_id p, char *example, size_t size)
 			const struct province *pr = &m->provs[q];
 			loc_id l = t == UNIT_ARMY ? pr->loc : map_default_loc(m, (prov_id)q, UNIT_FLEET);
 			if (rp_can_build(m, &g->board, t == UNIT_ARMY ? seat : NULL, p, (enum unit_type)t,
-			    (prov_id)q) != R_OK || ordered_in(g, p, (prov_id)q))
+			    (prov_id)q) != R_OK || game_ordered_in(g, p, (prov_id)q))
 				continue;
 			if (l == LOC_NONE && pr->ncoasts > 0)
 				l = pr->coast[0];
