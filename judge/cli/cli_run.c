@@ -246,7 +246,10 @@ host_command(const struct cli_opts *o, const char *body)
 /*
  * The customary arrangements of the standard game for fewer than seven
  * delegations: the powers each delegation holds, and those left out (in
- * civil disorder from the start).
+ * civil disorder from the start). They are the rulebook's own, from its
+ * section on fewer than seven players (Games Research 1971, kept in the
+ * later editions' "alternate way to play"); the rulebook excerpt in the
+ * project's seeds does not reach that section.
  */
 static const struct {
 	int players;
