@@ -1377,7 +1377,10 @@ read_line(struct war *w, const char *key, const char *p, int *sides, int *answer
 	}
 	if (strcmp(key, "war-record") == 0) {
 		k = w->nevents++;
+		/* A record cut to size may end in a blank, which reading the
+		 * written line back would drop: drop it now. */
 		str_copy(w->record[k % WAR_MAX_EVENTS], p, WAR_EVENT_SIZE);
+		(void)str_trim(w->record[k % WAR_MAX_EVENTS]);
 		return 0;
 	}
 	return -1;
