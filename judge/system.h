@@ -128,10 +128,11 @@ struct rule_system {
 	 * reason into reply), 1 to leave it to the engine (adj_check). */
 	int (*check_order)(const struct game *g, power_id p, const struct order *o,
 	    struct buf *reply);
-	/* How many units power p may raise in g's Winter (armies and fleets,
-	 * counting each place once), and a build order it may give ("A ber",
-	 * a place without an order of p yet) into example, when not NULL
-	 * (size >= 16). (Default: its free home centres.) */
+	/* How many units power p may raise in g's Winter (armies and fleets;
+	 * where units stack, all its builds due), and a build order it may
+	 * give ("A ber", a place without an order of p yet when there is one)
+	 * into example, when not NULL (size >= 16). (Default: its free home
+	 * centres, each once.) */
 	int (*build_sites)(const struct game *g, power_id p, char *example, size_t size);
 	/* Its part of HELP, for players and for the game master. */
 	void (*help)(const struct game *g, struct buf *out);

@@ -212,7 +212,8 @@ fall_start(const struct rp *s, const struct map *m, const struct board *like, st
 			board_add_unit(b, UNIT_ARMY, s->held[q], m->provs[q].loc);
 }
 
-/* How many units power p may raise on b now (its sites, armies and fleets). */
+/* How many provinces power p may raise a unit in on b now (armies and
+ * fleets). */
 static int
 build_sites(const struct game *g, const struct board *b, power_id p)
 {
@@ -223,35 +224,58 @@ build_sites(const struct game *g, const struct board *b, power_id p)
 	    rp_build_sites(g->map, b, NULL, p, UNIT_FLEET);
 }
 
-/* The judge's count of p's build sites in g's Winter, with an order it
- * may give in a place it has not ordered yet: the first capital it may
- * raise an army in ("A ber"), else the first naval base ("F stp/nc"). The
- * loops run backwards so that the first one found is written last. */
+/* How many units power p may raise on b: all its builds due when it has a
+ * capital or naval base to raise them in (a stack takes any number), else
+ * none. */
 static int
-rp_build_sites_op(const struct game *g, power_id p, char *example, size_t size)
+raisable(const struct game *g, const struct board *b, power_id p)
+{
+	int due = adj_builds_due(g->map, b, p);
+
+	return due > 0 && build_sites(g, b, p) > 0 ? due : 0;
+}
+
+/* The first place power p may raise a unit in on g's board, as a build
+ * order names it ("A ber", else a naval base "F stp/nc"), into example;
+ * when fresh, only a place p has no order for yet. Returns false when
+ * there is none. The loops run backwards so that the first one found is
+ * written last. */
+static bool
+example_site(const struct game *g, power_id p, bool fresh, char *example, size_t size)
 {
 	const struct map *m = g->map;
 	power_id seat[MAP_MAX_PROVS];
+	bool found = false;
 	int q, t;
 
-	if (example == NULL)
-		return build_sites(g, &g->board, p);
-	snprintf(example, size, "A %s", m->provs[0].abbr);
 	army_seats(g, seat);
 	for (t = UNIT_FLEET; t >= UNIT_ARMY; t--)
 		for (q = m->nprovs - 1; q >= 0; q--) {
 			const struct province *pr = &m->provs[q];
 			loc_id l = t == UNIT_ARMY ? pr->loc : map_default_loc(m, (prov_id)q, UNIT_FLEET);
 			if (rp_can_build(m, &g->board, t == UNIT_ARMY ? seat : NULL, p, (enum unit_type)t,
-			    (prov_id)q) != R_OK || game_ordered_in(g, p, (prov_id)q))
+			    (prov_id)q) != R_OK || (fresh && game_ordered_in(g, p, (prov_id)q)))
 				continue;
 			if (l == LOC_NONE && pr->ncoasts > 0)
 				l = pr->coast[0];
-			if (l != LOC_NONE)
-				snprintf(example, size, "%c %s", unit_letter((enum unit_type)t),
-				    m->locs[l].name);
+			if (l == LOC_NONE)
+				continue;
+			snprintf(example, size, "%c %s", unit_letter((enum unit_type)t), m->locs[l].name);
+			found = true;
 		}
-	return build_sites(g, &g->board, p);
+	return found;
+}
+
+/* The judge's count of the units p may raise in g's Winter, with an order
+ * it may give: in a place it has not ordered yet, else onto a stack it
+ * is raising. */
+static int
+rp_build_sites_op(const struct game *g, power_id p, char *example, size_t size)
+{
+	if (example != NULL && !example_site(g, p, true, example, size) &&
+	    !example_site(g, p, false, example, size))
+		snprintf(example, size, "A %s", g->map->provs[0].abbr);
+	return raisable(g, &g->board, p);
 }
 
 /* Must the Winter be played on b: a power to remove units, or one to
@@ -261,11 +285,9 @@ adjustments_needed(const struct game *g, const struct board *b)
 {
 	int p;
 
-	for (p = 0; p < g->map->npowers; p++) {
-		int due = adj_builds_due(g->map, b, (power_id)p);
-		if (due < 0 || (due > 0 && build_sites(g, b, (power_id)p) > 0))
+	for (p = 0; p < g->map->npowers; p++)
+		if (adj_builds_due(g->map, b, (power_id)p) < 0 || raisable(g, b, (power_id)p) > 0)
 			return true;
-	}
 	return false;
 }
 
@@ -500,14 +522,13 @@ report_unused(const struct turn *t)
 	int p, i;
 
 	for (p = 0; p < m->npowers; p++) {
-		int due = adj_builds_due(m, t->before, (power_id)p), used = 0, sites;
-		if (due <= 0)
+		int due = raisable(t->g, t->before, (power_id)p), used = 0;
+		if (due == 0)
 			continue;
-		sites = build_sites(t->g, t->before, (power_id)p);
 		for (i = 0; i < t->res->norders; i++)
 			used += t->orders[i].power == p && t->res->reason[i] == R_OK &&
 			    (t->orders[i].kind == ORDER_BUILD || t->orders[i].kind == ORDER_WAIVE);
-		if (used < due && used < sites)
+		if (used < due)
 			buf_printf(t->report, "%s: %d build%s not used.\n", m->powers[p].name,
 			    due - used, due - used == 1 ? "" : "s");
 	}
@@ -518,17 +539,16 @@ static const char *
 adjustment_words(const struct game *g, const struct board *b, power_id p, char *out,
     size_t size)
 {
-	int due = adj_builds_due(g->map, b, p), sites = build_sites(g, b, p);
+	int due = adj_builds_due(g->map, b, p);
 
 	if (due < 0)
 		snprintf(out, size, "removes %d", -due);
 	else if (due == 0)
 		snprintf(out, size, "no change");
-	else if (sites == 0)
+	else if (raisable(g, b, p) == 0)
 		snprintf(out, size, "no capital or naval base to raise a unit in");
 	else
-		snprintf(out, size, "builds %d%s", due < sites ? due : sites,
-		    due > sites ? " (no room for more)" : "");
+		snprintf(out, size, "builds %d", due);
 	return out;
 }
 
