@@ -63,6 +63,11 @@ struct rule_system {
 	 * Diplomacy game. */
 	const char *kind;
 	const char *example_side;
+	/* A game of orders on a board that is no Diplomacy game: what its
+	 * welcome mails call it ("Realpolitik game"; they name neither the
+	 * variant's title, which is its name, nor the edition, whose rules
+	 * are not its). NULL: "Diplomacy game", or kind. */
+	const char *called;
 	/* What the game master does after NEWGAME, one line; NULL: add the
 	 * delegations, then START. */
 	const char *setup_hint;

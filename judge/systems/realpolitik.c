@@ -1004,6 +1004,7 @@ static const struct system_command rp_commands[] = {
 
 const struct rule_system realpolitik_system = {
 	.name = "realpolitik",
+	.called = "Realpolitik game",
 	.turn = rp_turn,
 	.ended = rp_ended,
 	.fields = &rp_table,
