@@ -41,7 +41,6 @@ new_password(struct judge *j, char *out, size_t size)
 	return 0;
 }
 
-/* Tell the GM of the new game g its password pw, made up by the judge. */
 /* What g is, as its welcome mails name it, into out: "the Diplomacy
  * game g1 (Standard" and, when edition, ", 2023 rules"; "the World Game
  * war w1 (Lesson 4"; then ")". A system's own game of orders names no
@@ -60,6 +59,7 @@ put_game(const struct game *g, bool edition, struct buf *out)
 	buf_putc(out, ')');
 }
 
+/* Tell the GM of the new game g its password pw, made up by the judge. */
 static void
 tell_gm(struct judge *j, const struct game *g, const char *pw)
 {
