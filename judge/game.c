@@ -431,6 +431,28 @@ stack_slot(const struct game *g, const struct delegation *d, const struct order 
 	return n >= stack_units(g, o) ? last : -1;
 }
 
+/* Builds stack in Realpolitik: a build of p for a province it has a
+ * build for already raises another unit there while p has builds due not
+ * yet ordered (each build or waiver uses one); when it has none, the
+ * build replaces the last one there. The order o replaces, or -1 when o
+ * is added. */
+static int
+build_slot(const struct game *g, power_id p, const struct order *o)
+{
+	const struct delegation *d = &g->del[p];
+	const struct map *m = g->map;
+	int k, last = -1, given = 0;
+
+	for (k = 0; k < d->norders; k++) {
+		const struct order *e = &d->orders[k];
+		given += e->kind == ORDER_BUILD || e->kind == ORDER_WAIVE;
+		if (e->kind == ORDER_BUILD && e->loc != LOC_NONE &&
+		    m->locs[e->loc].prov == m->locs[o->loc].prov)
+			last = k;
+	}
+	return given < adj_builds_due(m, &g->board, p) ? -1 : last;
+}
+
 int
 game_set_order(struct game *g, power_id p, const struct order *o)
 {
@@ -445,9 +467,9 @@ game_set_order(struct game *g, power_id p, const struct order *o)
 				d->orders[k] = *o;
 				return 0;
 			}
-	} else if (o->kind != ORDER_WAIVE && o->loc != LOC_NONE && g->rules.realpolitik &&
-	    o->kind != ORDER_BUILD) {
-		if ((k = stack_slot(g, d, o)) >= 0) {
+	} else if (o->kind != ORDER_WAIVE && o->loc != LOC_NONE && g->rules.realpolitik) {
+		k = o->kind == ORDER_BUILD ? build_slot(g, p, o) : stack_slot(g, d, o);
+		if (k >= 0) {
 			d->orders[k] = *o;
 			return 0;
 		}

@@ -301,8 +301,9 @@ bool game_alive(const struct game *g, power_id p);
 bool game_must_order(const struct game *g, power_id p);
 /* True when power p's orders for the current phase are complete. */
 bool game_orders_complete(const struct game *g, power_id p);
-/* Add or replace an order of power p (by unit; adjustments by province).
- * Returns 0, or -1 when the order list is full. */
+/* Add or replace an order of power p (by unit; adjustments by province;
+ * in Realpolitik, a stack's units in turn and a province's builds up to
+ * the builds due). Returns 0, or -1 when the order list is full. */
 int game_set_order(struct game *g, power_id p, const struct order *o);
 /* True when power p has an order for province q already (a build, a
  * removal, or a unit's order there). */

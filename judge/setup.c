@@ -41,14 +41,25 @@ new_password(struct judge *j, char *out, size_t size)
 	return 0;
 }
 
-/* Tell the GM of the new game g its password pw, made up by the judge. */
-/* What g's players call it: "Diplomacy game", or its system's word. */
-static const char *
-game_kind(const struct game *g)
+/* What g is, as its welcome mails name it, into out: "the Diplomacy
+ * game g1 (Standard" and, when edition, ", 2023 rules"; "the World Game
+ * war w1 (Lesson 4"; then ")". A system's own game of orders names no
+ * title nor edition: "the Realpolitik game rp1". */
+static void
+put_game(const struct game *g, bool edition, struct buf *out)
 {
-	return g->sys->kind ? g->sys->kind : "Diplomacy game";
+	if (g->sys->kind == NULL && g->sys->called != NULL) {
+		buf_printf(out, "the %s %s", g->sys->called, g->name);
+		return;
+	}
+	buf_printf(out, "the %s %s (%s", g->sys->kind ? g->sys->kind : "Diplomacy game", g->name,
+	    g->map->title);
+	if (edition && g->sys->kind == NULL)
+		buf_printf(out, ", %s rules", edition_name(g->set.edition));
+	buf_putc(out, ')');
 }
 
+/* Tell the GM of the new game g its password pw, made up by the judge. */
 static void
 tell_gm(struct judge *j, const struct game *g, const char *pw)
 {
@@ -57,12 +68,13 @@ tell_gm(struct judge *j, const struct game *g, const char *pw)
 	const char *to[1] = { g->gms[0] };
 
 	buf_init(&text, 1 << 16);
-	buf_printf(&text, "You are the game master of the %s %s (%s), run by mail\n"
+	buf_puts(&text, "You are the game master of ");
+	put_game(g, false, &text);
+	buf_printf(&text, ", run by mail\n"
 	    "by the judge %s.\n\nYour password is: %s\nKeep it secret.\n\n"
 	    "Send your commands to %s, starting with the line\n  GAME %s GM <password>\n"
 	    "then for example DELEGATION %s alice@example.org, and START.\n"
-	    "Send HELP for all commands.\n", game_kind(g), g->name, g->map->title,
-	    j->conf->address, pw, j->conf->address, g->name,
+	    "Send HELP for all commands.\n", j->conf->address, pw, j->conf->address, g->name,
 	    g->sys->kind ? g->sys->example_side : "England");
 	if (judge_address_placeholder(j->conf)) {
 		buf_putc(&text, '\n');
@@ -241,14 +253,9 @@ tell_delegation(struct judge *j, const struct game *g, const power_id *ps, int n
 	int i;
 
 	buf_init(&text, TEXT_MAX);
-	if (g->sys->kind == NULL)
-		buf_printf(&text, "You play %s in the Diplomacy game %s (%s, %s rules), run by mail\n"
-		    "by the judge %s. Your delegation:", names, g->name, g->map->title,
-		    edition_name(g->set.edition), j->conf->address);
-	else
-		buf_printf(&text, "You play %s in the %s %s (%s), run by mail\nby the judge %s. "
-		    "Your delegation:", names, g->sys->kind, g->name, g->map->title,
-		    j->conf->address);
+	buf_printf(&text, "You play %s in ", names);
+	put_game(g, true, &text);
+	buf_printf(&text, ", run by mail\nby the judge %s. Your delegation:", j->conf->address);
 	for (i = 0; i < d->nmembers; i++)
 		buf_printf(&text, " %s", d->members[i].addr);
 	buf_puts(&text, ".\n\n");

@@ -63,6 +63,11 @@ struct rule_system {
 	 * Diplomacy game. */
 	const char *kind;
 	const char *example_side;
+	/* A game of orders on a board that is no Diplomacy game: what its
+	 * welcome mails call it ("Realpolitik game"; they name neither the
+	 * variant's title, which is its name, nor the edition, whose rules
+	 * are not its). NULL: "Diplomacy game", or kind. */
+	const char *called;
 	/* What the game master does after NEWGAME, one line; NULL: add the
 	 * delegations, then START. */
 	const char *setup_hint;
@@ -128,10 +133,11 @@ struct rule_system {
 	 * reason into reply), 1 to leave it to the engine (adj_check). */
 	int (*check_order)(const struct game *g, power_id p, const struct order *o,
 	    struct buf *reply);
-	/* How many units power p may raise in g's Winter (armies and fleets,
-	 * counting each place once), and a build order it may give ("A ber",
-	 * a place without an order of p yet) into example, when not NULL
-	 * (size >= 16). (Default: its free home centres.) */
+	/* How many units power p may raise in g's Winter (armies and fleets;
+	 * where units stack, all its builds due), and a build order it may
+	 * give ("A ber", a place without an order of p yet when there is one)
+	 * into example, when not NULL (size >= 16). (Default: its free home
+	 * centres, each once.) */
 	int (*build_sites)(const struct game *g, power_id p, char *example, size_t size);
 	/* Its part of HELP, for players and for the game master. */
 	void (*help)(const struct game *g, struct buf *out);

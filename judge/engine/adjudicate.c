@@ -1309,6 +1309,8 @@ adj_build_sites(const struct map *m, const struct rules *r, const struct board *
 {
 	int i, n = 0;
 
+	if (r->realpolitik)
+		return rp_build_sites(m, b, NULL, p, UNIT_ARMY) + rp_build_sites(m, b, NULL, p, UNIT_FLEET);
 	for (i = 0; i < m->nprovs; i++)
 		n += can_build_in(m, r, b, p, (prov_id)i);
 	return n;
@@ -1427,98 +1429,136 @@ civil_disorder(const struct map *m, const struct rules *r, struct board *a, powe
 	}
 }
 
+/* May the unit of build order o be raised: where a power raises units
+ * (Realpolitik's capitals and naval bases by rp_can_build on b, seat its
+ * capitals now or NULL for the map's; else its home centres, or any
+ * centre with build_anywhere), the province its own and empty on a, not
+ * built in already (built[])? R_OK or why not. */
+static enum reason
+build_place(const struct map *m, const struct rules *r, const struct board *b,
+    const struct board *a, const power_id *seat, const uint8_t *built, const struct order *o)
+{
+	prov_id pr = m->locs[o->loc].prov;
+	power_id pw = o->power;
+
+	if (pw == POWER_NONE)
+		return R_NOT_HOME;
+	if (r->realpolitik)
+		return o->type != UNIT_ARMY && o->type != UNIT_FLEET ? R_BAD_TERRAIN :
+		    rp_can_build(m, b, o->type == UNIT_ARMY ? seat : NULL, pw, (enum unit_type)o->type,
+		    pr);
+	if (!m->provs[pr].supply || (!r->build_anywhere && m->provs[pr].home != pw))
+		return R_NOT_HOME;
+	if (a->owner[pr] != pw)
+		return R_NOT_OWNED;
+	if (board_unit_in(a, m, pr) >= 0 || built[pr])
+		return R_OCCUPIED;
+	return R_OK;
+}
+
+/* Why the unit of build order o cannot stand where it is raised (R_OK
+ * when it can); that location into *at. */
+static enum reason
+build_terrain(const struct map *m, const struct order *o, loc_id *at)
+{
+	prov_id pr = m->locs[o->loc].prov;
+	loc_id l = o->loc;
+
+	if (o->type == UNIT_FLEET) {
+		/* A fleet in a province with two coasts needs its coast
+		 * (DATC 4.B.7); never inland (4.C.4). */
+		if (m->locs[l].coast == 0)
+			l = map_default_loc(m, pr, UNIT_FLEET);
+		if (l == LOC_NONE)
+			return m->provs[pr].ncoasts > 1 ? R_NEED_COAST : R_BAD_TERRAIN;
+		if (!m->locs[l].fleet_ok)
+			return R_BAD_TERRAIN;
+	} else if (o->type == UNIT_ARMY) {
+		l = m->provs[pr].loc;
+		if (!m->locs[l].army_ok)
+			return R_BAD_TERRAIN;
+	} else {
+		return R_BAD_TERRAIN;
+	}
+	*at = l;
+	return R_OK;
+}
+
+/* Removal order o on a, with due[] the adjustments left: R_OK when a
+ * unit was removed, or why not. */
+static enum reason
+remove_unit(const struct map *m, struct board *a, const struct order *o, int *due)
+{
+	int u = board_unit_in(a, m, m->locs[o->loc].prov);
+
+	if (u < 0)
+		return R_NO_UNIT;
+	if (o->power != POWER_NONE && a->units[u].power != o->power)
+		return R_FOREIGN_UNIT;
+	if (due[a->units[u].power] >= 0)
+		return R_NO_REMOVALS;
+	due[a->units[u].power]++;
+	board_remove_unit(a, u);
+	return R_OK;
+}
+
+/* One adjustment order o on res->after, with due[] the adjustments left
+ * and built[] the provinces built in. */
+static enum reason
+adjust_one(const struct map *m, const struct rules *r, const struct board *b,
+    const power_id *seat, const struct order *o, int *due, uint8_t *built,
+    struct phase_result *res)
+{
+	power_id pw = o->power;
+	enum reason why;
+	loc_id l = LOC_NONE;
+
+	if (o->kind == ORDER_WAIVE) {
+		if (pw == POWER_NONE || due[pw] <= 0)
+			return R_NO_BUILDS;
+		due[pw]--;
+		return R_OK;
+	}
+	if (o->kind != ORDER_BUILD && o->kind != ORDER_REMOVE && o->kind != ORDER_DISBAND)
+		return R_WRONG_PHASE;
+	if (o->loc == LOC_NONE)
+		return R_NO_UNIT;
+	if (o->kind != ORDER_BUILD)
+		return remove_unit(m, &res->after, o, due);
+	why = build_place(m, r, b, &res->after, seat, built, o);
+	if (why == R_OK)
+		why = build_terrain(m, o, &l);
+	if (why == R_OK && due[pw] <= 0)
+		why = R_NO_BUILDS;
+	if (why != R_OK)
+		return why;
+	due[pw]--;
+	built[m->locs[o->loc].prov] = 1;
+	board_add_unit(&res->after, (enum unit_type)o->type, pw, l);
+	return R_OK;
+}
+
 static void
 resolve_adjustments(const struct map *m, const struct rules *r, const struct board *b,
-    const struct order *orders, int norders, struct phase_result *res)
+    const power_id *seat, const struct order *orders, int norders, struct phase_result *res)
 {
 	int due[MAP_MAX_POWERS];
 	uint8_t built[MAP_MAX_PROVS];
-	struct board *a = &res->after;
 	int i, p;
 
-	*a = *b;
+	res->after = *b;
 	res->nunits = 0;
 	res->nremoved = 0;
 	memset(built, 0, sizeof built);
 	for (p = 0; p < m->npowers; p++)
 		due[p] = adj_builds_due(m, b, (power_id)p);
-
 	for (i = 0; i < norders; i++) {
-		const struct order *o = &orders[i];
-		power_id pw = o->power;
-		enum reason why = R_OK;
-		prov_id pr;
-		int u;
-
 		res->order_unit[i] = NONE;
-		if (o->kind == ORDER_WAIVE) {
-			if (pw == POWER_NONE || due[pw] <= 0)
-				why = R_NO_BUILDS;
-			else
-				due[pw]--;
-			res->reason[i] = (uint8_t)why;
-			continue;
-		}
-		if (o->kind != ORDER_BUILD && o->kind != ORDER_REMOVE && o->kind != ORDER_DISBAND) {
-			res->reason[i] = R_WRONG_PHASE;
-			continue;
-		}
-		if (o->loc == LOC_NONE) {
-			res->reason[i] = R_NO_UNIT;
-			continue;
-		}
-		pr = m->locs[o->loc].prov;
-		if (o->kind == ORDER_BUILD) {
-			loc_id l = o->loc;
-			if (pw == POWER_NONE)
-				why = R_NOT_HOME;
-			else if (!m->provs[pr].supply || (!r->build_anywhere && m->provs[pr].home != pw))
-				why = R_NOT_HOME;
-			else if (a->owner[pr] != pw)
-				why = R_NOT_OWNED;
-			else if (board_unit_in(a, m, pr) >= 0 || built[pr])
-				why = R_OCCUPIED;
-			else if (o->type == UNIT_FLEET) {
-				/* A fleet in a province with two coasts needs its coast
-				 * (DATC 4.B.7); never inland (4.C.4). */
-				if (m->locs[l].coast == 0)
-					l = map_default_loc(m, pr, UNIT_FLEET);
-				if (l == LOC_NONE)
-					why = m->provs[pr].ncoasts > 1 ? R_NEED_COAST : R_BAD_TERRAIN;
-				else if (!m->locs[l].fleet_ok)
-					why = R_BAD_TERRAIN;
-			} else if (o->type == UNIT_ARMY) {
-				l = m->provs[pr].loc;
-				if (!m->locs[l].army_ok)
-					why = R_BAD_TERRAIN;
-			} else {
-				why = R_BAD_TERRAIN;
-			}
-			if (why == R_OK && due[pw] <= 0)
-				why = R_NO_BUILDS;
-			if (why == R_OK) {
-				due[pw]--;
-				built[pr] = 1;
-				board_add_unit(a, (enum unit_type)o->type, pw, l);
-			}
-		} else {
-			u = board_unit_in(a, m, pr);
-			if (u < 0)
-				why = R_NO_UNIT;
-			else if (pw != POWER_NONE && a->units[u].power != pw)
-				why = R_FOREIGN_UNIT;
-			else if (due[a->units[u].power] >= 0)
-				why = R_NO_REMOVALS;
-			if (why == R_OK) {
-				due[a->units[u].power]++;
-				board_remove_unit(a, u);
-			}
-		}
-		res->reason[i] = (uint8_t)why;
+		res->reason[i] = (uint8_t)adjust_one(m, r, b, seat, &orders[i], due, built, res);
 	}
 	for (p = 0; p < m->npowers; p++)
 		if (due[p] < 0)
-			civil_disorder(m, r, a, (power_id)p, -due[p], res);
+			civil_disorder(m, r, &res->after, (power_id)p, -due[p], res);
 }
 
 /* --------------------------------------------------------------- phases -- */
@@ -1575,9 +1615,19 @@ adj_resolve(const struct map *m, const struct rules *r, const struct board *b,
 		resolve_retreats(m, r, b, orders, norders, res);
 		break;
 	default:
-		resolve_adjustments(m, r, b, orders, norders, res);
+		resolve_adjustments(m, r, b, NULL, orders, norders, res);
 		break;
 	}
+}
+
+void
+adj_resolve_supply(const struct map *m, const struct rules *r, const struct board *b,
+    const power_id *seat, const struct order *orders, int norders, struct phase_result *res)
+{
+	if (norders > ADJ_MAX_ORDERS)
+		norders = ADJ_MAX_ORDERS;
+	res->norders = norders;
+	resolve_adjustments(m, r, b, seat, orders, norders, res);
 }
 
 static bool

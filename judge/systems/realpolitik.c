@@ -10,8 +10,8 @@
  *   "whoever is there at the end of the Fall";
  * - supply each Winter: builds only where rp_can_build allows (armies in
  *   the capitals, fleets in the naval bases, stacks allowed), checked when
- *   the order is given (check_order) and settled over the engine's
- *   standard adjustments;
+ *   the order is given (check_order) and settled, by the engine
+ *   (adj_resolve_supply) with the capitals where they stand now;
  * - capitals: a lost capital moves to the centre its power named (CAPITAL)
  *   or by default (rp_capital_default), and back when it is retaken;
  * - RELINQUISH: a power gives up a centre when the phase is processed;
@@ -212,7 +212,8 @@ fall_start(const struct rp *s, const struct map *m, const struct board *like, st
 			board_add_unit(b, UNIT_ARMY, s->held[q], m->provs[q].loc);
 }
 
-/* How many units power p may raise on b now (its sites, armies and fleets). */
+/* How many provinces power p may raise a unit in on b now (armies and
+ * fleets). */
 static int
 build_sites(const struct game *g, const struct board *b, power_id p)
 {
@@ -223,35 +224,58 @@ build_sites(const struct game *g, const struct board *b, power_id p)
 	    rp_build_sites(g->map, b, NULL, p, UNIT_FLEET);
 }
 
-/* The judge's count of p's build sites in g's Winter, with an order it
- * may give in a place it has not ordered yet: the first capital it may
- * raise an army in ("A ber"), else the first naval base ("F stp/nc"). The
- * loops run backwards so that the first one found is written last. */
+/* How many units power p may raise on b: all its builds due when it has a
+ * capital or naval base to raise them in (a stack takes any number), else
+ * none. */
 static int
-rp_build_sites_op(const struct game *g, power_id p, char *example, size_t size)
+raisable(const struct game *g, const struct board *b, power_id p)
+{
+	int due = adj_builds_due(g->map, b, p);
+
+	return due > 0 && build_sites(g, b, p) > 0 ? due : 0;
+}
+
+/* The first place power p may raise a unit in on g's board, as a build
+ * order names it ("A ber", else a naval base "F stp/nc"), into example;
+ * when fresh, only a place p has no order for yet. Returns false when
+ * there is none. The loops run backwards so that the first one found is
+ * written last. */
+static bool
+example_site(const struct game *g, power_id p, bool fresh, char *example, size_t size)
 {
 	const struct map *m = g->map;
 	power_id seat[MAP_MAX_PROVS];
+	bool found = false;
 	int q, t;
 
-	if (example == NULL)
-		return build_sites(g, &g->board, p);
-	snprintf(example, size, "A %s", m->provs[0].abbr);
 	army_seats(g, seat);
 	for (t = UNIT_FLEET; t >= UNIT_ARMY; t--)
 		for (q = m->nprovs - 1; q >= 0; q--) {
 			const struct province *pr = &m->provs[q];
 			loc_id l = t == UNIT_ARMY ? pr->loc : map_default_loc(m, (prov_id)q, UNIT_FLEET);
 			if (rp_can_build(m, &g->board, t == UNIT_ARMY ? seat : NULL, p, (enum unit_type)t,
-			    (prov_id)q) != R_OK || game_ordered_in(g, p, (prov_id)q))
+			    (prov_id)q) != R_OK || (fresh && game_ordered_in(g, p, (prov_id)q)))
 				continue;
 			if (l == LOC_NONE && pr->ncoasts > 0)
 				l = pr->coast[0];
-			if (l != LOC_NONE)
-				snprintf(example, size, "%c %s", unit_letter((enum unit_type)t),
-				    m->locs[l].name);
+			if (l == LOC_NONE)
+				continue;
+			snprintf(example, size, "%c %s", unit_letter((enum unit_type)t), m->locs[l].name);
+			found = true;
 		}
-	return build_sites(g, &g->board, p);
+	return found;
+}
+
+/* The judge's count of the units p may raise in g's Winter, with an order
+ * it may give: in a place it has not ordered yet, else onto a stack it
+ * is raising. */
+static int
+rp_build_sites_op(const struct game *g, power_id p, char *example, size_t size)
+{
+	if (example != NULL && !example_site(g, p, true, example, size) &&
+	    !example_site(g, p, false, example, size))
+		snprintf(example, size, "A %s", g->map->provs[0].abbr);
+	return raisable(g, &g->board, p);
 }
 
 /* Must the Winter be played on b: a power to remove units, or one to
@@ -261,11 +285,9 @@ adjustments_needed(const struct game *g, const struct board *b)
 {
 	int p;
 
-	for (p = 0; p < g->map->npowers; p++) {
-		int due = adj_builds_due(g->map, b, (power_id)p);
-		if (due < 0 || (due > 0 && build_sites(g, b, (power_id)p) > 0))
+	for (p = 0; p < g->map->npowers; p++)
+		if (adj_builds_due(g->map, b, (power_id)p) < 0 || raisable(g, b, (power_id)p) > 0)
 			return true;
-	}
 	return false;
 }
 
@@ -331,38 +353,32 @@ relinquish(struct game *g, struct board *b, struct buf *out)
 
 /* ----------------------------------------------------------------- supply -- */
 
-/* Why power p may not raise the unit of build order o on b (R_OK when it
- * may); where it is raised into *at. */
-static enum reason
-build_check(const struct game *g, const struct board *b, power_id p, const struct order *o,
-    loc_id *at)
+/* The Winter b settled by the engine with the orders, the capitals where
+ * they stand now, into res. */
+static void
+resolve_supply(const struct game *g, const struct board *b, const struct order *orders,
+    int norders, struct phase_result *res)
 {
-	const struct map *m = g->map;
 	power_id seat[MAP_MAX_PROVS];
-	prov_id pr = m->locs[o->loc].prov;
-	loc_id l = o->loc;
+
+	army_seats(g, seat);
+	adj_resolve_supply(g->map, &g->rules, b, seat, orders, norders, res);
+}
+
+/* Why power p may not raise the unit of build order o now (R_OK when it
+ * may): the order settled alone. */
+static enum reason
+build_check(const struct game *g, power_id p, const struct order *o)
+{
+	struct phase_result *res = xmalloc(sizeof *res);
+	struct order own = *o;
 	enum reason why;
 
-	if (p == POWER_NONE)
-		return R_NOT_HOME;
-	army_seats(g, seat);
-	why = rp_can_build(m, b, o->type == UNIT_ARMY ? seat : NULL, p, (enum unit_type)o->type, pr);
-	if (why != R_OK)
-		return why;
-	if (o->type == UNIT_FLEET) {
-		if (m->locs[l].coast == 0)
-			l = map_default_loc(m, pr, UNIT_FLEET);
-		if (l == LOC_NONE)
-			return m->provs[pr].ncoasts > 1 ? R_NEED_COAST : R_BAD_TERRAIN;
-		if (!m->locs[l].fleet_ok)
-			return R_BAD_TERRAIN;
-	} else {
-		l = m->provs[pr].loc;
-		if (!m->locs[l].army_ok)
-			return R_BAD_TERRAIN;
-	}
-	*at = l;
-	return R_OK;
+	own.power = p;
+	resolve_supply(g, &g->board, &own, 1, res);
+	why = (enum reason)res->reason[0];
+	free(res);
+	return why;
 }
 
 /* Why build order o of p is refused (why, not R_OK), in plain words. */
@@ -427,7 +443,6 @@ static int
 rp_check_order(const struct game *g, power_id p, const struct order *o, struct buf *reply)
 {
 	enum reason why;
-	loc_id at;
 
 	if (g->board.phase == PHASE_MOVEMENT && g->rules.realpolitik &&
 	    o->kind != ORDER_REVIVE && o->kind != ORDER_INSURRECTION)
@@ -435,7 +450,7 @@ rp_check_order(const struct game *g, power_id p, const struct order *o, struct b
 	if (g->board.phase != PHASE_ADJUSTMENT || o->kind != ORDER_BUILD || o->loc == LOC_NONE ||
 	    adj_builds_due(g->map, &g->board, p) <= 0)
 		return 1;
-	why = build_check(g, &g->board, p, o, &at);
+	why = build_check(g, p, o);
 	if (why == R_OK)
 		return 0;
 	buf_puts(reply, "  REFUSED: ");
@@ -444,51 +459,12 @@ rp_check_order(const struct game *g, power_id p, const struct order *o, struct b
 	return -1;
 }
 
-/* One build or waiver of orders[i], with due[] the builds left. */
-static enum reason
-settle_build(const struct turn *t, const struct order *o, int *due)
-{
-	const struct board *b = t->before;
-	power_id p = o->power;
-	enum reason why;
-	loc_id at;
-
-	if (o->kind == ORDER_WAIVE)
-		why = p == POWER_NONE || due[p] <= 0 ? R_NO_BUILDS : R_OK;
-	else if (o->loc == LOC_NONE)
-		why = R_NO_UNIT;
-	else if ((why = build_check(t->g, b, p, o, &at)) == R_OK && due[p] <= 0)
-		why = R_NO_BUILDS;
-	if (why != R_OK)
-		return why;
-	due[p]--;
-	if (o->kind == ORDER_BUILD)
-		board_add_unit(&t->res->after, (enum unit_type)o->type, p, at);
-	return R_OK;
-}
-
-/* The Winter by the Realpolitik supply rules, over the engine's result:
- * removals and civil disorder as the engine settles them, builds and
- * waivers here. */
+/* The Winter by the Realpolitik supply rules: the engine's, with the
+ * capitals where they stand now (moved by this system). */
 static void
 settle_adjustments(struct turn *t)
 {
-	const struct map *m = t->g->map;
-	struct order *own = xmalloc((size_t)(t->norders + 1) * sizeof *own);
-	int due[MAP_MAX_POWERS], i, p;
-
-	for (i = 0; i < t->norders; i++) {
-		own[i] = t->orders[i];
-		if (own[i].kind == ORDER_BUILD || own[i].kind == ORDER_WAIVE)
-			own[i].kind = ORDER_HOLD;	/* the engine passes over it */
-	}
-	adj_resolve(m, &t->g->rules, t->before, own, t->norders, t->res, NULL);
-	free(own);
-	for (p = 0; p < m->npowers; p++)
-		due[p] = adj_builds_due(m, t->before, (power_id)p);
-	for (i = 0; i < t->res->norders; i++)
-		if (t->orders[i].kind == ORDER_BUILD || t->orders[i].kind == ORDER_WAIVE)
-			t->res->reason[i] = (uint8_t)settle_build(t, &t->orders[i], due);
+	resolve_supply(t->g, t->before, t->orders, t->norders, t->res);
 }
 
 /* "Germany: 1 build not used." for a power that raised fewer units than
@@ -500,14 +476,13 @@ report_unused(const struct turn *t)
 	int p, i;
 
 	for (p = 0; p < m->npowers; p++) {
-		int due = adj_builds_due(m, t->before, (power_id)p), used = 0, sites;
-		if (due <= 0)
+		int due = raisable(t->g, t->before, (power_id)p), used = 0;
+		if (due == 0)
 			continue;
-		sites = build_sites(t->g, t->before, (power_id)p);
 		for (i = 0; i < t->res->norders; i++)
 			used += t->orders[i].power == p && t->res->reason[i] == R_OK &&
 			    (t->orders[i].kind == ORDER_BUILD || t->orders[i].kind == ORDER_WAIVE);
-		if (used < due && used < sites)
+		if (used < due)
 			buf_printf(t->report, "%s: %d build%s not used.\n", m->powers[p].name,
 			    due - used, due - used == 1 ? "" : "s");
 	}
@@ -518,17 +493,16 @@ static const char *
 adjustment_words(const struct game *g, const struct board *b, power_id p, char *out,
     size_t size)
 {
-	int due = adj_builds_due(g->map, b, p), sites = build_sites(g, b, p);
+	int due = adj_builds_due(g->map, b, p);
 
 	if (due < 0)
 		snprintf(out, size, "removes %d", -due);
 	else if (due == 0)
 		snprintf(out, size, "no change");
-	else if (sites == 0)
+	else if (raisable(g, b, p) == 0)
 		snprintf(out, size, "no capital or naval base to raise a unit in");
 	else
-		snprintf(out, size, "builds %d%s", due < sites ? due : sites,
-		    due > sites ? " (no room for more)" : "");
+		snprintf(out, size, "builds %d", due);
 	return out;
 }
 
@@ -984,6 +958,7 @@ static const struct system_command rp_commands[] = {
 
 const struct rule_system realpolitik_system = {
 	.name = "realpolitik",
+	.called = "Realpolitik game",
 	.turn = rp_turn,
 	.ended = rp_ended,
 	.fields = &rp_table,

@@ -40,6 +40,8 @@
 	"\n" DEADLINE_AT_10
 
 static struct names *standard_names;
+static struct map *rp_map;		/* the variant realpolitik */
+static struct names *rp_names;
 
 /* The seven delegations: England has two members, the others one. */
 static const struct {
@@ -74,6 +76,10 @@ static const struct map *
 fake_variant(void *ctx, const char *name, const struct names **nm)
 {
 	(void)ctx;
+	if (strcmp(name, "realpolitik") == 0) {
+		*nm = rp_names;
+		return rp_map;
+	}
 	if (strcmp(name, "standard") != 0)
 		return NULL;
 	*nm = standard_names;
@@ -347,7 +353,9 @@ group_setup(void **state)
 {
 	(void)state;
 	standard_names = names_new(test_standard_map());
-	return standard_names ? 0 : -1;
+	rp_map = test_load_map("maps/realpolitik/variant.xml");
+	rp_names = rp_map ? names_new(rp_map) : NULL;
+	return standard_names && rp_names ? 0 : -1;
 }
 
 static int
@@ -355,6 +363,8 @@ group_teardown(void **state)
 {
 	(void)state;
 	names_free(standard_names);
+	names_free(rp_names);
+	map_free(rp_map);
 	return 0;
 }
 
@@ -1245,6 +1255,22 @@ test_host_newgame(void **state)
 	assert_null(judge_find_game(&t->j, "g4"));
 }
 
+/* A Realpolitik game's welcome mails call it one, without the variant's
+ * title or the standard rules' edition. */
+static void
+test_realpolitik_welcome(void **state)
+{
+	struct tj *t = *state;
+	const struct outmsg *o;
+
+	host(t, "NEWGAME rp9 realpolitik GM teacher@school.example\n"
+	    "DELEGATION France f@school.example PASSWORD france-pw\n", T0);
+	o = sent(t, "teacher@school.example", "[rp9] you are its game master");
+	assert_line(o->text, "You are the game master of the Realpolitik game rp9, run by mail");
+	o = sent(t, "f@school.example", "[rp9] you play France");
+	assert_line(o->text, "You play France in the Realpolitik game rp9, run by mail");
+}
+
 /* A NEWGAME refused by mail gives no authority: the lines after it are
  * ignored as in any message without a GAME line (gm-by-mail.out, MAIL 1),
  * even from the address of the GM of a game made in the same second. */
@@ -1590,6 +1616,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_host_mail, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_system_reads_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_host_newgame, setup_empty, teardown),
+		cmocka_unit_test_setup_teardown(test_realpolitik_welcome, setup_empty, teardown),
 		cmocka_unit_test_setup_teardown(test_refused_newgame_gives_no_authority, setup_empty,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_spring_1901, setup, teardown),

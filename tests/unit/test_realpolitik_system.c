@@ -3,7 +3,8 @@
  * (judge/systems/realpolitik.c): its state through the game file and the
  * history record and back, damaged lines refused; occupation on the even
  * move, a lost capital moved by default and back, a centre relinquished,
- * builds checked when given, the sole remaining power, an adjourned game.
+ * builds checked when given, several builds stacked in one capital by
+ * mail, the sole remaining power, an adjourned game.
  */
 #include "../support/testutil.h"
 
@@ -12,6 +13,8 @@
 #include <string.h>
 
 #include "../../judge/game.h"
+#include "../../judge/ordering.h"
+#include "../../judge/status.h"
 #include "../../judge/system.h"
 #include "../../judge/systems/realpolitik.h"
 #include "../../judge/systems/systems.h"
@@ -168,24 +171,33 @@ test_damaged_lines(void **unused)
 	game_free(g);
 }
 
-/* Play g's phase with no orders (every unit holds) through the system;
- * the report into report. */
+/* Play g's phase with the n orders through the system; the report into
+ * report. */
 static void
-play(struct game *g, struct buf *report)
+play_with(struct game *g, const struct order *orders, int n, struct buf *report)
 {
 	struct phase_result *res = malloc(sizeof *res);
 	struct turn t;
 
 	assert_non_null(res);
 	memset(&t, 0, sizeof t);
-	adj_resolve(g->map, &g->rules, &g->board, NULL, 0, res, NULL);
+	adj_resolve(g->map, &g->rules, &g->board, orders, n, res, NULL);
 	t.g = g;
 	t.before = &g->board;
+	t.orders = orders;
+	t.norders = n;
 	t.res = res;
 	t.report = report;
 	g->sys->turn(&t);
 	g->board = t.next;
 	free(res);
+}
+
+/* Play g's phase with no orders (every unit holds). */
+static void
+play(struct game *g, struct buf *report)
+{
+	play_with(g, NULL, 0, report);
 }
 
 /* Move the unit in province from to province to (setting up positions). */
@@ -289,6 +301,92 @@ test_builds_checked(void **unused)
 	game_free(g);
 }
 
+/* Give power p's line to g as a mail does; what the reply says after the
+ * line's verdict: what is left to order, into todo. */
+static enum taken
+give(struct game *g, power_id p, const char *line, struct buf *todo)
+{
+	struct buf reply;
+	enum taken t;
+
+	buf_init(&reply, 1024);
+	t = ordering_take(g, p, line, strlen(line), &reply);
+	buf_free(&reply);
+	buf_truncate(todo, 0);
+	status_what_to_do(g, p, todo);
+	return t;
+}
+
+/* The units of power p in province name on b. */
+static int
+units_in(const struct board *b, power_id p, const char *name)
+{
+	int i, n = 0;
+
+	for (i = 0; i < b->nunits; i++)
+		n += b->units[i].power == p && m->locs[b->units[i].loc].prov == pr(name);
+	return n;
+}
+
+/* Play g's phase with the orders its delegations hold, as the judge
+ * does. */
+static void
+play_orders(struct game *g, struct buf *report)
+{
+	struct order orders[GAME_MAX_ORDERS];
+	int n = 0, p, k;
+
+	for (p = 0; p < m->npowers; p++)
+		for (k = 0; k < g->del[p].norders; k++) {
+			assert_true(n < GAME_MAX_ORDERS);
+			orders[n] = g->del[p].orders[k];
+			orders[n++].power = (power_id)p;
+		}
+	play_with(g, orders, n, report);
+}
+
+/* Germany, four builds due, raises three armies in Berlin and a fleet in
+ * Kiel by mail: each "Build A Berlin" is another unit of the stack while
+ * builds are left, the reply counting down; a fifth replaces the last. */
+static void
+test_builds_stacked(void **unused)
+{
+	struct game *g = new_game();
+	struct buf todo, report;
+	power_id ger = pw("Germany");
+
+	(void)unused;
+	buf_init(&todo, 1024);
+	buf_init(&report, 1 << 16);
+	g->board.season = SEASON_WINTER;
+	g->board.phase = PHASE_ADJUSTMENT;
+	g->board.owner[pr("hol")] = ger;
+	g->board.owner[pr("den")] = ger;
+	g->board.owner[pr("bel")] = ger;
+	g->board.owner[pr("swe")] = ger;
+	/* Three places, but all four: a capital takes a stack. */
+	assert_int_equal(game_build_sites(g, ger), 4);
+	assert_int_equal(give(g, ger, "Build A Berlin", &todo), TAKE_DONE);
+	assert_non_null(strstr(buf_str(&todo), "3 more builds"));
+	assert_int_equal(give(g, ger, "Build A Berlin", &todo), TAKE_DONE);
+	assert_int_equal(give(g, ger, "Build A Berlin", &todo), TAKE_DONE);
+	assert_non_null(strstr(buf_str(&todo), "1 more build (\"Build A mun\""));
+	assert_int_equal(g->del[ger].norders, 3);
+	assert_false(game_orders_complete(g, ger));
+	assert_int_equal(give(g, ger, "Build F Kiel", &todo), TAKE_DONE);
+	assert_true(game_orders_complete(g, ger));
+	assert_int_equal(give(g, ger, "Build A Berlin", &todo), TAKE_DONE);
+	assert_int_equal(g->del[ger].norders, 4);
+	play_orders(g, &report);
+	assert_int_equal(units_in(&g->board, ger, "ber"), 4);
+	assert_int_equal(units_in(&g->board, ger, "kie"), 2);
+	assert_int_equal(board_count_units(&g->board, ger), 7);
+	assert_null(strstr(buf_str(&report), "not used"));
+	buf_free(&todo);
+	buf_free(&report);
+	game_free(g);
+}
+
 /* The game is won by the sole remaining power, not by a count of centres. */
 static void
 test_sole_power(void **unused)
@@ -358,6 +456,7 @@ main(void)
 		cmocka_unit_test(test_damaged_lines),
 		cmocka_unit_test(test_occupation_and_capital),
 		cmocka_unit_test(test_builds_checked),
+		cmocka_unit_test(test_builds_stacked),
 		cmocka_unit_test(test_sole_power),
 		cmocka_unit_test(test_adjourned),
 	};
