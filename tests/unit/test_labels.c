@@ -237,11 +237,9 @@ struct known {
 
 static const struct known unavoidable[] = {
 	{ "standard", NULL, "cly", NARROW },
-	{ "standard", NULL, "lvp", UNDER },
 	{ "muna", NULL, "dal", NARROW },
 	{ "muna", NULL, "lan", NARROW },
 	{ "muna", NULL, "mon", UNDER },
-	{ "muna", NULL, "sln", UNDER },
 	{ NULL, NULL, NULL, NULL },
 };
 
