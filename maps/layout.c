@@ -139,9 +139,9 @@ curve_meets_names(const struct map *m, const struct geometry *g, struct geo_poin
 	return false;
 }
 
-struct geo_point
+bool
 layout_arrow_bend(const struct map *m, const struct geometry *g, struct geo_point a,
-    struct geo_point b)
+    struct geo_point b, struct geo_point *c)
 {
 	static const double along[] = { 0.5, 0.4, 0.6, 0.3, 0.7 };
 	/* How far the ends may turn: tan 40, 60 and 70 degrees; the gentlest
@@ -151,8 +151,9 @@ layout_arrow_bend(const struct map *m, const struct geometry *g, struct geo_poin
 	double dx = b.x - a.x, dy = b.y - a.y, len = sqrt(dx * dx + dy * dy), s;
 	int i, k, side;
 
+	*c = mid;
 	if (len < 1 || !curve_meets_names(m, g, a, mid, b, 0))
-		return mid;
+		return false;
 	for (i = 0; i < (int)(sizeof slope / sizeof slope[0]); i++)
 		for (s = BEND_STEP; s <= BEND_MOST; s += BEND_STEP)
 			for (k = 0; k < (int)(sizeof along / sizeof along[0]); k++) {
@@ -161,13 +162,15 @@ layout_arrow_bend(const struct map *m, const struct geometry *g, struct geo_poin
 				if (s > slope[i] * most || (i > 0 && s <= slope[i - 1] * most))
 					continue;
 				for (side = 1; side >= -1; side -= 2) {
-					struct geo_point c = { a.x + dx * along[k] - dy / len * s * side,
+					struct geo_point k1 = { a.x + dx * along[k] - dy / len * s * side,
 						a.y + dy * along[k] + dx / len * s * side };
-					if (!curve_meets_names(m, g, a, c, b, BEND_PAD))
-						return c;
+					if (curve_meets_names(m, g, a, k1, b, BEND_PAD))
+						continue;
+					*c = k1;
+					return true;
 				}
 			}
-	return mid;
+	return false;
 }
 
 /* How many unit places of provinces other than l's box r covers. */

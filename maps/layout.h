@@ -5,7 +5,8 @@
  *
  * API
  *
- *	struct geo_point c = layout_arrow_bend(m, g, from, to);
+ *	struct geo_point c;
+ *	layout_arrow_bend(m, g, from, to, &c);	// true when bent
  *	// the arrow is the quadratic Bézier curve from, c, to
  *	struct geo_point d = layout_dislodged_at(m, g, loc);
  *	struct geo_point s = layout_seat_at(m, g, prov, LAYOUT_SEAT_ALONE);
@@ -29,13 +30,15 @@
 enum layout_seat { LAYOUT_SEAT_ALONE, LAYOUT_SEAT_CAPITAL, LAYOUT_SEAT_BASE };
 
 /*
- * The control point of the arrow from a to b: their midpoint (a straight
- * line) when the line meets no name, else the nearest point off the line
- * whose gentle curve (its ends turned at most 40 degrees from the line)
- * keeps a pixel from every name; the midpoint when there is none.
+ * The control point, into *c, of the arrow from a to b: their midpoint (a
+ * straight line) when the line meets no name, else the nearest point off
+ * the line whose curve, the gentlest that can (its ends turned at most
+ * 40, else 60, else 70 degrees from the line), keeps a pixel from every
+ * name. Returns true when the arrow is bent (false: *c is the midpoint,
+ * also when no curve keeps off the names).
  */
-struct geo_point layout_arrow_bend(const struct map *m, const struct geometry *g,
-    struct geo_point a, struct geo_point b);
+bool layout_arrow_bend(const struct map *m, const struct geometry *g, struct geo_point a,
+    struct geo_point b, struct geo_point *c);
 
 /* The point at t (0 to 1) of the quadratic Bézier curve a, c, b. */
 struct geo_point layout_bezier(struct geo_point a, struct geo_point c, struct geo_point b,

@@ -675,12 +675,12 @@ static bool
 arrow(struct ctx *c, xmlNodePtr layer, struct geo_point a, struct geo_point b, double cut_a,
     double cut_b, const char *cls, const char *marker, const struct pen *pen)
 {
-	struct geo_point k = layout_arrow_bend(c->m, c->g, a, b), p, q, mid = midpoint(a, b);
+	struct geo_point k, p, q;
 	double t0, t1, len = hypot(b.x - a.x, b.y - a.y);
 	char d[200], s[6][32];
 	struct shape sh;
 
-	if ((k.x == mid.x && k.y == mid.y) || len <= cut_a + cut_b + 1.0)
+	if (!layout_arrow_bend(c->m, c->g, a, b, &k) || len <= cut_a + cut_b + 1.0)
 		return line(layer, a, b, cut_a, cut_b, cls, marker, pen);
 	t0 = curve_cut(a, k, b, cut_a, false);
 	t1 = curve_cut(a, k, b, cut_b, true);
@@ -702,10 +702,10 @@ arrow(struct ctx *c, xmlNodePtr layer, struct geo_point a, struct geo_point b, d
 static struct geo_point
 arrow_middle(const struct ctx *c, struct geo_point a, struct geo_point b)
 {
-	struct geo_point k = layout_arrow_bend(c->m, c->g, a, b), mid = midpoint(a, b);
+	struct geo_point k;
 
-	if (k.x == mid.x && k.y == mid.y)
-		return mid;
+	if (!layout_arrow_bend(c->m, c->g, a, b, &k))
+		return midpoint(a, b);
 	return layout_bezier(a, k, b, 0.5);
 }
 

@@ -322,10 +322,8 @@ count_crossings(const struct map *m, const struct geometry *g, int *nmoves, int 
 			(*nmoves)++;
 			ends[0] = g->unit[a];
 			ends[1] = g->unit[b];
-			c = layout_arrow_bend(m, g, ends[0], ends[1]);
 			/* Not bent: the control point is the midpoint, the curve a line. */
-			*nbent += fabs(c.x - (ends[0].x + ends[1].x) / 2) > 1e-9 ||
-			    fabs(c.y - (ends[0].y + ends[1].y) / 2) > 1e-9;
+			*nbent += layout_arrow_bend(m, g, ends[0], ends[1], &c);
 			for (p = 0; p < m->nprovs; p++) {
 				struct box r = label_box(m, g, (prov_id)p);
 				if (!curve_meets_box(ends[0], c, ends[1], &r))
@@ -566,6 +564,14 @@ test_geometry_helpers(void **state)
 	assert_false(segment_meets_box((struct geo_point){ -5, -1 }, (struct geo_point){ 15, -1 }, &r));
 	assert_false(segment_meets_box((struct geo_point){ -5, 0 }, (struct geo_point){ 0, -5 }, &r));
 	assert_true(segment_meets_box((struct geo_point){ -5, 6 }, (struct geo_point){ 6, -5 }, &r));
+	/* A curve whose control point is the midpoint is the line; one bent
+	 * 20 up passes 10 above the middle. */
+	assert_true(curve_meets_box((struct geo_point){ 0, 0 }, (struct geo_point){ 10, 0 },
+	    (struct geo_point){ 20, 0 }, &(struct box){ 8, -1, 12, 1 }));
+	assert_false(curve_meets_box((struct geo_point){ 0, 0 }, (struct geo_point){ 10, -20 },
+	    (struct geo_point){ 20, 0 }, &(struct box){ 8, -1, 12, 1 }));
+	assert_true(curve_meets_box((struct geo_point){ 0, 0 }, (struct geo_point){ 10, -20 },
+	    (struct geo_point){ 20, 0 }, &(struct box){ 8, -11, 12, -9 }));
 	outline_parse("sq", "M0,0l10,0 0,10 -10,0zM30,30L40,30 40,40z", &o);
 	assert_int_equal(o.n, 7);
 	assert_true(outline_holds_box(&o, &in));
