@@ -1,5 +1,6 @@
 POUCH_SRCS += \
 	maps/geometry.c \
+	maps/layout.c \
 	maps/pages.c \
 	maps/render.c \
 	maps/variant.c

@@ -16,6 +16,8 @@
 
 #include <libxml/tree.h>
 
+#include "layout.h"
+
 #define SVG_NS "http://www.w3.org/2000/svg"
 
 #define LAND_FILL "#ece6d2"
@@ -201,17 +203,9 @@ render_province_fill(const struct map *m, const struct board *b, prov_id p, char
 }
 
 static struct geo_point
-offset(struct geo_point p, double dx, double dy)
-{
-	p.x += dx;
-	p.y += dy;
-	return p;
-}
-
-static struct geo_point
 dislodged_at(const struct ctx *c, loc_id l)
 {
-	return offset(c->g->unit[l], RENDER_DISLODGED_DX, RENDER_DISLODGED_DY);
+	return layout_dislodged_at(c->m, c->g, l);
 }
 
 /* --- layers ------------------------------------------------------------------ */
@@ -442,25 +436,6 @@ has_seats(const struct map *m)
 	return false;
 }
 
-/* Where a seat marker of province i goes: beside its centre marker, on
- * the side away from where its units stand, turned by angle (radians). */
-static struct geo_point
-seat_at(const struct ctx *c, int i, double angle)
-{
-	struct geo_point ce = c->g->centre[i], u = c->g->unit[c->m->provs[i].loc];
-	double dx = ce.x - u.x, dy = ce.y - u.y, len = sqrt(dx * dx + dy * dy);
-
-	if (len < 1) {
-		dx = 1;
-		dy = 0;
-	} else {
-		dx /= len;
-		dy /= len;
-	}
-	return offset(ce, 10 * (dx * cos(angle) - dy * sin(angle)),
-	    10 * (dx * sin(angle) + dy * cos(angle)));
-}
-
 static void
 add_seats(struct ctx *c)
 {
@@ -477,9 +452,11 @@ add_seats(struct ctx *c)
 			set(layer, "id", "seats");
 		}
 		if (pv->capital != POWER_NONE)
-			seat(layer, c->m, pv->capital, seat_at(c, i, both ? 0.7 : 0), true);
+			seat(layer, c->m, pv->capital, layout_seat_at(c->m, c->g, (prov_id)i,
+			    both ? LAYOUT_SEAT_CAPITAL : LAYOUT_SEAT_ALONE), true);
 		if (pv->naval_base != POWER_NONE)
-			seat(layer, c->m, pv->naval_base, seat_at(c, i, both ? -0.7 : 0), false);
+			seat(layer, c->m, pv->naval_base, layout_seat_at(c->m, c->g, (prov_id)i,
+			    both ? LAYOUT_SEAT_BASE : LAYOUT_SEAT_ALONE), false);
 	}
 }
 
@@ -663,6 +640,75 @@ line(xmlNodePtr layer, struct geo_point a, struct geo_point b, double cut_a, dou
 	return true;
 }
 
+static struct geo_point
+midpoint(struct geo_point a, struct geo_point b)
+{
+	struct geo_point p = { (a.x + b.x) / 2, (a.y + b.y) / 2 };
+	return p;
+}
+
+/* The parameter of the curve a, c, b where it is cut away from its end
+ * (at t = 0, or at t = 1 when from_b) from that end. */
+static double
+curve_cut(struct geo_point a, struct geo_point c, struct geo_point b, double cut, bool from_b)
+{
+	struct geo_point end = from_b ? b : a;
+	double lo = 0, hi = 0.5;
+	int i;
+
+	/* Gentle curves go away from either end steadily: halve the interval. */
+	for (i = 0; i < 30; i++) {
+		double t = (lo + hi) / 2;
+		struct geo_point q = layout_bezier(a, c, b, from_b ? 1 - t : t);
+		if (hypot(q.x - end.x, q.y - end.y) < cut)
+			lo = t;
+		else
+			hi = t;
+	}
+	return from_b ? 1 - (lo + hi) / 2 : (lo + hi) / 2;
+}
+
+/* An arrow from a to b with cut_a and cut_b left off its ends, bent
+ * round the names in its way (layout_arrow_bend): a line when it needs
+ * no bend, else a quadratic Bézier path; false when nothing is left. */
+static bool
+arrow(struct ctx *c, xmlNodePtr layer, struct geo_point a, struct geo_point b, double cut_a,
+    double cut_b, const char *cls, const char *marker, const struct pen *pen)
+{
+	struct geo_point k, p, q;
+	double t0, t1, len = hypot(b.x - a.x, b.y - a.y);
+	char d[200], s[6][32];
+	struct shape sh;
+
+	if (!layout_arrow_bend(c->m, c->g, a, b, &k) || len <= cut_a + cut_b + 1.0)
+		return line(layer, a, b, cut_a, cut_b, cls, marker, pen);
+	t0 = curve_cut(a, k, b, cut_a, false);
+	t1 = curve_cut(a, k, b, cut_b, true);
+	p = layout_bezier(a, k, b, t0);
+	q = layout_bezier(a, k, b, t1);
+	/* The control point of the part of the curve from t0 to t1. */
+	k.x = a.x * (1 - t0) * (1 - t1) + k.x * ((1 - t0) * t1 + t0 * (1 - t1)) + b.x * t0 * t1;
+	k.y = a.y * (1 - t0) * (1 - t1) + k.y * ((1 - t0) * t1 + t0 * (1 - t1)) + b.y * t0 * t1;
+	snprintf(d, sizeof d, "M%s,%sQ%s,%s %s,%s", fmt1(p.x, s[0]), fmt1(p.y, s[1]),
+	    fmt1(k.x, s[2]), fmt1(k.y, s[3]), fmt1(q.x, s[4]), fmt1(q.y, s[5]));
+	sh = stroke(layer, "path", cls, pen);
+	shape_set(&sh, "d", d);
+	if (marker)
+		setf(sh.n[sh.count - 1], "marker-end", "url(#%s)", marker);
+	return true;
+}
+
+/* The middle of the arrow from a to b as arrow() draws it. */
+static struct geo_point
+arrow_middle(const struct ctx *c, struct geo_point a, struct geo_point b)
+{
+	struct geo_point k;
+
+	if (!layout_arrow_bend(c->m, c->g, a, b, &k))
+		return midpoint(a, b);
+	return layout_bezier(a, k, b, 0.5);
+}
+
 static void
 ring(xmlNodePtr layer, struct geo_point at, double r, const char *cls, const struct pen *pen)
 {
@@ -688,13 +734,6 @@ cross(xmlNodePtr layer, struct geo_point at, const char *cls, const struct pen *
 
 	snprintf(d, sizeof d, "M%.1f,%.1fl14,14m0,-14l-14,14", at.x - 7, at.y - 7);
 	cross_path(layer, d, cls, pen);
-}
-
-static struct geo_point
-midpoint(struct geo_point a, struct geo_point b)
-{
-	struct geo_point p = { (a.x + b.x) / 2, (a.y + b.y) / 2 };
-	return p;
 }
 
 /* Reasons that mean there was no unit to draw the order from. */
@@ -761,7 +800,7 @@ draw_order(struct ctx *c, xmlNodePtr layer, const struct order *o, bool failed)
 			break;
 		snprintf(cls, sizeof cls, "o%s%s", retreat ? " rt" : "", failed ? " f" : "");
 		use_marker(c, failed ? MK_ARROW_FAILED : MK_ARROW, pw, id);
-		line(layer, from, g->unit[o->dest], UNIT_R + 1, UNIT_R + 2.5, cls, id, &pen);
+		arrow(c, layer, from, g->unit[o->dest], UNIT_R + 1, UNIT_R + 2.5, cls, id, &pen);
 		break;
 	case ORDER_SUPPORT:
 		if (o->target == LOC_NONE)
@@ -772,8 +811,8 @@ draw_order(struct ctx *c, xmlNodePtr layer, const struct order *o, bool failed)
 			ring(layer, g->unit[o->target], RING_R, cls, &pen);
 		} else {
 			use_marker(c, failed ? MK_DOT_FAILED : MK_DOT, pw, id);
-			line(layer, from, midpoint(g->unit[o->target], g->unit[o->dest]), UNIT_R + 1, 2,
-			    cls, id, &pen);
+			line(layer, from, arrow_middle(c, g->unit[o->target], g->unit[o->dest]),
+			    UNIT_R + 1, 2, cls, id, &pen);
 		}
 		break;
 	case ORDER_CONVOY:
@@ -781,8 +820,8 @@ draw_order(struct ctx *c, xmlNodePtr layer, const struct order *o, bool failed)
 			break;
 		snprintf(cls, sizeof cls, "o cv%s", failed ? " f" : "");
 		use_marker(c, failed ? MK_DOT_FAILED : MK_DOT, pw, id);
-		line(layer, from, midpoint(g->unit[o->target], g->unit[o->dest]), UNIT_R + 1, 2, cls,
-		    id, &pen);
+		line(layer, from, arrow_middle(c, g->unit[o->target], g->unit[o->dest]), UNIT_R + 1,
+		    2, cls, id, &pen);
 		break;
 	case ORDER_DISBAND:
 	case ORDER_REMOVE:
@@ -839,7 +878,8 @@ add_orders(struct ctx *c)
 		/* A ring where it may go, and an arrow when there is room for one. */
 		for (k = 0; k < n; k++) {
 			use_marker(c, MK_OPTION, POWER_NONE, id);
-			line(layer, from, c->g->unit[opt[k]], UNIT_R + 1, RING_R - 3, "o op", id, NULL);
+			arrow(c, layer, from, c->g->unit[opt[k]], UNIT_R + 1, RING_R - 3, "o op", id,
+			    NULL);
 			ring(layer, c->g->unit[opt[k]], RING_R - 3, "o op", NULL);
 		}
 	}

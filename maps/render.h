@@ -13,11 +13,13 @@
  * markers (the owner's colour, white when neutral), the orders, province
  * names (with a light halo, so that no order hides one), the units
  * (armies rounded blocks, fleets ship-shaped, in their power's colour;
- * dislodged units set off up and right with a red outline), the
- * phase title and a legend with every power's centres and units.
+ * dislodged units set off with a red outline, up and right unless a name
+ * lies there: layout.h), the phase title and a legend with every power's
+ * centres and units.
  *
  * Orders, in their power's colour over a wider dark edge: moves and
- * retreats are arrows, supports dashed lines to the middle of the
+ * retreats are arrows (bent round the names a straight one would cross:
+ * layout.h), supports dashed lines to the middle of the
  * supported move or to a ring round the supported unit, convoys dotted
  * lines to the middle of the convoyed move, holds a ring, disbands and
  * removals a cross, builds a dashed ring with a plus. With results,
@@ -41,7 +43,8 @@
 #include "../lib/buf.h"
 #include "geometry.h"
 
-/* How far a dislodged unit is drawn from its place (user units). */
+/* How far a dislodged unit is drawn from its place (user units), up and
+ * right unless a name lies there (layout_dislodged_at). */
 #define RENDER_DISLODGED_DX 11.0
 #define RENDER_DISLODGED_DY (-11.0)
 

@@ -882,6 +882,41 @@ def move_units(faces, variant, places, fixed, grids):
                 trial[m]["unit"] = best
 
 
+def unit_anywhere(g, avoid):
+    """Places for a unit anywhere in g, UNIT_STEP apart: 4 from its border
+    (the glyph may reach over it), 11 from the points of avoid."""
+    shape = Shape(g)
+    x0, y0, x1, y1 = g.bounds
+    out = []
+    for x in np.arange(math.ceil(x0), x1, UNIT_STEP):
+        for y in np.arange(math.ceil(y0), y1, UNIT_STEP):
+            q = (float(x), float(y))
+            if min([math.hypot(q[0] - a, q[1] - b) for a, b in avoid] or [99]) < 11:
+                continue
+            if shape.margin(q) >= 4:
+                out.append(q)
+    return out
+
+
+def free_names(faces, variant, places, fixed, grids):
+    """A name that still has no place inside its province (too narrow
+    beside its unit) moves its own unit (not one PLACES fixes) anywhere in
+    the province where the cost is least, when that is less."""
+    trial = {a: {k: v for k, v in pl.items() if k != "label"} for a, pl in places.items()}
+    _, costs = place_labels(faces, variant, trial, grids)
+    for abbr in sorted(a for a, c in costs.items() if c % COVER >= OVERFLOW and a not in fixed):
+        pl = trial[abbr]
+        cost = UnitCost(variant, trial, abbr, grids[abbr])
+        best, bkey = None, cost(pl["unit"])
+        for u in unit_anywhere(faces[abbr], [pl["centre"]] if "centre" in pl else []):
+            key = cost(u)
+            if key is not None and (bkey is None or key < bkey):
+                best, bkey = u, key
+        if best is not None:
+            places[abbr]["unit"] = best
+            trial[abbr]["unit"] = best
+
+
 # --- output -------------------------------------------------------------------
 
 def fmt(v):
@@ -1094,6 +1129,9 @@ def main():
     move_units(pfaces, variant, places, set(a for a, ov in getattr(board, "PLACES", {}).items() if "unit" in ov),
                grids)
     note("units moved off the names' way")
+    free_names(pfaces, variant, places, set(a for a, ov in getattr(board, "PLACES", {}).items() if "unit" in ov),
+               grids)
+    note("units moved out of narrow provinces' names")
     failed, _ = place_labels(pfaces, variant, places, grids)
     note("names placed")
 

@@ -4,9 +4,12 @@
  *
  * For each committed board (maps/standard, maps/muna) every move a unit
  * could make (each adjacency of the variant, armies and fleets, each
- * coast) is drawn by maps/render.c as a straight arrow between the two
- * unit places. None of them may cross the text box of any province's
- * name, and each name's box must lie inside its own province, off its
+ * coast) is drawn by maps/render.c as an arrow between the two unit
+ * places: a straight line, or, where that meets a name, the quadratic
+ * Bézier curve maps/layout.c bends round it (layout_arrow_bend), measured
+ * here as ARROW_CHORDS chords of the curve. None of them may cross the
+ * text box of any province's name, and each name's box must lie inside
+ * its own province, off its
  * border. No name may lie under a unit drawn at any unit place or under
  * a supply centre's marker (a covered name is worse than a crossed one).
  *
@@ -26,13 +29,14 @@
  * stand (the main place of a coastal province without named coasts)
  * takes the fleet's box, which holds the army's.
  *
- * A dislodged unit is drawn off its place (RENDER_DISLODGED_DX, _DY), only
- * in retreats; names under one are listed too, and their number may only
- * shrink (dislodged_most). So are names under the capital and naval base
- * markers a Realpolitik game draws on the standard board (render.c
- * seat_at: 10 from the centre marker, away from the unit, turned by 0 or
- * by 0.7 either way; a star of radius 5.4, a diamond of 4.3), at every
- * centre and each of those places.
+ * A dislodged unit is drawn off its place, only in retreats, where
+ * layout_dislodged_at puts it (up and right, or another corner when a
+ * name lies there); names under one are listed too, and there may be no
+ * more than aside_most gives. So are names under the capital and naval
+ * base markers a Realpolitik game draws on the standard board, where
+ * layout_seat_at puts them (beside the centre marker, turned off the
+ * names; a star of radius 5.4, a diamond of 4.3): at every centre, for a
+ * marker alone and for each of a capital and naval base together.
  */
 #include "../support/testutil.h"
 
@@ -43,6 +47,7 @@
 
 #include "../../judge/engine/map.h"
 #include "../../maps/geometry.h"
+#include "../../maps/layout.h"
 #include "../../maps/render.h"
 
 #define FONT_PX 9.0
@@ -57,7 +62,7 @@
 #define ARMY_HALF_H 6.5
 #define CENTRE_R 4.7		/* a centre marker's ring */
 #define SEAT_R 5.9		/* a capital's star, with its outline */
-#define SEAT_AWAY 10.0		/* how far from its centre marker */
+#define ARROW_CHORDS 64	/* a curved arrow measured as this many chords */
 
 struct box {
 	double x0, y0, x1, y1;
@@ -229,37 +234,12 @@ struct known {
 /* Every place inside that holds the name lies under a unit place's glyph
  * or a centre marker (worse than overflowing the border). */
 #define UNDER "every place inside the province that holds the name lies under a unit or a marker"
-/* contrib/mapgen tried every place inside the province and moved the
- * units at the ends of the arrows in the way: each place still meets one. */
-#define CROWDED "every place inside the province that holds the name meets a move's line"
 
 static const struct known unavoidable[] = {
 	{ "standard", NULL, "cly", NARROW },
-	{ "standard", NULL, "lvp", UNDER },
-	{ "standard", "lvp-yor", "lvp", CROWDED },
-	{ "standard", "alb-ion", "alb", CROWDED },
-	{ "standard", "bul/ec-con", "con", CROWDED },
-	{ "standard", "den-hel", "den", CROWDED },
-	{ "standard", "den-kie", "den", CROWDED },
-	{ "standard", "edi-lvp", "edi", CROWDED },
-	{ "standard", "edi-yor", "yor", CROWDED },
-	{ "standard", "hel-hol", "hel", CROWDED },
-	{ "standard", "hel-hol", "hol", CROWDED },
-	{ "standard", "lyo-pie", "pie", CROWDED },
-	{ "standard", "pie-tus", "tus", CROWDED },
-	{ "standard", "tus-ven", "tus", CROWDED },
-	{ "standard", "rom-tys", "rom", CROWDED },
 	{ "muna", NULL, "dal", NARROW },
-	{ "muna", "adr-dal", "dal", NARROW },
 	{ "muna", NULL, "lan", NARROW },
-	{ "muna", "lan-wal", "lan", NARROW },
 	{ "muna", NULL, "mon", UNDER },
-	{ "muna", NULL, "sln", UNDER },
-	{ "muna", "bel-lor", "bel", CROWDED },
-	{ "muna", "den-ska", "den", CROWDED },
-	{ "muna", "hel-hol", "hel", CROWDED },
-	{ "muna", "hel-hol", "hol", CROWDED },
-	{ "muna", "rom-tys", "rom", CROWDED },
 	{ NULL, NULL, NULL, NULL },
 };
 
@@ -306,23 +286,47 @@ is_move(const struct map *m, loc_id a, loc_id b)
 	    map_adjacent(m, UNIT_ARMY, b, a) || map_adjacent(m, UNIT_FLEET, b, a);
 }
 
-/* Every move arrow crossing a name: printed; returns how many are not
- * known to be unavoidable (and the number of moves, and of crossings). */
-static int
-count_crossings(const struct map *m, const struct geometry *g, int *nmoves, int *all, int *seen)
+/* True when the quadratic Bézier curve a, c, b (an arrow as maps/layout.c
+ * bends it) meets box r, the curve sampled as ARROW_CHORDS chords. */
+static bool
+curve_meets_box(struct geo_point a, struct geo_point c, struct geo_point b, const struct box *r)
 {
+	struct geo_point prev = a;
+	int k;
+
+	for (k = 1; k <= ARROW_CHORDS; k++) {
+		struct geo_point q = layout_bezier(a, c, b, (double)k / ARROW_CHORDS);
+		if (segment_meets_box(prev, q, r))
+			return true;
+		prev = q;
+	}
+	return false;
+}
+
+/* Every move arrow crossing a name: printed; returns how many are not
+ * known to be unavoidable (and the number of moves, of those bent round
+ * a name, and of crossings). */
+static int
+count_crossings(const struct map *m, const struct geometry *g, int *nmoves, int *nbent, int *all,
+    int *seen)
+{
+	struct geo_point ends[2], c;
 	int a, b, p, n = 0;
 	char move[64];
 
-	*nmoves = *all = 0;
+	*nmoves = *nbent = *all = 0;
 	for (a = 0; a < m->nlocs; a++)
 		for (b = a + 1; b < m->nlocs; b++) {
 			if (m->locs[a].prov == m->locs[b].prov || !is_move(m, (loc_id)a, (loc_id)b))
 				continue;
 			(*nmoves)++;
+			ends[0] = g->unit[a];
+			ends[1] = g->unit[b];
+			/* Not bent: the control point is the midpoint, the curve a line. */
+			*nbent += layout_arrow_bend(m, g, ends[0], ends[1], &c);
 			for (p = 0; p < m->nprovs; p++) {
 				struct box r = label_box(m, g, (prov_id)p);
-				if (!segment_meets_box(g->unit[a], g->unit[b], &r))
+				if (!curve_meets_box(ends[0], c, ends[1], &r))
 					continue;
 				snprintf(move, sizeof move, "%s-%s", m->locs[a].name, m->locs[b].name);
 				n += finding(m->name, move, m->provs[p].abbr, seen);
@@ -354,13 +358,14 @@ unit_box(const struct map *m, const struct geometry *g, loc_id l)
 	    at.y + ARMY_HALF_H };
 }
 
-/* True when a unit drawn at location l, moved by (dx, dy), covers the
- * name of province p. */
+/* True when a unit of location l drawn at point at covers the name of
+ * province p. */
 static bool
-unit_covers(const struct map *m, const struct geometry *g, loc_id l, prov_id p, double dx,
-    double dy)
+unit_covers(const struct map *m, const struct geometry *g, loc_id l, struct geo_point at,
+    prov_id p)
 {
 	struct box r = label_box(m, g, p), u = unit_box(m, g, l);
+	double dx = at.x - g->unit[l].x, dy = at.y - g->unit[l].y;
 
 	u.x0 += dx, u.x1 += dx;
 	u.y0 += dy, u.y1 += dy;
@@ -375,8 +380,8 @@ count_under_dislodged(const struct map *m, const struct geometry *g)
 
 	for (p = 0; p < m->nprovs; p++)
 		for (l = 0; l < m->nlocs; l++) {
-			if (!unit_covers(m, g, (loc_id)l, (prov_id)p, RENDER_DISLODGED_DX,
-			    RENDER_DISLODGED_DY))
+			if (!unit_covers(m, g, (loc_id)l, layout_dislodged_at(m, g, (loc_id)l),
+			    (prov_id)p))
 				continue;
 			printf("  %s: a dislodged unit at %s covers the name %s\n", m->name,
 			    m->locs[l].name, m->provs[p].abbr);
@@ -385,22 +390,16 @@ count_under_dislodged(const struct map *m, const struct geometry *g)
 	return n;
 }
 
-/* True when a seat marker of province q turned by angle covers the name
- * of province p. */
+/* True when seat marker which of province q, where maps/layout.c puts
+ * it, covers the name of province p. */
 static bool
-seat_covers(const struct map *m, const struct geometry *g, prov_id q, double angle, prov_id p)
+seat_covers(const struct map *m, const struct geometry *g, prov_id q, enum layout_seat which,
+    prov_id p)
 {
-	struct geo_point ce = g->centre[q], u = g->unit[m->provs[q].loc];
-	double dx = ce.x - u.x, dy = ce.y - u.y, len = sqrt(dx * dx + dy * dy), x, y;
-	struct box r = label_box(m, g, p), s;
+	struct geo_point at = layout_seat_at(m, g, q, which);
+	struct box r = label_box(m, g, p), s = { at.x - SEAT_R, at.y - SEAT_R, at.x + SEAT_R,
+		at.y + SEAT_R };
 
-	if (len < 1)
-		dx = 1, dy = 0;
-	else
-		dx /= len, dy /= len;
-	x = ce.x + SEAT_AWAY * (dx * cos(angle) - dy * sin(angle));
-	y = ce.y + SEAT_AWAY * (dx * sin(angle) + dy * cos(angle));
-	s = (struct box){ x - SEAT_R, y - SEAT_R, x + SEAT_R, y + SEAT_R };
 	return boxes_overlap(&r, &s);
 }
 
@@ -409,13 +408,14 @@ seat_covers(const struct map *m, const struct geometry *g, prov_id q, double ang
 static int
 count_under_seats(const struct map *m, const struct geometry *g)
 {
-	static const double turns[] = { 0, 0.7, -0.7 };
+	static const enum layout_seat which[] = { LAYOUT_SEAT_ALONE, LAYOUT_SEAT_CAPITAL,
+		LAYOUT_SEAT_BASE };
 	int p, q, k, n = 0;
 
 	for (p = 0; p < m->nprovs; p++)
 		for (q = 0; q < m->nprovs; q++)
 			for (k = 0; k < 3; k++) {
-				if (!m->provs[q].supply || !seat_covers(m, g, (prov_id)q, turns[k],
+				if (!m->provs[q].supply || !seat_covers(m, g, (prov_id)q, which[k],
 				    (prov_id)p))
 					continue;
 				printf("  %s: a capital or naval base of %s covers the name %s\n",
@@ -439,7 +439,7 @@ count_covered(const struct map *m, const struct geometry *g, int *all, int *seen
 	for (p = 0; p < m->nprovs; p++) {
 		struct box r = label_box(m, g, (prov_id)p);
 		for (l = 0; l < m->nlocs; l++) {
-			if (!unit_covers(m, g, (loc_id)l, (prov_id)p, 0, 0))
+			if (!unit_covers(m, g, (loc_id)l, g->unit[l], (prov_id)p))
 				continue;
 			snprintf(what, sizeof what, "unit %s", m->locs[l].name);
 			n += finding(m->name, what, m->provs[p].abbr, seen);
@@ -480,14 +480,13 @@ count_outside(const struct map *m, const struct geometry *g, int *all, int *seen
 }
 
 /* How many names a dislodged unit, and a Realpolitik seat marker, may
- * cover on each board, as measured: mapgen only prefers other places, so
- * some remain; the test fails when there are more. */
+ * cover on each board; the test fails when there are more. */
 static const struct {
 	const char *variant;
 	int dislodged, seats;
 } aside_most[] = {
-	{ "standard", 7, 4 },
-	{ "muna", 11, 3 },
+	{ "standard", 0, 0 },
+	{ "muna", 0, 0 },
 };
 
 static void
@@ -496,8 +495,8 @@ check_board(const char *variant, const char *drawing)
 	struct map *m = test_load_map(variant);
 	struct geometry *g = test_load_geometry(m, drawing);
 	int seen[sizeof unavoidable / sizeof unavoidable[0]] = { 0 };
-	int moves, ncross, nout, ncover;
-	int crossings = count_crossings(m, g, &moves, &ncross, seen);
+	int moves, bent, ncross, nout, ncover;
+	int crossings = count_crossings(m, g, &moves, &bent, &ncross, seen);
 	int outside = count_outside(m, g, &nout, seen), covered = count_covered(m, g, &ncover, seen);
 	int under = count_under_dislodged(m, g), most = -1;
 	int seats = count_under_seats(m, g), seats_most = -1;
@@ -513,9 +512,9 @@ check_board(const char *variant, const char *drawing)
 			stale++;
 		}
 	}
-	printf("  %s: %d move arrows, %d names: %d crossings, %d names not inside, %d covered "
+	printf("  %s: %d move arrows (%d bent round a name), %d names: %d crossings, %d names not inside, %d covered "
 	    "by a unit or a centre marker; %d, %d and %d beyond the %d listed as unavoidable\n",
-	    m->name, moves, m->nprovs, ncross, nout, ncover, crossings, outside, covered, known);
+	    m->name, moves, bent, m->nprovs, ncross, nout, ncover, crossings, outside, covered, known);
 	fflush(stdout);
 	for (i = 0; i < (int)(sizeof aside_most / sizeof aside_most[0]); i++)
 		if (strcmp(aside_most[i].variant, m->name) == 0) {
@@ -565,6 +564,14 @@ test_geometry_helpers(void **state)
 	assert_false(segment_meets_box((struct geo_point){ -5, -1 }, (struct geo_point){ 15, -1 }, &r));
 	assert_false(segment_meets_box((struct geo_point){ -5, 0 }, (struct geo_point){ 0, -5 }, &r));
 	assert_true(segment_meets_box((struct geo_point){ -5, 6 }, (struct geo_point){ 6, -5 }, &r));
+	/* A curve whose control point is the midpoint is the line; one bent
+	 * 20 up passes 10 above the middle. */
+	assert_true(curve_meets_box((struct geo_point){ 0, 0 }, (struct geo_point){ 10, 0 },
+	    (struct geo_point){ 20, 0 }, &(struct box){ 8, -1, 12, 1 }));
+	assert_false(curve_meets_box((struct geo_point){ 0, 0 }, (struct geo_point){ 10, -20 },
+	    (struct geo_point){ 20, 0 }, &(struct box){ 8, -1, 12, 1 }));
+	assert_true(curve_meets_box((struct geo_point){ 0, 0 }, (struct geo_point){ 10, -20 },
+	    (struct geo_point){ 20, 0 }, &(struct box){ 8, -11, 12, -9 }));
 	outline_parse("sq", "M0,0l10,0 0,10 -10,0zM30,30L40,30 40,40z", &o);
 	assert_int_equal(o.n, 7);
 	assert_true(outline_holds_box(&o, &in));
