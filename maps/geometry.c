@@ -269,6 +269,7 @@ geometry_parse(const struct map *m, const char *data, size_t len, const char *fn
 	g->label = xcalloc((size_t)m->nprovs, sizeof *g->label);
 	g->centre = xcalloc((size_t)m->nprovs, sizeof *g->centre);
 	g->unit = xcalloc((size_t)m->nlocs, sizeof *g->unit);
+	g->bends = xcalloc(GEO_BENDS, sizeof *g->bends);
 	rd.seen_label = xcalloc((size_t)m->nprovs, 1);
 	rd.seen_centre = xcalloc((size_t)m->nprovs, 1);
 	rd.seen_unit = xcalloc((size_t)m->nlocs, 1);
@@ -399,6 +400,7 @@ geometry_free(struct geometry *g)
 	free(g->label);
 	free(g->centre);
 	free(g->unit);
+	free(g->bends);
 	if (g->doc)
 		xmlFreeDoc(g->doc);
 	free(g);

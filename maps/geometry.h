@@ -12,7 +12,7 @@
  * A geometry is loaded once for a map and checked against it: every
  * province has a shape and a label place, every location (each coast too)
  * a unit place, every supply centre a marker place. It is read-only
- * afterwards and owns all its strings. Places are in the drawing's user
+ * afterwards (but for its cache of arrow paths) and owns all its strings. Places are in the drawing's user
  * units (the SVG viewBox).
  */
 #ifndef POUCH_GEOMETRY_H
@@ -30,6 +30,15 @@ struct geo_point {
 	double x, y;
 };
 
+/* One arrow's path as layout_arrow_bend chose it (maps/layout.h): the
+ * quadratic Bézier curve a, c, b, bent or not. */
+struct geo_bend {
+	struct geo_point a, b, c;
+	unsigned char used, bent;
+};
+
+#define GEO_BENDS 4096			/* arrows kept (a power of two) */
+
 struct geometry {
 	double width, height;		/* size of the drawing (viewBox width and height) */
 	double min_x, min_y;		/* viewBox origin */
@@ -43,6 +52,10 @@ struct geometry {
 	struct geo_point legend_at;	/* bottom left corner of the legend */
 	struct _xmlDoc *doc;		/* the parsed file */
 	struct _xmlNode *background;	/* <g id="background">, copied into every map; may be NULL */
+	/* [GEO_BENDS] the arrows laid out so far, by their ends: the only
+	 * part that changes after loading, filled as maps are drawn, so that
+	 * an arrow's path is looked for once per geometry. */
+	struct geo_bend *bends;
 };
 
 /*

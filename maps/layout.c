@@ -13,6 +13,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "../lib/str.h"
 #include "render.h"
 
 #define NAME_PX 9.0		/* the names' font size */
@@ -122,15 +123,21 @@ curve_meets_names(const struct map *m, const struct geometry *g, struct geo_poin
 	/* The curve lies inside the triangle of its three points. */
 	struct box hull = { fmin(a.x, fmin(b.x, c.x)), fmin(a.y, fmin(b.y, c.y)),
 		fmax(a.x, fmax(b.x, c.x)), fmax(a.y, fmax(b.y, c.y)) };
-	int p, k;
+	/* A control point at the midpoint is the straight line: one chord. */
+	int p, k, steps = c.x == (a.x + b.x) / 2 && c.y == (a.y + b.y) / 2 ? 1 : CURVE_STEPS;
 
 	for (p = 0; p < m->nprovs; p++) {
-		struct box r = name_box(m, g, p, pad);
+		double base = g->label[p].y + BASELINE_PX;
 		struct geo_point prev = a;
+		struct box r;
+		/* A name's height needs no measuring: most are off the hull. */
+		if (base - ASCENT_EM * NAME_PX - pad > hull.y1 || base + DESCENT_EM * NAME_PX + pad < hull.y0)
+			continue;
+		r = name_box(m, g, p, pad);
 		if (!(hull.x0 <= r.x1 && r.x0 <= hull.x1 && hull.y0 <= r.y1 && r.y0 <= hull.y1))
 			continue;
-		for (k = 1; k <= CURVE_STEPS; k++) {
-			struct geo_point q = layout_bezier(a, c, b, (double)k / CURVE_STEPS);
+		for (k = 1; k <= steps; k++) {
+			struct geo_point q = layout_bezier(a, c, b, (double)k / steps);
 			if (segment_meets(prev, q, &r))
 				return true;
 			prev = q;
@@ -139,8 +146,9 @@ curve_meets_names(const struct map *m, const struct geometry *g, struct geo_poin
 	return false;
 }
 
-bool
-layout_arrow_bend(const struct map *m, const struct geometry *g, struct geo_point a,
+/* The search of layout_arrow_bend, without its cache. */
+static bool
+find_bend(const struct map *m, const struct geometry *g, struct geo_point a,
     struct geo_point b, struct geo_point *c)
 {
 	static const double along[] = { 0.5, 0.4, 0.6, 0.3, 0.7 };
@@ -171,6 +179,32 @@ layout_arrow_bend(const struct map *m, const struct geometry *g, struct geo_poin
 				}
 			}
 	return false;
+}
+
+bool
+layout_arrow_bend(const struct map *m, const struct geometry *g, struct geo_point a,
+    struct geo_point b, struct geo_point *c)
+{
+	double key[4] = { a.x, a.y, b.x, b.y };
+	size_t h = (size_t)str_hash_bytes(key, sizeof key), i;
+	struct geo_bend *e;
+	bool bent;
+
+	/* The arrows of a game recur: each is looked for once (a few probes;
+	 * a full cache only means searching again). */
+	for (i = 0; i < 8; i++) {
+		e = &g->bends[(h + i) & (GEO_BENDS - 1)];
+		if (!e->used)
+			break;
+		if (e->a.x == a.x && e->a.y == a.y && e->b.x == b.x && e->b.y == b.y) {
+			*c = e->c;
+			return e->bent;
+		}
+	}
+	bent = find_bend(m, g, a, b, c);
+	if (i < 8)
+		*e = (struct geo_bend){ a, b, *c, 1, bent };
+	return bent;
 }
 
 /* How many unit places of provinces other than l's box r covers. */

@@ -580,6 +580,49 @@ test_geometry_helpers(void **state)
 	free(o.e);
 }
 
+/* layout_arrow_bend for every pair of unit places that can be a move,
+ * into c[] (bent[]: its answer); returns how many were bent. */
+static int
+all_bends(const struct map *m, const struct geometry *g, struct geo_point *c, bool *bent)
+{
+	int a, b, k = 0, n = 0;
+
+	for (a = 0; a < m->nlocs; a++)
+		for (b = 0; b < m->nlocs; b++) {
+			if (a == b || !is_move(m, (loc_id)a, (loc_id)b))
+				continue;
+			bent[k] = layout_arrow_bend(m, g, g->unit[a], g->unit[b], &c[k]);
+			n += bent[k++];
+		}
+	return n;
+}
+
+/* The geometry's cache of arrow paths gives what a search gives: filled
+ * as it is asked (the second round comes from it), and full of other
+ * arrows (every answer searched again). */
+static void
+test_bend_cache(void **state)
+{
+	struct map *m = test_load_map("maps/standard/variant.xml");
+	struct geometry *g = test_load_geometry(m, "maps/standard/map.svg");
+	static struct geo_point c[3][MAP_MAX_LOCS * 16];
+	static bool bent[3][MAP_MAX_LOCS * 16];
+	int i, n;
+
+	(void)state;
+	n = all_bends(m, g, c[0], bent[0]);
+	assert_true(n > 0);
+	assert_int_equal(all_bends(m, g, c[1], bent[1]), n);
+	for (i = 0; i < GEO_BENDS; i++)
+		g->bends[i] = (struct geo_bend){ { -1, -(double)i }, { -2, -2 }, { 0, 0 }, 1, 0 };
+	assert_int_equal(all_bends(m, g, c[2], bent[2]), n);
+	assert_memory_equal(c[0], c[1], sizeof c[0]);
+	assert_memory_equal(c[0], c[2], sizeof c[0]);
+	assert_memory_equal(bent[0], bent[2], sizeof bent[0]);
+	geometry_free(g);
+	map_free(m);
+}
+
 int
 main(void)
 {
@@ -587,6 +630,7 @@ main(void)
 		cmocka_unit_test(test_geometry_helpers),
 		cmocka_unit_test(test_standard),
 		cmocka_unit_test(test_muna),
+		cmocka_unit_test(test_bend_cache),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
