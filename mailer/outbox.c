@@ -887,6 +887,7 @@ struct flush {
 	struct outbox_stats *st;
 	struct job *jobs;
 	size_t njobs;
+	bool removed;		/* finished messages left the outbox */
 };
 
 static void
@@ -1236,7 +1237,7 @@ journal_forget(struct flush *f)
 }
 
 static int
-remove_finished(struct flush *f, struct buf *err)
+remove_finished(struct flush *f, bool last, struct buf *err)
 {
 	char path[PATH_MAX], dir[PATH_MAX];
 	size_t k;
@@ -1255,10 +1256,54 @@ remove_finished(struct flush *f, struct buf *err)
 		snprintf(dir, sizeof dir, "%s/new", f->ob->dir);
 		fs_fsync_dir(dir);
 		journal_forget(f);
+		f->removed = true;
+	}
+	if (last && f->removed) {	/* it reads the whole queue: once a flush */
 		journal_gc(f->ob);
 		fs_fsync_dir(f->ob->meta_dir);
 	}
 	return 0;
+}
+
+/* Steps 1 to 4 of the essay for the jobs of a batch (res: -1 when one of
+ * them could not be read or written: then none is archived or removed),
+ * then count and forget them. Returns 0 or -1 (err). */
+static int
+finish_batch(struct flush *f, struct spool *sp, int res, bool last, struct buf *err)
+{
+	size_t k;
+
+	if (f->sink_state > 0) {
+		struct buf e;
+		buf_init(&e, 4096);
+		if (sink_sync(f->sink, &e) < 0) {
+			chomp(&e);
+			log_warn("%s (the outbox keeps the mail)", buf_str(&e));
+			undo_accepted(f, buf_str(&e));
+		}
+		buf_free(&e);
+	}
+	if (record(f, err) < 0)
+		res = -1;
+	if (res == 0 && (archive(f, sp, err) < 0 || outbox_sync(f->ob, err) < 0 ||
+	    remove_finished(f, last, err) < 0))
+		res = -1;
+	else if (res < 0)
+		outbox_sync(f->ob, err);	/* keep what was recorded */
+	for (k = 0; k < f->njobs; k++) {
+		if (f->jobs[k].finished && res == 0)
+			f->st->sent++;
+		else if (!f->jobs[k].finished)
+			f->st->deferred++;
+		free(f->jobs[k].id);
+		free(f->jobs[k].accepted);
+		buf_free(&f->jobs[k].data);
+		meta_free(&f->jobs[k].m);
+	}
+	free(f->jobs);
+	f->jobs = NULL;
+	f->njobs = 0;
+	return res;
 }
 
 int
@@ -1267,8 +1312,7 @@ outbox_flush(struct outbox *ob, struct mail_sink *sink, struct spool *sp, time_t
 {
 	struct flush f;
 	char **names;
-	int n, i, res = 0;
-	size_t k;
+	int n, i, res = 0, batch = 0;
 
 	memset(st, 0, sizeof *st);
 	if (outbox_sync(ob, err) < 0)	/* queued for good before any attempt */
@@ -1281,9 +1325,6 @@ outbox_flush(struct outbox *ob, struct mail_sink *sink, struct spool *sp, time_t
 	buf_init(&f.down, 4096);
 	names = list_queue(ob, &n);
 	for (i = 0; i < n; i++) {
-		char mpath[PATH_MAX];
-
-		snprintf(mpath, sizeof mpath, "%s/%s", ob->meta_dir, names[i]);
 		if (ob->broken)
 			break;	/* no attempt whose outcome cannot be recorded */
 		if (!meta_known(ob, names[i])) {
@@ -1291,37 +1332,18 @@ outbox_flush(struct outbox *ob, struct mail_sink *sink, struct spool *sp, time_t
 			continue;
 		}
 		if (visit(&f, names[i], err) < 0)
-			res = -1;
+			batch = -1;
+		/* A long queue goes in batches, each finished before the next:
+		 * what is held stays the size of a batch. */
+		if (f.njobs == OUTBOX_FLUSH_BATCH) {
+			if (finish_batch(&f, sp, batch, false, err) < 0)
+				res = -1;
+			batch = 0;
+		}
 	}
 	strv_free(names, n);
-	if (f.sink_state > 0) {
-		struct buf e;
-		buf_init(&e, 4096);
-		if (sink_sync(sink, &e) < 0) {
-			chomp(&e);
-			log_warn("%s (the outbox keeps the mail)", buf_str(&e));
-			undo_accepted(&f, buf_str(&e));
-		}
-		buf_free(&e);
-	}
-	if (record(&f, err) < 0)
+	if (finish_batch(&f, sp, batch, true, err) < 0)
 		res = -1;
-	if (res == 0 && (archive(&f, sp, err) < 0 || outbox_sync(ob, err) < 0 ||
-	    remove_finished(&f, err) < 0))
-		res = -1;
-	else if (res < 0)
-		outbox_sync(ob, err);	/* keep what was recorded */
-	for (k = 0; k < f.njobs; k++) {
-		if (f.jobs[k].finished && res == 0)
-			st->sent++;
-		else if (!f.jobs[k].finished)
-			st->deferred++;
-		free(f.jobs[k].id);
-		free(f.jobs[k].accepted);
-		buf_free(&f.jobs[k].data);
-		meta_free(&f.jobs[k].m);
-	}
-	free(f.jobs);
 	buf_free(&f.down);
 	return res;
 }

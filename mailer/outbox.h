@@ -42,6 +42,9 @@
 #define OUTBOX_BACKOFF_MAX 7200
 #define OUTBOX_EXPIRE (5 * 24 * 3600)
 #define OUTBOX_MAX_RCPTS 1000
+/* A flush tries this many messages, then makes their outcome durable and
+ * forgets them before the next batch (one connection for all). */
+#define OUTBOX_FLUSH_BATCH 1000
 
 struct outbox;
 

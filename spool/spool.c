@@ -1147,6 +1147,10 @@ spool_sync(struct spool *s, struct buf *err)
 	}
 	s->ledger_size += s->pending.len;
 	buf_reset(&s->pending);
+	if (s->pending.cap > LEDGER_CHUNK) {	/* a big batch's room is not kept */
+		buf_free(&s->pending);
+		buf_init(&s->pending, LEDGER_MAX);
+	}
 	s->summary_ok = false;	/* rewritten at close */
 	return 0;
 }

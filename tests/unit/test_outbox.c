@@ -602,6 +602,32 @@ test_held_memory(void **state)
 		free(r[i]);
 }
 
+/* A long queue is sent in batches over one connection, each made durable
+ * (the sink synced, the archive, the journal) and forgotten before the
+ * next: every message sent once, archived once, nothing left. */
+static void
+test_flush_batches(void **state)
+{
+	enum { NMSG = OUTBOX_FLUSH_BATCH + OUTBOX_FLUSH_BATCH / 2 };
+	struct env *e = *state;
+	char a[] = "alice@example.test", *r[] = { a };
+	struct outbox_stats st;
+	size_t bytes;
+	int i;
+
+	for (i = 0; i < NMSG; i++)
+		free(queue(e, r, 1, 1000));
+	st = flush(e, 1000);
+	assert_int_equal(st.sent, NMSG);
+	assert_int_equal(e->f.sends, NMSG);
+	assert_int_equal(e->f.opens, 1);
+	assert_int_equal(e->f.syncs, 2);	/* one for each batch */
+	assert_int_equal(spool_count_out(e->sp), NMSG);
+	assert_int_equal(outbox_count(e->ob), 0);
+	assert_int_equal(outbox_held(e->ob, &bytes), 0);
+	assert_int_equal(count_journals(), 0);
+}
+
 int
 main(void)
 {
@@ -616,6 +642,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_failed_write, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_held_memory, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_flush_batches, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
