@@ -15,7 +15,7 @@
  * In memory a message's state is only where its latest record is (file,
  * offset, length, and a hash to find it changed): the text is read again
  * when the message is tried, and a message that left the outbox is
- * forgotten at once, so what a run holds is some 80 bytes per message
+ * forgotten at once, so what a run holds is 100 to 150 bytes per message
  * still queued, whatever its recipients.
  *
  * A flush sends every due message through the sink (one connection),
