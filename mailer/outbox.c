@@ -12,6 +12,12 @@
  * is safely queued. A journal file goes when it holds the latest state of
  * no message still in the outbox.
  *
+ * In memory a message's state is only where its latest record is (file,
+ * offset, length, and a hash to find it changed): the text is read again
+ * when the message is tried, and a message that left the outbox is
+ * forgotten at once, so what a run holds is 100 to 150 bytes per message
+ * still queued, whatever its recipients.
+ *
  * A flush sends every due message through the sink (one connection),
  * appending its state after each attempt when the sink's word is final at
  * once (SMTP: so a crashed process leaves a true state; durable at the end
@@ -63,6 +69,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,10 +116,14 @@ struct names {
 	size_t n;
 };
 
-/* A state record of a journal. */
+/* A state record of a journal: where it is, not its text, which is read
+ * again when needed (meta_read), so that a queue of many messages, each
+ * with many recipients, costs only this much memory per message. */
 struct jrec {
 	char *id;
-	char *text;		/* the state, as in a state file */
+	uint64_t hash;		/* str_hash_bytes of its bytes, to find a change */
+	off_t off;		/* its lines after "id ID", in jfiles[file] */
+	uint32_t len;		/* up to the empty line that ends it */
 	int file;		/* index in jfiles */
 };
 
@@ -128,6 +139,9 @@ struct outbox {
 	size_t njfiles;
 	int jfd;			/* this process's journal, or -1 */
 	int jfile;			/* its index in jfiles */
+	off_t jend;			/* its size so far */
+	int rfd;			/* the journal file last read, or -1 */
+	int rfile;			/* its index in jfiles */
 	bool jdirty;			/* appended to since the last sync */
 	struct names new_msgs;		/* written by outbox_add, not published */
 	struct names new_files;		/* state and failure files not yet fsync'd */
@@ -363,45 +377,118 @@ meta_parse(const char *text, size_t len, const char *name, struct meta *m, struc
 	return 0;
 }
 
+/* The lines of a journal record between its "id" line and the empty line
+ * that ends it, [p, end): the state's lines into text, its first "sum"
+ * line's value into sum ("" when none). */
+static void
+record_text(const char *p, const char *end, struct buf *text, char sum[16])
+{
+	const char *line;
+	size_t n;
+
+	buf_reset(text);
+	sum[0] = '\0';
+	while ((line = str_next_line(&p, end, &n)) != NULL) {
+		if (n > 4 && memcmp(line, "sum ", 4) == 0 && sum[0] == '\0') {
+			snprintf(sum, 16, "%.*s", (int)(n - 4), line + 4);
+		} else {
+			buf_append(text, line, n);
+			buf_putc(text, '\n');
+		}
+	}
+}
+
+/* A read descriptor for journal file file: this process's own, or one
+ * kept open for the next read. -1 (errno) when it cannot be opened. */
+static int
+journal_fd(struct outbox *ob, int file)
+{
+	if (file == ob->jfile && ob->jfd >= 0)
+		return ob->jfd;
+	if (ob->rfd >= 0 && ob->rfile == file)
+		return ob->rfd;
+	if (ob->rfd >= 0)
+		close(ob->rfd);
+	ob->rfd = open(ob->jfiles[file], O_RDONLY | O_CLOEXEC);
+	ob->rfile = file;
+	return ob->rfd;
+}
+
+/* The state text of record jr, read again from its journal file and
+ * checked against what was read before. Returns 0 or -1 (err). */
+static int
+journal_text(struct outbox *ob, const struct jrec *jr, struct buf *text, struct buf *err)
+{
+	const char *path = jr->file >= 0 && ob->jfiles[jr->file] ? ob->jfiles[jr->file] : NULL;
+	char *raw, sum[16];
+	int fd = path ? journal_fd(ob, jr->file) : -1;
+	ssize_t got;
+
+	if (fd < 0) {
+		buf_printf(err, "%s: cannot read: %s\n", path ? path : ob->meta_dir,
+		    path ? strerror(errno) : "the journal is gone");
+		return -1;
+	}
+	raw = xmalloc((size_t)jr->len + 1);
+	got = pread(fd, raw, jr->len, jr->off);
+	if (got != (ssize_t)jr->len || str_hash_bytes(raw, jr->len) != jr->hash) {
+		buf_printf(err, "%s: the state of %s %s\n", path, jr->id, got < 0 ?
+		    strerror(errno) : "changed since it was read");
+		free(raw);
+		return -1;
+	}
+	record_text(raw, raw + jr->len, text, sum);
+	free(raw);
+	return 0;
+}
+
 static int
 meta_read(struct outbox *ob, const char *id, struct meta *m, struct buf *err)
 {
 	const struct jrec *jr = journal_find(ob, id);
+	struct buf text;
+	int r;
 
 	memset(m, 0, sizeof *m);
 	if (jr == NULL) {
 		buf_printf(err, "%s: no state for %s\n", ob->meta_dir, id);
 		return -1;
 	}
-	return meta_parse(jr->text, strlen(jr->text), jr->file >= 0 && ob->jfiles[jr->file] ?
-	    ob->jfiles[jr->file] : "the outbox journal", m, err);
+	buf_init(&text, META_MAX);
+	r = journal_text(ob, jr, &text, err);
+	if (r == 0)
+		r = meta_parse(text.data, text.len, ob->jfiles[jr->file], m, err);
+	buf_free(&text);
+	return r;
 }
 
-/* id's state is now text, recorded in journal file file: it replaces the
- * record before (only the latest counts). */
+/* id's state is now the record at [off, off + len) of journal file file
+ * (raw: its bytes there): it replaces the record before (only the latest
+ * counts). */
 static void
-journal_add(struct outbox *ob, const char *id, const char *text, int file)
+journal_add(struct outbox *ob, const char *id, int file, off_t off, const char *raw, size_t len)
 {
+	struct jrec *jr;
 	size_t h;
 
 	if (2 * (ob->njv + 1) >= ob->capjidx)
 		journal_reindex(ob, ob->njv + 1);
 	h = journal_slot(ob, id);
 	if (ob->jidx[h] != 0) {
-		struct jrec *jr = &ob->jv[ob->jidx[h] - 1];
-		free(jr->text);
-		jr->text = xstrdup(text);
-		jr->file = file;
-		return;
+		jr = &ob->jv[ob->jidx[h] - 1];
+	} else {
+		if (ob->njv == ob->capjv) {
+			ob->capjv = ob->capjv ? 2 * ob->capjv : 64;
+			ob->jv = xreallocarray(ob->jv, ob->capjv, sizeof *ob->jv);
+		}
+		jr = &ob->jv[ob->njv];
+		jr->id = xstrdup(id);
+		ob->jidx[h] = ++ob->njv;
 	}
-	if (ob->njv == ob->capjv) {
-		ob->capjv = ob->capjv ? 2 * ob->capjv : 64;
-		ob->jv = xreallocarray(ob->jv, ob->capjv, sizeof *ob->jv);
-	}
-	ob->jv[ob->njv].id = xstrdup(id);
-	ob->jv[ob->njv].text = xstrdup(text);
-	ob->jv[ob->njv].file = file;
-	ob->jidx[h] = ++ob->njv;
+	jr->file = file;
+	jr->off = off;
+	jr->len = (uint32_t)len;
+	jr->hash = str_hash_bytes(raw, len);
 }
 
 static int
@@ -418,6 +505,7 @@ static int
 meta_write(struct outbox *ob, const char *id, const struct meta *m, struct buf *err)
 {
 	struct buf t, rec;
+	size_t head;
 	int r = 0;
 
 	if (refuse_broken(ob, err) < 0)
@@ -428,7 +516,7 @@ meta_write(struct outbox *ob, const char *id, const struct meta *m, struct buf *
 		clock_gettime(CLOCK_REALTIME, &ts);
 		path = xasprintf("%s/journal.%020lld.%ld", ob->meta_dir,
 		    (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec, (long)getpid());
-		ob->jfd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0600);
+		ob->jfd = open(path, O_RDWR | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0600);
 		if (ob->jfd < 0) {
 			ob->broken = true;
 			buf_printf(err, "%s: cannot write: %s\n", path, strerror(errno));
@@ -436,13 +524,16 @@ meta_write(struct outbox *ob, const char *id, const struct meta *m, struct buf *
 			return -1;
 		}
 		ob->jfile = journal_file_add(ob, path);
+		ob->jend = 0;
 		ob->jdirty = false;
 		free(path);
 	}
 	buf_init(&t, META_MAX);
 	buf_init(&rec, META_MAX + 256);
 	meta_text(m, &t);
-	buf_printf(&rec, "id %s\n%s", id, buf_str(&t));
+	buf_printf(&rec, "id %s\n", id);
+	head = rec.len;
+	buf_append(&rec, t.data, t.len);
 	buf_printf(&rec, "sum %08x\n\n", (unsigned)(str_hash_bytes(rec.data, rec.len) & 0xffffffffu));
 	/* One write per record: a killed process leaves whole records. */
 	if (fs_write_all(ob->jfd, rec.data, rec.len) < 0) {
@@ -450,7 +541,8 @@ meta_write(struct outbox *ob, const char *id, const struct meta *m, struct buf *
 		buf_printf(err, "%s: cannot write: %s\n", ob->jfiles[ob->jfile], strerror(errno));
 		r = -1;
 	} else {
-		journal_add(ob, id, buf_str(&t), ob->jfile);
+		journal_add(ob, id, ob->jfile, ob->jend + (off_t)head, t.data, t.len);
+		ob->jend += (off_t)rec.len;
 		if (!ob->jdirty) {
 			names_add(&ob->new_files, ob->jfiles[ob->jfile]);
 			ob->jdirty = true;
@@ -509,8 +601,8 @@ journal_load(struct outbox *ob, struct buf *err)
 	buf_init(&b, 256u << 20);
 	buf_init(&rec, META_MAX);
 	for (k = 0; k < nn && rc == 0; k++) {
-		char *path = xasprintf("%s/%s", ob->meta_dir, names[k]), id[128] = "", sum[16] = "";
-		const char *p, *end, *line;
+		char *path = xasprintf("%s/%s", ob->meta_dir, names[k]), id[128] = "", sum[16];
+		const char *p, *end, *line, *start = NULL;
 		size_t n;
 		int file, lineno = 0;
 
@@ -525,7 +617,6 @@ journal_load(struct outbox *ob, struct buf *err)
 		free(path);
 		p = buf_str(&b);
 		end = p + b.len;
-		buf_reset(&rec);
 		/* A record counts once its empty line is there, and when its
 		 * sum matches. */
 		while ((line = str_next_line(&p, end, &n)) != NULL) {
@@ -533,25 +624,18 @@ journal_load(struct outbox *ob, struct buf *err)
 			if (n > 3 && memcmp(line, "id ", 3) == 0 && n - 3 < sizeof id) {
 				memcpy(id, line + 3, n - 3);
 				id[n - 3] = '\0';
-				buf_reset(&rec);
-				sum[0] = '\0';
-			} else if (n > 4 && memcmp(line, "sum ", 4) == 0 && sum[0] == '\0') {
-				snprintf(sum, sizeof sum, "%.*s", (int)(n - 4), line + 4);
-				if (sum[0] == '\0')
-					str_copy(sum, "?", sizeof sum);
+				start = p;
 			} else if (n == 0) {
 				if (id[0] && (p <= end) && p[-1] == '\n') {
+					record_text(start, line, &rec, sum);
 					if (sum[0] && !record_sum_ok(id, &rec, sum))
 						log_warn("%s:%d: damaged record of %s, passed over (its earlier "
 						    "state counts)", ob->jfiles[file], lineno - 1, id);
 					else
-						journal_add(ob, id, buf_str(&rec), file);
+						journal_add(ob, id, file, (off_t)(start - b.data), start,
+						    (size_t)(line - start));
 				}
 				id[0] = '\0';
-				sum[0] = '\0';
-			} else {
-				buf_append(&rec, line, n);
-				buf_putc(&rec, '\n');
 			}
 		}
 	}
@@ -571,6 +655,8 @@ outbox_open(const char *dir, struct buf *err)
 	ob->dir = xstrdup(dir);
 	ob->meta_dir = xasprintf("%s/meta", dir);
 	ob->failed_dir = xasprintf("%s/failed", dir);
+	ob->jfd = -1;
+	ob->rfd = -1;
 	if (md_create(dir) < 0 || fs_mkdir_p(ob->meta_dir, 0700) < 0 ||
 	    fs_mkdir_p(ob->failed_dir, 0700) < 0) {
 		buf_printf(err, "%s: cannot create the outbox: %s\n", dir, strerror(errno));
@@ -578,7 +664,6 @@ outbox_open(const char *dir, struct buf *err)
 		return NULL;
 	}
 	md_clean_tmp(dir);
-	ob->jfd = -1;
 	if (journal_load(ob, err) < 0) {
 		outbox_close(ob);
 		return NULL;
@@ -593,10 +678,8 @@ outbox_close(struct outbox *ob)
 		return;
 	names_clear(&ob->new_msgs);
 	names_clear(&ob->new_files);
-	for (size_t i = 0; i < ob->njv; i++) {
+	for (size_t i = 0; i < ob->njv; i++)
 		free(ob->jv[i].id);
-		free(ob->jv[i].text);
-	}
 	free(ob->jv);
 	free(ob->jidx);
 	for (size_t i = 0; i < ob->njfiles; i++)
@@ -604,6 +687,8 @@ outbox_close(struct outbox *ob)
 	free(ob->jfiles);
 	if (ob->jfd >= 0)
 		close(ob->jfd);
+	if (ob->rfd >= 0)
+		close(ob->rfd);
 	free(ob->dir);
 	free(ob->meta_dir);
 	free(ob->failed_dir);
@@ -753,6 +838,15 @@ outbox_each_message_id(struct outbox *ob, void (*fn)(void *arg, const char *mess
 	return r;
 }
 
+size_t
+outbox_held(const struct outbox *ob, size_t *bytes)
+{
+	*bytes = ob->capjv * sizeof *ob->jv + ob->capjidx * sizeof *ob->jidx;
+	for (size_t i = 0; i < ob->njv; i++)
+		*bytes += strlen(ob->jv[i].id) + 1;
+	return ob->njv;
+}
+
 int
 outbox_count(struct outbox *ob)
 {
@@ -793,6 +887,7 @@ struct flush {
 	struct outbox_stats *st;
 	struct job *jobs;
 	size_t njobs;
+	bool removed;		/* finished messages left the outbox */
 };
 
 static void
@@ -1098,10 +1193,13 @@ journal_gc(struct outbox *ob)
 			ob->jfd = -1;
 			ob->jdirty = false;
 		}
+		if ((int)f == ob->rfile && ob->rfd >= 0) {
+			close(ob->rfd);
+			ob->rfd = -1;
+		}
 		for (k = kept = 0; k < ob->njv; k++) {
 			if (ob->jv[k].file == (int)f) {
 				free(ob->jv[k].id);
-				free(ob->jv[k].text);
 			} else {
 				ob->jv[kept++] = ob->jv[k];
 			}
@@ -1113,8 +1211,33 @@ journal_gc(struct outbox *ob)
 	strv_free(q, n);
 }
 
+/* Forget the states of the messages that left the outbox in flush f:
+ * what is held stays the size of the queue. */
+static void
+journal_forget(struct flush *f)
+{
+	struct outbox *ob = f->ob;
+	bool *gone = xcalloc(ob->njv + 1, sizeof *gone);
+	size_t k, kept;
+
+	for (k = 0; k < f->njobs; k++) {
+		const struct jrec *jr = f->jobs[k].finished ? journal_find(ob, f->jobs[k].id) : NULL;
+		if (jr != NULL)
+			gone[jr - ob->jv] = true;
+	}
+	for (k = kept = 0; k < ob->njv; k++) {
+		if (gone[k])
+			free(ob->jv[k].id);
+		else
+			ob->jv[kept++] = ob->jv[k];
+	}
+	free(gone);
+	ob->njv = kept;
+	journal_reindex(ob, ob->njv);
+}
+
 static int
-remove_finished(struct flush *f, struct buf *err)
+remove_finished(struct flush *f, bool last, struct buf *err)
 {
 	char path[PATH_MAX], dir[PATH_MAX];
 	size_t k;
@@ -1132,10 +1255,55 @@ remove_finished(struct flush *f, struct buf *err)
 	if (removed > 0) {
 		snprintf(dir, sizeof dir, "%s/new", f->ob->dir);
 		fs_fsync_dir(dir);
+		journal_forget(f);
+		f->removed = true;
+	}
+	if (last && f->removed) {	/* it reads the whole queue: once a flush */
 		journal_gc(f->ob);
 		fs_fsync_dir(f->ob->meta_dir);
 	}
 	return 0;
+}
+
+/* Steps 1 to 4 of the essay for the jobs of a batch (res: -1 when one of
+ * them could not be read or written: then none is archived or removed),
+ * then count and forget them. Returns 0 or -1 (err). */
+static int
+finish_batch(struct flush *f, struct spool *sp, int res, bool last, struct buf *err)
+{
+	size_t k;
+
+	if (f->sink_state > 0) {
+		struct buf e;
+		buf_init(&e, 4096);
+		if (sink_sync(f->sink, &e) < 0) {
+			chomp(&e);
+			log_warn("%s (the outbox keeps the mail)", buf_str(&e));
+			undo_accepted(f, buf_str(&e));
+		}
+		buf_free(&e);
+	}
+	if (record(f, err) < 0)
+		res = -1;
+	if (res == 0 && (archive(f, sp, err) < 0 || outbox_sync(f->ob, err) < 0 ||
+	    remove_finished(f, last, err) < 0))
+		res = -1;
+	else if (res < 0)
+		outbox_sync(f->ob, err);	/* keep what was recorded */
+	for (k = 0; k < f->njobs; k++) {
+		if (f->jobs[k].finished && res == 0)
+			f->st->sent++;
+		else if (!f->jobs[k].finished)
+			f->st->deferred++;
+		free(f->jobs[k].id);
+		free(f->jobs[k].accepted);
+		buf_free(&f->jobs[k].data);
+		meta_free(&f->jobs[k].m);
+	}
+	free(f->jobs);
+	f->jobs = NULL;
+	f->njobs = 0;
+	return res;
 }
 
 int
@@ -1144,8 +1312,7 @@ outbox_flush(struct outbox *ob, struct mail_sink *sink, struct spool *sp, time_t
 {
 	struct flush f;
 	char **names;
-	int n, i, res = 0;
-	size_t k;
+	int n, i, res = 0, batch = 0;
 
 	memset(st, 0, sizeof *st);
 	if (outbox_sync(ob, err) < 0)	/* queued for good before any attempt */
@@ -1158,9 +1325,6 @@ outbox_flush(struct outbox *ob, struct mail_sink *sink, struct spool *sp, time_t
 	buf_init(&f.down, 4096);
 	names = list_queue(ob, &n);
 	for (i = 0; i < n; i++) {
-		char mpath[PATH_MAX];
-
-		snprintf(mpath, sizeof mpath, "%s/%s", ob->meta_dir, names[i]);
 		if (ob->broken)
 			break;	/* no attempt whose outcome cannot be recorded */
 		if (!meta_known(ob, names[i])) {
@@ -1168,37 +1332,18 @@ outbox_flush(struct outbox *ob, struct mail_sink *sink, struct spool *sp, time_t
 			continue;
 		}
 		if (visit(&f, names[i], err) < 0)
-			res = -1;
+			batch = -1;
+		/* A long queue goes in batches, each finished before the next:
+		 * what is held stays the size of a batch. */
+		if (f.njobs == OUTBOX_FLUSH_BATCH) {
+			if (finish_batch(&f, sp, batch, false, err) < 0)
+				res = -1;
+			batch = 0;
+		}
 	}
 	strv_free(names, n);
-	if (f.sink_state > 0) {
-		struct buf e;
-		buf_init(&e, 4096);
-		if (sink_sync(sink, &e) < 0) {
-			chomp(&e);
-			log_warn("%s (the outbox keeps the mail)", buf_str(&e));
-			undo_accepted(&f, buf_str(&e));
-		}
-		buf_free(&e);
-	}
-	if (record(&f, err) < 0)
+	if (finish_batch(&f, sp, batch, true, err) < 0)
 		res = -1;
-	if (res == 0 && (archive(&f, sp, err) < 0 || outbox_sync(ob, err) < 0 ||
-	    remove_finished(&f, err) < 0))
-		res = -1;
-	else if (res < 0)
-		outbox_sync(ob, err);	/* keep what was recorded */
-	for (k = 0; k < f.njobs; k++) {
-		if (f.jobs[k].finished && res == 0)
-			st->sent++;
-		else if (!f.jobs[k].finished)
-			st->deferred++;
-		free(f.jobs[k].id);
-		free(f.jobs[k].accepted);
-		buf_free(&f.jobs[k].data);
-		meta_free(&f.jobs[k].m);
-	}
-	free(f.jobs);
 	buf_free(&f.down);
 	return res;
 }

@@ -42,6 +42,9 @@
 #define OUTBOX_BACKOFF_MAX 7200
 #define OUTBOX_EXPIRE (5 * 24 * 3600)
 #define OUTBOX_MAX_RCPTS 1000
+/* A flush tries this many messages, then makes their outcome durable and
+ * forgets them before the next batch (one connection for all). */
+#define OUTBOX_FLUSH_BATCH 1000
 
 struct outbox;
 
@@ -89,6 +92,11 @@ int outbox_each_message_id(struct outbox *ob, void (*fn)(void *arg, const char *
     void *arg, struct buf *err);
 /* Number of messages waiting in the outbox. */
 int outbox_count(struct outbox *ob);
+/* The message states held in memory, and in *bytes what they take: where
+ * each state is in its journal, never its text, and only for messages
+ * still queued (for tests: it must not grow with a message's recipients,
+ * nor with the messages sent). */
+size_t outbox_held(const struct outbox *ob, size_t *bytes);
 
 /* The recorded permanent failures (a new array; free with
  * outbox_failures_free). Returns the count, or -1 (err). */

@@ -14,8 +14,15 @@
  * SUM is the record's checksum (record_sum), so that a byte changed on
  * disk is found, never used; a "pouch-spool 1" ledger has none.
  *
- * It is read whole into arrays and hash indexes (id, source, Message-ID):
- * at open, or with spool_open_lazy when first needed (spool_index). A
+ * It is read in pieces into compact slots and hash indexes (id, source,
+ * Message-ID; for sent messages key and Message-ID): a slot is the
+ * record's place in the ledger, the message's state, and its id when it
+ * has pouch's form; an index holds 32 bits of the key's hash and the
+ * slot's position, and a match is checked against the record, read again
+ * (as are the entries the API hands out, kept in a small cache). So the
+ * memory of an open spool grows by some tens of bytes a message, not by
+ * its strings. This happens at open, or with spool_open_lazy when first
+ * needed (spool_index). A
  * lazy open reads DIR/ledger.sum instead: what a run with nothing new
  * needs (the cursors, the clock, how many messages wait to be applied),
  * written at close for the ledger's size, mtime and inode when the ledger
@@ -59,76 +66,90 @@
 #include "maildir.h"
 
 #define LEDGER_MAX ((size_t)1 << 30)
+#define LEDGER_CHUNK ((size_t)1 << 18)	/* the ledger is read this much at a time */
 #define LEDGER_MAGIC "pouch-spool 2"	/* every record ends with its checksum */
 #define LEDGER_MAGIC_V1 "pouch-spool 1"	/* records without one (older ledgers) */
 #define SUMMARY_MAGIC "pouch-spool-summary 1"
 
-/* --- a string → index hash map (keys borrowed) ----------------------- */
+/* --- an index by hash ------------------------------------------------ */
 
-struct strmap {
-	const char **keys;
-	size_t *vals;
+/*
+ * 32 bits of a key's hash and the position of the entry that has it; the
+ * keys are not kept: a candidate is checked against the entry (its record
+ * in the ledger). A key may be there more than once (hidx_next gives each
+ * candidate in turn). 8 bytes a slot, at most three quarters full.
+ */
+struct hslot {
+	uint32_t hash;
+	uint32_t pos;	/* position + 1; 0: empty */
+};
+
+struct hidx {
+	struct hslot *v;
 	size_t cap;	/* power of two */
 	size_t n;
 };
 
-static void map_put(struct strmap *m, const char *key, size_t val);
+static void hidx_put(struct hidx *x, uint32_t hash, size_t pos);
+
+static uint32_t
+key_hash(const char *key)
+{
+	return (uint32_t)str_hash(key);
+}
 
 static void
-map_grow(struct strmap *m)
+hidx_grow(struct hidx *x)
 {
-	struct strmap old = *m;
+	struct hidx old = *x;
 	size_t i;
 
-	m->cap = old.cap ? old.cap * 2 : 64;
-	m->keys = xcalloc(m->cap, sizeof *m->keys);
-	m->vals = xcalloc(m->cap, sizeof *m->vals);
-	m->n = 0;
+	x->cap = old.cap ? old.cap * 2 : 256;
+	x->v = xcalloc(x->cap, sizeof *x->v);
+	x->n = 0;
 	for (i = 0; i < old.cap; i++)
-		if (old.keys[i] != NULL)
-			map_put(m, old.keys[i], old.vals[i]);
-	free(old.keys);
-	free(old.vals);
+		if (old.v[i].pos != 0)
+			hidx_put(x, old.v[i].hash, old.v[i].pos - 1);
+	free(old.v);
 }
 
-/* Insert or replace. */
 static void
-map_put(struct strmap *m, const char *key, size_t val)
+hidx_put(struct hidx *x, uint32_t hash, size_t pos)
 {
 	size_t i;
 
-	if ((m->n + 1) * 2 > m->cap)
-		map_grow(m);
-	for (i = str_hash(key) & (m->cap - 1); m->keys[i] != NULL; i = (i + 1) & (m->cap - 1))
-		if (strcmp(m->keys[i], key) == 0) {
-			m->vals[i] = val;
-			return;
-		}
-	m->keys[i] = key;
-	m->vals[i] = val;
-	m->n++;
+	if ((x->n + 1) * 4 > x->cap * 3)
+		hidx_grow(x);
+	for (i = hash & (x->cap - 1); x->v[i].pos != 0; i = (i + 1) & (x->cap - 1))
+		;
+	x->v[i].hash = hash;
+	x->v[i].pos = (uint32_t)pos + 1;
+	x->n++;
 }
 
-/* The value of key, or SIZE_MAX. */
+/* The next entry whose key has this hash: *at is SIZE_MAX for the first,
+ * then where the last was found. SIZE_MAX when there is none. */
 static size_t
-map_get(const struct strmap *m, const char *key)
+hidx_next(const struct hidx *x, uint32_t hash, size_t *at)
 {
 	size_t i;
 
-	if (m->cap == 0)
+	if (x->cap == 0)
 		return SIZE_MAX;
-	for (i = str_hash(key) & (m->cap - 1); m->keys[i] != NULL; i = (i + 1) & (m->cap - 1))
-		if (strcmp(m->keys[i], key) == 0)
-			return m->vals[i];
+	i = *at == SIZE_MAX ? hash & (x->cap - 1) : (*at + 1) & (x->cap - 1);
+	for (; x->v[i].pos != 0; i = (i + 1) & (x->cap - 1))
+		if (x->v[i].hash == hash) {
+			*at = i;
+			return x->v[i].pos - 1;
+		}
 	return SIZE_MAX;
 }
 
 static void
-map_free(struct strmap *m)
+hidx_free(struct hidx *x)
 {
-	free(m->keys);
-	free(m->vals);
-	memset(m, 0, sizeof *m);
+	free(x->v);
+	memset(x, 0, sizeof *x);
 }
 
 /* --- the spool --------------------------------------------------------- */
@@ -138,18 +159,50 @@ struct cursor {
 	char *value;
 };
 
+/*
+ * What is kept of an inbound message (SPOOL_SLOT_BYTES): where its record
+ * is, its state, and its id when it has the form pouch gives ids
+ * (TIME.SEQ.pouch), which the ledger's "applied" records are matched
+ * with; the rest is read again from its record when asked for (spool_in).
+ */
+struct islot {
+	uint64_t off;		/* its "in" record's place in the ledger, or
+				 * past its end: in pending, not written yet */
+	int64_t applied;	/* SPOOL_APPLIED: when */
+	int64_t id_time;	/* its id is "ID_TIME.ID_SEQ.pouch"... */
+	uint32_t id_seq;
+	uint32_t rec_in;	/* spool_entry.rec_in */
+	uint8_t id_digits;	/* ...with ID_SEQ written in this many digits;
+				 * 0: an id of another form (read from the ledger) */
+	uint8_t state;		/* enum spool_state */
+};
+
+/* The entries last asked for, read from their records: spool_in and the
+ * lookups return them (SPOOL_ENTRY_CACHE of each kind, by position). */
+struct cache {
+	int fd;			/* the ledger, for reading; -1: not open */
+	struct spool_entry in[SPOOL_ENTRY_CACHE];
+	size_t in_pos[SPOOL_ENTRY_CACHE];	/* SIZE_MAX: empty */
+	struct spool_sent out[SPOOL_ENTRY_CACHE];
+	size_t out_pos[SPOOL_ENTRY_CACHE];
+	struct buf line;
+	bool damaged;		/* a record read again did not read */
+};
+
 struct spool {
 	char *dir;
 	char *in_dir, *out_dir, *ledger, *summary;
 	int lock_fd;
-	struct spool_entry *in;
+	struct islot *in;
 	size_t nin, capin;
-	struct spool_sent *out;
+	uint64_t *out;		/* each "out" record's place */
 	size_t nout, capout;
-	struct strmap by_out_key;
+	struct hidx by_out_key, by_out_msgid;
 	struct cursor *cursors;
 	size_t ncursors;
-	struct strmap by_id, by_source, by_msgid;
+	struct hidx by_id, by_source, by_msgid;
+	uint64_t ledger_size;	/* the ledger's bytes on disk (read or appended) */
+	struct cache *cache;
 	unsigned long next_seq;
 	unsigned long nrec;	/* "in" and run, clock, settings records so far */
 	unsigned long clock_rec;	/* the last clock record's place */
@@ -322,61 +375,90 @@ note_id(struct spool *s, const char *id)
 		s->next_seq = seq + 1;
 }
 
-static struct spool_entry *
-add_in(struct spool *s, const char *id, time_t arrival, size_t size, const char *source,
+static size_t find(const struct spool *s, const struct hidx *x, const char *key);
+
+#define ID_FORMAT_MAX 300
+
+/* The id "TIME.SEQ.pouch" with SEQ in digits digits, into v. */
+static void
+id_format(char v[ID_FORMAT_MAX], int64_t t, uint8_t digits, uint32_t seq)
+{
+	snprintf(v, ID_FORMAT_MAX, "%lld.%0*lu.pouch", (long long)t, (int)digits, (unsigned long)seq);
+}
+
+/* Whether id has the form "TIME.SEQ.pouch" that the slot keeps: then
+ * *t, *seq and *digits describe it. */
+static bool
+id_parse(const char *id, int64_t *t, uint32_t *seq, uint8_t *digits)
+{
+	char *end, again[ID_FORMAT_MAX];
+	long long tv;
+	unsigned long sv;
+	const char *dot = strchr(id, '.');
+
+	if (dot == NULL || dot == id || dot[1] < '0' || dot[1] > '9')
+		return false;
+	errno = 0;
+	tv = strtoll(id, &end, 10);
+	if (errno || end != dot)
+		return false;
+	sv = strtoul(dot + 1, &end, 10);
+	if (errno || strcmp(end, ".pouch") != 0 || end - (dot + 1) > 9 || sv > UINT32_MAX)
+		return false;
+	*t = tv;
+	*seq = (uint32_t)sv;
+	*digits = (uint8_t)(end - (dot + 1));
+	id_format(again, tv, *digits, *seq);
+	return strcmp(again, id) == 0;	/* no sign or blank the form does not give */
+}
+
+/* Add the slot of an "in" record at ledger place off. */
+static struct islot *
+add_in(struct spool *s, uint64_t off, const char *id, time_t arrival, const char *source,
     const char *msgid, const char *dup_of)
 {
-	struct spool_entry *e;
+	struct islot *e;
 
 	if (s->nin == s->capin) {
 		s->capin = s->capin ? s->capin * 2 : 256;
 		s->in = xreallocarray(s->in, s->capin, sizeof *s->in);
-		/* the maps borrow keys from the entries' strings, which do not move */
 	}
 	e = &s->in[s->nin];
 	memset(e, 0, sizeof *e);
-	e->id = xstrdup(id);
-	e->arrival = arrival;
-	e->size = size;
-	e->source = dup_or_null(source);
-	e->message_id = dup_or_null(msgid);
-	e->dup_of = dup_or_null(dup_of);
+	e->off = off;
+	if (!id_parse(id, &e->id_time, &e->id_seq, &e->id_digits))
+		e->id_digits = 0;
 	e->state = dup_of ? SPOOL_DUPLICATE : SPOOL_STORED;
-	e->rec_in = ++s->nrec;
+	e->rec_in = (uint32_t)++s->nrec;
 	if (e->state == SPOOL_STORED)
 		s->npending++;
-	map_put(&s->by_id, e->id, s->nin);
-	if (e->source)
-		map_put(&s->by_source, e->source, s->nin);
-	if (e->message_id && map_get(&s->by_msgid, e->message_id) == SIZE_MAX)
-		map_put(&s->by_msgid, e->message_id, s->nin);
+	hidx_put(&s->by_id, key_hash(id), s->nin);
+	if (source)
+		hidx_put(&s->by_source, key_hash(source), s->nin);
+	if (msgid && find(s, &s->by_msgid, msgid) == SIZE_MAX)
+		hidx_put(&s->by_msgid, key_hash(msgid), s->nin);
 	if (arrival > s->last_arrival)
 		s->last_arrival = arrival;
 	s->nin++;
-	note_id(s, e->id);
+	note_id(s, id);
 	return e;
 }
 
+/* Add the place of an "out" record. */
 static void
-add_out(struct spool *s, const char *id, time_t t, size_t size, const char *key, const char *msgid,
-    const char *rcpts)
+add_out(struct spool *s, uint64_t off, const char *id, const char *key, const char *msgid)
 {
-	struct spool_sent *o;
-
 	if (s->nout == s->capout) {
 		s->capout = s->capout ? s->capout * 2 : 256;
 		s->out = xreallocarray(s->out, s->capout, sizeof *s->out);
 	}
-	o = &s->out[s->nout++];
-	o->id = xstrdup(id);
-	o->time = t;
-	o->size = size;
-	o->key = dup_or_null(key);
-	o->message_id = dup_or_null(msgid);
-	o->rcpts = xstrdup(rcpts ? rcpts : "");
-	if (o->key)
-		map_put(&s->by_out_key, o->key, s->nout - 1);
-	note_id(s, o->id);
+	s->out[s->nout] = off;
+	if (key)
+		hidx_put(&s->by_out_key, key_hash(key), s->nout);
+	if (msgid)
+		hidx_put(&s->by_out_msgid, key_hash(msgid), s->nout);
+	s->nout++;
+	note_id(s, id);
 }
 
 static void
@@ -417,6 +499,215 @@ parse_time(const char *f, time_t *t)
 		return -1;
 	*t = (time_t)v;
 	return 0;
+}
+
+static int split_record(char *line, char **f, int max);
+
+/* A record read again is not what was read at the open (the disk changed
+ * it): said once; the spool then refuses further work. */
+static void
+damaged(const struct spool *s, uint64_t off)
+{
+	if (!s->cache->damaged)
+		log_warn("%s: the record at byte %llu changed since it was read; the spool is "
+		    "left alone", s->ledger, (unsigned long long)off);
+	s->cache->damaged = true;
+}
+
+/* The line of the record at ledger place off, read again (from the ledger,
+ * or from pending when it is not written yet), its checksum checked and
+ * cut off: a string in the cache's line buffer, or NULL. */
+static char *
+read_record(const struct spool *s, uint64_t off)
+{
+	struct cache *c = s->cache;
+	const char *nl;
+
+	buf_reset(&c->line);
+	if (off >= s->ledger_size) {
+		size_t at = (size_t)(off - s->ledger_size);
+		if (at >= s->pending.len ||
+		    (nl = memchr(s->pending.data + at, '\n', s->pending.len - at)) == NULL)
+			return NULL;
+		buf_append(&c->line, s->pending.data + at, (size_t)(nl - (s->pending.data + at)));
+	} else {
+		if (c->fd < 0 && (c->fd = open(s->ledger, O_RDONLY | O_CLOEXEC)) < 0)
+			return NULL;
+		do {
+			char chunk[1024];
+			ssize_t n = pread(c->fd, chunk, sizeof chunk, (off_t)(off + c->line.len));
+			if (n <= 0)
+				return NULL;
+			nl = memchr(chunk, '\n', (size_t)n);
+			if (buf_append(&c->line, chunk, nl ? (size_t)(nl - chunk) : (size_t)n) < 0)
+				return NULL;
+		} while (nl == NULL);
+	}
+	if (c->line.len == 0 || (!s->v1 && check_record(c->line.data) < 0))
+		return NULL;
+	return c->line.data;
+}
+
+static void
+entry_free(struct spool_entry *e)
+{
+	free(e->id);
+	free(e->source);
+	free(e->message_id);
+	free(e->dup_of);
+	memset(e, 0, sizeof *e);
+}
+
+static void
+sent_free(struct spool_sent *o)
+{
+	free(o->id);
+	free(o->key);
+	free(o->message_id);
+	free(o->rcpts);
+	memset(o, 0, sizeof *o);
+}
+
+/* Whether the n fields f of a message record read as one of kind ("in",
+ * "out"): an id, its time and its size. */
+static bool
+msg_fields_ok(char **f, int n, const char *kind, time_t *t, long *size)
+{
+	return n == 7 && strcmp(f[0], kind) == 0 && f[1] != NULL && parse_time(f[2], t) == 0 &&
+	    f[3] != NULL && str_to_long(f[3], 0, LONG_MAX, size) == 0;
+}
+
+/* The record of kind at ledger place off, read again into its fields f.
+ * Returns 0, or -1 when it no longer reads (damaged). */
+static int
+reread(const struct spool *s, uint64_t off, const char *kind, char **f, time_t *t, long *size)
+{
+	char *line = read_record(s, off);
+
+	if (line == NULL || !msg_fields_ok(f, split_record(line, f, 8), kind, t, size)) {
+		damaged(s, off);
+		return -1;
+	}
+	return 0;
+}
+
+/* Inbound entry pos, from the cache or read again from its record; NULL
+ * when that record no longer reads (damaged). */
+static struct spool_entry *
+entry_at(const struct spool *s, size_t pos)
+{
+	struct cache *c = s->cache;
+	size_t k = pos % SPOOL_ENTRY_CACHE;
+	struct spool_entry *e = &c->in[k];
+	const struct islot *sl = &s->in[pos];
+
+	if (c->in_pos[k] != pos) {
+		char *f[8];
+		time_t t;
+		long size;
+
+		if (reread(s, sl->off, "in", f, &t, &size) < 0)
+			return NULL;
+		entry_free(e);
+		c->in_pos[k] = pos;
+		e->id = xstrdup(f[1]);
+		e->arrival = t;
+		e->size = (size_t)size;
+		e->source = dup_or_null(f[4]);
+		e->message_id = dup_or_null(f[5]);
+		e->dup_of = dup_or_null(f[6]);
+	}
+	e->state = (enum spool_state)sl->state;
+	e->applied = (time_t)sl->applied;
+	e->rec_in = sl->rec_in;
+	return e;
+}
+
+/* Sent entry pos, the same way. */
+static struct spool_sent *
+sent_at(const struct spool *s, size_t pos)
+{
+	struct cache *c = s->cache;
+	size_t k = pos % SPOOL_ENTRY_CACHE;
+	struct spool_sent *o = &c->out[k];
+
+	if (c->out_pos[k] != pos) {
+		char *f[8];
+		time_t t;
+		long size;
+
+		if (reread(s, s->out[pos], "out", f, &t, &size) < 0)
+			return NULL;
+		sent_free(o);
+		c->out_pos[k] = pos;
+		o->id = xstrdup(f[1]);
+		o->time = t;
+		o->size = (size_t)size;
+		o->key = dup_or_null(f[4]);
+		o->message_id = dup_or_null(f[5]);
+		o->rcpts = xstrdup(f[6] ? f[6] : "");
+	}
+	return o;
+}
+
+/* Whether inbound entry pos has this id: from its slot when the id has
+ * pouch's form, else from its record. */
+static bool
+id_is(const struct spool *s, size_t pos, const char *id)
+{
+	const struct islot *sl = &s->in[pos];
+	const struct spool_entry *e;
+	char v[ID_FORMAT_MAX];
+
+	if (sl->id_digits != 0) {
+		id_format(v, sl->id_time, sl->id_digits, sl->id_seq);
+		return strcmp(v, id) == 0;
+	}
+	e = entry_at(s, pos);
+	return e != NULL && strcmp(e->id, id) == 0;
+}
+
+/* Whether entry pos of index x has key (a copy of its own: reading a
+ * record again may drop a cached entry whose string the caller passed). */
+static bool
+has_key(const struct spool *s, const struct hidx *x, size_t pos, const char *key)
+{
+	const struct spool_entry *e;
+	const struct spool_sent *o;
+	const char *v;
+
+	if (x == &s->by_id)
+		return id_is(s, pos, key);
+	if (x == &s->by_source || x == &s->by_msgid) {
+		e = entry_at(s, pos);
+		v = e == NULL ? NULL : x == &s->by_source ? e->source : e->message_id;
+	} else {
+		o = sent_at(s, pos);
+		v = o == NULL ? NULL : x == &s->by_out_key ? o->key : o->message_id;
+	}
+	return v != NULL && strcmp(v, key) == 0;
+}
+
+/* The position of the entry of index x (by_id, by_source, by_msgid: the
+ * first with it; by_out_key, by_out_msgid: sent) whose key is key, or
+ * SIZE_MAX. */
+static size_t
+find(const struct spool *s, const struct hidx *x, const char *key)
+{
+	size_t at = SIZE_MAX, pos, found = SIZE_MAX;
+	uint32_t h = key_hash(key);
+	char *k = NULL;
+
+	while ((pos = hidx_next(x, h, &at)) != SIZE_MAX) {
+		if (k == NULL)
+			k = xstrdup(key);
+		if (has_key(s, x, pos, k)) {
+			found = pos;
+			break;
+		}
+	}
+	free(k);
+	return found;
 }
 
 /* Split a record (modified in place) into at most max tab-separated
@@ -463,7 +754,7 @@ note_cursor(struct spool *s, const char *name, const char *value)
 
 /* Apply one ledger line (modified in place). Returns 0 or -1 (damaged). */
 static int
-load_record(struct spool *s, char *line)
+load_record(struct spool *s, char *line, uint64_t off)
 {
 	char *f[8];
 	int n = split_record(line, f, 8);
@@ -471,14 +762,13 @@ load_record(struct spool *s, char *line)
 	long size;
 
 	if (strcmp(f[0], "in") == 0 && n == 7) {
-		if (f[1] == NULL || map_get(&s->by_id, f[1]) != SIZE_MAX || parse_time(f[2], &t) < 0 || f[3] == NULL ||
-		    str_to_long(f[3], 0, LONG_MAX, &size) < 0)
+		if (!msg_fields_ok(f, n, "in", &t, &size) || find(s, &s->by_id, f[1]) != SIZE_MAX)
 			return -1;
-		add_in(s, f[1], t, (size_t)size, f[4], f[5], f[6]);
+		add_in(s, off, f[1], t, f[4], f[5], f[6]);
 		return 0;
 	}
 	if (strcmp(f[0], "applied") == 0 && n == 3) {
-		size_t i = f[1] ? map_get(&s->by_id, f[1]) : SIZE_MAX;
+		size_t i = f[1] ? find(s, &s->by_id, f[1]) : SIZE_MAX;
 		if (i == SIZE_MAX || parse_time(f[2], &t) < 0)
 			return -1;
 		if (s->in[i].state == SPOOL_STORED)
@@ -488,10 +778,9 @@ load_record(struct spool *s, char *line)
 		return 0;
 	}
 	if (strcmp(f[0], "out") == 0 && n == 7) {
-		if (f[1] == NULL || parse_time(f[2], &t) < 0 || f[3] == NULL ||
-		    str_to_long(f[3], 0, LONG_MAX, &size) < 0)
+		if (!msg_fields_ok(f, n, "out", &t, &size))
 			return -1;
-		add_out(s, f[1], t, (size_t)size, f[4], f[5], f[6]);
+		add_out(s, off, f[1], f[4], f[5]);
 		return 0;
 	}
 	if (strcmp(f[0], "cursor") == 0 && n == 3 && f[1] != NULL) {
@@ -502,73 +791,123 @@ load_record(struct spool *s, char *line)
 	return -1;
 }
 
+/* The size of the ledger (fd, size bytes) up to the end of its last whole
+ * line: less when a crash tore the last record. */
+static off_t
+whole_lines(int fd, off_t size)
+{
+	char chunk[4096];
+	off_t end = size;
+
+	while (end > 0) {
+		size_t n = end < (off_t)sizeof chunk ? (size_t)end : sizeof chunk;
+		ssize_t got = pread(fd, chunk, n, end - (off_t)n);
+		if (got != (ssize_t)n)
+			return -1;
+		for (size_t i = n; i > 0; i--)
+			if (chunk[i - 1] == '\n')
+				return end - (off_t)n + (off_t)i;
+		end -= (off_t)n;
+	}
+	return 0;
+}
+
+/* Take ledger line p (number lineno, at place off): the magic line, then
+ * records. Returns 0, or -1 with the reason in err. */
+static int
+load_line(struct spool *s, char *p, int lineno, uint64_t off, struct buf *err)
+{
+	if (lineno == 1) {
+		if (strcmp(p, LEDGER_MAGIC) != 0 && strcmp(p, LEDGER_MAGIC_V1) != 0) {
+			buf_printf(err, "%s:1: not a pouch spool ledger\n", s->ledger);
+			return -1;
+		}
+		return 0;
+	}
+	if (*p == '\0')
+		return 0;
+	if (!s->v1 && check_record(p) < 0) {
+		buf_printf(err, "%s:%d: damaged record (its checksum does not match); the spool "
+		    "is left alone\n", s->ledger, lineno);
+		return -1;
+	}
+	if (load_record(s, p, off) < 0) {
+		buf_printf(err, "%s:%d: damaged record; the spool is left alone\n", s->ledger, lineno);
+		return -1;
+	}
+	return 0;
+}
+
+/* Read the ledger's records in pieces (memory does not grow with it):
+ * each is kept as its place and what the indexes need. */
 static int
 load_ledger(struct spool *s, struct buf *err)
 {
-	struct buf b;
-	char *p, *end, *nl;
-	int lineno = 0;
+	int fd = open(s->ledger, O_RDONLY | O_CLOEXEC), lineno = 0, rc = 0;
+	size_t cap = LEDGER_CHUNK, have = 0;
+	uint64_t base = 0;
+	struct stat st;
+	off_t keep;
+	char *b;
 
-	buf_init(&b, LEDGER_MAX);
-	if (fs_read_file(s->ledger, &b) < 0) {
-		if (errno == ENOENT) {
-			buf_free(&b);
-			buf_printf(&s->pending, "%s\n", LEDGER_MAGIC);
-			s->ledger_new = true;
-			return 0;
-		}
+	if (fd < 0 && errno == ENOENT) {
+		buf_printf(&s->pending, "%s\n", LEDGER_MAGIC);
+		s->ledger_new = true;
+		return 0;
+	}
+	if (fd < 0 || fstat(fd, &st) < 0 || (keep = whole_lines(fd, st.st_size)) < 0) {
 		buf_printf(err, "%s: cannot read: %s\n", s->ledger, strerror(errno));
-		buf_free(&b);
+		if (fd >= 0)
+			close(fd);
 		return -1;
 	}
-	if (b.len > 0 && b.data[b.len - 1] != '\n') {
-		off_t keep = (off_t)b.len;
-		while (keep > 0 && b.data[keep - 1] != '\n')
-			keep--;
+	if (keep < st.st_size) {
 		log_warn("%s: cutting off an incomplete last record (an interrupted write)", s->ledger);
 		if (truncate(s->ledger, keep) < 0) {
 			buf_printf(err, "%s: cannot truncate: %s\n", s->ledger, strerror(errno));
-			buf_free(&b);
+			close(fd);
 			return -1;
 		}
-		buf_truncate(&b, (size_t)keep);
 	}
-	if (b.len == 0) {
+	if (keep == 0) {
+		close(fd);
 		buf_printf(&s->pending, "%s\n", LEDGER_MAGIC);
 		s->ledger_new = true;
-		buf_free(&b);
 		return 0;
 	}
-	p = b.data;
-	end = b.data + b.len;
-	for (; p < end; p = nl + 1) {
-		nl = memchr(p, '\n', (size_t)(end - p));
-		*nl = '\0';
-		lineno++;
-		if (lineno == 1) {
-			if (strcmp(p, LEDGER_MAGIC) != 0 && strcmp(p, LEDGER_MAGIC_V1) != 0) {
-				buf_printf(err, "%s:1: not a pouch spool ledger\n", s->ledger);
-				goto fail;
-			}
-			continue;
+	s->ledger_size = (uint64_t)keep;
+	b = xmalloc(cap);
+	while (rc == 0 && base + have < (uint64_t)keep) {
+		size_t want = cap - have, done = 0;
+		char *p, *nl;
+		ssize_t n;
+
+		if ((uint64_t)keep - base - have < want)
+			want = (size_t)((uint64_t)keep - base - have);
+		n = read(fd, b + have, want);
+		if (n <= 0) {
+			buf_printf(err, "%s: cannot read: %s\n", s->ledger, n < 0 ? strerror(errno) :
+			    "it became shorter");
+			rc = -1;
+			break;
 		}
-		if (*p == '\0')
-			continue;
-		if (!s->v1 && check_record(p) < 0) {
-			buf_printf(err, "%s:%d: damaged record (its checksum does not match); the spool "
-			    "is left alone\n", s->ledger, lineno);
-			goto fail;
+		have += (size_t)n;
+		for (p = b; rc == 0 && (nl = memchr(p, '\n', have - done)) != NULL; p = nl + 1) {
+			*nl = '\0';
+			rc = load_line(s, p, ++lineno, base + done, err);
+			done += (size_t)(nl + 1 - p);
 		}
-		if (load_record(s, p) < 0) {
-			buf_printf(err, "%s:%d: damaged record; the spool is left alone\n", s->ledger, lineno);
-			goto fail;
+		memmove(b, b + done, have - done);
+		base += done;
+		have -= done;
+		if (have == cap) {	/* a line longer than the buffer */
+			cap *= 2;
+			b = xrealloc(b, cap);
 		}
 	}
-	buf_free(&b);
-	return 0;
-fail:
-	buf_free(&b);
-	return -1;
+	free(b);
+	close(fd);
+	return rc;
 }
 
 /* "SIZE MTIME_S MTIME_NS INODE" of the ledger on disk, or "" when absent. */
@@ -683,6 +1022,11 @@ open_spool(const char *dir, bool lazy, struct buf *err)
 	s->summary = xasprintf("%s/ledger.sum", dir);
 	s->lock_fd = -1;
 	s->next_seq = 1;
+	s->cache = xcalloc(1, sizeof *s->cache);
+	s->cache->fd = -1;
+	for (size_t k = 0; k < SPOOL_ENTRY_CACHE; k++)
+		s->cache->in_pos[k] = s->cache->out_pos[k] = SIZE_MAX;
+	buf_init(&s->cache->line, LEDGER_MAX);
 	buf_init(&s->pending, LEDGER_MAX);
 	if (fs_mkdir_p(dir, 0700) < 0 || md_create(s->in_dir) < 0 || md_create(s->out_dir) < 0) {
 		buf_printf(err, "%s: cannot create the spool: %s\n", dir, strerror(errno));
@@ -761,9 +1105,12 @@ spool_pending(const struct spool *s)
 static bool
 refuse_broken(const struct spool *s, struct buf *err)
 {
-	if (s->broken && err != NULL)
+	if (s->cache->damaged && !s->broken && err != NULL)
+		buf_printf(err, "%s: a ledger record changed since it was read; reopen the spool\n",
+		    s->dir);
+	else if (s->broken && err != NULL)
 		buf_printf(err, "%s: an earlier write failed; reopen the spool\n", s->dir);
-	return s->broken;
+	return s->broken || s->cache->damaged;
 }
 
 int
@@ -798,7 +1145,12 @@ spool_sync(struct spool *s, struct buf *err)
 		}
 		s->ledger_new = false;
 	}
+	s->ledger_size += s->pending.len;
 	buf_reset(&s->pending);
+	if (s->pending.cap > LEDGER_CHUNK) {	/* a big batch's room is not kept */
+		buf_free(&s->pending);
+		buf_init(&s->pending, LEDGER_MAX);
+	}
 	s->summary_ok = false;	/* rewritten at close */
 	return 0;
 }
@@ -828,18 +1180,14 @@ spool_close(struct spool *s, struct buf *err)
 		if (r == 0 && s->known && !s->summary_ok)
 			write_summary(s);	/* for the next lazy open */
 	}
-	for (i = 0; i < s->nin; i++) {
-		free(s->in[i].id);
-		free(s->in[i].source);
-		free(s->in[i].message_id);
-		free(s->in[i].dup_of);
+	for (i = 0; i < SPOOL_ENTRY_CACHE; i++) {
+		entry_free(&s->cache->in[i]);
+		sent_free(&s->cache->out[i]);
 	}
-	for (i = 0; i < s->nout; i++) {
-		free(s->out[i].id);
-		free(s->out[i].key);
-		free(s->out[i].message_id);
-		free(s->out[i].rcpts);
-	}
+	if (s->cache->fd >= 0)
+		close(s->cache->fd);
+	buf_free(&s->cache->line);
+	free(s->cache);
 	free_cursors(&s->cursors, &s->ncursors);
 	free(s->runs);
 	for (size_t k = 0; k < s->nsettings; k++)
@@ -847,10 +1195,11 @@ spool_close(struct spool *s, struct buf *err)
 	free(s->settings);
 	free(s->in);
 	free(s->out);
-	map_free(&s->by_id);
-	map_free(&s->by_source);
-	map_free(&s->by_msgid);
-	map_free(&s->by_out_key);
+	hidx_free(&s->by_id);
+	hidx_free(&s->by_source);
+	hidx_free(&s->by_msgid);
+	hidx_free(&s->by_out_key);
+	hidx_free(&s->by_out_msgid);
 	free_pending(&s->pend_in, &s->npend_in);
 	free_pending(&s->pend_out, &s->npend_out);
 	buf_free(&s->pending);
@@ -919,14 +1268,16 @@ spool_store_in(struct spool *s, const char *source, const char *message_id,
     const void *data, size_t len, time_t arrival, const char **id, struct buf *err)
 {
 	const struct spool_entry *e;
-	const char *name, *dup = NULL;
-	size_t first, start;
+	const char *name;
+	char *dup = NULL;
+	size_t pos, start;
+	uint64_t off;
 
 	if (refuse_broken(s, err) || spool_index(s, err) < 0)
 		return -1;
-	if (source != NULL && (e = spool_lookup_source(s, source)) != NULL) {
+	if (source != NULL && (pos = find(s, &s->by_source, source)) != SIZE_MAX) {
 		if (id)
-			*id = e->id;
+			*id = entry_at(s, pos)->id;
 		return 0;
 	}
 	if (arrival < s->last_arrival)
@@ -938,20 +1289,22 @@ spool_store_in(struct spool *s, const char *source, const char *message_id,
 		return -1;
 	if (message_id != NULL && *message_id == '\0')
 		message_id = NULL;
-	if (message_id != NULL && (first = map_get(&s->by_msgid, message_id)) != SIZE_MAX)
-		dup = s->in[first].id;
-	/* dup points into a string of its own, which add_in does not move */
-	e = add_in(s, name, arrival, len, source, message_id, dup);
+	if (message_id != NULL && (pos = find(s, &s->by_msgid, message_id)) != SIZE_MAX &&
+	    (e = entry_at(s, pos)) != NULL)
+		dup = xstrdup(e->id);
+	off = s->ledger_size + s->pending.len;
 	start = s->pending.len;
 	buf_puts(&s->pending, "in");
-	put_field(&s->pending, e->id);
-	buf_printf(&s->pending, "\t%lld\t%zu", (long long)e->arrival, e->size);
-	put_field(&s->pending, e->source);
-	put_field(&s->pending, e->message_id);
-	put_field(&s->pending, e->dup_of);
+	put_field(&s->pending, name);
+	buf_printf(&s->pending, "\t%lld\t%zu", (long long)arrival, len);
+	put_field(&s->pending, source);
+	put_field(&s->pending, message_id);
+	put_field(&s->pending, dup);
 	end_record(s, start);
+	add_in(s, off, name, arrival, source, message_id, dup);
+	free(dup);
 	if (id)
-		*id = e->id;
+		*id = entry_at(s, s->nin - 1)->id;
 	return 1;
 }
 
@@ -966,7 +1319,14 @@ const struct spool_entry *
 spool_in(const struct spool *s, size_t i)
 {
 	assert(s->indexed);
-	return i < s->nin ? &s->in[i] : NULL;
+	return i < s->nin ? entry_at(s, i) : NULL;
+}
+
+enum spool_state
+spool_state(const struct spool *s, size_t i)
+{
+	assert(s->indexed && i < s->nin);
+	return (enum spool_state)s->in[i].state;
 }
 
 const struct spool_entry *
@@ -975,9 +1335,8 @@ spool_lookup(const struct spool *s, const char *id)
 	size_t i;
 
 	assert(s->indexed);
-	i = map_get(&s->by_id, id);
-
-	return i == SIZE_MAX ? NULL : &s->in[i];
+	i = find(s, &s->by_id, id);
+	return i == SIZE_MAX ? NULL : entry_at(s, i);
 }
 
 const struct spool_entry *
@@ -986,20 +1345,19 @@ spool_lookup_source(const struct spool *s, const char *source)
 	size_t i;
 
 	assert(s->indexed);
-	i = map_get(&s->by_source, source);
-
-	return i == SIZE_MAX ? NULL : &s->in[i];
+	i = find(s, &s->by_source, source);
+	return i == SIZE_MAX ? NULL : entry_at(s, i);
 }
 
 int
 spool_mark_applied(struct spool *s, const char *id, time_t now, struct buf *err)
 {
-	struct spool_entry *e;
+	struct islot *e;
 	size_t i, start;
 
 	if (spool_index(s, err) < 0)
 		return -1;
-	i = map_get(&s->by_id, id);
+	i = find(s, &s->by_id, id);
 	if (i == SIZE_MAX) {
 		buf_printf(err, "spool: no inbound message %s\n", id);
 		return -1;
@@ -1008,15 +1366,21 @@ spool_mark_applied(struct spool *s, const char *id, time_t now, struct buf *err)
 	if (e->state == SPOOL_APPLIED)
 		return 1;
 	if (e->state == SPOOL_DUPLICATE) {
-		buf_printf(err, "spool: %s is a duplicate of %s and is never applied\n", id, e->dup_of);
+		const struct spool_entry *d = entry_at(s, i);
+		buf_printf(err, "spool: %s is a duplicate of %s and is never applied\n", id,
+		    d && d->dup_of ? d->dup_of : "another");
 		return -1;
 	}
 	e->state = SPOOL_APPLIED;
 	e->applied = now;
+	if (s->cache->in_pos[i % SPOOL_ENTRY_CACHE] == i) {	/* a copy handed out */
+		s->cache->in[i % SPOOL_ENTRY_CACHE].state = SPOOL_APPLIED;
+		s->cache->in[i % SPOOL_ENTRY_CACHE].applied = now;
+	}
 	s->npending--;
 	start = s->pending.len;
 	buf_puts(&s->pending, "applied");
-	put_field(&s->pending, e->id);
+	put_field(&s->pending, id);
 	buf_printf(&s->pending, "\t%lld", (long long)now);
 	end_record(s, start);
 	return 0;
@@ -1053,31 +1417,31 @@ store_out(struct spool *s, const char *key, const char *message_id, const char *
     const void *data, size_t len, const char *src, time_t when, const char **id, struct buf *err)
 {
 	const char *name;
-	struct spool_sent *o;
 	size_t i, start;
+	uint64_t off;
 
 	if (refuse_broken(s, err) || spool_index(s, err) < 0)
 		return -1;
-	if (key != NULL && (i = map_get(&s->by_out_key, key)) != SIZE_MAX) {
+	if (key != NULL && (i = find(s, &s->by_out_key, key)) != SIZE_MAX) {
 		if (id)
-			*id = s->out[i].id;
+			*id = sent_at(s, i)->id;
 		return 0;
 	}
 	name = deliver_new(s, s->out_dir, &s->pend_out, &s->npend_out, when, data, len, src, err);
 	if (name == NULL)
 		return -1;
-	add_out(s, name, when, len, key, message_id, rcpts);
-	o = &s->out[s->nout - 1];
+	off = s->ledger_size + s->pending.len;
 	start = s->pending.len;
 	buf_puts(&s->pending, "out");
-	put_field(&s->pending, o->id);
-	buf_printf(&s->pending, "\t%lld\t%zu", (long long)o->time, o->size);
-	put_field(&s->pending, o->key);
-	put_field(&s->pending, o->message_id);
-	put_field(&s->pending, o->rcpts);
+	put_field(&s->pending, name);
+	buf_printf(&s->pending, "\t%lld\t%zu", (long long)when, len);
+	put_field(&s->pending, key);
+	put_field(&s->pending, message_id);
+	put_field(&s->pending, rcpts);
 	end_record(s, start);
+	add_out(s, off, name, key, message_id);
 	if (id)
-		*id = o->id;
+		*id = sent_at(s, s->nout - 1)->id;
 	return 1;
 }
 
@@ -1121,7 +1485,22 @@ const struct spool_sent *
 spool_out(const struct spool *s, size_t i)
 {
 	assert(s->indexed);
-	return i < s->nout ? &s->out[i] : NULL;
+	return i < s->nout ? sent_at(s, i) : NULL;
+}
+
+bool
+spool_sent_message_id(const struct spool *s, const char *message_id)
+{
+	assert(s->indexed);
+	return find(s, &s->by_out_msgid, message_id) != SIZE_MAX;
+}
+
+size_t
+spool_index_bytes(const struct spool *s)
+{
+	return s->capin * sizeof *s->in + s->capout * sizeof *s->out +
+	    (s->by_id.cap + s->by_source.cap + s->by_msgid.cap + s->by_out_key.cap +
+	    s->by_out_msgid.cap) * sizeof(struct hslot);
 }
 
 const char *

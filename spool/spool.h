@@ -42,12 +42,15 @@
 #ifndef POUCH_SPOOL_H
 #define POUCH_SPOOL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <time.h>
 
 #include "../lib/buf.h"
 
 #define SPOOL_LOCK_WAIT_MS 10000
+/* The entries (inbound, and sent) the spool keeps read out for its callers. */
+#define SPOOL_ENTRY_CACHE 64
 
 enum spool_state {
 	SPOOL_STORED,		/* stored, not applied yet */
@@ -55,7 +58,14 @@ enum spool_state {
 	SPOOL_DUPLICATE,	/* same Message-ID as dup_of: never to be applied */
 };
 
-/* All strings are borrowed from the spool: valid until spool_close. */
+/*
+ * The spool keeps of each message only its record's place in the ledger,
+ * its state and what its indexes need (spool_index_bytes); an entry is
+ * read again from its record when asked for. Entries, and their strings,
+ * are borrowed: valid until spool_close or until SPOOL_ENTRY_CACHE other
+ * entries of the same kind (inbound, sent) were asked for, whichever comes
+ * first; state and applied follow spool_mark_applied.
+ */
 struct spool_entry {
 	char *id;		/* stable id: the file name */
 	time_t arrival;		/* the judge's clock for this message */
@@ -117,9 +127,12 @@ int spool_sync(struct spool *s, struct buf *err);
 int spool_store_in(struct spool *s, const char *source, const char *message_id,
     const void *data, size_t len, time_t arrival, const char **id, struct buf *err);
 
-/* Inbound entries in arrival order: count, and the i-th (borrowed). */
+/* Inbound entries in arrival order: count, and the i-th (borrowed; NULL
+ * when its record no longer reads: the spool then refuses further work). */
 size_t spool_count_in(const struct spool *s);
 const struct spool_entry *spool_in(const struct spool *s, size_t i);
+/* The state of the i-th (i < spool_count_in), without reading its record. */
+enum spool_state spool_state(const struct spool *s, size_t i);
 /* The inbound entry with this id, or NULL. */
 const struct spool_entry *spool_lookup(const struct spool *s, const char *id);
 /* The inbound entry stored from this source identity, or NULL. */
@@ -151,6 +164,11 @@ int spool_store_out_file(struct spool *s, const char *key, const char *message_i
     struct buf *err);
 size_t spool_count_out(const struct spool *s);
 const struct spool_sent *spool_out(const struct spool *s, size_t i);
+/* Whether a sent message with this Message-ID is archived (needs spool_index). */
+bool spool_sent_message_id(const struct spool *s, const char *message_id);
+/* The bytes the index of the ledger takes in memory (for tests): it grows
+ * by some tens of bytes a message, whatever their sources and Message-IDs. */
+size_t spool_index_bytes(const struct spool *s);
 
 /* A source's saved position (e.g. "UIDVALIDITY:LASTUID"), or NULL. */
 const char *spool_cursor(const struct spool *s, const char *name);

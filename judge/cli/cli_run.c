@@ -561,7 +561,7 @@ verify_games(const char *live, const char *out, int *checked)
 /* A message the live judge made: sent (in the spool) or still in its outbox. */
 struct live_msg {
 	char *message_id;
-	const char *spool_id;	/* sent: the spool's id */
+	char *spool_id;	/* sent: the spool's id */
 	char *path;		/* waiting: the outbox file */
 	int matched;
 };
@@ -588,10 +588,11 @@ live_mail(struct runner *r, const char *live, size_t *n)
 		const struct spool_sent *s = spool_out(r->sp, i);
 		/* The notice that a game was set aside comes from the shell
 		 * (a damaged file), not from the spool: no replay makes it. */
-		if (s->message_id == NULL || strncmp(s->message_id, ASIDE_MSGID, strlen(ASIDE_MSGID)) == 0)
+		if (s == NULL || s->message_id == NULL ||
+		    strncmp(s->message_id, ASIDE_MSGID, strlen(ASIDE_MSGID)) == 0)
 			continue;
 		v = xreallocarray(v, *n + 1, sizeof *v);
-		v[*n] = (struct live_msg){ xstrdup(s->message_id), s->id, NULL, 0 };
+		v[*n] = (struct live_msg){ xstrdup(s->message_id), xstrdup(s->id), NULL, 0 };
 		(*n)++;
 	}
 	snprintf(dir, sizeof dir, "%s/outbox/new", live);
@@ -676,6 +677,7 @@ verify_mail(struct runner *r, const char *live, int *checked)
 		}
 		free(v[i].message_id);
 		free(v[i].path);
+		free(v[i].spool_id);
 	}
 	free(v);
 	buf_free(&raw);

@@ -151,7 +151,7 @@ first_pending(struct spool *sp)
 	size_t i, n = spool_count_in(sp);
 
 	for (i = 0; i < n; i++)
-		if (spool_in(sp, i)->state == SPOOL_STORED)
+		if (spool_state(sp, i) == SPOOL_STORED)
 			break;
 	return i;
 }
@@ -259,8 +259,9 @@ set_aside(struct runner *r)
 	}
 }
 
-/* The games, and the Message-IDs already queued or sent (which are not
- * queued again). Once per run, before the first message is applied. */
+/* The games, and the Message-IDs waiting in the outbox (which, like those
+ * the spool archived as sent, are not queued again). Once per run, before
+ * the first message is applied. */
 int
 runner_load(struct runner *r, struct buf *err)
 {
@@ -283,13 +284,8 @@ runner_load(struct runner *r, struct buf *err)
 		    r->o.data);
 		return -1;
 	}
-	if (r->ob != NULL) {
-		for (size_t i = 0; i < spool_count_out(r->sp); i++)
-			if (spool_out(r->sp, i)->message_id)
-				strset_add(&r->known, spool_out(r->sp, i)->message_id);
-		if (outbox_each_message_id(r->ob, remember, &r->known, err) < 0)
-			return -1;
-	}
+	if (r->ob != NULL && outbox_each_message_id(r->ob, remember, &r->known, err) < 0)
+		return -1;
 	if (!r->o.replay && !r->o.look_only)
 		sweep_tmp(r);
 	set_aside(r);
@@ -447,7 +443,8 @@ consume(struct runner *r, struct buf *err)
 
 	for (i = 0; i < fx->nout; i++) {
 		const struct outmsg *m = &fx->out[i];
-		if (!strset_add(&r->known, m->message_id)) {
+		if ((r->ob != NULL && spool_sent_message_id(r->sp, m->message_id)) ||
+		    !strset_add(&r->known, m->message_id)) {
 			r->stats.repeated++;
 			continue;
 		}
@@ -630,10 +627,17 @@ runner_apply(struct runner *r, struct buf *err)
 	if (r->o.replay && r->o.replay_cut && r->o.replay_upto < n)
 		n = r->o.replay_upto;
 	for (i = 0; i < n; i++) {
-		const struct spool_entry *e = spool_in(r->sp, i);
+		const struct spool_entry *e;
+		enum spool_state st = spool_state(r->sp, i);
 		int held;
-		if (e->state == SPOOL_DUPLICATE || (!r->o.replay && e->state != SPOOL_STORED))
+		if (st == SPOOL_DUPLICATE || (!r->o.replay && st != SPOOL_STORED))
 			continue;
+		if ((e = spool_in(r->sp, i)) == NULL) {
+			buf_printf(err, "%s/ledger: a record changed since it was read\n",
+			    spool_dir(r->sp));
+			rc = -1;
+			break;
+		}
 		if (do_runs(r, &k, e->rec_in, err) < 0) {
 			rc = -1;
 			break;
@@ -645,6 +649,7 @@ runner_apply(struct runner *r, struct buf *err)
 			rc = -1;
 			break;
 		}
+		e = spool_in(r->sp, i);	/* the same entry (the spool keeps the last read) */
 		if (!r->o.replay && held == 0) {
 			r->applied = xreallocarray(r->applied, r->napplied + 1, sizeof *r->applied);
 			r->applied[r->napplied++] = xstrdup(e->id);

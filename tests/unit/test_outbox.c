@@ -534,6 +534,100 @@ test_failed_write(void **state)
 	free(id);
 }
 
+/* The bytes of the journal files. */
+static long
+journal_bytes(void)
+{
+	char p[256], f[600];
+	DIR *d;
+	struct dirent *de;
+	struct buf b;
+	long n = 0;
+
+	snprintf(p, sizeof p, "%s/outbox/meta", dir);
+	d = opendir(p);
+	buf_init(&b, 1 << 24);
+	while (d && (de = readdir(d)) != NULL) {
+		snprintf(f, sizeof f, "%s/%s", p, de->d_name);
+		buf_reset(&b);
+		if (strncmp(de->d_name, "journal.", 8) == 0 && fs_read_file(f, &b) == 0)
+			n += (long)b.len;
+	}
+	if (d)
+		closedir(d);
+	buf_free(&b);
+	return n;
+}
+
+/* The outbox holds where each state is, not its text (read again from the
+ * journal), and forgets a message once it is sent: memory stays small per
+ * queued message whatever its recipients, and does not grow with the
+ * messages sent. */
+static void
+test_held_memory(void **state)
+{
+	enum { NMSG = 40, NRCPT = 200 };
+	struct env *e = *state;
+	char *r[NRCPT], p[128], *id;
+	size_t bytes;
+	int i;
+
+	for (i = 0; i < NRCPT; i++) {
+		r[i] = malloc(64);
+		snprintf(r[i], 64, "%s%03d@example.test", i == 0 ? "temp" : "player", i);
+	}
+	id = queue(e, r, NRCPT, 1000);	/* one waits: its first recipient is deferred */
+	free(id);
+	for (i = 1; i < NMSG; i++) {
+		id = queue(e, r + 1, NRCPT - 1, 1000);
+		free(id);
+	}
+	assert_int_equal(outbox_sync(e->ob, &e->err), 0);
+	assert_int_equal(outbox_held(e->ob, &bytes), NMSG);
+	assert_true(journal_bytes() > NMSG * NRCPT * 20);	/* the states are big... */
+	assert_true(bytes < NMSG * 128);	/* ...what is held is not */
+	/* The same, read from the journal by another process. */
+	outbox_close(e->ob);
+	snprintf(p, sizeof p, "%s/outbox", dir);
+	e->ob = outbox_open(p, &e->err);
+	assert_non_null(e->ob);
+	assert_int_equal(outbox_held(e->ob, &bytes), NMSG);
+	assert_true(bytes < NMSG * 128);
+	assert_int_equal(flush(e, 1000).sent, NMSG - 1);
+	assert_int_equal(spool_count_out(e->sp), NMSG - 1);
+	/* The sent are forgotten, though their journal stays for the one left. */
+	assert_int_equal(outbox_held(e->ob, &bytes), 1);
+	assert_int_equal(count_journals(), 1);
+	for (i = 0; i < NRCPT; i++)
+		free(r[i]);
+}
+
+/* A long queue is sent in batches over one connection, each made durable
+ * (the sink synced, the archive, the journal) and forgotten before the
+ * next: every message sent once, archived once, nothing left. */
+static void
+test_flush_batches(void **state)
+{
+	enum { NMSG = OUTBOX_FLUSH_BATCH + OUTBOX_FLUSH_BATCH / 2 };
+	struct env *e = *state;
+	char a[] = "alice@example.test", *r[] = { a };
+	struct outbox_stats st;
+	size_t bytes;
+	int i;
+
+	for (i = 0; i < NMSG; i++)
+		free(queue(e, r, 1, 1000));
+	st = flush(e, 1000);
+	assert_int_equal(st.sent, NMSG);
+	assert_int_equal(e->f.sends, NMSG);
+	assert_int_equal(e->f.opens, 1);
+	assert_int_equal(e->f.syncs, 2);	/* one for each batch */
+	assert_int_equal(spool_count_out(e->sp), NMSG);
+	assert_int_equal(outbox_count(e->ob), 0);
+	assert_int_equal(outbox_held(e->ob, &bytes), 0);
+	assert_int_equal(count_journals(), 0);
+}
+
 int
 main(void)
 {
@@ -547,6 +641,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_sink_sync_fails, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_failed_write, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_held_memory, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_flush_batches, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

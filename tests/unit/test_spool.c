@@ -676,6 +676,100 @@ test_maildir_helpers(void **state)
 	buf_free(&b);
 }
 
+/* The index keeps places and hashes, not the strings: its memory grows by
+ * some tens of bytes a message however long their sources, Message-IDs and
+ * keys, and every lookup stays exact (a hash that matches is checked
+ * against the record). */
+static void
+test_index_memory(void **state)
+{
+	enum { N = 3000, LONG = 300 };
+	struct spool *s = open_ok();
+	struct buf err;
+	char pad[LONG], src[LONG + 64], mid[LONG + 64], key[LONG + 64];
+	size_t i, bytes;
+
+	(void)state;
+	buf_init(&err, 4096);
+	memset(pad, 'x', sizeof pad - 1);
+	pad[sizeof pad - 1] = '\0';
+	for (i = 0; i < N; i++) {
+		const char *id;
+		snprintf(src, sizeof src, "maildir:%zu.%s", i, pad);
+		/* every tenth repeats the Message-ID of the one before */
+		snprintf(mid, sizeof mid, "%zu.%s@x", i % 10 == 9 ? i - 1 : i, pad);
+		assert_int_equal(spool_store_in(s, src, mid, "m\n", 2, 1000 + (time_t)i, &id, &err), 1);
+		if (i % 2 == 0 && i % 10 != 9)
+			assert_int_equal(spool_mark_applied(s, id, 5000, &err), 0);
+		snprintf(key, sizeof key, "outbox:%zu.%s", i, pad);
+		snprintf(mid, sizeof mid, "out%zu.%s@judge", i, pad);
+		assert_int_equal(spool_store_out(s, key, mid, "a@x", "o\n", 2, 5000, NULL, &err), 1);
+	}
+	close_ok(s);
+
+	s = open_ok();
+	bytes = spool_index_bytes(s);
+	assert_true(bytes > 0);
+	assert_true(bytes < 2 * N * 64);	/* the strings alone are more than 2 * N * 900 */
+	for (i = 0; i < N; i += 7) {
+		const struct spool_entry *e;
+		snprintf(src, sizeof src, "maildir:%zu.%s", i, pad);
+		e = spool_lookup_source(s, src);
+		assert_non_null(e);
+		assert_string_equal(e->source, src);
+		assert_int_equal(e->arrival, 1000 + (time_t)i);
+		assert_int_equal(e->state, i % 10 == 9 ? SPOOL_DUPLICATE : i % 2 == 0 ? SPOOL_APPLIED :
+		    SPOOL_STORED);
+		assert_int_equal(spool_state(s, i), e->state);
+		assert_ptr_equal(spool_lookup(s, e->id), e);
+		snprintf(mid, sizeof mid, "out%zu.%s@judge", i, pad);
+		assert_true(spool_sent_message_id(s, mid));
+		assert_string_equal(spool_out(s, i)->message_id, mid);
+	}
+	assert_null(spool_lookup_source(s, "maildir:nope"));
+	assert_false(spool_sent_message_id(s, "nope@judge"));
+	/* an outbox key already archived is not stored again */
+	snprintf(key, sizeof key, "outbox:%d.%s", N - 1, pad);
+	assert_int_equal(spool_store_out(s, key, NULL, "a@x", "o\n", 2, 6000, NULL, &err), 0);
+	/* a Message-ID seen long ago still makes a duplicate */
+	snprintf(mid, sizeof mid, "%d.%s@x", 0, pad);
+	assert_int_equal(spool_store_in(s, "maildir:late", mid, "m\n", 2, 9000, NULL, &err), 1);
+	assert_int_equal(spool_in(s, N)->state, SPOOL_DUPLICATE);
+	assert_string_equal(spool_in(s, N)->dup_of, spool_in(s, 0)->id);
+	close_ok(s);
+	buf_free(&err);
+}
+
+/* An id of another form than pouch gives (a ledger edited by hand, an
+ * older pouch) is found by its record. */
+static void
+test_other_ids(void **state)
+{
+	static const char ledger[] = "pouch-spool 1\n"
+	    "in\tby-hand\t100\t2\tmaildir:a\ta@x\t-\n"
+	    "in\t0100.1.pouch\t101\t2\tmaildir:b\tb@x\t-\n"
+	    "applied\tby-hand\t102\n";
+	char p[256];
+	struct spool *s;
+	struct buf err;
+
+	(void)state;
+	buf_init(&err, 4096);
+	snprintf(p, sizeof p, "%s/ledger", dir);
+	assert_int_equal(fs_write_atomic(p, ledger, sizeof ledger - 1), 0);
+	s = open_ok();
+	assert_int_equal(spool_count_in(s), 2);
+	assert_int_equal(spool_lookup(s, "by-hand")->state, SPOOL_APPLIED);
+	assert_int_equal(spool_lookup(s, "0100.1.pouch")->state, SPOOL_STORED);
+	assert_null(spool_lookup(s, "100.1.pouch"));
+	assert_int_equal(spool_mark_applied(s, "0100.1.pouch", 103, &err), 0);
+	close_ok(s);
+	s = open_ok();
+	assert_int_equal(spool_lookup(s, "0100.1.pouch")->state, SPOOL_APPLIED);
+	close_ok(s);
+	buf_free(&err);
+}
+
 int
 main(void)
 {
@@ -692,6 +786,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_record_checksums, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lazy_open, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_maildir_helpers, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_index_memory, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_other_ids, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -162,7 +162,7 @@ cmd_counts(const char *data)
 	if ((sp = open_spool(data)) == NULL)
 		return 1;
 	for (i = 0; i < spool_count_in(sp); i++)
-		n[spool_in(sp, i)->state]++;
+		n[spool_state(sp, i)]++;
 	buf_init(&err, 1 << 16);
 	dir = mail_outbox_dir(data);
 	ob = outbox_open(dir, &err);
