@@ -1229,6 +1229,7 @@ static const struct game_field common_fields[] = {
 	    SECRET_HASH_MAX, OPT },
 	{ "seq", GAME_PART_HEAD, write_long, read_long, GAME_OFF(seq), 0, 1L << 50, 0 },
 	{ "phases", GAME_PART_HEAD, write_int, read_int, GAME_OFF(nphases), 0, 1000000, 0 },
+	{ "rewinds", GAME_PART_HEAD, write_int, read_int, GAME_OFF(rewinds), 0, 1000000, OPT },
 	{ "observer", GAME_PART_HEAD, write_observers, read_observer, 0, 0, 0, 0 },
 	{ "bounces", GAME_PART_HEAD, write_bounces, read_bounces, 0, 0, 0, 0 },
 	{ "member", GAME_PART_POWER, write_members, read_member, 0, 0, 0, 0 },

@@ -124,6 +124,9 @@ struct game {
 					   deadline passed with orders missing */
 	long seq;			/* last inbound message applied */
 	int nphases;			/* history records written */
+	int rewinds;			/* times the clock was set back over a phase count
+					   it had passed (ROLLBACK, a deadline set again
+					   after its notice): names its messages apart */
 	int nobservers;
 	char observers[GAME_MAX_OBSERVERS][ADDR_MAX];
 	int nbouncing;			/* addresses whose mail came back */

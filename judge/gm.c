@@ -75,6 +75,8 @@ set_deadline(struct judge *j, struct game *g, const char *v, struct buf *reply)
 		g->paused_left = (long)(t - j->now);
 	else
 		g->deadline = t;
+	if (g->gm_told)
+		g->rewinds++;	/* the notice of the deadline passing is due again */
 	g->gm_told = false;
 	{
 		char s[96];

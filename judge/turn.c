@@ -24,6 +24,18 @@
 
 #define TEXT_MAX (4u << 20)
 
+/* Start an event of g's clock: its messages are named after what it is,
+ * the phase count, the rewinds when there were any (the same phase count
+ * comes round again after them) and tail. */
+static void
+clock_event(struct judge *j, const struct game *g, const char *what, const char *tail)
+{
+	if (g->rewinds == 0)
+		judge_event(j, "%s.%s%d%s", g->name, what, g->nphases, tail);
+	else
+		judge_event(j, "%s.%s%d-%d%s", g->name, what, g->nphases, g->rewinds, tail);
+}
+
 time_t
 judge_deadline_after(const struct judge *j, const struct game *g, time_t start)
 {
@@ -349,7 +361,7 @@ judge_process(struct judge *j, struct game *g, time_t now, bool preview, struct 
 	index = ++g->nphases;
 	if (j->seq == 0) {
 		/* From the clock: name the messages after the phase. */
-		judge_event(j, "%s.p%d", g->name, index);
+		clock_event(j, g, "p", "");
 	}
 	text = history_record(g, &before, orders, n, now, buf_str(&common), buf_str(&kept));
 	buf_free(&kept);
@@ -389,7 +401,8 @@ remind(struct judge *j, struct game *g, time_t now)
 			g->del[q].reminded = true;
 		}
 		judge_touch(j, g);
-		judge_event(j, "%s.r%d.%s", g->name, g->nphases, m->powers[p].abbr);
+		snprintf(subject, sizeof subject, ".%s", m->powers[p].abbr);
+		clock_event(j, g, "r", subject);
 		snprintf(subject, sizeof subject, "[%s] reminder: orders for %s", g->name,
 		    phase_format(&g->board, ph, sizeof ph));
 		for (i = 0; i < d->nmembers; i++) {
@@ -449,7 +462,7 @@ tell_deadline_passed(struct judge *j, struct game *g)
 	buf_init(&body, TEXT_MAX);
 	buf_init(&late, 1024);
 	buf_init(&names, 256);
-	judge_event(j, "%s.w%d", g->name, g->nphases);
+	clock_event(j, g, "w", "");
 	phase_format(&g->board, ph, sizeof ph);
 	snprintf(subject, sizeof subject, "[%s] deadline passed: orders missing for %s", g->name, ph);
 	for (p = 0; p < m->npowers; p++) {
@@ -610,7 +623,7 @@ tick(struct judge *j, time_t now, bool early)
 	for (gi = 0; gi < j->ngames; gi++) {
 		struct game *g = j->games[gi];
 
-		judge_event(j, "%s.t%d", g->name, g->nphases);
+		clock_event(j, g, "t", "");
 		for (rounds = 0; rounds < 8 && g->status == GAME_ACTIVE; rounds++)
 			if (!tick_game(j, g, now, early))
 				break;
@@ -717,6 +730,7 @@ judge_rollback(struct judge *j, struct game *g, const char *phase, time_t now, s
 		return -1;
 	}
 	g->nphases = found - 1;
+	g->rewinds++;	/* the phase counts from found on come round again */
 	restore_phase(g, buf_str(&rec), &b);
 	note_rollback(j, g, found);
 	turn_start_phase(j, g, now);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../../lib/str.h"
+#include "../../lib/strset.h"
 #include "../../lib/tz.h"
 #include "../../lib/xalloc.h"
 #include "../judge.h"
@@ -30,6 +31,7 @@ struct tctx {
 	struct varcache vc;
 	struct zones *zones;
 	struct history h;
+	struct strset ids;	/* the Message-IDs made so far */
 	int failed;		/* a game did not read back */
 };
 
@@ -155,6 +157,14 @@ drain(struct judge *j, struct tctx *t, struct buf *out)
 		const struct outmsg *o = &fx->out[i];
 		char date[32];
 		buf_puts(out, "----------------------------------------------------------------\n");
+		if (!strset_add(&t->ids, o->message_id)) {
+			/* What pouch run does with it: a Message-ID it sent
+			 * before is a repeat of that message. */
+			buf_printf(out, "NOT SENT: Message-ID <%s> was used before\n", o->message_id);
+			put_list(out, "To", o->to, o->nto);
+			buf_printf(out, "Subject: %s\n", o->subject);
+			continue;
+		}
 		put_list(out, "To", o->to, o->nto);
 		put_list(out, "Cc", o->cc, o->ncc);
 		buf_printf(out, "Subject: %s\n", o->subject);
@@ -214,6 +224,7 @@ transcript_run(const char *text, size_t len, const char *fname, const char *maps
 	io.history = t_history;
 	io.random = t_random;
 	io.system = varcache_system;
+	strset_init(&t->ids);
 	t->zones = zones_new(NULL);
 	io.zones = zones_lookup(t->zones);
 	judge_init(&j, &conf, &io);
@@ -348,6 +359,7 @@ transcript_run(const char *text, size_t len, const char *fname, const char *maps
 	if (t->failed)
 		rc = script_error(out, fname, lineno, "a game did not read back the same (above)");
 	judge_free(&j);
+	strset_free(&t->ids);
 	varcache_free(&t->vc);
 	zones_free(t->zones);
 	for (i = 0; i < t->h.n; i++)

@@ -26,7 +26,9 @@
  *	STATE school1                            print the game file
  *
  * Output: each outgoing message (recipients, subject, threading, body),
- * each audit line and log note, in the order the judge made them.
+ * each audit line and log note, in the order the judge made them. A
+ * message under a Message-ID made before is shown as NOT SENT, with its
+ * recipients and subject: `pouch run` takes it for a repeat and drops it.
  * Passwords and salts are drawn from a key of 32 zero bytes (as the judge
  * draws them from its key), so the output is stable, and a run through pouch
  * with that key makes the same ones.

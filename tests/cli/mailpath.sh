@@ -136,6 +136,27 @@ for g in $(sort -u "$WORK/states" 2>/dev/null); do
 		k=$((k + 1))
 	done
 done
+# Each decision of a phase mails its results once to each recipient: as
+# many "[GAME] PHASE results" in the Maildir of everyone the transcript
+# mails them to as the transcript decided that phase (its PHASE lines),
+# however it was decided, and again after a rollback.
+awk '/^PHASE / { g = $2; sub(/^PHASE [^ ]* [0-9]*: /, ""); n["[" g "] " $0 " results"]++ }
+	/^To: / { to = $2 }
+	/^Subject: \[[^]]*\] .* results$/ {
+		s = substr($0, 10)
+		if (!seen[to "\t" s]++) pairs[++np] = to "\t" s
+	}
+	END { for (i = 1; i <= np; i++) { split(pairs[i], a, "\t"); print a[1] "\t" n[a[2]] + 0 "\t" a[2] } }' \
+	"$WORK/transcript.out" >"$WORK/results"
+: >"$OUT"
+decided=0
+while IFS="$(printf '\t')" read -r to want subject; do
+	got=$(cat "$D/mail/out/$to/new/"* "$D/mail/out/$to/cur/"* 2>/dev/null | grep -cxF "Subject: $subject")
+	decided=$((decided + want))
+	[ "$got" = "$want" ] || echo "$to: $got \"$subject\" for $want decisions" >>"$OUT"
+done <"$WORK/results"
+expect "every decision's results reach each recipient once ($decided results mails)" test ! -s "$OUT"
+[ -s "$OUT" ] && sed 's/^/  # /' "$OUT"
 "$POUCH" --data "$D" replay --into "$WORK/replay" --verify >"$OUT" 2>"$ERR"
 expect "pouch replay --verify: no difference" grep -q ", 0 differences" "$OUT"
 for g in $(sort -u "$WORK/states" 2>/dev/null); do

@@ -188,6 +188,7 @@ full_game(struct game *g)
 	str_copy(g->gm_secret, "hash-of-gm", sizeof g->gm_secret);
 	g->seq = 42;
 	g->nphases = 7;
+	g->rewinds = 2;
 	str_copy(g->observers[g->nobservers++], "obs1@o.example", ADDR_MAX);
 	str_copy(g->observers[g->nobservers++], "obs2@o.example", ADDR_MAX);
 	str_copy(g->bouncing[0].addr, "gone@g.example", ADDR_MAX);
@@ -280,6 +281,7 @@ check_read_back(const struct game *g)
 	assert_string_equal(g->gms[1], "gm2@x.example");
 	assert_int_equal(g->seq, 42);
 	assert_int_equal(g->nphases, 7);
+	assert_int_equal(g->rewinds, 2);
 	assert_string_equal(g->observers[1], "obs2@o.example");
 	assert_int_equal(g->nbouncing, 2);
 	assert_int_equal(g->bouncing[1].count, 3);

@@ -28,7 +28,8 @@
 #define DEADLINE1 (T0 + 48 * HOUR) /* Sunday 22 November 2026, 09:00 UTC */
 #define GM_ADDR "gm@school.example"
 #define GM_PW "gm-secret-1"
-#define HISTORY_MAX 16
+#define HISTORY_MAX 32
+#define IDS_MAX 1024
 /* The end of a reply an hour after the start (commands.out, MAIL 2). */
 #define DEADLINE_AT_10 "Deadline: Sunday 22 November 2026, 09:00 UTC, in 1 day 23 hours.\n"
 /* ... for England with one order given, F Lon - Nth. */
@@ -68,6 +69,8 @@ struct tj {
 		int index;
 		char *text;
 	} hist[HISTORY_MAX];
+	char *ids[IDS_MAX];		/* the Message-IDs of every step so far */
+	int nids;
 };
 
 /* ---------------------------------------------------------- fake shell -- */
@@ -124,8 +127,20 @@ fake_random(void *ctx, const char *label, unsigned char out[16])
 static void
 fx_begin(struct tj *t)
 {
-	int i;
+	int i, k;
 
+	/* A rollback retires the records from its phase on. */
+	for (i = 0; i < t->j.fx.nrollbacks; i++)
+		for (k = 0; k < t->nhist; k++)
+			if (strcmp(t->hist[k].game, t->j.fx.rollbacks[i].game) == 0 &&
+			    t->hist[k].index >= strtol(t->j.fx.rollbacks[i].text, NULL, 10)) {
+				free(t->hist[k].text);
+				t->hist[k--] = t->hist[--t->nhist];
+			}
+	for (i = 0; i < t->j.fx.nout; i++) {
+		assert_true(t->nids < IDS_MAX);
+		t->ids[t->nids++] = xstrdup(t->j.fx.out[i].message_id);
+	}
 	for (i = 0; i < t->j.fx.nphases; i++) {
 		const struct judge_phase *ph = &t->j.fx.phases[i];
 		assert_true(t->nhist < HISTORY_MAX);
@@ -281,6 +296,60 @@ sent(const struct tj *t, const char *addr, const char *subject)
 	return found;
 }
 
+/* Did an earlier step make a message with Message-ID id? */
+static bool
+id_used(const struct tj *t, const char *id)
+{
+	int i;
+
+	for (i = 0; i < t->nids; i++)
+		if (strcmp(t->ids[i], id) == 0)
+			return true;
+	return false;
+}
+
+/* How many messages of the last step with subject go to addr (To) that
+ * the shell sends: those whose Message-ID no earlier message had (it
+ * takes a Message-ID it saw before for a repeat, and drops it). */
+static int
+count_delivered(const struct tj *t, const char *addr, const char *subject)
+{
+	int i, k, n = 0;
+
+	for (i = 0; i < t->j.fx.nout; i++) {
+		const struct outmsg *o = &t->j.fx.out[i];
+		bool again = id_used(t, o->message_id);
+		for (k = 0; k < i && !again; k++)
+			again = strcmp(t->j.fx.out[k].message_id, o->message_id) == 0;
+		if (!again && o->nto >= 1 && strcmp(o->to[0], addr) == 0 &&
+		    strcmp(o->subject, subject) == 0)
+			n++;
+	}
+	return n;
+}
+
+/* Every member of the seven delegations and the GM get exactly one
+ * message with subject from the last step, as the shell sends it. */
+static void
+assert_everyone_once(const struct tj *t, const char *subject)
+{
+	char addr[ADDR_MAX];
+	size_t i, n;
+	const char *m;
+
+	for (i = 0; i < sizeof seven / sizeof seven[0]; i++)
+		for (m = seven[i].members; *m; m += n + (m[n] == ',')) {
+			n = strcspn(m, ",");
+			snprintf(addr, sizeof addr, "%.*s", (int)n, m);
+			if (count_delivered(t, addr, subject) != 1)
+				fail_msg("%d messages \"%s\" delivered to %s", count_delivered(t, addr,
+				    subject), subject, addr);
+		}
+	if (count_delivered(t, GM_ADDR, subject) != 1)
+		fail_msg("%d messages \"%s\" delivered to %s", count_delivered(t, GM_ADDR, subject),
+		    subject, GM_ADDR);
+}
+
 /* The reply to the last message: to addr, Cc the ncc addresses of cc. */
 static const char *
 reply(const struct tj *t, const char *addr, const char *subject, const char *const *cc, int ncc)
@@ -434,6 +503,8 @@ teardown(void **state)
 	judge_free(&t->j);
 	for (i = 0; i < t->nhist; i++)
 		free(t->hist[i].text);
+	for (i = 0; i < t->nids; i++)
+		free(t->ids[i]);
 	free(t);
 	return 0;
 }
@@ -1507,6 +1578,106 @@ test_history_and_late_orders(void **state)
 	assert_null(strstr(text, "before your mail arrived"));
 }
 
+/* The seven send their Spring 1901 orders at at, the shell ticking around
+ * each message, and the run ends (judge_tick): the phase is decided. */
+static void
+order_spring(struct tj *t, time_t at)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof spring1901 / sizeof spring1901[0]; i++) {
+		tick_due(t, at);
+		mail(t, spring1901[i][0], "spring", spring1901[i][1], at);
+		tick_due(t, at);
+	}
+	tick(t, at);
+}
+
+#define S1901_RESULTS "[g1] Spring 1901 Movement results"
+
+/* A phase decided again after a rollback (by mail or from the host) is
+ * mailed to everyone again, however it is decided: its orders all in, the
+ * game master's PROCESS by mail or from the host, the end of the grace
+ * period. Its messages are named apart from the first decision's, which
+ * the shell sent already. */
+static void
+test_results_after_rollback(void **state)
+{
+	struct tj *t = *state;
+
+	order_spring(t, T0 + HOUR);
+	assert_int_equal(t->j.fx.nphases, 1);
+	assert_everyone_once(t, S1901_RESULTS);
+
+	mail(t, GM_ADDR, "back", "GAME g1 GM " GM_PW "\nROLLBACK S1901M\n", T0 + 2 * HOUR);
+	assert_everyone_once(t, "[g1] rolled back");
+	order_spring(t, T0 + 3 * HOUR);
+	assert_int_equal(t->j.fx.nphases, 1);
+	assert_everyone_once(t, S1901_RESULTS);
+
+	host(t, "GAME g1 GM\nROLLBACK S1901M\n", T0 + 4 * HOUR);
+	assert_everyone_once(t, "[g1] rolled back");
+	order_spring(t, T0 + 5 * HOUR);
+	assert_int_equal(t->j.fx.nphases, 1);
+	assert_everyone_once(t, S1901_RESULTS);
+
+	/* The game master decides it, by mail, then from the host. */
+	host(t, "GAME g1 GM\nROLLBACK S1901M\n", T0 + 6 * HOUR);
+	mail(t, GM_ADDR, "process", "GAME g1 GM " GM_PW "\nPROCESS\n", T0 + 7 * HOUR);
+	assert_int_equal(t->j.fx.nphases, 1);
+	assert_everyone_once(t, S1901_RESULTS);
+	mail(t, GM_ADDR, "back", "GAME g1 GM " GM_PW "\nROLLBACK S1901M\n", T0 + 8 * HOUR);
+	host(t, "GAME g1 GM\nPROCESS\n", T0 + 9 * HOUR);
+	assert_int_equal(t->j.fx.nphases, 1);
+	assert_everyone_once(t, S1901_RESULTS);
+
+	/* Nobody orders: decided at the end of the grace period. */
+	host(t, "GAME g1 GM\nROLLBACK S1901M\n", T0 + 10 * HOUR);
+	tick(t, T0 + 10 * HOUR + 72 * HOUR);
+	assert_int_equal(t->j.fx.nphases, 1);
+	assert_everyone_once(t, S1901_RESULTS);
+}
+
+#define S1901_REMINDER "[g1] reminder: orders for Spring 1901 Movement"
+#define S1901_PASSED "[g1] deadline passed: orders missing for Spring 1901 Movement"
+
+/* England orders alone from at; the reminder and the notice that the
+ * deadline passed reach Austria (a late delegation) and the GM once. */
+static void
+england_alone(struct tj *t, time_t at)
+{
+	tick_due(t, at);
+	mail(t, spring1901[1][0], "spring", spring1901[1][1], at);
+	tick_due(t, at);
+	tick(t, at);
+	tick(t, at + 30 * HOUR);
+	assert_int_equal(count_delivered(t, "anna@austria.example", S1901_REMINDER), 1);
+	assert_int_equal(count_delivered(t, "alice@england.example", S1901_REMINDER), 0);
+	tick(t, at + 48 * HOUR + 300);
+	assert_int_equal(count_delivered(t, "anna@austria.example", S1901_PASSED), 1);
+	assert_int_equal(count_delivered(t, GM_ADDR, "[g1] deadline passed: orders missing"), 1);
+}
+
+/* The reminder and the notice that the deadline passed go out again when
+ * a rollback, or a new deadline after the notice, makes them due again. */
+static void
+test_notices_due_again(void **state)
+{
+	struct tj *t = *state;
+
+	england_alone(t, T0);
+	/* A day more; it passes with the orders still missing. */
+	mail(t, GM_ADDR, "later", "GAME g1 GM " GM_PW "\nSET DEADLINE +24h\n", DEADLINE1 + HOUR);
+	tick(t, DEADLINE1 + 25 * HOUR + 300);
+	assert_int_equal(count_delivered(t, "anna@austria.example", S1901_PASSED), 1);
+	assert_int_equal(count_delivered(t, GM_ADDR, "[g1] deadline passed: orders missing"), 1);
+	tick(t, DEADLINE1 + 49 * HOUR + 300);
+	assert_int_equal(t->j.fx.nphases, 1);
+
+	host(t, "GAME g1 GM\nROLLBACK S1901M\n", DEADLINE1 + 50 * HOUR);
+	england_alone(t, DEADLINE1 + 50 * HOUR);
+}
+
 /* ---------------------------------------- a system that reads its lines -- */
 
 /* A rule system of the kind the World Game's war is: it reads every line
@@ -1623,6 +1794,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_spring_1901_dated_at_deadline, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_spring_1901_early, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_history_and_late_orders, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_results_after_rollback, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_notices_due_again, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
