@@ -153,12 +153,17 @@ void judge_host_mail(struct judge *j, const struct inmsg *m, long seq, time_t no
 void judge_mail_game(const struct inmsg *m, char *out, size_t size);
 /* Do what time requires up to now: process phases whose deadline passed or
  * whose orders are all in, send reminders and deadline notices. A phase
- * decided late is dated at its deadline; reminders and notices are sent
- * at now, with the time left then, so a replay ticks at the times of the
- * live runs (spool_run_at) as well as those of the mail: the shell ticks with judge_tick_due at each message's
- * arrival, before and after applying it, and with judge_tick once a run
- * has applied all it fetched (a phase is decided early only then, so the
- * mail that came with the last orders counts for that phase too). */
+ * is dated when it was decided, however late the tick: at its deadline
+ * when its orders were complete then, at the end of its grace period when
+ * orders are still missing, at now when orders missing at the deadline
+ * are completed (now is the arrival of the message that completed them);
+ * reminders and notices are sent at now, with the time left then, so a
+ * replay ticks at the times of the live runs (spool_run_at) as well as
+ * those of the mail: the shell ticks with judge_tick_due at each
+ * message's arrival, before and after applying it, and with judge_tick
+ * once a run has applied all it fetched (a phase is decided early only
+ * then, so the mail that came with the last orders counts for that phase
+ * too). */
 void judge_tick(struct judge *j, time_t now);
 /* The same, except that a phase whose orders are all in waits for its
  * deadline or the next judge_tick. */

@@ -36,6 +36,13 @@ status_deadline_line(const struct judge *j, const struct game *g, const char *zo
 		return;
 	}
 	time_human(&j->io.zones, zone, g->deadline, local, sizeof local);
+	if (now >= g->deadline && g->sys->tick == NULL && status_orders_complete(g)) {
+		/* The orders that came in the grace period complete the phase:
+		 * the tick after this message decides it. */
+		buf_printf(out, "Deadline: %s (passed).\nAll orders are in: the phase is decided now, "
+		    "and the results follow.\n", local);
+		return;
+	}
 	time_human(&j->io.zones, "UTC", g->deadline, utc, sizeof utc);
 	buf_printf(out, "Deadline: %s", local);
 	{
@@ -57,15 +64,21 @@ status_deadline_line(const struct judge *j, const struct game *g, const char *zo
 time_t
 judge_grace_end(const struct game *g, time_t now)
 {
-	int p;
-
 	if (g->status != GAME_ACTIVE || g->deadline == 0 || now < g->deadline ||
 	    g->set.nmr != NMR_CD || g->set.grace <= 0 || g->sys->tick != NULL)
 		return 0;
+	return status_orders_complete(g) ? 0 : g->deadline + g->set.grace;
+}
+
+bool
+status_orders_complete(const struct game *g)
+{
+	int p;
+
 	for (p = 0; p < g->map->npowers; p++)
 		if (status_orders_late(g, (power_id)p))
-			return g->deadline + g->set.grace;
-	return 0;
+			return false;
+	return true;
 }
 
 bool

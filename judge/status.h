@@ -28,6 +28,8 @@ void status_what_to_do(const struct game *g, power_id p, struct buf *out);
 void status_position(const struct game *g, struct buf *out);
 /* Must power p still give orders it has not given, with someone to give them? */
 bool status_orders_late(const struct game *g, power_id p);
+/* Has every power that must order given all its orders (none late)? */
+bool status_orders_complete(const struct game *g);
 /* The position before the phase of history record rec into b. Returns 0,
  * or -1 when the record has none that reads. */
 int status_history_position(const struct game *g, const char *rec, struct board *b);

@@ -592,12 +592,15 @@ tick_game(struct judge *j, struct game *g, time_t now, bool early)
 	ready = o.complete && o.someone && !o.waiting;
 	at = g->deadline + (o.complete ? 0 : g->set.grace);
 	if (ready || (now >= at && (o.complete || g->set.nmr == NMR_CD))) {
-		/* What happens is dated when it was due, not when this tick
-		 * came round: a run five minutes after a deadline gives the
-		 * same results, dates and next deadline as one on the dot. All
+		/* Dated when it was really decided, not when this tick came
+		 * round: a run five minutes after a deadline gives the same
+		 * results, dates and next deadline as one on the dot. All
 		 * orders in: now (the last one just arrived), or at the
-		 * deadline when this tick comes after it. */
-		if (ready && now < g->deadline)
+		 * deadline when this tick comes after it; but orders completed
+		 * in the grace period (the deadline found them missing) decide
+		 * it when they came, now: the shell ticks at the arrival of
+		 * each message. Missing orders: the end of the grace period. */
+		if ((ready && now < g->deadline) || (o.complete && g->gm_told))
 			at = now;
 		buf_init(&dummy, 1 << 16);
 		judge_process(j, g, at < now ? at : now, false, &dummy);

@@ -1678,6 +1678,62 @@ test_notices_due_again(void **state)
 	england_alone(t, DEADLINE1 + 50 * HOUR);
 }
 
+/* Orders completed in the grace period decide the phase then: the
+ * results' date, the next deadline (48 hours on) and the note to a mail
+ * that comes soon after follow that moment, not the deadline. The reply
+ * that completes them says the phase is decided now. */
+static void
+test_grace_completion_dated(void **state)
+{
+	struct tj *t = *state;
+	const char *text;
+	size_t i;
+
+	for (i = 0; i < sizeof spring1901 / sizeof spring1901[0]; i++) {
+		if (i == 2 || i == 6)
+			continue;	/* France and Turkey are late */
+		tick_due(t, T0 + HOUR);
+		mail(t, spring1901[i][0], "spring", spring1901[i][1], T0 + HOUR);
+		tick_due(t, T0 + HOUR);
+	}
+	tick(t, DEADLINE1 + 300);
+	assert_int_equal(t->j.fx.nphases, 0);
+	assert_int_equal(count_delivered(t, "carol@france.example", S1901_PASSED), 1);
+
+	/* 15:00: France, then Turkey, whose orders complete the phase. */
+	tick_due(t, DEADLINE1 + 6 * HOUR);
+	mail(t, spring1901[2][0], "spring", spring1901[2][1], DEADLINE1 + 6 * HOUR);
+	text = reply(t, "carol@france.example", "Re: spring", NULL, 0);
+	assert_line(text, "Deadline: Sunday 22 November 2026, 09:00 UTC (passed, orders missing).");
+	tick_due(t, DEADLINE1 + 6 * HOUR);
+	assert_int_equal(t->j.fx.nphases, 0);
+	mail(t, spring1901[6][0], "spring", spring1901[6][1], DEADLINE1 + 6 * HOUR);
+	text = reply(t, "tarik@turkey.example", "Re: spring", NULL, 0);
+	assert_line(text, "Deadline: Sunday 22 November 2026, 09:00 UTC (passed).");
+	assert_line(text, "All orders are in: the phase is decided now, and the results follow.");
+	tick_due(t, DEADLINE1 + 6 * HOUR);
+	assert_int_equal(t->j.fx.nphases, 1);
+	assert_line(t->j.fx.phases[0].text, "processed 2026-11-22T15:00:00Z");
+	assert_int_equal((long long)t->g->deadline, (long long)(DEADLINE1 + 54 * HOUR));
+	assert_everyone_once(t, S1901_RESULTS);
+	text = sent(t, "ivo@italy.example", S1901_RESULTS)->text;
+	assert_line(text, "Deadline: Tuesday 24 November 2026, 15:00 UTC, in 2 days 0 hours.");
+	assert_int_equal((long long)sent(t, GM_ADDR, S1901_RESULTS)->date,
+	    (long long)(DEADLINE1 + 6 * HOUR));
+	/* The end of the run changes nothing. */
+	tick(t, DEADLINE1 + 6 * HOUR + 300);
+	assert_int_equal(t->j.fx.nphases, 0);
+
+	/* Written at 15:20, read at 15:40: Turkey's army left Constantinople
+	 * in Spring. */
+	mail_dated(t, "tarik@turkey.example", "late", spring1901[6][1],
+	    DEADLINE1 + 6 * HOUR + 2400, DEADLINE1 + 6 * HOUR + 1200);
+	text = reply(t, "tarik@turkey.example", "Re: late", NULL, 0);
+	assert_line(text, "  Spring 1901 Movement was decided on Sunday 22 November 2026, 15:00 UTC, "
+	    "before your mail arrived;");
+	assert_line(text, "  these orders were read for Fall 1901 Movement.");
+}
+
 /* ---------------------------------------- a system that reads its lines -- */
 
 /* A rule system of the kind the World Game's war is: it reads every line
@@ -1796,6 +1852,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_history_and_late_orders, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_results_after_rollback, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_notices_due_again, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_grace_completion_dated, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
