@@ -1734,6 +1734,36 @@ test_grace_completion_dated(void **state)
 	assert_line(text, "  these orders were read for Fall 1901 Movement.");
 }
 
+/* In a game that waits for its game master, the late orders that complete
+ * the phase decide it when they come, as in a grace period. */
+static void
+test_wait_game_completed_late(void **state)
+{
+	struct tj *t = *state;
+	struct game_settings s;
+	size_t i;
+
+	game_settings_default(&s, "standard");
+	s.nmr = NMR_WAIT;
+	start_game(t, &s);
+	for (i = 0; i < 6; i++) {
+		tick_due(t, T0 + HOUR);
+		mail(t, spring1901[i][0], "spring", spring1901[i][1], T0 + HOUR);
+		tick_due(t, T0 + HOUR);
+	}
+	tick(t, DEADLINE1 + 72 * HOUR);
+	assert_int_equal(t->j.fx.nphases, 0);
+	tick_due(t, DEADLINE1 + 75 * HOUR);
+	mail(t, spring1901[6][0], "spring", spring1901[6][1], DEADLINE1 + 75 * HOUR);
+	assert_line(reply(t, "tarik@turkey.example", "Re: spring", NULL, 0),
+	    "All orders are in: the phase is decided now, and the results follow.");
+	tick_due(t, DEADLINE1 + 75 * HOUR);
+	assert_int_equal(t->j.fx.nphases, 1);
+	assert_line(t->j.fx.phases[0].text, "processed 2026-11-25T12:00:00Z");
+	assert_int_equal((long long)t->g->deadline, (long long)(DEADLINE1 + 123 * HOUR));
+	assert_everyone_once(t, S1901_RESULTS);
+}
+
 /* ---------------------------------------- a system that reads its lines -- */
 
 /* A rule system of the kind the World Game's war is: it reads every line
@@ -1853,6 +1883,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_results_after_rollback, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_notices_due_again, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_grace_completion_dated, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_wait_game_completed_late, setup_empty, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
