@@ -171,7 +171,8 @@ void judge_time_human(const struct judge *j, const char *zone, time_t t, char *o
 bool judge_in_disorder(const struct game *g, power_id p);
 /* Start an event: what follows is named after it (Message-IDs
  * "pouch.<name>.<n>@domain", random labels "<name>/<n>"); the same event
- * must name the same messages when a run is repeated. */
+ * must name the same messages when a run is repeated, and no other event
+ * may take its name (the shell sends a Message-ID once). */
 void judge_event(struct judge *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Mark g changed: it is written back at the end of the run. */
 void judge_touch(struct judge *j, const struct game *g);
