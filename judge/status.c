@@ -37,8 +37,9 @@ status_deadline_line(const struct judge *j, const struct game *g, const char *zo
 	}
 	time_human(&j->io.zones, zone, g->deadline, local, sizeof local);
 	if (now >= g->deadline && g->sys->tick == NULL && status_orders_complete(g)) {
-		/* The orders that came in the grace period complete the phase:
-		 * the tick after this message decides it. */
+		/* Orders that came after the deadline (in the grace period, or
+		 * while the game waits for its master) complete the phase: the
+		 * tick after this message decides it. */
 		buf_printf(out, "Deadline: %s (passed).\nAll orders are in: the phase is decided now, "
 		    "and the results follow.\n", local);
 		return;
