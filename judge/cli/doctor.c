@@ -332,10 +332,11 @@ check_pages(struct doctor *d)
 	const char *url = d->r.conf.judge.base_url, *dir = d->r.conf.pages, *why;
 	int set_dir = d->r.conf.pages_set, set_url = url[0] != '\0';
 
+	/* judge.pages has a default (pouch.conf(5)): a base URL alone is
+	 * right when it serves that directory, which the probe finds out. */
 	if (set_url && !set_dir)
-		say(d, FOUND_PROBLEM, "judge.base_url is %s but judge.pages is not set: the pages "
-		    "go to %s; set judge.pages to the directory the web server serves at that "
-		    "address", url, dir);
+		say(d, FOUND_OK, "the map pages are written to %s (judge.pages not set: the default), "
+		    "linked at %s", dir, url);
 	else if (!set_url && set_dir)
 		say(d, FOUND_PROBLEM, "judge.pages is %s but judge.base_url is not set: reports "
 		    "carry no link to the maps (set judge.base_url to the address that serves %s)",

@@ -186,6 +186,13 @@ echo "judge.pages = $WORK/www" >>"$D/pouch.conf"
 p doctor
 expect "doctor, judge.pages without judge.base_url: a problem" sh -c \
 	"[ $? -eq 1 ] && grep -q '^problem: judge.pages is .* but judge.base_url is not set' '$OUT'"
+# judge.base_url alone: the pages go to their default, DATA/pages
+# (pouch.conf(5)), as in contrib/demo/run.sh; no problem when it serves them.
+mkdir -p "$D/pages"
+printf 'judge.address = judge@school.test\njudge.base_url = file://%s/pages\n' "$D" >"$D/pouch.conf"
+p doctor
+expect "doctor, judge.base_url without judge.pages (the default): ok, exit 0" sh -c \
+	"[ $? -eq 0 ] && grep -q '^ok: file://$D/pages serves $D/pages' '$OUT' && ! grep -q '^problem' '$OUT'"
 # Pages written where the base URL points: a test file is read back there.
 mkdir -p "$WORK/www" "$WORK/elsewhere"
 printf 'judge.address = judge@school.test\njudge.pages = %s\njudge.base_url = file://%s\n' \
