@@ -37,6 +37,7 @@
 
 struct doctor {
 	const char *data;
+	char conf[1100];	/* the settings file: --config, else DATA/pouch.conf */
 	struct runner r;
 	int problems, warnings;
 };
@@ -173,13 +174,13 @@ check_address(struct doctor *d)
 
 	if (at == NULL || at == a || n == 0) {
 		say(d, FOUND_PROBLEM, "the judge's address \"%s\" is not a mail address: set judge.address in "
-		    "pouch.conf", a ? a : "");
+		    "%s", a ? a : "", d->conf);
 	} else if (str_eq_nocase(dom, "localhost") || strchr(dom, '.') == NULL ||
 	    str_eq_nocase(dom, "example.org") || str_eq_nocase(dom, "example.com") ||
 	    str_eq_nocase(dom, "example.net") || (n > 8 && str_eq_nocase(dom + n - 8, ".example")) ||
 	    (n > 8 && str_eq_nocase(dom + n - 8, ".invalid"))) {
 		say(d, FOUND_PROBLEM, "the judge's address is %s, a placeholder: players cannot write to it "
-		    "(set judge.address in pouch.conf)", a);
+		    "(set judge.address in %s)", a, d->conf);
 	} else {
 		say(d, FOUND_OK, "the judge's address is %s", a);
 	}
@@ -496,10 +497,18 @@ cli_doctor(const struct cli_opts *o, int argc, char **argv)
 	if (argc != 1)
 		return cli_usage("doctor", stderr);
 	memset(&d, 0, sizeof d);
-	d.data = o->data_dir ? o->data_dir : POUCH_DEFAULT_DATA;
+	d.data = cli_data_dir(o);
+	if (o->config)
+		str_copy(d.conf, o->config, sizeof d.conf);
+	else
+		snprintf(d.conf, sizeof d.conf, "%s/pouch.conf", d.data);
 	if (!fs_exists(d.data)) {
-		printf("problem: the data directory %s does not exist (pouch game new makes it)\n",
-		    d.data);
+		struct buf inv;
+		buf_init(&inv, 1 << 14);
+		cli_invocation(o, &inv);
+		printf("problem: the data directory %s does not exist (%s game new makes it; "
+		    "--data DIR chooses another)\n", d.data, buf_str(&inv));
+		buf_free(&inv);
 		return 1;
 	}
 	memset(&ro, 0, sizeof ro);
