@@ -14,6 +14,8 @@
  */
 #define _DEFAULT_SOURCE	/* explicit_bzero */
 #include <dirent.h>
+#include <limits.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -359,13 +361,39 @@ cron_line(const char *line)
 	return *line != '#' && strstr(line, "pouch") != NULL && strstr(line, " run") != NULL;
 }
 
-/* Whether file (or a command's output, when cmd) has a line that runs
- * pouch run: 1, with the directory its --data names in data ("" when
- * none), else 0. */
-static int
-cron_in(const char *path, int cmd, char *data, size_t size)
+/* What a cron line that runs pouch run names: its --data and --config
+ * ("" when it gives none) and, in /etc/cron.d, the user it runs as. */
+struct cron_entry {
+	char data[1024], config[1024], user[64];
+};
+
+/* The word after option opt in line ("" when none), into out. */
+static void
+cron_option(const char *line, const char *opt, char *out, size_t size)
 {
-	char line[2048], *p;
+	const char *p = strstr(line, opt);
+	size_t n;
+
+	out[0] = '\0';
+	if (p == NULL)
+		return;
+	p += strlen(opt);
+	p += strspn(p, " \t=");
+	n = strcspn(p, " \t\r\n");
+	if (n < size) {
+		memcpy(out, p, n);
+		out[n] = '\0';
+	}
+}
+
+/* Whether file (or a command's output, when cmd) has a line that runs
+ * pouch run: 1, with what it names in *ce, else 0. A file of
+ * /etc/cron.d (with_user) names the user after the time (five fields, or
+ * one @word). */
+static int
+cron_in(const char *path, int cmd, int with_user, struct cron_entry *ce)
+{
+	char line[2048];
 	FILE *f = cmd ? popen(path, "r") : fopen(path, "r");
 	int found = 0;
 
@@ -377,30 +405,85 @@ cron_in(const char *path, int cmd, char *data, size_t size)
 		pclose(f);
 	else
 		fclose(f);
-	data[0] = '\0';
-	if (found && (p = strstr(line, "--data")) != NULL) {
-		p += 6 + strspn(p + 6, " \t=");
-		p[strcspn(p, " \t\r\n")] = '\0';
-		str_copy(data, p, size);
+	memset(ce, 0, sizeof *ce);
+	if (!found)
+		return 0;
+	cron_option(line, "--data", ce->data, sizeof ce->data);
+	cron_option(line, "--config", ce->config, sizeof ce->config);
+	if (with_user) {
+		const char *p = line + strspn(line, " \t");
+		int skip = *p == '@' ? 1 : 5;
+		size_t n;
+		while (skip-- > 0) {
+			p += strcspn(p, " \t");
+			p += strspn(p, " \t");
+		}
+		n = strcspn(p, " \t\r\n");
+		if (n < sizeof ce->user) {
+			memcpy(ce->user, p, n);
+			ce->user[n] = '\0';
+		}
 	}
-	return found;
+	return 1;
+}
+
+/* Whether paths a and b name the same file (both resolved when there). */
+static int
+same_path(const char *a, const char *b)
+{
+	char ra[PATH_MAX], rb[PATH_MAX];
+
+	if (realpath(a, ra) && realpath(b, rb))
+		return strcmp(ra, rb) == 0;
+	return strcmp(a, b) == 0;
 }
 
 /* A cron entry found in where: ok, or a warning when it runs the judge on
- * another data directory. */
+ * another data directory, with other settings, or as a user who does not
+ * own the data directory. */
 static void
-cron_found(struct doctor *d, const char *where, const char *data)
+cron_found(struct doctor *d, const char *where, const struct cron_entry *ce)
 {
-	if (data[0] && strcmp(data, d->data) != 0)
-		say(d, FOUND_WARNING, "%s runs pouch run on %s, not on %s", where, data, d->data);
+	char conf[1100];
+	struct passwd *pw;
+	struct stat st;
+
+	if (ce->data[0] && !same_path(ce->data, d->data)) {
+		say(d, FOUND_WARNING, "%s runs pouch run on %s, not on %s", where, ce->data, d->data);
+		return;
+	}
+	if (ce->config[0])
+		str_copy(conf, ce->config, sizeof conf);
 	else
-		say(d, FOUND_OK, "%s runs pouch run", where);
+		snprintf(conf, sizeof conf, "%s/pouch.conf", d->data);
+	if (!same_path(conf, d->conf)) {
+		say(d, FOUND_WARNING, "%s runs pouch run with the settings %s%s, not %s: give it "
+		    "the same --config as the commands you type", where, conf,
+		    fs_exists(conf) ? "" : " (not there: every run fails)", d->conf);
+		return;
+	}
+	if (ce->user[0] && strcmp(ce->user, "root") != 0 && stat(d->data, &st) == 0) {
+		pw = getpwnam(ce->user);
+		if (pw == NULL) {
+			say(d, FOUND_WARNING, "%s runs pouch run as %s, a user this machine does not have",
+			    where, ce->user);
+			return;
+		}
+		if (pw->pw_uid != st.st_uid) {
+			say(d, FOUND_WARNING, "%s runs pouch run as %s, but %s is not theirs: the runs "
+			    "cannot write there (chown -R %s %s)", where, ce->user, d->data, ce->user,
+			    d->data);
+			return;
+		}
+	}
+	say(d, FOUND_OK, "%s runs pouch run", where);
 }
 
 static void
 check_cron(struct doctor *d)
 {
-	char path[1200], line[64] = "", data[1024];
+	char path[1200], line[64] = "";
+	struct cron_entry ce;
 	struct dirent *e;
 	DIR *dir;
 	FILE *f;
@@ -410,16 +493,16 @@ check_cron(struct doctor *d)
 			if (e->d_name[0] == '.')
 				continue;
 			snprintf(path, sizeof path, "/etc/cron.d/%s", e->d_name);
-			if (cron_in(path, 0, data, sizeof data)) {
+			if (cron_in(path, 0, 1, &ce)) {
 				closedir(dir);
-				cron_found(d, path, data);
+				cron_found(d, path, &ce);
 				return;
 			}
 		}
 		closedir(dir);
 	}
-	if (cron_in("crontab -l 2>/dev/null", 1, data, sizeof data)) {
-		cron_found(d, "this user's crontab", data);
+	if (cron_in("crontab -l 2>/dev/null", 1, 0, &ce)) {
+		cron_found(d, "this user's crontab", &ce);
 		return;
 	}
 	if ((f = popen("systemctl is-enabled pouch.timer 2>/dev/null", "r")) != NULL) {

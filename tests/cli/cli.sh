@@ -299,13 +299,25 @@ mv "$WORK/inbox.saved" "$D/mail/inbox"
 # the machine's /etc/cron.d is not touched).
 if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null 2>&1; then
 	unshare -m sh -c "mount --make-rprivate / && mount -t tmpfs none /etc/cron.d &&
-		echo '*/5 * * * * pouch $POUCH --data $D run' >/etc/cron.d/pouch &&
+		echo '*/5 * * * * root $POUCH --data $D run' >/etc/cron.d/pouch &&
 		'$POUCH' --data '$D' doctor >'$OUT' 2>'$ERR'
-		echo '*/5 * * * * pouch $POUCH --data /elsewhere run' >/etc/cron.d/pouch &&
-		'$POUCH' --data '$D' doctor >'$OUT.other' 2>>'$ERR'"
+		echo '*/5 * * * * root $POUCH --data /elsewhere run' >/etc/cron.d/pouch &&
+		'$POUCH' --data '$D' doctor >'$OUT.other' 2>>'$ERR'
+		echo '*/5 * * * * root $POUCH --config /etc/pouch-nosuch.conf --data $D run' >/etc/cron.d/pouch &&
+		'$POUCH' --data '$D' doctor >'$OUT.config' 2>>'$ERR'
+		echo '*/5 * * * * nobody $POUCH --data $D run' >/etc/cron.d/pouch &&
+		'$POUCH' --data '$D' doctor >'$OUT.user' 2>>'$ERR'
+		echo '@hourly pouch-nosuch-user $POUCH --data $D run' >/etc/cron.d/pouch &&
+		'$POUCH' --data '$D' doctor >'$OUT.nouser' 2>>'$ERR'"
 	expect "doctor, an /etc/cron.d entry that runs pouch run here: ok" grep -q "^ok: /etc/cron.d/pouch runs pouch run$" "$OUT"
 	expect "... one that runs it on another data directory: a warning" \
 		grep -q "^warning: /etc/cron.d/pouch runs pouch run on /elsewhere, not on $D" "$OUT.other"
+	expect "... one with other settings (contrib/cron/pouch's --config, not there): a warning" \
+		grep -q "^warning: /etc/cron.d/pouch runs pouch run with the settings /etc/pouch-nosuch.conf (not there: every run fails), not $D/pouch.conf" "$OUT.config"
+	expect "... one run as a user who does not own the data directory: a warning" \
+		grep -q "^warning: /etc/cron.d/pouch runs pouch run as nobody, but $D is not theirs" "$OUT.user"
+	expect "... one run as a user the machine does not have: a warning" \
+		grep -q "^warning: /etc/cron.d/pouch runs pouch run as pouch-nosuch-user, a user this machine does not have" "$OUT.nouser"
 else
 	echo "  skipped: doctor's cron check (needs root and unshare)"
 fi
