@@ -113,7 +113,7 @@ for c in "game school3 DELEGATION England a@school.example" "game school3 START"
 		"[ $rc -eq 1 ] && grep -q '^pouch $cmd: no game school3 in $EMPTY (pouch --data $EMPTY game list shows its games' '$ERR' &&
 		 ! grep -q 'your game master' '$OUT' && [ -z \"\$(ls -A '$EMPTY')\" ]"
 done
-for c in "game list" "doctor" "fetch" "send" "replay --verify"; do
+for c in "game list" "doctor" "fetch" "send" "replay --verify" "oauth token"; do
 	"$POUCH" --data "$NONE" $c >"$OUT" 2>"$ERR"
 	rc=$?
 	expect "pouch $c, no data directory: exit 1, said so, nothing made" sh -c \
