@@ -26,10 +26,10 @@ struct buf;
 int cli_usage(const char *name, FILE *f);
 /* Print err, each line prefixed with "pouch CMD: ", on stderr. */
 void cli_print_err(const char *cmd, const struct buf *err);
-/* Append "pouch" and the global options the user gave (--data, --config,
+/* "pouch" and the global options the user gave (--data, --config,
  * --maps), each quoted for the shell when it needs it: the start of a
- * command printed for the user to type. */
-void cli_invocation(const struct cli_opts *o, struct buf *out);
+ * command printed for the user to type. Made once; lives until exit. */
+const char *cli_invocation(const struct cli_opts *o);
 /* Append s to out as one shell word (in single quotes when needed). */
 void cli_shell_word(const char *s, struct buf *out);
 /* The data directory: --data, POUCH_DATA, else POUCH_DEFAULT_DATA. */

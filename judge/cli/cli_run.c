@@ -22,31 +22,20 @@
 
 #define LOCK_WAIT_MS 10000
 
-static const char *
-data_dir(const struct cli_opts *o)
-{
-	return cli_data_dir(o);
-}
-
 /* Whether the data directory has game name; if not, say so on stderr in
  * the host's words (which data directory, how to see its games, how to
  * name another) and return 0. Nothing is made or opened. */
 static int
 game_exists(const struct cli_opts *o, const char *cmd, const char *name)
 {
-	struct buf inv;
-
-	if (fs_exists(data_dir(o)) && store_has_game(data_dir(o), name))
+	if (fs_exists(cli_data_dir(o)) && store_has_game(cli_data_dir(o), name))
 		return 1;
-	buf_init(&inv, 1 << 14);
-	cli_invocation(o, &inv);
-	if (!fs_exists(data_dir(o)))
+	if (!fs_exists(cli_data_dir(o)))
 		fprintf(stderr, "pouch %s: no game %s: there is no data directory %s (%s game new "
-		    "makes one; --data DIR chooses another)\n", cmd, name, data_dir(o), buf_str(&inv));
+		    "makes one; --data DIR chooses another)\n", cmd, name, cli_data_dir(o), cli_invocation(o));
 	else
 		fprintf(stderr, "pouch %s: no game %s in %s (%s game list shows its games; --data DIR "
-		    "chooses another data directory)\n", cmd, name, data_dir(o), buf_str(&inv));
-	buf_free(&inv);
+		    "chooses another data directory)\n", cmd, name, cli_data_dir(o), cli_invocation(o));
 	return 0;
 }
 
@@ -107,15 +96,9 @@ parse_now(const char *s, time_t *t)
 static void
 run_opts_init(struct run_opts *ro, const struct cli_opts *o)
 {
-	static struct buf invocation;
-
-	if (invocation.data == NULL) {
-		buf_init(&invocation, 1 << 14);
-		cli_invocation(o, &invocation);
-	}
 	memset(ro, 0, sizeof *ro);
-	ro->invocation = buf_str(&invocation);
-	ro->data = data_dir(o);
+	ro->invocation = cli_invocation(o);
+	ro->data = cli_data_dir(o);
 	ro->config = o->config;
 	ro->maps = o->maps_dir;
 	ro->now = time(NULL);
@@ -277,17 +260,13 @@ static void
 say_mailbox(const struct cli_opts *o, const struct runner *r)
 {
 	const struct mail_config *c = &r->conf.mail;
-	struct buf inv;
 
-	buf_init(&inv, 1 << 14);
-	cli_invocation(o, &inv);
 	if (c->imap_host)
 		printf("Mail to %s is read from the IMAP mailbox %s on %s.\n", r->conf.judge.address,
 		    c->imap_folder ? c->imap_folder : "INBOX", c->imap_host);
 	else
 		printf("Mail to %s is read from the Maildir %s (its new/): deliver it there,\n"
-		    "then %s run reads it.\n", r->conf.judge.address, c->maildir_in, buf_str(&inv));
-	buf_free(&inv);
+		    "then %s run reads it.\n", r->conf.judge.address, c->maildir_in, cli_invocation(o));
 }
 
 static int
@@ -346,20 +325,16 @@ static const struct {
 static int
 say_arrangement(const struct cli_opts *o, const char *name, int n)
 {
-	struct buf inv;
 	size_t a;
 	int k;
 
 	for (a = 0; a < sizeof arrangements / sizeof arrangements[0]; a++) {
 		if (arrangements[a].players != n)
 			continue;
-		buf_init(&inv, 1 << 14);
-		cli_invocation(o, &inv);
 		printf("The usual arrangement for %d delegations:\n", n);
 		for (k = 0; k < n; k++)
-			printf("  %s game %s DELEGATION %s ADDRESSES\n", buf_str(&inv), name,
+			printf("  %s game %s DELEGATION %s ADDRESSES\n", cli_invocation(o), name,
 			    arrangements[a].held[k]);
-		buf_free(&inv);
 		printf("Left out, in civil disorder from the start: %s.\n"
 		    "Another arrangement is the game master's choice.\n",
 		    arrangements[a].out ? arrangements[a].out : "none");
@@ -432,7 +407,7 @@ with_games(const struct cli_opts *o, const char *show)
 {
 	struct run_opts ro;
 	struct runner r;
-	struct buf text, inv;
+	struct buf text;
 	char path[1100];
 	int i, found = 0;
 
@@ -487,11 +462,9 @@ with_games(const struct cli_opts *o, const char *show)
 			found++;
 		}
 	}
-	buf_init(&inv, 1 << 14);
-	cli_invocation(o, &inv);
 	for (i = 0; show == NULL && i < r.st.naside; i++, found++)
 		printf("%-16s set aside: its file is damaged (%s replay --game %s)\n",
-		    r.st.aside[i].game, buf_str(&inv), r.st.aside[i].game);
+		    r.st.aside[i].game, cli_invocation(o), r.st.aside[i].game);
 	if (show == NULL && found == 0)
 		printf("no games in %s\n", ro.data);
 	buf_free(&text);
@@ -499,12 +472,11 @@ with_games(const struct cli_opts *o, const char *show)
 		const struct store_aside *a = store_find_aside(&r.st, show);
 		if (a)
 			fprintf(stderr, "pouch game: game %s is set aside, its file damaged:\n%s"
-			    "(%s replay --game %s repairs it)\n", a->game, a->why, buf_str(&inv), a->game);
+			    "(%s replay --game %s repairs it)\n", a->game, a->why, cli_invocation(o), a->game);
 		else
 			fprintf(stderr, "pouch game: no game %s in %s (%s game list shows its games)\n",
-			    show, ro.data, buf_str(&inv));
+			    show, ro.data, cli_invocation(o));
 	}
-	buf_free(&inv);
 	runner_close(&r);
 	return show && !found ? 1 : 0;
 }
@@ -879,7 +851,7 @@ install_game(const char *live, const char *out, const char *game, time_t now)
 static int
 repair_game(const struct cli_opts *o, struct run_opts *ro, const char *game)
 {
-	const char *live = data_dir(o);
+	const char *live = cli_data_dir(o);
 	char lock[1100], scratch[1100], path[1300];
 	struct runner r;
 	struct buf err;
@@ -925,12 +897,8 @@ repair_game(const struct cli_opts *o, struct run_opts *ro, const char *game)
 	}
 	snprintf(path, sizeof path, "%s/games/%s/game.txt", scratch, game);
 	if (status == 0 && !fs_exists(path)) {
-		struct buf inv;
-		buf_init(&inv, 1 << 14);
-		cli_invocation(o, &inv);
 		fprintf(stderr, "pouch replay: the spool of %s makes no game %s (up to message %zu; "
-		    "%s game list shows the games)\n", live, game, upto, buf_str(&inv));
-		buf_free(&inv);
+		    "%s game list shows the games)\n", live, game, upto, cli_invocation(o));
 		status = 1;
 	}
 	if (status == 0 && install_game(live, scratch, game, time(NULL)) < 0)
@@ -973,13 +941,13 @@ cli_replay(const struct cli_opts *o, int argc, char **argv)
 	 * of a directory that is not there would replay nothing. */
 	if (game) {
 		/* Repaired from the spool, whether its folder is there or not. */
-		snprintf(spool_default, sizeof spool_default, "%s/spool", data_dir(o));
+		snprintf(spool_default, sizeof spool_default, "%s/spool", cli_data_dir(o));
 		if (!fs_exists(spool_default) && !game_exists(o, "replay", game))
 			return 1;
 	} else if ((spool == NULL || verify) && !cli_data_exists(o, "replay"))
 		return 1;
 	if (spool == NULL) {
-		snprintf(spool_default, sizeof spool_default, "%s/spool", data_dir(o));
+		snprintf(spool_default, sizeof spool_default, "%s/spool", cli_data_dir(o));
 		spool = spool_default;
 	}
 	if (!fs_exists(spool)) {
@@ -995,10 +963,10 @@ cli_replay(const struct cli_opts *o, int argc, char **argv)
 	if (o->config == NULL) {
 		/* The live judge's settings, when it has them in its folder. */
 		static char conf[1100];
-		snprintf(conf, sizeof conf, "%s/pouch.conf", data_dir(o));
+		snprintf(conf, sizeof conf, "%s/pouch.conf", cli_data_dir(o));
 		if (fs_exists(conf)) {
 			ro.config = conf;
-			ro.conf_dir = data_dir(o);	/* its relative paths are the live judge's */
+			ro.conf_dir = cli_data_dir(o);	/* its relative paths are the live judge's */
 		}
 	}
 	if (game)
@@ -1019,8 +987,8 @@ cli_replay(const struct cli_opts *o, int argc, char **argv)
 	printf("replayed %d messages (%d from the host): %d phase(s) adjudicated, %d messages made\n",
 	    r.stats.applied, r.stats.host, r.stats.phases, r.stats.queued);
 	if (status == 0 && verify) {
-		diffs += verify_games(data_dir(o), out, &checked);
-		diffs += verify_mail(&r, data_dir(o), &checked);
+		diffs += verify_games(cli_data_dir(o), out, &checked);
+		diffs += verify_mail(&r, cli_data_dir(o), &checked);
 		printf("verify: %d files and messages compared, %d difference%s\n", checked, diffs,
 		    diffs == 1 ? "" : "s");
 		if (diffs)

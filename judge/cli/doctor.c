@@ -586,12 +586,8 @@ cli_doctor(const struct cli_opts *o, int argc, char **argv)
 	else
 		snprintf(d.conf, sizeof d.conf, "%s/pouch.conf", d.data);
 	if (!fs_exists(d.data)) {
-		struct buf inv;
-		buf_init(&inv, 1 << 14);
-		cli_invocation(o, &inv);
 		printf("problem: the data directory %s does not exist (%s game new makes it; "
-		    "--data DIR chooses another)\n", d.data, buf_str(&inv));
-		buf_free(&inv);
+		    "--data DIR chooses another)\n", d.data, cli_invocation(o));
 		return 1;
 	}
 	memset(&ro, 0, sizeof ro);

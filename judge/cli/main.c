@@ -161,35 +161,36 @@ cli_shell_word(const char *s, struct buf *out)
 	buf_putc(out, '\'');
 }
 
-void
-cli_invocation(const struct cli_opts *o, struct buf *out)
+const char *
+cli_invocation(const struct cli_opts *o)
 {
 	static const char *const names[] = { "--data", "--config", "--maps" };
+	static struct buf inv;
 	const char *values[] = { o->data_dir, o->config, o->maps_dir };
 	size_t k;
 
-	buf_puts(out, "pouch");
+	if (inv.data != NULL)
+		return buf_str(&inv);
+	buf_init(&inv, 1 << 14);
+	buf_puts(&inv, "pouch");
 	for (k = 0; k < 3; k++) {
 		if (values[k] == NULL)
 			continue;
-		buf_printf(out, " %s ", names[k]);
-		cli_shell_word(values[k], out);
+		buf_printf(&inv, " %s ", names[k]);
+		cli_shell_word(values[k], &inv);
 	}
+	return buf_str(&inv);
 }
 
 int
 cli_data_exists(const struct cli_opts *o, const char *cmd)
 {
 	struct stat st;
-	struct buf inv;
 
 	if (stat(cli_data_dir(o), &st) == 0 && S_ISDIR(st.st_mode))
 		return 1;
-	buf_init(&inv, 1 << 14);
-	cli_invocation(o, &inv);
 	fprintf(stderr, "pouch %s: there is no data directory %s (%s game new makes one; "
-	    "--data DIR chooses another)\n", cmd, cli_data_dir(o), buf_str(&inv));
-	buf_free(&inv);
+	    "--data DIR chooses another)\n", cmd, cli_data_dir(o), cli_invocation(o));
 	return 0;
 }
 
