@@ -70,6 +70,16 @@ OUT=$WORK/ran
 expect "... each of the three, run as printed, makes its delegation" sh -c \
 	"[ $n -eq 3 ] && [ $ran -eq 3 ] && [ \$(grep -c ': one delegation (password mailed' '$WORK/ran') -eq 3 ]"
 OUT=$WORK/out
+# --config and --maps given: carried too, and the commands still run.
+printf 'judge.address = judge@school.test\n' >"$WORK/my settings.conf"
+"$POUCH" --data "$WORK/cm" --config "$WORK/my settings.conf" --maps "$(pwd)/maps" \
+	game new g2 --gm gm@school.example --password gm-password --players 2 >"$OUT" 2>"$ERR"
+expect "game new --players 2 --config FILE --maps DIR: the commands carry all three" \
+	grep -qF "  pouch --data $WORK/cm --config '$WORK/my settings.conf' --maps $(pwd)/maps game g2 DELEGATION England,France,Russia ADDRESSES" "$OUT"
+cmd=$(sed -n 's/^  \(pouch .* DELEGATION Germany,Austria,Turkey\) ADDRESSES$/\1/p' "$OUT")
+(cd "$WORK" && PATH="$WORK/bin:$PATH" sh -c "$cmd g@school.example") >"$OUT" 2>"$ERR"
+expect "... and one of them, run as printed, makes its delegation" \
+	grep -q "Germany, Austria and Turkey: one delegation" "$OUT"
 pf game new g5 --gm gm@school.example --password gm-password --players 5
 expect "game new --players 5: Italy and Germany left out" \
 	grep -q "^Left out, in civil disorder from the start: Italy, Germany" "$OUT"
