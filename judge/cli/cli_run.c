@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 
 #include "../../lib/fsio.h"
 #include "../../lib/str.h"
@@ -22,15 +23,23 @@
 
 #define LOCK_WAIT_MS 10000
 
+static int
+is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 /* Whether the data directory has game name; if not, say so on stderr in
  * the host's words (which data directory, how to see its games, how to
  * name another) and return 0. Nothing is made or opened. */
 static int
 game_exists(const struct cli_opts *o, const char *cmd, const char *name)
 {
-	if (fs_exists(cli_data_dir(o)) && store_has_game(cli_data_dir(o), name))
+	if (is_dir(cli_data_dir(o)) && store_has_game(cli_data_dir(o), name))
 		return 1;
-	if (!fs_exists(cli_data_dir(o)))
+	if (!is_dir(cli_data_dir(o)))
 		fprintf(stderr, "pouch %s: no game %s: there is no data directory %s (%s game new "
 		    "makes one; --data DIR chooses another)\n", cmd, name, cli_data_dir(o), cli_invocation(o));
 	else
@@ -114,6 +123,12 @@ open_runner(struct runner *r, const struct run_opts *ro, const char *cmd)
 	int rc;
 
 	buf_init(&err, 1 << 16);
+	if (fs_exists(ro->data) && !is_dir(ro->data)) {
+		fprintf(stderr, "pouch %s: %s is not a directory (--data DIR chooses the data "
+		    "directory)\n", cmd, ro->data);
+		buf_free(&err);
+		return -1;
+	}
 	if (fs_mkdir_p(ro->data, 0750) < 0) {
 		fprintf(stderr, "pouch %s: %s: %s\n", cmd, ro->data, strerror(errno));
 		buf_free(&err);

@@ -130,6 +130,10 @@ for c in "game list" "doctor" "fetch" "send" "replay --verify" "oauth token"; do
 		"[ $rc -eq 1 ] && grep -q 'the data directory $NONE does not exist\\|there is no data directory $NONE' '$OUT' '$ERR' &&
 		 [ ! -e '$NONE' ]"
 done
+echo "not a directory" >"$WORK/afile"
+"$POUCH" --data "$WORK/afile" game new g9 --gm gm@school.example >"$OUT" 2>"$ERR"
+expect "game new with --data naming a file: exit 1, said so" sh -c \
+	"[ $? -eq 1 ] && grep -q '^pouch game: $WORK/afile is not a directory (--data DIR chooses the data directory)' '$ERR'"
 "$POUCH" --data "$EMPTY" game list >"$OUT" 2>"$ERR"
 expect "game list in an empty data directory: no games, exit 0, nothing made" sh -c \
 	"[ $? -eq 0 ] && grep -q '^no games in $EMPTY' '$OUT' && [ -z \"\$(ls -A '$EMPTY')\" ]"
