@@ -573,8 +573,9 @@ cli_doctor(const struct cli_opts *o, int argc, char **argv)
 	struct run_opts ro;
 	struct doctor d;
 	struct buf err;
+	char spool[1100];
 	size_t i;
-	int rc;
+	int rc, fresh = 0;
 
 	(void)argv;
 	if (argc != 1)
@@ -598,22 +599,36 @@ cli_doctor(const struct cli_opts *o, int argc, char **argv)
 	ro.wait_ms = 10000;
 	ro.look_only = 1;
 	buf_init(&err, 1 << 16);
-	rc = runner_open(&d.r, &ro, &err);
-	if (rc == 0)
-		rc = runner_load(&d.r, &err);
+	snprintf(spool, sizeof spool, "%s/spool", d.data);
+	if (!fs_exists(spool)) {
+		/* No run or game yet: the settings alone, and nothing made
+		 * (the runner would make the spool, its key, the outbox). */
+		fresh = 1;
+		rc = conf_load(&d.r.conf, o->config, d.data, &err) < 0 ? -1 : 0;
+	} else {
+		rc = runner_open(&d.r, &ro, &err);
+		if (rc == 0)
+			rc = runner_load(&d.r, &err);
+	}
 	if (rc != 0) {
 		if (rc == 1)
 			printf("problem: another pouch is working on %s; try again\n", d.data);
 		else
 			print_problems(&err);
 		buf_free(&err);
-		runner_close(&d.r);
+		if (fresh)
+			conf_free(&d.r.conf);
+		else
+			runner_close(&d.r);
 		return 1;
 	}
 	buf_free(&err);
 	for (i = 0; i < sizeof checks / sizeof checks[0]; i++)
 		checks[i].fn(&d);
-	runner_close(&d.r);
+	if (fresh)
+		conf_free(&d.r.conf);
+	else
+		runner_close(&d.r);
 	printf("%d problem%s, %d warning%s\n", d.problems, d.problems == 1 ? "" : "s", d.warnings,
 	    d.warnings == 1 ? "" : "s");
 	return d.problems ? 1 : 0;

@@ -130,6 +130,15 @@ for c in "game list" "doctor" "fetch" "send" "replay --verify" "oauth token"; do
 		"[ $rc -eq 1 ] && grep -q 'the data directory $NONE does not exist\\|there is no data directory $NONE' '$OUT' '$ERR' &&
 		 [ ! -e '$NONE' ]"
 done
+# The README's order: a data directory with its settings, doctor, then the
+# game. doctor makes nothing there (the spool, its key: the first run's).
+mkdir "$WORK/fresh"
+echo "judge.address = judge@school.test" >"$WORK/fresh/pouch.conf"
+"$POUCH" --data "$WORK/fresh" doctor >"$OUT" 2>"$ERR"
+expect "doctor in a new data directory with its settings: the address ok, nothing made" sh -c \
+	"grep -q '^ok: the judge.s address is judge@school.test' '$OUT' &&
+	 grep -q '^ok: the inbox Maildir $WORK/fresh/mail/inbox will be made by the first run' '$OUT' &&
+	 [ \"\$(ls -A '$WORK/fresh')\" = pouch.conf ]"
 echo "not a directory" >"$WORK/afile"
 "$POUCH" --data "$WORK/afile" game new g9 --gm gm@school.example >"$OUT" 2>"$ERR"
 expect "game new with --data naming a file: exit 1, said so" sh -c \
