@@ -514,6 +514,9 @@ cli_game(const struct cli_opts *o, int argc, char **argv)
 		/* A whole host message on standard input (NEWGAME or GAME lines
 		 * and commands, as a GM would mail them). */
 		char line[4096];
+		if (isatty(STDIN_FILENO))
+			fprintf(stderr, "pouch game: type the message (NEWGAME or GAME lines, each "
+			    "followed by its commands), then Ctrl-D\n");
 		buf_init(&body, 1 << 20);
 		while (fgets(line, sizeof line, stdin) != NULL)
 			buf_puts(&body, line);
@@ -557,6 +560,10 @@ cli_game(const struct cli_opts *o, int argc, char **argv)
 	if (argc == 2) {
 		/* The commands on standard input, one per line, as in a mail. */
 		char line[4096];
+		if (isatty(STDIN_FILENO))
+			fprintf(stderr, "pouch game: type %s's commands, one a line, then Ctrl-D "
+			    "(or give one after the name: %s game %s START)\n", argv[1],
+			    cli_invocation(o), argv[1]);
 		while (fgets(line, sizeof line, stdin) != NULL)
 			buf_puts(&body, line);
 	} else {

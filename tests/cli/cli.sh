@@ -174,6 +174,17 @@ if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null 2>&1; then
 else
 	echo "  skipped: the default data directory (needs root and unshare)"
 fi
+# A game's name alone reads its commands from standard input: at a
+# terminal the host is told so, not left waiting in silence.
+if command -v script >/dev/null 2>&1; then
+	script -qc "'$POUCH' --data '$D' game g1 </dev/tty" /dev/null </dev/null >"$OUT" 2>&1
+	expect "game NAME at a terminal: says it reads the commands, and how to end" \
+		grep -q "^pouch game: type g1's commands, one a line, then Ctrl-D (or give one after the name: pouch --data $D game g1 START)" "$OUT"
+else
+	echo "  skipped: game NAME at a terminal (needs script(1))"
+fi
+echo LIST | "$POUCH" --data "$D" game g1 >"$OUT" 2>"$ERR"
+expect "... and from a pipe, says nothing of it" sh -c "[ ! -s '$ERR' ]"
 p game g1 NOSUCHCOMMAND
 expect "an unknown GM command is answered" grep -q "REFUSED\|not a place or a command" "$OUT"
 
