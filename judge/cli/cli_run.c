@@ -879,7 +879,7 @@ repair_game(const struct cli_opts *o, struct run_opts *ro, const char *game)
 	struct buf err;
 	size_t upto = 0;
 	time_t clock = 0;
-	int fd, rc, status;
+	int fd, rc, status, applied = 0, host = 0;
 
 	if (!game_name_valid(game)) {
 		fprintf(stderr, "pouch replay: \"%s\" is not a game name\n", game);
@@ -913,8 +913,8 @@ repair_game(const struct cli_opts *o, struct run_opts *ro, const char *game)
 	status = 1;
 	if (open_runner(&r, ro, "replay") == 0) {
 		status = finish(&r, "replay", 1, 0);
-		printf("replayed %d messages (%d from the host), up to where game %s was %s\n",
-		    r.stats.applied, r.stats.host, game, rc == 1 ? "set aside" : "last saved");
+		applied = r.stats.applied;
+		host = r.stats.host;
 		runner_close(&r);
 	}
 	snprintf(path, sizeof path, "%s/games/%s/game.txt", scratch, game);
@@ -922,6 +922,9 @@ repair_game(const struct cli_opts *o, struct run_opts *ro, const char *game)
 		fprintf(stderr, "pouch replay: the spool of %s makes no game %s (up to message %zu; "
 		    "%s game list shows the games)\n", live, game, upto, cli_invocation(o));
 		status = 1;
+	} else if (status == 0) {
+		printf("replayed %d messages (%d from the host), up to where game %s was %s\n",
+		    applied, host, game, rc == 1 ? "set aside" : "last saved");
 	}
 	if (status == 0 && install_game(live, scratch, game, time(NULL)) < 0)
 		status = 1;

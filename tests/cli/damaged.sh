@@ -116,6 +116,8 @@ rc=$?
 expect "replay --verify: the games and mail as if nothing was damaged" sh -c "[ $rc -eq 0 ] && grep -q ', 0 differences' '$OUT'"
 "$POUCH" --data "$D" replay --game nosuch >"$OUT" 2>"$ERR"
 expect "replay --game of a game the spool never made: exit 1" test $? -eq 1
+expect "... said in one line naming the data directory, and no replay reported" sh -c \
+	"[ \$(wc -l <'$ERR') -eq 1 ] && grep -q '^pouch replay: the spool of $D makes no game nosuch (up to message [0-9]*; pouch --data $D game list shows the games)' '$ERR' && ! grep -q replayed '$OUT'"
 
 # Cut short or changed anywhere: set aside (never a crash, never loaded),
 # and the other game still served.
