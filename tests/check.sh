@@ -257,6 +257,7 @@ fi
 if want transcripts; then
 	stage "judge transcripts (tests/data/transcripts: mail in, replies and reports out); the command line"
 	tests/cli/cli.sh || fail "the command line (tests/cli/cli.sh)"
+	tests/cli/manpages.sh || fail "the man pages render clean (tests/cli/manpages.sh)"
 	tests/cli/badmail.sh || fail "broken mail (tests/cli/badmail.sh)"
 	tests/cli/damaged.sh || fail "damaged game files set aside and repaired, old ones sealed (tests/cli/damaged.sh)"
 	for t in tests/data/transcripts/*.txt; do

@@ -26,6 +26,17 @@ struct buf;
 int cli_usage(const char *name, FILE *f);
 /* Print err, each line prefixed with "pouch CMD: ", on stderr. */
 void cli_print_err(const char *cmd, const struct buf *err);
+/* "pouch" and the global options the user gave (--data, --config,
+ * --maps), each quoted for the shell when it needs it: the start of a
+ * command printed for the user to type. Made once; lives until exit. */
+const char *cli_invocation(const struct cli_opts *o);
+/* Append s to out as one shell word (in single quotes when needed). */
+void cli_shell_word(const char *s, struct buf *out);
+/* The data directory: --data, POUCH_DATA, else POUCH_DEFAULT_DATA. */
+const char *cli_data_dir(const struct cli_opts *o);
+/* Whether the data directory is there; if not, say so on stderr as
+ * "pouch CMD: ..." (what makes one, how to name another) and return 0. */
+int cli_data_exists(const struct cli_opts *o, const char *cmd);
 
 int cli_datc(const struct cli_opts *o, int argc, char **argv);
 int cli_check_game(const struct cli_opts *o, int argc, char **argv);

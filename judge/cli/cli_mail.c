@@ -33,12 +33,10 @@ load(const struct cli_opts *o, const char *cmd, struct mail_config *cfg)
 	struct buf err;
 	int r = 0;
 
-	if (o->data_dir == NULL) {
-		fprintf(stderr, "pouch %s: no data directory (use --data DIR or set POUCH_DATA)\n", cmd);
-		return -1;
-	}
+	if (!cli_data_exists(o, cmd))
+		return -1;	/* pouch run or game new makes it, not a mail step alone */
 	buf_init(&err, 1 << 16);
-	if (conf_load(&pc, o->config, o->data_dir, &err) < 0) {
+	if (conf_load(&pc, o->config, cli_data_dir(o), &err) < 0) {
 		cli_print_err(cmd, &err);
 		r = -1;
 	}
@@ -62,7 +60,7 @@ begin(const struct cli_opts *o, const char *cmd, struct mail_config *cfg, struct
 	if (load(o, cmd, cfg) < 0)
 		return -1;
 	buf_init(err, 1 << 16);
-	dir = mail_spool_dir(o->data_dir);
+	dir = mail_spool_dir(cli_data_dir(o));
 	*sp = spool_open(dir, err);
 	free(dir);
 	if (*sp == NULL) {
@@ -142,7 +140,7 @@ cli_send(const struct cli_opts *o, int argc, char **argv)
 	}
 	if (begin(o, "send", &cfg, &sp, &err) < 0)
 		return 1;
-	dir = mail_outbox_dir(o->data_dir);
+	dir = mail_outbox_dir(cli_data_dir(o));
 	ob = outbox_open(dir, &err);
 	free(dir);
 	if (ob == NULL)

@@ -286,12 +286,10 @@ token(const struct cli_opts *o, int argc, char **argv)
 		else
 			return usage();
 	}
-	if (o->data_dir == NULL) {
-		fprintf(stderr, "pouch oauth: no data directory (use --data DIR or set POUCH_DATA)\n");
-		return 2;
-	}
+	if (!cli_data_exists(o, "oauth"))
+		return 1;
 	buf_init(&err, 1 << 16);
-	if (conf_load(&pc, o->config, o->data_dir, &err) < 0) {
+	if (conf_load(&pc, o->config, cli_data_dir(o), &err) < 0) {
 		cli_print_err("oauth token", &err);
 		buf_free(&err);
 		conf_free(&pc);

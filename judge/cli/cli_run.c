@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 
 #include "../../lib/fsio.h"
 #include "../../lib/str.h"
@@ -22,10 +23,68 @@
 
 #define LOCK_WAIT_MS 10000
 
-static const char *
-data_dir(const struct cli_opts *o)
+static int
+is_dir(const char *path)
 {
-	return o->data_dir ? o->data_dir : POUCH_DEFAULT_DATA;
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Whether the data directory has game name; if not, say so on stderr in
+ * the host's words (which data directory, how to see its games, how to
+ * name another) and return 0. Nothing is made or opened. */
+static int
+game_exists(const struct cli_opts *o, const char *cmd, const char *name)
+{
+	if (is_dir(cli_data_dir(o)) && store_has_game(cli_data_dir(o), name))
+		return 1;
+	if (!is_dir(cli_data_dir(o)))
+		fprintf(stderr, "pouch %s: no game %s: there is no data directory %s (%s game new "
+		    "makes one; --data DIR chooses another)\n", cmd, name, cli_data_dir(o), cli_invocation(o));
+	else
+		fprintf(stderr, "pouch %s: no game %s in %s (%s game list shows its games; --data DIR "
+		    "chooses another data directory)\n", cmd, name, cli_data_dir(o), cli_invocation(o));
+	return 0;
+}
+
+/* Whether every game a host message names on a GAME line is there, or
+ * made by a NEWGAME line before it; if not, said as game_exists does. */
+static int
+message_games_exist(const struct cli_opts *o, const char *body)
+{
+	const char *p = body, *end = body + strlen(body), *line;
+	char made[64][GAME_NAME_MAX], word[16], name[GAME_NAME_MAX];
+	size_t n, k, nmade = 0;
+
+	while ((line = str_next_line(&p, end, &n)) != NULL) {
+		size_t w, m;
+		while (n > 0 && (*line == ' ' || *line == '\t'))
+			line++, n--;
+		w = strcspn(line, " \t\r\n");
+		if (w > n || w >= sizeof word)
+			continue;
+		memcpy(word, line, w);
+		word[w] = '\0';
+		line += w;
+		n -= w;
+		while (n > 0 && (*line == ' ' || *line == '\t'))
+			line++, n--;
+		m = strcspn(line, " \t\r\n");
+		if (m > n || m == 0 || m >= sizeof name)
+			continue;
+		memcpy(name, line, m);
+		name[m] = '\0';
+		if (str_eq_nocase(word, "NEWGAME") && nmade < sizeof made / sizeof made[0])
+			str_copy(made[nmade++], name, sizeof made[0]);
+		else if (str_eq_nocase(word, "GAME")) {
+			for (k = 0; k < nmade && !str_eq_nocase(made[k], name); k++)
+				;
+			if (k == nmade && !game_exists(o, "game", name))
+				return 0;
+		}
+	}
+	return 1;
 }
 
 /* "--now 2026-11-22T18:00:00Z", "2026-11-22 18:00" or seconds since 1970. */
@@ -47,7 +106,8 @@ static void
 run_opts_init(struct run_opts *ro, const struct cli_opts *o)
 {
 	memset(ro, 0, sizeof *ro);
-	ro->data = data_dir(o);
+	ro->invocation = cli_invocation(o);
+	ro->data = cli_data_dir(o);
 	ro->config = o->config;
 	ro->maps = o->maps_dir;
 	ro->now = time(NULL);
@@ -63,6 +123,12 @@ open_runner(struct runner *r, const struct run_opts *ro, const char *cmd)
 	int rc;
 
 	buf_init(&err, 1 << 16);
+	if (fs_exists(ro->data) && !is_dir(ro->data)) {
+		fprintf(stderr, "pouch %s: %s is not a directory (--data DIR chooses the data "
+		    "directory)\n", cmd, ro->data);
+		buf_free(&err);
+		return -1;
+	}
 	if (fs_mkdir_p(ro->data, 0750) < 0) {
 		fprintf(stderr, "pouch %s: %s: %s\n", cmd, ro->data, strerror(errno));
 		buf_free(&err);
@@ -192,15 +258,21 @@ warn_address(const struct runner *r, const char *body)
 	}
 	if (line == NULL || !judge_address_placeholder(&r->conf.judge))
 		return;
-	buf_init(&w, 1024);
-	judge_address_warning(&r->conf.judge, "pouch game: ", &w);
-	fputs(buf_str(&w), stderr);
+	buf_init(&w, 1 << 14);
+	if (r->o.config)
+		buf_puts(&w, r->o.config);
+	else
+		buf_printf(&w, "%s/pouch.conf", r->o.data);
+	fprintf(stderr, "pouch game: warning: the judge's address is %s, a placeholder nobody can "
+	    "write to:\npouch game: the judge's mail comes from it and nobody can answer it;\n"
+	    "pouch game: set judge.address in %s (see pouch.conf(5)) before the game starts.\n",
+	    r->conf.judge.address, buf_str(&w));
 	buf_free(&w);
 }
 
 /* After game new: where mail to the judge goes. */
 static void
-say_mailbox(const struct runner *r)
+say_mailbox(const struct cli_opts *o, const struct runner *r)
 {
 	const struct mail_config *c = &r->conf.mail;
 
@@ -209,7 +281,7 @@ say_mailbox(const struct runner *r)
 		    c->imap_folder ? c->imap_folder : "INBOX", c->imap_host);
 	else
 		printf("Mail to %s is read from the Maildir %s (its new/): deliver it there,\n"
-		    "then pouch run reads it.\n", r->conf.judge.address, c->maildir_in);
+		    "then %s run reads it.\n", r->conf.judge.address, c->maildir_in, cli_invocation(o));
 }
 
 static int
@@ -237,7 +309,7 @@ host_command(const struct cli_opts *o, const char *body)
 	if (rc == 0) {
 		warn_address(&r, body);
 		if (str_prefix_nocase(body, "NEWGAME"))
-			say_mailbox(&r);
+			say_mailbox(o, &r);
 	}
 	runner_close(&r);
 	return rc;
@@ -266,7 +338,7 @@ static const struct {
 /* Print the arrangement for n delegations in game name and what to type;
  * returns -1 when there is none. */
 static int
-say_arrangement(const char *name, int n)
+say_arrangement(const struct cli_opts *o, const char *name, int n)
 {
 	size_t a;
 	int k;
@@ -276,7 +348,7 @@ say_arrangement(const char *name, int n)
 			continue;
 		printf("The usual arrangement for %d delegations:\n", n);
 		for (k = 0; k < n; k++)
-			printf("  pouch game %s DELEGATION %s <addresses>\n", name,
+			printf("  %s game %s DELEGATION %s ADDRESSES\n", cli_invocation(o), name,
 			    arrangements[a].held[k]);
 		printf("Left out, in civil disorder from the start: %s.\n"
 		    "Another arrangement is the game master's choice.\n",
@@ -335,7 +407,7 @@ game_new(const struct cli_opts *o, int argc, char **argv)
 	buf_printf(&body, "\n%s", buf_str(&sets));
 	rc = host_command(o, buf_str(&body));
 	if (rc == 0 && players < 7)
-		(void)say_arrangement(name, players);
+		(void)say_arrangement(o, name, players);
 	buf_free(&body);
 	buf_free(&sets);
 	return rc;
@@ -351,12 +423,20 @@ with_games(const struct cli_opts *o, const char *show)
 	struct run_opts ro;
 	struct runner r;
 	struct buf text;
+	char path[1100];
 	int i, found = 0;
 
+	if (!cli_data_exists(o, "game"))
+		return 1;
 	run_opts_init(&ro, o);
 	if (game_now)
 		ro.now = game_now;
 	ro.look_only = 1;
+	snprintf(path, sizeof path, "%s/games", ro.data);
+	if (show == NULL && !fs_exists(path)) {
+		printf("no games in %s\n", ro.data);	/* and nothing made there */
+		return 0;
+	}
 	if (open_runner(&r, &ro, "game") != 0)
 		return 1;
 	buf_init(&text, 8u << 20);
@@ -398,8 +478,8 @@ with_games(const struct cli_opts *o, const char *show)
 		}
 	}
 	for (i = 0; show == NULL && i < r.st.naside; i++, found++)
-		printf("%-16s set aside: its file is damaged (pouch replay --game %s)\n",
-		    r.st.aside[i].game, r.st.aside[i].game);
+		printf("%-16s set aside: its file is damaged (%s replay --game %s)\n",
+		    r.st.aside[i].game, cli_invocation(o), r.st.aside[i].game);
 	if (show == NULL && found == 0)
 		printf("no games in %s\n", ro.data);
 	buf_free(&text);
@@ -407,9 +487,10 @@ with_games(const struct cli_opts *o, const char *show)
 		const struct store_aside *a = store_find_aside(&r.st, show);
 		if (a)
 			fprintf(stderr, "pouch game: game %s is set aside, its file damaged:\n%s"
-			    "(pouch replay --game %s repairs it)\n", a->game, a->why, a->game);
+			    "(%s replay --game %s repairs it)\n", a->game, a->why, cli_invocation(o), a->game);
 		else
-			fprintf(stderr, "pouch game: no game called \"%s\"\n", show);
+			fprintf(stderr, "pouch game: no game %s in %s (%s game list shows its games)\n",
+			    show, ro.data, cli_invocation(o));
 	}
 	runner_close(&r);
 	return show && !found ? 1 : 0;
@@ -433,10 +514,13 @@ cli_game(const struct cli_opts *o, int argc, char **argv)
 		/* A whole host message on standard input (NEWGAME or GAME lines
 		 * and commands, as a GM would mail them). */
 		char line[4096];
+		if (isatty(STDIN_FILENO))
+			fprintf(stderr, "pouch game: type the message (NEWGAME or GAME lines, each "
+			    "followed by its commands), then Ctrl-D\n");
 		buf_init(&body, 1 << 20);
 		while (fgets(line, sizeof line, stdin) != NULL)
 			buf_puts(&body, line);
-		rc = host_command(o, buf_str(&body));
+		rc = message_games_exist(o, buf_str(&body)) ? host_command(o, buf_str(&body)) : 1;
 		buf_free(&body);
 		return rc;
 	}
@@ -444,14 +528,19 @@ cli_game(const struct cli_opts *o, int argc, char **argv)
 		return game_new(o, argc - 2, argv + 2);
 	if (strcmp(argv[1], "list") == 0)
 		return argc == 2 ? with_games(o, NULL) : game_usage();
-	if (strcmp(argv[1], "show") == 0)
-		return argc == 3 ? with_games(o, argv[2]) : game_usage();
+	if (strcmp(argv[1], "show") == 0) {
+		if (argc != 3)
+			return game_usage();
+		return game_exists(o, "game", argv[2]) ? with_games(o, argv[2]) : 1;
+	}
 	if (strcmp(argv[1], "process") == 0 || strcmp(argv[1], "rollback") == 0) {
 		/* Shorthands for the GM's PROCESS, PREVIEW and ROLLBACK. */
 		int preview = argc == 4 && strcmp(argv[3], "--preview") == 0;
 		if (argc < 3 || !game_name_valid(argv[2]) || (argv[1][0] == 'p' && argc > 3 && !preview) ||
 		    (argv[1][0] == 'r' && argc < 4))
 			return game_usage();
+		if (!game_exists(o, "game", argv[2]))
+			return 1;
 		buf_init(&body, 1 << 16);
 		buf_printf(&body, "GAME %s GM\n%s", argv[2], argv[1][0] == 'r' ? "ROLLBACK" :
 		    preview ? "PREVIEW" : "PROCESS");
@@ -464,11 +553,17 @@ cli_game(const struct cli_opts *o, int argc, char **argv)
 	}
 	if (!game_name_valid(argv[1]) || argv[1][0] == '-')
 		return game_usage();
+	if (!game_exists(o, "game", argv[1]))
+		return 1;
 	buf_init(&body, 1 << 20);
 	buf_printf(&body, "GAME %s GM\n", argv[1]);
 	if (argc == 2) {
 		/* The commands on standard input, one per line, as in a mail. */
 		char line[4096];
+		if (isatty(STDIN_FILENO))
+			fprintf(stderr, "pouch game: type %s's commands, one a line, then Ctrl-D "
+			    "(or give one after the name: %s game %s START)\n", argv[1],
+			    cli_invocation(o), argv[1]);
 		while (fgets(line, sizeof line, stdin) != NULL)
 			buf_puts(&body, line);
 	} else {
@@ -778,13 +873,13 @@ install_game(const char *live, const char *out, const char *game, time_t now)
 static int
 repair_game(const struct cli_opts *o, struct run_opts *ro, const char *game)
 {
-	const char *live = data_dir(o);
+	const char *live = cli_data_dir(o);
 	char lock[1100], scratch[1100], path[1300];
 	struct runner r;
 	struct buf err;
 	size_t upto = 0;
 	time_t clock = 0;
-	int fd, rc, status;
+	int fd, rc, status, applied = 0, host = 0;
 
 	if (!game_name_valid(game)) {
 		fprintf(stderr, "pouch replay: \"%s\" is not a game name\n", game);
@@ -818,15 +913,18 @@ repair_game(const struct cli_opts *o, struct run_opts *ro, const char *game)
 	status = 1;
 	if (open_runner(&r, ro, "replay") == 0) {
 		status = finish(&r, "replay", 1, 0);
-		printf("replayed %d messages (%d from the host), up to where game %s was %s\n",
-		    r.stats.applied, r.stats.host, game, rc == 1 ? "set aside" : "last saved");
+		applied = r.stats.applied;
+		host = r.stats.host;
 		runner_close(&r);
 	}
 	snprintf(path, sizeof path, "%s/games/%s/game.txt", scratch, game);
 	if (status == 0 && !fs_exists(path)) {
-		fprintf(stderr, "pouch replay: the spool makes no game %s (up to message %zu)\n",
-		    game, upto);
+		fprintf(stderr, "pouch replay: the spool of %s makes no game %s (up to message %zu; "
+		    "%s game list shows the games)\n", live, game, upto, cli_invocation(o));
 		status = 1;
+	} else if (status == 0) {
+		printf("replayed %d messages (%d from the host), up to where game %s was %s\n",
+		    applied, host, game, rc == 1 ? "set aside" : "last saved");
 	}
 	if (status == 0 && install_game(live, scratch, game, time(NULL)) < 0)
 		status = 1;
@@ -864,9 +962,23 @@ cli_replay(const struct cli_opts *o, int argc, char **argv)
 	if ((out == NULL && !verify && game == NULL) || (game && (out || verify || spool))) {
 		return cli_usage("replay", stderr);
 	}
+	/* The live judge's data directory is read, never made: a replay
+	 * of a directory that is not there would replay nothing. */
+	if (game) {
+		/* Repaired from the spool, whether its folder is there or not. */
+		snprintf(spool_default, sizeof spool_default, "%s/spool", cli_data_dir(o));
+		if (!fs_exists(spool_default) && !game_exists(o, "replay", game))
+			return 1;
+	} else if ((spool == NULL || verify) && !cli_data_exists(o, "replay"))
+		return 1;
 	if (spool == NULL) {
-		snprintf(spool_default, sizeof spool_default, "%s/spool", data_dir(o));
+		snprintf(spool_default, sizeof spool_default, "%s/spool", cli_data_dir(o));
 		spool = spool_default;
+	}
+	if (!fs_exists(spool)) {
+		fprintf(stderr, "pouch replay: there is no spool %s%s\n", spool,
+		    spool == spool_default ? " (the judge has read no mail there yet)" : "");
+		return 1;
 	}
 	run_opts_init(&ro, o);
 	ro.spool = spool;
@@ -876,10 +988,10 @@ cli_replay(const struct cli_opts *o, int argc, char **argv)
 	if (o->config == NULL) {
 		/* The live judge's settings, when it has them in its folder. */
 		static char conf[1100];
-		snprintf(conf, sizeof conf, "%s/pouch.conf", data_dir(o));
+		snprintf(conf, sizeof conf, "%s/pouch.conf", cli_data_dir(o));
 		if (fs_exists(conf)) {
 			ro.config = conf;
-			ro.conf_dir = data_dir(o);	/* its relative paths are the live judge's */
+			ro.conf_dir = cli_data_dir(o);	/* its relative paths are the live judge's */
 		}
 	}
 	if (game)
@@ -900,8 +1012,8 @@ cli_replay(const struct cli_opts *o, int argc, char **argv)
 	printf("replayed %d messages (%d from the host): %d phase(s) adjudicated, %d messages made\n",
 	    r.stats.applied, r.stats.host, r.stats.phases, r.stats.queued);
 	if (status == 0 && verify) {
-		diffs += verify_games(data_dir(o), out, &checked);
-		diffs += verify_mail(&r, data_dir(o), &checked);
+		diffs += verify_games(cli_data_dir(o), out, &checked);
+		diffs += verify_mail(&r, cli_data_dir(o), &checked);
 		printf("verify: %d files and messages compared, %d difference%s\n", checked, diffs,
 		    diffs == 1 ? "" : "s");
 		if (diffs)

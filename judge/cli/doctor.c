@@ -14,6 +14,8 @@
  */
 #define _DEFAULT_SOURCE	/* explicit_bzero */
 #include <dirent.h>
+#include <limits.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +39,7 @@
 
 struct doctor {
 	const char *data;
+	char conf[1100];	/* the settings file: --config, else DATA/pouch.conf */
 	struct runner r;
 	int problems, warnings;
 };
@@ -173,13 +176,13 @@ check_address(struct doctor *d)
 
 	if (at == NULL || at == a || n == 0) {
 		say(d, FOUND_PROBLEM, "the judge's address \"%s\" is not a mail address: set judge.address in "
-		    "pouch.conf", a ? a : "");
+		    "%s", a ? a : "", d->conf);
 	} else if (str_eq_nocase(dom, "localhost") || strchr(dom, '.') == NULL ||
 	    str_eq_nocase(dom, "example.org") || str_eq_nocase(dom, "example.com") ||
 	    str_eq_nocase(dom, "example.net") || (n > 8 && str_eq_nocase(dom + n - 8, ".example")) ||
 	    (n > 8 && str_eq_nocase(dom + n - 8, ".invalid"))) {
 		say(d, FOUND_PROBLEM, "the judge's address is %s, a placeholder: players cannot write to it "
-		    "(set judge.address in pouch.conf)", a);
+		    "(set judge.address in %s)", a, d->conf);
 	} else {
 		say(d, FOUND_OK, "the judge's address is %s", a);
 	}
@@ -332,10 +335,11 @@ check_pages(struct doctor *d)
 	const char *url = d->r.conf.judge.base_url, *dir = d->r.conf.pages, *why;
 	int set_dir = d->r.conf.pages_set, set_url = url[0] != '\0';
 
+	/* judge.pages has a default (pouch.conf(5)): a base URL alone is
+	 * right when it serves that directory, which the probe finds out. */
 	if (set_url && !set_dir)
-		say(d, FOUND_PROBLEM, "judge.base_url is %s but judge.pages is not set: the pages "
-		    "go to %s; set judge.pages to the directory the web server serves at that "
-		    "address", url, dir);
+		say(d, FOUND_OK, "the map pages are written to %s (judge.pages not set: the default), "
+		    "linked at %s", dir, url);
 	else if (!set_url && set_dir)
 		say(d, FOUND_PROBLEM, "judge.pages is %s but judge.base_url is not set: reports "
 		    "carry no link to the maps (set judge.base_url to the address that serves %s)",
@@ -357,13 +361,39 @@ cron_line(const char *line)
 	return *line != '#' && strstr(line, "pouch") != NULL && strstr(line, " run") != NULL;
 }
 
-/* Whether file (or a command's output, when cmd) has a line that runs
- * pouch run: 1, with the directory its --data names in data ("" when
- * none), else 0. */
-static int
-cron_in(const char *path, int cmd, char *data, size_t size)
+/* What a cron line that runs pouch run names: its --data and --config
+ * ("" when it gives none) and, in /etc/cron.d, the user it runs as. */
+struct cron_entry {
+	char data[1024], config[1024], user[64];
+};
+
+/* The word after option opt in line ("" when none), into out. */
+static void
+cron_option(const char *line, const char *opt, char *out, size_t size)
 {
-	char line[2048], *p;
+	const char *p = strstr(line, opt);
+	size_t n;
+
+	out[0] = '\0';
+	if (p == NULL)
+		return;
+	p += strlen(opt);
+	p += strspn(p, " \t=");
+	n = strcspn(p, " \t\r\n");
+	if (n < size) {
+		memcpy(out, p, n);
+		out[n] = '\0';
+	}
+}
+
+/* Whether file (or a command's output, when cmd) has a line that runs
+ * pouch run: 1, with what it names in *ce, else 0. A file of
+ * /etc/cron.d (with_user) names the user after the time (five fields, or
+ * one @word). */
+static int
+cron_in(const char *path, int cmd, int with_user, struct cron_entry *ce)
+{
+	char line[2048];
 	FILE *f = cmd ? popen(path, "r") : fopen(path, "r");
 	int found = 0;
 
@@ -375,30 +405,85 @@ cron_in(const char *path, int cmd, char *data, size_t size)
 		pclose(f);
 	else
 		fclose(f);
-	data[0] = '\0';
-	if (found && (p = strstr(line, "--data")) != NULL) {
-		p += 6 + strspn(p + 6, " \t=");
-		p[strcspn(p, " \t\r\n")] = '\0';
-		str_copy(data, p, size);
+	memset(ce, 0, sizeof *ce);
+	if (!found)
+		return 0;
+	cron_option(line, "--data", ce->data, sizeof ce->data);
+	cron_option(line, "--config", ce->config, sizeof ce->config);
+	if (with_user) {
+		const char *p = line + strspn(line, " \t");
+		int skip = *p == '@' ? 1 : 5;
+		size_t n;
+		while (skip-- > 0) {
+			p += strcspn(p, " \t");
+			p += strspn(p, " \t");
+		}
+		n = strcspn(p, " \t\r\n");
+		if (n < sizeof ce->user) {
+			memcpy(ce->user, p, n);
+			ce->user[n] = '\0';
+		}
 	}
-	return found;
+	return 1;
+}
+
+/* Whether paths a and b name the same file (both resolved when there). */
+static int
+same_path(const char *a, const char *b)
+{
+	char ra[PATH_MAX], rb[PATH_MAX];
+
+	if (realpath(a, ra) && realpath(b, rb))
+		return strcmp(ra, rb) == 0;
+	return strcmp(a, b) == 0;
 }
 
 /* A cron entry found in where: ok, or a warning when it runs the judge on
- * another data directory. */
+ * another data directory, with other settings, or as a user who does not
+ * own the data directory. */
 static void
-cron_found(struct doctor *d, const char *where, const char *data)
+cron_found(struct doctor *d, const char *where, const struct cron_entry *ce)
 {
-	if (data[0] && strcmp(data, d->data) != 0)
-		say(d, FOUND_WARNING, "%s runs pouch run on %s, not on %s", where, data, d->data);
+	char conf[1100];
+	struct passwd *pw;
+	struct stat st;
+
+	if (ce->data[0] && !same_path(ce->data, d->data)) {
+		say(d, FOUND_WARNING, "%s runs pouch run on %s, not on %s", where, ce->data, d->data);
+		return;
+	}
+	if (ce->config[0])
+		str_copy(conf, ce->config, sizeof conf);
 	else
-		say(d, FOUND_OK, "%s runs pouch run", where);
+		snprintf(conf, sizeof conf, "%s/pouch.conf", d->data);
+	if (!same_path(conf, d->conf)) {
+		say(d, FOUND_WARNING, "%s runs pouch run with the settings %s%s, not %s: give it "
+		    "the same --config as the commands you type", where, conf,
+		    fs_exists(conf) ? "" : " (not there: every run fails)", d->conf);
+		return;
+	}
+	if (ce->user[0] && strcmp(ce->user, "root") != 0 && stat(d->data, &st) == 0) {
+		pw = getpwnam(ce->user);
+		if (pw == NULL) {
+			say(d, FOUND_WARNING, "%s runs pouch run as %s, a user this machine does not have",
+			    where, ce->user);
+			return;
+		}
+		if (pw->pw_uid != st.st_uid) {
+			say(d, FOUND_WARNING, "%s runs pouch run as %s, but %s is not theirs: the runs "
+			    "cannot write there (chown -R %s %s)", where, ce->user, d->data, ce->user,
+			    d->data);
+			return;
+		}
+	}
+	say(d, FOUND_OK, "%s runs pouch run", where);
 }
 
 static void
 check_cron(struct doctor *d)
 {
-	char path[1200], line[64] = "", data[1024];
+	char path[1200], line[64] = "";
+	struct cron_entry ce;
 	struct dirent *e;
 	DIR *dir;
 	FILE *f;
@@ -408,16 +493,16 @@ check_cron(struct doctor *d)
 			if (e->d_name[0] == '.')
 				continue;
 			snprintf(path, sizeof path, "/etc/cron.d/%s", e->d_name);
-			if (cron_in(path, 0, data, sizeof data)) {
+			if (cron_in(path, 0, 1, &ce)) {
 				closedir(dir);
-				cron_found(d, path, data);
+				cron_found(d, path, &ce);
 				return;
 			}
 		}
 		closedir(dir);
 	}
-	if (cron_in("crontab -l 2>/dev/null", 1, data, sizeof data)) {
-		cron_found(d, "this user's crontab", data);
+	if (cron_in("crontab -l 2>/dev/null", 1, 0, &ce)) {
+		cron_found(d, "this user's crontab", &ce);
 		return;
 	}
 	if ((f = popen("systemctl is-enabled pouch.timer 2>/dev/null", "r")) != NULL) {
@@ -488,17 +573,22 @@ cli_doctor(const struct cli_opts *o, int argc, char **argv)
 	struct run_opts ro;
 	struct doctor d;
 	struct buf err;
+	char spool[1100];
 	size_t i;
-	int rc;
+	int rc, fresh = 0;
 
 	(void)argv;
 	if (argc != 1)
 		return cli_usage("doctor", stderr);
 	memset(&d, 0, sizeof d);
-	d.data = o->data_dir ? o->data_dir : POUCH_DEFAULT_DATA;
+	d.data = cli_data_dir(o);
+	if (o->config)
+		str_copy(d.conf, o->config, sizeof d.conf);
+	else
+		snprintf(d.conf, sizeof d.conf, "%s/pouch.conf", d.data);
 	if (!fs_exists(d.data)) {
-		printf("problem: the data directory %s does not exist (pouch game new makes it)\n",
-		    d.data);
+		printf("problem: the data directory %s does not exist (%s game new makes it; "
+		    "--data DIR chooses another)\n", d.data, cli_invocation(o));
 		return 1;
 	}
 	memset(&ro, 0, sizeof ro);
@@ -509,22 +599,36 @@ cli_doctor(const struct cli_opts *o, int argc, char **argv)
 	ro.wait_ms = 10000;
 	ro.look_only = 1;
 	buf_init(&err, 1 << 16);
-	rc = runner_open(&d.r, &ro, &err);
-	if (rc == 0)
-		rc = runner_load(&d.r, &err);
+	snprintf(spool, sizeof spool, "%s/spool", d.data);
+	if (!fs_exists(spool)) {
+		/* No run or game yet: the settings alone, and nothing made
+		 * (the runner would make the spool, its key, the outbox). */
+		fresh = 1;
+		rc = conf_load(&d.r.conf, o->config, d.data, &err) < 0 ? -1 : 0;
+	} else {
+		rc = runner_open(&d.r, &ro, &err);
+		if (rc == 0)
+			rc = runner_load(&d.r, &err);
+	}
 	if (rc != 0) {
 		if (rc == 1)
 			printf("problem: another pouch is working on %s; try again\n", d.data);
 		else
 			print_problems(&err);
 		buf_free(&err);
-		runner_close(&d.r);
+		if (fresh)
+			conf_free(&d.r.conf);
+		else
+			runner_close(&d.r);
 		return 1;
 	}
 	buf_free(&err);
 	for (i = 0; i < sizeof checks / sizeof checks[0]; i++)
 		checks[i].fn(&d);
-	runner_close(&d.r);
+	if (fresh)
+		conf_free(&d.r.conf);
+	else
+		runner_close(&d.r);
 	printf("%d problem%s, %d warning%s\n", d.problems, d.problems == 1 ? "" : "s", d.warnings,
 	    d.warnings == 1 ? "" : "s");
 	return d.problems ? 1 : 0;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <gnutls/gnutls.h>
 #include <libetpan/libetpan_version.h>
@@ -132,6 +133,65 @@ cli_print_err(const char *cmd, const struct buf *err)
 	while ((line = str_next_line(&p, end, &n)) != NULL)
 		if (n > 0)
 			fprintf(stderr, "pouch %s: %.*s\n", cmd, (int)n, line);
+}
+
+const char *
+cli_data_dir(const struct cli_opts *o)
+{
+	return o->data_dir ? o->data_dir : POUCH_DEFAULT_DATA;
+}
+
+void
+cli_shell_word(const char *s, struct buf *out)
+{
+	const char *p;
+
+	if (*s && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	    "0123456789@%+=:,./_-") == strlen(s)) {
+		buf_puts(out, s);
+		return;
+	}
+	buf_putc(out, '\'');
+	for (p = s; *p; p++) {
+		if (*p == '\'')
+			buf_puts(out, "'\\''");
+		else
+			buf_putc(out, *p);
+	}
+	buf_putc(out, '\'');
+}
+
+const char *
+cli_invocation(const struct cli_opts *o)
+{
+	static const char *const names[] = { "--data", "--config", "--maps" };
+	static struct buf inv;
+	const char *values[] = { o->data_dir, o->config, o->maps_dir };
+	size_t k;
+
+	if (inv.data != NULL)
+		return buf_str(&inv);
+	buf_init(&inv, 1 << 14);
+	buf_puts(&inv, "pouch");
+	for (k = 0; k < 3; k++) {
+		if (values[k] == NULL)
+			continue;
+		buf_printf(&inv, " %s ", names[k]);
+		cli_shell_word(values[k], &inv);
+	}
+	return buf_str(&inv);
+}
+
+int
+cli_data_exists(const struct cli_opts *o, const char *cmd)
+{
+	struct stat st;
+
+	if (stat(cli_data_dir(o), &st) == 0 && S_ISDIR(st.st_mode))
+		return 1;
+	fprintf(stderr, "pouch %s: there is no data directory %s (%s game new makes one; "
+	    "--data DIR chooses another)\n", cmd, cli_data_dir(o), cli_invocation(o));
+	return 0;
 }
 
 static void

@@ -238,8 +238,8 @@ set_aside(struct runner *r)
 		size_t upto;
 		int n = (int)strcspn(a->why, "\n");
 
-		log_warn("game %s set aside: %.*s (repair: pouch replay --game %s)", a->game, n,
-		    a->why, a->game);
+		log_warn("game %s set aside: %.*s (repair: %s replay --game %s)", a->game, n,
+		    a->why, r->o.invocation ? r->o.invocation : "pouch", a->game);
 		if (r->o.replay || r->o.look_only)
 			continue;
 		aside_note_path(r, a->game, path, sizeof path);
@@ -506,7 +506,8 @@ apply_one(struct runner *r, size_t i, struct buf *err)
 				if (r->o.host_out)
 					fprintf(r->o.host_out, "Game %s is set aside: its file is damaged. "
 					    "This is kept, and done\nwhen the game is repaired "
-					    "(pouch replay --game %s).\n", game, game);
+					    "(%s replay --game %s).\n", game,
+					    r->o.invocation ? r->o.invocation : "pouch", game);
 				r->host_refused = 1;
 			}
 			inmsg_free(&m);

@@ -56,6 +56,8 @@ struct run_opts {
 	FILE *host_out;		/* where answers to host messages go; NULL: nowhere */
 	int look_only;		/* the games are only looked at (game list, doctor): nothing
 				 * is written, no Maildir made */
+	const char *invocation;	/* how the host's commands start ("pouch --data DIR"),
+				 * in what the host is told to type; NULL: "pouch" */
 };
 
 struct run_stats {

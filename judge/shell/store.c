@@ -279,6 +279,27 @@ store_close(struct store *s)
 	s->lockfd = -1;
 }
 
+int
+store_has_game(const char *data, const char *game)
+{
+	char dir[1100], path[1400];
+	struct dirent *e;
+	DIR *d;
+	int found = 0;
+
+	snprintf(dir, sizeof dir, "%s/games", data);
+	if ((d = opendir(dir)) == NULL)
+		return 0;
+	while (!found && (e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.' || !str_eq_nocase(e->d_name, game))
+			continue;
+		snprintf(path, sizeof path, "%s/%s/game.txt", dir, e->d_name);
+		found = fs_exists(path);
+	}
+	closedir(d);
+	return found;
+}
+
 void
 store_game_dir(const struct store *s, const char *game, char *out, size_t size)
 {

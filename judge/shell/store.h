@@ -117,6 +117,10 @@ int store_commit(struct store *s, struct judge *j, struct buf *err);
 int store_save(struct store *s, struct judge *j, struct buf *err);
 /* Append history record index (1, 2, ...) of game to out; -1 when there is none. */
 int store_history(struct store *s, const char *game, int index, struct buf *out);
+/* Whether data directory data has a game called game (its folder in
+ * data/games, the name's case aside), without opening or changing
+ * anything: 1 or 0. */
+int store_has_game(const char *data, const char *game);
 /* Path of a game's folder (size >= 1100). */
 void store_game_dir(const struct store *s, const char *game, char *out, size_t size);
 

@@ -26,6 +26,8 @@ expect "game new: exit 0" test $? -eq 0
 expect "game new: the GM is named" grep -q "game master is gm@school.example" "$OUT"
 expect "game new without judge.address: a warning on stderr" \
 	grep -q "^pouch game: warning: the judge's address is judge@localhost, a placeholder" "$ERR"
+expect "... naming the file to set it in" \
+	grep -q "^pouch game: set judge.address in $D/pouch.conf (see pouch.conf(5)) before the game starts" "$ERR"
 expect "game new: says where mail to the judge goes" \
 	grep -q "is read from the Maildir $D/mail/inbox (its new/)" "$OUT"
 expect "... and that Maildir is there" test -d "$D/mail/inbox/new" -a -d "$D/mail/inbox/cur" -a -d "$D/mail/inbox/tmp"
@@ -40,15 +42,44 @@ expect "game new without a name: usage, exit 2" test $? -eq 2
 pf() { "$POUCH" --data "$WORK/fewer" "$@" >"$OUT" 2>"$ERR"; }
 pf game new g3 --gm gm@school.example --password gm-password --players 3
 expect "game new --players 3: exit 0" test $? -eq 0
-expect "... prints the three delegations' commands" sh -c \
-	"grep -q '^  pouch game g3 DELEGATION England,Germany,Austria <addresses>' '$OUT' &&
-	 grep -q '^  pouch game g3 DELEGATION Russia,Italy <addresses>' '$OUT' &&
-	 grep -q '^  pouch game g3 DELEGATION France,Turkey <addresses>' '$OUT'"
+expect "... prints the three delegations' commands, with the --data given" sh -c \
+	"grep -q '^  pouch --data $WORK/fewer game g3 DELEGATION England,Germany,Austria ADDRESSES' '$OUT' &&
+	 grep -q '^  pouch --data $WORK/fewer game g3 DELEGATION Russia,Italy ADDRESSES' '$OUT' &&
+	 grep -q '^  pouch --data $WORK/fewer game g3 DELEGATION France,Turkey ADDRESSES' '$OUT'"
 pf game g3 DELEGATION England,Germany,Austria ann@school.example PASSWORD ega-pw
 expect "a delegation of three powers, as printed: accepted" \
 	grep -q "England, Germany and Austria: one delegation" "$OUT"
 pf game g3 DELEGATION England,Narnia ann@school.example
 expect "a delegation naming no power: refused" grep -q "REFUSED" "$OUT"
+# A data directory whose name the shell splits: the printed commands are
+# quoted, and run as printed (ADDRESSES filled in) they make the delegations.
+SP="$WORK/x y"
+mkdir -p "$WORK/bin"
+ln -sf "$POUCH" "$WORK/bin/pouch"
+"$POUCH" --data "$SP" game new g3 --gm gm@school.example --password gm-password --players 3 >"$OUT" 2>"$ERR"
+expect "game new --players 3 --data 'DIR WITH A BLANK': the commands carry --data, quoted" \
+	grep -qF "  pouch --data '$SP' game g3 DELEGATION Russia,Italy ADDRESSES" "$OUT"
+expect "... and so does the run it names" grep -qF "then pouch --data '$SP' run reads it." "$OUT"
+n=0 ran=0
+for cmd in $(sed -n 's/^  \(pouch .* DELEGATION .*\) ADDRESSES$/\1/p' "$OUT" | tr ' ' '\001'); do
+	n=$((n + 1))
+	cmd=$(printf '%s' "$cmd" | tr '\001' ' ')
+	(cd "$WORK" && PATH="$WORK/bin:$PATH" sh -c "$cmd d$n@school.example") >>"$WORK/ran" 2>&1 && ran=$((ran + 1))
+done
+OUT=$WORK/ran
+expect "... each of the three, run as printed, makes its delegation" sh -c \
+	"[ $n -eq 3 ] && [ $ran -eq 3 ] && [ \$(grep -c ': one delegation (password mailed' '$WORK/ran') -eq 3 ]"
+OUT=$WORK/out
+# --config and --maps given: carried too, and the commands still run.
+printf 'judge.address = judge@school.test\n' >"$WORK/my settings.conf"
+"$POUCH" --data "$WORK/cm" --config "$WORK/my settings.conf" --maps "$(pwd)/maps" \
+	game new g2 --gm gm@school.example --password gm-password --players 2 >"$OUT" 2>"$ERR"
+expect "game new --players 2 --config FILE --maps DIR: the commands carry all three" \
+	grep -qF "  pouch --data $WORK/cm --config '$WORK/my settings.conf' --maps $(pwd)/maps game g2 DELEGATION England,France,Russia ADDRESSES" "$OUT"
+cmd=$(sed -n 's/^  \(pouch .* DELEGATION Germany,Austria,Turkey\) ADDRESSES$/\1/p' "$OUT")
+(cd "$WORK" && PATH="$WORK/bin:$PATH" sh -c "$cmd g@school.example") >"$OUT" 2>"$ERR"
+expect "... and one of them, run as printed, makes its delegation" \
+	grep -q "Germany, Austria and Turkey: one delegation" "$OUT"
 pf game new g5 --gm gm@school.example --password gm-password --players 5
 expect "game new --players 5: Italy and Germany left out" \
 	grep -q "^Left out, in civil disorder from the start: Italy, Germany" "$OUT"
@@ -71,6 +102,89 @@ expect "game show: the game file" grep -q "^zone Europe/Paris" "$OUT"
 expect "game show: no password hashes" sh -c "! grep -q '\\\$y\\\$' '$OUT'"
 p game show nosuch
 expect "game show of an unknown game: exit 1" test $? -eq 1
+
+# A host command for a game that is not there: said in the host's words
+# (which data directory, how to list its games), exit 1, and nothing made:
+# not the data directory, not a spool, not a key, not a message filed.
+NONE=$WORK/none EMPTY=$WORK/empty
+mkdir "$EMPTY"
+for c in "game school3 DELEGATION England a@school.example" "game school3 START" \
+	"game show school3" "game process school3" "game process school3 --preview" \
+	"game rollback school3 S1901M" "replay --game school3"; do
+	cmd=${c%% *}
+	"$POUCH" --data "$NONE" $c >"$OUT" 2>"$ERR"
+	rc=$?
+	expect "pouch $c, no data directory: exit 1, said so, nothing made" sh -c \
+		"[ $rc -eq 1 ] && grep -q '^pouch $cmd: no game school3: there is no data directory $NONE (pouch --data $NONE game new makes one' '$ERR' &&
+		 ! grep -q 'your game master' '$OUT' && [ ! -e '$NONE' ]"
+	"$POUCH" --data "$EMPTY" $c >"$OUT" 2>"$ERR"
+	rc=$?
+	expect "pouch $c, a data directory without it: exit 1, said so, nothing made" sh -c \
+		"[ $rc -eq 1 ] && grep -q '^pouch $cmd: no game school3 in $EMPTY (pouch --data $EMPTY game list shows its games' '$ERR' &&
+		 ! grep -q 'your game master' '$OUT' && [ -z \"\$(ls -A '$EMPTY')\" ]"
+done
+for c in "game list" "doctor" "fetch" "send" "replay --verify" "oauth token"; do
+	"$POUCH" --data "$NONE" $c >"$OUT" 2>"$ERR"
+	rc=$?
+	expect "pouch $c, no data directory: exit 1, said so, nothing made" sh -c \
+		"[ $rc -eq 1 ] && grep -q 'the data directory $NONE does not exist\\|there is no data directory $NONE' '$OUT' '$ERR' &&
+		 [ ! -e '$NONE' ]"
+done
+# The README's order: a data directory with its settings, doctor, then the
+# game. doctor makes nothing there (the spool, its key: the first run's).
+mkdir "$WORK/fresh"
+echo "judge.address = judge@school.test" >"$WORK/fresh/pouch.conf"
+"$POUCH" --data "$WORK/fresh" doctor >"$OUT" 2>"$ERR"
+expect "doctor in a new data directory with its settings: the address ok, nothing made" sh -c \
+	"grep -q '^ok: the judge.s address is judge@school.test' '$OUT' &&
+	 grep -q '^ok: the inbox Maildir $WORK/fresh/mail/inbox will be made by the first run' '$OUT' &&
+	 [ \"\$(ls -A '$WORK/fresh')\" = pouch.conf ]"
+echo "not a directory" >"$WORK/afile"
+"$POUCH" --data "$WORK/afile" game new g9 --gm gm@school.example >"$OUT" 2>"$ERR"
+expect "game new with --data naming a file: exit 1, said so" sh -c \
+	"[ $? -eq 1 ] && grep -q '^pouch game: $WORK/afile is not a directory (--data DIR chooses the data directory)' '$ERR'"
+"$POUCH" --data "$EMPTY" game list >"$OUT" 2>"$ERR"
+expect "game list in an empty data directory: no games, exit 0, nothing made" sh -c \
+	"[ $? -eq 0 ] && grep -q '^no games in $EMPTY' '$OUT' && [ -z \"\$(ls -A '$EMPTY')\" ]"
+printf 'GAME school3 GM\nSTART\n' | "$POUCH" --data "$NONE" game - >"$OUT" 2>"$ERR"
+expect "game - naming a game that is not there: exit 1, said so, nothing made" sh -c \
+	"[ $? -eq 1 ] && grep -q '^pouch game: no game school3: there is no data directory' '$ERR' && [ ! -e '$NONE' ]"
+# A judge with games: nothing filed in its spool for the missing one.
+ledger=$(wc -c <"$D/spool/ledger")
+p game school3 DELEGATION England a@school.example
+rc=$?
+expect "a game not in a judge's data directory: exit 1, the host told which directory" sh -c \
+	"[ $rc -eq 1 ] && grep -q '^pouch game: no game school3 in $D (pouch --data $D game list shows its games; --data DIR chooses another data directory)' '$ERR'"
+expect "... and nothing filed in its spool" test "$(wc -c <"$D/spool/ledger")" -eq "$ledger"
+sugg=$(sed -n 's/.*(\(pouch .* game list\) shows.*/\1/p' "$ERR")
+(PATH="$WORK/bin:$PATH" sh -c "$sugg") >"$OUT" 2>"$ERR"
+expect "... the command it suggests lists the judge's games" grep -q "^g1 " "$OUT"
+p game G1 LIST
+expect "a game's name in other capitals is the game" sh -c "! grep -q 'no game' '$ERR'"
+# Without --data: the default, /var/lib/pouch, named, and not made. In a
+# mount namespace of its own with an empty /var/lib (root only): the
+# machine's /var/lib is not touched, whatever the command does.
+if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null 2>&1; then
+	unshare -m sh -c "mount --make-rprivate / && mount -t tmpfs none /var/lib &&
+		env -u POUCH_DATA '$POUCH' game school3 DELEGATION England a@school.example >'$OUT' 2>'$ERR'
+		echo \$? >'$WORK/rc'; [ -e /var/lib/pouch ] && echo made >>'$WORK/rc'"
+	expect "without --data: the default named, exit 1, /var/lib/pouch not made" sh -c \
+		"[ \"\$(cat '$WORK/rc')\" = 1 ] &&
+		 grep -q '^pouch game: no game school3: there is no data directory /var/lib/pouch (pouch game new makes one' '$ERR'"
+else
+	echo "  skipped: the default data directory (needs root and unshare)"
+fi
+# A game's name alone reads its commands from standard input: at a
+# terminal the host is told so, not left waiting in silence.
+if command -v script >/dev/null 2>&1; then
+	script -qc "'$POUCH' --data '$D' game g1 </dev/tty" /dev/null </dev/null >"$OUT" 2>&1
+	expect "game NAME at a terminal: says it reads the commands, and how to end" \
+		grep -q "^pouch game: type g1's commands, one a line, then Ctrl-D (or give one after the name: pouch --data $D game g1 START)" "$OUT"
+else
+	echo "  skipped: game NAME at a terminal (needs script(1))"
+fi
+echo LIST | "$POUCH" --data "$D" game g1 >"$OUT" 2>"$ERR"
+expect "... and from a pipe, says nothing of it" sh -c "[ ! -s '$ERR' ]"
 p game g1 NOSUCHCOMMAND
 expect "an unknown GM command is answered" grep -q "REFUSED\|not a place or a command" "$OUT"
 
@@ -173,6 +287,7 @@ p doctor
 rc=$?
 expect "doctor, judge@localhost: a problem, exit 1" sh -c \
 	"[ $rc -eq 1 ] && grep -q '^problem: the judge.s address is judge@localhost, a placeholder' '$OUT'"
+expect "... and says which file sets it" grep -q "(set judge.address in $D/pouch.conf)" "$OUT"
 expect "... the inbox Maildir checked" grep -q "^ok: the inbox Maildir $D/mail/inbox is there and writable" "$OUT"
 expect "... the outgoing Maildirs checked" grep -q "^ok: the outgoing mail directory $D/mail/out" "$OUT"
 expect "... cron looked for (ok or a warning)" grep -q "^\(ok\|warning\): .*\(pouch run\|pouch.timer\)" "$OUT"
@@ -186,6 +301,13 @@ echo "judge.pages = $WORK/www" >>"$D/pouch.conf"
 p doctor
 expect "doctor, judge.pages without judge.base_url: a problem" sh -c \
 	"[ $? -eq 1 ] && grep -q '^problem: judge.pages is .* but judge.base_url is not set' '$OUT'"
+# judge.base_url alone: the pages go to their default, DATA/pages
+# (pouch.conf(5)), as in contrib/demo/run.sh; no problem when it serves them.
+mkdir -p "$D/pages"
+printf 'judge.address = judge@school.test\njudge.base_url = file://%s/pages\n' "$D" >"$D/pouch.conf"
+p doctor
+expect "doctor, judge.base_url without judge.pages (the default): ok, exit 0" sh -c \
+	"[ $? -eq 0 ] && grep -q '^ok: file://$D/pages serves $D/pages' '$OUT' && ! grep -q '^problem' '$OUT'"
 # Pages written where the base URL points: a test file is read back there.
 mkdir -p "$WORK/www" "$WORK/elsewhere"
 printf 'judge.address = judge@school.test\njudge.pages = %s\njudge.base_url = file://%s\n' \
@@ -211,13 +333,25 @@ mv "$WORK/inbox.saved" "$D/mail/inbox"
 # the machine's /etc/cron.d is not touched).
 if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null 2>&1; then
 	unshare -m sh -c "mount --make-rprivate / && mount -t tmpfs none /etc/cron.d &&
-		echo '*/5 * * * * pouch $POUCH --data $D run' >/etc/cron.d/pouch &&
+		echo '*/5 * * * * root $POUCH --data $D run' >/etc/cron.d/pouch &&
 		'$POUCH' --data '$D' doctor >'$OUT' 2>'$ERR'
-		echo '*/5 * * * * pouch $POUCH --data /elsewhere run' >/etc/cron.d/pouch &&
-		'$POUCH' --data '$D' doctor >'$OUT.other' 2>>'$ERR'"
+		echo '*/5 * * * * root $POUCH --data /elsewhere run' >/etc/cron.d/pouch &&
+		'$POUCH' --data '$D' doctor >'$OUT.other' 2>>'$ERR'
+		echo '*/5 * * * * root $POUCH --config /etc/pouch-nosuch.conf --data $D run' >/etc/cron.d/pouch &&
+		'$POUCH' --data '$D' doctor >'$OUT.config' 2>>'$ERR'
+		echo '*/5 * * * * nobody $POUCH --data $D run' >/etc/cron.d/pouch &&
+		'$POUCH' --data '$D' doctor >'$OUT.user' 2>>'$ERR'
+		echo '@hourly pouch-nosuch-user $POUCH --data $D run' >/etc/cron.d/pouch &&
+		'$POUCH' --data '$D' doctor >'$OUT.nouser' 2>>'$ERR'"
 	expect "doctor, an /etc/cron.d entry that runs pouch run here: ok" grep -q "^ok: /etc/cron.d/pouch runs pouch run$" "$OUT"
 	expect "... one that runs it on another data directory: a warning" \
 		grep -q "^warning: /etc/cron.d/pouch runs pouch run on /elsewhere, not on $D" "$OUT.other"
+	expect "... one with other settings (contrib/cron/pouch's --config, not there): a warning" \
+		grep -q "^warning: /etc/cron.d/pouch runs pouch run with the settings /etc/pouch-nosuch.conf (not there: every run fails), not $D/pouch.conf" "$OUT.config"
+	expect "... one run as a user who does not own the data directory: a warning" \
+		grep -q "^warning: /etc/cron.d/pouch runs pouch run as nobody, but $D is not theirs" "$OUT.user"
+	expect "... one run as a user the machine does not have: a warning" \
+		grep -q "^warning: /etc/cron.d/pouch runs pouch run as pouch-nosuch-user, a user this machine does not have" "$OUT.nouser"
 else
 	echo "  skipped: doctor's cron check (needs root and unshare)"
 fi

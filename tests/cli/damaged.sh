@@ -61,8 +61,11 @@ mail b2 $((T0 + 2 * H)) germany-g2@school.example 'GAME g2 Germany germany-pw\nA
 p $((T0 + 2 * H)) run
 rc=$?
 expect "a run with a damaged game: exit 0" test $rc -eq 0
-expect "... the host told in one line on stderr, naming the file and line" \
-	sh -c "[ \$(wc -l <'$ERR') -eq 1 ] && grep -q 'game g1 set aside: .*games/g1/game.txt:[0-9]*: .*pouch replay --game g1' '$ERR'"
+expect "... the host told in one line on stderr, naming the file and line, and the repair with its --data" \
+	sh -c "[ \$(wc -l <'$ERR') -eq 1 ] && grep -q 'game g1 set aside: .*games/g1/game.txt:[0-9]*: .*(repair: pouch --data $D replay --game g1)' '$ERR'"
+"$POUCH" --data "$D" game list >"$OUT" 2>"$ERR"
+expect "... game list names it, with the repair and its --data" \
+	grep -q "^g1 .*set aside: its file is damaged (pouch --data $D replay --game g1)" "$OUT"
 expect "... the other game served: its order applied and answered" \
 	sh -c "grep -q '^order Germany A mun - ruh' '$D/games/g2/game.txt' && [ $(count germany-g2@school.example 'Re: orders') -eq 1 ]"
 expect "... the damaged game's mail kept in the spool" grep -q "maildir:b1" "$D/spool/ledger"
@@ -113,6 +116,8 @@ rc=$?
 expect "replay --verify: the games and mail as if nothing was damaged" sh -c "[ $rc -eq 0 ] && grep -q ', 0 differences' '$OUT'"
 "$POUCH" --data "$D" replay --game nosuch >"$OUT" 2>"$ERR"
 expect "replay --game of a game the spool never made: exit 1" test $? -eq 1
+expect "... said in one line naming the data directory, and no replay reported" sh -c \
+	"[ \$(wc -l <'$ERR') -eq 1 ] && grep -q '^pouch replay: the spool of $D makes no game nosuch (up to message [0-9]*; pouch --data $D game list shows the games)' '$ERR' && ! grep -q replayed '$OUT'"
 
 # Cut short or changed anywhere: set aside (never a crash, never loaded),
 # and the other game still served.
