@@ -42,6 +42,12 @@
 static struct names *standard_names;
 static struct map *rp_map;		/* the variant realpolitik */
 static struct names *rp_names;
+/* The other systems' variants, loaded once. */
+static struct {
+	const char *name;
+	struct map *map;
+	struct names *names;
+} other[] = { { "worldgame", NULL, NULL }, { "muna", NULL, NULL } };
 
 /* The seven delegations: England has two members, the others one. */
 static const struct {
@@ -76,10 +82,17 @@ static const struct map *
 fake_variant(void *ctx, const char *name, const struct names **nm)
 {
 	(void)ctx;
+	size_t i;
+
 	if (strcmp(name, "realpolitik") == 0) {
 		*nm = rp_names;
 		return rp_map;
 	}
+	for (i = 0; i < sizeof other / sizeof other[0]; i++)
+		if (strcmp(name, other[i].name) == 0) {
+			*nm = other[i].names;
+			return other[i].map;
+		}
 	if (strcmp(name, "standard") != 0)
 		return NULL;
 	*nm = standard_names;
@@ -351,20 +364,34 @@ fake_system(void *ctx, const struct map *m)
 static int
 group_setup(void **state)
 {
+	char path[64];
+	size_t i;
+
 	(void)state;
 	standard_names = names_new(test_standard_map());
 	rp_map = test_load_map("maps/realpolitik/variant.xml");
 	rp_names = rp_map ? names_new(rp_map) : NULL;
+	for (i = 0; i < sizeof other / sizeof other[0]; i++) {
+		snprintf(path, sizeof path, "maps/%s/variant.xml", other[i].name);
+		other[i].map = test_load_map(path);
+		other[i].names = names_new(other[i].map);
+	}
 	return standard_names && rp_names ? 0 : -1;
 }
 
 static int
 group_teardown(void **state)
 {
+	size_t i;
+
 	(void)state;
 	names_free(standard_names);
 	names_free(rp_names);
 	map_free(rp_map);
+	for (i = 0; i < sizeof other / sizeof other[0]; i++) {
+		names_free(other[i].names);
+		map_free(other[i].map);
+	}
 	return 0;
 }
 
@@ -1271,6 +1298,73 @@ test_realpolitik_welcome(void **state)
 	assert_line(o->text, "You play France in the Realpolitik game rp9, run by mail");
 }
 
+/* A winner of the war that cannot repay its lenders in full: each lender
+ * is told what it gets, what it was owed and why it is less; the winner
+ * what it paid; the public record neither. */
+static void
+test_war_repayment_short(void **state)
+{
+	static const char *const who[][2] = {
+		{ "Atlantis", "a@school.example" }, { "Borduria", "b@school.example" },
+		{ "Carpania", "c@school.example" }, { "Dorne", "d@school.example" },
+	};
+	static const char *const steps[][2] = {
+		{ "Dorne", "ALLY Borduria TERMS 10 FOR 1\nALLY Carpania TERMS 5 FOR 1" },
+		{ "Borduria", "ALLY Dorne TERMS 10 FOR 1" },
+		{ "Carpania", "ALLY Dorne TERMS 5 FOR 1" },
+		{ NULL, "START" },
+		{ "Atlantis", "ATTACK Dorne WITH 100" },
+		{ "Borduria", "LEND 1000 TO Dorne" },
+		{ "Carpania", "LEND 1000 TO Dorne" },
+		{ "Dorne", "COUNTER 2000" },
+		{ "Atlantis", "YIELD" },
+	};
+	struct tj *t = *state;
+	const struct outmsg *o;
+	char body[256];
+	size_t i, k;
+
+	host(t, "NEWGAME w1 worldgame GM teacher@school.example PASSWORD teach-pw\n"
+	    "COUNTRY Atlantis 1000\nCOUNTRY Borduria 10000\nCOUNTRY Carpania 10000\n"
+	    "COUNTRY Dorne 50\n"
+	    "DELEGATION Atlantis a@school.example PASSWORD a-pass\n"
+	    "DELEGATION Borduria b@school.example PASSWORD b-pass\n"
+	    "DELEGATION Carpania c@school.example PASSWORD c-pass\n"
+	    "DELEGATION Dorne d@school.example PASSWORD d-pass\n", T0);
+	for (i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+		const char *from = "teacher@school.example";
+		if (steps[i][0] == NULL)
+			snprintf(body, sizeof body, "GAME w1 GM teach-pw\n%s\n", steps[i][1]);
+		else
+			snprintf(body, sizeof body, "GAME w1 %s %c-pass\n%s\n", steps[i][0],
+			    steps[i][0][0] + 'a' - 'A', steps[i][1]);
+		for (k = 0; steps[i][0] != NULL && k < 4; k++)
+			if (strcmp(who[k][0], steps[i][0]) == 0)
+				from = who[k][1];
+		mail(t, from, "war", body, T0 + 60);
+		assert_lacks(reply(t, from, "Re: war", NULL, 0), "REFUSED");
+	}
+	/* Dorne holds its 50, the 2000 lent and Atlantis's 100 and 900: 3050;
+	 * it owes 10000 and 5000: Borduria gets 3050 * 10000 / 15000 = 2033,
+	 * Carpania 3050 * 5000 / 15000 = 1016, and Dorne keeps the odd 1. */
+	o = sent(t, "b@school.example", "[w1] the war: news");
+	assert_line(o->text, "Dorne won, but it had fewer points than it owed its lenders: they "
+	    "share what it had, each in proportion to what it was owed. It pays you back 2033, "
+	    "not the 10000 it owed you for your loan of 1000.");
+	o = sent(t, "c@school.example", "[w1] the war: news");
+	assert_line(o->text, "Dorne won, but it had fewer points than it owed its lenders: they "
+	    "share what it had, each in proportion to what it was owed. It pays you back 1016, "
+	    "not the 5000 it owed you for your loan of 1000.");
+	o = sent(t, "d@school.example", "[w1] the war: news");
+	assert_line(o->text, "You pay back 2033 to Borduria for its loan of 1000 (you owed it "
+	    "10000, but had fewer points than you owed your lenders: they share what you had, "
+	    "in proportion).");
+	assert_line(o->text, "  Dorne takes Atlantis: its total is now 1.");
+	o = sent(t, "a@school.example", "[w1] the war: news");
+	assert_lacks(o->text, "2033");
+	assert_lacks(o->text, "3050");
+}
+
 /* A NEWGAME refused by mail gives no authority: the lines after it are
  * ignored as in any message without a GAME line (gm-by-mail.out, MAIL 1),
  * even from the address of the GM of a game made in the same second. */
@@ -1617,6 +1711,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_system_reads_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_host_newgame, setup_empty, teardown),
 		cmocka_unit_test_setup_teardown(test_realpolitik_welcome, setup_empty, teardown),
+		cmocka_unit_test_setup_teardown(test_war_repayment_short, setup_empty, teardown),
 		cmocka_unit_test_setup_teardown(test_refused_newgame_gives_no_authority, setup_empty,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_spring_1901, setup, teardown),
