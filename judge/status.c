@@ -421,6 +421,15 @@ judge_standings(const struct game *g, const struct board *b, const char *title, 
 }
 
 void
+status_put_rules(const struct game *g, struct buf *out)
+{
+	if (g->sys->rules != NULL)
+		buf_puts(out, g->sys->rules);
+	else
+		buf_printf(out, "%s rules", edition_name(g->set.edition));
+}
+
+void
 status_help(const struct judge *j, const struct game *g, struct buf *out)
 {
 	buf_printf(out,
@@ -452,8 +461,9 @@ status_help(const struct judge *j, const struct game *g, struct buf *out)
 	    "Lines starting with '>' and everything after a line \"-- \" are ignored.\n",
 	    j->conf->name);
 	if (g) {
-		buf_printf(out, "\nThis game: %s, %s rules, press: %s%s.\n", g->map->title,
-		    edition_name(g->set.edition), press_name(g->set.press),
+		buf_printf(out, "\nThis game: %s, ", g->map->title);
+		status_put_rules(g, out);
+		buf_printf(out, ", press: %s%s.\n", press_name(g->set.press),
 		    g->set.gm_reads_press ? " (the GM reads private press)" : "");
 		buf_printf(out, "When orders are missing at the deadline: %s.\n",
 		    g->set.nmr == NMR_CD ? "the units hold (civil disorder) after the grace period" :

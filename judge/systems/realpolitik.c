@@ -959,6 +959,7 @@ static const struct system_command rp_commands[] = {
 const struct rule_system realpolitik_system = {
 	.name = "realpolitik",
 	.called = "Realpolitik game",
+	.rules = "Calhamer's rules",
 	.turn = rp_turn,
 	.ended = rp_ended,
 	.fields = &rp_table,

@@ -1283,19 +1283,60 @@ test_host_newgame(void **state)
 }
 
 /* A Realpolitik game's welcome mails call it one, without the variant's
- * title or the standard rules' edition. */
+ * title or the standard rules' edition; its start and HELP name
+ * Calhamer's rules, not the edition. */
 static void
 test_realpolitik_welcome(void **state)
 {
 	struct tj *t = *state;
 	const struct outmsg *o;
+	const char *pw;
+	char body[128];
 
 	host(t, "NEWGAME rp9 realpolitik GM teacher@school.example\n"
 	    "DELEGATION France f@school.example PASSWORD france-pw\n", T0);
 	o = sent(t, "teacher@school.example", "[rp9] you are its game master");
 	assert_line(o->text, "You are the game master of the Realpolitik game rp9, run by mail");
+	pw = strstr(o->text, "Your password is: ");
+	assert_non_null(pw);
+	snprintf(body, sizeof body, "GAME rp9 GM %.*s\nSTART\n", (int)strcspn(pw + 18, "\n"),
+	    pw + 18);
 	o = sent(t, "f@school.example", "[rp9] you play France");
 	assert_line(o->text, "You play France in the Realpolitik game rp9, run by mail");
+	mail(t, "teacher@school.example", "start", body, T0);
+	o = sent(t, "f@school.example", "[rp9] the game has started");
+	assert_line(o->text, "Game rp9 has started: Realpolitik (1958), Calhamer's rules.");
+	mail(t, "f@school.example", "help", "GAME rp9 France france-pw\nHELP\n", T0 + 60);
+	o = sent(t, "f@school.example", "Re: help");
+	assert_line(o->text, "This game: Realpolitik (1958), Calhamer's rules, press: white.");
+	assert_lacks(o->text, "2023");
+}
+
+/* The welcome and start of a MUNA game name the committee's rules, not
+ * the standard rules' edition; a war of the World Game is named before
+ * its kind, with no word twice ("war, a World Game war", not "the World
+ * Game war war (The World Game: war)"). */
+static void
+test_system_welcomes(void **state)
+{
+	struct tj *t = *state;
+	const struct outmsg *o;
+
+	host(t, "NEWGAME mu9 muna GM officers@school.example\n"
+	    "DELEGATION Italy it@school.example PASSWORD italy-pw\nSTART\n", T0);
+	o = sent(t, "it@school.example", "[mu9] you play Italy");
+	assert_line(o->text, "You play Italy in the Diplomacy game mu9 (MUN Alfrink 1935 Historical "
+	    "Committee, the MUNA committee's rules), run by mail");
+	o = sent(t, "it@school.example", "[mu9] the game has started");
+	assert_line(o->text, "Game mu9 has started: MUN Alfrink 1935 Historical Committee, the MUNA "
+	    "committee's rules.");
+
+	host(t, "NEWGAME war worldgame GM teacher@school.example\nCOUNTRY Alba 100\n"
+	    "DELEGATION Alba a@school.example PASSWORD alba-pass\n", T0);
+	o = sent(t, "teacher@school.example", "[war] you are its game master");
+	assert_line(o->text, "You are the game master of war, a World Game war, run by mail");
+	o = sent(t, "a@school.example", "[war] you play Alba");
+	assert_line(o->text, "You play Alba in war, a World Game war, run by mail");
 }
 
 /* A winner of the war that cannot repay its lenders in full: each lender
@@ -1712,6 +1753,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_host_newgame, setup_empty, teardown),
 		cmocka_unit_test_setup_teardown(test_realpolitik_welcome, setup_empty, teardown),
 		cmocka_unit_test_setup_teardown(test_war_repayment_short, setup_empty, teardown),
+		cmocka_unit_test_setup_teardown(test_system_welcomes, setup_empty, teardown),
 		cmocka_unit_test_setup_teardown(test_refused_newgame_gives_no_authority, setup_empty,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_spring_1901, setup, teardown),
