@@ -387,6 +387,45 @@ test_builds_stacked(void **unused)
 	game_free(g);
 }
 
+/* Give power p's line to g as a mail does; the reply into reply. */
+static enum taken
+take(struct game *g, power_id p, const char *line, struct buf *reply)
+{
+	buf_truncate(reply, 0);
+	return ordering_take(g, p, line, strlen(line), reply);
+}
+
+/* Russia stacks two armies in Moscow: two orders go to them in turn; a
+ * third replaces the second, and the reply says so, naming the order it
+ * replaces (a single unit's new order replaces its old one without a word,
+ * as in the standard game). */
+static void
+test_stack_order_replaced(void **unused)
+{
+	struct game *g = new_game();
+	struct buf reply;
+	power_id rus = pw("Russia");
+
+	(void)unused;
+	buf_init(&reply, 1024);
+	assert_true(board_add_unit(&g->board, UNIT_ARMY, rus, m->provs[pr("mos")].loc) >= 0);
+	assert_int_equal(take(g, rus, "A mos - war", &reply), TAKE_DONE);
+	assert_string_equal(buf_str(&reply), "  accepted: A mos - war\n");
+	assert_int_equal(take(g, rus, "A mos - stp", &reply), TAKE_DONE);
+	assert_string_equal(buf_str(&reply), "  accepted: A mos - stp\n");
+	assert_int_equal(take(g, rus, "A mos H", &reply), TAKE_DONE);
+	assert_string_equal(buf_str(&reply), "  accepted: A mos H\n"
+	    "  Moscow has 2 armies and both have orders: this one replaces A mos - stp.\n");
+	assert_int_equal(g->del[rus].norders, 2);
+	assert_int_equal(g->del[rus].orders[0].kind, ORDER_MOVE);
+	assert_int_equal(g->del[rus].orders[1].kind, ORDER_HOLD);
+	assert_int_equal(take(g, rus, "A war H", &reply), TAKE_DONE);
+	assert_int_equal(take(g, rus, "A war - ukr", &reply), TAKE_DONE);
+	assert_string_equal(buf_str(&reply), "  accepted: A war - ukr\n");
+	buf_free(&reply);
+	game_free(g);
+}
+
 /* The game is won by the sole remaining power, not by a count of centres. */
 static void
 test_sole_power(void **unused)
@@ -457,6 +496,7 @@ main(void)
 		cmocka_unit_test(test_occupation_and_capital),
 		cmocka_unit_test(test_builds_checked),
 		cmocka_unit_test(test_builds_stacked),
+		cmocka_unit_test(test_stack_order_replaced),
 		cmocka_unit_test(test_sole_power),
 		cmocka_unit_test(test_adjourned),
 	};
