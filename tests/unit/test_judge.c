@@ -1339,6 +1339,60 @@ test_system_welcomes(void **state)
 	assert_line(o->text, "You play Alba in war, a World Game war, run by mail");
 }
 
+/* MUNA's political goals by mail say what each number is and what comes
+ * next: a delegation's GOAL 2 POINTS <goal> (or the older GOAL 2 <goal>)
+ * proposes its own goal worth 2 points, not yet approved; the officers'
+ * GOAL Poland NUMBER 2 <goal> (or GOAL Poland 2 <goal>) sets goal number
+ * 2. */
+static void
+test_muna_goals(void **state)
+{
+	static const struct {
+		const char *line, *goal;
+		int points;
+		const char *reply;
+	} own[] = {
+		{ "GOAL 2 POINTS Keep Danzig free", "Keep Danzig free", 2, "  proposed to the "
+		  "officers as your own goal (goal 3), worth 2 points: the officers have not "
+		  "approved it yet; you are told when they do" },
+		{ "GOAL 1 Hold Warsaw", "Hold Warsaw", 1, "  proposed to the officers as your own "
+		  "goal (goal 3), worth 1 point: the officers have not approved it yet; you are "
+		  "told when they do" },
+	};
+	struct tj *t = *state;
+	const struct outmsg *o;
+	struct game *g;
+	power_id pol;
+	char body[128];
+	size_t i;
+
+	host(t, "NEWGAME mu8 muna GM officers@school.example PASSWORD officers-pw\n"
+	    "DELEGATION Poland pl@school.example PASSWORD poland-pw\nSTART\n", T0);
+	g = judge_find_game(&t->j, "mu8");
+	assert_non_null(g);
+	pol = map_find_power(g->map, "Poland");
+	for (i = 0; i < sizeof own / sizeof own[0]; i++) {
+		snprintf(body, sizeof body, "GAME mu8 Poland poland-pw\n%s\n", own[i].line);
+		mail(t, "pl@school.example", "goal", body, T0 + 60);
+		assert_string_equal(g->del[pol].goal[GAME_GOALS - 1], own[i].goal);
+		assert_int_equal(g->del[pol].goal_points, own[i].points);
+		assert_line(reply(t, "pl@school.example", "Re: goal", NULL, 0), own[i].reply);
+	}
+	mail(t, "pl@school.example", "help", "GAME mu8 Poland poland-pw\nHELP\n", T0 + 180);
+	o = sent(t, "pl@school.example", "Re: help");
+	assert_line(o->text, "Political goals: GOAL lists yours; GOAL 2 POINTS <goal> proposes a goal of");
+	mail(t, "officers@school.example", "goals", "GAME mu8 GM officers-pw\n"
+	    "GOAL Poland NUMBER 2 Be recognised by the League\nGOAL Poland 1 Keep the corridor\n",
+	    T0 + 240);
+	assert_string_equal(g->del[pol].goal[1], "Be recognised by the League");
+	assert_string_equal(g->del[pol].goal[0], "Keep the corridor");
+	o = sent(t, "officers@school.example", "Re: goals");
+	assert_line(o->text, "  Poland's goal number 2 is set (award points for it with AWARD Poland "
+	    "<points> GOAL 2); Poland alone is told");
+	assert_line(o->text, "  Poland's goal number 1 is set (award points for it with AWARD Poland "
+	    "<points> GOAL 1); Poland alone is told");
+}
+
 /* A winner of the war that cannot repay its lenders in full: each lender
  * is told what it gets, what it was owed and why it is less; the winner
  * what it paid; the public record neither. */
@@ -1754,6 +1808,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_realpolitik_welcome, setup_empty, teardown),
 		cmocka_unit_test_setup_teardown(test_war_repayment_short, setup_empty, teardown),
 		cmocka_unit_test_setup_teardown(test_system_welcomes, setup_empty, teardown),
+		cmocka_unit_test_setup_teardown(test_muna_goals, setup_empty, teardown),
 		cmocka_unit_test_setup_teardown(test_refused_newgame_gives_no_authority, setup_empty,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_spring_1901, setup, teardown),
