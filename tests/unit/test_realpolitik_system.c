@@ -426,6 +426,62 @@ test_stack_order_replaced(void **unused)
 	game_free(g);
 }
 
+/* The line of text starting with head, into out (empty when none). */
+static void
+line_of(const char *text, const char *head, char *out, size_t size)
+{
+	const char *p = strstr(text, head);
+
+	snprintf(out, size, "%.*s", p ? (int)strcspn(p, "\n") : 0, p ? p : "");
+}
+
+/* A stack is listed as one ("2 armies in Moscow") in the results' units,
+ * the game's position and the Realpolitik report; an army on board that
+ * was given no order stays on board without "(*no order*)", as the reply
+ * said it would. */
+static void
+test_stacks_listed(void **unused)
+{
+	struct game *g = new_game();
+	struct buf report, pos;
+	power_id rus = pw("Russia"), eng = pw("England");
+	struct order o[2];
+	char line[256];
+	int f;
+
+	(void)unused;
+	buf_init(&report, 1 << 16);
+	buf_init(&pos, 1 << 16);
+	assert_true(board_add_unit(&g->board, UNIT_ARMY, rus, m->provs[pr("mos")].loc) >= 0);
+	/* England's army of Yorkshire on board its fleet in the North Sea. */
+	put(g, "lon", "nth");
+	f = board_unit_in(&g->board, m, pr("lvp"));
+	g->board.units[f].type = UNIT_ARMY | UNIT_ABOARD;
+	g->board.units[f].loc = m->provs[pr("nth")].loc;
+	status_position(g, &pos);
+	line_of(buf_str(&pos), "Russia (", line, sizeof line);
+	assert_non_null(strstr(line, "2 armies in Moscow"));
+	assert_null(strstr(line, "army in Moscow, army in Moscow"));
+	memset(o, 0, sizeof o);
+	o[0].kind = ORDER_HOLD;
+	o[0].power = eng;
+	o[0].type = UNIT_FLEET;
+	o[0].loc = m->provs[pr("nth")].loc;
+	o[1] = o[0];
+	o[1].power = rus;
+	o[1].type = UNIT_ARMY;
+	o[1].loc = m->provs[pr("war")].loc;
+	play_with(g, o, 2, &report);
+	line_of(buf_str(&report), "England: Army North Sea", line, sizeof line);
+	assert_string_equal(line, "England: Army North Sea STAYS ON BOARD.");
+	line_of(strstr(buf_str(&report), "Units now:"), "Russia: ", line, sizeof line);
+	assert_non_null(strstr(line, "2 armies in Moscow"));
+	assert_null(strstr(line, "army in Moscow, army in Moscow"));
+	buf_free(&report);
+	buf_free(&pos);
+	game_free(g);
+}
+
 /* The game is won by the sole remaining power, not by a count of centres. */
 static void
 test_sole_power(void **unused)
@@ -497,6 +553,7 @@ main(void)
 		cmocka_unit_test(test_builds_checked),
 		cmocka_unit_test(test_builds_stacked),
 		cmocka_unit_test(test_stack_order_replaced),
+		cmocka_unit_test(test_stacks_listed),
 		cmocka_unit_test(test_sole_power),
 		cmocka_unit_test(test_adjourned),
 	};
