@@ -457,8 +457,11 @@ int
 game_stack_replaces(const struct game *g, power_id p, const struct order *o, int *units)
 {
 	if (!g->rules.realpolitik || o->kind == ORDER_WAIVE || o->kind == ORDER_REVIVE ||
-	    o->kind == ORDER_BUILD || o->loc == LOC_NONE)
+	    o->loc == LOC_NONE)
 		return -1;
+	*units = 0;
+	if (o->kind == ORDER_BUILD)
+		return build_slot(g, p, o);
 	*units = stack_units(g, o);
 	return *units > 1 ? stack_slot(g, &g->del[p], o) : -1;
 }

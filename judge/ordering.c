@@ -146,15 +146,21 @@ refuse_not_order(const char *line, size_t len, const struct parse_result *r, str
 	return TAKE_REFUSED;
 }
 
-/* A stack's units all had orders: which one the new order replaced
- * ("Moscow has 2 armies and both have orders: this one replaces A mos -
- * stp."). */
+/* A stack's units all had orders, or every build due: which one the new
+ * order replaced ("Moscow has 2 armies and both have orders: this one
+ * replaces A mos - stp."). */
 static void
 put_replaced(const struct game *g, const struct order *old, int units, struct buf *reply)
 {
 	const struct map *m = g->map;
 	bool army = old->type == UNIT_ARMY;
 
+	if (old->kind == ORDER_BUILD) {
+		buf_puts(reply, "  Every build due has an order: this one replaces ");
+		order_format(m, old, ORDER_SHORT, reply);
+		buf_printf(reply, ", the last in %s.\n", m->provs[m->locs[old->loc].prov].name);
+		return;
+	}
 	buf_printf(reply, "  %s has %d %s%s and %s have orders: this one replaces ",
 	    m->provs[m->locs[old->loc].prov].name, units, army ? "armies" : "fleets",
 	    g->board.phase == PHASE_RETREAT ? " dislodged" : "", units == 2 ? "both" : "all");

@@ -317,6 +317,14 @@ give(struct game *g, power_id p, const char *line, struct buf *todo)
 	return t;
 }
 
+/* Give power p's line to g as a mail does; the reply into reply. */
+static enum taken
+take(struct game *g, power_id p, const char *line, struct buf *reply)
+{
+	buf_truncate(reply, 0);
+	return ordering_take(g, p, line, strlen(line), reply);
+}
+
 /* The units of power p in province name on b. */
 static int
 units_in(const struct board *b, power_id p, const char *name)
@@ -347,7 +355,8 @@ play_orders(struct game *g, struct buf *report)
 
 /* Germany, four builds due, raises three armies in Berlin and a fleet in
  * Kiel by mail: each "Build A Berlin" is another unit of the stack while
- * builds are left, the reply counting down; a fifth replaces the last. */
+ * builds are left, the reply counting down; a fifth replaces the last,
+ * and the reply says so. */
 static void
 test_builds_stacked(void **unused)
 {
@@ -375,7 +384,9 @@ test_builds_stacked(void **unused)
 	assert_false(game_orders_complete(g, ger));
 	assert_int_equal(give(g, ger, "Build F Kiel", &todo), TAKE_DONE);
 	assert_true(game_orders_complete(g, ger));
-	assert_int_equal(give(g, ger, "Build A Berlin", &todo), TAKE_DONE);
+	assert_int_equal(take(g, ger, "Build A Berlin", &todo), TAKE_DONE);
+	assert_string_equal(buf_str(&todo), "  accepted: Build A ber\n"
+	    "  Every build due has an order: this one replaces Build A ber, the last in Berlin.\n");
 	assert_int_equal(g->del[ger].norders, 4);
 	play_orders(g, &report);
 	assert_int_equal(units_in(&g->board, ger, "ber"), 4);
@@ -385,14 +396,6 @@ test_builds_stacked(void **unused)
 	buf_free(&todo);
 	buf_free(&report);
 	game_free(g);
-}
-
-/* Give power p's line to g as a mail does; the reply into reply. */
-static enum taken
-take(struct game *g, power_id p, const char *line, struct buf *reply)
-{
-	buf_truncate(reply, 0);
-	return ordering_take(g, p, line, strlen(line), reply);
 }
 
 /* Russia stacks two armies in Moscow: two orders go to them in turn; a
