@@ -294,9 +294,9 @@ skip_word(const char **s, const char *const *words)
 }
 
 /* "[before] <n> [after] <text>": a number n in [min, max] into *n, and the
- * text after it (not empty) into *text; a word of before may come before
- * the number ("NUMBER 2"), one of after after it ("2 POINTS"). Returns 0
- * or -1. */
+ * text after it (not empty) into *text. A word of the list before may come
+ * before the number ("NUMBER 2"), a word of the list after just after it
+ * ("2 POINTS"). Returns 0 or -1. */
 static int
 number_and_text(const char *s, const char *const *before, const char *const *after, long min,
     long max, long *n, const char **text)
