@@ -42,11 +42,11 @@ new_password(struct judge *j, char *out, size_t size)
 }
 
 /* What g is, as its welcome mails name it, into out: "the Diplomacy
- * game g1 (Standard" and, when rules, ", 2023 rules" (a system's own
- * rules: ", the MUNA committee's rules"); then ")". A system's own game
- * of orders names no title nor rules: "the Realpolitik game rp1". A game
- * that is no board is named before its kind, whose words its variant's
- * title only repeats: "w1, a World Game war". */
+ * game g1 (Standard)", with rules "(Standard, 2023 rules)" (a system's
+ * own rules: "(MUN Alfrink 1935 Historical Committee, MUNA rules)"). A
+ * system's own game of orders names no title nor rules: "the Realpolitik
+ * game rp1". A game that is no board is named before its kind, whose
+ * words its variant's title only repeats: "w1, a World Game war". */
 static void
 put_game(const struct game *g, bool rules, struct buf *out)
 {
@@ -58,11 +58,11 @@ put_game(const struct game *g, bool rules, struct buf *out)
 		buf_printf(out, "the %s %s", g->sys->called, g->name);
 		return;
 	}
-	buf_printf(out, "the Diplomacy game %s (%s", g->name, g->map->title);
-	if (rules) {
-		buf_puts(out, ", ");
-		status_put_rules(g, out);
-	}
+	buf_printf(out, "the Diplomacy game %s (", g->name);
+	if (rules)
+		status_put_title_rules(g, out);
+	else
+		buf_puts(out, g->map->title);
 	buf_putc(out, ')');
 }
 
@@ -351,8 +351,8 @@ judge_start(struct judge *j, struct game *g, time_t now, struct buf *why)
 	judge_touch(j, g);
 	judge_audit(j, g, "game started");
 	buf_init(&text, TEXT_MAX);
-	buf_printf(&text, "Game %s has started: %s, ", g->name, g->map->title);
-	status_put_rules(g, &text);
+	buf_printf(&text, "Game %s has started: ", g->name);
+	status_put_title_rules(g, &text);
 	buf_puts(&text, ".\n\n");
 	/* The powers nobody plays, in a paragraph of their own (none when all
 	 * are played: no empty paragraph). */

@@ -421,12 +421,13 @@ judge_standings(const struct game *g, const struct board *b, const char *title, 
 }
 
 void
-status_put_rules(const struct game *g, struct buf *out)
+status_put_title_rules(const struct game *g, struct buf *out)
 {
-	if (g->sys->rules != NULL)
-		buf_puts(out, g->sys->rules);
-	else
-		buf_printf(out, "%s rules", edition_name(g->set.edition));
+	buf_puts(out, g->map->title);
+	if (g->sys->rules == NULL)
+		buf_printf(out, ", %s rules", edition_name(g->set.edition));
+	else if (strstr(g->map->title, g->sys->rules) == NULL)
+		buf_printf(out, ", %s", g->sys->rules);
 }
 
 void
@@ -461,8 +462,8 @@ status_help(const struct judge *j, const struct game *g, struct buf *out)
 	    "Lines starting with '>' and everything after a line \"-- \" are ignored.\n",
 	    j->conf->name);
 	if (g) {
-		buf_printf(out, "\nThis game: %s, ", g->map->title);
-		status_put_rules(g, out);
+		buf_puts(out, "\nThis game: ");
+		status_put_title_rules(g, out);
 		buf_printf(out, ", press: %s%s.\n", press_name(g->set.press),
 		    g->set.gm_reads_press ? " (the GM reads private press)" : "");
 		buf_printf(out, "When orders are missing at the deadline: %s.\n",

@@ -717,7 +717,7 @@ static const struct system_command muna_commands[] = {
 
 const struct rule_system muna_system = {
 	.name = "muna",
-	.rules = "the MUNA committee's rules",
+	.rules = "MUNA rules",
 	.turn = muna_turn,
 	.ended = standard_ended,
 	.history_write = muna_history_write,

@@ -1312,8 +1312,8 @@ test_realpolitik_welcome(void **state)
 	assert_lacks(o->text, "2023");
 }
 
-/* The welcome and start of a MUNA game name the committee's rules, not
- * the standard rules' edition; a war of the World Game is named before
+/* The welcome and start of a MUNA game name its own rules, not the
+ * standard rules' edition; a war of the World Game is named before
  * its kind, with no word twice ("war, a World Game war", not "the World
  * Game war war (The World Game: war)"). */
 static void
@@ -1326,10 +1326,10 @@ test_system_welcomes(void **state)
 	    "DELEGATION Italy it@school.example PASSWORD italy-pw\nSTART\n", T0);
 	o = sent(t, "it@school.example", "[mu9] you play Italy");
 	assert_line(o->text, "You play Italy in the Diplomacy game mu9 (MUN Alfrink 1935 Historical "
-	    "Committee, the MUNA committee's rules), run by mail");
+	    "Committee, MUNA rules), run by mail");
 	o = sent(t, "it@school.example", "[mu9] the game has started");
-	assert_line(o->text, "Game mu9 has started: MUN Alfrink 1935 Historical Committee, the MUNA "
-	    "committee's rules.");
+	assert_line(o->text, "Game mu9 has started: MUN Alfrink 1935 Historical Committee, MUNA "
+	    "rules.");
 
 	host(t, "NEWGAME war worldgame GM teacher@school.example\nCOUNTRY Alba 100\n"
 	    "DELEGATION Alba a@school.example PASSWORD alba-pass\n", T0);
