@@ -454,6 +454,19 @@ build_slot(const struct game *g, power_id p, const struct order *o)
 }
 
 int
+game_stack_replaces(const struct game *g, power_id p, const struct order *o, int *units)
+{
+	if (!g->rules.realpolitik || o->kind == ORDER_WAIVE || o->kind == ORDER_REVIVE ||
+	    o->loc == LOC_NONE)
+		return -1;
+	*units = 0;
+	if (o->kind == ORDER_BUILD)
+		return build_slot(g, p, o);
+	*units = stack_units(g, o);
+	return *units > 1 ? stack_slot(g, &g->del[p], o) : -1;
+}
+
+int
 game_set_order(struct game *g, power_id p, const struct order *o)
 {
 	struct delegation *d = &g->del[p];

@@ -308,6 +308,12 @@ bool game_orders_complete(const struct game *g, power_id p);
  * in Realpolitik, a stack's units in turn and a province's builds up to
  * the builds due). Returns 0, or -1 when the order list is full. */
 int game_set_order(struct game *g, power_id p, const struct order *o);
+/* Realpolitik: when o, an order of p to a stack whose every unit has an
+ * order already, would replace one of them (game_set_order), that order's
+ * index in p's orders, with the stack's units in *units; a build when
+ * every build due has an order, the last build in its place (*units 0);
+ * else -1. */
+int game_stack_replaces(const struct game *g, power_id p, const struct order *o, int *units);
 /* True when power p has an order for province q already (a build, a
  * removal, or a unit's order there). */
 bool game_ordered_in(const struct game *g, power_id p, prov_id q);

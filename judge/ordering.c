@@ -146,6 +146,28 @@ refuse_not_order(const char *line, size_t len, const struct parse_result *r, str
 	return TAKE_REFUSED;
 }
 
+/* A stack's units all had orders, or every build due: which one the new
+ * order replaced ("Moscow has 2 armies and both have orders: this one
+ * replaces A mos - stp."). */
+static void
+put_replaced(const struct game *g, const struct order *old, int units, struct buf *reply)
+{
+	const struct map *m = g->map;
+	bool army = old->type == UNIT_ARMY;
+
+	if (old->kind == ORDER_BUILD) {
+		buf_puts(reply, "  Every build due has an order: this one replaces ");
+		order_format(m, old, ORDER_SHORT, reply);
+		buf_printf(reply, ", the last in %s.\n", m->provs[m->locs[old->loc].prov].name);
+		return;
+	}
+	buf_printf(reply, "  %s has %d %s%s and %s have orders: this one replaces ",
+	    m->provs[m->locs[old->loc].prov].name, units, army ? "armies" : "fleets",
+	    g->board.phase == PHASE_RETREAT ? " dislodged" : "", units == 2 ? "both" : "all");
+	order_format(m, old, ORDER_SHORT, reply);
+	buf_puts(reply, ".\n");
+}
+
 /* Check the order r of power p against the rules and keep it, or refuse
  * it with the rule it breaks. */
 static enum taken
@@ -155,6 +177,8 @@ keep_order(struct game *g, power_id p, const struct parse_result *r, struct buf 
 	int own = revival || g->sys->check_order == NULL ? 1 :
 	    g->sys->check_order(g, p, &r->order, reply);
 	enum reason why;
+	struct order old;
+	int k, units = 0;
 
 	if (own < 0)
 		return TAKE_REFUSED;
@@ -171,6 +195,9 @@ keep_order(struct game *g, power_id p, const struct parse_result *r, struct buf 
 		buf_putc(reply, '\n');
 		return TAKE_REFUSED;
 	}
+	k = revival ? -1 : game_stack_replaces(g, p, &r->order, &units);
+	if (k >= 0)
+		old = g->del[p].orders[k];
 	if ((revival ? game_set_revival(g, p, &r->order, &r->prefs) :
 	    game_set_order(g, p, &r->order)) < 0) {
 		buf_puts(reply, "  REFUSED: too many orders\n");
@@ -181,6 +208,8 @@ keep_order(struct game *g, power_id p, const struct parse_result *r, struct buf 
 	if (r->verdict == VERDICT_CORRECTED)
 		buf_printf(reply, "  (%s)", r->note);
 	buf_putc(reply, '\n');
+	if (k >= 0)
+		put_replaced(g, &old, units, reply);
 	return TAKE_DONE;
 }
 

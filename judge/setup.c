@@ -42,20 +42,27 @@ new_password(struct judge *j, char *out, size_t size)
 }
 
 /* What g is, as its welcome mails name it, into out: "the Diplomacy
- * game g1 (Standard" and, when edition, ", 2023 rules"; "the World Game
- * war w1 (Lesson 4"; then ")". A system's own game of orders names no
- * title nor edition: "the Realpolitik game rp1". */
+ * game g1 (Standard)", with rules "(Standard, 2023 rules)" (a system's
+ * own rules: "(MUN Alfrink 1935 Historical Committee, MUNA rules)"). A
+ * system's own game of orders names no title nor rules: "the Realpolitik
+ * game rp1". A game that is no board is named before its kind, whose
+ * words its variant's title only repeats: "w1, a World Game war". */
 static void
-put_game(const struct game *g, bool edition, struct buf *out)
+put_game(const struct game *g, bool rules, struct buf *out)
 {
-	if (g->sys->kind == NULL && g->sys->called != NULL) {
+	if (g->sys->kind != NULL) {
+		buf_printf(out, "%s, a %s", g->name, g->sys->kind);
+		return;
+	}
+	if (g->sys->called != NULL) {
 		buf_printf(out, "the %s %s", g->sys->called, g->name);
 		return;
 	}
-	buf_printf(out, "the %s %s (%s", g->sys->kind ? g->sys->kind : "Diplomacy game", g->name,
-	    g->map->title);
-	if (edition && g->sys->kind == NULL)
-		buf_printf(out, ", %s rules", edition_name(g->set.edition));
+	buf_printf(out, "the Diplomacy game %s (", g->name);
+	if (rules)
+		status_put_title_rules(g, out);
+	else
+		buf_puts(out, g->map->title);
 	buf_putc(out, ')');
 }
 
@@ -344,8 +351,9 @@ judge_start(struct judge *j, struct game *g, time_t now, struct buf *why)
 	judge_touch(j, g);
 	judge_audit(j, g, "game started");
 	buf_init(&text, TEXT_MAX);
-	buf_printf(&text, "Game %s has started: %s, %s rules.\n\n", g->name, g->map->title,
-	    edition_name(g->set.edition));
+	buf_printf(&text, "Game %s has started: ", g->name);
+	status_put_title_rules(g, &text);
+	buf_puts(&text, ".\n\n");
 	/* The powers nobody plays, in a paragraph of their own (none when all
 	 * are played: no empty paragraph). */
 	for (p = 0; p < g->map->npowers; p++) {

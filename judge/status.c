@@ -435,6 +435,16 @@ judge_standings(const struct game *g, const struct board *b, const char *title, 
 }
 
 void
+status_put_title_rules(const struct game *g, struct buf *out)
+{
+	buf_puts(out, g->map->title);
+	if (g->sys->rules == NULL)
+		buf_printf(out, ", %s rules", edition_name(g->set.edition));
+	else if (strstr(g->map->title, g->sys->rules) == NULL)
+		buf_printf(out, ", %s", g->sys->rules);
+}
+
+void
 status_help(const struct judge *j, const struct game *g, struct buf *out)
 {
 	buf_printf(out,
@@ -466,8 +476,9 @@ status_help(const struct judge *j, const struct game *g, struct buf *out)
 	    "Lines starting with '>' and everything after a line \"-- \" are ignored.\n",
 	    j->conf->name);
 	if (g) {
-		buf_printf(out, "\nThis game: %s, %s rules, press: %s%s.\n", g->map->title,
-		    edition_name(g->set.edition), press_name(g->set.press),
+		buf_puts(out, "\nThis game: ");
+		status_put_title_rules(g, out);
+		buf_printf(out, ", press: %s%s.\n", press_name(g->set.press),
 		    g->set.gm_reads_press ? " (the GM reads private press)" : "");
 		buf_printf(out, "When orders are missing at the deadline: %s.\n",
 		    g->set.nmr == NMR_CD ? "the units hold (civil disorder) after the grace period" :

@@ -33,6 +33,11 @@ bool status_orders_complete(const struct game *g);
 /* The position before the phase of history record rec into b. Returns 0,
  * or -1 when the record has none that reads. */
 int status_history_position(const struct game *g, const char *rec, struct board *b);
+/* What g plays, as its mails name it, into out: its variant's title and
+ * rules, the system's own ("Realpolitik (1958), Calhamer's rules") or the
+ * standard rules' edition ("Standard, 2023 rules"); the title alone when
+ * it names the system's rules already. */
+void status_put_title_rules(const struct game *g, struct buf *out);
 /* The players' HELP, with what is particular to game g (NULL: none). */
 void status_help(const struct judge *j, const struct game *g, struct buf *out);
 

@@ -68,6 +68,10 @@ struct rule_system {
 	 * variant's title, which is its name, nor the edition, whose rules
 	 * are not its). NULL: "Diplomacy game", or kind. */
 	const char *called;
+	/* What its mails call the rules it plays where a Diplomacy game names
+	 * the standard rules' edition ("2023 rules"): "Calhamer's rules". NULL:
+	 * the edition's. */
+	const char *rules;
 	/* What the game master does after NEWGAME, one line; NULL: add the
 	 * delegations, then START. */
 	const char *setup_hint;

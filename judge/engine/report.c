@@ -209,7 +209,11 @@ report_results(const struct map *m, const struct board *b, const struct order *o
 				    un->type & UNIT_ABOARD ? " STAYS ON BOARD" : " HOLD");
 			}
 			buf_putc(out, '.');
-			if (o < 0 && b->phase == PHASE_MOVEMENT)
+			/* An army on board needs no order: it stays on board, as
+			 * its power was told it would. */
+			if (o < 0 && b->phase == PHASE_MOVEMENT && (un->type & UNIT_ABOARD))
+				put_tag(R_OK, res->unit_dislodged[u], out);
+			else if (o < 0 && b->phase == PHASE_MOVEMENT)
 				buf_printf(out, "  (*no order%s*)", res->unit_dislodged[u] ? ", dislodged" : "");
 			else if (o < 0)
 				buf_puts(out, "  (*no order*)");
@@ -554,33 +558,62 @@ report_refusal(const struct map *m, const struct board *b, const struct order *o
 
 /* --------------------------------------------------------------- units -- */
 
+/* "army in Munich", or n of them: "2 armies in Munich" (a Realpolitik
+ * stack). */
 static void
-put_unit_words(const struct map *m, const struct unit *u, struct buf *out)
+put_unit_words(const struct map *m, const struct unit *u, int n, struct buf *out)
 {
-	buf_printf(out, "%s in ", u->type == UNIT_ARMY ? "army" : u->type == UNIT_FLEET ? "fleet" :
-	    u->type & UNIT_ABOARD ? "army on board the fleet" : "unit");
+	if (n > 1)
+		buf_printf(out, "%d %s in ", n, u->type == UNIT_ARMY ? "armies" :
+		    u->type == UNIT_FLEET ? "fleets" : "armies on board the fleet");
+	else
+		buf_printf(out, "%s in ", u->type == UNIT_ARMY ? "army" : u->type == UNIT_FLEET ?
+		    "fleet" : u->type & UNIT_ABOARD ? "army on board the fleet" : "unit");
 	put_the(m, m->locs[u->loc].prov, out);
 	if (m->locs[u->loc].coast_name)
 		buf_printf(out, " (%s)", m->locs[u->loc].coast_name);
 }
 
+/* How many of the n units at u are like u[i] (power, type, place): 0 when
+ * one before it is, so that a stack is named once, at its first unit. */
+static int
+stack_at(const struct unit *u, size_t stride, int n, int i)
+{
+	const struct unit *a = (const struct unit *)((const char *)u + stride * (size_t)i);
+	int k, same = 0;
+
+	for (k = 0; k < n; k++) {
+		const struct unit *b = (const struct unit *)((const char *)u + stride * (size_t)k);
+		if (b->power != a->power || b->type != a->type || b->loc != a->loc)
+			continue;
+		if (k < i)
+			return 0;
+		same++;
+	}
+	return same;
+}
+
 int
 report_power_units(const struct map *m, const struct board *b, power_id p, struct buf *out)
 {
-	int i, k = 0;
+	int i, k = 0, n;
 
 	for (i = 0; i < b->nunits; i++) {
-		if (b->units[i].power != p)
+		if (b->units[i].power != p ||
+		    (n = stack_at(b->units, sizeof b->units[0], b->nunits, i)) == 0)
 			continue;
-		buf_puts(out, k++ ? ", " : "");
-		put_unit_words(m, &b->units[i], out);
+		buf_puts(out, k ? ", " : "");
+		put_unit_words(m, &b->units[i], n, out);
+		k += n;
 	}
 	for (i = 0; i < b->ndislodged; i++) {
-		if (b->dislodged[i].unit.power != p)
+		if (b->dislodged[i].unit.power != p ||
+		    (n = stack_at(&b->dislodged[0].unit, sizeof b->dislodged[0], b->ndislodged, i)) == 0)
 			continue;
-		buf_puts(out, k++ ? ", " : "");
-		put_unit_words(m, &b->dislodged[i].unit, out);
+		buf_puts(out, k ? ", " : "");
+		put_unit_words(m, &b->dislodged[i].unit, n, out);
 		buf_puts(out, " (dislodged)");
+		k += n;
 	}
 	return k;
 }

@@ -45,8 +45,9 @@ void report_order(const struct map *m, const struct order *o, uint8_t unit_type,
 void report_refusal(const struct map *m, const struct board *b, const struct order *o,
     enum reason why, struct buf *out);
 
-/* Power p's units on b in words, "army in Budapest, fleet in Trieste", the
- * dislodged ones marked. Appends to out; returns how many units. */
+/* Power p's units on b in words, "army in Budapest, fleet in Trieste", a
+ * stack once ("2 armies in Munich"), the dislodged ones marked. Appends to
+ * out; returns how many units. */
 int report_power_units(const struct map *m, const struct board *b, power_id p, struct buf *out);
 
 /* "Units now:" and a line per power with units: "Austria: army in

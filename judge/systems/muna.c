@@ -273,16 +273,47 @@ put_goals(const struct game *g, power_id p, struct buf *out)
 		buf_puts(out, "  no goals yet\n");
 }
 
-/* "<n> <text>": a number n in [min, max] into *n, and the text after it
- * (not empty) into *text. Returns 0 or -1. */
-static int
-number_and_text(const char *s, long min, long max, long *n, const char **text)
+/* Move *s past its next word when it is one of words (case ignored, a
+ * colon after it too). */
+static void
+skip_word(const char **s, const char *const *words)
 {
+	const char *q = *s;
+	struct scan_word w;
+	char word[16];
+
+	if (scan_word(&q, &w) < 0 || scan_word_copy(&w, word, sizeof word) < 0)
+		return;
+	if (word[0] && word[strlen(word) - 1] == ':')
+		word[strlen(word) - 1] = '\0';
+	for (; *words; words++)
+		if (str_eq_nocase(word, *words)) {
+			*s = q;
+			return;
+		}
+}
+
+/* "[before] <n> [after] <text>": a number n in [min, max] into *n, and the
+ * text after it (not empty) into *text. A word of the list before may come
+ * before the number ("NUMBER 2"), a word of the list after just after it
+ * ("2 POINTS"). Returns 0 or -1. */
+static int
+number_and_text(const char *s, const char *const *before, const char *const *after, long min,
+    long max, long *n, const char **text)
+{
+	skip_word(&s, before);
 	if (scan_long(&s, min, max, n) < 0)
 		return -1;
+	skip_word(&s, after);
 	*text = scan_rest(&s);
 	return **text ? 0 : -1;
 }
+
+static const char *const no_words[] = { NULL };
+/* "GOAL Poland NUMBER 2 ..." (the officers') and "GOAL 2 POINTS ..." (a
+ * delegation's). */
+static const char *const number_words[] = { "number", "no", "no.", "nr", "#", NULL };
+static const char *const points_words[] = { "points", "point", "pts", "pt", NULL };
 
 /*
  * GOAL (every power's goals), GOAL <power> 1|2 <text> (an officers' goal,
@@ -328,9 +359,11 @@ cmd_goal(struct judge *j, struct game *g, power_id who, char *args, struct buf *
 		    m->powers[p].name);
 		return 0;
 	}
-	if (approve || p == POWER_NONE || number_and_text(rest, 1, GAME_GOALS - 1, &k, &goal) < 0) {
-		buf_printf(reply, "  REFUSED: GOAL <power> 1 <goal> or GOAL <power> 2 <goal> (the officers' "
-		    "two goals), GOAL APPROVE <power> (the goal it proposed), or GOAL (all goals)\n");
+	if (approve || p == POWER_NONE ||
+	    number_and_text(rest, number_words, no_words, 1, GAME_GOALS - 1, &k, &goal) < 0) {
+		buf_printf(reply, "  REFUSED: GOAL <power> NUMBER 1 <goal> or GOAL <power> NUMBER 2 "
+		    "<goal> (goal number 1 or 2: the officers' two goals for a power), GOAL APPROVE "
+		    "<power> (the goal it proposed, goal 3), or GOAL (all goals)\n");
 		return -1;
 	}
 	if (strlen(goal) >= AWARD_REASON_MAX) {
@@ -339,11 +372,12 @@ cmd_goal(struct judge *j, struct game *g, power_id who, char *args, struct buf *
 	}
 	str_copy(g->del[p].goal[k - 1], goal, AWARD_REASON_MAX);
 	judge_audit(j, g, "GOAL %s %ld: %s", m->powers[p].name, k, g->del[p].goal[k - 1]);
-	snprintf(text, sizeof text, "The officers give %s this political goal (goal %ld), told to you "
-	    "alone:\n  %s\n", m->powers[p].name, k, g->del[p].goal[k - 1]);
+	snprintf(text, sizeof text, "The officers give %s this political goal (goal number %ld), "
+	    "told to you alone:\n  %s\n", m->powers[p].name, k, g->del[p].goal[k - 1]);
 	snprintf(subject, sizeof subject, "[%s] your political goal", g->name);
 	tell_power(j, g, p, subject, text);
-	buf_printf(reply, "  goal %ld of %s set; %s alone is told\n", k, m->powers[p].name,
+	buf_printf(reply, "  %s's goal number %ld is set (award points for it with AWARD %s <points> "
+	    "GOAL %ld); %s alone is told\n", m->powers[p].name, k, m->powers[p].name, k,
 	    m->powers[p].name);
 	return 0;
 }
@@ -391,9 +425,9 @@ player_goal(struct judge *j, struct game *g, power_id p, char *args, struct buf 
 		put_goals(g, p, reply);
 		return 0;
 	}
-	if (number_and_text(args, 1, 100, &pts, &goal) < 0) {
-		buf_printf(reply, "  REFUSED: GOAL <points> <goal>, e.g. GOAL 2 Keep Danzig free "
-		    "(1 to %d points)\n", GOAL_MAX_POINTS);
+	if (number_and_text(args, no_words, points_words, 1, 100, &pts, &goal) < 0) {
+		buf_printf(reply, "  REFUSED: GOAL <points> POINTS <goal> proposes a goal of your own, "
+		    "e.g. GOAL 2 POINTS Keep Danzig free (1 to %d points)\n", GOAL_MAX_POINTS);
 		return -1;
 	}
 	if (pts > GOAL_MAX_POINTS) {
@@ -417,8 +451,9 @@ player_goal(struct judge *j, struct game *g, power_id p, char *args, struct buf 
 	    d->goal[GAME_GOALS - 1], name);
 	snprintf(subject, sizeof subject, "[%s] %s proposes a goal", g->name, name);
 	tell_gms(j, g, subject, text);
-	buf_printf(reply, "  your goal (%ld point%s) is proposed to the officers; they approve it\n",
-	    pts, pts == 1 ? "" : "s");
+	buf_printf(reply, "  proposed to the officers as your own goal (goal %d), worth %ld point%s: "
+	    "the officers have not approved it yet; you are told when they do\n", GAME_GOALS, pts,
+	    pts == 1 ? "" : "s");
 	return 0;
 }
 
@@ -435,8 +470,9 @@ help_muna(const struct game *g, struct buf *out)
 			buf_printf(out, " + %d, once, for the first\ntime a power holds %d centres",
 			    MUNA_BONUS_POINTS, muna_control_centres(m));
 		buf_puts(out, ". The game master ends the game.\n"
-		    "Political goals: GOAL lists yours; GOAL 2 <goal> proposes one of your own\n"
-		    "(1 to 3 points) for the game master to approve.\n");
+		    "Political goals: GOAL lists yours; GOAL 2 POINTS <goal> proposes a goal of\n"
+		    "your own worth 2 points (1 to 3) to the officers, who approve it or not:\n"
+		    "you are told when they do. Goals 1 and 2 are the officers' for you.\n");
 	}
 	if (g->rules.insurrection)
 		buf_puts(out, "Insurrections: in a movement phase \"F Lon-Russia\" sends a unit (it is\n"
@@ -666,7 +702,8 @@ muna_gm_help(const struct game *g, struct buf *out)
 {
 	buf_puts(out, "CONFERENCE <place> <power> <power> <power> ... [NAME <name>], CONFERENCE END,\n"
 	    "SPEECH [<duration>], SPEECH END, SET SPEECH <duration>|none,\n"
-	    "GOAL <power> 1|2 <goal>, GOAL APPROVE <power>, GOAL, AWARD <power> <points> GOAL <n>,\n"
+	    "GOAL <power> NUMBER 1|2 <goal> (its goal number 1 or 2), GOAL APPROVE <power>\n"
+	    "(the goal it proposed, number 3), GOAL, AWARD <power> <points> GOAL <number>,\n"
 	    "END WINNER <power> BECAUSE <reason> (judge/systems/MUNA.md).\n");
 }
 
@@ -680,6 +717,7 @@ static const struct system_command muna_commands[] = {
 
 const struct rule_system muna_system = {
 	.name = "muna",
+	.rules = "MUNA rules",
 	.turn = muna_turn,
 	.ended = standard_ended,
 	.history_write = muna_history_write,

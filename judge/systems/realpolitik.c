@@ -805,9 +805,11 @@ rp_help(const struct game *g, struct buf *out)
 {
 	(void)g;
 	buf_puts(out, "Realpolitik (judge/systems/REALPOLITIK.md): armies stack in their own\n"
-	    "capitals, fleets in their own naval bases; \"A Hol - Bel on board F Bel\",\n"
-	    "\"A Bel embarks F Nth\", \"A Bel lands\". A centre is yours when your unit\n"
-	    "stood in it as the Fall move began and still stands there after it.\n"
+	    "capitals, fleets in their own naval bases. Orders to a stack go to its\n"
+	    "units in turn; once each has one, a new order replaces the last one.\n"
+	    "\"A Hol - Bel on board F Bel\", \"A Bel embarks F Nth\", \"A Bel lands\".\n"
+	    "A centre is yours when your unit stood in it as the Fall move began\n"
+	    "and still stands there after it.\n"
 	    "Winter: armies are raised in your capitals, fleets in your naval bases.\n"
 	    "CAPITAL shows them; CAPITAL <centre> names where a lost capital goes.\n"
 	    "RELINQUISH <centre> gives a centre up when the phase is processed.\n");
@@ -959,6 +961,7 @@ static const struct system_command rp_commands[] = {
 const struct rule_system realpolitik_system = {
 	.name = "realpolitik",
 	.called = "Realpolitik game",
+	.rules = "Calhamer's rules",
 	.turn = rp_turn,
 	.ended = rp_ended,
 	.fields = &rp_table,

@@ -257,11 +257,12 @@ war_ally(struct war *w, int a, int b, int repay, int per, struct buf *msg)
 
 /* Give the call to the next living country after c in alphabetical order
  * (the first one when c is -1); past the end of the alphabet a new round
- * begins. */
-static void
+ * begins. Returns true when it did. */
+static bool
 next_call(struct war *w, int c)
 {
 	int i, best = -1, first = -1;
+	bool wrapped = false;
 
 	for (i = 0; i < w->n; i++) {
 		if (!w->c[i].alive)
@@ -274,7 +275,8 @@ next_call(struct war *w, int c)
 	}
 	if (best < 0) {
 		best = first;
-		if (c >= 0)
+		wrapped = c >= 0;
+		if (wrapped)
 			w->round++;
 		for (i = 0; i < w->n; i++)
 			w->c[i].called = false;
@@ -282,27 +284,18 @@ next_call(struct war *w, int c)
 	w->call = best;
 	w->c[best].called = true;
 	w->c[best].attacked = false;
+	return wrapped;
 }
 
-/* True when c is the living country first in alphabetical order: its
- * call after the first round begins a new one. */
-static bool
-first_living(const struct war *w, int c)
-{
-	int i;
-
-	for (i = 0; i < w->n; i++)
-		if (w->c[i].alive && name_cmp(name(w, i), name(w, c)) < 0)
-			return false;
-	return true;
-}
-
+/* Announce the call; new_round: next_call began a round with it (a
+ * country first in the alphabet only because the one before it was
+ * conquered begins none). */
 static void
-say_call(struct war *w)
+say_call(struct war *w, bool new_round)
 {
 	if (w->stage != WAR_ON || w->battle.on)
 		return;
-	if (w->round > 1 && first_living(w, w->call))
+	if (new_round)
 		record(w, "Round %d begins. %s's call: attack or pass.", w->round, name(w, w->call));
 	else
 		record(w, "%s's call: attack or pass.", name(w, w->call));
@@ -382,7 +375,7 @@ war_start(struct war *w, struct buf *msg)
 	w->passes = 0;
 	next_call(w, -1);
 	record(w, "The war begins.");
-	say_call(w);
+	say_call(w, false);
 	say(msg, "The war has started: %s is called first.\n", name(w, w->call));
 	return 0;
 }
@@ -420,8 +413,7 @@ war_pass(struct war *w, int who, struct buf *msg)
 		end_by_passes(w);
 		return 0;
 	}
-	next_call(w, who);
-	say_call(w);
+	say_call(w, next_call(w, who));
 	return 0;
 }
 
@@ -450,8 +442,7 @@ war_attack(struct war *w, int who, int target, long long points, struct buf *msg
 		    points, name(w, target), name(w, target));
 		say(msg, "Your attack did not exceed %s's total: your %lld points go to it. "
 		    "Your total is now %lld.\n", name(w, target), points, w->c[who].points);
-		next_call(w, who);
-		say_call(w);
+		say_call(w, next_call(w, who));
 		return 0;
 	}
 	memset(b, 0, sizeof *b);
@@ -521,11 +512,9 @@ conquer(struct war *w, int win_side, struct buf *msg)
 		memset(&w->ally[lc][i], 0, sizeof w->ally[lc][i]);
 		memset(&w->ally[i][lc], 0, sizeof w->ally[i][lc]);
 	}
-	if (paid > 0)
-		record(w, "%s takes %s: its total is %lld, %lld after repaying %lld to its lenders.",
-		    name(w, wc), name(w, lc), total, total - paid, paid);
-	else
-		record(w, "%s takes %s: its total is now %lld.", name(w, wc), name(w, lc), total);
+	/* Everyone learns the winner's total as it stands, after repaying:
+	 * what it borrowed and paid back stays between it and its lenders. */
+	record(w, "%s takes %s: its total is now %lld.", name(w, wc), name(w, lc), total - paid);
 	say(msg, "%s takes %s.\n", name(w, wc), name(w, lc));
 	w->passes = 0;
 	if (alive_count(w) == 1) {
@@ -533,8 +522,7 @@ conquer(struct war *w, int win_side, struct buf *msg)
 		record(w, "%s is the last country standing and wins the war.", name(w, wc));
 		return;
 	}
-	next_call(w, attacker);
-	say_call(w);
+	say_call(w, next_call(w, attacker));
 }
 
 int
@@ -1053,9 +1041,8 @@ war_public(const struct war *w, struct buf *out)
 	turn_line(w, out);
 }
 
-/* What borrower pays lender back for a loan of points, by their terms. */
-static long long
-repaid(const struct war *w, int lender, int borrower, long long points)
+long long
+war_owed(const struct war *w, int lender, int borrower, long long points)
 {
 	struct war_terms t = w->ally[lender][borrower];
 
@@ -1102,7 +1089,7 @@ war_private(const struct war *w, int c, struct buf *out)
 		if (b->side[s].loan[c] > 0)
 			buf_printf(out, "You lend %lld to %s. If it wins, you get %lld back; if it "
 			    "loses, the loan is lost.\n", b->side[s].loan[c],
-			    name(w, b->side[s].country), repaid(w, c, b->side[s].country,
+			    name(w, b->side[s].country), war_owed(w, c, b->side[s].country,
 			    b->side[s].loan[c]));
 		if (b->side[s].country != c)
 			continue;
@@ -1120,7 +1107,7 @@ war_private(const struct war *w, int c, struct buf *out)
 				buf_printf(out, "%s lends you %lld in all. If you win, you pay back "
 				    "%lld.\n",
 				    name(w, i), b->side[s].loan[i],
-				    repaid(w, i, c, b->side[s].loan[i]));
+				    war_owed(w, i, c, b->side[s].loan[i]));
 	}
 }
 

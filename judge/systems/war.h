@@ -162,6 +162,10 @@ int war_do(struct war *w, int who, const struct war_cmd *cmd, struct buf *msg);
  * Returns its number, or -1 with the choices or a suggestion in msg. */
 int war_match_country(const struct war *w, const char *text, size_t len, struct buf *msg);
 
+/* What borrower owes lender for a loan of points by their alliance's
+ * terms (rounded down; 1 FOR 1 without one): what a win repays in full. */
+long long war_owed(const struct war *w, int lender, int borrower, long long points);
+
 /* The public events recorded after the first `since` (one a line). */
 void war_news(const struct war *w, long long since, struct buf *out);
 /* What every delegation may see: the countries, the public record and

@@ -258,7 +258,8 @@ snap(const struct war *w, struct before *b)
 }
 
 /* What the end of a battle did to p's loans, given or taken, into out:
- * a loan to the conquered is lost, a loan to the winner paid back. */
+ * a loan to the conquered is lost, a loan to the winner paid back (and
+ * why it is less than the terms promised, when the winner was short). */
 static void
 settle(const struct war *w, const struct before *b, int p, struct buf *out)
 {
@@ -268,17 +269,35 @@ settle(const struct war *w, const struct before *b, int p, struct buf *out)
 		return;
 	for (s = 0; s < 2; s++) {
 		int to = b->side[s];
+		long long paid, owed;
 
-		if (b->loan[s][p] > 0 && w->c[to].alive)
-			buf_printf(out, "%s won: it pays you back %lld for your loan of %lld.\n",
-			    w->c[to].name, w->c[p].points - b->points[p], b->loan[s][p]);
-		else if (b->loan[s][p] > 0)
+		if (b->loan[s][p] > 0 && w->c[to].alive) {
+			paid = w->c[p].points - b->points[p];
+			owed = war_owed(w, p, to, b->loan[s][p]);
+			if (paid < owed)
+				buf_printf(out, "%s won, but it had fewer points than it owed its "
+				    "lenders: they share what it had, each in proportion to what it "
+				    "was owed. It pays you back %lld, not the %lld it owed you for "
+				    "your loan of %lld.\n", w->c[to].name, paid, owed, b->loan[s][p]);
+			else
+				buf_printf(out, "%s won: it pays you back %lld for your loan of "
+				    "%lld.\n", w->c[to].name, paid, b->loan[s][p]);
+		} else if (b->loan[s][p] > 0) {
 			buf_printf(out, "%s was conquered: your loan of %lld to it is lost.\n",
 			    w->c[to].name, b->loan[s][p]);
-		for (i = 0; to == p && w->c[p].alive && i < w->n; i++)
-			if (b->loan[s][i] > 0)
-				buf_printf(out, "You pay back %lld to %s for its loan of %lld.\n",
-				    w->c[i].points - b->points[i], w->c[i].name, b->loan[s][i]);
+		}
+		for (i = 0; to == p && w->c[p].alive && i < w->n; i++) {
+			if (b->loan[s][i] == 0)
+				continue;
+			paid = w->c[i].points - b->points[i];
+			owed = war_owed(w, i, p, b->loan[s][i]);
+			buf_printf(out, "You pay back %lld to %s for its loan of %lld", paid,
+			    w->c[i].name, b->loan[s][i]);
+			if (paid < owed)
+				buf_printf(out, " (you owed it %lld, but had fewer points than you "
+				    "owed your lenders: they share what you had, in proportion)", owed);
+			buf_puts(out, ".\n");
+		}
 	}
 }
 

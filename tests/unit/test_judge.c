@@ -43,6 +43,12 @@
 static struct names *standard_names;
 static struct map *rp_map;		/* the variant realpolitik */
 static struct names *rp_names;
+/* The other systems' variants, loaded once. */
+static struct {
+	const char *name;
+	struct map *map;
+	struct names *names;
+} other[] = { { "worldgame", NULL, NULL }, { "muna", NULL, NULL } };
 
 /* The seven delegations: England has two members, the others one. */
 static const struct {
@@ -79,10 +85,17 @@ static const struct map *
 fake_variant(void *ctx, const char *name, const struct names **nm)
 {
 	(void)ctx;
+	size_t i;
+
 	if (strcmp(name, "realpolitik") == 0) {
 		*nm = rp_names;
 		return rp_map;
 	}
+	for (i = 0; i < sizeof other / sizeof other[0]; i++)
+		if (strcmp(name, other[i].name) == 0) {
+			*nm = other[i].names;
+			return other[i].map;
+		}
 	if (strcmp(name, "standard") != 0)
 		return NULL;
 	*nm = standard_names;
@@ -420,20 +433,34 @@ fake_system(void *ctx, const struct map *m)
 static int
 group_setup(void **state)
 {
+	char path[64];
+	size_t i;
+
 	(void)state;
 	standard_names = names_new(test_standard_map());
 	rp_map = test_load_map("maps/realpolitik/variant.xml");
 	rp_names = rp_map ? names_new(rp_map) : NULL;
+	for (i = 0; i < sizeof other / sizeof other[0]; i++) {
+		snprintf(path, sizeof path, "maps/%s/variant.xml", other[i].name);
+		other[i].map = test_load_map(path);
+		other[i].names = names_new(other[i].map);
+	}
 	return standard_names && rp_names ? 0 : -1;
 }
 
 static int
 group_teardown(void **state)
 {
+	size_t i;
+
 	(void)state;
 	names_free(standard_names);
 	names_free(rp_names);
 	map_free(rp_map);
+	for (i = 0; i < sizeof other / sizeof other[0]; i++) {
+		names_free(other[i].names);
+		map_free(other[i].map);
+	}
 	return 0;
 }
 
@@ -1327,19 +1354,181 @@ test_host_newgame(void **state)
 }
 
 /* A Realpolitik game's welcome mails call it one, without the variant's
- * title or the standard rules' edition. */
+ * title or the standard rules' edition; its start and HELP name
+ * Calhamer's rules, not the edition. */
 static void
 test_realpolitik_welcome(void **state)
 {
 	struct tj *t = *state;
 	const struct outmsg *o;
+	const char *pw;
+	char body[128];
 
 	host(t, "NEWGAME rp9 realpolitik GM teacher@school.example\n"
 	    "DELEGATION France f@school.example PASSWORD france-pw\n", T0);
 	o = sent(t, "teacher@school.example", "[rp9] you are its game master");
 	assert_line(o->text, "You are the game master of the Realpolitik game rp9, run by mail");
+	pw = strstr(o->text, "Your password is: ");
+	assert_non_null(pw);
+	snprintf(body, sizeof body, "GAME rp9 GM %.*s\nSTART\n", (int)strcspn(pw + 18, "\n"),
+	    pw + 18);
 	o = sent(t, "f@school.example", "[rp9] you play France");
 	assert_line(o->text, "You play France in the Realpolitik game rp9, run by mail");
+	mail(t, "teacher@school.example", "start", body, T0);
+	o = sent(t, "f@school.example", "[rp9] the game has started");
+	assert_line(o->text, "Game rp9 has started: Realpolitik (1958), Calhamer's rules.");
+	mail(t, "f@school.example", "help", "GAME rp9 France france-pw\nHELP\n", T0 + 60);
+	o = sent(t, "f@school.example", "Re: help");
+	assert_line(o->text, "This game: Realpolitik (1958), Calhamer's rules, press: white.");
+	assert_lacks(o->text, "2023");
+}
+
+/* The welcome and start of a MUNA game name its own rules, not the
+ * standard rules' edition; a war of the World Game is named before
+ * its kind, with no word twice ("war, a World Game war", not "the World
+ * Game war war (The World Game: war)"). */
+static void
+test_system_welcomes(void **state)
+{
+	struct tj *t = *state;
+	const struct outmsg *o;
+
+	host(t, "NEWGAME mu9 muna GM officers@school.example\n"
+	    "DELEGATION Italy it@school.example PASSWORD italy-pw\nSTART\n", T0);
+	o = sent(t, "it@school.example", "[mu9] you play Italy");
+	assert_line(o->text, "You play Italy in the Diplomacy game mu9 (MUN Alfrink 1935 Historical "
+	    "Committee, MUNA rules), run by mail");
+	o = sent(t, "it@school.example", "[mu9] the game has started");
+	assert_line(o->text, "Game mu9 has started: MUN Alfrink 1935 Historical Committee, MUNA "
+	    "rules.");
+
+	host(t, "NEWGAME war worldgame GM teacher@school.example\nCOUNTRY Alba 100\n"
+	    "DELEGATION Alba a@school.example PASSWORD alba-pass\n", T0);
+	o = sent(t, "teacher@school.example", "[war] you are its game master");
+	assert_line(o->text, "You are the game master of war, a World Game war, run by mail");
+	o = sent(t, "a@school.example", "[war] you play Alba");
+	assert_line(o->text, "You play Alba in war, a World Game war, run by mail");
+}
+
+/* MUNA's political goals by mail say what each number is and what comes
+ * next: a delegation's GOAL 2 POINTS <goal> (or the older GOAL 2 <goal>)
+ * proposes its own goal worth 2 points, not yet approved; the officers'
+ * GOAL Poland NUMBER 2 <goal> (or GOAL Poland 2 <goal>) sets goal number
+ * 2. */
+static void
+test_muna_goals(void **state)
+{
+	static const struct {
+		const char *line, *goal;
+		int points;
+		const char *reply;
+	} own[] = {
+		{ "GOAL 2 POINTS Keep Danzig free", "Keep Danzig free", 2, "  proposed to the "
+		  "officers as your own goal (goal 3), worth 2 points: the officers have not "
+		  "approved it yet; you are told when they do" },
+		{ "GOAL 1 Hold Warsaw", "Hold Warsaw", 1, "  proposed to the officers as your own "
+		  "goal (goal 3), worth 1 point: the officers have not approved it yet; you are "
+		  "told when they do" },
+	};
+	struct tj *t = *state;
+	const struct outmsg *o;
+	struct game *g;
+	power_id pol;
+	char body[128];
+	size_t i;
+
+	host(t, "NEWGAME mu8 muna GM officers@school.example PASSWORD officers-pw\n"
+	    "DELEGATION Poland pl@school.example PASSWORD poland-pw\nSTART\n", T0);
+	g = judge_find_game(&t->j, "mu8");
+	assert_non_null(g);
+	pol = map_find_power(g->map, "Poland");
+	for (i = 0; i < sizeof own / sizeof own[0]; i++) {
+		snprintf(body, sizeof body, "GAME mu8 Poland poland-pw\n%s\n", own[i].line);
+		mail(t, "pl@school.example", "goal", body, T0 + 60);
+		assert_string_equal(g->del[pol].goal[GAME_GOALS - 1], own[i].goal);
+		assert_int_equal(g->del[pol].goal_points, own[i].points);
+		assert_line(reply(t, "pl@school.example", "Re: goal", NULL, 0), own[i].reply);
+	}
+	mail(t, "pl@school.example", "help", "GAME mu8 Poland poland-pw\nHELP\n", T0 + 180);
+	o = sent(t, "pl@school.example", "Re: help");
+	assert_line(o->text, "Political goals: GOAL lists yours; GOAL 2 POINTS <goal> proposes a goal of");
+	mail(t, "officers@school.example", "goals", "GAME mu8 GM officers-pw\n"
+	    "GOAL Poland NUMBER 2 Be recognised by the League\nGOAL Poland 1 Keep the corridor\n",
+	    T0 + 240);
+	assert_string_equal(g->del[pol].goal[1], "Be recognised by the League");
+	assert_string_equal(g->del[pol].goal[0], "Keep the corridor");
+	o = sent(t, "officers@school.example", "Re: goals");
+	assert_line(o->text, "  Poland's goal number 2 is set (award points for it with AWARD Poland "
+	    "<points> GOAL 2); Poland alone is told");
+	assert_line(o->text, "  Poland's goal number 1 is set (award points for it with AWARD Poland "
+	    "<points> GOAL 1); Poland alone is told");
+}
+
+/* A winner of the war that cannot repay its lenders in full: each lender
+ * is told what it gets, what it was owed and why it is less; the winner
+ * what it paid; the public record neither. */
+static void
+test_war_repayment_short(void **state)
+{
+	static const char *const who[][2] = {
+		{ "Atlantis", "a@school.example" }, { "Borduria", "b@school.example" },
+		{ "Carpania", "c@school.example" }, { "Dorne", "d@school.example" },
+	};
+	static const char *const steps[][2] = {
+		{ "Dorne", "ALLY Borduria TERMS 10 FOR 1\nALLY Carpania TERMS 5 FOR 1" },
+		{ "Borduria", "ALLY Dorne TERMS 10 FOR 1" },
+		{ "Carpania", "ALLY Dorne TERMS 5 FOR 1" },
+		{ NULL, "START" },
+		{ "Atlantis", "ATTACK Dorne WITH 100" },
+		{ "Borduria", "LEND 1000 TO Dorne" },
+		{ "Carpania", "LEND 1000 TO Dorne" },
+		{ "Dorne", "COUNTER 2000" },
+		{ "Atlantis", "YIELD" },
+	};
+	struct tj *t = *state;
+	const struct outmsg *o;
+	char body[256];
+	size_t i, k;
+
+	host(t, "NEWGAME w1 worldgame GM teacher@school.example PASSWORD teach-pw\n"
+	    "COUNTRY Atlantis 1000\nCOUNTRY Borduria 10000\nCOUNTRY Carpania 10000\n"
+	    "COUNTRY Dorne 50\n"
+	    "DELEGATION Atlantis a@school.example PASSWORD a-pass\n"
+	    "DELEGATION Borduria b@school.example PASSWORD b-pass\n"
+	    "DELEGATION Carpania c@school.example PASSWORD c-pass\n"
+	    "DELEGATION Dorne d@school.example PASSWORD d-pass\n", T0);
+	for (i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+		const char *from = "teacher@school.example";
+		if (steps[i][0] == NULL)
+			snprintf(body, sizeof body, "GAME w1 GM teach-pw\n%s\n", steps[i][1]);
+		else
+			snprintf(body, sizeof body, "GAME w1 %s %c-pass\n%s\n", steps[i][0],
+			    steps[i][0][0] + 'a' - 'A', steps[i][1]);
+		for (k = 0; steps[i][0] != NULL && k < 4; k++)
+			if (strcmp(who[k][0], steps[i][0]) == 0)
+				from = who[k][1];
+		mail(t, from, "war", body, T0 + 60);
+		assert_lacks(reply(t, from, "Re: war", NULL, 0), "REFUSED");
+	}
+	/* Dorne holds its 50, the 2000 lent and Atlantis's 100 and 900: 3050;
+	 * it owes 10000 and 5000: Borduria gets 3050 * 10000 / 15000 = 2033,
+	 * Carpania 3050 * 5000 / 15000 = 1016, and Dorne keeps the odd 1. */
+	o = sent(t, "b@school.example", "[w1] the war: news");
+	assert_line(o->text, "Dorne won, but it had fewer points than it owed its lenders: they "
+	    "share what it had, each in proportion to what it was owed. It pays you back 2033, "
+	    "not the 10000 it owed you for your loan of 1000.");
+	o = sent(t, "c@school.example", "[w1] the war: news");
+	assert_line(o->text, "Dorne won, but it had fewer points than it owed its lenders: they "
+	    "share what it had, each in proportion to what it was owed. It pays you back 1016, "
+	    "not the 5000 it owed you for your loan of 1000.");
+	o = sent(t, "d@school.example", "[w1] the war: news");
+	assert_line(o->text, "You pay back 2033 to Borduria for its loan of 1000 (you owed it "
+	    "10000, but had fewer points than you owed your lenders: they share what you had, "
+	    "in proportion).");
+	assert_line(o->text, "  Dorne takes Atlantis: its total is now 1.");
+	o = sent(t, "a@school.example", "[w1] the war: news");
+	assert_lacks(o->text, "2033");
+	assert_lacks(o->text, "3050");
 }
 
 /* A NEWGAME refused by mail gives no authority: the lines after it are
@@ -1874,6 +2063,9 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_system_reads_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_host_newgame, setup_empty, teardown),
 		cmocka_unit_test_setup_teardown(test_realpolitik_welcome, setup_empty, teardown),
+		cmocka_unit_test_setup_teardown(test_war_repayment_short, setup_empty, teardown),
+		cmocka_unit_test_setup_teardown(test_system_welcomes, setup_empty, teardown),
+		cmocka_unit_test_setup_teardown(test_muna_goals, setup_empty, teardown),
 		cmocka_unit_test_setup_teardown(test_refused_newgame_gives_no_authority, setup_empty,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_spring_1901, setup, teardown),

@@ -317,6 +317,14 @@ give(struct game *g, power_id p, const char *line, struct buf *todo)
 	return t;
 }
 
+/* Give power p's line to g as a mail does; the reply into reply. */
+static enum taken
+take(struct game *g, power_id p, const char *line, struct buf *reply)
+{
+	buf_truncate(reply, 0);
+	return ordering_take(g, p, line, strlen(line), reply);
+}
+
 /* The units of power p in province name on b. */
 static int
 units_in(const struct board *b, power_id p, const char *name)
@@ -347,7 +355,8 @@ play_orders(struct game *g, struct buf *report)
 
 /* Germany, four builds due, raises three armies in Berlin and a fleet in
  * Kiel by mail: each "Build A Berlin" is another unit of the stack while
- * builds are left, the reply counting down; a fifth replaces the last. */
+ * builds are left, the reply counting down; a fifth replaces the last,
+ * and the reply says so. */
 static void
 test_builds_stacked(void **unused)
 {
@@ -375,7 +384,9 @@ test_builds_stacked(void **unused)
 	assert_false(game_orders_complete(g, ger));
 	assert_int_equal(give(g, ger, "Build F Kiel", &todo), TAKE_DONE);
 	assert_true(game_orders_complete(g, ger));
-	assert_int_equal(give(g, ger, "Build A Berlin", &todo), TAKE_DONE);
+	assert_int_equal(take(g, ger, "Build A Berlin", &todo), TAKE_DONE);
+	assert_string_equal(buf_str(&todo), "  accepted: Build A ber\n"
+	    "  Every build due has an order: this one replaces Build A ber, the last in Berlin.\n");
 	assert_int_equal(g->del[ger].norders, 4);
 	play_orders(g, &report);
 	assert_int_equal(units_in(&g->board, ger, "ber"), 4);
@@ -384,6 +395,93 @@ test_builds_stacked(void **unused)
 	assert_null(strstr(buf_str(&report), "not used"));
 	buf_free(&todo);
 	buf_free(&report);
+	game_free(g);
+}
+
+/* Russia stacks two armies in Moscow: two orders go to them in turn; a
+ * third replaces the second, and the reply says so, naming the order it
+ * replaces (a single unit's new order replaces its old one without a word,
+ * as in the standard game). */
+static void
+test_stack_order_replaced(void **unused)
+{
+	struct game *g = new_game();
+	struct buf reply;
+	power_id rus = pw("Russia");
+
+	(void)unused;
+	buf_init(&reply, 1024);
+	assert_true(board_add_unit(&g->board, UNIT_ARMY, rus, m->provs[pr("mos")].loc) >= 0);
+	assert_int_equal(take(g, rus, "A mos - war", &reply), TAKE_DONE);
+	assert_string_equal(buf_str(&reply), "  accepted: A mos - war\n");
+	assert_int_equal(take(g, rus, "A mos - stp", &reply), TAKE_DONE);
+	assert_string_equal(buf_str(&reply), "  accepted: A mos - stp\n");
+	assert_int_equal(take(g, rus, "A mos H", &reply), TAKE_DONE);
+	assert_string_equal(buf_str(&reply), "  accepted: A mos H\n"
+	    "  Moscow has 2 armies and both have orders: this one replaces A mos - stp.\n");
+	assert_int_equal(g->del[rus].norders, 2);
+	assert_int_equal(g->del[rus].orders[0].kind, ORDER_MOVE);
+	assert_int_equal(g->del[rus].orders[1].kind, ORDER_HOLD);
+	assert_int_equal(take(g, rus, "A war H", &reply), TAKE_DONE);
+	assert_int_equal(take(g, rus, "A war - ukr", &reply), TAKE_DONE);
+	assert_string_equal(buf_str(&reply), "  accepted: A war - ukr\n");
+	buf_free(&reply);
+	game_free(g);
+}
+
+/* The line of text starting with head, into out (empty when none). */
+static void
+line_of(const char *text, const char *head, char *out, size_t size)
+{
+	const char *p = strstr(text, head);
+
+	snprintf(out, size, "%.*s", p ? (int)strcspn(p, "\n") : 0, p ? p : "");
+}
+
+/* A stack is listed as one ("2 armies in Moscow") in the results' units,
+ * the game's position and the Realpolitik report; an army on board that
+ * was given no order stays on board without "(*no order*)", as the reply
+ * said it would. */
+static void
+test_stacks_listed(void **unused)
+{
+	struct game *g = new_game();
+	struct buf report, pos;
+	power_id rus = pw("Russia"), eng = pw("England");
+	struct order o[2];
+	char line[256];
+	int f;
+
+	(void)unused;
+	buf_init(&report, 1 << 16);
+	buf_init(&pos, 1 << 16);
+	assert_true(board_add_unit(&g->board, UNIT_ARMY, rus, m->provs[pr("mos")].loc) >= 0);
+	/* England's army of Yorkshire on board its fleet in the North Sea. */
+	put(g, "lon", "nth");
+	f = board_unit_in(&g->board, m, pr("lvp"));
+	g->board.units[f].type = UNIT_ARMY | UNIT_ABOARD;
+	g->board.units[f].loc = m->provs[pr("nth")].loc;
+	status_position(g, &pos);
+	line_of(buf_str(&pos), "Russia (", line, sizeof line);
+	assert_non_null(strstr(line, "2 armies in Moscow"));
+	assert_null(strstr(line, "army in Moscow, army in Moscow"));
+	memset(o, 0, sizeof o);
+	o[0].kind = ORDER_HOLD;
+	o[0].power = eng;
+	o[0].type = UNIT_FLEET;
+	o[0].loc = m->provs[pr("nth")].loc;
+	o[1] = o[0];
+	o[1].power = rus;
+	o[1].type = UNIT_ARMY;
+	o[1].loc = m->provs[pr("war")].loc;
+	play_with(g, o, 2, &report);
+	line_of(buf_str(&report), "England: Army North Sea", line, sizeof line);
+	assert_string_equal(line, "England: Army North Sea STAYS ON BOARD.");
+	line_of(strstr(buf_str(&report), "Units now:"), "Russia: ", line, sizeof line);
+	assert_non_null(strstr(line, "2 armies in Moscow"));
+	assert_null(strstr(line, "army in Moscow, army in Moscow"));
+	buf_free(&report);
+	buf_free(&pos);
 	game_free(g);
 }
 
@@ -457,6 +555,8 @@ main(void)
 		cmocka_unit_test(test_occupation_and_capital),
 		cmocka_unit_test(test_builds_checked),
 		cmocka_unit_test(test_builds_stacked),
+		cmocka_unit_test(test_stack_order_replaced),
+		cmocka_unit_test(test_stacks_listed),
 		cmocka_unit_test(test_sole_power),
 		cmocka_unit_test(test_adjourned),
 	};

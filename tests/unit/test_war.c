@@ -7,7 +7,10 @@
  */
 #include "../support/testutil.h"
 
+#include <ctype.h>
+#include <glob.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../../judge/systems/war.h"
@@ -189,8 +192,11 @@ test_seed_ending_two(void **state)
 	war_public(&w, &pub);
 	assert_true(has(&pub, "Country-E answers with 3001."));
 	assert_true(has(&pub, "Country-A did not answer by the deadline."));
-	assert_true(has(&pub, "Country-E takes Country-A: its total is 6001, 3599 after "
-	    "repaying 2402 to its lenders."));
+	/* Everyone learns E's total, not what it borrowed or paid back. */
+	assert_true(has(&pub, "Country-E takes Country-A: its total is now 3599."));
+	assert_false(has(&pub, "6001"));
+	assert_false(has(&pub, "2402"));
+	assert_false(has(&pub, "1201"));
 	/* Play continues after the attacker, A: B is called. */
 	assert_int_equal(w.call, B);
 	buf_free(&pub);
@@ -463,6 +469,62 @@ test_six_to_one(void **state)
 	assert_false(has(&msg, "Round 4"));
 }
 
+/* How often text holds needle. */
+static int
+count(const struct buf *b, const char *needle)
+{
+	const char *p = buf_str(b);
+	int n = 0;
+
+	while ((p = strstr(p, needle)) != NULL) {
+		n++;
+		p += strlen(needle);
+	}
+	return n;
+}
+
+/* A round is announced once, when it begins: not again when the country
+ * first in the alphabet is conquered and the call passes to the next one,
+ * now the first. */
+static void
+test_round_announced_once(void **state)
+{
+	struct buf pub;
+
+	(void)state;
+	buf_init(&pub, 1 << 16);
+	war_init(&w);
+	A = add("Alba", 1000, false);
+	B = add("Bria", 3000, false);
+	C = add("Cora", 500, false);
+	sign(B, C, 1, 1);
+	OK(war_start(&w, &msg));
+	OK(war_pass(&w, A, &msg));
+	OK(war_pass(&w, B, &msg));
+	OK(war_attack(&w, C, A, 100, &msg));		/* lost: Alba 1100 */
+	assert_int_equal(w.round, 2);
+	assert_int_equal(w.call, A);
+	OK(war_attack(&w, A, C, 500, &msg));		/* Cora has 400 */
+	OK(war_lend(&w, B, C, 1000, &msg));
+	OK(war_counter(&w, C, 1400, &msg));
+	OK(war_yield(&w, A, &msg));			/* Cora takes Alba */
+	assert_int_equal(w.call, B);
+	assert_int_equal(w.round, 2);
+	war_news(&w, 0, &pub);
+	assert_int_equal(count(&pub, "Round 2 begins."), 1);
+	/* Cora: its 400 and Bria's 1000 in the battle, Alba's 500 and 600,
+	 * less 1000 repaid: 1500. */
+	assert_true(has(&pub, "Cora takes Alba: its total is now 1500.\nBria's call: attack or "
+	    "pass.\n"));
+	/* Bria and Cora pass: a new round begins with Bria, announced once. */
+	OK(war_pass(&w, B, &msg));
+	OK(war_attack(&w, C, B, 1, &msg));		/* lost */
+	buf_reset(&pub);
+	war_news(&w, 0, &pub);
+	assert_int_equal(count(&pub, "Round 3 begins. Bria's call"), 1);
+	buf_free(&pub);
+}
+
 /* What is refused, and why. */
 static void
 test_refusals(void **state)
@@ -659,6 +721,178 @@ test_secrecy(void **state)
 	buf_free(&v);
 }
 
+/* Words of a private view (a delegation's own lines, the game master's
+ * copy) before figures that view alone may know: totals, loans, what is
+ * owed and paid back. */
+static const char *const private_words[] = {
+	"your total", "You lend", "lends you", "you get", "pays you back", "You pay back",
+	"loan of", "lent to you", "of your own points", "owed", ": total ", "lends it",
+};
+
+/* Words of the public record before a figure it announces: a figure named
+ * in an attack or an answer, a figure fallen after a loan went back, a
+ * round, the winner's total after a conquest or at the end. */
+static const char *const public_words[] = {
+	" with ", "more than ", "falls to ", "Round ", "its total is now ", "largest total, ",
+};
+
+/* Is the figure at p (in line) said after one of the public words, or a
+ * count of countries opening the line? */
+static bool
+announced(const char *line, const char *p)
+{
+	size_t i, n;
+
+	if (p == line && strstr(p, " countries share ") != NULL)
+		return true;
+	for (i = 0; i < sizeof public_words / sizeof public_words[0]; i++) {
+		n = strlen(public_words[i]);
+		if ((size_t)(p - line) >= n && strncmp(p - n, public_words[i], n) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* Where word is in the n characters at line, or NULL. */
+static const char *
+find(const char *line, size_t n, const char *word)
+{
+	size_t k = strlen(word), i;
+
+	for (i = 0; i + k <= n; i++)
+		if (strncmp(line + i, word, k) == 0)
+			return line + i;
+	return NULL;
+}
+
+/* Is figure (digits) among the whole figures of text? */
+static bool
+has_figure(const char *text, const char *figure, size_t n)
+{
+	const char *p;
+
+	for (p = text; (p = strstr(p, figure)) != NULL; p++)
+		if ((p == text || !isdigit((unsigned char)p[-1])) && !isdigit((unsigned char)p[n]))
+			return true;
+	return false;
+}
+
+/* Is the line at p (n characters) one of a private view (a line of
+ * the judge's audit is not)? */
+static bool
+private_line(const char *p, size_t n)
+{
+	size_t i;
+
+	if (strncmp(p, "AUDIT ", 6) == 0)
+		return false;
+	for (i = 0; i < sizeof private_words / sizeof private_words[0]; i++)
+		if (find(p, n, private_words[i]))
+			return true;
+	return false;
+}
+
+/* Is the line at p (n characters) public: an event as the judge audits
+ * it ("AUDIT war1: war: ..."), a line of the news every delegation reads
+ * ("Game war1, the war:" and its indented lines), or of the public view
+ * (from "Countries:" to the end of the mail) but its deadline? The event
+ * into out. */
+static bool
+public_line(const char *p, size_t n, int *block, char *out, size_t size)
+{
+	const char *q;
+
+	if (strncmp(p, "----------", 10) == 0 || n == 0) {
+		if (n > 0 || *block == 1)
+			*block = 0;
+		return false;
+	}
+	if (strncmp(p, "Countries:", 10) == 0)
+		*block = 2;
+	else if (strncmp(p, "Game ", 5) == 0 && find(p, n, ", the war:") != NULL) {
+		*block = 1;
+		return false;
+	}
+	if (strncmp(p, "AUDIT ", 6) == 0 && (q = find(p, n, ": war: ")) != NULL) {
+		snprintf(out, size, "%.*s", (int)(n - (size_t)(q + 7 - p)), q + 7);
+		return true;
+	}
+	if (*block == 0 || strncmp(p, "Deadline for ", 13) == 0 || strncmp(p, "If ", 3) == 0 ||
+	    strncmp(p, "(the first ", 11) == 0)
+		return false;
+	while (n > 0 && *p == ' ')
+		p++, n--;
+	snprintf(out, size, "%.*s", (int)n, p);
+	return true;
+}
+
+/* Every public line of the war transcripts (the events as the judge
+ * audits them, the news and the public view in every mail) holds no
+ * figure but those the war announces; none of them is a figure a private
+ * view showed (a total, a loan, a sum owed or paid back) without being
+ * announced. */
+static void
+test_transcripts_public(void **state)
+{
+	glob_t gl;
+	struct buf file, priv;
+	size_t f, checked = 0;
+
+	(void)state;
+	assert_int_equal(glob("tests/data/transcripts/worldgame-*.out", 0, NULL, &gl), 0);
+	assert_true(gl.gl_pathc >= 6);
+	buf_init(&priv, 1 << 20);
+	for (f = 0; f < gl.gl_pathc; f++) {
+		char *line, *next, *p;
+		size_t n;
+		int block = 0, pass;
+
+		buf_reset(&priv);
+		test_read_file(gl.gl_pathv[f], &file);
+		/* The private lines first: their figures, one line each. */
+		for (line = file.data; line != NULL && *line; line = next) {
+			next = strchr(line, '\n');
+			n = next ? (size_t)(next - line) : strlen(line);
+			if (private_line(line, n))
+				buf_printf(&priv, "%.*s\n", (int)n, line);
+			next = next ? next + 1 : NULL;
+		}
+		for (line = file.data; line != NULL && *line; line = next) {
+			char event[WAR_EVENT_SIZE + 64];
+			next = strchr(line, '\n');
+			n = next ? (size_t)(next - line) : strlen(line);
+			next = next ? next + 1 : NULL;
+			if (!public_line(line, n, &block, event, sizeof event) ||
+			    private_line(line, n))
+				continue;
+			checked++;
+			/* First a figure a private view showed, then any other. */
+			for (pass = 0; pass < 2; pass++)
+				for (p = event; *p; p++) {
+					char figure[32];
+					size_t k;
+
+					if (!isdigit((unsigned char)*p) ||
+					    (p > event && isdigit((unsigned char)p[-1])) || announced(event, p))
+						continue;
+					for (k = 0; isdigit((unsigned char)p[k]) && k < sizeof figure - 1; k++)
+						figure[k] = p[k];
+					figure[k] = '\0';
+					if (pass == 0 && has_figure(priv.data, figure, k))
+						fail_msg("%s: the public line \"%s\" shows %s, a figure of "
+						    "a private view", gl.gl_pathv[f], event, figure);
+					if (pass == 1)
+						fail_msg("%s: the public line \"%s\" shows %s, which the "
+						    "war does not announce", gl.gl_pathv[f], event, figure);
+				}
+		}
+		buf_free(&file);
+	}
+	assert_true(checked > 1000);
+	buf_free(&priv);
+	globfree(&gl);
+}
+
 /* Commands as pupils write them, read or refused. */
 static void
 test_commands(void **state)
@@ -786,9 +1020,11 @@ main(void)
 		cmocka_unit_test(test_fort),
 		cmocka_unit_test(test_round_of_passes),
 		cmocka_unit_test(test_six_to_one),
+		cmocka_unit_test(test_round_announced_once),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_text_round_trip),
 		cmocka_unit_test(test_secrecy),
+		cmocka_unit_test(test_transcripts_public),
 		cmocka_unit_test(test_commands),
 		cmocka_unit_test(test_names),
 	};
