@@ -17,8 +17,15 @@ enum taken {
 				 * nothing appended, the caller lists it as ignored */
 };
 
-/* Take one order line from power p. Appends the verdict to reply; returns
- * what the line was (enum taken). */
+/* Take one order line from power p's delegation: a line of several
+ * whole orders ("build a berlin, build f kiel") gives each. A heading
+ * ("Austria:") naming one of its powers sets *heading, the power whose
+ * orders follow (POWER_NONE: p's; it decides orders naming no unit, as
+ * Waive); a unit or home centre decides the others. Appends the verdicts
+ * to reply; returns what the line was (enum taken). */
+enum taken ordering_take_headed(struct game *g, power_id p, power_id *heading, const char *line,
+    size_t len, struct buf *reply);
+/* ordering_take_headed for a line on its own, under no heading. */
 enum taken ordering_take(struct game *g, power_id p, const char *line, size_t len,
     struct buf *reply);
 /* True when line is plainly not an order on g's board (a greeting, a name,

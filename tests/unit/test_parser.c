@@ -36,6 +36,7 @@ struct golden {
 	struct board b;
 	int use_board;		/* 0: "@board none" */
 	power_id power;
+	uint32_t held;		/* @delegation: the sender's other powers */
 	const char *fname;
 	int lineno;
 	int print;		/* --print: echo cases with actual results */
@@ -179,8 +180,30 @@ golden_directive(struct golden *g, char *s)
 			board_remove_unit(&g->b, i);
 	} else if (strcmp(s, "power") == 0) {
 		g->power = strcmp(arg, "none") == 0 ? POWER_NONE : map_find_power(g->m, arg);
+		g->held = 0;
 		if (g->power == POWER_NONE && strcmp(arg, "none") != 0)
 			golden_error(g, "@power: unknown power");
+	} else if (strcmp(s, "delegation") == 0) {
+		/* "@delegation England Germany Austria": the first sends, holding all */
+		char *w = arg;
+		g->power = POWER_NONE;
+		g->held = 0;
+		while (*w) {
+			size_t k = strcspn(w, " \t");
+			char end = w[k];
+			power_id p;
+			w[k] = '\0';
+			p = map_find_power(g->m, w);
+			if (p == POWER_NONE)
+				golden_error(g, "@delegation: unknown power");
+			else if (g->power == POWER_NONE)
+				g->power = p;
+			else
+				g->held |= 1u << p;
+			w += k + (end != '\0');
+			while (*w == ' ' || *w == '\t')
+				w++;
+		}
 	} else if (strcmp(s, "option") == 0) {
 		char *val = arg + strcspn(arg, " \t");
 		if (*val)
@@ -205,19 +228,35 @@ golden_case(struct golden *g, char *line)
 
 	nf = split_fields(line, f);
 	n = unescape(f[0], strlen(f[0]), input, sizeof input);
-	order_parse(&c, input, n, &r);
+	order_parse_held(&c, g->held, input, n, &r);
 	/* A refused line that is plainly not an order: "ignored" (the judge
-	 * lists it as such instead of refusing it). */
+	 * lists it as such instead of refusing it). A power's name alone: a
+	 * "heading", its power the expected text. Several whole orders: "split",
+	 * each one's canonical text, joined by " ; ". */
 	verdict = r.verdict == VERDICT_REFUSED && r.chat ? "ignored" : verdict_name(r.verdict);
 	buf_init(&canon, 4096);
 	order_format_result(g->m, &r, &canon);
+	if (r.verdict == VERDICT_BLANK && r.heading != POWER_NONE) {
+		verdict = "heading";
+		buf_puts(&canon, g->m->powers[r.heading].name);
+	}
+	if (r.verdict == VERDICT_REFUSED && r.nparts > 0) {
+		verdict = "split";
+		for (int k = 0; k < r.nparts; k++) {
+			struct parse_result pr;
+			order_parse_held(&c, g->held, input + r.part[k].off, r.part[k].len, &pr);
+			if (k > 0)
+				buf_puts(&canon, " ; ");
+			order_format_result(g->m, &pr, &canon);
+		}
+	}
 	g->cases++;
 	if (g->print) {
 		buf_printf(&g->out, "%s | %s", f[0], verdict);
-		if (r.verdict == VERDICT_ACCEPTED)
-			buf_printf(&g->out, " | %s", buf_str(&canon));
-		else if (r.verdict == VERDICT_CORRECTED)
+		if (r.verdict == VERDICT_CORRECTED)
 			buf_printf(&g->out, " | %s | %s", buf_str(&canon), r.note);
+		else if (r.verdict == VERDICT_ACCEPTED || canon.len > 0)
+			buf_printf(&g->out, " | %s", buf_str(&canon));
 		else if (r.verdict == VERDICT_REFUSED && !r.chat)
 			buf_printf(&g->out, " | %s", r.note);
 		buf_putc(&g->out, '\n');
@@ -230,11 +269,12 @@ golden_case(struct golden *g, char *line)
 		return;
 	}
 	ok = strcmp(f[1], verdict) == 0;
-	if (ok && (r.verdict == VERDICT_ACCEPTED || r.verdict == VERDICT_CORRECTED))
+	if (ok && (r.verdict == VERDICT_ACCEPTED || r.verdict == VERDICT_CORRECTED ||
+	    r.heading != POWER_NONE || r.nparts > 0))
 		ok = nf >= 3 && strcmp(f[2], buf_str(&canon)) == 0;
 	if (ok && r.verdict == VERDICT_CORRECTED && nf >= 4)
 		ok = strstr(r.note, f[3]) != NULL;
-	if (ok && r.verdict == VERDICT_REFUSED && nf >= 3 && !r.chat)
+	if (ok && r.verdict == VERDICT_REFUSED && nf >= 3 && !r.chat && r.nparts == 0)
 		ok = strstr(r.note, f[2]) != NULL;
 	if (ok) {
 		g->passed++;
