@@ -363,6 +363,204 @@ test_golden(void **state)
 	assert_true(g.cases >= 400);
 }
 
+/* ------------------------------------------------- generated wording -- */
+
+/* name with one typing slip: two neighbouring letters swapped in its
+ * longest word, past the first letter ("Bugrundy"), into out. */
+static void
+slip(const char *name, char *out, size_t size)
+{
+	size_t i, best = 0, bestlen = 0, n = strlen(name), k;
+
+	snprintf(out, size, "%s", name);
+	for (i = 0; i < n; i = k + 1) {
+		k = i + strcspn(name + i, " ");
+		if (k - i > bestlen) {
+			best = i;
+			bestlen = k - i;
+		}
+	}
+	for (i = best + 1; i + 1 < best + bestlen; i++)
+		if (out[i] != out[i + 1]) {
+			char c = out[i];
+			out[i] = out[i + 1];
+			out[i + 1] = c;
+			return;
+		}
+}
+
+/* The delegations of a school game: the first of each sends. */
+static const char *const school[][3] = {
+	{ "England", "Germany", "Austria" }, { "Russia", "Italy", NULL },
+	{ "France", "Turkey", NULL },
+};
+
+/* The delegation holding pw: its sender into *sender, the others as a set. */
+static uint32_t
+school_held(const struct map *m, power_id pw, power_id *sender)
+{
+	uint32_t held = 0;
+	int d, k;
+
+	for (d = 0; d < 3; d++) {
+		for (k = 0; k < 3 && school[d][k] && map_find_power(m, school[d][k]) != pw; k++)
+			;
+		if (k == 3 || school[d][k] == NULL)
+			continue;
+		*sender = map_find_power(m, school[d][0]);
+		for (k = 1; k < 3 && school[d][k]; k++)
+			held |= 1u << map_find_power(m, school[d][k]);
+		return held;
+	}
+	*sender = pw;
+	return 0;
+}
+
+/* A case that did not read as meant: printed, counted. */
+static int
+gen_check(const struct parse_ctx *c, uint32_t held, const char *line, const char *want,
+    int split)
+{
+	struct parse_result r;
+	struct buf got;
+	int ok, k;
+
+	buf_init(&got, 1024);
+	order_parse_held(c, held, line, strlen(line), &r);
+	if (split && r.verdict == VERDICT_REFUSED && r.nparts > 0) {
+		for (k = 0; k < r.nparts; k++) {
+			struct parse_result pr;
+			order_parse_held(c, held, line + r.part[k].off, r.part[k].len, &pr);
+			if (k > 0)
+				buf_puts(&got, " ; ");
+			order_format_result(c->m, &pr, &got);
+		}
+	} else if (!split) {
+		order_format_result(c->m, &r, &got);
+	}
+	ok = strcmp(buf_str(&got), want) == 0;
+	if (!ok)
+		printf("generated: %s\n  want: %s\n  got:  %s %s\n", line, want,
+		    verdict_name(r.verdict), r.verdict == VERDICT_REFUSED ? r.note : buf_str(&got));
+	buf_free(&got);
+	return ok;
+}
+
+/*
+ * Every move of every unit on the standard board at the start, written
+ * the ways pupils write it (abbreviations, full names, a typing slip in
+ * either place; "instead", "please", a full stop, "our army in X moves to
+ * Y", "move A X to Y", a remark, two orders joined by "and"), read for the
+ * school game's delegation holding the unit's power (the GAME line naming
+ * the delegation's first power), must be that move of that power.
+ */
+static void
+test_generated_wording(void **state)
+{
+	/* Before the unit, between the places, after the destination. */
+	static const char *const wraps[][3] = {
+		{ "", " - ", "" }, { "", " - ", " instead" }, { "", " - ", " please" },
+		{ "", " - ", "." }, { "", " to ", " pls" }, { "ok, ", " - ", "" },
+		{ "move ", " to ", "" }, { "", " moves to ", "!" },
+		{ "", " - ", " (changed my mind)" }, { "then ", " - ", "" },
+		{ "", " - ", " instead of holding" },
+	};
+	struct map *m = test_load_standard_map();
+	struct names *nm = names_new(m);
+	struct buf line, want, both;
+	struct board b;
+	int i, j, k, p, su, sd, w, cases = 0, good = 0;
+
+	(void)state;
+	board_init_start(&b, m);
+	buf_init(&line, 1024);
+	buf_init(&want, 1024);
+	buf_init(&both, 1024);
+	for (i = 0; i < b.nunits; i++) {
+		const struct unit *u = &b.units[i], *other = NULL;
+		prov_id up = m->locs[u->loc].prov;
+		power_id sender;
+		uint32_t held = school_held(m, u->power, &sender);
+		struct parse_ctx c = { m, nm, &b, sender };
+		const char *uw = u->type == UNIT_ARMY ? "army" : "fleet";
+		char ul = unit_letter((enum unit_type)u->type);
+		char uname[3][64], dname[3][64];
+
+		/* Another power's unit in the same delegation, for two orders on a line. */
+		for (j = 0; j < b.nunits && other == NULL; j++)
+			if (b.units[j].power != u->power && (b.units[j].power == sender ||
+			    (held >> b.units[j].power & 1u)))
+				other = &b.units[j];
+		snprintf(uname[0], sizeof uname[0], "%s", m->provs[up].abbr);
+		snprintf(uname[1], sizeof uname[1], "%s", m->provs[up].name);
+		slip(m->provs[up].name, uname[2], sizeof uname[2]);
+		for (p = 0; p < m->nprovs; p++) {
+			struct order o;
+			loc_id dest = m->provs[p].loc;
+			int ncoast = 0;
+			if (p == up || !map_reaches(m, (enum unit_type)u->type, u->loc, (prov_id)p))
+				continue;
+			for (k = 0; u->type == UNIT_FLEET && k < m->provs[p].ncoasts; k++)
+				if (map_adjacent(m, UNIT_FLEET, u->loc, m->provs[p].coast[k])) {
+					dest = m->provs[p].coast[k];
+					ncoast++;
+				}
+			if (ncoast > 1)
+				continue;	/* two coasts: the coast must be written */
+			memset(&o, 0, sizeof o);
+			o.kind = ORDER_MOVE;
+			o.power = u->power;
+			o.type = u->type;
+			o.loc = u->loc;
+			o.dest = dest;
+			o.target = LOC_NONE;
+			o.target_power = POWER_NONE;
+			buf_truncate(&want, 0);
+			buf_printf(&want, "%s: ", m->powers[u->power].name);
+			order_format(m, &o, ORDER_SHORT, &want);
+			snprintf(dname[0], sizeof dname[0], "%s", m->provs[p].abbr);
+			snprintf(dname[1], sizeof dname[1], "%s", m->provs[p].name);
+			slip(m->provs[p].name, dname[2], sizeof dname[2]);
+			for (su = 0; su < 3; su++) {
+				for (sd = 0; sd < 3; sd++) {
+					for (w = 0; w < (int)(sizeof wraps / sizeof wraps[0]); w++) {
+						buf_truncate(&line, 0);
+						buf_printf(&line, "%s%c %s%s%s%s", wraps[w][0], ul, uname[su],
+						    wraps[w][1], dname[sd], wraps[w][2]);
+						cases++;
+						good += gen_check(&c, held, buf_str(&line), buf_str(&want), 0);
+					}
+					buf_truncate(&line, 0);
+					buf_printf(&line, "our %s in %s moves to %s", uw, uname[su], dname[sd]);
+					cases++;
+					good += gen_check(&c, held, buf_str(&line), buf_str(&want), 0);
+					if (other == NULL)
+						continue;
+					/* This move and another power's hold, on one line. */
+					buf_truncate(&line, 0);
+					buf_printf(&line, "%c %s - %s and %c %s H", ul, uname[su], dname[sd],
+					    unit_letter((enum unit_type)other->type),
+					    m->provs[m->locs[other->loc].prov].abbr);
+					buf_truncate(&both, 0);
+					buf_printf(&both, "%s ; %s: %c %s H", buf_str(&want),
+					    m->powers[other->power].name,
+					    unit_letter((enum unit_type)other->type), m->locs[other->loc].name);
+					cases++;
+					good += gen_check(&c, held, buf_str(&line), buf_str(&both), 1);
+				}
+			}
+		}
+	}
+	printf("generated wording: %d orders, %d read as meant\n", cases, good);
+	buf_free(&line);
+	buf_free(&want);
+	buf_free(&both);
+	names_free(nm);
+	map_free(m);
+	assert_int_equal(good, cases);
+	assert_true(cases > 5000);
+}
+
 /* ------------------------------------------------------ names.c tests -- */
 
 static void
@@ -562,6 +760,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_tiers),
 		cmocka_unit_test(test_edit_distance),
 		cmocka_unit_test(test_golden),
+		cmocka_unit_test(test_generated_wording),
 		cmocka_unit_test(test_variant_orders_not_adjudicated),
 		cmocka_unit_test(test_order_size),
 	};
