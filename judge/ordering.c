@@ -54,7 +54,7 @@ command_tried(const char *line, size_t len)
 }
 
 /* True when line is plainly not an order on g's board (a greeting, a name,
- * thanks) and no command tried either. */
+ * thanks; a heading, "Orders for England:") and no command tried either. */
 bool
 ordering_chat(const struct game *g, const char *line, size_t len)
 {
@@ -63,7 +63,8 @@ ordering_chat(const struct game *g, const char *line, size_t len)
 	struct parse_result r;
 
 	order_parse(&c, line, len, &r);
-	return r.verdict == VERDICT_REFUSED && r.chat && !command_tried(line, len);
+	return (r.verdict == VERDICT_REFUSED && r.chat && !command_tried(line, len)) ||
+	    (r.verdict == VERDICT_BLANK && r.heading != POWER_NONE);
 }
 
 /* A date line above orders ("Spring 1935", "Fall 1935:"; the MUNA rules

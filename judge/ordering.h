@@ -29,7 +29,7 @@ enum taken ordering_take_headed(struct game *g, power_id p, power_id *heading, c
 enum taken ordering_take(struct game *g, power_id p, const char *line, size_t len,
     struct buf *reply);
 /* True when line is plainly not an order on g's board (a greeting, a name,
- * thanks) and no command tried either. */
+ * thanks; a heading, "Orders for England:") and no command tried either. */
 bool ordering_chat(const struct game *g, const char *line, size_t len);
 /* A date line above orders ("Spring 1935", "Fall 1935:"): 1 when line is
  * one, *same saying whether it names the game's phase. */

@@ -870,6 +870,16 @@ test_delegation_misspelt_places(void **state)
 	assert_prefix(strstr(r, "> Germany's orders:\n"), "> Germany's orders:\n> Waive\n"
 	    "  accepted: Waive\n");
 	assert_state_line(g, "order Germany Waive");
+
+	/* A heading above the GAME line is listed with the lines that are not
+	 * orders, as a greeting there is. */
+	mail(t, "ega@three.example", "above", "Orders for Germany:\nGAME g3 England ega-secret\n"
+	    "Orders for Austria:\nA Mun H\n", T0 + 2 * HOUR);
+	r = reply(t, "ega@three.example", "Re: above", NULL, 0);
+	assert_lacks(r, "start with a line GAME");
+	assert_line(r, "Ignored 1 line that is not an order: \"Orders for Germany:\".");
+	/* Below it, "Orders for Austria:" is a heading, not the ORDERS command. */
+	assert_prefix(strstr(r, "> Orders for Austria:\n"), "> Orders for Austria:\n> A Mun H\n");
 }
 
 /* ----------------------------------------------------------- refusals -- */
