@@ -67,9 +67,10 @@ ordering_chat(const struct game *g, const char *line, size_t len)
 	    (r.verdict == VERDICT_BLANK && r.heading != POWER_NONE);
 }
 
-/* A date line above orders ("Spring 1935", "Fall 1935:"; the MUNA rules
- * want every set of orders dated): 1 when line is one, *same saying whether
- * it names the game's phase (Winter adjustments may be dated Fall). */
+/* A date line above orders ("Spring 1935", "Fall 1935:", "Orders for
+ * Spring 1935:"; the MUNA rules want every set of orders dated): 1 when
+ * line is one, *same saying whether it names the game's phase (Winter
+ * adjustments may be dated Fall). */
 int
 ordering_date(const struct game *g, const char *line, size_t len, bool *same)
 {
@@ -82,6 +83,11 @@ ordering_date(const struct game *g, const char *line, size_t len, bool *same)
 
 	while (len > 0 && (line[len - 1] == ':' || line[len - 1] == '.'))
 		len--;
+	for (i = 0; i < 2; i++)	/* "Orders for Spring 1901:" */
+		if (len > 11 && (str_prefix_nocase(line, i ? "orders of " : "orders for "))) {
+			line += i ? 10 : 11;
+			len -= i ? 10 : 11;
+		}
 	if (len == 0 || len >= sizeof buf)
 		return 0;
 	memcpy(buf, line, len);

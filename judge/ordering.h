@@ -31,8 +31,9 @@ enum taken ordering_take(struct game *g, power_id p, const char *line, size_t le
 /* True when line is plainly not an order on g's board (a greeting, a name,
  * thanks; a heading, "Orders for England:") and no command tried either. */
 bool ordering_chat(const struct game *g, const char *line, size_t len);
-/* A date line above orders ("Spring 1935", "Fall 1935:"): 1 when line is
- * one, *same saying whether it names the game's phase. */
+/* A date line above orders ("Spring 1935", "Fall 1935:", "Orders for
+ * Spring 1935:"): 1 when line is one, *same saying whether it names the
+ * game's phase. */
 int ordering_date(const struct game *g, const char *line, size_t len, bool *same);
 /* The order lines a message had refused, kept to tell whether they were
  * meant for the phase decided just before. */
