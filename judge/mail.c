@@ -290,7 +290,8 @@ mail_order(struct mail *ml, const struct body_line *bl)
 		ml->late.dated = true;
 		return;
 	}
-	switch (ordering_take_headed(g, ml->id.power, &ml->heading, bl->text, bl->len, &ml->reply)) {
+	switch (ordering_take_headed(g, ml->id.power, &ml->heading, bl->text, bl->len,
+	    &ml->reply)) {
 	case TAKE_CHAT:
 		buf_truncate(&ml->reply, ml->echo.mark);
 		ignored_add(&ml->ign, bl->text, bl->len);

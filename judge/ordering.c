@@ -223,8 +223,8 @@ ordering_take_headed(struct game *g, power_id p, power_id *heading, const char *
 				t = TAKE_REFUSED;
 			said = buf_str(&one);
 			if (strncmp(said, "  REFUSED: ", strlen("  REFUSED: ")) == 0)
-				buf_printf(reply, "  REFUSED: \"%.*s\": %s", (int)r.part[k].len, part,
-				    said + strlen("  REFUSED: "));
+				buf_printf(reply, "  REFUSED: \"%.*s\": %s", (int)r.part[k].len,
+				    part, said + strlen("  REFUSED: "));
 			else
 				buf_puts(reply, said);
 			buf_free(&one);

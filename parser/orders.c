@@ -1224,8 +1224,8 @@ parse_power(struct gp *g, struct reading *rd)
 	if (w <= 5) {
 		int b = g->i, e = g->i + w;
 		size_t kl;
-		if (e - b > 2 && orders_word(&g->lx->t[b]) && (strcmp(g->lx->t[b + 1].s, "for") == 0 ||
-		    strcmp(g->lx->t[b + 1].s, "of") == 0))
+		if (e - b > 2 && orders_word(&g->lx->t[b]) &&
+		    (strcmp(g->lx->t[b + 1].s, "for") == 0 || strcmp(g->lx->t[b + 1].s, "of") == 0))
 			b += 2;	/* "Orders for Austria:" */
 		if (e - b > 1 && orders_word(&g->lx->t[e - 1]))
 			e--;	/* "Austria orders:" */
@@ -1646,6 +1646,7 @@ fit_explain(const struct interp *in, enum fit f, prov_id up, prov_id tp, prov_id
 	const struct map *m = in->c->m;
 	const struct unit *u = up != PROV_NONE ? unit_in(in->c, up, in->rd->type) : NULL;
 	const char *un = up != PROV_NONE ? m->provs[up].name : "?";
+	int several;
 
 	switch (f) {
 	case FIT_NO_UNIT:
@@ -1674,10 +1675,10 @@ fit_explain(const struct interp *in, enum fit f, prov_id up, prov_id tp, prov_id
 		snprintf(out, size, "only a fleet at sea convoys, and only armies");
 		break;
 	case FIT_NOT_HOME:
+		several = (in->own & (in->own - 1)) != 0;
 		snprintf(out, size, "%s is not a home centre%s%s", un,
-		    in->power == POWER_NONE ? "" : (in->own & (in->own - 1)) ? " of your powers" : " of ",
-		    in->power == POWER_NONE || (in->own & (in->own - 1)) ? "" :
-		    m->powers[in->power].name);
+		    in->power == POWER_NONE ? "" : several ? " of your powers" : " of ",
+		    in->power == POWER_NONE || several ? "" : m->powers[in->power].name);
 		break;
 	case FIT_NOT_OWNED:
 		snprintf(out, size, "%s is not owned by its home power", un);
