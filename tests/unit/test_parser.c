@@ -446,6 +446,34 @@ gen_check(const struct parse_ctx *c, uint32_t held, const char *line, const char
 	return ok;
 }
 
+/* A generator's end: its count printed ("generated wording: N what, M
+ * read as meant"), its buffers, names and map freed; every case must have
+ * been read as meant, and there must be more than min. */
+static void
+gen_end(struct buf *bf, struct names *nm, struct map *m, const char *what, int cases, int good,
+    int min)
+{
+	int i;
+
+	printf("generated wording: %d %s, %d read as meant\n", cases, what, good);
+	for (i = 0; i < 3; i++)
+		buf_free(&bf[i]);
+	names_free(nm);
+	map_free(m);
+	assert_int_equal(good, cases);
+	assert_true(cases > min);
+}
+
+/* The three buffers of a generator. */
+static void
+gen_bufs(struct buf *bf)
+{
+	int i;
+
+	for (i = 0; i < 3; i++)
+		buf_init(&bf[i], 1024);
+}
+
 /*
  * Every move of every unit on the standard board at the start, written
  * the ways pupils write it (abbreviations, full names, a typing slip in
@@ -467,15 +495,13 @@ test_generated_wording(void **state)
 	};
 	struct map *m = test_load_standard_map();
 	struct names *nm = names_new(m);
-	struct buf line, want, both;
+	struct buf bf[3], *line = &bf[0], *want = &bf[1], *both = &bf[2];
 	struct board b;
 	int i, j, k, p, su, sd, w, cases = 0, good = 0;
 
 	(void)state;
 	board_init_start(&b, m);
-	buf_init(&line, 1024);
-	buf_init(&want, 1024);
-	buf_init(&both, 1024);
+	gen_bufs(bf);
 	for (i = 0; i < b.nunits; i++) {
 		const struct unit *u = &b.units[i], *other = NULL;
 		prov_id up = m->locs[u->loc].prov;
@@ -515,50 +541,121 @@ test_generated_wording(void **state)
 			o.dest = dest;
 			o.target = LOC_NONE;
 			o.target_power = POWER_NONE;
-			buf_truncate(&want, 0);
-			buf_printf(&want, "%s: ", m->powers[u->power].name);
-			order_format(m, &o, ORDER_SHORT, &want);
+			buf_truncate(want, 0);
+			buf_printf(want, "%s: ", m->powers[u->power].name);
+			order_format(m, &o, ORDER_SHORT, want);
 			snprintf(dname[0], sizeof dname[0], "%s", m->provs[p].abbr);
 			snprintf(dname[1], sizeof dname[1], "%s", m->provs[p].name);
 			slip(m->provs[p].name, dname[2], sizeof dname[2]);
 			for (su = 0; su < 3; su++) {
 				for (sd = 0; sd < 3; sd++) {
 					for (w = 0; w < (int)(sizeof wraps / sizeof wraps[0]); w++) {
-						buf_truncate(&line, 0);
-						buf_printf(&line, "%s%c %s%s%s%s", wraps[w][0], ul, uname[su],
+						buf_truncate(line, 0);
+						buf_printf(line, "%s%c %s%s%s%s", wraps[w][0], ul, uname[su],
 						    wraps[w][1], dname[sd], wraps[w][2]);
 						cases++;
-						good += gen_check(&c, held, buf_str(&line), buf_str(&want), 0);
+						good += gen_check(&c, held, buf_str(line), buf_str(want), 0);
 					}
-					buf_truncate(&line, 0);
-					buf_printf(&line, "our %s in %s moves to %s", uw, uname[su], dname[sd]);
+					buf_truncate(line, 0);
+					buf_printf(line, "our %s in %s moves to %s", uw, uname[su], dname[sd]);
 					cases++;
-					good += gen_check(&c, held, buf_str(&line), buf_str(&want), 0);
+					good += gen_check(&c, held, buf_str(line), buf_str(want), 0);
 					if (other == NULL)
 						continue;
 					/* This move and another power's hold, on one line. */
-					buf_truncate(&line, 0);
-					buf_printf(&line, "%c %s - %s and %c %s H", ul, uname[su], dname[sd],
+					buf_truncate(line, 0);
+					buf_printf(line, "%c %s - %s and %c %s H", ul, uname[su], dname[sd],
 					    unit_letter((enum unit_type)other->type),
 					    m->provs[m->locs[other->loc].prov].abbr);
-					buf_truncate(&both, 0);
-					buf_printf(&both, "%s ; %s: %c %s H", buf_str(&want),
+					buf_truncate(both, 0);
+					buf_printf(both, "%s ; %s: %c %s H", buf_str(want),
 					    m->powers[other->power].name,
 					    unit_letter((enum unit_type)other->type), m->locs[other->loc].name);
 					cases++;
-					good += gen_check(&c, held, buf_str(&line), buf_str(&both), 1);
+					good += gen_check(&c, held, buf_str(line), buf_str(both), 1);
 				}
 			}
 		}
 	}
-	printf("generated wording: %d orders, %d read as meant\n", cases, good);
-	buf_free(&line);
-	buf_free(&want);
-	buf_free(&both);
-	names_free(nm);
-	map_free(m);
-	assert_int_equal(good, cases);
-	assert_true(cases > 5000);
+	gen_end(bf, nm, m, "orders", cases, good, 5000);
+}
+
+/*
+ * Every build of every power in its home centres, in a Winter with all
+ * of them owned and empty, written as pupils write it ("Build A X",
+ * "build an army in X", "B F X", a typing slip, "please", "ok,", two
+ * builds on one line), read for the school game's delegation holding the
+ * power, must be that power's build.
+ */
+static void
+test_generated_builds(void **state)
+{
+	static const char *const wraps[][2] = {
+		{ "Build ", "" }, { "build ", " please" }, { "B ", "" }, { "ok, build ", "" },
+		{ "build ", "." }, { "then build ", "" },
+	};
+	struct map *m = test_load_standard_map();
+	struct names *nm = names_new(m);
+	struct buf bf[3], *line = &bf[0], *want = &bf[1], *both = &bf[2];
+	struct board b;
+	int p, t, sn, w, q, cases = 0, good = 0;
+
+	(void)state;
+	board_init_empty(&b, m->start_year, SEASON_WINTER, PHASE_ADJUSTMENT);
+	for (p = 0; p < m->nprovs; p++)
+		if (m->provs[p].supply && m->provs[p].home != POWER_NONE)
+			b.owner[p] = m->provs[p].home;
+	gen_bufs(bf);
+	for (p = 0; p < m->nprovs; p++) {
+		power_id home = m->provs[p].home, sender;
+		uint32_t held;
+		struct parse_ctx c = { m, nm, &b, POWER_NONE };
+		char name[3][64];
+		if (!m->provs[p].supply || home == POWER_NONE)
+			continue;
+		held = school_held(m, home, &sender);
+		c.power = sender;
+		snprintf(name[0], sizeof name[0], "%s", m->provs[p].abbr);
+		snprintf(name[1], sizeof name[1], "%s", m->provs[p].name);
+		slip(m->provs[p].name, name[2], sizeof name[2]);
+		/* Another home centre of the delegation, not this one's power. */
+		for (q = 0; q < m->nprovs; q++)
+			if (m->provs[q].supply && m->provs[q].home != POWER_NONE &&
+			    m->provs[q].home != home && m->provs[q].terrain == TERRAIN_LAND &&
+			    (m->provs[q].home == sender || (held >> m->provs[q].home & 1u)))
+				break;
+		for (t = UNIT_ARMY; t <= UNIT_FLEET; t++) {
+			const char *tw = t == UNIT_ARMY ? "A" : "F";
+			if (t == UNIT_FLEET && (m->provs[p].terrain == TERRAIN_LAND ||
+			    m->provs[p].ncoasts > 1))
+				continue;	/* inland, or two coasts: the coast must be written */
+			buf_truncate(want, 0);
+			buf_printf(want, "%s: Build %s %s", m->powers[home].name, tw, m->provs[p].abbr);
+			for (sn = 0; sn < 3; sn++) {
+				for (w = 0; w < (int)(sizeof wraps / sizeof wraps[0]); w++) {
+					buf_truncate(line, 0);
+					buf_printf(line, "%s%s %s%s", wraps[w][0], tw, name[sn], wraps[w][1]);
+					cases++;
+					good += gen_check(&c, held, buf_str(line), buf_str(want), 0);
+				}
+				buf_truncate(line, 0);
+				buf_printf(line, "build %s in %s", t == UNIT_ARMY ? "an army" : "a fleet",
+				    name[sn]);
+				cases++;
+				good += gen_check(&c, held, buf_str(line), buf_str(want), 0);
+				if (q == m->nprovs)
+					continue;
+				buf_truncate(line, 0);
+				buf_printf(line, "build %s %s, build a %s", tw, name[sn], m->provs[q].name);
+				buf_truncate(both, 0);
+				buf_printf(both, "%s ; %s: Build A %s", buf_str(want),
+				    m->powers[m->provs[q].home].name, m->provs[q].abbr);
+				cases++;
+				good += gen_check(&c, held, buf_str(line), buf_str(both), 1);
+			}
+		}
+	}
+	gen_end(bf, nm, m, "builds", cases, good, 500);
 }
 
 /* ------------------------------------------------------ names.c tests -- */
@@ -761,6 +858,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_edit_distance),
 		cmocka_unit_test(test_golden),
 		cmocka_unit_test(test_generated_wording),
+		cmocka_unit_test(test_generated_builds),
 		cmocka_unit_test(test_variant_orders_not_adjudicated),
 		cmocka_unit_test(test_order_size),
 	};
