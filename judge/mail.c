@@ -50,6 +50,8 @@ struct mail {
 	struct late_lines late;	/* the orders refused, for the note on late orders */
 	size_t note_at;		/* where a note on late orders goes in the reply */
 	bool misdated;		/* the orders under the last date line are for another phase */
+	power_id heading;	/* the power a heading line named ("Austria:"), whose orders
+				 * follow; POWER_NONE: the GAME line's */
 };
 
 /* Mail that gets no reply (a bounce, an automatic reply, a list, our own):
@@ -288,7 +290,8 @@ mail_order(struct mail *ml, const struct body_line *bl)
 		ml->late.dated = true;
 		return;
 	}
-	switch (ordering_take(g, ml->id.power, bl->text, bl->len, &ml->reply)) {
+	switch (ordering_take_headed(g, ml->id.power, &ml->heading, bl->text, bl->len,
+	    &ml->reply)) {
 	case TAKE_CHAT:
 		buf_truncate(&ml->reply, ml->echo.mark);
 		ignored_add(&ml->ign, bl->text, bl->len);
@@ -439,6 +442,7 @@ handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool h
 	ml.now = now;
 	ml.host = host;
 	ml.id.power = POWER_NONE;
+	ml.heading = POWER_NONE;
 	buf_init(&ml.reply, OUTBOUND_TEXT_MAX);
 	buf_init(&ml.ign.quotes, 1024);
 	press_init(&ml.pr);

@@ -54,7 +54,7 @@ command_tried(const char *line, size_t len)
 }
 
 /* True when line is plainly not an order on g's board (a greeting, a name,
- * thanks) and no command tried either. */
+ * thanks; a heading, "Orders for England:") and no command tried either. */
 bool
 ordering_chat(const struct game *g, const char *line, size_t len)
 {
@@ -63,12 +63,14 @@ ordering_chat(const struct game *g, const char *line, size_t len)
 	struct parse_result r;
 
 	order_parse(&c, line, len, &r);
-	return r.verdict == VERDICT_REFUSED && r.chat && !command_tried(line, len);
+	return (r.verdict == VERDICT_REFUSED && r.chat && !command_tried(line, len)) ||
+	    (r.verdict == VERDICT_BLANK && r.heading != POWER_NONE);
 }
 
-/* A date line above orders ("Spring 1935", "Fall 1935:"; the MUNA rules
- * want every set of orders dated): 1 when line is one, *same saying whether
- * it names the game's phase (Winter adjustments may be dated Fall). */
+/* A date line above orders ("Spring 1935", "Fall 1935:", "Orders for
+ * Spring 1935:"; the MUNA rules want every set of orders dated): 1 when
+ * line is one, *same saying whether it names the game's phase (Winter
+ * adjustments may be dated Fall). */
 int
 ordering_date(const struct game *g, const char *line, size_t len, bool *same)
 {
@@ -81,6 +83,11 @@ ordering_date(const struct game *g, const char *line, size_t len, bool *same)
 
 	while (len > 0 && (line[len - 1] == ':' || line[len - 1] == '.'))
 		len--;
+	for (i = 0; i < 2; i++)	/* "Orders for Spring 1901:" */
+		if (len > 11 && (str_prefix_nocase(line, i ? "orders of " : "orders for "))) {
+			line += i ? 10 : 11;
+			len -= i ? 10 : 11;
+		}
 	if (len == 0 || len >= sizeof buf)
 		return 0;
 	memcpy(buf, line, len);
@@ -97,31 +104,6 @@ ordering_date(const struct game *g, const char *line, size_t len, bool *same)
 	*same = y == g->board.year && (seasons[i] == g->board.season ||
 	    (seasons[i] == SEASON_FALL && g->board.season == SEASON_WINTER));
 	return 1;
-}
-
-/* The power whose unit an order names (a build: whose home centre it is
- * in), or POWER_NONE. */
-static power_id
-order_owner(const struct game *g, const struct order *o)
-{
-	const struct map *m = g->map;
-	const struct board *b = &g->board;
-	prov_id pr;
-	int i;
-
-	if (o->loc == LOC_NONE || o->kind == ORDER_REVIVE || o->kind == ORDER_WAIVE)
-		return POWER_NONE;
-	pr = m->locs[o->loc].prov;
-	if (o->kind == ORDER_BUILD)
-		return m->provs[pr].home;
-	if (b->phase == PHASE_RETREAT) {
-		for (i = 0; i < b->ndislodged; i++)
-			if (m->locs[b->dislodged[i].unit.loc].prov == pr)
-				return b->dislodged[i].unit.power;
-		return POWER_NONE;
-	}
-	i = board_unit_in(b, m, pr);
-	return i < 0 ? POWER_NONE : b->units[i].power;
 }
 
 /* Refuse a line that is not an order at all (r.not_order): a misspelt
@@ -213,28 +195,71 @@ keep_order(struct game *g, power_id p, const struct parse_result *r, struct buf 
 	return TAKE_DONE;
 }
 
-/* Take one order line from power p. Appends the verdict to reply; returns
- * what the line was (enum taken). */
+/* The powers held together with p, besides p, as a set (bit q for q). */
+static uint32_t
+held_with(const struct game *g, power_id p)
+{
+	uint32_t held = 0;
+	int q;
+
+	for (q = 0; q < g->map->npowers && q < 32; q++)
+		if (q != p && game_held_together(g, p, (power_id)q))
+			held |= 1u << q;
+	return held;
+}
+
+/* A heading line naming power h ("Austria:"): the orders below are h's
+ * when p's delegation holds it. */
+static enum taken
+take_heading(struct game *g, power_id p, power_id h, power_id *heading, struct buf *reply)
+{
+	if (!game_held_together(g, p, h)) {
+		buf_printf(reply, "  REFUSED: you do not play %s\n", g->map->powers[h].name);
+		return TAKE_REFUSED;
+	}
+	*heading = h;
+	return TAKE_DONE;
+}
+
 enum taken
-ordering_take(struct game *g, power_id p, const char *line, size_t len,
+ordering_take_headed(struct game *g, power_id p, power_id *heading, const char *line, size_t len,
     struct buf *reply)
 {
 	struct board plain;
-	struct parse_ctx c = { g->map, g->names, game_parse_board(g, &plain), p };
+	power_id by = *heading != POWER_NONE ? *heading : p;
+	struct parse_ctx c = { g->map, g->names, game_parse_board(g, &plain), by };
 	struct parse_result r;
+	enum taken t = TAKE_DONE;
+	int k;
 
-	order_parse(&c, line, len, &r);
-	if (r.verdict == VERDICT_ACCEPTED || r.verdict == VERDICT_CORRECTED) {
-		/* A delegation holding several powers: the unit (or, for a build,
-		 * the home centre) decides whose order it is. */
-		power_id owner = order_owner(g, &r.order);
-		if (owner != POWER_NONE && owner != p && game_held_together(g, p, owner)) {
-			p = c.power = owner;
-			order_parse(&c, line, len, &r);
-		}
-	}
+	/* A delegation holding several powers: a misspelt place is read by
+	 * all their units, and the unit (or, for a build, the home centre)
+	 * decides whose order it is. */
+	order_parse_held(&c, held_with(g, by), line, len, &r);
+	if (r.verdict == VERDICT_BLANK && r.heading != POWER_NONE)
+		return take_heading(g, p, r.heading, heading, reply);
 	if (r.verdict == VERDICT_BLANK)
 		return TAKE_DONE;
+	if (r.verdict == VERDICT_REFUSED && r.nparts > 0) {
+		/* "build a berlin, build f kiel": each part a whole order, a
+		 * refusal naming its part */
+		for (k = 0; k < r.nparts; k++) {
+			const char *part = line + r.part[k].off, *said;
+			struct buf one;
+			buf_init(&one, 4096);
+			if (ordering_take_headed(g, p, heading, part, r.part[k].len, &one) ==
+			    TAKE_REFUSED)
+				t = TAKE_REFUSED;
+			said = buf_str(&one);
+			if (strncmp(said, "  REFUSED: ", strlen("  REFUSED: ")) == 0)
+				buf_printf(reply, "  REFUSED: \"%.*s\": %s", (int)r.part[k].len,
+				    part, said + strlen("  REFUSED: "));
+			else
+				buf_puts(reply, said);
+			buf_free(&one);
+		}
+		return t;
+	}
 	if (r.verdict == VERDICT_REFUSED && r.chat && !command_tried(line, len))
 		return TAKE_CHAT;
 	if (r.verdict == VERDICT_REFUSED && r.not_order)
@@ -243,13 +268,22 @@ ordering_take(struct game *g, power_id p, const char *line, size_t len,
 		buf_printf(reply, "  REFUSED: %s\n", r.note);
 		return TAKE_REFUSED;
 	}
-	if (r.order.power != p) {
+	if (r.order.power != by && !(r.order.power != POWER_NONE &&
+	    game_held_together(g, by, r.order.power))) {
 		buf_printf(reply, "  REFUSED: that is an order for %s; you play %s\n",
 		    r.order.power == POWER_NONE ? "nobody" : g->map->powers[r.order.power].name,
-		    g->map->powers[p].name);
+		    g->map->powers[by].name);
 		return TAKE_REFUSED;
 	}
-	return keep_order(g, p, &r, reply);
+	return keep_order(g, r.order.power == POWER_NONE ? by : r.order.power, &r, reply);
+}
+
+enum taken
+ordering_take(struct game *g, power_id p, const char *line, size_t len, struct buf *reply)
+{
+	power_id heading = POWER_NONE;
+
+	return ordering_take_headed(g, p, &heading, line, len, reply);
 }
 
 /* Orders that come this soon after a phase was decided may have been

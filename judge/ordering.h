@@ -17,15 +17,23 @@ enum taken {
 				 * nothing appended, the caller lists it as ignored */
 };
 
-/* Take one order line from power p. Appends the verdict to reply; returns
- * what the line was (enum taken). */
+/* Take one order line from power p's delegation: a line of several
+ * whole orders ("build a berlin, build f kiel") gives each. A heading
+ * ("Austria:") naming one of its powers sets *heading, the power whose
+ * orders follow (POWER_NONE: p's; it decides orders naming no unit, as
+ * Waive); a unit or home centre decides the others. Appends the verdicts
+ * to reply; returns what the line was (enum taken). */
+enum taken ordering_take_headed(struct game *g, power_id p, power_id *heading, const char *line,
+    size_t len, struct buf *reply);
+/* ordering_take_headed for a line on its own, under no heading. */
 enum taken ordering_take(struct game *g, power_id p, const char *line, size_t len,
     struct buf *reply);
 /* True when line is plainly not an order on g's board (a greeting, a name,
- * thanks) and no command tried either. */
+ * thanks; a heading, "Orders for England:") and no command tried either. */
 bool ordering_chat(const struct game *g, const char *line, size_t len);
-/* A date line above orders ("Spring 1935", "Fall 1935:"): 1 when line is
- * one, *same saying whether it names the game's phase. */
+/* A date line above orders ("Spring 1935", "Fall 1935:", "Orders for
+ * Spring 1935:"): 1 when line is one, *same saying whether it names the
+ * game's phase. */
 int ordering_date(const struct game *g, const char *line, size_t len, bool *same);
 /* The order lines a message had refused, kept to tell whether they were
  * meant for the phase decided just before. */

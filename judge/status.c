@@ -209,7 +209,7 @@ status_orders(const struct game *g, power_id p, struct buf *out)
 	const struct delegation *d = &g->del[p];
 	const struct board *b = &g->board;
 	char ph[48];
-	int i, k;
+	int i, k, n;
 
 	buf_printf(out, "Your orders for %s:\n", phase_format(b, ph, sizeof ph));
 	if (b->phase == PHASE_ADJUSTMENT) {
@@ -230,10 +230,11 @@ status_orders(const struct game *g, power_id p, struct buf *out)
 	} else if (g->rules.insurrection && b->phase == PHASE_MOVEMENT && board_eliminated(b, m, p)) {
 		buf_puts(out, "  (no revival order: \"Revive: <home centres, most wanted first>\")\n");
 	}
-	for (i = 0; i < (b->phase == PHASE_MOVEMENT ? b->nunits : b->ndislodged); i++) {
+	for (i = 0, n = 0; i < (b->phase == PHASE_MOVEMENT ? b->nunits : b->ndislodged); i++) {
 		const struct unit *u = listed_unit(b, i);
 		if (u->power != p)
 			continue;
+		n++;
 		k = unit_order(g, d, i);
 		buf_puts(out, "  ");
 		if (k < d->norders) {
@@ -247,6 +248,8 @@ status_orders(const struct game *g, power_id p, struct buf *out)
 		}
 		buf_putc(out, '\n');
 	}
+	if (n == 0 && b->phase == PHASE_RETREAT)
+		buf_printf(out, "  %s has no units to retreat.\n", m->powers[p].name);
 }
 
 /* What an eliminated power can do (MUNA, judge/systems/MUNA.md). */

@@ -148,6 +148,8 @@ classify(const char *s, size_t len, const char **args, size_t *args_len)
 	for (i = 0; i < sizeof table / sizeof table[0]; i++) {
 		if (!word_is(w1, n1, table[i].word))
 			continue;
+		if (table[i].cmd == CMD_ORDERS && (word_is(w2, n2, "for") || word_is(w2, n2, "of")))
+			return CMD_NONE;	/* "Orders for Austria:": a heading above orders */
 		if (table[i].second) {
 			if (!word_is(w2, n2, table[i].second))
 				continue;

@@ -6,7 +6,10 @@
  *
  * 1. Lexing: fold the line to lower-case ASCII (names_fold) and cut it into
  *    words and symbols (dash/arrow, colon, brackets, slash, comma). '#'
- *    starts a comment; "please" is dropped; a dot separates words. Each
+ *    starts a comment; "please" is dropped; a dot separates words.
+ *    Politeness ("ok", "thanks", "instead") is passed over at the order's
+ *    ends, "instead of ..." cut off with a note, and a power's name alone
+ *    is a heading. Each
  *    word's keyword is looked up once, here. A dash between two words
  *    without blanks is "tight", so "Mid-Atlantic" can still be one name.
  *
@@ -72,6 +75,8 @@ enum kw {
 	KW_INSURRECTION,
 	KW_EMBARK,	/* Realpolitik */
 	KW_LAND,
+	KW_POLITE,	/* ok, pls, thanks, instead, also: nothing to the order,
+			   read only at its beginning or end */
 };
 
 struct kwent {
@@ -85,7 +90,8 @@ struct kwent {
 /* Keywords by first letter: a lookup compares a handful of strings. */
 static const struct kwent kw_a[] = {
 	K("a", KW_ARMY), K("aboard", KW_EMBARK), K("advance", KW_MOVE),
-	K("advances", KW_MOVE), K("an", KW_ARTICLE), K("and", KW_AND), K("armies", KW_ARMY),
+	K("advances", KW_MOVE), K("also", KW_POLITE), K("an", KW_ARTICLE), K("and", KW_AND),
+	K("armies", KW_ARMY),
 	K("army", KW_ARMY), K("ashore", KW_LAND), K("at", KW_FILLER), K("attack", KW_MOVE),
 	K("attacking", KW_MOVE), K("attacks", KW_MOVE), { NULL, 0, 0 } };
 static const struct kwent kw_b[] = {
@@ -110,14 +116,18 @@ static const struct kwent kw_h[] = {
 	K("h", KW_HOLD), K("hld", KW_HOLD), K("hold", KW_HOLD), K("holding", KW_HOLD),
 	K("holds", KW_HOLD), { NULL, 0, 0 } };
 static const struct kwent kw_i[] = {
-	K("in", KW_FILLER), K("insurrection", KW_INSURRECTION), K("into", KW_MOVE),
+	K("in", KW_FILLER), K("instead", KW_POLITE), K("insurrection", KW_INSURRECTION),
+	K("into", KW_MOVE),
 	K("invade", KW_MOVE), K("invades", KW_MOVE), { NULL, 0, 0 } };
 static const struct kwent kw_l[] = {
 	K("land", KW_LAND), K("landing", KW_LAND), K("lands", KW_LAND), { NULL, 0, 0 } };
 static const struct kwent kw_m[] = {
 	K("m", KW_MOVE), K("move", KW_MOVE), K("moves", KW_MOVE), K("moving", KW_MOVE),
 	K("mv", KW_MOVE), K("my", KW_FILLER), { NULL, 0, 0 } };
-static const struct kwent kw_o[] = { K("of", KW_FOLLOW), K("on", KW_FOLLOW), { NULL, 0, 0 } };
+static const struct kwent kw_o[] = {
+	K("of", KW_FOLLOW), K("ok", KW_POLITE), K("okay", KW_POLITE), K("on", KW_FOLLOW),
+	K("our", KW_FILLER), { NULL, 0, 0 } };
+static const struct kwent kw_p[] = { K("pls", KW_POLITE), K("plz", KW_POLITE), { NULL, 0, 0 } };
 static const struct kwent kw_r[] = {
 	K("r", KW_RETREAT), K("reclaim", KW_REVIVE), K("rem", KW_REMOVE),
 	K("remove", KW_REMOVE), K("removes", KW_REMOVE), K("ret", KW_RETREAT),
@@ -129,17 +139,19 @@ static const struct kwent kw_s[] = {
 	K("supp", KW_SUPPORT), K("support", KW_SUPPORT), K("supporting", KW_SUPPORT),
 	K("supports", KW_SUPPORT), { NULL, 0, 0 } };
 static const struct kwent kw_t[] = {
-	K("the", KW_FILLER), K("then", KW_AND), K("to", KW_MOVE), K("towards", KW_FOLLOW),
+	K("thank", KW_POLITE), K("thanks", KW_POLITE), K("the", KW_FILLER), K("then", KW_AND),
+	K("thx", KW_POLITE), K("to", KW_MOVE), K("towards", KW_FOLLOW),
 	K("transport", KW_CONVOY), K("transports", KW_CONVOY), { NULL, 0, 0 } };
 static const struct kwent kw_u[] = { K("unit", KW_FILLER), { NULL, 0, 0 } };
 static const struct kwent kw_v[] = { K("via", KW_VIA), { NULL, 0, 0 } };
 static const struct kwent kw_w[] = {
 	K("waive", KW_WAIVE), K("waived", KW_WAIVE), K("waives", KW_WAIVE),
 	K("will", KW_FILLER), { NULL, 0, 0 } };
+static const struct kwent kw_y[] = { K("you", KW_POLITE), { NULL, 0, 0 } };
 
 static const struct kwent *const keywords[26] = {
 	kw_a, kw_b, kw_c, kw_d, kw_e, kw_f, kw_g, kw_h, kw_i, NULL, NULL, kw_l, kw_m,
-	NULL, kw_o, NULL, NULL, kw_r, kw_s, kw_t, kw_u, kw_v, kw_w, NULL, NULL, NULL,
+	NULL, kw_o, kw_p, NULL, kw_r, kw_s, kw_t, kw_u, kw_v, kw_w, NULL, kw_y, NULL,
 };
 
 static uint8_t
@@ -303,6 +315,8 @@ struct reading {
 	uint8_t via;
 	uint8_t route;			/* places between unit and destination */
 	uint8_t support_hold;		/* support of a hold (no destination) */
+	uint8_t bare;			/* a hold written as the unit alone ("A Par") */
+	uint8_t heading;		/* the power alone ("Austria:"): whose orders follow */
 	uint8_t nprefs;
 	char power_note[96];
 	struct slot unit, target, dest;
@@ -312,6 +326,7 @@ struct reading {
 
 struct gp {
 	const struct parse_ctx *c;
+	uint32_t held;			/* the sender's other powers (order_parse_held) */
 	const struct lex *lx;
 	struct reading *rd;
 	int i;
@@ -343,12 +358,31 @@ kind_at(const struct gp *g, int ahead, enum tk kind)
 	return t != NULL && t->kind == kind;
 }
 
+/* Are the tokens from k on only words of politeness and commas ("ok",
+ * "thanks", "instead")? */
+static int
+polite_from(const struct lex *lx, int k)
+{
+	for (; k < lx->n; k++)
+		if (lx->t[k].kind != TK_COMMA && lx->t[k].kw != KW_POLITE)
+			return 0;
+	return 1;
+}
+
+/* Is t the word "orders" or "order"? */
+static int
+orders_word(const struct tok *t)
+{
+	return t->kind == TK_WORD && (strcmp(t->s, "orders") == 0 || strcmp(t->s, "order") == 0);
+}
+
+/* The end of the order: the line's, a comma, or only politeness left. */
 static int
 at_end(const struct gp *g)
 {
 	const struct tok *t = peek(g, 0);
 
-	return t == NULL || t->kind == TK_COMMA;
+	return t == NULL || t->kind == TK_COMMA || (t->kw == KW_POLITE && polite_from(g->lx, g->i));
 }
 
 __attribute__((format(printf, 2, 3))) static int
@@ -370,11 +404,22 @@ option_on(const struct gp *g, const char *name)
 	return map_option_on(g->c->m, name);
 }
 
-/* The power whose units the order is about: written, else the sender. */
-static power_id
-reading_power(const struct gp *g)
+/* The powers whose units and centres are the sender's, as a set (bit q
+ * for power q; 0: anyone's): the power written, else the sender's power
+ * and the others it holds, else (the sender unknown) any. */
+static uint32_t
+own_set(const struct parse_ctx *c, uint32_t held, const struct reading *rd)
 {
-	return g->rd->explicit_power ? g->rd->power : g->c->power;
+	if (rd->explicit_power)
+		return rd->power == POWER_NONE ? 0 : 1u << rd->power;
+	return c->power == POWER_NONE ? 0 : held | 1u << c->power;
+}
+
+/* Is pw in the set own (0: anyone)? */
+static int
+own_has(uint32_t own, power_id pw)
+{
+	return own == 0 || (pw != POWER_NONE && pw < 32 && (own >> pw & 1u));
 }
 
 static enum phase_type
@@ -426,14 +471,15 @@ unit_in(const struct parse_ctx *c, prov_id p, uint8_t t)
 	return find_unit(c, p, t, ctx_phase(c) == PHASE_RETREAT);
 }
 
-/* Could power pw build in p now (an owned, empty home centre)? POWER_NONE: any power. */
+/* Could one of the powers own build in p now (an owned, empty home
+ * centre)? own 0: any power. */
 static int
-build_site(const struct parse_ctx *c, prov_id p, power_id pw)
+build_site(const struct parse_ctx *c, prov_id p, uint32_t own)
 {
 	const struct province *pr = &c->m->provs[p];
 	power_id home = pr->home;
 
-	return pr->supply && home != POWER_NONE && (pw == POWER_NONE || home == pw) &&
+	return pr->supply && home != POWER_NONE && own_has(own, home) &&
 	    c->b->owner[p] == home && find_unit(c, p, UNIT_NONE, 0) == NULL;
 }
 
@@ -444,7 +490,7 @@ site_candidates(struct gp *g, const char *key, int build, struct slot *s)
 {
 	const struct parse_ctx *c = g->c;
 	const struct board *b = c->b;
-	power_id pw = reading_power(g);
+	uint32_t own = own_set(c, g->held, g->rd);
 	size_t len = strlen(key);
 	int limit = len < 3 ? 0 : (int)len / 2, i, n, dislodged;
 
@@ -454,7 +500,7 @@ site_candidates(struct gp *g, const char *key, int build, struct slot *s)
 	if (build) {
 		for (i = 0; i < c->m->nprovs; i++) {
 			int d;
-			if (!build_site(c, (prov_id)i, pw))
+			if (!build_site(c, (prov_id)i, own))
 				continue;
 			d = names_province_distance(c->names, (prov_id)i, key, limit);
 			if (d <= limit)
@@ -469,7 +515,7 @@ site_candidates(struct gp *g, const char *key, int build, struct slot *s)
 		const struct unit *u = nth_unit(b, dislodged, i);
 		prov_id p = c->m->locs[u->loc].prov;
 		int d;
-		if (pw != POWER_NONE && u->power != pw)
+		if (!own_has(own, u->power))
 			continue;
 		d = names_province_distance(c->names, p, key, limit);
 		if (d <= limit)
@@ -779,6 +825,10 @@ parse_place(struct gp *g, struct slot *s, int flags)
 	}
 	if (lx->t[start].kw != KW_NONE && lx->t[start].kw != KW_NUMBER)
 		return gfail(g, "expected a place, not \"%s\"", lx->t[start].s);
+	if (strcmp(lx->t[start].s, "his") == 0 || strcmp(lx->t[start].s, "her") == 0 ||
+	    strcmp(lx->t[start].s, "their") == 0 || strcmp(lx->t[start].s, "its") == 0)
+		return gfail(g, "\"%s\" does not say whose unit it is: write the unit itself, "
+		    "as \"A Vie - Tri\"", lx->t[start].s);
 	if (start == 0 && g->err[0] == '\0')
 		g->first_unknown = 1;
 	return fail_unknown(g, start);
@@ -1084,6 +1134,7 @@ parse_action(struct gp *g, struct reading *rd)
 	k = kw_at(g, 0);
 	if (at_end(g) || kind_at(g, 0, TK_LPAREN)) {
 		rd->kind = ORDER_HOLD;
+		rd->bare = 1;
 		return 0;
 	}
 	switch (k) {
@@ -1171,8 +1222,20 @@ parse_power(struct gp *g, struct reading *rd)
 		}
 	}
 	if (w <= 5) {
-		join_words(g->lx, g->i, g->i + w, key, sizeof key);
+		int b = g->i, e = g->i + w;
+		size_t kl;
+		if (e - b > 2 && orders_word(&g->lx->t[b]) &&
+		    (strcmp(g->lx->t[b + 1].s, "for") == 0 || strcmp(g->lx->t[b + 1].s, "of") == 0))
+			b += 2;	/* "Orders for Austria:" */
+		if (e - b > 1 && orders_word(&g->lx->t[e - 1]))
+			e--;	/* "Austria orders:" */
+		kl = join_words(g->lx, b, e, key, sizeof key);
 		np = names_powers(g->c->names, key, pc);
+		if (np == 0 && e - b == 1 && kl > 3 && key[kl - 1] == 's') {
+			key[kl - 1] = '\0';	/* "Austria's orders:" */
+			np = names_powers(g->c->names, key, pc);
+			key[kl - 1] = 's';
+		}
 		if (np == 0)
 			np = names_powers_prefix(g->c->names, key, pc);
 		if (np == 0) {
@@ -1286,6 +1349,10 @@ parse_reading(struct gp *g, struct reading *rd)
 	skip_list_marker(g);
 	if (parse_power(g, rd) < 0)
 		return -1;
+	if (rd->explicit_power && polite_from(g->lx, g->i)) {
+		rd->heading = 1;	/* "Austria:" above Austria's orders */
+		return 0;
+	}
 	if (at_end(g))
 		return gfail(g, "no order after the power name");
 	k = kw_at(g, 0);
@@ -1367,7 +1434,8 @@ struct interp {
 	const struct parse_ctx *c;
 	const struct reading *rd;
 	enum phase_type phase;
-	power_id power;
+	power_id power;		/* the sender's (or the written) power */
+	uint32_t own;		/* the powers whose units are the sender's (own_set) */
 };
 
 /* Is there a chain of fleets at sea from coastal province a to coastal b? */
@@ -1455,7 +1523,7 @@ plausible(const struct interp *in, prov_id up, prov_id tp, prov_id dp, const str
 		return FIT_OK;
 	case ORDER_BUILD:
 		if (!m->provs[up].supply || m->provs[up].home == POWER_NONE ||
-		    (in->power != POWER_NONE && m->provs[up].home != in->power))
+		    !own_has(in->own, m->provs[up].home))
 			return FIT_NOT_HOME;
 		if (c->b->owner[up] != m->provs[up].home)
 			return FIT_NOT_OWNED;
@@ -1467,7 +1535,7 @@ plausible(const struct interp *in, prov_id up, prov_id tp, prov_id dp, const str
 	*unit = u;
 	if (u == NULL)
 		return FIT_NO_UNIT;
-	if (in->power != POWER_NONE && u->power != in->power)
+	if (!own_has(in->own, u->power))
 		return FIT_FOREIGN;
 	switch (rd->kind) {
 	case ORDER_MOVE:
@@ -1578,6 +1646,7 @@ fit_explain(const struct interp *in, enum fit f, prov_id up, prov_id tp, prov_id
 	const struct map *m = in->c->m;
 	const struct unit *u = up != PROV_NONE ? unit_in(in->c, up, in->rd->type) : NULL;
 	const char *un = up != PROV_NONE ? m->provs[up].name : "?";
+	int several;
 
 	switch (f) {
 	case FIT_NO_UNIT:
@@ -1606,9 +1675,10 @@ fit_explain(const struct interp *in, enum fit f, prov_id up, prov_id tp, prov_id
 		snprintf(out, size, "only a fleet at sea convoys, and only armies");
 		break;
 	case FIT_NOT_HOME:
+		several = (in->own & (in->own - 1)) != 0;
 		snprintf(out, size, "%s is not a home centre%s%s", un,
-		    in->power != POWER_NONE ? " of " : "",
-		    in->power != POWER_NONE ? m->powers[in->power].name : "");
+		    in->power == POWER_NONE ? "" : several ? " of your powers" : " of ",
+		    in->power == POWER_NONE || several ? "" : m->powers[in->power].name);
 		break;
 	case FIT_NOT_OWNED:
 		snprintf(out, size, "%s is not owned by its home power", un);
@@ -1785,10 +1855,12 @@ fleet_coast(const struct parse_ctx *c, const struct slot *sd, prov_id dp, struct
  * Fill r->order from the reading. Returns 0, or -1 having set a refusal.
  */
 static int
-interpret(const struct parse_ctx *c, const struct reading *rd, struct parse_result *r)
+interpret(const struct parse_ctx *c, uint32_t held, const struct reading *rd,
+    struct parse_result *r)
 {
 	const struct map *m = c->m;
-	struct interp in = { c, rd, ctx_phase(c), rd->explicit_power ? rd->power : c->power };
+	struct interp in = { c, rd, ctx_phase(c), rd->explicit_power ? rd->power : c->power,
+		own_set(c, held, rd) };
 	const struct slot *su = &rd->unit, *st = &rd->target, *sd = &rd->dest;
 	int nu = su->used ? su->n : 1, nt = st->used ? st->n : 1, nd = sd->used ? sd->n : 1;
 	int iu, it, id, best = 1 << 30, nbest = 0, bu = 0, bt = 0, bd = 0;
@@ -1929,8 +2001,8 @@ interpret(const struct parse_ctx *c, const struct reading *rd, struct parse_resu
 				note_add(r->note, "the fleet in %s is on the %s", m->provs[up].name,
 				    m->locs[un->loc].coast_name);
 			o->type = un->type;
-			if (in.power == POWER_NONE)
-				o->power = un->power;
+			if (own_has(in.own, un->power))
+				o->power = un->power;	/* a delegation's: the unit decides */
 		} else {
 			o->loc = m->provs[up].loc;
 			if (su->coast[0]) {
@@ -1992,7 +2064,7 @@ interpret(const struct parse_ctx *c, const struct reading *rd, struct parse_resu
 			o->dest = m->provs[up].loc;
 		break;
 	case ORDER_BUILD:
-		if (o->power == POWER_NONE)
+		if (o->power == POWER_NONE || own_has(in.own, m->provs[up].home))
 			o->power = m->provs[up].home;	/* only its home power builds there */
 		if (o->type == UNIT_NONE) {
 			/* DATC 4.C.3 (c): army inland, fleet when a coast is named. */
@@ -2061,11 +2133,22 @@ remark(const struct gp *g, struct parse_result *r)
 	const struct tok *t = g->i + 1 < lx->n ? &lx->t[g->i + 1] : NULL;
 	struct name_cand one[1];
 	char text[64];
+	int k, depth = 0;
 
 	if (t && t->kind == TK_WORD && (t->kw != KW_NONE ||
 	    names_province_exactn(g->c->names, t->s, t->len, one))) {
 		refuse(r, "did not understand \"(%s\": write the whole order without brackets",
 		    t->s);
+		return -1;
+	}
+	for (k = g->i; k < lx->n; k++) {
+		depth += lx->t[k].kind == TK_LPAREN ? 1 : lx->t[k].kind == TK_RPAREN ? -1 : 0;
+		if (depth == 0)
+			break;
+	}
+	if (k + 1 < lx->n && !polite_from(lx, k + 1)) {
+		/* "A Par - Bur (as agreed), A Mar - Spa": more after the remark */
+		refuse(r, "did not understand \"%s\" after the brackets", lx->t[k + 1].s);
 		return -1;
 	}
 	join_words(lx, g->i, lx->n, text, sizeof text);
@@ -2120,6 +2203,8 @@ chat_line(const struct parse_ctx *c, const char *line, size_t len)
 
 	if (lex_line(line, len, &lx) != LEX_OK || lx.n == 0)
 		return 0;
+	if (lx.t[0].kind == TK_WORD && polite_from(&lx, 0))
+		return 1;	/* "ok", "thanks" */
 	/* "Xyz": a word alone as short as an abbreviation. */
 	if (lx.n == 1 && lx.t[0].kind == TK_WORD && lx.t[0].len <= 3)
 		return 0;
@@ -2140,28 +2225,212 @@ chat_line(const struct parse_ctx *c, const char *line, size_t len)
 	return 1;
 }
 
-static void parse_line(const struct parse_ctx *c, const char *line, size_t len,
+static void parse_line(const struct parse_ctx *c, uint32_t held, const char *line, size_t len,
     struct parse_result *r);
+
+/*
+ * A heading without a colon, the whole line: "Austria", "AUSTRIA -",
+ * "Austria's orders:", "Austrian orders", "Orders for Austria". The power,
+ * or POWER_NONE when the line is something else (a one-word power that is
+ * also a place is the place).
+ */
+static power_id
+heading_words(const struct parse_ctx *c, const struct lex *lx)
+{
+	int i = 0, n = lx->n, k;
+	char key[3 * TOKLEN + 3];
+	struct name_cand one[1];
+	power_id pw = POWER_NONE;
+	size_t kl;
+
+	while (n > 0 && (lx->t[n - 1].kind == TK_COLON || lx->t[n - 1].kind == TK_DASH))
+		n--;
+	if (n > 0 && orders_word(&lx->t[n - 1]))
+		n--;
+	if (i < n && orders_word(&lx->t[i])) {
+		i++;
+		if (i < n && (strcmp(lx->t[i].s, "for") == 0 || strcmp(lx->t[i].s, "of") == 0))
+			i++;
+	}
+	if (n - i < 1 || n - i > 3)
+		return POWER_NONE;
+	for (k = i; k < n; k++)
+		if (lx->t[k].kind != TK_WORD || lx->t[k].kw != KW_NONE)
+			return POWER_NONE;
+	kl = join_words(lx, i, n, key, sizeof key);
+	if (names_province_exactn(c->names, key, kl, one) > 0)
+		return POWER_NONE;
+	pw = names_power_exact(c->names, key);
+	if (pw == POWER_NONE && kl > 3 && key[kl - 1] == 's') {
+		key[kl - 1] = '\0';	/* "Austria's", the apostrophe dropped */
+		pw = names_power_exact(c->names, key);
+	}
+	return pw;
+}
+
+/*
+ * Words that say nothing about the order, at its beginning ("ok, A Par -
+ * Bur", "then A Par - Bur", "and ...") are dropped; "instead of holding"
+ * at its end is cut off, its words into cut (size bytes) for the note.
+ */
+static void
+trim_words(struct lex *lx, char *cut, size_t size)
+{
+	int k = 0, i;
+
+	cut[0] = '\0';
+	for (i = 1; i + 1 < lx->n; i++)
+		if (lx->t[i].kind == TK_WORD && strcmp(lx->t[i].s, "instead") == 0 &&
+		    lx->t[i + 1].kind == TK_WORD && strcmp(lx->t[i + 1].s, "of") == 0) {
+			join_words(lx, i, lx->n, cut, size);
+			lx->n = i;
+			break;
+		}
+	while (k < lx->n && lx->t[k].kind == TK_WORD && (lx->t[k].kw == KW_AND ||
+	    strcmp(lx->t[k].s, "ok") == 0 || strcmp(lx->t[k].s, "okay") == 0 ||
+	    strcmp(lx->t[k].s, "also") == 0 || strcmp(lx->t[k].s, "instead") == 0)) {
+		k++;
+		while (k < lx->n && (lx->t[k].kind == TK_COMMA || lx->t[k].kind == TK_COLON))
+			k++;
+	}
+	if (k == 0 || k >= lx->n || polite_from(lx, k))
+		return;	/* "ok" alone: not an order at all */
+	for (i = k; i < lx->n && lx->t[i].kind != TK_DASH && !order_word(&lx->t[i]) &&
+	    lx->t[i].kw != KW_ARMY && lx->t[i].kw != KW_FLEET; i++)
+		;
+	if (i == lx->n)
+		return;	/* "ok a lot": an order word or an arrow must follow */
+	memmove(lx->t, lx->t + k, (size_t)(lx->n - k) * sizeof lx->t[0]);
+	lx->n -= k;
+}
+
+/* Is line[i] the start of the separating word w (blanks or punctuation
+ * around it)? */
+static int
+sep_word(const char *line, size_t len, size_t i, const char *w)
+{
+	size_t n = strlen(w), k;
+
+	if (i + n > len || (i > 0 && CLASS(line[i - 1]) == C_ALNUM) ||
+	    (i + n < len && CLASS(line[i + n]) == C_ALNUM))
+		return 0;
+	for (k = 0; k < n; k++)
+		if (str_lc(line[i + k]) != w[k])
+			return 0;
+	return 1;
+}
+
+/*
+ * A line refused as one order that is several, separated by commas,
+ * semicolons, "and" or "then" outside brackets: when each part reads as
+ * a whole order, r->nparts and r->part say where they are; when two or
+ * more parts read as orders and one does not, the refusal names it.
+ */
+static void
+split_line(const struct parse_ctx *c, uint32_t held, const char *line, size_t len,
+    struct parse_result *r)
+{
+	size_t from[PARSE_MAX_PARTS], to[PARSE_MAX_PARTS], i, start = 0, sep;
+	int n = 0, k, orders = 0, whole = 0, bad = -1, depth = 0, w;
+	struct parse_result pr, bp;
+	struct lex lx;
+
+	for (i = 0; i <= len; i++) {
+		char ch = i < len ? line[i] : '\0';
+		if (ch == '(' || ch == '[' || ch == '{')
+			depth++;
+		else if ((ch == ')' || ch == ']' || ch == '}') && depth > 0)
+			depth--;
+		sep = i == len || ch == '#' ? 1 : depth > 0 ? 0 : ch == ',' || ch == ';' ? 1 :
+		    sep_word(line, len, i, "and") ? 3 : sep_word(line, len, i, "then") ? 4 : 0;
+		if (sep == 0)
+			continue;
+		while (start < i && (line[start] == ' ' || line[start] == '\t'))
+			start++;
+		if (start < i) {
+			if (n == PARSE_MAX_PARTS)
+				return;
+			from[n] = start;
+			to[n++] = i;
+		}
+		if (i == len || ch == '#')
+			break;
+		start = i + sep;
+		i += sep - 1;
+	}
+	if (n < 2 || lex_line(line, len, &lx) != LEX_OK)
+		return;
+	for (k = 0; k < lx.n; k++)
+		if (lx.t[k].kw == KW_REVIVE)
+			return;	/* "Revive: Moscow, Warsaw": one order */
+	for (k = 0; k < n; k++) {
+		parse_line(c, held, line + from[k], to[k] - from[k], &pr);
+		if (pr.verdict == VERDICT_ACCEPTED || pr.verdict == VERDICT_CORRECTED) {
+			orders++;
+			whole += !pr.bare;
+		}
+		if (bad < 0 && (pr.bare || (pr.verdict != VERDICT_ACCEPTED &&
+		    pr.verdict != VERDICT_CORRECTED))) {
+			bad = k;
+			bp = pr;
+		}
+	}
+	if (bad < 0) {
+		r->nparts = (uint8_t)n;
+		for (k = 0; k < n; k++) {
+			r->part[k].off = (uint16_t)from[k];
+			r->part[k].len = (uint16_t)(to[k] - from[k]);
+		}
+		refuse(r, "%d orders on one line", n);
+		return;
+	}
+	if (whole == 0 || (orders < 2 && (bp.verdict != VERDICT_REFUSED ||
+	    chat_line(c, line + from[bad], to[bad] - from[bad]))))
+		return;	/* one order and words after it: the first refusal says which */
+	while (to[bad] > from[bad] && (line[to[bad] - 1] == ' ' || line[to[bad] - 1] == '\t'))
+		to[bad]--;
+	w = (int)(to[bad] - from[bad] > 60 ? 60 : to[bad] - from[bad]);
+	if (bp.verdict == VERDICT_ACCEPTED || bp.verdict == VERDICT_CORRECTED)
+		refuse(r, "two orders on one line? \"%.*s\" is not a whole order: write each order "
+		    "whole, one per line", w, line + from[bad]);
+	else
+		refuse(r, "two orders on one line? \"%.*s\" was not understood (%s)", w,
+		    line + from[bad], bp.verdict == VERDICT_BLANK ? "nothing there" : bp.note);
+}
 
 void
 order_parse(const struct parse_ctx *c, const char *line, size_t len, struct parse_result *r)
 {
-	parse_line(c, line, len, r);
+	order_parse_held(c, 0, line, len, r);
+}
+
+void
+order_parse_held(const struct parse_ctx *c, uint32_t held, const char *line, size_t len,
+    struct parse_result *r)
+{
+	parse_line(c, held, line, len, r);
 	r->chat = r->verdict == VERDICT_REFUSED && chat_line(c, line, len);
+	if (r->verdict == VERDICT_REFUSED && !r->chat && len <= PARSE_MAX_LINE)
+		split_line(c, held, line, len, r);
 }
 
 static void
-parse_line(const struct parse_ctx *c, const char *line, size_t len, struct parse_result *r)
+parse_line(const struct parse_ctx *c, uint32_t held, const char *line, size_t len,
+    struct parse_result *r)
 {
 	struct slot prefs[ORDER_MAX_PREFS];
 	enum lex_status ls;
 	struct reading rd;
 	struct lex lx;
 	struct gp g;
+	char cut[SLOT_TEXT];
 
 	r->verdict = VERDICT_BLANK;
 	r->note[0] = '\0';
 	r->not_order = 0;
+	r->bare = 0;
+	r->nparts = 0;
+	r->heading = POWER_NONE;
 	r->prefs.n = 0;
 	memset(&r->order, 0, sizeof r->order);
 	r->order.power = r->order.target_power = POWER_NONE;
@@ -2174,7 +2443,12 @@ parse_line(const struct parse_ctx *c, const char *line, size_t len, struct parse
 	}
 	if (lx.n == 0)
 		return;
+	r->heading = heading_words(c, &lx);
+	if (r->heading != POWER_NONE)
+		return;
+	trim_words(&lx, cut, sizeof cut);
 	g.c = c;
+	g.held = held;
 	g.lx = &lx;
 	g.rd = &rd;
 	g.i = 0;
@@ -2184,7 +2458,7 @@ parse_line(const struct parse_ctx *c, const char *line, size_t len, struct parse
 	rd.explicit_power = 0;
 	rd.power = rd.target_power = rd.dest_power = POWER_NONE;
 	rd.type = rd.target_type = UNIT_NONE;
-	rd.via = rd.route = rd.support_hold = rd.nprefs = 0;
+	rd.via = rd.route = rd.support_hold = rd.nprefs = rd.bare = rd.heading = 0;
 	rd.power_note[0] = '\0';
 	rd.unit.used = rd.target.used = rd.dest.used = 0;
 	rd.prefs = prefs;
@@ -2194,9 +2468,14 @@ parse_line(const struct parse_ctx *c, const char *line, size_t len, struct parse
 		r->not_order = (unsigned char)g.first_unknown;
 		return;
 	}
-	/* Trailing matter: commas are fine; a bracketed remark is ignored,
-	 * and the note says so, unless it looks like part of the order. */
-	while (g.i < lx.n && lx.t[g.i].kind == TK_COMMA)
+	if (rd.heading) {
+		r->heading = rd.power;	/* "Austria:": BLANK, and whose orders follow */
+		return;
+	}
+	/* Trailing matter: commas and politeness are fine; a bracketed remark
+	 * is ignored, and the note says so, unless it looks like part of the
+	 * order. */
+	while (g.i < lx.n && (lx.t[g.i].kind == TK_COMMA || lx.t[g.i].kw == KW_POLITE))
 		g.i++;
 	if (g.i < lx.n && lx.t[g.i].kind != TK_LPAREN) {
 		refuse_trailing(&g, r);
@@ -2206,7 +2485,8 @@ parse_line(const struct parse_ctx *c, const char *line, size_t len, struct parse
 		return;
 	if (rd.dest_power != POWER_NONE && rd.dest.used) {
 		/* A word that is both a place and a power: the board decides. */
-		struct interp in = { c, &rd, ctx_phase(c), rd.explicit_power ? rd.power : c->power };
+		struct interp in = { c, &rd, ctx_phase(c), rd.explicit_power ? rd.power : c->power,
+			own_set(c, held, &rd) };
 		struct reading ins = rd;
 		const struct unit *u;
 		int i, j, move_fits = 0, ins_fits = 0;
@@ -2231,8 +2511,11 @@ parse_line(const struct parse_ctx *c, const char *line, size_t len, struct parse
 			rd.dest.used = 0;
 		}
 	}
-	if (interpret(c, &rd, r) < 0)
+	if (interpret(c, held, &rd, r) < 0)
 		return;
+	if (cut[0])
+		note_add(r->note, "\"%s\" ignored", cut);
+	r->bare = rd.bare;
 	r->verdict = r->note[0] ? VERDICT_CORRECTED : VERDICT_ACCEPTED;
 }
 

@@ -33,7 +33,11 @@
  * "F StP(sc)-Bot", "F stp/sc - bot", "spain north coast", "A Mun H",
  * "holds", "stand", "A Mun R Boh", "A Mun D", "Build A Par", "B F Lon",
  * "build fleet st petersburg north coast", "Remove A Mun", "Waive", and an
- * optional power prefix "England:" / "E:" / "ENG:" / "England".
+ * optional power prefix "England:" / "E:" / "ENG:" / "England". Ordinary
+ * wording with one meaning: "our army in Vienna moves to Trieste", "A Vie -
+ * Tri instead", "ok, A Vie - Tri please". A power's name alone ("Austria:")
+ * is a heading (r.heading); a line of several whole orders ("build a
+ * berlin, build f kiel") is refused as one and its parts given (r.nparts).
  *
  * Variant orders, read only when the map's rule option is on:
  * "insurrection" (MUNA): "F Lon-Russia", "F Lon insurrection Russia", and
@@ -59,6 +63,7 @@
 
 #define PARSE_MAX_LINE 400
 #define PARSE_NOTE 320
+#define PARSE_MAX_PARTS 8	/* whole orders on one line (order_parse: nparts) */
 
 struct parse_ctx {
 	const struct map *m;
@@ -80,12 +85,27 @@ struct parse_result {
 	unsigned char chat;		/* REFUSED, and plainly not an order: no arrow, no
 					   order word or unit type, no place (a greeting,
 					   a name, thanks); the judge lists it as ignored */
+	unsigned char bare;		/* a hold written as the unit alone ("A Par") */
+	power_id heading;		/* BLANK: the line is a power's name alone
+					   ("Austria:", "Austria's orders"), saying whose
+					   orders follow; else POWER_NONE */
+	unsigned char nparts;		/* REFUSED as one order, but the line is nparts
+					   whole orders separated by commas, semicolons,
+					   "and" or "then": each is part[i] of the line */
+	struct { uint16_t off, len; } part[PARSE_MAX_PARTS];
 };
 
 /* Parse one line (UTF-8, not NUL-terminated necessarily). Never fails:
  * problems are a VERDICT_REFUSED result. Allocates nothing; c and r are
  * the caller's. */
 void order_parse(const struct parse_ctx *c, const char *line, size_t len, struct parse_result *r);
+
+/* order_parse for a delegation: held has bit q set for each power q the
+ * sender holds besides c->power. A unit or home centre of any of them is
+ * the sender's (a misspelt place is read by their units too), and the
+ * order is given to the power whose unit or centre it names. */
+void order_parse_held(const struct parse_ctx *c, uint32_t held, const char *line, size_t len,
+    struct parse_result *r);
 
 /* Append the canonical text of an accepted or corrected result, with the
  * power when known: "England: A lvp - edi". Nothing for other verdicts. */

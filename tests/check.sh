@@ -87,8 +87,10 @@ run_units() { # $1 = build dir
 		[ -x "$t" ] || continue
 		if "$t" >"$1/$(basename "$t").log" 2>&1; then
 			printf '  %-28s %s\n' "$(basename "$t")" "$(grep -E '^\[  PASSED  \]' "$1/$(basename "$t").log" | tail -1 | sed 's/.*PASSED  \] *//')"
-			# data-driven suites say how many cases they ran ("golden file ...: N cases, M passed")
-			grep -E '^golden file .*cases' "$1/$(basename "$t").log" | sed 's/^/    /' || true
+			# data-driven suites say how many cases they ran ("golden file ...: N cases, M passed",
+			# "generated wording: N orders, M read as meant")
+			grep -E '^(golden file .*cases|generated wording: )' "$1/$(basename "$t").log" |
+				sed 's/^/    /' || true
 		else
 			cat "$1/$(basename "$t").log"
 			fail "$(basename "$t") ($1)"

@@ -61,7 +61,7 @@ def split_input(line):
 def main():
     golden, outdir = sys.argv[1], sys.argv[2]
     os.makedirs(outdir, exist_ok=True)
-    board, phase, power, variant = 0, "movement", 7, 0
+    board, phase, power, variant, held = 0, "movement", 7, 0, 0
     seen = set()
     written = 0
     with open(golden, encoding="utf-8") as f:
@@ -80,13 +80,18 @@ def main():
                     phase = args[-1].lower()
                 elif key == "power":
                     power = POWERS.index(args[0]) if args[0] in POWERS else 7
+                    held = 0
+                elif key == "delegation":
+                    power = POWERS.index(args[0]) if args[0] in POWERS else 7
+                    held = 1
                 elif key == "option":
                     variant = 0 if args[-1] in ("no", "off", "0", "false") else 1
                 continue
             ctx = board
             if board != 3:
                 ctx = {"movement": 0, "retreat": 1, "adjustment": 2}.get(phase, 0)
-            data = bytes([ctx | power << 2 | variant << 5]) + unescape(split_input(line))
+            data = bytes([ctx | power << 2 | variant << 5 | held << 6]) + \
+                unescape(split_input(line))
             if data in seen:
                 continue
             seen.add(data)

@@ -8,6 +8,7 @@
  *	          home centres, 3 no board
  *	bits 2-4  the sender: power 0-6, 7 unknown
  *	bit 5     the variant orders on ("insurrection" and "realpolitik")
+ *	bit 6     the sender holds every power, as a delegation (order_parse_held)
  *
  * Every result is checked for sanity (a known verdict, a terminated note,
  * ids in range, an order for every accepted line) and formatted, so the
@@ -130,10 +131,20 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	c.names = st.names[(ctl >> 5) & 1];
 	c.b = (ctl & 3) == 3 ? NULL : &st.board[ctl & 3];
 	c.power = ((ctl >> 2) & 7) == 7 ? POWER_NONE : (power_id)((ctl >> 2) & 7);
-	order_parse(&c, (const char *)data + 1, size - 1, &r);
+	/* Bit 6: the sender holds every power (a delegation). */
+	order_parse_held(&c, !(ctl & 0x40) ? 0 : m->npowers >= 32 ? ~0u : (1u << m->npowers) - 1,
+	    (const char *)data + 1, size - 1, &r);
 
 	if (r.verdict > VERDICT_BLANK || memchr(r.note, '\0', sizeof r.note) == NULL)
 		abort();
+	if (r.heading != POWER_NONE && (r.verdict != VERDICT_BLANK || r.heading >= m->npowers))
+		abort();	/* a heading is blank, and names a power */
+	if (r.nparts > PARSE_MAX_PARTS || (r.nparts > 0 && r.verdict != VERDICT_REFUSED))
+		abort();
+	for (i = 0; i < r.nparts; i++)
+		if (r.part[i].len == 0 || (size_t)r.part[i].off + r.part[i].len > size - 1 ||
+		    (i > 0 && r.part[i].off < r.part[i - 1].off + r.part[i - 1].len))
+			abort();	/* the parts are in the line, in order, apart */
 	if (r.verdict == VERDICT_REFUSED && r.note[0] == '\0')
 		abort();	/* a refusal always says why */
 	if (r.verdict == VERDICT_CORRECTED && r.note[0] == '\0')

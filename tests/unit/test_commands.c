@@ -23,6 +23,24 @@ assert_args(const struct body_line *bl, const char *want)
 	assert_memory_equal(bl->args, want, strlen(want));
 }
 
+/* "Orders for Austria:" heads a power's orders; it is not the ORDERS
+ * command, which "ORDERS REPLACE" and "Orders" alone still are. */
+static void
+test_orders_heading(void **state)
+{
+	static const char body[] = "ORDERS REPLACE\nOrders for Austria:\norders of Germany\nOrders\n";
+	struct body_line l[MAXL];
+
+	(void)state;
+	assert_int_equal(body_split(body, strlen(body), l, MAXL), 4);
+	assert_int_equal(l[0].kind, LINE_COMMAND);
+	assert_int_equal(l[0].cmd, CMD_ORDERS);
+	assert_int_equal(l[1].kind, LINE_TEXT);
+	assert_int_equal(l[2].kind, LINE_TEXT);
+	assert_int_equal(l[3].kind, LINE_COMMAND);
+	assert_int_equal(l[3].cmd, CMD_ORDERS);
+}
+
 static void
 test_whole_body(void **state)
 {
@@ -128,6 +146,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_whole_body),
+		cmocka_unit_test(test_orders_heading),
 		cmocka_unit_test(test_signatures_and_limits),
 		cmocka_unit_test(test_suggest),
 	};

@@ -892,6 +892,94 @@ test_two_powers_one_delegation(void **state)
 	    "orders are missing from: England, France, Germany."));
 }
 
+/* A delegation of three powers and one of two: a misspelt place is read by
+ * the units of every power the delegation holds, whichever the GAME line
+ * names; a power's name alone on its line is a heading, taken quietly,
+ * saying whose orders follow (a Waive is that power's); a power the
+ * delegation does not hold is refused; two orders on one line give both. */
+static void
+test_delegation_misspelt_places(void **state)
+{
+	struct tj *t = *state;
+	power_id ega[3] = { power("England"), power("Germany"), power("Austria") };
+	power_id ft[2] = { power("France"), power("Turkey") };
+	struct game_settings s;
+	struct buf why;
+	const char *r;
+	struct game *g;
+
+	game_settings_default(&s, "standard");
+	buf_init(&why, 1024);
+	g = judge_new_game(&t->j, "g3", &s, GM_ADDR, GM_PW, T0, &why);
+	assert_non_null(g);
+	assert_int_equal(judge_add_delegations(&t->j, g, ega, 3, "ega@three.example", "ega-secret", T0,
+	    &why), 0);
+	assert_int_equal(judge_add_delegations(&t->j, g, ft, 2, "ft@three.example", "ft-secret", T0,
+	    &why), 0);
+	assert_int_equal(judge_start(&t->j, g, T0, &why), 0);
+	buf_free(&why);
+
+	/* The GAME line names England: a German, an Austrian and an English
+	 * unit, each with a misspelt place; headings of its powers. */
+	mail(t, "ega@three.example", "spring", "GAME g3 England ega-secret\n"
+	    "Austria:\nA Vienna - Galicja\nA Bdapest - Serbia\n"
+	    "Germany:\nA Kiel - Holand\nA Munch - Burgandy\n"
+	    "England:\nF Londn - North Sea\n"
+	    "Italy:\n", T0 + HOUR);
+	r = reply(t, "ega@three.example", "Re: spring", NULL, 0);
+	assert_line(r, "  corrected: A vie - gal  (\"galicja\" read as Galicia)");
+	assert_line(r, "  corrected: A bud - ser  (\"bdapest\" read as Budapest)");
+	assert_line(r, "  corrected: F kie - hol  (\"holand\" read as Holland; the unit in Kiel is a "
+	    "fleet, not an army)");
+	assert_line(r, "  corrected: A mun - bur  (\"munch\" read as Munich; \"burgandy\" read as "
+	    "Burgundy)");
+	assert_line(r, "  corrected: F lon - nth  (\"londn\" read as London)");
+	assert_line(r, "  REFUSED: you do not play Italy");
+	assert_lacks(r, "no order after the power name");
+	assert_prefix(strstr(r, "> Austria:\n"), "> Austria:\n> A Vienna - Galicja\n");
+	assert_state_line(g, "order Austria A vie - gal");
+	assert_state_line(g, "order Austria A bud - ser");
+	assert_state_line(g, "order Germany F kie - hol");
+	assert_state_line(g, "order Germany A mun - bur");
+	assert_state_line(g, "order England F lon - nth");
+
+	/* The other delegation, its GAME line naming France: Turkey's units. */
+	mail(t, "ft@three.example", "spring", "GAME g3 France ft-secret\nA Smirna - Armenia\n"
+	    "F Ankara - Armenai\nA Constantinopel - Bulgaria, A Marsailles - Spain\n", T0 + HOUR);
+	r = reply(t, "ft@three.example", "Re: spring", NULL, 0);
+	assert_line(r, "  corrected: A smy - arm  (\"smirna\" read as Smyrna)");
+	assert_line(r, "  corrected: F ank - arm  (\"armenai\" read as Armenia)");
+	assert_line(r, "  corrected: A con - bul  (\"constantinopel\" read as Constantinople)");
+	assert_line(r, "  corrected: A mar - spa  (\"marsailles\" read as Marseilles)");
+	assert_state_line(g, "order Turkey A smy - arm");
+	assert_state_line(g, "order Turkey F ank - arm");
+	assert_state_line(g, "order Turkey A con - bul");
+	assert_state_line(g, "order France A mar - spa");
+
+	/* A Winter with a build due to Germany only: Waive under no heading
+	 * is England's, under "Germany:" Germany's. */
+	g->board.season = SEASON_WINTER;
+	g->board.phase = PHASE_ADJUSTMENT;
+	g->board.owner[map_find_province(g->map, "hol")] = power("Germany");
+	mail(t, "ega@three.example", "winter", "GAME g3 England ega-secret\nWaive\nGermany's orders:\n"
+	    "Waive\n", T0 + 2 * HOUR);
+	r = reply(t, "ega@three.example", "Re: winter", NULL, 0);
+	assert_prefix(strstr(r, "> Waive\n"), "> Waive\n  REFUSED: ");
+	assert_prefix(strstr(r, "> Germany's orders:\n"), "> Germany's orders:\n> Waive\n"
+	    "  accepted: Waive\n");
+	assert_state_line(g, "order Germany Waive");
+
+	/* A heading above the GAME line is listed with the lines that are not
+	 * orders, as a greeting there is. */
+	mail(t, "ega@three.example", "above", "Orders for Germany:\nGAME g3 England ega-secret\n"
+	    "Orders for Austria:\nA Mun H\n", T0 + 2 * HOUR);
+	r = reply(t, "ega@three.example", "Re: above", NULL, 0);
+	assert_lacks(r, "start with a line GAME");
+	assert_line(r, "Ignored 1 line that is not an order: \"Orders for Germany:\".");
+	/* Below it, "Orders for Austria:" is a heading, not the ORDERS command. */
+	assert_prefix(strstr(r, "> Orders for Austria:\n"), "> Orders for Austria:\n> A Mun H\n");
+}
+
 /* ----------------------------------------------------------- refusals -- */
 
 /* A player giving the game master's commands: each refused in plain
@@ -2049,6 +2137,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_non_member_with_password, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_gm_and_player_passwords, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_two_powers_one_delegation, setup_empty, teardown),
+		cmocka_unit_test_setup_teardown(test_delegation_misspelt_places, setup_empty, teardown),
 		cmocka_unit_test_setup_teardown(test_gm_command_from_player, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unreadable_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reply_limit, setup, teardown),

@@ -36,6 +36,7 @@ struct golden {
 	struct board b;
 	int use_board;		/* 0: "@board none" */
 	power_id power;
+	uint32_t held;		/* @delegation: the sender's other powers */
 	const char *fname;
 	int lineno;
 	int print;		/* --print: echo cases with actual results */
@@ -179,8 +180,30 @@ golden_directive(struct golden *g, char *s)
 			board_remove_unit(&g->b, i);
 	} else if (strcmp(s, "power") == 0) {
 		g->power = strcmp(arg, "none") == 0 ? POWER_NONE : map_find_power(g->m, arg);
+		g->held = 0;
 		if (g->power == POWER_NONE && strcmp(arg, "none") != 0)
 			golden_error(g, "@power: unknown power");
+	} else if (strcmp(s, "delegation") == 0) {
+		/* "@delegation England Germany Austria": the first sends, holding all */
+		char *w = arg;
+		g->power = POWER_NONE;
+		g->held = 0;
+		while (*w) {
+			size_t k = strcspn(w, " \t");
+			char end = w[k];
+			power_id p;
+			w[k] = '\0';
+			p = map_find_power(g->m, w);
+			if (p == POWER_NONE)
+				golden_error(g, "@delegation: unknown power");
+			else if (g->power == POWER_NONE)
+				g->power = p;
+			else
+				g->held |= 1u << p;
+			w += k + (end != '\0');
+			while (*w == ' ' || *w == '\t')
+				w++;
+		}
 	} else if (strcmp(s, "option") == 0) {
 		char *val = arg + strcspn(arg, " \t");
 		if (*val)
@@ -205,19 +228,35 @@ golden_case(struct golden *g, char *line)
 
 	nf = split_fields(line, f);
 	n = unescape(f[0], strlen(f[0]), input, sizeof input);
-	order_parse(&c, input, n, &r);
+	order_parse_held(&c, g->held, input, n, &r);
 	/* A refused line that is plainly not an order: "ignored" (the judge
-	 * lists it as such instead of refusing it). */
+	 * lists it as such instead of refusing it). A power's name alone: a
+	 * "heading", its power the expected text. Several whole orders: "split",
+	 * each one's canonical text, joined by " ; ". */
 	verdict = r.verdict == VERDICT_REFUSED && r.chat ? "ignored" : verdict_name(r.verdict);
 	buf_init(&canon, 4096);
 	order_format_result(g->m, &r, &canon);
+	if (r.verdict == VERDICT_BLANK && r.heading != POWER_NONE) {
+		verdict = "heading";
+		buf_puts(&canon, g->m->powers[r.heading].name);
+	}
+	if (r.verdict == VERDICT_REFUSED && r.nparts > 0) {
+		verdict = "split";
+		for (int k = 0; k < r.nparts; k++) {
+			struct parse_result pr;
+			order_parse_held(&c, g->held, input + r.part[k].off, r.part[k].len, &pr);
+			if (k > 0)
+				buf_puts(&canon, " ; ");
+			order_format_result(g->m, &pr, &canon);
+		}
+	}
 	g->cases++;
 	if (g->print) {
 		buf_printf(&g->out, "%s | %s", f[0], verdict);
-		if (r.verdict == VERDICT_ACCEPTED)
-			buf_printf(&g->out, " | %s", buf_str(&canon));
-		else if (r.verdict == VERDICT_CORRECTED)
+		if (r.verdict == VERDICT_CORRECTED)
 			buf_printf(&g->out, " | %s | %s", buf_str(&canon), r.note);
+		else if (r.verdict == VERDICT_ACCEPTED || canon.len > 0)
+			buf_printf(&g->out, " | %s", buf_str(&canon));
 		else if (r.verdict == VERDICT_REFUSED && !r.chat)
 			buf_printf(&g->out, " | %s", r.note);
 		buf_putc(&g->out, '\n');
@@ -230,11 +269,12 @@ golden_case(struct golden *g, char *line)
 		return;
 	}
 	ok = strcmp(f[1], verdict) == 0;
-	if (ok && (r.verdict == VERDICT_ACCEPTED || r.verdict == VERDICT_CORRECTED))
+	if (ok && (r.verdict == VERDICT_ACCEPTED || r.verdict == VERDICT_CORRECTED ||
+	    r.heading != POWER_NONE || r.nparts > 0))
 		ok = nf >= 3 && strcmp(f[2], buf_str(&canon)) == 0;
 	if (ok && r.verdict == VERDICT_CORRECTED && nf >= 4)
 		ok = strstr(r.note, f[3]) != NULL;
-	if (ok && r.verdict == VERDICT_REFUSED && nf >= 3 && !r.chat)
+	if (ok && r.verdict == VERDICT_REFUSED && nf >= 3 && !r.chat && r.nparts == 0)
 		ok = strstr(r.note, f[2]) != NULL;
 	if (ok) {
 		g->passed++;
@@ -321,6 +361,301 @@ test_golden(void **state)
 	map_free(g.m);
 	assert_int_equal(failed, 0);
 	assert_true(g.cases >= 400);
+}
+
+/* ------------------------------------------------- generated wording -- */
+
+/* name with one typing slip: two neighbouring letters swapped in its
+ * longest word, past the first letter ("Bugrundy"), into out. */
+static void
+slip(const char *name, char *out, size_t size)
+{
+	size_t i, best = 0, bestlen = 0, n = strlen(name), k;
+
+	snprintf(out, size, "%s", name);
+	for (i = 0; i < n; i = k + 1) {
+		k = i + strcspn(name + i, " ");
+		if (k - i > bestlen) {
+			best = i;
+			bestlen = k - i;
+		}
+	}
+	for (i = best + 1; i + 1 < best + bestlen; i++)
+		if (out[i] != out[i + 1]) {
+			char c = out[i];
+			out[i] = out[i + 1];
+			out[i + 1] = c;
+			return;
+		}
+}
+
+/* The delegations of a school game: the first of each sends. */
+static const char *const school[][3] = {
+	{ "England", "Germany", "Austria" }, { "Russia", "Italy", NULL },
+	{ "France", "Turkey", NULL },
+};
+
+/* The delegation holding pw: its sender into *sender, the others as a set. */
+static uint32_t
+school_held(const struct map *m, power_id pw, power_id *sender)
+{
+	uint32_t held = 0;
+	int d, k;
+
+	for (d = 0; d < 3; d++) {
+		for (k = 0; k < 3 && school[d][k] && map_find_power(m, school[d][k]) != pw; k++)
+			;
+		if (k == 3 || school[d][k] == NULL)
+			continue;
+		*sender = map_find_power(m, school[d][0]);
+		for (k = 1; k < 3 && school[d][k]; k++)
+			held |= 1u << map_find_power(m, school[d][k]);
+		return held;
+	}
+	*sender = pw;
+	return 0;
+}
+
+/* A case that did not read as meant: printed, counted. */
+static int
+gen_check(const struct parse_ctx *c, uint32_t held, const char *line, const char *want,
+    int split)
+{
+	struct parse_result r;
+	struct buf got;
+	int ok, k;
+
+	buf_init(&got, 1024);
+	order_parse_held(c, held, line, strlen(line), &r);
+	if (split && r.verdict == VERDICT_REFUSED && r.nparts > 0) {
+		for (k = 0; k < r.nparts; k++) {
+			struct parse_result pr;
+			order_parse_held(c, held, line + r.part[k].off, r.part[k].len, &pr);
+			if (k > 0)
+				buf_puts(&got, " ; ");
+			order_format_result(c->m, &pr, &got);
+		}
+	} else if (!split) {
+		order_format_result(c->m, &r, &got);
+	}
+	ok = strcmp(buf_str(&got), want) == 0;
+	if (!ok)
+		printf("generated: %s\n  want: %s\n  got:  %s %s\n", line, want,
+		    verdict_name(r.verdict), r.verdict == VERDICT_REFUSED ? r.note : buf_str(&got));
+	buf_free(&got);
+	return ok;
+}
+
+/* A generator's end: its count printed ("generated wording: N what, M
+ * read as meant"), its buffers, names and map freed; every case must have
+ * been read as meant, and there must be more than min. */
+static void
+gen_end(struct buf *bf, struct names *nm, struct map *m, const char *what, int cases, int good,
+    int min)
+{
+	int i;
+
+	printf("generated wording: %d %s, %d read as meant\n", cases, what, good);
+	for (i = 0; i < 3; i++)
+		buf_free(&bf[i]);
+	names_free(nm);
+	map_free(m);
+	assert_int_equal(good, cases);
+	assert_true(cases > min);
+}
+
+/* The three buffers of a generator. */
+static void
+gen_bufs(struct buf *bf)
+{
+	int i;
+
+	for (i = 0; i < 3; i++)
+		buf_init(&bf[i], 1024);
+}
+
+/*
+ * Every move of every unit on the standard board at the start, written
+ * the ways pupils write it (abbreviations, full names, a typing slip in
+ * either place; "instead", "please", a full stop, "our army in X moves to
+ * Y", "move A X to Y", a remark, two orders joined by "and"), read for the
+ * school game's delegation holding the unit's power (the GAME line naming
+ * the delegation's first power), must be that move of that power.
+ */
+static void
+test_generated_wording(void **state)
+{
+	/* Before the unit, between the places, after the destination. */
+	static const char *const wraps[][3] = {
+		{ "", " - ", "" }, { "", " - ", " instead" }, { "", " - ", " please" },
+		{ "", " - ", "." }, { "", " to ", " pls" }, { "ok, ", " - ", "" },
+		{ "move ", " to ", "" }, { "", " moves to ", "!" },
+		{ "", " - ", " (changed my mind)" }, { "then ", " - ", "" },
+		{ "", " - ", " instead of holding" },
+	};
+	struct map *m = test_load_standard_map();
+	struct names *nm = names_new(m);
+	struct buf bf[3], *line = &bf[0], *want = &bf[1], *both = &bf[2];
+	struct board b;
+	int i, j, k, p, su, sd, w, cases = 0, good = 0;
+
+	(void)state;
+	board_init_start(&b, m);
+	gen_bufs(bf);
+	for (i = 0; i < b.nunits; i++) {
+		const struct unit *u = &b.units[i], *other = NULL;
+		prov_id up = m->locs[u->loc].prov;
+		power_id sender;
+		uint32_t held = school_held(m, u->power, &sender);
+		struct parse_ctx c = { m, nm, &b, sender };
+		const char *uw = u->type == UNIT_ARMY ? "army" : "fleet";
+		char ul = unit_letter((enum unit_type)u->type);
+		char uname[3][64], dname[3][64];
+
+		/* Another power's unit in the same delegation, for two orders on a line. */
+		for (j = 0; j < b.nunits && other == NULL; j++)
+			if (b.units[j].power != u->power && (b.units[j].power == sender ||
+			    (held >> b.units[j].power & 1u)))
+				other = &b.units[j];
+		snprintf(uname[0], sizeof uname[0], "%s", m->provs[up].abbr);
+		snprintf(uname[1], sizeof uname[1], "%s", m->provs[up].name);
+		slip(m->provs[up].name, uname[2], sizeof uname[2]);
+		for (p = 0; p < m->nprovs; p++) {
+			struct order o;
+			loc_id dest = m->provs[p].loc;
+			int ncoast = 0;
+			if (p == up || !map_reaches(m, (enum unit_type)u->type, u->loc, (prov_id)p))
+				continue;
+			for (k = 0; u->type == UNIT_FLEET && k < m->provs[p].ncoasts; k++)
+				if (map_adjacent(m, UNIT_FLEET, u->loc, m->provs[p].coast[k])) {
+					dest = m->provs[p].coast[k];
+					ncoast++;
+				}
+			if (ncoast > 1)
+				continue;	/* two coasts: the coast must be written */
+			memset(&o, 0, sizeof o);
+			o.kind = ORDER_MOVE;
+			o.power = u->power;
+			o.type = u->type;
+			o.loc = u->loc;
+			o.dest = dest;
+			o.target = LOC_NONE;
+			o.target_power = POWER_NONE;
+			buf_truncate(want, 0);
+			buf_printf(want, "%s: ", m->powers[u->power].name);
+			order_format(m, &o, ORDER_SHORT, want);
+			snprintf(dname[0], sizeof dname[0], "%s", m->provs[p].abbr);
+			snprintf(dname[1], sizeof dname[1], "%s", m->provs[p].name);
+			slip(m->provs[p].name, dname[2], sizeof dname[2]);
+			for (su = 0; su < 3; su++) {
+				for (sd = 0; sd < 3; sd++) {
+					for (w = 0; w < (int)(sizeof wraps / sizeof wraps[0]); w++) {
+						buf_truncate(line, 0);
+						buf_printf(line, "%s%c %s%s%s%s", wraps[w][0], ul, uname[su],
+						    wraps[w][1], dname[sd], wraps[w][2]);
+						cases++;
+						good += gen_check(&c, held, buf_str(line), buf_str(want), 0);
+					}
+					buf_truncate(line, 0);
+					buf_printf(line, "our %s in %s moves to %s", uw, uname[su], dname[sd]);
+					cases++;
+					good += gen_check(&c, held, buf_str(line), buf_str(want), 0);
+					if (other == NULL)
+						continue;
+					/* This move and another power's hold, on one line. */
+					buf_truncate(line, 0);
+					buf_printf(line, "%c %s - %s and %c %s H", ul, uname[su], dname[sd],
+					    unit_letter((enum unit_type)other->type),
+					    m->provs[m->locs[other->loc].prov].abbr);
+					buf_truncate(both, 0);
+					buf_printf(both, "%s ; %s: %c %s H", buf_str(want),
+					    m->powers[other->power].name,
+					    unit_letter((enum unit_type)other->type), m->locs[other->loc].name);
+					cases++;
+					good += gen_check(&c, held, buf_str(line), buf_str(both), 1);
+				}
+			}
+		}
+	}
+	gen_end(bf, nm, m, "orders", cases, good, 5000);
+}
+
+/*
+ * Every build of every power in its home centres, in a Winter with all
+ * of them owned and empty, written as pupils write it ("Build A X",
+ * "build an army in X", "B F X", a typing slip, "please", "ok,", two
+ * builds on one line), read for the school game's delegation holding the
+ * power, must be that power's build.
+ */
+static void
+test_generated_builds(void **state)
+{
+	static const char *const wraps[][2] = {
+		{ "Build ", "" }, { "build ", " please" }, { "B ", "" }, { "ok, build ", "" },
+		{ "build ", "." }, { "then build ", "" },
+	};
+	struct map *m = test_load_standard_map();
+	struct names *nm = names_new(m);
+	struct buf bf[3], *line = &bf[0], *want = &bf[1], *both = &bf[2];
+	struct board b;
+	int p, t, sn, w, q, cases = 0, good = 0;
+
+	(void)state;
+	board_init_empty(&b, m->start_year, SEASON_WINTER, PHASE_ADJUSTMENT);
+	for (p = 0; p < m->nprovs; p++)
+		if (m->provs[p].supply && m->provs[p].home != POWER_NONE)
+			b.owner[p] = m->provs[p].home;
+	gen_bufs(bf);
+	for (p = 0; p < m->nprovs; p++) {
+		power_id home = m->provs[p].home, sender;
+		uint32_t held;
+		struct parse_ctx c = { m, nm, &b, POWER_NONE };
+		char name[3][64];
+		if (!m->provs[p].supply || home == POWER_NONE)
+			continue;
+		held = school_held(m, home, &sender);
+		c.power = sender;
+		snprintf(name[0], sizeof name[0], "%s", m->provs[p].abbr);
+		snprintf(name[1], sizeof name[1], "%s", m->provs[p].name);
+		slip(m->provs[p].name, name[2], sizeof name[2]);
+		/* Another home centre of the delegation, not this one's power. */
+		for (q = 0; q < m->nprovs; q++)
+			if (m->provs[q].supply && m->provs[q].home != POWER_NONE &&
+			    m->provs[q].home != home && m->provs[q].terrain == TERRAIN_LAND &&
+			    (m->provs[q].home == sender || (held >> m->provs[q].home & 1u)))
+				break;
+		for (t = UNIT_ARMY; t <= UNIT_FLEET; t++) {
+			const char *tw = t == UNIT_ARMY ? "A" : "F";
+			if (t == UNIT_FLEET && (m->provs[p].terrain == TERRAIN_LAND ||
+			    m->provs[p].ncoasts > 1))
+				continue;	/* inland, or two coasts: the coast must be written */
+			buf_truncate(want, 0);
+			buf_printf(want, "%s: Build %s %s", m->powers[home].name, tw, m->provs[p].abbr);
+			for (sn = 0; sn < 3; sn++) {
+				for (w = 0; w < (int)(sizeof wraps / sizeof wraps[0]); w++) {
+					buf_truncate(line, 0);
+					buf_printf(line, "%s%s %s%s", wraps[w][0], tw, name[sn], wraps[w][1]);
+					cases++;
+					good += gen_check(&c, held, buf_str(line), buf_str(want), 0);
+				}
+				buf_truncate(line, 0);
+				buf_printf(line, "build %s in %s", t == UNIT_ARMY ? "an army" : "a fleet",
+				    name[sn]);
+				cases++;
+				good += gen_check(&c, held, buf_str(line), buf_str(want), 0);
+				if (q == m->nprovs)
+					continue;
+				buf_truncate(line, 0);
+				buf_printf(line, "build %s %s, build a %s", tw, name[sn], m->provs[q].name);
+				buf_truncate(both, 0);
+				buf_printf(both, "%s ; %s: Build A %s", buf_str(want),
+				    m->powers[m->provs[q].home].name, m->provs[q].abbr);
+				cases++;
+				good += gen_check(&c, held, buf_str(line), buf_str(both), 1);
+			}
+		}
+	}
+	gen_end(bf, nm, m, "builds", cases, good, 500);
 }
 
 /* ------------------------------------------------------ names.c tests -- */
@@ -522,6 +857,8 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_tiers),
 		cmocka_unit_test(test_edit_distance),
 		cmocka_unit_test(test_golden),
+		cmocka_unit_test(test_generated_wording),
+		cmocka_unit_test(test_generated_builds),
 		cmocka_unit_test(test_variant_orders_not_adjudicated),
 		cmocka_unit_test(test_order_size),
 	};
