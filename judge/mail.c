@@ -24,7 +24,6 @@
 #include "../lib/str.h"
 #include "../lib/xalloc.h"
 #include "../parser/commands.h"
-#include "../parser/endings.h"
 #include "bounce.h"
 #include "command.h"
 #include "dispatch.h"
@@ -144,7 +143,7 @@ mail_closing(struct mail *ml)
 		const struct body_line *bl = &ml->lines[i];
 		if (bl->kind == LINE_BLANK || bl->kind == LINE_QUOTED)
 			continue;
-		if (bl->kind != LINE_TEXT || !(ending_greeting(bl->text, bl->len) ||
+		if (bl->kind != LINE_TEXT || !(ordering_greeting(g, bl->text, bl->len) ||
 		    ordering_signature(g, ml->id.gm ? POWER_NONE : ml->id.power, bl->text, bl->len)))
 			break;
 		ml->closing_at = i;
@@ -215,7 +214,7 @@ static void
 mail_before_game(struct mail *ml, const struct body_line *bl)
 {
 	if (bl->kind != LINE_COMMAND && ml->ident_at > bl - ml->lines &&
-	    ending_greeting(bl->text, bl->len)) {
+	    ordering_greeting(ml->ahead, bl->text, bl->len)) {
 		/* "Hoi," above the GAME line */
 		buf_truncate(&ml->reply, ml->echo.mark);
 		ignored_add(&ml->ign, bl->text, bl->len);
@@ -389,7 +388,7 @@ mail_line(struct mail *ml, const struct body_line *bl)
 		break;
 	}
 	if (ml->id.g != NULL && bl->kind == LINE_TEXT &&
-	    (bl - ml->lines >= ml->closing_at || ending_greeting(bl->text, bl->len))) {
+	    (bl - ml->lines >= ml->closing_at || ordering_greeting(ml->id.g, bl->text, bl->len))) {
 		/* "Thanks!", and a name or a school's address at the end */
 		ignored_add(&ml->ign, bl->text, bl->len);
 		return;

@@ -12,6 +12,7 @@
 #include "../lib/str.h"
 #include "../lib/tz.h"
 #include "../parser/commands.h"
+#include "../parser/endings.h"
 #include "../parser/orders.h"
 #include "engine/muna_rules.h"
 #include "engine/report.h"
@@ -184,6 +185,25 @@ ordering_signature(const struct game *g, power_id p, const char *line, size_t le
 	for (; n > 0; w = next, n = nn) {
 		q = signature_word(q, end, &next, &nn);
 		if (signature_place(g->names, w, n, next, nn, words == 1 || arrow, arrow))
+			return false;
+	}
+	return true;
+}
+
+bool
+ordering_greeting(const struct game *g, const char *line, size_t len)
+{
+	const char *q, *end = line + len, *w, *next;
+	size_t n, nn;
+
+	if (!ending_greeting(line, len))
+		return false;
+	if (g == NULL || g->names == NULL)
+		return true;
+	q = signature_word(line, end, &w, &n);
+	for (; n > 0; w = next, n = nn) {
+		q = signature_word(q, end, &next, &nn);
+		if (signature_place(g->names, w, n, next, nn, false, false))
 			return false;
 	}
 	return true;

@@ -30,6 +30,10 @@ bool ordering_chat(const struct game *g, const char *line, size_t len);
  * in it, not a date, a heading ("...:") or a misspelt command ("Eva",
  * "Ann (class 3B)", "Stedelijk Gymnasium"). */
 bool ordering_signature(const struct game *g, power_id p, const char *line, size_t len);
+/* True when line is a greeting or a closing (parser/endings.h) that names
+ * no place on g's board (g NULL: no board): "Hoi,", "Thanks!", "Mvg,
+ * Bram", not "Here are my orders: A Par H". */
+bool ordering_greeting(const struct game *g, const char *line, size_t len);
 /* A date line above orders ("Spring 1935", "Fall 1935:"): 1 when line is
  * one, *same saying whether it names the game's phase. */
 int ordering_date(const struct game *g, const char *line, size_t len, bool *same);

@@ -1644,6 +1644,10 @@ test_endings_hard_cases(void **state)
 	assert_lacks(r, "Ignored");
 	assert_non_null(strstr(r, "> F Edi - Nwg\n  accepted: F edi - nwg\n> England:\n"));
 	assert_state_line(t->g, "order England F edi - nwg");
+	/* A greeting that names a place is read as an order. */
+	r = england_mail(t, "GAME g1 England england-pw\nHere are my orders: F Lon H\n");
+	assert_line(r, "> Here are my orders: F Lon H");
+	assert_lacks(r, "Ignored");
 	/* A name between orders is refused, as a misspelt order would be. */
 	r = england_mail(t, "GAME g1 England england-pw\nF Lon - Nth\n"
 	    "Eva\nA Lvp - Yor\n");
