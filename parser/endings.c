@@ -16,6 +16,8 @@
 /* A line is folded into at most this much; longer lines are read by
  * their beginning. */
 #define FOLD_MAX 512
+/* A notice is a sentence of at least this many words. */
+#define NOTICE_WORDS 6
 /* A header wrapped by a mail program spans at most this many lines. */
 #define HEADER_LINES 3
 /* How far below "From:" the rest of a header block may be. */
@@ -145,10 +147,9 @@ app_footer(const char *f, size_t n)
 	return n <= 120 && !has_arrow(f) && starts_with_any(f, footers);
 }
 
-/* A notice a school's server or a program adds: confidentiality, the
- * environment, a virus scanner. */
+/* f holds a word of a notice. */
 static bool
-notice(const char *f)
+notice_words(const char *f)
 {
 	static const char *const stems[] = { "confidential", "confidentiality", "disclaimer",
 		"privileged", "intended recipient", "intended solely", "intended only",
@@ -157,10 +158,35 @@ notice(const char *f)
 		"confidentielle", "destinataire", "destinataires", "confidencial",
 		"confidencialidad", "destinatario", "riservato", "riservati", "riservate",
 		"riservata", "environment", "milieu", "umwelt", "l'environnement",
-		"environnement", "medio ambiente", "all'ambiente", "avast", "virus-free",
-		"virusvrij", "virenfrei", NULL };
+		"environnement", "medio ambiente", "all'ambiente", NULL };
 
-	return !has_arrow(f) && has_any_word(f, stems);
+	return has_any_word(f, stems);
+}
+
+/* A notice a school's server or a program adds: confidentiality, the
+ * environment, a virus scanner. A sentence of NOTICE_WORDS words or more,
+ * or a heading ("Disclaimer:"), so that a pupil's "keep this
+ * confidential" is not one; a virus scanner's line is one at any length. */
+static bool
+notice(const char *f)
+{
+	static const char *const scanners[] = { "avast", "virus-free", "virusvrij", "virenfrei",
+		NULL };
+	static const char *const headings[] = { "disclaimer", "confidentiality notice",
+		"vertrouwelijkheidsverklaring", "haftungsausschluss", "avertissement",
+		"aviso legal", "aviso de confidencialidad", "avviso di riservatezza", NULL };
+	const char *p;
+	int words = 0;
+
+	if (has_arrow(f))
+		return false;
+	if (has_any_word(f, scanners))
+		return true;
+	for (p = f; *p; p++)
+		words += is_letter(*p) && (p == f || !is_letter(p[-1]));
+	if (words <= 3 && starts_with_any(f, headings))
+		return true;
+	return words >= NOTICE_WORDS && notice_words(f);
 }
 
 /* The header key k at the start of f ("from", "de"), allowing "*From:*",
@@ -258,8 +284,10 @@ ending_starts(const struct body_line *lines, int n)
 	if (separator(lines[0].text, lines[0].len))
 		return true;
 	fn = fold(lines[0].text, lines[0].len, f);
-	return dashed_title(f) || forward_intro(f) || app_footer(f, fn) || notice(f) ||
-	    header_block(lines, n) || reply_header(lines, n);
+	/* A press message may speak of confidence: no notice ends it. */
+	return dashed_title(f) || forward_intro(f) || app_footer(f, fn) ||
+	    (lines[0].kind != LINE_PRESS && notice(f)) || header_block(lines, n) ||
+	    reply_header(lines, n);
 }
 
 bool

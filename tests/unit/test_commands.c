@@ -114,6 +114,15 @@ test_signatures_and_limits(void **state)
 	assert_endings("--- Spring orders ---\nAs I wrote:\nFrom: Eva\nA Par H\n"
 	    "> On Sat, 28 Nov 2026 at 11:00, pouch judge <judge@example.test> wrote:\nA Mar H\n",
 	    "TTTTQT");
+	/* A pupil's "confidential" is no notice, in press or not; a school's is. */
+	assert_endings("Keep this confidential\nA Par H\n", "TT");
+	assert_endings("This e-mail is confidential and intended for the addressee only.\nA Par H\n",
+	    "SS");
+	split("PRESS TO France\nThis is confidential: we attack Munich in the spring, ok?\n"
+	    "ENDPRESS\nA Par H\n", l);
+	assert_int_equal(l[1].kind, LINE_PRESS);
+	assert_int_equal(l[2].cmd, CMD_ENDPRESS);
+	assert_int_equal(l[3].kind, LINE_TEXT);
 	/* A press block left open runs to the end. */
 	split("BROADCAST\nHello all\nA Par H\n", l);
 	assert_int_equal(l[0].cmd, CMD_BROADCAST);
