@@ -112,6 +112,13 @@ mail_notices(const struct inmsg *m, struct buf *reply)
 		    "plain ASCII\nmay have been misread. Please send plain text in UTF-8.\n\n");
 }
 
+/* The sender's power, POWER_NONE for the GM. */
+static power_id
+mail_from(const struct mail *ml)
+{
+	return ml->id.gm ? POWER_NONE : ml->id.power;
+}
+
 /* The message's first GAME line, and where its end (a signature, a
  * quoted mail) starts. */
 static void
@@ -135,6 +142,7 @@ static void
 mail_closing(struct mail *ml)
 {
 	const struct game *g = ml->id.g;
+	power_id p = mail_from(ml);
 	int i = ml->closing_at;
 
 	if (g->sys->line != NULL)
@@ -144,7 +152,7 @@ mail_closing(struct mail *ml)
 		if (bl->kind == LINE_BLANK || bl->kind == LINE_QUOTED)
 			continue;
 		if (bl->kind != LINE_TEXT || !(ordering_greeting(g, bl->text, bl->len) ||
-		    ordering_signature(g, ml->id.gm ? POWER_NONE : ml->id.power, bl->text, bl->len)))
+		    ordering_signature(g, p, bl->text, bl->len)))
 			break;
 		ml->closing_at = i;
 	}
@@ -235,13 +243,6 @@ mail_before_game(struct mail *ml, const struct body_line *bl)
 	} else {
 		buf_puts(&ml->reply, "  ignored (no GAME line)\n");
 	}
-}
-
-/* The sender's power, POWER_NONE for the GM. */
-static power_id
-mail_from(const struct mail *ml)
-{
-	return ml->id.gm ? POWER_NONE : ml->id.power;
 }
 
 /* A command line of the identified sender. */

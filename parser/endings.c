@@ -123,7 +123,8 @@ dashed_title(const char *f)
 static bool
 forward_intro(const char *f)
 {
-	static const char *const intros[] = { "begin forwarded message", "begin doorgestuurd bericht",
+	static const char *const intros[] = { "begin forwarded message",
+		"begin doorgestuurd bericht",
 		"anfang der weitergeleiteten nachricht", "debut du message reexpedie",
 		"inicio del mensaje reenviado", "inizio messaggio inoltrato", NULL };
 	size_t n = strlen(f);
@@ -215,25 +216,37 @@ static const char *const other_keys[] = { "sent", "date", "to", "cc", "bcc", "su
 	"envoye", "a", "objet", "sujet", "pour", "enviado el", "enviado", "fecha", "para",
 	"asunto", "inviato", "data", "oggetto", "inviato il", NULL };
 
-/* "From: ...", then at least two more header lines below it. */
+/* f holds a digit or an '@' (a date, an address). */
+static bool
+has_date_or_address(const char *f)
+{
+	return strpbrk(f, "0123456789@") != NULL;
+}
+
+/* "From: ...", then at least two more header lines below it, with a date
+ * or an address among them (a pupil's memo "From: England / To: France /
+ * Subject: Belgium" has neither). */
 static bool
 header_block(const struct body_line *lines, int n)
 {
 	char f[FOLD_MAX];
 	const char *rest;
 	int i, keys = 0;
+	bool dated;
 
 	fold(lines[0].text, lines[0].len, f);
 	rest = header_key(f, from_keys);
 	if (rest == NULL || *rest == '\0')
 		return false;
+	dated = has_date_or_address(f);
 	for (i = 1; i < n && i <= BLOCK_LINES && lines[i].len > 0; i++) {
 		fold(lines[i].text, lines[i].len, f);
 		if (header_key(f, other_keys) == NULL && header_key(f, from_keys) == NULL)
 			break;
+		dated = dated || has_date_or_address(f);
 		keys++;
 	}
-	return keys >= 2;
+	return keys >= 2 && dated;
 }
 
 /* "On Sat, 28 Nov 2026 at 11:00, pouch judge <judge@example.test> wrote:"
@@ -267,7 +280,8 @@ reply_header(const struct body_line *lines, int n)
 			return true;
 		for (k = 0; k < len && !is_digit(f[k]); k++)
 			;
-		if (k < len && (starts_with_any(first, intros) || strstr(f, " schreef op ") != NULL))
+		if (k < len && (starts_with_any(first, intros) ||
+		    strstr(f, " schreef op ") != NULL))
 			return true;
 	}
 	return false;

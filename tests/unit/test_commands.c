@@ -107,8 +107,8 @@ test_signatures_and_limits(void **state)
 	assert_endings("A Par H\n--\nA Mar H\n", "TSS");
 	assert_endings("A Par H\nOn Sat, Nov 28, 2026 at 11:00 AM pouch judge "
 	    "<judge@example.test>\nwrote:\nA Mar H\n", "TSSS");
-	assert_endings("A Par H\nVan: pouch judge\nVerzonden: zaterdag\nAan: eva\nA Mar H\n",
-	    "TSSSS");
+	assert_endings("A Par H\nVan: pouch judge\nVerzonden: zaterdag 28 november\n"
+	    "Aan: eva\nA Mar H\n", "TSSSS");
 	/* Not endings: a heading between dashes, a pupil's "wrote:" with no
 	 * date or address, a line "From:" alone, a header line quoted. */
 	assert_endings("--- Spring orders ---\nAs I wrote:\nFrom: Eva\nA Par H\n"
@@ -123,6 +123,10 @@ test_signatures_and_limits(void **state)
 	assert_int_equal(l[1].kind, LINE_PRESS);
 	assert_int_equal(l[2].cmd, CMD_ENDPRESS);
 	assert_int_equal(l[3].kind, LINE_TEXT);
+	/* A press message set out as a memo is no Outlook block. */
+	split("PRESS TO France\nFrom: England\nTo: France\nSubject: Belgium\nENDPRESS\n", l);
+	assert_int_equal(l[1].kind, LINE_PRESS);
+	assert_int_equal(l[4].cmd, CMD_ENDPRESS);
 	/* A press block left open runs to the end. */
 	split("BROADCAST\nHello all\nA Par H\n", l);
 	assert_int_equal(l[0].cmd, CMD_BROADCAST);
