@@ -5,7 +5,11 @@
  * identifies the sender: game, power (or GM) and password (ident.c).
  * Every later line is a command (dispatch.c), an order (ordering.c) or
  * part of a press block (press.c), and every line gets its verdict in the
- * reply (reply.c), so that a bad line never costs a good one.
+ * reply (reply.c), so that a bad line never costs a good one. Lines that
+ * are no orders are listed as ignored, never refused: quoted lines,
+ * greetings and thanks wherever they are, the end of the mail (a
+ * signature, a quoted or forwarded mail: parser/endings.h) and, above it,
+ * the last lines with no order in them (a name, a school's address).
  *
  * The reply goes to the sender, copied to the other members of the
  * delegation. A message that cannot be authenticated gets a refusal that
@@ -39,6 +43,10 @@ struct mail {
 	bool host;		/* from the host (judge_host_mail) */
 	struct ident id;	/* the sender, once the GAME line named them */
 	struct game *ahead;	/* the game the GAME line names, for the lines above it */
+	const struct body_line *lines;	/* the message's lines, */
+	int nlines;		/* how many */
+	int ident_at;		/* the index of its first GAME line (-1: none) */
+	int closing_at;		/* its last lines from here on close it (names, thanks) */
 	struct ignored ign;	/* lines that are not orders */
 	struct press pr;	/* the press block being read */
 	struct echo echo;	/* what the reply left out */
@@ -106,6 +114,52 @@ mail_notices(const struct inmsg *m, struct buf *reply)
 		    "plain ASCII\nmay have been misread. Please send plain text in UTF-8.\n\n");
 }
 
+/* The sender's power, POWER_NONE for the GM. */
+static power_id
+mail_from(const struct mail *ml)
+{
+	return ml->id.gm ? POWER_NONE : ml->id.power;
+}
+
+/* The message's first GAME line, and where its end (a signature, a
+ * quoted mail) starts. */
+static void
+mail_scan(struct mail *ml)
+{
+	int i;
+
+	ml->ident_at = -1;
+	for (i = 0; i < ml->nlines && ml->ident_at < 0; i++)
+		if (ml->lines[i].kind == LINE_IDENT)
+			ml->ident_at = i;
+	for (i = 0; i < ml->nlines && ml->lines[i].kind != LINE_SIGNATURE; i++)
+		;
+	ml->closing_at = i;
+}
+
+/* The sender identified: the last lines of the message above its end that
+ * close it, blank or quoted, a greeting, or lines ordering_signature finds
+ * no order in (not in a game that reads its lines itself). */
+static void
+mail_closing(struct mail *ml)
+{
+	const struct game *g = ml->id.g;
+	power_id p = mail_from(ml);
+	int i = ml->closing_at;
+
+	if (g->sys->line != NULL)
+		return;
+	while (--i > ml->ident_at) {
+		const struct body_line *bl = &ml->lines[i];
+		if (bl->kind == LINE_BLANK || bl->kind == LINE_QUOTED)
+			continue;
+		if (bl->kind != LINE_TEXT || !(ordering_greeting(g, bl->text, bl->len) ||
+		    ordering_signature(g, p, bl->text, bl->len)))
+			break;
+		ml->closing_at = i;
+	}
+}
+
 /* The GAME line bl: the sender identified, or the message refused. */
 static void
 mail_ident(struct mail *ml, const struct body_line *bl)
@@ -141,6 +195,7 @@ mail_ident(struct mail *ml, const struct body_line *bl)
 	else
 		buf_printf(&ml->reply, "  game %s, %s\n", id->g->name, id->g->map->powers[id->power].name);
 	ml->note_at = ml->reply.len;
+	mail_closing(ml);
 	if (id->g->seq >= ml->seq && ml->seq > 0) {
 		/* Already applied (a re-run after a crash): reply again, change nothing. */
 		buf_puts(&ml->reply, "  (this message was already applied)\n");
@@ -168,7 +223,12 @@ mail_newgame(struct mail *ml, const struct body_line *bl)
 static void
 mail_before_game(struct mail *ml, const struct body_line *bl)
 {
-	if (bl->kind == LINE_COMMAND && bl->cmd == CMD_HELP) {
+	if (bl->kind != LINE_COMMAND && ml->ident_at > bl - ml->lines &&
+	    ordering_greeting(ml->ahead, bl->text, bl->len)) {
+		/* "Hoi," above the GAME line */
+		buf_truncate(&ml->reply, ml->echo.mark);
+		ignored_add(&ml->ign, bl->text, bl->len);
+	} else if (bl->kind == LINE_COMMAND && bl->cmd == CMD_HELP) {
 		buf_putc(&ml->reply, '\n');
 		status_help(ml->j, NULL, &ml->reply);
 	} else if (bl->kind == LINE_COMMAND && bl->cmd == CMD_NEWGAME) {
@@ -185,13 +245,6 @@ mail_before_game(struct mail *ml, const struct body_line *bl)
 	} else {
 		buf_puts(&ml->reply, "  ignored (no GAME line)\n");
 	}
-}
-
-/* The sender's power, POWER_NONE for the GM. */
-static power_id
-mail_from(const struct mail *ml)
-{
-	return ml->id.gm ? POWER_NONE : ml->id.power;
 }
 
 /* A command line of the identified sender. */
@@ -319,8 +372,13 @@ mail_line(struct mail *ml, const struct body_line *bl)
 	ml->echo.mark = ml->reply.len;
 	switch (bl->kind) {
 	case LINE_BLANK:
+		return;
 	case LINE_QUOTED:
+		ignored_add(&ml->ign, bl->text, bl->len);
+		return;
 	case LINE_SIGNATURE:
+		if (bl->len > 0)
+			ignored_tail(&ml->ign, bl->text, bl->len);
 		return;
 	case LINE_PRESS:
 		press_line(&ml->pr, bl->text, bl->len);
@@ -332,6 +390,12 @@ mail_line(struct mail *ml, const struct body_line *bl)
 		return;
 	default:
 		break;
+	}
+	if (ml->id.g != NULL && bl->kind == LINE_TEXT &&
+	    (bl - ml->lines >= ml->closing_at || ordering_greeting(ml->id.g, bl->text, bl->len))) {
+		/* "Thanks!", and a name or a school's address at the end */
+		ignored_add(&ml->ign, bl->text, bl->len);
+		return;
 	}
 	reply_quote(&ml->reply, bl->text, bl->len);
 	if (ml->id.g == NULL)
@@ -400,6 +464,10 @@ mail_close(struct mail *ml)
 	struct game *g = ml->id.g;
 
 	echo_end(&ml->echo, &ml->reply);
+	if (g == NULL && ml->reply.len == 0 && (ml->ign.n > 0 || ml->ign.tail > 0))
+		/* nothing but quoted lines, greetings or a signature */
+		buf_puts(&ml->reply, "Start with a line GAME <game> <power> <password> (send HELP for "
+		    "instructions).\n");
 	if (!ml->refused)
 		press_flush(ml->j, g, mail_from(ml), &ml->pr, &ml->reply);
 	press_free(&ml->pr);
@@ -407,6 +475,7 @@ mail_close(struct mail *ml)
 		ignored_put(&ml->ign, g && g->sys->kind ? "a command" : "an order",
 		    g && g->sys->kind ? "commands" : "orders", &ml->reply);
 	buf_free(&ml->ign.quotes);
+	buf_free(&ml->ign.tail_quote);
 	mail_status(ml);
 	if (g && !ml->refused && g->seq < ml->seq) {
 		g->seq = ml->seq;
@@ -445,6 +514,7 @@ handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool h
 	ml.heading = POWER_NONE;
 	buf_init(&ml.reply, OUTBOUND_TEXT_MAX);
 	buf_init(&ml.ign.quotes, 1024);
+	buf_init(&ml.ign.tail_quote, 256);
 	press_init(&ml.pr);
 	lines = xcalloc(BODY_MAX_LINES, sizeof *lines);
 	n = body_split(m->text, strlen(m->text), lines, BODY_MAX_LINES);
@@ -454,6 +524,9 @@ handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool h
 		n = BODY_MAX_LINES;
 	}
 	ml.ahead = ident_game_ahead(j, lines, n);
+	ml.lines = lines;
+	ml.nlines = n;
+	mail_scan(&ml);
 	mail_notices(m, &ml.reply);
 	ml.echo.mark = ml.reply.len;
 	for (i = 0; i < n && !ml.stop && !ml.refused; i++)

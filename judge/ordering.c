@@ -12,6 +12,7 @@
 #include "../lib/str.h"
 #include "../lib/tz.h"
 #include "../parser/commands.h"
+#include "../parser/endings.h"
 #include "../parser/orders.h"
 #include "engine/muna_rules.h"
 #include "engine/report.h"
@@ -65,6 +66,148 @@ ordering_chat(const struct game *g, const char *line, size_t len)
 	order_parse(&c, line, len, &r);
 	return (r.verdict == VERDICT_REFUSED && r.chat && !command_tried(line, len)) ||
 	    (r.verdict == VERDICT_BLANK && r.heading != POWER_NONE);
+}
+
+/* A word of a signature line that may name a place: the whole name or
+ * abbreviation of one (alone or with the next word, "North Sea"); with
+ * prefix, also the beginning of a name ("Mun"); with fuzzy, also a
+ * misspelling of a long one ("Burgandy"). */
+static bool
+signature_place(const struct names *nm, const char *w, size_t n, const char *next, size_t nn,
+    bool prefix, bool fuzzy)
+{
+	struct name_cand cand[NAMES_MAX_CAND];
+	char key[96];
+	int k, nc;
+
+	names_normalise(w, n, key, sizeof key);
+	if (names_province_exact(nm, key) != PROV_NONE)
+		return true;
+	if (nn > 0 && n + nn + 1 < sizeof key) {
+		char two[96];
+		memcpy(two, w, n);
+		two[n] = ' ';
+		memcpy(two + n + 1, next, nn);
+		names_normalise(two, n + nn + 1, key, sizeof key);
+		if (names_province_exact(nm, key) != PROV_NONE)
+			return true;
+		names_normalise(w, n, key, sizeof key);
+	}
+	if (!prefix || n < 3)
+		return false;
+	nc = names_provinces(nm, key, cand);
+	for (k = 0; k < nc; k++)
+		if (cand[k].tier == NAME_PREFIX || cand[k].tier == NAME_EXACT ||
+		    (fuzzy && n >= 5 && cand[k].dist <= 2))
+			return true;
+	return false;
+}
+
+/* A byte of a word: a letter, a digit, or part of a letter outside ASCII. */
+static bool
+word_byte(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	    (unsigned char)c >= 0x80;
+}
+
+/* The next word of [p, end): letters and digits, apostrophes inside. */
+static const char *
+signature_word(const char *p, const char *end, const char **w, size_t *n)
+{
+	while (p < end && !word_byte(*p))
+		p++;
+	*w = p;
+	while (p < end && (word_byte(*p) || (*p == '\'' && p + 1 < end &&
+	    word_byte(p[1]))))
+		p++;
+	*n = (size_t)(p - *w);
+	return p;
+}
+
+/* The first word of a line, w[0..n), read alone: unknown to the parser
+ * (no place, unit, power or order word), or a place only by a
+ * misspelling's distance ("Giulia" for Apulia). */
+static bool
+signature_first(const struct parse_ctx *c, const char *w, size_t n)
+{
+	struct name_cand cand[NAMES_MAX_CAND];
+	struct parse_result r;
+	char key[96];
+	int k, nc;
+
+	order_parse(c, w, n, &r);
+	if (r.verdict == VERDICT_REFUSED && r.not_order)
+		return true;
+	names_normalise(w, n, key, sizeof key);
+	nc = names_provinces(c->names, key, cand);
+	for (k = 0; k < nc; k++)
+		if (cand[k].tier != NAME_FUZZY)
+			return false;
+	return nc > 0;
+}
+
+bool
+ordering_signature(const struct game *g, power_id p, const char *line, size_t len)
+{
+	struct board plain;
+	struct parse_ctx c = { g->map, g->names, game_parse_board(g, &plain), p };
+	struct parse_result r;
+	const char *q, *end, *w, *next;
+	char key[96];
+	size_t n, nn, i;
+	bool same, arrow = false;
+	int words = 0;
+
+	while (len > 0 && (line[len - 1] == ' ' || line[len - 1] == '\t'))
+		len--;
+	end = line + len;
+	if (len == 0 || line[len - 1] == ':' || len >= PARSE_MAX_LINE ||
+	    ordering_date(g, line, len, &same))
+		return false;
+	order_parse(&c, line, len, &r);
+	if (r.verdict != VERDICT_REFUSED)
+		return false;
+	for (i = 0; i + 1 < len; i++)
+		if ((line[i] == '-' && line[i + 1] == '>') ||
+		    (i > 0 && line[i - 1] == ' ' && line[i] == '-' && line[i + 1] == ' '))
+			arrow = true;
+	for (q = line; (q = signature_word(q, end, &w, &n)), n > 0;)
+		words++;
+	/* "HLEP", "SUBMIT": a command tried */
+	if (words == 1 && command_tried(line, len))
+		return false;
+	q = signature_word(line, end, &w, &n);
+	names_normalise(w, n, key, sizeof key);
+	if (names_power_exact(g->names, key) != POWER_NONE)
+		return false;	/* "England", a heading */
+	if (!r.not_order && (arrow || !signature_first(&c, w, n)))
+		return false;
+	for (; n > 0; w = next, n = nn) {
+		q = signature_word(q, end, &next, &nn);
+		if (signature_place(g->names, w, n, next, nn, words == 1 || arrow, arrow))
+			return false;
+	}
+	return true;
+}
+
+bool
+ordering_greeting(const struct game *g, const char *line, size_t len)
+{
+	const char *q, *end = line + len, *w, *next;
+	size_t n, nn;
+
+	if (!ending_greeting(line, len))
+		return false;
+	if (g == NULL || g->names == NULL)
+		return true;
+	q = signature_word(line, end, &w, &n);
+	for (; n > 0; w = next, n = nn) {
+		q = signature_word(q, end, &next, &nn);
+		if (signature_place(g->names, w, n, next, nn, false, false))
+			return false;
+	}
+	return true;
 }
 
 /* A date line above orders ("Spring 1935", "Fall 1935:", "Orders for

@@ -31,6 +31,16 @@ enum taken ordering_take(struct game *g, power_id p, const char *line, size_t le
 /* True when line is plainly not an order on g's board (a greeting, a name,
  * thanks; a heading, "Orders for England:") and no command tried either. */
 bool ordering_chat(const struct game *g, const char *line, size_t len);
+/* True when line, from power p (POWER_NONE: the GM), could close a mail
+ * on g's board: refused as an order, its first word no place, unit,
+ * power or order word (or a place only as a misspelling), no place named
+ * in it, not a date, a heading ("...:") or a misspelt command ("Eva",
+ * "Ann (class 3B)", "Stedelijk Gymnasium"). */
+bool ordering_signature(const struct game *g, power_id p, const char *line, size_t len);
+/* True when line is a greeting or a closing (parser/endings.h) that names
+ * no place on g's board (g NULL: no board): "Hoi,", "Thanks!", "Mvg,
+ * Bram", not "Here are my orders: A Par H". */
+bool ordering_greeting(const struct game *g, const char *line, size_t len);
 /* A date line above orders ("Spring 1935", "Fall 1935:", "Orders for
  * Spring 1935:"): 1 when line is one, *same saying whether it names the
  * game's phase. */

@@ -102,8 +102,10 @@ echo_end(struct echo *e, struct buf *reply)
 #define IGNORED_QUOTED 3
 #define IGNORED_QUOTE_LEN 20
 
-void
-ignored_add(struct ignored *ig, const char *line, size_t len)
+/* line[0..len) without its blanks, cut to IGNORED_QUOTE_LEN characters,
+ * in quotes, into out. */
+static void
+ignored_quote(const char *line, size_t len, struct buf *out)
 {
 	size_t k;
 
@@ -111,32 +113,52 @@ ignored_add(struct ignored *ig, const char *line, size_t len)
 		line++, len--;
 	while (len > 0 && (line[len - 1] == ' ' || line[len - 1] == '\t' || line[len - 1] == '\r'))
 		len--;
-	if (ig->n++ >= IGNORED_QUOTED)
-		return;
 	k = len;
 	if (k > IGNORED_QUOTE_LEN) {
 		k = IGNORED_QUOTE_LEN;
 		while (k > 0 && ((unsigned char)line[k] & 0xC0) == 0x80)
 			k--;
+		while (k > 0 && line[k - 1] == ' ')
+			k--;
 	}
-	buf_printf(&ig->quotes, "%s\"%.*s%s\"", ig->n > 1 ? ", " : "", (int)k, line,
-	    k < len ? "\xE2\x80\xA6" : "");
+	buf_printf(out, "\"%.*s%s\"", (int)k, line, k < len ? "\xE2\x80\xA6" : "");
 }
 
-/* "Ignored 2 lines that are not orders: "hi mr judge…", "Alice"." */
+void
+ignored_add(struct ignored *ig, const char *line, size_t len)
+{
+	if (ig->n++ >= IGNORED_QUOTED)
+		return;
+	if (ig->n > 1)
+		buf_puts(&ig->quotes, ", ");
+	ignored_quote(line, len, &ig->quotes);
+}
+
+void
+ignored_tail(struct ignored *ig, const char *line, size_t len)
+{
+	if (ig->tail++ == 0)
+		ignored_quote(line, len, &ig->tail_quote);
+}
+
+/* "Ignored 2 lines that are not orders: "hi mr judge…", "Alice"." and
+ * "Ignored the end of your message from "-- " on (3 lines): ..." */
 void
 ignored_put(const struct ignored *ig, const char *one, const char *many, struct buf *out)
 {
-	if (ig->n == 0)
-		return;
 	if (ig->n == 1)
 		buf_printf(out, "\nIgnored 1 line that is not %s: %s", one, buf_str(&ig->quotes));
-	else
+	else if (ig->n > 1)
 		buf_printf(out, "\nIgnored %d lines that are not %s: %s", ig->n, many,
 		    buf_str(&ig->quotes));
 	if (ig->n > IGNORED_QUOTED)
 		buf_printf(out, " and %d more", ig->n - IGNORED_QUOTED);
-	buf_puts(out, ".\n");
+	if (ig->n > 0)
+		buf_puts(out, ".\n");
+	if (ig->tail > 0)
+		buf_printf(out, "%sIgnored the end of your message from %s on (%d line%s): a "
+		    "signature or a quoted mail is not read.\n", ig->n > 0 ? "" : "\n",
+		    buf_str(&ig->tail_quote), ig->tail, ig->tail == 1 ? "" : "s");
 }
 
 void

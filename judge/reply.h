@@ -31,16 +31,23 @@ void echo_settle(struct echo *e, struct buf *reply);
 /* After the last line: the counts of what was left out. */
 void echo_end(struct echo *e, struct buf *reply);
 
-/* Lines that are plainly not orders: counted, the first few quoted. */
+/* Lines that are plainly not orders: counted, the first few quoted; and
+ * the end of the message (a signature, a quoted mail): counted, its first
+ * line quoted. The caller buf_init()s and buf_free()s both buffers. */
 struct ignored {
 	int n;
 	struct buf quotes;
+	int tail;		/* lines of the end of the message, not blank */
+	struct buf tail_quote;	/* its first line, quoted */
 };
 
 /* Count line as ignored (quoting it when among the first few). */
 void ignored_add(struct ignored *ig, const char *line, size_t len);
+/* Count line as a line of the end of the message (quoting the first). */
+void ignored_tail(struct ignored *ig, const char *line, size_t len);
 /* "Ignored 2 lines that are not orders: "hi mr judge…", "Alice"." (one:
- * "an order", many: "orders", or the words of a game of commands). */
+ * "an order", many: "orders", or the words of a game of commands), then
+ * "Ignored the end of your message from "-- " on (3 lines): ...". */
 void ignored_put(const struct ignored *ig, const char *one, const char *many, struct buf *out);
 
 /* Cut reply to REPLY_CAP, saying so. */

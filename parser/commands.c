@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "../lib/str.h"
+#include "endings.h"
 
 static const struct {
 	const char *word;	/* first word */
@@ -163,46 +164,25 @@ classify(const char *s, size_t len, const char **args, size_t *args_len)
 	return CMD_NONE;
 }
 
-static int
-is_mobile_signature(const char *s, size_t n)
-{
-	static const char *const starts[] = { "sent from my ", "get outlook for ",
-		"sent from mail for windows", "envoye de mon ", "verstuurd vanaf mijn ",
-		"von meinem ", "enviado desde mi " };
-	size_t i;
-
-	for (i = 0; i < sizeof starts / sizeof starts[0]; i++) {
-		size_t k = strlen(starts[i]), j;
-		if (n < k)
-			continue;
-		for (j = 0; j < k && str_lc(s[j]) == starts[i][j]; j++)
-			;
-		if (j == k)
-			return 1;
-	}
-	return 0;
-}
-
 int
 body_split(const char *text, size_t len, struct body_line *out, int max)
 {
 	const char *p = text, *end = text + len, *line;
 	size_t n;
-	int count = 0, lineno = 0, in_press = 0, signed_off = 0;
+	int count = 0, lineno = 0, in_press = 0, signed_off = 0, more = 0, i;
 
 	while ((line = str_next_line(&p, end, &n)) != NULL) {
 		struct body_line *bl;
 		const char *s = line, *e = line + n;
 
 		lineno++;
-		if (count >= max)
-			return max + 1;
+		if (count >= max) {
+			more = 1;
+			break;
+		}
 		bl = &out[count++];
 		memset(bl, 0, sizeof *bl);
 		bl->lineno = lineno;
-		/* "-- " (with the blank) starts a signature; so do the usual mobile footers. */
-		if (n == 3 && memcmp(line, "-- ", 3) == 0)
-			signed_off = 1;
 		while (s < e && (*s == ' ' || *s == '\t' || (unsigned char)*s == 0xa0))
 			s++;
 		while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
@@ -219,11 +199,6 @@ body_split(const char *text, size_t len, struct body_line *out, int max)
 		}
 		if (*s == '>' || (bl->len >= 2 && s[0] == '|' && s[1] == ' ')) {
 			bl->kind = LINE_QUOTED;
-			continue;
-		}
-		if (is_mobile_signature(s, bl->len)) {
-			bl->kind = LINE_SIGNATURE;
-			signed_off = 1;
 			continue;
 		}
 		if (in_press) {
@@ -260,5 +235,17 @@ body_split(const char *text, size_t len, struct body_line *out, int max)
 		if (bl->cmd == CMD_SIGNOFF)
 			signed_off = 1;
 	}
-	return count;
+	/* The end of the mail (a signature, a quoted or forwarded message):
+	 * every line from its start on is the signature. */
+	for (i = 0; i < count; i++) {
+		if (out[i].kind == LINE_SIGNATURE)
+			break;
+		if ((out[i].kind == LINE_TEXT || out[i].kind == LINE_PRESS) &&
+		    ending_starts(&out[i], count - i)) {
+			for (; i < count; i++)
+				out[i].kind = LINE_SIGNATURE;
+			break;
+		}
+	}
+	return more ? max + 1 : count;
 }

@@ -11,6 +11,11 @@
  *	-- 
  *	a signature: ignored, like quoted lines ("> ...")
  *
+ * The signature runs to the end of the body; it starts wherever the end
+ * of a mail does (endings.h): "-- " or "--", a reply header ("On ...
+ * wrote:"), Outlook's "From: ... Sent: ..." block, a forwarded message,
+ * a phone's footer, a notice.
+ *
  * body_split() classifies each line; it does not interpret orders (that is
  * orders.h) nor decide what a command may do (that is the judge). Commands
  * are one per line, case-insensitive, and recognised by their first word
@@ -25,7 +30,7 @@
 enum line_kind {
 	LINE_BLANK = 0,
 	LINE_QUOTED,		/* "> ..." : ignored */
-	LINE_SIGNATURE,		/* after "-- ", or a mobile "Sent from my ..." */
+	LINE_SIGNATURE,		/* the end of the mail on (endings.h): ignored */
 	LINE_IDENT,		/* GAME <game> <power|GM> <password> */
 	LINE_COMMAND,
 	LINE_PRESS,		/* text inside a press block */

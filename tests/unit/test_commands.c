@@ -96,22 +96,57 @@ test_whole_body(void **state)
 	assert_args(&l[13], "draw");
 }
 
+/* body's lines are of the kinds in kinds, one letter a line: T text, S
+ * signature (the end of the mail), Q quoted. */
+static void
+assert_endings(const char *body, const char *kinds)
+{
+	struct body_line l[MAXL];
+	int n = split(body, l), i;
+
+	assert_int_equal(n, (int)strlen(kinds));
+	for (i = 0; i < n; i++)
+		assert_int_equal(l[i].kind, kinds[i] == 'T' ? LINE_TEXT :
+		    kinds[i] == 'S' ? LINE_SIGNATURE : LINE_QUOTED);
+}
+
 static void
 test_signatures_and_limits(void **state)
 {
 	struct body_line l[MAXL];
 	char big[4 * MAXL + 8];
-	int n, i;
+	int i;
 
 	(void)state;
-	/* A mobile footer ends the orders, "--" without the blank does not. */
-	n = split("A Par H\n--\nSent from my phone\nA Mar H\n", l);
-	assert_int_equal(n, 4);
-	assert_int_equal(l[1].kind, LINE_TEXT);
-	assert_int_equal(l[2].kind, LINE_SIGNATURE);
-	assert_int_equal(l[3].kind, LINE_SIGNATURE);
+	/* A mobile footer ends the orders, and so does "--" without its blank;
+	 * so does a reply header wrapped over two lines, at its first line,
+	 * and an Outlook block ("Van:" with two header lines under it). */
+	assert_endings("A Par H\nSent from my phone\nA Mar H\n", "TSS");
+	assert_endings("A Par H\n--\nA Mar H\n", "TSS");
+	assert_endings("A Par H\nOn Sat, Nov 28, 2026 at 11:00 AM pouch judge "
+	    "<judge@example.test>\nwrote:\nA Mar H\n", "TSSS");
+	assert_endings("A Par H\nVan: pouch judge\nVerzonden: zaterdag 28 november\n"
+	    "Aan: eva\nA Mar H\n", "TSSSS");
+	/* Not endings: a heading between dashes, a pupil's "wrote:" with no
+	 * date or address, a line "From:" alone, a header line quoted. */
+	assert_endings("--- Spring orders ---\nAs I wrote:\nFrom: Eva\nA Par H\n"
+	    "> On Sat, 28 Nov 2026 at 11:00, pouch judge <judge@example.test> wrote:\nA Mar H\n",
+	    "TTTTQT");
+	/* A pupil's "confidential" is no notice, in press or not; a school's is. */
+	assert_endings("Keep this confidential\nA Par H\n", "TT");
+	assert_endings("This e-mail is confidential and intended for the addressee only.\nA Par H\n",
+	    "SS");
+	split("PRESS TO France\nThis is confidential: we attack Munich in the spring, ok?\n"
+	    "ENDPRESS\nA Par H\n", l);
+	assert_int_equal(l[1].kind, LINE_PRESS);
+	assert_int_equal(l[2].cmd, CMD_ENDPRESS);
+	assert_int_equal(l[3].kind, LINE_TEXT);
+	/* A press message set out as a memo is no Outlook block. */
+	split("PRESS TO France\nFrom: England\nTo: France\nSubject: Belgium\nENDPRESS\n", l);
+	assert_int_equal(l[1].kind, LINE_PRESS);
+	assert_int_equal(l[4].cmd, CMD_ENDPRESS);
 	/* A press block left open runs to the end. */
-	n = split("BROADCAST\nHello all\nA Par H\n", l);
+	split("BROADCAST\nHello all\nA Par H\n", l);
 	assert_int_equal(l[0].cmd, CMD_BROADCAST);
 	assert_int_equal(l[2].kind, LINE_PRESS);
 	/* Too many lines: the count says so. */

@@ -11,6 +11,7 @@
  */
 #include "../support/testutil.h"
 
+#include <dirent.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -2125,6 +2126,286 @@ test_system_reads_lines(void **state)
 	assert_true(game_alive(t->g, power("France")));
 }
 
+/* ---------------------------------------------------- how mail ends -- */
+
+/* England's mail body through the judge; its reply. */
+static const char *
+england_mail(struct tj *t, const char *body)
+{
+	mail(t, "alice@england.example", "orders", body, T0 + HOUR);
+	return reply(t, "alice@england.example", "Re: orders",
+	    (const char *[]){ "bob@england.example" }, 1);
+}
+
+/* The end of a mail: a name there is ignored, but a place, a power's
+ * heading or a one-word order there stays an order; a name between the
+ * orders is refused as before. */
+static void
+test_endings_hard_cases(void **state)
+{
+	struct tj *t = *state;
+	const char *r;
+
+	/* The issue's mail: a name and a class after the orders, a quote header
+	 * and the old orders under it. */
+	r = england_mail(t, "Hoi,\nGAME g1 England england-pw\n"
+	    "F Lon - Nth\nThanks!\nAnn (class 3B)\n\nOn Sat, 28 Nov 2026 at 11:00, pouch judge "
+	    "<judge@example.test> wrote:\n\nF Edi - Nwg\nA Lvp - Yor\n");
+	assert_prefix(r, "> GAME g1 England (password not shown)\n"
+	    "  game g1, England\n"
+	    "> F Lon - Nth\n"
+	    "  accepted: F lon - nth\n"
+	    "\n"
+	    "Ignored 3 lines that are not orders: \"Hoi,\", \"Thanks!\", \"Ann (class 3B)\".\n"
+	    "Ignored the end of your message from \"On Sat, 28 Nov 2026…\" on (3 lines): a "
+	    "signature or a quoted mail is not read.\n");
+	assert_int_equal(t->g->del[power("England")].norders, 1);
+
+	/* A place alone at the end is an order (refused: no unit there). */
+	r = england_mail(t, "GAME g1 England england-pw\nF Lon - Nth\n"
+	    "Munich\n");
+	assert_line(r, "> Munich");
+	assert_lacks(r, "Ignored");
+	/* A unit's place alone is its order; a misspelt order too. */
+	r = england_mail(t, "GAME g1 England england-pw\nF Lon - Nth\n"
+	    "Liverpol Yorksire\nEdinburgh\n");
+	assert_lacks(r, "Ignored");
+	assert_state_line(t->g, "order England A lvp - yor");
+	/* A power's heading with an order under it, and a heading at the end:
+	 * neither taken for a signature. */
+	r = england_mail(t, "GAME g1 England england-pw\nEngland:\n"
+	    "F Edi - Nwg\nEngland:\n");
+	assert_lacks(r, "Ignored");
+	assert_non_null(strstr(r, "> F Edi - Nwg\n  accepted: F edi - nwg\n> England:\n"));
+	assert_state_line(t->g, "order England F edi - nwg");
+	/* A greeting that names a place is read as an order. */
+	r = england_mail(t, "GAME g1 England england-pw\nHere are my orders: F Lon H\n");
+	assert_line(r, "> Here are my orders: F Lon H");
+	assert_lacks(r, "Ignored");
+	/* A name between orders is refused, as a misspelt order would be. */
+	r = england_mail(t, "GAME g1 England england-pw\nF Lon - Nth\n"
+	    "Eva\nA Lvp - Yor\n");
+	assert_line(r, "> Eva");
+	assert_non_null(strstr(r, "> Eva\n  REFUSED: "));
+	assert_lacks(r, "Ignored");
+	/* A greeting above the GAME line gets no "start with a GAME line";
+	 * with no GAME line at all the sender is still told. */
+	mail(t, "alice@england.example", "orders", "Hoi,\n", T0 + HOUR);
+	r = reply(t, "alice@england.example", "Re: orders", NULL, 0);
+	assert_line(r, "  ignored: start with a line GAME <game> <power> <password> (send HELP for "
+	    "instructions)");
+	/* Nothing but a quote and a phone's footer: told too. */
+	mail(t, "alice@england.example", "orders", "> A Par - Bur\nSent from my iPhone\n",
+	    T0 + HOUR);
+	assert_string_equal(reply(t, "alice@england.example", "Re: orders", NULL, 0),
+	    "Start with a line GAME <game> <power> <password> (send HELP for instructions).\n"
+	    "\n"
+	    "Ignored 1 line that is not an order: \"> A Par - Bur\".\n"
+	    "Ignored the end of your message from \"Sent from my iPhone\" on (1 line): a signature "
+	    "or a quoted mail is not read.\n");
+}
+
+/* tests/data/endings: every case of the corpus (its README gives the
+ * format) in a mail of England's, through judge_mail. */
+#define ENDINGS_DIR "tests/data/endings"
+#define ENDINGS_ORDERS "F Lon - Nth\nA Lvp - Yor\n"
+#define ENDINGS_GAME "GAME g1 England england-pw\n"
+#define ENDINGS_TRAP "F Edi - Nwg\n"
+
+enum ending_kind { ENDING_CUT, ENDING_CLOSING, ENDING_GREETING, ENDING_INLINE };
+
+/* The lines of text[0..len) that are not blank. */
+static int
+nonblank_lines(const char *text, size_t len)
+{
+	const char *p = text, *end = text + len;
+	int n = 0;
+
+	while (p < end) {
+		const char *e = memchr(p, '\n', (size_t)(end - p));
+		bool blank = true;
+		if (e == NULL)
+			e = end;
+		for (; p < e; p++)
+			if (*p != ' ' && *p != '\t')
+				blank = false;
+		n += !blank;
+		p = e + 1;
+	}
+	return n;
+}
+
+/* The lines the reply says it ignored: "Ignored N lines that are not
+ * orders" and "Ignored the end of your message ... (N lines)"; *tail
+ * says whether the second is there. */
+static int
+ignored_count(const char *text, bool *tail)
+{
+	const char *s;
+	int n = 0;
+
+	*tail = false;
+	for (s = text; (s = strstr(s, "\nIgnored ")) != NULL; s++) {
+		const char *k = s + 9;
+		if (strncmp(k, "the end of your message", 23) == 0) {
+			const char *c = strstr(k, " line");
+			*tail = true;
+			while (c && c > k && c[-1] >= '0' && c[-1] <= '9')
+				c--;
+			n += c ? (int)strtol(c, NULL, 10) : 0;
+		} else {
+			n += (int)strtol(k, NULL, 10);
+		}
+	}
+	return n;
+}
+
+/* One case through a fresh judge; NULL when it passed, else what went
+ * wrong (a static string). */
+static const char *
+ending_case(enum ending_kind kind, const char *text, size_t len, char *why, size_t size)
+{
+	struct tj *t = new_judge();
+	struct buf body;
+	const char *r, *fail = NULL;
+	int want = nonblank_lines(text, len), got;
+	bool tail;
+	char *state;
+
+	start_game(t, NULL);
+	buf_init(&body, 1 << 16);
+	if (kind == ENDING_GREETING)
+		buf_append(&body, text, len);
+	buf_puts(&body, ENDINGS_GAME);
+	if (kind == ENDING_GREETING)
+		buf_append(&body, text, len);
+	buf_puts(&body, kind == ENDING_INLINE ? "F Lon - Nth\n" : ENDINGS_ORDERS);
+	if (kind != ENDING_GREETING)
+		buf_append(&body, text, len);
+	if (kind == ENDING_INLINE)
+		buf_puts(&body, "A Lvp - Yor\n");
+	if (kind == ENDING_CUT)
+		buf_puts(&body, ENDINGS_TRAP);
+	mail(t, "alice@england.example", "orders", buf_str(&body), T0 + HOUR);
+	r = t->j.fx.nout == 1 ? t->j.fx.out[0].text : "";
+	state = game_file(t->g);
+	want *= kind == ENDING_GREETING ? 2 : 1;
+	want += kind == ENDING_CUT;
+	got = ignored_count(r, &tail);
+	if (t->j.fx.nout != 1)
+		fail = "no reply";
+	else if (!has_line(r, "  accepted: F lon - nth") || !has_line(r, "  accepted: A lvp - yor"))
+		fail = "the orders above it were not both accepted";
+	else if (strstr(r, "\n  REFUSED") != NULL)
+		fail = "a line was refused";
+	else if (strstr(r, "\n  ignored") != NULL)
+		fail = "a line was answered as ignored on its own";
+	else if (t->g->del[power("England")].norders != 2 ||
+	    !has_line(state, "order England F lon - nth") ||
+	    !has_line(state, "order England A lvp - yor"))
+		fail = "England's orders are not the two above it";
+	else if (kind == ENDING_CUT && !tail)
+		fail = "the end of the message is not said to be ignored";
+	else if (got != want)
+		fail = "the reply does not count every line as ignored";
+	if (fail) {
+		snprintf(why, size, "%s (ignored %d of %d lines):\n%s\n--- reply:\n%s", fail, got,
+		    want, buf_str(&body), r);
+		fail = why;
+	}
+	free(state);
+	buf_free(&body);
+	teardown((void **)&t);
+	return fail;
+}
+
+/* The cases of one corpus file; adds to *cases and *failed. */
+static void
+ending_file(const char *name, int *cases, int *failed)
+{
+	char path[512], why[1 << 15];
+	enum ending_kind kind = ENDING_CLOSING;
+	const char *p, *end, *start = NULL, *title = NULL;
+	struct buf file;
+	int n = 0, bad = 0;
+	bool kinded = false;
+
+	snprintf(path, sizeof path, "%s/%s", ENDINGS_DIR, name);
+	buf_init(&file, 1 << 20);
+	test_read_file(path, &file);
+	p = file.data;
+	end = file.data + file.len;
+	for (;;) {
+		const char *e = p < end ? memchr(p, '\n', (size_t)(end - p)) : NULL;
+		bool last = p >= end, head = !last && p[0] == '=' && p + 1 < end && p[1] == '=';
+		if (e == NULL)
+			e = end;
+		if ((last || head) && start) {
+			const char *f = ending_case(kind, start, (size_t)(p - start), why, sizeof why);
+			n++;
+			if (f) {
+				if (bad++ < 50)
+					print_message("endings: %s: case \"%.*s\": %s\n", name,
+					    (int)strcspn(title, "\n"), title, f);
+			}
+			start = NULL;
+		}
+		if (last)
+			break;
+		if (head) {
+			title = p + 2 + strspn(p + 2, " ");
+			start = e < end ? e + 1 : end;
+		} else if (start == NULL && strncmp(p, "@kind ", 6) == 0) {
+			const char *k = p + 6;
+			kinded = true;
+			kind = strncmp(k, "cut", 3) == 0 ? ENDING_CUT :
+			    strncmp(k, "greeting", 8) == 0 ? ENDING_GREETING :
+			    strncmp(k, "inline", 6) == 0 ? ENDING_INLINE : ENDING_CLOSING;
+		} else if (start && p[0] == '#') {
+			fail_msg("%s: a comment inside a case", name);
+		}
+		p = e < end ? e + 1 : end;
+	}
+	assert_true(kinded);
+	print_message("endings: %-20s %3d cases, %3d passed\n", name, n, n - bad);
+	*cases += n;
+	*failed += bad;
+	buf_free(&file);
+}
+
+static int
+name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void
+test_endings_corpus(void **state)
+{
+	char *names[64];
+	int nnames = 0, cases = 0, failed = 0, i;
+	struct dirent *de;
+	DIR *d = opendir(ENDINGS_DIR);
+
+	(void)state;
+	assert_non_null(d);
+	while ((de = readdir(d)) != NULL) {
+		size_t k = strlen(de->d_name);
+		if (k > 4 && strcmp(de->d_name + k - 4, ".txt") == 0 && nnames < 64)
+			names[nnames++] = xstrdup(de->d_name);
+	}
+	closedir(d);
+	qsort(names, (size_t)nnames, sizeof names[0], name_cmp);
+	for (i = 0; i < nnames; i++) {
+		ending_file(names[i], &cases, &failed);
+		free(names[i]);
+	}
+	print_message("endings: %d cases in %d files, %d passed, %d failed\n", cases, nnames,
+	    cases - failed, failed);
+	assert_true(cases >= 300);
+	assert_int_equal(failed, 0);
+}
+
 int
 main(void)
 {
@@ -2165,6 +2446,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_notices_due_again, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_grace_completion_dated, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_wait_game_completed_late, setup_empty, teardown),
+		cmocka_unit_test_setup_teardown(test_endings_hard_cases, setup, teardown),
+		cmocka_unit_test(test_endings_corpus),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
