@@ -770,7 +770,7 @@ test_two_powers_one_delegation(void **state)
 	assert_int_equal(g->del[eg[0]].vote, VOTE_DRAW);
 	assert_int_equal(g->del[eg[1]].vote, VOTE_DRAW);
 	assert_line(reply(t, "eg@two.example", "Re: wait", NULL, 0), "  REFUSED: your delegation "
-	    "plays England too: concede to a power you do not play");
+	    "plays England: a concession is to another delegation");
 	mail(t, "eg@two.example", "nowait", "GAME g2 England eg-secret\nNOWAIT\nVOTE NONE\n",
 	    T0 + HOUR);
 	assert_true(!g->del[eg[0]].wait && !g->del[eg[1]].wait);
