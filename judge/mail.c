@@ -50,6 +50,7 @@ struct mail {
 	struct late_lines late;	/* the orders refused, for the note on late orders */
 	size_t note_at;		/* where a note on late orders goes in the reply */
 	bool misdated;		/* the orders under the last date line are for another phase */
+	bool cut;		/* the message was cut at the judge's limit */
 };
 
 /* Mail that gets no reply (a bounce, an automatic reply, a list, our own):
@@ -91,10 +92,12 @@ mail_unanswered(struct judge *j, const struct inmsg *m, bool host)
 
 /* What the reply says first about how the message could be read. */
 static void
-mail_notices(const struct inmsg *m, struct buf *reply)
+mail_notices(const struct inmsg *m, int nlines, struct buf *reply)
 {
 	if (m->truncated)
-		buf_puts(reply, "Your message was too long; only its beginning was read.\n\n");
+		buf_printf(reply, "Your message was too long; only its beginning was read (%d "
+		    "lines).\nNothing after it was read (orders and commands neither): send them "
+		    "again.\n\n", nlines);
 	if (m->had_attachments)
 		buf_puts(reply, "Attachments are not read: write your orders in the message itself.\n\n");
 	if (m->html_only)
@@ -397,6 +400,7 @@ mail_close(struct mail *ml)
 	struct game *g = ml->id.g;
 
 	echo_end(&ml->echo, &ml->reply);
+	ml->pr.cut = ml->cut;
 	if (!ml->refused)
 		press_flush(ml->j, g, mail_from(ml), &ml->pr, &ml->reply);
 	press_free(&ml->pr);
@@ -448,9 +452,11 @@ handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool h
 		buf_printf(&ml.reply, "Your message has more than %d lines; only the first %d were "
 		    "read.\n\n", BODY_MAX_LINES, BODY_MAX_LINES);
 		n = BODY_MAX_LINES;
+		ml.cut = true;
 	}
+	ml.cut = ml.cut || m->truncated;
 	ml.ahead = ident_game_ahead(j, lines, n);
-	mail_notices(m, &ml.reply);
+	mail_notices(m, n, &ml.reply);
 	ml.echo.mark = ml.reply.len;
 	for (i = 0; i < n && !ml.stop && !ml.refused; i++)
 		mail_line(&ml, &lines[i]);

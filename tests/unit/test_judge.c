@@ -965,6 +965,48 @@ test_press_to_power(void **state)
 	assert_line(text, "  the press above was refused: nothing was sent");
 }
 
+/* A message cut at the judge's limit inside a press block: the press goes
+ * out marked as cut, and its sender is told what was delivered and that
+ * the rest (orders after it too) was not read. */
+static void
+test_press_cut(void **state)
+{
+	struct tj *t = *state;
+	struct inmsg m;
+	const struct outmsg *o;
+	const char *text;
+
+	fx_begin(t);
+	fill_msg(t, &m, "carol@france.example", "long letter", "GAME g1 France france-pw\n"
+	    "PRESS TO England\nLine 1 of my letter.\nLine 2 of my letter.\n", T0 + HOUR);
+	m.truncated = true;
+	judge_mail(&t->j, &m, ++t->seq, T0 + HOUR);
+	inmsg_free(&m);
+	o = sent(t, "alice@england.example", "[g1] press from France");
+	assert_string_equal(o->text, "Press in g1 from France to England:\n\n"
+	    "Line 1 of my letter.\nLine 2 of my letter.\n\n[Cut here: the message was longer "
+	    "than the judge reads. The rest was not\ndelivered; its sender has been told.]\n");
+	text = reply(t, "carol@france.example", "Re: long letter", NULL, 0);
+	assert_prefix(text, "Your message was too long; only its beginning was read (4 lines).\n"
+	    "Nothing after it was read (orders and commands neither): send them again.\n");
+	assert_line(text, "  press delivered to 2 recipients");
+	assert_line(text, "  but cut short: your message was longer than the judge reads, so only");
+	assert_line(text, "  the first 2 lines of this press were delivered (marked as cut). The");
+	assert_line(text, "  rest, and anything after it (orders too), was not read: send it again.");
+
+	/* Cut after its ENDPRESS: the press went out whole. */
+	fx_begin(t);
+	fill_msg(t, &m, "carol@france.example", "letter", "GAME g1 France france-pw\n"
+	    "PRESS TO England\nAll of it.\nENDPRESS\nA Par - Bur\n", T0 + HOUR);
+	m.truncated = true;
+	judge_mail(&t->j, &m, ++t->seq, T0 + HOUR);
+	inmsg_free(&m);
+	o = sent(t, "alice@england.example", "[g1] press from France");
+	assert_string_equal(o->text, "Press in g1 from France to England:\n\nAll of it.\n");
+	text = reply(t, "carol@france.example", "Re: letter", NULL, 0);
+	assert_lacks(text, "cut short");
+}
+
 /* gmpress yes: the GM gets a copy of private press. */
 static void
 test_press_gm_reads(void **state)
@@ -1607,6 +1649,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_unreadable_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reply_limit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_press_to_power, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_press_cut, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_press_gm_reads, setup_empty, teardown),
 		cmocka_unit_test_setup_teardown(test_broadcast, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_press_none, setup, teardown),
