@@ -20,16 +20,71 @@
 #define ECHO_SOFT (6u << 10)
 #define ECHO_HARD (10u << 10)
 
-/* Append "> text" to out, cut to QUOTE_MAX characters with "…". */
+/* Is w[0..n) a word a secret follows (PASSWORD pw, KEY key)? */
+static bool
+secret_word(const char *w, size_t n)
+{
+	return str_eqn_nocase(w, n, "password") || str_eqn_nocase(w, n, "key");
+}
+
+/* Append "> text" to out, cut to QUOTE_MAX characters with "…"; the word
+ * after PASSWORD or KEY is not shown. */
 void
 reply_quote(struct buf *out, const char *text, size_t len)
 {
-	size_t i, chars = 0;
+	struct buf line;
+	size_t i, k, chars = 0;
+	bool hide = false;
 
+	buf_init(&line, len + 64);
+	for (i = 0; i < len; i = k) {
+		for (k = i; k < len && text[k] != ' ' && text[k] != '\t'; k++)
+			;
+		if (k == i) {
+			buf_putc(&line, text[k++]);
+			continue;
+		}
+		if (hide)
+			buf_puts(&line, "(not shown)");
+		else
+			buf_append(&line, text + i, k - i);
+		hide = secret_word(text + i, k - i);
+	}
+	text = buf_str(&line);
+	len = line.len;
 	for (i = 0; i < len; i++)
 		if (((unsigned char)text[i] & 0xC0) != 0x80 && chars++ == QUOTE_MAX)
 			break;
 	buf_printf(out, "> %.*s%s\n", (int)i, text, i < len ? "\u2026" : "");
+	buf_free(&line);
+}
+
+/* Would subject s show a password: a GAME line ("Re: GAME g1 England pw"),
+ * NEWGAME, or a word after PASSWORD or KEY? */
+static bool
+subject_secret(const char *s)
+{
+	size_t n;
+	bool first = true, after = false;
+
+	for (;;) {
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (*s == '\0')
+			return false;
+		n = strcspn(s, " \t");
+		if (first && (str_eqn_nocase(s, n, "re:") || str_eqn_nocase(s, n, "fwd:") ||
+		    str_eqn_nocase(s, n, "fw:") || str_eqn_nocase(s, n, "aw:"))) {
+			s += n;
+			continue;
+		}
+		if ((first && (str_eqn_nocase(s, n, "game") || str_eqn_nocase(s, n, "signon"))) ||
+		    after || str_eqn_nocase(s, n, "newgame"))
+			return true;
+		after = secret_word(s, n);
+		first = false;
+		s += n;
+	}
 }
 
 /* Flush the count of repeated refusals into out. */
@@ -227,7 +282,7 @@ reply_send(struct judge *j, const struct inmsg *m, const struct ident *id, const
 				cc[ncc++] = id->g->gms[i];
 	}
 	buf_init(&subj, 1024);
-	if (m->subject && *m->subject) {
+	if (m->subject && *m->subject && !subject_secret(m->subject)) {
 		if (!str_prefix_nocase(m->subject, "re:"))
 			buf_puts(&subj, "Re: ");
 		buf_puts(&subj, m->subject);

@@ -511,7 +511,7 @@ test_game_made_and_started(void **state)
 	assert_line(o->text, "Deadline: Sunday 22 November 2026, 09:00 UTC, in 2 days 0 hours.");
 	assert_lacks(o->text, "has no players");	/* all seven are played */
 	o = sent(t, GM_ADDR, "[g1] the game has started");
-	assert_lacks(o->text, "Deadline:");
+	assert_line(o->text, "Deadline: Sunday 22 November 2026, 09:00 UTC, in 2 days 0 hours.");
 	assert_state_line(g, "status active");
 	assert_state_line(g, "deadline 2026-11-22T09:00:00Z");
 	assert_state_line(g, "phase Spring 1901 Movement");
@@ -965,6 +965,31 @@ test_press_to_power(void **state)
 	assert_line(text, "  the press above was refused: nothing was sent");
 }
 
+/* No password comes back in a reply: not from the Subject (orders there,
+ * with an empty body, are answered plainly), nor from a quoted line. */
+static void
+test_no_password_echo(void **state)
+{
+	struct tj *t = *state;
+	const char *text;
+
+	mail(t, "alice@england.example", "GAME g1 England england-pw A Lvp - Yor", "", T0 + HOUR);
+	text = reply(t, "alice@england.example", "Re: your message to the judge", NULL, 0);
+	assert_string_equal(text, "Your message was empty: the judge reads the message itself, "
+	    "never its Subject.\nWrite the GAME line and your orders there. Send HELP for "
+	    "instructions.\n");
+	mail(t, "alice@england.example", "Re: game g1 england england-pw",
+	    "GAME g1 England england-pw\nA Lvp - Yor\n", T0 + HOUR);
+	text = reply(t, "alice@england.example", "[g1] your orders", bob, 1);
+	assert_lacks(text, "england-pw");
+	mail(t, GM_ADDR, "new password", "GAME g1 GM " GM_PW "\nREPLACE France PASSWORD new-pw\n",
+	    T0 + HOUR);
+	text = reply(t, GM_ADDR, "Re: new password", NULL, 0);
+	assert_line(text, "> REPLACE France PASSWORD (not shown)");
+	assert_lacks(text, "new-pw");
+	assert_lacks(text, GM_PW);
+}
+
 /* A message cut at the judge's limit inside a press block: the press goes
  * out marked as cut, and its sender is told what was delivered and that
  * the rest (orders after it too) was not read. */
@@ -1269,7 +1294,7 @@ test_host_newgame(void **state)
 	    "  game g3 created (Standard); its game master is teacher@school.example (password "
 	    "mailed to them).\n"
 	    "  Add delegations with DELEGATION <power> <addresses>, then START.\n"
-	    "> DELEGATION France f@school.example PASSWORD france-pw\n"
+	    "> DELEGATION France f@school.example PASSWORD (not shown)\n"
 	    "  France: delegation set (password set by you)\n"
 	    "> START\n"
 	    "  the game has started\n"
@@ -1290,7 +1315,7 @@ test_host_newgame(void **state)
 	mail(t, "teacher@school.example", "new game", "NEWGAME g4 standard KEY some-key PASSWORD "
 	    "gm-secret-4\n", T0 + 60);
 	assert_string_equal(reply(t, "teacher@school.example", "Re: new game", NULL, 0),
-	    "> NEWGAME g4 standard KEY some-key PASSWORD gm-secret-4\n"
+	    "> NEWGAME g4 standard KEY (not shown) PASSWORD (not shown)\n"
 	    "  REFUSED: wrong creation key (ask the judge's host)\n");
 	assert_string_equal(t->j.fx.log[0].text,
 	    "NEWGAME refused for teacher@school.example: wrong creation key");
@@ -1330,7 +1355,7 @@ test_refused_newgame_gives_no_authority(void **state)
 	mail(t, "teacher@school.example", "new game", "NEWGAME g4 standard KEY some-key PASSWORD "
 	    "gm-secret-4\nPAUSE\n", T0);
 	assert_string_equal(reply(t, "teacher@school.example", "Re: new game", NULL, 0),
-	    "> NEWGAME g4 standard KEY some-key PASSWORD gm-secret-4\n"
+	    "> NEWGAME g4 standard KEY (not shown) PASSWORD (not shown)\n"
 	    "  REFUSED: wrong creation key (ask the judge's host)\n"
 	    "> PAUSE\n"
 	    "  ignored: start with a line GAME <game> <power> <password> (send HELP for "
@@ -1650,6 +1675,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_reply_limit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_press_to_power, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_press_cut, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_no_password_echo, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_press_gm_reads, setup_empty, teardown),
 		cmocka_unit_test_setup_teardown(test_broadcast, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_press_none, setup, teardown),
