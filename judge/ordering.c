@@ -134,7 +134,10 @@ refuse_not_order(const char *line, size_t len, const struct parse_result *r, str
 	size_t wn = first_word(line, len, word, sizeof word);
 
 	cmd = command_suggest(word, wn);
-	if (cmd)
+	if (str_eq_nocase(word, "password"))
+		buf_puts(reply, "  REFUSED: only the game master can set a password (REPLACE power "
+		    "PASSWORD);\n  ask yours for a new one.\n");
+	else if (cmd)
 		buf_printf(reply, "  REFUSED: not an order or a command; did you mean %s?\n", cmd);
 	else if (like)
 		buf_printf(reply, "  REFUSED: \"%s\" is not a place or a command (places like it: "

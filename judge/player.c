@@ -133,6 +133,31 @@ vote(struct judge *j, struct game *g, power_id p, const char *args, struct buf *
 		}
 }
 
+/* The history record rec into reply, its time of processing as the
+ * judge's other dates say it ("decided on Sunday 22 November 2026, 09:00
+ * UTC", in the game's zone). */
+static void
+history_put(const struct judge *j, const struct game *g, const struct buf *rec,
+    struct buf *reply)
+{
+	const char *t = buf_str(rec), *line = strchr(t, '\n');
+	char stamp[40], when[96];
+	size_t n;
+	time_t at;
+
+	if (line && strncmp(line + 1, "processed ", 10) == 0) {
+		n = strcspn(line + 11, "\n");
+		snprintf(stamp, sizeof stamp, "%.*s", (int)n, line + 11);
+		if (n < sizeof stamp && time_parse_utc(stamp, &at) == 0) {
+			time_human(&j->io.zones, g->set.zone, at, when, sizeof when);
+			buf_append(reply, t, (size_t)(line + 1 - t));
+			buf_printf(reply, "decided on %s", when);
+			t = line + 11 + n;
+		}
+	}
+	buf_puts(reply, t);
+}
+
 /* The history records HISTORY [phase | year | ALL] asks for, into reply. */
 static void
 history(struct judge *j, struct game *g, const char *args, struct buf *reply)
@@ -184,7 +209,7 @@ history(struct judge *j, struct game *g, const char *args, struct buf *reply)
 			}
 		}
 		buf_putc(reply, '\n');
-		buf_append(reply, buf_str(&rec), rec.len);
+		history_put(j, g, &rec, reply);
 		shown++;
 	}
 	if (shown == 0)

@@ -539,10 +539,15 @@ test_generated_password(void **state)
 	assert_int_equal(judge_add_delegation(&t->j, t->g, power("Italy"), "ugo@italy.example", "",
 	    T0 + HOUR, &why), 0);
 	buf_free(&why);
-	assert_int_equal(t->j.fx.nout, 1);
+	/* The new member, and the one taken off. */
+	assert_int_equal(t->j.fx.nout, 2);
+	o = sent(t, "ivo@italy.example", "[g1] you no longer play Italy");
+	assert_string_equal(o->text, "The game master of g1 gave Italy to other players: you no "
+	    "longer play it,\nand its old password no longer works.\n");
 	o = sent(t, "ugo@italy.example", "[g1] you play Italy");
 	assert_int_equal(o->nto, 1);
 	assert_line(o->text, "Keep it secret: anyone who knows it can give your orders.");
+	assert_line(o->text, "The earlier password of Italy no longer works.");
 	assert_audit(t, 0, "delegation Italy: 1 member, password generated and mailed to them");
 	p = strstr(o->text, "Your password is: ");
 	assert_non_null(p);
@@ -990,6 +995,19 @@ test_no_password_echo(void **state)
 	assert_lacks(text, GM_PW);
 }
 
+/* A message from France's member that the mail layer cut at its limit. */
+static void
+mail_cut(struct tj *t, const char *subject, const char *body)
+{
+	struct inmsg m;
+
+	fx_begin(t);
+	fill_msg(t, &m, "carol@france.example", subject, body, T0 + HOUR);
+	m.truncated = true;
+	judge_mail(&t->j, &m, ++t->seq, T0 + HOUR);
+	inmsg_free(&m);
+}
+
 /* A message cut at the judge's limit inside a press block: the press goes
  * out marked as cut, and its sender is told what was delivered and that
  * the rest (orders after it too) was not read. */
@@ -997,16 +1015,11 @@ static void
 test_press_cut(void **state)
 {
 	struct tj *t = *state;
-	struct inmsg m;
 	const struct outmsg *o;
 	const char *text;
 
-	fx_begin(t);
-	fill_msg(t, &m, "carol@france.example", "long letter", "GAME g1 France france-pw\n"
-	    "PRESS TO England\nLine 1 of my letter.\nLine 2 of my letter.\n", T0 + HOUR);
-	m.truncated = true;
-	judge_mail(&t->j, &m, ++t->seq, T0 + HOUR);
-	inmsg_free(&m);
+	mail_cut(t, "long letter", "GAME g1 France france-pw\nPRESS TO England\n"
+	    "Line 1 of my letter.\nLine 2 of my letter.\n");
 	o = sent(t, "alice@england.example", "[g1] press from France");
 	assert_string_equal(o->text, "Press in g1 from France to England:\n\n"
 	    "Line 1 of my letter.\nLine 2 of my letter.\n\n[Cut here: the message was longer "
@@ -1020,12 +1033,8 @@ test_press_cut(void **state)
 	assert_line(text, "  rest, and anything after it (orders too), was not read: send it again.");
 
 	/* Cut after its ENDPRESS: the press went out whole. */
-	fx_begin(t);
-	fill_msg(t, &m, "carol@france.example", "letter", "GAME g1 France france-pw\n"
-	    "PRESS TO England\nAll of it.\nENDPRESS\nA Par - Bur\n", T0 + HOUR);
-	m.truncated = true;
-	judge_mail(&t->j, &m, ++t->seq, T0 + HOUR);
-	inmsg_free(&m);
+	mail_cut(t, "letter", "GAME g1 France france-pw\nPRESS TO England\nAll of it.\n"
+	    "ENDPRESS\nA Par - Bur\n");
 	o = sent(t, "alice@england.example", "[g1] press from France");
 	assert_string_equal(o->text, "Press in g1 from France to England:\n\nAll of it.\n");
 	text = reply(t, "carol@france.example", "Re: letter", NULL, 0);
@@ -1069,7 +1078,9 @@ test_broadcast(void **state)
 	mail(t, GM_ADDR, "observer", "GAME g1 GM " GM_PW "\nADD OBSERVER head@school.example\n",
 	    T0 + HOUR);
 	assert_line(reply(t, GM_ADDR, "Re: observer", NULL, 0),
-	    "  head@school.example now receives the reports");
+	    "  head@school.example now receives the reports (and is told so)");
+	assert_line(sent(t, "head@school.example", "[g1] you observe the game")->text,
+	    "You receive its results, its announcements and the press sent to everyone;");
 	mail(t, "alice@england.example", "peace", "GAME g1 England england-pw\nBROADCAST\n"
 	    "England wishes everyone a peaceful spring.\nENDPRESS\n", T0 + HOUR);
 	assert_int_equal(t->j.fx.nout, 9);
@@ -1547,7 +1558,7 @@ test_history_and_late_orders(void **state)
 	text = reply(t, "ivo@italy.example", "Re: history", NULL, 0);
 	assert_line(text, "> HISTORY S1901M");
 	assert_line(text, "phase Spring 1901 Movement");
-	assert_line(text, "processed 2026-11-20T10:00:00Z");
+	assert_line(text, "decided on Friday 20 November 2026, 10:00 UTC");
 	assert_line(text, "Turkey: Fleet Ankara -> Black Sea.  (*bounce*)");
 
 	/* Dated 09:50, read at 10:10, after the phase was decided at 10:00. */
