@@ -20,11 +20,43 @@
 #define ECHO_SOFT (6u << 10)
 #define ECHO_HARD (10u << 10)
 
-/* Is w[0..n) a word a secret follows (PASSWORD pw, KEY key)? */
+/* Is w[0..n) a word a secret follows (PASSWORD pw, KEY key, "password:")? */
 static bool
 secret_word(const char *w, size_t n)
 {
+	while (n > 0 && (w[n - 1] == ':' || w[n - 1] == '='))
+		n--;
 	return str_eqn_nocase(w, n, "password") || str_eqn_nocase(w, n, "key");
+}
+
+/* Is w[0..n) a word between PASSWORD and the secret ("is", "=")? */
+static bool
+filler_word(const char *w, size_t n)
+{
+	return str_eqn_nocase(w, n, "is") || str_eqn_nocase(w, n, "=") ||
+	    str_eqn_nocase(w, n, ":");
+}
+
+/* text[0..len) into line, the word after PASSWORD or KEY as "(not shown)". */
+static void
+mask_secrets(const char *text, size_t len, struct buf *line)
+{
+	size_t i, k;
+	bool hide = false;
+
+	for (i = 0; i < len; i = k) {
+		for (k = i; k < len && text[k] != ' ' && text[k] != '\t'; k++)
+			;
+		if (k == i) {
+			buf_putc(line, text[k++]);
+			continue;
+		}
+		if (hide && !filler_word(text + i, k - i))
+			buf_puts(line, "(not shown)");
+		else
+			buf_append(line, text + i, k - i);
+		hide = secret_word(text + i, k - i) || (hide && filler_word(text + i, k - i));
+	}
 }
 
 /* Append "> text" to out, cut to QUOTE_MAX characters with "…"; the word
@@ -33,23 +65,10 @@ void
 reply_quote(struct buf *out, const char *text, size_t len)
 {
 	struct buf line;
-	size_t i, k, chars = 0;
-	bool hide = false;
+	size_t i, chars = 0;
 
 	buf_init(&line, len + 64);
-	for (i = 0; i < len; i = k) {
-		for (k = i; k < len && text[k] != ' ' && text[k] != '\t'; k++)
-			;
-		if (k == i) {
-			buf_putc(&line, text[k++]);
-			continue;
-		}
-		if (hide)
-			buf_puts(&line, "(not shown)");
-		else
-			buf_append(&line, text + i, k - i);
-		hide = secret_word(text + i, k - i);
-	}
+	mask_secrets(text, len, &line);
 	text = buf_str(&line);
 	len = line.len;
 	for (i = 0; i < len; i++)
@@ -158,16 +177,24 @@ echo_end(struct echo *e, struct buf *reply)
 #define IGNORED_QUOTE_LEN 20
 
 void
-ignored_add(struct ignored *ig, const char *line, size_t len)
+ignored_add(struct ignored *ig, const char *text, size_t len)
 {
+	struct buf masked;
+	const char *line;
 	size_t k;
 
+	buf_init(&masked, len + 64);
+	mask_secrets(text, len, &masked);
+	line = buf_str(&masked);
+	len = masked.len;
 	while (len > 0 && (line[0] == ' ' || line[0] == '\t'))
 		line++, len--;
 	while (len > 0 && (line[len - 1] == ' ' || line[len - 1] == '\t' || line[len - 1] == '\r'))
 		len--;
-	if (ig->n++ >= IGNORED_QUOTED)
+	if (ig->n++ >= IGNORED_QUOTED) {
+		buf_free(&masked);
 		return;
+	}
 	k = len;
 	if (k > IGNORED_QUOTE_LEN) {
 		k = IGNORED_QUOTE_LEN;
@@ -176,6 +203,7 @@ ignored_add(struct ignored *ig, const char *line, size_t len)
 	}
 	buf_printf(&ig->quotes, "%s\"%.*s%s\"", ig->n > 1 ? ", " : "", (int)k, line,
 	    k < len ? "\xE2\x80\xA6" : "");
+	buf_free(&masked);
 }
 
 /* "Ignored 2 lines that are not orders: "hi mr judge…", "Alice"." */

@@ -984,8 +984,9 @@ test_no_password_echo(void **state)
 	    "never its Subject.\nWrite the GAME line and your orders there. Send HELP for "
 	    "instructions.\n");
 	mail(t, "alice@england.example", "Re: game g1 england england-pw",
-	    "GAME g1 England england-pw\nA Lvp - Yor\n", T0 + HOUR);
+	    "Password: england-pw\nGAME g1 England england-pw\nA Lvp - Yor\n", T0 + HOUR);
 	text = reply(t, "alice@england.example", "[g1] your orders", bob, 1);
+	assert_line(text, "> Password: (not shown)");
 	assert_lacks(text, "england-pw");
 	mail(t, GM_ADDR, "new password", "GAME g1 GM " GM_PW "\nREPLACE France PASSWORD new-pw\n",
 	    T0 + HOUR);
