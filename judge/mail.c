@@ -414,8 +414,8 @@ mail_close(struct mail *ml)
 		judge_touch(ml->j, g);
 	}
 	if (ml->reply.len == 0 && ml->m->subject && *ml->m->subject)
-		buf_puts(&ml->reply, "Your message was empty: the judge reads the message itself, "
-		    "never its Subject.\nWrite the GAME line and your orders there. Send HELP for "
+		buf_puts(&ml->reply, "Your message was empty: the judge reads the message, never "
+		    "its Subject.\nWrite the GAME line and your orders there. Send HELP for "
 		    "instructions.\n");
 	else if (ml->reply.len == 0)
 		buf_puts(&ml->reply, "Your message was empty. Send HELP for instructions.\n");

@@ -135,7 +135,7 @@ refuse_not_order(const char *line, size_t len, const struct parse_result *r, str
 
 	cmd = command_suggest(word, wn);
 	if (str_eq_nocase(word, "password"))
-		buf_puts(reply, "  REFUSED: only the game master can set a password (REPLACE power "
+		buf_puts(reply, "  REFUSED: only the game master sets passwords (REPLACE power "
 		    "PASSWORD);\n  ask yours for a new one.\n");
 	else if (cmd)
 		buf_printf(reply, "  REFUSED: not an order or a command; did you mean %s?\n", cmd);
@@ -175,9 +175,8 @@ refuse_extra(const struct game *g, power_id p, const struct order *o, struct buf
 		buf_puts(reply, shown++ ? ", " : "");
 		order_format(g->map, &d->orders[k], ORDER_SHORT, reply);
 	}
-	buf_printf(reply, ".\n  To %s instead, send ORDERS CLEAR, then the %s you want.\n",
-	    removal ? "remove this unit" : o->kind == ORDER_WAIVE ? "waive a build" :
-	    "build here", removal ? "removals" : "builds");
+	buf_printf(reply, ".\n  To change them, send ORDERS CLEAR, then the %s you want.\n",
+	    removal ? "removals" : "builds");
 	return TAKE_REFUSED;
 }
 

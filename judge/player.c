@@ -59,7 +59,7 @@ conceded(struct judge *j, struct game *g, power_id q)
 			k++;
 		}
 	buf_puts(&res, n == 1 ? " wins: the other powers conceded" :
-	    " win (one delegation): the other delegations conceded");
+	    " win: the other delegations conceded");
 	turn_end_game(j, g, buf_str(&res));
 	buf_free(&res);
 }
@@ -85,8 +85,8 @@ vote(struct judge *j, struct game *g, power_id p, const char *args, struct buf *
 			return;
 		}
 		if (game_held_together(g, p, to)) {
-			buf_printf(reply, "  REFUSED: your delegation plays %s: a concession is to "
-			    "another delegation\n", m->powers[to].name);
+			buf_printf(reply, "  REFUSED: your delegation plays %s; concede to another "
+			    "delegation\n", m->powers[to].name);
 			return;
 		}
 		v = VOTE_CONCEDE;

@@ -259,8 +259,8 @@ tell_removed(struct judge *j, const struct game *g, power_id p, char old[][ADDR_
 	if (n == 0)
 		return;
 	buf_init(&text, TEXT_MAX);
-	buf_printf(&text, "The game master of %s gave %s to other players: you no longer play "
-	    "it,\nand its old password no longer works.\n", g->name, g->map->powers[p].name);
+	buf_printf(&text, "The game master of %s gave %s to other players:\nyou no longer play "
+	    "it, and its old password no longer works.\n", g->name, g->map->powers[p].name);
 	snprintf(subject, sizeof subject, "[%s] you no longer play %s", g->name,
 	    g->map->powers[p].name);
 	outbound_send(j, g, to, n, NULL, 0, subject, buf_str(&text), NULL, NULL, OUT_GENERATED);

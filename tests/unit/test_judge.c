@@ -542,8 +542,8 @@ test_generated_password(void **state)
 	/* The new member, and the one taken off. */
 	assert_int_equal(t->j.fx.nout, 2);
 	o = sent(t, "ivo@italy.example", "[g1] you no longer play Italy");
-	assert_string_equal(o->text, "The game master of g1 gave Italy to other players: you no "
-	    "longer play it,\nand its old password no longer works.\n");
+	assert_string_equal(o->text, "The game master of g1 gave Italy to other players:\nyou no "
+	    "longer play it, and its old password no longer works.\n");
 	o = sent(t, "ugo@italy.example", "[g1] you play Italy");
 	assert_int_equal(o->nto, 1);
 	assert_line(o->text, "Keep it secret: anyone who knows it can give your orders.");
@@ -775,7 +775,7 @@ test_two_powers_one_delegation(void **state)
 	assert_int_equal(g->del[eg[0]].vote, VOTE_DRAW);
 	assert_int_equal(g->del[eg[1]].vote, VOTE_DRAW);
 	assert_line(reply(t, "eg@two.example", "Re: wait", NULL, 0), "  REFUSED: your delegation "
-	    "plays England: a concession is to another delegation");
+	    "plays England; concede to another delegation");
 	mail(t, "eg@two.example", "nowait", "GAME g2 England eg-secret\nNOWAIT\nVOTE NONE\n",
 	    T0 + HOUR);
 	assert_true(!g->del[eg[0]].wait && !g->del[eg[1]].wait);
@@ -980,8 +980,8 @@ test_no_password_echo(void **state)
 
 	mail(t, "alice@england.example", "GAME g1 England england-pw A Lvp - Yor", "", T0 + HOUR);
 	text = reply(t, "alice@england.example", "Re: your message to the judge", NULL, 0);
-	assert_string_equal(text, "Your message was empty: the judge reads the message itself, "
-	    "never its Subject.\nWrite the GAME line and your orders there. Send HELP for "
+	assert_string_equal(text, "Your message was empty: the judge reads the message, never "
+	    "its Subject.\nWrite the GAME line and your orders there. Send HELP for "
 	    "instructions.\n");
 	mail(t, "alice@england.example", "Re: game g1 england england-pw",
 	    "Password: england-pw\nGAME g1 England england-pw\nA Lvp - Yor\n", T0 + HOUR);
