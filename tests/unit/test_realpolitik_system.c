@@ -347,7 +347,8 @@ play_orders(struct game *g, struct buf *report)
 
 /* Germany, four builds due, raises three armies in Berlin and a fleet in
  * Kiel by mail: each "Build A Berlin" is another unit of the stack while
- * builds are left, the reply counting down; a fifth replaces the last. */
+ * builds are left, the reply counting down; a fifth replaces the last, and
+ * a build elsewhere or a waiver is refused. */
 static void
 test_builds_stacked(void **unused)
 {
@@ -376,6 +377,10 @@ test_builds_stacked(void **unused)
 	assert_int_equal(give(g, ger, "Build F Kiel", &todo), TAKE_DONE);
 	assert_true(game_orders_complete(g, ger));
 	assert_int_equal(give(g, ger, "Build A Berlin", &todo), TAKE_DONE);
+	assert_int_equal(g->del[ger].norders, 4);
+	/* All four ordered: a build elsewhere, or a waiver, is one too many. */
+	assert_int_equal(give(g, ger, "Build A Munich", &todo), TAKE_REFUSED);
+	assert_int_equal(give(g, ger, "Waive", &todo), TAKE_REFUSED);
 	assert_int_equal(g->del[ger].norders, 4);
 	play_orders(g, &report);
 	assert_int_equal(units_in(&g->board, ger, "ber"), 4);
