@@ -453,68 +453,35 @@ build_slot(const struct game *g, power_id p, const struct order *o)
 	return given < adj_builds_due(m, &g->board, p) ? -1 : last;
 }
 
-/* The order of p that o replaces, or -1 when o is added. */
-static int
-order_slot(const struct game *g, power_id p, const struct order *o)
+int
+game_set_order(struct game *g, power_id p, const struct order *o)
 {
-	const struct delegation *d = &g->del[p];
+	struct delegation *d = &g->del[p];
 	const struct map *m = g->map;
 	int k;
 
 	if (o->kind == ORDER_REVIVE) {
 		/* One revival order a season, whatever it names first. */
 		for (k = 0; k < d->norders; k++)
-			if (d->orders[k].kind == ORDER_REVIVE)
-				return k;
+			if (d->orders[k].kind == ORDER_REVIVE) {
+				d->orders[k] = *o;
+				return 0;
+			}
 	} else if (o->kind != ORDER_WAIVE && o->loc != LOC_NONE && g->rules.realpolitik) {
-		return o->kind == ORDER_BUILD ? build_slot(g, p, o) : stack_slot(g, d, o);
+		k = o->kind == ORDER_BUILD ? build_slot(g, p, o) : stack_slot(g, d, o);
+		if (k >= 0) {
+			d->orders[k] = *o;
+			return 0;
+		}
 	} else if (o->kind != ORDER_WAIVE && o->loc != LOC_NONE) {
 		for (k = 0; k < d->norders; k++) {
 			if (d->orders[k].kind == ORDER_WAIVE || d->orders[k].loc == LOC_NONE)
 				continue;
-			if (m->locs[d->orders[k].loc].prov == m->locs[o->loc].prov)
-				return k;
+			if (m->locs[d->orders[k].loc].prov == m->locs[o->loc].prov) {
+				d->orders[k] = *o;
+				return 0;
+			}
 		}
-	}
-	return -1;
-}
-
-int
-game_adjustments_allowed(const struct game *g, power_id p)
-{
-	int due = adj_builds_due(g->map, &g->board, p), sites;
-
-	if (due <= 0)
-		return -due;
-	sites = game_build_sites(g, p);
-	return due < sites ? due : sites;
-}
-
-bool
-game_adjustment_extra(const struct game *g, power_id p, const struct order *o)
-{
-	const struct delegation *d = &g->del[p];
-	bool removal = o->kind == ORDER_REMOVE;
-	int k, n = 0;
-
-	if (g->board.phase != PHASE_ADJUSTMENT || (!removal && o->kind != ORDER_BUILD &&
-	    o->kind != ORDER_WAIVE) || order_slot(g, p, o) >= 0)
-		return false;
-	for (k = 0; k < d->norders; k++)
-		n += removal ? d->orders[k].kind == ORDER_REMOVE :
-		    d->orders[k].kind == ORDER_BUILD || d->orders[k].kind == ORDER_WAIVE;
-	return n >= game_adjustments_allowed(g, p);
-}
-
-int
-game_set_order(struct game *g, power_id p, const struct order *o)
-{
-	struct delegation *d = &g->del[p];
-	int k = order_slot(g, p, o);
-
-	if (k >= 0) {
-		d->orders[k] = *o;
-		return 0;
 	}
 	if (d->norders >= GAME_MAX_ORDERS)
 		return -1;
@@ -1497,6 +1464,54 @@ game_build_sites(const struct game *g, power_id p)
 	if (g->sys != NULL && g->sys->build_sites != NULL)
 		return g->sys->build_sites(g, p, NULL, 0);
 	return adj_build_sites(g->map, &g->rules, &g->board, p);
+}
+
+int
+game_adjustments_allowed(const struct game *g, power_id p)
+{
+	int due = adj_builds_due(g->map, &g->board, p), sites;
+
+	if (due <= 0)
+		return -due;
+	sites = game_build_sites(g, p);
+	return due < sites ? due : sites;
+}
+
+/* Would game_set_order put o, an adjustment of p, in place of an order p
+ * has (a build or removal in the same province; in Realpolitik, as
+ * build_slot and stack_slot say)? */
+static bool
+adjustment_replaces(const struct game *g, power_id p, const struct order *o)
+{
+	const struct delegation *d = &g->del[p];
+	const struct map *m = g->map;
+	int k;
+
+	if (o->kind == ORDER_WAIVE || o->loc == LOC_NONE)
+		return false;
+	if (g->rules.realpolitik)
+		return (o->kind == ORDER_BUILD ? build_slot(g, p, o) : stack_slot(g, d, o)) >= 0;
+	for (k = 0; k < d->norders; k++)
+		if (d->orders[k].kind != ORDER_WAIVE && d->orders[k].loc != LOC_NONE &&
+		    m->locs[d->orders[k].loc].prov == m->locs[o->loc].prov)
+			return true;
+	return false;
+}
+
+bool
+game_adjustment_extra(const struct game *g, power_id p, const struct order *o)
+{
+	const struct delegation *d = &g->del[p];
+	bool removal = o->kind == ORDER_REMOVE;
+	int k, n = 0;
+
+	if (g->board.phase != PHASE_ADJUSTMENT || (!removal && o->kind != ORDER_BUILD &&
+	    o->kind != ORDER_WAIVE) || adjustment_replaces(g, p, o))
+		return false;
+	for (k = 0; k < d->norders; k++)
+		n += removal ? d->orders[k].kind == ORDER_REMOVE :
+		    d->orders[k].kind == ORDER_BUILD || d->orders[k].kind == ORDER_WAIVE;
+	return n >= game_adjustments_allowed(g, p);
 }
 
 const struct board *

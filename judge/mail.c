@@ -50,7 +50,6 @@ struct mail {
 	struct late_lines late;	/* the orders refused, for the note on late orders */
 	size_t note_at;		/* where a note on late orders goes in the reply */
 	bool misdated;		/* the orders under the last date line are for another phase */
-	bool cut;		/* the message was cut at the judge's limit */
 };
 
 /* Mail that gets no reply (a bounce, an automatic reply, a list, our own):
@@ -90,10 +89,25 @@ mail_unanswered(struct judge *j, const struct inmsg *m, bool host)
 	return false;
 }
 
+/* The lines of text t. */
+static int
+text_lines(const char *t)
+{
+	int n = *t != '\0' && t[strlen(t) - 1] != '\n';
+
+	for (; *t; t++)
+		n += *t == '\n';
+	return n;
+}
+
 /* What the reply says first about how the message could be read. */
 static void
-mail_notices(const struct inmsg *m, int nlines, struct buf *reply)
+mail_notices(const struct inmsg *m, struct buf *reply)
 {
+	int nlines = text_lines(m->text);
+
+	if (nlines > BODY_MAX_LINES)
+		nlines = BODY_MAX_LINES;
 	if (m->truncated)
 		buf_printf(reply, "Your message was too long; only its beginning was read (%d "
 		    "lines).\nNothing after it was read (orders and commands neither): send them "
@@ -400,7 +414,6 @@ mail_close(struct mail *ml)
 	struct game *g = ml->id.g;
 
 	echo_end(&ml->echo, &ml->reply);
-	ml->pr.cut = ml->cut;
 	if (!ml->refused)
 		press_flush(ml->j, g, mail_from(ml), &ml->pr, &ml->reply);
 	press_free(&ml->pr);
@@ -456,14 +469,14 @@ handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool h
 		buf_printf(&ml.reply, "Your message has more than %d lines; only the first %d were "
 		    "read.\n\n", BODY_MAX_LINES, BODY_MAX_LINES);
 		n = BODY_MAX_LINES;
-		ml.cut = true;
 	}
-	ml.cut = ml.cut || m->truncated;
 	ml.ahead = ident_game_ahead(j, lines, n);
-	mail_notices(m, n, &ml.reply);
+	mail_notices(m, &ml.reply);
 	ml.echo.mark = ml.reply.len;
 	for (i = 0; i < n && !ml.stop && !ml.refused; i++)
 		mail_line(&ml, &lines[i]);
+	/* A press block the text was cut in is delivered saying so. */
+	ml.pr.cut = m->truncated || text_lines(m->text) > BODY_MAX_LINES;
 	free(lines);
 	mail_close(&ml);
 	j->host = false;

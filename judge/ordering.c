@@ -149,37 +149,6 @@ refuse_not_order(const char *line, size_t len, const struct parse_result *r, str
 	return TAKE_REFUSED;
 }
 
-/* Refuse o, an adjustment of power p beyond those it may order: say how
- * many it may, the ones it ordered, and how to change them. */
-static enum taken
-refuse_extra(const struct game *g, power_id p, const struct order *o, struct buf *reply)
-{
-	const struct delegation *d = &g->del[p];
-	bool removal = o->kind == ORDER_REMOVE;
-	int k, n = game_adjustments_allowed(g, p), shown = 0;
-
-	buf_puts(reply, "  REFUSED: ");
-	order_format(g->map, o, ORDER_SHORT, reply);
-	if (n == 0) {
-		buf_printf(reply, ": %s has no %s to order\n", g->map->powers[p].name,
-		    removal ? "removals" : "builds");
-		return TAKE_REFUSED;
-	}
-	buf_printf(reply, ": one %s too many.\n  %s %s %d unit%s and has ordered ",
-	    removal ? "removal" : "build", g->map->powers[p].name,
-	    removal ? "must remove" : "may build", n, n == 1 ? "" : "s");
-	for (k = 0; k < d->norders; k++) {
-		enum order_kind kind = (enum order_kind)d->orders[k].kind;
-		if (removal ? kind != ORDER_REMOVE : kind != ORDER_BUILD && kind != ORDER_WAIVE)
-			continue;
-		buf_puts(reply, shown++ ? ", " : "");
-		order_format(g->map, &d->orders[k], ORDER_SHORT, reply);
-	}
-	buf_printf(reply, ".\n  To change them, send ORDERS CLEAR, then the %s you want.\n",
-	    removal ? "removals" : "builds");
-	return TAKE_REFUSED;
-}
-
 /* Check the order r of power p against the rules and keep it, or refuse
  * it with the rule it breaks. */
 static enum taken
@@ -194,6 +163,10 @@ keep_order(struct game *g, power_id p, const struct parse_result *r, struct buf 
 		return TAKE_REFUSED;
 	why = revival ? muna_check_revival(g->map, &g->board, p, &r->prefs) :
 	    own == 0 ? R_OK : adj_check(g->map, &g->rules, &g->board, &r->order);
+	if (why == R_OK && !revival && game_adjustment_extra(g, p, &r->order)) {
+		status_adjustment_extra(g, p, &r->order, reply);
+		return TAKE_REFUSED;
+	}
 	if (why != R_OK) {
 		buf_puts(reply, "  REFUSED: ");
 		if (revival) {
@@ -205,8 +178,6 @@ keep_order(struct game *g, power_id p, const struct parse_result *r, struct buf 
 		buf_putc(reply, '\n');
 		return TAKE_REFUSED;
 	}
-	if (!revival && game_adjustment_extra(g, p, &r->order))
-		return refuse_extra(g, p, &r->order, reply);
 	if ((revival ? game_set_revival(g, p, &r->order, &r->prefs) :
 	    game_set_order(g, p, &r->order)) < 0) {
 		buf_puts(reply, "  REFUSED: too many orders\n");

@@ -347,8 +347,7 @@ play_orders(struct game *g, struct buf *report)
 
 /* Germany, four builds due, raises three armies in Berlin and a fleet in
  * Kiel by mail: each "Build A Berlin" is another unit of the stack while
- * builds are left, the reply counting down; a fifth replaces the last, and
- * a build elsewhere or a waiver is refused. */
+ * builds are left, the reply counting down; a fifth replaces the last. */
 static void
 test_builds_stacked(void **unused)
 {
