@@ -126,8 +126,7 @@ vote(struct judge *j, struct game *g, power_id p, const char *args, struct buf *
 		return;
 	}
 	for (q = 0; q < m->npowers; q++)
-		if (voter(g, (power_id)q) && game_first_held(g, (power_id)q) &&
-		    conceded_to(g, (power_id)q)) {
+		if (voter(g, (power_id)q) && conceded_to(g, (power_id)q)) {
 			conceded(j, g, (power_id)q);
 			return;
 		}
