@@ -1480,6 +1480,54 @@ game_build_sites(const struct game *g, power_id p)
 	return adj_build_sites(g->map, &g->rules, &g->board, p);
 }
 
+int
+game_adjustments_allowed(const struct game *g, power_id p)
+{
+	int due = adj_builds_due(g->map, &g->board, p), sites;
+
+	if (due <= 0)
+		return -due;
+	sites = game_build_sites(g, p);
+	return due < sites ? due : sites;
+}
+
+/* Would game_set_order put o, an adjustment of p, in place of an order p
+ * has (a build or removal in the same province; in Realpolitik, as
+ * build_slot and stack_slot say)? */
+static bool
+adjustment_replaces(const struct game *g, power_id p, const struct order *o)
+{
+	const struct delegation *d = &g->del[p];
+	const struct map *m = g->map;
+	int k;
+
+	if (o->kind == ORDER_WAIVE || o->loc == LOC_NONE)
+		return false;
+	if (g->rules.realpolitik)
+		return (o->kind == ORDER_BUILD ? build_slot(g, p, o) : stack_slot(g, d, o)) >= 0;
+	for (k = 0; k < d->norders; k++)
+		if (d->orders[k].kind != ORDER_WAIVE && d->orders[k].loc != LOC_NONE &&
+		    m->locs[d->orders[k].loc].prov == m->locs[o->loc].prov)
+			return true;
+	return false;
+}
+
+bool
+game_adjustment_extra(const struct game *g, power_id p, const struct order *o)
+{
+	const struct delegation *d = &g->del[p];
+	bool removal = o->kind == ORDER_REMOVE;
+	int k, n = 0;
+
+	if (g->board.phase != PHASE_ADJUSTMENT || (!removal && o->kind != ORDER_BUILD &&
+	    o->kind != ORDER_WAIVE) || adjustment_replaces(g, p, o))
+		return false;
+	for (k = 0; k < d->norders; k++)
+		n += removal ? d->orders[k].kind == ORDER_REMOVE :
+		    d->orders[k].kind == ORDER_BUILD || d->orders[k].kind == ORDER_WAIVE;
+	return n >= game_adjustments_allowed(g, p);
+}
+
 const struct board *
 game_parse_board(const struct game *g, struct board *plain)
 {

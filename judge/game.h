@@ -273,6 +273,12 @@ const struct board *game_parse_board(const struct game *g, struct board *plain);
 /* How many units power p may raise in g's Winter: its rule system's count
  * (build_sites), else its free home centres (adj_build_sites). */
 int game_build_sites(const struct game *g, power_id p);
+/* How many adjustments power p may order this phase: its builds (no more
+ * than it has places to build in) or its removals; 0 when none. */
+int game_adjustments_allowed(const struct game *g, power_id p);
+/* True when o, a build, waiver or removal of power p, would come beyond
+ * what p may order: all of them ordered already and o replacing none. */
+bool game_adjustment_extra(const struct game *g, power_id p, const struct order *o);
 /* Give g its rule system s (may be NULL) and the system's fresh state. */
 void game_set_system(struct game *g, const struct rule_system *s);
 /* Free g (allocated by the caller) and its system's state. NULL: nothing. */

@@ -583,7 +583,8 @@ gm_add_observer(struct command_call *c)
 	}
 	str_copy(g->observers[g->nobservers++], str_lower(c->args), ADDR_MAX);
 	judge_audit(c->j, g, "ADD OBSERVER %s", c->args);
-	buf_printf(c->reply, "  %s now receives the reports\n", c->args);
+	setup_tell_observer(c->j, g, g->observers[g->nobservers - 1]);
+	buf_printf(c->reply, "  %s now receives the reports (and is told so)\n", c->args);
 	return COMMAND_DONE;
 }
 

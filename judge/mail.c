@@ -99,12 +99,29 @@ mail_unanswered(struct judge *j, const struct inmsg *m, bool host)
 	return false;
 }
 
+/* The lines of text t. */
+static int
+text_lines(const char *t)
+{
+	int n = *t != '\0' && t[strlen(t) - 1] != '\n';
+
+	for (; *t; t++)
+		n += *t == '\n';
+	return n;
+}
+
 /* What the reply says first about how the message could be read. */
 static void
 mail_notices(const struct inmsg *m, struct buf *reply)
 {
+	int nlines = text_lines(m->text);
+
+	if (nlines > BODY_MAX_LINES)
+		nlines = BODY_MAX_LINES;
 	if (m->truncated)
-		buf_puts(reply, "Your message was too long; only its beginning was read.\n\n");
+		buf_printf(reply, "Your message was too long; only its beginning was read (%d "
+		    "lines).\nNothing after it was read (orders and commands neither): send them "
+		    "again.\n\n", nlines);
 	if (m->had_attachments)
 		buf_puts(reply, "Attachments are not read: write your orders in the message itself.\n\n");
 	if (m->html_only)
@@ -481,7 +498,11 @@ mail_close(struct mail *ml)
 		g->seq = ml->seq;
 		judge_touch(ml->j, g);
 	}
-	if (ml->reply.len == 0)
+	if (ml->reply.len == 0 && ml->m->subject && *ml->m->subject)
+		buf_puts(&ml->reply, "Your message was empty: the judge reads the message, never "
+		    "its Subject.\nWrite the GAME line and your orders there. Send HELP for "
+		    "instructions.\n");
+	else if (ml->reply.len == 0)
 		buf_puts(&ml->reply, "Your message was empty. Send HELP for instructions.\n");
 	reply_cap(&ml->reply);
 	if (ml->host)
@@ -531,6 +552,8 @@ handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool h
 	ml.echo.mark = ml.reply.len;
 	for (i = 0; i < n && !ml.stop && !ml.refused; i++)
 		mail_line(&ml, &lines[i]);
+	/* A press block the text was cut in is delivered saying so. */
+	ml.pr.cut = m->truncated || text_lines(m->text) > BODY_MAX_LINES;
 	free(lines);
 	mail_close(&ml);
 	j->host = false;

@@ -259,7 +259,10 @@ refuse_not_order(const char *line, size_t len, const struct parse_result *r, str
 	size_t wn = first_word(line, len, word, sizeof word);
 
 	cmd = command_suggest(word, wn);
-	if (cmd)
+	if (str_eq_nocase(word, "password"))
+		buf_puts(reply, "  REFUSED: only the game master sets passwords (REPLACE power "
+		    "PASSWORD);\n  ask yours for a new one.\n");
+	else if (cmd)
 		buf_printf(reply, "  REFUSED: not an order or a command; did you mean %s?\n", cmd);
 	else if (like)
 		buf_printf(reply, "  REFUSED: \"%s\" is not a place or a command (places like it: "
@@ -309,6 +312,10 @@ keep_order(struct game *g, power_id p, const struct parse_result *r, struct buf 
 		return TAKE_REFUSED;
 	why = revival ? muna_check_revival(g->map, &g->board, p, &r->prefs) :
 	    own == 0 ? R_OK : adj_check(g->map, &g->rules, &g->board, &r->order);
+	if (why == R_OK && !revival && game_adjustment_extra(g, p, &r->order)) {
+		status_adjustment_extra(g, p, &r->order, reply);
+		return TAKE_REFUSED;
+	}
 	if (why != R_OK) {
 		buf_puts(reply, "  REFUSED: ");
 		if (revival) {

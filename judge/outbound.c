@@ -188,13 +188,22 @@ judge_announce(struct judge *j, struct game *g, const char *subject, const char 
 			    OUT_GENERATED);
 		}
 	}
+	/* The observers and the GMs: the deadline in the game's zone. */
+	buf_reset(&body);
+	buf_puts(&body, text);
+	if (g->status == GAME_ACTIVE) {
+		buf_putc(&body, '\n');
+		status_deadline_line(j, g, "", j->now, &body);
+	}
 	for (i = 0; i < g->nobservers; i++) {
 		to[0] = g->observers[i];
-		outbound_send(j, g, to, 1, NULL, 0, subject, text, NULL, NULL, OUT_GENERATED);
+		outbound_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL,
+		    OUT_GENERATED);
 	}
 	for (i = 0; i < g->ngms; i++) {
 		to[0] = g->gms[i];
-		outbound_send(j, g, to, 1, NULL, 0, subject, text, NULL, NULL, OUT_GENERATED);
+		outbound_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL,
+		    OUT_GENERATED);
 	}
 	buf_free(&body);
 }

@@ -24,6 +24,46 @@ voter(const struct game *g, power_id p)
 	return game_alive(g, p) && d->nmembers > 0 && !d->resigned && d->secret[0];
 }
 
+/* Has every voting power outside q's delegation conceded to one of the
+ * powers it holds (a concession to a power is one to its delegation)? */
+static bool
+conceded_to(const struct game *g, power_id q)
+{
+	int r, others = 0, agree = 0;
+
+	for (r = 0; r < g->map->npowers; r++) {
+		if (!voter(g, (power_id)r) || game_held_together(g, q, (power_id)r))
+			continue;
+		others++;
+		agree += g->del[r].vote == VOTE_CONCEDE && g->del[r].concede_to != POWER_NONE &&
+		    game_held_together(g, q, g->del[r].concede_to);
+	}
+	return others > 0 && agree == others;
+}
+
+/* End the game won by q's delegation, the others having conceded. */
+static void
+conceded(struct judge *j, struct game *g, power_id q)
+{
+	const struct map *m = g->map;
+	struct buf res;
+	int r, n = 0, k = 0;
+
+	for (r = 0; r < m->npowers; r++)
+		n += game_held_together(g, q, (power_id)r);
+	buf_init(&res, 400);
+	for (r = 0; r < m->npowers; r++)
+		if (game_held_together(g, q, (power_id)r)) {
+			buf_printf(&res, "%s%s", k == 0 ? "" : k == n - 1 ? " and " : ", ",
+			    m->powers[r].name);
+			k++;
+		}
+	buf_puts(&res, n == 1 ? " wins: the other powers conceded" :
+	    " win: the other delegations conceded");
+	turn_end_game(j, g, buf_str(&res));
+	buf_free(&res);
+}
+
 /* VOTE DRAW | VOTE CONCEDE <power> | VOTE NONE by power p, and by every
  * other power its delegation holds; unanimity ends the game. */
 static void
@@ -45,15 +85,16 @@ vote(struct judge *j, struct game *g, power_id p, const char *args, struct buf *
 			return;
 		}
 		if (game_held_together(g, p, to)) {
-			buf_printf(reply, "  REFUSED: your delegation plays %s too: concede to a power "
-			    "you do not play\n", m->powers[to].name);
+			buf_printf(reply, "  REFUSED: your delegation plays %s; concede to another "
+			    "delegation\n", m->powers[to].name);
 			return;
 		}
 		v = VOTE_CONCEDE;
 		buf_printf(reply, "  you concede the game to %s (private)\n", m->powers[to].name);
 	} else if (str_prefix_nocase(args, "none") || str_prefix_nocase(args, "no")) {
 		v = VOTE_NONE;
-		buf_puts(reply, "  your vote is withdrawn\n");
+		buf_puts(reply, g->del[p].vote == VOTE_NONE ? "  you had no vote to withdraw\n" :
+		    "  your vote is withdrawn\n");
 	} else {
 		buf_puts(reply, "  REFUSED: VOTE DRAW, VOTE CONCEDE <power> or VOTE NONE\n");
 		return;
@@ -84,21 +125,36 @@ vote(struct judge *j, struct game *g, power_id p, const char *args, struct buf *
 		buf_free(&res);
 		return;
 	}
-	for (q = 0; q < m->npowers; q++) {
-		int r, agree = 0;
-		if (!voter(g, (power_id)q))
-			continue;
-		for (r = 0; r < m->npowers; r++)
-			if (r != q && voter(g, (power_id)r) && g->del[r].vote == VOTE_CONCEDE &&
-			    g->del[r].concede_to == q)
-				agree++;
-		if (agree > 0 && agree == alive - 1) {
-			char res[128];
-			snprintf(res, sizeof res, "%s wins: the other powers conceded", m->powers[q].name);
-			turn_end_game(j, g, res);
+	for (q = 0; q < m->npowers; q++)
+		if (voter(g, (power_id)q) && conceded_to(g, (power_id)q)) {
+			conceded(j, g, (power_id)q);
 			return;
 		}
+}
+
+/* The history record rec into reply, its time of processing as the
+ * judge's other dates say it ("decided on Sunday 22 November 2026, 09:00
+ * UTC", in the game's zone). */
+static void
+history_put(const struct judge *j, const struct game *g, const struct buf *rec,
+    struct buf *reply)
+{
+	const char *t = buf_str(rec), *line = strchr(t, '\n');
+	char stamp[40], when[96];
+	size_t n;
+	time_t at;
+
+	if (line && strncmp(line + 1, "processed ", 10) == 0) {
+		n = strcspn(line + 11, "\n");
+		snprintf(stamp, sizeof stamp, "%.*s", (int)n, line + 11);
+		if (n < sizeof stamp && time_parse_utc(stamp, &at) == 0) {
+			time_human(&j->io.zones, g->set.zone, at, when, sizeof when);
+			buf_append(reply, t, (size_t)(line + 1 - t));
+			buf_printf(reply, "decided on %s", when);
+			t = line + 11 + n;
+		}
 	}
+	buf_puts(reply, t);
 }
 
 /* The history records HISTORY [phase | year | ALL] asks for, into reply. */
@@ -152,7 +208,7 @@ history(struct judge *j, struct game *g, const char *args, struct buf *reply)
 			}
 		}
 		buf_putc(reply, '\n');
-		buf_append(reply, buf_str(&rec), rec.len);
+		history_put(j, g, &rec, reply);
 		shown++;
 	}
 	if (shown == 0)

@@ -133,6 +133,21 @@ press_body(struct judge *j, const struct game *g, const char *who, const struct 
 	buf_append(body, buf_str(&pr->text), pr->text.len);
 	if (pr->text.len == 0 || buf_str(&pr->text)[pr->text.len - 1] != '\n')
 		buf_putc(body, '\n');
+	if (pr->cut)
+		buf_puts(body, "\n[Cut here: the message was longer than the judge reads. The rest "
+		    "was not\ndelivered; its sender has been told.]\n");
+}
+
+/* The lines of press text t. */
+static int
+press_lines(const struct buf *t)
+{
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < t->len; i++)
+		n += t->data[i] == '\n';
+	return n;
 }
 
 /* The addresses press pr from power `from` (POWER_NONE: the GM) goes to,
@@ -204,6 +219,11 @@ press_deliver(struct judge *j, struct game *g, power_id from, struct press *pr, 
 	    buf_str(&pr->text));
 	outbound_press_copy(j, g, buf_str(&copy));
 	buf_printf(reply, "  press delivered to %d recipient%s\n", n, n == 1 ? "" : "s");
+	if (pr->cut)
+		buf_printf(reply, "  but cut short: your message was longer than the judge reads, so "
+		    "only\n  the first %d lines of this press were delivered (marked as cut). The\n"
+		    "  rest, and anything after it (orders too), was not read: send it again.\n",
+		    press_lines(&pr->text));
 	buf_free(&body);
 	buf_free(&subj);
 	buf_free(&copy);

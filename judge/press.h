@@ -20,6 +20,8 @@ struct press {
 	bool to_gm;
 	bool conference;	/* to the participants of the conference (MUNA) */
 	bool refused;		/* the block was refused: its ENDPRESS says so */
+	bool cut;		/* the message ended inside the block: it was cut at
+				   the judge's limit, not at its end */
 	uint64_t to;		/* powers, bit per power */
 	int line;
 	struct buf text;

@@ -20,16 +20,90 @@
 #define ECHO_SOFT (6u << 10)
 #define ECHO_HARD (10u << 10)
 
-/* Append "> text" to out, cut to QUOTE_MAX characters with "…". */
+/* Is w[0..n) a word a secret follows (PASSWORD pw, KEY key, "password:")? */
+static bool
+secret_word(const char *w, size_t n)
+{
+	while (n > 0 && (w[n - 1] == ':' || w[n - 1] == '='))
+		n--;
+	return str_eqn_nocase(w, n, "password") || str_eqn_nocase(w, n, "key");
+}
+
+/* Is w[0..n) a word between PASSWORD and the secret ("is", "=")? */
+static bool
+filler_word(const char *w, size_t n)
+{
+	return str_eqn_nocase(w, n, "is") || str_eqn_nocase(w, n, "=") ||
+	    str_eqn_nocase(w, n, ":");
+}
+
+/* text[0..len) into line, the word after PASSWORD or KEY as "(not shown)". */
+static void
+mask_secrets(const char *text, size_t len, struct buf *line)
+{
+	size_t i, k;
+	bool hide = false;
+
+	for (i = 0; i < len; i = k) {
+		for (k = i; k < len && text[k] != ' ' && text[k] != '\t'; k++)
+			;
+		if (k == i) {
+			buf_putc(line, text[k++]);
+			continue;
+		}
+		if (hide && !filler_word(text + i, k - i))
+			buf_puts(line, "(not shown)");
+		else
+			buf_append(line, text + i, k - i);
+		hide = secret_word(text + i, k - i) || (hide && filler_word(text + i, k - i));
+	}
+}
+
+/* Append "> text" to out, cut to QUOTE_MAX characters with "…"; the word
+ * after PASSWORD or KEY is not shown. */
 void
 reply_quote(struct buf *out, const char *text, size_t len)
 {
+	struct buf line;
 	size_t i, chars = 0;
 
+	buf_init(&line, len + 64);
+	mask_secrets(text, len, &line);
+	text = buf_str(&line);
+	len = line.len;
 	for (i = 0; i < len; i++)
 		if (((unsigned char)text[i] & 0xC0) != 0x80 && chars++ == QUOTE_MAX)
 			break;
 	buf_printf(out, "> %.*s%s\n", (int)i, text, i < len ? "\u2026" : "");
+	buf_free(&line);
+}
+
+/* Would subject s show a password: a GAME line ("Re: GAME g1 England pw"),
+ * NEWGAME, or a word after PASSWORD or KEY? */
+static bool
+subject_secret(const char *s)
+{
+	size_t n;
+	bool first = true, after = false;
+
+	for (;;) {
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (*s == '\0')
+			return false;
+		n = strcspn(s, " \t");
+		if (first && (str_eqn_nocase(s, n, "re:") || str_eqn_nocase(s, n, "fwd:") ||
+		    str_eqn_nocase(s, n, "fw:") || str_eqn_nocase(s, n, "aw:"))) {
+			s += n;
+			continue;
+		}
+		if ((first && (str_eqn_nocase(s, n, "game") || str_eqn_nocase(s, n, "signon"))) ||
+		    after || str_eqn_nocase(s, n, "newgame"))
+			return true;
+		after = secret_word(s, n);
+		first = false;
+		s += n;
+	}
 }
 
 /* Flush the count of repeated refusals into out. */
@@ -102,13 +176,19 @@ echo_end(struct echo *e, struct buf *reply)
 #define IGNORED_QUOTED 3
 #define IGNORED_QUOTE_LEN 20
 
-/* line[0..len) without its blanks, cut to IGNORED_QUOTE_LEN characters,
- * in quotes, into out. */
+/* text[0..len) without its blanks and with any password hidden, cut to
+ * IGNORED_QUOTE_LEN characters, in quotes, into out. */
 static void
-ignored_quote(const char *line, size_t len, struct buf *out)
+ignored_quote(const char *text, size_t len, struct buf *out)
 {
+	struct buf masked;
+	const char *line;
 	size_t k;
 
+	buf_init(&masked, len + 64);
+	mask_secrets(text, len, &masked);
+	line = buf_str(&masked);
+	len = masked.len;
 	while (len > 0 && (line[0] == ' ' || line[0] == '\t'))
 		line++, len--;
 	while (len > 0 && (line[len - 1] == ' ' || line[len - 1] == '\t' || line[len - 1] == '\r'))
@@ -122,6 +202,7 @@ ignored_quote(const char *line, size_t len, struct buf *out)
 			k--;
 	}
 	buf_printf(out, "\"%.*s%s\"", (int)k, line, k < len ? "\xE2\x80\xA6" : "");
+	buf_free(&masked);
 }
 
 void
@@ -249,7 +330,7 @@ reply_send(struct judge *j, const struct inmsg *m, const struct ident *id, const
 				cc[ncc++] = id->g->gms[i];
 	}
 	buf_init(&subj, 1024);
-	if (m->subject && *m->subject) {
+	if (m->subject && *m->subject && !subject_secret(m->subject)) {
 		if (!str_prefix_nocase(m->subject, "re:"))
 			buf_puts(&subj, "Re: ");
 		buf_puts(&subj, m->subject);

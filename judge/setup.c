@@ -246,12 +246,40 @@ set_members(struct game *g, const power_id *ps, int np, char addrs[][ADDR_MAX], 
 	}
 }
 
+/* Tell the old members of power p (nold addresses in old) that are no
+ * longer among its members that they no longer play it. */
+static void
+tell_removed(struct judge *j, const struct game *g, power_id p, char old[][ADDR_MAX], int nold)
+{
+	const struct delegation *d = &g->del[p];
+	const char *to[GAME_MAX_MEMBERS];
+	char subject[128];
+	struct buf text;
+	int i, k, n = 0;
+
+	for (i = 0; i < nold; i++) {
+		for (k = 0; k < d->nmembers && !str_eq_nocase(d->members[k].addr, old[i]); k++)
+			;
+		if (k == d->nmembers)
+			to[n++] = old[i];
+	}
+	if (n == 0)
+		return;
+	buf_init(&text, TEXT_MAX);
+	buf_printf(&text, "The game master of %s gave %s to other players:\nyou no longer play "
+	    "it, and its old password no longer works.\n", g->name, g->map->powers[p].name);
+	snprintf(subject, sizeof subject, "[%s] you no longer play %s", g->name,
+	    g->map->powers[p].name);
+	outbound_send(j, g, to, n, NULL, 0, subject, buf_str(&text), NULL, NULL, OUT_GENERATED);
+	buf_free(&text);
+}
+
 /* Tell the members of the delegation of the np powers ps (called names)
  * what they play. The password pw is sent once, to its members only, and
  * only when the judge made it up (generated). */
 static void
 tell_delegation(struct judge *j, const struct game *g, const power_id *ps, int np,
-    const char *names, const char *pw, bool generated)
+    const char *names, const char *pw, bool generated, bool replaced)
 {
 	const struct delegation *d = &g->del[ps[0]];
 	const char *to[GAME_MAX_MEMBERS];
@@ -271,6 +299,8 @@ tell_delegation(struct judge *j, const struct game *g, const power_id *ps, int n
 		    "orders.\n\n", pw);
 	else
 		buf_puts(&text, "Your game master will give you your password.\n\n");
+	if (replaced)
+		buf_printf(&text, "The earlier password of %s no longer works.\n\n", names);
 	buf_printf(&text, "Send your %s to %s, starting with the line\n  GAME %s %s <password>\n"
 	    "Send HELP for instructions.\n", g->sys->kind ? "commands" : "orders",
 	    j->conf->address, g->name, g->map->powers[ps[0]].name);
@@ -290,9 +320,9 @@ int
 judge_add_delegations(struct judge *j, struct game *g, const power_id *ps, int np,
     const char *members, const char *password, time_t now, struct buf *why)
 {
-	char addrs[GAME_MAX_MEMBERS][ADDR_MAX], pw[64];
+	char addrs[GAME_MAX_MEMBERS][ADDR_MAX], old[GAME_MAX_MEMBERS][ADDR_MAX], pw[64];
 	struct buf names;
-	int n, generated;
+	int n, generated, nold, i;
 
 	if (np < 1 || np > MAP_MAX_POWERS) {
 		buf_puts(why, "name the powers the delegation holds");
@@ -314,16 +344,38 @@ judge_add_delegations(struct judge *j, struct game *g, const power_id *ps, int n
 		buf_puts(why, "could not hash the password");
 		return -1;
 	}
+	nold = g->del[ps[0]].nmembers;
+	for (i = 0; i < nold; i++)
+		str_copy(old[i], g->del[ps[0]].members[i].addr, ADDR_MAX);
 	set_members(g, ps, np, addrs, n);
 	judge_touch(j, g);
 	buf_init(&names, 256);
 	setup_powers_named(g, ps, np, &names);
 	judge_audit(j, g, "delegation %s: %d member%s, password %s", buf_str(&names), n,
 	    n == 1 ? "" : "s", generated ? "generated and mailed to them" : "set by the GM");
-	tell_delegation(j, g, ps, np, buf_str(&names), pw, generated);
+	tell_removed(j, g, ps[0], old, nold);
+	tell_delegation(j, g, ps, np, buf_str(&names), pw, generated, nold > 0);
 	explicit_bzero(pw, sizeof pw);
 	buf_free(&names);
 	return 0;
+}
+
+void
+setup_tell_observer(struct judge *j, const struct game *g, const char *addr)
+{
+	const char *to[1] = { addr };
+	char subject[128];
+	struct buf text;
+
+	buf_init(&text, TEXT_MAX);
+	buf_puts(&text, "You observe ");
+	put_game(g, true, &text);
+	buf_printf(&text, ", run by mail\nby the judge %s: its game master added you.\n\n"
+	    "You receive its results, its announcements and the press sent to everyone;\n"
+	    "you give no orders. To be taken off, ask the game master.\n", j->conf->address);
+	snprintf(subject, sizeof subject, "[%s] you observe the game", g->name);
+	outbound_send(j, g, to, 1, NULL, 0, subject, buf_str(&text), NULL, NULL, OUT_GENERATED);
+	buf_free(&text);
 }
 
 int

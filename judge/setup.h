@@ -10,5 +10,7 @@
 /* "England", "England and Germany", "England, Germany and Turkey": the np
  * powers ps of g appended to out. */
 void setup_powers_named(const struct game *g, const power_id *ps, int np, struct buf *out);
+/* Welcome addr, just made an observer of g: what it receives and why. */
+void setup_tell_observer(struct judge *j, const struct game *g, const char *addr);
 
 #endif

@@ -398,6 +398,35 @@ adjustments_to_do(const struct game *g, power_id p, struct buf *out)
 }
 
 void
+status_adjustment_extra(const struct game *g, power_id p, const struct order *o,
+    struct buf *out)
+{
+	const struct delegation *d = &g->del[p];
+	bool removal = o->kind == ORDER_REMOVE;
+	int k, n = game_adjustments_allowed(g, p), shown = 0;
+
+	buf_puts(out, "  REFUSED: ");
+	order_format(g->map, o, ORDER_SHORT, out);
+	if (n == 0) {
+		buf_printf(out, ": %s has no %s to order\n", g->map->powers[p].name,
+		    removal ? "removals" : "builds");
+		return;
+	}
+	buf_printf(out, ": one %s too many.\n  %s %s %d unit%s and has ordered ",
+	    removal ? "removal" : "build", g->map->powers[p].name,
+	    removal ? "must remove" : "may build", n, n == 1 ? "" : "s");
+	for (k = 0; k < d->norders; k++) {
+		enum order_kind kind = (enum order_kind)d->orders[k].kind;
+		if (removal ? kind != ORDER_REMOVE : kind != ORDER_BUILD && kind != ORDER_WAIVE)
+			continue;
+		buf_puts(out, shown++ ? ", " : "");
+		order_format(g->map, &d->orders[k], ORDER_SHORT, out);
+	}
+	buf_printf(out, ".\n  To change them, send ORDERS CLEAR, then the %s you want.\n",
+	    removal ? "removals" : "builds");
+}
+
+void
 status_what_to_do(const struct game *g, power_id p, struct buf *out)
 {
 	const struct map *m = g->map;

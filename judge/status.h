@@ -22,6 +22,11 @@ void status_speech_line(const struct judge *j, const struct game *g, const char 
 void status_held(const struct game *g, power_id p, struct buf *out);
 /* The orders of power p as the reply shows them, with unordered units. */
 void status_orders(const struct game *g, power_id p, struct buf *out);
+/* The refusal of o, an adjustment of power p beyond those it may order
+ * (game_adjustment_extra): how many it may, the ones it gave, how to
+ * change them. */
+void status_adjustment_extra(const struct game *g, power_id p, const struct order *o,
+    struct buf *out);
 /* What power p must do in the current phase, in one sentence or two. */
 void status_what_to_do(const struct game *g, power_id p, struct buf *out);
 /* The position: units by power and centre counts. */

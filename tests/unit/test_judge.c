@@ -610,7 +610,7 @@ test_game_made_and_started(void **state)
 	assert_line(o->text, "Deadline: Sunday 22 November 2026, 09:00 UTC, in 2 days 0 hours.");
 	assert_lacks(o->text, "has no players");	/* all seven are played */
 	o = sent(t, GM_ADDR, "[g1] the game has started");
-	assert_lacks(o->text, "Deadline:");
+	assert_line(o->text, "Deadline: Sunday 22 November 2026, 09:00 UTC, in 2 days 0 hours.");
 	assert_state_line(g, "status active");
 	assert_state_line(g, "deadline 2026-11-22T09:00:00Z");
 	assert_state_line(g, "phase Spring 1901 Movement");
@@ -638,10 +638,15 @@ test_generated_password(void **state)
 	assert_int_equal(judge_add_delegation(&t->j, t->g, power("Italy"), "ugo@italy.example", "",
 	    T0 + HOUR, &why), 0);
 	buf_free(&why);
-	assert_int_equal(t->j.fx.nout, 1);
+	/* The new member, and the one taken off. */
+	assert_int_equal(t->j.fx.nout, 2);
+	o = sent(t, "ivo@italy.example", "[g1] you no longer play Italy");
+	assert_string_equal(o->text, "The game master of g1 gave Italy to other players:\nyou no "
+	    "longer play it, and its old password no longer works.\n");
 	o = sent(t, "ugo@italy.example", "[g1] you play Italy");
 	assert_int_equal(o->nto, 1);
 	assert_line(o->text, "Keep it secret: anyone who knows it can give your orders.");
+	assert_line(o->text, "The earlier password of Italy no longer works.");
 	assert_audit(t, 0, "delegation Italy: 1 member, password generated and mailed to them");
 	p = strstr(o->text, "Your password is: ");
 	assert_non_null(p);
@@ -869,7 +874,7 @@ test_two_powers_one_delegation(void **state)
 	assert_int_equal(g->del[eg[0]].vote, VOTE_DRAW);
 	assert_int_equal(g->del[eg[1]].vote, VOTE_DRAW);
 	assert_line(reply(t, "eg@two.example", "Re: wait", NULL, 0), "  REFUSED: your delegation "
-	    "plays England too: concede to a power you do not play");
+	    "plays England; concede to another delegation");
 	mail(t, "eg@two.example", "nowait", "GAME g2 England eg-secret\nNOWAIT\nVOTE NONE\n",
 	    T0 + HOUR);
 	assert_true(!g->del[eg[0]].wait && !g->del[eg[1]].wait);
@@ -1152,6 +1157,78 @@ test_press_to_power(void **state)
 	assert_line(text, "  the press above was refused: nothing was sent");
 }
 
+/* No password comes back in a reply: not from the Subject (orders there,
+ * with an empty body, are answered plainly), nor from a quoted line. */
+static void
+test_no_password_echo(void **state)
+{
+	struct tj *t = *state;
+	const char *text;
+
+	mail(t, "alice@england.example", "GAME g1 England england-pw A Lvp - Yor", "", T0 + HOUR);
+	text = reply(t, "alice@england.example", "Re: your message to the judge", NULL, 0);
+	assert_string_equal(text, "Your message was empty: the judge reads the message, never "
+	    "its Subject.\nWrite the GAME line and your orders there. Send HELP for "
+	    "instructions.\n");
+	mail(t, "alice@england.example", "Re: game g1 england england-pw",
+	    "Password: england-pw\nGAME g1 England england-pw\nA Lvp - Yor\n", T0 + HOUR);
+	text = reply(t, "alice@england.example", "[g1] your orders", bob, 1);
+	assert_line(text, "> Password: (not shown)");
+	assert_lacks(text, "england-pw");
+	mail(t, GM_ADDR, "new password", "GAME g1 GM " GM_PW "\nREPLACE France PASSWORD new-pw\n",
+	    T0 + HOUR);
+	text = reply(t, GM_ADDR, "Re: new password", NULL, 0);
+	assert_line(text, "> REPLACE France PASSWORD (not shown)");
+	assert_lacks(text, "new-pw");
+	assert_lacks(text, GM_PW);
+}
+
+/* A message from France's member that the mail layer cut at its limit. */
+static void
+mail_cut(struct tj *t, const char *subject, const char *body)
+{
+	struct inmsg m;
+
+	fx_begin(t);
+	fill_msg(t, &m, "carol@france.example", subject, body, T0 + HOUR);
+	m.truncated = true;
+	judge_mail(&t->j, &m, ++t->seq, T0 + HOUR);
+	inmsg_free(&m);
+}
+
+/* A message cut at the judge's limit inside a press block: the press goes
+ * out marked as cut, and its sender is told what was delivered and that
+ * the rest (orders after it too) was not read. */
+static void
+test_press_cut(void **state)
+{
+	struct tj *t = *state;
+	const struct outmsg *o;
+	const char *text;
+
+	mail_cut(t, "long letter", "GAME g1 France france-pw\nPRESS TO England\n"
+	    "Line 1 of my letter.\nLine 2 of my letter.\n");
+	o = sent(t, "alice@england.example", "[g1] press from France");
+	assert_string_equal(o->text, "Press in g1 from France to England:\n\n"
+	    "Line 1 of my letter.\nLine 2 of my letter.\n\n[Cut here: the message was longer "
+	    "than the judge reads. The rest was not\ndelivered; its sender has been told.]\n");
+	text = reply(t, "carol@france.example", "Re: long letter", NULL, 0);
+	assert_prefix(text, "Your message was too long; only its beginning was read (4 lines).\n"
+	    "Nothing after it was read (orders and commands neither): send them again.\n");
+	assert_line(text, "  press delivered to 2 recipients");
+	assert_line(text, "  but cut short: your message was longer than the judge reads, so only");
+	assert_line(text, "  the first 2 lines of this press were delivered (marked as cut). The");
+	assert_line(text, "  rest, and anything after it (orders too), was not read: send it again.");
+
+	/* Cut after its ENDPRESS: the press went out whole. */
+	mail_cut(t, "letter", "GAME g1 France france-pw\nPRESS TO England\nAll of it.\n"
+	    "ENDPRESS\nA Par - Bur\n");
+	o = sent(t, "alice@england.example", "[g1] press from France");
+	assert_string_equal(o->text, "Press in g1 from France to England:\n\nAll of it.\n");
+	text = reply(t, "carol@france.example", "Re: letter", NULL, 0);
+	assert_lacks(text, "cut short");
+}
+
 /* gmpress yes: the GM gets a copy of private press. */
 static void
 test_press_gm_reads(void **state)
@@ -1189,7 +1266,9 @@ test_broadcast(void **state)
 	mail(t, GM_ADDR, "observer", "GAME g1 GM " GM_PW "\nADD OBSERVER head@school.example\n",
 	    T0 + HOUR);
 	assert_line(reply(t, GM_ADDR, "Re: observer", NULL, 0),
-	    "  head@school.example now receives the reports");
+	    "  head@school.example now receives the reports (and is told so)");
+	assert_line(sent(t, "head@school.example", "[g1] you observe the game")->text,
+	    "You receive its results, its announcements and the press sent to everyone;");
 	mail(t, "alice@england.example", "peace", "GAME g1 England england-pw\nBROADCAST\n"
 	    "England wishes everyone a peaceful spring.\nENDPRESS\n", T0 + HOUR);
 	assert_int_equal(t->j.fx.nout, 9);
@@ -1414,7 +1493,7 @@ test_host_newgame(void **state)
 	    "  game g3 created (Standard); its game master is teacher@school.example (password "
 	    "mailed to them).\n"
 	    "  Add delegations with DELEGATION <power> <addresses>, then START.\n"
-	    "> DELEGATION France f@school.example PASSWORD france-pw\n"
+	    "> DELEGATION France f@school.example PASSWORD (not shown)\n"
 	    "  France: delegation set (password set by you)\n"
 	    "> START\n"
 	    "  the game has started\n"
@@ -1435,7 +1514,7 @@ test_host_newgame(void **state)
 	mail(t, "teacher@school.example", "new game", "NEWGAME g4 standard KEY some-key PASSWORD "
 	    "gm-secret-4\n", T0 + 60);
 	assert_string_equal(reply(t, "teacher@school.example", "Re: new game", NULL, 0),
-	    "> NEWGAME g4 standard KEY some-key PASSWORD gm-secret-4\n"
+	    "> NEWGAME g4 standard KEY (not shown) PASSWORD (not shown)\n"
 	    "  REFUSED: wrong creation key (ask the judge's host)\n");
 	assert_string_equal(t->j.fx.log[0].text,
 	    "NEWGAME refused for teacher@school.example: wrong creation key");
@@ -1637,7 +1716,7 @@ test_refused_newgame_gives_no_authority(void **state)
 	mail(t, "teacher@school.example", "new game", "NEWGAME g4 standard KEY some-key PASSWORD "
 	    "gm-secret-4\nPAUSE\n", T0);
 	assert_string_equal(reply(t, "teacher@school.example", "Re: new game", NULL, 0),
-	    "> NEWGAME g4 standard KEY some-key PASSWORD gm-secret-4\n"
+	    "> NEWGAME g4 standard KEY (not shown) PASSWORD (not shown)\n"
 	    "  REFUSED: wrong creation key (ask the judge's host)\n"
 	    "> PAUSE\n"
 	    "  ignored: start with a line GAME <game> <power> <password> (send HELP for "
@@ -1829,7 +1908,7 @@ test_history_and_late_orders(void **state)
 	text = reply(t, "ivo@italy.example", "Re: history", NULL, 0);
 	assert_line(text, "> HISTORY S1901M");
 	assert_line(text, "phase Spring 1901 Movement");
-	assert_line(text, "processed 2026-11-20T10:00:00Z");
+	assert_line(text, "decided on Friday 20 November 2026, 10:00 UTC");
 	assert_line(text, "Turkey: Fleet Ankara -> Black Sea.  (*bounce*)");
 
 	/* Dated 09:50, read at 10:10, after the phase was decided at 10:00. */
@@ -2423,6 +2502,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_unreadable_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reply_limit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_press_to_power, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_press_cut, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_no_password_echo, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_press_gm_reads, setup_empty, teardown),
 		cmocka_unit_test_setup_teardown(test_broadcast, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_press_none, setup, teardown),

@@ -388,6 +388,10 @@ test_builds_stacked(void **unused)
 	assert_string_equal(buf_str(&todo), "  accepted: Build A ber\n"
 	    "  Every build due has an order: this one replaces Build A ber, the last in Berlin.\n");
 	assert_int_equal(g->del[ger].norders, 4);
+	/* All four ordered: a build elsewhere, or a waiver, is one too many. */
+	assert_int_equal(give(g, ger, "Build A Munich", &todo), TAKE_REFUSED);
+	assert_int_equal(give(g, ger, "Waive", &todo), TAKE_REFUSED);
+	assert_int_equal(g->del[ger].norders, 4);
 	play_orders(g, &report);
 	assert_int_equal(units_in(&g->board, ger, "ber"), 4);
 	assert_int_equal(units_in(&g->board, ger, "kie"), 2);
