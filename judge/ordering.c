@@ -197,8 +197,12 @@ ordering_take(struct game *g, power_id p, const char *line, size_t len,
 	order_parse(&c, line, len, &r);
 	if (r.verdict == VERDICT_ACCEPTED || r.verdict == VERDICT_CORRECTED) {
 		/* A delegation holding several powers: the unit (or, for a build,
-		 * the home centre) decides whose order it is. */
+		 * the home centre) decides whose order it is; an order naming
+		 * neither (a waive) is the power its prefix names. */
 		power_id owner = order_owner(g, &r.order);
+
+		if (owner == POWER_NONE)
+			owner = r.order.power;
 		if (owner != POWER_NONE && owner != p && game_held_together(g, p, owner)) {
 			p = c.power = owner;
 			order_parse(&c, line, len, &r);
