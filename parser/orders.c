@@ -1434,6 +1434,50 @@ power_eliminated(const struct parse_ctx *c, power_id pw)
 	return true;
 }
 
+/* Resolve a written coast for province p; LOC_NONE when p has no such coast. */
+static loc_id
+coast_loc(const struct map *m, prov_id p, const char *coast)
+{
+	const struct province *pr = &m->provs[p];
+	loc_id l;
+	int i;
+
+	l = map_find_coast(m, p, coast);
+	if (l != LOC_NONE)
+		return l;
+	for (i = 0; i < pr->ncoasts; i++) {
+		const struct location *lc = &m->locs[pr->coast[i]];
+		if (lc->coast_abbr[0] == coast[0] && (coast[1] == '\0' || coast[1] == 'c' ||
+		    is_direction(coast)))
+			return pr->coast[i];
+	}
+	return LOC_NONE;
+}
+
+/*
+ * The unit an order addresses in p: on the coast written when a unit of
+ * its type stands there (a Realpolitik stack of fleets on both coasts of
+ * St Petersburg), else unit_in's.
+ */
+static const struct unit *
+unit_on_coast(const struct parse_ctx *c, prov_id p, const struct reading *rd)
+{
+	const struct board *b = c->b;
+	int dislodged = ctx_phase(c) == PHASE_RETREAT, i, n;
+	loc_id want;
+
+	if (b != NULL && rd->unit.coast[0] &&
+	    (want = coast_loc(c->m, p, rd->unit.coast)) != LOC_NONE) {
+		n = dislodged ? b->ndislodged : b->nunits;
+		for (i = 0; i < n; i++) {
+			const struct unit *u = nth_unit(b, dislodged, i);
+			if (u->loc == want && (rd->type == UNIT_NONE || u->type == rd->type))
+				return u;
+		}
+	}
+	return unit_in(c, p, rd->type);
+}
+
 /*
  * Does this combination of provinces make a sensible order on the board?
  * *unit gets the board's unit in up that the order addresses, or NULL.
@@ -1461,7 +1505,7 @@ plausible(const struct interp *in, prov_id up, prov_id tp, prov_id dp, const str
 			return FIT_NOT_OWNED;
 		return find_unit(c, up, UNIT_NONE, 0) ? FIT_OCCUPIED : FIT_OK;
 	default:
-		u = unit_in(c, up, rd->type);
+		u = unit_on_coast(c, up, rd);
 		break;
 	}
 	*unit = u;
@@ -1630,26 +1674,6 @@ fit_explain(const struct interp *in, enum fit f, prov_id up, prov_id tp, prov_id
 		snprintf(out, size, "it does not fit the board");
 		break;
 	}
-}
-
-/* Resolve a written coast for province p; LOC_NONE when p has no such coast. */
-static loc_id
-coast_loc(const struct map *m, prov_id p, const char *coast)
-{
-	const struct province *pr = &m->provs[p];
-	loc_id l;
-	int i;
-
-	l = map_find_coast(m, p, coast);
-	if (l != LOC_NONE)
-		return l;
-	for (i = 0; i < pr->ncoasts; i++) {
-		const struct location *lc = &m->locs[pr->coast[i]];
-		if (lc->coast_abbr[0] == coast[0] && (coast[1] == '\0' || coast[1] == 'c' ||
-		    is_direction(coast)))
-			return pr->coast[i];
-	}
-	return LOC_NONE;
 }
 
 static int
@@ -1915,7 +1939,7 @@ interpret(const struct parse_ctx *c, const struct reading *rd, struct parse_resu
 
 	/* The unit: the board's when there is one. */
 	if (up != PROV_NONE) {
-		un = bunit;	/* plausible() found it: unit_in(c, up, rd->type) */
+		un = bunit;	/* plausible() found it: unit_on_coast(c, up, rd) */
 		if (un) {
 			o->loc = un->loc;
 			if (rd->type == UNIT_NONE) {
