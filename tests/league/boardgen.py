@@ -859,7 +859,10 @@ def _case(s, rng):
 
 
 def write_order(board, order, rng, typos=True):
-    """One line as a pupil writes it, with one meaning only."""
+    """One line as a pupil writes it, with one meaning only. typos=False
+    never misspells a place (the judge reads a misspelt place of a
+    delegation's second or third power as the GAME line's power's, and
+    refuses it: pass False for those until it does not)."""
     o = order
     full = rng.random() < 0.4
     # a misspelt place of a second power of a delegation, or in a support's
