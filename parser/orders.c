@@ -1455,27 +1455,26 @@ coast_loc(const struct map *m, prov_id p, const char *coast)
 }
 
 /*
- * The unit an order addresses in p: on the coast written when a unit of
- * its type stands there (a Realpolitik stack of fleets on both coasts of
- * St Petersburg), else unit_in's.
+ * A unit of type t in p (among the dislodged units when dislodged is set):
+ * on the coast written when one stands there (a Realpolitik stack of
+ * fleets on both coasts of St Petersburg), else find_unit's.
  */
 static const struct unit *
-unit_on_coast(const struct parse_ctx *c, prov_id p, const struct reading *rd)
+unit_on_coast(const struct parse_ctx *c, prov_id p, uint8_t t, const char *coast, int dislodged)
 {
 	const struct board *b = c->b;
-	int dislodged = ctx_phase(c) == PHASE_RETREAT, i, n;
+	int i, n;
 	loc_id want;
 
-	if (b != NULL && rd->unit.coast[0] &&
-	    (want = coast_loc(c->m, p, rd->unit.coast)) != LOC_NONE) {
+	if (b != NULL && coast[0] && (want = coast_loc(c->m, p, coast)) != LOC_NONE) {
 		n = dislodged ? b->ndislodged : b->nunits;
 		for (i = 0; i < n; i++) {
 			const struct unit *u = nth_unit(b, dislodged, i);
-			if (u->loc == want && (rd->type == UNIT_NONE || u->type == rd->type))
+			if (u->loc == want && (t == UNIT_NONE || u->type == t))
 				return u;
 		}
 	}
-	return unit_in(c, p, rd->type);
+	return find_unit(c, p, t, dislodged);
 }
 
 /*
@@ -1505,7 +1504,7 @@ plausible(const struct interp *in, prov_id up, prov_id tp, prov_id dp, const str
 			return FIT_NOT_OWNED;
 		return find_unit(c, up, UNIT_NONE, 0) ? FIT_OCCUPIED : FIT_OK;
 	default:
-		u = unit_on_coast(c, up, rd);
+		u = unit_on_coast(c, up, rd->type, rd->unit.coast, ctx_phase(c) == PHASE_RETREAT);
 		break;
 	}
 	*unit = u;
@@ -1520,7 +1519,7 @@ plausible(const struct interp *in, prov_id up, prov_id tp, prov_id dp, const str
 			return FIT_SAME;
 		return can_reach(in, u, dp) ? FIT_OK : FIT_UNREACHABLE;
 	case ORDER_SUPPORT:
-		t = find_unit(c, tp, rd->target_type, 0);
+		t = unit_on_coast(c, tp, rd->target_type, rd->target.coast, 0);
 		if (t == NULL)
 			return FIT_NO_TARGET;
 		if (tp == up)
@@ -1939,7 +1938,7 @@ interpret(const struct parse_ctx *c, const struct reading *rd, struct parse_resu
 
 	/* The unit: the board's when there is one. */
 	if (up != PROV_NONE) {
-		un = bunit;	/* plausible() found it: unit_on_coast(c, up, rd) */
+		un = bunit;	/* plausible() found it: unit_on_coast() */
 		if (un) {
 			o->loc = un->loc;
 			if (rd->type == UNIT_NONE) {
@@ -1965,7 +1964,8 @@ interpret(const struct parse_ctx *c, const struct reading *rd, struct parse_resu
 		}
 	}
 	if (tp != PROV_NONE) {
-		un = find_unit(c, tp, rd->kind == ORDER_CONVOY ? UNIT_ARMY : rd->target_type, 0);
+		un = unit_on_coast(c, tp, rd->kind == ORDER_CONVOY ? UNIT_ARMY : rd->target_type,
+		    st->coast, 0);
 		o->target = un ? un->loc : m->provs[tp].loc;
 		if (un && rd->target_type != UNIT_NONE && rd->target_type != un->type)
 			note_add(r->note, "the unit in %s is %s", m->provs[tp].name, an(un->type));
