@@ -1502,6 +1502,49 @@ power_eliminated(const struct parse_ctx *c, power_id pw)
 	return true;
 }
 
+/* Resolve a written coast for province p; LOC_NONE when p has no such coast. */
+static loc_id
+coast_loc(const struct map *m, prov_id p, const char *coast)
+{
+	const struct province *pr = &m->provs[p];
+	loc_id l;
+	int i;
+
+	l = map_find_coast(m, p, coast);
+	if (l != LOC_NONE)
+		return l;
+	for (i = 0; i < pr->ncoasts; i++) {
+		const struct location *lc = &m->locs[pr->coast[i]];
+		if (lc->coast_abbr[0] == coast[0] && (coast[1] == '\0' || coast[1] == 'c' ||
+		    is_direction(coast)))
+			return pr->coast[i];
+	}
+	return LOC_NONE;
+}
+
+/*
+ * A unit of type t in p (among the dislodged units when dislodged is set):
+ * on the coast written when one stands there (a Realpolitik stack of
+ * fleets on both coasts of St Petersburg), else find_unit's.
+ */
+static const struct unit *
+unit_on_coast(const struct parse_ctx *c, prov_id p, uint8_t t, const char *coast, int dislodged)
+{
+	const struct board *b = c->b;
+	int i, n;
+	loc_id want;
+
+	if (b != NULL && coast[0] && (want = coast_loc(c->m, p, coast)) != LOC_NONE) {
+		n = dislodged ? b->ndislodged : b->nunits;
+		for (i = 0; i < n; i++) {
+			const struct unit *u = nth_unit(b, dislodged, i);
+			if (u->loc == want && (t == UNIT_NONE || u->type == t))
+				return u;
+		}
+	}
+	return find_unit(c, p, t, dislodged);
+}
+
 /*
  * Does this combination of provinces make a sensible order on the board?
  * *unit gets the board's unit in up that the order addresses, or NULL.
@@ -1529,7 +1572,7 @@ plausible(const struct interp *in, prov_id up, prov_id tp, prov_id dp, const str
 			return FIT_NOT_OWNED;
 		return find_unit(c, up, UNIT_NONE, 0) ? FIT_OCCUPIED : FIT_OK;
 	default:
-		u = unit_in(c, up, rd->type);
+		u = unit_on_coast(c, up, rd->type, rd->unit.coast, ctx_phase(c) == PHASE_RETREAT);
 		break;
 	}
 	*unit = u;
@@ -1544,7 +1587,7 @@ plausible(const struct interp *in, prov_id up, prov_id tp, prov_id dp, const str
 			return FIT_SAME;
 		return can_reach(in, u, dp) ? FIT_OK : FIT_UNREACHABLE;
 	case ORDER_SUPPORT:
-		t = find_unit(c, tp, rd->target_type, 0);
+		t = unit_on_coast(c, tp, rd->target_type, rd->target.coast, 0);
 		if (t == NULL)
 			return FIT_NO_TARGET;
 		if (tp == up)
@@ -1700,26 +1743,6 @@ fit_explain(const struct interp *in, enum fit f, prov_id up, prov_id tp, prov_id
 		snprintf(out, size, "it does not fit the board");
 		break;
 	}
-}
-
-/* Resolve a written coast for province p; LOC_NONE when p has no such coast. */
-static loc_id
-coast_loc(const struct map *m, prov_id p, const char *coast)
-{
-	const struct province *pr = &m->provs[p];
-	loc_id l;
-	int i;
-
-	l = map_find_coast(m, p, coast);
-	if (l != LOC_NONE)
-		return l;
-	for (i = 0; i < pr->ncoasts; i++) {
-		const struct location *lc = &m->locs[pr->coast[i]];
-		if (lc->coast_abbr[0] == coast[0] && (coast[1] == '\0' || coast[1] == 'c' ||
-		    is_direction(coast)))
-			return pr->coast[i];
-	}
-	return LOC_NONE;
 }
 
 static int
@@ -1987,7 +2010,7 @@ interpret(const struct parse_ctx *c, uint32_t held, const struct reading *rd,
 
 	/* The unit: the board's when there is one. */
 	if (up != PROV_NONE) {
-		un = bunit;	/* plausible() found it: unit_in(c, up, rd->type) */
+		un = bunit;	/* plausible() found it: unit_on_coast() */
 		if (un) {
 			o->loc = un->loc;
 			if (rd->type == UNIT_NONE) {
@@ -2013,7 +2036,8 @@ interpret(const struct parse_ctx *c, uint32_t held, const struct reading *rd,
 		}
 	}
 	if (tp != PROV_NONE) {
-		un = find_unit(c, tp, rd->kind == ORDER_CONVOY ? UNIT_ARMY : rd->target_type, 0);
+		un = unit_on_coast(c, tp, rd->kind == ORDER_CONVOY ? UNIT_ARMY : rd->target_type,
+		    st->coast, 0);
 		o->target = un ? un->loc : m->provs[tp].loc;
 		if (un && rd->target_type != UNIT_NONE && rd->target_type != un->type)
 			note_add(r->note, "the unit in %s is %s", m->provs[tp].name, an(un->type));

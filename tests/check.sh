@@ -25,7 +25,8 @@
 #             kind answered or deliberately ignored, and kept (tests/cli/badmail.sh);
 #             a damaged game set aside, the others served, and repaired,
 #             and a data directory from before the end line upgraded
-#             (tests/cli/damaged.sh)
+#             (tests/cli/damaged.sh); whole games of generated orders by mail
+#             on the standard, MUNA and Realpolitik boards (tests/league/test_boardgen.py)
 #   kill      the embedded default (Maildir in and out) killed with SIGKILL
 #             at aimed points (POUCH_CRASH_AT) in each step of a run, 50
 #             kills per step; and a data directory on a full disk (a tmpfs,
@@ -286,6 +287,13 @@ if want transcripts; then
 			fail "transcript $t through the mail path (tests/cli/mailpath.sh $browser $t)"
 		fi
 	done
+	# Whole games of generated orders by mail, on each board system.
+	if nice python3 tests/league/test_boardgen.py >build/boardgen.log 2>&1; then
+		grep -E '^(# |ok)' build/boardgen.log | sed 's/^/  /'
+	else
+		grep -E '^(#|not ok)' build/boardgen.log | head -n 40
+		fail "generated orders by mail (tests/league/test_boardgen.py; log: build/boardgen.log)"
+	fi
 fi
 
 if want kill; then

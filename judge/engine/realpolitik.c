@@ -151,20 +151,26 @@ rp_init(struct rp *w, const struct map *m, const struct board *b)
 }
 
 /* The unit order o addresses: in its province, of the type written (an
- * army on board only for a landing, or when no other army is there), the
- * first not yet ordered, else the last; NONE with the reason in *why. */
+ * army on board only for a landing, or when no other army is there), on
+ * the coast it names when a unit stands there (fleets on both coasts of a
+ * base), the first not yet ordered, else the last; NONE with the reason in
+ * *why. */
 static int
 addressed(const struct rp *w, const struct order *o, enum reason *why)
 {
 	int u, pass, last = NONE;
+	bool coast;
 
 	*why = R_NO_UNIT;
 	if (o->loc == LOC_NONE)
 		return NONE;
-	for (pass = 0; pass < 2 && last == NONE; pass++) {
+	coast = w->m->locs[o->loc].coast != 0;
+	/* Passes 0 and 1 on the coast named (when it names one), 2 and 3
+	 * anywhere in the province. */
+	for (pass = coast ? 0 : 2; pass < 4 && last == NONE; pass++) {
 		for (u = w->first[w->m->locs[o->loc].prov]; u != NONE; u = w->next[u]) {
-			bool want_aboard = (o->kind == ORDER_LAND) != (pass == 1);
-			if (aboard(w, u) != want_aboard)
+			bool want_aboard = (o->kind == ORDER_LAND) != (pass % 2 == 1);
+			if (aboard(w, u) != want_aboard || (pass < 2 && w->b->units[u].loc != o->loc))
 				continue;
 			if (o->type != UNIT_NONE && o->type != utype(w, u))
 				continue;

@@ -797,6 +797,23 @@ test_gm_and_player_passwords(void **state)
 	assert_audit(t, 0, "setting grace = 12h");
 }
 
+/* A new standard game g2 with one delegation for the powers eg[0] and
+ * eg[1] (eg@two.example, password eg-secret), the effects from then on. */
+static struct game *
+new_game_two_powers(struct tj *t, const power_id eg[2], struct buf *why)
+{
+	struct game_settings s;
+	struct game *g;
+
+	game_settings_default(&s, "standard");
+	g = judge_new_game(&t->j, "g2", &s, GM_ADDR, GM_PW, T0, why);
+	assert_non_null(g);
+	fx_begin(t);
+	assert_int_equal(judge_add_delegations(&t->j, g, eg, 2, "eg@two.example", "eg-secret", T0,
+	    why), 0);
+	return g;
+}
+
 /* fewer-three.txt: one delegation for England and Germany; a GAME line
  * naming either, one mail for all its units, each order to the power
  * whose unit it names; press to either reaches it once. */
@@ -805,18 +822,12 @@ test_two_powers_one_delegation(void **state)
 {
 	struct tj *t = *state;
 	power_id eg[2] = { power("England"), power("Germany") };
-	struct game_settings s;
 	struct buf why;
 	const struct outmsg *o;
 	struct game *g;
 
-	game_settings_default(&s, "standard");
 	buf_init(&why, 1024);
-	g = judge_new_game(&t->j, "g2", &s, GM_ADDR, GM_PW, T0, &why);
-	assert_non_null(g);
-	fx_begin(t);
-	assert_int_equal(judge_add_delegations(&t->j, g, eg, 2, "eg@two.example", "eg-secret", T0,
-	    &why), 0);
+	g = new_game_two_powers(t, eg, &why);
 	assert_int_equal(t->j.fx.nout, 1);
 	o = sent(t, "eg@two.example", "[g2] you play England and Germany");
 	assert_line(o->text, "  GAME g2 England <password>");
@@ -913,6 +924,7 @@ test_delegation_misspelt_places(void **state)
 	struct buf why;
 	const char *r;
 	struct game *g;
+	int i;
 
 	game_settings_default(&s, "standard");
 	buf_init(&why, 1024);
@@ -967,6 +979,10 @@ test_delegation_misspelt_places(void **state)
 	g->board.season = SEASON_WINTER;
 	g->board.phase = PHASE_ADJUSTMENT;
 	g->board.owner[map_find_province(g->map, "hol")] = power("Germany");
+	for (i = 0; i < g->board.nunits; i++)	/* Berlin left free to build in */
+		if (g->board.units[i].power == power("Germany") &&
+		    g->map->provs[g->map->locs[g->board.units[i].loc].prov].abbr[0] == 'b')
+			board_remove_unit(&g->board, i--);
 	mail(t, "ega@three.example", "winter", "GAME g3 England ega-secret\nWaive\nGermany's orders:\n"
 	    "Waive\n", T0 + 2 * HOUR);
 	r = reply(t, "ega@three.example", "Re: winter", NULL, 0);
@@ -984,6 +1000,40 @@ test_delegation_misspelt_places(void **state)
 	assert_line(r, "Ignored 1 line that is not an order: \"Orders for Germany:\".");
 	/* Below it, "Orders for Austria:" is a heading, not the ORDERS command. */
 	assert_prefix(strstr(r, "> Orders for Austria:\n"), "> Orders for Austria:\n> A Mun H\n");
+}
+
+/* A delegation of England and Germany writing from England's GAME line:
+ * "Germany: Waive" is Germany's waive (a waive names no unit or centre, so
+ * only its power says whose it is); "France: Waive" stays refused. */
+static void
+test_two_powers_waive(void **state)
+{
+	struct tj *t = *state;
+	power_id eg[2] = { power("England"), power("Germany") };
+	struct buf why;
+	struct game *g;
+	int i;
+
+	buf_init(&why, 1024);
+	g = new_game_two_powers(t, eg, &why);
+	assert_int_equal(judge_add_delegation(&t->j, g, power("France"), "fr@two.example",
+	    "france-pw", T0, &why), 0);
+	assert_int_equal(judge_start(&t->j, g, T0, &why), 0);
+	buf_free(&why);
+	/* Winter: Germany's army in Munich is gone, a build due in Munich. */
+	g->board.phase = PHASE_ADJUSTMENT;
+	g->board.season = SEASON_WINTER;
+	for (i = 0; i < g->board.nunits; i++)
+		if (g->board.units[i].power == eg[1] && g->board.units[i].type == UNIT_ARMY &&
+		    g->map->provs[g->map->locs[g->board.units[i].loc].prov].abbr[0] == 'm')
+			board_remove_unit(&g->board, i--);
+	fx_begin(t);
+	mail(t, "eg@two.example", "winter", "GAME g2 England eg-secret\nGermany: Waive\n"
+	    "France: Waive\n", T0 + HOUR);
+	assert_line(reply(t, "eg@two.example", "Re: winter", NULL, 0), "  accepted: Waive");
+	assert_line(reply(t, "eg@two.example", "Re: winter", NULL, 0),
+	    "  REFUSED: that is an order for France; you play England");
+	assert_state_line(g, "order Germany Waive");
 }
 
 /* ----------------------------------------------------------- refusals -- */
@@ -2498,6 +2548,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_gm_and_player_passwords, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_two_powers_one_delegation, setup_empty, teardown),
 		cmocka_unit_test_setup_teardown(test_delegation_misspelt_places, setup_empty, teardown),
+		cmocka_unit_test_setup_teardown(test_two_powers_waive, setup_empty, teardown),
 		cmocka_unit_test_setup_teardown(test_gm_command_from_player, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unreadable_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reply_limit, setup, teardown),
