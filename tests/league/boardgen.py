@@ -598,6 +598,7 @@ def _adjustments(board, pos, powers, rng):
             sites = _build_sites(board, pos, p)
             provs = sorted({prov_of(l) for _, l in sites})
             n = min(due, len(provs)) if not board.realpolitik else (due if sites else 0)
+            allowed = n                         # the judge refuses a waive beyond these
             if n and rng.random() < 0.15:
                 n = rng.randint(0, n - 1)       # a pupil builds fewer
             used = set()
@@ -608,7 +609,7 @@ def _adjustments(board, pos, powers, rng):
                 s = rng.choice(cand)
                 used.add(prov_of(s[1]))
                 out.append(Order(p, "build", s))
-            if len([o for o in out if o.power == p]) < due and rng.random() < 0.5:
+            if len([o for o in out if o.power == p]) < allowed and rng.random() < 0.5:
                 out.append(Order(p, "waive"))
         elif due < 0:
             units = [u for u in pos.units_of(p) if not u.aboard] or pos.units_of(p)
