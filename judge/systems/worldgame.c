@@ -427,8 +427,8 @@ gm_country(struct judge *j, struct game *g, const char *text, size_t len, struct
 		put_msg("REFUSED: ", &msg, reply);
 	} else {
 		add_power(g, s->w.c[rc].name);
-		buf_printf(reply, "  %s joins the war with %ld points%s\n", s->w.c[rc].name, points,
-		    fort ? " and a fort" : "");
+		buf_printf(reply, "  %s joins the war with %ld point%s%s\n", s->w.c[rc].name, points,
+		    points == 1 ? "" : "s", fort ? " and a fort" : "");
 		judge_audit(j, g, "country %s: %ld points%s", s->w.c[rc].name, points,
 		    fort ? ", a fort" : "");
 		judge_touch(j, g);
