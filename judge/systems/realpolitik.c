@@ -450,8 +450,9 @@ check_move(const struct game *g, const struct order *o, struct buf *reply)
 }
 
 /* An order checked by the Realpolitik rules when it is given: a movement
- * order by its adjudicator, a build by the supply rules; any other order
- * is the engine's. */
+ * order by its adjudicator, a build by the supply rules (and a build or
+ * waiver with none due refused saying so); any other order is the
+ * engine's. */
 static int
 rp_check_order(const struct game *g, power_id p, const struct order *o, struct buf *reply)
 {
@@ -461,9 +462,17 @@ rp_check_order(const struct game *g, power_id p, const struct order *o, struct b
 	if (g->board.phase == PHASE_MOVEMENT && g->rules.realpolitik &&
 	    o->kind != ORDER_REVIVE && o->kind != ORDER_INSURRECTION)
 		return check_move(g, o, reply);
-	if (g->board.phase != PHASE_ADJUSTMENT || o->kind != ORDER_BUILD || o->loc == LOC_NONE)
+	if (g->board.phase != PHASE_ADJUSTMENT)
 		return 1;
 	due = adj_builds_due(g->map, &g->board, p);
+	if (o->kind == ORDER_WAIVE && due <= 0) {
+		buf_puts(reply, "  REFUSED: ");
+		no_build_due(g->map, p, due, reply);
+		buf_puts(reply, "; nothing to waive\n");
+		return -1;
+	}
+	if (o->kind != ORDER_BUILD || o->loc == LOC_NONE)
+		return 1;
 	why = build_check(g, p, o);
 	if (why == R_OK)
 		return 0;

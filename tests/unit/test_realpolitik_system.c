@@ -314,6 +314,9 @@ test_builds_not_due(void **unused)
 	g->board.owner[pr("mar")] = POWER_NONE;
 	assert_int_equal(check_build(g, pw("Italy"), "Build A Rome", &reply), -1);
 	assert_string_equal(buf_str(&reply), "  REFUSED: Italy has no build due this Winter\n");
+	assert_int_equal(check_build(g, pw("Italy"), "Waive", &reply), -1);
+	assert_string_equal(buf_str(&reply), "  REFUSED: Italy has no build due this Winter; "
+	    "nothing to waive\n");
 	assert_int_equal(check_build(g, pw("France"), "Build F Paris", &reply), -1);
 	assert_string_equal(buf_str(&reply), "  REFUSED: France has no build due this Winter: it "
 	    "removes 1 unit; besides, Paris is not a naval base of France: fleets are raised "
