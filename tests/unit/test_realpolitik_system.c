@@ -324,6 +324,10 @@ test_builds_not_due(void **unused)
 	assert_int_equal(check_build(g, pw("France"), "Build A Paris", &reply), -1);
 	assert_string_equal(buf_str(&reply), "  REFUSED: France has no build due this Winter: it "
 	    "removes 1 unit\n");
+	g->board.owner[pr("bre")] = POWER_NONE;
+	assert_int_equal(check_build(g, pw("France"), "Build A Paris", &reply), -1);
+	assert_string_equal(buf_str(&reply), "  REFUSED: France has no build due this Winter: it "
+	    "removes 2 units\n");
 	buf_free(&reply);
 	game_free(g);
 }
