@@ -146,10 +146,11 @@ goal3_awarded(const struct game *g, power_id p)
  * AWARD <power> <points> GOAL <n>: the reason is goal n of the power,
  * written into out ("political goal 2: ..."); out is "" for any other
  * reason. Goal 3 must be approved, and the officers give no more for it
- * than it is worth. Returns -1 when refused (reason in reply).
+ * than it is worth: *pts is cut to what is left of its worth. Returns -1
+ * when refused (reason in reply).
  */
 static int
-goal_reason(const struct game *g, power_id p, long pts, const char *reason, char *out, size_t n,
+goal_reason(const struct game *g, power_id p, long *pts, const char *reason, char *out, size_t n,
     struct buf *reply)
 {
 	const struct delegation *d = &g->del[p];
@@ -168,11 +169,20 @@ goal_reason(const struct game *g, power_id p, long pts, const char *reason, char
 		    "(GOAL APPROVE %s)\n", name, name);
 		return -1;
 	}
-	if (k == GAME_GOALS && goal3_awarded(g, p) + pts > d->goal_points) {
-		buf_printf(reply, "  REFUSED: the goal %s proposed is worth %d point%s, and %d %s "
-		    "given for it\n", name, d->goal_points, d->goal_points == 1 ? "" : "s",
-		    goal3_awarded(g, p), goal3_awarded(g, p) == 1 ? "was" : "were");
+	if (k == GAME_GOALS && goal3_awarded(g, p) >= d->goal_points) {
+		buf_printf(reply, "  REFUSED: %s's goal 3 is worth %d point%s, all awarded already\n",
+		    name, d->goal_points, d->goal_points == 1 ? "" : "s");
 		return -1;
+	}
+	if (k == GAME_GOALS && goal3_awarded(g, p) + *pts > d->goal_points) {
+		int before = goal3_awarded(g, p);
+
+		*pts = d->goal_points - before;
+		buf_printf(reply, "  %s's goal 3 is worth %d point%s", name, d->goal_points,
+		    d->goal_points == 1 ? "" : "s");
+		if (before > 0)
+			buf_printf(reply, " and %d %s awarded before", before, before == 1 ? "was" : "were");
+		buf_printf(reply, ": %ld awarded\n", *pts);
 	}
 	snprintf(out, n, "political goal %ld: %s", k, d->goal[k - 1]);
 	out[AWARD_REASON_MAX - 1] = '\0';
@@ -197,10 +207,10 @@ winner_not_first(const struct game *g, power_id p, struct buf *reply)
 		;
 	if (i == n || st[i].total >= st[0].total)
 		return 0;
-	buf_printf(reply, "  REFUSED: %s leads the standings, %d points to %s's %d. To declare %s "
+	buf_printf(reply, "  REFUSED: %s leads the standings, %d point%s to %s's %d. To declare %s "
 	    "the winner all the same, write\n    END WINNER %s BECAUSE <the reason>\n",
-	    g->map->powers[st[0].power].name, st[0].total, g->map->powers[p].name, st[i].total,
-	    g->map->powers[p].name, g->map->powers[p].name);
+	    g->map->powers[st[0].power].name, st[0].total, st[0].total == 1 ? "" : "s",
+	    g->map->powers[p].name, st[i].total, g->map->powers[p].name, g->map->powers[p].name);
 	return -1;
 }
 
@@ -674,6 +684,27 @@ points_announce(struct command_call *c, power_id p, long pts, const char *reason
 	buf_free(&text);
 }
 
+/* REVOKE pts from p: a power's points never go below zero, so *pts is cut
+ * to what p has (the reply says so). Returns -1 when p has none (refused,
+ * reply says why). */
+static int
+revoke_cut(const struct game *g, power_id p, long *pts, struct buf *reply)
+{
+	const char *name = g->map->powers[p].name;
+	int has = g->del[p].points;
+
+	if (has <= 0) {
+		buf_printf(reply, "  REFUSED: %s has no political points to revoke\n", name);
+		return -1;
+	}
+	if (*pts > has) {
+		*pts = has;
+		buf_printf(reply, "  %s had %d political point%s: %d revoked\n", name, has,
+		    has == 1 ? "" : "s", has);
+	}
+	return 0;
+}
+
 /* AWARD | REVOKE <power> <points> <reason | GOAL n>. */
 static int
 gm_points(struct command_call *c)
@@ -696,21 +727,18 @@ gm_points(struct command_call *c)
 		    AWARD_REASON_MAX);
 		return COMMAND_REFUSED;
 	}
-	if (c->cmd == CMD_AWARD && goal_reason(g, p, pts, reason, goal, sizeof goal, c->reply) < 0)
+	if (c->cmd == CMD_AWARD && goal_reason(g, p, &pts, reason, goal, sizeof goal, c->reply) < 0)
 		return COMMAND_REFUSED;
 	if (goal[0])
 		reason = goal;
-	if (c->cmd == CMD_REVOKE && pts > g->del[p].points) {
-		buf_printf(c->reply, "  REFUSED: %s has %d political point%s\n", g->map->powers[p].name,
-		    g->del[p].points, g->del[p].points == 1 ? "" : "s");
+	if (c->cmd == CMD_REVOKE && revoke_cut(g, p, &pts, c->reply) < 0)
 		return COMMAND_REFUSED;
-	}
 	game_award(g, p, c->cmd == CMD_AWARD ? (int)pts : -(int)pts, false, reason);
 	judge_audit(c->j, g, "%s %s %ld: %s", command_name(c->cmd), g->map->powers[p].name, pts,
 	    reason);
 	points_announce(c, p, pts, reason);
-	buf_printf(c->reply, "  %s now has %d political points\n", g->map->powers[p].name,
-	    g->del[p].points);
+	buf_printf(c->reply, "  %s now has %d political point%s\n", g->map->powers[p].name,
+	    g->del[p].points, g->del[p].points == 1 ? "" : "s");
 	return COMMAND_DONE;
 }
 

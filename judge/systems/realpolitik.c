@@ -398,8 +398,11 @@ refuse_build(const struct game *g, power_id p, const struct order *o, enum reaso
 		else
 			for (q = 0; q < m->nprovs; q++)
 				seat[q] = m->provs[q].naval_base;
-		buf_printf(out, "%s is not a %s of %s: %s are raised in ", place,
-		    army ? "capital" : "naval base", name, army ? "armies" : "fleets");
+		if (army && m->provs[m->locs[o->loc].prov].capital == p)
+			buf_printf(out, "%s lost its capital %s: armies are raised in ", name, place);
+		else
+			buf_printf(out, "%s is not a %s of %s: %s are raised in ", place,
+			    army ? "capital" : "naval base", name, army ? "armies" : "fleets");
 		if (put_seats(m, seat, p, out) == 0)
 			buf_puts(out, "none now");
 	} else if (why == R_NOT_OWNED && !rp_owns_home(m, &g->board, p)) {
@@ -413,6 +416,16 @@ refuse_build(const struct game *g, power_id p, const struct order *o, enum reaso
 	} else {
 		report_refusal(m, &g->board, o, why, out);
 	}
+}
+
+/* "Italy has no build due this Winter" for power p with due builds (none
+ * or removals), into out. */
+static void
+no_build_due(const struct map *m, power_id p, int due, struct buf *out)
+{
+	buf_printf(out, "%s has no build due this Winter", m->powers[p].name);
+	if (due < 0)
+		buf_printf(out, ": it removes %d unit%s", -due, due == -1 ? "" : "s");
 }
 
 /* A movement order checked by the Realpolitik adjudicator, alone on the
@@ -437,24 +450,39 @@ check_move(const struct game *g, const struct order *o, struct buf *reply)
 }
 
 /* An order checked by the Realpolitik rules when it is given: a movement
- * order by its adjudicator, a build by the supply rules; any other order
- * is the engine's. */
+ * order by its adjudicator, a build by the supply rules (and a build or
+ * waiver with none due refused saying so); any other order is the
+ * engine's. */
 static int
 rp_check_order(const struct game *g, power_id p, const struct order *o, struct buf *reply)
 {
 	enum reason why;
+	int due;
 
 	if (g->board.phase == PHASE_MOVEMENT && g->rules.realpolitik &&
 	    o->kind != ORDER_REVIVE && o->kind != ORDER_INSURRECTION)
 		return check_move(g, o, reply);
-	if (g->board.phase != PHASE_ADJUSTMENT || o->kind != ORDER_BUILD || o->loc == LOC_NONE ||
-	    adj_builds_due(g->map, &g->board, p) <= 0)
+	if (g->board.phase != PHASE_ADJUSTMENT)
+		return 1;
+	due = adj_builds_due(g->map, &g->board, p);
+	if (o->kind == ORDER_WAIVE && due <= 0) {
+		buf_puts(reply, "  REFUSED: ");
+		no_build_due(g->map, p, due, reply);
+		buf_puts(reply, "; nothing to waive\n");
+		return -1;
+	}
+	if (o->kind != ORDER_BUILD || o->loc == LOC_NONE)
 		return 1;
 	why = build_check(g, p, o);
 	if (why == R_OK)
 		return 0;
 	buf_puts(reply, "  REFUSED: ");
-	refuse_build(g, p, o, why, reply);
+	if (due <= 0)
+		no_build_due(g->map, p, due, reply);
+	if (due <= 0 && why != R_NO_BUILDS)
+		buf_puts(reply, "; besides, ");
+	if (due > 0 || why != R_NO_BUILDS)
+		refuse_build(g, p, o, why, reply);
 	buf_putc(reply, '\n');
 	return -1;
 }

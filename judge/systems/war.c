@@ -208,7 +208,8 @@ war_add_country(struct war *w, const char *s, long long points, bool fort, struc
 	c->fort = fort;
 	c->alive = true;
 	c->conquered_by = -1;
-	say(msg, "%s joins the war with %lld points%s.\n", s, points, fort ? " and a fort" : "");
+	say(msg, "%s joins the war with %lld point%s%s.\n", s, points, points == 1 ? "" : "s",
+	    fort ? " and a fort" : "");
 	return w->n++;
 }
 
@@ -431,7 +432,8 @@ war_attack(struct war *w, int who, int target, long long points, struct buf *msg
 	if (points < 1)
 		return refuse(msg, "attack with at least 1 point\n");
 	if (points > w->c[who].points)
-		return refuse(msg, "you have only %lld points\n", w->c[who].points);
+		return refuse(msg, "you have only %lld point%s\n", w->c[who].points,
+		    w->c[who].points == 1 ? "" : "s");
 	w->c[who].points -= points;
 	w->c[who].attacked = true;
 	w->passes = 0;
@@ -440,8 +442,9 @@ war_attack(struct war *w, int who, int target, long long points, struct buf *msg
 		record(w, "%s attacks %s with %lld: not more than %s's total. "
 		    "The attack is lost: its points go to %s.", name(w, who), name(w, target),
 		    points, name(w, target), name(w, target));
-		say(msg, "Your attack did not exceed %s's total: your %lld points go to it. "
-		    "Your total is now %lld.\n", name(w, target), points, w->c[who].points);
+		say(msg, "Your attack did not exceed %s's total: your %lld %s to it. "
+		    "Your total is now %lld.\n", name(w, target), points,
+		    points == 1 ? "point goes" : "points go", w->c[who].points);
 		say_call(w, next_call(w, who));
 		return 0;
 	}
@@ -615,7 +618,8 @@ war_lend(struct war *w, int lender, int borrower, long long points, struct buf *
 	if (points < 1)
 		return refuse(msg, "lend at least 1 point\n");
 	if (points > w->c[lender].points)
-		return refuse(msg, "you have only %lld points\n", w->c[lender].points);
+		return refuse(msg, "you have only %lld point%s\n", w->c[lender].points,
+		    w->c[lender].points == 1 ? "" : "s");
 	w->c[lender].points -= points;
 	b->side[s].loan[lender] += points;
 	say(msg, "You lend %lld to %s (%lld in all). If %s wins, you get %lld back; if it "
@@ -1097,8 +1101,8 @@ war_private(const struct war *w, int c, struct buf *out)
 			buf_puts(out, "In the battle: you have not answered yet.\n");
 		else if (loans(&b->side[s]) > 0)
 			buf_printf(out, "In the battle: you stand at %lld (in it: %lld of your own "
-			    "points and %lld lent to you).\n", b->side[s].figure, b->side[s].own,
-			    loans(&b->side[s]));
+			    "point%s and %lld lent to you).\n", b->side[s].figure, b->side[s].own,
+			    b->side[s].own == 1 ? "" : "s", loans(&b->side[s]));
 		else
 			buf_printf(out, "In the battle: you stand at %lld (in it: %lld of your own "
 			    "points).\n", b->side[s].figure, b->side[s].own);
@@ -1138,9 +1142,9 @@ war_full(const struct war *w, struct buf *out)
 		if (b->side[s].figure == 0)
 			buf_printf(out, "%s: has not answered yet.\n", name(w, b->side[s].country));
 		else
-			buf_printf(out, "%s: stands at %lld, %lld of its own points in the "
+			buf_printf(out, "%s: stands at %lld, %lld of its own point%s in the "
 			    "battle.\n", name(w, b->side[s].country), b->side[s].figure,
-			    b->side[s].own);
+			    b->side[s].own, b->side[s].own == 1 ? "" : "s");
 		for (i = 0; i < WAR_MAX_COUNTRIES; i++)
 			if (b->side[s].loan[i] > 0)
 				buf_printf(out, "  %s lends it %lld.\n", name(w, i),

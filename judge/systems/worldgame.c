@@ -446,8 +446,8 @@ gm_country(struct judge *j, struct game *g, const char *text, size_t len, struct
 		put_msg("REFUSED: ", &msg, reply);
 	} else {
 		add_power(g, s->w.c[rc].name);
-		buf_printf(reply, "  %s joins the war with %ld points%s\n", s->w.c[rc].name, points,
-		    fort ? " and a fort" : "");
+		buf_printf(reply, "  %s joins the war with %ld point%s%s\n", s->w.c[rc].name, points,
+		    points == 1 ? "" : "s", fort ? " and a fort" : "");
 		judge_audit(j, g, "country %s: %ld points%s", s->w.c[rc].name, points,
 		    fort ? ", a fort" : "");
 		judge_touch(j, g);
@@ -549,6 +549,7 @@ tell_other(struct judge *j, const struct game *g, int who, int other,
 	const char *name = w->c[who].name;
 	struct buf head, body;
 	char subject[128];
+	const char *pre, *post;		/* the Subject's words before and after who */
 	int s;
 
 	buf_init(&head, 1024);
@@ -556,22 +557,25 @@ tell_other(struct judge *j, const struct game *g, int who, int other,
 	buf_printf(&head, "Game %s: ", g->name);
 	s = 2;
 	if (cmd->verb == WAR_LEND) {
+		pre = "a loan from ", post = "";
 		buf_printf(&head, "%s lends you %lld.\n", name, cmd->points);
 	} else if (cmd->verb == WAR_WITHDRAW) {
+		pre = "", post = " takes back its loan";
 		for (s = 0; s < 2 && b->loan[s][who] == 0; s++)
 			;
 		buf_printf(&head, "%s takes back its loan of %lld.\n", name,
 		    s < 2 ? b->loan[s][who] : 0);
 	} else if (w->ally[who][other].repay == cmd->repay && w->ally[who][other].per == cmd->per) {
+		pre = "", post = " signs the alliance";
 		buf_printf(&head, "%s signs the alliance with you: %d paid back for each %d "
 		    "lent. It binds.\n", name, cmd->repay, cmd->per);
 	} else {
+		pre = "an alliance proposed by ", post = "";
 		buf_printf(&head, "%s proposes an alliance to you: %d paid back for each %d "
 		    "lent.\nTo sign it, send: ALLY %s TERMS %d FOR %d\n", name, cmd->repay,
 		    cmd->per, name, cmd->repay, cmd->per);
 	}
-	snprintf(subject, sizeof subject, "[%s] the war: %s from %s", g->name,
-	    cmd->verb == WAR_ALLY ? "an alliance" : "a loan", name);
+	snprintf(subject, sizeof subject, "[%s] the war: %s%s%s", g->name, pre, name, post);
 	send_power(j, g, (power_id)other, subject, buf_str(&head), NULL, &body);
 	tell_gms(j, g, subject, who, other, cmd, s < 2 ? b->loan[s][who] : 0);
 	buf_free(&head);

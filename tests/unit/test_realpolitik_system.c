@@ -295,8 +295,71 @@ test_builds_checked(void **unused)
 	assert_int_equal(check_build(g, ger, "Build A Berlin", &reply), 0);
 	assert_int_equal(check_build(g, ger, "Build F Berlin", &reply), -1);
 	assert_non_null(strstr(buf_str(&reply), "fleets are raised in Kiel"));
-	/* Italy has nothing to build: the engine's check answers. */
-	assert_int_equal(check_build(g, pw("Italy"), "Build A Rome", &reply), 1);
+	buf_free(&reply);
+	game_free(g);
+}
+
+/* A build with none due says so plainly, and what else is wrong with it:
+ * Rome is Italy's capital, Paris France's (not its naval base). */
+static void
+test_builds_not_due(void **unused)
+{
+	struct game *g = new_game();
+	struct buf reply;
+
+	(void)unused;
+	buf_init(&reply, 1024);
+	g->board.season = SEASON_WINTER;
+	g->board.phase = PHASE_ADJUSTMENT;
+	g->board.owner[pr("mar")] = POWER_NONE;
+	assert_int_equal(check_build(g, pw("Italy"), "Build A Rome", &reply), -1);
+	assert_string_equal(buf_str(&reply), "  REFUSED: Italy has no build due this Winter\n");
+	assert_int_equal(check_build(g, pw("Italy"), "Waive", &reply), -1);
+	assert_string_equal(buf_str(&reply), "  REFUSED: Italy has no build due this Winter; "
+	    "nothing to waive\n");
+	assert_int_equal(check_build(g, pw("France"), "Build F Paris", &reply), -1);
+	assert_string_equal(buf_str(&reply), "  REFUSED: France has no build due this Winter: it "
+	    "removes 1 unit; besides, Paris is not a naval base of France: fleets are raised "
+	    "in Brest\n");
+	assert_int_equal(check_build(g, pw("France"), "Build A Paris", &reply), -1);
+	assert_string_equal(buf_str(&reply), "  REFUSED: France has no build due this Winter: it "
+	    "removes 1 unit\n");
+	g->board.owner[pr("bre")] = POWER_NONE;
+	assert_int_equal(check_build(g, pw("France"), "Build A Paris", &reply), -1);
+	assert_string_equal(buf_str(&reply), "  REFUSED: France has no build due this Winter: it "
+	    "removes 2 units\n");
+	buf_free(&reply);
+	game_free(g);
+}
+
+/* Berlin lost, Germany's capital moved to Kiel: an army in Berlin is
+ * refused as a lost capital, not as "no capital"; a fleet in Kiel, its naval
+ * base held, is raised; Munich, foreign-held, raises nothing. */
+static void
+test_builds_moved_capital(void **unused)
+{
+	struct game *g = new_game();
+	struct buf reply;
+	power_id ger = pw("Germany");
+	const char lines[] = "rp-capital Germany ber kie\n";
+
+	(void)unused;
+	buf_init(&reply, 1024);
+	g->board.season = SEASON_WINTER;
+	g->board.phase = PHASE_ADJUSTMENT;
+	g->sys->history_read(g, lines, strlen(lines));
+	g->board.owner[pr("ber")] = pw("Russia");
+	g->board.owner[pr("hol")] = ger;
+	g->board.owner[pr("den")] = ger;
+	g->board.owner[pr("swe")] = ger;
+	assert_int_equal(check_build(g, ger, "Build A Berlin", &reply), -1);
+	assert_string_equal(buf_str(&reply), "  REFUSED: Germany lost its capital Berlin: armies "
+	    "are raised in Kiel and Munich\n");
+	assert_int_equal(check_build(g, ger, "Build A Kiel", &reply), 0);
+	g->board.owner[pr("kie")] = pw("Russia");
+	assert_int_equal(check_build(g, ger, "Build F Kiel", &reply), -1);
+	assert_string_equal(buf_str(&reply), "  REFUSED: Germany does not hold Kiel: nothing is "
+	    "raised there until it is retaken\n");
 	buf_free(&reply);
 	game_free(g);
 }
@@ -371,6 +434,7 @@ test_builds_stacked(void **unused)
 	g->board.phase = PHASE_ADJUSTMENT;
 	g->board.owner[pr("hol")] = ger;
 	g->board.owner[pr("den")] = ger;
+	g->board.owner[pr("swe")] = ger;
 	g->board.owner[pr("bel")] = ger;
 	g->board.owner[pr("swe")] = ger;
 	/* Three places, but all four: a capital takes a stack. */
@@ -558,6 +622,8 @@ main(void)
 		cmocka_unit_test(test_damaged_lines),
 		cmocka_unit_test(test_occupation_and_capital),
 		cmocka_unit_test(test_builds_checked),
+		cmocka_unit_test(test_builds_not_due),
+		cmocka_unit_test(test_builds_moved_capital),
 		cmocka_unit_test(test_builds_stacked),
 		cmocka_unit_test(test_stack_order_replaced),
 		cmocka_unit_test(test_stacks_listed),

@@ -893,6 +893,33 @@ test_transcripts_public(void **state)
 	globfree(&gl);
 }
 
+/* A count of one is said in the singular: "1 point", never "1 points";
+ * 0 and 2 in the plural. */
+static void
+test_one_point(void **state)
+{
+	(void)state;
+	war_init(&w);
+	A = add("Country-A", 1, false);
+	assert_string_equal(buf_str(&msg), "Country-A joins the war with 1 point.\n");
+	B = add("Country-B", 3, false);
+	assert_string_equal(buf_str(&msg), "Country-B joins the war with 3 points.\n");
+	C = add("Country-C", 3, false);
+	D = add("Country-D", 2, false);
+	sign(B, D, 1, 1);
+	OK(war_start(&w, &msg));
+	NO(war_attack(&w, A, B, 2, &msg), "you have only 1 point\n");
+	OK(war_attack(&w, A, B, 1, &msg));
+	assert_true(has(&msg, "your 1 point goes to it. Your total is now 0."));
+	assert_int_equal(w.call, B);
+	OK(war_attack(&w, B, C, 4, &msg));
+	NO(war_lend(&w, D, B, 3, &msg), "you have only 2 points\n");
+	OK(war_lend(&w, D, B, 1, &msg));
+	NO(war_lend(&w, D, B, 2, &msg), "you have only 1 point\n");
+	OK(war_lend(&w, D, B, 1, &msg));
+	NO(war_lend(&w, D, B, 1, &msg), "you have only 0 points\n");
+}
+
 /* Commands as pupils write them, read or refused. */
 static void
 test_commands(void **state)
@@ -1025,6 +1052,7 @@ main(void)
 		cmocka_unit_test(test_text_round_trip),
 		cmocka_unit_test(test_secrecy),
 		cmocka_unit_test(test_transcripts_public),
+		cmocka_unit_test(test_one_point),
 		cmocka_unit_test(test_commands),
 		cmocka_unit_test(test_names),
 	};
