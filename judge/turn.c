@@ -91,6 +91,15 @@ turn_start_phase(struct judge *j, struct game *g, time_t now)
 }
 
 void
+turn_deadline_again(struct game *g)
+{
+	if (g->gm_told)
+		g->rewinds++;	/* the same phase count comes round to the notice again */
+	g->gm_told = false;
+	g->completed_at = 0;
+}
+
+void
 judge_game_over(struct judge *j, struct game *g, const char *result)
 {
 	g->status = GAME_ENDED;

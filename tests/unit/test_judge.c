@@ -1819,6 +1819,36 @@ test_grace_partner_change(void **state)
 	assert_no_line(text, "England: Army Liverpool -> Yorkshire.");
 }
 
+/* A game paused after its deadline notice and resumed has a new deadline,
+ * and the notice is due again: it goes out once more when the new
+ * deadline passes with orders missing (a message of its own). Resumed
+ * again, a WAIT holds the complete orders until the new deadline, and the
+ * phase is dated at that deadline, not at the run that came after it. */
+static void
+test_resume_after_notice(void **state)
+{
+	struct tj *t = *state;
+
+	england_alone(t, T0);	/* the notice: at DEADLINE1 + 300 */
+	mail(t, GM_ADDR, "pause", "GAME g1 GM " GM_PW "\nPAUSE\n", DEADLINE1 + HOUR);
+	mail(t, GM_ADDR, "resume", "GAME g1 GM " GM_PW "\nRESUME\n", DEADLINE1 + 2 * HOUR);
+	assert_true(t->g->deadline > DEADLINE1 + 2 * HOUR);
+	tick(t, t->g->deadline + 300);
+	assert_int_equal(t->j.fx.nphases, 0);
+	assert_int_equal(count_delivered(t, "anna@austria.example", S1901_PASSED), 1);
+	assert_int_equal(count_delivered(t, GM_ADDR, "[g1] deadline passed: orders missing"), 1);
+
+	mail(t, GM_ADDR, "pause", "GAME g1 GM " GM_PW "\nPAUSE\n", DEADLINE1 + 4 * HOUR);
+	mail(t, GM_ADDR, "resume", "GAME g1 GM " GM_PW "\nRESUME\n", DEADLINE1 + 5 * HOUR);
+	assert_int_equal((long long)t->g->deadline, (long long)(DEADLINE1 + 6 * HOUR));
+	order_spring_but(t, DEADLINE1 + 5 * HOUR, 1u << 1);	/* England's are in */
+	mail(t, spring1901[0][0], "wait", "GAME g1 Austria austria-pw\nWAIT\n", DEADLINE1 + 5 * HOUR);
+	tick(t, DEADLINE1 + 5 * HOUR + 300);
+	assert_int_equal(t->j.fx.nphases, 0);
+	tick(t, DEADLINE1 + 8 * HOUR);
+	assert_decided_at_15(t);
+}
+
 /* ---------------------------------------- a system that reads its lines -- */
 
 /* A rule system of the kind the World Game's war is: it reads every line
@@ -1940,6 +1970,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_grace_completion_dated, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_wait_game_completed_late, setup_empty, teardown),
 		cmocka_unit_test_setup_teardown(test_grace_partner_change, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_resume_after_notice, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
