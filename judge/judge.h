@@ -199,7 +199,8 @@ int judge_rollback(struct judge *j, struct game *g, const char *phase, time_t no
 
 /* When the phase of g will be decided now that its deadline passed with
  * orders missing: the end of the grace period. 0 when the deadline has not
- * passed at now, no orders are missing, or the game waits for its GM. */
+ * passed at now (nor was its passing told: a clock behind the judge's), no
+ * orders are missing, or the game waits for its GM. */
 time_t judge_grace_end(const struct game *g, time_t now);
 
 /* Is the judge's address the placeholder (judge@localhost, a domain

@@ -361,13 +361,29 @@ expect "doctor, the clock behind the last run: a problem" sh -c \
 	"[ $? -eq 1 ] && grep -q '^problem: the system clock (.*) is before the judge.s last run (2099-01-01' '$OUT'"
 rm "$D/pouch.conf"
 
+# france_game FN GAME TIME [OPTION...]: through FN (q, r3, ...: pouch on a
+# data directory), game GAME made at TIME with France its one delegation,
+# and started.
+france_game() {
+	fn=$1 g=$2 t=$3
+	shift 3
+	$fn game --now "$t" new "$g" --gm gm@school.example --password gm-password "$@"
+	$fn game --now "$t" "$g" DELEGATION France carol@school.example PASSWORD france-pw
+	$fn game --now "$t" "$g" START
+}
+# carol_mail DIR GAME ID SUBJECT ORDER: France's order for GAME in the
+# inbox of the data directory DIR, Message-ID <ID@school.example>.
+carol_mail() {
+	mkdir -p "$1/mail/inbox/new"
+	printf 'From: carol@school.example\nSubject: %s\nMessage-ID: <%s@school.example>\n\nGAME %s France france-pw\n%s\n' \
+		"$4" "$3" "$2" "$5" >"$1/mail/inbox/new/$3"
+}
+
 # The deadline passes with orders missing: the late delegation and the GM
 # are told of the grace period, and game list and game show give its end.
 D2=$WORK/data2
 q() { "$POUCH" --data "$D2" "$@" >"$OUT" 2>"$ERR"; }
-q game --now "2026-11-20 09:00" new g2 --gm gm@school.example --password gm-password --grace 24h
-q game --now "2026-11-20 09:00" g2 DELEGATION France carol@school.example PASSWORD france-pw
-q game --now "2026-11-20 09:00" g2 START
+france_game q g2 "2026-11-20 09:00" --grace 24h
 q game --now "2026-11-22 10:00" list
 expect "game list after the deadline, orders missing: the grace period's end" \
 	grep -q "^g2 .*grace until Monday 23 November 2026, 09:00 UTC" "$OUT"
@@ -381,21 +397,24 @@ expect "... and the GM, with who is late" sh -c \
 LD_DEBUG=files "$POUCH" --data "$D2" run --now "2026-11-22 09:20" >"$OUT" 2>"$ERR"
 expect "a run in the grace period, once it was announced, is idle (no game loaded)" \
 	sh -c "! grep -q 'file=libxml2' '$ERR'"
+# Once the judge told the late delegation, game list and game show give the
+# grace period's end, as its notice did, whatever the clock they read (a
+# rehearsal's runs ahead of it, or a clock set back).
+q game --now "2026-11-21 12:00" list
+expect "game list, the notice sent, a clock before the deadline: the grace period's end" \
+	grep -q "^g2 .*grace until Monday 23 November 2026, 09:00 UTC" "$OUT"
+q game --now "2026-11-21 12:00" show g2
+expect "... and game show" grep -q "^# the deadline passed with orders missing: grace period until Monday 23 November 2026, 09:00 UTC" "$OUT"
 
 # The judge's address set after the game was made: a replay uses the
 # settings in force when each message was made, and finds no difference.
 D3=$WORK/data3
 r3() { "$POUCH" --data "$D3" "$@" >"$OUT" 2>"$ERR"; }
-r3 game --now "2026-11-20 09:00" new g3 --gm gm@school.example --password gm-password
-r3 game --now "2026-11-20 09:00" g3 DELEGATION France carol@school.example PASSWORD france-pw
-r3 game --now "2026-11-20 09:00" g3 START
-mkdir -p "$D3/mail/inbox/new"
-printf 'From: carol@school.example\nSubject: orders\nMessage-ID: <c3a@school.example>\n\nGAME g3 France france-pw\nA Par - Bur\n' \
-	>"$D3/mail/inbox/new/c3a"
+france_game r3 g3 "2026-11-20 09:00"
+carol_mail "$D3" g3 c3a orders "A Par - Bur"
 r3 run --now "2026-11-20 10:00"
 printf 'judge.address = judge@school.example\n' >"$D3/pouch.conf"
-printf 'From: carol@school.example\nSubject: more orders\nMessage-ID: <c3b@school.example>\n\nGAME g3 France france-pw\nA Mar - Spa\n' \
-	>"$D3/mail/inbox/new/c3b"
+carol_mail "$D3" g3 c3b "more orders" "A Mar - Spa"
 r3 run --now "2026-11-20 11:00"
 expect "messages made before and after judge.address was set" sh -c \
 	"grep -q '^Message-ID: <pouch.*@localhost>' '$D3'/mail/out/carol@school.example/new/* &&
