@@ -406,6 +406,23 @@ expect "game list, the notice sent, a clock before the deadline: the grace perio
 q game --now "2026-11-21 12:00" show g2
 expect "... and game show" grep -q "^# the deadline passed with orders missing: grace period until Monday 23 November 2026, 09:00 UTC" "$OUT"
 
+# A rehearsal days ahead with --now: mail files with today's time were
+# delivered before the last run's clock; the run says so in one line on
+# stderr. Files given the time they arrive (touch -d) are not warned of.
+D4=$WORK/data4
+r4() { "$POUCH" --data "$D4" "$@" >"$OUT" 2>"$ERR"; }
+france_game r4 g4 "2030-01-07 09:00"
+carol_mail "$D4" g4 c4a orders "A Par - Bur"
+touch -d "2030-01-07 09:30Z" "$D4/mail/inbox/new/c4a"
+r4 run --now "2030-01-07 10:00"
+expect "run --now, mail given the time it arrived: no warning" test ! -s "$ERR"
+carol_mail "$D4" g4 c4b more "A Mar - Spa"
+r4 run --now "2030-01-07 11:00"
+expect "run --now, a fresh mail file from before the last run's clock: one line on stderr" sh -c \
+	"[ \$(wc -l <'$ERR') -eq 1 ] && grep -q '^pouch run: 1 message was delivered before the last run.s clock (2030-01-07T10:00:00Z), taken as arriving then: with --now, give mail files the time they arrive (touch -d)$' '$ERR'"
+expect "... and the mail is applied, arriving at that clock" sh -c \
+	"grep -l 'Re: more' '$D4'/mail/out/carol@school.example/new/* | xargs grep -q '^Date: Mon, 7 Jan 2030 10:00:00'"
+
 # The judge's address set after the game was made: a replay uses the
 # settings in force when each message was made, and finds no difference.
 D3=$WORK/data3
