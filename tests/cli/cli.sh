@@ -352,9 +352,28 @@ if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null 2>&1; then
 		grep -q "^warning: /etc/cron.d/pouch runs pouch run as nobody, but $D is not theirs" "$OUT.user"
 	expect "... one run as a user the machine does not have: a warning" \
 		grep -q "^warning: /etc/cron.d/pouch runs pouch run as pouch-nosuch-user, a user this machine does not have" "$OUT.nouser"
+	# contrib/cron/pouch as README sets it up (its data directory and path
+	# here): the data directory's own settings, run as pouch, who owns it
+	# (a user of the namespace's own when the machine has none).
+	CD=$WORK/cron-data
+	mkdir -p "$CD"
+	echo 'judge.address = diplomacy@school.example' >"$CD/pouch.conf"
+	sed "s#/var/lib/pouch#$CD#g; s#/usr/local/bin/pouch#$POUCH#" contrib/cron/pouch >"$WORK/cron.pouch"
+	unshare -m sh -c "mount --make-rprivate / && mount -t tmpfs none /etc/cron.d &&
+		if ! getent passwd pouch >/dev/null; then
+			cp /etc/passwd '$WORK/passwd' && echo 'pouch:x:64999:64999::/nonexistent:/bin/false' >>'$WORK/passwd' &&
+			mount --bind '$WORK/passwd' /etc/passwd
+		fi &&
+		chown -R pouch '$CD' && cp '$WORK/cron.pouch' /etc/cron.d/pouch &&
+		'$POUCH' --data '$CD' doctor >'$OUT.contrib' 2>>'$ERR'"
+	expect "doctor, contrib/cron/pouch as README sets it up: ok" \
+		grep -q "^ok: /etc/cron.d/pouch runs pouch run$" "$OUT.contrib"
 else
 	echo "  skipped: doctor's cron check (needs root and unshare)"
 fi
+cron_cmd=$(sed -n 's/^[^#].*  pouch  //p' contrib/cron/pouch)
+expect "contrib/systemd/pouch.service runs what contrib/cron/pouch runs, as pouch" sh -c \
+	"[ -n '$cron_cmd' ] && grep -qx 'ExecStart=$cron_cmd' contrib/systemd/pouch.service && grep -qx 'User=pouch' contrib/systemd/pouch.service"
 "$POUCH" --data "$D" run --now 2099-01-01T00:00:00Z >/dev/null 2>&1
 p doctor
 expect "doctor, the clock behind the last run: a problem" sh -c \
