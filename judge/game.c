@@ -1221,6 +1221,7 @@ static const struct game_field common_fields[] = {
 	{ "paused-left", GAME_PART_HEAD, write_long, read_long, GAME_OFF(paused_left), 0, 1L << 40,
 	    OPT },
 	{ "gm-told", GAME_PART_HEAD, write_yes, read_yes, GAME_OFF(gm_told), 0, 0, OPT },
+	{ "completed", GAME_PART_HEAD, write_time, read_time, GAME_OFF(completed_at), 0, 0, 0 },
 	{ "duration", GAME_PART_HEAD, write_duration, read_duration, 0, 0, 0, 0 },
 	{ "deadline-time", GAME_PART_HEAD, write_deadline_time, read_deadline_time, 0, 0, 0, 0 },
 	{ "deadline-days", GAME_PART_HEAD, write_days, read_days, 0, 0, 0, 0 },

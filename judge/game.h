@@ -122,6 +122,9 @@ struct game {
 	long paused_left;		/* seconds that were left when paused */
 	bool gm_told;			/* the late delegations and the GMs were told the
 					   deadline passed with orders missing */
+	time_t completed_at;		/* when the orders missing at the deadline were
+					   all in (the arrival of that message), until the
+					   end of the run decides the phase; 0: not */
 	long seq;			/* last inbound message applied */
 	int nphases;			/* history records written */
 	int rewinds;			/* times the clock was set back over a phase count

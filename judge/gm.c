@@ -75,9 +75,7 @@ set_deadline(struct judge *j, struct game *g, const char *v, struct buf *reply)
 		g->paused_left = (long)(t - j->now);
 	else
 		g->deadline = t;
-	if (g->gm_told)
-		g->rewinds++;	/* the notice of the deadline passing is due again */
-	g->gm_told = false;
+	turn_deadline_again(g);
 	{
 		char s[96];
 		time_human(&j->io.zones, g->set.zone, t, s, sizeof s);
@@ -438,6 +436,7 @@ gm_resume(struct command_call *c)
 	g->status = GAME_ACTIVE;
 	g->deadline = c->j->now + g->paused_left;
 	g->paused_left = 0;
+	turn_deadline_again(g);
 	judge_audit(c->j, g, "RESUME");
 	snprintf(subject, sizeof subject, "[%s] game resumed", g->name);
 	judge_announce(c->j, g, subject, "The game master has resumed the game.\n");

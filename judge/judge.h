@@ -155,15 +155,18 @@ void judge_mail_game(const struct inmsg *m, char *out, size_t size);
  * whose orders are all in, send reminders and deadline notices. A phase
  * is dated when it was decided, however late the tick: at its deadline
  * when its orders were complete then, at the end of its grace period when
- * orders are still missing, at now when orders missing at the deadline
- * are completed (now is the arrival of the message that completed them);
+ * orders are still missing, at the tick that found them complete when
+ * orders missing at the deadline are completed later (the judge_tick_due
+ * after the message that completed them, at its arrival);
  * reminders and notices are sent at now, with the time left then, so a
  * replay ticks at the times of the live runs (spool_run_at) as well as
  * those of the mail: the shell ticks with judge_tick_due at each
  * message's arrival, before and after applying it, and with judge_tick
- * once a run has applied all it fetched (a phase is decided early only
- * then, so the mail that came with the last orders counts for that phase
- * too). */
+ * once a run has applied all it fetched (a phase is decided early, or
+ * when orders missing at the deadline are completed, only then, so the
+ * mail that came with the last orders counts for that phase too; a phase
+ * completed in the grace period is decided at the arrival of a message
+ * that comes after the grace period ended, before it is applied). */
 void judge_tick(struct judge *j, time_t now);
 /* The same, except that a phase whose orders are all in waits for its
  * deadline or the next judge_tick. */
@@ -196,7 +199,8 @@ int judge_rollback(struct judge *j, struct game *g, const char *phase, time_t no
 
 /* When the phase of g will be decided now that its deadline passed with
  * orders missing: the end of the grace period. 0 when the deadline has not
- * passed at now, no orders are missing, or the game waits for its GM. */
+ * passed at now (nor was its passing told: a clock behind the judge's), no
+ * orders are missing, or the game waits for its GM. */
 time_t judge_grace_end(const struct game *g, time_t now);
 
 /* Is the judge's address the placeholder (judge@localhost, a domain

@@ -65,7 +65,7 @@ status_deadline_line(const struct judge *j, const struct game *g, const char *zo
 time_t
 judge_grace_end(const struct game *g, time_t now)
 {
-	if (g->status != GAME_ACTIVE || g->deadline == 0 || now < g->deadline ||
+	if (g->status != GAME_ACTIVE || g->deadline == 0 || (now < g->deadline && !g->gm_told) ||
 	    g->set.nmr != NMR_CD || g->set.grace <= 0 || g->sys->tick != NULL)
 		return 0;
 	return status_orders_complete(g) ? 0 : g->deadline + g->set.grace;

@@ -80,6 +80,7 @@ turn_start_phase(struct judge *j, struct game *g, time_t now)
 	g->phase_start = now;
 	g->deadline = judge_deadline_after(j, g, now);
 	g->gm_told = false;
+	g->completed_at = 0;
 	if (g->sys->phase_started)
 		g->sys->phase_started(g, now);
 	for (p = 0; p < g->map->npowers; p++) {
@@ -87,6 +88,15 @@ turn_start_phase(struct judge *j, struct game *g, time_t now)
 		g->del[p].wait = false;
 		g->del[p].norders = 0;
 	}
+}
+
+void
+turn_deadline_again(struct game *g)
+{
+	if (g->gm_told)
+		g->rewinds++;	/* the same phase count comes round to the notice again */
+	g->gm_told = false;
+	g->completed_at = 0;
 }
 
 void
@@ -587,20 +597,36 @@ tick_game(struct judge *j, struct game *g, time_t now, bool early)
 	}
 	orders_in(g, &o);
 	remind_due(j, g, now, &o);
+	if (!o.complete || !g->gm_told)
+		g->completed_at = 0;
+	else if (g->completed_at == 0)
+		g->completed_at = now;	/* the shell ticks at each message's arrival */
 	if ((g->sys->waits && g->sys->waits(g)) || !early)
 		o.waiting = true;
 	ready = o.complete && o.someone && !o.waiting;
 	at = g->deadline + (o.complete ? 0 : g->set.grace);
+	if (g->completed_at != 0) {
+		/* Orders the deadline found missing, completed since (in the
+		 * grace period, or while the game waits for its master): the
+		 * end of the run decides the phase, so that all its mail
+		 * counts, a partner's change after the last orders too; a
+		 * message of the run that came after the grace period ended
+		 * does not. Dated when the orders were complete. */
+		if (!early && (g->set.nmr != NMR_CD || now < g->deadline + g->set.grace))
+			return false;
+		ready = true;
+		at = g->completed_at;
+	}
 	if (ready || (now >= at && (o.complete || g->set.nmr == NMR_CD))) {
 		/* Dated when it was really decided, not when this tick came
 		 * round: a run five minutes after a deadline gives the same
 		 * results, dates and next deadline as one on the dot. All
-		 * orders in: now (the last one just arrived), or at the
-		 * deadline when this tick comes after it; but orders completed
-		 * in the grace period (the deadline found them missing) decide
-		 * it when they came, now: the shell ticks at the arrival of
-		 * each message. Missing orders: the end of the grace period. */
-		if ((ready && now < g->deadline) || (o.complete && g->gm_told))
+		 * orders in: now (the end of the run that found them), or at
+		 * the deadline when this tick comes after it; completed after
+		 * the deadline found them missing: at the message that
+		 * completed them (above). Missing orders: the end of the grace
+		 * period. */
+		if (ready && now < g->deadline)
 			at = now;
 		buf_init(&dummy, 1 << 16);
 		judge_process(j, g, at < now ? at : now, false, &dummy);

@@ -9,6 +9,9 @@
 
 /* Start the current phase at now: deadline, flags, reminders reset. */
 void turn_start_phase(struct judge *j, struct game *g, time_t now);
+/* The current phase of g was given a new deadline (SET DEADLINE, RESUME):
+ * the notice of its passing is due again, named apart from the last. */
+void turn_deadline_again(struct game *g);
 /* End the game with result text; announces it. */
 void turn_end_game(struct judge *j, struct game *g, const char *result);
 

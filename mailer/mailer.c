@@ -37,6 +37,8 @@ store_one(void *arg, const struct source_msg *m, struct buf *err)
 		c->st->known++;
 	} else {
 		c->st->stored++;
+		if (m->delivered > 0 && m->delivered < spool_clock(c->sp))
+			c->st->early++;
 		if (spool_lookup(c->sp, id)->state == SPOOL_DUPLICATE)
 			c->st->duplicates++;
 	}

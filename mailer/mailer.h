@@ -42,6 +42,8 @@ struct fetch_stats {
 	int stored;		/* of which new in the spool */
 	int known;		/* already in the spool (an earlier run stored them) */
 	int duplicates;		/* stored, but their Message-ID was known: never applied */
+	int early;		/* stored, delivered before the spool's clock: they
+				   arrive at that clock (spool_store_in) */
 };
 
 /* Fetch every new message from src (opened here; source_free it after) into sp:

@@ -182,18 +182,35 @@ summary(const struct runner *r, FILE *f)
 	    s->ms_apply, s->ms_commit, s->ms_send);
 }
 
+/* A run with --now read mail delivered before the last busy run's clock:
+ * a rehearsal whose mail files have today's time, or a clock set wrong.
+ * One line on stderr; the mail is applied as arriving at that clock. */
+static void
+early_mail_warning(const struct runner *r)
+{
+	char when[32];
+	time_t clock = spool_clock(r->sp);
+	struct tm tm;
+
+	if (gmtime_r(&clock, &tm) == NULL || strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+		str_copy(when, "?", sizeof when);
+	fprintf(stderr, "pouch run: %d message%s delivered before the last run's clock (%s), taken "
+	    "as arriving then: with --now, give mail files the time they arrive (touch -d)\n",
+	    r->stats.early, r->stats.early == 1 ? " was" : "s were", when);
+}
+
 int
 cli_run(const struct cli_opts *o, int argc, char **argv)
 {
 	struct run_opts ro;
 	struct runner r;
 	struct buf err;
-	int i, no_fetch = 0, no_send = 0, status = 0, rc;
+	int i, no_fetch = 0, no_send = 0, now_given = 0, status = 0, rc;
 
 	run_opts_init(&ro, o);
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--now") == 0 && i + 1 < argc && parse_now(argv[i + 1], &ro.now) == 0)
-			i++;
+			i++, now_given = 1;
 		else if (strcmp(argv[i], "--no-fetch") == 0)
 			no_fetch = 1;
 		else if (strcmp(argv[i], "--no-send") == 0)
@@ -213,6 +230,8 @@ cli_run(const struct cli_opts *o, int argc, char **argv)
 		status = 1;
 	}
 	buf_free(&err);
+	if (now_given && r.stats.early > 0)
+		early_mail_warning(&r);
 	if (runner_idle(&r)) {
 		/* Nothing new and no game due: only the outbox may have work. */
 		buf_init(&err, 1 << 16);

@@ -356,6 +356,7 @@ runner_fetch(struct runner *r, struct buf *err)
 	r->stats.ms_fetch = monotime_ms() - t0;
 	r->stats.fetched = fs.fetched;
 	r->stats.stored = fs.stored;
+	r->stats.early = fs.early;
 	source_free(src);
 	return rc;
 }

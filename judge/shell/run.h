@@ -62,6 +62,8 @@ struct run_opts {
 
 struct run_stats {
 	int fetched, stored;	/* mail_fetch */
+	int early;		/* of the stored, delivered before the last busy run's
+				   clock (their arrival is that clock) */
 	int applied;		/* messages applied */
 	int host;		/* of which host messages */
 	int unreadable;		/* spooled files that could not be read */

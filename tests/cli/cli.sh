@@ -352,22 +352,57 @@ if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null 2>&1; then
 		grep -q "^warning: /etc/cron.d/pouch runs pouch run as nobody, but $D is not theirs" "$OUT.user"
 	expect "... one run as a user the machine does not have: a warning" \
 		grep -q "^warning: /etc/cron.d/pouch runs pouch run as pouch-nosuch-user, a user this machine does not have" "$OUT.nouser"
+	# contrib/cron/pouch as README sets it up (its data directory and path
+	# here): the data directory's own settings, run as pouch, who owns it
+	# (a user of the namespace's own when the machine has none).
+	CD=$WORK/cron-data
+	mkdir -p "$CD"
+	echo 'judge.address = diplomacy@school.example' >"$CD/pouch.conf"
+	sed "s#/var/lib/pouch#$CD#g; s#/usr/local/bin/pouch#$POUCH#" contrib/cron/pouch >"$WORK/cron.pouch"
+	unshare -m sh -c "mount --make-rprivate / && mount -t tmpfs none /etc/cron.d &&
+		if ! getent passwd pouch >/dev/null; then
+			cp /etc/passwd '$WORK/passwd' && echo 'pouch:x:64999:64999::/nonexistent:/bin/false' >>'$WORK/passwd' &&
+			mount --bind '$WORK/passwd' /etc/passwd
+		fi &&
+		chown -R pouch '$CD' && cp '$WORK/cron.pouch' /etc/cron.d/pouch &&
+		'$POUCH' --data '$CD' doctor >'$OUT.contrib' 2>>'$ERR'"
+	expect "doctor, contrib/cron/pouch as README sets it up: ok" \
+		grep -q "^ok: /etc/cron.d/pouch runs pouch run$" "$OUT.contrib"
 else
 	echo "  skipped: doctor's cron check (needs root and unshare)"
 fi
+cron_cmd=$(sed -n 's/^[^#].*  pouch  //p' contrib/cron/pouch)
+expect "contrib/systemd/pouch.service runs what contrib/cron/pouch runs, as pouch" sh -c \
+	"[ -n '$cron_cmd' ] && grep -qx 'ExecStart=$cron_cmd' contrib/systemd/pouch.service && grep -qx 'User=pouch' contrib/systemd/pouch.service"
 "$POUCH" --data "$D" run --now 2099-01-01T00:00:00Z >/dev/null 2>&1
 p doctor
 expect "doctor, the clock behind the last run: a problem" sh -c \
 	"[ $? -eq 1 ] && grep -q '^problem: the system clock (.*) is before the judge.s last run (2099-01-01' '$OUT'"
 rm "$D/pouch.conf"
 
+# france_game FN GAME TIME [OPTION...]: through FN (q, r3, ...: pouch on a
+# data directory), game GAME made at TIME with France its one delegation,
+# and started.
+france_game() {
+	fn=$1 g=$2 t=$3
+	shift 3
+	$fn game --now "$t" new "$g" --gm gm@school.example --password gm-password "$@"
+	$fn game --now "$t" "$g" DELEGATION France carol@school.example PASSWORD france-pw
+	$fn game --now "$t" "$g" START
+}
+# carol_mail DIR GAME ID SUBJECT ORDER: France's order for GAME in the
+# inbox of the data directory DIR, Message-ID <ID@school.example>.
+carol_mail() {
+	mkdir -p "$1/mail/inbox/new"
+	printf 'From: carol@school.example\nSubject: %s\nMessage-ID: <%s@school.example>\n\nGAME %s France france-pw\n%s\n' \
+		"$4" "$3" "$2" "$5" >"$1/mail/inbox/new/$3"
+}
+
 # The deadline passes with orders missing: the late delegation and the GM
 # are told of the grace period, and game list and game show give its end.
 D2=$WORK/data2
 q() { "$POUCH" --data "$D2" "$@" >"$OUT" 2>"$ERR"; }
-q game --now "2026-11-20 09:00" new g2 --gm gm@school.example --password gm-password --grace 24h
-q game --now "2026-11-20 09:00" g2 DELEGATION France carol@school.example PASSWORD france-pw
-q game --now "2026-11-20 09:00" g2 START
+france_game q g2 "2026-11-20 09:00" --grace 24h
 q game --now "2026-11-22 10:00" list
 expect "game list after the deadline, orders missing: the grace period's end" \
 	grep -q "^g2 .*grace until Monday 23 November 2026, 09:00 UTC" "$OUT"
@@ -381,21 +416,41 @@ expect "... and the GM, with who is late" sh -c \
 LD_DEBUG=files "$POUCH" --data "$D2" run --now "2026-11-22 09:20" >"$OUT" 2>"$ERR"
 expect "a run in the grace period, once it was announced, is idle (no game loaded)" \
 	sh -c "! grep -q 'file=libxml2' '$ERR'"
+# Once the judge told the late delegation, game list and game show give the
+# grace period's end, as its notice did, whatever the clock they read (a
+# rehearsal's runs ahead of it, or a clock set back).
+q game --now "2026-11-21 12:00" list
+expect "game list, the notice sent, a clock before the deadline: the grace period's end" \
+	grep -q "^g2 .*grace until Monday 23 November 2026, 09:00 UTC" "$OUT"
+q game --now "2026-11-21 12:00" show g2
+expect "... and game show" grep -q "^# the deadline passed with orders missing: grace period until Monday 23 November 2026, 09:00 UTC" "$OUT"
+
+# A rehearsal days ahead with --now: mail files with today's time were
+# delivered before the last run's clock; the run says so in one line on
+# stderr. Files given the time they arrive (touch -d) are not warned of.
+D4=$WORK/data4
+r4() { "$POUCH" --data "$D4" "$@" >"$OUT" 2>"$ERR"; }
+france_game r4 g4 "2030-01-07 09:00"
+carol_mail "$D4" g4 c4a orders "A Par - Bur"
+touch -d "2030-01-07 09:30Z" "$D4/mail/inbox/new/c4a"
+r4 run --now "2030-01-07 10:00"
+expect "run --now, mail given the time it arrived: no warning" test ! -s "$ERR"
+carol_mail "$D4" g4 c4b more "A Mar - Spa"
+r4 run --now "2030-01-07 11:00"
+expect "run --now, a fresh mail file from before the last run's clock: one line on stderr" sh -c \
+	"[ \$(wc -l <'$ERR') -eq 1 ] && grep -q '^pouch run: 1 message was delivered before the last run.s clock (2030-01-07T10:00:00Z), taken as arriving then: with --now, give mail files the time they arrive (touch -d)$' '$ERR'"
+expect "... and the mail is applied, arriving at that clock" sh -c \
+	"grep -l 'Re: more' '$D4'/mail/out/carol@school.example/new/* | xargs grep -q '^Date: Mon, 7 Jan 2030 10:00:00'"
 
 # The judge's address set after the game was made: a replay uses the
 # settings in force when each message was made, and finds no difference.
 D3=$WORK/data3
 r3() { "$POUCH" --data "$D3" "$@" >"$OUT" 2>"$ERR"; }
-r3 game --now "2026-11-20 09:00" new g3 --gm gm@school.example --password gm-password
-r3 game --now "2026-11-20 09:00" g3 DELEGATION France carol@school.example PASSWORD france-pw
-r3 game --now "2026-11-20 09:00" g3 START
-mkdir -p "$D3/mail/inbox/new"
-printf 'From: carol@school.example\nSubject: orders\nMessage-ID: <c3a@school.example>\n\nGAME g3 France france-pw\nA Par - Bur\n' \
-	>"$D3/mail/inbox/new/c3a"
+france_game r3 g3 "2026-11-20 09:00"
+carol_mail "$D3" g3 c3a orders "A Par - Bur"
 r3 run --now "2026-11-20 10:00"
 printf 'judge.address = judge@school.example\n' >"$D3/pouch.conf"
-printf 'From: carol@school.example\nSubject: more orders\nMessage-ID: <c3b@school.example>\n\nGAME g3 France france-pw\nA Mar - Spa\n' \
-	>"$D3/mail/inbox/new/c3b"
+carol_mail "$D3" g3 c3b "more orders" "A Mar - Spa"
 r3 run --now "2026-11-20 11:00"
 expect "messages made before and after judge.address was set" sh -c \
 	"grep -q '^Message-ID: <pouch.*@localhost>' '$D3'/mail/out/carol@school.example/new/* &&

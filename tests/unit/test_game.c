@@ -182,6 +182,7 @@ full_game(struct game *g)
 	g->deadline = 1795090000;
 	g->paused_left = 5400;
 	g->gm_told = true;
+	g->completed_at = 1795003600;
 	g->speech_until = 1795007200;
 	str_copy(g->gms[g->ngms++], "gm1@x.example", ADDR_MAX);
 	str_copy(g->gms[g->ngms++], "gm2@x.example", ADDR_MAX);
@@ -277,6 +278,7 @@ check_read_back(const struct game *g)
 	assert_int_equal(g->speech_until, 1795007200);
 	assert_int_equal(g->paused_left, 5400);
 	assert_true(g->gm_told);
+	assert_int_equal(g->completed_at, 1795003600);
 	assert_int_equal(g->ngms, 2);
 	assert_string_equal(g->gms[1], "gm2@x.example");
 	assert_int_equal(g->seq, 42);

@@ -2085,24 +2085,47 @@ test_notices_due_again(void **state)
 	england_alone(t, DEADLINE1 + 50 * HOUR);
 }
 
-/* Orders completed in the grace period decide the phase then: the
- * results' date, the next deadline (48 hours on) and the note to a mail
- * that comes soon after follow that moment, not the deadline. The reply
- * that completes them says the phase is decided now. */
+/* The delegations of spring1901 order at at, but those in the set late
+ * (bit 1 << index), each mail with the shell's ticks around it. */
+static void
+order_spring_but(struct tj *t, time_t at, unsigned late)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof spring1901 / sizeof spring1901[0]; i++) {
+		if (late & (1u << i))
+			continue;
+		tick_due(t, at);
+		mail(t, spring1901[i][0], "spring", spring1901[i][1], at);
+		tick_due(t, at);
+	}
+}
+
+/* The last step decided Spring 1901, dated 15:00 on the day of its
+ * deadline: the next deadline 48 hours on, everyone told once. Returns
+ * Italy's copy of the results. */
+static const char *
+assert_decided_at_15(const struct tj *t)
+{
+	assert_int_equal(t->j.fx.nphases, 1);
+	assert_line(t->j.fx.phases[0].text, "processed 2026-11-22T15:00:00Z");
+	assert_int_equal((long long)t->g->deadline, (long long)(DEADLINE1 + 54 * HOUR));
+	assert_everyone_once(t, S1901_RESULTS);
+	return sent(t, "ivo@italy.example", S1901_RESULTS)->text;
+}
+
+/* Orders completed in the grace period date the phase then (the end of
+ * the run decides it): the results' date, the next deadline (48 hours on)
+ * and the note to a mail that comes soon after follow that moment, not
+ * the deadline. The reply that completes them says the phase is decided
+ * now. */
 static void
 test_grace_completion_dated(void **state)
 {
 	struct tj *t = *state;
 	const char *text;
-	size_t i;
 
-	for (i = 0; i < sizeof spring1901 / sizeof spring1901[0]; i++) {
-		if (i == 2 || i == 6)
-			continue;	/* France and Turkey are late */
-		tick_due(t, T0 + HOUR);
-		mail(t, spring1901[i][0], "spring", spring1901[i][1], T0 + HOUR);
-		tick_due(t, T0 + HOUR);
-	}
+	order_spring_but(t, T0 + HOUR, 1u << 2 | 1u << 6);	/* France and Turkey are late */
 	tick(t, DEADLINE1 + 300);
 	assert_int_equal(t->j.fx.nphases, 0);
 	assert_int_equal(count_delivered(t, "carol@france.example", S1901_PASSED), 1);
@@ -2119,17 +2142,13 @@ test_grace_completion_dated(void **state)
 	assert_line(text, "Deadline: Sunday 22 November 2026, 09:00 UTC (passed).");
 	assert_line(text, "All orders are in: the phase is decided now, and the results follow.");
 	tick_due(t, DEADLINE1 + 6 * HOUR);
-	assert_int_equal(t->j.fx.nphases, 1);
-	assert_line(t->j.fx.phases[0].text, "processed 2026-11-22T15:00:00Z");
-	assert_int_equal((long long)t->g->deadline, (long long)(DEADLINE1 + 54 * HOUR));
-	assert_everyone_once(t, S1901_RESULTS);
-	text = sent(t, "ivo@italy.example", S1901_RESULTS)->text;
+	assert_int_equal(t->j.fx.nphases, 0);
+	/* The end of the run decides it, dated when Turkey's orders came. */
+	tick(t, DEADLINE1 + 6 * HOUR + 300);
+	text = assert_decided_at_15(t);
 	assert_line(text, "Deadline: Tuesday 24 November 2026, 15:00 UTC, in 2 days 0 hours.");
 	assert_int_equal((long long)sent(t, GM_ADDR, S1901_RESULTS)->date,
 	    (long long)(DEADLINE1 + 6 * HOUR));
-	/* The end of the run changes nothing. */
-	tick(t, DEADLINE1 + 6 * HOUR + 300);
-	assert_int_equal(t->j.fx.nphases, 0);
 
 	/* Written at 15:20, read at 15:40: Turkey's army left Constantinople
 	 * in Spring. */
@@ -2142,7 +2161,8 @@ test_grace_completion_dated(void **state)
 }
 
 /* In a game that waits for its game master, the late orders that complete
- * the phase decide it when they come, as in a grace period. */
+ * the phase date it when they come (the end of the run decides it), as in
+ * a grace period. */
 static void
 test_wait_game_completed_late(void **state)
 {
@@ -2165,10 +2185,75 @@ test_wait_game_completed_late(void **state)
 	assert_line(reply(t, "tarik@turkey.example", "Re: spring", NULL, 0),
 	    "All orders are in: the phase is decided now, and the results follow.");
 	tick_due(t, DEADLINE1 + 75 * HOUR);
+	assert_int_equal(t->j.fx.nphases, 0);
+	tick(t, DEADLINE1 + 75 * HOUR + 300);
 	assert_int_equal(t->j.fx.nphases, 1);
 	assert_line(t->j.fx.phases[0].text, "processed 2026-11-25T12:00:00Z");
 	assert_int_equal((long long)t->g->deadline, (long long)(DEADLINE1 + 123 * HOUR));
 	assert_everyone_once(t, S1901_RESULTS);
+}
+
+/* In the grace period, one run finds England's orders (15:00) and then
+ * the change Bob, England's other member, sent a minute later: both count
+ * for Spring 1901, decided at the end of the run and dated when the
+ * orders that completed it arrived. */
+static void
+test_grace_partner_change(void **state)
+{
+	struct tj *t = *state;
+	const char *text;
+
+	order_spring_but(t, T0 + HOUR, 1u << 1);	/* England is late */
+	tick(t, DEADLINE1 + 300);
+	assert_int_equal(t->j.fx.nphases, 0);
+	assert_int_equal(count_delivered(t, "alice@england.example", S1901_PASSED), 1);
+
+	tick_due(t, DEADLINE1 + 6 * HOUR);
+	mail(t, spring1901[1][0], "orders", spring1901[1][1], DEADLINE1 + 6 * HOUR);
+	tick_due(t, DEADLINE1 + 6 * HOUR);
+	assert_int_equal(t->j.fx.nphases, 0);
+	tick_due(t, DEADLINE1 + 6 * HOUR + 60);
+	mail(t, "bob@england.example", "change", "GAME g1 England england-pw\nA Lvp - Edi\n",
+	    DEADLINE1 + 6 * HOUR + 60);
+	text = sent(t, "bob@england.example", "Re: change")->text;
+	assert_lacks(text, "REFUSED");
+	assert_lacks(text, "before your mail arrived");
+	tick_due(t, DEADLINE1 + 6 * HOUR + 60);
+	assert_int_equal(t->j.fx.nphases, 0);
+	tick(t, DEADLINE1 + 6 * HOUR + 300);
+	text = assert_decided_at_15(t);
+	assert_line(text, "England: Army Liverpool -> Edinburgh.");
+	assert_no_line(text, "England: Army Liverpool -> Yorkshire.");
+}
+
+/* A game paused after its deadline notice and resumed has a new deadline,
+ * and the notice is due again: it goes out once more when the new
+ * deadline passes with orders missing (a message of its own). Resumed
+ * again, a WAIT holds the complete orders until the new deadline, and the
+ * phase is dated at that deadline, not at the run that came after it. */
+static void
+test_resume_after_notice(void **state)
+{
+	struct tj *t = *state;
+
+	england_alone(t, T0);	/* the notice: at DEADLINE1 + 300 */
+	mail(t, GM_ADDR, "pause", "GAME g1 GM " GM_PW "\nPAUSE\n", DEADLINE1 + HOUR);
+	mail(t, GM_ADDR, "resume", "GAME g1 GM " GM_PW "\nRESUME\n", DEADLINE1 + 2 * HOUR);
+	assert_true(t->g->deadline > DEADLINE1 + 2 * HOUR);
+	tick(t, t->g->deadline + 300);
+	assert_int_equal(t->j.fx.nphases, 0);
+	assert_int_equal(count_delivered(t, "anna@austria.example", S1901_PASSED), 1);
+	assert_int_equal(count_delivered(t, GM_ADDR, "[g1] deadline passed: orders missing"), 1);
+
+	mail(t, GM_ADDR, "pause", "GAME g1 GM " GM_PW "\nPAUSE\n", DEADLINE1 + 4 * HOUR);
+	mail(t, GM_ADDR, "resume", "GAME g1 GM " GM_PW "\nRESUME\n", DEADLINE1 + 5 * HOUR);
+	assert_int_equal((long long)t->g->deadline, (long long)(DEADLINE1 + 6 * HOUR));
+	order_spring_but(t, DEADLINE1 + 5 * HOUR, 1u << 1);	/* England's are in */
+	mail(t, spring1901[0][0], "wait", "GAME g1 Austria austria-pw\nWAIT\n", DEADLINE1 + 5 * HOUR);
+	tick(t, DEADLINE1 + 5 * HOUR + 300);
+	assert_int_equal(t->j.fx.nphases, 0);
+	tick(t, DEADLINE1 + 8 * HOUR);
+	assert_decided_at_15(t);
 }
 
 /* ---------------------------------------- a system that reads its lines -- */
@@ -2580,6 +2665,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_wait_game_completed_late, setup_empty, teardown),
 		cmocka_unit_test_setup_teardown(test_endings_hard_cases, setup, teardown),
 		cmocka_unit_test(test_endings_corpus),
+		cmocka_unit_test_setup_teardown(test_grace_partner_change, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_resume_after_notice, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
