@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
 #include <sys/stat.h>
 
 #include <gnutls/gnutls.h>
@@ -165,21 +166,25 @@ const char *
 cli_invocation(const struct cli_opts *o)
 {
 	static const char *const names[] = { "--data", "--config", "--maps" };
-	static struct buf inv;
+	static char inv[3 * (4 * PATH_MAX + 16) + 8];
 	const char *values[] = { o->data_dir, o->config, o->maps_dir };
+	struct buf b;
 	size_t k;
 
-	if (inv.data != NULL)
-		return buf_str(&inv);
-	buf_init(&inv, 1 << 14);
-	buf_puts(&inv, "pouch");
+	if (inv[0] != '\0')
+		return inv;
+	buf_init(&b, 256);
+	buf_puts(&b, "pouch");
 	for (k = 0; k < 3; k++) {
 		if (values[k] == NULL)
 			continue;
-		buf_printf(&inv, " %s ", names[k]);
-		cli_shell_word(values[k], &inv);
+		buf_printf(&b, " %s ", names[k]);
+		cli_shell_word(values[k], &b);
 	}
-	return buf_str(&inv);
+	/* kept in static storage, not on the heap: nothing to free at exit */
+	snprintf(inv, sizeof inv, "%s", b.len < sizeof inv ? buf_str(&b) : "pouch");
+	buf_free(&b);
+	return inv;
 }
 
 int
