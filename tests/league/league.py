@@ -417,7 +417,9 @@ class Host:
                 g.decided += 1
                 subj = "[%s] %s results" % (g.name, label)
                 got = Counter(m.recipient for m in gm if m.subject == subj)
-                kind = "results-rollback" if label in g.sent_phases else "results"
+                # Any phase after a ROLLBACK: the known defect of its results' Message-ID.
+                rolled_back = any("rolled-back" in f for f in os.listdir(os.path.join(g.gdir, "history")))
+                kind = "results-rollback" if rolled_back else "results"
                 for r in sorted(recipients):
                     L.stats.c["checks: results reach a recipient once"] += 1
                     if got[r] != 1:
@@ -480,7 +482,8 @@ class Host:
     def check_replies(self, ctx, g, replies):
         """Each order meant as legal accepted, as meant; what stands for each power."""
         L = self.league
-        for m in replies:
+        # In the order the judge read their messages.
+        for m in sorted(replies, key=lambda m: self.sent[m.in_reply_to]["order"]):
             meta = self.sent[m.in_reply_to]
             meta["answered"] = meta.get("answered", 0) + 1
             if meta["answered"] > 1:
@@ -539,9 +542,14 @@ class Host:
     def owner(self, g, meta, order):
         """The power of the delegation whose unit order names, or None."""
         key = unit_key(norm(order))
-        for line, canonical, okind, power, tags in meta.get("orders", []):
-            if canonical and unit_key(norm(canonical)) == key:
-                return power
+        d = meta.get("delegation")
+        if d is not None and len(d.powers) == 1:
+            return d.powers[0]
+        with open(os.path.join(g.gdir, "game.txt"), encoding="utf-8") as f:
+            for line in f:
+                w = line.split()
+                if len(w) == 4 and w[0] == "unit" and w[3].split("/")[0] == key:
+                    return w[1].replace("_", " ")
         return None
 
     def expect(self, g, phase, power, text, meta):
@@ -1010,6 +1018,7 @@ def deliver(self):
         os.rename(path, final)
         meta["path"] = os.path.join("spool (arrived %s)" % iso(arrival), name)
         meta["arrival"] = arrival
+        meta["order"] = (arrival, n)
         self.arrivals.add(arrival)
         self.sent[meta["msgid"]] = meta
         self.league.stats.c["mails in"] += 1
@@ -1080,9 +1089,15 @@ def main():
     L = League(args)
     rng = random.Random(args.seed)
     specs = [("g%03d%s" % (i, SYSTEMS[i % 4][0]), SYSTEMS[i % 4]) for i in range(args.games)]
-    rng.shuffle(specs)
-    hosts = [specs[i:i + args.per_host] for i in range(0, len(specs), args.per_host)]
-    san_hosts = (args.san_games + args.per_host - 1) // args.per_host if args.san_bin else 0
+    rest = specs[args.san_games:] if args.san_bin else specs
+    rng.shuffle(rest)
+    specs = specs[:len(specs) - len(rest)] + rest
+    # The sanitized pouch plays the first san_games games, on data
+    # directories of their own.
+    san = min(args.san_games, len(specs)) if args.san_bin else 0
+    hosts = [specs[i:min(i + args.per_host, san)] for i in range(0, san, args.per_host)]
+    san_hosts = len(hosts)
+    hosts += [specs[i:i + args.per_host] for i in range(san, len(specs), args.per_host)]
     print("league: seed %d, %d games on %d data directories (%d under %s), generator %s" %
           (args.seed, args.games, len(hosts), san_hosts, args.san_bin or "-", GENERATOR), flush=True)
     if L.known:
