@@ -548,7 +548,8 @@ class Host:
         with open(os.path.join(g.gdir, "game.txt"), encoding="utf-8") as f:
             for line in f:
                 w = line.split()
-                if len(w) == 4 and w[0] == "unit" and w[3].split("/")[0] == key:
+                if len(w) == 4 and w[0] == "unit" and key and \
+                        w[2].lower() + " " + w[3].split("/")[0] == key:
                     return w[1].replace("_", " ")
         return None
 
@@ -622,10 +623,11 @@ class Host:
 
 
 def unit_key(canonical):
-    """The unit an order is for (a province), or None (builds, waives)."""
+    """The unit an order is for (its type and province), or None (builds,
+    waives). An army aboard a fleet shares the fleet's province."""
     w = canonical.split()
     if len(w) >= 2 and w[0] in ("a", "f"):
-        return w[1].split("/")[0]
+        return w[0] + " " + w[1].split("/")[0]
     return None
 
 
@@ -767,7 +769,9 @@ class School:
         orders = gen.draw_orders(g.board, pos, d.powers, rng)
         if not orders:
             return None
-        places = Counter(o.unit[1].split("/")[0] if o.unit else o.canonical for o in orders)
+        # A Realpolitik stack: two units of one type in one province.
+        places = Counter((o.unit[0].lower(), o.unit[1].split("/")[0]) if o.unit else o.canonical
+                         for o in orders)
         stack = any(n > 1 for n in places.values())
         if change:
             if pos.kind != "movement" or stack:
