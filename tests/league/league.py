@@ -159,6 +159,8 @@ def read_game(gdir):
                 g["nmr"] = w[1]
             elif k == "seq":
                 g["seq"] = int(w[1])
+            elif k == "duration" and len(w) == 3:
+                g["durations"][w[1]] = span_seconds(w[2])
     return g
 
 
@@ -568,6 +570,16 @@ class Host:
             if st and st["deadline"]:
                 deadlines.add(st["deadline"])
                 deadlines.add(st["deadline"] + st["grace"])
+        # A phase begun in this run and over before its end (a draw, a
+        # second decision): its deadline, a phase's length from a moment
+        # the judge acted at.
+        if after:
+            moments = self.arrivals | {self.now}
+            if bg and bg["deadline"]:
+                moments |= {bg["deadline"], bg["deadline"] + bg["grace"]}
+            for t in moments:
+                for dur in after["durations"].values():
+                    deadlines.add(t + dur)
         for m in gm:
             L.stats.c["checks: Date is the run's clock"] += 1
             meta = self.sent.get(m.in_reply_to)
