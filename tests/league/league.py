@@ -523,7 +523,12 @@ class Host:
                 verdict, text = got
                 L.stats.c["checks: legal order accepted as meant"] += 1
                 if not phase_ok or late:
+                    # Read for the next phase: not checked as meant, but an
+                    # order accepted there is one to be adjudicated there.
                     L.stats.c["orders read for another phase"] += 1
+                    if verdict in ("accepted", "corrected") and read_for and \
+                            meta.get("kind") == "orders":
+                        self.expect(g, read_for.group(1), power, text, meta)
                     continue
                 if verdict == "refused":
                     L.fail("order-refused", ctx, g, "%r (%s) refused: %s (tags %s)" %
