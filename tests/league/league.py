@@ -564,8 +564,11 @@ class Host:
         """An order accepted for power: it replaces the unit's earlier one."""
         lst = g.expected[phase].setdefault(power, [])
         key = unit_key(norm(text))
-        if key is not None and not meta.get("stack"):
+        cleared = meta.setdefault("cleared", set())
+        if key is not None and (key not in meta.get("stack", ()) or key not in cleared):
+            # A stack's orders in a later mail go to its units again, in turn.
             lst[:] = [o for o in lst if unit_key(norm(o)) != key]
+            cleared.add(key)
         lst.append(norm(text))
 
     def check_dates(self, ctx, g, gm, bg, after):
@@ -789,7 +792,7 @@ class School:
         # A Realpolitik stack: two units of one type in one province.
         places = Counter((o.unit[0].lower(), o.unit[1].split("/")[0]) if o.unit else o.canonical
                          for o in orders)
-        stack = any(n > 1 for n in places.values())
+        stack = set("%s %s" % k for k, n in places.items() if n > 1 and isinstance(k, tuple))
         if change:
             if pos.kind != "movement" or stack:
                 return None
