@@ -159,6 +159,8 @@ def read_game(gdir):
                 g["nmr"] = w[1]
             elif k == "seq":
                 g["seq"] = int(w[1])
+            elif k == "paused-left":
+                g["paused_left"] = int(w[1])
             elif k == "duration" and len(w) == 3:
                 g["durations"][w[1]] = span_seconds(w[2])
     return g
@@ -585,6 +587,9 @@ class Host:
             moments = self.arrivals | {self.now}
             if bg and bg["deadline"]:
                 moments |= {bg["deadline"], bg["deadline"] + bg["grace"]}
+            # RESUME: the time that was left when the game was paused.
+            if bg and bg.get("paused_left"):
+                deadlines |= {t + bg["paused_left"] for t in moments}
             for t in moments:
                 for dur in after["durations"].values():
                     deadlines.add(t + dur)
