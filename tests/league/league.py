@@ -413,9 +413,16 @@ class Host:
             recipients.update(after["observers"])
             gm = by_game.get(g.name, [])
             rolled = any(m.subject.endswith("rolled back") for m in gm)
+            rb = None
             if rolled:
                 g.expected.clear()
-            self.check_replies(ctx, g, replies.get(g.name, []))
+                # Orders read before the ROLLBACK in this run stood for the
+                # timeline it undid.
+                rbs = [self.sent[m]["order"] for m in self.sent
+                       if self.sent[m].get("rollback") and self.sent[m].get("arrival") in self.arrivals
+                       and self.sent[m]["game"] == g.name]
+                rb = min(rbs) if rbs else None
+            self.check_replies(ctx, g, replies.get(g.name, []), rb)
             for n, (label, processed, orders, text) in decided:
                 L.stats.c["phases decided"] += 1
                 g.decided += 1
@@ -483,7 +490,7 @@ class Host:
                        (label, power, sorted(want_c.elements()), sorted(have.elements())),
                        os.path.join(g.gdir, "history", n))
 
-    def check_replies(self, ctx, g, replies):
+    def check_replies(self, ctx, g, replies, rollback=None):
         """Each order meant as legal accepted, as meant; what stands for each power."""
         L = self.league
         # In the order the judge read their messages.
@@ -492,6 +499,8 @@ class Host:
             meta["answered"] = meta.get("answered", 0) + 1
             if meta["answered"] > 1:
                 continue
+            if rollback is not None and meta["order"] < rollback:
+                meta = dict(meta, orders=[], noise=[])
             body = m.body
             if meta.get("delegation") is not None:
                 meta["delegation"].last_reply = (
@@ -775,7 +784,8 @@ class School:
         lines = ["GAME %s GM %s" % (g.name, g.gm_password)] + commands
         text = compose(rng, g.gm, subject or commands[0].split()[0].lower(), t - 60, msgid, lines)
         self.h.league.stats.c["GM mails"] += 1
-        return text, {"msgid": msgid, "game": g.name, "kind": "gm"}
+        return text, {"msgid": msgid, "game": g.name, "kind": "gm",
+                      "rollback": commands[0].startswith("ROLLBACK")}
 
     def player_mail(self, g, d, commands, t, subject):
         rng = self.h.rng
