@@ -108,7 +108,7 @@ LIBTESTSUPPORT := $(BUILD)/libtestsupport.a
 FUZZ_BUILD := build/fuzz
 FUZZ_CC ?= clang
 
-.PHONY: all clean check bench bench-load fuzz fuzz-targets install tests
+.PHONY: all clean check bench bench-load fuzz fuzz-targets install league tests
 all: $(BUILD)/pouch
 
 ifeq ($(V),1)
@@ -152,6 +152,11 @@ bench: $(BENCHES:%=$(BUILD)/tests/%) $(BENCH_HELPERS:%=$(BUILD)/tests/%) $(BUILD
 # while mail arrives over SMTP (root, the mail stack; minutes, not in check)
 bench-load: $(BENCH_HELPERS:%=$(BUILD)/tests/%) $(BUILD)/pouch $(BUILD)/tests/e2e/mail/mailit
 	LOAD=$(or $(LOAD),10000) RUNS=$(or $(RUNS),100) tests/bench/bench_run.sh $(BUILD)
+
+# A long simulated league (tests/league): make league GAMES=5000 SEED=7
+league: $(BUILD)/pouch
+	nice python3 tests/league/league.py --seed $(or $(SEED),1) --games $(or $(GAMES),500) \
+		--bin $(BUILD)/pouch --keep $(BUILD)/league-long $(if $(KNOWN),--known $(KNOWN))
 
 fuzz:
 	$(MAKE) BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) FUZZ=1 SAN=0 fuzz-targets

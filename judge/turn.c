@@ -596,7 +596,11 @@ tick_game(struct judge *j, struct game *g, time_t now, bool early)
 		judge_touch(j, g);
 	}
 	orders_in(g, &o);
-	remind_due(j, g, now, &o);
+	/* Reminders go from a run's own tick, after it read all its mail: not
+	 * from the tick at a message's arrival, which would date them then
+	 * and remind a delegation whose orders that very message brings. */
+	if (early)
+		remind_due(j, g, now, &o);
 	if (!o.complete || !g->gm_told)
 		g->completed_at = 0;
 	else if (g->completed_at == 0)

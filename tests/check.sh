@@ -27,6 +27,10 @@
 #             and a data directory from before the end line upgraded
 #             (tests/cli/damaged.sh); whole games of generated orders by mail
 #             on the standard, MUNA and Realpolitik boards (tests/league/test_boardgen.py)
+#   league    a simulated league (tests/league/league.py): 52 games of the four
+#             rule systems played by mail through pouch run on a simulated
+#             clock, part of them under the sanitized pouch, invariants checked
+#             after every run (LEAGUE_SEED, LEAGUE_GAMES, LEAGUE_KNOWN)
 #   kill      the embedded default (Maildir in and out) killed with SIGKILL
 #             at aimed points (POUCH_CRASH_AT) in each step of a run, 50
 #             kills per step; and a data directory on a full disk (a tmpfs,
@@ -55,7 +59,7 @@ ROOT=$(pwd)
 SHARED=${POUCH_SHARED:-$ROOT/../shared}
 export POUCH_SHARED="$SHARED"
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
-ALL_STAGES="build includes unit sanitize datc fuzz games maps transcripts kill mail hostile e2e faults"
+ALL_STAGES="build includes unit sanitize datc fuzz games maps transcripts league kill mail hostile e2e faults"
 STAGES=${*:-${CHECK_STAGES:-$ALL_STAGES}}
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 FAILED=""
@@ -293,6 +297,23 @@ if want transcripts; then
 	else
 		grep -E '^(#|not ok)' build/boardgen.log | head -n 40
 		fail "generated orders by mail (tests/league/test_boardgen.py; log: build/boardgen.log)"
+	fi
+fi
+
+if want league; then
+	stage "league: schools play whole games by mail through pouch run, invariants after every run (tests/league)"
+	# Kinds of failure known and not yet fixed, reported but not failing
+	# the stage (LEAGUE_KNOWN=kind,kind); none today.
+	LEAGUE_KNOWN=${LEAGUE_KNOWN-}
+	make -s -j"$JOBS" WERROR=1 SAN=1 BUILD=build/san CC=${SAN_CC:-cc} build/san/pouch ||
+		fail "sanitizer build of pouch"
+	if nice python3 tests/league/league.py --seed "${LEAGUE_SEED:-1}" --games "${LEAGUE_GAMES:-52}" \
+		--san-bin build/san/pouch --san-games "${LEAGUE_SAN_GAMES:-8}" --known "$LEAGUE_KNOWN" \
+		--keep build/league --show 3 >build/league.log 2>&1; then
+		grep '^league:' build/league.log
+	else
+		grep -E '^(league|FAIL)' build/league.log | head -n 80
+		fail "the league (tests/league/league.py; log: build/league.log, data: build/league)"
 	fi
 fi
 

@@ -810,6 +810,25 @@ read_number(struct word w, long long *out, struct buf *msg)
 	return 1;
 }
 
+/* The words before the verb that only say who speaks ("we attack ...",
+ * "I pass"): how many of the n words at w are such. */
+static int
+speaker(const struct word *w, int n)
+{
+	static const char *const who[] = { "we", "i" };
+	int k = 0;
+	size_t i;
+
+	for (; k < n; k++) {
+		for (i = 0; i < sizeof who / sizeof who[0]; i++)
+			if (str_eqn_nocase(w[k].p, w[k].n, who[i]))
+				break;
+		if (i == sizeof who / sizeof who[0])
+			break;
+	}
+	return k;
+}
+
 static bool
 filler(struct word w)
 {
@@ -921,11 +940,12 @@ war_read_command(const struct war *w, const char *line, size_t len, struct war_c
 	out->country = -1;
 	if ((n = split(line, len, words, msg)) < 0)
 		return -1;
-	if (n == 0)
+	k = speaker(words, n);
+	if (n == k)
 		return refuse(msg, "an empty command\n");
-	if (read_verb(words[0], &out->verb, msg) < 0)
+	if (read_verb(words[k], &out->verb, msg) < 0)
 		return -1;
-	for (i = 1; i < n; i++) {
+	for (i = k + 1; i < n; i++) {
 		if ((k = read_number(words[i], &num[nnum], msg)) < 0)
 			return -1;
 		if (k) {
@@ -1437,5 +1457,7 @@ war_names_verb(const char *line, size_t len)
 	struct word words[MAX_WORDS];
 	enum war_verb verb;
 
-	return split(line, len, words, NULL) > 0 && read_verb(words[0], &verb, NULL) == 0;
+	int n = split(line, len, words, NULL), k = n > 0 ? speaker(words, n) : 0;
+
+	return n > k && read_verb(words[k], &verb, NULL) == 0;
 }

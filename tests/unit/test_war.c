@@ -972,6 +972,10 @@ test_commands(void **state)
 		{ "ALLY Country-B TERMS 2", -1, 0, NULL, 0, 0, 0, "which points" },
 		{ "YIELD", 0, WAR_YIELD, NULL, 0, 0, 0, NULL },
 		{ "Surrender!", 0, WAR_YIELD, NULL, 0, 0, 0, NULL },
+		{ "we attack Country-E with 2000", 0, WAR_ATTACK, "Country-E", 2000, 0, 0, NULL },
+		{ "We pass", 0, WAR_PASS, NULL, 0, 0, 0, NULL },
+		{ "I yield", 0, WAR_YIELD, NULL, 0, 0, 0, NULL },
+		{ "we", -1, 0, NULL, 0, 0, 0, "empty" },
 		{ "XYZZY", -1, 0, NULL, 0, 0, 0, "not a command of the war" },
 		{ "", -1, 0, NULL, 0, 0, 0, "empty" },
 	};
@@ -991,6 +995,9 @@ test_commands(void **state)
 		else if (!has(&msg, cases[i].words))
 			fail_msg("'%s': '%s' lacks '%s'", cases[i].line, buf_str(&msg),
 			    cases[i].words);
+		/* A command read is also a line the war takes for one. */
+		if (r == 0 && !war_names_verb(cases[i].line, strlen(cases[i].line)))
+			fail_msg("'%s' is read, but not taken for a command", cases[i].line);
 		if (r < 0)
 			continue;
 		assert_int_equal(cmd.verb, cases[i].verb);
