@@ -154,15 +154,77 @@ mail_scan(struct mail *ml)
 	ml->closing_at = i;
 }
 
+/* Could bl be a name signed under a closing: one to four words of
+ * letters and digits, no order's dash or arrow ("Sem", "Jan-Willem de
+ * Vries", "Ann (class 3B)")? */
+static bool
+name_line(const struct body_line *bl)
+{
+	size_t k;
+	int words = 0;
+	bool in = false;
+
+	if (bl->kind != LINE_TEXT || bl->len == 0)
+		return false;
+	for (k = 0; k < bl->len; k++) {
+		char c = bl->text[k];
+		if (c == ' ' || c == '\t') {
+			in = false;
+			continue;
+		}
+		if (c == '-' && !in)
+			return false;	/* an order's dash, not a name's */
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		    c == '.' || c == '\'' || c == '(' || c == ')' || c == '-' ||
+		    (unsigned char)c >= 0x80))
+			return false;
+		if (!in)
+			words++;
+		in = true;
+	}
+	return words >= 1 && words <= 4;
+}
+
+/* The line above i (blanks skipped) when it is a closing that ends with a
+ * comma ("Regards,", "Groetjes,") and the lines from it to end are names
+ * (at most two): its index, else -1. */
+static int
+closing_above(const struct mail *ml, int i, int end)
+{
+	const struct game *g = ml->id.g;
+	int k, names = 0;
+
+	for (k = i; k < end; k++) {
+		const struct body_line *bl = &ml->lines[k];
+		if (bl->kind == LINE_BLANK)
+			continue;
+		if (!name_line(bl) || ++names > 2)
+			return -1;
+	}
+	for (k = i - 1; k > ml->ident_at; k--) {
+		const struct body_line *bl = &ml->lines[k];
+		if (bl->kind == LINE_BLANK)
+			continue;
+		if (bl->kind == LINE_TEXT && bl->len > 0 && bl->text[bl->len - 1] == ',' &&
+		    ordering_greeting(g, bl->text, bl->len))
+			return k;
+		if (!name_line(bl) || ++names > 2)
+			return -1;
+	}
+	return -1;
+}
+
 /* The sender identified: the last lines of the message above its end that
- * close it, blank or quoted, a greeting, or lines ordering_signature finds
- * no order in (not in a game that reads its lines itself). */
+ * close it, blank or quoted, a greeting, lines ordering_signature finds
+ * no order in, or a name signed under a closing ("Regards,\nSem", even
+ * when the name reads as a place or a command) (not in a game that reads
+ * its lines itself). */
 static void
 mail_closing(struct mail *ml)
 {
 	const struct game *g = ml->id.g;
 	power_id p = mail_from(ml);
-	int i = ml->closing_at;
+	int i = ml->closing_at, end = ml->closing_at, k;
 
 	if (g->sys->line != NULL)
 		return;
@@ -170,10 +232,14 @@ mail_closing(struct mail *ml)
 		const struct body_line *bl = &ml->lines[i];
 		if (bl->kind == LINE_BLANK || bl->kind == LINE_QUOTED)
 			continue;
-		if (bl->kind != LINE_TEXT || !(ordering_greeting(g, bl->text, bl->len) ||
-		    ordering_signature(g, p, bl->text, bl->len)))
+		if (bl->kind == LINE_TEXT && (ordering_greeting(g, bl->text, bl->len) ||
+		    ordering_signature(g, p, bl->text, bl->len))) {
+			ml->closing_at = i;
+			continue;
+		}
+		if ((k = closing_above(ml, i, end)) < 0)
 			break;
-		ml->closing_at = i;
+		ml->closing_at = i = k;
 	}
 }
 
