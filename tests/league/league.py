@@ -502,6 +502,9 @@ class Host:
                 or (meta.get("kind") == "war")
             late = "before your mail arrived" in body
             meant = set(norm(o[0]) for o in meta.get("orders", []))
+            # A command the league sent may be refused (PROCESS to a game a
+            # vote ended in the same run): an answer, not a misreading.
+            meant |= set(norm(c) for c in meta.get("commands", []))
             for line, (verdict, text) in sorted(verdicts.items()):
                 if line in meant or line.startswith("game "):
                     continue
@@ -776,7 +779,7 @@ class School:
         text = compose(rng, g.gm, subject or commands[0].split()[0].lower(), t - 60, msgid, lines)
         self.h.league.stats.c["GM mails"] += 1
         return text, {"msgid": msgid, "game": g.name, "kind": "gm",
-                      "rollback": commands[0].startswith("ROLLBACK")}
+                      "rollback": commands[0].startswith("ROLLBACK"), "commands": commands}
 
     def player_mail(self, g, d, commands, t, subject):
         rng = self.h.rng
@@ -784,7 +787,8 @@ class School:
         msgid = "c%d.%s@%s" % (self.h.next_id(), g.name, pupil.address.split("@")[1])
         lines = ["GAME %s %s %s" % (g.name, rng.choice(d.powers), d.password)] + commands
         text = compose(rng, pupil, subject, t - 120, msgid, lines, d.last_reply)
-        return text, {"msgid": msgid, "game": g.name, "kind": "command", "delegation": d}
+        return text, {"msgid": msgid, "game": g.name, "kind": "command", "delegation": d,
+                      "commands": commands}
 
     def order_mail(self, g, d, t, key, change):
         h, rng = self.h, g.rng
