@@ -47,6 +47,7 @@ struct tok {
 	uint8_t kind;		/* enum tk */
 	uint8_t tight;		/* no blank before this token */
 	uint8_t kw;		/* enum kw of a word */
+	uint8_t wd;		/* enum wd bits of a word */
 	uint8_t len;		/* length of s */
 	char s[TOKLEN];		/* the word, or the punctuation as written */
 };
@@ -79,93 +80,112 @@ enum kw {
 			   read only at its beginning or end */
 };
 
+/* Words the tolerant wording looks for, as bits: a word may be several
+ * ("of": WD_FOR and WD_OF; "instead": WD_INSTEAD and WD_LEAD). */
+enum wd {
+	WD_ORDERS = 1,		/* order, orders: "Orders for Austria" */
+	WD_FOR = 2,		/* for, of: "Orders for Austria" */
+	WD_OF = 4,		/* of: "instead of holding" */
+	WD_INSTEAD = 8,		/* instead */
+	WD_LEAD = 16,		/* ok, okay, also, instead: dropped before an order */
+	WD_POSS = 32,		/* his, her, their, its: whose unit is not said */
+};
+
 struct kwent {
 	const char *w;
 	uint8_t len;
 	uint8_t kw;
+	uint8_t wd;
 };
 
-#define K(w, kw) { w, sizeof w - 1, kw }
+#define K(w, kw) { w, sizeof w - 1, kw, 0 }
+#define KD(w, kw, wd) { w, sizeof w - 1, kw, wd }
 
 /* Keywords by first letter: a lookup compares a handful of strings. */
 static const struct kwent kw_a[] = {
 	K("a", KW_ARMY), K("aboard", KW_EMBARK), K("advance", KW_MOVE),
-	K("advances", KW_MOVE), K("also", KW_POLITE), K("an", KW_ARTICLE), K("and", KW_AND),
+	K("advances", KW_MOVE), KD("also", KW_POLITE, WD_LEAD), K("an", KW_ARTICLE), K("and", KW_AND),
 	K("armies", KW_ARMY),
 	K("army", KW_ARMY), K("ashore", KW_LAND), K("at", KW_FILLER), K("attack", KW_MOVE),
-	K("attacking", KW_MOVE), K("attacks", KW_MOVE), { NULL, 0, 0 } };
+	K("attacking", KW_MOVE), K("attacks", KW_MOVE), { NULL, 0, 0, 0 } };
 static const struct kwent kw_b[] = {
 	K("b", KW_BUILD), K("bld", KW_BUILD), K("board", KW_EMBARK), K("boarding", KW_EMBARK),
 	K("boards", KW_EMBARK), K("build", KW_BUILD), K("builds", KW_BUILD), K("by", KW_VIA),
-	{ NULL, 0, 0 } };
+	{ NULL, 0, 0, 0 } };
 static const struct kwent kw_c[] = {
 	K("c", KW_CONVOY), K("coast", KW_COAST), K("conv", KW_CONVOY), K("convoy", KW_CONVOY),
-	K("convoying", KW_CONVOY), K("convoys", KW_CONVOY), K("cvy", KW_CONVOY), { NULL, 0, 0 } };
+	K("convoying", KW_CONVOY), K("convoys", KW_CONVOY), K("cvy", KW_CONVOY), { NULL, 0, 0, 0 } };
 static const struct kwent kw_d[] = {
 	K("d", KW_DISBAND), K("destroy", KW_DISBAND), K("disband", KW_DISBAND),
 	K("disbands", KW_DISBAND), K("disembark", KW_LAND), K("disembarks", KW_LAND),
-	{ NULL, 0, 0 } };
+	{ NULL, 0, 0, 0 } };
 static const struct kwent kw_e[] = {
 	K("embark", KW_EMBARK), K("embarks", KW_EMBARK), K("enter", KW_MOVE),
-	K("enters", KW_MOVE), { NULL, 0, 0 } };
+	K("enters", KW_MOVE), { NULL, 0, 0, 0 } };
 static const struct kwent kw_f[] = {
-	K("f", KW_FLEET), K("fleet", KW_FLEET), K("fleets", KW_FLEET), K("from", KW_FILLER),
-	{ NULL, 0, 0 } };
-static const struct kwent kw_g[] = { K("go", KW_MOVE), K("goes", KW_MOVE), { NULL, 0, 0 } };
+	K("f", KW_FLEET), K("fleet", KW_FLEET), K("fleets", KW_FLEET), KD("for", KW_NONE, WD_FOR), K("from", KW_FILLER),
+	{ NULL, 0, 0, 0 } };
+static const struct kwent kw_g[] = { K("go", KW_MOVE), K("goes", KW_MOVE), { NULL, 0, 0, 0 } };
 static const struct kwent kw_h[] = {
-	K("h", KW_HOLD), K("hld", KW_HOLD), K("hold", KW_HOLD), K("holding", KW_HOLD),
-	K("holds", KW_HOLD), { NULL, 0, 0 } };
+	K("h", KW_HOLD), KD("her", KW_NONE, WD_POSS), KD("his", KW_NONE, WD_POSS),
+	K("hld", KW_HOLD), K("hold", KW_HOLD), K("holding", KW_HOLD), K("holds", KW_HOLD), { NULL, 0, 0, 0 } };
 static const struct kwent kw_i[] = {
-	K("in", KW_FILLER), K("instead", KW_POLITE), K("insurrection", KW_INSURRECTION),
-	K("into", KW_MOVE),
-	K("invade", KW_MOVE), K("invades", KW_MOVE), { NULL, 0, 0 } };
+	K("in", KW_FILLER), KD("instead", KW_POLITE, WD_INSTEAD | WD_LEAD),
+	K("insurrection", KW_INSURRECTION), K("into", KW_MOVE), K("invade", KW_MOVE),
+	K("invades", KW_MOVE), KD("its", KW_NONE, WD_POSS), { NULL, 0, 0, 0 } };
 static const struct kwent kw_l[] = {
-	K("land", KW_LAND), K("landing", KW_LAND), K("lands", KW_LAND), { NULL, 0, 0 } };
+	K("land", KW_LAND), K("landing", KW_LAND), K("lands", KW_LAND), { NULL, 0, 0, 0 } };
 static const struct kwent kw_m[] = {
 	K("m", KW_MOVE), K("move", KW_MOVE), K("moves", KW_MOVE), K("moving", KW_MOVE),
-	K("mv", KW_MOVE), K("my", KW_FILLER), { NULL, 0, 0 } };
+	K("mv", KW_MOVE), K("my", KW_FILLER), { NULL, 0, 0, 0 } };
 static const struct kwent kw_o[] = {
-	K("of", KW_FOLLOW), K("ok", KW_POLITE), K("okay", KW_POLITE), K("on", KW_FOLLOW),
-	K("our", KW_FILLER), { NULL, 0, 0 } };
-static const struct kwent kw_p[] = { K("pls", KW_POLITE), K("plz", KW_POLITE), { NULL, 0, 0 } };
+	KD("of", KW_FOLLOW, WD_FOR | WD_OF), KD("ok", KW_POLITE, WD_LEAD),
+	KD("okay", KW_POLITE, WD_LEAD), K("on", KW_FOLLOW), KD("order", KW_NONE, WD_ORDERS),
+	KD("orders", KW_NONE, WD_ORDERS), K("our", KW_FILLER), { NULL, 0, 0, 0 } };
+static const struct kwent kw_p[] = { K("pls", KW_POLITE), K("plz", KW_POLITE), { NULL, 0, 0, 0 } };
 static const struct kwent kw_r[] = {
 	K("r", KW_RETREAT), K("reclaim", KW_REVIVE), K("rem", KW_REMOVE),
 	K("remove", KW_REMOVE), K("removes", KW_REMOVE), K("ret", KW_RETREAT),
 	K("retreat", KW_RETREAT), K("retreating", KW_RETREAT), K("retreats", KW_RETREAT),
-	K("revival", KW_REVIVE), K("revive", KW_REVIVE), K("revives", KW_REVIVE), { NULL, 0, 0 } };
+	K("revival", KW_REVIVE), K("revive", KW_REVIVE), K("revives", KW_REVIVE), { NULL, 0, 0, 0 } };
 static const struct kwent kw_s[] = {
 	K("s", KW_SUPPORT), K("shall", KW_FILLER), K("sp", KW_SUPPORT), K("stand", KW_HOLD),
 	K("stands", KW_HOLD), K("stay", KW_HOLD), K("stays", KW_HOLD), K("sup", KW_SUPPORT),
 	K("supp", KW_SUPPORT), K("support", KW_SUPPORT), K("supporting", KW_SUPPORT),
-	K("supports", KW_SUPPORT), { NULL, 0, 0 } };
+	K("supports", KW_SUPPORT), { NULL, 0, 0, 0 } };
 static const struct kwent kw_t[] = {
-	K("thank", KW_POLITE), K("thanks", KW_POLITE), K("the", KW_FILLER), K("then", KW_AND),
+	K("thank", KW_POLITE), K("thanks", KW_POLITE), K("the", KW_FILLER), KD("their", KW_NONE, WD_POSS),
+	K("then", KW_AND),
 	K("thx", KW_POLITE), K("to", KW_MOVE), K("towards", KW_FOLLOW),
-	K("transport", KW_CONVOY), K("transports", KW_CONVOY), { NULL, 0, 0 } };
-static const struct kwent kw_u[] = { K("unit", KW_FILLER), { NULL, 0, 0 } };
-static const struct kwent kw_v[] = { K("via", KW_VIA), { NULL, 0, 0 } };
+	K("transport", KW_CONVOY), K("transports", KW_CONVOY), { NULL, 0, 0, 0 } };
+static const struct kwent kw_u[] = { K("unit", KW_FILLER), { NULL, 0, 0, 0 } };
+static const struct kwent kw_v[] = { K("via", KW_VIA), { NULL, 0, 0, 0 } };
 static const struct kwent kw_w[] = {
 	K("waive", KW_WAIVE), K("waived", KW_WAIVE), K("waives", KW_WAIVE),
-	K("will", KW_FILLER), { NULL, 0, 0 } };
-static const struct kwent kw_y[] = { K("you", KW_POLITE), { NULL, 0, 0 } };
+	K("will", KW_FILLER), { NULL, 0, 0, 0 } };
+static const struct kwent kw_y[] = { K("you", KW_POLITE), { NULL, 0, 0, 0 } };
 
 static const struct kwent *const keywords[26] = {
 	kw_a, kw_b, kw_c, kw_d, kw_e, kw_f, kw_g, kw_h, kw_i, NULL, NULL, kw_l, kw_m,
 	NULL, kw_o, kw_p, NULL, kw_r, kw_s, kw_t, kw_u, kw_v, kw_w, NULL, kw_y, NULL,
 };
 
+/* The keyword of word w (len bytes), and its enum wd bits into *wd. */
 static uint8_t
-kw_of(const char *w, size_t len)
+kw_of(const char *w, size_t len, uint8_t *wd)
 {
 	const struct kwent *k;
 
+	*wd = 0;
 	if (w[0] >= '0' && w[0] <= '9')
 		return KW_NUMBER;
 	if (w[0] < 'a' || w[0] > 'z' || len > 12 || (k = keywords[w[0] - 'a']) == NULL)
 		return KW_NONE;
 	for (; k->w; k++)
-		if (k->len == len && memcmp(k->w + 1, w + 1, len - 1) == 0)
+		if (k->len == len && memcmp(k->w + 1, w + 1, len - 1) == 0) {
+			*wd = k->wd;
 			return k->kw;
+		}
 	return KW_NONE;
 }
 
@@ -248,6 +268,7 @@ lex_line(const char *line, size_t len, struct lex *lx)
 		t = &lx->t[lx->n];
 		t->tight = !blank;
 		t->kw = KW_NONE;
+		t->wd = 0;
 		blank = 0;
 		if (cl == C_ALNUM) {
 			size_t k = 0;
@@ -264,7 +285,7 @@ lex_line(const char *line, size_t len, struct lex *lx)
 			if (k == 6 && memcmp(t->s, "please", 6) == 0)
 				continue;
 			t->kind = TK_WORD;
-			t->kw = kw_of(t->s, k);
+			t->kw = kw_of(t->s, k, &t->wd);
 		} else {
 			t->s[0] = c;
 			t->s[1] = '\0';
@@ -373,7 +394,7 @@ polite_from(const struct lex *lx, int k)
 static int
 orders_word(const struct tok *t)
 {
-	return t->kind == TK_WORD && (strcmp(t->s, "orders") == 0 || strcmp(t->s, "order") == 0);
+	return (t->wd & WD_ORDERS) != 0;
 }
 
 /* The end of the order: the line's, a comma, or only politeness left. */
@@ -825,8 +846,7 @@ parse_place(struct gp *g, struct slot *s, int flags)
 	}
 	if (lx->t[start].kw != KW_NONE && lx->t[start].kw != KW_NUMBER)
 		return gfail(g, "expected a place, not \"%s\"", lx->t[start].s);
-	if (strcmp(lx->t[start].s, "his") == 0 || strcmp(lx->t[start].s, "her") == 0 ||
-	    strcmp(lx->t[start].s, "their") == 0 || strcmp(lx->t[start].s, "its") == 0)
+	if (lx->t[start].wd & WD_POSS)
 		return gfail(g, "\"%s\" does not say whose unit it is: write the unit itself, "
 		    "as \"A Vie - Tri\"", lx->t[start].s);
 	if (start == 0 && g->err[0] == '\0')
@@ -1224,8 +1244,7 @@ parse_power(struct gp *g, struct reading *rd)
 	if (w <= 5) {
 		int b = g->i, e = g->i + w;
 		size_t kl;
-		if (e - b > 2 && orders_word(&g->lx->t[b]) &&
-		    (strcmp(g->lx->t[b + 1].s, "for") == 0 || strcmp(g->lx->t[b + 1].s, "of") == 0))
+		if (e - b > 2 && orders_word(&g->lx->t[b]) && (g->lx->t[b + 1].wd & WD_FOR))
 			b += 2;	/* "Orders for Austria:" */
 		if (e - b > 1 && orders_word(&g->lx->t[e - 1]))
 			e--;	/* "Austria orders:" */
@@ -2273,7 +2292,7 @@ heading_words(const struct parse_ctx *c, const struct lex *lx)
 		n--;
 	if (i < n && orders_word(&lx->t[i])) {
 		i++;
-		if (i < n && (strcmp(lx->t[i].s, "for") == 0 || strcmp(lx->t[i].s, "of") == 0))
+		if (i < n && (lx->t[i].wd & WD_FOR))
 			i++;
 	}
 	if (n - i < 1 || n - i > 3)
@@ -2304,15 +2323,13 @@ trim_words(struct lex *lx, char *cut, size_t size)
 
 	cut[0] = '\0';
 	for (i = 1; i + 1 < lx->n; i++)
-		if (lx->t[i].kind == TK_WORD && strcmp(lx->t[i].s, "instead") == 0 &&
-		    lx->t[i + 1].kind == TK_WORD && strcmp(lx->t[i + 1].s, "of") == 0) {
+		if ((lx->t[i].wd & WD_INSTEAD) && (lx->t[i + 1].wd & WD_OF)) {
 			join_words(lx, i, lx->n, cut, size);
 			lx->n = i;
 			break;
 		}
-	while (k < lx->n && lx->t[k].kind == TK_WORD && (lx->t[k].kw == KW_AND ||
-	    strcmp(lx->t[k].s, "ok") == 0 || strcmp(lx->t[k].s, "okay") == 0 ||
-	    strcmp(lx->t[k].s, "also") == 0 || strcmp(lx->t[k].s, "instead") == 0)) {
+	while (k < lx->n && lx->t[k].kind == TK_WORD &&
+	    (lx->t[k].kw == KW_AND || (lx->t[k].wd & WD_LEAD))) {
 		k++;
 		while (k < lx->n && (lx->t[k].kind == TK_COMMA || lx->t[k].kind == TK_COLON))
 			k++;
