@@ -182,7 +182,8 @@ kw_of(const char *w, size_t len, uint8_t *wd)
 	if (w[0] < 'a' || w[0] > 'z' || len > 12 || (k = keywords[w[0] - 'a']) == NULL)
 		return KW_NONE;
 	for (; k->w; k++)
-		if (k->len == len && memcmp(k->w + 1, w + 1, len - 1) == 0) {
+		if (k->len == len && k->w[1] == w[1] &&
+		    (len < 3 || memcmp(k->w + 2, w + 2, len - 2) == 0)) {
 			*wd = k->wd;
 			return k->kw;
 		}
@@ -195,6 +196,7 @@ enum lex_status { LEX_OK = 0, LEX_LONG, LEX_WORD };
 
 struct lex {
 	int n;
+	uint8_t wds;		/* the enum wd bits of all its words */
 	struct tok t[MAXTOK];
 };
 
@@ -237,6 +239,7 @@ lex_line(const char *line, size_t len, struct lex *lx)
 	int blank = 1;
 
 	lx->n = 0;
+	lx->wds = 0;
 	if (len > PARSE_MAX_LINE)
 		return LEX_LONG;
 	while (i < len && (unsigned char)line[i] < 0x80)
@@ -286,6 +289,7 @@ lex_line(const char *line, size_t len, struct lex *lx)
 				continue;
 			t->kind = TK_WORD;
 			t->kw = kw_of(t->s, k, &t->wd);
+			lx->wds |= t->wd;
 		} else {
 			t->s[0] = c;
 			t->s[1] = '\0';
@@ -398,7 +402,7 @@ orders_word(const struct tok *t)
 }
 
 /* The end of the order: the line's, a comma, or only politeness left. */
-static int
+static inline int
 at_end(const struct gp *g)
 {
 	const struct tok *t = peek(g, 0);
@@ -1547,13 +1551,14 @@ coast_loc(const struct map *m, prov_id p, const char *coast)
  * fleets on both coasts of St Petersburg), else find_unit's.
  */
 static const struct unit *
-unit_on_coast(const struct parse_ctx *c, prov_id p, uint8_t t, const char *coast, int dislodged)
+unit_written_coast(const struct parse_ctx *c, prov_id p, uint8_t t, const char *coast,
+    int dislodged)
 {
 	const struct board *b = c->b;
 	int i, n;
 	loc_id want;
 
-	if (b != NULL && coast[0] && (want = coast_loc(c->m, p, coast)) != LOC_NONE) {
+	if (b != NULL && (want = coast_loc(c->m, p, coast)) != LOC_NONE) {
 		n = dislodged ? b->ndislodged : b->nunits;
 		for (i = 0; i < n; i++) {
 			const struct unit *u = nth_unit(b, dislodged, i);
@@ -1562,6 +1567,13 @@ unit_on_coast(const struct parse_ctx *c, prov_id p, uint8_t t, const char *coast
 		}
 	}
 	return find_unit(c, p, t, dislodged);
+}
+
+/* unit_written_coast, and find_unit's when no coast is written. */
+static inline const struct unit *
+unit_on_coast(const struct parse_ctx *c, prov_id p, uint8_t t, const char *coast, int dislodged)
+{
+	return coast[0] ? unit_written_coast(c, p, t, coast, dislodged) : find_unit(c, p, t, dislodged);
 }
 
 /*
@@ -2286,6 +2298,8 @@ heading_words(const struct parse_ctx *c, const struct lex *lx)
 	power_id pw = POWER_NONE;
 	size_t kl;
 
+	if (lx->t[0].kind != TK_WORD || lx->t[0].kw != KW_NONE)
+		return POWER_NONE;	/* "A Par - Bur": a heading begins with a name or "orders" */
 	while (n > 0 && (lx->t[n - 1].kind == TK_COLON || lx->t[n - 1].kind == TK_DASH))
 		n--;
 	if (n > 0 && orders_word(&lx->t[n - 1]))
@@ -2322,7 +2336,7 @@ trim_words(struct lex *lx, char *cut, size_t size)
 	int k = 0, i;
 
 	cut[0] = '\0';
-	for (i = 1; i + 1 < lx->n; i++)
+	for (i = (lx->wds & WD_INSTEAD) ? 1 : lx->n; i + 1 < lx->n; i++)
 		if ((lx->t[i].wd & WD_INSTEAD) && (lx->t[i + 1].wd & WD_OF)) {
 			join_words(lx, i, lx->n, cut, size);
 			lx->n = i;
