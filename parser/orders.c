@@ -101,7 +101,8 @@ struct kwent {
 #define K(w, kw) { w, sizeof w - 1, kw, 0 }
 #define KD(w, kw, wd) { w, sizeof w - 1, kw, wd }
 
-/* Keywords by first letter: a lookup compares a handful of strings. */
+/* Keywords by first letter, each table in alphabetical order (kw_of stops
+ * at a later second letter): a lookup compares a handful of strings. */
 static const struct kwent kw_a[] = {
 	K("a", KW_ARMY), K("aboard", KW_EMBARK), K("advance", KW_MOVE),
 	K("advances", KW_MOVE), KD("also", KW_POLITE, WD_LEAD), K("an", KW_ARTICLE), K("and", KW_AND),
@@ -181,12 +182,16 @@ kw_of(const char *w, size_t len, uint8_t *wd)
 		return KW_NUMBER;
 	if (w[0] < 'a' || w[0] > 'z' || len > 12 || (k = keywords[w[0] - 'a']) == NULL)
 		return KW_NONE;
-	for (; k->w; k++)
-		if (k->len == len && k->w[1] == w[1] &&
+	for (; k->w; k++) {
+		unsigned char second = (unsigned char)k->w[1];
+		if (second > (unsigned char)w[1])
+			break;	/* the table is in alphabetical order */
+		if (second == (unsigned char)w[1] && k->len == len &&
 		    (len < 3 || memcmp(k->w + 2, w + 2, len - 2) == 0)) {
 			*wd = k->wd;
 			return k->kw;
 		}
+	}
 	return KW_NONE;
 }
 
@@ -2453,10 +2458,23 @@ split_line(const struct parse_ctx *c, uint32_t held, const char *line, size_t le
 		    line + from[bad], bp.verdict == VERDICT_BLANK ? "nothing there" : bp.note);
 }
 
+/* A line parse_line refused: is it chat, or several orders on one line? */
+static void
+reread_refused(const struct parse_ctx *c, uint32_t held, const char *line, size_t len,
+    struct parse_result *r)
+{
+	r->chat = (unsigned char)chat_line(c, line, len);
+	if (!r->chat && len <= PARSE_MAX_LINE)
+		split_line(c, held, line, len, r);
+}
+
 void
 order_parse(const struct parse_ctx *c, const char *line, size_t len, struct parse_result *r)
 {
-	order_parse_held(c, 0, line, len, r);
+	parse_line(c, 0, line, len, r);
+	r->chat = 0;
+	if (r->verdict == VERDICT_REFUSED)
+		reread_refused(c, 0, line, len, r);
 }
 
 void
@@ -2464,9 +2482,9 @@ order_parse_held(const struct parse_ctx *c, uint32_t held, const char *line, siz
     struct parse_result *r)
 {
 	parse_line(c, held, line, len, r);
-	r->chat = r->verdict == VERDICT_REFUSED && chat_line(c, line, len);
-	if (r->verdict == VERDICT_REFUSED && !r->chat && len <= PARSE_MAX_LINE)
-		split_line(c, held, line, len, r);
+	r->chat = 0;
+	if (r->verdict == VERDICT_REFUSED)
+		reread_refused(c, held, line, len, r);
 }
 
 static void
@@ -2501,7 +2519,9 @@ parse_line(const struct parse_ctx *c, uint32_t held, const char *line, size_t le
 	r->heading = heading_words(c, &lx);
 	if (r->heading != POWER_NONE)
 		return;
-	trim_words(&lx, cut, sizeof cut);
+	cut[0] = '\0';
+	if ((lx.wds & WD_LEAD) || lx.t[0].kw == KW_AND)
+		trim_words(&lx, cut, sizeof cut);	/* "ok, A Par - Bur", "A Par - Bur instead of ..." */
 	g.c = c;
 	g.held = held;
 	g.lx = &lx;
