@@ -242,11 +242,18 @@ lex_line(const char *line, size_t len, struct lex *lx)
 	const char *buf = line;
 	size_t n = len, i = 0;
 	int blank = 1;
+	uint8_t wds = 0;
 
 	lx->n = 0;
 	lx->wds = 0;
 	if (len > PARSE_MAX_LINE)
 		return LEX_LONG;
+	for (; i + 8 <= len; i += 8) {	/* eight bytes at a time while all are ASCII */
+		uint64_t eight;
+		memcpy(&eight, line + i, 8);
+		if (eight & 0x8080808080808080ull)
+			break;
+	}
 	while (i < len && (unsigned char)line[i] < 0x80)
 		i++;
 	if (i < len) {
@@ -294,7 +301,7 @@ lex_line(const char *line, size_t len, struct lex *lx)
 				continue;
 			t->kind = TK_WORD;
 			t->kw = kw_of(t->s, k, &t->wd);
-			lx->wds |= t->wd;
+			wds |= t->wd;
 		} else {
 			t->s[0] = c;
 			t->s[1] = '\0';
@@ -319,6 +326,7 @@ lex_line(const char *line, size_t len, struct lex *lx)
 		}
 		lx->n++;
 	}
+	lx->wds = wds;
 	return LEX_OK;
 }
 
@@ -482,6 +490,19 @@ find_unit(const struct parse_ctx *c, prov_id p, uint8_t t, int dislodged)
 	main = c->m->provs[p].loc;
 	coasts = c->m->provs[p].ncoasts > 0;	/* else every unit there is at main */
 	n = dislodged ? b->ndislodged : b->nunits;
+	if (!dislodged && !coasts) {
+		/* the usual case, in a loop of its own: the unit at the one location */
+		for (i = 0; i < n; i++) {
+			const struct unit *u = &b->units[i];
+			if (u->loc != main)
+				continue;
+			if (t == UNIT_NONE || u->type == t)
+				return u;
+			if (first == NULL)
+				first = u;
+		}
+		return first;
+	}
 	for (i = 0; i < n; i++) {
 		const struct unit *u = nth_unit(b, dislodged, i);
 		if (u->loc != main && (!coasts || c->m->locs[u->loc].prov != p))
@@ -1377,7 +1398,7 @@ parse_reading(struct gp *g, struct reading *rd)
 	skip_list_marker(g);
 	if (parse_power(g, rd) < 0)
 		return -1;
-	if (rd->explicit_power && polite_from(g->lx, g->i)) {
+	if (rd->explicit_power && at_end(g) && polite_from(g->lx, g->i)) {
 		rd->heading = 1;	/* "Austria:" above Austria's orders */
 		return 0;
 	}
