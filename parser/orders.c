@@ -89,6 +89,7 @@ enum wd {
 	WD_INSTEAD = 8,		/* instead */
 	WD_LEAD = 16,		/* ok, okay, also, instead: dropped before an order */
 	WD_POSS = 32,		/* his, her, their, its: whose unit is not said */
+	WD_AND = 64,		/* and, then: dropped before an order */
 };
 
 struct kwent {
@@ -105,7 +106,7 @@ struct kwent {
  * at a later second letter): a lookup compares a handful of strings. */
 static const struct kwent kw_a[] = {
 	K("a", KW_ARMY), K("aboard", KW_EMBARK), K("advance", KW_MOVE),
-	K("advances", KW_MOVE), KD("also", KW_POLITE, WD_LEAD), K("an", KW_ARTICLE), K("and", KW_AND),
+	K("advances", KW_MOVE), KD("also", KW_POLITE, WD_LEAD), K("an", KW_ARTICLE), KD("and", KW_AND, WD_AND),
 	K("armies", KW_ARMY),
 	K("army", KW_ARMY), K("ashore", KW_LAND), K("at", KW_FILLER), K("attack", KW_MOVE),
 	K("attacking", KW_MOVE), K("attacks", KW_MOVE), { NULL, 0, 0, 0 } };
@@ -156,7 +157,7 @@ static const struct kwent kw_s[] = {
 	K("supports", KW_SUPPORT), { NULL, 0, 0, 0 } };
 static const struct kwent kw_t[] = {
 	K("thank", KW_POLITE), K("thanks", KW_POLITE), K("the", KW_FILLER), KD("their", KW_NONE, WD_POSS),
-	K("then", KW_AND),
+	KD("then", KW_AND, WD_AND),
 	K("thx", KW_POLITE), K("to", KW_MOVE), K("towards", KW_FOLLOW),
 	K("transport", KW_CONVOY), K("transports", KW_CONVOY), { NULL, 0, 0, 0 } };
 static const struct kwent kw_u[] = { K("unit", KW_FILLER), { NULL, 0, 0, 0 } };
@@ -248,19 +249,6 @@ lex_line(const char *line, size_t len, struct lex *lx)
 	lx->wds = 0;
 	if (len > PARSE_MAX_LINE)
 		return LEX_LONG;
-	for (; i + 8 <= len; i += 8) {	/* eight bytes at a time while all are ASCII */
-		uint64_t eight;
-		memcpy(&eight, line + i, 8);
-		if (eight & 0x8080808080808080ull)
-			break;
-	}
-	while (i < len && (unsigned char)line[i] < 0x80)
-		i++;
-	if (i < len) {
-		n = names_fold(line, len, folded, sizeof folded);	/* accents, dashes, ... */
-		buf = folded;
-	}
-	i = 0;
 	while (i < n) {
 		char c = buf[i];
 		struct tok *t;
@@ -274,6 +262,17 @@ lex_line(const char *line, size_t len, struct lex *lx)
 			continue;
 		}
 		if (cl == C_BLANK) {
+			if ((unsigned char)c >= 0x80 && buf == line) {
+				/* accents, dashes, ...: fold the line and start again (the
+				 * words so far are the same folded) */
+				n = names_fold(line, len, folded, sizeof folded);
+				buf = folded;
+				i = 0;
+				lx->n = 0;
+				wds = 0;
+				blank = 1;
+				continue;
+			}
 			blank = 1;
 			i++;
 			continue;
@@ -2309,11 +2308,21 @@ chat_line(const struct parse_ctx *c, const char *line, size_t len)
 static void parse_line(const struct parse_ctx *c, uint32_t held, const char *line, size_t len,
     struct parse_result *r);
 
+/* Could the line (lx->n > 0) be a heading? Cheap tests that most orders fail. */
+static inline int
+heading_possible(const struct lex *lx)
+{
+	if (lx->t[0].kind != TK_WORD || lx->t[0].kw != KW_NONE)
+		return 0;	/* "A Par - Bur": a heading begins with a name or "orders" */
+	return !(lx->n >= 3 && (lx->t[1].kind == TK_COLON || lx->t[1].kind == TK_DASH) &&
+	    lx->t[lx->n - 1].kind == TK_WORD);	/* "England: F Nth - Pic" */
+}
+
 /*
  * A heading without a colon, the whole line: "Austria", "AUSTRIA -",
  * "Austria's orders:", "Austrian orders", "Orders for Austria". The power,
  * or POWER_NONE when the line is something else (a one-word power that is
- * also a place is the place).
+ * also a place is the place). Only for a line heading_possible lets by.
  */
 static power_id
 heading_words(const struct parse_ctx *c, const struct lex *lx)
@@ -2324,8 +2333,6 @@ heading_words(const struct parse_ctx *c, const struct lex *lx)
 	power_id pw = POWER_NONE;
 	size_t kl;
 
-	if (lx->t[0].kind != TK_WORD || lx->t[0].kw != KW_NONE)
-		return POWER_NONE;	/* "A Par - Bur": a heading begins with a name or "orders" */
 	while (n > 0 && (lx->t[n - 1].kind == TK_COLON || lx->t[n - 1].kind == TK_DASH))
 		n--;
 	if (n > 0 && orders_word(&lx->t[n - 1]))
@@ -2537,11 +2544,11 @@ parse_line(const struct parse_ctx *c, uint32_t held, const char *line, size_t le
 	}
 	if (lx.n == 0)
 		return;
-	r->heading = heading_words(c, &lx);
+	r->heading = heading_possible(&lx) ? heading_words(c, &lx) : POWER_NONE;
 	if (r->heading != POWER_NONE)
 		return;
 	cut[0] = '\0';
-	if ((lx.wds & WD_LEAD) || lx.t[0].kw == KW_AND)
+	if (lx.wds & (WD_LEAD | WD_AND))
 		trim_words(&lx, cut, sizeof cut);	/* "ok, A Par - Bur", "A Par - Bur instead of ..." */
 	g.c = c;
 	g.held = held;
