@@ -472,36 +472,15 @@ nth_unit(const struct board *b, int dislodged, int i)
 	return dislodged ? &b->dislodged[i].unit : &b->units[i];
 }
 
-/*
- * A unit in province p (among the dislodged units when dislodged is set);
- * where several share the province (Realpolitik) one of type t if any.
- */
-static const struct unit *
-find_unit(const struct parse_ctx *c, prov_id p, uint8_t t, int dislodged)
+/* find_unit's search, written once for the cases it inlines apart. */
+static inline const struct unit *
+scan_units(const struct parse_ctx *c, prov_id p, uint8_t t, int dislodged, int coasts)
 {
 	const struct board *b = c->b;
 	const struct unit *first = NULL;
-	loc_id main;
-	int i, n, coasts;
+	loc_id main = c->m->provs[p].loc;
+	int i, n = dislodged ? b->ndislodged : b->nunits;
 
-	if (b == NULL)
-		return NULL;
-	main = c->m->provs[p].loc;
-	coasts = c->m->provs[p].ncoasts > 0;	/* else every unit there is at main */
-	n = dislodged ? b->ndislodged : b->nunits;
-	if (!dislodged && !coasts) {
-		/* the usual case, in a loop of its own: the unit at the one location */
-		for (i = 0; i < n; i++) {
-			const struct unit *u = &b->units[i];
-			if (u->loc != main)
-				continue;
-			if (t == UNIT_NONE || u->type == t)
-				return u;
-			if (first == NULL)
-				first = u;
-		}
-		return first;
-	}
 	for (i = 0; i < n; i++) {
 		const struct unit *u = nth_unit(b, dislodged, i);
 		if (u->loc != main && (!coasts || c->m->locs[u->loc].prov != p))
@@ -512,6 +491,23 @@ find_unit(const struct parse_ctx *c, prov_id p, uint8_t t, int dislodged)
 			first = u;
 	}
 	return first;
+}
+
+/*
+ * A unit in province p (among the dislodged units when dislodged is set);
+ * where several share the province (Realpolitik) one of type t if any.
+ */
+static const struct unit *
+find_unit(const struct parse_ctx *c, prov_id p, uint8_t t, int dislodged)
+{
+	int coasts;
+
+	if (c->b == NULL)
+		return NULL;
+	coasts = c->m->provs[p].ncoasts > 0;	/* else every unit there is at main */
+	if (!dislodged && !coasts)
+		return scan_units(c, p, t, 0, 0);	/* the usual case, in a loop of its own */
+	return scan_units(c, p, t, dislodged, coasts);
 }
 
 /* The unit an order of this phase addresses in p (dislodged units in a retreat phase). */
