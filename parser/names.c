@@ -168,9 +168,10 @@ static void
 add(struct names *n, const char *name, uint8_t kind, uint16_t id)
 {
 	char key[128];
+	size_t kl;
 	int i;
 
-	if (names_normalise(name, strlen(name), key, sizeof key) == 0)
+	if ((kl = names_normalise(name, strlen(name), key, sizeof key)) == 0)
 		return;
 	for (i = 0; i < n->ne; i++)
 		if (n->e[i].kind == kind && n->e[i].id == id && strcmp(n->e[i].key, key) == 0)
@@ -178,7 +179,7 @@ add(struct names *n, const char *name, uint8_t kind, uint16_t id)
 	n->e = xreallocarray(n->e, (size_t)n->ne + 1, sizeof *n->e);
 	n->e[n->ne].key = xstrdup(key);
 	n->e[n->ne].kind = kind;
-	n->e[n->ne].len = (uint8_t)strlen(key);
+	n->e[n->ne].len = (uint8_t)kl;
 	n->e[n->ne].id = id;
 	n->ne++;
 }
