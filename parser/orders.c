@@ -106,10 +106,10 @@ struct kwent {
  * at a later second letter): a lookup compares a handful of strings. */
 static const struct kwent kw_a[] = {
 	K("a", KW_ARMY), K("aboard", KW_EMBARK), K("advance", KW_MOVE),
-	K("advances", KW_MOVE), KD("also", KW_POLITE, WD_LEAD), K("an", KW_ARTICLE), KD("and", KW_AND, WD_AND),
-	K("armies", KW_ARMY),
-	K("army", KW_ARMY), K("ashore", KW_LAND), K("at", KW_FILLER), K("attack", KW_MOVE),
-	K("attacking", KW_MOVE), K("attacks", KW_MOVE), { NULL, 0, 0, 0 } };
+	K("advances", KW_MOVE), KD("also", KW_POLITE, WD_LEAD), K("an", KW_ARTICLE),
+	KD("and", KW_AND, WD_AND), K("armies", KW_ARMY), K("army", KW_ARMY), K("ashore", KW_LAND),
+	K("at", KW_FILLER), K("attack", KW_MOVE), K("attacking", KW_MOVE), K("attacks", KW_MOVE),
+	{ NULL, 0, 0, 0 } };
 static const struct kwent kw_b[] = {
 	K("b", KW_BUILD), K("bld", KW_BUILD), K("board", KW_EMBARK), K("boarding", KW_EMBARK),
 	K("boards", KW_EMBARK), K("build", KW_BUILD), K("builds", KW_BUILD), K("by", KW_VIA),
@@ -125,12 +125,13 @@ static const struct kwent kw_e[] = {
 	K("embark", KW_EMBARK), K("embarks", KW_EMBARK), K("enter", KW_MOVE),
 	K("enters", KW_MOVE), { NULL, 0, 0, 0 } };
 static const struct kwent kw_f[] = {
-	K("f", KW_FLEET), K("fleet", KW_FLEET), K("fleets", KW_FLEET), KD("for", KW_NONE, WD_FOR), K("from", KW_FILLER),
-	{ NULL, 0, 0, 0 } };
+	K("f", KW_FLEET), K("fleet", KW_FLEET), K("fleets", KW_FLEET), KD("for", KW_NONE, WD_FOR),
+	K("from", KW_FILLER), { NULL, 0, 0, 0 } };
 static const struct kwent kw_g[] = { K("go", KW_MOVE), K("goes", KW_MOVE), { NULL, 0, 0, 0 } };
 static const struct kwent kw_h[] = {
 	K("h", KW_HOLD), KD("her", KW_NONE, WD_POSS), KD("his", KW_NONE, WD_POSS),
-	K("hld", KW_HOLD), K("hold", KW_HOLD), K("holding", KW_HOLD), K("holds", KW_HOLD), { NULL, 0, 0, 0 } };
+	K("hld", KW_HOLD), K("hold", KW_HOLD), K("holding", KW_HOLD), K("holds", KW_HOLD),
+	{ NULL, 0, 0, 0 } };
 static const struct kwent kw_i[] = {
 	K("in", KW_FILLER), KD("instead", KW_POLITE, WD_INSTEAD | WD_LEAD),
 	K("insurrection", KW_INSURRECTION), K("into", KW_MOVE), K("invade", KW_MOVE),
