@@ -291,7 +291,7 @@ lex_line(const char *line, size_t len, struct lex *lx)
 				if (buf[i] != '\'') {
 					if (k + 1 >= TOKLEN)
 						return LEX_WORD;
-					t->s[k++] = str_lc(buf[i]);
+					t->s[k++] = (char)(buf[i] | 0x20);	/* A-Z lowered; a-z, 0-9 kept */
 				}
 				i++;
 			}
