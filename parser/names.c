@@ -11,6 +11,7 @@ enum { KIND_PROV = 0, KIND_POWER = 1 };
 struct entry {
 	char *key;
 	uint8_t kind;
+	uint8_t len;		/* strlen(key) */
 	uint16_t id;
 };
 
@@ -167,9 +168,10 @@ static void
 add(struct names *n, const char *name, uint8_t kind, uint16_t id)
 {
 	char key[128];
+	size_t kl;
 	int i;
 
-	if (names_normalise(name, strlen(name), key, sizeof key) == 0)
+	if ((kl = names_normalise(name, strlen(name), key, sizeof key)) == 0)
 		return;
 	for (i = 0; i < n->ne; i++)
 		if (n->e[i].kind == kind && n->e[i].id == id && strcmp(n->e[i].key, key) == 0)
@@ -177,6 +179,7 @@ add(struct names *n, const char *name, uint8_t kind, uint16_t id)
 	n->e = xreallocarray(n->e, (size_t)n->ne + 1, sizeof *n->e);
 	n->e[n->ne].key = xstrdup(key);
 	n->e[n->ne].kind = kind;
+	n->e[n->ne].len = (uint8_t)kl;
 	n->e[n->ne].id = id;
 	n->ne++;
 }
@@ -280,14 +283,14 @@ names_cand_add(struct name_cand *out, int k, uint16_t id, uint8_t tier, uint8_t 
 }
 
 static int
-exact(const struct names *n, const char *key, uint8_t kind, struct name_cand *out)
+exact(const struct names *n, const char *key, size_t len, uint8_t kind, struct name_cand *out)
 {
-	uint32_t h = hash(key) & n->mask;
+	uint32_t h = hashn(key, len) & n->mask;
 	int k = 0;
 
 	while (n->slot[h]) {
 		const struct entry *e = &n->e[n->slot[h] - 1];
-		if (e->kind == kind && strcmp(e->key, key) == 0)
+		if (e->kind == kind && e->len == len && memcmp(e->key, key, len) == 0)
 			k = names_cand_add(out, k, e->id, NAME_EXACT, 0, e->key);
 		h = (h + 1) & n->mask;
 	}
@@ -301,7 +304,7 @@ names_province_exactn(const struct names *n, const char *key, size_t len, struct
 
 	while (n->slot[h]) {
 		const struct entry *e = &n->e[n->slot[h] - 1];
-		if (e->kind == KIND_PROV && strncmp(e->key, key, len) == 0 && e->key[len] == '\0') {
+		if (e->kind == KIND_PROV && e->len == len && memcmp(e->key, key, len) == 0) {
 			out[0].id = e->id;
 			out[0].tier = NAME_EXACT;
 			out[0].dist = 0;
@@ -365,7 +368,7 @@ lookup(const struct names *n, const char *key, uint8_t kind, struct name_cand *o
 	size_t len = strlen(key);
 	int k, i, limit;
 
-	k = exact(n, key, kind, out);
+	k = exact(n, key, len, kind, out);
 	if (k > 0 || len == 0)
 		return k;
 	if (len >= 3) {

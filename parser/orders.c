@@ -47,6 +47,7 @@ struct tok {
 	uint8_t kind;		/* enum tk */
 	uint8_t tight;		/* no blank before this token */
 	uint8_t kw;		/* enum kw of a word */
+	uint8_t wd;		/* enum wd bits of a word */
 	uint8_t len;		/* length of s */
 	char s[TOKLEN];		/* the word, or the punctuation as written */
 };
@@ -79,93 +80,120 @@ enum kw {
 			   read only at its beginning or end */
 };
 
+/* Words the tolerant wording looks for, as bits: a word may be several
+ * ("of": WD_FOR and WD_OF; "instead": WD_INSTEAD and WD_LEAD). */
+enum wd {
+	WD_ORDERS = 1,		/* order, orders: "Orders for Austria" */
+	WD_FOR = 2,		/* for, of: "Orders for Austria" */
+	WD_OF = 4,		/* of: "instead of holding" */
+	WD_INSTEAD = 8,		/* instead */
+	WD_LEAD = 16,		/* ok, okay, also, instead: dropped before an order */
+	WD_POSS = 32,		/* his, her, their, its: whose unit is not said */
+	WD_AND = 64,		/* and, then: dropped before an order */
+};
+
 struct kwent {
 	const char *w;
 	uint8_t len;
 	uint8_t kw;
+	uint8_t wd;
 };
 
-#define K(w, kw) { w, sizeof w - 1, kw }
+#define K(w, kw) { w, sizeof w - 1, kw, 0 }
+#define KD(w, kw, wd) { w, sizeof w - 1, kw, wd }
 
-/* Keywords by first letter: a lookup compares a handful of strings. */
+/* Keywords by first letter, each table in alphabetical order (kw_of stops
+ * at a later second letter): a lookup compares a handful of strings. */
 static const struct kwent kw_a[] = {
 	K("a", KW_ARMY), K("aboard", KW_EMBARK), K("advance", KW_MOVE),
-	K("advances", KW_MOVE), K("also", KW_POLITE), K("an", KW_ARTICLE), K("and", KW_AND),
-	K("armies", KW_ARMY),
-	K("army", KW_ARMY), K("ashore", KW_LAND), K("at", KW_FILLER), K("attack", KW_MOVE),
-	K("attacking", KW_MOVE), K("attacks", KW_MOVE), { NULL, 0, 0 } };
+	K("advances", KW_MOVE), KD("also", KW_POLITE, WD_LEAD), K("an", KW_ARTICLE),
+	KD("and", KW_AND, WD_AND), K("armies", KW_ARMY), K("army", KW_ARMY), K("ashore", KW_LAND),
+	K("at", KW_FILLER), K("attack", KW_MOVE), K("attacking", KW_MOVE), K("attacks", KW_MOVE),
+	{ NULL, 0, 0, 0 } };
 static const struct kwent kw_b[] = {
 	K("b", KW_BUILD), K("bld", KW_BUILD), K("board", KW_EMBARK), K("boarding", KW_EMBARK),
 	K("boards", KW_EMBARK), K("build", KW_BUILD), K("builds", KW_BUILD), K("by", KW_VIA),
-	{ NULL, 0, 0 } };
+	{ NULL, 0, 0, 0 } };
 static const struct kwent kw_c[] = {
 	K("c", KW_CONVOY), K("coast", KW_COAST), K("conv", KW_CONVOY), K("convoy", KW_CONVOY),
-	K("convoying", KW_CONVOY), K("convoys", KW_CONVOY), K("cvy", KW_CONVOY), { NULL, 0, 0 } };
+	K("convoying", KW_CONVOY), K("convoys", KW_CONVOY), K("cvy", KW_CONVOY), { NULL, 0, 0, 0 } };
 static const struct kwent kw_d[] = {
 	K("d", KW_DISBAND), K("destroy", KW_DISBAND), K("disband", KW_DISBAND),
 	K("disbands", KW_DISBAND), K("disembark", KW_LAND), K("disembarks", KW_LAND),
-	{ NULL, 0, 0 } };
+	{ NULL, 0, 0, 0 } };
 static const struct kwent kw_e[] = {
 	K("embark", KW_EMBARK), K("embarks", KW_EMBARK), K("enter", KW_MOVE),
-	K("enters", KW_MOVE), { NULL, 0, 0 } };
+	K("enters", KW_MOVE), { NULL, 0, 0, 0 } };
 static const struct kwent kw_f[] = {
-	K("f", KW_FLEET), K("fleet", KW_FLEET), K("fleets", KW_FLEET), K("from", KW_FILLER),
-	{ NULL, 0, 0 } };
-static const struct kwent kw_g[] = { K("go", KW_MOVE), K("goes", KW_MOVE), { NULL, 0, 0 } };
+	K("f", KW_FLEET), K("fleet", KW_FLEET), K("fleets", KW_FLEET), KD("for", KW_NONE, WD_FOR),
+	K("from", KW_FILLER), { NULL, 0, 0, 0 } };
+static const struct kwent kw_g[] = { K("go", KW_MOVE), K("goes", KW_MOVE), { NULL, 0, 0, 0 } };
 static const struct kwent kw_h[] = {
-	K("h", KW_HOLD), K("hld", KW_HOLD), K("hold", KW_HOLD), K("holding", KW_HOLD),
-	K("holds", KW_HOLD), { NULL, 0, 0 } };
+	K("h", KW_HOLD), KD("her", KW_NONE, WD_POSS), KD("his", KW_NONE, WD_POSS),
+	K("hld", KW_HOLD), K("hold", KW_HOLD), K("holding", KW_HOLD), K("holds", KW_HOLD),
+	{ NULL, 0, 0, 0 } };
 static const struct kwent kw_i[] = {
-	K("in", KW_FILLER), K("instead", KW_POLITE), K("insurrection", KW_INSURRECTION),
-	K("into", KW_MOVE),
-	K("invade", KW_MOVE), K("invades", KW_MOVE), { NULL, 0, 0 } };
+	K("in", KW_FILLER), KD("instead", KW_POLITE, WD_INSTEAD | WD_LEAD),
+	K("insurrection", KW_INSURRECTION), K("into", KW_MOVE), K("invade", KW_MOVE),
+	K("invades", KW_MOVE), KD("its", KW_NONE, WD_POSS), { NULL, 0, 0, 0 } };
 static const struct kwent kw_l[] = {
-	K("land", KW_LAND), K("landing", KW_LAND), K("lands", KW_LAND), { NULL, 0, 0 } };
+	K("land", KW_LAND), K("landing", KW_LAND), K("lands", KW_LAND), { NULL, 0, 0, 0 } };
 static const struct kwent kw_m[] = {
 	K("m", KW_MOVE), K("move", KW_MOVE), K("moves", KW_MOVE), K("moving", KW_MOVE),
-	K("mv", KW_MOVE), K("my", KW_FILLER), { NULL, 0, 0 } };
+	K("mv", KW_MOVE), K("my", KW_FILLER), { NULL, 0, 0, 0 } };
 static const struct kwent kw_o[] = {
-	K("of", KW_FOLLOW), K("ok", KW_POLITE), K("okay", KW_POLITE), K("on", KW_FOLLOW),
-	K("our", KW_FILLER), { NULL, 0, 0 } };
-static const struct kwent kw_p[] = { K("pls", KW_POLITE), K("plz", KW_POLITE), { NULL, 0, 0 } };
+	KD("of", KW_FOLLOW, WD_FOR | WD_OF), KD("ok", KW_POLITE, WD_LEAD),
+	KD("okay", KW_POLITE, WD_LEAD), K("on", KW_FOLLOW), KD("order", KW_NONE, WD_ORDERS),
+	KD("orders", KW_NONE, WD_ORDERS), K("our", KW_FILLER), { NULL, 0, 0, 0 } };
+static const struct kwent kw_p[] = { K("pls", KW_POLITE), K("plz", KW_POLITE), { NULL, 0, 0, 0 } };
 static const struct kwent kw_r[] = {
 	K("r", KW_RETREAT), K("reclaim", KW_REVIVE), K("rem", KW_REMOVE),
 	K("remove", KW_REMOVE), K("removes", KW_REMOVE), K("ret", KW_RETREAT),
 	K("retreat", KW_RETREAT), K("retreating", KW_RETREAT), K("retreats", KW_RETREAT),
-	K("revival", KW_REVIVE), K("revive", KW_REVIVE), K("revives", KW_REVIVE), { NULL, 0, 0 } };
+	K("revival", KW_REVIVE), K("revive", KW_REVIVE), K("revives", KW_REVIVE), { NULL, 0, 0, 0 } };
 static const struct kwent kw_s[] = {
 	K("s", KW_SUPPORT), K("shall", KW_FILLER), K("sp", KW_SUPPORT), K("stand", KW_HOLD),
 	K("stands", KW_HOLD), K("stay", KW_HOLD), K("stays", KW_HOLD), K("sup", KW_SUPPORT),
 	K("supp", KW_SUPPORT), K("support", KW_SUPPORT), K("supporting", KW_SUPPORT),
-	K("supports", KW_SUPPORT), { NULL, 0, 0 } };
+	K("supports", KW_SUPPORT), { NULL, 0, 0, 0 } };
 static const struct kwent kw_t[] = {
-	K("thank", KW_POLITE), K("thanks", KW_POLITE), K("the", KW_FILLER), K("then", KW_AND),
+	K("thank", KW_POLITE), K("thanks", KW_POLITE), K("the", KW_FILLER), KD("their", KW_NONE, WD_POSS),
+	KD("then", KW_AND, WD_AND),
 	K("thx", KW_POLITE), K("to", KW_MOVE), K("towards", KW_FOLLOW),
-	K("transport", KW_CONVOY), K("transports", KW_CONVOY), { NULL, 0, 0 } };
-static const struct kwent kw_u[] = { K("unit", KW_FILLER), { NULL, 0, 0 } };
-static const struct kwent kw_v[] = { K("via", KW_VIA), { NULL, 0, 0 } };
+	K("transport", KW_CONVOY), K("transports", KW_CONVOY), { NULL, 0, 0, 0 } };
+static const struct kwent kw_u[] = { K("unit", KW_FILLER), { NULL, 0, 0, 0 } };
+static const struct kwent kw_v[] = { K("via", KW_VIA), { NULL, 0, 0, 0 } };
 static const struct kwent kw_w[] = {
 	K("waive", KW_WAIVE), K("waived", KW_WAIVE), K("waives", KW_WAIVE),
-	K("will", KW_FILLER), { NULL, 0, 0 } };
-static const struct kwent kw_y[] = { K("you", KW_POLITE), { NULL, 0, 0 } };
+	K("will", KW_FILLER), { NULL, 0, 0, 0 } };
+static const struct kwent kw_y[] = { K("you", KW_POLITE), { NULL, 0, 0, 0 } };
 
 static const struct kwent *const keywords[26] = {
 	kw_a, kw_b, kw_c, kw_d, kw_e, kw_f, kw_g, kw_h, kw_i, NULL, NULL, kw_l, kw_m,
 	NULL, kw_o, kw_p, NULL, kw_r, kw_s, kw_t, kw_u, kw_v, kw_w, NULL, kw_y, NULL,
 };
 
+/* The keyword of word w (len bytes), and its enum wd bits into *wd. */
 static uint8_t
-kw_of(const char *w, size_t len)
+kw_of(const char *w, size_t len, uint8_t *wd)
 {
 	const struct kwent *k;
 
+	*wd = 0;
 	if (w[0] >= '0' && w[0] <= '9')
 		return KW_NUMBER;
 	if (w[0] < 'a' || w[0] > 'z' || len > 12 || (k = keywords[w[0] - 'a']) == NULL)
 		return KW_NONE;
-	for (; k->w; k++)
-		if (k->len == len && memcmp(k->w + 1, w + 1, len - 1) == 0)
+	for (; k->w; k++) {
+		unsigned char second = (unsigned char)k->w[1];
+		if (second > (unsigned char)w[1])
+			break;	/* the table is in alphabetical order */
+		if (second == (unsigned char)w[1] && k->len == len &&
+		    (len < 3 || memcmp(k->w + 2, w + 2, len - 2) == 0)) {
+			*wd = k->wd;
 			return k->kw;
+		}
+	}
 	return KW_NONE;
 }
 
@@ -175,6 +203,7 @@ enum lex_status { LEX_OK = 0, LEX_LONG, LEX_WORD };
 
 struct lex {
 	int n;
+	uint8_t wds;		/* the enum wd bits of all its words */
 	struct tok t[MAXTOK];
 };
 
@@ -215,17 +244,12 @@ lex_line(const char *line, size_t len, struct lex *lx)
 	const char *buf = line;
 	size_t n = len, i = 0;
 	int blank = 1;
+	uint8_t wds = 0;
 
 	lx->n = 0;
+	lx->wds = 0;
 	if (len > PARSE_MAX_LINE)
 		return LEX_LONG;
-	while (i < len && (unsigned char)line[i] < 0x80)
-		i++;
-	if (i < len) {
-		n = names_fold(line, len, folded, sizeof folded);	/* accents, dashes, ... */
-		buf = folded;
-	}
-	i = 0;
 	while (i < n) {
 		char c = buf[i];
 		struct tok *t;
@@ -239,6 +263,17 @@ lex_line(const char *line, size_t len, struct lex *lx)
 			continue;
 		}
 		if (cl == C_BLANK) {
+			if ((unsigned char)c >= 0x80 && buf == line) {
+				/* accents, dashes, ...: fold the line and start again (the
+				 * words so far are the same folded) */
+				n = names_fold(line, len, folded, sizeof folded);
+				buf = folded;
+				i = 0;
+				lx->n = 0;
+				wds = 0;
+				blank = 1;
+				continue;
+			}
 			blank = 1;
 			i++;
 			continue;
@@ -248,6 +283,7 @@ lex_line(const char *line, size_t len, struct lex *lx)
 		t = &lx->t[lx->n];
 		t->tight = !blank;
 		t->kw = KW_NONE;
+		t->wd = 0;
 		blank = 0;
 		if (cl == C_ALNUM) {
 			size_t k = 0;
@@ -255,7 +291,7 @@ lex_line(const char *line, size_t len, struct lex *lx)
 				if (buf[i] != '\'') {
 					if (k + 1 >= TOKLEN)
 						return LEX_WORD;
-					t->s[k++] = str_lc(buf[i]);
+					t->s[k++] = (char)(buf[i] | 0x20);	/* A-Z lowered; a-z, 0-9 kept */
 				}
 				i++;
 			}
@@ -264,7 +300,8 @@ lex_line(const char *line, size_t len, struct lex *lx)
 			if (k == 6 && memcmp(t->s, "please", 6) == 0)
 				continue;
 			t->kind = TK_WORD;
-			t->kw = kw_of(t->s, k);
+			t->kw = kw_of(t->s, k, &t->wd);
+			wds |= t->wd;
 		} else {
 			t->s[0] = c;
 			t->s[1] = '\0';
@@ -289,6 +326,7 @@ lex_line(const char *line, size_t len, struct lex *lx)
 		}
 		lx->n++;
 	}
+	lx->wds = wds;
 	return LEX_OK;
 }
 
@@ -373,11 +411,11 @@ polite_from(const struct lex *lx, int k)
 static int
 orders_word(const struct tok *t)
 {
-	return t->kind == TK_WORD && (strcmp(t->s, "orders") == 0 || strcmp(t->s, "order") == 0);
+	return (t->wd & WD_ORDERS) != 0;
 }
 
 /* The end of the order: the line's, a comma, or only politeness left. */
-static int
+static inline int
 at_end(const struct gp *g)
 {
 	const struct tok *t = peek(g, 0);
@@ -435,23 +473,15 @@ nth_unit(const struct board *b, int dislodged, int i)
 	return dislodged ? &b->dislodged[i].unit : &b->units[i];
 }
 
-/*
- * A unit in province p (among the dislodged units when dislodged is set);
- * where several share the province (Realpolitik) one of type t if any.
- */
-static const struct unit *
-find_unit(const struct parse_ctx *c, prov_id p, uint8_t t, int dislodged)
+/* find_unit's search, written once for the cases it inlines apart. */
+static inline const struct unit *
+scan_units(const struct parse_ctx *c, prov_id p, uint8_t t, int dislodged, int coasts)
 {
 	const struct board *b = c->b;
 	const struct unit *first = NULL;
-	loc_id main;
-	int i, n, coasts;
+	loc_id main = c->m->provs[p].loc;
+	int i, n = dislodged ? b->ndislodged : b->nunits;
 
-	if (b == NULL)
-		return NULL;
-	main = c->m->provs[p].loc;
-	coasts = c->m->provs[p].ncoasts > 0;	/* else every unit there is at main */
-	n = dislodged ? b->ndislodged : b->nunits;
 	for (i = 0; i < n; i++) {
 		const struct unit *u = nth_unit(b, dislodged, i);
 		if (u->loc != main && (!coasts || c->m->locs[u->loc].prov != p))
@@ -462,6 +492,23 @@ find_unit(const struct parse_ctx *c, prov_id p, uint8_t t, int dislodged)
 			first = u;
 	}
 	return first;
+}
+
+/*
+ * A unit in province p (among the dislodged units when dislodged is set);
+ * where several share the province (Realpolitik) one of type t if any.
+ */
+static const struct unit *
+find_unit(const struct parse_ctx *c, prov_id p, uint8_t t, int dislodged)
+{
+	int coasts;
+
+	if (c->b == NULL)
+		return NULL;
+	coasts = c->m->provs[p].ncoasts > 0;	/* else every unit there is at main */
+	if (!dislodged && !coasts)
+		return scan_units(c, p, t, 0, 0);	/* the usual case, in a loop of its own */
+	return scan_units(c, p, t, dislodged, coasts);
 }
 
 /* The unit an order of this phase addresses in p (dislodged units in a retreat phase). */
@@ -825,8 +872,7 @@ parse_place(struct gp *g, struct slot *s, int flags)
 	}
 	if (lx->t[start].kw != KW_NONE && lx->t[start].kw != KW_NUMBER)
 		return gfail(g, "expected a place, not \"%s\"", lx->t[start].s);
-	if (strcmp(lx->t[start].s, "his") == 0 || strcmp(lx->t[start].s, "her") == 0 ||
-	    strcmp(lx->t[start].s, "their") == 0 || strcmp(lx->t[start].s, "its") == 0)
+	if (lx->t[start].wd & WD_POSS)
 		return gfail(g, "\"%s\" does not say whose unit it is: write the unit itself, "
 		    "as \"A Vie - Tri\"", lx->t[start].s);
 	if (start == 0 && g->err[0] == '\0')
@@ -1224,8 +1270,7 @@ parse_power(struct gp *g, struct reading *rd)
 	if (w <= 5) {
 		int b = g->i, e = g->i + w;
 		size_t kl;
-		if (e - b > 2 && orders_word(&g->lx->t[b]) &&
-		    (strcmp(g->lx->t[b + 1].s, "for") == 0 || strcmp(g->lx->t[b + 1].s, "of") == 0))
+		if (e - b > 2 && orders_word(&g->lx->t[b]) && (g->lx->t[b + 1].wd & WD_FOR))
 			b += 2;	/* "Orders for Austria:" */
 		if (e - b > 1 && orders_word(&g->lx->t[e - 1]))
 			e--;	/* "Austria orders:" */
@@ -1349,7 +1394,7 @@ parse_reading(struct gp *g, struct reading *rd)
 	skip_list_marker(g);
 	if (parse_power(g, rd) < 0)
 		return -1;
-	if (rd->explicit_power && polite_from(g->lx, g->i)) {
+	if (rd->explicit_power && at_end(g) && polite_from(g->lx, g->i)) {
 		rd->heading = 1;	/* "Austria:" above Austria's orders */
 		return 0;
 	}
@@ -1528,13 +1573,14 @@ coast_loc(const struct map *m, prov_id p, const char *coast)
  * fleets on both coasts of St Petersburg), else find_unit's.
  */
 static const struct unit *
-unit_on_coast(const struct parse_ctx *c, prov_id p, uint8_t t, const char *coast, int dislodged)
+unit_written_coast(const struct parse_ctx *c, prov_id p, uint8_t t, const char *coast,
+    int dislodged)
 {
 	const struct board *b = c->b;
 	int i, n;
 	loc_id want;
 
-	if (b != NULL && coast[0] && (want = coast_loc(c->m, p, coast)) != LOC_NONE) {
+	if (b != NULL && (want = coast_loc(c->m, p, coast)) != LOC_NONE) {
 		n = dislodged ? b->ndislodged : b->nunits;
 		for (i = 0; i < n; i++) {
 			const struct unit *u = nth_unit(b, dislodged, i);
@@ -1543,6 +1589,13 @@ unit_on_coast(const struct parse_ctx *c, prov_id p, uint8_t t, const char *coast
 		}
 	}
 	return find_unit(c, p, t, dislodged);
+}
+
+/* unit_written_coast, and find_unit's when no coast is written. */
+static inline const struct unit *
+unit_on_coast(const struct parse_ctx *c, prov_id p, uint8_t t, const char *coast, int dislodged)
+{
+	return coast[0] ? unit_written_coast(c, p, t, coast, dislodged) : find_unit(c, p, t, dislodged);
 }
 
 /*
@@ -2252,11 +2305,21 @@ chat_line(const struct parse_ctx *c, const char *line, size_t len)
 static void parse_line(const struct parse_ctx *c, uint32_t held, const char *line, size_t len,
     struct parse_result *r);
 
+/* Could the line (lx->n > 0) be a heading? Cheap tests that most orders fail. */
+static inline int
+heading_possible(const struct lex *lx)
+{
+	if (lx->t[0].kind != TK_WORD || lx->t[0].kw != KW_NONE)
+		return 0;	/* "A Par - Bur": a heading begins with a name or "orders" */
+	return !(lx->n >= 3 && (lx->t[1].kind == TK_COLON || lx->t[1].kind == TK_DASH) &&
+	    lx->t[lx->n - 1].kind == TK_WORD);	/* "England: F Nth - Pic" */
+}
+
 /*
  * A heading without a colon, the whole line: "Austria", "AUSTRIA -",
  * "Austria's orders:", "Austrian orders", "Orders for Austria". The power,
  * or POWER_NONE when the line is something else (a one-word power that is
- * also a place is the place).
+ * also a place is the place). Only for a line heading_possible lets by.
  */
 static power_id
 heading_words(const struct parse_ctx *c, const struct lex *lx)
@@ -2273,7 +2336,7 @@ heading_words(const struct parse_ctx *c, const struct lex *lx)
 		n--;
 	if (i < n && orders_word(&lx->t[i])) {
 		i++;
-		if (i < n && (strcmp(lx->t[i].s, "for") == 0 || strcmp(lx->t[i].s, "of") == 0))
+		if (i < n && (lx->t[i].wd & WD_FOR))
 			i++;
 	}
 	if (n - i < 1 || n - i > 3)
@@ -2303,16 +2366,14 @@ trim_words(struct lex *lx, char *cut, size_t size)
 	int k = 0, i;
 
 	cut[0] = '\0';
-	for (i = 1; i + 1 < lx->n; i++)
-		if (lx->t[i].kind == TK_WORD && strcmp(lx->t[i].s, "instead") == 0 &&
-		    lx->t[i + 1].kind == TK_WORD && strcmp(lx->t[i + 1].s, "of") == 0) {
+	for (i = (lx->wds & WD_INSTEAD) ? 1 : lx->n; i + 1 < lx->n; i++)
+		if ((lx->t[i].wd & WD_INSTEAD) && (lx->t[i + 1].wd & WD_OF)) {
 			join_words(lx, i, lx->n, cut, size);
 			lx->n = i;
 			break;
 		}
-	while (k < lx->n && lx->t[k].kind == TK_WORD && (lx->t[k].kw == KW_AND ||
-	    strcmp(lx->t[k].s, "ok") == 0 || strcmp(lx->t[k].s, "okay") == 0 ||
-	    strcmp(lx->t[k].s, "also") == 0 || strcmp(lx->t[k].s, "instead") == 0)) {
+	while (k < lx->n && lx->t[k].kind == TK_WORD &&
+	    (lx->t[k].kw == KW_AND || (lx->t[k].wd & WD_LEAD))) {
 		k++;
 		while (k < lx->n && (lx->t[k].kind == TK_COMMA || lx->t[k].kind == TK_COLON))
 			k++;
@@ -2422,10 +2483,23 @@ split_line(const struct parse_ctx *c, uint32_t held, const char *line, size_t le
 		    line + from[bad], bp.verdict == VERDICT_BLANK ? "nothing there" : bp.note);
 }
 
+/* A line parse_line refused: is it chat, or several orders on one line? */
+static void
+reread_refused(const struct parse_ctx *c, uint32_t held, const char *line, size_t len,
+    struct parse_result *r)
+{
+	r->chat = (unsigned char)chat_line(c, line, len);
+	if (!r->chat && len <= PARSE_MAX_LINE)
+		split_line(c, held, line, len, r);
+}
+
 void
 order_parse(const struct parse_ctx *c, const char *line, size_t len, struct parse_result *r)
 {
-	order_parse_held(c, 0, line, len, r);
+	parse_line(c, 0, line, len, r);
+	r->chat = 0;
+	if (r->verdict == VERDICT_REFUSED)
+		reread_refused(c, 0, line, len, r);
 }
 
 void
@@ -2433,9 +2507,9 @@ order_parse_held(const struct parse_ctx *c, uint32_t held, const char *line, siz
     struct parse_result *r)
 {
 	parse_line(c, held, line, len, r);
-	r->chat = r->verdict == VERDICT_REFUSED && chat_line(c, line, len);
-	if (r->verdict == VERDICT_REFUSED && !r->chat && len <= PARSE_MAX_LINE)
-		split_line(c, held, line, len, r);
+	r->chat = 0;
+	if (r->verdict == VERDICT_REFUSED)
+		reread_refused(c, held, line, len, r);
 }
 
 static void
@@ -2467,10 +2541,12 @@ parse_line(const struct parse_ctx *c, uint32_t held, const char *line, size_t le
 	}
 	if (lx.n == 0)
 		return;
-	r->heading = heading_words(c, &lx);
+	r->heading = heading_possible(&lx) ? heading_words(c, &lx) : POWER_NONE;
 	if (r->heading != POWER_NONE)
 		return;
-	trim_words(&lx, cut, sizeof cut);
+	cut[0] = '\0';
+	if (lx.wds & (WD_LEAD | WD_AND))
+		trim_words(&lx, cut, sizeof cut);	/* "ok, A Par - Bur", "A Par - Bur instead of ..." */
 	g.c = c;
 	g.held = held;
 	g.lx = &lx;
