@@ -509,6 +509,12 @@ class Host:
                 if line in meant or line.startswith("game "):
                     continue
                 L.stats.c["checks: words that are no orders not read as orders"] += 1
+                if verdict == "refused" and re.match(r"(spring|summer|fall|autumn|winter) \d{4}:?$",
+                                                     line) and ("not " in text or "ended" in text):
+                    # A date heading the pupil wrote for a phase the game
+                    # left (or ended) before the mail came: its orders are
+                    # refused on purpose, the answer says why.
+                    continue
                 if verdict == "refused":
                     L.fail("noise-refused", ctx, g, "%r, which is no order, refused: %s" %
                            (line, text), meta["path"])
