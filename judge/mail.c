@@ -20,6 +20,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "../lib/str.h"
 #include "../lib/xalloc.h"
@@ -154,9 +155,26 @@ mail_scan(struct mail *ml)
 	ml->closing_at = i;
 }
 
+/* Does text begin with a unit's or an order's word ("A Lvp H", "Fleet
+ * London holds", "Build A Kiel"), which no name signed begins with? */
+static bool
+order_word_first(const char *text, size_t len)
+{
+	static const char *const words[] = { "a", "f", "army", "fleet", "build", "remove",
+		"waive", "disband" };
+	size_t i, n = 0;
+
+	while (n < len && text[n] != ' ' && text[n] != '\t')
+		n++;
+	for (i = 0; i < sizeof words / sizeof words[0]; i++)
+		if (strlen(words[i]) == n && strncasecmp(text, words[i], n) == 0)
+			return true;
+	return false;
+}
+
 /* Could bl be a name signed under a closing: one to four words of
- * letters and digits, no order's dash or arrow ("Sem", "Jan-Willem de
- * Vries", "Ann (class 3B)")? */
+ * letters and digits, no order's dash or arrow, not beginning with a unit
+ * or an order word ("Sem", "Jan-Willem de Vries", "Ann (class 3B)")? */
 static bool
 name_line(const struct body_line *bl)
 {
@@ -182,7 +200,7 @@ name_line(const struct body_line *bl)
 			words++;
 		in = true;
 	}
-	return words >= 1 && words <= 4;
+	return words >= 1 && words <= 4 && !order_word_first(bl->text, bl->len);
 }
 
 /* The line above i (blanks skipped) when it is a closing that ends with a

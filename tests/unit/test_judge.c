@@ -2392,6 +2392,10 @@ test_endings_hard_cases(void **state)
 	assert_lacks(r, "Ignored");
 	assert_non_null(strstr(r, "> F Edi - Nwg\n  accepted: F edi - nwg\n> England:\n"));
 	assert_state_line(t->g, "order England F edi - nwg");
+	/* An order under a closing is an order still, not a name signed. */
+	r = england_mail(t, "GAME g1 England england-pw\nF Lon - Nth\nThanks,\nA Lvp H\n");
+	assert_lacks(r, "Ignored 2");
+	assert_state_line(t->g, "order England A lvp H");
 	/* A greeting that names a place is read as an order. */
 	r = england_mail(t, "GAME g1 England england-pw\nHere are my orders: F Lon H\n");
 	assert_line(r, "> Here are my orders: F Lon H");
