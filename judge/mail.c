@@ -527,15 +527,20 @@ mail_late_note(struct mail *ml, const char *zone)
 	buf_free(&note);
 }
 
-/* The end of a reply in a running game: the sender's orders and the
- * deadline (the GM: the deadline). */
+/* The end of a reply in a running or paused game: the sender's orders and
+ * the deadline, or that the game is paused (the GM: the deadline). */
 static void
 mail_status(struct mail *ml)
 {
 	const struct ident *id = &ml->id;
 	const char *zone;
 
-	if (ml->refused || id->g == NULL || id->g->status != GAME_ACTIVE)
+	/* A paused game too: a player's orders given while it waits for its
+	 * master are listed, and the reply says it is paused. */
+	if (ml->refused || id->g == NULL ||
+	    (id->g->status != GAME_ACTIVE && id->g->status != GAME_PAUSED))
+		return;
+	if (id->g->status == GAME_PAUSED && (id->gm || id->g->sys->status != NULL))
 		return;
 	if (id->g->sys->status != NULL) {
 		buf_putc(&ml->reply, '\n');
