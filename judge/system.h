@@ -44,7 +44,7 @@ struct turn {
 };
 
 /* Who may give a system's command. */
-enum system_who { SYSTEM_PLAYER = 1, SYSTEM_GM = 2 };
+enum system_who { SYSTEM_PLAYER = COMMAND_PLAYER, SYSTEM_GM = COMMAND_GM };
 
 /* What a system's check of an order given came to (check_order). */
 enum order_check {
