@@ -597,6 +597,35 @@ test_settings(void **state)
 	buf_free(&why);
 }
 
+/* Every setting's key is documented in pouch(1) as an option of pouch
+ * game new ("\-press"), which makes each a SET line: the keys are the
+ * ones an unknown key is told. */
+static void
+test_settings_documented(void **state)
+{
+	struct game_settings s;
+	struct buf why, man;
+	const char *p;
+	char key[64];
+	size_t n;
+
+	(void)state;
+	buf_init(&why, 256);
+	test_read_file("judge/cli/pouch.1", &man);
+	assert_int_equal(set(&s, "?", "", &why), -1);
+	p = strchr(buf_str(&why), '(');
+	assert_non_null(p);
+	for (p++; *p && *p != ')'; p += n + strspn(p + n, ", ")) {
+		n = strcspn(p, ", )");
+		assert_true(n > 0 && n + 3 < sizeof key);
+		snprintf(key, sizeof key, "\\-%.*s ", (int)n, p);
+		if (strstr(buf_str(&man), key) == NULL)
+			fail_msg("the setting %.*s is not in pouch.1", (int)n, p);
+	}
+	buf_free(&man);
+	buf_free(&why);
+}
+
 int
 main(void)
 {
@@ -606,6 +635,7 @@ main(void)
 		cmocka_unit_test(test_old_file),
 		cmocka_unit_test(test_system_state),
 		cmocka_unit_test(test_settings),
+		cmocka_unit_test(test_settings_documented),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
