@@ -7,7 +7,7 @@
  */
 #include "system.h"
 
-const struct system_command *
+const struct command_handler *
 system_command(const struct rule_system *s, enum command cmd, unsigned who)
 {
 	int i;
