@@ -48,6 +48,8 @@ struct mail {
 	int nlines;		/* how many */
 	int ident_at;		/* the index of its first GAME line (-1: none) */
 	int closing_at;		/* its last lines from here on close it (names, thanks) */
+	int above_at;		/* its first quoted mail written under (nlines: none) */
+	int above_close;	/* the lines from here to above_at close what is above it */
 	struct ignored ign;	/* lines that are not orders */
 	struct press pr;	/* the press block being read */
 	struct echo echo;	/* what the reply left out */
@@ -157,6 +159,9 @@ mail_scan(struct mail *ml)
 	for (i = 0; i < ml->nlines && ml->lines[i].kind != LINE_SIGNATURE; i++)
 		;
 	ml->closing_at = i;
+	for (i = 0; i < ml->closing_at && ml->lines[i].kind != LINE_QUOTED_MAIL; i++)
+		;
+	ml->above_at = ml->above_close = i;
 }
 
 /* Does text begin with a unit's or an order's word ("A Lvp H", "Fleet
@@ -236,33 +241,44 @@ closing_above(const struct mail *ml, int i, int end)
 	return -1;
 }
 
-/* The sender identified: the last lines of the message above its end that
- * close it, blank or quoted, a greeting, lines ordering_signature finds
- * no order in, or a name signed under a closing ("Regards,\nSem", even
- * when the name reads as a place or a command) (not in a game that reads
- * its lines itself). */
-static void
-mail_closing(struct mail *ml)
+/* The first of the lines above end that close what is above it: blank or
+ * quoted, a greeting, lines ordering_signature finds no order in, or a
+ * name signed under a closing ("Regards,\nSem", even when the name reads
+ * as a place or a command); end when there are none. */
+static int
+closing_from(const struct mail *ml, int end)
 {
 	const struct game *g = ml->id.g;
 	power_id p = mail_from(ml);
-	int i = ml->closing_at, end = ml->closing_at, k;
+	int i = end, from = end, k;
 
-	if (g->sys->line != NULL)
-		return;
 	while (--i > ml->ident_at) {
 		const struct body_line *bl = &ml->lines[i];
 		if (bl->kind == LINE_BLANK || bl->kind == LINE_QUOTED)
 			continue;
 		if (bl->kind == LINE_TEXT && (ordering_greeting(g, bl->text, bl->len) ||
 		    ordering_signature(g, p, bl->text, bl->len))) {
-			ml->closing_at = i;
+			from = i;
 			continue;
 		}
 		if ((k = closing_above(ml, i, end)) < 0)
 			break;
-		ml->closing_at = i = k;
+		from = i = k;
 	}
+	return from;
+}
+
+/* The sender identified: the lines that close the message above its end,
+ * and above a quoted mail written under (not in a game that reads its
+ * lines itself). */
+static void
+mail_closing(struct mail *ml)
+{
+	if (ml->id.g->sys->line != NULL)
+		return;
+	ml->closing_at = closing_from(ml, ml->closing_at);
+	if (ml->above_at < ml->closing_at && ml->above_at > ml->ident_at)
+		ml->above_close = closing_from(ml, ml->above_at);
 }
 
 /* The GAME line bl: the sender identified, or the message refused. */
@@ -486,6 +502,9 @@ mail_line(struct mail *ml, const struct body_line *bl)
 		if (bl->len > 0)
 			ignored_tail(&ml->ign, bl->text, bl->len);
 		return;
+	case LINE_QUOTED_MAIL:
+		ignored_above(&ml->ign, bl->text, bl->len);
+		return;
 	case LINE_PRESS:
 		press_line(&ml->pr, bl->text, bl->len);
 		return;
@@ -498,7 +517,8 @@ mail_line(struct mail *ml, const struct body_line *bl)
 		break;
 	}
 	if (ml->id.g != NULL && bl->kind == LINE_TEXT &&
-	    (bl - ml->lines >= ml->closing_at || ordering_greeting(ml->id.g, bl->text, bl->len))) {
+	    (bl - ml->lines >= ml->closing_at || (bl - ml->lines >= ml->above_close &&
+	    bl - ml->lines < ml->above_at) || ordering_greeting(ml->id.g, bl->text, bl->len))) {
 		/* "Thanks!", and a name or a school's address at the end */
 		ignored_add(&ml->ign, bl->text, bl->len);
 		return;
@@ -587,6 +607,7 @@ mail_close(struct mail *ml)
 		    g && g->sys->kind ? "commands" : "orders", &ml->reply);
 	buf_free(&ml->ign.quotes);
 	buf_free(&ml->ign.tail_quote);
+	buf_free(&ml->ign.above_quote);
 	mail_status(ml);
 	if (g && !ml->refused && g->seq < ml->seq) {
 		g->seq = ml->seq;
@@ -630,6 +651,7 @@ handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool h
 	buf_init(&ml.reply, OUTBOUND_TEXT_MAX);
 	buf_init(&ml.ign.quotes, 1024);
 	buf_init(&ml.ign.tail_quote, 256);
+	buf_init(&ml.ign.above_quote, 256);
 	press_init(&ml.pr);
 	lines = xcalloc(BODY_MAX_LINES, sizeof *lines);
 	n = body_split(m->text, strlen(m->text), lines, BODY_MAX_LINES);

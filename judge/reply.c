@@ -216,6 +216,13 @@ ignored_add(struct ignored *ig, const char *line, size_t len)
 }
 
 void
+ignored_above(struct ignored *ig, const char *line, size_t len)
+{
+	if (ig->above++ == 0)
+		ignored_quote(line, len, &ig->above_quote);
+}
+
+void
 ignored_tail(struct ignored *ig, const char *line, size_t len)
 {
 	if (ig->tail++ == 0)
@@ -236,9 +243,13 @@ ignored_put(const struct ignored *ig, const char *one, const char *many, struct 
 		buf_printf(out, " and %d more", ig->n - IGNORED_QUOTED);
 	if (ig->n > 0)
 		buf_puts(out, ".\n");
+	if (ig->above > 0)
+		buf_printf(out, "%sRead what you wrote under the mail you quoted; the quoted mail, "
+		    "from %s on (%d line%s), is not read.\n", ig->n > 0 ? "" : "\n",
+		    buf_str(&ig->above_quote), ig->above, ig->above == 1 ? "" : "s");
 	if (ig->tail > 0)
 		buf_printf(out, "%sIgnored the end of your message from %s on (%d line%s): a "
-		    "signature or a quoted mail is not read.\n", ig->n > 0 ? "" : "\n",
+		    "signature or a quoted mail is not read.\n", ig->n > 0 || ig->above > 0 ? "" : "\n",
 		    buf_str(&ig->tail_quote), ig->tail, ig->tail == 1 ? "" : "s");
 }
 

@@ -39,12 +39,16 @@ struct ignored {
 	struct buf quotes;
 	int tail;		/* lines of the end of the message, not blank */
 	struct buf tail_quote;	/* its first line, quoted */
+	int above;		/* lines of a quoted mail written under */
+	struct buf above_quote;	/* its first line, quoted */
 };
 
 /* Count line as ignored (quoting it when among the first few). */
 void ignored_add(struct ignored *ig, const char *line, size_t len);
 /* Count line as a line of the end of the message (quoting the first). */
 void ignored_tail(struct ignored *ig, const char *line, size_t len);
+/* Count line as a line of a quoted mail the sender wrote under. */
+void ignored_above(struct ignored *ig, const char *line, size_t len);
 /* "Ignored 2 lines that are not orders: "hi mr judge…", "Alice"." (one:
  * "an order", many: "orders", or the words of a game of commands), then
  * "Ignored the end of your message from "-- " on (3 lines): ...". */

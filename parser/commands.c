@@ -204,10 +204,21 @@ body_split(const char *text, size_t len, struct body_line *out, int max)
 			signed_off = 1;
 	}
 	/* The end of the mail (a signature, a quoted or forwarded message):
-	 * every line from its start on is the signature. */
+	 * every line from its start on is the signature; but a quoted mail
+	 * the sender wrote under is passed over, and what follows read. */
 	for (i = 0; i < count; i++) {
+		int quoted;
+
 		if (out[i].kind == LINE_SIGNATURE)
 			break;
+		if (out[i].kind == LINE_TEXT &&
+		    (quoted = ending_quoted_mail(&out[i], count - i)) > 0) {
+			for (quoted += i; i < quoted; i++)
+				if (out[i].kind != LINE_BLANK)
+					out[i].kind = LINE_QUOTED_MAIL;
+			i--;
+			continue;
+		}
 		if ((out[i].kind == LINE_TEXT || out[i].kind == LINE_PRESS) &&
 		    ending_starts(&out[i], count - i)) {
 			for (; i < count; i++)

@@ -31,6 +31,8 @@ enum line_kind {
 	LINE_BLANK = 0,
 	LINE_QUOTED,		/* "> ..." : ignored */
 	LINE_SIGNATURE,		/* the end of the mail on (endings.h): ignored */
+	LINE_QUOTED_MAIL,	/* a quoted mail the sender wrote under: its reply
+				   header and quoted lines, passed over */
 	LINE_IDENT,		/* GAME <game> <power|GM> <password> */
 	LINE_COMMAND,
 	LINE_PRESS,		/* text inside a press block */

@@ -250,8 +250,9 @@ header_block(const struct body_line *lines, int n)
 }
 
 /* "On Sat, 28 Nov 2026 at 11:00, pouch judge <judge@example.test> wrote:"
- * in six languages, on one line or wrapped over up to HEADER_LINES. */
-static bool
+ * in six languages, on one line or wrapped over up to HEADER_LINES: the
+ * lines it takes, or 0. */
+static int
 reply_header(const struct body_line *lines, int n)
 {
 	static const char *const verbs[] = { "wrote", "writes", "schreef", "schrieb",
@@ -275,16 +276,16 @@ reply_header(const struct body_line *lines, int n)
 			continue;
 		/* Wrapped: only a header's own first line starts it. */
 		if (i > 0 && !starts_with_any(first, intros))
-			return false;
+			return 0;
 		if (strchr(f, '@') != NULL)
-			return true;
+			return i + 1;
 		for (k = 0; k < len && !is_digit(f[k]); k++)
 			;
 		if (k < len && (starts_with_any(first, intros) ||
 		    strstr(f, " schreef op ") != NULL))
-			return true;
+			return i + 1;
 	}
-	return false;
+	return 0;
 }
 
 bool
@@ -301,7 +302,23 @@ ending_starts(const struct body_line *lines, int n)
 	/* A press message may speak of confidence: no notice ends it. */
 	return dashed_title(f) || forward_intro(f) || app_footer(f, fn) ||
 	    (lines[0].kind != LINE_PRESS && notice(f)) || header_block(lines, n) ||
-	    reply_header(lines, n);
+	    reply_header(lines, n) > 0;
+}
+
+int
+ending_quoted_mail(const struct body_line *lines, int n)
+{
+	int i = reply_header(lines, n), quoted = 0;
+
+	if (i == 0)
+		return 0;
+	for (; i < n && (lines[i].len == 0 || lines[i].kind == LINE_QUOTED); i++)
+		quoted += lines[i].kind == LINE_QUOTED;
+	/* Only quoted lines: nothing written under them, or the rest is
+	 * itself an end (a signature under the quote). */
+	if (quoted == 0 || i == n || ending_starts(&lines[i], n - i))
+		return 0;
+	return i;
 }
 
 bool

@@ -25,6 +25,11 @@
 /* True when the end of the mail starts at lines[0], lines[0..n) being the
  * rest of the body as body_split left it (trimmed). */
 bool ending_starts(const struct body_line *lines, int n);
+/* When lines[0..n) open with a quoted mail (a reply header, "On ...
+ * wrote:", then quoted lines) and the sender wrote under it (a line that
+ * is neither quoted nor the start of an end): the lines the quoted mail
+ * takes, to be passed over; else 0. */
+int ending_quoted_mail(const struct body_line *lines, int n);
 /* True when line[0..len) is a greeting or a closing ("Hi judge!",
  * "Met vriendelijke groet,", "thx, Bram"): it begins with one and holds
  * no arrow. */

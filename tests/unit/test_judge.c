@@ -2430,7 +2430,7 @@ test_endings_hard_cases(void **state)
 #define ENDINGS_GAME "GAME g1 England england-pw\n"
 #define ENDINGS_TRAP "F Edi - Nwg\n"
 
-enum ending_kind { ENDING_CUT, ENDING_CLOSING, ENDING_GREETING, ENDING_INLINE };
+enum ending_kind { ENDING_CUT, ENDING_CLOSING, ENDING_GREETING, ENDING_INLINE, ENDING_UNDER };
 
 /* The lines of text[0..len) that are not blank. */
 static int
@@ -2478,6 +2478,21 @@ ignored_count(const char *text, bool *tail)
 	return n;
 }
 
+/* The lines of the quoted mail the reply says were passed over ("Read
+ * what you wrote under the mail you quoted; ... (3 lines), ..."), or -1. */
+static int
+above_count(const char *text)
+{
+	const char *s = strstr(text, "\nRead what you wrote under the mail you quoted;");
+	const char *c = s ? strstr(s, " line") : NULL;
+
+	if (c == NULL)
+		return -1;
+	while (c > s && c[-1] >= '0' && c[-1] <= '9')
+		c--;
+	return (int)strtol(c, NULL, 10);
+}
+
 /* One case through a fresh judge; NULL when it passed, else what went
  * wrong (a static string). */
 static const char *
@@ -2502,7 +2517,7 @@ ending_case(enum ending_kind kind, const char *text, size_t len, char *why, size
 		buf_append(&body, text, len);
 	if (kind == ENDING_INLINE)
 		buf_puts(&body, "A Lvp - Yor\n");
-	if (kind == ENDING_CUT)
+	if (kind == ENDING_CUT || kind == ENDING_UNDER)
 		buf_puts(&body, ENDINGS_TRAP);
 	mail(t, "alice@england.example", "orders", buf_str(&body), T0 + HOUR);
 	r = t->j.fx.nout == 1 ? t->j.fx.out[0].text : "";
@@ -2510,7 +2525,12 @@ ending_case(enum ending_kind kind, const char *text, size_t len, char *why, size
 	want *= kind == ENDING_GREETING ? 2 : 1;
 	want += kind == ENDING_CUT;
 	got = ignored_count(r, &tail);
-	if (t->j.fx.nout != 1)
+	if (kind == ENDING_UNDER)	/* the quoted mail's lines and the closing's above it */
+		got = above_count(r) < 0 ? -1 : got + above_count(r);
+	if (kind == ENDING_UNDER && t->j.fx.nout == 1 &&
+	    (!has_line(r, "  accepted: F edi - nwg") || t->g->del[power("England")].norders != 3))
+		fail = "the order written under the quoted mail was not read";
+	else if (t->j.fx.nout != 1)
 		fail = "no reply";
 	else if (!has_line(r, "  accepted: F lon - nth") || !has_line(r, "  accepted: A lvp - yor"))
 		fail = "the orders above it were not both accepted";
@@ -2518,7 +2538,7 @@ ending_case(enum ending_kind kind, const char *text, size_t len, char *why, size
 		fail = "a line was refused";
 	else if (strstr(r, "\n  ignored") != NULL)
 		fail = "a line was answered as ignored on its own";
-	else if (t->g->del[power("England")].norders != 2 ||
+	else if (t->g->del[power("England")].norders != 2 + (kind == ENDING_UNDER) ||
 	    !has_line(state, "order England F lon - nth") ||
 	    !has_line(state, "order England A lvp - yor"))
 		fail = "England's orders are not the two above it";
@@ -2560,6 +2580,10 @@ ending_file(const char *name, int *cases, int *failed)
 			e = end;
 		if ((last || head) && start) {
 			const char *f = ending_case(kind, start, (size_t)(p - start), why, sizeof why);
+			/* A quoted mail with nothing under it ends the mail. */
+			if (f == NULL && kind == ENDING_UNDER)
+				f = ending_case(ENDING_CLOSING, start, (size_t)(p - start), why,
+				    sizeof why);
 			n++;
 			if (f) {
 				if (bad++ < 50)
@@ -2578,7 +2602,8 @@ ending_file(const char *name, int *cases, int *failed)
 			kinded = true;
 			kind = strncmp(k, "cut", 3) == 0 ? ENDING_CUT :
 			    strncmp(k, "greeting", 8) == 0 ? ENDING_GREETING :
-			    strncmp(k, "inline", 6) == 0 ? ENDING_INLINE : ENDING_CLOSING;
+			    strncmp(k, "inline", 6) == 0 ? ENDING_INLINE :
+			    strncmp(k, "under", 5) == 0 ? ENDING_UNDER : ENDING_CLOSING;
 		} else if (start && p[0] == '#') {
 			fail_msg("%s: a comment inside a case", name);
 		}
