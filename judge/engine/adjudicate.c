@@ -34,7 +34,7 @@
 #include <string.h>
 
 #include "../../lib/str.h"
-#include "realpolitik.h"
+#include "realpolitik_rules.h"
 
 enum { K_HOLD = 0, K_MOVE, K_SUPPORT, K_CONVOY };
 

@@ -34,7 +34,7 @@ enum phase_type { PHASE_MOVEMENT = 0, PHASE_RETREAT = 1, PHASE_ADJUSTMENT = 2 };
  * with this bit set in its type (type is then UNIT_ARMY | UNIT_ABOARD).
  * It rides the fleet of its power in that province (with several, the
  * k-th army on board rides the k-th fleet in board order: see
- * judge/engine/realpolitik.h). Only a Realpolitik board has it.
+ * judge/engine/realpolitik_rules.h). Only a Realpolitik board has it.
  */
 #define UNIT_ABOARD 0x80u
 

@@ -113,7 +113,7 @@ enum reason {
 	/* variant rules (MUNA, judge/engine/muna_rules.h) */
 	R_NOT_ELIMINATED,	/* insurrection or revival for a power still in the game */
 	R_FEW_CENTRES,		/* revival order naming fewer than three home centres */
-	/* Realpolitik (judge/engine/realpolitik.h) */
+	/* Realpolitik (judge/engine/realpolitik_rules.h) */
 	R_ABOARD,		/* an army on board a fleet may only land or stay on board */
 	R_NOT_ABOARD,		/* landing: the army is not on board a fleet */
 	R_NO_FLEET,		/* embarking: no fleet of its power there to take it, or the

@@ -53,7 +53,7 @@ struct rules {
 	bool insurrection;		/* variant option (MUNA): insurrection and revival
 					   orders are carried out (judge/engine/muna_rules.h) */
 	bool realpolitik;		/* variant option: stacks, embarking and landing, no
-					   convoys (judge/engine/realpolitik.h) */
+					   convoys (judge/engine/realpolitik_rules.h) */
 };
 
 /* Fill r with the choices of edition e. */

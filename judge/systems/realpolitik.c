@@ -1,7 +1,7 @@
 /*
  * realpolitik.c — Calhamer's Realpolitik (1958) as a rule system, the
  * rules and every choice in judge/systems/REALPOLITIK.md. Movement is the
- * engine's (judge/engine/realpolitik.c, behind the variant's option); this
+ * engine's (judge/engine/realpolitik_rules.c, behind the variant's option); this
  * module carries out what a turn adds to it:
  *
  * - occupation on the even move: when the Fall move and its retreats are
@@ -31,7 +31,7 @@
 #include "../../lib/scan.h"
 #include "../../lib/str.h"
 #include "../../lib/xalloc.h"
-#include "../engine/realpolitik.h"
+#include "../engine/realpolitik_rules.h"
 #include "../engine/report.h"
 #include "standard.h"
 

@@ -1,7 +1,7 @@
 /*
  * test_realpolitik.c — the Realpolitik variant file (a variant naming the
  * standard geography, capitals and naval bases), the board's army on
- * board, and the adjudicator's switch (judge/engine/realpolitik.h). The
+ * board, and the adjudicator's switch (judge/engine/realpolitik_rules.h). The
  * rules themselves are tested by tests/data/datc/realpolitik.txt.
  */
 #include "../support/testutil.h"
@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "../../judge/engine/adjudicate.h"
-#include "../../judge/engine/realpolitik.h"
+#include "../../judge/engine/realpolitik_rules.h"
 #include "../../maps/variant.h"
 #include "../../parser/orders.h"
 

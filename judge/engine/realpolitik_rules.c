@@ -1,6 +1,6 @@
 /*
- * realpolitik.c — Realpolitik movement: stacks, embarking, landing
- * (realpolitik.h; the rules: judge/systems/REALPOLITIK.md).
+ * realpolitik_rules.c — Realpolitik movement: stacks, embarking, landing
+ * (realpolitik_rules.h; the rules: judge/systems/REALPOLITIK.md).
  *
  * Three steps, as the standard adjudicator: orders are matched to units
  * and checked; the decisions are taken; the position after the phase is
@@ -9,7 +9,7 @@
  * everything still possible; a move is decided when its attack's lo beats
  * every opposing hi, or its hi cannot beat some opposing lo.
  */
-#include "realpolitik.h"
+#include "realpolitik_rules.h"
 
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /*
- * realpolitik.h — movement under Calhamer's Realpolitik rules (the rule
+ * realpolitik_rules.h — movement under Calhamer's Realpolitik rules (the rule
  * option "realpolitik"; the rules and choices: judge/systems/REALPOLITIK.md).
  *
  * adj_resolve() comes here for a movement phase when rules->realpolitik is
@@ -33,8 +33,8 @@
  * decisions are taken, until every one is decided; a cycle of moves that
  * only wait for one another is circular movement and all of them succeed.
  */
-#ifndef POUCH_REALPOLITIK_H
-#define POUCH_REALPOLITIK_H
+#ifndef POUCH_REALPOLITIK_RULES_H
+#define POUCH_REALPOLITIK_RULES_H
 
 #include "../../lib/buf.h"
 #include "adjudicate.h"
