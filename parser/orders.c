@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include "../lib/str.h"
+#include "../judge/engine/resolver.h"
 
 #define MAXTOK 48	/* tokens in one order */
 #define TOKLEN 32	/* a longer word is not a name */
@@ -1086,7 +1087,7 @@ parse_move_rest(struct gp *g, struct reading *rd)
 static int
 parse_embark(struct gp *g, struct reading *rd)
 {
-	if (!option_on(g, "realpolitik"))
+	if (!(map_caps(g->c->m) & RULES_BOARDING))
 		return gfail(g, "armies go on board fleets only in Realpolitik; here a fleet "
 		    "convoys them: \"F Nth C A Lon - Nwy\"");
 	if (kw_at(g, 0) == KW_FOLLOW)
@@ -1108,7 +1109,7 @@ parse_embark(struct gp *g, struct reading *rd)
 static int
 parse_land(struct gp *g, struct reading *rd)
 {
-	if (!option_on(g, "realpolitik"))
+	if (!(map_caps(g->c->m) & RULES_BOARDING))
 		return gfail(g, "armies land from fleets only in Realpolitik");
 	while (kw_at(g, 0) == KW_MOVE)
 		g->i++;		/* "goes ashore" */

@@ -34,7 +34,7 @@
 #include <string.h>
 
 #include "../../lib/str.h"
-#include "realpolitik_rules.h"
+#include "resolver.h"
 
 enum { K_HOLD = 0, K_MOVE, K_SUPPORT, K_CONVOY };
 
@@ -1309,8 +1309,8 @@ adj_build_sites(const struct map *m, const struct rules *r, const struct board *
 {
 	int i, n = 0;
 
-	if (r->realpolitik)
-		return rp_build_sites(m, b, NULL, p, UNIT_ARMY) + rp_build_sites(m, b, NULL, p, UNIT_FLEET);
+	if (r->resolver != NULL && r->resolver->build_sites != NULL)
+		return r->resolver->build_sites(m, b, NULL, p);
 	for (i = 0; i < m->nprovs; i++)
 		n += can_build_in(m, r, b, p, (prov_id)i);
 	return n;
@@ -1430,10 +1430,10 @@ civil_disorder(const struct map *m, const struct rules *r, struct board *a, powe
 }
 
 /* May the unit of build order o be raised: where a power raises units
- * (Realpolitik's capitals and naval bases by rp_can_build on b, seat its
- * capitals now or NULL for the map's; else its home centres, or any
- * centre with build_anywhere), the province its own and empty on a, not
- * built in already (built[])? R_OK or why not. */
+ * (by the system's resolver on b when it says where, seat its capitals
+ * now or NULL for the map's; else its home centres, or any centre with
+ * build_anywhere), the province its own and empty on a, not built in
+ * already (built[])? R_OK or why not. */
 static enum reason
 build_place(const struct map *m, const struct rules *r, const struct board *b,
     const struct board *a, const power_id *seat, const uint8_t *built, const struct order *o)
@@ -1443,10 +1443,9 @@ build_place(const struct map *m, const struct rules *r, const struct board *b,
 
 	if (pw == POWER_NONE)
 		return R_NOT_HOME;
-	if (r->realpolitik)
+	if (r->resolver != NULL && r->resolver->can_build != NULL)
 		return o->type != UNIT_ARMY && o->type != UNIT_FLEET ? R_BAD_TERRAIN :
-		    rp_can_build(m, b, o->type == UNIT_ARMY ? seat : NULL, pw, (enum unit_type)o->type,
-		    pr);
+		    r->resolver->can_build(m, b, seat, pw, (enum unit_type)o->type, pr);
 	if (!m->provs[pr].supply || (!r->build_anywhere && m->provs[pr].home != pw))
 		return R_NOT_HOME;
 	if (a->owner[pr] != pw)
@@ -1599,6 +1598,14 @@ void
 adj_resolve(const struct map *m, const struct rules *r, const struct board *b,
     const struct order *orders, int norders, struct phase_result *res, struct buf *trace)
 {
+	adj_resolve_at(m, r, b, NULL, orders, norders, res, trace);
+}
+
+void
+adj_resolve_at(const struct map *m, const struct rules *r, const struct board *b,
+    const power_id *seat, const struct order *orders, int norders, struct phase_result *res,
+    struct buf *trace)
+{
 	if (norders > ADJ_MAX_ORDERS)
 		norders = ADJ_MAX_ORDERS;
 	res->norders = norders;
@@ -1606,8 +1613,8 @@ adj_resolve(const struct map *m, const struct rules *r, const struct board *b,
 	res->nremoved = 0;
 	switch (b->phase) {
 	case PHASE_MOVEMENT:
-		if (r->realpolitik)
-			rp_resolve_movement(m, r, b, orders, norders, res, trace);
+		if (r->resolver != NULL && r->resolver->movement != NULL)
+			r->resolver->movement(m, r, b, seat, orders, norders, res, trace);
 		else
 			resolve_movement(m, r, b, orders, norders, res, trace);
 		break;
@@ -1615,19 +1622,9 @@ adj_resolve(const struct map *m, const struct rules *r, const struct board *b,
 		resolve_retreats(m, r, b, orders, norders, res);
 		break;
 	default:
-		resolve_adjustments(m, r, b, NULL, orders, norders, res);
+		resolve_adjustments(m, r, b, seat, orders, norders, res);
 		break;
 	}
-}
-
-void
-adj_resolve_supply(const struct map *m, const struct rules *r, const struct board *b,
-    const power_id *seat, const struct order *orders, int norders, struct phase_result *res)
-{
-	if (norders > ADJ_MAX_ORDERS)
-		norders = ADJ_MAX_ORDERS;
-	res->norders = norders;
-	resolve_adjustments(m, r, b, seat, orders, norders, res);
 }
 
 static bool

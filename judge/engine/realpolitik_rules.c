@@ -32,6 +32,7 @@ enum rk {
 struct rp {
 	const struct map *m;
 	const struct board *b;
+	const power_id *seat;			/* the capitals now, or NULL: the map's */
 	int n;
 	uint8_t kind[BOARD_MAX_UNITS];
 	uint8_t st[BOARD_MAX_UNITS];		/* move or support decision */
@@ -122,13 +123,14 @@ pair_cargo(struct rp *w)
 }
 
 static void
-rp_init(struct rp *w, const struct map *m, const struct board *b)
+rp_init(struct rp *w, const struct map *m, const struct board *b, const power_id *seat)
 {
 	int u, last[MAP_MAX_PROVS];
 
 	memset(w, 0, sizeof *w);
 	w->m = m;
 	w->b = b;
+	w->seat = seat;
 	w->n = b->nunits;
 	for (u = 0; u < m->nprovs; u++) {
 		w->first[u] = NONE;
@@ -467,7 +469,9 @@ may_join(const struct rp *w, int u, int v)
 		return true;	/* the fleet the army waits for */
 	if (t != utype(w, v))
 		return false;	/* an army and a fleet do not share a province */
-	return t == UNIT_ARMY ? d->capital == a : d->naval_base == a;
+	if (t == UNIT_ARMY)
+		return (w->seat != NULL ? w->seat[w->prov[v]] : d->capital) == a;
+	return d->naval_base == a;
 }
 
 /* What holds destination d against u, not counting units moving head to
@@ -924,12 +928,13 @@ write_result(const struct rp *w, struct phase_result *res, struct buf *trace)
 
 void
 rp_resolve_movement(const struct map *m, const struct rules *r, const struct board *b,
-    const struct order *orders, int norders, struct phase_result *res, struct buf *trace)
+    const power_id *seat, const struct order *orders, int norders, struct phase_result *res,
+    struct buf *trace)
 {
 	struct rp w;
 
 	(void)r;
-	rp_init(&w, m, b);
+	rp_init(&w, m, b, seat);
 	check_all(&w, orders, norders, res);
 	decide_all(&w);
 	write_result(&w, res, trace);
@@ -1022,3 +1027,29 @@ rp_occupy(const struct map *m, const struct board *start, struct board *end)
 	}
 	return n;
 }
+
+/* ------------------------------------------------------------- resolver -- */
+
+/* A unit raised where the capitals stand now (armies; a naval base does
+ * not move). */
+static enum reason
+can_build_now(const struct map *m, const struct board *b, const power_id *seat, power_id p,
+    enum unit_type t, prov_id q)
+{
+	return rp_can_build(m, b, t == UNIT_ARMY ? seat : NULL, p, t, q);
+}
+
+/* Armies where the capitals stand now, and fleets. */
+static int
+build_sites_now(const struct map *m, const struct board *b, const power_id *seat, power_id p)
+{
+	return rp_build_sites(m, b, seat, p, UNIT_ARMY) + rp_build_sites(m, b, NULL, p, UNIT_FLEET);
+}
+
+const struct resolver realpolitik_resolver = {
+	.system = "realpolitik",
+	.caps = RULES_STACKS | RULES_BOARDING,
+	.movement = rp_resolve_movement,
+	.can_build = can_build_now,
+	.build_sites = build_sites_now,
+};

@@ -353,16 +353,18 @@ relinquish(struct game *g, struct board *b, struct buf *out)
 
 /* ----------------------------------------------------------------- supply -- */
 
-/* The Winter b settled by the engine with the orders, the capitals where
- * they stand now, into res. */
+/* The phase b of g resolved by the engine with the orders, the capitals
+ * where they stand now, into res: the movement with Realpolitik's
+ * resolver (an army stacks in a capital moved to, not in one lost), the
+ * Winter by its supply rules. */
 static void
-resolve_supply(const struct game *g, const struct board *b, const struct order *orders,
+rp_resolve(const struct game *g, const struct board *b, const struct order *orders,
     int norders, struct phase_result *res)
 {
 	power_id seat[MAP_MAX_PROVS];
 
 	army_seats(g, seat);
-	adj_resolve_supply(g->map, &g->rules, b, seat, orders, norders, res);
+	adj_resolve_at(g->map, &g->rules, b, seat, orders, norders, res, NULL);
 }
 
 /* Why power p may not raise the unit of build order o now (R_OK when it
@@ -375,7 +377,7 @@ build_check(const struct game *g, power_id p, const struct order *o)
 	enum reason why;
 
 	own.power = p;
-	resolve_supply(g, &g->board, &own, 1, res);
+	rp_resolve(g, &g->board, &own, 1, res);
 	why = (enum reason)res->reason[0];
 	free(res);
 	return why;
@@ -438,7 +440,7 @@ check_move(const struct game *g, const struct order *o, struct buf *reply)
 	struct phase_result *res = xmalloc(sizeof *res);
 	enum reason why;
 
-	rp_resolve_movement(g->map, &g->rules, &g->board, o, 1, res, NULL);
+	rp_resolve(g, &g->board, o, 1, res);
 	why = (enum reason)res->reason[0];
 	free(res);
 	if (why < R_NO_UNIT)
@@ -459,7 +461,7 @@ rp_check_order(const struct game *g, power_id p, const struct order *o, struct b
 	enum reason why;
 	int due;
 
-	if (g->board.phase == PHASE_MOVEMENT && g->rules.realpolitik &&
+	if (g->board.phase == PHASE_MOVEMENT && g->rules.resolver == &realpolitik_resolver &&
 	    o->kind != ORDER_REVIVE && o->kind != ORDER_INSURRECTION)
 		return check_move(g, o, reply);
 	if (g->board.phase != PHASE_ADJUSTMENT)
@@ -485,14 +487,6 @@ rp_check_order(const struct game *g, power_id p, const struct order *o, struct b
 		refuse_build(g, p, o, why, reply);
 	buf_putc(reply, '\n');
 	return -1;
-}
-
-/* The Winter by the Realpolitik supply rules: the engine's, with the
- * capitals where they stand now (moved by this system). */
-static void
-settle_adjustments(struct turn *t)
-{
-	resolve_supply(t->g, t->before, t->orders, t->norders, t->res);
 }
 
 /* "Germany: 1 build not used." for a power that raised fewer units than
@@ -582,8 +576,6 @@ rp_turn(struct turn *t)
 	struct buf news;
 	bool fall_over;
 
-	if (t->before->phase == PHASE_ADJUSTMENT)
-		settle_adjustments(t);
 	t->next = t->res->after;
 	fall_over = next_phase(t, s);
 	buf_init(&news, 1024);
@@ -990,6 +982,7 @@ const struct rule_system realpolitik_system = {
 	.name = "realpolitik",
 	.called = "Realpolitik game",
 	.rules = "Calhamer's rules",
+	.resolve = rp_resolve,
 	.turn = rp_turn,
 	.ended = rp_ended,
 	.fields = &rp_table,
