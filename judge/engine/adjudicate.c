@@ -911,56 +911,81 @@ addressed_unit(struct ws *w, const struct order *o, enum reason *why)
 	return u;
 }
 
-static void
-check_all(struct ws *w, const struct order *orders, int n, struct phase_result *res)
+void
+adj_check_orders(void *w, const struct order *orders, int n, int16_t *ord,
+    struct phase_result *res, int (*addressed)(void *w, const struct order *o, enum reason *why),
+    enum reason (*check)(void *w, int u, const struct order *o))
 {
 	int i, u;
 
 	for (i = 0; i < n; i++) {
-		const struct order *o = &orders[i];
 		enum reason why = R_OK;
-		uint8_t save_kind;
 
 		res->order_unit[i] = NONE;
-		if (o->kind == ORDER_REVIVE) {
-			res->reason[i] = (uint8_t)revival_reason(w->m, w->r, w->b, o);
-			continue;
-		}
-		if (!movement_kind(w->r, o)) {
-			res->reason[i] = R_WRONG_PHASE;
-			continue;
-		}
-		u = addressed_unit(w, o, &why);
+		u = addressed(w, &orders[i], &why);
 		if (u == NONE) {
 			res->reason[i] = (uint8_t)why;
 			continue;
 		}
 		res->order_unit[i] = (int16_t)u;
-		/* Check into the unit's slots, restoring them when illegal. */
-		save_kind = w->kind[u];
-		{
-			uint8_t cm = w->cmode[u], via = w->via[u];
-			loc_id d = w->dest[u];
-			prov_id dp = w->destp[u];
-			int16_t t = w->target[u];
-
-			why = check_order(w, u, o);
-			if (why != R_OK) {
-				w->kind[u] = save_kind;
-				w->cmode[u] = cm;
-				w->via[u] = via;
-				w->dest[u] = d;
-				w->destp[u] = dp;
-				w->target[u] = t;
-				res->reason[i] = (uint8_t)why;
-				continue;
-			}
+		why = check(w, u, &orders[i]);
+		if (why != R_OK) {
+			res->reason[i] = (uint8_t)why;
+			continue;
 		}
-		if (w->ord[u] != NONE)
-			res->reason[w->ord[u]] = R_REPLACED;
-		w->ord[u] = (int16_t)i;
+		if (ord[u] != NONE)
+			res->reason[ord[u]] = R_REPLACED;
+		ord[u] = (int16_t)i;
 		res->reason[i] = R_NONE;
 	}
+}
+
+/* The unit a movement order addresses (adj_check_orders), or NONE with
+ * why: a revival is settled here, an order of another phase refused. */
+static int
+movement_unit(void *wp, const struct order *o, enum reason *why)
+{
+	struct ws *w = wp;
+
+	if (o->kind == ORDER_REVIVE) {
+		*why = revival_reason(w->m, w->r, w->b, o);
+		return NONE;
+	}
+	if (!movement_kind(w->r, o)) {
+		*why = R_WRONG_PHASE;
+		return NONE;
+	}
+	return addressed_unit(w, o, why);
+}
+
+/* Check o into unit u's slots, restoring them when it is illegal. */
+static enum reason
+check_kept(void *wp, int u, const struct order *o)
+{
+	struct ws *w = wp;
+	uint8_t kind = w->kind[u], cm = w->cmode[u], via = w->via[u];
+	loc_id d = w->dest[u];
+	prov_id dp = w->destp[u];
+	int16_t t = w->target[u];
+	enum reason why = check_order(w, u, o);
+
+	if (why != R_OK) {
+		w->kind[u] = kind;
+		w->cmode[u] = cm;
+		w->via[u] = via;
+		w->dest[u] = d;
+		w->destp[u] = dp;
+		w->target[u] = t;
+	}
+	return why;
+}
+
+static void
+check_all(struct ws *w, const struct order *orders, int n, struct phase_result *res)
+{
+	int u;
+
+	adj_check_orders(w, orders, n, w->ord, res, movement_unit, check_kept);
 	/* Link moves to their destinations, supports and convoys to their units. */
 	for (u = w->n - 1; u >= 0; u--) {
 		switch (w->kind[u]) {

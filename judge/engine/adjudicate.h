@@ -99,6 +99,18 @@ int adj_retreat_options(const struct map *m, const struct board *b, const struct
 enum reason adj_fleet_dest(const struct map *m, loc_id from, loc_id to, loc_id *out);
 
 /*
+ * The checking step of a movement resolver, over its working state w: each
+ * order matched to its unit (addressed: the unit, or -1 with the reason),
+ * checked into the unit's slots (check: R_OK, or why not with the slots
+ * left as they were), a later legal order to a unit replacing an earlier
+ * one (ord[u]: the order unit u carries out, -1 for none). Sets each
+ * order's unit and reason in res (R_NONE: legal, to be decided).
+ */
+void adj_check_orders(void *w, const struct order *orders, int n, int16_t *ord,
+    struct phase_result *res, int (*addressed)(void *w, const struct order *o, enum reason *why),
+    enum reason (*check)(void *w, int u, const struct order *o));
+
+/*
  * Resolve the phase b as adj_resolve does, with the capitals where a rule
  * system has moved them: seat, indexed by province, the power whose
  * capital the province is now (NULL: the map's). Only a system's own

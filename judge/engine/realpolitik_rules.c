@@ -349,50 +349,43 @@ reset_unit(struct rp *w, int u)
 	w->ttype[u] = UNIT_NONE;
 }
 
+/* The unit o addresses, for adj_check_orders. */
+static int
+addressed_unit(void *w, const struct order *o, enum reason *why)
+{
+	return addressed(w, o, why);
+}
+
+/* Check o into unit u's slots (reset first), restoring them when it is
+ * illegal. */
+static enum reason
+check_kept(void *wp, int u, const struct order *o)
+{
+	struct rp *w = wp;
+	uint8_t kind = w->kind[u], ttype = w->ttype[u];
+	int16_t ride = w->ride[u];
+	loc_id dest = w->dest[u];
+	prov_id destp = w->destp[u], tprov = w->tprov[u];
+	enum reason why;
+
+	reset_unit(w, u);
+	why = check_order(w, u, o);
+	if (why != R_OK) {
+		w->kind[u] = kind;
+		w->ride[u] = ride;
+		w->dest[u] = dest;
+		w->destp[u] = destp;
+		w->tprov[u] = tprov;
+		w->ttype[u] = ttype;
+	}
+	return why;
+}
+
+/* Each order checked and given to its unit (adj_check_orders). */
 static void
 check_all(struct rp *w, const struct order *orders, int n, struct phase_result *res)
 {
-	int i, u;
-
-	for (i = 0; i < n; i++) {
-		const struct order *o = &orders[i];
-		enum reason why;
-		uint8_t kind;
-		int16_t ride;
-		loc_id dest;
-		prov_id destp, tprov;
-		uint8_t ttype;
-
-		res->order_unit[i] = NONE;
-		u = addressed(w, o, &why);
-		if (u == NONE) {
-			res->reason[i] = (uint8_t)why;
-			continue;
-		}
-		res->order_unit[i] = (int16_t)u;
-		kind = w->kind[u];
-		ride = w->ride[u];
-		dest = w->dest[u];
-		destp = w->destp[u];
-		tprov = w->tprov[u];
-		ttype = w->ttype[u];
-		reset_unit(w, u);
-		why = check_order(w, u, o);
-		if (why != R_OK) {
-			w->kind[u] = kind;
-			w->ride[u] = ride;
-			w->dest[u] = dest;
-			w->destp[u] = destp;
-			w->tprov[u] = tprov;
-			w->ttype[u] = ttype;
-			res->reason[i] = (uint8_t)why;
-			continue;
-		}
-		if (w->ord[u] != NONE)
-			res->reason[w->ord[u]] = R_REPLACED;
-		w->ord[u] = (int16_t)i;
-		res->reason[i] = R_NONE;
-	}
+	adj_check_orders(w, orders, n, w->ord, res, addressed_unit, check_kept);
 }
 
 /* ---------------------------------------------------------- strengths -- */

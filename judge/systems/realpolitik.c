@@ -489,27 +489,6 @@ rp_check_order(const struct game *g, power_id p, const struct order *o, struct b
 	return -1;
 }
 
-/* "Germany: 1 build not used." for a power that raised fewer units than
- * it could (the rest is lost). */
-static void
-report_unused(const struct turn *t)
-{
-	const struct map *m = t->g->map;
-	int p, i;
-
-	for (p = 0; p < m->npowers; p++) {
-		int due = raisable(t->g, t->before, (power_id)p), used = 0;
-		if (due == 0)
-			continue;
-		for (i = 0; i < t->res->norders; i++)
-			used += t->orders[i].power == p && t->res->reason[i] == R_OK &&
-			    (t->orders[i].kind == ORDER_BUILD || t->orders[i].kind == ORDER_WAIVE);
-		if (used < due)
-			buf_printf(t->report, "%s: %d build%s not used.\n", m->powers[p].name,
-			    due - used, due - used == 1 ? "" : "s");
-	}
-}
-
 /* What power p must do in the Winter on b, in a few words, into out. */
 static const char *
 adjustment_words(const struct game *g, const struct board *b, power_id p, char *out,
@@ -585,7 +564,7 @@ rp_turn(struct turn *t)
 		after_fall(t->g, t->before, &t->next);
 	report_results(t->g->map, t->before, t->orders, t->res, t->report);
 	if (t->before->phase == PHASE_ADJUSTMENT)
-		report_unused(t);
+		standard_report_unused(t, raisable);
 	if (news.len > 0)
 		buf_printf(t->report, "\n%s", buf_str(&news));
 	buf_free(&news);
