@@ -220,8 +220,7 @@ build_sites(const struct game *g, const struct board *b, power_id p)
 	power_id seat[MAP_MAX_PROVS];
 
 	army_seats(g, seat);
-	return rp_build_sites(g->map, b, seat, p, UNIT_ARMY) +
-	    rp_build_sites(g->map, b, NULL, p, UNIT_FLEET);
+	return realpolitik_resolver.build_sites(g->map, b, seat, p);
 }
 
 /* How many units power p may raise on b: all its builds due when it has a
@@ -253,7 +252,7 @@ example_site(const struct game *g, power_id p, bool fresh, char *example, size_t
 		for (q = m->nprovs - 1; q >= 0; q--) {
 			const struct province *pr = &m->provs[q];
 			loc_id l = t == UNIT_ARMY ? pr->loc : map_default_loc(m, (prov_id)q, UNIT_FLEET);
-			if (rp_can_build(m, &g->board, t == UNIT_ARMY ? seat : NULL, p, (enum unit_type)t,
+			if (realpolitik_resolver.can_build(m, &g->board, seat, p, (enum unit_type)t,
 			    (prov_id)q) != R_OK || (fresh && game_ordered_in(g, p, (prov_id)q)))
 				continue;
 			if (l == LOC_NONE && pr->ncoasts > 0)

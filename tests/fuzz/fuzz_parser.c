@@ -25,6 +25,7 @@
 
 #include "../../judge/engine/board.h"
 #include "../../judge/engine/map.h"
+#include "../../lib/str.h"
 #include "../../maps/variant.h"
 #include "../../parser/names.h"
 #include "../../parser/orders.h"
