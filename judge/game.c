@@ -13,6 +13,7 @@
 #include "../lib/tz.h"
 #include "../parser/orders.h"
 #include "engine/adjudicate.h"
+#include "engine/resolver.h"
 #include "system.h"
 
 static const char *const day_names[7] = { "sun", "mon", "tue", "wed", "thu", "fri", "sat" };
@@ -261,7 +262,7 @@ game_set_rules(struct game *g)
 	rules_init(&g->rules, g->set.edition);
 	g->rules.build_anywhere = map_option_on(g->map, "build-anywhere");
 	g->rules.insurrection = map_option_on(g->map, "insurrection");
-	g->rules.realpolitik = map_option_on(g->map, "realpolitik");
+	g->rules.resolver = resolver_for(g->map);
 }
 
 bool
@@ -472,7 +473,7 @@ game_orders_complete(const struct game *g, power_id p)
 	}
 }
 
-/* Realpolitik: how many units of o's type stand in o's province (in a
+/* Units that stack: how many units of o's type stand in o's province (in a
  * retreat phase: are dislodged from it). */
 static int
 stack_units(const struct game *g, const struct order *o)
@@ -493,7 +494,7 @@ stack_units(const struct game *g, const struct order *o)
 	return n;
 }
 
-/* Orders to a stack (Realpolitik) go to its units in turn: the order
+/* Orders to a stack (RULES_STACKS) go to its units in turn: the order
  * that o replaces (the last one to a unit of its type there when every
  * such unit has one), or -1 when o is added. */
 static int
@@ -512,7 +513,7 @@ stack_slot(const struct game *g, const struct delegation *d, const struct order 
 	return n >= stack_units(g, o) ? last : -1;
 }
 
-/* Builds stack in Realpolitik: a build of p for a province it has a
+/* Builds stack where units do (RULES_STACKS): a build of p for a province it has a
  * build for already raises another unit there while p has builds due not
  * yet ordered (each build or waiver uses one); when it has none, the
  * build replaces the last one there. The order o replaces, or -1 when o
@@ -537,7 +538,7 @@ build_slot(const struct game *g, power_id p, const struct order *o)
 int
 game_stack_replaces(const struct game *g, power_id p, const struct order *o, int *units)
 {
-	if (!g->rules.realpolitik || o->kind == ORDER_WAIVE || o->kind == ORDER_REVIVE ||
+	if (!(map_caps(g->map) & RULES_STACKS) || o->kind == ORDER_WAIVE || o->kind == ORDER_REVIVE ||
 	    o->loc == LOC_NONE)
 		return -1;
 	*units = 0;
@@ -561,7 +562,8 @@ game_set_order(struct game *g, power_id p, const struct order *o)
 				d->orders[k] = *o;
 				return 0;
 			}
-	} else if (o->kind != ORDER_WAIVE && o->loc != LOC_NONE && g->rules.realpolitik) {
+	} else if (o->kind != ORDER_WAIVE && o->loc != LOC_NONE &&
+	    (map_caps(g->map) & RULES_STACKS)) {
 		k = o->kind == ORDER_BUILD ? build_slot(g, p, o) : stack_slot(g, d, o);
 		if (k >= 0) {
 			d->orders[k] = *o;
@@ -1574,7 +1576,7 @@ game_adjustments_allowed(const struct game *g, power_id p)
 }
 
 /* Would game_set_order put o, an adjustment of p, in place of an order p
- * has (a build or removal in the same province; in Realpolitik, as
+ * has (a build or removal in the same province; where units stack, as
  * build_slot and stack_slot say)? */
 static bool
 adjustment_replaces(const struct game *g, power_id p, const struct order *o)
@@ -1585,7 +1587,7 @@ adjustment_replaces(const struct game *g, power_id p, const struct order *o)
 
 	if (o->kind == ORDER_WAIVE || o->loc == LOC_NONE)
 		return false;
-	if (g->rules.realpolitik)
+	if (map_caps(g->map) & RULES_STACKS)
 		return (o->kind == ORDER_BUILD ? build_slot(g, p, o) : stack_slot(g, d, o)) >= 0;
 	for (k = 0; k < d->norders; k++)
 		if (d->orders[k].kind != ORDER_WAIVE && d->orders[k].loc != LOC_NONE &&
@@ -1613,7 +1615,7 @@ game_adjustment_extra(const struct game *g, power_id p, const struct order *o)
 const struct board *
 game_parse_board(const struct game *g, struct board *plain)
 {
-	if (!g->rules.realpolitik)
+	if (!(map_caps(g->map) & RULES_BOARDING))
 		return &g->board;
 	*plain = g->board;
 	board_plain(plain);

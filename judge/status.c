@@ -12,6 +12,7 @@
 #include "../lib/tz.h"
 #include "engine/muna_rules.h"
 #include "engine/report.h"
+#include "engine/resolver.h"
 
 void
 status_deadline_line(const struct judge *j, const struct game *g, const char *zone, time_t now,
@@ -178,7 +179,7 @@ listed_unit(const struct board *b, int i)
 }
 
 /* The order of d that the i-th unit of g's phase carries out: the first
- * for its province; in a Realpolitik stack, the n-th for a unit of its
+ * for its province; in a stack (RULES_STACKS), the n-th for a unit of its
  * type there, n the units of that type listed before it. d->norders when
  * none. */
 static int
@@ -188,16 +189,17 @@ unit_order(const struct game *g, const struct delegation *d, int i)
 	const struct unit *u = listed_unit(&g->board, i);
 	prov_id pr = m->locs[u->loc].prov;
 	unsigned type = u->type & ~UNIT_ABOARD;
+	bool stacks = map_caps(m) & RULES_STACKS;
 	int nth = 0, j, k;
 
-	for (j = 0; g->rules.realpolitik && j < i; j++) {
+	for (j = 0; stacks && j < i; j++) {
 		const struct unit *v = listed_unit(&g->board, j);
 		nth += v->power == u->power && m->locs[v->loc].prov == pr &&
 		    (v->type & ~UNIT_ABOARD) == type;
 	}
 	for (k = 0; k < d->norders; k++)
 		if (m->locs[d->orders[k].loc].prov == pr &&
-		    (!g->rules.realpolitik || (d->orders[k].type == type && nth-- == 0)))
+		    (!stacks || (d->orders[k].type == type && nth-- == 0)))
 			break;
 	return k;
 }

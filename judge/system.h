@@ -36,9 +36,7 @@ struct turn {
 	const struct board *before;	/* the position the orders were given in */
 	const struct order *orders;
 	int norders;
-	/* The engine's result; a system that settles a phase by rules of its
-	 * own (Realpolitik's adjustments) writes its result over it. */
-	struct phase_result *res;
+	struct phase_result *res;	/* the phase resolved (system_resolve) */
 	struct board next;		/* out: the next phase's position */
 	struct buf *report;		/* out: the report everyone gets */
 };
@@ -73,6 +71,11 @@ struct rule_system {
 	/* What the game master does after NEWGAME, one line; NULL: add the
 	 * delegations, then START. */
 	const char *setup_hint;
+	/* Resolve the phase b of g with the orders into res, by the engine
+	 * (adj_resolve_at) given what the system keeps (Realpolitik: its
+	 * capitals where they stand now). NULL: adj_resolve with g's rules. */
+	void (*resolve)(const struct game *g, const struct board *b, const struct order *orders,
+	    int norders, struct phase_result *res);
 	/* Work out t->next from the adjudicated phase and append the report
 	 * everyone gets to t->report. */
 	void (*turn)(struct turn *t);
@@ -148,6 +151,11 @@ struct rule_system {
 	const struct command_handler *commands;
 	int ncommands;
 };
+
+/* Resolve the phase b of g with the orders into res by g's system
+ * (its resolve, else the engine's adj_resolve). */
+void system_resolve(const struct game *g, const struct board *b, const struct order *orders,
+    int norders, struct phase_result *res);
 
 /* The command cmd of system s that who may give, or NULL. */
 const struct command_handler *system_command(const struct rule_system *s, enum command cmd,

@@ -343,7 +343,7 @@ judge_process(struct judge *j, struct game *g, time_t now, bool preview, struct 
 	}
 	orders = collect_orders(g, &n);
 	res = xmalloc(sizeof *res);
-	adj_resolve(g->map, &g->rules, &before, orders, n, res, NULL);
+	system_resolve(g, &before, orders, n, res);
 	if (preview) {
 		/* What would happen; the next phase is not worked out. */
 		buf_puts(out, "\nPREVIEW (nothing is changed):\n\n");

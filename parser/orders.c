@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include "../lib/str.h"
+#include "../judge/engine/resolver.h"
 
 #define MAXTOK 48	/* tokens in one order */
 #define TOKLEN 32	/* a longer word is not a name */
@@ -1086,7 +1087,7 @@ parse_move_rest(struct gp *g, struct reading *rd)
 static int
 parse_embark(struct gp *g, struct reading *rd)
 {
-	if (!option_on(g, "realpolitik"))
+	if (!(map_caps(g->c->m) & RULES_BOARDING))
 		return gfail(g, "armies go on board fleets only in Realpolitik; here a fleet "
 		    "convoys them: \"F Nth C A Lon - Nwy\"");
 	if (kw_at(g, 0) == KW_FOLLOW)
@@ -1108,7 +1109,7 @@ parse_embark(struct gp *g, struct reading *rd)
 static int
 parse_land(struct gp *g, struct reading *rd)
 {
-	if (!option_on(g, "realpolitik"))
+	if (!(map_caps(g->c->m) & RULES_BOARDING))
 		return gfail(g, "armies land from fleets only in Realpolitik");
 	while (kw_at(g, 0) == KW_MOVE)
 		g->i++;		/* "goes ashore" */
@@ -1927,31 +1928,36 @@ fleet_coast(const struct parse_ctx *c, const struct slot *sd, prov_id dp, struct
 	return 0;
 }
 
-/*
- * Fill r->order from the reading. Returns 0, or -1 having set a refusal.
- */
-static int
-interpret(const struct parse_ctx *c, uint32_t held, const struct reading *rd,
-    struct parse_result *r)
+/* The readings of an order's three places (unit, target, destination)
+ * weighed against the board: the cheapest that fits it, and the cheapest
+ * of all (the literal one) with why it does not fit. */
+struct choice {
+	int best, nbest, bu, bt, bd;		/* the cheapest fitting; how many tie */
+	const struct unit *bunit;
+	prov_id amb[3][NAMES_MAX_CAND];		/* the places of the tying readings */
+	int namb[3];
+	int lit, nlit, lu, lt, ld;		/* the cheapest of all; how many tie */
+	const struct unit *lunit;
+	enum fit litfit;
+};
+
+/* Weigh every combination of the places' candidates against the board
+ * (plausible) into ch. */
+static void
+choose_reading(const struct interp *in, struct choice *ch)
 {
-	const struct map *m = c->m;
-	struct interp in = { c, rd, ctx_phase(c), rd->explicit_power ? rd->power : c->power,
-		own_set(c, held, rd) };
+	const struct reading *rd = in->rd;
 	const struct slot *su = &rd->unit, *st = &rd->target, *sd = &rd->dest;
 	int nu = su->used ? su->n : 1, nt = st->used ? st->n : 1, nd = sd->used ? sd->n : 1;
-	int iu, it, id, best = 1 << 30, nbest = 0, bu = 0, bt = 0, bd = 0;
-	int lit = 1 << 30, nlit = 0, lu = 0, lt = 0, ld = 0;
-	const struct unit *bunit = NULL, *lunit = NULL, *u;
-	prov_id amb[3][NAMES_MAX_CAND];
-	int namb[3] = { 0, 0, 0 };
-	enum fit litfit = FIT_OK;
-	struct order *o = &r->order;
-	const struct unit *un;
-	char why[160], text[SLOT_TEXT];
+	const struct unit *u;
 	prov_id up, tp, dp;
+	int iu, it, id;
 
-	if (rd->kind == ORDER_REVIVE)
-		return interpret_revival(c, rd, r);
+	ch->best = ch->lit = 1 << 30;
+	ch->nbest = ch->nlit = ch->bu = ch->bt = ch->bd = ch->lu = ch->lt = ch->ld = 0;
+	ch->bunit = ch->lunit = NULL;
+	ch->namb[0] = ch->namb[1] = ch->namb[2] = 0;
+	ch->litfit = FIT_OK;
 	for (iu = 0; iu < nu; iu++) {
 		for (it = 0; it < nt; it++) {
 			for (id = 0; id < nd; id++) {
@@ -1960,93 +1966,156 @@ interpret(const struct parse_ctx *c, uint32_t held, const struct reading *rd,
 				up = su->used ? su->c[iu].id : PROV_NONE;
 				tp = st->used ? st->c[it].id : PROV_NONE;
 				dp = sd->used ? sd->c[id].id : PROV_NONE;
-				f = plausible(&in, up, tp, dp, &u);
-				if (cost < lit) {
-					lit = cost;
-					nlit = 0;
+				f = plausible(in, up, tp, dp, &u);
+				if (cost < ch->lit) {
+					ch->lit = cost;
+					ch->nlit = 0;
 				}
-				if (cost == lit && nlit++ == 0) {
-					lu = iu;
-					lt = it;
-					ld = id;
-					litfit = f;
-					lunit = u;
+				if (cost == ch->lit && ch->nlit++ == 0) {
+					ch->lu = iu;
+					ch->lt = it;
+					ch->ld = id;
+					ch->litfit = f;
+					ch->lunit = u;
 				}
 				if (f != FIT_OK)
 					continue;
-				if (cost < best) {
-					best = cost;
-					nbest = 0;
-					namb[0] = namb[1] = namb[2] = 0;
+				if (cost < ch->best) {
+					ch->best = cost;
+					ch->nbest = 0;
+					ch->namb[0] = ch->namb[1] = ch->namb[2] = 0;
 				}
-				if (cost == best) {
-					if (nbest++ == 0) {
-						bu = iu;
-						bt = it;
-						bd = id;
-						bunit = u;
+				if (cost == ch->best) {
+					if (ch->nbest++ == 0) {
+						ch->bu = iu;
+						ch->bt = it;
+						ch->bd = id;
+						ch->bunit = u;
 					}
-					namb[0] = set_add(amb[0], namb[0], NAMES_MAX_CAND, up);
-					namb[1] = set_add(amb[1], namb[1], NAMES_MAX_CAND, tp);
-					namb[2] = set_add(amb[2], namb[2], NAMES_MAX_CAND, dp);
+					ch->namb[0] = set_add(ch->amb[0], ch->namb[0], NAMES_MAX_CAND, up);
+					ch->namb[1] = set_add(ch->amb[1], ch->namb[1], NAMES_MAX_CAND, tp);
+					ch->namb[2] = set_add(ch->amb[2], ch->namb[2], NAMES_MAX_CAND, dp);
 				}
 			}
 		}
 	}
-	if (nbest > 1) {
+}
+
+/* The reading to take when none or several fit the board: refuse (-1)
+ * when the names are ambiguous or a corrected reading does not fit, else
+ * take the literal one (0; exact names are taken as written). */
+static int
+settle_reading(const struct interp *in, struct choice *ch, struct parse_result *r)
+{
+	const struct parse_ctx *c = in->c;
+	const struct map *m = c->m;
+	const struct reading *rd = in->rd;
+	const struct slot *su = &rd->unit, *st = &rd->target, *sd = &rd->dest;
+	char why[160], text[SLOT_TEXT];
+
+	if (ch->nbest > 1) {
 		/* Say which place is ambiguous, naming only the readings that fit. */
-		int w = namb[2] > 1 ? 2 : namb[0] > 1 ? 0 : 1;
+		int w = ch->namb[2] > 1 ? 2 : ch->namb[0] > 1 ? 0 : 1;
 		const struct slot *s = w == 0 ? su : w == 1 ? st : sd;
-		list_provs(m, amb[w], namb[w], why, sizeof why);
+		list_provs(m, ch->amb[w], ch->namb[w], why, sizeof why);
 		refuse(r, "\"%s\" is ambiguous: did you mean %s?", slot_text(rd->lx, s, text), why);
 		return -1;
 	}
-	if (nbest == 0) {
-		/* Nothing fits the board. Exact names are taken as written (the
-		 * adjudicator explains why the order fails); a corrected reading
-		 * that does not fit is a guess, and we do not guess. */
-		if (lit > 0 && su->used && su->n == 1 && (nlit > 1 || su->c[0].tier == NAME_EXACT) &&
-		    rd->kind != ORDER_BUILD &&
-		    rd->kind != ORDER_WAIVE && rd->kind != ORDER_REVIVE &&
-		    find_unit(c, su->c[0].id, UNIT_NONE, ctx_phase(c) == PHASE_RETREAT) == NULL) {
-			/* The unit is plain (or written exactly) and missing: that
-			 * settles it, whatever the other names could mean ("A mar -
-			 * piemont" with Marseilles empty: no unit, not a spelling). */
-			fit_explain(&in, FIT_NO_UNIT, su->c[0].id, PROV_NONE, PROV_NONE, why, sizeof why);
-			refuse(r, "%s", why);
-			return -1;
-		}
-		if (lit > 0 && nlit > 1) {
-			const struct slot *s = su->used && su->n > 1 && su->c[0].tier ? su :
-			    sd->used && sd->n > 1 && sd->c[0].tier ? sd : st;
-			prov_id ids[NAMES_MAX_CAND];
-			int i;
-			for (i = 0; i < s->n; i++)
-				ids[i] = s->c[i].id;
-			list_provs(m, ids, s->n, why, sizeof why);
-			refuse(r, "\"%s\" could be %s, and none of them fits the board",
-			    slot_text(rd->lx, s, text), why);
-			return -1;
-		}
-		if (lit > 0) {
-			const struct slot *s = su->used && su->c[lu].tier ? su :
-			    sd->used && sd->c[ld].tier ? sd : st;
-			int i = s == su ? lu : s == sd ? ld : lt;
-			fit_explain(&in, litfit, su->used ? su->c[lu].id : PROV_NONE,
-			    st->used ? st->c[lt].id : PROV_NONE, sd->used ? sd->c[ld].id : PROV_NONE,
-			    why, sizeof why);
-			refuse(r, "\"%s\" would be %s, but %s", slot_text(rd->lx, s, text),
-			    m->provs[s->c[i].id].name, why);
-			return -1;
-		}
-		bu = lu;
-		bt = lt;
-		bd = ld;
-		bunit = lunit;
+	if (ch->nbest == 1)
+		return 0;
+	/* Nothing fits the board. Exact names are taken as written (the
+	 * adjudicator explains why the order fails); a corrected reading
+	 * that does not fit is a guess, and we do not guess. */
+	if (ch->lit > 0 && su->used && su->n == 1 && (ch->nlit > 1 || su->c[0].tier == NAME_EXACT) &&
+	    rd->kind != ORDER_BUILD &&
+	    rd->kind != ORDER_WAIVE && rd->kind != ORDER_REVIVE &&
+	    find_unit(c, su->c[0].id, UNIT_NONE, ctx_phase(c) == PHASE_RETREAT) == NULL) {
+		/* The unit is plain (or written exactly) and missing: that
+		 * settles it, whatever the other names could mean ("A mar -
+		 * piemont" with Marseilles empty: no unit, not a spelling). */
+		fit_explain(in, FIT_NO_UNIT, su->c[0].id, PROV_NONE, PROV_NONE, why, sizeof why);
+		refuse(r, "%s", why);
+		return -1;
 	}
+	if (ch->lit > 0 && ch->nlit > 1) {
+		const struct slot *s = su->used && su->n > 1 && su->c[0].tier ? su :
+		    sd->used && sd->n > 1 && sd->c[0].tier ? sd : st;
+		prov_id ids[NAMES_MAX_CAND];
+		int i;
+		for (i = 0; i < s->n; i++)
+			ids[i] = s->c[i].id;
+		list_provs(m, ids, s->n, why, sizeof why);
+		refuse(r, "\"%s\" could be %s, and none of them fits the board",
+		    slot_text(rd->lx, s, text), why);
+		return -1;
+	}
+	if (ch->lit > 0) {
+		const struct slot *s = su->used && su->c[ch->lu].tier ? su :
+		    sd->used && sd->c[ch->ld].tier ? sd : st;
+		int i = s == su ? ch->lu : s == sd ? ch->ld : ch->lt;
+		fit_explain(in, ch->litfit, su->used ? su->c[ch->lu].id : PROV_NONE,
+		    st->used ? st->c[ch->lt].id : PROV_NONE, sd->used ? sd->c[ch->ld].id : PROV_NONE,
+		    why, sizeof why);
+		refuse(r, "\"%s\" would be %s, but %s", slot_text(rd->lx, s, text),
+		    m->provs[s->c[i].id].name, why);
+		return -1;
+	}
+	ch->bu = ch->lu;
+	ch->bt = ch->lt;
+	ch->bd = ch->ld;
+	ch->bunit = ch->lunit;
+	return 0;
+}
+
+/* The unit of the order: the board's when there is one (un, which
+ * plausible() found), else the place written in province up. */
+static void
+fill_unit(const struct interp *in, const struct unit *un, prov_id up, struct parse_result *r)
+{
+	const struct map *m = in->c->m;
+	const struct reading *rd = in->rd;
+	const struct slot *su = &rd->unit;
+	struct order *o = &r->order;
+
+	if (un == NULL) {
+		o->loc = m->provs[up].loc;
+		if (su->coast[0]) {
+			loc_id cl = coast_loc(m, up, su->coast);
+			if (cl != LOC_NONE)
+				o->loc = cl;
+		}
+		return;
+	}
+	o->loc = un->loc;
+	if (rd->type == UNIT_NONE) {
+		note_add(r->note, "%s assumed", unit_word((enum unit_type)un->type));
+	} else if (rd->type != un->type) {
+		note_add(r->note, "the unit in %s is %s, not %s", m->provs[up].name,
+		    an(un->type), an(rd->type));
+	}
+	if (su->coast[0] && m->locs[un->loc].coast && coast_loc(m, up, su->coast) != un->loc)
+		note_add(r->note, "the fleet in %s is on the %s", m->provs[up].name,
+		    m->locs[un->loc].coast_name);
+	o->type = un->type;
+	if (own_has(in->own, un->power))
+		o->power = un->power;	/* a delegation's: the unit decides */
+}
+
+/* The order's places from the reading chosen (unit up, target tp,
+ * destination dp), with what was read differently noted. */
+static void
+fill_places(const struct interp *in, const struct choice *ch, prov_id up, prov_id tp,
+    prov_id dp, struct parse_result *r)
+{
+	const struct parse_ctx *c = in->c;
+	const struct map *m = c->m;
+	const struct reading *rd = in->rd;
+	const struct slot *su = &rd->unit, *st = &rd->target, *sd = &rd->dest;
+	struct order *o = &r->order;
+	const struct unit *un;
 
 	o->kind = rd->kind;
-	o->power = in.power;
+	o->power = in->power;
 	o->type = rd->type;
 	o->via_convoy = rd->via || rd->route > 0;
 	o->loc = o->target = o->dest = LOC_NONE;
@@ -2054,40 +2123,11 @@ interpret(const struct parse_ctx *c, uint32_t held, const struct reading *rd,
 	o->target_power = rd->kind == ORDER_INSURRECTION ? rd->dest_power : rd->target_power;
 	if (rd->power_note[0])
 		note_add(r->note, "%s", rd->power_note);
-	up = su->used ? su->c[bu].id : PROV_NONE;
-	tp = st->used ? st->c[bt].id : PROV_NONE;
-	dp = sd->used ? sd->c[bd].id : PROV_NONE;
-	note_name(r, m, rd->lx, su, bu);
-	note_name(r, m, rd->lx, st, bt);
-	note_name(r, m, rd->lx, sd, bd);
-
-	/* The unit: the board's when there is one. */
-	if (up != PROV_NONE) {
-		un = bunit;	/* plausible() found it: unit_on_coast() */
-		if (un) {
-			o->loc = un->loc;
-			if (rd->type == UNIT_NONE) {
-				note_add(r->note, "%s assumed", unit_word((enum unit_type)un->type));
-			} else if (rd->type != un->type) {
-				note_add(r->note, "the unit in %s is %s, not %s", m->provs[up].name,
-				    an(un->type), an(rd->type));
-			}
-			if (su->coast[0] && m->locs[un->loc].coast &&
-			    coast_loc(m, up, su->coast) != un->loc)
-				note_add(r->note, "the fleet in %s is on the %s", m->provs[up].name,
-				    m->locs[un->loc].coast_name);
-			o->type = un->type;
-			if (own_has(in.own, un->power))
-				o->power = un->power;	/* a delegation's: the unit decides */
-		} else {
-			o->loc = m->provs[up].loc;
-			if (su->coast[0]) {
-				loc_id cl = coast_loc(m, up, su->coast);
-				if (cl != LOC_NONE)
-					o->loc = cl;
-			}
-		}
-	}
+	note_name(r, m, rd->lx, su, ch->bu);
+	note_name(r, m, rd->lx, st, ch->bt);
+	note_name(r, m, rd->lx, sd, ch->bd);
+	if (up != PROV_NONE)
+		fill_unit(in, ch->bunit, up, r);
 	if (tp != PROV_NONE) {
 		un = unit_on_coast(c, tp, rd->kind == ORDER_CONVOY ? UNIT_ARMY : rd->target_type,
 		    st->coast, 0);
@@ -2107,17 +2147,67 @@ interpret(const struct parse_ctx *c, uint32_t held, const struct reading *rd,
 				note_add(r->note, "%s has no coast \"%s\"", m->provs[dp].name, sd->coast);
 		}
 	}
+}
+
+/* A build in province up: its power (the home power builds there), its
+ * unit type when not written (DATC 4.C.3 (c)), its coast. Returns 0, or -1
+ * having refused. */
+static int
+fit_build(const struct interp *in, prov_id up, struct parse_result *r)
+{
+	const struct map *m = in->c->m;
+	const struct province *pr = &m->provs[up];
+	struct order *o = &r->order;
+
+	if (o->power == POWER_NONE || own_has(in->own, pr->home))
+		o->power = pr->home;	/* only its home power builds there */
+	if (o->type == UNIT_NONE) {
+		/* DATC 4.C.3 (c): army inland, fleet when a coast is named. */
+		if (pr->terrain == TERRAIN_LAND) {
+			o->type = UNIT_ARMY;
+			note_add(r->note, "army assumed (inland)");
+		} else if (in->rd->unit.coast[0] || m->locs[o->loc].coast) {
+			o->type = UNIT_FLEET;
+			note_add(r->note, "fleet assumed (a coast was named)");
+		} else {
+			refuse(r, "build an army or a fleet in %s? Say \"Build A %s\" or "
+			    "\"Build F %s\"", pr->name, pr->abbr, pr->abbr);
+			return -1;
+		}
+	}
+	if (o->type == UNIT_ARMY && m->locs[o->loc].coast) {
+		o->loc = pr->loc;
+		note_add(r->note, "coast ignored for an army");
+	}
+	if (o->type == UNIT_FLEET && pr->ncoasts > 1 && m->locs[o->loc].coast == 0) {
+		refuse(r, "%s has two coasts: say which coast to build the fleet on (%s/%s or "
+		    "%s/%s)", pr->name, pr->abbr, m->locs[pr->coast[0]].coast_abbr, pr->abbr,
+		    m->locs[pr->coast[1]].coast_abbr);
+		return -1;
+	}
+	return 0;
+}
+
+/* What each kind of order needs beyond its places, in the phase: a move
+ * in a retreat phase is a retreat, a removal a disband, a fleet's coast,
+ * a build's unit. Returns 0, or -1 having refused. */
+static int
+fit_kind(const struct interp *in, prov_id up, prov_id dp, struct parse_result *r)
+{
+	const struct map *m = in->c->m;
+	const struct reading *rd = in->rd;
+	struct order *o = &r->order;
 
 	switch (rd->kind) {
 	case ORDER_MOVE:
 	case ORDER_RETREAT:
-		if (in.phase == PHASE_RETREAT && rd->kind == ORDER_MOVE)
+		if (in->phase == PHASE_RETREAT && rd->kind == ORDER_MOVE)
 			o->kind = ORDER_RETREAT;
 		if (o->type == UNIT_ARMY && o->dest != LOC_NONE && m->locs[o->dest].coast) {
 			note_add(r->note, "coast ignored for an army");
 			o->dest = m->provs[dp].loc;
 		}
-		if (o->type == UNIT_FLEET && dp != PROV_NONE && fleet_coast(c, sd, dp, r) < 0)
+		if (o->type == UNIT_FLEET && dp != PROV_NONE && fleet_coast(in->c, &rd->dest, dp, r) < 0)
 			return -1;
 		break;
 	case ORDER_SUPPORT:
@@ -2129,11 +2219,11 @@ interpret(const struct parse_ctx *c, uint32_t held, const struct reading *rd,
 			o->target_type = UNIT_ARMY;
 		break;
 	case ORDER_REMOVE:
-		if (in.phase == PHASE_RETREAT)
+		if (in->phase == PHASE_RETREAT)
 			o->kind = ORDER_DISBAND;
 		break;
 	case ORDER_DISBAND:
-		if (in.phase == PHASE_ADJUSTMENT)
+		if (in->phase == PHASE_ADJUSTMENT)
 			o->kind = ORDER_REMOVE;
 		break;
 	case ORDER_LAND:
@@ -2141,38 +2231,42 @@ interpret(const struct parse_ctx *c, uint32_t held, const struct reading *rd,
 			o->dest = m->provs[up].loc;
 		break;
 	case ORDER_BUILD:
-		if (o->power == POWER_NONE || own_has(in.own, m->provs[up].home))
-			o->power = m->provs[up].home;	/* only its home power builds there */
-		if (o->type == UNIT_NONE) {
-			/* DATC 4.C.3 (c): army inland, fleet when a coast is named. */
-			if (m->provs[up].terrain == TERRAIN_LAND) {
-				o->type = UNIT_ARMY;
-				note_add(r->note, "army assumed (inland)");
-			} else if (su->coast[0] || m->locs[o->loc].coast) {
-				o->type = UNIT_FLEET;
-				note_add(r->note, "fleet assumed (a coast was named)");
-			} else {
-				refuse(r, "build an army or a fleet in %s? Say \"Build A %s\" or "
-				    "\"Build F %s\"", m->provs[up].name, m->provs[up].abbr,
-				    m->provs[up].abbr);
-				return -1;
-			}
-		}
-		if (o->type == UNIT_ARMY && m->locs[o->loc].coast) {
-			o->loc = m->provs[up].loc;
-			note_add(r->note, "coast ignored for an army");
-		}
-		if (o->type == UNIT_FLEET && m->provs[up].ncoasts > 1 && m->locs[o->loc].coast == 0) {
-			refuse(r, "%s has two coasts: say which coast to build the fleet on (%s/%s or "
-			    "%s/%s)", m->provs[up].name, m->provs[up].abbr,
-			    m->locs[m->provs[up].coast[0]].coast_abbr, m->provs[up].abbr,
-			    m->locs[m->provs[up].coast[1]].coast_abbr);
-			return -1;
-		}
-		break;
+		return fit_build(in, up, r);
 	default:
 		break;
 	}
+	return 0;
+}
+
+/*
+ * Fill r->order from the reading: choose the reading of its places that
+ * fits the board, settle the case of none or several, fill the order's
+ * places, then what its kind needs. A dislodged unit in a retreat phase
+ * may only retreat or disband. Returns 0, or -1 having set a refusal.
+ */
+static int
+interpret(const struct parse_ctx *c, uint32_t held, const struct reading *rd,
+    struct parse_result *r)
+{
+	const struct map *m = c->m;
+	struct interp in = { c, rd, ctx_phase(c), rd->explicit_power ? rd->power : c->power,
+		own_set(c, held, rd) };
+	const struct slot *su = &rd->unit, *st = &rd->target, *sd = &rd->dest;
+	struct order *o = &r->order;
+	struct choice ch;
+	prov_id up, tp, dp;
+
+	if (rd->kind == ORDER_REVIVE)
+		return interpret_revival(c, rd, r);
+	choose_reading(&in, &ch);
+	if (settle_reading(&in, &ch, r) < 0)
+		return -1;
+	up = su->used ? su->c[ch.bu].id : PROV_NONE;
+	tp = st->used ? st->c[ch.bt].id : PROV_NONE;
+	dp = sd->used ? sd->c[ch.bd].id : PROV_NONE;
+	fill_places(&in, &ch, up, tp, dp, r);
+	if (fit_kind(&in, up, dp, r) < 0)
+		return -1;
 	if (in.phase == PHASE_RETREAT && c->b != NULL && up != PROV_NONE &&
 	    (rd->kind == ORDER_HOLD || rd->kind == ORDER_SUPPORT || rd->kind == ORDER_CONVOY) &&
 	    unit_in(c, up, rd->type) != NULL) {

@@ -5,7 +5,8 @@
 #   build     warnings as errors
 #   includes  the house's rules over every #include (tests/includes.sh): each
 #             folder includes only what ARCHITECTURE.md allows it, no two
-#             folders include each other, the rules engine is pure
+#             folders include each other, the rules engine is pure, no
+#             rule system named outside its module (tests/names.sh)
 #   unit      cmocka test programs
 #   sanitize  the same programs built with AddressSanitizer + UBSan
 #   datc      DATC v3.0 cases (tests/data/datc), and DATC v2.4 with --edition 2000

@@ -5,7 +5,9 @@
 #   * no two folders include each other;
 #   * the rules engine (judge/engine/) includes only the pure helpers of
 #     lib/ and the C library's pure headers, and calls nothing that reads
-#     or writes files, the clock, the environment or random numbers.
+#     or writes files, the clock, the environment or random numbers;
+#   * no rule system or option of one is named outside its module
+#     (tests/names.sh).
 # Prints every breach with its file and line; exits 1 when there is one.
 #
 # Usage: tests/includes.sh
@@ -112,4 +114,6 @@ ni=$(wc -l <"$tmp/incs")
 if [ $fail = 0 ]; then
 	echo "includes: $ni project includes in $nf files follow the rules; no two folders include each other; the engine is pure"
 fi
+# No rule system named outside its module.
+tests/names.sh || fail=1
 exit $fail

@@ -34,7 +34,7 @@
 #include <string.h>
 
 #include "../../lib/str.h"
-#include "realpolitik.h"
+#include "resolver.h"
 
 enum { K_HOLD = 0, K_MOVE, K_SUPPORT, K_CONVOY };
 
@@ -911,56 +911,81 @@ addressed_unit(struct ws *w, const struct order *o, enum reason *why)
 	return u;
 }
 
-static void
-check_all(struct ws *w, const struct order *orders, int n, struct phase_result *res)
+void
+adj_check_orders(void *w, const struct order *orders, int n, int16_t *ord,
+    struct phase_result *res, int (*addressed)(void *w, const struct order *o, enum reason *why),
+    enum reason (*check)(void *w, int u, const struct order *o))
 {
 	int i, u;
 
 	for (i = 0; i < n; i++) {
-		const struct order *o = &orders[i];
 		enum reason why = R_OK;
-		uint8_t save_kind;
 
 		res->order_unit[i] = NONE;
-		if (o->kind == ORDER_REVIVE) {
-			res->reason[i] = (uint8_t)revival_reason(w->m, w->r, w->b, o);
-			continue;
-		}
-		if (!movement_kind(w->r, o)) {
-			res->reason[i] = R_WRONG_PHASE;
-			continue;
-		}
-		u = addressed_unit(w, o, &why);
+		u = addressed(w, &orders[i], &why);
 		if (u == NONE) {
 			res->reason[i] = (uint8_t)why;
 			continue;
 		}
 		res->order_unit[i] = (int16_t)u;
-		/* Check into the unit's slots, restoring them when illegal. */
-		save_kind = w->kind[u];
-		{
-			uint8_t cm = w->cmode[u], via = w->via[u];
-			loc_id d = w->dest[u];
-			prov_id dp = w->destp[u];
-			int16_t t = w->target[u];
-
-			why = check_order(w, u, o);
-			if (why != R_OK) {
-				w->kind[u] = save_kind;
-				w->cmode[u] = cm;
-				w->via[u] = via;
-				w->dest[u] = d;
-				w->destp[u] = dp;
-				w->target[u] = t;
-				res->reason[i] = (uint8_t)why;
-				continue;
-			}
+		why = check(w, u, &orders[i]);
+		if (why != R_OK) {
+			res->reason[i] = (uint8_t)why;
+			continue;
 		}
-		if (w->ord[u] != NONE)
-			res->reason[w->ord[u]] = R_REPLACED;
-		w->ord[u] = (int16_t)i;
+		if (ord[u] != NONE)
+			res->reason[ord[u]] = R_REPLACED;
+		ord[u] = (int16_t)i;
 		res->reason[i] = R_NONE;
 	}
+}
+
+/* The unit a movement order addresses (adj_check_orders), or NONE with
+ * why: a revival is settled here, an order of another phase refused. */
+static int
+movement_unit(void *wp, const struct order *o, enum reason *why)
+{
+	struct ws *w = wp;
+
+	if (o->kind == ORDER_REVIVE) {
+		*why = revival_reason(w->m, w->r, w->b, o);
+		return NONE;
+	}
+	if (!movement_kind(w->r, o)) {
+		*why = R_WRONG_PHASE;
+		return NONE;
+	}
+	return addressed_unit(w, o, why);
+}
+
+/* Check o into unit u's slots, restoring them when it is illegal. */
+static enum reason
+check_kept(void *wp, int u, const struct order *o)
+{
+	struct ws *w = wp;
+	uint8_t kind = w->kind[u], cm = w->cmode[u], via = w->via[u];
+	loc_id d = w->dest[u];
+	prov_id dp = w->destp[u];
+	int16_t t = w->target[u];
+	enum reason why = check_order(w, u, o);
+
+	if (why != R_OK) {
+		w->kind[u] = kind;
+		w->cmode[u] = cm;
+		w->via[u] = via;
+		w->dest[u] = d;
+		w->destp[u] = dp;
+		w->target[u] = t;
+	}
+	return why;
+}
+
+static void
+check_all(struct ws *w, const struct order *orders, int n, struct phase_result *res)
+{
+	int u;
+
+	adj_check_orders(w, orders, n, w->ord, res, movement_unit, check_kept);
 	/* Link moves to their destinations, supports and convoys to their units. */
 	for (u = w->n - 1; u >= 0; u--) {
 		switch (w->kind[u]) {
@@ -1309,8 +1334,8 @@ adj_build_sites(const struct map *m, const struct rules *r, const struct board *
 {
 	int i, n = 0;
 
-	if (r->realpolitik)
-		return rp_build_sites(m, b, NULL, p, UNIT_ARMY) + rp_build_sites(m, b, NULL, p, UNIT_FLEET);
+	if (r->resolver != NULL && r->resolver->build_sites != NULL)
+		return r->resolver->build_sites(m, b, NULL, p);
 	for (i = 0; i < m->nprovs; i++)
 		n += can_build_in(m, r, b, p, (prov_id)i);
 	return n;
@@ -1430,10 +1455,10 @@ civil_disorder(const struct map *m, const struct rules *r, struct board *a, powe
 }
 
 /* May the unit of build order o be raised: where a power raises units
- * (Realpolitik's capitals and naval bases by rp_can_build on b, seat its
- * capitals now or NULL for the map's; else its home centres, or any
- * centre with build_anywhere), the province its own and empty on a, not
- * built in already (built[])? R_OK or why not. */
+ * (by the system's resolver on b when it says where, seat its capitals
+ * now or NULL for the map's; else its home centres, or any centre with
+ * build_anywhere), the province its own and empty on a, not built in
+ * already (built[])? R_OK or why not. */
 static enum reason
 build_place(const struct map *m, const struct rules *r, const struct board *b,
     const struct board *a, const power_id *seat, const uint8_t *built, const struct order *o)
@@ -1443,10 +1468,9 @@ build_place(const struct map *m, const struct rules *r, const struct board *b,
 
 	if (pw == POWER_NONE)
 		return R_NOT_HOME;
-	if (r->realpolitik)
+	if (r->resolver != NULL && r->resolver->can_build != NULL)
 		return o->type != UNIT_ARMY && o->type != UNIT_FLEET ? R_BAD_TERRAIN :
-		    rp_can_build(m, b, o->type == UNIT_ARMY ? seat : NULL, pw, (enum unit_type)o->type,
-		    pr);
+		    r->resolver->can_build(m, b, seat, pw, (enum unit_type)o->type, pr);
 	if (!m->provs[pr].supply || (!r->build_anywhere && m->provs[pr].home != pw))
 		return R_NOT_HOME;
 	if (a->owner[pr] != pw)
@@ -1599,6 +1623,14 @@ void
 adj_resolve(const struct map *m, const struct rules *r, const struct board *b,
     const struct order *orders, int norders, struct phase_result *res, struct buf *trace)
 {
+	adj_resolve_at(m, r, b, NULL, orders, norders, res, trace);
+}
+
+void
+adj_resolve_at(const struct map *m, const struct rules *r, const struct board *b,
+    const power_id *seat, const struct order *orders, int norders, struct phase_result *res,
+    struct buf *trace)
+{
 	if (norders > ADJ_MAX_ORDERS)
 		norders = ADJ_MAX_ORDERS;
 	res->norders = norders;
@@ -1606,8 +1638,8 @@ adj_resolve(const struct map *m, const struct rules *r, const struct board *b,
 	res->nremoved = 0;
 	switch (b->phase) {
 	case PHASE_MOVEMENT:
-		if (r->realpolitik)
-			rp_resolve_movement(m, r, b, orders, norders, res, trace);
+		if (r->resolver != NULL && r->resolver->movement != NULL)
+			r->resolver->movement(m, r, b, seat, orders, norders, res, trace);
 		else
 			resolve_movement(m, r, b, orders, norders, res, trace);
 		break;
@@ -1615,19 +1647,9 @@ adj_resolve(const struct map *m, const struct rules *r, const struct board *b,
 		resolve_retreats(m, r, b, orders, norders, res);
 		break;
 	default:
-		resolve_adjustments(m, r, b, NULL, orders, norders, res);
+		resolve_adjustments(m, r, b, seat, orders, norders, res);
 		break;
 	}
-}
-
-void
-adj_resolve_supply(const struct map *m, const struct rules *r, const struct board *b,
-    const power_id *seat, const struct order *orders, int norders, struct phase_result *res)
-{
-	if (norders > ADJ_MAX_ORDERS)
-		norders = ADJ_MAX_ORDERS;
-	res->norders = norders;
-	resolve_adjustments(m, r, b, seat, orders, norders, res);
 }
 
 static bool

@@ -99,19 +99,31 @@ int adj_retreat_options(const struct map *m, const struct board *b, const struct
 enum reason adj_fleet_dest(const struct map *m, loc_id from, loc_id to, loc_id *out);
 
 /*
- * Resolve the adjustment phase b as adj_resolve does, where Realpolitik's
- * capitals stand now: with rules->realpolitik, armies are raised only
- * where seat[q] (indexed by province) is the power, seat being the
- * capitals as the rule system moved them (NULL: the map's), fleets in the
- * naval bases, several in one place (rp_can_build).
+ * The checking step of a movement resolver, over its working state w: each
+ * order matched to its unit (addressed: the unit, or -1 with the reason),
+ * checked into the unit's slots (check: R_OK, or why not with the slots
+ * left as they were), a later legal order to a unit replacing an earlier
+ * one (ord[u]: the order unit u carries out, -1 for none). Sets each
+ * order's unit and reason in res (R_NONE: legal, to be decided).
  */
-void adj_resolve_supply(const struct map *m, const struct rules *r, const struct board *b,
-    const power_id *seat, const struct order *orders, int norders, struct phase_result *res);
+void adj_check_orders(void *w, const struct order *orders, int n, int16_t *ord,
+    struct phase_result *res, int (*addressed)(void *w, const struct order *o, enum reason *why),
+    enum reason (*check)(void *w, int u, const struct order *o));
+
+/*
+ * Resolve the phase b as adj_resolve does, with the capitals where a rule
+ * system has moved them: seat, indexed by province, the power whose
+ * capital the province is now (NULL: the map's). Only a system's own
+ * resolver (rules->resolver, resolver.h) reads it.
+ */
+void adj_resolve_at(const struct map *m, const struct rules *r, const struct board *b,
+    const power_id *seat, const struct order *orders, int norders, struct phase_result *res,
+    struct buf *trace);
 
 /* Builds (> 0) or removals (< 0) due to power p in an adjustment phase. */
 int adj_builds_due(const struct map *m, const struct board *b, power_id p);
 /* Number of places power p can build in now (owned, empty home centres;
- * Realpolitik: the capitals and naval bases it may raise a unit in). */
+ * or where the system's resolver says it may raise a unit). */
 int adj_build_sites(const struct map *m, const struct rules *r, const struct board *b, power_id p);
 
 /* The power owning at least m->victory_centres centres, or POWER_NONE. */

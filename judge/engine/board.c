@@ -6,6 +6,7 @@
 
 #include "../../lib/scan.h"
 #include "../../lib/str.h"
+#include "resolver.h"
 
 void
 board_init_empty(struct board *b, int year, enum season s, enum phase_type p)
@@ -293,7 +294,7 @@ board_aboard(const struct map *m, const char **p, const char *end, struct unit *
 {
 	prov_id q = m->locs[u->loc].prov;
 
-	if (!map_option_on(m, "realpolitik")) {
+	if (!(map_caps(m) & RULES_BOARDING)) {
 		*why = "armies go on board fleets only in Realpolitik";
 		return -1;
 	}

@@ -3,7 +3,7 @@
  * owners of supply centres. Plain data with fixed capacity, so a board can
  * be copied with = and the adjudicator never allocates.
  *
- * Several units may share a province (a rule option of Realpolitik); the
+ * Several units may share a province (RULES_STACKS, Realpolitik's); the
  * standard adjudicator checks that they do not.
  *
  * Text form (one line each, see board_write): the state file of a game and
@@ -34,7 +34,7 @@ enum phase_type { PHASE_MOVEMENT = 0, PHASE_RETREAT = 1, PHASE_ADJUSTMENT = 2 };
  * with this bit set in its type (type is then UNIT_ARMY | UNIT_ABOARD).
  * It rides the fleet of its power in that province (with several, the
  * k-th army on board rides the k-th fleet in board order: see
- * judge/engine/realpolitik.h). Only a Realpolitik board has it.
+ * judge/engine/realpolitik_rules.h). Only a Realpolitik board has it.
  */
 #define UNIT_ABOARD 0x80u
 
@@ -124,7 +124,7 @@ int phase_cmp(int y1, enum season s1, enum phase_type p1, int y2, enum season s2
  * Returns 0, or -1 with a message in why (*p not moved). */
 int board_parse_unit(const struct map *m, const char **p, struct unit *u, const char **why);
 /* Army u (its loc read) on board: on the main location of its province,
- * which must be a sea or a coast of a map with the option "realpolitik";
+ * which must be a sea or a coast of a map whose armies board (RULES_BOARDING);
  * *p is set to end. Returns 0, or -1 with a message in why. */
 int board_aboard(const struct map *m, const char **p, const char *end, struct unit *u,
     const char **why);

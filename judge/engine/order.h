@@ -38,10 +38,10 @@ enum order_kind {
 			   centres it wants back, in order of preference; loc is the
 			   first choice, the whole list is a struct order_prefs kept
 			   beside the order (see below) */
-	ORDER_EMBARK,	/* "realpolitik": the army at loc goes on board the fleet at
+	ORDER_EMBARK,	/* RULES_BOARDING: the army at loc goes on board the fleet at
 			   target (LOC_NONE: the fleet in its province), moving first
 			   to dest when one is given (LOC_NONE: it stays) */
-	ORDER_LAND,	/* "realpolitik": the army on board a fleet at loc goes ashore
+	ORDER_LAND,	/* RULES_BOARDING: the army on board a fleet at loc goes ashore
 			   at dest (the fleet's province unless written) */
 };
 
@@ -113,7 +113,7 @@ enum reason {
 	/* variant rules (MUNA, judge/engine/muna_rules.h) */
 	R_NOT_ELIMINATED,	/* insurrection or revival for a power still in the game */
 	R_FEW_CENTRES,		/* revival order naming fewer than three home centres */
-	/* Realpolitik (judge/engine/realpolitik.h) */
+	/* Realpolitik (judge/engine/realpolitik_rules.h) */
 	R_ABOARD,		/* an army on board a fleet may only land or stay on board */
 	R_NOT_ABOARD,		/* landing: the army is not on board a fleet */
 	R_NO_FLEET,		/* embarking: no fleet of its power there to take it, or the

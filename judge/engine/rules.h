@@ -13,6 +13,8 @@
 
 #include <stdbool.h>
 
+struct resolver;
+
 enum edition {
 	EDITION_2023 = 0,	/* 2023 rulebook, DATC v3.0 preferences (default) */
 	EDITION_2000,		/* 2000 rulebook, DATC v2.4 preferences */
@@ -52,8 +54,9 @@ struct rules {
 	bool build_anywhere;		/* variant option: build in any owned centre */
 	bool insurrection;		/* variant option (MUNA): insurrection and revival
 					   orders are carried out (judge/engine/muna_rules.h) */
-	bool realpolitik;		/* variant option: stacks, embarking and landing, no
-					   convoys (judge/engine/realpolitik.h) */
+	/* The rule system's own movement and supply (resolver.h), or NULL:
+	 * the standard rules. */
+	const struct resolver *resolver;
 };
 
 /* Fill r with the choices of edition e. */

@@ -19,6 +19,7 @@
 #include "../../lib/xalloc.h"
 #include "../../parser/orders.h"
 #include "../engine/adjudicate.h"
+#include "../engine/resolver.h"
 
 #define MAX_LINES 96
 #define MAX_PHASES 4
@@ -230,7 +231,7 @@ run_case(struct runner *rn, struct dcase *dc)
 	const char *err;
 
 	rules_init(&rules, ed);
-	rules.realpolitik = map_option_on(m, "realpolitik");
+	rules.resolver = resolver_for(m);
 	buf_init(&why, 1 << 20);
 	if (dc->setphase[0] == '\0')
 		str_copy(dc->setphase, "Spring 1901, Movement", sizeof dc->setphase);

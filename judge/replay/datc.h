@@ -22,8 +22,8 @@
  * on ("Standard", "realpolitik"). `pouch datc FILE...` plays each file on
  * the variant its VARIANT_ALL names (standard without one); with
  * `--variant V` every file is played on V, and a file naming another
- * variant is refused. The variant's options switch its rules on
- * (rules.realpolitik when it has the option "realpolitik").
+ * variant is refused. The variant's system hands the engine its rules
+ * (rules.resolver, resolver_for).
  *
  * Realpolitik (tests/data/datc/realpolitik*.txt; the rules:
  * judge/systems/REALPOLITIK.md). In PRESTATE, PRESTATE_DISLODGED,
@@ -50,7 +50,7 @@
  * province go to its dislodged units the same way (a scattered stack). A
  * dislodged unit is never on board (an army on board a dislodged fleet is
  * destroyed, so it is in neither POSTSTATE). "aboard" is read in any case,
- * only for an army, and only on a variant with the option "realpolitik".
+ * only for an army, and only on a variant whose armies board (RULES_BOARDING).
  * The orders are those of parser/README.md: "A hol - bel on board F bel",
  * "A bel embarks F nth", "A lon embarks", "A bel lands". RESULTS for an
  * embarking or a landing: SUCCESS when the army went on board or landed.

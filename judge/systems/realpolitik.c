@@ -1,7 +1,7 @@
 /*
  * realpolitik.c — Calhamer's Realpolitik (1958) as a rule system, the
  * rules and every choice in judge/systems/REALPOLITIK.md. Movement is the
- * engine's (judge/engine/realpolitik.c, behind the variant's option); this
+ * engine's (judge/engine/realpolitik_rules.c, behind the variant's option); this
  * module carries out what a turn adds to it:
  *
  * - occupation on the even move: when the Fall move and its retreats are
@@ -31,7 +31,7 @@
 #include "../../lib/scan.h"
 #include "../../lib/str.h"
 #include "../../lib/xalloc.h"
-#include "../engine/realpolitik.h"
+#include "../engine/realpolitik_rules.h"
 #include "../engine/report.h"
 #include "standard.h"
 
@@ -220,8 +220,7 @@ build_sites(const struct game *g, const struct board *b, power_id p)
 	power_id seat[MAP_MAX_PROVS];
 
 	army_seats(g, seat);
-	return rp_build_sites(g->map, b, seat, p, UNIT_ARMY) +
-	    rp_build_sites(g->map, b, NULL, p, UNIT_FLEET);
+	return realpolitik_resolver.build_sites(g->map, b, seat, p);
 }
 
 /* How many units power p may raise on b: all its builds due when it has a
@@ -253,7 +252,7 @@ example_site(const struct game *g, power_id p, bool fresh, char *example, size_t
 		for (q = m->nprovs - 1; q >= 0; q--) {
 			const struct province *pr = &m->provs[q];
 			loc_id l = t == UNIT_ARMY ? pr->loc : map_default_loc(m, (prov_id)q, UNIT_FLEET);
-			if (rp_can_build(m, &g->board, t == UNIT_ARMY ? seat : NULL, p, (enum unit_type)t,
+			if (realpolitik_resolver.can_build(m, &g->board, seat, p, (enum unit_type)t,
 			    (prov_id)q) != R_OK || (fresh && game_ordered_in(g, p, (prov_id)q)))
 				continue;
 			if (l == LOC_NONE && pr->ncoasts > 0)
@@ -353,16 +352,18 @@ relinquish(struct game *g, struct board *b, struct buf *out)
 
 /* ----------------------------------------------------------------- supply -- */
 
-/* The Winter b settled by the engine with the orders, the capitals where
- * they stand now, into res. */
+/* The phase b of g resolved by the engine with the orders, the capitals
+ * where they stand now, into res: the movement with Realpolitik's
+ * resolver (an army stacks in a capital moved to, not in one lost), the
+ * Winter by its supply rules. */
 static void
-resolve_supply(const struct game *g, const struct board *b, const struct order *orders,
+rp_resolve(const struct game *g, const struct board *b, const struct order *orders,
     int norders, struct phase_result *res)
 {
 	power_id seat[MAP_MAX_PROVS];
 
 	army_seats(g, seat);
-	adj_resolve_supply(g->map, &g->rules, b, seat, orders, norders, res);
+	adj_resolve_at(g->map, &g->rules, b, seat, orders, norders, res, NULL);
 }
 
 /* Why power p may not raise the unit of build order o now (R_OK when it
@@ -375,7 +376,7 @@ build_check(const struct game *g, power_id p, const struct order *o)
 	enum reason why;
 
 	own.power = p;
-	resolve_supply(g, &g->board, &own, 1, res);
+	rp_resolve(g, &g->board, &own, 1, res);
 	why = (enum reason)res->reason[0];
 	free(res);
 	return why;
@@ -438,7 +439,7 @@ check_move(const struct game *g, const struct order *o, struct buf *reply)
 	struct phase_result *res = xmalloc(sizeof *res);
 	enum reason why;
 
-	rp_resolve_movement(g->map, &g->rules, &g->board, o, 1, res, NULL);
+	rp_resolve(g, &g->board, o, 1, res);
 	why = (enum reason)res->reason[0];
 	free(res);
 	if (why < R_NO_UNIT)
@@ -459,7 +460,7 @@ rp_check_order(const struct game *g, power_id p, const struct order *o, struct b
 	enum reason why;
 	int due;
 
-	if (g->board.phase == PHASE_MOVEMENT && g->rules.realpolitik &&
+	if (g->board.phase == PHASE_MOVEMENT && g->rules.resolver == &realpolitik_resolver &&
 	    o->kind != ORDER_REVIVE && o->kind != ORDER_INSURRECTION)
 		return check_move(g, o, reply);
 	if (g->board.phase != PHASE_ADJUSTMENT)
@@ -485,35 +486,6 @@ rp_check_order(const struct game *g, power_id p, const struct order *o, struct b
 		refuse_build(g, p, o, why, reply);
 	buf_putc(reply, '\n');
 	return ORDER_CHECK_REFUSED;
-}
-
-/* The Winter by the Realpolitik supply rules: the engine's, with the
- * capitals where they stand now (moved by this system). */
-static void
-settle_adjustments(struct turn *t)
-{
-	resolve_supply(t->g, t->before, t->orders, t->norders, t->res);
-}
-
-/* "Germany: 1 build not used." for a power that raised fewer units than
- * it could (the rest is lost). */
-static void
-report_unused(const struct turn *t)
-{
-	const struct map *m = t->g->map;
-	int p, i;
-
-	for (p = 0; p < m->npowers; p++) {
-		int due = raisable(t->g, t->before, (power_id)p), used = 0;
-		if (due == 0)
-			continue;
-		for (i = 0; i < t->res->norders; i++)
-			used += t->orders[i].power == p && t->res->reason[i] == R_OK &&
-			    (t->orders[i].kind == ORDER_BUILD || t->orders[i].kind == ORDER_WAIVE);
-		if (used < due)
-			buf_printf(t->report, "%s: %d build%s not used.\n", m->powers[p].name,
-			    due - used, due - used == 1 ? "" : "s");
-	}
 }
 
 /* What power p must do in the Winter on b, in a few words, into out. */
@@ -582,8 +554,6 @@ rp_turn(struct turn *t)
 	struct buf news;
 	bool fall_over;
 
-	if (t->before->phase == PHASE_ADJUSTMENT)
-		settle_adjustments(t);
 	t->next = t->res->after;
 	fall_over = next_phase(t, s);
 	buf_init(&news, 1024);
@@ -593,7 +563,7 @@ rp_turn(struct turn *t)
 		after_fall(t->g, t->before, &t->next);
 	report_results(t->g->map, t->before, t->orders, t->res, t->report);
 	if (t->before->phase == PHASE_ADJUSTMENT)
-		report_unused(t);
+		standard_report_unused(t, raisable);
 	if (news.len > 0)
 		buf_printf(t->report, "\n%s", buf_str(&news));
 	buf_free(&news);
@@ -1003,6 +973,7 @@ const struct rule_system realpolitik_system = {
 	.name = "realpolitik",
 	.called = "Realpolitik game",
 	.rules = "Calhamer's rules",
+	.resolve = rp_resolve,
 	.turn = rp_turn,
 	.ended = rp_ended,
 	.fields = &rp_table,

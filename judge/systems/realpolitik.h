@@ -1,7 +1,7 @@
 /*
  * realpolitik.h — Calhamer's Realpolitik (1958) as a rule system
  * (judge/systems/REALPOLITIK.md): movement by the engine's Realpolitik
- * adjudicator (judge/engine/realpolitik.h); occupation of a centre on the
+ * adjudicator (judge/engine/realpolitik_rules.h); occupation of a centre on the
  * even (Fall) move; supply each Winter with armies raised in the capitals
  * and fleets in the naval bases; a lost capital moved (CAPITAL) and back;
  * centres given up (RELINQUISH); the sole remaining power wins, and an

@@ -10,22 +10,30 @@
 
 #include "../engine/report.h"
 
-/* "Germany: 1 build not used." for each power that built and waived fewer
- * units than it could: the rest is lost. */
-static void
-report_unused_builds(const struct turn *t)
+/* How many units power p may raise on b: its builds due, one in each
+ * place it may build in. */
+static int
+std_raisable(const struct game *g, const struct board *b, power_id p)
 {
-	const struct game *g = t->g;
-	const struct map *m = g->map;
+	int due = adj_builds_due(g->map, b, p), sites;
+
+	if (due <= 0)
+		return 0;
+	sites = adj_build_sites(g->map, &g->rules, b, p);
+	return sites < due ? sites : due;
+}
+
+void
+standard_report_unused(const struct turn *t,
+    int (*raisable)(const struct game *g, const struct board *b, power_id p))
+{
+	const struct map *m = t->g->map;
 	int p, i;
 
 	for (p = 0; p < m->npowers; p++) {
-		int due = adj_builds_due(m, t->before, (power_id)p), sites, used = 0;
-		if (due <= 0)
+		int due = raisable(t->g, t->before, (power_id)p), used = 0;
+		if (due == 0)
 			continue;
-		sites = adj_build_sites(m, &g->rules, t->before, (power_id)p);
-		if (sites < due)
-			due = sites;
 		for (i = 0; i < t->res->norders; i++)
 			used += t->orders[i].power == p && t->res->reason[i] == R_OK &&
 			    (t->orders[i].kind == ORDER_BUILD || t->orders[i].kind == ORDER_WAIVE);
@@ -40,7 +48,7 @@ standard_report_results(const struct turn *t)
 {
 	report_results(t->g->map, t->before, t->orders, t->res, t->report);
 	if (t->before->phase == PHASE_ADJUSTMENT)
-		report_unused_builds(t);
+		standard_report_unused(t, std_raisable);
 }
 
 void

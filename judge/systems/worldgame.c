@@ -20,7 +20,7 @@
 #include "../../lib/str.h"
 #include "../../lib/xalloc.h"
 #include "../../parser/names.h"
-#include "war.h"
+#include "../engine/war.h"
 
 #define TEXT_MAX (1u << 20)
 

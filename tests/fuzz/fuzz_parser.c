@@ -7,7 +7,7 @@
  *	          phase with dislodged units, 2 an adjustment phase with empty
  *	          home centres, 3 no board
  *	bits 2-4  the sender: power 0-6, 7 unknown
- *	bit 5     the variant orders on ("insurrection" and "realpolitik")
+ *	bit 5     the variant orders on ("insurrection", and the Realpolitik system)
  *	bit 6     the sender holds every power, as a delegation (order_parse_held)
  *
  * Every result is checked for sanity (a known verdict, a terminated note,
@@ -25,6 +25,7 @@
 
 #include "../../judge/engine/board.h"
 #include "../../judge/engine/map.h"
+#include "../../lib/str.h"
 #include "../../maps/variant.h"
 #include "../../parser/names.h"
 #include "../../parser/orders.h"
@@ -75,7 +76,7 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 		st.names[i] = names_new(st.m[i]);
 	}
 	map_set_option(st.m[1], "insurrection", "yes");
-	map_set_option(st.m[1], "realpolitik", "yes");
+	str_copy(st.m[1]->system, "realpolitik", sizeof st.m[1]->system);
 	m = st.m[0];
 	board_init_start(&st.board[0], m);
 

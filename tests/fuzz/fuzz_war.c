@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../judge/systems/war.h"
+#include "../../judge/engine/war.h"
 #include "../../lib/buf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

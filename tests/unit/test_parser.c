@@ -208,7 +208,14 @@ golden_directive(struct golden *g, char *s)
 		char *val = arg + strcspn(arg, " \t");
 		if (*val)
 			*val++ = '\0';
-		map_set_option(g->m, arg, *val ? str_trim(val) : "yes");
+		if (strcmp(arg, "realpolitik") == 0) {
+			/* The golden file's older form: the Realpolitik system
+			 * on or off (its grammar goes with it). */
+			str_copy(g->m->system, !*val || strcmp(str_trim(val), "yes") == 0 ?
+			    "realpolitik" : "", sizeof g->m->system);
+		} else {
+			map_set_option(g->m, arg, *val ? str_trim(val) : "yes");
+		}
 	} else {
 		golden_error(g, "unknown directive");
 	}
@@ -811,7 +818,7 @@ test_variant_orders_not_adjudicated(void **state)
 	(void)state;
 	assert_non_null(res);
 	map_set_option(m, "insurrection", "yes");
-	map_set_option(m, "realpolitik", "yes");
+	str_copy(m->system, "realpolitik", sizeof m->system);	/* armies board */
 	rules_init(&rules, EDITION_2023);
 	board_init_start(&b, m);
 	o[0] = parse_variant(m, n, &b, "England: F Lon - Turkey", NULL);

@@ -1,7 +1,7 @@
 /*
  * test_realpolitik.c — the Realpolitik variant file (a variant naming the
  * standard geography, capitals and naval bases), the board's army on
- * board, and the adjudicator's switch (judge/engine/realpolitik.h). The
+ * board, and the adjudicator's switch (judge/engine/realpolitik_rules.h). The
  * rules themselves are tested by tests/data/datc/realpolitik.txt.
  */
 #include "../support/testutil.h"
@@ -11,7 +11,8 @@
 #include <string.h>
 
 #include "../../judge/engine/adjudicate.h"
-#include "../../judge/engine/realpolitik.h"
+#include "../../judge/engine/realpolitik_rules.h"
+#include "../../judge/engine/resolver.h"
 #include "../../maps/variant.h"
 #include "../../parser/orders.h"
 
@@ -53,7 +54,10 @@ test_variant(void **state)
 
 	(void)state;
 	assert_string_equal(m->name, "realpolitik");
-	assert_true(map_option_on(m, "realpolitik"));
+	assert_ptr_equal(resolver_for(m), &realpolitik_resolver);
+	assert_int_equal(map_caps(m), RULES_STACKS | RULES_BOARDING);
+	assert_null(resolver_for(std));
+	assert_int_equal(map_caps(std), 0);
 	assert_int_equal(m->nprovs, std->nprovs);
 	assert_int_equal(m->nsupply, 34);
 	assert_int_equal(m->nstart, std->nstart);
@@ -84,6 +88,27 @@ expect_refused(const char *text, const char *phrase)
 	assert_null(bad);
 	if (strstr(buf_str(&err), phrase) == NULL)
 		fail_msg("expected \"%s\" in: %s", phrase, buf_str(&err));
+	buf_free(&err);
+}
+
+/* A variant file of the older form, naming the system and the option
+ * "realpolitik" both, reads as one naming the system. */
+static void
+test_variant_old_form(void **state)
+{
+	const char text[] = "<variant name=\"x\" geography=\"standard\" system=\"realpolitik\">"
+			    "<option name=\"realpolitik\"/>"
+			    "<capital power=\"AUS\" at=\"vie\"/></variant>";
+	struct buf err;
+	struct map *old;
+
+	(void)state;
+	buf_init(&err, 1 << 16);
+	old = variant_parse(text, strlen(text), "maps/x/variant.xml", &err);
+	assert_non_null(old);
+	assert_ptr_equal(resolver_for(old), &realpolitik_resolver);
+	assert_int_equal(map_caps(old), RULES_STACKS | RULES_BOARDING);
+	map_free(old);
 	buf_free(&err);
 }
 
@@ -175,7 +200,7 @@ test_switch(void **state)
 	adj_resolve(m, &r, &b, o, 3, res, NULL);
 	assert_int_equal(res->reason[0], R_REPLACED);
 	assert_int_equal(res->reason[2], R_WRONG_PHASE);
-	r.realpolitik = true;
+	r.resolver = &realpolitik_resolver;
 	adj_resolve(m, &r, &b, o, 3, res, NULL);
 	assert_int_equal(res->reason[0], R_OK);
 	assert_int_equal(res->reason[1], R_OK);
@@ -404,7 +429,7 @@ test_same_as_standard(void **state)
 	assert_non_null(b);
 	rules_init(&rs, EDITION_2023);
 	rr = rs;
-	rr.realpolitik = true;
+	rr.resolver = &realpolitik_resolver;
 	for (t = 0; t < 10000; t++) {
 		random_board(std, &pos);
 		n = random_orders(std, &pos, o);
@@ -485,7 +510,7 @@ test_stack_and_cargo_powerless(void **state)
 	assert_non_null(a);
 	assert_non_null(b);
 	rules_init(&rr, EDITION_2023);
-	rr.realpolitik = true;
+	rr.resolver = &realpolitik_resolver;
 	for (t = 0; t < 6000; t++) {
 		const struct unit *un;
 		const struct province *p;
@@ -545,6 +570,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_variant),
 		cmocka_unit_test(test_variant_refused),
+		cmocka_unit_test(test_variant_old_form),
 		cmocka_unit_test(test_board_aboard),
 		cmocka_unit_test(test_switch),
 		cmocka_unit_test(test_builds),

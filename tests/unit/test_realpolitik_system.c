@@ -181,7 +181,7 @@ play_with(struct game *g, const struct order *orders, int n, struct buf *report)
 
 	assert_non_null(res);
 	memset(&t, 0, sizeof t);
-	adj_resolve(g->map, &g->rules, &g->board, orders, n, res, NULL);
+	system_resolve(g, &g->board, orders, n, res);
 	t.g = g;
 	t.before = &g->board;
 	t.orders = orders;
@@ -497,6 +497,45 @@ test_stack_order_replaced(void **unused)
 	game_free(g);
 }
 
+/* Berlin lost, Germany's capital moved to Kiel: the movement knows it. An
+ * army joins the army in Kiel (a stack in the capital it has now); an army
+ * moving into Berlin, where a German army stands, fails (Berlin is no
+ * capital of Germany's any more). */
+static void
+test_moved_capital_stacks(void **unused)
+{
+	const char lines[] = "rp-capital Germany ber kie\n";
+	struct game *g = new_game(), *h = new_game();
+	struct buf reply, report;
+	power_id ger = pw("Germany");
+
+	(void)unused;
+	buf_init(&reply, 1024);
+	buf_init(&report, 1 << 16);
+	g->sys->history_read(g, lines, strlen(lines));
+	g->board.owner[pr("ber")] = pw("Russia");
+	put(g, "kie", "bal");
+	put(g, "mun", "kie");
+	assert_int_equal(take(g, ger, "A ber - kie", &reply), TAKE_DONE);
+	play_orders(g, &report);
+	assert_int_equal(units_in(&g->board, ger, "kie"), 2);
+	assert_int_equal(units_in(&g->board, ger, "ber"), 0);
+
+	h->sys->history_read(h, lines, strlen(lines));
+	h->board.owner[pr("ber")] = pw("Russia");
+	put(h, "kie", "bal");
+	put(h, "mun", "sil");
+	assert_int_equal(take(h, ger, "A sil - ber", &reply), TAKE_DONE);
+	buf_truncate(&report, 0);
+	play_orders(h, &report);
+	assert_int_equal(units_in(&h->board, ger, "ber"), 1);
+	assert_int_equal(units_in(&h->board, ger, "sil"), 1);
+	buf_free(&reply);
+	buf_free(&report);
+	game_free(g);
+	game_free(h);
+}
+
 /* The line of text starting with head, into out (empty when none). */
 static void
 line_of(const char *text, const char *head, char *out, size_t size)
@@ -626,6 +665,7 @@ main(void)
 		cmocka_unit_test(test_builds_moved_capital),
 		cmocka_unit_test(test_builds_stacked),
 		cmocka_unit_test(test_stack_order_replaced),
+		cmocka_unit_test(test_moved_capital_stacks),
 		cmocka_unit_test(test_stacks_listed),
 		cmocka_unit_test(test_sole_power),
 		cmocka_unit_test(test_adjourned),

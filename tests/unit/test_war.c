@@ -1,5 +1,5 @@
 /*
- * test_war.c — the World Game's war phase (judge/systems/war.h): the
+ * test_war.c — the World Game's war phase (judge/engine/war.h): the
  * seed's worked example to the point, both endings, forfeits, loans taken
  * back, an ally attacking its ally, forts, the ends of a war, refusals,
  * the text form, the secrecy of the views and the commands as pupils write
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../judge/systems/war.h"
+#include "../../judge/engine/war.h"
 
 static struct war w;
 static struct buf msg;

@@ -1,9 +1,10 @@
 /*
- * realpolitik.h — movement under Calhamer's Realpolitik rules (the rule
- * option "realpolitik"; the rules and choices: judge/systems/REALPOLITIK.md).
+ * realpolitik_rules.h — movement under Calhamer's Realpolitik rules (the
+ * rule system's resolver; the rules and choices: judge/systems/REALPOLITIK.md).
  *
- * adj_resolve() comes here for a movement phase when rules->realpolitik is
- * set; the standard adjudicator is not touched. What differs:
+ * adj_resolve() comes here for a movement phase through the resolver
+ * (resolver.h) a Realpolitik variant's rules are handed; the standard
+ * adjudicator is not touched. What differs:
  *
  * - Stacks. A province may hold several units of one power: armies in one
  *   of its capitals, fleets in one of its naval bases (struct province's
@@ -33,16 +34,23 @@
  * decisions are taken, until every one is decided; a cycle of moves that
  * only wait for one another is circular movement and all of them succeed.
  */
-#ifndef POUCH_REALPOLITIK_H
-#define POUCH_REALPOLITIK_H
+#ifndef POUCH_REALPOLITIK_RULES_H
+#define POUCH_REALPOLITIK_RULES_H
 
 #include "../../lib/buf.h"
 #include "adjudicate.h"
+#include "resolver.h"
+
+/* Realpolitik's rules as the engine is handed them: units stack, armies go
+ * on board; its movement and supply. */
+extern const struct resolver realpolitik_resolver;
 
 /* Resolve the movement phase b with the Realpolitik rules into res (as
- * adj_resolve does; trace, when not NULL, gets one line per unit). */
+ * adj_resolve does; trace, when not NULL, gets one line per unit), armies
+ * stacking where seat (by province, NULL: the map's) has their capitals. */
 void rp_resolve_movement(const struct map *m, const struct rules *r, const struct board *b,
-    const struct order *orders, int norders, struct phase_result *res, struct buf *trace);
+    const power_id *seat, const struct order *orders, int norders, struct phase_result *res,
+    struct buf *trace);
 
 /*
  * May power p raise a unit of type t in province q now (Realpolitik

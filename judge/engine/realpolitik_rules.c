@@ -1,6 +1,6 @@
 /*
- * realpolitik.c — Realpolitik movement: stacks, embarking, landing
- * (realpolitik.h; the rules: judge/systems/REALPOLITIK.md).
+ * realpolitik_rules.c — Realpolitik movement: stacks, embarking, landing
+ * (realpolitik_rules.h; the rules: judge/systems/REALPOLITIK.md).
  *
  * Three steps, as the standard adjudicator: orders are matched to units
  * and checked; the decisions are taken; the position after the phase is
@@ -9,7 +9,7 @@
  * everything still possible; a move is decided when its attack's lo beats
  * every opposing hi, or its hi cannot beat some opposing lo.
  */
-#include "realpolitik.h"
+#include "realpolitik_rules.h"
 
 #include <string.h>
 
@@ -32,6 +32,7 @@ enum rk {
 struct rp {
 	const struct map *m;
 	const struct board *b;
+	const power_id *seat;			/* the capitals now, or NULL: the map's */
 	int n;
 	uint8_t kind[BOARD_MAX_UNITS];
 	uint8_t st[BOARD_MAX_UNITS];		/* move or support decision */
@@ -122,13 +123,14 @@ pair_cargo(struct rp *w)
 }
 
 static void
-rp_init(struct rp *w, const struct map *m, const struct board *b)
+rp_init(struct rp *w, const struct map *m, const struct board *b, const power_id *seat)
 {
 	int u, last[MAP_MAX_PROVS];
 
 	memset(w, 0, sizeof *w);
 	w->m = m;
 	w->b = b;
+	w->seat = seat;
 	w->n = b->nunits;
 	for (u = 0; u < m->nprovs; u++) {
 		w->first[u] = NONE;
@@ -347,50 +349,43 @@ reset_unit(struct rp *w, int u)
 	w->ttype[u] = UNIT_NONE;
 }
 
+/* The unit o addresses, for adj_check_orders. */
+static int
+addressed_unit(void *w, const struct order *o, enum reason *why)
+{
+	return addressed(w, o, why);
+}
+
+/* Check o into unit u's slots (reset first), restoring them when it is
+ * illegal. */
+static enum reason
+check_kept(void *wp, int u, const struct order *o)
+{
+	struct rp *w = wp;
+	uint8_t kind = w->kind[u], ttype = w->ttype[u];
+	int16_t ride = w->ride[u];
+	loc_id dest = w->dest[u];
+	prov_id destp = w->destp[u], tprov = w->tprov[u];
+	enum reason why;
+
+	reset_unit(w, u);
+	why = check_order(w, u, o);
+	if (why != R_OK) {
+		w->kind[u] = kind;
+		w->ride[u] = ride;
+		w->dest[u] = dest;
+		w->destp[u] = destp;
+		w->tprov[u] = tprov;
+		w->ttype[u] = ttype;
+	}
+	return why;
+}
+
+/* Each order checked and given to its unit (adj_check_orders). */
 static void
 check_all(struct rp *w, const struct order *orders, int n, struct phase_result *res)
 {
-	int i, u;
-
-	for (i = 0; i < n; i++) {
-		const struct order *o = &orders[i];
-		enum reason why;
-		uint8_t kind;
-		int16_t ride;
-		loc_id dest;
-		prov_id destp, tprov;
-		uint8_t ttype;
-
-		res->order_unit[i] = NONE;
-		u = addressed(w, o, &why);
-		if (u == NONE) {
-			res->reason[i] = (uint8_t)why;
-			continue;
-		}
-		res->order_unit[i] = (int16_t)u;
-		kind = w->kind[u];
-		ride = w->ride[u];
-		dest = w->dest[u];
-		destp = w->destp[u];
-		tprov = w->tprov[u];
-		ttype = w->ttype[u];
-		reset_unit(w, u);
-		why = check_order(w, u, o);
-		if (why != R_OK) {
-			w->kind[u] = kind;
-			w->ride[u] = ride;
-			w->dest[u] = dest;
-			w->destp[u] = destp;
-			w->tprov[u] = tprov;
-			w->ttype[u] = ttype;
-			res->reason[i] = (uint8_t)why;
-			continue;
-		}
-		if (w->ord[u] != NONE)
-			res->reason[w->ord[u]] = R_REPLACED;
-		w->ord[u] = (int16_t)i;
-		res->reason[i] = R_NONE;
-	}
+	adj_check_orders(w, orders, n, w->ord, res, addressed_unit, check_kept);
 }
 
 /* ---------------------------------------------------------- strengths -- */
@@ -467,7 +462,9 @@ may_join(const struct rp *w, int u, int v)
 		return true;	/* the fleet the army waits for */
 	if (t != utype(w, v))
 		return false;	/* an army and a fleet do not share a province */
-	return t == UNIT_ARMY ? d->capital == a : d->naval_base == a;
+	if (t == UNIT_ARMY)
+		return (w->seat != NULL ? w->seat[w->prov[v]] : d->capital) == a;
+	return d->naval_base == a;
 }
 
 /* What holds destination d against u, not counting units moving head to
@@ -924,12 +921,13 @@ write_result(const struct rp *w, struct phase_result *res, struct buf *trace)
 
 void
 rp_resolve_movement(const struct map *m, const struct rules *r, const struct board *b,
-    const struct order *orders, int norders, struct phase_result *res, struct buf *trace)
+    const power_id *seat, const struct order *orders, int norders, struct phase_result *res,
+    struct buf *trace)
 {
 	struct rp w;
 
 	(void)r;
-	rp_init(&w, m, b);
+	rp_init(&w, m, b, seat);
 	check_all(&w, orders, norders, res);
 	decide_all(&w);
 	write_result(&w, res, trace);
@@ -1022,3 +1020,29 @@ rp_occupy(const struct map *m, const struct board *start, struct board *end)
 	}
 	return n;
 }
+
+/* ------------------------------------------------------------- resolver -- */
+
+/* A unit raised where the capitals stand now (armies; a naval base does
+ * not move). */
+static enum reason
+can_build_now(const struct map *m, const struct board *b, const power_id *seat, power_id p,
+    enum unit_type t, prov_id q)
+{
+	return rp_can_build(m, b, t == UNIT_ARMY ? seat : NULL, p, t, q);
+}
+
+/* Armies where the capitals stand now, and fleets. */
+static int
+build_sites_now(const struct map *m, const struct board *b, const power_id *seat, power_id p)
+{
+	return rp_build_sites(m, b, seat, p, UNIT_ARMY) + rp_build_sites(m, b, NULL, p, UNIT_FLEET);
+}
+
+const struct resolver realpolitik_resolver = {
+	.system = "realpolitik",
+	.caps = RULES_STACKS | RULES_BOARDING,
+	.movement = rp_resolve_movement,
+	.can_build = can_build_now,
+	.build_sites = build_sites_now,
+};

@@ -23,8 +23,8 @@
  *		war_do(&w, who, &cmd, msg);
  *	war_news(&w, seen, announcement);
  */
-#ifndef POUCH_SYSTEMS_WAR_H
-#define POUCH_SYSTEMS_WAR_H
+#ifndef POUCH_WAR_H
+#define POUCH_WAR_H
 
 #include <stdbool.h>
 #include <stddef.h>
