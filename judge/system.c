@@ -1,9 +1,9 @@
 /*
  * system.c — the judge's side of the rule-system seam (system.h): a phase
  * resolved by a game's system, a system's commands looked up. The services
- * a system calls are defined with their concern: judge_audit, judge_announce, judge_send, judge_now and
- * judge_time_human in outbound.c; judge_speech_open, judge_in_disorder and
- * judge_standings in status.c.
+ * a system calls are defined with their concern: judge_audit,
+ * judge_announce, judge_send, judge_now and judge_time_human in outbound.c;
+ * judge_speech_open, judge_in_disorder and judge_standings in status.c.
  */
 #include "system.h"
 
