@@ -1225,6 +1225,14 @@ parse_action(struct gp *g, struct reading *rd)
 	default:
 		break;
 	}
+	/* "F Lon-Holds" (MUNA's rulebook writes the hold so): a dash, then a
+	 * hold word that begins no place's name ("hold" may be Holland). */
+	if (kind_at(g, 0, TK_DASH) && kw_at(g, 1) == KW_HOLD && g->i + 2 == g->lx->n &&
+	    strcmp(peek(g, 1)->s, "hold") != 0 && strcmp(peek(g, 1)->s, "h") != 0) {
+		g->i += 2;
+		rd->kind = ORDER_HOLD;
+		return 0;
+	}
 	if (parse_move_word(g))
 		return parse_move_rest(g, rd);
 	if (parse_via(g))
