@@ -239,9 +239,10 @@ static void
 load_province(struct loader *ld, xmlNode *n)
 {
 	static const char *const allowed[] = { "abbr", "name", "terrain", "centre", "home",
-		NULL };
+		"coast-named", NULL };
 	char *abbr = attr(n, "abbr"), *name = attr(n, "name"), *terr = attr(n, "terrain");
 	char *centre = attr(n, "centre"), *home = attr(n, "home");
+	char *named = attr(n, "coast-named");
 	struct map *m = ld->m;
 	enum terrain t;
 	bool is_centre = false;
@@ -293,6 +294,8 @@ load_province(struct loader *ld, xmlNode *n)
 	if (is_centre && t == TERRAIN_SEA)
 		fail(ld, line_of(n), "province %s: a sea cannot be a supply centre", abbr);
 	m->provs[p].supply = is_centre;
+	if (named && !parse_bool(named, &m->provs[p].coast_named))
+		fail(ld, line_of(n), "province %s: coast-named must be yes or no", abbr);
 
 	for (c = n->children; c; c = c->next) {
 		if (is_el(c, "alias")) {
@@ -333,6 +336,7 @@ out:
 	xml_free(terr);
 	xml_free(centre);
 	xml_free(home);
+	xml_free(named);
 }
 
 /* ---------------------------------------------------------------- edges -- */

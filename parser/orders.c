@@ -1917,7 +1917,11 @@ fleet_coast(const struct parse_ctx *c, const struct slot *sd, prov_id dp, struct
 			only = pr->coast[i];
 			k++;
 		}
-	if (k == 1) {
+	if (k == 1 && pr->coast_named) {
+		refuse(r, "a fleet ordered to %s must name the coast (the rules): %s", pr->name,
+		    m->locs[only].name);
+		return -1;
+	} else if (k == 1) {
 		o->dest = only;
 		note_add(r->note, "coast added: %s", m->locs[only].name);
 	} else if (k > 1) {

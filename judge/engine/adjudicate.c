@@ -87,8 +87,9 @@ static bool resolve(struct ws *w, int u);
 /*
  * The destination a fleet at from reaches when ordered to to: a coast must
  * be given when two coasts can be reached (DATC 4.B.1), is supplied when
- * only one can (4.B.2 a), and a coast that cannot be reached makes the order
- * illegal (4.B.3 b). Returns R_OK and sets *out, or the reason.
+ * only one can (4.B.2 a) unless the map says the coast must always be named,
+ * and a coast that cannot be reached makes the order illegal (4.B.3 b).
+ * Returns R_OK and sets *out, or the reason.
  */
 static enum reason
 fleet_dest(const struct map *m, loc_id from, loc_id to, loc_id *out)
@@ -121,6 +122,8 @@ fleet_dest(const struct map *m, loc_id from, loc_id to, loc_id *out)
 		return R_NOT_ADJACENT;
 	if (nfound > 1)
 		return R_NEED_COAST;
+	if (tp->coast_named)
+		return R_NAME_COAST;
 	*out = found;
 	return R_OK;
 }

@@ -73,6 +73,8 @@ struct province {
 	loc_id loc;		/* main location */
 	uint8_t ncoasts;	/* named coasts (0 for most provinces) */
 	loc_id coast[MAP_MAX_COASTS];
+	bool coast_named;	/* a fleet ordered here must name the coast, even when it
+				   can reach only one (MUNA's Iran) */
 	int line;		/* line of the definition in the variant file (0 if built) */
 };
 

@@ -46,6 +46,7 @@ static const struct {
 	[R_NOT_ABOARD] = { "not_aboard", "the army is not on board a fleet" },
 	[R_NO_FLEET] = { "no_fleet", "no fleet of that power there to take the army on board" },
 	[R_NO_CONVOYS] = { "no_convoys", "fleets do not convoy in Realpolitik: armies go on board" },
+	[R_NAME_COAST] = { "name_coast", "a fleet ordered there must name the coast" },
 };
 
 const char *
@@ -69,6 +70,7 @@ reason_is_illegal(enum reason r)
 	case R_NOT_ADJACENT:
 	case R_BAD_COAST:
 	case R_NEED_COAST:
+	case R_NAME_COAST:
 	case R_SAME_PROVINCE:
 	case R_CANNOT_SUPPORT:
 	case R_CANNOT_CONVOY:

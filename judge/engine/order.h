@@ -119,6 +119,7 @@ enum reason {
 	R_NO_FLEET,		/* embarking: no fleet of its power there to take it, or the
 				   fleet already carries an army */
 	R_NO_CONVOYS,		/* fleets do not convoy in Realpolitik */
+	R_NAME_COAST,		/* the map says a fleet ordered there names the coast */
 	R_MAX
 };
 

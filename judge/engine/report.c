@@ -470,6 +470,13 @@ report_refusal(const struct map *m, const struct board *b, const struct order *o
 		if (m->provs[dest].ncoasts > 0)
 			buf_printf(out, " (e.g. %s)", m->locs[m->provs[dest].coast[0]].name);
 		return;
+	case R_NAME_COAST:
+		if (dest == PROV_NONE)
+			break;
+		buf_puts(out, "a fleet ordered to ");
+		put_the(m, dest, out);
+		buf_puts(out, " must name the coast");
+		return;
 	case R_SAME_PROVINCE:
 		if (here == PROV_NONE)
 			break;

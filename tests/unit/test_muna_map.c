@@ -14,8 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../judge/engine/adjudicate.h"
 #include "../../judge/engine/map.h"
 #include "../../maps/geometry.h"
+#include "../../parser/names.h"
+#include "../../parser/orders.h"
 
 #define MUNA "maps/muna/variant.xml"
 
@@ -212,6 +215,56 @@ test_iran(void **state)
 	assert_false(map_loc_allows(m, UNIT_FLEET, m->provs[irn].loc));
 }
 
+/* "If a Fleet is ordered to this province, the order must specify which
+ * coast, or the Fleet doesn't move": from the Caspian only the north coast
+ * can be reached, yet "F Cas - Irn" is refused when given (it is not taken
+ * to mean the north coast, as a standard board would), and the adjudicator
+ * leaves the fleet where it is; "F Cas - Irn/nc" moves. */
+static void
+test_iran_fleet_names_its_coast(void **state)
+{
+	const struct map *m = muna();
+	struct names *nm = names_new(m);
+	struct parse_ctx c = { m, nm, NULL, POWER_NONE };
+	struct parse_result r;
+	struct phase_result res;
+	struct rules rules;
+	struct order o;
+	struct board b;
+	struct buf err;
+	static const char text[] = "phase Spring 1935 Movement\nunit USSR F cas\n";
+	static const char *const lines[] = { "USSR: F Cas - Irn", "USSR: F Caspian Sea to Iran" };
+	size_t i;
+
+	(void)state;
+	buf_init(&err, 1024);
+	assert_int_equal(board_read(&b, m, text, sizeof text - 1, &err), 0);
+	c.b = &b;
+	for (i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+		order_parse(&c, lines[i], strlen(lines[i]), &r);
+		assert_int_equal(r.verdict, VERDICT_REFUSED);
+		assert_non_null(strstr(r.note, "must name the coast"));
+	}
+	rules_init(&rules, EDITION_2023);
+	memset(&o, 0, sizeof o);
+	o.kind = ORDER_MOVE;
+	o.power = map_find_power(m, "USSR");
+	o.type = UNIT_FLEET;
+	o.loc = loc("cas");
+	o.dest = m->provs[prov("irn")].loc;
+	assert_int_equal(adj_check(m, &rules, &b, &o), R_NAME_COAST);
+	adj_resolve(m, &rules, &b, &o, 1, &res, NULL);
+	assert_int_equal(res.reason[0], R_NAME_COAST);
+	assert_int_equal(res.after.units[0].loc, loc("cas"));
+	order_parse(&c, "USSR: F Cas - Irn/nc", 20, &r);
+	assert_int_not_equal(r.verdict, VERDICT_REFUSED);
+	adj_resolve(m, &rules, &b, &r.order, 1, &res, NULL);
+	assert_int_equal(res.reason[0], R_OK);
+	assert_int_equal(res.after.units[0].loc, loc("irn/nc"));
+	buf_free(&err);
+	names_free(nm);
+}
+
 /* "If a Great Power builds a Fleet in Iran, the player must also specify
  * 'North Coast' or 'South Coast'": builds are made in home centres, so Iran
  * is a home, the United Kingdom's (the table's "I-r-a-?"), with its army;
@@ -355,6 +408,7 @@ main(void)
 		cmocka_unit_test(test_france_homes),
 		cmocka_unit_test(test_iran),
 		cmocka_unit_test(test_iran_is_british),
+		cmocka_unit_test(test_iran_fleet_names_its_coast),
 		cmocka_unit_test(test_waterways),
 		cmocka_unit_test(test_canal),
 		cmocka_unit_test(test_baltic),
