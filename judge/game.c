@@ -255,11 +255,7 @@ game_forget_since(struct game *g, const struct board *b)
 char *
 game_stage(const struct game *g, char *out, size_t size)
 {
-	if (g->sys != NULL && g->sys->stage != NULL) {
-		g->sys->stage(g, out, size);
-		return out;
-	}
-	return phase_format(&g->board, out, size);
+	return system_stage(g, out, size);
 }
 
 bool
@@ -317,10 +313,7 @@ game_is_gm(const struct game *g, const char *addr)
 bool
 game_alive(const struct game *g, power_id p)
 {
-	if (g->sys != NULL && g->sys->alive != NULL)
-		return g->sys->alive(g, p);
-	return board_count_units(&g->board, p) > 0 ||
-	    board_count_centres(&g->board, g->map, p) > 0;
+	return system_alive(g, p);
 }
 
 bool
@@ -1476,9 +1469,7 @@ read_board(struct game *g, const struct game_pending *pd, int last, struct buf *
 int
 game_build_sites(const struct game *g, power_id p)
 {
-	if (g->sys != NULL && g->sys->build_sites != NULL)
-		return g->sys->build_sites(g, p, NULL, 0);
-	return adj_build_sites(g->map, &g->rules, &g->board, p);
+	return system_build_sites(g, p, NULL, 0);
 }
 
 int

@@ -16,6 +16,7 @@
 #include "outbound.h"
 #include "setup.h"
 #include "status.h"
+#include "system_words.h"
 #include "turn.h"
 
 /* "England,Germany" or "England+Germany" at *s: the powers into out, *s
@@ -293,7 +294,7 @@ gm_newgame(struct command_call *c)
 		return COMMAND_REFUSED;
 	}
 	buf_free(&why);
-	hint = g->sys->setup_hint;
+	hint = system_words(g)->setup_hint;
 	if (j->host)
 		buf_printf(c->reply, "  game %s created (%s); its game master is %s (password %s).\n"
 		    "  %s\n", g->name, g->map->title, ng.gm, ng.pw ? "as given" : "mailed to them",
@@ -312,17 +313,23 @@ static int
 gm_help(struct command_call *c)
 {
 	struct buf *reply = c->reply;
+	size_t mark;
 
+	if (system_serves(c->g->sys, SYS_BOARDLESS)) {
+		buf_putc(reply, '\n');
+		system_help(c->g, POWER_NONE, reply);
+		return COMMAND_DONE;
+	}
 	buf_puts(reply, "\nGame master commands: PROCESS, PREVIEW, ROLLBACK <phase>, PAUSE, RESUME,\n"
 	    "SET DEADLINE +24h | SET <setting> <value>, DELEGATION <power> <addresses>,\n"
 	    "REPLACE <power> MEMBERS <addresses> | REPLACE <power> PASSWORD [<new>],\n"
 	    "EJECT <power>, ADD OBSERVER <address>, REMOVE OBSERVER <address>,\n"
 	    "AWARD <power> <points> <reason>, REVOKE <power> <points> <reason>,\n"
 	    "START, END WINNER <power> | END DRAW, PRESS TO ..., BROADCAST, LIST, HISTORY, SUMMARY");
-	if (c->g->sys->gm_help) {
-		buf_puts(reply, ",\n");
-		c->g->sys->gm_help(c->g, reply);
-	} else {
+	mark = reply->len;
+	buf_puts(reply, ",\n");
+	if (!system_help(c->g, POWER_NONE, reply)) {
+		buf_truncate(reply, mark);
 		buf_puts(reply, ".\n");
 	}
 	buf_puts(reply, "A delegation holding several powers: DELEGATION England,Germany <addresses>.\n");

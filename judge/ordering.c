@@ -302,8 +302,7 @@ static enum taken
 keep_order(struct game *g, power_id p, const struct parse_result *r, struct buf *reply)
 {
 	bool revival = r->order.kind == ORDER_REVIVE;
-	int own = revival || g->sys->check_order == NULL ? 1 :
-	    g->sys->check_order(g, p, &r->order, reply);
+	int own = revival ? 1 : system_check_order(g, p, &r->order, reply);
 	enum reason why;
 	struct order old;
 	int k, units = 0;

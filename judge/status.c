@@ -12,6 +12,7 @@
 #include "../lib/tz.h"
 #include "engine/muna_rules.h"
 #include "engine/report.h"
+#include "system_words.h"
 
 void
 status_deadline_line(const struct judge *j, const struct game *g, const char *zone, time_t now,
@@ -36,7 +37,7 @@ status_deadline_line(const struct judge *j, const struct game *g, const char *zo
 		return;
 	}
 	time_human(&j->io.zones, zone, g->deadline, local, sizeof local);
-	if (now >= g->deadline && g->sys->tick == NULL && status_orders_complete(g)) {
+	if (now >= g->deadline && !system_serves(g->sys, SYS_OWN_CLOCK) && status_orders_complete(g)) {
 		/* Orders that came after the deadline (in the grace period, or
 		 * while the game waits for its master) complete the phase: the
 		 * tick after this message decides it. */
@@ -66,7 +67,7 @@ time_t
 judge_grace_end(const struct game *g, time_t now)
 {
 	if (g->status != GAME_ACTIVE || g->deadline == 0 || (now < g->deadline && !g->gm_told) ||
-	    g->set.nmr != NMR_CD || g->set.grace <= 0 || g->sys->tick != NULL)
+	    g->set.nmr != NMR_CD || g->set.grace <= 0 || system_serves(g->sys, SYS_OWN_CLOCK))
 		return 0;
 	return status_orders_complete(g) ? 0 : g->deadline + g->set.grace;
 }
@@ -359,24 +360,9 @@ put_builds_to_do(int left, int given, const char *example, struct buf *out)
 static void
 builds_to_do(const struct game *g, power_id p, int left, int given, struct buf *out)
 {
-	const struct map *m = g->map;
-	const struct board *b = &g->board;
-	const char *site = "par";
 	char example[32];
-	int i;
 
-	if (g->sys->build_sites != NULL) {
-		g->sys->build_sites(g, p, example, sizeof example);
-		put_builds_to_do(left, given, example, out);
-		return;
-	}
-	for (i = 0; i < m->nprovs; i++)
-		if (m->provs[i].home == p && m->provs[i].supply && b->owner[i] == p &&
-		    board_unit_in(b, m, (prov_id)i) < 0 && !game_ordered_in(g, p, (prov_id)i)) {
-			site = m->provs[i].abbr;
-			break;
-		}
-	snprintf(example, sizeof example, "A %s", site);
+	system_build_sites(g, p, example, sizeof example);
 	put_builds_to_do(left, given, example, out);
 }
 
@@ -469,15 +455,17 @@ judge_standings(const struct game *g, const struct board *b, const char *title, 
 void
 status_put_title_rules(const struct game *g, struct buf *out)
 {
+	const char *rules = system_words(g)->rules;
+
 	buf_puts(out, g->map->title);
-	if (g->sys->rules == NULL)
+	if (rules == NULL)
 		buf_printf(out, ", %s rules", edition_name(g->set.edition));
-	else if (strstr(g->map->title, g->sys->rules) == NULL)
-		buf_printf(out, ", %s", g->sys->rules);
+	else if (strstr(g->map->title, rules) == NULL)
+		buf_printf(out, ", %s", rules);
 }
 
 void
-status_help(const struct judge *j, const struct game *g, struct buf *out)
+status_help(const struct judge *j, const struct game *g, power_id p, struct buf *out)
 {
 	buf_printf(out,
 	    "How to write to this judge (%s)\n"
@@ -515,7 +503,6 @@ status_help(const struct judge *j, const struct game *g, struct buf *out)
 		buf_printf(out, "When orders are missing at the deadline: %s.\n",
 		    g->set.nmr == NMR_CD ? "the units hold (civil disorder) after the grace period" :
 					   "the game waits for the GM");
-		if (g->sys->help)
-			g->sys->help(g, out);
+		system_help(g, p, out);
 	}
 }

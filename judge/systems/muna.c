@@ -19,6 +19,7 @@
 #include "../../lib/tz.h"
 #include "../../lib/xalloc.h"
 #include "../engine/muna_rules.h"
+#include "../system_words.h"
 #include "muna_file.h"
 #include "standard.h"
 
@@ -697,9 +698,15 @@ muna_phase_started(struct game *g, time_t now)
 		g->speech_until = now + g->set.speech;
 }
 
+/* HELP: the MUNA rules for a delegation, the MUNA commands for the game
+ * master (p POWER_NONE). */
 static void
-muna_gm_help(const struct game *g, struct buf *out)
+muna_help(const struct game *g, power_id p, struct buf *out)
 {
+	if (p != POWER_NONE) {
+		help_muna(g, out);
+		return;
+	}
 	buf_puts(out, "CONFERENCE <place> <power> <power> <power> ... [NAME <name>], CONFERENCE END,\n"
 	    "SPEECH [<duration>], SPEECH END, SET SPEECH <duration>|none,\n"
 	    "GOAL <power> NUMBER 1|2 <goal> (its goal number 1 or 2), GOAL APPROVE <power>\n"
@@ -715,17 +722,20 @@ static const struct system_command muna_commands[] = {
 	{ CMD_REQUEST, SYSTEM_PLAYER, request_speech },
 };
 
+static const struct system_words muna_words = {
+	.rules = "MUNA rules",
+};
+
 const struct rule_system muna_system = {
 	.name = "muna",
-	.rules = "MUNA rules",
+	.words = &muna_words,
 	.turn = muna_turn,
 	.ended = standard_ended,
 	.history_write = muna_history_write,
 	.history_read = muna_history_read,
 	.phase_started = muna_phase_started,
 	.waits = revival_awaited,
-	.help = help_muna,
-	.gm_help = muna_gm_help,
+	.help = muna_help,
 	.commands = muna_commands,
 	.ncommands = (int)(sizeof muna_commands / sizeof muna_commands[0]),
 	.fields = &muna_file_fields,

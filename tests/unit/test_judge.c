@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "../../judge/judge.h"
+#include "../../judge/system_words.h"
 #include "../../judge/systems/standard.h"
 #include "../../judge/systems/systems.h"
 #include "../../lib/str.h"
@@ -2300,19 +2301,32 @@ hook_status(struct judge *j, const struct game *g, power_id p, const char *zone,
 }
 
 static void
+hook_stage(const struct game *g, char *out, size_t size)
+{
+	phase_format(&g->board, out, size);
+}
+
+static void
 test_system_reads_lines(void **state)
 {
+	static const struct system_words words = { .kind = "hooks game", .example_side = "England" };
+	static const struct system_boardless boardless = {
+		.line = hook_line,
+		.alive = hook_alive,
+		.stage = hook_stage,
+		.tick = hook_tick,
+		.status = hook_status,
+	};
 	static struct rule_system hooks;
 	struct tj *t = *state;
 	const struct board before = t->g->board;
 
 	hooks = standard_system;
 	hooks.name = "hooks";
-	hooks.kind = "hooks game";
-	hooks.line = hook_line;
-	hooks.tick = hook_tick;
-	hooks.alive = hook_alive;
-	hooks.status = hook_status;
+	hooks.serves = SYS_BOARDLESS | SYS_OWN_CLOCK | SYS_OWN_STATUS;
+	hooks.words = &words;
+	hooks.help = NULL;
+	hooks.boardless = &boardless;
 	game_set_system(t->g, &hooks);
 	mail(t, "alice@england.example", "war", "GAME g1 England england-pw\nhello\nattack\n"
 	    "F Lon - Nth\n", T0 + HOUR);
