@@ -169,7 +169,6 @@ game_init(struct game *g, const char *name, const struct game_settings *s, const
 	g->map = m;
 	g->names = nm;
 	game_set_rules(g);
-	g->conf.where = PROV_NONE;
 	board_init_start(&g->board, m);
 	game_fit_delegations(g);
 }
@@ -198,7 +197,7 @@ game_standings(const struct game *g, const struct board *b, struct standing *out
 
 	for (p = 0; p < g->map->npowers; p++) {
 		points[p] = g->del[p].points;
-		bonus[p] = g->del[p].bonus[0] != '\0';
+		bonus[p] = system_standing_bonus(g, (power_id)p);
 	}
 	return muna_standings(g->map, b, points, bonus, out);
 }
@@ -222,9 +221,8 @@ game_award(struct game *g, power_id p, int points, bool rules, const char *reaso
 	str_copy(a->reason, reason, sizeof a->reason);
 }
 
-/* Is the phase of code ("S1901M") at or after b's? */
-static bool
-code_since(const char *code, const struct board *b)
+bool
+game_phase_since(const char *code, const struct board *b)
 {
 	enum season s;
 	enum phase_type t;
@@ -237,19 +235,16 @@ code_since(const char *code, const struct board *b)
 void
 game_forget_since(struct game *g, const struct board *b)
 {
-	int i, k = 0, p;
+	int i, k = 0;
 
 	for (i = 0; i < g->nawards; i++) {
 		const struct award *a = &g->awards[i];
-		if (a->rules && code_since(a->phase, b))
+		if (a->rules && game_phase_since(a->phase, b))
 			g->del[a->power].points -= a->points;
 		else
 			g->awards[k++] = *a;
 	}
 	g->nawards = k;
-	for (p = 0; p < g->map->npowers; p++)
-		if (g->del[p].bonus[0] && code_since(g->del[p].bonus, b))
-			g->del[p].bonus[0] = '\0';
 }
 
 char *
@@ -1553,7 +1548,7 @@ read_orders(struct game *g, const struct game_pending *pd, struct buf *err)
 	return errors;
 }
 
-/* A game as game_read() starts it: the defaults, no delegations, no conference. */
+/* A game as game_read() starts it: the defaults, no delegations. */
 static void
 game_blank(struct game *g)
 {
@@ -1561,7 +1556,6 @@ game_blank(struct game *g)
 	free(g->del);
 	memset(g, 0, sizeof *g);
 	game_settings_default(&g->set, "standard");
-	g->conf.where = PROV_NONE;
 }
 
 void

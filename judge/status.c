@@ -224,13 +224,7 @@ status_orders(const struct game *g, power_id p, struct buf *out)
 		status_what_to_do(g, p, out);
 		return;
 	}
-	if (game_revival(g, p)) {
-		buf_puts(out, "  ");
-		order_format_prefs(m, &d->revival, ORDER_SHORT, out);
-		buf_putc(out, '\n');
-	} else if (g->rules.insurrection && b->phase == PHASE_MOVEMENT && board_eliminated(b, m, p)) {
-		buf_puts(out, "  (no revival order: \"Revive: <home centres, most wanted first>\")\n");
-	}
+	system_list_orders(g, p, out);
 	for (i = 0, n = 0; i < (b->phase == PHASE_MOVEMENT ? b->nunits : b->ndislodged); i++) {
 		const struct unit *u = listed_unit(b, i);
 		if (u->power != p)
@@ -251,34 +245,6 @@ status_orders(const struct game *g, power_id p, struct buf *out)
 	}
 	if (n == 0 && b->phase == PHASE_RETREAT)
 		buf_printf(out, "  %s has no units to retreat.\n", m->powers[p].name);
-}
-
-/* What an eliminated power can do (MUNA, judge/systems/MUNA.md). */
-static void
-revival_help(const struct game *g, power_id p, struct buf *out)
-{
-	const struct map *m = g->map;
-	int i, k = 0;
-
-	const struct unit *u = g->board.nunits ? &g->board.units[0] : NULL;
-
-	buf_printf(out, "%s has lost its country, but may win it back.\n"
-	    "When other powers order units to an insurrection in %s (an order such as\n"
-	    "\"%c %s-%s\"), three such units win back three of your home centres and\n"
-	    "four win back all of them, at the end of the season; an occupied centre\n"
-	    "needs one unit more.\n",
-	    m->powers[p].name, m->powers[p].name, u ? unit_letter((enum unit_type)u->type) : 'A',
-	    u ? m->provs[m->locs[u->loc].prov].abbr : "par", m->powers[p].name);
-	if (g->board.phase != PHASE_MOVEMENT) {
-		buf_puts(out, "Revival orders are given in movement phases.\n");
-		return;
-	}
-	buf_puts(out, "Send your revival order, naming at least three home centres, most wanted\n"
-	    "first: \"Revive:");
-	for (i = 0; i < m->nprovs; i++)
-		if (m->provs[i].supply && m->provs[i].home == p)
-			buf_printf(out, "%s %s", k++ ? "," : "", m->provs[i].name);
-	buf_puts(out, "\".\n");
 }
 
 /* How many of the due adjustments p has ordered: builds and waives when
@@ -418,10 +384,8 @@ status_what_to_do(const struct game *g, power_id p, struct buf *out)
 	const struct map *m = g->map;
 	const struct board *b = &g->board;
 
-	if (g->rules.insurrection && board_eliminated(b, m, p)) {
-		revival_help(g, p, out);
+	if (board_eliminated(b, m, p) && system_comeback_help(g, p, out))
 		return;
-	}
 	if (!game_must_order(g, p)) {
 		buf_puts(out, "You have nothing to order this phase.\n");
 		return;

@@ -10,6 +10,8 @@
 
 #include <stdio.h>
 
+#include "../lib/str.h"
+
 #include "system_words.h"
 
 /* The words of a Diplomacy game of the standard rules. */
@@ -109,6 +111,12 @@ system_history_read(struct game *g, const char *text, size_t len)
 		g->sys->history_read(g, text, len);
 }
 
+bool
+system_standing_bonus(const struct game *g, power_id p)
+{
+	return g->sys != NULL && g->sys->standing_bonus != NULL && g->sys->standing_bonus(g, p);
+}
+
 void
 system_phase_started(struct game *g, time_t now)
 {
@@ -120,6 +128,19 @@ bool
 system_waits(const struct game *g)
 {
 	return g->sys->waits != NULL && g->sys->waits(g);
+}
+
+void
+system_list_orders(const struct game *g, power_id p, struct buf *out)
+{
+	if (g->sys != NULL && g->sys->list_orders != NULL)
+		g->sys->list_orders(g, p, out);
+}
+
+bool
+system_comeback_help(const struct game *g, power_id p, struct buf *out)
+{
+	return g->sys != NULL && g->sys->comeback_help != NULL && g->sys->comeback_help(g, p, out);
 }
 
 int
@@ -148,6 +169,28 @@ system_build_sites(const struct game *g, power_id p, char *example, size_t size)
 		snprintf(example, size, "A %s", site);
 	}
 	return adj_build_sites(m, &g->rules, b, p);
+}
+
+bool
+system_conference(const struct game *g, uint64_t *powers, struct buf *name)
+{
+	return g->sys != NULL && g->sys->conference != NULL && g->sys->conference(g, powers, name);
+}
+
+int
+system_award_reason(const struct game *g, power_id p, long *points, const char *reason,
+    char *out, size_t n, struct buf *reply)
+{
+	long k;
+
+	if (g->sys != NULL && g->sys->award_reason != NULL)
+		return g->sys->award_reason(g, p, points, reason, out, n, reply);
+	out[0] = '\0';
+	if (!str_prefix_nocase(reason, "goal ") || str_to_long(reason + 5, 1, GAME_GOALS, &k) < 0)
+		return 0;
+	buf_printf(reply, "  REFUSED: %s has no goal %ld (GOAL lists the goals)\n",
+	    g->map->powers[p].name, k);
+	return -1;
 }
 
 bool

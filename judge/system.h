@@ -6,8 +6,9 @@
  * report, when the game is over, what state it keeps with each phase, the
  * commands of its own and its part of HELP. Each system is one module in
  * judge/systems/ exporting one `struct rule_system` (ARCHITECTURE.md, "How
- * to add a rule system"); the standard game and MUNA (a layer over the
- * standard one) are the first two.
+ * to add a rule system", with the table of what each system fills): a
+ * core every system fills, and a part for games without a board; what it
+ * serves beyond the core is a set of capabilities callers ask.
  *
  * The judge finds a game's system through its I/O interface
  * (judge_io.system, by the name the variant file gives), so the judge
@@ -119,7 +120,7 @@ struct system_boardless {
  * names), and the optional part for games without a board.
  */
 struct rule_system {
-	const char *name;		/* as a variant file names it: "standard", "muna" */
+	const char *name;		/* as a variant file names it: system="standard" */
 	unsigned serves;		/* enum system_serves bits */
 	/* How its mails name it (judge/system_words.h); NULL: as a Diplomacy
 	 * game of the standard rules. */
@@ -139,6 +140,8 @@ struct rule_system {
 	 * the game. */
 	void *(*state_new)(struct game *g);
 	void (*state_free)(void *state);
+	/* Has power p earned a bonus its standings count (judge_standings)? */
+	bool (*standing_bonus)(const struct game *g, power_id p);
 	/* Every line of the game file is read: finish (check what the lines
 	 * say together). Returns NULL, or what is wrong. */
 	const char *(*loaded)(struct game *g);
@@ -154,6 +157,12 @@ struct rule_system {
 	void (*phase_started)(struct game *g, time_t now);
 	/* Must the phase wait for its deadline though every order is in? */
 	bool (*waits)(const struct game *g);
+	/* Its own orders of power p this phase, one a line ("  Revive: Moscow,
+	 * ..."), at the head of the list of p's orders. */
+	void (*list_orders)(const struct game *g, power_id p, struct buf *out);
+	/* Power p has no units nor centres on the board: what it may still do
+	 * to come back into out. False: nothing (it has nothing to order). */
+	bool (*comeback_help)(const struct game *g, power_id p, struct buf *out);
 	/* Check order o of power p before the engine does: 0 when the system
 	 * takes it as good, -1 when it refuses it ("  REFUSED: ..." with the
 	 * reason into reply), 1 to leave it to the engine (adj_check). */
@@ -170,6 +179,19 @@ struct rule_system {
 	 * game master's, after the judge's commands: ",\n" and a list ending
 	 * in ".\n"), all of it in a game without one. */
 	void (*help)(const struct game *g, power_id p, struct buf *out);
+	/* Is a conference under way? Press TO CONFERENCE is addressed while
+	 * one is, and goes to its powers when the mail is done, though it
+	 * closed meanwhile: the powers of the one open or closed last (bits)
+	 * into *powers, its name and powers ("the Congress of Munich
+	 * (England, France, Germany)") into name, each when not NULL. */
+	bool (*conference)(const struct game *g, uint64_t *powers, struct buf *name);
+	/* AWARD <power> <points> <reason>: a reason naming something of its
+	 * own ("GOAL 2": power p's political goal 2) written out in full into
+	 * out (size n >= AWARD_REASON_MAX), *points cut to what is left of its
+	 * worth; out "" for any other reason. Returns 0, or -1 when refused
+	 * ("  REFUSED: ..." into reply). */
+	int (*award_reason)(const struct game *g, power_id p, long *points, const char *reason,
+	    char *out, size_t n, struct buf *reply);
 	/* Its own commands, ncommands of them. */
 	const struct system_command *commands;
 	int ncommands;
@@ -211,11 +233,18 @@ void system_history_write(const struct game *g, struct buf *out);
 /* Restore g's state from a history record's text (NULL, len 0: none
  * kept); nothing by default. */
 void system_history_read(struct game *g, const char *text, size_t len);
+/* Has p earned a bonus g's standings count? No by default. */
+bool system_standing_bonus(const struct game *g, power_id p);
 /* A phase of g starts at now; nothing by default. */
 void system_phase_started(struct game *g, time_t now);
 /* Must g's phase wait for its deadline though every order is in? No by
  * default. */
 bool system_waits(const struct game *g);
+/* Append p's own orders in g (list_orders); none by default. */
+void system_list_orders(const struct game *g, power_id p, struct buf *out);
+/* Append what p, with no units nor centres, may do to come back; false
+ * (nothing appended) by default. */
+bool system_comeback_help(const struct game *g, power_id p, struct buf *out);
 /* Check order o of power p: as check_order returns; 1 (the engine's) by
  * default. */
 int system_check_order(const struct game *g, power_id p, const struct order *o,
@@ -225,6 +254,15 @@ int system_check_order(const struct game *g, power_id p, const struct order *o,
  * home centres (adj_build_sites) and an army in the first of them without
  * an order of p ("A par" when there is none). */
 int system_build_sites(const struct game *g, power_id p, char *example, size_t size);
+/* Is a conference of g under way? Its powers and name as conference
+ * gives them; none by default (*powers, name untouched). */
+bool system_conference(const struct game *g, uint64_t *powers, struct buf *name);
+/* The reason of an AWARD to p in full (out "" when it is the reason
+ * given) and the points it may give, as award_reason does; without
+ * goals of its own, a reason "goal <n>" (n 1 to GAME_GOALS) is refused:
+ * p has no such goal. */
+int system_award_reason(const struct game *g, power_id p, long *points, const char *reason,
+    char *out, size_t n, struct buf *reply);
 /* Append g's system's part of HELP for p (POWER_NONE: the game master);
  * returns false when it has none. */
 bool system_help(const struct game *g, power_id p, struct buf *out);

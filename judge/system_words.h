@@ -18,7 +18,7 @@ struct system_words {
 	 * "the Realpolitik game rp1"). */
 	const char *called;
 	/* The rules it plays, where a Diplomacy game names the standard rules'
-	 * edition ("2023 rules"): "Calhamer's rules", "MUNA rules". NULL: the
+	 * edition ("2023 rules"): "Calhamer's rules". NULL: the
 	 * edition's. */
 	const char *rules;
 	/* What the game master does after NEWGAME, one line. NULL: add the

@@ -19,6 +19,7 @@
 
 #include "../../judge/judge.h"
 #include "../../judge/system_words.h"
+#include "../../judge/systems/muna_state.h"
 #include "../../judge/systems/standard.h"
 #include "../../judge/systems/systems.h"
 #include "../../lib/str.h"
@@ -1664,8 +1665,8 @@ test_muna_goals(void **state)
 	for (i = 0; i < sizeof own / sizeof own[0]; i++) {
 		snprintf(body, sizeof body, "GAME mu8 Poland poland-pw\n%s\n", own[i].line);
 		mail(t, "pl@school.example", "goal", body, T0 + 60);
-		assert_string_equal(g->del[pol].goal[GAME_GOALS - 1], own[i].goal);
-		assert_int_equal(g->del[pol].goal_points, own[i].points);
+		assert_string_equal(muna_state(g)->goals[pol].goal[GAME_GOALS - 1], own[i].goal);
+		assert_int_equal(muna_state(g)->goals[pol].goal_points, own[i].points);
 		assert_line(reply(t, "pl@school.example", "Re: goal", NULL, 0), own[i].reply);
 	}
 	mail(t, "pl@school.example", "help", "GAME mu8 Poland poland-pw\nHELP\n", T0 + 180);
@@ -1674,8 +1675,8 @@ test_muna_goals(void **state)
 	mail(t, "officers@school.example", "goals", "GAME mu8 GM officers-pw\n"
 	    "GOAL Poland NUMBER 2 Be recognised by the League\nGOAL Poland 1 Keep the corridor\n",
 	    T0 + 240);
-	assert_string_equal(g->del[pol].goal[1], "Be recognised by the League");
-	assert_string_equal(g->del[pol].goal[0], "Keep the corridor");
+	assert_string_equal(muna_state(g)->goals[pol].goal[1], "Be recognised by the League");
+	assert_string_equal(muna_state(g)->goals[pol].goal[0], "Keep the corridor");
 	o = sent(t, "officers@school.example", "Re: goals");
 	assert_line(o->text, "  Poland's goal number 2 is set (award points for it with AWARD Poland "
 	    "<points> GOAL 2); Poland alone is told");
