@@ -33,6 +33,7 @@ bool
 system_complete(const struct rule_system *s)
 {
 	const struct system_boardless *b = s->boardless;
+	const struct system_politics *pol = s->politics;
 
 	if (s->name == NULL || s->turn == NULL || s->ended == NULL)
 		return false;
@@ -42,6 +43,9 @@ system_complete(const struct rule_system *s)
 	if ((s->commands == NULL) != (s->ncommands == 0))
 		return false;
 	if (system_serves(s, SYS_OWN_GAME) && (s->words == NULL || s->words->called == NULL))
+		return false;
+	if (system_serves(s, SYS_POLITICS) ? pol == NULL || !pol->conference || !pol->award_reason ||
+	    !pol->standing_bonus || !pol->list_orders || !pol->comeback_help : pol != NULL)
 		return false;
 	if (!system_serves(s, SYS_BOARDLESS))
 		return b == NULL && !(s->serves & (SYS_OWN_CLOCK | SYS_OWN_STATUS | SYS_RECORD_PAGE));
@@ -114,7 +118,7 @@ system_history_read(struct game *g, const char *text, size_t len)
 bool
 system_standing_bonus(const struct game *g, power_id p)
 {
-	return g->sys != NULL && g->sys->standing_bonus != NULL && g->sys->standing_bonus(g, p);
+	return system_serves(g->sys, SYS_POLITICS) && g->sys->politics->standing_bonus(g, p);
 }
 
 void
@@ -133,14 +137,14 @@ system_waits(const struct game *g)
 void
 system_list_orders(const struct game *g, power_id p, struct buf *out)
 {
-	if (g->sys != NULL && g->sys->list_orders != NULL)
-		g->sys->list_orders(g, p, out);
+	if (system_serves(g->sys, SYS_POLITICS))
+		g->sys->politics->list_orders(g, p, out);
 }
 
 bool
 system_comeback_help(const struct game *g, power_id p, struct buf *out)
 {
-	return g->sys != NULL && g->sys->comeback_help != NULL && g->sys->comeback_help(g, p, out);
+	return system_serves(g->sys, SYS_POLITICS) && g->sys->politics->comeback_help(g, p, out);
 }
 
 int
@@ -174,7 +178,7 @@ system_build_sites(const struct game *g, power_id p, char *example, size_t size)
 bool
 system_conference(const struct game *g, uint64_t *powers, struct buf *name)
 {
-	return g->sys != NULL && g->sys->conference != NULL && g->sys->conference(g, powers, name);
+	return system_serves(g->sys, SYS_POLITICS) && g->sys->politics->conference(g, powers, name);
 }
 
 int
@@ -183,8 +187,8 @@ system_award_reason(const struct game *g, power_id p, long *points, const char *
 {
 	long k;
 
-	if (g->sys != NULL && g->sys->award_reason != NULL)
-		return g->sys->award_reason(g, p, points, reason, out, n, reply);
+	if (system_serves(g->sys, SYS_POLITICS))
+		return g->sys->politics->award_reason(g, p, points, reason, out, n, reply);
 	out[0] = '\0';
 	if (!str_prefix_nocase(reason, "goal ") || str_to_long(reason + 5, 1, GAME_GOALS, &k) < 0)
 		return 0;

@@ -59,8 +59,10 @@ struct system_command {
 /*
  * What a system serves beyond the core (its serves bits). Callers ask
  * system_serves(), never whether an operation is there nor what a
- * system's words say. SYS_BOARDLESS and the bits after it need the part
- * for games without a board (boardless) with the operations each names.
+ * system's words say. SYS_BOARDLESS, SYS_OWN_CLOCK, SYS_OWN_STATUS and
+ * SYS_RECORD_PAGE need the part for games without a board (boardless)
+ * with the operations each names; SYS_POLITICS the part for politics
+ * (politics), all of it.
  */
 enum system_serves {
 	/* No board of units: every line that is no command of the judge goes to
@@ -82,6 +84,10 @@ enum system_serves {
 	 * it by words->called and name neither the variant's title nor the
 	 * standard rules' edition. */
 	SYS_OWN_GAME = 1u << 4,
+	/* Politics beside the board (politics): a conference press may be
+	 * addressed to, goals an AWARD may name, a bonus the standings count,
+	 * an eliminated power's way back. */
+	SYS_POLITICS = 1u << 5,
 };
 
 /* The part of a system for a game without a board (SYS_BOARDLESS and the
@@ -114,10 +120,39 @@ struct system_boardless {
 	void (*public_text)(const struct game *g, struct buf *out);
 };
 
+/* The part of a system for a game of politics beside the board
+ * (SYS_POLITICS): conferences, political goals rewarded, a bonus in the
+ * standings, powers that win their country back, as a committee of the
+ * Model United Nations plays them. */
+struct system_politics {
+	/* Is a conference under way? Press TO CONFERENCE is addressed while
+	 * one is, and goes to its powers when the mail is done, though it
+	 * closed meanwhile: the powers of the one open or closed last (bits)
+	 * into *powers, its name and powers ("the Congress of Munich
+	 * (England, France, Germany)") into name, each when not NULL. */
+	bool (*conference)(const struct game *g, uint64_t *powers, struct buf *name);
+	/* AWARD <power> <points> <reason>: a reason naming something of its
+	 * own ("GOAL 2": power p's political goal 2) written out in full into
+	 * out (size n >= AWARD_REASON_MAX), *points cut to what is left of its
+	 * worth; out "" for any other reason. Returns 0, or -1 when refused
+	 * ("  REFUSED: ..." into reply). */
+	int (*award_reason)(const struct game *g, power_id p, long *points, const char *reason,
+	    char *out, size_t n, struct buf *reply);
+	/* Has power p earned a bonus its standings count (judge_standings)? */
+	bool (*standing_bonus)(const struct game *g, power_id p);
+	/* Its own orders of power p this phase, one a line ("  Revive: Moscow,
+	 * ..."), at the head of the list of p's orders. */
+	void (*list_orders)(const struct game *g, power_id p, struct buf *out);
+	/* Power p has no units nor centres on the board: what it may still do
+	 * to come back into out. False: nothing (it has nothing to order). */
+	bool (*comeback_help)(const struct game *g, power_id p, struct buf *out);
+};
+
 /*
  * A rule system: the core below, which every system fills (name, turn,
  * ended; an operation left out has the default its wrapper in system.c
- * names), and the optional part for games without a board.
+ * names), and the optional parts, for games without a board and for
+ * politics, each named by a capability.
  */
 struct rule_system {
 	const char *name;		/* as a variant file names it: system="standard" */
@@ -140,8 +175,6 @@ struct rule_system {
 	 * the game. */
 	void *(*state_new)(struct game *g);
 	void (*state_free)(void *state);
-	/* Has power p earned a bonus its standings count (judge_standings)? */
-	bool (*standing_bonus)(const struct game *g, power_id p);
 	/* Every line of the game file is read: finish (check what the lines
 	 * say together). Returns NULL, or what is wrong. */
 	const char *(*loaded)(struct game *g);
@@ -157,12 +190,6 @@ struct rule_system {
 	void (*phase_started)(struct game *g, time_t now);
 	/* Must the phase wait for its deadline though every order is in? */
 	bool (*waits)(const struct game *g);
-	/* Its own orders of power p this phase, one a line ("  Revive: Moscow,
-	 * ..."), at the head of the list of p's orders. */
-	void (*list_orders)(const struct game *g, power_id p, struct buf *out);
-	/* Power p has no units nor centres on the board: what it may still do
-	 * to come back into out. False: nothing (it has nothing to order). */
-	bool (*comeback_help)(const struct game *g, power_id p, struct buf *out);
 	/* Check order o of power p before the engine does: 0 when the system
 	 * takes it as good, -1 when it refuses it ("  REFUSED: ..." with the
 	 * reason into reply), 1 to leave it to the engine (adj_check). */
@@ -179,25 +206,14 @@ struct rule_system {
 	 * game master's, after the judge's commands: ",\n" and a list ending
 	 * in ".\n"), all of it in a game without one. */
 	void (*help)(const struct game *g, power_id p, struct buf *out);
-	/* Is a conference under way? Press TO CONFERENCE is addressed while
-	 * one is, and goes to its powers when the mail is done, though it
-	 * closed meanwhile: the powers of the one open or closed last (bits)
-	 * into *powers, its name and powers ("the Congress of Munich
-	 * (England, France, Germany)") into name, each when not NULL. */
-	bool (*conference)(const struct game *g, uint64_t *powers, struct buf *name);
-	/* AWARD <power> <points> <reason>: a reason naming something of its
-	 * own ("GOAL 2": power p's political goal 2) written out in full into
-	 * out (size n >= AWARD_REASON_MAX), *points cut to what is left of its
-	 * worth; out "" for any other reason. Returns 0, or -1 when refused
-	 * ("  REFUSED: ..." into reply). */
-	int (*award_reason)(const struct game *g, power_id p, long *points, const char *reason,
-	    char *out, size_t n, struct buf *reply);
 	/* Its own commands, ncommands of them. */
 	const struct system_command *commands;
 	int ncommands;
 
 	/* SYS_BOARDLESS: the part for a game without a board. */
 	const struct system_boardless *boardless;
+	/* SYS_POLITICS: the part for a game of political points. */
+	const struct system_politics *politics;
 };
 
 /* Does s serve every bit of what (enum system_serves)? NULL serves nothing. */

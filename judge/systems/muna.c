@@ -893,8 +893,17 @@ static const struct system_words muna_words = {
 	.rules = "MUNA rules",
 };
 
+static const struct system_politics muna_politics = {
+	.conference = muna_conference,
+	.award_reason = muna_award_reason,
+	.standing_bonus = muna_standing_bonus,
+	.list_orders = muna_list_orders,
+	.comeback_help = muna_comeback_help,
+};
+
 const struct rule_system muna_system = {
 	.name = "muna",
+	.serves = SYS_POLITICS,
 	.words = &muna_words,
 	.turn = muna_turn,
 	.ended = standard_ended,
@@ -908,9 +917,5 @@ const struct rule_system muna_system = {
 	.fields = &muna_file_fields,
 	.state_new = muna_state_new,
 	.state_free = muna_state_free,
-	.standing_bonus = muna_standing_bonus,
-	.award_reason = muna_award_reason,
-	.conference = muna_conference,
-	.comeback_help = muna_comeback_help,
-	.list_orders = muna_list_orders,
+	.politics = &muna_politics,
 };

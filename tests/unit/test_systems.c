@@ -106,6 +106,8 @@ test_capabilities(void **state)
 	}
 	assert_false(system_serves(systems_find("standard"), SYS_BOARDLESS));
 	assert_false(system_serves(systems_find("muna"), SYS_OWN_GAME));
+	assert_true(system_serves(systems_find("muna"), SYS_POLITICS));
+	assert_false(system_serves(systems_find("standard"), SYS_POLITICS));
 	assert_true(system_serves(systems_find("realpolitik"), SYS_OWN_GAME));
 	assert_false(system_serves(systems_find("realpolitik"), SYS_BOARDLESS));
 	assert_true(system_serves(war, SYS_BOARDLESS | SYS_OWN_CLOCK | SYS_OWN_STATUS |
@@ -124,6 +126,9 @@ test_capabilities(void **state)
 	assert_false(system_complete(&odd));
 	odd = *systems_find("realpolitik");
 	odd.words = NULL;
+	assert_false(system_complete(&odd));
+	odd = *systems_find("muna");
+	odd.serves = 0;
 	assert_false(system_complete(&odd));
 }
 
