@@ -69,7 +69,7 @@ struct delegation {
 					   those of the rules */
 	int norders;
 	struct order orders[GAME_MAX_ORDERS];	/* the current phase's orders */
-	struct order_prefs revival;	/* MUNA: the whole list of the ORDER_REVIVE among
+	struct order_prefs revival;	/* the whole list of the ORDER_REVIVE among
 					   orders (meaningless without one) */
 };
 
@@ -96,7 +96,7 @@ struct game_settings {
 	enum nmr_policy nmr;
 	bool gm_reads_press;	/* the GM gets copies of private press (players are told) */
 	long speech;		/* the speech window at the start of each Spring, in
-				   seconds; 0: none (judge/systems/MUNA.md) */
+				   seconds; 0: none (a committee's speech phase) */
 	long first_movement;	/* the first movement phase's length; 0: as the others */
 };
 

@@ -211,7 +211,7 @@ ordering_greeting(const struct game *g, const char *line, size_t len)
 }
 
 /* A date line above orders ("Spring 1935", "Fall 1935:", "Orders for
- * Spring 1935:"; the MUNA rules want every set of orders dated): 1 when
+ * Spring 1935:"; a committee's rules want every set of orders dated): 1 when
  * line is one, *same saying whether it names the game's phase (Winter
  * adjustments may be dated Fall). */
 int

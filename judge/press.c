@@ -267,7 +267,7 @@ press_allowed(struct judge *j, const struct game *g, power_id from, const struct
 	}
 	if (!gm && (pr->broadcast || pr->to || pr->conference) && g->board.phase != PHASE_MOVEMENT &&
 	    map_option_on(g->map, "silent-phases")) {
-		/* MUNA §6.2.5-6: orders written on one's own. */
+		/* The silent phases: orders written on one's own. */
 		buf_printf(reply, "  REFUSED: no press between powers while %s are written: write "
 		    "them on your own (PRESS TO GM is allowed)\n",
 		    g->board.phase == PHASE_RETREAT ? "retreats" : "adjustments");

@@ -44,7 +44,7 @@ new_password(struct judge *j, char *out, size_t size)
 
 /* What g is, as its welcome mails name it, into out: "the Diplomacy
  * game g1 (Standard)", with rules "(Standard, 2023 rules)" (a system's
- * own rules: "(MUN Alfrink 1935 Historical Committee, MUNA rules)"). A
+ * own rules, its words' instead of the edition: "(Title, its rules)"). A
  * system's own game of orders names no title nor rules: "the Realpolitik
  * game rp1". A game that is no board is named before its kind, whose
  * words its variant's title only repeats: "w1, a World Game war". */
@@ -147,7 +147,7 @@ judge_new_game(struct judge *j, const char *name, const struct game_settings *s,
 	}
 	g = xcalloc(1, sizeof *g);
 	game_init(g, name, s, m, nm, now);
-	/* The variant's own default: MUNA's speech phase each Spring (§6). */
+	/* The variant's own default: a speech phase each Spring. */
 	if (map_option(m, "speech") && time_parse_span(map_option(m, "speech"), &g->set.speech) < 0)
 		g->set.speech = 0;
 	str_copy(g->gms[0], gm, ADDR_MAX);

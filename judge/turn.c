@@ -44,7 +44,7 @@ judge_deadline_after(const struct judge *j, const struct game *g, time_t start)
 	struct tm tm;
 	int k;
 
-	/* The first negotiation may be longer (MUNA: 30 minutes, then 15). */
+	/* The first negotiation may be longer (a committee's: 30 minutes, then 15). */
 	if (s->first_movement && g->board.phase == PHASE_MOVEMENT &&
 	    g->board.season == SEASON_SPRING && g->board.year == g->map->start_year)
 		t = start + s->first_movement;
@@ -694,7 +694,7 @@ find_phase(struct judge *j, const struct game *g, int y, enum season se, enum ph
 }
 
 /* Back to the phase of history record rec, whose position is b: what the
- * rules kept with it (MUNA: insurrections waiting for it to end, the
+ * rules kept with it (insurrections waiting for it to end, the
  * conference as it found it), and no year or award after it. */
 static void
 restore_phase(struct game *g, const char *rec, const struct board *b)
