@@ -1682,6 +1682,27 @@ test_muna_goals(void **state)
 	    "<points> GOAL 2); Poland alone is told");
 	assert_line(o->text, "  Poland's goal number 1 is set (award points for it with AWARD Poland "
 	    "<points> GOAL 1); Poland alone is told");
+	/* AWARD ... GOAL n names the goal; goal 3, not yet approved, is refused. */
+	mail(t, "officers@school.example", "award", "GAME mu8 GM officers-pw\n"
+	    "AWARD Poland 2 GOAL 1\nAWARD Poland 1 GOAL 3\n", T0 + 300);
+	assert_string_equal(g->awards[g->nawards - 1].reason, "political goal 1: Keep the corridor");
+	assert_int_equal(g->del[pol].points, 2);
+	assert_line(sent(t, "officers@school.example", "Re: award")->text, "  REFUSED: the "
+	    "officers have not approved the goal Poland proposed (GOAL APPROVE Poland)");
+}
+
+/* A game without political goals refuses an AWARD naming one, as a game
+ * with them refuses a goal not set. */
+static void
+test_award_goal_without_goals(void **state)
+{
+	struct tj *t = *state;
+
+	mail(t, GM_ADDR, "award", "GAME g1 GM " GM_PW "\nAWARD England 2 GOAL 1\n", T0 + HOUR);
+	assert_line(reply(t, GM_ADDR, "Re: award", NULL, 0),
+	    "  REFUSED: England has no goal 1 (GOAL lists the goals)");
+	assert_int_equal(t->g->del[power("England")].points, 0);
+	assert_int_equal(t->g->nawards, 0);
 }
 
 /* A winner of the war that cannot repay its lenders in full: each lender
@@ -2672,6 +2693,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_war_repayment_short, setup_empty, teardown),
 		cmocka_unit_test_setup_teardown(test_system_welcomes, setup_empty, teardown),
 		cmocka_unit_test_setup_teardown(test_muna_goals, setup_empty, teardown),
+		cmocka_unit_test_setup_teardown(test_award_goal_without_goals, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refused_newgame_gives_no_authority, setup_empty,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_spring_1901, setup, teardown),
