@@ -153,10 +153,12 @@ bench: $(BENCHES:%=$(BUILD)/tests/%) $(BENCH_HELPERS:%=$(BUILD)/tests/%) $(BUILD
 bench-load: $(BENCH_HELPERS:%=$(BUILD)/tests/%) $(BUILD)/pouch $(BUILD)/tests/e2e/mail/mailit
 	LOAD=$(or $(LOAD),10000) RUNS=$(or $(RUNS),100) tests/bench/bench_run.sh $(BUILD)
 
-# A long simulated league (tests/league): make league GAMES=5000 SEED=7
+# A long simulated league (tests/league): make league GAMES=5000 SEED=7 JOBS=2
+# (LEAGUE_DIR=/dev/shm/league: the data directories in memory, no disk waits)
 league: $(BUILD)/pouch
 	nice python3 tests/league/league.py --seed $(or $(SEED),1) --games $(or $(GAMES),500) \
-		--bin $(BUILD)/pouch --keep $(BUILD)/league-long $(if $(KNOWN),--known $(KNOWN))
+		--jobs $(or $(JOBS),1) --bin $(BUILD)/pouch --keep $(or $(LEAGUE_DIR),$(BUILD)/league-long) \
+		$(if $(KNOWN),--known $(KNOWN))
 
 fuzz:
 	$(MAKE) BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) FUZZ=1 SAN=0 fuzz-targets

@@ -1,22 +1,26 @@
 /*
- * command.h — the shape of the judge's command tables: each command a
+ * command.h — the one shape of a mail command's handler: each command a
  * word of the mail (enum command), who may give it and the function that
- * carries it out. The players' table is in player.c, the game master's in
- * gm.c; dispatch.c looks a line's command up in them. Not part of the
- * judge's API.
+ * carries it out, in the judge's tables (player.c, gm.c) and in a rule
+ * system's (system.h, commands). dispatch.c looks a line's command up in
+ * them. Also what a line read by a rule system comes to (system.h, line).
  */
 #ifndef POUCH_JUDGE_COMMAND_H
 #define POUCH_JUDGE_COMMAND_H
 
+#include "../lib/buf.h"
 #include "../parser/commands.h"
-#include "judge.h"
-#include "system.h"
+#include "game.h"
 
-/* What a command's handler returns. */
-enum command_rc {
-	COMMAND_REFUSED = -1,	/* refused: the reason is in the reply */
-	COMMAND_DONE = 0,
-	COMMAND_STOP = 1,	/* the rest of the message is not read (SIGNOFF) */
+struct judge;
+
+/* What a command, or a line a rule system reads, came to. */
+enum cmd_result {
+	CMD_DONE,		/* carried out (or taken): what it did is in the reply */
+	CMD_REFUSED,		/* refused: the reason is in the reply */
+	CMD_STOP,		/* done, and the rest of the message is not read (SIGNOFF) */
+	CMD_IGNORED,		/* plainly not meant for the judge (a greeting): passed
+				   over quietly */
 };
 
 /* One command line being carried out. */
@@ -30,10 +34,16 @@ struct command_call {
 	struct buf *reply;	/* what it did, or "  REFUSED: ..." */
 };
 
-struct judge_command {
+/* A command's handler: carries out c, says what it did (or why not) in
+ * c->reply. */
+typedef enum cmd_result command_fn(struct command_call *c);
+
+/* A line of a command table: the command, who may give it (enum
+ * system_who bits: SYSTEM_PLAYER, SYSTEM_GM) and its handler. */
+struct command_handler {
 	enum command cmd;
-	unsigned who;		/* enum system_who bits: SYSTEM_PLAYER, SYSTEM_GM */
-	int (*run)(struct command_call *c);	/* returns enum command_rc */
+	unsigned who;
+	command_fn *run;
 };
 
 #endif

@@ -19,8 +19,8 @@
 #define ARGS_GM 600
 
 /* The entry of the n commands in t for cmd that who may give, or NULL. */
-static const struct judge_command *
-find(const struct judge_command *t, int n, enum command cmd, unsigned who)
+static const struct command_handler *
+find(const struct command_handler *t, int n, enum command cmd, unsigned who)
 {
 	int i;
 
@@ -31,16 +31,16 @@ find(const struct judge_command *t, int n, enum command cmd, unsigned who)
 }
 
 /* The judge's own command cmd that who may give, or NULL. */
-static const struct judge_command *
+static const struct command_handler *
 table_command(enum command cmd, unsigned who)
 {
-	const struct judge_command *e = find(gm_commands, gm_ncommands, cmd, who);
+	const struct command_handler *e = find(gm_commands, gm_ncommands, cmd, who);
 
 	return e ? e : find(player_commands, player_ncommands, cmd, who);
 }
 
 /* A command nobody of who's kind may give: say whose it is. */
-static int
+static enum cmd_result
 refuse(const struct game *g, enum command cmd, unsigned who, struct buf *reply)
 {
 	if (who == SYSTEM_PLAYER && (command_is_gm(cmd) || system_command(g->sys, cmd, SYSTEM_GM)))
@@ -48,16 +48,16 @@ refuse(const struct game *g, enum command cmd, unsigned who, struct buf *reply)
 	else
 		buf_printf(reply, "  REFUSED: %s is not a command of this game's rules (%s)\n",
 		    command_name(cmd), g->sys->name);
-	return COMMAND_REFUSED;
+	return CMD_REFUSED;
 }
 
-int
+enum cmd_result
 dispatch_command(struct judge *j, struct game *g, power_id p, const char *sender,
     const struct body_line *bl, struct buf *reply)
 {
 	unsigned who = p == POWER_NONE ? SYSTEM_GM : SYSTEM_PLAYER;
-	const struct system_command *sc = system_command(g->sys, bl->cmd, who);
-	const struct judge_command *e = sc ? NULL : table_command(bl->cmd, who);
+	const struct command_handler *sc = system_command(g->sys, bl->cmd, who);
+	const struct command_handler *e = sc ? NULL : table_command(bl->cmd, who);
 	char args[ARGS_GM];
 	struct command_call c = { j, g, p, sender, bl->cmd, args, reply };
 
@@ -65,13 +65,13 @@ dispatch_command(struct judge *j, struct game *g, power_id p, const char *sender
 	    ARGS_PLAYER, bl->args, bl->args_len);
 	/* The commands of the game's rules come first. */
 	if (sc)
-		return sc->run(j, g, p, args, reply) < 0 ? COMMAND_REFUSED : COMMAND_DONE;
+		return sc->run(&c);
 	if (e == NULL)
 		return refuse(g, bl->cmd, who, reply);
 	return e->run(&c);
 }
 
-int
+enum cmd_result
 dispatch_newgame(struct judge *j, const char *sender, const struct body_line *bl,
     struct buf *reply)
 {

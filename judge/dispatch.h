@@ -7,14 +7,15 @@
 #define POUCH_JUDGE_DISPATCH_H
 
 #include "../parser/commands.h"
+#include "command.h"
 #include "judge.h"
 
 /* Carry out command line bl of game g from power p (POWER_NONE: the GM),
- * sent from sender; what it did into reply. Returns enum command_rc. */
-int dispatch_command(struct judge *j, struct game *g, power_id p, const char *sender,
+ * sent from sender; what it did into reply. */
+enum cmd_result dispatch_command(struct judge *j, struct game *g, power_id p, const char *sender,
     const struct body_line *bl, struct buf *reply);
-/* NEWGAME line bl from sender, before any GAME line. Returns enum command_rc. */
-int dispatch_newgame(struct judge *j, const char *sender, const struct body_line *bl,
+/* NEWGAME line bl from sender, before any GAME line. */
+enum cmd_result dispatch_newgame(struct judge *j, const char *sender, const struct body_line *bl,
     struct buf *reply);
 
 #endif

@@ -58,88 +58,169 @@ game_settings_default(struct game_settings *s, const char *variant)
 	s->nmr = NMR_CD;
 }
 
+/* The kinds of value a game setting takes (game_settings_set). */
+enum setting_kind {
+	SETTING_WORD,		/* one of its words only (an enum, as int) */
+	SETTING_FLAG,		/* one of its words only (bool) */
+	SETTING_EDITION,	/* an edition (edition_parse) */
+	SETTING_ZONE,		/* a time zone the lookup knows (char[ZONE_MAX]) */
+	SETTING_SPAN,		/* a span such as 24h (long seconds) */
+	SETTING_LENGTH,		/* a span of more than nothing (long seconds) */
+	SETTING_TIME,		/* HH:MM: minutes after midnight (int) */
+	SETTING_DAYS,		/* weekdays, or any (uint8_t mask, bit 0 Sunday) */
+};
+
+/* A word a setting takes for a value ("grey", "none"), any case. */
+struct setting_word {
+	const char *word;
+	long value;
+};
+
+static const struct setting_word press_words[] = {
+	{ "none", PRESS_NONE }, { "white", PRESS_WHITE }, { "grey", PRESS_GREY },
+	{ "gray", PRESS_GREY }, { NULL, 0 },
+};
+static const struct setting_word nmr_words[] = {
+	{ "wait", NMR_WAIT }, { "cd", NMR_CD }, { "civil-disorder", NMR_CD }, { NULL, 0 },
+};
+static const struct setting_word yes_words[] = {
+	{ "yes", 1 }, { "on", 1 }, { "no", 0 }, { "off", 0 }, { NULL, 0 },
+};
+static const struct setting_word no_time_words[] = { { "none", -1 }, { NULL, 0 } };
+static const struct setting_word no_span_words[] = { { "none", 0 }, { "0", 0 }, { NULL, 0 } };
+static const struct setting_word off_span_words[] = {
+	{ "none", 0 }, { "off", 0 }, { "0", 0 }, { NULL, 0 },
+};
+
+_Static_assert(sizeof(enum press_policy) == sizeof(int) && sizeof(enum nmr_policy) == sizeof(int),
+    "a SETTING_WORD is stored as an int");
+
+/*
+ * The settings a game master may SET (and NEWGAME's options): each key
+ * with the kind of its value, where it is kept, and the words it takes
+ * besides (tried first). An alias is another name for the setting above
+ * it, not listed when a key is unknown.
+ */
+#define SET_OFF(m) offsetof(struct game_settings, m)
+static const struct setting {
+	const char *key;
+	enum setting_kind kind;
+	size_t off;
+	const struct setting_word *words;	/* or NULL */
+	bool alias;
+} settings[] = {
+	{ "press", SETTING_WORD, SET_OFF(press), press_words, false },
+	{ "nmr", SETTING_WORD, SET_OFF(nmr), nmr_words, false },
+	{ "edition", SETTING_EDITION, SET_OFF(edition), NULL, false },
+	{ "zone", SETTING_ZONE, SET_OFF(zone), NULL, false },
+	{ "movement", SETTING_LENGTH, SET_OFF(duration[PHASE_MOVEMENT]), NULL, false },
+	{ "retreat", SETTING_LENGTH, SET_OFF(duration[PHASE_RETREAT]), NULL, false },
+	{ "adjustment", SETTING_LENGTH, SET_OFF(duration[PHASE_ADJUSTMENT]), NULL, false },
+	{ "first-movement", SETTING_LENGTH, SET_OFF(first_movement), no_span_words, false },
+	{ "grace", SETTING_SPAN, SET_OFF(grace), NULL, false },
+	{ "remind", SETTING_SPAN, SET_OFF(remind), NULL, false },
+	{ "time", SETTING_TIME, SET_OFF(deadline_minute), no_time_words, false },
+	{ "days", SETTING_DAYS, SET_OFF(days), NULL, false },
+	{ "gmpress", SETTING_FLAG, SET_OFF(gm_reads_press), yes_words, false },
+	{ "gm-reads-press", SETTING_FLAG, SET_OFF(gm_reads_press), yes_words, true },
+	{ "speech", SETTING_LENGTH, SET_OFF(speech), off_span_words, false },
+};
+#undef SET_OFF
+
+/* Store n at base, a field of setting k's kind. */
+static void
+setting_store(const struct setting *k, char *base, long n)
+{
+	switch (k->kind) {
+	case SETTING_WORD:
+	case SETTING_TIME:
+		*(int *)(void *)base = (int)n;
+		break;
+	case SETTING_FLAG:
+		*(bool *)(void *)base = n != 0;
+		break;
+	case SETTING_DAYS:
+		*(uint8_t *)(void *)base = (uint8_t)n;
+		break;
+	case SETTING_SPAN:
+	case SETTING_LENGTH:
+		*(long *)(void *)base = n;
+		break;
+	case SETTING_EDITION:
+	case SETTING_ZONE:
+		assert(!"a setting of this kind takes no word");
+		break;
+	}
+}
+
+/* Set k of s to v. Returns 0, or -1 when v is no value of k. */
+static int
+setting_apply(struct game_settings *s, const struct setting *k, const char *v,
+    const struct tz_lookup *zones)
+{
+	char *base = (char *)s + k->off;
+	const struct setting_word *w;
+	uint8_t mask;
+	long n;
+	int hh, mm;
+
+	for (w = k->words; w && w->word; w++)
+		if (str_eq_nocase(v, w->word)) {
+			setting_store(k, base, w->value);
+			return 0;
+		}
+	switch (k->kind) {
+	case SETTING_WORD:
+	case SETTING_FLAG:
+		return -1;
+	case SETTING_EDITION:
+		return edition_parse(v, (enum edition *)(void *)base) < 0 ? -1 : 0;
+	case SETTING_ZONE:
+		if (!tz_valid(zones, v))
+			return -1;
+		str_copy(base, v, ZONE_MAX);
+		return 0;
+	case SETTING_SPAN:
+	case SETTING_LENGTH:
+		if (time_parse_span(v, &n) < 0 || (k->kind == SETTING_LENGTH && n <= 0))
+			return -1;
+		setting_store(k, base, n);
+		return 0;
+	case SETTING_TIME:
+		if (strlen(v) != 5 || v[2] != ':' || (hh = (v[0] - '0') * 10 + (v[1] - '0')) < 0 ||
+		    hh >= 24 || (mm = (v[3] - '0') * 10 + (v[4] - '0')) < 0 || mm >= 60)
+			return -1;
+		setting_store(k, base, hh * 60 + mm);
+		return 0;
+	case SETTING_DAYS:
+		if (days_parse(v, true, &mask) < 0)
+			return -1;
+		setting_store(k, base, mask);
+		return 0;
+	}
+	return -1;
+}
+
 int
 game_settings_set(struct game_settings *s, const char *key, const char *v,
     const struct tz_lookup *zones, struct buf *why)
 {
-	long span;
+	size_t i;
+	int n = 0;
 
-	if (str_eq_nocase(key, "press")) {
-		if (str_eq_nocase(v, "none"))
-			s->press = PRESS_NONE;
-		else if (str_eq_nocase(v, "white"))
-			s->press = PRESS_WHITE;
-		else if (str_eq_nocase(v, "grey") || str_eq_nocase(v, "gray"))
-			s->press = PRESS_GREY;
-		else
-			goto bad;
-	} else if (str_eq_nocase(key, "nmr")) {
-		if (str_eq_nocase(v, "wait"))
-			s->nmr = NMR_WAIT;
-		else if (str_eq_nocase(v, "cd") || str_eq_nocase(v, "civil-disorder"))
-			s->nmr = NMR_CD;
-		else
-			goto bad;
-	} else if (str_eq_nocase(key, "edition")) {
-		if (edition_parse(v, &s->edition) < 0)
-			goto bad;
-	} else if (str_eq_nocase(key, "zone")) {
-		if (!tz_valid(zones, v))
-			goto bad;
-		str_copy(s->zone, v, sizeof s->zone);
-	} else if (str_eq_nocase(key, "grace") || str_eq_nocase(key, "remind")) {
-		if (time_parse_span(v, &span) < 0)
-			goto bad;
-		*(str_eq_nocase(key, "grace") ? &s->grace : &s->remind) = span;
-	} else if (str_eq_nocase(key, "movement") || str_eq_nocase(key, "retreat") ||
-	    str_eq_nocase(key, "adjustment")) {
-		if (time_parse_span(v, &span) < 0 || span <= 0)
-			goto bad;
-		s->duration[str_eq_nocase(key, "movement") ? 0 : str_eq_nocase(key, "retreat") ? 1 : 2] =
-		    span;
-	} else if (str_eq_nocase(key, "time")) {
-		int hh, mm;
-		if (strlen(v) == 5 && v[2] == ':' && (hh = (v[0] - '0') * 10 + (v[1] - '0')) >= 0 &&
-		    hh < 24 && (mm = (v[3] - '0') * 10 + (v[4] - '0')) >= 0 && mm < 60)
-			s->deadline_minute = hh * 60 + mm;
-		else if (str_eq_nocase(v, "none"))
-			s->deadline_minute = -1;
-		else
-			goto bad;
-	} else if (str_eq_nocase(key, "days")) {
-		uint8_t mask;
-		if (days_parse(v, true, &mask) < 0)
-			goto bad;
-		s->days = mask;
-	} else if (str_eq_nocase(key, "first-movement")) {
-		if (str_eq_nocase(v, "none") || strcmp(v, "0") == 0)
-			s->first_movement = 0;
-		else if (time_parse_span(v, &span) < 0 || span <= 0)
-			goto bad;
-		else
-			s->first_movement = span;
-	} else if (str_eq_nocase(key, "speech")) {
-		if (str_eq_nocase(v, "none") || str_eq_nocase(v, "off") || strcmp(v, "0") == 0)
-			s->speech = 0;
-		else if (time_parse_span(v, &span) < 0 || span <= 0)
-			goto bad;
-		else
-			s->speech = span;
-	} else if (str_eq_nocase(key, "gmpress") || str_eq_nocase(key, "gm-reads-press")) {
-		if (str_eq_nocase(v, "yes") || str_eq_nocase(v, "on"))
-			s->gm_reads_press = true;
-		else if (str_eq_nocase(v, "no") || str_eq_nocase(v, "off"))
-			s->gm_reads_press = false;
-		else
-			goto bad;
-	} else {
-		buf_printf(why, "unknown setting \"%s\" (press, nmr, edition, zone, movement, retreat, "
-		    "adjustment, first-movement, grace, remind, time, days, gmpress, speech)", key);
+	for (i = 0; i < sizeof settings / sizeof settings[0]; i++) {
+		if (!str_eq_nocase(key, settings[i].key))
+			continue;
+		if (setting_apply(s, &settings[i], v, zones) == 0)
+			return 0;
+		buf_printf(why, "bad value \"%s\" for %s", v, key);
 		return -1;
 	}
-	return 0;
-bad:
-	buf_printf(why, "bad value \"%s\" for %s", v, key);
+	buf_printf(why, "unknown setting \"%s\" (", key);
+	for (i = 0; i < sizeof settings / sizeof settings[0]; i++)
+		if (!settings[i].alias)
+			buf_printf(why, "%s%s", n++ ? ", " : "", settings[i].key);
+	buf_putc(why, ')');
 	return -1;
 }
 

@@ -151,11 +151,10 @@ struct game {
 };
 
 /*
- * Change one setting by name: edition, press (none|white|grey), nmr
- * (wait|cd), zone, movement/retreat/adjustment (spans such as 48h), grace,
- * remind, time (HH:MM or none), days (mon,wed,fri or any), gmpress (yes|no);
- * a zone must be one zones knows.
- * Returns 0, or -1 with the reason in why.
+ * Change one setting by name (the table of settings in game.c: each key
+ * with the kind of value it takes, such as press none|white|grey, movement
+ * 48h, time HH:MM|none, days mon,wed,fri|any); a zone must be one zones
+ * knows. Returns 0, or -1 with the reason in why (an unknown key: the keys).
  */
 int game_settings_set(struct game_settings *s, const char *key, const char *value,
     const struct tz_lookup *zones, struct buf *why);

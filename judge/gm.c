@@ -202,7 +202,7 @@ newgame_read(struct command_call *c, struct newgame *ng)
 	return 0;
 }
 
-int
+enum cmd_result
 gm_newgame(struct command_call *c)
 {
 	struct judge *j = c->j;
@@ -213,15 +213,15 @@ gm_newgame(struct command_call *c)
 	const char *hint;
 
 	if (newgame_read(c, &ng) < 0)
-		return COMMAND_REFUSED;
+		return CMD_REFUSED;
 	if (!j->host && (j->conf->create_key[0] == '\0' || !secret_check(ng.key, j->conf->create_key))) {
 		buf_puts(c->reply, "  REFUSED: wrong creation key (ask the judge's host)\n");
 		outbound_log(j, NULL, "NEWGAME refused for %s: wrong creation key", c->sender);
-		return COMMAND_REFUSED;
+		return CMD_REFUSED;
 	}
 	if (strchr(ng.gm, '@') == NULL || strlen(ng.gm) >= ADDR_MAX) {
 		buf_printf(c->reply, "  REFUSED: \"%s\" is not a mail address\n", ng.gm);
-		return COMMAND_REFUSED;
+		return CMD_REFUSED;
 	}
 	game_settings_default(&s, ng.variant);
 	buf_init(&why, 1024);
@@ -229,7 +229,7 @@ gm_newgame(struct command_call *c)
 	if (g == NULL) {
 		buf_printf(c->reply, "  REFUSED: %s\n", buf_str(&why));
 		buf_free(&why);
-		return COMMAND_REFUSED;
+		return CMD_REFUSED;
 	}
 	buf_free(&why);
 	hint = system_words(g)->setup_hint;
@@ -243,11 +243,11 @@ gm_newgame(struct command_call *c)
 	else
 		buf_printf(c->reply, "  game %s created (%s). You are its game master; add delegations "
 		    "with\n  DELEGATION <power> <addresses>, then START.\n", g->name, g->map->title);
-	return COMMAND_DONE;
+	return CMD_DONE;
 }
 
 /* HELP: the game master's commands, with those of the game's rules. */
-static int
+static enum cmd_result
 gm_help(struct command_call *c)
 {
 	struct buf *reply = c->reply;
@@ -256,7 +256,7 @@ gm_help(struct command_call *c)
 	if (system_serves(c->g->sys, SYS_BOARDLESS)) {
 		buf_putc(reply, '\n');
 		system_help(c->g, POWER_NONE, reply);
-		return COMMAND_DONE;
+		return CMD_DONE;
 	}
 	buf_puts(reply, "\nGame master commands: PROCESS, PREVIEW, ROLLBACK <phase>, PAUSE, RESUME,\n"
 	    "SET DEADLINE +24h | SET <setting> <value>, DELEGATION <power> <addresses>,\n"
@@ -271,11 +271,11 @@ gm_help(struct command_call *c)
 		buf_puts(reply, ".\n");
 	}
 	buf_puts(reply, "A delegation holding several powers: DELEGATION England,Germany <addresses>.\n");
-	return COMMAND_DONE;
+	return CMD_DONE;
 }
 
 /* LIST: the position, and whose orders are complete. */
-static int
+static enum cmd_result
 gm_list(struct command_call *c)
 {
 	const struct game *g = c->g;
@@ -290,20 +290,20 @@ gm_list(struct command_call *c)
 		    game_orders_complete(g, (power_id)p) ? "orders complete" : "orders missing",
 		    g->del[p].wait ? ", WAIT" : "");
 	}
-	return COMMAND_DONE;
+	return CMD_DONE;
 }
 
 /* PROCESS: adjudicate the phase now. */
-static int
+static enum cmd_result
 gm_process(struct command_call *c)
 {
 	struct buf why;
-	int rc = COMMAND_DONE;
+	enum cmd_result rc = CMD_DONE;
 
 	buf_init(&why, 4096);
 	if (judge_process(c->j, c->g, c->j->now, false, &why) < 0) {
 		buf_printf(c->reply, "  REFUSED: %s", buf_str(&why));
-		rc = COMMAND_REFUSED;
+		rc = CMD_REFUSED;
 	} else {
 		buf_puts(c->reply, "  processed; the results are on their way\n");
 		judge_audit(c->j, c->g, "PROCESS");
@@ -313,16 +313,16 @@ gm_process(struct command_call *c)
 }
 
 /* PREVIEW: what PROCESS would do, changing nothing. */
-static int
+static enum cmd_result
 gm_preview(struct command_call *c)
 {
 	if (judge_process(c->j, c->g, c->j->now, true, c->reply) < 0)
-		return COMMAND_REFUSED;
-	return COMMAND_DONE;
+		return CMD_REFUSED;
+	return CMD_DONE;
 }
 
 /* ROLLBACK <phase>: back to its start; everyone is told. */
-static int
+static enum cmd_result
 gm_rollback(struct command_call *c)
 {
 	struct game *g = c->g;
@@ -333,7 +333,7 @@ gm_rollback(struct command_call *c)
 	if (judge_rollback(c->j, g, c->args, c->j->now, &why) < 0) {
 		buf_printf(c->reply, "  REFUSED: %s\n", buf_str(&why));
 		buf_free(&why);
-		return COMMAND_REFUSED;
+		return CMD_REFUSED;
 	}
 	buf_free(&why);
 	buf_printf(c->reply, "  rolled back to %s\n", c->args);
@@ -343,11 +343,11 @@ gm_rollback(struct command_call *c)
 	    "since are forgotten: send your orders again.\n", g->name,
 	    phase_format(&g->board, ph, sizeof ph));
 	judge_announce(c->j, g, subject, text);
-	return COMMAND_DONE;
+	return CMD_DONE;
 }
 
 /* PAUSE: no deadline passes until RESUME. */
-static int
+static enum cmd_result
 gm_pause(struct command_call *c)
 {
 	struct game *g = c->g;
@@ -355,7 +355,7 @@ gm_pause(struct command_call *c)
 
 	if (g->status != GAME_ACTIVE) {
 		buf_printf(c->reply, "  REFUSED: the game is %s\n", status_name(g->status));
-		return COMMAND_REFUSED;
+		return CMD_REFUSED;
 	}
 	g->status = GAME_PAUSED;
 	g->paused_left = g->deadline > c->j->now ? (long)(g->deadline - c->j->now) : 3600;
@@ -364,11 +364,11 @@ gm_pause(struct command_call *c)
 	judge_announce(c->j, g, subject, "The game master has paused the game: no deadline passes "
 	    "until it is resumed.\n");
 	buf_puts(c->reply, "  paused\n");
-	return COMMAND_DONE;
+	return CMD_DONE;
 }
 
 /* RESUME: the deadline is as far off as it was at PAUSE. */
-static int
+static enum cmd_result
 gm_resume(struct command_call *c)
 {
 	struct game *g = c->g;
@@ -376,7 +376,7 @@ gm_resume(struct command_call *c)
 
 	if (g->status != GAME_PAUSED) {
 		buf_printf(c->reply, "  REFUSED: the game is %s\n", status_name(g->status));
-		return COMMAND_REFUSED;
+		return CMD_REFUSED;
 	}
 	g->status = GAME_ACTIVE;
 	g->deadline = c->j->now + g->paused_left;
@@ -386,27 +386,27 @@ gm_resume(struct command_call *c)
 	snprintf(subject, sizeof subject, "[%s] game resumed", g->name);
 	judge_announce(c->j, g, subject, "The game master has resumed the game.\n");
 	buf_puts(c->reply, "  resumed\n");
-	return COMMAND_DONE;
+	return CMD_DONE;
 }
 
 /* SET DEADLINE ... | SET <setting> <value>. */
-static int
+static enum cmd_result
 gm_set(struct command_call *c)
 {
-	return set_option(c->j, c->g, c->args, c->reply) < 0 ? COMMAND_REFUSED : COMMAND_DONE;
+	return set_option(c->j, c->g, c->args, c->reply) < 0 ? CMD_REFUSED : CMD_DONE;
 }
 
 /* START: the first deadline is set. */
-static int
+static enum cmd_result
 gm_start(struct command_call *c)
 {
 	struct buf why;
-	int rc = COMMAND_DONE;
+	enum cmd_result rc = CMD_DONE;
 
 	buf_init(&why, 4096);
 	if (judge_start(c->j, c->g, c->j->now, &why) < 0) {
 		buf_printf(c->reply, "  REFUSED: %s\n", buf_str(&why));
-		rc = COMMAND_REFUSED;
+		rc = CMD_REFUSED;
 	} else {
 		buf_puts(c->reply, "  the game has started\n");
 		judge_address_warning(c->j->conf, "  ", c->reply);
@@ -417,13 +417,14 @@ gm_start(struct command_call *c)
 
 /* REPLACE <power> PASSWORD [<new>]: a new password for the same members;
  * rest is what follows the power. */
-static int
+static enum cmd_result
 replace_password(struct command_call *c, power_id p, char *rest)
 {
 	struct game *g = c->g;
 	char members[GAME_MAX_MEMBERS * ADDR_MAX] = "", *password;
 	struct buf why;
-	int i, rc = COMMAND_DONE;
+	enum cmd_result rc = CMD_DONE;
+	int i;
 
 	for (i = 0; i < g->del[p].nmembers; i++) {
 		strncat(members, g->del[p].members[i].addr, sizeof members - strlen(members) - 2);
@@ -434,7 +435,7 @@ replace_password(struct command_call *c, power_id p, char *rest)
 	buf_init(&why, 4096);
 	if (judge_add_delegation(c->j, g, p, members, password, c->j->now, &why) < 0) {
 		buf_printf(c->reply, "  REFUSED: %s\n", buf_str(&why));
-		rc = COMMAND_REFUSED;
+		rc = CMD_REFUSED;
 	} else {
 		buf_printf(c->reply, "  new password for %s%s\n", g->map->powers[p].name,
 		    *password ? "" : " (mailed to its members)");
@@ -445,13 +446,13 @@ replace_password(struct command_call *c, power_id p, char *rest)
 
 /* The members in rest ("a@x, b@y [PASSWORD pw]") given the nheld powers
  * held, as one delegation. */
-static int
+static enum cmd_result
 delegation_set(struct command_call *c, const power_id *held, int nheld, char *rest)
 {
 	struct game *g = c->g;
 	char *kw, *password = NULL;
 	struct buf why;
-	int rc = COMMAND_DONE;
+	enum cmd_result rc = CMD_DONE;
 
 	kw = strstr(rest, " PASSWORD ");
 	if (kw == NULL)
@@ -463,7 +464,7 @@ delegation_set(struct command_call *c, const power_id *held, int nheld, char *re
 	buf_init(&why, 4096);
 	if (judge_add_delegations(c->j, g, held, nheld, rest, password, c->j->now, &why) < 0) {
 		buf_printf(c->reply, "  REFUSED: %s\n", buf_str(&why));
-		rc = COMMAND_REFUSED;
+		rc = CMD_REFUSED;
 	} else if (nheld > 1) {
 		buf_puts(c->reply, "  ");
 		setup_powers_named(g, held, nheld, c->reply);
@@ -479,7 +480,7 @@ delegation_set(struct command_call *c, const power_id *held, int nheld, char *re
 
 /* DELEGATION <power>[,<power>...] <addresses> [PASSWORD <password>] and
  * REPLACE <power> [MEMBERS] <addresses> | REPLACE <power> PASSWORD [<new>]. */
-static int
+static enum cmd_result
 gm_delegation(struct command_call *c)
 {
 	bool replace = c->cmd == CMD_REPLACE;
@@ -493,7 +494,7 @@ gm_delegation(struct command_call *c)
 	if (p == POWER_NONE || rest == NULL || *rest == '\0') {
 		buf_printf(c->reply, "  REFUSED: %s <power> <addresses> [PASSWORD <password>]\n",
 		    replace ? "REPLACE" : "DELEGATION");
-		return COMMAND_REFUSED;
+		return CMD_REFUSED;
 	}
 	if (replace && str_prefix_nocase(rest, "members"))
 		rest = str_trim(rest + 7);
@@ -505,7 +506,7 @@ gm_delegation(struct command_call *c)
 }
 
 /* EJECT <power>: its units hold until it is replaced. */
-static int
+static enum cmd_result
 gm_eject(struct command_call *c)
 {
 	struct game *g = c->g;
@@ -513,7 +514,7 @@ gm_eject(struct command_call *c)
 
 	if (p == POWER_NONE) {
 		buf_puts(c->reply, "  REFUSED: EJECT <power>\n");
-		return COMMAND_REFUSED;
+		return CMD_REFUSED;
 	}
 	g->del[p].resigned = true;
 	g->del[p].norders = 0;
@@ -521,11 +522,11 @@ gm_eject(struct command_call *c)
 	judge_audit(c->j, g, "EJECT %s", g->map->powers[p].name);
 	buf_printf(c->reply, "  %s ejected: its units hold until you REPLACE it\n",
 	    g->map->powers[p].name);
-	return COMMAND_DONE;
+	return CMD_DONE;
 }
 
 /* ADD OBSERVER <address>: the reports go to it too. */
-static int
+static enum cmd_result
 gm_add_observer(struct command_call *c)
 {
 	struct game *g = c->g;
@@ -533,17 +534,17 @@ gm_add_observer(struct command_call *c)
 	if (strchr(c->args, '@') == NULL || strlen(c->args) >= ADDR_MAX ||
 	    g->nobservers >= GAME_MAX_OBSERVERS) {
 		buf_puts(c->reply, "  REFUSED: ADD OBSERVER <address>\n");
-		return COMMAND_REFUSED;
+		return CMD_REFUSED;
 	}
 	str_copy(g->observers[g->nobservers++], str_lower(c->args), ADDR_MAX);
 	judge_audit(c->j, g, "ADD OBSERVER %s", c->args);
 	setup_tell_observer(c->j, g, g->observers[g->nobservers - 1]);
 	buf_printf(c->reply, "  %s now receives the reports (and is told so)\n", c->args);
-	return COMMAND_DONE;
+	return CMD_DONE;
 }
 
 /* REMOVE OBSERVER <address>. */
-static int
+static enum cmd_result
 gm_remove_observer(struct command_call *c)
 {
 	struct game *g = c->g;
@@ -554,16 +555,16 @@ gm_remove_observer(struct command_call *c)
 			memmove(g->observers[k++], g->observers[i], ADDR_MAX);
 	if (k == g->nobservers) {
 		buf_printf(c->reply, "  REFUSED: %s is not an observer\n", c->args);
-		return COMMAND_REFUSED;
+		return CMD_REFUSED;
 	}
 	g->nobservers = k;
 	judge_audit(c->j, g, "REMOVE OBSERVER %s", c->args);
 	buf_printf(c->reply, "  %s no longer receives the reports\n", c->args);
-	return COMMAND_DONE;
+	return CMD_DONE;
 }
 
 /* END WINNER <power> [BECAUSE <reason>]; rest is what follows WINNER. */
-static int
+static enum cmd_result
 end_winner(struct command_call *c, char *rest)
 {
 	struct game *g = c->g;
@@ -572,39 +573,39 @@ end_winner(struct command_call *c, char *rest)
 
 	if (p == POWER_NONE) {
 		buf_puts(c->reply, "  REFUSED: END WINNER <power> [BECAUSE <reason>]\n");
-		return COMMAND_REFUSED;
+		return CMD_REFUSED;
 	}
 	because = str_trim(rest);
 	if (str_prefix_nocase(because, "because "))
 		because = str_trim(because + 8);
 	if (*because == '\0' && winner_not_first(g, p, c->reply) < 0)
-		return COMMAND_REFUSED;
+		return CMD_REFUSED;
 	if (snprintf(res, sizeof res, "%s wins (declared by the game master%s%.120s)",
 	    g->map->powers[p].name, *because ? ": " : "", because) >= (int)sizeof res)
 		res[sizeof res - 1] = '\0';
 	turn_end_game(c->j, g, res);
-	return COMMAND_DONE;
+	return CMD_DONE;
 }
 
 /* END WINNER <power> | END DRAW [powers]. */
-static int
+static enum cmd_result
 gm_end(struct command_call *c)
 {
 	char res[sizeof c->g->result];
 
 	if (str_prefix_nocase(c->args, "winner ")) {
-		if (end_winner(c, c->args + 7) < 0)
-			return COMMAND_REFUSED;
+		if (end_winner(c, c->args + 7) == CMD_REFUSED)
+			return CMD_REFUSED;
 	} else if (str_prefix_nocase(c->args, "draw")) {
 		snprintf(res, sizeof res, "Draw%s%.120s (declared by the game master)",
 		    c->args[4] ? " between" : "", c->args + 4);
 		turn_end_game(c->j, c->g, res);
 	} else {
 		buf_puts(c->reply, "  REFUSED: END WINNER <power> or END DRAW [powers]\n");
-		return COMMAND_REFUSED;
+		return CMD_REFUSED;
 	}
 	buf_puts(c->reply, "  the game is over\n");
-	return COMMAND_DONE;
+	return CMD_DONE;
 }
 
 /* Tell everyone that the officers gave (AWARD) or took (REVOKE) pts
@@ -650,7 +651,7 @@ revoke_cut(const struct game *g, power_id p, long *pts, struct buf *reply)
 }
 
 /* AWARD | REVOKE <power> <points> <reason | GOAL n>. */
-static int
+static enum cmd_result
 gm_points(struct command_call *c)
 {
 	struct game *g = c->g;
@@ -664,38 +665,38 @@ gm_points(struct command_call *c)
 	    reason == NULL || *reason == '\0') {
 		buf_printf(c->reply, "  REFUSED: %s <power> <points> <reason> (1 to 100 points; the "
 		    "reason is shown to everyone)\n", command_name(c->cmd));
-		return COMMAND_REFUSED;
+		return CMD_REFUSED;
 	}
 	if (strlen(reason) >= AWARD_REASON_MAX) {
 		buf_printf(c->reply, "  REFUSED: say the reason in fewer than %d characters\n",
 		    AWARD_REASON_MAX);
-		return COMMAND_REFUSED;
+		return CMD_REFUSED;
 	}
 	if (c->cmd == CMD_AWARD &&
 	    system_award_reason(g, p, &pts, reason, goal, sizeof goal, c->reply) < 0)
-		return COMMAND_REFUSED;
+		return CMD_REFUSED;
 	if (goal[0])
 		reason = goal;
 	if (c->cmd == CMD_REVOKE && revoke_cut(g, p, &pts, c->reply) < 0)
-		return COMMAND_REFUSED;
+		return CMD_REFUSED;
 	game_award(g, p, c->cmd == CMD_AWARD ? (int)pts : -(int)pts, false, reason);
 	judge_audit(c->j, g, "%s %s %ld: %s", command_name(c->cmd), g->map->powers[p].name, pts,
 	    reason);
 	points_announce(c, p, pts, reason);
 	buf_printf(c->reply, "  %s now has %d political point%s\n", g->map->powers[p].name,
 	    g->del[p].points, g->del[p].points == 1 ? "" : "s");
-	return COMMAND_DONE;
+	return CMD_DONE;
 }
 
 /* A command players give, sent by the GM. */
-static int
+static enum cmd_result
 gm_for_players(struct command_call *c)
 {
 	buf_printf(c->reply, "  REFUSED: %s is a command for players\n", command_name(c->cmd));
-	return COMMAND_REFUSED;
+	return CMD_REFUSED;
 }
 
-const struct judge_command gm_commands[] = {
+const struct command_handler gm_commands[] = {
 	{ CMD_NEWGAME, SYSTEM_GM, gm_newgame },
 	{ CMD_HELP, SYSTEM_GM, gm_help },
 	{ CMD_LIST, SYSTEM_GM, gm_list },

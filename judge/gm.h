@@ -10,10 +10,10 @@
 #include "command.h"
 
 /* The game master's commands, gm_ncommands of them. */
-extern const struct judge_command gm_commands[];
+extern const struct command_handler gm_commands[];
 extern const int gm_ncommands;
 /* NEWGAME: by mail the sender becomes the GM; from the host, the one it
- * names. c->g is not used (it may be NULL). Returns enum command_rc. */
-int gm_newgame(struct command_call *c);
+ * names. c->g is not used (it may be NULL). */
+enum cmd_result gm_newgame(struct command_call *c);
 
 #endif

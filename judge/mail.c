@@ -55,7 +55,11 @@ struct mail {
 	bool told_ident;	/* the sender was told to start with a GAME line */
 	bool refused;		/* the GAME line was refused: nothing is recorded */
 	bool stop;		/* the rest of the message is not read */
-	int ordered;		/* 0: no orders; 1: orders taken; 2: an order refused */
+	enum {
+		ORDERED_NONE,	/* no orders */
+		ORDERED_TAKEN,	/* orders taken */
+		ORDERED_REFUSED,	/* an order refused */
+	} ordered;
 	struct late_lines late;	/* the orders refused, for the note on late orders */
 	size_t note_at;		/* where a note on late orders goes in the reply */
 	bool misdated;		/* the orders under the last date line are for another phase */
@@ -363,7 +367,7 @@ mail_command(struct mail *ml, const struct body_line *bl)
 		return;
 	}
 	if (dispatch_command(ml->j, g, mail_from(ml), ml->m->from_addr, bl, &ml->reply) ==
-	    COMMAND_STOP)
+	    CMD_STOP)
 		ml->stop = true;
 	judge_touch(ml->j, g);
 }
@@ -383,7 +387,7 @@ mail_date(struct mail *ml, const struct body_line *bl, bool same)
 	buf_printf(&ml->reply, "  REFUSED: the game is in %s %d, not %.*s: the orders under this "
 	    "date are refused\n", season_name((enum season)g->board.season), g->board.year,
 	    (int)bl->len, bl->text);
-	ml->ordered = 2;
+	ml->ordered = ORDERED_REFUSED;
 	ml->late.dated = true;
 }
 
@@ -395,16 +399,17 @@ mail_system_line(struct mail *ml, const struct body_line *bl)
 	struct game *g = ml->id.g;
 
 	switch (system_line(ml->j, g, mail_from(ml), bl->text, bl->len, &ml->reply)) {
-	case 1:
+	case CMD_IGNORED:
 		buf_truncate(&ml->reply, ml->echo.mark);
 		ignored_add(&ml->ign, bl->text, bl->len);
 		break;
-	case -1:
-		ml->ordered = 2;
+	case CMD_REFUSED:
+		ml->ordered = ORDERED_REFUSED;
 		break;
-	default:
-		if (!ml->ordered)
-			ml->ordered = 1;
+	case CMD_DONE:
+	case CMD_STOP:
+		if (ml->ordered == ORDERED_NONE)
+			ml->ordered = ORDERED_TAKEN;
 		break;
 	}
 	judge_touch(ml->j, g);
@@ -440,7 +445,7 @@ mail_order(struct mail *ml, const struct body_line *bl)
 	}
 	if (ml->misdated) {
 		buf_puts(&ml->reply, "  REFUSED: dated for another phase (see the date above)\n");
-		ml->ordered = 2;
+		ml->ordered = ORDERED_REFUSED;
 		ml->late.dated = true;
 		return;
 	}
@@ -451,15 +456,15 @@ mail_order(struct mail *ml, const struct body_line *bl)
 		ignored_add(&ml->ign, bl->text, bl->len);
 		break;
 	case TAKE_REFUSED:
-		ml->ordered = 2;
+		ml->ordered = ORDERED_REFUSED;
 		if (ml->late.n < LATE_LINES_MAX) {
 			ml->late.text[ml->late.n] = bl->text;
 			ml->late.len[ml->late.n++] = bl->len;
 		}
 		break;
 	case TAKE_DONE:
-		if (!ml->ordered)
-			ml->ordered = 1;
+		if (ml->ordered == ORDERED_NONE)
+			ml->ordered = ORDERED_TAKEN;
 		break;
 	}
 	judge_touch(ml->j, g);
@@ -554,7 +559,7 @@ mail_status(struct mail *ml)
 		return;
 	}
 	zone = ident_zone(id->g, id->power, ml->m->from_addr);
-	if (ml->ordered)
+	if (ml->ordered != ORDERED_NONE)
 		mail_late_note(ml, zone);
 	buf_putc(&ml->reply, '\n');
 	status_held(id->g, id->power, &ml->reply);

@@ -302,15 +302,16 @@ static enum taken
 keep_order(struct game *g, power_id p, const struct parse_result *r, struct buf *reply)
 {
 	bool revival = r->order.kind == ORDER_REVIVE;
-	int own = revival ? 1 : system_check_order(g, p, &r->order, reply);
+	enum order_check own = revival ? ORDER_CHECK_ENGINE :
+	    system_check_order(g, p, &r->order, reply);
 	enum reason why;
 	struct order old;
 	int k, units = 0;
 
-	if (own < 0)
+	if (own == ORDER_CHECK_REFUSED)
 		return TAKE_REFUSED;
 	why = revival ? muna_check_revival(g->map, &g->board, p, &r->prefs) :
-	    own == 0 ? R_OK : adj_check(g->map, &g->rules, &g->board, &r->order);
+	    own == ORDER_CHECK_TAKEN ? R_OK : adj_check(g->map, &g->rules, &g->board, &r->order);
 	if (why == R_OK && !revival && game_adjustment_extra(g, p, &r->order)) {
 		status_adjustment_extra(g, p, &r->order, reply);
 		return TAKE_REFUSED;

@@ -249,7 +249,7 @@ summary(const struct game *g, struct buf *reply)
 }
 
 /* HELP: how to write to the judge, and this game's rules. */
-static int
+static enum cmd_result
 player_help(struct command_call *c)
 {
 	buf_putc(c->reply, '\n');
@@ -257,12 +257,12 @@ player_help(struct command_call *c)
 		system_help(c->g, c->power, c->reply);
 	else
 		status_help(c->j, c->g, c->power, c->reply);
-	return COMMAND_DONE;
+	return CMD_DONE;
 }
 
 /* ORDERS REPLACE | ORDERS CLEAR: forget the earlier orders (ORDERS alone
  * just starts the orders). */
-static int
+static enum cmd_result
 player_orders(struct command_call *c)
 {
 	if (str_eq_nocase(c->args, "replace") || str_eq_nocase(c->args, "clear")) {
@@ -270,46 +270,46 @@ player_orders(struct command_call *c)
 		buf_printf(c->reply, "  your earlier orders are forgotten\n");
 	} else if (*c->args) {
 		buf_printf(c->reply, "  REFUSED: ORDERS, ORDERS REPLACE or ORDERS CLEAR\n");
-		return COMMAND_REFUSED;
+		return CMD_REFUSED;
 	}
-	return COMMAND_DONE;
+	return CMD_DONE;
 }
 
 /* LIST: the position; the reply ends with the orders and the deadline. */
-static int
+static enum cmd_result
 player_list(struct command_call *c)
 {
 	buf_putc(c->reply, '\n');
 	status_position(c->g, c->reply);
-	return COMMAND_DONE;
+	return CMD_DONE;
 }
 
 /* HISTORY [phase | year | ALL], for players and the GM. */
-static int
+static enum cmd_result
 command_history(struct command_call *c)
 {
 	history(c->j, c->g, c->args, c->reply);
-	return COMMAND_DONE;
+	return CMD_DONE;
 }
 
 /* SUMMARY, for players and the GM. */
-static int
+static enum cmd_result
 command_summary(struct command_call *c)
 {
 	summary(c->g, c->reply);
-	return COMMAND_DONE;
+	return CMD_DONE;
 }
 
 /* VOTE, while the game runs. */
-static int
+static enum cmd_result
 player_vote(struct command_call *c)
 {
 	if (c->g->status != GAME_ACTIVE && c->g->status != GAME_PAUSED) {
 		buf_puts(c->reply, "  REFUSED: the game is not running\n");
-		return COMMAND_REFUSED;
+		return CMD_REFUSED;
 	}
 	vote(c->j, c->g, c->power, c->args, c->reply);
-	return COMMAND_DONE;
+	return CMD_DONE;
 }
 
 /* WAIT or NOWAIT (wait) for every power the sender's delegation holds. */
@@ -324,25 +324,25 @@ set_wait(struct command_call *c, bool wait)
 }
 
 /* WAIT: not processed before the deadline. */
-static int
+static enum cmd_result
 player_wait(struct command_call *c)
 {
 	set_wait(c, true);
 	buf_puts(c->reply, "  this phase will not be processed before the deadline\n");
-	return COMMAND_DONE;
+	return CMD_DONE;
 }
 
 /* NOWAIT: processed as soon as all orders are in. */
-static int
+static enum cmd_result
 player_nowait(struct command_call *c)
 {
 	set_wait(c, false);
 	buf_puts(c->reply, "  this phase may be processed as soon as all orders are in\n");
-	return COMMAND_DONE;
+	return CMD_DONE;
 }
 
 /* SET ZONE <zone>: the times the sender is shown. */
-static int
+static enum cmd_result
 player_set(struct command_call *c)
 {
 	struct delegation *d = &c->g->del[c->power];
@@ -351,23 +351,23 @@ player_set(struct command_call *c)
 
 	if (!str_prefix_nocase(c->args, "zone ")) {
 		buf_puts(c->reply, "  REFUSED: players may only SET ZONE <zone>\n");
-		return COMMAND_REFUSED;
+		return CMD_REFUSED;
 	}
 	zone = str_trim(c->args + 5);
 	if (!tz_valid(&c->j->io.zones, zone)) {
 		buf_printf(c->reply, "  REFUSED: unknown time zone \"%s\" (e.g. Europe/Amsterdam)\n",
 		    zone);
-		return COMMAND_REFUSED;
+		return CMD_REFUSED;
 	}
 	for (i = 0; i < d->nmembers; i++)
 		if (str_eq_nocase(d->members[i].addr, c->sender))
 			str_copy(d->members[i].zone, zone, ZONE_MAX);
 	buf_printf(c->reply, "  times are now shown to you in %s\n", zone);
-	return COMMAND_DONE;
+	return CMD_DONE;
 }
 
 /* RESIGN: the power's units hold; its GMs are told. */
-static int
+static enum cmd_result
 player_resign(struct command_call *c)
 {
 	struct game *g = c->g;
@@ -385,18 +385,18 @@ player_resign(struct command_call *c)
 		const char *to[1] = { g->gms[i] };
 		outbound_send(c->j, g, to, 1, NULL, 0, subject, text, NULL, NULL, OUT_GENERATED);
 	}
-	return COMMAND_DONE;
+	return CMD_DONE;
 }
 
 /* SIGNOFF: the rest of the message is not read. */
-static int
+static enum cmd_result
 command_signoff(struct command_call *c)
 {
 	(void)c;
-	return COMMAND_STOP;
+	return CMD_STOP;
 }
 
-const struct judge_command player_commands[] = {
+const struct command_handler player_commands[] = {
 	{ CMD_HELP, SYSTEM_PLAYER, player_help },
 	{ CMD_ORDERS, SYSTEM_PLAYER, player_orders },
 	{ CMD_LIST, SYSTEM_PLAYER, player_list },

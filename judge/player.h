@@ -9,7 +9,7 @@
 #include "command.h"
 
 /* The players' commands, player_ncommands of them. */
-extern const struct judge_command player_commands[];
+extern const struct command_handler player_commands[];
 extern const int player_ncommands;
 
 #endif

@@ -75,7 +75,7 @@ system_alive(const struct game *g, power_id p)
 	    board_count_centres(&g->board, g->map, p) > 0;
 }
 
-int
+enum cmd_result
 system_line(struct judge *j, struct game *g, power_id p, const char *text, size_t len,
     struct buf *reply)
 {
@@ -147,10 +147,10 @@ system_comeback_help(const struct game *g, power_id p, struct buf *out)
 	return system_serves(g->sys, SYS_POLITICS) && g->sys->politics->comeback_help(g, p, out);
 }
 
-int
+enum order_check
 system_check_order(const struct game *g, power_id p, const struct order *o, struct buf *reply)
 {
-	return g->sys->check_order == NULL ? 1 : g->sys->check_order(g, p, o, reply);
+	return g->sys->check_order == NULL ? ORDER_CHECK_ENGINE : g->sys->check_order(g, p, o, reply);
 }
 
 int
@@ -207,7 +207,7 @@ system_help(const struct game *g, power_id p, struct buf *out)
 	return out->len > before;
 }
 
-const struct system_command *
+const struct command_handler *
 system_command(const struct rule_system *s, enum command cmd, unsigned who)
 {
 	int i;

@@ -24,6 +24,7 @@
 
 #include "../lib/buf.h"
 #include "../parser/commands.h"
+#include "command.h"
 #include "engine/adjudicate.h"
 #include "game.h"
 
@@ -44,16 +45,13 @@ struct turn {
 };
 
 /* Who may give a system's command. */
-enum system_who { SYSTEM_PLAYER = 1, SYSTEM_GM = 2 };
+enum system_who { SYSTEM_PLAYER = COMMAND_PLAYER, SYSTEM_GM = COMMAND_GM };
 
-/* A command a system reads beyond the judge's own. */
-struct system_command {
-	enum command cmd;
-	unsigned who;			/* enum system_who bits */
-	/* Carry out the command of power p (POWER_NONE for the GM) with the
-	 * rest of its line in args; what it did, or "  REFUSED: ..." with
-	 * the reason, into reply. Returns 0, or -1 when refused. */
-	int (*run)(struct judge *j, struct game *g, power_id p, char *args, struct buf *reply);
+/* What a system's check of an order given came to (check_order). */
+enum order_check {
+	ORDER_CHECK_TAKEN,	/* good by the system's rules */
+	ORDER_CHECK_REFUSED,	/* refused: the reason is in the reply */
+	ORDER_CHECK_ENGINE,	/* not the system's to judge: the engine checks it */
 };
 
 /*
@@ -95,10 +93,10 @@ enum system_serves {
 struct system_boardless {
 	/* Read a line of power p (POWER_NONE: the game master) that is no
 	 * command of the judge; what it understood, or "  REFUSED: ...", into
-	 * reply. Returns 0, -1 when refused, 1 when it is plainly not meant
-	 * for the judge (a greeting: passed over quietly). */
-	int (*line)(struct judge *j, struct game *g, power_id p, const char *text, size_t len,
-	    struct buf *reply);
+	 * reply: CMD_DONE, CMD_REFUSED, or CMD_IGNORED when it is plainly not
+	 * meant for the judge (a greeting: passed over quietly). */
+	enum cmd_result (*line)(struct judge *j, struct game *g, power_id p, const char *text,
+	    size_t len, struct buf *reply);
 	/* Is power p still in the game? */
 	bool (*alive)(const struct game *g, power_id p);
 	/* Where the game is, in a few words ("round 2: Beta's call") into out. */
@@ -190,10 +188,10 @@ struct rule_system {
 	void (*phase_started)(struct game *g, time_t now);
 	/* Must the phase wait for its deadline though every order is in? */
 	bool (*waits)(const struct game *g);
-	/* Check order o of power p before the engine does: 0 when the system
-	 * takes it as good, -1 when it refuses it ("  REFUSED: ..." with the
-	 * reason into reply), 1 to leave it to the engine (adj_check). */
-	int (*check_order)(const struct game *g, power_id p, const struct order *o,
+	/* Check order o of power p before the engine does ("  REFUSED: ..."
+	 * with the reason into reply when refused; ORDER_CHECK_ENGINE leaves
+	 * it to adj_check). */
+	enum order_check (*check_order)(const struct game *g, power_id p, const struct order *o,
 	    struct buf *reply);
 	/* How many units power p may raise in g's Winter (armies and fleets;
 	 * where units stack, all its builds due), and a build order it may
@@ -207,7 +205,7 @@ struct rule_system {
 	 * in ".\n"), all of it in a game without one. */
 	void (*help)(const struct game *g, power_id p, struct buf *out);
 	/* Its own commands, ncommands of them. */
-	const struct system_command *commands;
+	const struct command_handler *commands;
 	int ncommands;
 
 	/* SYS_BOARDLESS: the part for a game without a board. */
@@ -234,8 +232,8 @@ char *system_stage(const struct game *g, char *out, size_t size);
 bool system_alive(const struct game *g, power_id p);
 /* Hand line text of power p to g's line reader (SYS_BOARDLESS only); as
  * its line operation returns. */
-int system_line(struct judge *j, struct game *g, power_id p, const char *text, size_t len,
-    struct buf *reply);
+enum cmd_result system_line(struct judge *j, struct game *g, power_id p, const char *text,
+    size_t len, struct buf *reply);
 /* What time requires of g at now (SYS_OWN_CLOCK only): as its tick
  * returns. */
 bool system_tick(struct judge *j, struct game *g, time_t now);
@@ -261,9 +259,9 @@ void system_list_orders(const struct game *g, power_id p, struct buf *out);
 /* Append what p, with no units nor centres, may do to come back; false
  * (nothing appended) by default. */
 bool system_comeback_help(const struct game *g, power_id p, struct buf *out);
-/* Check order o of power p: as check_order returns; 1 (the engine's) by
- * default. */
-int system_check_order(const struct game *g, power_id p, const struct order *o,
+/* Check order o of power p: as check_order returns; ORDER_CHECK_ENGINE
+ * (the engine's) by default. */
+enum order_check system_check_order(const struct game *g, power_id p, const struct order *o,
     struct buf *reply);
 /* How many units p may raise in g's Winter, and a build order p may give
  * into example when not NULL (size >= 16): its system's, else its free
@@ -284,7 +282,7 @@ int system_award_reason(const struct game *g, power_id p, long *points, const ch
 bool system_help(const struct game *g, power_id p, struct buf *out);
 
 /* The command cmd of system s that who may give, or NULL. */
-const struct system_command *system_command(const struct rule_system *s, enum command cmd,
+const struct command_handler *system_command(const struct rule_system *s, enum command cmd,
     unsigned who);
 
 /* ------------------------------------------- the judge's services to a system -- */

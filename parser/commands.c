@@ -5,72 +5,45 @@
 #include "../lib/str.h"
 #include "endings.h"
 
+#define PLAYER COMMAND_PLAYER
+#define GM COMMAND_GM
+#define BOTH (COMMAND_PLAYER | COMMAND_GM)
+
+/* The ways a command is written, in the order a line is matched. */
 static const struct {
 	const char *word;	/* first word */
 	const char *second;	/* required second word, or NULL */
 	enum command cmd;
-	int gm;
 } table[] = {
-	{ "help", NULL, CMD_HELP, 0 },
-	{ "orders", NULL, CMD_ORDERS, 0 },
-	{ "list", NULL, CMD_LIST, 0 },
-	{ "history", NULL, CMD_HISTORY, 0 },
-	{ "summary", NULL, CMD_SUMMARY, 0 },
-	{ "press", NULL, CMD_PRESS, 0 },
-	{ "broadcast", NULL, CMD_BROADCAST, 0 },
-	{ "endpress", NULL, CMD_ENDPRESS, 0 },
-	{ "end", "press", CMD_ENDPRESS, 0 },
-	{ "vote", NULL, CMD_VOTE, 0 },
-	{ "wait", NULL, CMD_WAIT, 0 },
-	{ "nowait", NULL, CMD_NOWAIT, 0 },
-	{ "no", "wait", CMD_NOWAIT, 0 },
-	{ "set", NULL, CMD_SET, 0 },
-	{ "resign", NULL, CMD_RESIGN, 0 },
-	{ "signoff", NULL, CMD_SIGNOFF, 0 },
-	{ "quit", NULL, CMD_SIGNOFF, 0 },
-	{ "process", NULL, CMD_PROCESS, 1 },
-	{ "preview", NULL, CMD_PREVIEW, 1 },
-	{ "rollback", NULL, CMD_ROLLBACK, 1 },
-	{ "pause", NULL, CMD_PAUSE, 1 },
-	{ "resume", NULL, CMD_RESUME, 1 },
-	{ "replace", NULL, CMD_REPLACE, 1 },
-	{ "eject", NULL, CMD_EJECT, 1 },
-	{ "add", "observer", CMD_ADD_OBSERVER, 1 },
-	{ "remove", "observer", CMD_REMOVE_OBSERVER, 1 },
-	{ "end", NULL, CMD_END, 1 },
-	{ "newgame", NULL, CMD_NEWGAME, 1 },
-	{ "delegation", NULL, CMD_DELEGATION, 1 },
-	{ "start", NULL, CMD_START, 1 },
-	{ "award", NULL, CMD_AWARD, 1 },
-	{ "revoke", NULL, CMD_REVOKE, 1 },
-	{ "conference", NULL, CMD_CONFERENCE, 1 },
-	{ "speech", NULL, CMD_SPEECH, 1 },
-	{ "request", NULL, CMD_REQUEST, 0 },
-	{ "goal", NULL, CMD_GOAL, 0 },
-	{ "capital", NULL, CMD_CAPITAL, 0 },
-	{ "relinquish", NULL, CMD_RELINQUISH, 0 },
+#define COMMAND(id, word, second, name, who) { word, second, CMD_##id },
+#define WORDS(id, word, second) { word, second, CMD_##id },
+#include "commands.def"
+#undef COMMAND
+#undef WORDS
+};
+
+/* Each command's name in HELP and who may give it. */
+static const struct {
+	const char *name;
+	unsigned who;
+} commands[CMD_MAX] = {
+#define COMMAND(id, word, second, name, who) [CMD_##id] = { name, who },
+#define WORDS(id, word, second)
+#include "commands.def"
+#undef COMMAND
+#undef WORDS
 };
 
 const char *
 command_name(enum command c)
 {
-	static const char *const names[CMD_MAX] = {
-		[CMD_HELP] = "HELP", [CMD_ORDERS] = "ORDERS", [CMD_LIST] = "LIST",
-		[CMD_HISTORY] = "HISTORY", [CMD_SUMMARY] = "SUMMARY", [CMD_PRESS] = "PRESS",
-		[CMD_BROADCAST] = "BROADCAST", [CMD_ENDPRESS] = "ENDPRESS", [CMD_VOTE] = "VOTE",
-		[CMD_WAIT] = "WAIT", [CMD_NOWAIT] = "NOWAIT", [CMD_SET] = "SET",
-		[CMD_RESIGN] = "RESIGN", [CMD_SIGNOFF] = "SIGNOFF", [CMD_PROCESS] = "PROCESS",
-		[CMD_PREVIEW] = "PREVIEW", [CMD_ROLLBACK] = "ROLLBACK", [CMD_PAUSE] = "PAUSE",
-		[CMD_RESUME] = "RESUME", [CMD_REPLACE] = "REPLACE", [CMD_EJECT] = "EJECT",
-		[CMD_ADD_OBSERVER] = "ADD OBSERVER", [CMD_REMOVE_OBSERVER] = "REMOVE OBSERVER",
-		[CMD_END] = "END", [CMD_NEWGAME] = "NEWGAME", [CMD_DELEGATION] = "DELEGATION",
-		[CMD_START] = "START", [CMD_AWARD] = "AWARD", [CMD_REVOKE] = "REVOKE",
-		[CMD_CONFERENCE] = "CONFERENCE", [CMD_SPEECH] = "SPEECH",
-		[CMD_REQUEST] = "REQUEST", [CMD_GOAL] = "GOAL",
-		[CMD_CAPITAL] = "CAPITAL", [CMD_RELINQUISH] = "RELINQUISH",
-	};
+	return c > CMD_NONE && c < CMD_MAX ? commands[c].name : "?";
+}
 
-	return c > CMD_NONE && c < CMD_MAX && names[c] ? names[c] : "?";
+unsigned
+command_who(enum command c)
+{
+	return c > CMD_NONE && c < CMD_MAX ? commands[c].who : 0;
 }
 
 const char *
@@ -106,12 +79,7 @@ command_suggest(const char *word, size_t n)
 int
 command_is_gm(enum command c)
 {
-	size_t i;
-
-	for (i = 0; i < sizeof table / sizeof table[0]; i++)
-		if (table[i].cmd == c)
-			return table[i].gm;
-	return 0;
+	return command_who(c) == COMMAND_GM;
 }
 
 /* The next word of [p, end) as [*w, *w + *n); returns the rest. */

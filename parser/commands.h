@@ -37,21 +37,19 @@ enum line_kind {
 	LINE_TEXT,		/* anything else: an order, or something unreadable */
 };
 
+/* The commands (commands.def): CMD_HELP, CMD_ORDERS, ... */
 enum command {
 	CMD_NONE = 0,
-	CMD_HELP, CMD_ORDERS, CMD_LIST, CMD_HISTORY, CMD_SUMMARY,
-	CMD_PRESS, CMD_BROADCAST, CMD_ENDPRESS,
-	CMD_VOTE, CMD_WAIT, CMD_NOWAIT, CMD_SET, CMD_RESIGN, CMD_SIGNOFF,
-	/* GM */
-	CMD_PROCESS, CMD_PREVIEW, CMD_ROLLBACK, CMD_PAUSE, CMD_RESUME, CMD_REPLACE,
-	CMD_EJECT, CMD_ADD_OBSERVER, CMD_REMOVE_OBSERVER, CMD_END, CMD_NEWGAME, CMD_DELEGATION,
-	CMD_START, CMD_AWARD, CMD_REVOKE, CMD_CONFERENCE, CMD_SPEECH,
-	/* MUNA: players (GOAL also the GM) */
-	CMD_REQUEST, CMD_GOAL,
-	/* Realpolitik: players */
-	CMD_CAPITAL, CMD_RELINQUISH,
+#define COMMAND(id, word, second, name, who) CMD_##id,
+#define WORDS(id, word, second)
+#include "commands.def"
+#undef COMMAND
+#undef WORDS
 	CMD_MAX
 };
+
+/* Who may give a command (in some game): bits. */
+enum command_who { COMMAND_PLAYER = 1, COMMAND_GM = 2 };
 
 struct body_line {
 	enum line_kind kind;
@@ -80,5 +78,7 @@ const char *command_name(enum command c);
 const char *command_suggest(const char *word, size_t n);
 /* True for commands only the game master may give. */
 int command_is_gm(enum command c);
+/* Who may give c (enum command_who bits), in some game. */
+unsigned command_who(enum command c);
 
 #endif

@@ -309,7 +309,7 @@ if want league; then
 		fail "sanitizer build of pouch"
 	if nice python3 tests/league/league.py --seed "${LEAGUE_SEED:-1}" --games "${LEAGUE_GAMES:-52}" \
 		--san-bin build/san/pouch --san-games "${LEAGUE_SAN_GAMES:-8}" --known "$LEAGUE_KNOWN" \
-		--keep build/league --show 3 >build/league.log 2>&1; then
+		--jobs "$JOBS" --keep build/league --show 3 >build/league.log 2>&1; then
 		grep '^league:' build/league.log
 	else
 		grep -E '^(league|FAIL)' build/league.log | head -n 80

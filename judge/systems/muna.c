@@ -105,9 +105,13 @@ announce_conference(struct judge *j, struct game *g, const struct conference *c,
 
 /* CONFERENCE <place> <power> <power> <power> [...] [NAME <name>], or
  * CONFERENCE END, or CONFERENCE (what is open). */
-static int
-cmd_conference(struct judge *j, struct game *g, power_id who, char *args, struct buf *reply)
+static enum cmd_result
+cmd_conference(struct command_call *call)
 {
+	struct judge *j = call->j;
+	struct game *g = call->g;
+	char *args = call->args;
+	struct buf *reply = call->reply;
 	const struct map *m = g->map;
 	struct conference c;
 	struct scan_word w[64];
@@ -119,7 +123,7 @@ cmd_conference(struct judge *j, struct game *g, power_id who, char *args, struct
 	if (*args == '\0' || str_eq_nocase(args, "end")) {
 		if (muna_state(g)->conf.where == PROV_NONE) {
 			buf_puts(reply, "  no conference is open\n");
-			return *args ? -1 : 0;
+			return *args ? CMD_REFUSED : CMD_DONE;
 		}
 		if (*args == '\0') {
 			buf_puts(reply, "  open: ");
@@ -127,14 +131,14 @@ cmd_conference(struct judge *j, struct game *g, power_id who, char *args, struct
 			buf_puts(reply, " (");
 			muna_conference_powers(m, &muna_state(g)->conf, reply);
 			buf_puts(reply, ")\n");
-			return 0;
+			return CMD_DONE;
 		}
 		c = muna_state(g)->conf;
 		muna_state(g)->conf.where = PROV_NONE;
 		judge_audit(j, g, "CONFERENCE END");
 		announce_conference(j, g, &c, false);
 		buf_puts(reply, "  the conference is closed\n");
-		return 0;
+		return CMD_DONE;
 	}
 	memset(&c, 0, sizeof c);
 	if ((name = strstr(args, " NAME ")) != NULL || (name = strstr(args, " name ")) != NULL) {
@@ -145,25 +149,25 @@ cmd_conference(struct judge *j, struct game *g, power_id who, char *args, struct
 		;
 	if (g->status != GAME_ACTIVE && g->status != GAME_PAUSED) {
 		buf_printf(reply, "  REFUSED: the game is %s\n", status_name(g->status));
-		return -1;
+		return CMD_REFUSED;
 	}
 	if (muna_state(g)->conf.where != PROV_NONE) {
 		buf_puts(reply, "  REFUSED: only one conference at a time: CONFERENCE END closes ");
 		muna_conference_name(m, &muna_state(g)->conf, reply);
 		buf_putc(reply, '\n');
-		return -1;
+		return CMD_REFUSED;
 	}
 	if ((id = match_words(m, w, n, &i, find_prov)) < 0 || m->provs[id].terrain == TERRAIN_SEA) {
 		buf_puts(reply, "  REFUSED: CONFERENCE <place on land> <power> <power> <power> ... "
 		    "[NAME <name>]\n");
-		return -1;
+		return CMD_REFUSED;
 	}
 	c.where = (prov_id)id;
 	while (i < n) {
 		if ((id = match_words(m, w, n, &i, find_power)) < 0) {
 			buf_printf(reply, "  REFUSED: no power called \"%.*s\"\n", (int)w[i].len,
 			    w[i].ptr);
-			return -1;
+			return CMD_REFUSED;
 		}
 		c.powers |= (uint64_t)1 << id;
 	}
@@ -171,13 +175,13 @@ cmd_conference(struct judge *j, struct game *g, power_id who, char *args, struct
 		i += (c.powers >> id) & 1u;
 	if (i < 3) {
 		buf_puts(reply, "  REFUSED: a conference needs at least three delegations\n");
-		return -1;
+		return CMD_REFUSED;
 	}
 	if ((u = muna_conference_hostile(m, &g->board, &c)) != NULL) {
 		buf_printf(reply, "  REFUSED: %s is not free of hostile units: the %s %s there does not "
 		    "take part\n", m->provs[c.where].name, m->powers[u->power].adjective,
 		    unit_word((enum unit_type)u->type));
-		return -1;
+		return CMD_REFUSED;
 	}
 	c.year = g->board.year;
 	c.season = g->board.season;
@@ -185,24 +189,28 @@ cmd_conference(struct judge *j, struct game *g, power_id who, char *args, struct
 	judge_audit(j, g, "CONFERENCE %s", m->provs[c.where].name);
 	announce_conference(j, g, &c, true);
 	buf_puts(reply, "  the conference is open\n");
-	return 0;
+	return CMD_DONE;
 }
 
 /* SPEECH [span] opens a speech window now; SPEECH END closes it. */
-static int
-cmd_speech(struct judge *j, struct game *g, power_id who, char *args, struct buf *reply)
+static enum cmd_result
+cmd_speech(struct command_call *call)
 {
+	struct judge *j = call->j;
+	struct game *g = call->g;
+	char *args = call->args;
+	struct buf *reply = call->reply;
 	char subject[128], text[400], when[96];
 	long span = g->set.speech;
 
 	if (g->status != GAME_ACTIVE) {
 		buf_printf(reply, "  REFUSED: the game is %s\n", status_name(g->status));
-		return -1;
+		return CMD_REFUSED;
 	}
 	if (str_eq_nocase(args, "end") || str_eq_nocase(args, "off")) {
 		if (!judge_speech_open(g, judge_now(j))) {
 			buf_puts(reply, "  REFUSED: no speech phase is open\n");
-			return -1;
+			return CMD_REFUSED;
 		}
 		g->speech_until = judge_now(j);
 		judge_audit(j, g, "SPEECH END");
@@ -213,7 +221,7 @@ cmd_speech(struct judge *j, struct game *g, power_id who, char *args, struct buf
 		if ((*args && (time_parse_span(args, &span) < 0 || span <= 0)) || span <= 0) {
 			buf_puts(reply, "  REFUSED: SPEECH <duration>, e.g. SPEECH 12h (or SET SPEECH 12h "
 			    "first)\n");
-			return -1;
+			return CMD_REFUSED;
 		}
 		g->speech_until = judge_now(j) + span;
 		judge_time_human(j, g->set.zone, g->speech_until, when, sizeof when);
@@ -224,7 +232,7 @@ cmd_speech(struct judge *j, struct game *g, power_id who, char *args, struct buf
 	}
 	snprintf(subject, sizeof subject, "[%s] speech phase", g->name);
 	judge_announce(j, g, subject, text);
-	return 0;
+	return CMD_DONE;
 }
 
 /* Mail text to every game master of g. */
@@ -321,9 +329,13 @@ static const char *const points_words[] = { "points", "point", "pts", "pt", NULL
  * GOAL (every power's goals), GOAL <power> 1|2 <text> (an officers' goal,
  * told to that power alone), GOAL APPROVE <power> (its proposed goal 3).
  */
-static int
-cmd_goal(struct judge *j, struct game *g, power_id who, char *args, struct buf *reply)
+static enum cmd_result
+cmd_goal(struct command_call *call)
 {
+	struct judge *j = call->j;
+	struct game *g = call->g;
+	char *args = call->args;
+	struct buf *reply = call->reply;
 	const struct map *m = g->map;
 	char subject[128], text[600], *rest = args;
 	const char *goal = NULL;
@@ -337,7 +349,7 @@ cmd_goal(struct judge *j, struct game *g, power_id who, char *args, struct buf *
 			buf_printf(reply, "%s:\n", m->powers[q].name);
 			put_goals(g, (power_id)q, reply);
 		}
-		return 0;
+		return CMD_DONE;
 	}
 	if (str_prefix_nocase(args, "approve ")) {
 		approve = true;
@@ -348,7 +360,7 @@ cmd_goal(struct judge *j, struct game *g, power_id who, char *args, struct buf *
 		struct muna_goals *d = &muna_state(g)->goals[p];
 		if (!d->goal[GAME_GOALS - 1][0]) {
 			buf_printf(reply, "  REFUSED: %s has proposed no goal\n", m->powers[p].name);
-			return -1;
+			return CMD_REFUSED;
 		}
 		d->goal_approved = true;
 		judge_audit(j, g, "GOAL APPROVE %s", m->powers[p].name);
@@ -359,18 +371,18 @@ cmd_goal(struct judge *j, struct game *g, power_id who, char *args, struct buf *
 		tell_power(j, g, p, subject, text);
 		buf_printf(reply, "  goal 3 of %s approved; %s is told\n", m->powers[p].name,
 		    m->powers[p].name);
-		return 0;
+		return CMD_DONE;
 	}
 	if (approve || p == POWER_NONE ||
 	    number_and_text(rest, number_words, no_words, 1, GAME_GOALS - 1, &k, &goal) < 0) {
 		buf_printf(reply, "  REFUSED: GOAL <power> NUMBER 1 <goal> or GOAL <power> NUMBER 2 "
 		    "<goal> (goal number 1 or 2: the officers' two goals for a power), GOAL APPROVE "
 		    "<power> (the goal it proposed, goal 3), or GOAL (all goals)\n");
-		return -1;
+		return CMD_REFUSED;
 	}
 	if (strlen(goal) >= AWARD_REASON_MAX) {
 		buf_printf(reply, "  REFUSED: say the goal in fewer than %d characters\n", AWARD_REASON_MAX);
-		return -1;
+		return CMD_REFUSED;
 	}
 	str_copy(muna_state(g)->goals[p].goal[k - 1], goal, AWARD_REASON_MAX);
 	judge_audit(j, g, "GOAL %s %ld: %s", m->powers[p].name, k, muna_state(g)->goals[p].goal[k - 1]);
@@ -381,27 +393,32 @@ cmd_goal(struct judge *j, struct game *g, power_id who, char *args, struct buf *
 	buf_printf(reply, "  %s's goal number %ld is set (award points for it with AWARD %s <points> "
 	    "GOAL %ld); %s alone is told\n", m->powers[p].name, k, m->powers[p].name, k,
 	    m->powers[p].name);
-	return 0;
+	return CMD_DONE;
 }
 
 /* REQUEST SPEECH: the officers are asked for a speech phase. */
-static int
-request_speech(struct judge *j, struct game *g, power_id p, char *args, struct buf *reply)
+static enum cmd_result
+request_speech(struct command_call *call)
 {
+	struct judge *j = call->j;
+	struct game *g = call->g;
+	power_id p = call->power;
+	char *args = call->args;
+	struct buf *reply = call->reply;
 	const char *name = g->map->powers[p].name;
 	char subject[128], text[600];
 
 	if (!str_eq_nocase(args, "speech")) {
 		buf_puts(reply, "  REFUSED: REQUEST SPEECH asks the officers for a speech phase\n");
-		return -1;
+		return CMD_REFUSED;
 	}
 	if (g->status != GAME_ACTIVE) {
 		buf_printf(reply, "  REFUSED: the game is %s\n", status_name(g->status));
-		return -1;
+		return CMD_REFUSED;
 	}
 	if (judge_speech_open(g, judge_now(j))) {
 		buf_puts(reply, "  REFUSED: a speech phase is open now: BROADCAST your speech\n");
-		return -1;
+		return CMD_REFUSED;
 	}
 	snprintf(text, sizeof text, "%s requests a speech phase in game %s.\n"
 	    "Grant it with SPEECH <duration> (e.g. SPEECH 6h), or let it be.\n", name, g->name);
@@ -409,13 +426,18 @@ request_speech(struct judge *j, struct game *g, power_id p, char *args, struct b
 	tell_gms(j, g, subject, text);
 	judge_audit(j, g, "%s requests a speech phase", name);
 	buf_puts(reply, "  the officers are asked for a speech phase; they open it with SPEECH\n");
-	return 0;
+	return CMD_DONE;
 }
 
 /* GOAL: the power's goals; GOAL <points> <goal>: it proposes goal 3. */
-static int
-player_goal(struct judge *j, struct game *g, power_id p, char *args, struct buf *reply)
+static enum cmd_result
+player_goal(struct command_call *call)
 {
+	struct judge *j = call->j;
+	struct game *g = call->g;
+	power_id p = call->power;
+	char *args = call->args;
+	struct buf *reply = call->reply;
 	const char *name = g->map->powers[p].name;
 	struct muna_goals *d = &muna_state(g)->goals[p];
 	char subject[128], text[600];
@@ -425,25 +447,25 @@ player_goal(struct judge *j, struct game *g, power_id p, char *args, struct buf 
 	if (*args == '\0') {
 		buf_puts(reply, "\nYour political goals:\n");
 		put_goals(g, p, reply);
-		return 0;
+		return CMD_DONE;
 	}
 	if (number_and_text(args, no_words, points_words, 1, 100, &pts, &goal) < 0) {
 		buf_printf(reply, "  REFUSED: GOAL <points> POINTS <goal> proposes a goal of your own, "
 		    "e.g. GOAL 2 POINTS Keep Danzig free (1 to %d points)\n", GOAL_MAX_POINTS);
-		return -1;
+		return CMD_REFUSED;
 	}
 	if (pts > GOAL_MAX_POINTS) {
 		buf_printf(reply, "  REFUSED: a goal you propose is worth at most %d points\n",
 		    GOAL_MAX_POINTS);
-		return -1;
+		return CMD_REFUSED;
 	}
 	if (d->goal_approved) {
 		buf_puts(reply, "  REFUSED: the officers have approved your goal; it stays as it is\n");
-		return -1;
+		return CMD_REFUSED;
 	}
 	if (strlen(goal) >= AWARD_REASON_MAX) {
 		buf_printf(reply, "  REFUSED: say the goal in fewer than %d characters\n", AWARD_REASON_MAX);
-		return -1;
+		return CMD_REFUSED;
 	}
 	str_copy(d->goal[GAME_GOALS - 1], goal, AWARD_REASON_MAX);
 	d->goal_points = (uint8_t)pts;
@@ -456,7 +478,7 @@ player_goal(struct judge *j, struct game *g, power_id p, char *args, struct buf 
 	buf_printf(reply, "  proposed to the officers as your own goal (goal %d), worth %ld point%s: "
 	    "the officers have not approved it yet; you are told when they do\n", GAME_GOALS, pts,
 	    pts == 1 ? "" : "s");
-	return 0;
+	return CMD_DONE;
 }
 
 /* The MUNA rules of game g, when it has them (judge/systems/MUNA.md). */
@@ -881,7 +903,7 @@ muna_help(const struct game *g, power_id p, struct buf *out)
 	    "END WINNER <power> BECAUSE <reason> (judge/systems/MUNA.md).\n");
 }
 
-static const struct system_command muna_commands[] = {
+static const struct command_handler muna_commands[] = {
 	{ CMD_CONFERENCE, SYSTEM_GM, cmd_conference },
 	{ CMD_SPEECH, SYSTEM_GM, cmd_speech },
 	{ CMD_GOAL, SYSTEM_GM, cmd_goal },

@@ -433,7 +433,7 @@ no_build_due(const struct map *m, power_id p, int due, struct buf *out)
  * board: refused when it could not be carried out whatever the others do
  * (a reason from R_NO_UNIT on: no such unit, no fleet to board, no
  * convoys, ...). */
-static int
+static enum order_check
 check_move(const struct game *g, const struct order *o, struct buf *reply)
 {
 	struct phase_result *res = xmalloc(sizeof *res);
@@ -443,18 +443,18 @@ check_move(const struct game *g, const struct order *o, struct buf *reply)
 	why = (enum reason)res->reason[0];
 	free(res);
 	if (why < R_NO_UNIT)
-		return 0;
+		return ORDER_CHECK_TAKEN;
 	buf_puts(reply, "  REFUSED: ");
 	report_refusal(g->map, &g->board, o, why, reply);
 	buf_putc(reply, '\n');
-	return -1;
+	return ORDER_CHECK_REFUSED;
 }
 
 /* An order checked by the Realpolitik rules when it is given: a movement
  * order by its adjudicator, a build by the supply rules (and a build or
  * waiver with none due refused saying so); any other order is the
  * engine's. */
-static int
+static enum order_check
 rp_check_order(const struct game *g, power_id p, const struct order *o, struct buf *reply)
 {
 	enum reason why;
@@ -464,19 +464,19 @@ rp_check_order(const struct game *g, power_id p, const struct order *o, struct b
 	    o->kind != ORDER_REVIVE && o->kind != ORDER_INSURRECTION)
 		return check_move(g, o, reply);
 	if (g->board.phase != PHASE_ADJUSTMENT)
-		return 1;
+		return ORDER_CHECK_ENGINE;
 	due = adj_builds_due(g->map, &g->board, p);
 	if (o->kind == ORDER_WAIVE && due <= 0) {
 		buf_puts(reply, "  REFUSED: ");
 		no_build_due(g->map, p, due, reply);
 		buf_puts(reply, "; nothing to waive\n");
-		return -1;
+		return ORDER_CHECK_REFUSED;
 	}
 	if (o->kind != ORDER_BUILD || o->loc == LOC_NONE)
-		return 1;
+		return ORDER_CHECK_ENGINE;
 	why = build_check(g, p, o);
 	if (why == R_OK)
-		return 0;
+		return ORDER_CHECK_TAKEN;
 	buf_puts(reply, "  REFUSED: ");
 	if (due <= 0)
 		no_build_due(g->map, p, due, reply);
@@ -485,7 +485,7 @@ rp_check_order(const struct game *g, power_id p, const struct order *o, struct b
 	if (due > 0 || why != R_NO_BUILDS)
 		refuse_build(g, p, o, why, reply);
 	buf_putc(reply, '\n');
-	return -1;
+	return ORDER_CHECK_REFUSED;
 }
 
 /* The Winter by the Realpolitik supply rules: the engine's, with the
@@ -679,24 +679,29 @@ lost_capital(const struct game *g, power_id p)
 
 /* CAPITAL: where p's capitals are; CAPITAL <centre>: a capital lost moves
  * there now, or the next one lost will. */
-static int
-cmd_capital(struct judge *j, struct game *g, power_id p, char *args, struct buf *reply)
+static enum cmd_result
+cmd_capital(struct command_call *call)
 {
+	struct judge *j = call->j;
+	struct game *g = call->g;
+	power_id p = call->power;
+	char *args = call->args;
+	struct buf *reply = call->reply;
 	const struct map *m = g->map;
 	struct rp *s = state(g);
 	prov_id q, c;
 
 	if (*args == '\0') {
 		put_headquarters(g, p, reply);
-		return 0;
+		return CMD_DONE;
 	}
 	if (check_active(g, reply) < 0)
-		return -1;
+		return CMD_REFUSED;
 	q = map_find_province(m, args);
 	if (!capital_fits(g, &g->board, p, q)) {
 		buf_printf(reply, "  REFUSED: CAPITAL <centre>: a home centre of %s that it holds and "
 		    "that is not a capital now\n", m->powers[p].name);
-		return -1;
+		return CMD_REFUSED;
 	}
 	c = lost_capital(g, p);
 	judge_audit(j, g, "%s: CAPITAL %s", m->powers[p].name, m->provs[q].name);
@@ -705,26 +710,31 @@ cmd_capital(struct judge *j, struct game *g, power_id p, char *args, struct buf 
 		s->choice[p] = q;
 		buf_printf(reply, "  if %s loses a capital, it moves to %s\n", m->powers[p].name,
 		    m->provs[q].name);
-		return 0;
+		return CMD_DONE;
 	}
 	s->seat[c] = q;
 	buf_printf(reply, "  %s lost: the capital of %s is %s now\n", m->provs[c].name,
 	    m->powers[p].name, m->provs[q].name);
-	return 0;
+	return CMD_DONE;
 }
 
 /* RELINQUISH: the centres p gives up; RELINQUISH NONE: none after all;
  * RELINQUISH <centre>: give it up when the phase is processed. */
-static int
-cmd_relinquish(struct judge *j, struct game *g, power_id p, char *args, struct buf *reply)
+static enum cmd_result
+cmd_relinquish(struct command_call *call)
 {
+	struct judge *j = call->j;
+	struct game *g = call->g;
+	power_id p = call->power;
+	char *args = call->args;
+	struct buf *reply = call->reply;
 	const struct map *m = g->map;
 	struct rp *s = state(g);
 	prov_id q;
 	int n = 0;
 
 	if (*args != '\0' && check_active(g, reply) < 0)
-		return -1;
+		return CMD_REFUSED;
 	for (q = 0; q < m->nprovs; q++) {
 		if (s->give_up[q] != p)
 			continue;
@@ -735,24 +745,24 @@ cmd_relinquish(struct judge *j, struct game *g, power_id p, char *args, struct b
 	}
 	if (str_eq_nocase(args, "none")) {
 		buf_puts(reply, "  no centre will be relinquished\n");
-		return 0;
+		return CMD_DONE;
 	}
 	if (*args == '\0') {
 		buf_puts(reply, n ? "\n" : "  no centre to relinquish\n");
-		return 0;
+		return CMD_DONE;
 	}
 	q = map_find_province(m, args);
 	if (q == PROV_NONE || !m->provs[q].supply || g->board.owner[q] != p) {
 		buf_printf(reply, "  REFUSED: RELINQUISH <centre>: a supply centre %s holds\n",
 		    m->powers[p].name);
-		return -1;
+		return CMD_REFUSED;
 	}
 	s->give_up[q] = p;
 	judge_audit(j, g, "%s: RELINQUISH %s", m->powers[p].name, m->provs[q].name);
 	judge_touch(j, g);
 	buf_printf(reply, "  %s gives up %s when this phase is processed (RELINQUISH NONE takes it "
 	    "back)\n", m->powers[p].name, m->provs[q].name);
-	return 0;
+	return CMD_DONE;
 }
 
 /* "Shared by A, B" into out from at: the powers of b that have units
@@ -801,20 +811,23 @@ rp_adjourned(const struct map *m, const struct board *b, char *out, size_t size)
 }
 
 /* END: the game master adjourns the game; the rules say who wins. */
-static int
-cmd_end(struct judge *j, struct game *g, power_id p, char *args, struct buf *reply)
+static enum cmd_result
+cmd_end(struct command_call *call)
 {
+	struct judge *j = call->j;
+	struct game *g = call->g;
+	char *args = call->args;
+	struct buf *reply = call->reply;
 	const struct map *m = g->map;
 	char result[sizeof g->result], subject[128];
 	struct buf text;
 
-	(void)p;
 	if (check_active(g, reply) < 0)
-		return -1;
+		return CMD_REFUSED;
 	if (*args != '\0') {
 		buf_puts(reply, "  REFUSED: END alone: the game is adjourned and the Realpolitik rules "
 		    "say who wins\n");
-		return -1;
+		return CMD_REFUSED;
 	}
 	rp_adjourned(m, &g->board, result, sizeof result);
 	judge_game_over(j, g, result);
@@ -826,7 +839,7 @@ cmd_end(struct judge *j, struct game *g, power_id p, char *args, struct buf *rep
 	judge_announce(j, g, subject, buf_str(&text));
 	buf_free(&text);
 	buf_puts(reply, "  the game is adjourned\n");
-	return 0;
+	return CMD_DONE;
 }
 
 static void
@@ -986,7 +999,7 @@ rp_history_read(struct game *g, const char *text, size_t len)
 			(void)read_state_line(g, key, val);
 }
 
-static const struct system_command rp_commands[] = {
+static const struct command_handler rp_commands[] = {
 	{ CMD_CAPITAL, SYSTEM_PLAYER, cmd_capital },
 	{ CMD_RELINQUISH, SYSTEM_PLAYER, cmd_relinquish },
 	{ CMD_END, SYSTEM_GM, cmd_end },

@@ -411,7 +411,7 @@ put_msg(const char *prefix, const struct buf *msg, struct buf *reply)
 }
 
 /* COUNTRY Name Points [FORT], from the game master before the start. */
-static int
+static enum cmd_result
 gm_country(struct judge *j, struct game *g, const char *text, size_t len, struct buf *reply)
 {
 	struct wg *s = state(g);
@@ -428,18 +428,18 @@ gm_country(struct judge *j, struct game *g, const char *text, size_t len, struct
 	if (scan_name(&q, name, sizeof name) < 0 || scan_long(&q, 0, WAR_MAX_POINTS, &points) < 0) {
 		buf_puts(reply, "  REFUSED: write COUNTRY, its name in one word and its points, and "
 		    "FORT when it has one: COUNTRY Country-A 3000 FORT\n");
-		return -1;
+		return CMD_REFUSED;
 	}
 	if (scan_word(&q, &w) == 0) {
 		if (!scan_word_is_nocase(&w, "fort") || scan_word(&q, &w) == 0) {
 			buf_puts(reply, "  REFUSED: after the points only FORT may follow\n");
-			return -1;
+			return CMD_REFUSED;
 		}
 		fort = true;
 	}
 	if (g->status != GAME_FORMING) {
 		buf_puts(reply, "  REFUSED: countries are named before the war starts\n");
-		return -1;
+		return CMD_REFUSED;
 	}
 	buf_init(&msg, 1024);
 	rc = war_add_country(&s->w, name, points, fort, &msg);
@@ -454,11 +454,11 @@ gm_country(struct judge *j, struct game *g, const char *text, size_t len, struct
 		judge_touch(j, g);
 	}
 	buf_free(&msg);
-	return rc < 0 ? -1 : 0;
+	return rc < 0 ? CMD_REFUSED : CMD_DONE;
 }
 
 /* A line of the game master: COUNTRY, or chat. */
-static int
+static enum cmd_result
 gm_line(struct judge *j, struct game *g, const char *text, size_t len, struct buf *reply)
 {
 	struct scan_word w;
@@ -470,9 +470,9 @@ gm_line(struct judge *j, struct game *g, const char *text, size_t len, struct bu
 	if (war_names_verb(text, len)) {
 		buf_puts(reply, "  REFUSED: the game master does not fight; the delegations give "
 		    "the war's commands\n");
-		return -1;
+		return CMD_REFUSED;
 	}
-	return 1;
+	return CMD_IGNORED;
 }
 
 /* Refuse what the war cannot take now. Returns true when refused. */
@@ -583,7 +583,7 @@ tell_other(struct judge *j, const struct game *g, int who, int other,
 	buf_free(&body);
 }
 
-static int
+static enum cmd_result
 wg_line(struct judge *j, struct game *g, power_id p, const char *text, size_t len,
     struct buf *reply)
 {
@@ -597,12 +597,12 @@ wg_line(struct judge *j, struct game *g, power_id p, const char *text, size_t le
 	if (p == POWER_NONE)
 		return gm_line(j, g, text, len, reply);
 	if (!war_names_verb(text, len))
-		return 1;
+		return CMD_IGNORED;
 	buf_init(&msg, 1024);
 	rc = war_read_command(&s->w, text, len, &cmd, &msg);
 	if (rc == 0 && refused_now(g, &cmd, reply)) {
 		buf_free(&msg);
-		return -1;
+		return CMD_REFUSED;
 	}
 	other = rc == 0 ? other_party(&s->w, p, &cmd) : -1;
 	snap(&s->w, &b);
@@ -620,59 +620,63 @@ wg_line(struct judge *j, struct game *g, power_id p, const char *text, size_t le
 			judge_audit(j, g, "%s proposes an alliance to %s, %d for %d",
 			    g->map->powers[p].name, s->w.c[cmd.country].name, cmd.repay, cmd.per);
 	}
-	return rc;
+	return rc < 0 ? CMD_REFUSED : CMD_DONE;
 }
 
 /* ------------------------------------------------------ the commands -- */
 
 /* START: the war begins (the game master). */
-static int
-wg_start(struct judge *j, struct game *g, power_id p, char *args, struct buf *reply)
+static enum cmd_result
+wg_start(struct command_call *call)
 {
+	struct judge *j = call->j;
+	struct game *g = call->g;
+	struct buf *reply = call->reply;
 	struct wg *s = state(g);
 	long long seen = s->w.nevents;
 	struct buf msg;
 	int q, n = 0;
 
-	(void)p, (void)args;
 	if (g->status != GAME_FORMING) {
 		buf_printf(reply, "  REFUSED: the game is %s\n", status_name(g->status));
-		return -1;
+		return CMD_REFUSED;
 	}
 	for (q = 0; q < g->map->npowers; q++)
 		n += g->del[q].nmembers > 0;
 	if (n == 0) {
 		buf_puts(reply, "  REFUSED: no delegation yet: DELEGATION Country-A "
 		    "alice@example.org, ...\n");
-		return -1;
+		return CMD_REFUSED;
 	}
 	buf_init(&msg, 1024);
 	if (war_start(&s->w, &msg) < 0) {
 		put_msg("REFUSED: ", &msg, reply);
 		buf_free(&msg);
-		return -1;
+		return CMD_REFUSED;
 	}
 	buf_free(&msg);
 	g->status = GAME_ACTIVE;
 	judge_audit(j, g, "game started");
 	buf_puts(reply, "  the war has started\n");
 	step_done(j, g, seen, NULL, judge_now(j));
-	return 0;
+	return CMD_DONE;
 }
 
 /* END: the game master ends the war between battles; the largest total wins. */
-static int
-wg_end(struct judge *j, struct game *g, power_id p, char *args, struct buf *reply)
+static enum cmd_result
+wg_end(struct command_call *call)
 {
+	struct judge *j = call->j;
+	struct game *g = call->g;
+	struct buf *reply = call->reply;
 	struct wg *s = state(g);
 	long long seen = s->w.nevents;
 	struct buf msg;
 	int rc;
 
-	(void)p, (void)args;
 	if (g->status != GAME_ACTIVE && g->status != GAME_PAUSED) {
 		buf_printf(reply, "  REFUSED: the game is %s\n", status_name(g->status));
-		return -1;
+		return CMD_REFUSED;
 	}
 	buf_init(&msg, 1024);
 	rc = war_end(&s->w, &msg);
@@ -683,23 +687,25 @@ wg_end(struct judge *j, struct game *g, power_id p, char *args, struct buf *repl
 	buf_free(&msg);
 	if (rc == 0)
 		step_done(j, g, seen, NULL, judge_now(j));
-	return rc;
+	return rc < 0 ? CMD_REFUSED : CMD_DONE;
 }
 
 /* LIST: what the sender may see of the war. */
-static int
-wg_list(struct judge *j, struct game *g, power_id p, char *args, struct buf *reply)
+static enum cmd_result
+wg_list(struct command_call *call)
 {
-	(void)j, (void)args;
+	struct game *g = call->g;
+	power_id p = call->power;
+	struct buf *reply = call->reply;
 	buf_putc(reply, '\n');
 	if (p == POWER_NONE) {
 		war_full(&state(g)->w, reply);
-		return 0;
+		return CMD_DONE;
 	}
 	war_private(&state(g)->w, p, reply);
 	buf_putc(reply, '\n');
 	war_public(&state(g)->w, reply);
-	return 0;
+	return CMD_DONE;
 }
 
 static const char help_text[] =
@@ -733,18 +739,18 @@ wg_help(const struct game *g, power_id p, struct buf *reply)
 }
 
 /* The judge's commands for a board of units: not in this game. */
-static int
-wg_no_board(struct judge *j, struct game *g, power_id p, char *args, struct buf *reply)
+static enum cmd_result
+wg_no_board(struct command_call *call)
 {
-	(void)j, (void)g, (void)p, (void)args;
+	struct buf *reply = call->reply;
 	buf_puts(reply, "  REFUSED: the World Game's war has no board and no orders; HELP lists "
 	    "its commands\n");
-	return -1;
+	return CMD_REFUSED;
 }
 
 #define BOTH (SYSTEM_PLAYER | SYSTEM_GM)
 
-static const struct system_command wg_commands[] = {
+static const struct command_handler wg_commands[] = {
 	{ CMD_START, SYSTEM_GM, wg_start },
 	{ CMD_END, SYSTEM_GM, wg_end },
 	{ CMD_LIST, BOTH, wg_list },

@@ -691,7 +691,7 @@ def _movement(board, pos, powers, rng, forget):
                         for l in board.moves("F", f.loc):
                             if prov_of(l) == u.prov:
                                 choices.append(("come", f, l))
-            for q in pr.army:
+            for q in sorted(pr.army):
                 # the army goes to the fleet
                 if board.provinces[q].terrain != "coast":
                     continue

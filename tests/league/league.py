@@ -15,6 +15,7 @@ import argparse
 import email
 import email.policy
 import email.utils
+import multiprocessing
 import os
 import random
 import re
@@ -110,6 +111,13 @@ class Stats:
         self.orders = Counter()
         self.failures = []
         self.known = Counter()
+
+    def merge(self, other):
+        """Add other's counts and failures to these."""
+        for mine, theirs in ((self.c, other.c), (self.games, other.games),
+                             (self.orders, other.orders), (self.known, other.known)):
+            mine.update(theirs)
+        self.failures += other.failures
 
 
 class Failure(Exception):
@@ -490,6 +498,10 @@ class Host:
             meta["answered"] = meta.get("answered", 0) + 1
             if meta["answered"] > 1:
                 continue
+            # Orders read before a ROLLBACK in the same run are wiped by it:
+            # not expected in the results, but still the pupil's orders,
+            # not words read as orders.
+            given = meta
             if rollback is not None and meta["order"] < rollback:
                 meta = dict(meta, orders=[], noise=[])
             body = m.body
@@ -501,7 +513,7 @@ class Host:
             phase_ok = meta.get("phase") is None or (read_for and read_for.group(1) == meta["phase"]) \
                 or (meta.get("kind") == "war")
             late = "before your mail arrived" in body
-            meant = set(norm(o[0]) for o in meta.get("orders", []))
+            meant = set(norm(o[0]) for o in given.get("orders", []))
             # A command the league sent may be refused (PROCESS to a game a
             # vote ended in the same run): an answer, not a misreading.
             meant |= set(norm(c) for c in meta.get("commands", []))
@@ -805,10 +817,11 @@ class School:
         orders = gen.draw_orders(g.board, pos, d.powers, rng)
         if not orders:
             return None
-        # A Realpolitik stack: two units of one type in one province.
-        places = Counter((o.unit[0].lower(), o.unit[1].split("/")[0]) if o.unit else o.canonical
-                         for o in orders)
-        stack = set("%s %s" % k for k, n in places.items() if n > 1 and isinstance(k, tuple))
+        # A Realpolitik stack: two units of one type in one province (on
+        # the board, whether or not each has an order here).
+        places = Counter((u.type.lower(), u.prov) for u in pos.units
+                         if u.power in [g.board.power(p).name for p in d.powers])
+        stack = set("%s %s" % k for k, n in places.items() if n > 1)
         if change:
             if pos.kind != "movement" or stack:
                 return None
@@ -1104,6 +1117,15 @@ class League:
                       None, (p.stdout + p.stderr)[-2000:], h.data)
 
 
+_HOST_JOB = None
+
+
+def _host_job(i):
+    """A worker's data directory (the pool sends the index; the work is
+    inherited from main)."""
+    return _HOST_JOB(i)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seed", type=int, default=1)
@@ -1118,6 +1140,8 @@ def main():
     ap.add_argument("--max-runs", type=int, default=400, help="runs per data directory at most")
     ap.add_argument("--verify-every", type=int, default=40)
     ap.add_argument("--show", type=int, default=5, help="failures printed per kind")
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="data directories played at once (each in a process of its own)")
     args = ap.parse_args()
     tmp = None
     if args.keep is None:
@@ -1142,10 +1166,25 @@ def main():
     if L.known:
         print("league: NOTE: failures of the kinds %s are reported as KNOWN and do not fail "
               "the league" % ", ".join(sorted(L.known)), flush=True)
-    for i, hs in enumerate(hosts):
+    seeds = [rng.random() for _ in hosts]
+
+    def one_host(i):
+        """Play data directory i (in a worker process); its statistics."""
+        L.stats, L.printed = Stats(), Counter()     # this worker's alone
         binary = args.san_bin if i < san_hosts else args.bin
-        play_host(L, i, os.path.abspath(binary), hs, random.Random(rng.random()))
-    s = L.stats
+        play_host(L, i, os.path.abspath(binary), hosts[i], random.Random(seeds[i]))
+        return L.stats
+
+    # Data directories are independent: each is played in a process of its
+    # own, forked before any was played, so the league is the same at any
+    # --jobs.
+    global _HOST_JOB
+    _HOST_JOB = one_host
+    s = Stats()
+    with multiprocessing.get_context("fork").Pool(max(1, args.jobs), maxtasksperchild=1) as pool:
+        for st in pool.imap(_host_job, range(len(hosts))):
+            s.merge(st)
+    L.stats = s
     print("league: games per system: %s" % ", ".join("%s %d" % (k, s.games[k]) for k in SYSTEMS))
     for k in sorted(s.c):
         if not k.startswith("checks"):

@@ -522,6 +522,113 @@ test_system_state(void **state)
 	game_free(h);
 }
 
+/* Set key to value on the defaults: game_settings_set's return, and the
+ * reason into why. */
+static int
+set(struct game_settings *s, const char *key, const char *value, struct buf *why)
+{
+	game_settings_default(s, "standard");
+	buf_truncate(why, 0);
+	return game_settings_set(s, key, value, NULL, why);
+}
+
+/* Every setting by name: the words and spans each takes, in any case,
+ * what it keeps, and the reason for a value or a key it does not know. */
+static void
+test_settings(void **state)
+{
+	struct game_settings s;
+	struct buf why;
+
+	(void)state;
+	buf_init(&why, 256);
+	assert_int_equal(set(&s, "press", "none", &why), 0);
+	assert_int_equal(s.press, PRESS_NONE);
+	assert_int_equal(set(&s, "PRESS", "Gray", &why), 0);
+	assert_int_equal(s.press, PRESS_GREY);
+	assert_int_equal(set(&s, "press", "black", &why), -1);
+	assert_string_equal(buf_str(&why), "bad value \"black\" for press");
+	assert_int_equal(s.press, PRESS_WHITE);
+	assert_int_equal(set(&s, "nmr", "wait", &why), 0);
+	assert_int_equal(s.nmr, NMR_WAIT);
+	assert_int_equal(set(&s, "nmr", "Civil-Disorder", &why), 0);
+	assert_int_equal(s.nmr, NMR_CD);
+	assert_int_equal(set(&s, "edition", "2000", &why), 0);
+	assert_int_equal(s.edition, EDITION_2000);
+	assert_int_equal(set(&s, "edition", "1066", &why), -1);
+	assert_int_equal(set(&s, "zone", "UTC", &why), 0);
+	assert_int_equal(set(&s, "zone", "Mars/Olympus", &why), -1);
+	assert_string_equal(s.zone, "UTC");
+	assert_int_equal(set(&s, "Retreat", "36h", &why), 0);
+	assert_int_equal(s.duration[PHASE_RETREAT], 36 * 3600);
+	assert_int_equal(set(&s, "adjustment", "0", &why), -1);
+	assert_int_equal(set(&s, "movement", "soon", &why), -1);
+	assert_int_equal(s.duration[PHASE_MOVEMENT], 48 * 3600);
+	assert_int_equal(set(&s, "grace", "0", &why), 0);
+	assert_int_equal(s.grace, 0);
+	assert_int_equal(set(&s, "remind", "6h", &why), 0);
+	assert_int_equal(s.remind, 6 * 3600);
+	assert_int_equal(set(&s, "time", "18:30", &why), 0);
+	assert_int_equal(s.deadline_minute, 18 * 60 + 30);
+	assert_int_equal(set(&s, "time", "24:00", &why), -1);
+	assert_int_equal(set(&s, "time", "NONE", &why), 0);
+	assert_int_equal(s.deadline_minute, -1);
+	assert_int_equal(set(&s, "days", "mon,Wednesday fri", &why), 0);
+	assert_int_equal(s.days, (1 << 1) | (1 << 3) | (1 << 5));
+	assert_int_equal(set(&s, "days", "any", &why), 0);
+	assert_int_equal(s.days, 0);
+	assert_int_equal(set(&s, "days", "someday", &why), -1);
+	assert_int_equal(set(&s, "first-movement", "36h", &why), 0);
+	assert_int_equal(s.first_movement, 36 * 3600);
+	assert_int_equal(set(&s, "first-movement", "none", &why), 0);
+	assert_int_equal(s.first_movement, 0);
+	assert_int_equal(set(&s, "first-movement", "off", &why), -1);
+	assert_int_equal(set(&s, "speech", "off", &why), 0);
+	assert_int_equal(s.speech, 0);
+	assert_int_equal(set(&s, "speech", "12h", &why), 0);
+	assert_int_equal(s.speech, 12 * 3600);
+	assert_int_equal(set(&s, "gmpress", "On", &why), 0);
+	assert_true(s.gm_reads_press);
+	assert_int_equal(set(&s, "gm-reads-press", "yes", &why), 0);
+	assert_true(s.gm_reads_press);
+	assert_int_equal(set(&s, "gmpress", "maybe", &why), -1);
+	assert_string_equal(buf_str(&why), "bad value \"maybe\" for gmpress");
+	assert_int_equal(set(&s, "colour", "red", &why), -1);
+	assert_string_equal(buf_str(&why), "unknown setting \"colour\" (press, nmr, edition, zone, "
+	    "movement, retreat, adjustment, first-movement, grace, remind, time, days, gmpress, "
+	    "speech)");
+	buf_free(&why);
+}
+
+/* Every setting's key is documented in pouch(1) as an option of pouch
+ * game new ("\-press"), which makes each a SET line: the keys are the
+ * ones an unknown key is told. */
+static void
+test_settings_documented(void **state)
+{
+	struct game_settings s;
+	struct buf why, man;
+	const char *p;
+	char key[64];
+	size_t n;
+
+	(void)state;
+	buf_init(&why, 256);
+	test_read_file("judge/cli/pouch.1", &man);
+	assert_int_equal(set(&s, "?", "", &why), -1);
+	p = strchr(buf_str(&why), '(');
+	assert_non_null(p);
+	for (p++; *p && *p != ')'; p += n + strspn(p + n, ", ")) {
+		n = strcspn(p, ", )");
+		assert_true(n > 0 && n + 3 < sizeof key);
+		snprintf(key, sizeof key, "\\-%.*s ", (int)n, p);
+		if (strstr(buf_str(&man), key) == NULL)
+			fail_msg("the setting %.*s is not in pouch.1", (int)n, p);
+	}
+	buf_free(&man);
+	buf_free(&why);
+}
+
 int
 main(void)
 {
@@ -530,6 +637,8 @@ main(void)
 		cmocka_unit_test(test_damaged),
 		cmocka_unit_test(test_old_file),
 		cmocka_unit_test(test_system_state),
+		cmocka_unit_test(test_settings),
+		cmocka_unit_test(test_settings_documented),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2286,17 +2286,17 @@ test_resume_after_notice(void **state)
  * game stands; the judge's orders and phases are not used. */
 static int hook_ticks;
 
-static int
+static enum cmd_result
 hook_line(struct judge *j, struct game *g, power_id p, const char *text, size_t len,
     struct buf *reply)
 {
 	(void)j, (void)g, (void)p;
 	if (str_eqn_nocase(text, len, "hello"))
-		return 1;
+		return CMD_IGNORED;
 	if (str_eqn_nocase(text, len, "attack"))
-		return buf_puts(reply, "  understood: attack\n"), 0;
+		return buf_puts(reply, "  understood: attack\n"), CMD_DONE;
 	buf_puts(reply, "  REFUSED: not a word of this game\n");
-	return -1;
+	return CMD_REFUSED;
 }
 
 static bool

@@ -258,7 +258,7 @@ test_occupation_and_capital(void **unused)
 
 /* Check the build order text of power p in g's Winter: what check_order
  * returns, the reply into reply. */
-static int
+static enum order_check
 check_build(struct game *g, power_id p, const char *text, struct buf *reply)
 {
 	struct parse_ctx c = { g->map, g->names, &g->board, p };
@@ -285,15 +285,15 @@ test_builds_checked(void **unused)
 	g->board.owner[pr("spa")] = fra;
 	g->board.owner[pr("hol")] = ger;
 	put(g, "par", "bur");
-	assert_int_equal(check_build(g, fra, "Build F Marseilles", &reply), -1);
+	assert_int_equal(check_build(g, fra, "Build F Marseilles", &reply), ORDER_CHECK_REFUSED);
 	assert_string_equal(buf_str(&reply), "  REFUSED: Marseilles is not a naval base of France: "
 	    "fleets are raised in Brest\n");
-	assert_int_equal(check_build(g, fra, "Build A Marseilles", &reply), -1);
+	assert_int_equal(check_build(g, fra, "Build A Marseilles", &reply), ORDER_CHECK_REFUSED);
 	assert_non_null(strstr(buf_str(&reply), "armies are raised in Paris"));
-	assert_int_equal(check_build(g, fra, "Build A Paris", &reply), 0);
+	assert_int_equal(check_build(g, fra, "Build A Paris", &reply), ORDER_CHECK_TAKEN);
 	/* Berlin holds a German army: another is raised onto it. */
-	assert_int_equal(check_build(g, ger, "Build A Berlin", &reply), 0);
-	assert_int_equal(check_build(g, ger, "Build F Berlin", &reply), -1);
+	assert_int_equal(check_build(g, ger, "Build A Berlin", &reply), ORDER_CHECK_TAKEN);
+	assert_int_equal(check_build(g, ger, "Build F Berlin", &reply), ORDER_CHECK_REFUSED);
 	assert_non_null(strstr(buf_str(&reply), "fleets are raised in Kiel"));
 	buf_free(&reply);
 	game_free(g);
@@ -312,20 +312,20 @@ test_builds_not_due(void **unused)
 	g->board.season = SEASON_WINTER;
 	g->board.phase = PHASE_ADJUSTMENT;
 	g->board.owner[pr("mar")] = POWER_NONE;
-	assert_int_equal(check_build(g, pw("Italy"), "Build A Rome", &reply), -1);
+	assert_int_equal(check_build(g, pw("Italy"), "Build A Rome", &reply), ORDER_CHECK_REFUSED);
 	assert_string_equal(buf_str(&reply), "  REFUSED: Italy has no build due this Winter\n");
-	assert_int_equal(check_build(g, pw("Italy"), "Waive", &reply), -1);
+	assert_int_equal(check_build(g, pw("Italy"), "Waive", &reply), ORDER_CHECK_REFUSED);
 	assert_string_equal(buf_str(&reply), "  REFUSED: Italy has no build due this Winter; "
 	    "nothing to waive\n");
-	assert_int_equal(check_build(g, pw("France"), "Build F Paris", &reply), -1);
+	assert_int_equal(check_build(g, pw("France"), "Build F Paris", &reply), ORDER_CHECK_REFUSED);
 	assert_string_equal(buf_str(&reply), "  REFUSED: France has no build due this Winter: it "
 	    "removes 1 unit; besides, Paris is not a naval base of France: fleets are raised "
 	    "in Brest\n");
-	assert_int_equal(check_build(g, pw("France"), "Build A Paris", &reply), -1);
+	assert_int_equal(check_build(g, pw("France"), "Build A Paris", &reply), ORDER_CHECK_REFUSED);
 	assert_string_equal(buf_str(&reply), "  REFUSED: France has no build due this Winter: it "
 	    "removes 1 unit\n");
 	g->board.owner[pr("bre")] = POWER_NONE;
-	assert_int_equal(check_build(g, pw("France"), "Build A Paris", &reply), -1);
+	assert_int_equal(check_build(g, pw("France"), "Build A Paris", &reply), ORDER_CHECK_REFUSED);
 	assert_string_equal(buf_str(&reply), "  REFUSED: France has no build due this Winter: it "
 	    "removes 2 units\n");
 	buf_free(&reply);
@@ -352,12 +352,12 @@ test_builds_moved_capital(void **unused)
 	g->board.owner[pr("hol")] = ger;
 	g->board.owner[pr("den")] = ger;
 	g->board.owner[pr("swe")] = ger;
-	assert_int_equal(check_build(g, ger, "Build A Berlin", &reply), -1);
+	assert_int_equal(check_build(g, ger, "Build A Berlin", &reply), ORDER_CHECK_REFUSED);
 	assert_string_equal(buf_str(&reply), "  REFUSED: Germany lost its capital Berlin: armies "
 	    "are raised in Kiel and Munich\n");
-	assert_int_equal(check_build(g, ger, "Build A Kiel", &reply), 0);
+	assert_int_equal(check_build(g, ger, "Build A Kiel", &reply), ORDER_CHECK_TAKEN);
 	g->board.owner[pr("kie")] = pw("Russia");
-	assert_int_equal(check_build(g, ger, "Build F Kiel", &reply), -1);
+	assert_int_equal(check_build(g, ger, "Build F Kiel", &reply), ORDER_CHECK_REFUSED);
 	assert_string_equal(buf_str(&reply), "  REFUSED: Germany does not hold Kiel: nothing is "
 	    "raised there until it is retaken\n");
 	buf_free(&reply);

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../judge/gm.h"
+#include "../../judge/player.h"
 #include "../../judge/shell/varcache.h"
 #include "../../judge/systems/systems.h"
 
@@ -132,6 +134,65 @@ test_capabilities(void **state)
 	assert_false(system_complete(&odd));
 }
 
+/* Has the judge's table t (n lines) a handler of cmd for who? */
+static bool
+in_table(const struct command_handler *t, int n, enum command cmd, unsigned who)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (t[i].cmd == cmd && (t[i].who & who))
+			return true;
+	return false;
+}
+
+/* Is cmd carried out for who: by the judge's tables, by a rule system of
+ * those named in names ("standard, muna, ..."), or by the mail itself
+ * (a press block)? */
+static bool
+bound(enum command cmd, unsigned who, const char *names)
+{
+	char name[64];
+	size_t n;
+
+	if (cmd == CMD_PRESS || cmd == CMD_BROADCAST || cmd == CMD_ENDPRESS)
+		return true;
+	if (in_table(player_commands, player_ncommands, cmd, who) ||
+	    in_table(gm_commands, gm_ncommands, cmd, who))
+		return true;
+	for (; *names; names += n + strspn(names + n, ", ")) {
+		n = strcspn(names, ", ");
+		assert_true(n < sizeof name);
+		memcpy(name, names, n);
+		name[n] = '\0';
+		if (system_command(systems_find(name), cmd, who))
+			return true;
+	}
+	return false;
+}
+
+/* Every command parser/commands.def declares has a handler for whoever
+ * it says may give it. */
+static void
+test_commands_bound(void **state)
+{
+	struct buf names;
+	int c;
+
+	(void)state;
+	buf_init(&names, 256);
+	systems_names(&names);
+	for (c = CMD_NONE + 1; c < CMD_MAX; c++) {
+		unsigned who = command_who((enum command)c);
+		assert_true(who != 0);
+		if ((who & SYSTEM_PLAYER) && !bound((enum command)c, SYSTEM_PLAYER, buf_str(&names)))
+			fail_msg("%s has no handler for players", command_name((enum command)c));
+		if ((who & SYSTEM_GM) && !bound((enum command)c, SYSTEM_GM, buf_str(&names)))
+			fail_msg("%s has no handler for the game master", command_name((enum command)c));
+	}
+	buf_free(&names);
+}
+
 /* A variant file naming an unknown system does not load: a game of it
  * could not be played. */
 static void
@@ -170,6 +231,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_system_of_variant),
 		cmocka_unit_test(test_commands),
+		cmocka_unit_test(test_commands_bound),
 		cmocka_unit_test(test_boardless_variant),
 		cmocka_unit_test(test_capabilities),
 		cmocka_unit_test(test_unknown_system_refused),
