@@ -251,7 +251,6 @@ game_init(struct game *g, const char *name, const struct game_settings *s, const
 	g->map = m;
 	g->names = nm;
 	game_set_rules(g);
-	g->conf.where = PROV_NONE;
 	board_init_start(&g->board, m);
 	game_fit_delegations(g);
 }
@@ -280,7 +279,7 @@ game_standings(const struct game *g, const struct board *b, struct standing *out
 
 	for (p = 0; p < g->map->npowers; p++) {
 		points[p] = g->del[p].points;
-		bonus[p] = g->del[p].bonus[0] != '\0';
+		bonus[p] = system_standing_bonus(g, (power_id)p);
 	}
 	return muna_standings(g->map, b, points, bonus, out);
 }
@@ -304,9 +303,8 @@ game_award(struct game *g, power_id p, int points, bool rules, const char *reaso
 	str_copy(a->reason, reason, sizeof a->reason);
 }
 
-/* Is the phase of code ("S1901M") at or after b's? */
-static bool
-code_since(const char *code, const struct board *b)
+bool
+game_phase_since(const char *code, const struct board *b)
 {
 	enum season s;
 	enum phase_type t;
@@ -319,29 +317,22 @@ code_since(const char *code, const struct board *b)
 void
 game_forget_since(struct game *g, const struct board *b)
 {
-	int i, k = 0, p;
+	int i, k = 0;
 
 	for (i = 0; i < g->nawards; i++) {
 		const struct award *a = &g->awards[i];
-		if (a->rules && code_since(a->phase, b))
+		if (a->rules && game_phase_since(a->phase, b))
 			g->del[a->power].points -= a->points;
 		else
 			g->awards[k++] = *a;
 	}
 	g->nawards = k;
-	for (p = 0; p < g->map->npowers; p++)
-		if (g->del[p].bonus[0] && code_since(g->del[p].bonus, b))
-			g->del[p].bonus[0] = '\0';
 }
 
 char *
 game_stage(const struct game *g, char *out, size_t size)
 {
-	if (g->sys != NULL && g->sys->stage != NULL) {
-		g->sys->stage(g, out, size);
-		return out;
-	}
-	return phase_format(&g->board, out, size);
+	return system_stage(g, out, size);
 }
 
 bool
@@ -399,10 +390,7 @@ game_is_gm(const struct game *g, const char *addr)
 bool
 game_alive(const struct game *g, power_id p)
 {
-	if (g->sys != NULL && g->sys->alive != NULL)
-		return g->sys->alive(g, p);
-	return board_count_units(&g->board, p) > 0 ||
-	    board_count_centres(&g->board, g->map, p) > 0;
+	return system_alive(g, p);
 }
 
 bool
@@ -1559,9 +1547,7 @@ read_board(struct game *g, const struct game_pending *pd, int last, struct buf *
 int
 game_build_sites(const struct game *g, power_id p)
 {
-	if (g->sys != NULL && g->sys->build_sites != NULL)
-		return g->sys->build_sites(g, p, NULL, 0);
-	return adj_build_sites(g->map, &g->rules, &g->board, p);
+	return system_build_sites(g, p, NULL, 0);
 }
 
 int
@@ -1645,7 +1631,7 @@ read_orders(struct game *g, const struct game_pending *pd, struct buf *err)
 	return errors;
 }
 
-/* A game as game_read() starts it: the defaults, no delegations, no conference. */
+/* A game as game_read() starts it: the defaults, no delegations. */
 static void
 game_blank(struct game *g)
 {
@@ -1653,7 +1639,6 @@ game_blank(struct game *g)
 	free(g->del);
 	memset(g, 0, sizeof *g);
 	game_settings_default(&g->set, "standard");
-	g->conf.where = PROV_NONE;
 }
 
 void

@@ -44,8 +44,7 @@ struct tz_lookup;
 #define GAME_MAX_YEARS 120
 #define GAME_MAX_AWARDS 128
 #define AWARD_REASON_MAX 160
-#define GAME_GOALS 3		/* MUNA: two goals the officers set, one proposed */
-#define GOAL_MAX_POINTS 3	/* MUNA: the most a proposed goal is worth */
+#define GAME_GOALS 3		/* political goals a delegation may have (AWARD ... GOAL n) */
 
 enum game_status { GAME_FORMING = 0, GAME_ACTIVE, GAME_PAUSED, GAME_ENDED };
 enum press_policy { PRESS_NONE = 0, PRESS_WHITE, PRESS_GREY };
@@ -66,19 +65,12 @@ struct delegation {
 	bool reminded;			/* reminder sent for the current phase */
 	uint8_t vote;			/* enum vote */
 	power_id concede_to;
-	int points;			/* political (victory) points: the GM's awards and,
-					   in MUNA, insurrections */
-	char bonus[8];			/* MUNA: phase ("F1905M") in which the control bonus
-					   was earned; "" : not earned */
+	int points;			/* political (victory) points: the GM's awards and
+					   those of the rules */
 	int norders;
 	struct order orders[GAME_MAX_ORDERS];	/* the current phase's orders */
-	struct order_prefs revival;	/* MUNA: the whole list of the ORDER_REVIVE among
+	struct order_prefs revival;	/* the whole list of the ORDER_REVIVE among
 					   orders (meaningless without one) */
-	char goal[GAME_GOALS][AWARD_REASON_MAX];	/* MUNA (8): political goals 1
-					   and 2 (the officers'), 3 (proposed by the
-					   delegation); empty: none */
-	uint8_t goal_points;		/* goal 3: what it is worth, 1 to GOAL_MAX_POINTS */
-	bool goal_approved;		/* goal 3: the officers approved it */
 };
 
 /* Political points given or taken, with the reason, for the reports. */
@@ -104,7 +96,7 @@ struct game_settings {
 	enum nmr_policy nmr;
 	bool gm_reads_press;	/* the GM gets copies of private press (players are told) */
 	long speech;		/* the speech window at the start of each Spring, in
-				   seconds; 0: none (judge/systems/MUNA.md) */
+				   seconds; 0: none (a committee's speech phase) */
 	long first_movement;	/* the first movement phase's length; 0: as the others */
 };
 
@@ -147,8 +139,6 @@ struct game {
 		uint8_t centres[MAP_MAX_POWERS];
 	} years[GAME_MAX_YEARS];
 	time_t speech_until;		/* broadcasts are open to all until then; 0: no window */
-	struct conference conf;		/* the conference under way; where = PROV_NONE: none */
-	struct muna_season season;	/* insurrections waiting for the end of their season */
 	int nawards;			/* the latest GAME_MAX_AWARDS awards */
 	struct award awards[GAME_MAX_AWARDS];
 
@@ -343,8 +333,10 @@ void game_format_order(const struct game *g, power_id p, const struct order *o, 
  * current phase, adding them to its total. rules: earned under the rules. */
 void game_award(struct game *g, power_id p, int points, bool rules, const char *reason);
 /* A rollback to the phase of b: forget the points the rules gave in it
- * and later (insurrections, the control bonus). The officers' stay. */
+ * and later (insurrections). The officers' stay. */
 void game_forget_since(struct game *g, const struct board *b);
+/* Is the phase of code ("S1901M") at or after b's? */
+bool game_phase_since(const char *code, const struct board *b);
 /* The victory point standings (judge/engine/muna_rules.h); returns the number of rows. */
 int game_standings(const struct game *g, const struct board *b, struct standing *out);
 /* True when the variant counts victory points (option victory-points). */

@@ -16,6 +16,7 @@
 #include "outbound.h"
 #include "setup.h"
 #include "status.h"
+#include "system_words.h"
 #include "turn.h"
 
 /* "England,Germany" or "England+Germany" at *s: the powers into out, *s
@@ -125,68 +126,6 @@ set_option(struct judge *j, struct game *g, char *args, struct buf *reply)
 	return 0;
 }
 
-/* The points the officers gave p for its goal 3 so far. */
-static int
-goal3_awarded(const struct game *g, power_id p)
-{
-	char tag[32];
-	int i, n = 0;
-
-	snprintf(tag, sizeof tag, "political goal %d:", GAME_GOALS);
-	for (i = 0; i < g->nawards; i++)
-		if (g->awards[i].power == p && !g->awards[i].rules &&
-		    strncmp(g->awards[i].reason, tag, strlen(tag)) == 0)
-			n += g->awards[i].points;
-	return n;
-}
-
-/*
- * AWARD <power> <points> GOAL <n>: the reason is goal n of the power,
- * written into out ("political goal 2: ..."); out is "" for any other
- * reason. Goal 3 must be approved, and the officers give no more for it
- * than it is worth: *pts is cut to what is left of its worth. Returns -1
- * when refused (reason in reply).
- */
-static int
-goal_reason(const struct game *g, power_id p, long *pts, const char *reason, char *out, size_t n,
-    struct buf *reply)
-{
-	const struct delegation *d = &g->del[p];
-	const char *name = g->map->powers[p].name;
-	long k;
-
-	out[0] = '\0';
-	if (!str_prefix_nocase(reason, "goal ") || str_to_long(reason + 5, 1, GAME_GOALS, &k) < 0)
-		return 0;
-	if (!d->goal[k - 1][0]) {
-		buf_printf(reply, "  REFUSED: %s has no goal %ld (GOAL lists the goals)\n", name, k);
-		return -1;
-	}
-	if (k == GAME_GOALS && !d->goal_approved) {
-		buf_printf(reply, "  REFUSED: the officers have not approved the goal %s proposed "
-		    "(GOAL APPROVE %s)\n", name, name);
-		return -1;
-	}
-	if (k == GAME_GOALS && goal3_awarded(g, p) >= d->goal_points) {
-		buf_printf(reply, "  REFUSED: %s's goal 3 is worth %d point%s, all awarded already\n",
-		    name, d->goal_points, d->goal_points == 1 ? "" : "s");
-		return -1;
-	}
-	if (k == GAME_GOALS && goal3_awarded(g, p) + *pts > d->goal_points) {
-		int before = goal3_awarded(g, p);
-
-		*pts = d->goal_points - before;
-		buf_printf(reply, "  %s's goal 3 is worth %d point%s", name, d->goal_points,
-		    d->goal_points == 1 ? "" : "s");
-		if (before > 0)
-			buf_printf(reply, " and %d %s awarded before", before, before == 1 ? "was" : "were");
-		buf_printf(reply, ": %ld awarded\n", *pts);
-	}
-	snprintf(out, n, "political goal %ld: %s", k, d->goal[k - 1]);
-	out[AWARD_REASON_MAX - 1] = '\0';
-	return 0;
-}
-
 /*
  * END WINNER p without a reason, in a game of victory points: -1 (refused,
  * reply says why) when another power leads the standings; the officers
@@ -293,7 +232,7 @@ gm_newgame(struct command_call *c)
 		return CMD_REFUSED;
 	}
 	buf_free(&why);
-	hint = g->sys->setup_hint;
+	hint = system_words(g)->setup_hint;
 	if (j->host)
 		buf_printf(c->reply, "  game %s created (%s); its game master is %s (password %s).\n"
 		    "  %s\n", g->name, g->map->title, ng.gm, ng.pw ? "as given" : "mailed to them",
@@ -312,17 +251,23 @@ static enum cmd_result
 gm_help(struct command_call *c)
 {
 	struct buf *reply = c->reply;
+	size_t mark;
 
+	if (system_serves(c->g->sys, SYS_BOARDLESS)) {
+		buf_putc(reply, '\n');
+		system_help(c->g, POWER_NONE, reply);
+		return CMD_DONE;
+	}
 	buf_puts(reply, "\nGame master commands: PROCESS, PREVIEW, ROLLBACK <phase>, PAUSE, RESUME,\n"
 	    "SET DEADLINE +24h | SET <setting> <value>, DELEGATION <power> <addresses>,\n"
 	    "REPLACE <power> MEMBERS <addresses> | REPLACE <power> PASSWORD [<new>],\n"
 	    "EJECT <power>, ADD OBSERVER <address>, REMOVE OBSERVER <address>,\n"
 	    "AWARD <power> <points> <reason>, REVOKE <power> <points> <reason>,\n"
 	    "START, END WINNER <power> | END DRAW, PRESS TO ..., BROADCAST, LIST, HISTORY, SUMMARY");
-	if (c->g->sys->gm_help) {
-		buf_puts(reply, ",\n");
-		c->g->sys->gm_help(c->g, reply);
-	} else {
+	mark = reply->len;
+	buf_puts(reply, ",\n");
+	if (!system_help(c->g, POWER_NONE, reply)) {
+		buf_truncate(reply, mark);
 		buf_puts(reply, ".\n");
 	}
 	buf_puts(reply, "A delegation holding several powers: DELEGATION England,Germany <addresses>.\n");
@@ -727,7 +672,8 @@ gm_points(struct command_call *c)
 		    AWARD_REASON_MAX);
 		return CMD_REFUSED;
 	}
-	if (c->cmd == CMD_AWARD && goal_reason(g, p, &pts, reason, goal, sizeof goal, c->reply) < 0)
+	if (c->cmd == CMD_AWARD &&
+	    system_award_reason(g, p, &pts, reason, goal, sizeof goal, c->reply) < 0)
 		return CMD_REFUSED;
 	if (goal[0])
 		reason = goal;

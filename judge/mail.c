@@ -274,7 +274,7 @@ closing_from(const struct mail *ml, int end)
 static void
 mail_closing(struct mail *ml)
 {
-	if (ml->id.g->sys->line != NULL)
+	if (system_serves(ml->id.g->sys, SYS_BOARDLESS))
 		return;
 	ml->closing_at = closing_from(ml, ml->closing_at);
 	if (ml->above_at < ml->closing_at && ml->above_at > ml->ident_at)
@@ -351,7 +351,7 @@ mail_before_game(struct mail *ml, const struct body_line *bl)
 		ignored_add(&ml->ign, bl->text, bl->len);
 	} else if (bl->kind == LINE_COMMAND && bl->cmd == CMD_HELP) {
 		buf_putc(&ml->reply, '\n');
-		status_help(ml->j, NULL, &ml->reply);
+		status_help(ml->j, NULL, POWER_NONE, &ml->reply);
 	} else if (bl->kind == LINE_COMMAND && bl->cmd == CMD_NEWGAME) {
 		mail_newgame(ml, bl);
 	} else if (ml->ahead && bl->kind != LINE_COMMAND &&
@@ -414,7 +414,7 @@ mail_system_line(struct mail *ml, const struct body_line *bl)
 {
 	struct game *g = ml->id.g;
 
-	switch (g->sys->line(ml->j, g, mail_from(ml), bl->text, bl->len, &ml->reply)) {
+	switch (system_line(ml->j, g, mail_from(ml), bl->text, bl->len, &ml->reply)) {
 	case CMD_IGNORED:
 		buf_truncate(&ml->reply, ml->echo.mark);
 		ignored_add(&ml->ign, bl->text, bl->len);
@@ -438,7 +438,7 @@ mail_order(struct mail *ml, const struct body_line *bl)
 	struct game *g = ml->id.g;
 	bool same;
 
-	if (g->sys->line != NULL) {
+	if (system_serves(g->sys, SYS_BOARDLESS)) {
 		mail_system_line(ml, bl);
 		return;
 	}
@@ -565,11 +565,11 @@ mail_status(struct mail *ml)
 	if (ml->refused || id->g == NULL ||
 	    (id->g->status != GAME_ACTIVE && id->g->status != GAME_PAUSED))
 		return;
-	if (id->g->status == GAME_PAUSED && (id->gm || id->g->sys->status != NULL))
+	if (id->g->status == GAME_PAUSED && (id->gm || system_serves(id->g->sys, SYS_OWN_STATUS)))
 		return;
-	if (id->g->sys->status != NULL) {
+	if (system_serves(id->g->sys, SYS_OWN_STATUS)) {
 		buf_putc(&ml->reply, '\n');
-		id->g->sys->status(ml->j, id->g, mail_from(ml),
+		system_status(ml->j, id->g, mail_from(ml),
 		    id->gm ? "" : ident_zone(id->g, id->power, ml->m->from_addr), ml->now, &ml->reply);
 		return;
 	}
@@ -603,8 +603,8 @@ mail_close(struct mail *ml)
 		press_flush(ml->j, g, mail_from(ml), &ml->pr, &ml->reply);
 	press_free(&ml->pr);
 	if (!ml->refused)
-		ignored_put(&ml->ign, g && g->sys->kind ? "a command" : "an order",
-		    g && g->sys->kind ? "commands" : "orders", &ml->reply);
+		ignored_put(&ml->ign, g && system_serves(g->sys, SYS_BOARDLESS) ? "a command" : "an order",
+		    g && system_serves(g->sys, SYS_BOARDLESS) ? "commands" : "orders", &ml->reply);
 	buf_free(&ml->ign.quotes);
 	buf_free(&ml->ign.tail_quote);
 	buf_free(&ml->ign.above_quote);

@@ -211,7 +211,7 @@ ordering_greeting(const struct game *g, const char *line, size_t len)
 }
 
 /* A date line above orders ("Spring 1935", "Fall 1935:", "Orders for
- * Spring 1935:"; the MUNA rules want every set of orders dated): 1 when
+ * Spring 1935:"; a committee's rules want every set of orders dated): 1 when
  * line is one, *same saying whether it names the game's phase (Winter
  * adjustments may be dated Fall). */
 int
@@ -302,8 +302,8 @@ static enum taken
 keep_order(struct game *g, power_id p, const struct parse_result *r, struct buf *reply)
 {
 	bool revival = r->order.kind == ORDER_REVIVE;
-	enum order_check own = revival || g->sys->check_order == NULL ? ORDER_CHECK_ENGINE :
-	    g->sys->check_order(g, p, &r->order, reply);
+	enum order_check own = revival ? ORDER_CHECK_ENGINE :
+	    system_check_order(g, p, &r->order, reply);
 	enum reason why;
 	struct order old;
 	int k, units = 0;

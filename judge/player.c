@@ -253,7 +253,10 @@ static enum cmd_result
 player_help(struct command_call *c)
 {
 	buf_putc(c->reply, '\n');
-	status_help(c->j, c->g, c->reply);
+	if (system_serves(c->g->sys, SYS_BOARDLESS))
+		system_help(c->g, c->power, c->reply);
+	else
+		status_help(c->j, c->g, c->power, c->reply);
 	return CMD_DONE;
 }
 

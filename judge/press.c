@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "../lib/str.h"
-#include "engine/muna_rules.h"
 #include "outbound.h"
 
 /* Recipients of power p: its members' addresses. */
@@ -74,7 +73,7 @@ press_header(const struct game *g, struct press *pr, const char *args, size_t n,
 			continue;
 		}
 		if (str_eq_nocase(tok, "conference")) {
-			if (g->conf.where == PROV_NONE) {
+			if (!system_conference(g, NULL, NULL)) {
 				buf_puts(why, "no conference is open");
 				return -1;
 			}
@@ -117,10 +116,7 @@ press_body(struct judge *j, const struct game *g, const char *who, const struct 
 	} else {
 		buf_puts(body, " to ");
 		if (pr->conference) {
-			muna_conference_name(m, &g->conf, body);
-			buf_puts(body, " (");
-			muna_conference_powers(m, &g->conf, body);
-			buf_putc(body, ')');
+			system_conference(g, NULL, body);
 			k++;
 		}
 		for (p = 0; p < m->npowers; p++)
@@ -156,15 +152,17 @@ static int
 press_recipients(const struct game *g, power_id from, const struct press *pr, const char **to)
 {
 	const struct map *m = g->map;
+	uint64_t conf = 0;
 	int p, n = 0, i, k;
 
+	system_conference(g, &conf, NULL);
 	for (p = 0; p < m->npowers; p++) {
 		int had = n;
 		/* Not to the sender's own powers; once to a delegation of several. */
 		if (p == from || (from != POWER_NONE && game_held_together(g, from, (power_id)p)))
 			continue;
 		if (pr->broadcast || (pr->to & ((uint64_t)1 << p)) ||
-		    (pr->conference && ((g->conf.powers >> p) & 1u)))
+		    (pr->conference && ((conf >> p) & 1u)))
 			n += members_of(g, (power_id)p, to + n, 64 - n);
 		for (i = had; i < n; i++) {
 			for (k = 0; k < had && strcmp(to[k], to[i]) != 0; k++)
@@ -260,14 +258,16 @@ press_allowed(struct judge *j, const struct game *g, power_id from, const struct
     struct buf *reply)
 {
 	bool gm = from == POWER_NONE;
+	uint64_t conf = 0;
 
-	if (pr->conference && !gm && !((g->conf.powers >> from) & 1u)) {
+	system_conference(g, &conf, NULL);
+	if (pr->conference && !gm && !((conf >> from) & 1u)) {
 		buf_puts(reply, "  REFUSED: only the participants of the conference may write to it\n");
 		return -1;
 	}
 	if (!gm && (pr->broadcast || pr->to || pr->conference) && g->board.phase != PHASE_MOVEMENT &&
 	    map_option_on(g->map, "silent-phases")) {
-		/* MUNA §6.2.5-6: orders written on one's own. */
+		/* The silent phases: orders written on one's own. */
 		buf_printf(reply, "  REFUSED: no press between powers while %s are written: write "
 		    "them on your own (PRESS TO GM is allowed)\n",
 		    g->board.phase == PHASE_RETREAT ? "retreats" : "adjustments");

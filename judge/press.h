@@ -18,7 +18,7 @@ struct press {
 	bool broadcast;
 	bool anon;
 	bool to_gm;
-	bool conference;	/* to the participants of the conference (MUNA) */
+	bool conference;	/* to the conference under way (system_conference) */
 	bool refused;		/* the block was refused: its ENDPRESS says so */
 	bool cut;		/* the message ended inside the block: it was cut at
 				   the judge's limit, not at its end */

@@ -15,6 +15,7 @@
 #include "../lib/xalloc.h"
 #include "outbound.h"
 #include "status.h"
+#include "system_words.h"
 #include "turn.h"
 
 #define TEXT_MAX (1u << 20)
@@ -43,19 +44,19 @@ new_password(struct judge *j, char *out, size_t size)
 
 /* What g is, as its welcome mails name it, into out: "the Diplomacy
  * game g1 (Standard)", with rules "(Standard, 2023 rules)" (a system's
- * own rules: "(MUN Alfrink 1935 Historical Committee, MUNA rules)"). A
+ * own rules, its words' instead of the edition: "(Title, its rules)"). A
  * system's own game of orders names no title nor rules: "the Realpolitik
  * game rp1". A game that is no board is named before its kind, whose
  * words its variant's title only repeats: "w1, a World Game war". */
 static void
 put_game(const struct game *g, bool rules, struct buf *out)
 {
-	if (g->sys->kind != NULL) {
-		buf_printf(out, "%s, a %s", g->name, g->sys->kind);
+	if (system_serves(g->sys, SYS_BOARDLESS)) {
+		buf_printf(out, "%s, a %s", g->name, system_words(g)->kind);
 		return;
 	}
-	if (g->sys->called != NULL) {
-		buf_printf(out, "the %s %s", g->sys->called, g->name);
+	if (system_serves(g->sys, SYS_OWN_GAME)) {
+		buf_printf(out, "the %s %s", system_words(g)->called, g->name);
 		return;
 	}
 	buf_printf(out, "the Diplomacy game %s (", g->name);
@@ -82,7 +83,7 @@ tell_gm(struct judge *j, const struct game *g, const char *pw)
 	    "Send your commands to %s, starting with the line\n  GAME %s GM <password>\n"
 	    "then for example DELEGATION %s alice@example.org, and START.\n"
 	    "Send HELP for all commands.\n", j->conf->address, pw, j->conf->address, g->name,
-	    g->sys->kind ? g->sys->example_side : "England");
+	    system_serves(g->sys, SYS_BOARDLESS) ? system_words(g)->example_side : "England");
 	if (judge_address_placeholder(j->conf)) {
 		buf_putc(&text, '\n');
 		judge_address_warning(j->conf, "", &text);
@@ -146,7 +147,7 @@ judge_new_game(struct judge *j, const char *name, const struct game_settings *s,
 	}
 	g = xcalloc(1, sizeof *g);
 	game_init(g, name, s, m, nm, now);
-	/* The variant's own default: MUNA's speech phase each Spring (§6). */
+	/* The variant's own default: a speech phase each Spring. */
 	if (map_option(m, "speech") && time_parse_span(map_option(m, "speech"), &g->set.speech) < 0)
 		g->set.speech = 0;
 	str_copy(g->gms[0], gm, ADDR_MAX);
@@ -302,7 +303,7 @@ tell_delegation(struct judge *j, const struct game *g, const power_id *ps, int n
 	if (replaced)
 		buf_printf(&text, "The earlier password of %s no longer works.\n\n", names);
 	buf_printf(&text, "Send your %s to %s, starting with the line\n  GAME %s %s <password>\n"
-	    "Send HELP for instructions.\n", g->sys->kind ? "commands" : "orders",
+	    "Send HELP for instructions.\n", system_serves(g->sys, SYS_BOARDLESS) ? "commands" : "orders",
 	    j->conf->address, g->name, g->map->powers[ps[0]].name);
 	if (np > 1)
 		buf_puts(&text, "One password and one mail serve all your powers: the GAME line may name\n"

@@ -13,6 +13,7 @@
 #include "engine/muna_rules.h"
 #include "engine/report.h"
 #include "engine/resolver.h"
+#include "system_words.h"
 
 void
 status_deadline_line(const struct judge *j, const struct game *g, const char *zone, time_t now,
@@ -37,7 +38,7 @@ status_deadline_line(const struct judge *j, const struct game *g, const char *zo
 		return;
 	}
 	time_human(&j->io.zones, zone, g->deadline, local, sizeof local);
-	if (now >= g->deadline && g->sys->tick == NULL && status_orders_complete(g)) {
+	if (now >= g->deadline && !system_serves(g->sys, SYS_OWN_CLOCK) && status_orders_complete(g)) {
 		/* Orders that came after the deadline (in the grace period, or
 		 * while the game waits for its master) complete the phase: the
 		 * tick after this message decides it. */
@@ -67,7 +68,7 @@ time_t
 judge_grace_end(const struct game *g, time_t now)
 {
 	if (g->status != GAME_ACTIVE || g->deadline == 0 || (now < g->deadline && !g->gm_told) ||
-	    g->set.nmr != NMR_CD || g->set.grace <= 0 || g->sys->tick != NULL)
+	    g->set.nmr != NMR_CD || g->set.grace <= 0 || system_serves(g->sys, SYS_OWN_CLOCK))
 		return 0;
 	return status_orders_complete(g) ? 0 : g->deadline + g->set.grace;
 }
@@ -225,13 +226,7 @@ status_orders(const struct game *g, power_id p, struct buf *out)
 		status_what_to_do(g, p, out);
 		return;
 	}
-	if (game_revival(g, p)) {
-		buf_puts(out, "  ");
-		order_format_prefs(m, &d->revival, ORDER_SHORT, out);
-		buf_putc(out, '\n');
-	} else if (g->rules.insurrection && b->phase == PHASE_MOVEMENT && board_eliminated(b, m, p)) {
-		buf_puts(out, "  (no revival order: \"Revive: <home centres, most wanted first>\")\n");
-	}
+	system_list_orders(g, p, out);
 	for (i = 0, n = 0; i < (b->phase == PHASE_MOVEMENT ? b->nunits : b->ndislodged); i++) {
 		const struct unit *u = listed_unit(b, i);
 		if (u->power != p)
@@ -252,34 +247,6 @@ status_orders(const struct game *g, power_id p, struct buf *out)
 	}
 	if (n == 0 && b->phase == PHASE_RETREAT)
 		buf_printf(out, "  %s has no units to retreat.\n", m->powers[p].name);
-}
-
-/* What an eliminated power can do (MUNA, judge/systems/MUNA.md). */
-static void
-revival_help(const struct game *g, power_id p, struct buf *out)
-{
-	const struct map *m = g->map;
-	int i, k = 0;
-
-	const struct unit *u = g->board.nunits ? &g->board.units[0] : NULL;
-
-	buf_printf(out, "%s has lost its country, but may win it back.\n"
-	    "When other powers order units to an insurrection in %s (an order such as\n"
-	    "\"%c %s-%s\"), three such units win back three of your home centres and\n"
-	    "four win back all of them, at the end of the season; an occupied centre\n"
-	    "needs one unit more.\n",
-	    m->powers[p].name, m->powers[p].name, u ? unit_letter((enum unit_type)u->type) : 'A',
-	    u ? m->provs[m->locs[u->loc].prov].abbr : "par", m->powers[p].name);
-	if (g->board.phase != PHASE_MOVEMENT) {
-		buf_puts(out, "Revival orders are given in movement phases.\n");
-		return;
-	}
-	buf_puts(out, "Send your revival order, naming at least three home centres, most wanted\n"
-	    "first: \"Revive:");
-	for (i = 0; i < m->nprovs; i++)
-		if (m->provs[i].supply && m->provs[i].home == p)
-			buf_printf(out, "%s %s", k++ ? "," : "", m->provs[i].name);
-	buf_puts(out, "\".\n");
 }
 
 /* How many of the due adjustments p has ordered: builds and waives when
@@ -361,24 +328,9 @@ put_builds_to_do(int left, int given, const char *example, struct buf *out)
 static void
 builds_to_do(const struct game *g, power_id p, int left, int given, struct buf *out)
 {
-	const struct map *m = g->map;
-	const struct board *b = &g->board;
-	const char *site = "par";
 	char example[32];
-	int i;
 
-	if (g->sys->build_sites != NULL) {
-		g->sys->build_sites(g, p, example, sizeof example);
-		put_builds_to_do(left, given, example, out);
-		return;
-	}
-	for (i = 0; i < m->nprovs; i++)
-		if (m->provs[i].home == p && m->provs[i].supply && b->owner[i] == p &&
-		    board_unit_in(b, m, (prov_id)i) < 0 && !game_ordered_in(g, p, (prov_id)i)) {
-			site = m->provs[i].abbr;
-			break;
-		}
-	snprintf(example, sizeof example, "A %s", site);
+	system_build_sites(g, p, example, sizeof example);
 	put_builds_to_do(left, given, example, out);
 }
 
@@ -434,10 +386,8 @@ status_what_to_do(const struct game *g, power_id p, struct buf *out)
 	const struct map *m = g->map;
 	const struct board *b = &g->board;
 
-	if (g->rules.insurrection && board_eliminated(b, m, p)) {
-		revival_help(g, p, out);
+	if (board_eliminated(b, m, p) && system_comeback_help(g, p, out))
 		return;
-	}
 	if (!game_must_order(g, p)) {
 		buf_puts(out, "You have nothing to order this phase.\n");
 		return;
@@ -471,15 +421,17 @@ judge_standings(const struct game *g, const struct board *b, const char *title, 
 void
 status_put_title_rules(const struct game *g, struct buf *out)
 {
+	const char *rules = system_words(g)->rules;
+
 	buf_puts(out, g->map->title);
-	if (g->sys->rules == NULL)
+	if (rules == NULL)
 		buf_printf(out, ", %s rules", edition_name(g->set.edition));
-	else if (strstr(g->map->title, g->sys->rules) == NULL)
-		buf_printf(out, ", %s", g->sys->rules);
+	else if (strstr(g->map->title, rules) == NULL)
+		buf_printf(out, ", %s", rules);
 }
 
 void
-status_help(const struct judge *j, const struct game *g, struct buf *out)
+status_help(const struct judge *j, const struct game *g, power_id p, struct buf *out)
 {
 	buf_printf(out,
 	    "How to write to this judge (%s)\n"
@@ -517,7 +469,6 @@ status_help(const struct judge *j, const struct game *g, struct buf *out)
 		buf_printf(out, "When orders are missing at the deadline: %s.\n",
 		    g->set.nmr == NMR_CD ? "the units hold (civil disorder) after the grace period" :
 					   "the game waits for the GM");
-		if (g->sys->help)
-			g->sys->help(g, out);
+		system_help(g, p, out);
 	}
 }

@@ -43,7 +43,8 @@ int status_history_position(const struct game *g, const char *rec, struct board 
  * standard rules' edition ("Standard, 2023 rules"); the title alone when
  * it names the system's rules already. */
 void status_put_title_rules(const struct game *g, struct buf *out);
-/* The players' HELP, with what is particular to game g (NULL: none). */
-void status_help(const struct judge *j, const struct game *g, struct buf *out);
+/* The players' HELP, with what is particular to game g (NULL: none) for
+ * its power p. */
+void status_help(const struct judge *j, const struct game *g, power_id p, struct buf *out);
 
 #endif

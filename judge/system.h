@@ -6,8 +6,9 @@
  * report, when the game is over, what state it keeps with each phase, the
  * commands of its own and its part of HELP. Each system is one module in
  * judge/systems/ exporting one `struct rule_system` (ARCHITECTURE.md, "How
- * to add a rule system"); the standard game and MUNA (a layer over the
- * standard one) are the first two.
+ * to add a rule system", with the table of what each system fills): a
+ * core every system fills, and a part for games without a board; what it
+ * serves beyond the core is a set of capabilities callers ask.
  *
  * The judge finds a game's system through its I/O interface
  * (judge_io.system, by the name the variant file gives), so the judge
@@ -51,26 +52,110 @@ enum order_check {
 	ORDER_CHECK_ENGINE,	/* not the system's to judge: the engine checks it */
 };
 
+/*
+ * What a system serves beyond the core (its serves bits). Callers ask
+ * system_serves(), never whether an operation is there nor what a
+ * system's words say. SYS_BOARDLESS, SYS_OWN_CLOCK, SYS_OWN_STATUS and
+ * SYS_RECORD_PAGE need the part for games without a board (boardless)
+ * with the operations each names; SYS_POLITICS the part for politics
+ * (politics), all of it.
+ */
+enum system_serves {
+	/* No board of units: every line that is no command of the judge goes to
+	 * its reader (boardless->line), its mails speak of commands, not
+	 * orders, name the game before its kind (words->kind) and give its
+	 * sides as examples; its HELP is all its own; who is in the game and
+	 * where it is are its own (boardless->alive, stage). */
+	SYS_BOARDLESS = 1u << 0,
+	/* Its own steps and deadlines (boardless->tick): no phase deadline,
+	 * grace period or early processing of the judge's. */
+	SYS_OWN_CLOCK = 1u << 1,
+	/* Its own account of where the game stands at the end of every reply
+	 * (boardless->status). */
+	SYS_OWN_STATUS = 1u << 2,
+	/* A public record page of its own text, following each change
+	 * (boardless->public_text), not the map of each phase. */
+	SYS_RECORD_PAGE = 1u << 3,
+	/* A game of its own that is no Diplomacy game: its welcome mails call
+	 * it by words->called and name neither the variant's title nor the
+	 * standard rules' edition. */
+	SYS_OWN_GAME = 1u << 4,
+	/* Politics beside the board (politics): a conference press may be
+	 * addressed to, goals an AWARD may name, a bonus the standings count,
+	 * an eliminated power's way back. */
+	SYS_POLITICS = 1u << 5,
+};
+
+/* The part of a system for a game without a board (SYS_BOARDLESS and the
+ * bits after it): the World Game's war. */
+struct system_boardless {
+	/* Read a line of power p (POWER_NONE: the game master) that is no
+	 * command of the judge; what it understood, or "  REFUSED: ...", into
+	 * reply: CMD_DONE, CMD_REFUSED, or CMD_IGNORED when it is plainly not
+	 * meant for the judge (a greeting: passed over quietly). */
+	enum cmd_result (*line)(struct judge *j, struct game *g, power_id p, const char *text,
+	    size_t len, struct buf *reply);
+	/* Is power p still in the game? */
+	bool (*alive)(const struct game *g, power_id p);
+	/* Where the game is, in a few words ("round 2: Beta's call") into out. */
+	void (*stage)(const struct game *g, char *out, size_t size);
+	/* SYS_OWN_CLOCK: what time requires of the active game g at now
+	 * (reminders, a deadline passed), instead of the judge's orders and
+	 * phases. Returns true when a step was decided (the next may be due
+	 * too). */
+	bool (*tick)(struct judge *j, struct game *g, time_t now);
+	/* SYS_OWN_STATUS: where the game stands for power p (POWER_NONE: the
+	 * game master), with times in zone, at the end of every reply to a
+	 * sender of an active game. */
+	void (*status)(struct judge *j, const struct game *g, power_id p, const char *zone,
+	    time_t now, struct buf *out);
+	/* SYS_RECORD_PAGE: what anyone may see of the game, for its public
+	 * page (judge-less text: paragraphs separated by blank lines; a
+	 * paragraph whose first line ends in ':' heads a list of its other
+	 * lines). */
+	void (*public_text)(const struct game *g, struct buf *out);
+};
+
+/* The part of a system for a game of politics beside the board
+ * (SYS_POLITICS): conferences, political goals rewarded, a bonus in the
+ * standings, powers that win their country back, as a committee of the
+ * Model United Nations plays them. */
+struct system_politics {
+	/* Is a conference under way? Press TO CONFERENCE is addressed while
+	 * one is, and goes to its powers when the mail is done, though it
+	 * closed meanwhile: the powers of the one open or closed last (bits)
+	 * into *powers, its name and powers ("the Congress of Munich
+	 * (England, France, Germany)") into name, each when not NULL. */
+	bool (*conference)(const struct game *g, uint64_t *powers, struct buf *name);
+	/* AWARD <power> <points> <reason>: a reason naming something of its
+	 * own ("GOAL 2": power p's political goal 2) written out in full into
+	 * out (size n >= AWARD_REASON_MAX), *points cut to what is left of its
+	 * worth; out "" for any other reason. Returns 0, or -1 when refused
+	 * ("  REFUSED: ..." into reply). */
+	int (*award_reason)(const struct game *g, power_id p, long *points, const char *reason,
+	    char *out, size_t n, struct buf *reply);
+	/* Has power p earned a bonus its standings count (judge_standings)? */
+	bool (*standing_bonus)(const struct game *g, power_id p);
+	/* Its own orders of power p this phase, one a line ("  Revive: Moscow,
+	 * ..."), at the head of the list of p's orders. */
+	void (*list_orders)(const struct game *g, power_id p, struct buf *out);
+	/* Power p has no units nor centres on the board: what it may still do
+	 * to come back into out. False: nothing (it has nothing to order). */
+	bool (*comeback_help)(const struct game *g, power_id p, struct buf *out);
+};
+
+/*
+ * A rule system: the core below, which every system fills (name, turn,
+ * ended; an operation left out has the default its wrapper in system.c
+ * names), and the optional parts, for games without a board and for
+ * politics, each named by a capability.
+ */
 struct rule_system {
-	const char *name;		/* as a variant file names it: "standard", "muna" */
-	/* A game that is no Diplomacy game: what its mails call it ("World
-	 * Game war"; they then speak of commands, not orders, and name no
-	 * edition) and a side to name in examples ("Country-A"). NULL: a
-	 * Diplomacy game. */
-	const char *kind;
-	const char *example_side;
-	/* A game of orders on a board that is no Diplomacy game: what its
-	 * welcome mails call it ("Realpolitik game"; they name neither the
-	 * variant's title, which is its name, nor the edition, whose rules
-	 * are not its). NULL: "Diplomacy game", or kind. */
-	const char *called;
-	/* What its mails call the rules it plays where a Diplomacy game names
-	 * the standard rules' edition ("2023 rules"): "Calhamer's rules". NULL:
-	 * the edition's. */
-	const char *rules;
-	/* What the game master does after NEWGAME, one line; NULL: add the
-	 * delegations, then START. */
-	const char *setup_hint;
+	const char *name;		/* as a variant file names it: system="standard" */
+	unsigned serves;		/* enum system_serves bits */
+	/* How its mails name it (judge/system_words.h); NULL: as a Diplomacy
+	 * game of the standard rules. */
+	const struct system_words *words;
 	/* Resolve the phase b of g with the orders into res, by the engine
 	 * (adj_resolve_at) given what the system keeps (Realpolitik: its
 	 * capitals where they stand now). NULL: adj_resolve with g's rules. */
@@ -83,10 +168,8 @@ struct rule_system {
 	 * supply centres") into result. */
 	bool (*ended)(const struct game *g, char *result, size_t size);
 
-	/* The rest may be NULL: nothing to do. */
-
-	/* The game file's lines of its own (judge/game.h), after the common
-	 * ones in each part. */
+	/* Its state. The game file's lines of its own (judge/game.h), after
+	 * the common ones in each part. */
 	const struct game_field_table *fields;
 	/* Its own state: made when a game gets the system (a new game, or
 	 * one being read, before any line), kept in g->state and freed with
@@ -97,39 +180,14 @@ struct rule_system {
 	 * say together). Returns NULL, or what is wrong. */
 	const char *(*loaded)(struct game *g);
 
-	/* A system whose game is not a board of units (the World Game's war)
-	 * reads every line that is no judge command itself and runs its own
-	 * steps and deadlines: */
-	/* Read a line of power p (POWER_NONE: the game master) that is no
-	 * command of the judge; what it understood, or "  REFUSED: ...", into
-	 * reply: CMD_DONE, CMD_REFUSED, or CMD_IGNORED when it is plainly not
-	 * meant for the judge (a greeting: passed over quietly). */
-	enum cmd_result (*line)(struct judge *j, struct game *g, power_id p, const char *text, size_t len,
-	    struct buf *reply);
-	/* What time requires of the active game g at now (reminders, a
-	 * deadline passed), instead of the judge's orders and phases.
-	 * Returns true when a step was decided (the next may be due too). */
-	bool (*tick)(struct judge *j, struct game *g, time_t now);
-	/* Is power p still in the game? (Default: it has units or centres.) */
-	bool (*alive)(const struct game *g, power_id p);
-	/* Where the game is, in a few words ("round 2: Beta's call") into out.
-	 * (Default: the phase, "Spring 1901 Movement".) */
-	void (*stage)(const struct game *g, char *out, size_t size);
-	/* What anyone may see of the game, for its public page (judge-less
-	 * text: paragraphs separated by blank lines; a paragraph whose first
-	 * line ends in ':' heads a list of its other lines). */
-	void (*public_text)(const struct game *g, struct buf *out);
-	/* Where the game stands for power p (POWER_NONE: the game master),
-	 * with times in zone, at the end of every reply to a sender of an
-	 * active game. (Default: the orders held and the deadline.) */
-	void (*status)(struct judge *j, const struct game *g, power_id p, const char *zone,
-	    time_t now, struct buf *out);
-
-	/* The state to keep with a phase's history record, written before the
-	 * phase is resolved, and restored from it by a rollback. */
+	/* Its history: the state to keep with a phase's history record,
+	 * written before the phase is resolved, and restored from it by a
+	 * rollback. */
 	void (*history_write)(const struct game *g, struct buf *out);
 	void (*history_read)(struct game *g, const char *text, size_t len);
-	/* A phase starts at now (after a turn, a START, a rollback). */
+
+	/* Its phases. A phase starts at now (after a turn, a START, a
+	 * rollback). */
 	void (*phase_started)(struct game *g, time_t now);
 	/* Must the phase wait for its deadline though every order is in? */
 	bool (*waits)(const struct game *g);
@@ -141,17 +199,90 @@ struct rule_system {
 	/* How many units power p may raise in g's Winter (armies and fleets;
 	 * where units stack, all its builds due), and a build order it may
 	 * give ("A ber", a place without an order of p yet when there is one)
-	 * into example, when not NULL (size >= 16). (Default: its free home
-	 * centres, each once.) */
+	 * into example, when not NULL (size >= 16). */
 	int (*build_sites)(const struct game *g, power_id p, char *example, size_t size);
-	/* Its part of HELP, for players and for the game master. */
-	void (*help)(const struct game *g, struct buf *out);
-	void (*gm_help)(const struct game *g, struct buf *out);
+
+	/* Its commands and help. Its part of HELP for power p (POWER_NONE:
+	 * the game master): after the judge's for a game with a board (the
+	 * game master's, after the judge's commands: ",\n" and a list ending
+	 * in ".\n"), all of it in a game without one. */
+	void (*help)(const struct game *g, power_id p, struct buf *out);
 	/* Its own commands, ncommands of them. */
 	const struct command_handler *commands;
 	int ncommands;
+
+	/* SYS_BOARDLESS: the part for a game without a board. */
+	const struct system_boardless *boardless;
+	/* SYS_POLITICS: the part for a game of political points. */
+	const struct system_politics *politics;
 };
 
+/* Does s serve every bit of what (enum system_serves)? NULL serves nothing. */
+bool system_serves(const struct rule_system *s, unsigned what);
+/* The words g's mails name it by: its system's, or a Diplomacy game's. */
+const struct system_words *system_words(const struct game *g);
+/* True when s fills what its serves bits promise (and its core): each
+ * registered system is checked by the tests. */
+bool system_complete(const struct rule_system *s);
+
+/* The wrappers: each calls g's system's operation, or does its default. */
+
+/* Where g is, in a few words: its stage (SYS_BOARDLESS), or its phase
+ * ("Spring 1901 Movement"), into out. Returns out. */
+char *system_stage(const struct game *g, char *out, size_t size);
+/* Is power p still in g? Its system's answer (SYS_BOARDLESS), or: it has
+ * units or centres. */
+bool system_alive(const struct game *g, power_id p);
+/* Hand line text of power p to g's line reader (SYS_BOARDLESS only); as
+ * its line operation returns. */
+enum cmd_result system_line(struct judge *j, struct game *g, power_id p, const char *text,
+    size_t len, struct buf *reply);
+/* What time requires of g at now (SYS_OWN_CLOCK only): as its tick
+ * returns. */
+bool system_tick(struct judge *j, struct game *g, time_t now);
+/* Where g stands for p, at the end of a reply (SYS_OWN_STATUS only). */
+void system_status(struct judge *j, const struct game *g, power_id p, const char *zone,
+    time_t now, struct buf *out);
+/* g's public record text (SYS_RECORD_PAGE only) into out. */
+void system_public_text(const struct game *g, struct buf *out);
+/* The state to keep with g's next history record into out; none by default. */
+void system_history_write(const struct game *g, struct buf *out);
+/* Restore g's state from a history record's text (NULL, len 0: none
+ * kept); nothing by default. */
+void system_history_read(struct game *g, const char *text, size_t len);
+/* Has p earned a bonus g's standings count? No by default. */
+bool system_standing_bonus(const struct game *g, power_id p);
+/* A phase of g starts at now; nothing by default. */
+void system_phase_started(struct game *g, time_t now);
+/* Must g's phase wait for its deadline though every order is in? No by
+ * default. */
+bool system_waits(const struct game *g);
+/* Append p's own orders in g (list_orders); none by default. */
+void system_list_orders(const struct game *g, power_id p, struct buf *out);
+/* Append what p, with no units nor centres, may do to come back; false
+ * (nothing appended) by default. */
+bool system_comeback_help(const struct game *g, power_id p, struct buf *out);
+/* Check order o of power p: as check_order returns; ORDER_CHECK_ENGINE
+ * (the engine's) by default. */
+enum order_check system_check_order(const struct game *g, power_id p, const struct order *o,
+    struct buf *reply);
+/* How many units p may raise in g's Winter, and a build order p may give
+ * into example when not NULL (size >= 16): its system's, else its free
+ * home centres (adj_build_sites) and an army in the first of them without
+ * an order of p ("A par" when there is none). */
+int system_build_sites(const struct game *g, power_id p, char *example, size_t size);
+/* Is a conference of g under way? Its powers and name as conference
+ * gives them; none by default (*powers, name untouched). */
+bool system_conference(const struct game *g, uint64_t *powers, struct buf *name);
+/* The reason of an AWARD to p in full (out "" when it is the reason
+ * given) and the points it may give, as award_reason does; without
+ * goals of its own, a reason "goal <n>" (n 1 to GAME_GOALS) is refused:
+ * p has no such goal. */
+int system_award_reason(const struct game *g, power_id p, long *points, const char *reason,
+    char *out, size_t n, struct buf *reply);
+/* Append g's system's part of HELP for p (POWER_NONE: the game master);
+ * returns false when it has none. */
+bool system_help(const struct game *g, power_id p, struct buf *out);
 /* Resolve the phase b of g with the orders into res by g's system
  * (its resolve, else the engine's adj_resolve). */
 void system_resolve(const struct game *g, const struct board *b, const struct order *orders,

@@ -44,7 +44,7 @@ judge_deadline_after(const struct judge *j, const struct game *g, time_t start)
 	struct tm tm;
 	int k;
 
-	/* The first negotiation may be longer (MUNA: 30 minutes, then 15). */
+	/* The first negotiation may be longer (a committee's: 30 minutes, then 15). */
 	if (s->first_movement && g->board.phase == PHASE_MOVEMENT &&
 	    g->board.season == SEASON_SPRING && g->board.year == g->map->start_year)
 		t = start + s->first_movement;
@@ -81,8 +81,7 @@ turn_start_phase(struct judge *j, struct game *g, time_t now)
 	g->deadline = judge_deadline_after(j, g, now);
 	g->gm_told = false;
 	g->completed_at = 0;
-	if (g->sys->phase_started)
-		g->sys->phase_started(g, now);
+	system_phase_started(g, now);
 	for (p = 0; p < g->map->npowers; p++) {
 		g->del[p].reminded = false;
 		g->del[p].wait = false;
@@ -355,8 +354,7 @@ judge_process(struct judge *j, struct game *g, time_t now, bool preview, struct 
 	/* What the rules keep with the phase, as the phase found it: a
 	 * rollback to it brings it back. */
 	buf_init(&kept, 1 << 16);
-	if (g->sys->history_write)
-		g->sys->history_write(g, &kept);
+	system_history_write(g, &kept);
 	buf_init(&common, TEXT_MAX);
 	memset(&t, 0, sizeof t);
 	t.j = j;
@@ -589,8 +587,8 @@ tick_game(struct judge *j, struct game *g, time_t now, bool early)
 	time_t at;
 
 	j->now = now;
-	if (g->sys->tick != NULL)
-		return g->sys->tick(j, g, now);
+	if (system_serves(g->sys, SYS_OWN_CLOCK))
+		return system_tick(j, g, now);
 	if (g->deadline == 0) {
 		turn_start_phase(j, g, now);
 		judge_touch(j, g);
@@ -605,7 +603,7 @@ tick_game(struct judge *j, struct game *g, time_t now, bool early)
 		g->completed_at = 0;
 	else if (g->completed_at == 0)
 		g->completed_at = now;	/* the shell ticks at each message's arrival */
-	if ((g->sys->waits && g->sys->waits(g)) || !early)
+	if (system_waits(g) || !early)
 		o.waiting = true;
 	ready = o.complete && o.someone && !o.waiting;
 	at = g->deadline + (o.complete ? 0 : g->set.grace);
@@ -696,7 +694,7 @@ find_phase(struct judge *j, const struct game *g, int y, enum season se, enum ph
 }
 
 /* Back to the phase of history record rec, whose position is b: what the
- * rules kept with it (MUNA: insurrections waiting for it to end, the
+ * rules kept with it (insurrections waiting for it to end, the
  * conference as it found it), and no year or award after it. */
 static void
 restore_phase(struct game *g, const char *rec, const struct board *b)
@@ -705,9 +703,8 @@ restore_phase(struct game *g, const char *rec, const struct board *b)
 	const char *pos = strstr(rec, "\nposition before\n");
 
 	g->board = *b;
-	if (g->sys->history_read)
-		g->sys->history_read(g, ord && pos && ord < pos ? ord : NULL,
-		    ord && pos && ord < pos ? (size_t)(pos - ord) : 0);
+	system_history_read(g, ord && pos && ord < pos ? ord : NULL,
+	    ord && pos && ord < pos ? (size_t)(pos - ord) : 0);
 	game_forget_since(g, b);
 	while (g->nyears > 0 && (g->years[g->nyears - 1].year > b->year ||
 	    (g->years[g->nyears - 1].year == b->year && b->season != SEASON_WINTER)))

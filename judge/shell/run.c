@@ -473,7 +473,7 @@ consume(struct runner *r, struct buf *err)
 		add_paged(r, fx->phases[i].game, fx->phases[i].index);
 	/* A game without a board has no phases: its page follows each change. */
 	for (i = 0; i < r->j.ngames; i++)
-		if (r->j.dirty[i] && r->j.games[i]->sys->public_text != NULL)
+		if (r->j.dirty[i] && system_serves(r->j.games[i]->sys, SYS_RECORD_PAGE))
 			add_paged(r, r->j.games[i]->name, 1);
 	judge_effects_clear(&r->j);
 	return bad ? -1 : 0;

@@ -14,6 +14,8 @@
 #include "../../maps/variant.h"
 #include "../../parser/orders.h"
 #include "../engine/adjudicate.h"
+#include "../system.h"
+#include "../system_words.h"
 
 #define RECORD_MAX (4u << 20)
 
@@ -168,8 +170,8 @@ record_page(struct webpages *w, struct store *st, const struct game *g, struct b
 		return 0;
 	page_head(w, st, g, deadline, sizeof deadline, &pg);
 	buf_init(&text, 1 << 20);
-	g->sys->public_text(g, &text);
-	rc = pages_write_record(w->dir, &pg, g->sys->kind ? g->sys->kind : g->map->title,
+	system_public_text(g, &text);
+	rc = pages_write_record(w->dir, &pg, system_words(g)->kind,
 	    buf_str(&text), err);
 	w->written += rc == 0;
 	buf_free(&text);
@@ -188,7 +190,7 @@ webpages_game(struct webpages *w, struct store *st, const struct game *g, int fi
 	char deadline[320];
 	int i, n = g->nphases, rc = 0;
 
-	if (g->sys->public_text != NULL)
+	if (system_serves(g->sys, SYS_RECORD_PAGE))
 		return record_page(w, st, g, err);
 	geo = drawing(w, g);
 	if (geo == NULL || w->dir == NULL || !pages_name_ok(g->name))

@@ -19,7 +19,9 @@
 #include "../../lib/tz.h"
 #include "../../lib/xalloc.h"
 #include "../engine/muna_rules.h"
+#include "../system_words.h"
 #include "muna_file.h"
+#include "muna_state.h"
 #include "standard.h"
 
 /* What the MUNA rules made of a processed phase. */
@@ -119,20 +121,20 @@ cmd_conference(struct command_call *call)
 	const struct unit *u;
 
 	if (*args == '\0' || str_eq_nocase(args, "end")) {
-		if (g->conf.where == PROV_NONE) {
+		if (muna_state(g)->conf.where == PROV_NONE) {
 			buf_puts(reply, "  no conference is open\n");
 			return *args ? CMD_REFUSED : CMD_DONE;
 		}
 		if (*args == '\0') {
 			buf_puts(reply, "  open: ");
-			muna_conference_name(m, &g->conf, reply);
+			muna_conference_name(m, &muna_state(g)->conf, reply);
 			buf_puts(reply, " (");
-			muna_conference_powers(m, &g->conf, reply);
+			muna_conference_powers(m, &muna_state(g)->conf, reply);
 			buf_puts(reply, ")\n");
 			return CMD_DONE;
 		}
-		c = g->conf;
-		g->conf.where = PROV_NONE;
+		c = muna_state(g)->conf;
+		muna_state(g)->conf.where = PROV_NONE;
 		judge_audit(j, g, "CONFERENCE END");
 		announce_conference(j, g, &c, false);
 		buf_puts(reply, "  the conference is closed\n");
@@ -149,9 +151,9 @@ cmd_conference(struct command_call *call)
 		buf_printf(reply, "  REFUSED: the game is %s\n", status_name(g->status));
 		return CMD_REFUSED;
 	}
-	if (g->conf.where != PROV_NONE) {
+	if (muna_state(g)->conf.where != PROV_NONE) {
 		buf_puts(reply, "  REFUSED: only one conference at a time: CONFERENCE END closes ");
-		muna_conference_name(m, &g->conf, reply);
+		muna_conference_name(m, &muna_state(g)->conf, reply);
 		buf_putc(reply, '\n');
 		return CMD_REFUSED;
 	}
@@ -183,7 +185,7 @@ cmd_conference(struct command_call *call)
 	}
 	c.year = g->board.year;
 	c.season = g->board.season;
-	g->conf = c;
+	muna_state(g)->conf = c;
 	judge_audit(j, g, "CONFERENCE %s", m->provs[c.where].name);
 	announce_conference(j, g, &c, true);
 	buf_puts(reply, "  the conference is open\n");
@@ -263,7 +265,7 @@ tell_power(struct judge *j, struct game *g, power_id p, const char *subject, con
 static void
 put_goals(const struct game *g, power_id p, struct buf *out)
 {
-	const struct delegation *d = &g->del[p];
+	const struct muna_goals *d = &muna_state(g)->goals[p];
 	int k, n = 0;
 
 	for (k = 0; k < GAME_GOALS; k++) {
@@ -355,7 +357,7 @@ cmd_goal(struct command_call *call)
 	}
 	p = map_take_power(m, &rest);
 	if (approve && p != POWER_NONE) {
-		struct delegation *d = &g->del[p];
+		struct muna_goals *d = &muna_state(g)->goals[p];
 		if (!d->goal[GAME_GOALS - 1][0]) {
 			buf_printf(reply, "  REFUSED: %s has proposed no goal\n", m->powers[p].name);
 			return CMD_REFUSED;
@@ -382,10 +384,10 @@ cmd_goal(struct command_call *call)
 		buf_printf(reply, "  REFUSED: say the goal in fewer than %d characters\n", AWARD_REASON_MAX);
 		return CMD_REFUSED;
 	}
-	str_copy(g->del[p].goal[k - 1], goal, AWARD_REASON_MAX);
-	judge_audit(j, g, "GOAL %s %ld: %s", m->powers[p].name, k, g->del[p].goal[k - 1]);
+	str_copy(muna_state(g)->goals[p].goal[k - 1], goal, AWARD_REASON_MAX);
+	judge_audit(j, g, "GOAL %s %ld: %s", m->powers[p].name, k, muna_state(g)->goals[p].goal[k - 1]);
 	snprintf(text, sizeof text, "The officers give %s this political goal (goal number %ld), "
-	    "told to you alone:\n  %s\n", m->powers[p].name, k, g->del[p].goal[k - 1]);
+	    "told to you alone:\n  %s\n", m->powers[p].name, k, muna_state(g)->goals[p].goal[k - 1]);
 	snprintf(subject, sizeof subject, "[%s] your political goal", g->name);
 	tell_power(j, g, p, subject, text);
 	buf_printf(reply, "  %s's goal number %ld is set (award points for it with AWARD %s <points> "
@@ -437,7 +439,7 @@ player_goal(struct command_call *call)
 	char *args = call->args;
 	struct buf *reply = call->reply;
 	const char *name = g->map->powers[p].name;
-	struct delegation *d = &g->del[p];
+	struct muna_goals *d = &muna_state(g)->goals[p];
 	char subject[128], text[600];
 	const char *goal;
 	long pts;
@@ -508,11 +510,11 @@ help_muna(const struct game *g, struct buf *out)
 		buf_puts(out, "REQUEST SPEECH asks the game master for a speech phase.\n");
 	if (map_option_on(m, "silent-phases"))
 		buf_puts(out, "Retreats and adjustments are written without press between powers.\n");
-	if (g->conf.where != PROV_NONE) {
+	if (muna_state(g)->conf.where != PROV_NONE) {
 		buf_puts(out, "Conference: ");
-		muna_conference_name(m, &g->conf, out);
+		muna_conference_name(m, &muna_state(g)->conf, out);
 		buf_puts(out, " (");
-		muna_conference_powers(m, &g->conf, out);
+		muna_conference_powers(m, &muna_state(g)->conf, out);
 		buf_puts(out, "); participants write PRESS TO CONFERENCE.\n");
 	}
 }
@@ -559,15 +561,15 @@ season_insurrections(struct game *g, const struct board *before, const struct or
 		if (game_revival(g, (power_id)p))
 			revival[p] = g->del[p].revival;
 	}
-	step = muna_season_step(m, before, orders, n, res, revival, &g->season, next, &nw->result);
+	step = muna_season_step(m, before, orders, n, res, revival, &muna_state(g)->season, next, &nw->result);
 	if (step == MUNA_QUIET)
 		return;
-	nw->season = g->season;
+	nw->season = muna_state(g)->season;
 	nw->pending = step == MUNA_WAITING;
 	nw->ended = step == MUNA_DECIDED;
 	if (step == MUNA_WAITING)
 		return;
-	muna_season_clear(&g->season);
+	muna_season_clear(&muna_state(g)->season);
 	for (i = 0; i < nw->result.n; i++) {
 		const struct muna_rising *r = &nw->result.r[i];
 		for (p = 0; p < m->npowers; p++) {
@@ -591,19 +593,19 @@ season_after(struct judge *j, struct game *g, const struct board *before,
 
 	if (game_victory_points(g) && need > 0) {
 		for (p = 0; p < m->npowers; p++) {
-			struct delegation *d = &g->del[p];
-			if (d->bonus[0] || board_count_centres(next, m, (power_id)p) < need)
+			char *bonus = muna_state(g)->bonus[p];
+			if (bonus[0] || board_count_centres(next, m, (power_id)p) < need)
 				continue;
-			phase_code(before, d->bonus, sizeof d->bonus);
+			phase_code(before, bonus, sizeof muna_state(g)->bonus[p]);
 			nw->bonus |= (uint64_t)1 << p;
 			judge_audit(j, g, "control bonus: %s holds %d centres", m->powers[p].name, need);
 		}
 	}
-	if (g->conf.where != PROV_NONE) {
-		nw->conf_end = (uint8_t)muna_conference_check(m, &g->conf, before, next);
+	if (muna_state(g)->conf.where != PROV_NONE) {
+		nw->conf_end = (uint8_t)muna_conference_check(m, &muna_state(g)->conf, before, next);
 		if (nw->conf_end != CONF_GOES_ON) {
-			nw->conf = g->conf;
-			g->conf.where = PROV_NONE;
+			nw->conf = muna_state(g)->conf;
+			muna_state(g)->conf.where = PROV_NONE;
 			judge_audit(j, g, "conference in %s ended", m->provs[nw->conf.where].name);
 		}
 	}
@@ -644,13 +646,13 @@ report_news(const struct game *g, const struct board *before, const struct board
 			buf_printf(out, ").\nIt ends at once: %s is conquered.\n",
 			    m->provs[nw->conf.where].name);
 		buf_free(&name);
-	} else if (g->conf.where != PROV_NONE) {
+	} else if (muna_state(g)->conf.where != PROV_NONE) {
 		buf_puts(out, "\nConference: ");
-		muna_conference_name(m, &g->conf, out);
+		muna_conference_name(m, &muna_state(g)->conf, out);
 		buf_puts(out, " (");
-		muna_conference_powers(m, &g->conf, out);
-		buf_printf(out, "), until %s %d at the latest.\n", season_name((enum season)g->conf.season),
-		    g->conf.year + 1);
+		muna_conference_powers(m, &muna_state(g)->conf, out);
+		buf_printf(out, "), until %s %d at the latest.\n", season_name((enum season)muna_state(g)->conf.season),
+		    muna_state(g)->conf.year + 1);
 	}
 	{
 		char ph[8];
@@ -697,18 +699,73 @@ muna_turn(struct turn *t)
 static void
 muna_history_write(const struct game *g, struct buf *out)
 {
-	game_write_season(g, &g->season, out);
-	game_write_conference(g, &g->conf, out);
+	game_write_season(g, &muna_state(g)->season, out);
+	game_write_conference(g, &muna_state(g)->conf, out);
 }
 
+/* A rollback to g->board: the insurrections and the conference as the
+ * phase's record kept them, and no control bonus earned since. */
 static void
 muna_history_read(struct game *g, const char *text, size_t len)
 {
-	muna_season_clear(&g->season);
+	struct muna_state *st = muna_state(g);
+	int p;
+
+	muna_season_clear(&st->season);
 	if (text) {
-		game_read_season(g, text, len, &g->season);
+		game_read_season(g, text, len, &st->season);
 		game_read_conference(g, text, len);
 	}
+	for (p = 0; p < g->map->npowers; p++)
+		if (st->bonus[p][0] && game_phase_since(st->bonus[p], &g->board))
+			st->bonus[p][0] = '\0';
+}
+
+/* The conference under way (MUNA.md), or the last one: its powers, and
+ * its name with them. */
+static bool
+muna_conference(const struct game *g, uint64_t *powers, struct buf *name)
+{
+	const struct conference *c = &muna_state(g)->conf;
+
+	if (powers != NULL)
+		*powers = c->powers;
+	if (name != NULL) {
+		muna_conference_name(g->map, c, name);
+		buf_puts(name, " (");
+		muna_conference_powers(g->map, c, name);
+		buf_putc(name, ')');
+	}
+	return c->where != PROV_NONE;
+}
+
+/* The control bonus: earned by p (MUNA.md). */
+static bool
+muna_standing_bonus(const struct game *g, power_id p)
+{
+	return muna_state(g)->bonus[p][0] != '\0';
+}
+
+struct muna_state *
+muna_state(const struct game *g)
+{
+	return g->state;
+}
+
+static void *
+muna_state_new(struct game *g)
+{
+	struct muna_state *st = xcalloc(1, sizeof *st);
+
+	(void)g;
+	st->conf.where = PROV_NONE;
+	return st;
+}
+
+static void
+muna_state_free(void *st)
+{
+	free(st);
 }
 
 /* The speech phase opens every Spring (MUNA.md). */
@@ -719,9 +776,126 @@ muna_phase_started(struct game *g, time_t now)
 		g->speech_until = now + g->set.speech;
 }
 
-static void
-muna_gm_help(const struct game *g, struct buf *out)
+/* The points the officers gave p for its goal 3 so far. */
+static int
+goal3_awarded(const struct game *g, power_id p)
 {
+	char tag[32];
+	int i, n = 0;
+
+	snprintf(tag, sizeof tag, "political goal %d:", GAME_GOALS);
+	for (i = 0; i < g->nawards; i++)
+		if (g->awards[i].power == p && !g->awards[i].rules &&
+		    strncmp(g->awards[i].reason, tag, strlen(tag)) == 0)
+			n += g->awards[i].points;
+	return n;
+}
+
+/*
+ * AWARD <power> <points> GOAL <n>: the reason is goal n of the power,
+ * written into out ("political goal 2: ..."); out is "" for any other
+ * reason. Goal 3 must be approved, and the officers give no more for it
+ * than it is worth: *pts is cut to what is left of its worth. Returns -1
+ * when refused (reason in reply).
+ */
+static int
+muna_award_reason(const struct game *g, power_id p, long *pts, const char *reason, char *out,
+    size_t n, struct buf *reply)
+{
+	const struct muna_goals *d = &muna_state(g)->goals[p];
+	const char *name = g->map->powers[p].name;
+	long k;
+
+	out[0] = '\0';
+	if (!str_prefix_nocase(reason, "goal ") || str_to_long(reason + 5, 1, GAME_GOALS, &k) < 0)
+		return 0;
+	if (!d->goal[k - 1][0]) {
+		buf_printf(reply, "  REFUSED: %s has no goal %ld (GOAL lists the goals)\n", name, k);
+		return -1;
+	}
+	if (k == GAME_GOALS && !d->goal_approved) {
+		buf_printf(reply, "  REFUSED: the officers have not approved the goal %s proposed "
+		    "(GOAL APPROVE %s)\n", name, name);
+		return -1;
+	}
+	if (k == GAME_GOALS && goal3_awarded(g, p) >= d->goal_points) {
+		buf_printf(reply, "  REFUSED: %s's goal 3 is worth %d point%s, all awarded already\n",
+		    name, d->goal_points, d->goal_points == 1 ? "" : "s");
+		return -1;
+	}
+	if (k == GAME_GOALS && goal3_awarded(g, p) + *pts > d->goal_points) {
+		int before = goal3_awarded(g, p);
+
+		*pts = d->goal_points - before;
+		buf_printf(reply, "  %s's goal 3 is worth %d point%s", name, d->goal_points,
+		    d->goal_points == 1 ? "" : "s");
+		if (before > 0)
+			buf_printf(reply, " and %d %s awarded before", before, before == 1 ? "was" : "were");
+		buf_printf(reply, ": %ld awarded\n", *pts);
+	}
+	snprintf(out, n, "political goal %ld: %s", k, d->goal[k - 1]);
+	out[AWARD_REASON_MAX - 1] = '\0';
+	return 0;
+}
+
+/* What power p, out of the game on the board, can do: win its country
+ * back (MUNA.md), under the insurrection rules. */
+static bool
+muna_comeback_help(const struct game *g, power_id p, struct buf *out)
+{
+	const struct map *m = g->map;
+	int i, k = 0;
+	const struct unit *u;
+
+	if (!g->rules.insurrection)
+		return false;
+	u = g->board.nunits ? &g->board.units[0] : NULL;
+
+	buf_printf(out, "%s has lost its country, but may win it back.\n"
+	    "When other powers order units to an insurrection in %s (an order such as\n"
+	    "\"%c %s-%s\"), three such units win back three of your home centres and\n"
+	    "four win back all of them, at the end of the season; an occupied centre\n"
+	    "needs one unit more.\n",
+	    m->powers[p].name, m->powers[p].name, u ? unit_letter((enum unit_type)u->type) : 'A',
+	    u ? m->provs[m->locs[u->loc].prov].abbr : "par", m->powers[p].name);
+	if (g->board.phase != PHASE_MOVEMENT) {
+		buf_puts(out, "Revival orders are given in movement phases.\n");
+		return true;
+	}
+	buf_puts(out, "Send your revival order, naming at least three home centres, most wanted\n"
+	    "first: \"Revive:");
+	for (i = 0; i < m->nprovs; i++)
+		if (m->provs[i].supply && m->provs[i].home == p)
+			buf_printf(out, "%s %s", k++ ? "," : "", m->provs[i].name);
+	buf_puts(out, "\".\n");
+	return true;
+}
+
+/* Power p's revival order, or what it may send, at the head of its orders. */
+static void
+muna_list_orders(const struct game *g, power_id p, struct buf *out)
+{
+	const struct board *b = &g->board;
+
+	if (game_revival(g, p)) {
+		buf_puts(out, "  ");
+		order_format_prefs(g->map, &g->del[p].revival, ORDER_SHORT, out);
+		buf_putc(out, '\n');
+	} else if (g->rules.insurrection && b->phase == PHASE_MOVEMENT &&
+	    board_eliminated(b, g->map, p)) {
+		buf_puts(out, "  (no revival order: \"Revive: <home centres, most wanted first>\")\n");
+	}
+}
+
+/* HELP: the MUNA rules for a delegation, the MUNA commands for the game
+ * master (p POWER_NONE). */
+static void
+muna_help(const struct game *g, power_id p, struct buf *out)
+{
+	if (p != POWER_NONE) {
+		help_muna(g, out);
+		return;
+	}
 	buf_puts(out, "CONFERENCE <place> <power> <power> <power> ... [NAME <name>], CONFERENCE END,\n"
 	    "SPEECH [<duration>], SPEECH END, SET SPEECH <duration>|none,\n"
 	    "GOAL <power> NUMBER 1|2 <goal> (its goal number 1 or 2), GOAL APPROVE <power>\n"
@@ -737,18 +911,33 @@ static const struct command_handler muna_commands[] = {
 	{ CMD_REQUEST, SYSTEM_PLAYER, request_speech },
 };
 
+static const struct system_words muna_words = {
+	.rules = "MUNA rules",
+};
+
+static const struct system_politics muna_politics = {
+	.conference = muna_conference,
+	.award_reason = muna_award_reason,
+	.standing_bonus = muna_standing_bonus,
+	.list_orders = muna_list_orders,
+	.comeback_help = muna_comeback_help,
+};
+
 const struct rule_system muna_system = {
 	.name = "muna",
-	.rules = "MUNA rules",
+	.serves = SYS_POLITICS,
+	.words = &muna_words,
 	.turn = muna_turn,
 	.ended = standard_ended,
 	.history_write = muna_history_write,
 	.history_read = muna_history_read,
 	.phase_started = muna_phase_started,
 	.waits = revival_awaited,
-	.help = help_muna,
-	.gm_help = muna_gm_help,
+	.help = muna_help,
 	.commands = muna_commands,
 	.ncommands = (int)(sizeof muna_commands / sizeof muna_commands[0]),
 	.fields = &muna_file_fields,
+	.state_new = muna_state_new,
+	.state_free = muna_state_free,
+	.politics = &muna_politics,
 };

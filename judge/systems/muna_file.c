@@ -5,22 +5,17 @@
  */
 #include "muna_file.h"
 
-#include <stddef.h>
 #include <string.h>
 
 #include "../../lib/scan.h"
 #include "../../lib/str.h"
-
-#define GAME_OFF(m) offsetof(struct game, m)
-#define DEL_OFF(m) offsetof(struct delegation, m)
-#define MEMBER_SIZE(type, m) sizeof(((type *)0)->m)
-#define OPT GAME_FIELD_OPTIONAL
+#include "muna_state.h"
 
 /* "goal England 1 The text", "goal England 3 2 approved The text". */
 static void
 write_goals(const struct game_field *f, const struct game *g, power_id p, struct buf *out)
 {
-	const struct delegation *d = &g->del[p];
+	const struct muna_goals *d = &muna_state(g)->goals[p];
 	int k;
 
 	for (k = 0; k < GAME_GOALS; k++) {
@@ -38,7 +33,7 @@ write_goals(const struct game_field *f, const struct game *g, power_id p, struct
 static const char *
 read_goal(const struct game_field *f, struct game_in *in, power_id p, const char *v)
 {
-	struct delegation *d = &in->g->del[p];
+	struct muna_goals *d = &muna_state(in->g)->goals[p];
 	struct scan_word st;
 	long k, pts;
 
@@ -92,7 +87,7 @@ scan_season(const struct scan_word *w)
 	return -1;
 }
 
-/* Read a "conference" line's value into g->conf. Returns NULL or what is wrong. */
+/* Read a "conference" line's value into muna_state(g)->conf. Returns NULL or what is wrong. */
 static const char *
 conference_read(struct game *g, const char *v)
 {
@@ -105,16 +100,16 @@ conference_read(struct game *g, const char *v)
 	    scan_word(&v, &sw) < 0)
 		return "expected: conference PROVINCE YEAR SEASON POWER...";
 	s = scan_season(&sw);
-	g->conf.where = map_find_province(g->map, where);
-	if (g->conf.where == PROV_NONE || s < 0)
+	muna_state(g)->conf.where = map_find_province(g->map, where);
+	if (muna_state(g)->conf.where == PROV_NONE || s < 0)
 		return "unknown province or season";
-	g->conf.year = (int)y;
-	g->conf.season = (uint8_t)s;
+	muna_state(g)->conf.year = (int)y;
+	muna_state(g)->conf.season = (uint8_t)s;
 	while (scan_name(&v, pw, sizeof pw) == 0) {
 		power_id p = map_find_power(g->map, pw);
 		if (p == POWER_NONE)
 			return "unknown power";
-		g->conf.powers |= (uint64_t)1 << p;
+		muna_state(g)->conf.powers |= (uint64_t)1 << p;
 	}
 	return NULL;
 }
@@ -123,7 +118,7 @@ static void
 write_conference(const struct game_field *f, const struct game *g, power_id p, struct buf *out)
 {
 	(void)f, (void)p;
-	put_conference(g, &g->conf, out);
+	put_conference(g, &muna_state(g)->conf, out);
 }
 
 static const char *
@@ -138,7 +133,7 @@ write_conference_name(const struct game_field *f, const struct game *g, power_id
     struct buf *out)
 {
 	(void)f, (void)p;
-	put_conference_name(&g->conf, out);
+	put_conference_name(&muna_state(g)->conf, out);
 }
 
 void
@@ -154,16 +149,16 @@ game_read_conference(struct game *g, const char *text, size_t len)
 	const char *p = text, *end = text + len, *line;
 	size_t n;
 
-	memset(&g->conf, 0, sizeof g->conf);
-	g->conf.where = PROV_NONE;
+	memset(&muna_state(g)->conf, 0, sizeof muna_state(g)->conf);
+	muna_state(g)->conf.where = PROV_NONE;
 	while ((line = str_next_line(&p, end, &n)) != NULL) {
 		char buf[600], *k, *v;
 		if (str_split_kv(line, n, buf, sizeof buf, &k, &v) <= 0)
 			continue;
 		if (strcmp(k, "conference") == 0 && conference_read(g, v) != NULL)
-			g->conf.where = PROV_NONE;	/* unreadable: none */
+			muna_state(g)->conf.where = PROV_NONE;	/* unreadable: none */
 		else if (strcmp(k, "conference-name") == 0)
-			str_copy(g->conf.name, v, sizeof g->conf.name);
+			str_copy(muna_state(g)->conf.name, v, sizeof muna_state(g)->conf.name);
 	}
 }
 
@@ -241,28 +236,28 @@ static void
 write_insurgents(const struct game_field *f, const struct game *g, power_id p, struct buf *out)
 {
 	(void)f, (void)p;
-	put_insurgents(g->map, &g->season, out);
+	put_insurgents(g->map, &muna_state(g)->season, out);
 }
 
 static const char *
 read_insurgent(const struct game_field *f, struct game_in *in, power_id p, const char *v)
 {
 	(void)f, (void)p;
-	return insurgent_read(in->g->map, &in->g->season, v);
+	return insurgent_read(in->g->map, &muna_state(in->g)->season, v);
 }
 
 static void
 write_revivals(const struct game_field *f, const struct game *g, power_id p, struct buf *out)
 {
 	(void)f, (void)p;
-	put_revivals(g->map, &g->season, out);
+	put_revivals(g->map, &muna_state(g)->season, out);
 }
 
 static const char *
 read_revival(const struct game_field *f, struct game_in *in, power_id p, const char *v)
 {
 	(void)f, (void)p;
-	return revival_read(in->g->map, &in->g->season, v);
+	return revival_read(in->g->map, &muna_state(in->g)->season, v);
 }
 
 void
@@ -290,15 +285,40 @@ game_read_season(const struct game *g, const char *text, size_t len, struct muna
 	}
 }
 
+/* "control-bonus England F1905M", when England earned it. */
+static void
+write_bonus(const struct game_field *f, const struct game *g, power_id p, struct buf *out)
+{
+	const char *b = muna_state(g)->bonus[p];
+
+	if (b[0] == '\0')
+		return;
+	game_field_key(f, g, p, out);
+	buf_printf(out, " %s\n", b);
+}
+
+static const char *
+read_bonus(const struct game_field *f, struct game_in *in, power_id p, const char *v)
+{
+	(void)f;
+	str_copy(muna_state(in->g)->bonus[p], v, sizeof muna_state(in->g)->bonus[p]);
+	return NULL;
+}
+
+static const char *
+read_conference_name(const struct game_field *f, struct game_in *in, power_id p, const char *v)
+{
+	(void)f, (void)p;
+	str_copy(muna_state(in->g)->conf.name, v, sizeof muna_state(in->g)->conf.name);
+	return NULL;
+}
+
 static const struct game_field muna_fields[] = {
-	{ "control-bonus", GAME_PART_POWER, game_field_write_text, game_field_read_text,
-	    DEL_OFF(bonus), 0,
-	    MEMBER_SIZE(struct delegation, bonus), OPT },
+	{ "control-bonus", GAME_PART_POWER, write_bonus, read_bonus, 0, 0, 0, 0 },
 	{ "goal", GAME_PART_POWER, write_goals, read_goal, 0, 0, 0, 0 },
 	{ "conference", GAME_PART_STATE, write_conference, read_conference, 0, 0, 0, 0 },
-	{ "conference-name", GAME_PART_STATE, write_conference_name, game_field_read_text,
-	    GAME_OFF(conf.name),
-	    0, MEMBER_SIZE(struct game, conf.name), 0 },
+	{ "conference-name", GAME_PART_STATE, write_conference_name, read_conference_name,
+	    0, 0, 0, 0 },
 	{ "insurgent", GAME_PART_STATE, write_insurgents, read_insurgent, 0, 0, 0, 0 },
 	{ "revival", GAME_PART_STATE, write_revivals, read_revival, 0, 0, 0, 0 },
 };

@@ -33,6 +33,7 @@
 #include "../../lib/xalloc.h"
 #include "../engine/realpolitik_rules.h"
 #include "../engine/report.h"
+#include "../system_words.h"
 #include "standard.h"
 
 struct rp {
@@ -812,7 +813,7 @@ cmd_end(struct command_call *call)
 }
 
 static void
-rp_help(const struct game *g, struct buf *out)
+rp_orders_help(const struct game *g, struct buf *out)
 {
 	(void)g;
 	buf_puts(out, "Realpolitik (judge/systems/REALPOLITIK.md): armies stack in their own\n"
@@ -826,10 +827,15 @@ rp_help(const struct game *g, struct buf *out)
 	    "RELINQUISH <centre> gives a centre up when the phase is processed.\n");
 }
 
+/* HELP: Realpolitik's orders for a delegation, how END works for the game
+ * master (p POWER_NONE). */
 static void
-rp_gm_help(const struct game *g, struct buf *out)
+rp_help(const struct game *g, power_id p, struct buf *out)
 {
-	(void)g;
+	if (p != POWER_NONE) {
+		rp_orders_help(g, out);
+		return;
+	}
 	buf_printf(out, "In Realpolitik END alone adjourns the game: a power with %d units and\n"
 	    "more than any other wins, else every power still in the game shares it\n"
 	    "(judge/systems/REALPOLITIK.md).\n", RP_ADJOURN_UNITS);
@@ -969,10 +975,15 @@ static const struct command_handler rp_commands[] = {
 	{ CMD_END, SYSTEM_GM, cmd_end },
 };
 
-const struct rule_system realpolitik_system = {
-	.name = "realpolitik",
+static const struct system_words rp_words = {
 	.called = "Realpolitik game",
 	.rules = "Calhamer's rules",
+};
+
+const struct rule_system realpolitik_system = {
+	.name = "realpolitik",
+	.serves = SYS_OWN_GAME,
+	.words = &rp_words,
 	.resolve = rp_resolve,
 	.turn = rp_turn,
 	.ended = rp_ended,
@@ -984,7 +995,6 @@ const struct rule_system realpolitik_system = {
 	.check_order = rp_check_order,
 	.build_sites = rp_build_sites_op,
 	.help = rp_help,
-	.gm_help = rp_gm_help,
 	.commands = rp_commands,
 	.ncommands = (int)(sizeof rp_commands / sizeof rp_commands[0]),
 };

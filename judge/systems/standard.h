@@ -1,7 +1,7 @@
 /*
  * standard.h — the standard game's rule system (the 1971 rulebook and its
  * editions, judge/engine/EDITIONS.md), and the steps of its turn that a
- * system layered over it (MUNA) reuses in its own order.
+ * system layered over it reuses in its own order.
  */
 #ifndef POUCH_STANDARD_H
 #define POUCH_STANDARD_H

@@ -21,6 +21,7 @@
 #include "../../lib/xalloc.h"
 #include "../../parser/names.h"
 #include "../engine/war.h"
+#include "../system_words.h"
 
 #define TEXT_MAX (1u << 20)
 
@@ -724,17 +725,17 @@ static const char help_text[] =
     "that must answer and sends nothing is conquered.\n"
     "Abbreviations and small misspellings are read when they have one meaning.\n";
 
-static enum cmd_result
-wg_help(struct command_call *call)
+/* HELP, all of it: the war's commands (and the game master's, for p
+ * POWER_NONE). */
+static void
+wg_help(const struct game *g, power_id p, struct buf *reply)
 {
-	power_id p = call->power;
-	struct buf *reply = call->reply;
-	buf_printf(reply, "\n%s", help_text);
+	(void)g;
+	buf_puts(reply, help_text);
 	if (p == POWER_NONE)
 		buf_puts(reply, "The game master: COUNTRY Country-A 3000 [FORT] for each country "
 		    "before START;\nEND ends the war between battles (the largest total wins).\n");
 	buf_puts(reply, "Press (PRESS TO Country-B ... ENDPRESS) binds nobody.\n");
-	return CMD_DONE;
 }
 
 /* The judge's commands for a board of units: not in this game. */
@@ -753,7 +754,6 @@ static const struct command_handler wg_commands[] = {
 	{ CMD_START, SYSTEM_GM, wg_start },
 	{ CMD_END, SYSTEM_GM, wg_end },
 	{ CMD_LIST, BOTH, wg_list },
-	{ CMD_HELP, BOTH, wg_help },
 	{ CMD_ORDERS, BOTH, wg_no_board },
 	{ CMD_HISTORY, BOTH, wg_no_board },
 	{ CMD_SUMMARY, BOTH, wg_no_board },
@@ -884,12 +884,26 @@ wg_turn(struct turn *t)
 	(void)t;	/* never adjudicated: the war has its own steps (tick, line) */
 }
 
-const struct rule_system worldgame_system = {
-	.name = "worldgame",
+static const struct system_words wg_words = {
 	.kind = "World Game war",
 	.example_side = "Country-A",
 	.setup_hint = "Name each country with COUNTRY <name> <points> [FORT], add delegations with\n"
 	    "  DELEGATION <country> <addresses>, then START (alliances are signed before).",
+};
+
+static const struct system_boardless wg_boardless = {
+	.line = wg_line,
+	.alive = wg_alive,
+	.stage = wg_stage,
+	.tick = wg_tick,
+	.status = wg_status,
+	.public_text = wg_public_text,
+};
+
+const struct rule_system worldgame_system = {
+	.name = "worldgame",
+	.serves = SYS_BOARDLESS | SYS_OWN_CLOCK | SYS_OWN_STATUS | SYS_RECORD_PAGE,
+	.words = &wg_words,
 	.turn = wg_turn,
 	.ended = wg_ended,
 	.commands = wg_commands,
@@ -898,10 +912,6 @@ const struct rule_system worldgame_system = {
 	.state_new = wg_new,
 	.state_free = wg_free,
 	.loaded = wg_loaded,
-	.line = wg_line,
-	.tick = wg_tick,
-	.alive = wg_alive,
-	.status = wg_status,
-	.public_text = wg_public_text,
-	.stage = wg_stage,
+	.help = wg_help,
+	.boardless = &wg_boardless,
 };

@@ -13,6 +13,7 @@
 #include "../../judge/game.h"
 #include "../../judge/system.h"
 #include "../../judge/systems/muna_file.h"
+#include "../../judge/systems/muna_state.h"
 #include "../../judge/systems/systems.h"
 #include "../../lib/str.h"
 #include "../../parser/orders.h"
@@ -114,18 +115,20 @@ static void
 delegations(struct game *g)
 {
 	struct delegation *e = game_del(g, pw("England")), *f = game_del(g, pw("France"));
+	struct muna_goals *eg = &muna_state(g)->goals[pw("England")];
+	struct muna_goals *fg = &muna_state(g)->goals[pw("France")];
 
 	member(g, pw("England"), "alice@a.example", "Europe/London");
 	member(g, pw("England"), "bob@b.example", "");
 	str_copy(e->secret, "hash-of-england", sizeof e->secret);
 	e->wait = e->reminded = true;
 	e->vote = VOTE_DRAW;
-	str_copy(e->bonus, "F1905M", sizeof e->bonus);
-	str_copy(e->goal[0], "Hold the Channel", AWARD_REASON_MAX);
-	str_copy(e->goal[1], "Keep Norway", AWARD_REASON_MAX);
-	str_copy(e->goal[2], "Open a conference", AWARD_REASON_MAX);
-	e->goal_points = 2;
-	e->goal_approved = true;
+	str_copy(muna_state(g)->bonus[pw("England")], "F1905M", sizeof muna_state(g)->bonus[0]);
+	str_copy(eg->goal[0], "Hold the Channel", AWARD_REASON_MAX);
+	str_copy(eg->goal[1], "Keep Norway", AWARD_REASON_MAX);
+	str_copy(eg->goal[2], "Open a conference", AWARD_REASON_MAX);
+	eg->goal_points = 2;
+	eg->goal_approved = true;
 	order(g, pw("England"), "F lon - nth");
 	order(g, pw("England"), "A lvp - yor");
 	member(g, pw("France"), "carol@c.example", "");
@@ -133,8 +136,8 @@ delegations(struct game *g)
 	f->resigned = true;
 	f->vote = VOTE_CONCEDE;
 	f->concede_to = pw("England");
-	str_copy(f->goal[2], "Take Belgium", AWARD_REASON_MAX);
-	f->goal_points = 1;
+	str_copy(fg->goal[2], "Take Belgium", AWARD_REASON_MAX);
+	fg->goal_points = 1;
 	order(g, pw("France"), "A par H");
 }
 
@@ -142,24 +145,24 @@ delegations(struct game *g)
 static void
 muna(struct game *g)
 {
-	struct insurgent *u = &g->season.u[0];
-	struct order_prefs *r = &g->season.revival[pw("Russia")];
+	struct insurgent *u = &muna_state(g)->season.u[0];
+	struct order_prefs *r = &muna_state(g)->season.revival[pw("Russia")];
 
 	game_award(g, pw("England"), 2, false, "Convened the conference");
 	game_award(g, pw("Russia"), -1, true, "An insurrection failed");
 	game_del(g, pw("England"))->points = 3;
 	game_del(g, pw("France"))->points = -2;
-	g->conf.where = pr("mun");
-	g->conf.year = 1902;
-	g->conf.season = SEASON_FALL;
-	g->conf.powers = 1u << pw("England") | 1u << pw("France") | 1u << pw("Germany");
-	str_copy(g->conf.name, "The Congress of Munich", sizeof g->conf.name);
+	muna_state(g)->conf.where = pr("mun");
+	muna_state(g)->conf.year = 1902;
+	muna_state(g)->conf.season = SEASON_FALL;
+	muna_state(g)->conf.powers = 1u << pw("England") | 1u << pw("France") | 1u << pw("Germany");
+	str_copy(muna_state(g)->conf.name, "The Congress of Munich", sizeof muna_state(g)->conf.name);
 	u->unit.power = pw("England");
 	u->unit.type = UNIT_FLEET;
 	u->unit.loc = map_find_location(g->map, "edi");
 	u->target = pw("Russia");
 	u->dislodged = true;
-	g->season.n = 1;
+	muna_state(g)->season.n = 1;
 	r->prov[0] = pr("mos");
 	r->prov[1] = pr("war");
 	r->prov[2] = pr("sev");
@@ -297,11 +300,11 @@ check_read_back(const struct game *g)
 	assert_int_equal(f->concede_to, pw("England"));
 	assert_int_equal(e->points, 3);
 	assert_int_equal(f->points, -2);
-	assert_string_equal(e->bonus, "F1905M");
-	assert_string_equal(e->goal[1], "Keep Norway");
-	assert_int_equal(e->goal_points, 2);
-	assert_true(e->goal_approved);
-	assert_false(f->goal_approved);
+	assert_string_equal(muna_state(g)->bonus[pw("England")], "F1905M");
+	assert_string_equal(muna_state(g)->goals[pw("England")].goal[1], "Keep Norway");
+	assert_int_equal(muna_state(g)->goals[pw("England")].goal_points, 2);
+	assert_true(muna_state(g)->goals[pw("England")].goal_approved);
+	assert_false(muna_state(g)->goals[pw("France")].goal_approved);
 	assert_int_equal(e->norders, 2);
 	assert_int_equal(e->orders[0].kind, ORDER_MOVE);
 	assert_int_equal(g->board.ndislodged, 1);
@@ -314,14 +317,14 @@ check_read_back(const struct game *g)
 	assert_true(g->awards[1].rules);
 	assert_int_equal(g->awards[1].points, -1);
 	assert_string_equal(g->awards[0].reason, "Convened the conference");
-	assert_int_equal(g->conf.where, pr("mun"));
-	assert_int_equal(g->conf.powers, 1u << pw("England") | 1u << pw("France") |
+	assert_int_equal(muna_state(g)->conf.where, pr("mun"));
+	assert_int_equal(muna_state(g)->conf.powers, 1u << pw("England") | 1u << pw("France") |
 	    1u << pw("Germany"));
-	assert_string_equal(g->conf.name, "The Congress of Munich");
-	assert_int_equal(g->season.n, 1);
-	assert_true(g->season.u[0].dislodged);
-	assert_int_equal(g->season.revival[pw("Russia")].n, 3);
-	assert_int_equal(g->season.revival[pw("Russia")].prov[2], pr("sev"));
+	assert_string_equal(muna_state(g)->conf.name, "The Congress of Munich");
+	assert_int_equal(muna_state(g)->season.n, 1);
+	assert_true(muna_state(g)->season.u[0].dislodged);
+	assert_int_equal(muna_state(g)->season.revival[pw("Russia")].n, 3);
+	assert_int_equal(muna_state(g)->season.revival[pw("Russia")].prov[2], pr("sev"));
 }
 
 /* Written, read back, written again: the same text, every key in it. */
@@ -414,7 +417,7 @@ test_old_file(void **state)
 	assert_int_equal(g->set.nmr, NMR_CD);
 	assert_int_equal(g->set.grace, 24 * 3600);
 	assert_int_equal(g->set.deadline_minute, -1);
-	assert_int_equal(g->conf.where, PROV_NONE);
+	assert_int_equal(muna_state(g)->conf.where, PROV_NONE);
 	assert_int_equal(g->del[pw("France")].concede_to, POWER_NONE);
 	assert_int_equal(g->board.nunits, 1);
 	buf_free(&err);

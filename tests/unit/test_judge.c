@@ -18,6 +18,8 @@
 #include <string.h>
 
 #include "../../judge/judge.h"
+#include "../../judge/system_words.h"
+#include "../../judge/systems/muna_state.h"
 #include "../../judge/systems/standard.h"
 #include "../../judge/systems/systems.h"
 #include "../../lib/str.h"
@@ -1663,8 +1665,8 @@ test_muna_goals(void **state)
 	for (i = 0; i < sizeof own / sizeof own[0]; i++) {
 		snprintf(body, sizeof body, "GAME mu8 Poland poland-pw\n%s\n", own[i].line);
 		mail(t, "pl@school.example", "goal", body, T0 + 60);
-		assert_string_equal(g->del[pol].goal[GAME_GOALS - 1], own[i].goal);
-		assert_int_equal(g->del[pol].goal_points, own[i].points);
+		assert_string_equal(muna_state(g)->goals[pol].goal[GAME_GOALS - 1], own[i].goal);
+		assert_int_equal(muna_state(g)->goals[pol].goal_points, own[i].points);
 		assert_line(reply(t, "pl@school.example", "Re: goal", NULL, 0), own[i].reply);
 	}
 	mail(t, "pl@school.example", "help", "GAME mu8 Poland poland-pw\nHELP\n", T0 + 180);
@@ -1673,13 +1675,34 @@ test_muna_goals(void **state)
 	mail(t, "officers@school.example", "goals", "GAME mu8 GM officers-pw\n"
 	    "GOAL Poland NUMBER 2 Be recognised by the League\nGOAL Poland 1 Keep the corridor\n",
 	    T0 + 240);
-	assert_string_equal(g->del[pol].goal[1], "Be recognised by the League");
-	assert_string_equal(g->del[pol].goal[0], "Keep the corridor");
+	assert_string_equal(muna_state(g)->goals[pol].goal[1], "Be recognised by the League");
+	assert_string_equal(muna_state(g)->goals[pol].goal[0], "Keep the corridor");
 	o = sent(t, "officers@school.example", "Re: goals");
 	assert_line(o->text, "  Poland's goal number 2 is set (award points for it with AWARD Poland "
 	    "<points> GOAL 2); Poland alone is told");
 	assert_line(o->text, "  Poland's goal number 1 is set (award points for it with AWARD Poland "
 	    "<points> GOAL 1); Poland alone is told");
+	/* AWARD ... GOAL n names the goal; goal 3, not yet approved, is refused. */
+	mail(t, "officers@school.example", "award", "GAME mu8 GM officers-pw\n"
+	    "AWARD Poland 2 GOAL 1\nAWARD Poland 1 GOAL 3\n", T0 + 300);
+	assert_string_equal(g->awards[g->nawards - 1].reason, "political goal 1: Keep the corridor");
+	assert_int_equal(g->del[pol].points, 2);
+	assert_line(sent(t, "officers@school.example", "Re: award")->text, "  REFUSED: the "
+	    "officers have not approved the goal Poland proposed (GOAL APPROVE Poland)");
+}
+
+/* A game without political goals refuses an AWARD naming one, as a game
+ * with them refuses a goal not set. */
+static void
+test_award_goal_without_goals(void **state)
+{
+	struct tj *t = *state;
+
+	mail(t, GM_ADDR, "award", "GAME g1 GM " GM_PW "\nAWARD England 2 GOAL 1\n", T0 + HOUR);
+	assert_line(reply(t, GM_ADDR, "Re: award", NULL, 0),
+	    "  REFUSED: England has no goal 1 (GOAL lists the goals)");
+	assert_int_equal(t->g->del[power("England")].points, 0);
+	assert_int_equal(t->g->nawards, 0);
 }
 
 /* A winner of the war that cannot repay its lenders in full: each lender
@@ -2300,19 +2323,32 @@ hook_status(struct judge *j, const struct game *g, power_id p, const char *zone,
 }
 
 static void
+hook_stage(const struct game *g, char *out, size_t size)
+{
+	phase_format(&g->board, out, size);
+}
+
+static void
 test_system_reads_lines(void **state)
 {
+	static const struct system_words words = { .kind = "hooks game", .example_side = "England" };
+	static const struct system_boardless boardless = {
+		.line = hook_line,
+		.alive = hook_alive,
+		.stage = hook_stage,
+		.tick = hook_tick,
+		.status = hook_status,
+	};
 	static struct rule_system hooks;
 	struct tj *t = *state;
 	const struct board before = t->g->board;
 
 	hooks = standard_system;
 	hooks.name = "hooks";
-	hooks.kind = "hooks game";
-	hooks.line = hook_line;
-	hooks.tick = hook_tick;
-	hooks.alive = hook_alive;
-	hooks.status = hook_status;
+	hooks.serves = SYS_BOARDLESS | SYS_OWN_CLOCK | SYS_OWN_STATUS;
+	hooks.words = &words;
+	hooks.help = NULL;
+	hooks.boardless = &boardless;
 	game_set_system(t->g, &hooks);
 	mail(t, "alice@england.example", "war", "GAME g1 England england-pw\nhello\nattack\n"
 	    "F Lon - Nth\n", T0 + HOUR);
@@ -2682,6 +2718,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_war_repayment_short, setup_empty, teardown),
 		cmocka_unit_test_setup_teardown(test_system_welcomes, setup_empty, teardown),
 		cmocka_unit_test_setup_teardown(test_muna_goals, setup_empty, teardown),
+		cmocka_unit_test_setup_teardown(test_award_goal_without_goals, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refused_newgame_gives_no_authority, setup_empty,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_spring_1901, setup, teardown),

@@ -12,6 +12,7 @@
 #include "../../lib/str.h"
 #include "../../judge/engine/adjudicate.h"
 #include "../../judge/game.h"
+#include "../../judge/systems/muna_state.h"
 #include "../../judge/systems/systems.h"
 #include "../../judge/engine/muna_rules.h"
 #include "../../parser/orders.h"
@@ -543,7 +544,7 @@ test_game_file(void **state)
 	game_set_system(g, systems_for_map(m));
 	assert_true(g->rules.insurrection);
 	assert_true(game_victory_points(g));
-	assert_int_equal(g->conf.where, PROV_NONE);
+	assert_int_equal(muna_state(g)->conf.where, PROV_NONE);
 	board_from(&g->board, russia_gone);
 	o = order_for(&g->board, "Russia: Revive: Sevastopol, Moscow, Warsaw", &prefs);
 	assert_int_equal(game_set_revival(g, pw("Russia"), &o, &prefs), 0);
@@ -554,23 +555,23 @@ test_game_file(void **state)
 	game_award(g, pw("Italy"), 3, false, "Took Abyssinia (political goal 1)");
 	game_award(g, pw("England"), 1, true, "sent two units or more to the insurrection in Russia");
 	assert_int_equal(g->del[pw("Italy")].points, 3);
-	str_copy(g->del[pw("Germany")].bonus, "F1901M", sizeof g->del[0].bonus);
-	g->season.n = 1;
-	g->season.u[0].unit = g->board.units[board_unit_in(&g->board, m, pr("bar"))];
-	g->season.u[0].target = pw("Russia");
-	g->season.u[0].dislodged = true;
-	g->season.revival[pw("Russia")] = prefs;
-	g->conf.where = pr("tyr");
-	g->conf.year = 1902;
-	g->conf.season = SEASON_SPRING;
-	g->conf.powers = (1u << pw("Italy")) | (1u << pw("Austria")) | (1u << pw("England"));
-	str_copy(g->conf.name, "the Alpine conference", sizeof g->conf.name);
+	str_copy(muna_state(g)->bonus[pw("Germany")], "F1901M", sizeof muna_state(g)->bonus[0]);
+	muna_state(g)->season.n = 1;
+	muna_state(g)->season.u[0].unit = g->board.units[board_unit_in(&g->board, m, pr("bar"))];
+	muna_state(g)->season.u[0].target = pw("Russia");
+	muna_state(g)->season.u[0].dislodged = true;
+	muna_state(g)->season.revival[pw("Russia")] = prefs;
+	muna_state(g)->conf.where = pr("tyr");
+	muna_state(g)->conf.year = 1902;
+	muna_state(g)->conf.season = SEASON_SPRING;
+	muna_state(g)->conf.powers = (1u << pw("Italy")) | (1u << pw("Austria")) | (1u << pw("England"));
+	str_copy(muna_state(g)->conf.name, "the Alpine conference", sizeof muna_state(g)->conf.name);
 	g->speech_until = 1700043200;
 	assert_int_equal(game_settings_set(&g->set, "first-movement", "36h", NULL, &err), 0);
-	str_copy(g->del[pw("Italy")].goal[0], "Take Abyssinia", AWARD_REASON_MAX);
-	str_copy(g->del[pw("Italy")].goal[2], "Keep the Brenner closed", AWARD_REASON_MAX);
-	g->del[pw("Italy")].goal_points = 2;
-	g->del[pw("Italy")].goal_approved = true;
+	str_copy(muna_state(g)->goals[pw("Italy")].goal[0], "Take Abyssinia", AWARD_REASON_MAX);
+	str_copy(muna_state(g)->goals[pw("Italy")].goal[2], "Keep the Brenner closed", AWARD_REASON_MAX);
+	muna_state(g)->goals[pw("Italy")].goal_points = 2;
+	muna_state(g)->goals[pw("Italy")].goal_approved = true;
 
 	buf_init(&a, 1 << 20);
 	buf_init(&b, 1 << 20);
@@ -584,27 +585,29 @@ test_game_file(void **state)
 	game_write(h, &b);
 	assert_string_equal(buf_str(&a), buf_str(&b));
 	assert_int_equal(h->del[pw("Russia")].revival.n, 3);
-	assert_int_equal(h->season.revival[pw("Russia")].prov[0], pr("mos"));
+	assert_int_equal(muna_state(h)->season.revival[pw("Russia")].prov[0], pr("mos"));
 	assert_non_null(strstr(buf_str(&a), "goal Italy 1 Take Abyssinia\n"));
 	assert_non_null(strstr(buf_str(&a), "goal Italy 3 2 approved Keep the Brenner closed\n"));
-	assert_string_equal(h->del[pw("Italy")].goal[2], "Keep the Brenner closed");
-	assert_int_equal(h->del[pw("Italy")].goal_points, 2);
-	assert_true(h->del[pw("Italy")].goal_approved);
+	assert_string_equal(muna_state(h)->goals[pw("Italy")].goal[2], "Keep the Brenner closed");
+	assert_int_equal(muna_state(h)->goals[pw("Italy")].goal_points, 2);
+	assert_true(muna_state(h)->goals[pw("Italy")].goal_approved);
 	assert_int_equal(h->set.first_movement, 36 * 3600);
 
 	/* A rollback to Spring 1902 takes back what the rules gave since,
 	 * not what the officers gave. */
 	h->board.year = 1902;
 	h->board.season = SEASON_SPRING;
+	system_history_read(h, NULL, 0);
 	game_forget_since(h, &h->board);
 	assert_int_equal(h->del[pw("England")].points, 0);
 	assert_int_equal(h->del[pw("Italy")].points, 3);
 	assert_int_equal(h->nawards, 1);
-	assert_string_equal(h->del[pw("Germany")].bonus, "F1901M");
+	assert_string_equal(muna_state(h)->bonus[pw("Germany")], "F1901M");
 	h->board.year = 1901;
 	h->board.season = SEASON_FALL;
+	system_history_read(h, NULL, 0);
 	game_forget_since(h, &h->board);
-	assert_string_equal(h->del[pw("Germany")].bonus, "");
+	assert_string_equal(muna_state(h)->bonus[pw("Germany")], "");
 	buf_free(&a);
 	buf_free(&b);
 	buf_free(&err);

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include "../../judge/judge.h"
 #include "../../judge/shell/store.h"
+#include "../../judge/systems/muna_state.h"
 #include "../../lib/buf.h"
 #include "../../lib/fsio.h"
 
@@ -282,26 +283,26 @@ test_rollback_restores_conference(void **state)
 	buf_init(&why, 1 << 16);
 	assert_int_equal(judge_process(&j, g, T0 + 60, false, &out), 0);	/* S1901M: none */
 	save(&s, &j);
-	g->conf.where = map_find_province(m, "tyr");
-	g->conf.year = 1901;
-	g->conf.season = SEASON_FALL;
-	g->conf.powers = (1u << map_find_power(m, "Austria")) | (1u << map_find_power(m, "Italy")) |
+	muna_state(g)->conf.where = map_find_province(m, "tyr");
+	muna_state(g)->conf.year = 1901;
+	muna_state(g)->conf.season = SEASON_FALL;
+	muna_state(g)->conf.powers = (1u << map_find_power(m, "Austria")) | (1u << map_find_power(m, "Italy")) |
 	    (1u << map_find_power(m, "England"));
-	strcpy(g->conf.name, "the Alpine conference");
+	strcpy(muna_state(g)->conf.name, "the Alpine conference");
 	assert_int_equal(judge_process(&j, g, T0 + 120, false, &out), 0);	/* F1901M */
 	save(&s, &j);
-	g->conf.where = PROV_NONE;
+	muna_state(g)->conf.where = PROV_NONE;
 	assert_int_equal(judge_rollback(&j, g, "F1901M", T0 + 1000, &why), 0);
 	save(&s, &j);
-	assert_int_equal(g->conf.where, map_find_province(m, "tyr"));
-	assert_int_equal(g->conf.year, 1901);
-	assert_int_equal(g->conf.season, SEASON_FALL);
-	assert_int_equal(g->conf.powers, (1u << map_find_power(m, "Austria")) |
+	assert_int_equal(muna_state(g)->conf.where, map_find_province(m, "tyr"));
+	assert_int_equal(muna_state(g)->conf.year, 1901);
+	assert_int_equal(muna_state(g)->conf.season, SEASON_FALL);
+	assert_int_equal(muna_state(g)->conf.powers, (1u << map_find_power(m, "Austria")) |
 	    (1u << map_find_power(m, "Italy")) | (1u << map_find_power(m, "England")));
-	assert_string_equal(g->conf.name, "the Alpine conference");
+	assert_string_equal(muna_state(g)->conf.name, "the Alpine conference");
 	/* Back to Spring 1901, when there was none. */
 	assert_int_equal(judge_rollback(&j, g, "S1901M", T0 + 1100, &why), 0);
-	assert_int_equal(g->conf.where, PROV_NONE);
+	assert_int_equal(muna_state(g)->conf.where, PROV_NONE);
 	judge_free(&j);
 	store_close(&s);
 	buf_free(&out);

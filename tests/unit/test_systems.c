@@ -88,6 +88,52 @@ test_commands(void **state)
 	assert_non_null(muna->waits);
 }
 
+/* What each system serves, and every system fills what it promises: the
+ * core, and the part for games without a board when it serves one. HELP
+ * is the judge's command for all of them (no system's own). */
+static void
+test_capabilities(void **state)
+{
+	static const char *const names[] = { "standard", "muna", "realpolitik", "worldgame" };
+	const struct rule_system *war = systems_find("worldgame");
+	struct rule_system odd;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+		const struct rule_system *s = systems_find(names[i]);
+		assert_non_null(s);
+		assert_true(system_complete(s));
+		assert_null(system_command(s, CMD_HELP, SYSTEM_PLAYER | SYSTEM_GM));
+	}
+	assert_false(system_serves(systems_find("standard"), SYS_BOARDLESS));
+	assert_false(system_serves(systems_find("muna"), SYS_OWN_GAME));
+	assert_true(system_serves(systems_find("muna"), SYS_POLITICS));
+	assert_false(system_serves(systems_find("standard"), SYS_POLITICS));
+	assert_true(system_serves(systems_find("realpolitik"), SYS_OWN_GAME));
+	assert_false(system_serves(systems_find("realpolitik"), SYS_BOARDLESS));
+	assert_true(system_serves(war, SYS_BOARDLESS | SYS_OWN_CLOCK | SYS_OWN_STATUS |
+	    SYS_RECORD_PAGE));
+	assert_false(system_serves(NULL, SYS_BOARDLESS));
+	/* A clock of its own without the part that keeps it; a board game
+	 * with that part; a boardless game without its clock. */
+	odd = *systems_find("standard");
+	odd.serves = SYS_OWN_CLOCK;
+	assert_false(system_complete(&odd));
+	odd = *systems_find("standard");
+	odd.boardless = war->boardless;
+	assert_false(system_complete(&odd));
+	odd = *war;
+	odd.serves &= ~SYS_OWN_CLOCK;
+	assert_false(system_complete(&odd));
+	odd = *systems_find("realpolitik");
+	odd.words = NULL;
+	assert_false(system_complete(&odd));
+	odd = *systems_find("muna");
+	odd.serves = 0;
+	assert_false(system_complete(&odd));
+}
+
 /* Has the judge's table t (n lines) a handler of cmd for who? */
 static bool
 in_table(const struct command_handler *t, int n, enum command cmd, unsigned who)
@@ -187,6 +233,7 @@ main(void)
 		cmocka_unit_test(test_commands),
 		cmocka_unit_test(test_commands_bound),
 		cmocka_unit_test(test_boardless_variant),
+		cmocka_unit_test(test_capabilities),
 		cmocka_unit_test(test_unknown_system_refused),
 	};
 
