@@ -679,7 +679,7 @@ points_announce(struct command_call *c, power_id p, long pts, const char *reason
 	    g->map->powers[p].name, reason, g->map->powers[p].name, g->del[p].points,
 	    g->del[p].points == 1 ? "" : "s");
 	judge_standings(g, &g->board, "Victory points now:", &text);
-	judge_announce(c->j, g, subject, buf_str(&text));
+	judge_announce(c->j, g, subject, buf_text(&text));
 	buf_free(&text);
 }
 

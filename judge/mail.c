@@ -597,7 +597,7 @@ mail_close(struct mail *ml)
 	if (ml->host)
 		ml->j->fx.host_reply = buf_take(&ml->reply);
 	else
-		reply_send(ml->j, ml->m, &ml->id, buf_str(&ml->reply));
+		reply_send(ml->j, ml->m, &ml->id, buf_text(&ml->reply));
 	buf_free(&ml->reply);
 }
 

@@ -55,6 +55,12 @@ outbound_send(struct judge *j, const struct game *g, const char *const *to, int 
 		++j->nmsg;
 		return;
 	}
+	if (subject == NULL || text == NULL) {
+		++j->nmsg;	/* the Message-IDs after it stay as they were */
+		outbound_log(j, g, "a message to %s not sent: its text passed the %u KB a message "
+		    "may have", kto[0], OUTBOUND_TEXT_MAX >> 10);
+		return;
+	}
 	GROW(j->fx.out, j->fx.nout, j->fx.capout);
 	o = &j->fx.out[j->fx.nout++];
 	memset(o, 0, sizeof *o);
@@ -159,6 +165,11 @@ outbound_press_copy(struct judge *j, const struct game *g, const char *text)
 {
 	struct judge_note *nt;
 
+	if (text == NULL) {
+		outbound_log(j, g, "press not kept in the archive: its text passed the %u KB a "
+		    "message may have", OUTBOUND_TEXT_MAX >> 10);
+		return;
+	}
 	GROW(j->fx.press, j->fx.npress, j->fx.cappress);
 	nt = &j->fx.press[j->fx.npress++];
 	str_copy(nt->game, g->name, sizeof nt->game);
@@ -172,6 +183,11 @@ judge_announce(struct judge *j, struct game *g, const char *subject, const char 
 	struct buf body;
 	int p, i;
 
+	if (text == NULL) {
+		outbound_send(j, g, (const char *[]){ "the game" }, 1, NULL, 0, subject, NULL, NULL,
+		    NULL, OUT_GENERATED);
+		return;
+	}
 	buf_init(&body, OUTBOUND_TEXT_MAX);
 	for (p = 0; p < g->map->npowers; p++) {
 		if (!game_first_held(g, (power_id)p))
@@ -184,7 +200,7 @@ judge_announce(struct judge *j, struct game *g, const char *subject, const char 
 				status_deadline_line(j, g, g->del[p].members[i].zone, j->now, &body);
 			}
 			to[0] = g->del[p].members[i].addr;
-			outbound_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL,
+			outbound_send(j, g, to, 1, NULL, 0, subject, buf_text(&body), NULL, NULL,
 			    OUT_GENERATED);
 		}
 	}
@@ -197,12 +213,12 @@ judge_announce(struct judge *j, struct game *g, const char *subject, const char 
 	}
 	for (i = 0; i < g->nobservers; i++) {
 		to[0] = g->observers[i];
-		outbound_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL,
+		outbound_send(j, g, to, 1, NULL, 0, subject, buf_text(&body), NULL, NULL,
 		    OUT_GENERATED);
 	}
 	for (i = 0; i < g->ngms; i++) {
 		to[0] = g->gms[i];
-		outbound_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL,
+		outbound_send(j, g, to, 1, NULL, 0, subject, buf_text(&body), NULL, NULL,
 		    OUT_GENERATED);
 	}
 	buf_free(&body);

@@ -88,7 +88,7 @@ tell_gm(struct judge *j, const struct game *g, const char *pw)
 		judge_address_warning(j->conf, "", &text);
 	}
 	snprintf(subject, sizeof subject, "[%s] you are its game master", g->name);
-	outbound_send(j, g, to, 1, NULL, 0, subject, buf_str(&text), NULL, NULL, OUT_GENERATED);
+	outbound_send(j, g, to, 1, NULL, 0, subject, buf_text(&text), NULL, NULL, OUT_GENERATED);
 	buf_free(&text);
 }
 
@@ -270,7 +270,7 @@ tell_removed(struct judge *j, const struct game *g, power_id p, char old[][ADDR_
 	    "it, and its old password no longer works.\n", g->name, g->map->powers[p].name);
 	snprintf(subject, sizeof subject, "[%s] you no longer play %s", g->name,
 	    g->map->powers[p].name);
-	outbound_send(j, g, to, n, NULL, 0, subject, buf_str(&text), NULL, NULL, OUT_GENERATED);
+	outbound_send(j, g, to, n, NULL, 0, subject, buf_text(&text), NULL, NULL, OUT_GENERATED);
 	buf_free(&text);
 }
 
@@ -311,7 +311,7 @@ tell_delegation(struct judge *j, const struct game *g, const power_id *ps, int n
 	snprintf(subject, sizeof subject, "[%s] you play %s", g->name, names);
 	for (i = 0; i < d->nmembers; i++)
 		to[i] = d->members[i].addr;
-	outbound_send(j, g, to, d->nmembers, NULL, 0, subject, buf_str(&text), NULL, NULL,
+	outbound_send(j, g, to, d->nmembers, NULL, 0, subject, buf_text(&text), NULL, NULL,
 	    OUT_GENERATED);
 	buf_free(&text);
 }
@@ -374,7 +374,7 @@ setup_tell_observer(struct judge *j, const struct game *g, const char *addr)
 	    "You receive its results, its announcements and the press sent to everyone;\n"
 	    "you give no orders. To be taken off, ask the game master.\n", j->conf->address);
 	snprintf(subject, sizeof subject, "[%s] you observe the game", g->name);
-	outbound_send(j, g, to, 1, NULL, 0, subject, buf_str(&text), NULL, NULL, OUT_GENERATED);
+	outbound_send(j, g, to, 1, NULL, 0, subject, buf_text(&text), NULL, NULL, OUT_GENERATED);
 	buf_free(&text);
 }
 
@@ -421,7 +421,7 @@ judge_start(struct judge *j, struct game *g, time_t now, struct buf *why)
 		status_speech_line(j, g, "", now, &text);
 	}
 	snprintf(subject, sizeof subject, "[%s] the game has started", g->name);
-	judge_announce(j, g, subject, buf_str(&text));
+	judge_announce(j, g, subject, buf_text(&text));
 	if (judge_address_placeholder(j->conf)) {
 		/* The players were told to write to it: the GMs must know. */
 		buf_reset(&text);
@@ -432,7 +432,7 @@ judge_start(struct judge *j, struct game *g, time_t now, struct buf *why)
 		    g->name);
 		for (p = 0; p < g->ngms; p++) {
 			const char *to[1] = { g->gms[p] };
-			outbound_send(j, g, to, 1, NULL, 0, subject, buf_str(&text), NULL, NULL, OUT_GENERATED);
+			outbound_send(j, g, to, 1, NULL, 0, subject, buf_text(&text), NULL, NULL, OUT_GENERATED);
 		}
 	}
 	buf_free(&text);

@@ -121,7 +121,7 @@ turn_end_game(struct judge *j, struct game *g, const char *result)
 	status_position(g, &text);
 	judge_standings(g, &g->board, "Final standings (victory points):", &text);
 	snprintf(subject, sizeof subject, "[%s] game over", g->name);
-	judge_announce(j, g, subject, buf_str(&text));
+	judge_announce(j, g, subject, buf_text(&text));
 	buf_free(&text);
 }
 
@@ -203,18 +203,18 @@ send_reports(struct judge *j, struct game *g, const char *common)
 		for (i = 0; i < g->del[p].nmembers; i++) {
 			const char *to[1] = { g->del[p].members[i].addr };
 			member_report(j, g, (power_id)p, g->del[p].members[i].zone, common, &url, &body);
-			outbound_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL,
+			outbound_send(j, g, to, 1, NULL, 0, subject, buf_text(&body), NULL, NULL,
 			    OUT_GENERATED);
 		}
 	}
 	public_report(j, g, common, &url, &body);
 	for (i = 0; i < g->nobservers; i++) {
 		const char *to[1] = { g->observers[i] };
-		outbound_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL, OUT_GENERATED);
+		outbound_send(j, g, to, 1, NULL, 0, subject, buf_text(&body), NULL, NULL, OUT_GENERATED);
 	}
 	for (i = 0; i < g->ngms; i++) {
 		const char *to[1] = { g->gms[i] };
-		outbound_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL, OUT_GENERATED);
+		outbound_send(j, g, to, 1, NULL, 0, subject, buf_text(&body), NULL, NULL, OUT_GENERATED);
 	}
 	buf_free(&body);
 	buf_free(&url);
@@ -423,7 +423,7 @@ remind(struct judge *j, struct game *g, time_t now)
 			status_held(g, (power_id)p, &body);
 			buf_putc(&body, '\n');
 			status_deadline_line(j, g, d->members[i].zone, now, &body);
-			outbound_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL, OUT_GENERATED);
+			outbound_send(j, g, to, 1, NULL, 0, subject, buf_text(&body), NULL, NULL, OUT_GENERATED);
 		}
 	}
 	buf_free(&body);
@@ -506,7 +506,7 @@ tell_deadline_passed(struct judge *j, struct game *g)
 				    "them. Then the phase is decided without them:\n%s.\n\n", until,
 				    missing_orders_fate(g));
 			status_held(g, (power_id)p, &body);
-			outbound_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL, OUT_GENERATED);
+			outbound_send(j, g, to, 1, NULL, 0, subject, buf_text(&body), NULL, NULL, OUT_GENERATED);
 		}
 	}
 	buf_reset(&body);
@@ -525,7 +525,7 @@ tell_deadline_passed(struct judge *j, struct game *g)
 	}
 	for (i = 0; i < g->ngms; i++) {
 		const char *to[1] = { g->gms[i] };
-		outbound_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL, OUT_GENERATED);
+		outbound_send(j, g, to, 1, NULL, 0, subject, buf_text(&body), NULL, NULL, OUT_GENERATED);
 	}
 	buf_free(&body);
 	buf_free(&late);

@@ -536,7 +536,11 @@ meta_write(struct outbox *ob, const char *id, const struct meta *m, struct buf *
 	buf_append(&rec, t.data, t.len);
 	buf_printf(&rec, "sum %08x\n\n", (unsigned)(str_hash_bytes(rec.data, rec.len) & 0xffffffffu));
 	/* One write per record: a killed process leaves whole records. */
-	if (fs_write_all(ob->jfd, rec.data, rec.len) < 0) {
+	if (buf_failed(&rec)) {
+		buf_printf(err, "%s: the state of %s not written: longer than a record may be\n",
+		    ob->jfiles[ob->jfile], id);
+		r = -1;
+	} else if (fs_write_all(ob->jfd, rec.data, rec.len) < 0) {
 		ob->broken = true;
 		buf_printf(err, "%s: cannot write: %s\n", ob->jfiles[ob->jfile], strerror(errno));
 		r = -1;

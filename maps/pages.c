@@ -500,6 +500,10 @@ write_file(const char *dir, const struct page_game *pg, const char *file, const 
 		buf_printf(err, "%s/%s: path too long\n", dir, pg->name);
 		return -1;
 	}
+	if (buf_failed(data)) {
+		buf_printf(err, "%s: too large\n", path);
+		return -1;
+	}
 	/* Not synced: the pages are made again from the history records. */
 	if (fs_replace(path, buf_str(data), data->len) < 0) {
 		buf_printf(err, "%s: %s\n", path, strerror(errno));

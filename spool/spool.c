@@ -1002,7 +1002,9 @@ write_summary(struct spool *s)
 		buf_putc(&b, '\n');
 	}
 	buf_puts(&b, "end\n");
-	if (fs_replace(s->summary, b.data, b.len) < 0)
+	if (buf_failed(&b))
+		log_debug("%s: not written: longer than %u bytes", s->summary, 1u << 20);
+	else if (fs_replace(s->summary, b.data, b.len) < 0)
 		log_debug("%s: not written: %s", s->summary, strerror(errno));
 	else
 		s->summary_ok = true;

@@ -734,7 +734,9 @@ write_pages_due(struct runner *r)
 	buf_init(&b, 1 << 20);
 	for (k = 0; k < r->npaged; k++)
 		buf_printf(&b, "%s %d\n", r->paged[k].game, r->paged[k].first);
-	if (fs_write_atomic(path, b.data, b.len) < 0)
+	if (buf_failed(&b))
+		log_warn("%s: not written: longer than %u bytes", path, 1u << 20);
+	else if (fs_write_atomic(path, b.data, b.len) < 0)
 		log_warn("%s: %s", path, strerror(errno));
 	buf_free(&b);
 }

@@ -623,12 +623,18 @@ stage_append(struct store *s, const char *path, const char *stamp, const char *g
 }
 
 /* Write path (a temporary file) whole, to be synced at the commit; on
- * failure (a full disk) nothing is left of it. */
+ * failure (a full disk) nothing is left of it. text NULL (buf_text() of a
+ * buffer that refused an append) is not whole: nothing is written. */
 static int
 write_file(struct store *s, const char *path, const char *text, struct buf *err)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0640), saved;
+	int fd, saved;
 
+	if (text == NULL) {
+		buf_printf(err, "%s: not written: its text passed the size it may have\n", path);
+		return -1;
+	}
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0640);
 	if (fd < 0) {
 		buf_printf(err, "%s: %s\n", path, strerror(errno));
 		return -1;
@@ -680,7 +686,7 @@ copy_once(struct store *s, const char *from, const char *to, struct buf *err)
 	if (fs_exists(to))
 		return 0;
 	buf_init(&b, GAME_FILE_MAX);
-	if (fs_read_file(from, &b) < 0 || write_now(s, to, buf_str(&b), err) < 0) {
+	if (fs_read_file(from, &b) < 0 || write_now(s, to, buf_text(&b), err) < 0) {
 		if (err->len == 0)
 			buf_printf(err, "%s: %s\n", from, strerror(errno));
 		rc = -1;
@@ -734,7 +740,7 @@ store_stage(struct store *s, struct judge *j, struct buf *err)
 		buf_reset(&rec);
 		buf_puts(&rec, ph->text);
 		store_seal(&rec);
-		bad |= write_now(s, path, buf_str(&rec), err) < 0;
+		bad |= write_now(s, path, buf_text(&rec), err) < 0;
 	}
 	for (i = 0; i < fx->naudit; i++) {
 		store_game_dir(s, fx->audit[i].game, dir, sizeof dir);
@@ -787,8 +793,13 @@ store_commit(struct store *s, struct judge *j, struct buf *err)
 
 	/* 1. Appends and history records, all synced together. */
 	for (i = 0; i < s->napp; i++) {
-		int fd = open(s->app[i].path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0640);
-		if (fd < 0 || fs_write_all(fd, buf_str(&s->app[i].text), s->app[i].text.len) < 0 ||
+		int fd;
+		if (buf_failed(&s->app[i].text)) {
+			buf_printf(err, "%s: not written: this run's lines passed the size they may have\n",
+			    s->app[i].path);
+			bad = 1;
+		} else if ((fd = open(s->app[i].path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
+		    0640)) < 0 || fs_write_all(fd, buf_str(&s->app[i].text), s->app[i].text.len) < 0 ||
 		    close(fd) < 0) {
 			buf_printf(err, "%s: %s\n", s->app[i].path, strerror(errno));
 			bad = 1;
@@ -830,7 +841,7 @@ store_commit(struct store *s, struct judge *j, struct buf *err)
 		list_add(&tmps, &ntmp, &captmp, path);
 		snprintf(path, sizeof path, "%s/game.txt", dir);
 		list_add(&finals, &nfin, &capfin, path);
-		bad |= write_file(s, tmps[ntmp - 1], buf_str(&b), err) < 0;
+		bad |= write_file(s, tmps[ntmp - 1], buf_text(&b), err) < 0;
 	}
 	if (!bad && j->rates_dirty) {
 		buf_reset(&b);
@@ -839,7 +850,7 @@ store_commit(struct store *s, struct judge *j, struct buf *err)
 		list_add(&tmps, &ntmp, &captmp, path);
 		snprintf(path, sizeof path, "%s/rates.txt", s->dir);
 		list_add(&finals, &nfin, &capfin, path);
-		bad |= write_file(s, tmps[ntmp - 1], buf_str(&b), err) < 0;
+		bad |= write_file(s, tmps[ntmp - 1], buf_text(&b), err) < 0;
 	}
 	buf_free(&b);
 	if (!bad && s->nsync > 0 && fs_fsync_all(s->sync, (size_t)s->nsync) < 0) {

@@ -97,7 +97,7 @@ announce_conference(struct judge *j, struct game *g, const struct conference *c,
 		    "to\nanother power.\n", season_name((enum season)c->season), c->year + 1,
 		    m->provs[c->where].name);
 	snprintf(subject, sizeof subject, "[%s] conference %s", g->name, open ? "opened" : "closed");
-	judge_announce(j, g, subject, buf_str(&text));
+	judge_announce(j, g, subject, buf_text(&text));
 	buf_free(&text);
 }
 

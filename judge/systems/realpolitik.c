@@ -822,7 +822,7 @@ cmd_end(struct judge *j, struct game *g, power_id p, char *args, struct buf *rep
 	report_centres(m, &g->board, NULL, &text);
 	report_units(m, &g->board, &text);
 	snprintf(subject, sizeof subject, "[%s] game over", g->name);
-	judge_announce(j, g, subject, buf_str(&text));
+	judge_announce(j, g, subject, buf_text(&text));
 	buf_free(&text);
 	buf_puts(reply, "  the game is adjourned\n");
 	return 0;

@@ -236,7 +236,7 @@ send_power(struct judge *j, const struct game *g, power_id p, const char *subjec
 		buf_putc(body, '\n');
 		war_public(w, body);
 		deadline_line(j, g, d->members[i].zone, body);
-		judge_send(j, g, to, 1, subject, buf_str(body));
+		judge_send(j, g, to, 1, subject, buf_text(body));
 	}
 }
 
@@ -331,7 +331,7 @@ report(struct judge *j, struct game *g, long long seen, const struct before *b)
 	war_public(w, &body);
 	for (p = 0; p < g->nobservers; p++) {
 		const char *to[1] = { g->observers[p] };
-		judge_send(j, g, to, 1, subject, buf_str(&body));
+		judge_send(j, g, to, 1, subject, buf_text(&body));
 	}
 	buf_reset(&body);
 	buf_printf(&body, "%s\n", buf_str(&head));
@@ -339,7 +339,7 @@ report(struct judge *j, struct game *g, long long seen, const struct before *b)
 	deadline_line(j, g, g->set.zone, &body);
 	for (p = 0; p < g->ngms; p++) {
 		const char *to[1] = { g->gms[p] };
-		judge_send(j, g, to, 1, subject, buf_str(&body));
+		judge_send(j, g, to, 1, subject, buf_text(&body));
 	}
 	buf_free(&news);
 	buf_free(&note);
@@ -533,7 +533,7 @@ tell_gms(struct judge *j, const struct game *g, const char *subject, int who, in
 	war_full(w, &body);
 	for (i = 0; i < g->ngms; i++) {
 		const char *to[1] = { g->gms[i] };
-		judge_send(j, g, to, 1, subject, buf_str(&body));
+		judge_send(j, g, to, 1, subject, buf_text(&body));
 	}
 	buf_free(&body);
 }
@@ -795,7 +795,7 @@ remind(struct judge *j, struct game *g, time_t now)
 		buf_putc(&body, '\n');
 		war_public(&state(g)->w, &body);
 		deadline_line(j, g, d->members[i].zone, &body);
-		judge_send(j, g, to, 1, subject, buf_str(&body));
+		judge_send(j, g, to, 1, subject, buf_text(&body));
 	}
 	buf_free(&body);
 }
