@@ -1453,7 +1453,7 @@ read_board(struct game *g, const struct game_pending *pd, int last, struct buf *
 	const char *q, *qend, *l;
 	size_t k;
 
-	buf_init(&berr, 1 << 16);
+	buf_init(&berr, BUF_ERRORS_MAX);
 	if (board_read(&g->board, g->map, buf_str(&pd->board), pd->board.len, &berr) == 0) {
 		buf_free(&berr);
 		return 0;

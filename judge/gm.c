@@ -672,7 +672,7 @@ points_announce(struct command_call *c, power_id p, long pts, const char *reason
 	char subject[128];
 	struct buf text;
 
-	buf_init(&text, 1 << 16);
+	buf_init(&text, OUTBOUND_NOTICE_MAX);
 	snprintf(subject, sizeof subject, "[%s] political points", g->name);
 	buf_printf(&text, "The officers %s %ld political point%s %s %s: %s\n%s now has %d political "
 	    "point%s.\n", award ? "award" : "revoke", pts, pts == 1 ? "" : "s", award ? "to" : "from",

@@ -16,6 +16,9 @@
 #include "grow.h"
 #include "status.h"
 
+/* A line of the judge's log or a game's audit. */
+#define NOTE_TEXT_MAX (1u << 16)
+
 static char **
 copy_list(const char *const *v, int n)
 {
@@ -135,7 +138,7 @@ add_note(struct judge_note **arr, int *n, int *cap, const struct game *g, const 
 	GROW(*arr, *n, *cap);
 	nt = &(*arr)[(*n)++];
 	str_copy(nt->game, g ? g->name : "", sizeof nt->game);
-	buf_init(&b, 1 << 16);
+	buf_init(&b, NOTE_TEXT_MAX);
 	buf_vprintf(&b, fmt, ap);
 	nt->text = buf_take(&b);
 }

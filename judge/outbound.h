@@ -12,6 +12,8 @@
 
 /* The largest text the judge writes in one message. */
 #define OUTBOUND_TEXT_MAX (4u << 20)
+/* The largest short notice (a game master's welcome, the political points). */
+#define OUTBOUND_NOTICE_MAX (1u << 16)
 
 /* Queue a message. to/cc are lists of addresses (copied); subject and text
  * are copied. g (may be NULL) sets List-Id and Reply-To. Addresses that

@@ -74,7 +74,7 @@ tell_gm(struct judge *j, const struct game *g, const char *pw)
 	char subject[128];
 	const char *to[1] = { g->gms[0] };
 
-	buf_init(&text, 1 << 16);
+	buf_init(&text, OUTBOUND_NOTICE_MAX);
 	buf_puts(&text, "You are the game master of ");
 	put_game(g, false, &text);
 	buf_printf(&text, ", run by mail\n"

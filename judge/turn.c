@@ -23,6 +23,10 @@
 #include "status.h"
 
 #define TEXT_MAX (4u << 20)
+/* What a rule system keeps with a phase, as the phase found it. */
+#define PHASE_STATE_MAX (1u << 16)
+/* The answer to a phase decided by the clock, which no one reads. */
+#define CLOCK_REPLY_MAX (1u << 16)
 
 /* Start an event of g's clock: its messages are named after what it is,
  * the phase count, the rewinds when there were any (the same phase count
@@ -354,7 +358,7 @@ judge_process(struct judge *j, struct game *g, time_t now, bool preview, struct 
 	}
 	/* What the rules keep with the phase, as the phase found it: a
 	 * rollback to it brings it back. */
-	buf_init(&kept, 1 << 16);
+	buf_init(&kept, PHASE_STATE_MAX);
 	if (g->sys->history_write)
 		g->sys->history_write(g, &kept);
 	buf_init(&common, TEXT_MAX);
@@ -632,7 +636,7 @@ tick_game(struct judge *j, struct game *g, time_t now, bool early)
 		 * period. */
 		if (ready && now < g->deadline)
 			at = now;
-		buf_init(&dummy, 1 << 16);
+		buf_init(&dummy, CLOCK_REPLY_MAX);
 		judge_process(j, g, at < now ? at : now, false, &dummy);
 		buf_free(&dummy);
 		return true;

@@ -27,6 +27,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* The most the reasons one step gives for failing may take (an error buffer). */
+#define BUF_ERRORS_MAX (1u << 16)
+
 struct buf {
 	char *data;	/* NUL-terminated; NULL until the first append */
 	size_t len;	/* bytes used, excluding the NUL */

@@ -32,7 +32,7 @@ open_map_set(const struct cli_opts *o, const char *variant, struct map_set *ms)
 {
 	struct buf err;
 
-	buf_init(&err, 1 << 16);
+	buf_init(&err, BUF_ERRORS_MAX);
 	ms->g = NULL;
 	ms->m = variant_open(variant, o->maps_dir, &err);
 	if (ms->m)
@@ -98,7 +98,7 @@ cli_render(const struct cli_opts *o, int argc, char **argv)
 	} else {
 		struct buf text, err;
 		buf_init(&text, 1u << 20);
-		buf_init(&err, 1u << 16);
+		buf_init(&err, BUF_ERRORS_MAX);
 		if (fs_read_file(board_file, &text) < 0) {
 			fprintf(stderr, "pouch render: %s: %s\n", board_file, strerror(errno));
 			rc = 1;
@@ -270,7 +270,7 @@ cli_play_pages(const struct cli_opts *o, const struct map *m, enum edition ed, c
 	char name[72];
 	int rc;
 
-	buf_init(&err, 1 << 16);
+	buf_init(&err, BUF_ERRORS_MAX);
 	g = geometry_open(m, o->maps_dir, &err);
 	if (g == NULL) {
 		buf_puts(out, buf_str(&err));
@@ -378,7 +378,7 @@ cli_render_game(const struct cli_opts *o, int argc, char **argv)
 		name_from_file(argv[i], name, sizeof name);
 	buf_init(&text, 64u << 20);
 	buf_init(&report, 1u << 20);
-	buf_init(&err, 1u << 16);
+	buf_init(&err, BUF_ERRORS_MAX);
 	memset(&st, 0, sizeof st);
 	memset(&rp, 0, sizeof rp);
 	rp.m = ms.m;

@@ -22,6 +22,8 @@
 #include <unistd.h>
 
 #define LOCK_WAIT_MS 10000
+/* A command the host gives as mail (game new, process, rollback), with its settings. */
+#define HOST_MAIL_MAX (1u << 16)
 
 static int
 is_dir(const char *path)
@@ -122,7 +124,7 @@ open_runner(struct runner *r, const struct run_opts *ro, const char *cmd)
 	struct buf err;
 	int rc;
 
-	buf_init(&err, 1 << 16);
+	buf_init(&err, BUF_ERRORS_MAX);
 	if (fs_exists(ro->data) && !is_dir(ro->data)) {
 		fprintf(stderr, "pouch %s: %s is not a directory (--data DIR chooses the data "
 		    "directory)\n", cmd, ro->data);
@@ -153,7 +155,7 @@ finish(struct runner *r, const char *cmd, int no_send, int status)
 {
 	struct buf err;
 
-	buf_init(&err, 1 << 16);
+	buf_init(&err, BUF_ERRORS_MAX);
 	if (runner_apply(r, &err) < 0 || runner_commit(r, &err) < 0) {
 		cli_print_err(cmd, &err);
 		buf_free(&err);
@@ -222,7 +224,7 @@ cli_run(const struct cli_opts *o, int argc, char **argv)
 	rc = open_runner(&r, &ro, "run");
 	if (rc != 0)
 		return rc == 1 ? 0 : 1;
-	buf_init(&err, 1 << 16);
+	buf_init(&err, BUF_ERRORS_MAX);
 	if (!no_fetch && runner_fetch(&r, &err) < 0) {
 		/* The mailbox is down: what is stored is still applied, deadlines
 		 * still pass, the outbox still goes out. */
@@ -234,7 +236,7 @@ cli_run(const struct cli_opts *o, int argc, char **argv)
 		early_mail_warning(&r);
 	if (runner_idle(&r)) {
 		/* Nothing new and no game due: only the outbox may have work. */
-		buf_init(&err, 1 << 16);
+		buf_init(&err, BUF_ERRORS_MAX);
 		if (!no_send && runner_send(&r, &err) < 0) {
 			cli_print_err("run", &err);
 			status = 1;
@@ -317,7 +319,7 @@ host_command(const struct cli_opts *o, const char *body)
 	rc = open_runner(&r, &ro, "game");
 	if (rc != 0)
 		return 1;
-	buf_init(&err, 1 << 16);
+	buf_init(&err, BUF_ERRORS_MAX);
 	rc = runner_host(&r, body, &err);
 	if (rc < 0)
 		cli_print_err("game", &err);
@@ -384,7 +386,7 @@ game_new(const struct cli_opts *o, int argc, char **argv)
 	struct buf body, sets;
 	int i, rc, players = 7;
 
-	buf_init(&sets, 1 << 16);
+	buf_init(&sets, HOST_MAIL_MAX);
 	for (i = 0; i < argc; i++) {
 		const char *a = argv[i];
 		if (strncmp(a, "--", 2) != 0) {
@@ -419,7 +421,7 @@ game_new(const struct cli_opts *o, int argc, char **argv)
 		buf_free(&sets);
 		return 1;
 	}
-	buf_init(&body, 1 << 16);
+	buf_init(&body, HOST_MAIL_MAX);
 	buf_printf(&body, "NEWGAME %s %s GM %s", name, variant, gm);
 	if (pw)
 		buf_printf(&body, " PASSWORD %s", pw);
@@ -560,7 +562,7 @@ cli_game(const struct cli_opts *o, int argc, char **argv)
 			return game_usage();
 		if (!game_exists(o, "game", argv[2]))
 			return 1;
-		buf_init(&body, 1 << 16);
+		buf_init(&body, HOST_MAIL_MAX);
 		buf_printf(&body, "GAME %s GM\n%s", argv[2], argv[1][0] == 'r' ? "ROLLBACK" :
 		    preview ? "PREVIEW" : "PROCESS");
 		for (i = 3; argv[1][0] == 'r' && i < argc; i++)
@@ -912,7 +914,7 @@ repair_game(const struct cli_opts *o, struct run_opts *ro, const char *game)
 		    "another pouch is working there; try again" : strerror(errno));
 		return 1;
 	}
-	buf_init(&err, 1 << 16);
+	buf_init(&err, BUF_ERRORS_MAX);
 	rc = runner_aside_point(live, game, &upto, &clock, &err);
 	if (rc < 0) {
 		cli_print_err("replay", &err);

@@ -23,7 +23,7 @@ open_variant(const struct cli_opts *o, const char *name)
 	struct buf err;
 	struct map *m;
 
-	buf_init(&err, 1 << 16);
+	buf_init(&err, BUF_ERRORS_MAX);
 	m = variant_open(name, o->maps_dir, &err);
 	if (m == NULL)
 		fprintf(stderr, "%s", buf_str(&err));

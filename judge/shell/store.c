@@ -133,7 +133,7 @@ reads_as_game(struct store *s, const struct buf *text)
 	if (text->len == 0 || text->data[text->len - 1] != '\n')
 		return 0;
 	g = xcalloc(1, sizeof *g);
-	buf_init(&why, 1 << 16);
+	buf_init(&why, BUF_ERRORS_MAX);
 	ok = game_read(g, text->data, text->len, &lk, &why) == 0;
 	buf_free(&why);
 	game_free(g);
@@ -459,7 +459,7 @@ set_aside(struct store *s, const char *name, const char *path, const char *why,
 	a = &s->aside[s->naside++];
 	memset(a, 0, sizeof *a);
 	str_copy(a->game, name, sizeof a->game);
-	buf_init(&w, 1 << 16);
+	buf_init(&w, BUF_ERRORS_MAX);
 	while (*p) {
 		const char *nl = strchr(p, '\n');
 		size_t k = nl ? (size_t)(nl - p) : strlen(p);
@@ -526,7 +526,7 @@ store_load(struct store *s, struct judge *j, struct buf *err)
 			continue;
 		}
 		g = xcalloc(1, sizeof *g);
-		buf_init(&why, 1 << 16);
+		buf_init(&why, BUF_ERRORS_MAX);
 		if (store_unseal(buf_str(&text), text.len, &body, &why) < 0 ||
 		    game_read(g, buf_str(&text), body, &lk, &why) < 0) {
 			set_aside(s, e->d_name, path, buf_str(&why), buf_str(&text), text.len);

@@ -23,6 +23,8 @@
 #include "war.h"
 
 #define TEXT_MAX (1u << 20)
+/* The war's lines of a game file, kept until the whole file is read. */
+#define WAR_LINES_MAX (1u << 16)
 
 /* A game's state: the war, and the game's own map with a power per
  * country (country k is power k). */
@@ -85,7 +87,7 @@ wg_new(struct game *g)
 	s->map->start_year = g->map->start_year;
 	map_finish(s->map);
 	s->names = names_new(s->map);
-	buf_init(&s->lines, 1 << 16);
+	buf_init(&s->lines, WAR_LINES_MAX);
 	g->map = s->map;
 	g->names = s->names;
 	return s;
@@ -150,7 +152,7 @@ wg_loaded(struct game *g)
 	buf_init(&err, 1024);
 	rc = war_read(&s->w, buf_str(&s->lines), s->lines.len, &err);
 	buf_free(&s->lines);
-	buf_init(&s->lines, 1 << 16);
+	buf_init(&s->lines, WAR_LINES_MAX);
 	if (rc < 0) {
 		snprintf(s->why, sizeof s->why, "the war's lines: %s", str_trim(err.data));
 		buf_free(&err);
