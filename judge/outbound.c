@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/grow.h"
 #include "../lib/str.h"
 #include "../lib/tz.h"
 #include "../lib/xalloc.h"
-#include "grow.h"
 #include "status.h"
 
 /* A line of the judge's log or a game's audit. */

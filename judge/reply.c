@@ -12,8 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../lib/grow.h"
 #include "../lib/str.h"
-#include "grow.h"
 #include "outbound.h"
 
 #define QUOTE_MAX 100

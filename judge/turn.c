@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/grow.h"
 #include "../lib/str.h"
 #include "../lib/tz.h"
 #include "../lib/xalloc.h"
@@ -280,11 +281,7 @@ record_phase(struct judge *j, const struct turn *t, struct order *orders,
 {
 	struct judge_phase *ph;
 
-	if (j->fx.nphases == j->fx.capphases) {
-		j->fx.capphases = j->fx.capphases ? j->fx.capphases * 2 : 8;
-		j->fx.phases = xreallocarray(j->fx.phases, (size_t)j->fx.capphases,
-		    sizeof *j->fx.phases);
-	}
+	GROW(j->fx.phases, j->fx.nphases, j->fx.capphases);
 	ph = &j->fx.phases[j->fx.nphases++];
 	memset(ph, 0, sizeof *ph);
 	str_copy(ph->game, t->g->name, sizeof ph->game);
@@ -729,11 +726,7 @@ note_rollback(struct judge *j, const struct game *g, int found)
 	struct judge_note *nt;
 	char idx[24];
 
-	if (j->fx.nrollbacks == j->fx.caprollbacks) {
-		j->fx.caprollbacks = j->fx.caprollbacks ? j->fx.caprollbacks * 2 : 4;
-		j->fx.rollbacks = xreallocarray(j->fx.rollbacks, (size_t)j->fx.caprollbacks,
-		    sizeof *j->fx.rollbacks);
-	}
+	GROW(j->fx.rollbacks, j->fx.nrollbacks, j->fx.caprollbacks);
 	nt = &j->fx.rollbacks[j->fx.nrollbacks++];
 	str_copy(nt->game, g->name, sizeof nt->game);
 	snprintf(idx, sizeof idx, "%d", found);

@@ -78,6 +78,7 @@
 
 #include "../lib/crash.h"
 #include "../lib/fsio.h"
+#include "../lib/grow.h"
 #include "../lib/log.h"
 #include "../lib/str.h"
 #include "../lib/strv.h"
@@ -477,10 +478,7 @@ journal_add(struct outbox *ob, const char *id, int file, off_t off, const char *
 	if (ob->jidx[h] != 0) {
 		jr = &ob->jv[ob->jidx[h] - 1];
 	} else {
-		if (ob->njv == ob->capjv) {
-			ob->capjv = ob->capjv ? 2 * ob->capjv : 64;
-			ob->jv = xreallocarray(ob->jv, ob->capjv, sizeof *ob->jv);
-		}
+		GROW(ob->jv, ob->njv, ob->capjv);
 		jr = &ob->jv[ob->njv];
 		jr->id = xstrdup(id);
 		ob->jidx[h] = ++ob->njv;

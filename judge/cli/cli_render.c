@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../../lib/fsio.h"
+#include "../../lib/grow.h"
 #include "../../lib/xalloc.h"
 #include "../../maps/geometry.h"
 #include "../../maps/pages.h"
@@ -143,9 +144,8 @@ log_add(struct game_log *gl, const struct board *before, const struct order *ord
 {
 	int i = gl->n;
 
-	if (gl->n == gl->cap) {
-		gl->cap = gl->cap ? 2 * gl->cap : 64;
-		gl->before = xreallocarray(gl->before, (size_t)gl->cap, sizeof *gl->before);
+	if (gl->n == gl->cap) {	/* the other arrays beside before[], as long */
+		GROW(gl->before, gl->n, gl->cap);
 		gl->after = xreallocarray(gl->after, (size_t)gl->cap, sizeof *gl->after);
 		gl->res = xreallocarray(gl->res, (size_t)gl->cap, sizeof *gl->res);
 		gl->orders = xreallocarray(gl->orders, (size_t)gl->cap, sizeof *gl->orders);

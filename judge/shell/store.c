@@ -14,6 +14,7 @@
 
 #include "../../lib/crash.h"
 #include "../../lib/fsio.h"
+#include "../../lib/grow.h"
 #include "../../lib/str.h"
 #include "../../lib/tz.h"
 #include "../../lib/xalloc.h"
@@ -583,10 +584,7 @@ list_add(char ***v, int *n, int *cap, const char *path)
 	for (i = 0; i < *n; i++)
 		if (strcmp((*v)[i], path) == 0)
 			return;
-	if (*n == *cap) {
-		*cap = *cap ? *cap * 2 : 16;
-		*v = xreallocarray(*v, (size_t)*cap, sizeof **v);
-	}
+	GROW(*v, *n, *cap);
 	(*v)[(*n)++] = xstrdup(path);
 }
 
@@ -611,10 +609,7 @@ stage_append(struct store *s, const char *path, const char *stamp, const char *g
 		if (strcmp(s->app[i].path, path) == 0)
 			break;
 	if (i == s->napp) {
-		if (s->napp == s->capapp) {
-			s->capapp = s->capapp ? s->capapp * 2 : 16;
-			s->app = xreallocarray(s->app, (size_t)s->capapp, sizeof *s->app);
-		}
+		GROW(s->app, s->napp, s->capapp);
 		s->app[i].path = xstrdup(path);
 		buf_init(&s->app[i].text, 256u << 20);
 		s->napp++;
