@@ -5,7 +5,9 @@
 #   * no two folders include each other;
 #   * the rules engine (judge/engine/) includes only the pure helpers of
 #     lib/ and the C library's pure headers, and calls nothing that reads
-#     or writes files, the clock, the environment or random numbers.
+#     or writes files, the clock, the environment or random numbers;
+#   * the mail judge (judge/, judge/systems/) reads no clock, environment
+#     or random numbers itself: they come through struct judge_io.
 # Prints every breach with its file and line; exits 1 when there is one.
 #
 # Usage: tests/includes.sh
@@ -36,6 +38,10 @@ judge/cli: *
 ENGINE_STD="assert.h ctype.h limits.h stdarg.h stdbool.h stddef.h stdint.h stdio.h stdlib.h string.h"
 # Calls the engine may not make (I/O, clock, environment, randomness).
 ENGINE_CALLS='\<(fopen|fdopen|freopen|fclose|fread|fwrite|fgets|fputs|fprintf|printf|puts|putchar|getchar|perror|open|openat|close|read|write|unlink|rename|stat|fstat|time|clock|clock_gettime|gettimeofday|localtime|localtime_r|gmtime|mktime|rand|srand|random|arc4random|getrandom|getenv|setenv|putenv|tzset|system|exit)[[:space:]]*\('
+
+# Calls the mail judge (judge/, judge/systems/) may not make: the clock, the
+# environment and randomness come through struct judge_io from the shell.
+JUDGE_CALLS='(^|[^.>_[:alnum:]])(time|clock|clock_gettime|gettimeofday|rand|srand|random|arc4random|getrandom|getentropy|getenv)[[:space:]]*\('
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -102,6 +108,14 @@ for f in $(git ls-files 'judge/engine/*.[ch]'); do
 		echo "  not allowed: $hit (the engine is pure)"
 	done
 done >"$tmp/calls"
+# 4. The mail judge's clock and randomness come from the shell.
+for f in $(git ls-files 'judge/*.[ch]' 'judge/systems/*.[ch]'); do
+	case $f in judge/engine/* | judge/shell/* | judge/cli/* | judge/replay/*) continue ;; esac
+	sed 's|/\*.*\*/||g; s|"[^"]*"|""|g; s|^[[:space:]]*\*.*||' "$f" | grep -nE "$JUDGE_CALLS" |
+	    sed "s|^|$f:|" | while read -r hit; do
+		echo "  not allowed: $hit (the judge's clock and randomness come from the shell)"
+	done
+done >>"$tmp/calls"
 if [ -s "$tmp/calls" ]; then
 	cat "$tmp/calls"
 	fail=1
@@ -110,6 +124,6 @@ fi
 nf=$(cut -d' ' -f1 "$tmp/incs" | sort -u | wc -l)
 ni=$(wc -l <"$tmp/incs")
 if [ $fail = 0 ]; then
-	echo "includes: $ni project includes in $nf files follow the rules; no two folders include each other; the engine is pure"
+	echo "includes: $ni project includes in $nf files follow the rules; no two folders include each other; the engine is pure; the judge takes its clock and randomness from the shell"
 fi
 exit $fail

@@ -18,6 +18,7 @@
 #include "../../lib/str.h"
 #include "../../lib/tz.h"
 #include "../../lib/xalloc.h"
+#include "entropy.h"
 
 #define GAME_FILE_MAX (4u << 20)
 
@@ -361,7 +362,7 @@ store_use_key(struct store *s, const char *path, struct buf *err)
 	buf_init(&b, 4096);
 	if (fs_read_file(path, &b) < 0) {
 		unsigned char k[32];
-		if (errno != ENOENT || secret_random(k) < 0 || secret_random(k + 16) < 0) {
+		if (errno != ENOENT || entropy_read(k) < 0 || entropy_read(k + 16) < 0) {
 			buf_printf(err, "%s: %s\n", path, strerror(errno));
 			goto out;
 		}
@@ -405,7 +406,7 @@ random16(void *ctx, const char *label, unsigned char out[16])
 {
 	struct store *s = ctx;
 
-	return s->haskey ? store_derive(s->key, label, out) : secret_random(out);
+	return s->haskey ? store_derive(s->key, label, out) : entropy_read(out);
 }
 
 /* Variants (for game_read and the judge) go through the store's cache. */
