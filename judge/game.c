@@ -1364,9 +1364,8 @@ field_find(const struct game *g, const char *k)
 	const struct field_key *idx, *hit;
 	size_t n, i;
 
-	if (strlen(k) >= sizeof want.key)
+	if (str_copy(want.key, k, sizeof want.key) >= sizeof want.key)
 		return NULL;
-	strcpy(want.key, k);
 	idx = field_index(&n);
 	if ((hit = bsearch(&want, idx, n, sizeof idx[0], field_key_cmp)) != NULL)
 		return hit->f;

@@ -7,7 +7,9 @@
 #     lib/ and the C library's pure headers, and calls nothing that reads
 #     or writes files, the clock, the environment or random numbers;
 #   * the mail judge (judge/, judge/systems/) reads no clock, environment
-#     or random numbers itself: they come through struct judge_io.
+#     or random numbers itself: they come through struct judge_io;
+#   * no source calls what STYLE.md bans (strcpy, strcat, sprintf, strtok,
+#     atoi, sscanf, gets).
 # Prints every breach with its file and line; exits 1 when there is one.
 #
 # Usage: tests/includes.sh
@@ -42,6 +44,9 @@ ENGINE_CALLS='\<(fopen|fdopen|freopen|fclose|fread|fwrite|fgets|fputs|fprintf|pr
 # Calls the mail judge (judge/, judge/systems/) may not make: the clock, the
 # environment and randomness come through struct judge_io from the shell.
 JUDGE_CALLS='(^|[^.>_[:alnum:]])(time|clock|clock_gettime|gettimeofday|rand|srand|random|arc4random|getrandom|getentropy|getenv)[[:space:]]*\('
+
+# Calls no source makes (STYLE.md): each has a bounded or checked form.
+BANNED_CALLS='(^|[^.>_[:alnum:]])(strcpy|strcat|sprintf|strtok|atoi|sscanf|gets)[[:space:]]*\('
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -116,6 +121,13 @@ for f in $(git ls-files 'judge/*.[ch]' 'judge/systems/*.[ch]'); do
 		echo "  not allowed: $hit (the judge's clock and randomness come from the shell)"
 	done
 done >>"$tmp/calls"
+# 5. No banned calls.
+git ls-files '*.c' '*.h' | grep -v '^tests/\|^contrib/' | while read -r f; do
+	sed 's|/\*.*\*/||g; s|"[^"]*"|""|g; s|^[[:space:]]*\*.*||' "$f" | grep -nE "$BANNED_CALLS" |
+	    sed "s|^|$f:|" | while read -r hit; do
+		echo "  not allowed: $hit (a banned call, STYLE.md)"
+	done
+done >>"$tmp/calls"
 if [ -s "$tmp/calls" ]; then
 	cat "$tmp/calls"
 	fail=1
@@ -124,6 +136,6 @@ fi
 nf=$(cut -d' ' -f1 "$tmp/incs" | sort -u | wc -l)
 ni=$(wc -l <"$tmp/incs")
 if [ $fail = 0 ]; then
-	echo "includes: $ni project includes in $nf files follow the rules; no two folders include each other; the engine is pure; the judge takes its clock and randomness from the shell"
+	echo "includes: $ni project includes in $nf files follow the rules; no two folders include each other; the engine is pure; the judge takes its clock and randomness from the shell; no banned calls"
 fi
 exit $fail

@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "../../lib/crash.h"
 #include "../../lib/fsio.h"
 #include "../../lib/grow.h"
+#include "../../lib/scan.h"
 #include "../../lib/str.h"
 #include "../../lib/tz.h"
 #include "../../lib/xalloc.h"
@@ -376,12 +378,13 @@ store_use_key(struct store *s, const char *path, struct buf *err)
 		}
 	}
 	for (size_t i = 0; i < sizeof s->key; i++) {
-		unsigned v;
-		if (b.len < 2 * i + 2 || sscanf(buf_str(&b) + 2 * i, "%2x", &v) != 1) {
+		int hi = b.len < 2 * i + 2 ? -1 : str_hexval(b.data[2 * i]);
+		int lo = hi < 0 ? -1 : str_hexval(b.data[2 * i + 1]);
+		if (lo < 0) {
 			buf_printf(err, "%s: not a key (64 hex digits)\n", path);
 			goto out;
 		}
-		s->key[i] = (unsigned char)v;
+		s->key[i] = (unsigned char)(hi * 16 + lo);
 	}
 	s->haskey = 1;
 	rc = 0;
@@ -552,14 +555,17 @@ store_load(struct store *s, struct judge *j, struct buf *err)
 		size_t k;
 		while ((line = str_next_line(&p, end, &k)) != NULL) {
 			char l[ADDR_MAX + 64], addr[ADDR_MAX];
-			long long w;
-			int c;
+			const char *q = l;
+			long w, c;
 			if (k >= sizeof l)
 				continue;
 			memcpy(l, line, k);
 			l[k] = '\0';
-			if (sscanf(l, "%lld %d %127s", &w, &c, addr) == 3 && c > 0)
-				judge_set_rate(j, addr, (time_t)w, c);
+			/* "WINDOW COUNT ADDRESS", as rates_text writes it */
+			if (scan_long(&q, LONG_MIN, LONG_MAX, &w) == 0 &&
+			    scan_long(&q, 1, INT_MAX, &c) == 0 && scan_name(&q, addr, sizeof addr) == 0 &&
+			    *addr != '\0')
+				judge_set_rate(j, addr, (time_t)w, (int)c);
 		}
 	}
 	buf_free(&text);
