@@ -279,13 +279,13 @@ game_name_valid(const char *name)
 }
 
 const char *
-press_name(enum press_policy p)
+game_press_name(enum press_policy p)
 {
 	return p == PRESS_NONE ? "none" : p == PRESS_GREY ? "grey" : "white";
 }
 
 const char *
-status_name(enum game_status s)
+game_status_name(enum game_status s)
 {
 	static const char *const n[] = { "forming", "active", "paused", "ended" };
 	return s <= GAME_ENDED ? n[s] : "?";
@@ -788,7 +788,7 @@ static void
 write_status(const struct game_field *f, const struct game *g, power_id p, struct buf *out)
 {
 	game_field_key(f, g, p, out);
-	buf_printf(out, " %s\n", status_name(g->status));
+	buf_printf(out, " %s\n", game_status_name(g->status));
 }
 
 static const char *
@@ -798,7 +798,7 @@ read_status(const struct game_field *f, struct game_in *in, power_id p, const ch
 
 	(void)f, (void)p;
 	for (i = 0; i <= GAME_ENDED; i++)
-		if (strcmp(v, status_name((enum game_status)i)) == 0) {
+		if (strcmp(v, game_status_name((enum game_status)i)) == 0) {
 			in->g->status = (enum game_status)i;
 			return NULL;
 		}
@@ -883,7 +883,7 @@ static void
 write_press(const struct game_field *f, const struct game *g, power_id p, struct buf *out)
 {
 	game_field_key(f, g, p, out);
-	buf_printf(out, " %s\n", press_name(g->set.press));
+	buf_printf(out, " %s\n", game_press_name(g->set.press));
 }
 
 static const char *

@@ -409,7 +409,7 @@ gm_pause(struct command_call *c)
 	char subject[128];
 
 	if (g->status != GAME_ACTIVE) {
-		buf_printf(c->reply, "  REFUSED: the game is %s\n", status_name(g->status));
+		buf_printf(c->reply, "  REFUSED: the game is %s\n", game_status_name(g->status));
 		return COMMAND_REFUSED;
 	}
 	g->status = GAME_PAUSED;
@@ -430,7 +430,7 @@ gm_resume(struct command_call *c)
 	char subject[128];
 
 	if (g->status != GAME_PAUSED) {
-		buf_printf(c->reply, "  REFUSED: the game is %s\n", status_name(g->status));
+		buf_printf(c->reply, "  REFUSED: the game is %s\n", game_status_name(g->status));
 		return COMMAND_REFUSED;
 	}
 	g->status = GAME_ACTIVE;

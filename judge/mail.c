@@ -431,7 +431,7 @@ mail_order(struct mail *ml, const struct body_line *bl)
 		return;
 	}
 	if (g->status != GAME_ACTIVE && g->status != GAME_PAUSED) {
-		buf_printf(&ml->reply, "  REFUSED: the game is %s\n", status_name(g->status));
+		buf_printf(&ml->reply, "  REFUSED: the game is %s\n", game_status_name(g->status));
 		return;
 	}
 	if (ordering_date(g, bl->text, bl->len, &same)) {

@@ -386,7 +386,7 @@ judge_start(struct judge *j, struct game *g, time_t now, struct buf *why)
 	int p, n = 0;
 
 	if (g->status != GAME_FORMING) {
-		buf_printf(why, "the game is %s", status_name(g->status));
+		buf_printf(why, "the game is %s", game_status_name(g->status));
 		return -1;
 	}
 	for (p = 0; p < g->map->npowers; p++)

@@ -339,7 +339,7 @@ judge_process(struct judge *j, struct game *g, time_t now, bool preview, struct 
 
 	j->now = now;
 	if (g->status != GAME_ACTIVE && !(preview && g->status == GAME_PAUSED)) {
-		buf_printf(out, "the game is %s\n", status_name(g->status));
+		buf_printf(out, "the game is %s\n", game_status_name(g->status));
 		return -1;
 	}
 	orders = collect_orders(g, &n);

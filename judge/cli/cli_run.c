@@ -472,7 +472,7 @@ with_games(const struct cli_opts *o, const char *show)
 		char ph[48], when[96];
 		time_t grace = judge_grace_end(g, r.o.now);
 		if (show == NULL) {
-			printf("%-16s %-10s %-8s %-28s %s%s\n", g->name, g->set.variant, status_name(g->status),
+			printf("%-16s %-10s %-8s %-28s %s%s\n", g->name, g->set.variant, game_status_name(g->status),
 			    game_stage(g, ph, sizeof ph), grace ? "grace until " : "",
 			    g->status == GAME_ACTIVE && g->deadline ?
 			    time_human(&r.j.io.zones, g->set.zone, grace ? grace : g->deadline, when, sizeof when) :

@@ -142,7 +142,7 @@ cmd_conference(struct judge *j, struct game *g, power_id who, char *args, struct
 	for (cur = args; n < 64 && scan_token(&cur, " ,;\t", &w[n]) == 0; n++)
 		;
 	if (g->status != GAME_ACTIVE && g->status != GAME_PAUSED) {
-		buf_printf(reply, "  REFUSED: the game is %s\n", status_name(g->status));
+		buf_printf(reply, "  REFUSED: the game is %s\n", game_status_name(g->status));
 		return -1;
 	}
 	if (g->conf.where != PROV_NONE) {
@@ -194,7 +194,7 @@ cmd_speech(struct judge *j, struct game *g, power_id who, char *args, struct buf
 	long span = g->set.speech;
 
 	if (g->status != GAME_ACTIVE) {
-		buf_printf(reply, "  REFUSED: the game is %s\n", status_name(g->status));
+		buf_printf(reply, "  REFUSED: the game is %s\n", game_status_name(g->status));
 		return -1;
 	}
 	if (str_eq_nocase(args, "end") || str_eq_nocase(args, "off")) {
@@ -394,7 +394,7 @@ request_speech(struct judge *j, struct game *g, power_id p, char *args, struct b
 		return -1;
 	}
 	if (g->status != GAME_ACTIVE) {
-		buf_printf(reply, "  REFUSED: the game is %s\n", status_name(g->status));
+		buf_printf(reply, "  REFUSED: the game is %s\n", game_status_name(g->status));
 		return -1;
 	}
 	if (judge_speech_open(g, judge_now(j))) {
@@ -675,8 +675,8 @@ muna_turn(struct turn *t)
 static void
 muna_history_write(const struct game *g, struct buf *out)
 {
-	game_write_season(g, &g->season, out);
-	game_write_conference(g, &g->conf, out);
+	muna_file_write_season(g, &g->season, out);
+	muna_file_write_conference(g, &g->conf, out);
 }
 
 static void
@@ -684,8 +684,8 @@ muna_history_read(struct game *g, const char *text, size_t len)
 {
 	muna_season_clear(&g->season);
 	if (text) {
-		game_read_season(g, text, len, &g->season);
-		game_read_conference(g, text, len);
+		muna_file_read_season(g, text, len, &g->season);
+		muna_file_read_conference(g, text, len);
 	}
 }
 

@@ -638,7 +638,7 @@ check_active(const struct game *g, struct buf *reply)
 {
 	if (g->status == GAME_ACTIVE || g->status == GAME_PAUSED)
 		return 0;
-	buf_printf(reply, "  REFUSED: the game is %s\n", status_name(g->status));
+	buf_printf(reply, "  REFUSED: the game is %s\n", game_status_name(g->status));
 	return -1;
 }
 

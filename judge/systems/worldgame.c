@@ -637,7 +637,7 @@ wg_start(struct judge *j, struct game *g, power_id p, char *args, struct buf *re
 
 	(void)p, (void)args;
 	if (g->status != GAME_FORMING) {
-		buf_printf(reply, "  REFUSED: the game is %s\n", status_name(g->status));
+		buf_printf(reply, "  REFUSED: the game is %s\n", game_status_name(g->status));
 		return -1;
 	}
 	for (q = 0; q < g->map->npowers; q++)
@@ -672,7 +672,7 @@ wg_end(struct judge *j, struct game *g, power_id p, char *args, struct buf *repl
 
 	(void)p, (void)args;
 	if (g->status != GAME_ACTIVE && g->status != GAME_PAUSED) {
-		buf_printf(reply, "  REFUSED: the game is %s\n", status_name(g->status));
+		buf_printf(reply, "  REFUSED: the game is %s\n", game_status_name(g->status));
 		return -1;
 	}
 	buf_init(&msg, 1024);
