@@ -19,6 +19,8 @@
 #include "../../mailer/compose.h"
 
 #define HOST_SOURCE "host:"
+/* The steps of a run, as POUCH_CRASH_AT and POUCH_PAUSE_AT name them (lib/crash.h). */
+static const char *const run_steps[] = { "fetch", "apply", "commit", "pages", "send" };
 /* A note on a game set aside, or the mail telling its masters. */
 #define ASIDE_TEXT_MAX (1u << 16)
 
@@ -76,6 +78,7 @@ runner_open(struct runner *r, const struct run_opts *o, struct buf *err)
 
 	memset(r, 0, sizeof *r);
 	r->o = *o;
+	crash_steps(run_steps, (int)(sizeof run_steps / sizeof run_steps[0]));
 	strset_init(&r->known);
 	if (conf_load(&r->conf, o->config, o->conf_dir ? o->conf_dir : o->data, err) < 0) {
 		conf_free(&r->conf);
