@@ -32,7 +32,7 @@ mailer: spool lib
 judge: judge/engine parser mailer/message.h maps/pages.h pure
 judge/systems: judge judge/engine parser pure
 judge/shell: judge judge/systems judge/engine parser maps mailer spool lib
-judge/replay: judge/shell judge judge/systems judge/engine parser maps lib
+judge/casefiles: judge/shell judge judge/systems judge/engine parser maps lib
 judge/cli: *
 "
 
@@ -115,7 +115,7 @@ for f in $(git ls-files 'judge/engine/*.[ch]'); do
 done >"$tmp/calls"
 # 4. The mail judge's clock and randomness come from the shell.
 for f in $(git ls-files 'judge/*.[ch]' 'judge/systems/*.[ch]'); do
-	case $f in judge/engine/* | judge/shell/* | judge/cli/* | judge/replay/*) continue ;; esac
+	case $f in judge/engine/* | judge/shell/* | judge/cli/* | judge/casefiles/*) continue ;; esac
 	sed 's|/\*.*\*/||g; s|"[^"]*"|""|g; s|^[[:space:]]*\*.*||' "$f" | grep -nE "$JUDGE_CALLS" |
 	    sed "s|^|$f:|" | while read -r hit; do
 		echo "  not allowed: $hit (the judge's clock and randomness come from the shell)"

@@ -17,8 +17,8 @@
 #include "../../parser/names.h"
 #include "cli.h"
 #include "cli_pages.h"
-#include "../replay/gamerec.h"
-#include "../replay/play.h"
+#include "../casefiles/gamerec.h"
+#include "../casefiles/play.h"
 #include "../engine/rules.h"
 
 #define SVG_MAX (16u << 20)

@@ -11,10 +11,10 @@
 #include "../../maps/variant.h"
 #include "cli.h"
 #include "cli_pages.h"
-#include "../replay/datc.h"
-#include "../replay/gamerec.h"
-#include "../replay/play.h"
-#include "../replay/transcript.h"
+#include "../casefiles/datc.h"
+#include "../casefiles/gamerec.h"
+#include "../casefiles/play.h"
+#include "../casefiles/transcript.h"
 #include "../engine/rules.h"
 
 static struct map *
