@@ -139,7 +139,11 @@ add_note(struct judge_note **arr, int *n, int *cap, const struct game *g, const 
 	nt = &(*arr)[(*n)++];
 	str_copy(nt->game, g ? g->name : "", sizeof nt->game);
 	buf_init(&b, NOTE_TEXT_MAX);
-	buf_vprintf(&b, fmt, ap);
+	if (buf_vprintf(&b, fmt, ap) < 0) {	/* never half a note: which one, said so */
+		buf_reset(&b);
+		buf_printf(&b, "a note longer than %u KB left out (\"%.60s\")", NOTE_TEXT_MAX >> 10,
+		    fmt);
+	}
 	nt->text = buf_take(&b);
 }
 

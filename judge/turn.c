@@ -251,7 +251,7 @@ collect_orders(const struct game *g, int *n)
  * with it, and the position. Returns the text, owned by the caller. */
 static char *
 history_record(const struct game *g, const struct board *before, const struct order *orders,
-    int n, time_t now, const char *report, const char *kept)
+    int n, time_t now, const char *report, const char *kept, bool *cut)
 {
 	const struct map *m = g->map;
 	struct buf text;
@@ -269,6 +269,7 @@ history_record(const struct game *g, const struct board *before, const struct or
 	buf_puts(&text, kept);
 	buf_puts(&text, "position before\n");
 	board_write(before, m, &text);
+	*cut = buf_failed(&text);
 	return buf_take(&text);
 }
 
@@ -277,7 +278,7 @@ history_record(const struct game *g, const struct board *before, const struct or
  * theirs. */
 static void
 record_phase(struct judge *j, const struct turn *t, struct order *orders,
-    struct phase_result *res, int index, char *text)
+    struct phase_result *res, int index, char *text, bool cut)
 {
 	struct judge_phase *ph;
 
@@ -293,6 +294,7 @@ record_phase(struct judge *j, const struct turn *t, struct order *orders,
 	ph->orders = orders;
 	ph->res = res;
 	ph->text = text;
+	ph->cut = cut;
 }
 
 /* The year is over when a Fall phase leads out of Fall: the centres each
@@ -336,6 +338,7 @@ judge_process(struct judge *j, struct game *g, time_t now, bool preview, struct 
 	struct buf common, kept;
 	char *text;
 	int n, index;
+	bool cut;
 
 	j->now = now;
 	if (g->status != GAME_ACTIVE && !(preview && g->status == GAME_PAUSED)) {
@@ -374,9 +377,10 @@ judge_process(struct judge *j, struct game *g, time_t now, bool preview, struct 
 		/* From the clock: name the messages after the phase. */
 		clock_event(j, g, "p", "");
 	}
-	text = history_record(g, &before, orders, n, now, buf_str(&common), buf_str(&kept));
+	text = history_record(g, &before, orders, n, now, buf_str(&common), buf_str(&kept), &cut);
+	cut |= buf_failed(&common) || buf_failed(&kept);
 	buf_free(&kept);
-	record_phase(j, &t, orders, res, index, text);
+	record_phase(j, &t, orders, res, index, text, cut);
 	count_year(g, &before, &t.next);
 	g->board = t.next;
 	board_sort(&g->board);	/* as a saved game reads back: nothing may depend on a reload */

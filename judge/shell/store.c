@@ -739,6 +739,11 @@ store_stage(struct store *s, struct judge *j, struct buf *err)
 		}
 		list_add(&s->dirs, &s->ndirs, &s->capdirs, path);
 		snprintf(path, sizeof path, "%s/history/%04d.txt", dir, ph->index);
+		if (ph->cut) {
+			buf_printf(err, "%s: not written: the record passed the size it may have\n", path);
+			bad = 1;
+			continue;
+		}
 		buf_reset(&rec);
 		buf_puts(&rec, ph->text);
 		store_seal(&rec);
