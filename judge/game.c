@@ -352,13 +352,13 @@ game_name_valid(const char *name)
 }
 
 const char *
-press_name(enum press_policy p)
+game_press_name(enum press_policy p)
 {
 	return p == PRESS_NONE ? "none" : p == PRESS_GREY ? "grey" : "white";
 }
 
 const char *
-status_name(enum game_status s)
+game_status_name(enum game_status s)
 {
 	static const char *const n[] = { "forming", "active", "paused", "ended" };
 	return s <= GAME_ENDED ? n[s] : "?";
@@ -859,7 +859,7 @@ static void
 write_status(const struct game_field *f, const struct game *g, power_id p, struct buf *out)
 {
 	game_field_key(f, g, p, out);
-	buf_printf(out, " %s\n", status_name(g->status));
+	buf_printf(out, " %s\n", game_status_name(g->status));
 }
 
 static const char *
@@ -869,7 +869,7 @@ read_status(const struct game_field *f, struct game_in *in, power_id p, const ch
 
 	(void)f, (void)p;
 	for (i = 0; i <= GAME_ENDED; i++)
-		if (strcmp(v, status_name((enum game_status)i)) == 0) {
+		if (strcmp(v, game_status_name((enum game_status)i)) == 0) {
 			in->g->status = (enum game_status)i;
 			return NULL;
 		}
@@ -954,7 +954,7 @@ static void
 write_press(const struct game_field *f, const struct game *g, power_id p, struct buf *out)
 {
 	game_field_key(f, g, p, out);
-	buf_printf(out, " %s\n", press_name(g->set.press));
+	buf_printf(out, " %s\n", game_press_name(g->set.press));
 }
 
 static const char *
@@ -1435,9 +1435,8 @@ field_find(const struct game *g, const char *k)
 	const struct field_key *idx, *hit;
 	size_t n, i;
 
-	if (strlen(k) >= sizeof want.key)
+	if (str_copy(want.key, k, sizeof want.key) >= sizeof want.key)
 		return NULL;
-	strcpy(want.key, k);
 	idx = field_index(&n);
 	if ((hit = bsearch(&want, idx, n, sizeof idx[0], field_key_cmp)) != NULL)
 		return hit->f;
@@ -1524,7 +1523,7 @@ read_board(struct game *g, const struct game_pending *pd, int last, struct buf *
 	const char *q, *qend, *l;
 	size_t k;
 
-	buf_init(&berr, 1 << 16);
+	buf_init(&berr, BUF_ERRORS_MAX);
 	if (board_read(&g->board, g->map, buf_str(&pd->board), pd->board.len, &berr) == 0) {
 		buf_free(&berr);
 		return 0;

@@ -343,7 +343,8 @@ int game_standings(const struct game *g, const struct board *b, struct standing 
 bool game_victory_points(const struct game *g);
 
 /* "none", "white", "grey" and back. */
-const char *press_name(enum press_policy p);
-const char *status_name(enum game_status s);
+const char *game_press_name(enum press_policy p);
+/* "forming", "active", "paused", "ended" ("?" for another value). */
+const char *game_status_name(enum game_status s);
 
 #endif

@@ -354,7 +354,7 @@ gm_pause(struct command_call *c)
 	char subject[128];
 
 	if (g->status != GAME_ACTIVE) {
-		buf_printf(c->reply, "  REFUSED: the game is %s\n", status_name(g->status));
+		buf_printf(c->reply, "  REFUSED: the game is %s\n", game_status_name(g->status));
 		return CMD_REFUSED;
 	}
 	g->status = GAME_PAUSED;
@@ -375,7 +375,7 @@ gm_resume(struct command_call *c)
 	char subject[128];
 
 	if (g->status != GAME_PAUSED) {
-		buf_printf(c->reply, "  REFUSED: the game is %s\n", status_name(g->status));
+		buf_printf(c->reply, "  REFUSED: the game is %s\n", game_status_name(g->status));
 		return CMD_REFUSED;
 	}
 	g->status = GAME_ACTIVE;
@@ -618,14 +618,14 @@ points_announce(struct command_call *c, power_id p, long pts, const char *reason
 	char subject[128];
 	struct buf text;
 
-	buf_init(&text, 1 << 16);
+	buf_init(&text, OUTBOUND_NOTICE_MAX);
 	snprintf(subject, sizeof subject, "[%s] political points", g->name);
 	buf_printf(&text, "The officers %s %ld political point%s %s %s: %s\n%s now has %d political "
 	    "point%s.\n", award ? "award" : "revoke", pts, pts == 1 ? "" : "s", award ? "to" : "from",
 	    g->map->powers[p].name, reason, g->map->powers[p].name, g->del[p].points,
 	    g->del[p].points == 1 ? "" : "s");
 	judge_standings(g, &g->board, "Victory points now:", &text);
-	judge_announce(c->j, g, subject, buf_str(&text));
+	judge_announce(c->j, g, subject, buf_text(&text));
 	buf_free(&text);
 }
 

@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../lib/grow.h"
 #include "../lib/str.h"
-#include "grow.h"
 
 /* Check a password, remembering successes for the rest of the run. */
 static bool

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/grow.h"
 #include "../lib/str.h"
 #include "../lib/xalloc.h"
 #include "../maps/pages.h"
@@ -80,9 +81,8 @@ judge_free(struct judge *j)
 int
 judge_add_game(struct judge *j, struct game *g)
 {
-	if (j->ngames == j->capgames) {
-		j->capgames = j->capgames ? j->capgames * 2 : 16;
-		j->games = xreallocarray(j->games, (size_t)j->capgames, sizeof *j->games);
+	if (j->ngames == j->capgames) {	/* dirty[] beside games[], as long */
+		GROW(j->games, j->ngames, j->capgames);
 		j->dirty = xreallocarray(j->dirty, (size_t)j->capgames, sizeof *j->dirty);
 	}
 	if (g->sys == NULL)

@@ -71,6 +71,7 @@ struct judge_phase {
 	struct order *orders;		/* owned */
 	struct phase_result *res;	/* owned */
 	char *text;			/* the history record's text, owned */
+	bool cut;			/* text passed its cap: not whole, never written */
 };
 
 struct judge_note {

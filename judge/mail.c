@@ -452,7 +452,7 @@ mail_order(struct mail *ml, const struct body_line *bl)
 		return;
 	}
 	if (g->status != GAME_ACTIVE && g->status != GAME_PAUSED) {
-		buf_printf(&ml->reply, "  REFUSED: the game is %s\n", status_name(g->status));
+		buf_printf(&ml->reply, "  REFUSED: the game is %s\n", game_status_name(g->status));
 		return;
 	}
 	if (ordering_date(g, bl->text, bl->len, &same)) {
@@ -623,7 +623,7 @@ mail_close(struct mail *ml)
 	if (ml->host)
 		ml->j->fx.host_reply = buf_take(&ml->reply);
 	else
-		reply_send(ml->j, ml->m, &ml->id, buf_str(&ml->reply));
+		reply_send(ml->j, ml->m, &ml->id, buf_text(&ml->reply));
 	buf_free(&ml->reply);
 }
 

@@ -5,5 +5,5 @@ POUCH_SRCS += \
 	$(wildcard judge/systems/*.c) \
 	$(wildcard judge/*.c) \
 	$(wildcard judge/shell/*.c) \
-	$(wildcard judge/replay/*.c) \
+	$(wildcard judge/casefiles/*.c) \
 	$(filter-out judge/cli/main.c,$(wildcard judge/cli/*.c))

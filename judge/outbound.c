@@ -10,11 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/grow.h"
 #include "../lib/str.h"
 #include "../lib/tz.h"
 #include "../lib/xalloc.h"
-#include "grow.h"
 #include "status.h"
+
+/* A line of the judge's log or a game's audit. */
+#define NOTE_TEXT_MAX (1u << 16)
 
 static char **
 copy_list(const char *const *v, int n)
@@ -53,6 +56,12 @@ outbound_send(struct judge *j, const struct game *g, const char *const *to, int 
 	}
 	if (nto == 0) {
 		++j->nmsg;
+		return;
+	}
+	if (subject == NULL || text == NULL) {
+		++j->nmsg;	/* the Message-IDs after it stay as they were */
+		outbound_log(j, g, "a message to %s not sent: its text passed the %u KB a message "
+		    "may have", kto[0], OUTBOUND_TEXT_MAX >> 10);
 		return;
 	}
 	GROW(j->fx.out, j->fx.nout, j->fx.capout);
@@ -129,8 +138,12 @@ add_note(struct judge_note **arr, int *n, int *cap, const struct game *g, const 
 	GROW(*arr, *n, *cap);
 	nt = &(*arr)[(*n)++];
 	str_copy(nt->game, g ? g->name : "", sizeof nt->game);
-	buf_init(&b, 1 << 16);
-	buf_vprintf(&b, fmt, ap);
+	buf_init(&b, NOTE_TEXT_MAX);
+	if (buf_vprintf(&b, fmt, ap) < 0) {	/* never half a note: which one, said so */
+		buf_reset(&b);
+		buf_printf(&b, "a note longer than %u KB left out (\"%.60s\")", NOTE_TEXT_MAX >> 10,
+		    fmt);
+	}
 	nt->text = buf_take(&b);
 }
 
@@ -159,6 +172,11 @@ outbound_press_copy(struct judge *j, const struct game *g, const char *text)
 {
 	struct judge_note *nt;
 
+	if (text == NULL) {
+		outbound_log(j, g, "press not kept in the archive: its text passed the %u KB a "
+		    "message may have", OUTBOUND_TEXT_MAX >> 10);
+		return;
+	}
 	GROW(j->fx.press, j->fx.npress, j->fx.cappress);
 	nt = &j->fx.press[j->fx.npress++];
 	str_copy(nt->game, g->name, sizeof nt->game);
@@ -172,6 +190,11 @@ judge_announce(struct judge *j, struct game *g, const char *subject, const char 
 	struct buf body;
 	int p, i;
 
+	if (text == NULL) {
+		outbound_send(j, g, (const char *[]){ "the game" }, 1, NULL, 0, subject, NULL, NULL,
+		    NULL, OUT_GENERATED);
+		return;
+	}
 	buf_init(&body, OUTBOUND_TEXT_MAX);
 	for (p = 0; p < g->map->npowers; p++) {
 		if (!game_first_held(g, (power_id)p))
@@ -184,7 +207,7 @@ judge_announce(struct judge *j, struct game *g, const char *subject, const char 
 				status_deadline_line(j, g, g->del[p].members[i].zone, j->now, &body);
 			}
 			to[0] = g->del[p].members[i].addr;
-			outbound_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL,
+			outbound_send(j, g, to, 1, NULL, 0, subject, buf_text(&body), NULL, NULL,
 			    OUT_GENERATED);
 		}
 	}
@@ -197,12 +220,12 @@ judge_announce(struct judge *j, struct game *g, const char *subject, const char 
 	}
 	for (i = 0; i < g->nobservers; i++) {
 		to[0] = g->observers[i];
-		outbound_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL,
+		outbound_send(j, g, to, 1, NULL, 0, subject, buf_text(&body), NULL, NULL,
 		    OUT_GENERATED);
 	}
 	for (i = 0; i < g->ngms; i++) {
 		to[0] = g->gms[i];
-		outbound_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL,
+		outbound_send(j, g, to, 1, NULL, 0, subject, buf_text(&body), NULL, NULL,
 		    OUT_GENERATED);
 	}
 	buf_free(&body);

@@ -12,10 +12,14 @@
 
 /* The largest text the judge writes in one message. */
 #define OUTBOUND_TEXT_MAX (4u << 20)
+/* The largest short notice (a game master's welcome, the political points). */
+#define OUTBOUND_NOTICE_MAX (1u << 16)
 
 /* Queue a message. to/cc are lists of addresses (copied); subject and text
  * are copied. g (may be NULL) sets List-Id and Reply-To. Addresses that
- * keep bouncing in g are left out. */
+ * keep bouncing in g are left out. A NULL subject or text (buf_text() of a
+ * buffer that refused an append) is a message not whole: it is not sent,
+ * and the judge's log says so. */
 void outbound_send(struct judge *j, const struct game *g, const char *const *to, int nto,
     const char *const *cc, int ncc, const char *subject, const char *text,
     const char *in_reply_to, const char *references, enum outmsg_auto a);
@@ -28,7 +32,7 @@ bool outbound_suspended(const struct game *g, const char *addr);
 /* Note what happened to a message that got no reply. */
 void outbound_log(struct judge *j, const struct game *g, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-/* Keep a copy of press in game g (text copied) for the archive. */
+/* Keep a copy of press in game g (text copied) for the archive; text NULL (not whole): none, logged. */
 void outbound_press_copy(struct judge *j, const struct game *g, const char *text);
 
 #endif

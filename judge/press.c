@@ -207,7 +207,7 @@ press_deliver(struct judge *j, struct game *g, power_id from, struct press *pr, 
 	n = press_recipients(g, from, pr, to);
 	for (i = 0; i < n; i++) {
 		const char *one[1] = { to[i] };
-		outbound_send(j, g, one, 1, NULL, 0, buf_str(&subj), buf_str(&body), NULL, NULL,
+		outbound_send(j, g, one, 1, NULL, 0, buf_text(&subj), buf_text(&body), NULL, NULL,
 		    OUT_GENERATED);
 	}
 	/* The archive names the real sender, for the GM's eyes only. */
@@ -215,7 +215,7 @@ press_deliver(struct judge *j, struct game *g, power_id from, struct press *pr, 
 	    pr->conference ? "conference" : "private",
 	    from == POWER_NONE ? "GM" : m->powers[from].name, pr->anon ? " (anonymous)" : "", pr->line,
 	    buf_str(&pr->text));
-	outbound_press_copy(j, g, buf_str(&copy));
+	outbound_press_copy(j, g, buf_text(&copy));
 	buf_printf(reply, "  press delivered to %d recipient%s\n", n, n == 1 ? "" : "s");
 	if (pr->cut)
 		buf_printf(reply, "  but cut short: your message was longer than the judge reads, so "

@@ -12,8 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../lib/grow.h"
 #include "../lib/str.h"
-#include "grow.h"
 #include "outbound.h"
 
 #define QUOTE_MAX 100
@@ -356,10 +356,12 @@ reply_send(struct judge *j, const struct inmsg *m, const struct ident *id, const
 		buf_init(&refs, 8192);
 		if (m->references && *m->references)
 			buf_printf(&refs, "%s ", m->references);
-		if (m->message_id)
+		if (m->message_id && buf_printf(&refs, "<%s>", m->message_id) < 0) {
+			buf_reset(&refs);	/* too many to keep: the one it answers */
 			buf_printf(&refs, "<%s>", m->message_id);
-		outbound_send(j, id->g, to, 1, cc, ncc, buf_str(&subj), text, m->message_id,
-		    refs.len ? buf_str(&refs) : NULL, OUT_REPLY);
+		}
+		outbound_send(j, id->g, to, 1, cc, ncc, buf_text(&subj), text, m->message_id,
+		    refs.len ? buf_text(&refs) : NULL, OUT_REPLY);
 		buf_free(&refs);
 	}
 	buf_free(&subj);

@@ -4,7 +4,6 @@
 #include <crypt.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/random.h>
 
 #include "../lib/str.h"
 
@@ -53,20 +52,6 @@ secret_check(const char *secret, const char *hash)
 	return diff == 0;
 }
 
-int
-secret_random(unsigned char out[16])
-{
-	size_t got = 0;
-
-	while (got < 16) {
-		ssize_t r = getrandom(out + got, 16 - got, 0);
-		if (r < 0)
-			return -1;
-		got += (size_t)r;
-	}
-	return 0;
-}
-
 void
 secret_words(const unsigned char r[16], char *out, size_t size)
 {
@@ -79,16 +64,4 @@ secret_words(const unsigned char r[16], char *out, size_t size)
 
 	snprintf(out, size, "%s-%s-%s-%u", words[r[0] % 32], words[r[1] % 32], words[r[4] % 32],
 	    (unsigned)(r[2] | (r[3] << 8)) % 900 + 100);
-}
-
-int
-secret_generate(char *out, size_t size)
-{
-	unsigned char r[16];
-
-	if (secret_random(r) < 0)
-		return -1;
-	secret_words(r, out, size);
-	explicit_bzero(r, sizeof r);
-	return 0;
 }

@@ -4,7 +4,8 @@
  * Hashes are yescrypt ("$y$") through libcrypt, at a low cost setting: the
  * secrets keep schoolmates from ordering for each other, and a judge run
  * checks many messages. The salt's randomness comes from the caller (the
- * shell reads getrandom()), so the core stays deterministic.
+ * judge's through struct judge_io: the shell reads the system's, in
+ * judge/shell/entropy.c), so the core stays deterministic.
  */
 #ifndef POUCH_SECRET_H
 #define POUCH_SECRET_H
@@ -21,9 +22,5 @@ int secret_hash(const char *secret, const unsigned char rbytes[16], char *out, s
 bool secret_check(const char *secret, const char *hash);
 /* A readable password made from 16 random bytes, e.g. "maple-orbit-472". */
 void secret_words(const unsigned char r[16], char *out, size_t size);
-/* Fill out with 16 random bytes from the system (shell only). Returns 0 or -1. */
-int secret_random(unsigned char out[16]);
-/* A readable random password, e.g. "maple-orbit-72" (size >= 32); shell only. */
-int secret_generate(char *out, size_t size);
 
 #endif

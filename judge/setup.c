@@ -75,7 +75,7 @@ tell_gm(struct judge *j, const struct game *g, const char *pw)
 	char subject[128];
 	const char *to[1] = { g->gms[0] };
 
-	buf_init(&text, 1 << 16);
+	buf_init(&text, OUTBOUND_NOTICE_MAX);
 	buf_puts(&text, "You are the game master of ");
 	put_game(g, false, &text);
 	buf_printf(&text, ", run by mail\n"
@@ -89,7 +89,7 @@ tell_gm(struct judge *j, const struct game *g, const char *pw)
 		judge_address_warning(j->conf, "", &text);
 	}
 	snprintf(subject, sizeof subject, "[%s] you are its game master", g->name);
-	outbound_send(j, g, to, 1, NULL, 0, subject, buf_str(&text), NULL, NULL, OUT_GENERATED);
+	outbound_send(j, g, to, 1, NULL, 0, subject, buf_text(&text), NULL, NULL, OUT_GENERATED);
 	buf_free(&text);
 }
 
@@ -271,7 +271,7 @@ tell_removed(struct judge *j, const struct game *g, power_id p, char old[][ADDR_
 	    "it, and its old password no longer works.\n", g->name, g->map->powers[p].name);
 	snprintf(subject, sizeof subject, "[%s] you no longer play %s", g->name,
 	    g->map->powers[p].name);
-	outbound_send(j, g, to, n, NULL, 0, subject, buf_str(&text), NULL, NULL, OUT_GENERATED);
+	outbound_send(j, g, to, n, NULL, 0, subject, buf_text(&text), NULL, NULL, OUT_GENERATED);
 	buf_free(&text);
 }
 
@@ -312,7 +312,7 @@ tell_delegation(struct judge *j, const struct game *g, const power_id *ps, int n
 	snprintf(subject, sizeof subject, "[%s] you play %s", g->name, names);
 	for (i = 0; i < d->nmembers; i++)
 		to[i] = d->members[i].addr;
-	outbound_send(j, g, to, d->nmembers, NULL, 0, subject, buf_str(&text), NULL, NULL,
+	outbound_send(j, g, to, d->nmembers, NULL, 0, subject, buf_text(&text), NULL, NULL,
 	    OUT_GENERATED);
 	buf_free(&text);
 }
@@ -375,7 +375,7 @@ setup_tell_observer(struct judge *j, const struct game *g, const char *addr)
 	    "You receive its results, its announcements and the press sent to everyone;\n"
 	    "you give no orders. To be taken off, ask the game master.\n", j->conf->address);
 	snprintf(subject, sizeof subject, "[%s] you observe the game", g->name);
-	outbound_send(j, g, to, 1, NULL, 0, subject, buf_str(&text), NULL, NULL, OUT_GENERATED);
+	outbound_send(j, g, to, 1, NULL, 0, subject, buf_text(&text), NULL, NULL, OUT_GENERATED);
 	buf_free(&text);
 }
 
@@ -387,7 +387,7 @@ judge_start(struct judge *j, struct game *g, time_t now, struct buf *why)
 	int p, n = 0;
 
 	if (g->status != GAME_FORMING) {
-		buf_printf(why, "the game is %s", status_name(g->status));
+		buf_printf(why, "the game is %s", game_status_name(g->status));
 		return -1;
 	}
 	for (p = 0; p < g->map->npowers; p++)
@@ -422,7 +422,7 @@ judge_start(struct judge *j, struct game *g, time_t now, struct buf *why)
 		status_speech_line(j, g, "", now, &text);
 	}
 	snprintf(subject, sizeof subject, "[%s] the game has started", g->name);
-	judge_announce(j, g, subject, buf_str(&text));
+	judge_announce(j, g, subject, buf_text(&text));
 	if (judge_address_placeholder(j->conf)) {
 		/* The players were told to write to it: the GMs must know. */
 		buf_reset(&text);
@@ -433,7 +433,7 @@ judge_start(struct judge *j, struct game *g, time_t now, struct buf *why)
 		    g->name);
 		for (p = 0; p < g->ngms; p++) {
 			const char *to[1] = { g->gms[p] };
-			outbound_send(j, g, to, 1, NULL, 0, subject, buf_str(&text), NULL, NULL, OUT_GENERATED);
+			outbound_send(j, g, to, 1, NULL, 0, subject, buf_text(&text), NULL, NULL, OUT_GENERATED);
 		}
 	}
 	buf_free(&text);

@@ -464,7 +464,7 @@ status_help(const struct judge *j, const struct game *g, power_id p, struct buf 
 	if (g) {
 		buf_puts(out, "\nThis game: ");
 		status_put_title_rules(g, out);
-		buf_printf(out, ", press: %s%s.\n", press_name(g->set.press),
+		buf_printf(out, ", press: %s%s.\n", game_press_name(g->set.press),
 		    g->set.gm_reads_press ? " (the GM reads private press)" : "");
 		buf_printf(out, "When orders are missing at the deadline: %s.\n",
 		    g->set.nmr == NMR_CD ? "the units hold (civil disorder) after the grace period" :

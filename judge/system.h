@@ -297,9 +297,9 @@ const struct command_handler *system_command(const struct rule_system *s, enum c
 /* Record a game master's or the rules' action in the audit log (no secrets). */
 void judge_audit(struct judge *j, const struct game *g, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-/* Send text to every member of every delegation, every observer and the GMs. */
+/* Send text to every member of every delegation, every observer and the GMs (text NULL: none, logged). */
 void judge_announce(struct judge *j, struct game *g, const char *subject, const char *text);
-/* Send text to the nto addresses to, as a message of game g. */
+/* Send text to the nto addresses to, as a message of game g (text NULL: none, logged). */
 void judge_send(struct judge *j, const struct game *g, const char *const *to, int nto,
     const char *subject, const char *text);
 /* Is the speech window open (broadcasts allowed whatever the press rules)? */

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/grow.h"
 #include "../lib/str.h"
 #include "../lib/tz.h"
 #include "../lib/xalloc.h"
@@ -23,6 +24,10 @@
 #include "status.h"
 
 #define TEXT_MAX (4u << 20)
+/* What a rule system keeps with a phase, as the phase found it. */
+#define PHASE_STATE_MAX (1u << 16)
+/* The answer to a phase decided by the clock, which no one reads. */
+#define CLOCK_REPLY_MAX (1u << 16)
 
 /* Start an event of g's clock: its messages are named after what it is,
  * the phase count, the rewinds when there were any (the same phase count
@@ -120,7 +125,7 @@ turn_end_game(struct judge *j, struct game *g, const char *result)
 	status_position(g, &text);
 	judge_standings(g, &g->board, "Final standings (victory points):", &text);
 	snprintf(subject, sizeof subject, "[%s] game over", g->name);
-	judge_announce(j, g, subject, buf_str(&text));
+	judge_announce(j, g, subject, buf_text(&text));
 	buf_free(&text);
 }
 
@@ -202,18 +207,18 @@ send_reports(struct judge *j, struct game *g, const char *common)
 		for (i = 0; i < g->del[p].nmembers; i++) {
 			const char *to[1] = { g->del[p].members[i].addr };
 			member_report(j, g, (power_id)p, g->del[p].members[i].zone, common, &url, &body);
-			outbound_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL,
+			outbound_send(j, g, to, 1, NULL, 0, subject, buf_text(&body), NULL, NULL,
 			    OUT_GENERATED);
 		}
 	}
 	public_report(j, g, common, &url, &body);
 	for (i = 0; i < g->nobservers; i++) {
 		const char *to[1] = { g->observers[i] };
-		outbound_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL, OUT_GENERATED);
+		outbound_send(j, g, to, 1, NULL, 0, subject, buf_text(&body), NULL, NULL, OUT_GENERATED);
 	}
 	for (i = 0; i < g->ngms; i++) {
 		const char *to[1] = { g->gms[i] };
-		outbound_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL, OUT_GENERATED);
+		outbound_send(j, g, to, 1, NULL, 0, subject, buf_text(&body), NULL, NULL, OUT_GENERATED);
 	}
 	buf_free(&body);
 	buf_free(&url);
@@ -245,7 +250,7 @@ collect_orders(const struct game *g, int *n)
  * with it, and the position. Returns the text, owned by the caller. */
 static char *
 history_record(const struct game *g, const struct board *before, const struct order *orders,
-    int n, time_t now, const char *report, const char *kept)
+    int n, time_t now, const char *report, const char *kept, bool *cut)
 {
 	const struct map *m = g->map;
 	struct buf text;
@@ -263,6 +268,7 @@ history_record(const struct game *g, const struct board *before, const struct or
 	buf_puts(&text, kept);
 	buf_puts(&text, "position before\n");
 	board_write(before, m, &text);
+	*cut = buf_failed(&text);
 	return buf_take(&text);
 }
 
@@ -271,15 +277,11 @@ history_record(const struct game *g, const struct board *before, const struct or
  * theirs. */
 static void
 record_phase(struct judge *j, const struct turn *t, struct order *orders,
-    struct phase_result *res, int index, char *text)
+    struct phase_result *res, int index, char *text, bool cut)
 {
 	struct judge_phase *ph;
 
-	if (j->fx.nphases == j->fx.capphases) {
-		j->fx.capphases = j->fx.capphases ? j->fx.capphases * 2 : 8;
-		j->fx.phases = xreallocarray(j->fx.phases, (size_t)j->fx.capphases,
-		    sizeof *j->fx.phases);
-	}
+	GROW(j->fx.phases, j->fx.nphases, j->fx.capphases);
 	ph = &j->fx.phases[j->fx.nphases++];
 	memset(ph, 0, sizeof *ph);
 	str_copy(ph->game, t->g->name, sizeof ph->game);
@@ -291,6 +293,7 @@ record_phase(struct judge *j, const struct turn *t, struct order *orders,
 	ph->orders = orders;
 	ph->res = res;
 	ph->text = text;
+	ph->cut = cut;
 }
 
 /* The year is over when a Fall phase leads out of Fall: the centres each
@@ -334,10 +337,11 @@ judge_process(struct judge *j, struct game *g, time_t now, bool preview, struct 
 	struct buf common, kept;
 	char *text;
 	int n, index;
+	bool cut;
 
 	j->now = now;
 	if (g->status != GAME_ACTIVE && !(preview && g->status == GAME_PAUSED)) {
-		buf_printf(out, "the game is %s\n", status_name(g->status));
+		buf_printf(out, "the game is %s\n", game_status_name(g->status));
 		return -1;
 	}
 	orders = collect_orders(g, &n);
@@ -353,7 +357,7 @@ judge_process(struct judge *j, struct game *g, time_t now, bool preview, struct 
 	}
 	/* What the rules keep with the phase, as the phase found it: a
 	 * rollback to it brings it back. */
-	buf_init(&kept, 1 << 16);
+	buf_init(&kept, PHASE_STATE_MAX);
 	system_history_write(g, &kept);
 	buf_init(&common, TEXT_MAX);
 	memset(&t, 0, sizeof t);
@@ -371,9 +375,10 @@ judge_process(struct judge *j, struct game *g, time_t now, bool preview, struct 
 		/* From the clock: name the messages after the phase. */
 		clock_event(j, g, "p", "");
 	}
-	text = history_record(g, &before, orders, n, now, buf_str(&common), buf_str(&kept));
+	text = history_record(g, &before, orders, n, now, buf_str(&common), buf_str(&kept), &cut);
+	cut |= buf_failed(&common) || buf_failed(&kept);
 	buf_free(&kept);
-	record_phase(j, &t, orders, res, index, text);
+	record_phase(j, &t, orders, res, index, text, cut);
 	count_year(g, &before, &t.next);
 	g->board = t.next;
 	board_sort(&g->board);	/* as a saved game reads back: nothing may depend on a reload */
@@ -421,7 +426,7 @@ remind(struct judge *j, struct game *g, time_t now)
 			status_held(g, (power_id)p, &body);
 			buf_putc(&body, '\n');
 			status_deadline_line(j, g, d->members[i].zone, now, &body);
-			outbound_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL, OUT_GENERATED);
+			outbound_send(j, g, to, 1, NULL, 0, subject, buf_text(&body), NULL, NULL, OUT_GENERATED);
 		}
 	}
 	buf_free(&body);
@@ -504,7 +509,7 @@ tell_deadline_passed(struct judge *j, struct game *g)
 				    "them. Then the phase is decided without them:\n%s.\n\n", until,
 				    missing_orders_fate(g));
 			status_held(g, (power_id)p, &body);
-			outbound_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL, OUT_GENERATED);
+			outbound_send(j, g, to, 1, NULL, 0, subject, buf_text(&body), NULL, NULL, OUT_GENERATED);
 		}
 	}
 	buf_reset(&body);
@@ -523,7 +528,7 @@ tell_deadline_passed(struct judge *j, struct game *g)
 	}
 	for (i = 0; i < g->ngms; i++) {
 		const char *to[1] = { g->gms[i] };
-		outbound_send(j, g, to, 1, NULL, 0, subject, buf_str(&body), NULL, NULL, OUT_GENERATED);
+		outbound_send(j, g, to, 1, NULL, 0, subject, buf_text(&body), NULL, NULL, OUT_GENERATED);
 	}
 	buf_free(&body);
 	buf_free(&late);
@@ -630,7 +635,7 @@ tick_game(struct judge *j, struct game *g, time_t now, bool early)
 		 * period. */
 		if (ready && now < g->deadline)
 			at = now;
-		buf_init(&dummy, 1 << 16);
+		buf_init(&dummy, CLOCK_REPLY_MAX);
 		judge_process(j, g, at < now ? at : now, false, &dummy);
 		buf_free(&dummy);
 		return true;
@@ -722,11 +727,7 @@ note_rollback(struct judge *j, const struct game *g, int found)
 	struct judge_note *nt;
 	char idx[24];
 
-	if (j->fx.nrollbacks == j->fx.caprollbacks) {
-		j->fx.caprollbacks = j->fx.caprollbacks ? j->fx.caprollbacks * 2 : 4;
-		j->fx.rollbacks = xreallocarray(j->fx.rollbacks, (size_t)j->fx.caprollbacks,
-		    sizeof *j->fx.rollbacks);
-	}
+	GROW(j->fx.rollbacks, j->fx.nrollbacks, j->fx.caprollbacks);
 	nt = &j->fx.rollbacks[j->fx.nrollbacks++];
 	str_copy(nt->game, g->name, sizeof nt->game);
 	snprintf(idx, sizeof idx, "%d", found);

@@ -14,6 +14,7 @@ buf_init(struct buf *b, size_t max)
 	b->len = 0;
 	b->cap = 0;
 	b->max = max;
+	b->failed = false;
 }
 
 void
@@ -23,24 +24,28 @@ buf_free(struct buf *b)
 	b->data = NULL;
 	b->len = 0;
 	b->cap = 0;
+	b->failed = false;
 }
 
 void
 buf_reset(struct buf *b)
 {
 	b->len = 0;
+	b->failed = false;
 	if (b->data)
 		b->data[0] = '\0';
 }
 
-/* Make room for n more bytes plus the NUL. */
+/* Make room for n more bytes plus the NUL; a refusal sticks. */
 static int
 grow(struct buf *b, size_t n)
 {
 	size_t need, cap;
 
-	if (n > b->max - b->len)
+	if (b->failed || n > b->max - b->len) {
+		b->failed = true;
 		return -1;
+	}
 	need = b->len + n + 1;
 	if (need <= b->cap)
 		return 0;
@@ -85,6 +90,8 @@ buf_vprintf(struct buf *b, const char *fmt, va_list ap)
 
 	/* One pass when it fits in the room the buffer has (most appends);
 	 * else the length is known, the buffer grows and it is written again. */
+	if (b->failed)
+		return -1;
 	va_copy(ap2, ap);
 	n = vsnprintf(room ? b->data + b->len : NULL, room, fmt, ap2);
 	va_end(ap2);
@@ -94,7 +101,11 @@ buf_vprintf(struct buf *b, const char *fmt, va_list ap)
 	}
 	if (room)
 		b->data[b->len] = '\0';	/* what did not fit is not kept */
-	if (n < 0 || grow(b, (size_t)n) < 0)
+	if (n < 0) {
+		b->failed = true;
+		return -1;
+	}
+	if (grow(b, (size_t)n) < 0)
 		return -1;
 	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
 	b->len += (size_t)n;
@@ -113,10 +124,22 @@ buf_printf(struct buf *b, const char *fmt, ...)
 	return r;
 }
 
+bool
+buf_failed(const struct buf *b)
+{
+	return b->failed;
+}
+
 const char *
 buf_str(const struct buf *b)
 {
 	return b->data ? b->data : "";
+}
+
+const char *
+buf_text(const struct buf *b)
+{
+	return b->failed ? NULL : buf_str(b);
 }
 
 char *
@@ -126,6 +149,7 @@ buf_take(struct buf *b)
 	b->data = NULL;
 	b->len = 0;
 	b->cap = 0;
+	b->failed = false;
 	return s;
 }
 
@@ -134,6 +158,7 @@ buf_truncate(struct buf *b, size_t n)
 {
 	assert(n <= b->len);
 	b->len = n;
+	b->failed = false;
 	if (b->data)
 		b->data[n] = '\0';
 }

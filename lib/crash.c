@@ -3,6 +3,7 @@
  */
 #include "crash.h"
 
+#include <assert.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,8 +11,8 @@
 
 #include "str.h"
 
-static const char *const steps[] = { "fetch", "apply", "commit", "pages", "send" };
-#define NSTEPS (sizeof steps / sizeof steps[0])
+static const char *const *steps;	/* the program's, crash_steps() */
+static size_t nsteps;
 
 /* One aim: a variable naming STEP[:N], and the signal sent there. */
 struct aim {
@@ -29,7 +30,7 @@ static struct aim aims[] = {
 
 static int armed = -1;		/* -1 not read yet, 0 off, 1 on */
 static int cur = -1;		/* index of the current step */
-static long counts[NSTEPS];
+static long counts[CRASH_STEPS_MAX];
 
 static void
 report(void)
@@ -37,7 +38,7 @@ report(void)
 	size_t i;
 
 	fprintf(stderr, "pouch: crash points:");
-	for (i = 0; i < NSTEPS; i++)
+	for (i = 0; i < nsteps; i++)
 		fprintf(stderr, " %s %ld", steps[i], counts[i]);
 	fprintf(stderr, "\n");
 }
@@ -55,12 +56,15 @@ aim_read(struct aim *a)
 	len = colon ? (size_t)(colon - s) : strlen(s);
 	a->n = 1;
 	if (colon == NULL || str_to_long(colon + 1, 1, 1L << 40, &a->n) == 0)
-		for (i = 0; i < NSTEPS; i++)
+		for (i = 0; i < nsteps; i++)
 			if (strlen(steps[i]) == len && strncmp(steps[i], s, len) == 0)
 				a->step = (int)i;
-	if (a->step < 0)
-		fprintf(stderr, "pouch: %s=%s: want STEP[:N] (fetch, apply, commit, pages, send)\n",
-		    a->var, s);
+	if (a->step < 0) {
+		fprintf(stderr, "pouch: %s=%s: want STEP[:N] (", a->var, s);
+		for (i = 0; i < nsteps; i++)
+			fprintf(stderr, "%s%s", i ? ", " : "", steps[i]);
+		fprintf(stderr, ")\n");
+	}
 	return 1;
 }
 
@@ -78,6 +82,14 @@ arm(void)
 }
 
 void
+crash_steps(const char *const *names, int n)
+{
+	assert(n >= 0 && n <= CRASH_STEPS_MAX);
+	steps = names;
+	nsteps = (size_t)n;
+}
+
+void
 crash_step(const char *step)
 {
 	size_t i;
@@ -87,7 +99,7 @@ crash_step(const char *step)
 	if (armed == 0)
 		return;
 	cur = -1;
-	for (i = 0; i < NSTEPS; i++)
+	for (i = 0; i < nsteps; i++)
 		if (strcmp(steps[i], step) == 0)
 			cur = (int)i;
 }

@@ -5,11 +5,11 @@
  * POUCH_CRASH_AT=STEP[:N] makes the process kill itself with SIGKILL at
  * the Nth (default first) durable operation of STEP: a write, fsync,
  * link or rename of the spool, the outbox, the games, the map pages, the
- * Maildirs. The steps are those of a run (judge/shell/run.c): fetch, apply,
- * commit, pages, send. When the variable is set and the process ends
- * without reaching N, it says on stderr how many operations each step had,
- * "pouch: crash points: fetch 12 apply 40 ...", so a test can aim the next
- * kill. POUCH_PAUSE_AT=STEP[:N] counts the same operations but stops the
+ * Maildirs. The program names its steps (crash_steps(): a run's are
+ * fetch, apply, commit, pages, send, in judge/shell/run.c). When the
+ * variable is set and the process ends without reaching N, it says on
+ * stderr how many operations each step had, "pouch: crash points: fetch
+ * 12 apply 40 ...", so a test can aim the next kill. POUCH_PAUSE_AT=STEP[:N] counts the same operations but stops the
  * process (SIGSTOP) just before the Nth one; a test waits for state T in
  * /proc/PID/stat, breaks something (the file system turns read-only) and
  * sends SIGCONT. The counts are reported when either variable is set.
@@ -18,7 +18,12 @@
 #ifndef POUCH_CRASH_H
 #define POUCH_CRASH_H
 
-/* The process enters step (a string constant) from now on. */
+#define CRASH_STEPS_MAX 16
+
+/* The names of the steps STEP may be, in the order the counts are
+ * reported (at most CRASH_STEPS_MAX, borrowed for good); before crash_step. */
+void crash_steps(const char *const *names, int n);
+/* The process enters step (one of crash_steps' names) from now on. */
 void crash_step(const char *step);
 /* One durable operation of the current step, before it is done: SIGKILL
  * when it is the one POUCH_CRASH_AT names, SIGSTOP for POUCH_PAUSE_AT. */

@@ -11,12 +11,6 @@ log_set_level(enum log_level level)
 	current = level;
 }
 
-enum log_level
-log_get_level(void)
-{
-	return current;
-}
-
 static void
 emit(enum log_level level, const char *fmt, va_list ap)
 {

@@ -262,12 +262,14 @@ append_text(struct ctx *c, const char *s, size_t n)
 {
 	if (c->text.len > 0 && c->text.data[c->text.len - 1] != '\n' && buf_putc(&c->text, '\n') < 0)
 		c->m->truncated = true;
-	if (buf_append(&c->text, s, n) < 0) {
+	if (!buf_failed(&c->text) && n > c->text.max - c->text.len) {
 		/* keep what fits: the line cap will cut it anyway */
 		size_t room = c->text.max - c->text.len;
 		while (room > 0 && ((unsigned char)s[room] & 0xc0) == 0x80)
 			room--;	/* do not split a UTF-8 sequence */
 		buf_append(&c->text, s, room);
+		c->m->truncated = true;
+	} else if (buf_append(&c->text, s, n) < 0) {
 		c->m->truncated = true;
 	}
 }

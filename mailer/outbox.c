@@ -78,6 +78,7 @@
 
 #include "../lib/crash.h"
 #include "../lib/fsio.h"
+#include "../lib/grow.h"
 #include "../lib/log.h"
 #include "../lib/str.h"
 #include "../lib/strv.h"
@@ -477,10 +478,7 @@ journal_add(struct outbox *ob, const char *id, int file, off_t off, const char *
 	if (ob->jidx[h] != 0) {
 		jr = &ob->jv[ob->jidx[h] - 1];
 	} else {
-		if (ob->njv == ob->capjv) {
-			ob->capjv = ob->capjv ? 2 * ob->capjv : 64;
-			ob->jv = xreallocarray(ob->jv, ob->capjv, sizeof *ob->jv);
-		}
+		GROW(ob->jv, ob->njv, ob->capjv);
 		jr = &ob->jv[ob->njv];
 		jr->id = xstrdup(id);
 		ob->jidx[h] = ++ob->njv;
@@ -536,7 +534,11 @@ meta_write(struct outbox *ob, const char *id, const struct meta *m, struct buf *
 	buf_append(&rec, t.data, t.len);
 	buf_printf(&rec, "sum %08x\n\n", (unsigned)(str_hash_bytes(rec.data, rec.len) & 0xffffffffu));
 	/* One write per record: a killed process leaves whole records. */
-	if (fs_write_all(ob->jfd, rec.data, rec.len) < 0) {
+	if (buf_failed(&rec)) {
+		buf_printf(err, "%s: the state of %s not written: longer than a record may be\n",
+		    ob->jfiles[ob->jfile], id);
+		r = -1;
+	} else if (fs_write_all(ob->jfd, rec.data, rec.len) < 0) {
 		ob->broken = true;
 		buf_printf(err, "%s: cannot write: %s\n", ob->jfiles[ob->jfile], strerror(errno));
 		r = -1;

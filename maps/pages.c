@@ -19,6 +19,8 @@
 
 #define HTML_MAX (8u << 20)
 #define SVG_MAX (16u << 20)
+/* A map's text for those who cannot see it (its alt text). */
+#define PAGES_ALT_MAX (1u << 16)
 
 static const char STYLE_CSS[] =
     "/* pouch game pages */\n"
@@ -360,7 +362,7 @@ pages_phase_html(const struct map *m, const struct page_game *pg, int i, struct 
 		      "<label for=\"v-orders\">Orders</label>\n"
 		      "<input type=\"radio\" name=\"view\" id=\"v-after\">"
 		      "<label for=\"v-after\">Afterwards</label>\n<div class=\"view vo\">\n");
-	buf_init(&alt, 1 << 16);
+	buf_init(&alt, PAGES_ALT_MAX);
 	map_alt(&alt, m, ph->before,
 	    "the orders drawn as arrows in each power's colour, failed ones dashed with a red edge");
 	snprintf(file, sizeof file, "%s.svg", code);
@@ -404,7 +406,7 @@ pages_index_html(const struct map *m, const struct page_game *pg, struct buf *ou
 		buf_printf(out, "<p>Latest results: <a href=\"%s.html\">%s</a></p>\n",
 		    pages_phase_code(b, code, sizeof code), phase_format(b, name, sizeof name));
 	}
-	buf_init(&alt, 1 << 16);
+	buf_init(&alt, PAGES_ALT_MAX);
 	map_alt(&alt, m, pg->current, "the position now");
 	phase_format(pg->current, name, sizeof name);
 	map_figure(out, "current.svg", buf_str(&alt), name);
@@ -498,6 +500,10 @@ write_file(const char *dir, const struct page_game *pg, const char *file, const 
 
 	if ((size_t)snprintf(path, sizeof path, "%s/%s/%s", dir, pg->name, file) >= sizeof path) {
 		buf_printf(err, "%s/%s: path too long\n", dir, pg->name);
+		return -1;
+	}
+	if (buf_failed(data)) {
+		buf_printf(err, "%s: too large\n", path);
 		return -1;
 	}
 	/* Not synced: the pages are made again from the history records. */

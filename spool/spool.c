@@ -60,6 +60,7 @@
 #include <unistd.h>
 
 #include "../lib/fsio.h"
+#include "../lib/grow.h"
 #include "../lib/log.h"
 #include "../lib/str.h"
 #include "../lib/xalloc.h"
@@ -419,10 +420,7 @@ add_in(struct spool *s, uint64_t off, const char *id, time_t arrival, const char
 {
 	struct islot *e;
 
-	if (s->nin == s->capin) {
-		s->capin = s->capin ? s->capin * 2 : 256;
-		s->in = xreallocarray(s->in, s->capin, sizeof *s->in);
-	}
+	GROW(s->in, s->nin, s->capin);
 	e = &s->in[s->nin];
 	memset(e, 0, sizeof *e);
 	e->off = off;
@@ -448,10 +446,7 @@ add_in(struct spool *s, uint64_t off, const char *id, time_t arrival, const char
 static void
 add_out(struct spool *s, uint64_t off, const char *id, const char *key, const char *msgid)
 {
-	if (s->nout == s->capout) {
-		s->capout = s->capout ? s->capout * 2 : 256;
-		s->out = xreallocarray(s->out, s->capout, sizeof *s->out);
-	}
+	GROW(s->out, s->nout, s->capout);
 	s->out[s->nout] = off;
 	if (key)
 		hidx_put(&s->by_out_key, key_hash(key), s->nout);
@@ -1002,7 +997,9 @@ write_summary(struct spool *s)
 		buf_putc(&b, '\n');
 	}
 	buf_puts(&b, "end\n");
-	if (fs_replace(s->summary, b.data, b.len) < 0)
+	if (buf_failed(&b))
+		log_debug("%s: not written: longer than %u bytes", s->summary, 1u << 20);
+	else if (fs_replace(s->summary, b.data, b.len) < 0)
 		log_debug("%s: not written: %s", s->summary, strerror(errno));
 	else
 		s->summary_ok = true;

@@ -6,6 +6,10 @@
 #   * the rules engine (judge/engine/) includes only the pure helpers of
 #     lib/ and the C library's pure headers, and calls nothing that reads
 #     or writes files, the clock, the environment or random numbers;
+#   * the mail judge (judge/, judge/systems/) reads no clock, environment
+#     or random numbers itself: they come through struct judge_io;
+#   * no source calls what STYLE.md bans (strcpy, strcat, sprintf, strtok,
+#     atoi, sscanf, gets).
 #   * no rule system or option of one is named outside its module
 #     (tests/names.sh).
 # Prints every breach with its file and line; exits 1 when there is one.
@@ -15,7 +19,7 @@ set -euf
 cd "$(dirname "$0")/.."
 
 # The pure helpers of lib/: no I/O, no clock, no process state.
-PURE="lib/buf.h lib/scan.h lib/str.h lib/strset.h lib/strv.h lib/tz.h lib/xalloc.h"
+PURE="lib/buf.h lib/grow.h lib/scan.h lib/str.h lib/strset.h lib/strv.h lib/tz.h lib/xalloc.h"
 
 # FOLDER: what its files may include besides their own folder. A word
 # ending in .h allows that header alone; "pure" stands for $PURE; "*"
@@ -30,7 +34,7 @@ mailer: spool lib
 judge: judge/engine parser mailer/message.h maps/pages.h pure
 judge/systems: judge judge/engine parser pure
 judge/shell: judge judge/systems judge/engine parser maps mailer spool lib
-judge/replay: judge/shell judge judge/systems judge/engine parser maps lib
+judge/casefiles: judge/shell judge judge/systems judge/engine parser maps lib
 judge/cli: *
 "
 
@@ -38,6 +42,13 @@ judge/cli: *
 ENGINE_STD="assert.h ctype.h limits.h stdarg.h stdbool.h stddef.h stdint.h stdio.h stdlib.h string.h"
 # Calls the engine may not make (I/O, clock, environment, randomness).
 ENGINE_CALLS='\<(fopen|fdopen|freopen|fclose|fread|fwrite|fgets|fputs|fprintf|printf|puts|putchar|getchar|perror|open|openat|close|read|write|unlink|rename|stat|fstat|time|clock|clock_gettime|gettimeofday|localtime|localtime_r|gmtime|mktime|rand|srand|random|arc4random|getrandom|getenv|setenv|putenv|tzset|system|exit)[[:space:]]*\('
+
+# Calls the mail judge (judge/, judge/systems/) may not make: the clock, the
+# environment and randomness come through struct judge_io from the shell.
+JUDGE_CALLS='(^|[^.>_[:alnum:]])(time|clock|clock_gettime|gettimeofday|rand|srand|random|arc4random|getrandom|getentropy|getenv)[[:space:]]*\('
+
+# Calls no source makes (STYLE.md): each has a bounded or checked form.
+BANNED_CALLS='(^|[^.>_[:alnum:]])(strcpy|strcat|sprintf|strtok|atoi|sscanf|gets)[[:space:]]*\('
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -104,6 +115,21 @@ for f in $(git ls-files 'judge/engine/*.[ch]'); do
 		echo "  not allowed: $hit (the engine is pure)"
 	done
 done >"$tmp/calls"
+# 4. The mail judge's clock and randomness come from the shell.
+for f in $(git ls-files 'judge/*.[ch]' 'judge/systems/*.[ch]'); do
+	case $f in judge/engine/* | judge/shell/* | judge/cli/* | judge/casefiles/*) continue ;; esac
+	sed 's|/\*.*\*/||g; s|"[^"]*"|""|g; s|^[[:space:]]*\*.*||' "$f" | grep -nE "$JUDGE_CALLS" |
+	    sed "s|^|$f:|" | while read -r hit; do
+		echo "  not allowed: $hit (the judge's clock and randomness come from the shell)"
+	done
+done >>"$tmp/calls"
+# 5. No banned calls.
+git ls-files '*.c' '*.h' | grep -v '^tests/\|^contrib/' | while read -r f; do
+	sed 's|/\*.*\*/||g; s|"[^"]*"|""|g; s|^[[:space:]]*\*.*||' "$f" | grep -nE "$BANNED_CALLS" |
+	    sed "s|^|$f:|" | while read -r hit; do
+		echo "  not allowed: $hit (a banned call, STYLE.md)"
+	done
+done >>"$tmp/calls"
 if [ -s "$tmp/calls" ]; then
 	cat "$tmp/calls"
 	fail=1
@@ -112,7 +138,7 @@ fi
 nf=$(cut -d' ' -f1 "$tmp/incs" | sort -u | wc -l)
 ni=$(wc -l <"$tmp/incs")
 if [ $fail = 0 ]; then
-	echo "includes: $ni project includes in $nf files follow the rules; no two folders include each other; the engine is pure"
+	echo "includes: $ni project includes in $nf files follow the rules; no two folders include each other; the engine is pure; the judge takes its clock and randomness from the shell; no banned calls"
 fi
 # No rule system named outside its module.
 tests/names.sh || fail=1

@@ -35,7 +35,7 @@ load(const struct cli_opts *o, const char *cmd, struct mail_config *cfg)
 
 	if (!cli_data_exists(o, cmd))
 		return -1;	/* pouch run or game new makes it, not a mail step alone */
-	buf_init(&err, 1 << 16);
+	buf_init(&err, BUF_ERRORS_MAX);
 	if (conf_load(&pc, o->config, cli_data_dir(o), &err) < 0) {
 		cli_print_err(cmd, &err);
 		r = -1;
@@ -59,7 +59,7 @@ begin(const struct cli_opts *o, const char *cmd, struct mail_config *cfg, struct
 
 	if (load(o, cmd, cfg) < 0)
 		return -1;
-	buf_init(err, 1 << 16);
+	buf_init(err, BUF_ERRORS_MAX);
 	dir = mail_spool_dir(cli_data_dir(o));
 	*sp = spool_open(dir, err);
 	free(dir);

@@ -186,7 +186,7 @@ login(const struct cli_opts *o, int argc, char **argv)
 		free(outpath);
 		outpath = t;
 	}
-	buf_init(&err, 1 << 16);
+	buf_init(&err, BUF_ERRORS_MAX);
 	if (secret_file != NULL) {
 		secret_abs = absolute(secret_file);
 		if ((secret = mail_read_secret(secret_abs, &err)) == NULL)
@@ -254,7 +254,7 @@ check_token(const char *server, const struct oauth_settings *s, const char *data
 		printf("%s: signs in with a password (%s.auth)\n", server, server);
 		return 0;
 	}
-	buf_init(&err, 1 << 16);
+	buf_init(&err, BUF_ERRORS_MAX);
 	t = oauth_access_token(s, data, renew, &left, &err);
 	if (t == NULL) {
 		cli_print_err("oauth token", &err);
@@ -288,7 +288,7 @@ token(const struct cli_opts *o, int argc, char **argv)
 	}
 	if (!cli_data_exists(o, "oauth"))
 		return 1;
-	buf_init(&err, 1 << 16);
+	buf_init(&err, BUF_ERRORS_MAX);
 	if (conf_load(&pc, o->config, cli_data_dir(o), &err) < 0) {
 		cli_print_err("oauth token", &err);
 		buf_free(&err);

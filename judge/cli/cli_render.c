@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../../lib/fsio.h"
+#include "../../lib/grow.h"
 #include "../../lib/xalloc.h"
 #include "../../maps/geometry.h"
 #include "../../maps/pages.h"
@@ -16,8 +17,8 @@
 #include "../../parser/names.h"
 #include "cli.h"
 #include "cli_pages.h"
-#include "../replay/gamerec.h"
-#include "../replay/play.h"
+#include "../casefiles/gamerec.h"
+#include "../casefiles/play.h"
 #include "../engine/rules.h"
 
 #define SVG_MAX (16u << 20)
@@ -32,7 +33,7 @@ open_map_set(const struct cli_opts *o, const char *variant, struct map_set *ms)
 {
 	struct buf err;
 
-	buf_init(&err, 1 << 16);
+	buf_init(&err, BUF_ERRORS_MAX);
 	ms->g = NULL;
 	ms->m = variant_open(variant, o->maps_dir, &err);
 	if (ms->m)
@@ -98,7 +99,7 @@ cli_render(const struct cli_opts *o, int argc, char **argv)
 	} else {
 		struct buf text, err;
 		buf_init(&text, 1u << 20);
-		buf_init(&err, 1u << 16);
+		buf_init(&err, BUF_ERRORS_MAX);
 		if (fs_read_file(board_file, &text) < 0) {
 			fprintf(stderr, "pouch render: %s: %s\n", board_file, strerror(errno));
 			rc = 1;
@@ -143,9 +144,8 @@ log_add(struct game_log *gl, const struct board *before, const struct order *ord
 {
 	int i = gl->n;
 
-	if (gl->n == gl->cap) {
-		gl->cap = gl->cap ? 2 * gl->cap : 64;
-		gl->before = xreallocarray(gl->before, (size_t)gl->cap, sizeof *gl->before);
+	if (gl->n == gl->cap) {	/* the other arrays beside before[], as long */
+		GROW(gl->before, gl->n, gl->cap);
 		gl->after = xreallocarray(gl->after, (size_t)gl->cap, sizeof *gl->after);
 		gl->res = xreallocarray(gl->res, (size_t)gl->cap, sizeof *gl->res);
 		gl->orders = xreallocarray(gl->orders, (size_t)gl->cap, sizeof *gl->orders);
@@ -270,7 +270,7 @@ cli_play_pages(const struct cli_opts *o, const struct map *m, enum edition ed, c
 	char name[72];
 	int rc;
 
-	buf_init(&err, 1 << 16);
+	buf_init(&err, BUF_ERRORS_MAX);
 	g = geometry_open(m, o->maps_dir, &err);
 	if (g == NULL) {
 		buf_puts(out, buf_str(&err));
@@ -378,7 +378,7 @@ cli_render_game(const struct cli_opts *o, int argc, char **argv)
 		name_from_file(argv[i], name, sizeof name);
 	buf_init(&text, 64u << 20);
 	buf_init(&report, 1u << 20);
-	buf_init(&err, 1u << 16);
+	buf_init(&err, BUF_ERRORS_MAX);
 	memset(&st, 0, sizeof st);
 	memset(&rp, 0, sizeof rp);
 	rp.m = ms.m;

@@ -2,7 +2,6 @@
  * cli_run.c — pouch run, pouch game, pouch replay (see run.h, pouch(1)).
  */
 #define _DEFAULT_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -16,12 +15,15 @@
 #include "../../lib/tz.h"
 #include "../../lib/xalloc.h"
 #include "cli.h"
+#include "../shell/replay.h"
 #include "../shell/run.h"
 
 /* After the judge's headers: <unistd.h> defines R_OK. */
 #include <unistd.h>
 
 #define LOCK_WAIT_MS 10000
+/* A command the host gives as mail (game new, process, rollback), with its settings. */
+#define HOST_MAIL_MAX (1u << 16)
 
 static int
 is_dir(const char *path)
@@ -122,7 +124,7 @@ open_runner(struct runner *r, const struct run_opts *ro, const char *cmd)
 	struct buf err;
 	int rc;
 
-	buf_init(&err, 1 << 16);
+	buf_init(&err, BUF_ERRORS_MAX);
 	if (fs_exists(ro->data) && !is_dir(ro->data)) {
 		fprintf(stderr, "pouch %s: %s is not a directory (--data DIR chooses the data "
 		    "directory)\n", cmd, ro->data);
@@ -153,7 +155,7 @@ finish(struct runner *r, const char *cmd, int no_send, int status)
 {
 	struct buf err;
 
-	buf_init(&err, 1 << 16);
+	buf_init(&err, BUF_ERRORS_MAX);
 	if (runner_apply(r, &err) < 0 || runner_commit(r, &err) < 0) {
 		cli_print_err(cmd, &err);
 		buf_free(&err);
@@ -222,7 +224,7 @@ cli_run(const struct cli_opts *o, int argc, char **argv)
 	rc = open_runner(&r, &ro, "run");
 	if (rc != 0)
 		return rc == 1 ? 0 : 1;
-	buf_init(&err, 1 << 16);
+	buf_init(&err, BUF_ERRORS_MAX);
 	if (!no_fetch && runner_fetch(&r, &err) < 0) {
 		/* The mailbox is down: what is stored is still applied, deadlines
 		 * still pass, the outbox still goes out. */
@@ -234,7 +236,7 @@ cli_run(const struct cli_opts *o, int argc, char **argv)
 		early_mail_warning(&r);
 	if (runner_idle(&r)) {
 		/* Nothing new and no game due: only the outbox may have work. */
-		buf_init(&err, 1 << 16);
+		buf_init(&err, BUF_ERRORS_MAX);
 		if (!no_send && runner_send(&r, &err) < 0) {
 			cli_print_err("run", &err);
 			status = 1;
@@ -317,7 +319,7 @@ host_command(const struct cli_opts *o, const char *body)
 	rc = open_runner(&r, &ro, "game");
 	if (rc != 0)
 		return 1;
-	buf_init(&err, 1 << 16);
+	buf_init(&err, BUF_ERRORS_MAX);
 	rc = runner_host(&r, body, &err);
 	if (rc < 0)
 		cli_print_err("game", &err);
@@ -384,7 +386,7 @@ game_new(const struct cli_opts *o, int argc, char **argv)
 	struct buf body, sets;
 	int i, rc, players = 7;
 
-	buf_init(&sets, 1 << 16);
+	buf_init(&sets, HOST_MAIL_MAX);
 	for (i = 0; i < argc; i++) {
 		const char *a = argv[i];
 		if (strncmp(a, "--", 2) != 0) {
@@ -419,7 +421,7 @@ game_new(const struct cli_opts *o, int argc, char **argv)
 		buf_free(&sets);
 		return 1;
 	}
-	buf_init(&body, 1 << 16);
+	buf_init(&body, HOST_MAIL_MAX);
 	buf_printf(&body, "NEWGAME %s %s GM %s", name, variant, gm);
 	if (pw)
 		buf_printf(&body, " PASSWORD %s", pw);
@@ -470,7 +472,7 @@ with_games(const struct cli_opts *o, const char *show)
 		char ph[48], when[96];
 		time_t grace = judge_grace_end(g, r.o.now);
 		if (show == NULL) {
-			printf("%-16s %-10s %-8s %-28s %s%s\n", g->name, g->set.variant, status_name(g->status),
+			printf("%-16s %-10s %-8s %-28s %s%s\n", g->name, g->set.variant, game_status_name(g->status),
 			    game_stage(g, ph, sizeof ph), grace ? "grace until " : "",
 			    g->status == GAME_ACTIVE && g->deadline ?
 			    time_human(&r.j.io.zones, g->set.zone, grace ? grace : g->deadline, when, sizeof when) :
@@ -560,7 +562,7 @@ cli_game(const struct cli_opts *o, int argc, char **argv)
 			return game_usage();
 		if (!game_exists(o, "game", argv[2]))
 			return 1;
-		buf_init(&body, 1 << 16);
+		buf_init(&body, HOST_MAIL_MAX);
 		buf_printf(&body, "GAME %s GM\n%s", argv[2], argv[1][0] == 'r' ? "ROLLBACK" :
 		    preview ? "PREVIEW" : "PROCESS");
 		for (i = 3; argv[1][0] == 'r' && i < argc; i++)
@@ -597,296 +599,6 @@ cli_game(const struct cli_opts *o, int argc, char **argv)
 
 /* ----------------------------------------------------------- replay -- */
 
-/* Compare two files; report a difference as "what: path". */
-static int
-same_file(const char *a, const char *b)
-{
-	struct buf x, y;
-	int same;
-
-	buf_init(&x, 256u << 20);
-	buf_init(&y, 256u << 20);
-	same = fs_read_file(a, &x) == 0 && fs_read_file(b, &y) == 0 && x.len == y.len &&
-	    memcmp(x.data, y.data, x.len) == 0;
-	buf_free(&x);
-	buf_free(&y);
-	return same;
-}
-
-/* Every game file and history record of the replay against the live ones. */
-static int
-verify_games(const char *live, const char *out, int *checked)
-{
-	char dir[1100], a[1400], b[1400];
-	DIR *d;
-	struct dirent *e;
-	int diffs = 0;
-
-	snprintf(dir, sizeof dir, "%s/games", live);
-	d = opendir(dir);
-	if (d == NULL)
-		return 0;
-	while ((e = readdir(d)) != NULL) {
-		DIR *h;
-		struct dirent *f;
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(a, sizeof a, "%s/games/%s/game.txt", live, e->d_name);
-		snprintf(b, sizeof b, "%s/games/%s/game.txt", out, e->d_name);
-		(*checked)++;
-		if (!same_file(a, b)) {
-			printf("differs: game %s (%s, %s)\n", e->d_name, a, b);
-			diffs++;
-		}
-		snprintf(a, sizeof a, "%s/games/%s/history", live, e->d_name);
-		h = opendir(a);
-		while (h && (f = readdir(h)) != NULL) {
-			if (f->d_name[0] == '.' || strstr(f->d_name, ".tmp."))
-				continue;
-			snprintf(a, sizeof a, "%s/games/%s/history/%s", live, e->d_name, f->d_name);
-			snprintf(b, sizeof b, "%s/games/%s/history/%s", out, e->d_name, f->d_name);
-			(*checked)++;
-			if (!same_file(a, b)) {
-				printf("differs: history %s/%s (%s, %s)\n", e->d_name, f->d_name, a, b);
-				diffs++;
-			}
-		}
-		if (h)
-			closedir(h);
-	}
-	closedir(d);
-	/* Games the replay made that the live judge does not have. */
-	snprintf(dir, sizeof dir, "%s/games", out);
-	d = opendir(dir);
-	while (d && (e = readdir(d)) != NULL) {
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(a, sizeof a, "%s/games/%s/game.txt", live, e->d_name);
-		if (!fs_exists(a)) {
-			printf("differs: game %s exists only in the replay\n", e->d_name);
-			diffs++;
-		}
-	}
-	if (d)
-		closedir(d);
-	return diffs;
-}
-
-/* A message the live judge made: sent (in the spool) or still in its outbox. */
-struct live_msg {
-	char *message_id;
-	char *spool_id;	/* sent: the spool's id */
-	char *path;		/* waiting: the outbox file */
-	int matched;
-};
-
-static int
-live_cmp(const void *a, const void *b)
-{
-	return strcmp(((const struct live_msg *)a)->message_id, ((const struct live_msg *)b)->message_id);
-}
-
-/* Every message the live judge made, sorted by Message-ID. */
-static struct live_msg *
-live_mail(struct runner *r, const char *live, size_t *n)
-{
-	struct live_msg *v = NULL;
-	char dir[1100], path[1400];
-	struct buf raw;
-	DIR *d;
-	struct dirent *e;
-	size_t i;
-
-	*n = 0;
-	for (i = 0; i < spool_count_out(r->sp); i++) {
-		const struct spool_sent *s = spool_out(r->sp, i);
-		/* The notice that a game was set aside comes from the shell
-		 * (a damaged file), not from the spool: no replay makes it. */
-		if (s == NULL || s->message_id == NULL ||
-		    strncmp(s->message_id, ASIDE_MSGID, strlen(ASIDE_MSGID)) == 0)
-			continue;
-		v = xreallocarray(v, *n + 1, sizeof *v);
-		v[*n] = (struct live_msg){ xstrdup(s->message_id), xstrdup(s->id), NULL, 0 };
-		(*n)++;
-	}
-	snprintf(dir, sizeof dir, "%s/outbox/new", live);
-	buf_init(&raw, 256u << 20);
-	d = opendir(dir);
-	while (d && (e = readdir(d)) != NULL) {
-		char *id;
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-		buf_reset(&raw);
-		if (fs_read_file(path, &raw) < 0 || (id = mime_message_id(raw.data, raw.len)) == NULL)
-			continue;
-		if (strncmp(id, ASIDE_MSGID, strlen(ASIDE_MSGID)) == 0) {
-			free(id);
-			continue;
-		}
-		v = xreallocarray(v, *n + 1, sizeof *v);
-		v[*n] = (struct live_msg){ id, NULL, xstrdup(path), 0 };
-		(*n)++;
-	}
-	if (d)
-		closedir(d);
-	buf_free(&raw);
-	if (*n > 1)
-		qsort(v, *n, sizeof *v, live_cmp);
-	return v;
-}
-
-/* The replay's mail against what the live judge made, byte for byte. */
-static int
-verify_mail(struct runner *r, const char *live, int *checked)
-{
-	struct buf raw, mine;
-	struct live_msg *v, key = { NULL, NULL, NULL, 0 };
-	size_t n, i;
-	DIR *d;
-	struct dirent *e;
-	int diffs = 0;
-
-	v = live_mail(r, live, &n);
-	buf_init(&raw, 256u << 20);
-	buf_init(&mine, 256u << 20);
-	d = opendir(r->mail_dir);
-	while (d && (e = readdir(d)) != NULL) {
-		char id[512], path[1400], live_path[PATH_MAX];
-		struct live_msg *found;
-		size_t k = strlen(e->d_name);
-		if (k < 5 || strcmp(e->d_name + k - 4, ".eml") != 0 || k - 4 >= sizeof id)
-			continue;
-		memcpy(id, e->d_name, k - 4);
-		id[k - 4] = '\0';
-		(*checked)++;
-		key.message_id = id;
-		found = n ? bsearch(&key, v, n, sizeof *v, live_cmp) : NULL;
-		if (found == NULL) {
-			printf("differs: mail %s was made by the replay only\n", id);
-			diffs++;
-			continue;
-		}
-		found->matched = 1;
-		snprintf(path, sizeof path, "%s/%s", r->mail_dir, e->d_name);
-		buf_reset(&mine);
-		buf_reset(&raw);
-		if (found->path)
-			str_copy(live_path, found->path, sizeof live_path);
-		else if (spool_sent_path(r->sp, found->spool_id, live_path, sizeof live_path) < 0)
-			str_copy(live_path, "missing", sizeof live_path);
-		if (fs_read_file(path, &mine) < 0 || fs_read_file(live_path, &raw) < 0 ||
-		    raw.len != mine.len || memcmp(raw.data, mine.data, raw.len) != 0) {
-			/* Both files named, to compare them. */
-			printf("differs: mail %s (%s, %s)\n", id, live_path, path);
-			diffs++;
-		}
-	}
-	if (d)
-		closedir(d);
-	for (i = 0; i < n; i++) {
-		if (!v[i].matched) {
-			printf("differs: mail %s was made by the live judge only\n", v[i].message_id);
-			diffs++;
-		}
-		free(v[i].message_id);
-		free(v[i].path);
-		free(v[i].spool_id);
-	}
-	free(v);
-	buf_free(&raw);
-	buf_free(&mine);
-	return diffs;
-}
-
-/* A new directory under TMPDIR (default /tmp) into scratch. Returns 0 or
- * -1 (said why). */
-static int
-make_scratch(char *scratch, size_t size)
-{
-	const char *tmp = getenv("TMPDIR");
-
-	snprintf(scratch, size, "%s/pouch-replay.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (mkdtemp(scratch) == NULL) {
-		fprintf(stderr, "pouch replay: %s: %s\n", scratch, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-/* Copy from into to (synced), keeping to's mode 0640. */
-static int
-install_file(const char *from, const char *to)
-{
-	struct buf b;
-	int rc;
-
-	buf_init(&b, 256u << 20);
-	rc = fs_read_file(from, &b) < 0 || fs_write_atomic_mode(to, b.data, b.len, 0640) < 0 ? -1 : 0;
-	if (rc < 0)
-		fprintf(stderr, "pouch replay: %s: %s\n", to, strerror(errno));
-	buf_free(&b);
-	return rc;
-}
-
-/* Put the game rebuilt in out/games/game in place of the live one: its
- * history records and logs first, its file last (the damaged one kept
- * beside it), then the note that set it aside goes (a run that finds the
- * game whole removes a note left behind). */
-static int
-install_game(const char *live, const char *out, const char *game, time_t now)
-{
-	char from[2600], to[1400], dir[1200];
-	DIR *d;
-	struct dirent *e;
-	int bad = 0;
-
-	snprintf(dir, sizeof dir, "%s/games/%s/history", live, game);
-	if (fs_mkdir_p(dir, 0750) < 0) {
-		fprintf(stderr, "pouch replay: %s: %s\n", dir, strerror(errno));
-		return -1;
-	}
-	snprintf(dir, sizeof dir, "%s/games/%s/history", out, game);
-	d = opendir(dir);
-	while (d && !bad && (e = readdir(d)) != NULL) {
-		if (e->d_name[0] == '.' || strstr(e->d_name, ".tmp."))
-			continue;
-		snprintf(from, sizeof from, "%s/%s", dir, e->d_name);
-		snprintf(to, sizeof to, "%s/games/%s/history/%s", live, game, e->d_name);
-		bad = install_file(from, to) < 0;
-	}
-	if (d)
-		closedir(d);
-	for (int k = 0; k < 2 && !bad; k++) {
-		const char *log = k ? "press.log" : "audit.log";
-		snprintf(from, sizeof from, "%s/games/%s/%s", out, game, log);
-		snprintf(to, sizeof to, "%s/games/%s/%s", live, game, log);
-		if (fs_exists(from))
-			bad = install_file(from, to) < 0;
-	}
-	if (bad)
-		return -1;
-	/* A copy of the damaged file, then the new one replaces it whole: a
-	 * crash in between leaves the game set aside, never without a file. */
-	snprintf(from, sizeof from, "%s/games/%s/game.txt", live, game);
-	snprintf(to, sizeof to, "%s/games/%s/game.txt.damaged-%lld", live, game, (long long)now);
-	if (fs_exists(from) && install_file(from, to) < 0)
-		return -1;
-	snprintf(from, sizeof from, "%s/games/%s/game.txt", out, game);
-	snprintf(to, sizeof to, "%s/games/%s/game.txt", live, game);
-	if (install_file(from, to) < 0)
-		return -1;
-	snprintf(to, sizeof to, "%s/games/%s/%s", live, game, ASIDE_NOTE);
-	if (unlink(to) < 0 && errno != ENOENT) {
-		fprintf(stderr, "pouch replay: %s: %s\n", to, strerror(errno));
-		return -1;
-	}
-	/* The next run loads the games whatever DATA/next-due said. */
-	snprintf(to, sizeof to, "%s/next-due", live);
-	unlink(to);
-	return 0;
-}
-
 /* pouch replay --game NAME: rebuild one game of the live judge from its
  * spool, as it stood when it was set aside, and put it in place. */
 static int
@@ -912,7 +624,7 @@ repair_game(const struct cli_opts *o, struct run_opts *ro, const char *game)
 		    "another pouch is working there; try again" : strerror(errno));
 		return 1;
 	}
-	buf_init(&err, 1 << 16);
+	buf_init(&err, BUF_ERRORS_MAX);
 	rc = runner_aside_point(live, game, &upto, &clock, &err);
 	if (rc < 0) {
 		cli_print_err("replay", &err);
@@ -920,8 +632,10 @@ repair_game(const struct cli_opts *o, struct run_opts *ro, const char *game)
 		fs_unlock(fd);
 		return 1;
 	}
-	buf_free(&err);
-	if (make_scratch(scratch, sizeof scratch) < 0) {
+	buf_reset(&err);
+	if (replay_scratch(scratch, sizeof scratch, &err) < 0) {
+		cli_print_err("replay", &err);
+		buf_free(&err);
 		fs_unlock(fd);
 		return 1;
 	}
@@ -945,13 +659,16 @@ repair_game(const struct cli_opts *o, struct run_opts *ro, const char *game)
 		printf("replayed %d messages (%d from the host), up to where game %s was %s\n",
 		    applied, host, game, rc == 1 ? "set aside" : "last saved");
 	}
-	if (status == 0 && install_game(live, scratch, game, time(NULL)) < 0)
+	if (status == 0 && replay_install_game(live, scratch, game, time(NULL), &err) < 0) {
+		cli_print_err("replay", &err);
 		status = 1;
+	}
 	if (status == 0)
 		printf("game %s rebuilt from the spool and put in place; the next run reads the "
 		    "mail kept for it\n", game);
 	fs_rm_rf(scratch);
 	fs_unlock(fd);
+	buf_free(&err);
 	return status;
 }
 
@@ -1016,7 +733,12 @@ cli_replay(const struct cli_opts *o, int argc, char **argv)
 	if (game)
 		return repair_game(o, &ro, game);
 	if (out == NULL) {	/* a check only: into a directory of its own */
-		if (make_scratch(scratch, sizeof scratch) < 0)
+		struct buf err;
+		buf_init(&err, BUF_ERRORS_MAX);
+		rc = replay_scratch(scratch, sizeof scratch, &err);
+		cli_print_err("replay", &err);
+		buf_free(&err);
+		if (rc < 0)
 			return 1;
 		out = scratch;
 	}
@@ -1031,8 +753,8 @@ cli_replay(const struct cli_opts *o, int argc, char **argv)
 	printf("replayed %d messages (%d from the host): %d phase(s) adjudicated, %d messages made\n",
 	    r.stats.applied, r.stats.host, r.stats.phases, r.stats.queued);
 	if (status == 0 && verify) {
-		diffs += verify_games(cli_data_dir(o), out, &checked);
-		diffs += verify_mail(&r, cli_data_dir(o), &checked);
+		diffs += replay_verify_games(cli_data_dir(o), out, stdout, &checked);
+		diffs += replay_verify_mail(&r, cli_data_dir(o), stdout, &checked);
 		printf("verify: %d files and messages compared, %d difference%s\n", checked, diffs,
 		    diffs == 1 ? "" : "s");
 		if (diffs)

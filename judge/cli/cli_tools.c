@@ -11,10 +11,10 @@
 #include "../../maps/variant.h"
 #include "cli.h"
 #include "cli_pages.h"
-#include "../replay/datc.h"
-#include "../replay/gamerec.h"
-#include "../replay/play.h"
-#include "../replay/transcript.h"
+#include "../casefiles/datc.h"
+#include "../casefiles/gamerec.h"
+#include "../casefiles/play.h"
+#include "../casefiles/transcript.h"
 #include "../engine/rules.h"
 
 static struct map *
@@ -23,7 +23,7 @@ open_variant(const struct cli_opts *o, const char *name)
 	struct buf err;
 	struct map *m;
 
-	buf_init(&err, 1 << 16);
+	buf_init(&err, BUF_ERRORS_MAX);
 	m = variant_open(name, o->maps_dir, &err);
 	if (m == NULL)
 		fprintf(stderr, "%s", buf_str(&err));
@@ -73,6 +73,18 @@ datc_file_variant(const struct cli_opts *o, struct map *m, const struct buf *tex
 	return open_variant(o, name);
 }
 
+/* Print out to standard output; a text cut short by its cap is followed by
+ * a line saying so on standard error. Returns 0, or -1 when it was cut. */
+static int
+put_output(const char *cmd, const struct buf *out)
+{
+	fputs(buf_str(out), stdout);
+	if (!buf_failed(out))
+		return 0;
+	fprintf(stderr, "pouch %s: the output stops here: it passed %zu MB\n", cmd, out->max >> 20);
+	return -1;
+}
+
 int
 cli_datc(const struct cli_opts *o, int argc, char **argv)
 {
@@ -109,7 +121,7 @@ cli_datc(const struct cli_opts *o, int argc, char **argv)
 			if (own != m)
 				map_free(own);
 		}
-		fputs(buf_str(&report), stdout);
+		bad |= put_output("datc", &report) < 0;
 		buf_free(&text);
 		buf_free(&report);
 	}
@@ -226,8 +238,7 @@ cli_play(const struct cli_opts *o, int argc, char **argv)
 	} else {
 		rc = po.dir ? cli_play_pages(o, m, ed, buf_str(&text), text.len, argv[first], &po, &out) :
 		    play_text(m, ed, buf_str(&text), text.len, argv[first], &out);
-		rc = rc < 0 ? 1 : 0;
-		fputs(buf_str(&out), stdout);
+		rc = put_output("play", &out) < 0 || rc < 0 ? 1 : 0;
 	}
 	buf_free(&text);
 	buf_free(&out);
@@ -252,7 +263,8 @@ cli_transcript(const struct cli_opts *o, int argc, char **argv)
 		return 1;
 	}
 	rc = transcript_run(buf_str(&text), text.len, argv[1], o->maps_dir, &out) < 0 ? 1 : 0;
-	fputs(buf_str(&out), stdout);
+	if (put_output("transcript", &out) < 0)
+		rc = 1;
 	buf_free(&text);
 	buf_free(&out);
 	return rc;

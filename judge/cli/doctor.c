@@ -598,7 +598,7 @@ cli_doctor(const struct cli_opts *o, int argc, char **argv)
 	ro.now = time(NULL);
 	ro.wait_ms = 10000;
 	ro.look_only = 1;
-	buf_init(&err, 1 << 16);
+	buf_init(&err, BUF_ERRORS_MAX);
 	snprintf(spool, sizeof spool, "%s/spool", d.data);
 	if (!fs_exists(spool)) {
 		/* No run or game yet: the settings alone, and nothing made

@@ -10,6 +10,7 @@
 #include "../../lib/str.h"
 #include "../../lib/xalloc.h"
 #include "../secret.h"
+#include "entropy.h"
 
 /* dir/path when path is relative. */
 static void
@@ -75,7 +76,7 @@ load_create_key(struct pouch_conf *c, struct buf *err)
 	if (strlen(key) < 8) {
 		buf_printf(err, "%s: a creation key needs at least 8 characters\n", c->create_key_file);
 		rc = -1;
-	} else if (secret_random(r) < 0 ||
+	} else if (entropy_read(r) < 0 ||
 	    secret_hash(key, r, c->judge.create_key, sizeof c->judge.create_key) < 0) {
 		buf_printf(err, "%s: cannot hash the creation key\n", c->create_key_file);
 		rc = -1;

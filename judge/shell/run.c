@@ -19,6 +19,10 @@
 #include "../../mailer/compose.h"
 
 #define HOST_SOURCE "host:"
+/* The steps of a run, as POUCH_CRASH_AT and POUCH_PAUSE_AT name them (lib/crash.h). */
+static const char *const run_steps[] = { "fetch", "apply", "commit", "pages", "send" };
+/* A note on a game set aside, or the mail telling its masters. */
+#define ASIDE_TEXT_MAX (1u << 16)
 
 static void
 remember(void *arg, const char *message_id)
@@ -74,6 +78,7 @@ runner_open(struct runner *r, const struct run_opts *o, struct buf *err)
 
 	memset(r, 0, sizeof *r);
 	r->o = *o;
+	crash_steps(run_steps, (int)(sizeof run_steps / sizeof run_steps[0]));
 	strset_init(&r->known);
 	if (conf_load(&r->conf, o->config, o->conf_dir ? o->conf_dir : o->data, err) < 0) {
 		conf_free(&r->conf);
@@ -181,7 +186,7 @@ tell_masters(struct runner *r, const struct store_aside *a, size_t upto)
 	snprintf(id, sizeof id, ASIDE_MSGID "%s.%zu@%s", a->game, upto, r->conf.judge.domain);
 	if (!strset_add(&r->known, id))
 		return;
-	buf_init(&text, 1 << 16);
+	buf_init(&text, ASIDE_TEXT_MAX);
 	buf_printf(&text, "The judge cannot read the file of game %s: it is damaged\n"
 	    "(%.*s).\n\n"
 	    "The game is set aside: nothing happens in it, and the mail sent to it is\n"
@@ -205,7 +210,7 @@ tell_masters(struct runner *r, const struct store_aside *a, size_t upto)
 	m.autosub = OUT_GENERATED;
 	m.date = r->o.now;
 	m.message_id = id;
-	buf_init(&err, 1 << 16);
+	buf_init(&err, BUF_ERRORS_MAX);
 	if (mail_queue(r->ob, &r->conf.mail, &m, r->o.now, NULL, &err) < 0)
 		log_warn("not queued: %s (%s)", id, buf_str(&err));
 	else
@@ -246,7 +251,7 @@ set_aside(struct runner *r)
 		if (fs_exists(path))
 			continue;	/* set aside in an earlier run: its masters know */
 		upto = first_pending(r->sp);
-		buf_init(&note, 1 << 16);
+		buf_init(&note, ASIDE_TEXT_MAX);
 		buf_printf(&note, "# pouch set this game aside; pouch replay --game %s repairs it\n"
 		    "since %s\nupto %zu\nclock %lld\n", a->game,
 		    time_rfc3339(r->o.now, stamp, sizeof stamp), upto, (long long)spool_clock(r->sp));
@@ -734,7 +739,9 @@ write_pages_due(struct runner *r)
 	buf_init(&b, 1 << 20);
 	for (k = 0; k < r->npaged; k++)
 		buf_printf(&b, "%s %d\n", r->paged[k].game, r->paged[k].first);
-	if (fs_write_atomic(path, b.data, b.len) < 0)
+	if (buf_failed(&b))
+		log_warn("%s: not written: longer than %u bytes", path, 1u << 20);
+	else if (fs_write_atomic(path, b.data, b.len) < 0)
 		log_warn("%s: %s", path, strerror(errno));
 	buf_free(&b);
 }
@@ -753,7 +760,7 @@ write_pages(struct runner *r)
 		write_pages_due(r);	/* a list naming no game that is left */
 		return;
 	}
-	buf_init(&err, 1 << 16);
+	buf_init(&err, BUF_ERRORS_MAX);
 	for (k = 0; k < r->npaged; k++) {
 		const struct game *g = judge_find_game(&r->j, r->paged[k].game);
 		buf_reset(&err);
@@ -912,7 +919,7 @@ runner_close(struct runner *r)
 
 	if (!r->opened)
 		return;
-	buf_init(&err, 1 << 16);
+	buf_init(&err, BUF_ERRORS_MAX);
 	judge_free(&r->j);
 	free_applied(r);	/* not committed: the next run applies them */
 	outbox_close(r->ob);
@@ -942,7 +949,7 @@ runner_aside_point(const char *data, const char *game, size_t *upto, time_t *clo
 	int got = 0;
 
 	snprintf(path, sizeof path, "%s/games/%s/%s", data, game, ASIDE_NOTE);
-	buf_init(&b, 1 << 16);
+	buf_init(&b, ASIDE_TEXT_MAX);
 	if (fs_read_file(path, &b) == 0) {
 		const char *p = buf_str(&b), *end = p + b.len, *line;
 		size_t n;

@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,9 +15,12 @@
 
 #include "../../lib/crash.h"
 #include "../../lib/fsio.h"
+#include "../../lib/grow.h"
+#include "../../lib/scan.h"
 #include "../../lib/str.h"
 #include "../../lib/tz.h"
 #include "../../lib/xalloc.h"
+#include "entropy.h"
 
 #define GAME_FILE_MAX (4u << 20)
 
@@ -133,7 +137,7 @@ reads_as_game(struct store *s, const struct buf *text)
 	if (text->len == 0 || text->data[text->len - 1] != '\n')
 		return 0;
 	g = xcalloc(1, sizeof *g);
-	buf_init(&why, 1 << 16);
+	buf_init(&why, BUF_ERRORS_MAX);
 	ok = game_read(g, text->data, text->len, &lk, &why) == 0;
 	buf_free(&why);
 	game_free(g);
@@ -360,7 +364,7 @@ store_use_key(struct store *s, const char *path, struct buf *err)
 	buf_init(&b, 4096);
 	if (fs_read_file(path, &b) < 0) {
 		unsigned char k[32];
-		if (errno != ENOENT || secret_random(k) < 0 || secret_random(k + 16) < 0) {
+		if (errno != ENOENT || entropy_read(k) < 0 || entropy_read(k + 16) < 0) {
 			buf_printf(err, "%s: %s\n", path, strerror(errno));
 			goto out;
 		}
@@ -374,12 +378,13 @@ store_use_key(struct store *s, const char *path, struct buf *err)
 		}
 	}
 	for (size_t i = 0; i < sizeof s->key; i++) {
-		unsigned v;
-		if (b.len < 2 * i + 2 || sscanf(buf_str(&b) + 2 * i, "%2x", &v) != 1) {
+		int hi = b.len < 2 * i + 2 ? -1 : str_hexval(b.data[2 * i]);
+		int lo = hi < 0 ? -1 : str_hexval(b.data[2 * i + 1]);
+		if (lo < 0) {
 			buf_printf(err, "%s: not a key (64 hex digits)\n", path);
 			goto out;
 		}
-		s->key[i] = (unsigned char)v;
+		s->key[i] = (unsigned char)(hi * 16 + lo);
 	}
 	s->haskey = 1;
 	rc = 0;
@@ -404,7 +409,7 @@ random16(void *ctx, const char *label, unsigned char out[16])
 {
 	struct store *s = ctx;
 
-	return s->haskey ? store_derive(s->key, label, out) : secret_random(out);
+	return s->haskey ? store_derive(s->key, label, out) : entropy_read(out);
 }
 
 /* Variants (for game_read and the judge) go through the store's cache. */
@@ -459,7 +464,7 @@ set_aside(struct store *s, const char *name, const char *path, const char *why,
 	a = &s->aside[s->naside++];
 	memset(a, 0, sizeof *a);
 	str_copy(a->game, name, sizeof a->game);
-	buf_init(&w, 1 << 16);
+	buf_init(&w, BUF_ERRORS_MAX);
 	while (*p) {
 		const char *nl = strchr(p, '\n');
 		size_t k = nl ? (size_t)(nl - p) : strlen(p);
@@ -526,7 +531,7 @@ store_load(struct store *s, struct judge *j, struct buf *err)
 			continue;
 		}
 		g = xcalloc(1, sizeof *g);
-		buf_init(&why, 1 << 16);
+		buf_init(&why, BUF_ERRORS_MAX);
 		if (store_unseal(buf_str(&text), text.len, &body, &why) < 0 ||
 		    game_read(g, buf_str(&text), body, &lk, &why) < 0) {
 			set_aside(s, e->d_name, path, buf_str(&why), buf_str(&text), text.len);
@@ -550,14 +555,17 @@ store_load(struct store *s, struct judge *j, struct buf *err)
 		size_t k;
 		while ((line = str_next_line(&p, end, &k)) != NULL) {
 			char l[ADDR_MAX + 64], addr[ADDR_MAX];
-			long long w;
-			int c;
+			const char *q = l;
+			long w, c;
 			if (k >= sizeof l)
 				continue;
 			memcpy(l, line, k);
 			l[k] = '\0';
-			if (sscanf(l, "%lld %d %127s", &w, &c, addr) == 3 && c > 0)
-				judge_set_rate(j, addr, (time_t)w, c);
+			/* "WINDOW COUNT ADDRESS", as rates_text writes it */
+			if (scan_long(&q, LONG_MIN, LONG_MAX, &w) == 0 &&
+			    scan_long(&q, 1, INT_MAX, &c) == 0 && scan_name(&q, addr, sizeof addr) == 0 &&
+			    *addr != '\0')
+				judge_set_rate(j, addr, (time_t)w, (int)c);
 		}
 	}
 	buf_free(&text);
@@ -583,10 +591,7 @@ list_add(char ***v, int *n, int *cap, const char *path)
 	for (i = 0; i < *n; i++)
 		if (strcmp((*v)[i], path) == 0)
 			return;
-	if (*n == *cap) {
-		*cap = *cap ? *cap * 2 : 16;
-		*v = xreallocarray(*v, (size_t)*cap, sizeof **v);
-	}
+	GROW(*v, *n, *cap);
 	(*v)[(*n)++] = xstrdup(path);
 }
 
@@ -611,10 +616,7 @@ stage_append(struct store *s, const char *path, const char *stamp, const char *g
 		if (strcmp(s->app[i].path, path) == 0)
 			break;
 	if (i == s->napp) {
-		if (s->napp == s->capapp) {
-			s->capapp = s->capapp ? s->capapp * 2 : 16;
-			s->app = xreallocarray(s->app, (size_t)s->capapp, sizeof *s->app);
-		}
+		GROW(s->app, s->napp, s->capapp);
 		s->app[i].path = xstrdup(path);
 		buf_init(&s->app[i].text, 256u << 20);
 		s->napp++;
@@ -623,12 +625,18 @@ stage_append(struct store *s, const char *path, const char *stamp, const char *g
 }
 
 /* Write path (a temporary file) whole, to be synced at the commit; on
- * failure (a full disk) nothing is left of it. */
+ * failure (a full disk) nothing is left of it. text NULL (buf_text() of a
+ * buffer that refused an append) is not whole: nothing is written. */
 static int
 write_file(struct store *s, const char *path, const char *text, struct buf *err)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0640), saved;
+	int fd, saved;
 
+	if (text == NULL) {
+		buf_printf(err, "%s: not written: its text passed the size it may have\n", path);
+		return -1;
+	}
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0640);
 	if (fd < 0) {
 		buf_printf(err, "%s: %s\n", path, strerror(errno));
 		return -1;
@@ -680,7 +688,7 @@ copy_once(struct store *s, const char *from, const char *to, struct buf *err)
 	if (fs_exists(to))
 		return 0;
 	buf_init(&b, GAME_FILE_MAX);
-	if (fs_read_file(from, &b) < 0 || write_now(s, to, buf_str(&b), err) < 0) {
+	if (fs_read_file(from, &b) < 0 || write_now(s, to, buf_text(&b), err) < 0) {
 		if (err->len == 0)
 			buf_printf(err, "%s: %s\n", from, strerror(errno));
 		rc = -1;
@@ -731,10 +739,15 @@ store_stage(struct store *s, struct judge *j, struct buf *err)
 		}
 		list_add(&s->dirs, &s->ndirs, &s->capdirs, path);
 		snprintf(path, sizeof path, "%s/history/%04d.txt", dir, ph->index);
+		if (ph->cut) {
+			buf_printf(err, "%s: not written: the record passed the size it may have\n", path);
+			bad = 1;
+			continue;
+		}
 		buf_reset(&rec);
 		buf_puts(&rec, ph->text);
 		store_seal(&rec);
-		bad |= write_now(s, path, buf_str(&rec), err) < 0;
+		bad |= write_now(s, path, buf_text(&rec), err) < 0;
 	}
 	for (i = 0; i < fx->naudit; i++) {
 		store_game_dir(s, fx->audit[i].game, dir, sizeof dir);
@@ -787,8 +800,13 @@ store_commit(struct store *s, struct judge *j, struct buf *err)
 
 	/* 1. Appends and history records, all synced together. */
 	for (i = 0; i < s->napp; i++) {
-		int fd = open(s->app[i].path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0640);
-		if (fd < 0 || fs_write_all(fd, buf_str(&s->app[i].text), s->app[i].text.len) < 0 ||
+		int fd;
+		if (buf_failed(&s->app[i].text)) {
+			buf_printf(err, "%s: not written: this run's lines passed the size they may have\n",
+			    s->app[i].path);
+			bad = 1;
+		} else if ((fd = open(s->app[i].path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
+		    0640)) < 0 || fs_write_all(fd, buf_str(&s->app[i].text), s->app[i].text.len) < 0 ||
 		    close(fd) < 0) {
 			buf_printf(err, "%s: %s\n", s->app[i].path, strerror(errno));
 			bad = 1;
@@ -830,7 +848,7 @@ store_commit(struct store *s, struct judge *j, struct buf *err)
 		list_add(&tmps, &ntmp, &captmp, path);
 		snprintf(path, sizeof path, "%s/game.txt", dir);
 		list_add(&finals, &nfin, &capfin, path);
-		bad |= write_file(s, tmps[ntmp - 1], buf_str(&b), err) < 0;
+		bad |= write_file(s, tmps[ntmp - 1], buf_text(&b), err) < 0;
 	}
 	if (!bad && j->rates_dirty) {
 		buf_reset(&b);
@@ -839,7 +857,7 @@ store_commit(struct store *s, struct judge *j, struct buf *err)
 		list_add(&tmps, &ntmp, &captmp, path);
 		snprintf(path, sizeof path, "%s/rates.txt", s->dir);
 		list_add(&finals, &nfin, &capfin, path);
-		bad |= write_file(s, tmps[ntmp - 1], buf_str(&b), err) < 0;
+		bad |= write_file(s, tmps[ntmp - 1], buf_text(&b), err) < 0;
 	}
 	buf_free(&b);
 	if (!bad && s->nsync > 0 && fs_fsync_all(s->sync, (size_t)s->nsync) < 0) {

@@ -46,7 +46,7 @@ varcache_get(void *ctx, const char *name, const struct names **nm)
 	}
 	if (vc->n >= VARCACHE_MAX)
 		return NULL;
-	buf_init(&err, 1 << 16);
+	buf_init(&err, BUF_ERRORS_MAX);
 	m = variant_open(name, vc->maps_dir, &err);
 	if (m != NULL && systems_for_map(m) == NULL) {
 		buf_printf(&err, "it plays the rule system \"%s\"; pouch knows ", m->system);

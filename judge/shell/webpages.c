@@ -58,7 +58,7 @@ drawing(struct webpages *w, const struct game *g)
 	w->geo[w->n].variant = xstrdup(g->set.variant);
 	w->geo[w->n].g = NULL;
 	if (fs_exists(path)) {
-		buf_init(&err, 1 << 16);
+		buf_init(&err, BUF_ERRORS_MAX);
 		w->geo[w->n].g = geometry_load(g->map, path, &err);
 		if (w->geo[w->n].g == NULL)
 			log_warn("%s: %s", path, buf_str(&err));
@@ -93,7 +93,7 @@ read_played(const struct game *g, const char *text, int full, struct played *p)
 
 	if (pos == NULL)
 		return -1;
-	buf_init(&err, 1 << 16);
+	buf_init(&err, BUF_ERRORS_MAX);
 	pos += strlen("\nposition before\n");
 	if (board_read(&p->before, m, pos, strlen(pos), &err) < 0)
 		rc = -1;

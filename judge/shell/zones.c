@@ -18,6 +18,7 @@
 
 #include "../../lib/buf.h"
 #include "../../lib/fsio.h"
+#include "../../lib/grow.h"
 #include "../../lib/xalloc.h"
 
 #ifndef ZONES_DIR
@@ -450,10 +451,7 @@ zone_get(struct zones *zs, const char *name)
 		return NULL;
 	}
 	z.name = xstrdup(name);
-	if (zs->n == zs->cap) {
-		zs->cap = zs->cap ? zs->cap * 2 : 8;
-		zs->z = xreallocarray(zs->z, (size_t)zs->cap, sizeof *zs->z);
-	}
+	GROW(zs->z, zs->n, zs->cap);
 	zs->z[zs->n] = xmalloc(sizeof z);
 	*zs->z[zs->n] = z;
 	return zs->z[zs->n++];

@@ -99,7 +99,7 @@ announce_conference(struct judge *j, struct game *g, const struct conference *c,
 		    "to\nanother power.\n", season_name((enum season)c->season), c->year + 1,
 		    m->provs[c->where].name);
 	snprintf(subject, sizeof subject, "[%s] conference %s", g->name, open ? "opened" : "closed");
-	judge_announce(j, g, subject, buf_str(&text));
+	judge_announce(j, g, subject, buf_text(&text));
 	buf_free(&text);
 }
 
@@ -148,7 +148,7 @@ cmd_conference(struct command_call *call)
 	for (cur = args; n < 64 && scan_token(&cur, " ,;\t", &w[n]) == 0; n++)
 		;
 	if (g->status != GAME_ACTIVE && g->status != GAME_PAUSED) {
-		buf_printf(reply, "  REFUSED: the game is %s\n", status_name(g->status));
+		buf_printf(reply, "  REFUSED: the game is %s\n", game_status_name(g->status));
 		return CMD_REFUSED;
 	}
 	if (muna_state(g)->conf.where != PROV_NONE) {
@@ -204,7 +204,7 @@ cmd_speech(struct command_call *call)
 	long span = g->set.speech;
 
 	if (g->status != GAME_ACTIVE) {
-		buf_printf(reply, "  REFUSED: the game is %s\n", status_name(g->status));
+		buf_printf(reply, "  REFUSED: the game is %s\n", game_status_name(g->status));
 		return CMD_REFUSED;
 	}
 	if (str_eq_nocase(args, "end") || str_eq_nocase(args, "off")) {
@@ -413,7 +413,7 @@ request_speech(struct command_call *call)
 		return CMD_REFUSED;
 	}
 	if (g->status != GAME_ACTIVE) {
-		buf_printf(reply, "  REFUSED: the game is %s\n", status_name(g->status));
+		buf_printf(reply, "  REFUSED: the game is %s\n", game_status_name(g->status));
 		return CMD_REFUSED;
 	}
 	if (judge_speech_open(g, judge_now(j))) {
@@ -699,8 +699,8 @@ muna_turn(struct turn *t)
 static void
 muna_history_write(const struct game *g, struct buf *out)
 {
-	game_write_season(g, &muna_state(g)->season, out);
-	game_write_conference(g, &muna_state(g)->conf, out);
+	muna_file_write_season(g, &muna_state(g)->season, out);
+	muna_file_write_conference(g, &muna_state(g)->conf, out);
 }
 
 /* A rollback to g->board: the insurrections and the conference as the
@@ -713,8 +713,8 @@ muna_history_read(struct game *g, const char *text, size_t len)
 
 	muna_season_clear(&st->season);
 	if (text) {
-		game_read_season(g, text, len, &st->season);
-		game_read_conference(g, text, len);
+		muna_file_read_season(g, text, len, &st->season);
+		muna_file_read_conference(g, text, len);
 	}
 	for (p = 0; p < g->map->npowers; p++)
 		if (st->bonus[p][0] && game_phase_since(st->bonus[p], &g->board))

@@ -137,14 +137,14 @@ write_conference_name(const struct game_field *f, const struct game *g, power_id
 }
 
 void
-game_write_conference(const struct game *g, const struct conference *c, struct buf *out)
+muna_file_write_conference(const struct game *g, const struct conference *c, struct buf *out)
 {
 	put_conference(g, c, out);
 	put_conference_name(c, out);
 }
 
 void
-game_read_conference(struct game *g, const char *text, size_t len)
+muna_file_read_conference(struct game *g, const char *text, size_t len)
 {
 	const char *p = text, *end = text + len, *line;
 	size_t n;
@@ -261,14 +261,14 @@ read_revival(const struct game_field *f, struct game_in *in, power_id p, const c
 }
 
 void
-game_write_season(const struct game *g, const struct muna_season *s, struct buf *out)
+muna_file_write_season(const struct game *g, const struct muna_season *s, struct buf *out)
 {
 	put_insurgents(g->map, s, out);
 	put_revivals(g->map, s, out);
 }
 
 void
-game_read_season(const struct game *g, const char *text, size_t len, struct muna_season *s)
+muna_file_read_season(const struct game *g, const char *text, size_t len, struct muna_season *s)
 {
 	const char *p = text, *end = text + len, *line;
 	size_t n;

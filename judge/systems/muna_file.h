@@ -12,14 +12,14 @@
 extern const struct game_field_table muna_file_fields;
 
 /* Append insurrections under way (s) in the game file's form. */
-void game_write_season(const struct game *g, const struct muna_season *s, struct buf *out);
+void muna_file_write_season(const struct game *g, const struct muna_season *s, struct buf *out);
 /* Read insurrections under way into s from the "insurgent" and "revival"
  * lines of text (other lines are passed over). */
-void game_read_season(const struct game *g, const char *text, size_t len, struct muna_season *s);
+void muna_file_read_season(const struct game *g, const char *text, size_t len, struct muna_season *s);
 /* The conference as "conference ..." and "conference-name ..." lines (none
  * when none is open), as in the game file and in the history records; the
  * reader sets g->conf from such lines in text (none when there are none). */
-void game_write_conference(const struct game *g, const struct conference *c, struct buf *out);
-void game_read_conference(struct game *g, const char *text, size_t len);
+void muna_file_write_conference(const struct game *g, const struct conference *c, struct buf *out);
+void muna_file_read_conference(struct game *g, const char *text, size_t len);
 
 #endif

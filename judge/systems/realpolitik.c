@@ -609,7 +609,7 @@ check_active(const struct game *g, struct buf *reply)
 {
 	if (g->status == GAME_ACTIVE || g->status == GAME_PAUSED)
 		return 0;
-	buf_printf(reply, "  REFUSED: the game is %s\n", status_name(g->status));
+	buf_printf(reply, "  REFUSED: the game is %s\n", game_status_name(g->status));
 	return -1;
 }
 
@@ -806,7 +806,7 @@ cmd_end(struct command_call *call)
 	report_centres(m, &g->board, NULL, &text);
 	report_units(m, &g->board, &text);
 	snprintf(subject, sizeof subject, "[%s] game over", g->name);
-	judge_announce(j, g, subject, buf_str(&text));
+	judge_announce(j, g, subject, buf_text(&text));
 	buf_free(&text);
 	buf_puts(reply, "  the game is adjourned\n");
 	return CMD_DONE;

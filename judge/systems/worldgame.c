@@ -24,6 +24,8 @@
 #include "../system_words.h"
 
 #define TEXT_MAX (1u << 20)
+/* The war's lines of a game file, kept until the whole file is read. */
+#define WAR_LINES_MAX (1u << 16)
 
 /* A game's state: the war, and the game's own map with a power per
  * country (country k is power k). */
@@ -86,7 +88,7 @@ wg_new(struct game *g)
 	s->map->start_year = g->map->start_year;
 	map_finish(s->map);
 	s->names = names_new(s->map);
-	buf_init(&s->lines, 1 << 16);
+	buf_init(&s->lines, WAR_LINES_MAX);
 	g->map = s->map;
 	g->names = s->names;
 	return s;
@@ -151,7 +153,7 @@ wg_loaded(struct game *g)
 	buf_init(&err, 1024);
 	rc = war_read(&s->w, buf_str(&s->lines), s->lines.len, &err);
 	buf_free(&s->lines);
-	buf_init(&s->lines, 1 << 16);
+	buf_init(&s->lines, WAR_LINES_MAX);
 	if (rc < 0) {
 		snprintf(s->why, sizeof s->why, "the war's lines: %s", str_trim(err.data));
 		buf_free(&err);
@@ -237,7 +239,7 @@ send_power(struct judge *j, const struct game *g, power_id p, const char *subjec
 		buf_putc(body, '\n');
 		war_public(w, body);
 		deadline_line(j, g, d->members[i].zone, body);
-		judge_send(j, g, to, 1, subject, buf_str(body));
+		judge_send(j, g, to, 1, subject, buf_text(body));
 	}
 }
 
@@ -332,7 +334,7 @@ report(struct judge *j, struct game *g, long long seen, const struct before *b)
 	war_public(w, &body);
 	for (p = 0; p < g->nobservers; p++) {
 		const char *to[1] = { g->observers[p] };
-		judge_send(j, g, to, 1, subject, buf_str(&body));
+		judge_send(j, g, to, 1, subject, buf_text(&body));
 	}
 	buf_reset(&body);
 	buf_printf(&body, "%s\n", buf_str(&head));
@@ -340,7 +342,7 @@ report(struct judge *j, struct game *g, long long seen, const struct before *b)
 	deadline_line(j, g, g->set.zone, &body);
 	for (p = 0; p < g->ngms; p++) {
 		const char *to[1] = { g->gms[p] };
-		judge_send(j, g, to, 1, subject, buf_str(&body));
+		judge_send(j, g, to, 1, subject, buf_text(&body));
 	}
 	buf_free(&news);
 	buf_free(&note);
@@ -534,7 +536,7 @@ tell_gms(struct judge *j, const struct game *g, const char *subject, int who, in
 	war_full(w, &body);
 	for (i = 0; i < g->ngms; i++) {
 		const char *to[1] = { g->gms[i] };
-		judge_send(j, g, to, 1, subject, buf_str(&body));
+		judge_send(j, g, to, 1, subject, buf_text(&body));
 	}
 	buf_free(&body);
 }
@@ -638,7 +640,7 @@ wg_start(struct command_call *call)
 	int q, n = 0;
 
 	if (g->status != GAME_FORMING) {
-		buf_printf(reply, "  REFUSED: the game is %s\n", status_name(g->status));
+		buf_printf(reply, "  REFUSED: the game is %s\n", game_status_name(g->status));
 		return CMD_REFUSED;
 	}
 	for (q = 0; q < g->map->npowers; q++)
@@ -675,7 +677,7 @@ wg_end(struct command_call *call)
 	int rc;
 
 	if (g->status != GAME_ACTIVE && g->status != GAME_PAUSED) {
-		buf_printf(reply, "  REFUSED: the game is %s\n", status_name(g->status));
+		buf_printf(reply, "  REFUSED: the game is %s\n", game_status_name(g->status));
 		return CMD_REFUSED;
 	}
 	buf_init(&msg, 1024);
@@ -802,7 +804,7 @@ remind(struct judge *j, struct game *g, time_t now)
 		buf_putc(&body, '\n');
 		war_public(&state(g)->w, &body);
 		deadline_line(j, g, d->members[i].zone, &body);
-		judge_send(j, g, to, 1, subject, buf_str(&body));
+		judge_send(j, g, to, 1, subject, buf_text(&body));
 	}
 	buf_free(&body);
 }

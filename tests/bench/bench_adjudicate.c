@@ -15,7 +15,7 @@
 #include <time.h>
 
 #include "../../judge/engine/adjudicate.h"
-#include "../../judge/replay/gamerec.h"
+#include "../../judge/casefiles/gamerec.h"
 #include "../../maps/variant.h"
 #include "../../parser/orders.h"
 

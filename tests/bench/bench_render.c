@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../judge/replay/gamerec.h"
-#include "../../judge/replay/play.h"
+#include "../../judge/casefiles/gamerec.h"
+#include "../../judge/casefiles/play.h"
 #include "../../lib/fsio.h"
 #include "../../lib/monotime.h"
 #include "../../lib/xalloc.h"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# mailpath.sh — play a transcript script (judge/replay/transcript.h) through the
+# mailpath.sh — play a transcript script (judge/casefiles/transcript.h) through the
 # real mail path: each MAIL is a message in the judge's Maildir and a
 # `pouch run --now` at the script's time reads it (with the MAIL+ before
 # it); HOST blocks go through

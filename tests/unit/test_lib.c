@@ -36,12 +36,11 @@ test_buf_cap(void **state)
 	assert_int_equal(buf_puts(&b, "hello"), 0);
 	assert_int_equal(buf_printf(&b, " %d", 42), 0);
 	assert_string_equal(buf_str(&b), "hello 42");
-	/* One byte more than the cap is refused and leaves the buffer as it was. */
-	assert_int_equal(buf_puts(&b, "abc"), -1);
-	assert_string_equal(buf_str(&b), "hello 42");
 	assert_int_equal(buf_puts(&b, "ab"), 0);
 	assert_int_equal((int)b.len, 10);
+	/* One byte more than the cap is refused and leaves the buffer as it was. */
 	assert_int_equal(buf_putc(&b, 'x'), -1);
+	assert_string_equal(buf_str(&b), "hello 42ab");
 	buf_truncate(&b, 5);
 	assert_string_equal(buf_str(&b), "hello");
 	s = buf_take(&b);
@@ -63,11 +62,46 @@ test_buf_cap(void **state)
 	assert_int_equal(buf_printf(&b, "%040d", 1), -1);	/* 107 > 100 */
 	assert_int_equal((int)b.len, 67);
 	assert_string_equal(buf_str(&b) + 60, "07cdefg");
+	buf_truncate(&b, 67);	/* back to before the refusal */
 	assert_int_equal(buf_printf(&b, "%033d", 1), 0);	/* exactly 100 */
 	assert_int_equal((int)b.len, 100);
 	assert_int_equal(buf_printf(&b, "%s", ""), 0);
 	assert_int_equal(buf_printf(&b, "x"), -1);
 	assert_int_equal((int)strlen(buf_str(&b)), 100);
+	buf_free(&b);
+}
+
+/* A refused append is not followed by a smaller one that fits: the text
+ * would lose a piece from its middle and read as whole. */
+static void
+test_buf_no_middle_loss(void **state)
+{
+	struct buf b;
+
+	(void)state;
+	buf_init(&b, 24);
+	assert_int_equal(buf_puts(&b, "A Vie - Bud.\n"), 0);
+	assert_int_equal(buf_puts(&b, "F Tri - Adriatic Sea.\n"), -1);
+	assert_int_equal(buf_puts(&b, "A Bud H.\n"), -1);
+	assert_int_equal(buf_putc(&b, 'x'), -1);
+	assert_int_equal(buf_printf(&b, "%d", 1), -1);
+	assert_int_equal(buf_append(&b, "", 0), -1);
+	assert_string_equal(buf_str(&b), "A Vie - Bud.\n");
+	/* The place that uses the text is told. */
+	assert_true(buf_failed(&b));
+	assert_null(buf_text(&b));
+	/* Cut back to a mark before the refusal, the writer starts clean. */
+	buf_truncate(&b, 6);
+	assert_false(buf_failed(&b));
+	assert_int_equal(buf_puts(&b, "Bud.\n"), 0);
+	assert_string_equal(buf_text(&b), "A Vie Bud.\n");
+	/* Refused in buf_printf's first pass, then a string that fits. */
+	assert_int_equal(buf_printf(&b, "%30s", "x"), -1);
+	assert_int_equal(buf_puts(&b, "y"), -1);
+	assert_true(buf_failed(&b));
+	buf_reset(&b);
+	assert_false(buf_failed(&b));
+	assert_string_equal(buf_text(&b), "");
 	buf_free(&b);
 }
 
@@ -436,6 +470,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_buf_cap),
+		cmocka_unit_test(test_buf_no_middle_loss),
 		cmocka_unit_test(test_strings),
 		cmocka_unit_test(test_lines),
 		cmocka_unit_test(test_scan),

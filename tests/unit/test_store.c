@@ -121,6 +121,35 @@ game_text(const struct game *g, struct buf *out)
 	game_write(g, out);
 }
 
+/* A history record that passed its cap (the judge marks it cut) is never
+ * written: staging fails naming it (and a run then commits nothing). */
+static void
+test_cut_record_not_written(void **state)
+{
+	struct fixture *f = *state;
+	struct store s;
+	struct judge j;
+	struct buf out, err;
+	char path[256];
+
+	open_store(f, &s, &j);
+	make_game(&j);
+	buf_init(&out, 1 << 20);
+	assert_int_equal(judge_process(&j, j.games[0], T0 + 60, false, &out), 0);
+	assert_int_equal(j.fx.nphases, 1);
+	assert_false(j.fx.phases[0].cut);
+	j.fx.phases[0].cut = true;
+	buf_init(&err, BUF_ERRORS_MAX);
+	assert_int_equal(store_stage(&s, &j, &err), -1);
+	assert_non_null(strstr(buf_str(&err), "history/0001.txt: not written"));
+	snprintf(path, sizeof path, "%s/games/demo/history/0001.txt", f->dir);
+	assert_false(fs_exists(path));
+	buf_free(&err);
+	buf_free(&out);
+	judge_free(&j);
+	store_close(&s);
+}
+
 /* A delegation holding England and Germany, Italy left out: still held
  * together after the game file is saved and loaded; a new password for
  * one of them makes it a delegation apart. */
@@ -655,6 +684,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_save_and_load, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cut_record_not_written, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_held_powers_saved, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_damaged_everywhere, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_upgrade, setup, teardown),

@@ -1,11 +1,13 @@
 /*
- * grow.h — growing the judge's arrays (effects, caches, rates) by
- * doubling. Not part of the judge's API.
+ * grow.h — growing an array by doubling, one element at a time.
+ *
+ *	GROW(v, n, cap);	// room for v[n]
+ *	v[n++] = x;
  */
-#ifndef POUCH_JUDGE_GROW_H
-#define POUCH_JUDGE_GROW_H
+#ifndef POUCH_GROW_H
+#define POUCH_GROW_H
 
-#include "../lib/xalloc.h"
+#include "xalloc.h"
 
 /* Make room for one more element in arr, which holds n of cap. */
 #define GROW(arr, n, cap)                                                        \

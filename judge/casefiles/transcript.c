@@ -89,7 +89,7 @@ reload_games(struct judge *j, struct tctx *t, struct buf *out)
 
 	buf_init(&a, 8u << 20);
 	buf_init(&b, 8u << 20);
-	buf_init(&why, 1 << 16);
+	buf_init(&why, BUF_ERRORS_MAX);
 	for (i = 0; i < j->ngames && rc == 0; i++) {
 		struct game *g = xcalloc(1, sizeof *g);
 		buf_reset(&a);

@@ -324,7 +324,7 @@ gamerec_replay_text(const struct map *m, const struct names *nm, const struct ru
 	int nph = 0, lineno = 0, i, rc = 0;
 	enum { NONE, POS, ORD } sec = NONE;
 
-	buf_init(&why, 1 << 16);
+	buf_init(&why, BUF_ERRORS_MAX);
 	while ((line = str_next_line(&p, end, &n)) != NULL) {
 		lineno++;
 		if (n >= 6 && strncmp(line, "PHASE ", 6) == 0) {
