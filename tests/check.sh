@@ -9,7 +9,8 @@
 #             rule system named outside its module (tests/names.sh)
 #   unit      cmocka test programs
 #   sanitize  the same programs built with AddressSanitizer + UBSan
-#   datc      DATC v3.0 cases (tests/data/datc), and DATC v2.4 with --edition 2000
+#   datc      DATC v3.0 cases (tests/data/datc), and DATC v2.4 with --edition 2000;
+#             webDiplomacy's records (tests/data/games/webdiplomacy)
 #   fuzz      every libFuzzer target (make fuzz: clang, ASan + UBSan) for
 #             FUZZ_SECONDS from its seeds in tests/fuzz/seeds/NAME/; any crash,
 #             leak or sanitizer report fails (clang: contrib/deps.sh test)
@@ -126,6 +127,18 @@ fi
 if want datc; then
 	stage "DATC v3.0 (tests/data/datc, each case under its own edition)"
 	build/pouch datc tests/data/datc/*.txt | tail -n 20 || fail "datc v3.0"
+	stage "webDiplomacy's records (tests/data/games/webdiplomacy, --edition webdiplomacy)"
+	build/pouch check-game --edition webdiplomacy tests/data/games/webdiplomacy | tail -n 1 ||
+		fail "webDiplomacy's records"
+	# Each record tells webdiplomacy from the edition named with it.
+	for pair in 2000:convoy_unmarked dptg:convoy_marked; do
+		if build/pouch check-game --edition "${pair%%:*}" \
+		    "tests/data/games/webdiplomacy/${pair#*:}.txt" >/dev/null 2>&1; then
+			fail "tests/data/games/webdiplomacy/${pair#*:}.txt passes under ${pair%%:*} too"
+		else
+			echo "  ${pair#*:}.txt differs under --edition ${pair%%:*}, as it should"
+		fi
+	done
 	if have_shared; then
 		stage "DATC v3.0 conversion is up to date with ../shared"
 		python3 contrib/tools/datc_json2txt.py "$SHARED/testdata/datc/datc_v3.0.json" |

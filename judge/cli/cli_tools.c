@@ -40,7 +40,7 @@ edition_opts(int argc, char **argv, enum edition *ed, int *verbose, const char *
 	while (i < argc && argv[i][0] == '-') {
 		if (strcmp(argv[i], "--edition") == 0 && i + 1 < argc) {
 			if (edition_parse(argv[i + 1], ed) < 0) {
-				fprintf(stderr, "pouch: unknown edition \"%s\" (2023, 2000, 1982, 1971, dptg)\n",
+				fprintf(stderr, "pouch: unknown edition \"%s\" (2023, 2000, 1982, 1971, dptg, webdiplomacy)\n",
 				    argv[i + 1]);
 				return -1;
 			}

@@ -440,6 +440,14 @@ set_convoy_modes(struct ws *w)
 			if (w->via[u])
 				w->cmode[u] = CM_CONVOY;
 			break;
+		case ADJ_CONVOY_WEBDIP:
+			/* Only a move written "via convoy" is convoyed, and only
+			 * when the convoy orders make a whole route; otherwise it
+			 * goes overland. A route broken later does not fall
+			 * back. */
+			if (w->via[u] && ordered_route(w, u))
+				w->cmode[u] = CM_CONVOY;
+			break;
 		}
 	}
 }

@@ -4,7 +4,9 @@
 
 #include "../../lib/str.h"
 
-static const char *const names[EDITION_MAX] = { "2023", "2000", "1982", "1971", "dptg" };
+static const char *const names[EDITION_MAX] = {
+	"2023", "2000", "1982", "1971", "dptg", "webdiplomacy"
+};
 
 void
 rules_init(struct rules *r, enum edition e)
@@ -35,6 +37,11 @@ rules_init(struct rules *r, enum edition e)
 		break;
 	case EDITION_DPTG:
 		r->convoy_adjacent = ADJ_CONVOY_EXPLICIT;
+		r->retreat_to_convoy_origin = true;
+		r->civil_disorder = CD_HOME;
+		break;
+	case EDITION_WEBDIP:
+		r->convoy_adjacent = ADJ_CONVOY_WEBDIP;
 		r->retreat_to_convoy_origin = true;
 		r->civil_disorder = CD_HOME;
 		break;

@@ -21,6 +21,7 @@ enum edition {
 	EDITION_1982,		/* 1982 rulebook as the DATC describes it */
 	EDITION_1971,		/* 1971 rulebook, DATC's 1971 alternatives */
 	EDITION_DPTG,		/* Diplomacy Player's Technical Guide (1998) */
+	EDITION_WEBDIP,		/* webDiplomacy's adjudicator */
 	EDITION_MAX
 };
 
@@ -33,6 +34,8 @@ enum convoy_adjacent {
 	ADJ_CONVOY_1971,	/* only to swap with a unit moving the opposite way, when the
 				   convoy is not disrupted (unwanted convoys avoided) */
 	ADJ_CONVOY_EXPLICIT,	/* only when ordered "by convoy" (DPTG) */
+	ADJ_CONVOY_WEBDIP,	/* only when ordered "via convoy" and the convoy orders make a
+				   whole route; else overland (webDiplomacy) */
 };
 
 /* 4.D.8: which units civil disorder removes first. */
@@ -61,7 +64,7 @@ struct rules {
 
 /* Fill r with the choices of edition e. */
 void rules_init(struct rules *r, enum edition e);
-/* Parse "2023", "2000", "1982", "1971", "dptg". Returns 0 or -1. */
+/* Parse "2023", "2000", "1982", "1971", "dptg", "webdiplomacy". Returns 0 or -1. */
 int edition_parse(const char *s, enum edition *e);
 /* "2023", ... */
 const char *edition_name(enum edition e);

@@ -556,6 +556,10 @@ test_settings(void **state)
 	assert_int_equal(set(&s, "edition", "2000", &why), 0);
 	assert_int_equal(s.edition, EDITION_2000);
 	assert_int_equal(set(&s, "edition", "1066", &why), -1);
+	assert_int_equal(set(&s, "edition", "webDiplomacy", &why), 0);
+	assert_int_equal(s.edition, EDITION_WEBDIP);
+	assert_string_equal(edition_name(s.edition), "webdiplomacy");
+	assert_int_equal(set(&s, "edition", "2000", &why), 0);
 	assert_int_equal(set(&s, "zone", "UTC", &why), 0);
 	assert_int_equal(set(&s, "zone", "Mars/Olympus", &why), -1);
 	assert_string_equal(s.zone, "UTC");
