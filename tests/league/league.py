@@ -668,6 +668,11 @@ class Host:
                            (r, news[r], n), os.path.join(self.data, "mail", "out", r))
 
 
+def gen_token(board, power):
+    """A power as the game file writes it ("United_Kingdom")."""
+    return board.power(power).token
+
+
 def unit_key(canonical):
     """The unit an order is for (its type and province), or None (builds,
     waives). An army aboard a fleet shares the fleet's province."""
@@ -814,6 +819,11 @@ class School:
         if st is None or st["status"] != "active" or self.phase_key(g) != key:
             return None
         pos = gen.read_position(g.board, g.gdir)
+        if pos.kind == "adjustment" and self.has_orders(g, d):
+            # A second plan for the phase (after PAUSE and RESUME): builds
+            # and removals beyond those due are refused by design (pouch(1)),
+            # so the delegation leaves the ones it gave.
+            return None
         orders = gen.draw_orders(g.board, pos, d.powers, rng)
         if not orders:
             return None
@@ -855,6 +865,13 @@ class School:
         return text, {"msgid": msgid, "game": g.name, "kind": "orders", "delegation": d,
                       "orders": [tuple(m) for m in meta_orders], "phase": st["phase"],
                       "stack": stack}
+
+    def has_orders(self, g, d):
+        """Has one of d's powers orders in g's game file?"""
+        tokens = set(gen_token(g.board, p) for p in d.powers)
+        with open(os.path.join(g.gdir, "game.txt"), encoding="utf-8") as f:
+            return any(len(w) > 1 and w[0] == "order" and w[1] in tokens
+                       for w in (line.split() for line in f))
 
     def war_mail(self, g, d, cmds, t, key):
         h, rng = self.h, g.rng
@@ -1140,6 +1157,8 @@ def main():
     ap.add_argument("--max-runs", type=int, default=400, help="runs per data directory at most")
     ap.add_argument("--verify-every", type=int, default=40)
     ap.add_argument("--show", type=int, default=5, help="failures printed per kind")
+    ap.add_argument("--host", type=int, default=None,
+                    help="play only data directory N (hostNN) of the league, as in the whole")
     ap.add_argument("--jobs", type=int, default=1,
                     help="data directories played at once (each in a process of its own)")
     args = ap.parse_args()
@@ -1182,7 +1201,8 @@ def main():
     _HOST_JOB = one_host
     s = Stats()
     with multiprocessing.get_context("fork").Pool(max(1, args.jobs), maxtasksperchild=1) as pool:
-        for st in pool.imap(_host_job, range(len(hosts))):
+        only = range(len(hosts)) if args.host is None else [args.host]
+        for st in pool.imap(_host_job, only):
             s.merge(st)
     L.stats = s
     print("league: games per system: %s" % ", ".join("%s %d" % (k, s.games[k]) for k in SYSTEMS))
@@ -1202,7 +1222,8 @@ def main():
     print("league: failures: %d%s" % (len(s.failures), (" (%s)" % ", ".join(
         "%s %d" % kv for kv in sorted(kinds.items()))) if kinds else ""))
     if s.failures:
-        print("league: to reproduce: %s --seed %d --games %d%s --keep DIR" % (
+        print("league: to reproduce: %s --seed %d --games %d%s --keep DIR "
+              "(--host N: data directory N alone)" % (
             os.path.relpath(__file__, ROOT), args.seed, args.games,
             " --san-bin %s --san-games %d" % (args.san_bin, args.san_games) if args.san_bin else ""))
     if tmp and not s.failures:
