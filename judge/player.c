@@ -260,13 +260,17 @@ player_help(struct command_call *c)
 	return CMD_DONE;
 }
 
-/* ORDERS REPLACE | ORDERS CLEAR: forget the earlier orders (ORDERS alone
- * just starts the orders). */
+/* ORDERS REPLACE | ORDERS CLEAR: forget the earlier orders of every power
+ * the delegation holds (ORDERS alone just starts the orders). */
 static enum cmd_result
 player_orders(struct command_call *c)
 {
+	int q;
+
 	if (str_eq_nocase(c->args, "replace") || str_eq_nocase(c->args, "clear")) {
-		game_clear_orders(c->g, c->power);
+		for (q = 0; q < c->g->map->npowers; q++)
+			if (game_held_together(c->g, c->power, (power_id)q))
+				game_clear_orders(c->g, (power_id)q);
 		buf_printf(c->reply, "  your earlier orders are forgotten\n");
 	} else if (*c->args) {
 		buf_printf(c->reply, "  REFUSED: ORDERS, ORDERS REPLACE or ORDERS CLEAR\n");

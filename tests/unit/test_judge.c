@@ -872,6 +872,17 @@ test_two_powers_one_delegation(void **state)
 	assert_line(reply(t, "eg@two.example", "Re: more", NULL, 0), "  accepted: A mun - ruh");
 	assert_state_line(g, "order Germany A mun - ruh");
 
+	/* ORDERS CLEAR forgets the orders of both powers, whichever the
+	 * GAME line names. */
+	mail(t, "eg@two.example", "clear", "GAME g2 England eg-secret\nORDERS CLEAR\n", T0 + HOUR);
+	assert_line(reply(t, "eg@two.example", "Re: clear", NULL, 0),
+	    "  your earlier orders are forgotten");
+	assert_int_equal(g->del[eg[0]].norders, 0);
+	assert_int_equal(g->del[eg[1]].norders, 0);
+	mail(t, "eg@two.example", "again", "GAME g2 Germany eg-secret\nF Lon - Nth\nA Ber - Kie\n"
+	    "A Mun - Ruh\n", T0 + HOUR);
+	assert_state_line(g, "order England F lon - nth");
+
 	/* Press to both powers: one copy for the delegation. */
 	mail(t, "fr@two.example", "press", "GAME g2 France france-pw\nPRESS TO England, Germany\n"
 	    "Hello to you both.\nENDPRESS\n", T0 + HOUR);
