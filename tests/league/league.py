@@ -983,7 +983,7 @@ class School:
             if c != who and rng.random() < 0.4:
                 h.write_later(at - rng.randrange(1, 59), lambda t, d=d, c=c: self.war_mail(
                     g, d, lambda w: [x for x in wargen.draw_commands(w, c, rng)
-                                     if x.kind in ("lend",)], t, w.events))
+                                     if x.kind in ("lend", "offer")], t, w.events))
         if who and rng.random() < 0.92:
             d = self.delegation(g, who)
             h.write_later(at, lambda t: self.war_mail(
