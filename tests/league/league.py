@@ -649,12 +649,13 @@ class Host:
         for m in gm:
             if m.recipient in gms or "the war" not in m.subject:
                 continue
-            # The public record names no loan (judge/systems/WORLDGAME.md).
+            # The public record names no loan, offer or alliance (judge/systems/WORLDGAME.md).
             rec = m.body.split("The war so far:\n", 1)
             if len(rec) == 2:
                 L.stats.c["checks: the public record names no loan"] += 1
                 for line in rec[1].split("\n\n", 1)[0].split("\n"):
-                    if re.search(r"\b(loan|lend|lends|lent)\b", line, re.I):
+                    if re.search(r"\b(loan|lend|lends|lent|offer|offers|ally|allied|alliance)\b", line,
+                                 re.I):
                         L.fail("war-leak", ctx, g, "the public record sent to %s: %r" %
                                (m.recipient, line), m.path)
                         break
