@@ -222,7 +222,8 @@ war_ally(struct war *w, int a, int b, int repay, int per, struct buf *msg)
 		return refuse(msg, "no such country\n");
 	if (w->stage != WAR_SETUP)
 		return refuse(msg, "alliances are signed before the war; now you may talk, "
-		    "but nothing you agree binds\n");
+		    "but nothing you agree binds. During a battle you may OFFER points to a "
+		    "side, without terms\n");
 	if (a == b)
 		return refuse(msg, "a country cannot ally with itself\n");
 	if (repay < 1 || repay > WAR_MAX_TERMS || per < 1 || per > WAR_MAX_TERMS)
@@ -437,6 +438,15 @@ war_attack(struct war *w, int who, int target, long long points, struct buf *msg
 	w->c[who].points -= points;
 	w->c[who].attacked = true;
 	w->passes = 0;
+	if (has_terms(w->ally[who][target])) {
+		/* "The alliance does not apply if one country betrays the
+		 * other" [3]: it ends both ways, and cannot be signed again. */
+		memset(&w->ally[who][target], 0, sizeof w->ally[who][target]);
+		memset(&w->ally[target][who], 0, sizeof w->ally[target][who]);
+		w->betrayed[who][target] = true;
+		say(msg, "You attack your ally %s: your alliance with it is ended for the rest "
+		    "of the war.\n", name(w, target));
+	}
 	if (points <= w->c[target].points) {
 		w->c[target].points += points;
 		record(w, "%s attacks %s with %lld: not more than %s's total. "
@@ -497,8 +507,8 @@ conquer(struct war *w, int win_side, struct buf *msg)
 	total = w->c[wc].points + ws->own + loans(ws) + w->c[lc].points + ls->own + loans(ls);
 	for (i = 0; i < WAR_MAX_COUNTRIES; i++) {
 		owed[i] = 0;
-		if (ws->loan[i] > 0 && has_terms(w->ally[i][wc]))
-			owed[i] = ws->loan[i] * w->ally[i][wc].repay / w->ally[i][wc].per;
+		if (ws->loan[i] > 0)
+			owed[i] = war_owed(w, i, wc, ws->loan[i]);
 		sum += owed[i];
 	}
 	for (i = 0; i < WAR_MAX_COUNTRIES && sum > 0; i++) {
@@ -589,11 +599,37 @@ war_deadline(struct war *w, struct buf *msg)
 	return war_pass(w, c, NULL);
 }
 
-int
-war_lend(struct war *w, int lender, int borrower, long long points, struct buf *msg)
+/* Why lender may not LEND to borrower on written terms (written: LEND),
+ * or OFFER to it without them, as the reason; 0 when it may. */
+static int
+check_terms(const struct war *w, int lender, int borrower, bool written, struct buf *msg)
+{
+	bool allied = has_terms(w->ally[lender][borrower]);
+
+	if (!written && allied)
+		return refuse(msg, "you have a written alliance with %s: LEND on its terms\n",
+		    name(w, borrower));
+	if (written && !allied && (w->betrayed[lender][borrower] || w->betrayed[borrower][lender]))
+		return refuse(msg, "your alliance with %s ended when %s attacked %s: it binds "
+		    "neither of you for the rest of the war. You may still OFFER points, "
+		    "without terms\n", name(w, borrower),
+		    w->betrayed[lender][borrower] ? "you" : name(w, borrower),
+		    w->betrayed[lender][borrower] ? "it" : "you");
+	if (written && !allied)
+		return refuse(msg, "you have no written alliance with %s: only allies who signed "
+		    "before the war may lend on terms. You may OFFER points, without terms: "
+		    "if %s wins, they come back point for point\n", name(w, borrower),
+		    name(w, borrower));
+	return 0;
+}
+
+/* LEND (written) or OFFER: lender puts points from its total behind
+ * borrower, a side of the battle. */
+static int
+put_points(struct war *w, int lender, int borrower, long long points, bool written,
+    struct buf *msg)
 {
 	struct war_battle *b = &w->battle;
-	struct war_terms t;
 	int s, other;
 
 	if (!b->on)
@@ -608,10 +644,8 @@ war_lend(struct war *w, int lender, int borrower, long long points, struct buf *
 		return refuse(msg, "you cannot lend to yourself: COUNTER uses your own points\n");
 	if (lender == other)
 		return refuse(msg, "you are fighting %s: you cannot lend to it\n", name(w, borrower));
-	t = w->ally[lender][borrower];
-	if (!has_terms(t))
-		return refuse(msg, "you have no written alliance with %s: only allies who signed "
-		    "before the war may lend\n", name(w, borrower));
+	if (check_terms(w, lender, borrower, written, msg) < 0)
+		return -1;
 	if (b->side[!s].loan[lender] > 0)
 		return refuse(msg, "you already lend to %s: you cannot lend to both sides\n",
 		    name(w, other));
@@ -622,11 +656,25 @@ war_lend(struct war *w, int lender, int borrower, long long points, struct buf *
 		    w->c[lender].points == 1 ? "" : "s");
 	w->c[lender].points -= points;
 	b->side[s].loan[lender] += points;
-	say(msg, "You lend %lld to %s (%lld in all). If %s wins, you get %lld back; if it "
-	    "loses, your loan is lost. Your total is now %lld.\n", points, name(w, borrower),
-	    b->side[s].loan[lender], name(w, borrower),
-	    b->side[s].loan[lender] * t.repay / t.per, w->c[lender].points);
+	say(msg, "You %s %lld to %s (%lld in all%s). If %s wins, you get %lld back; if it "
+	    "loses, your %s is lost. Your total is now %lld.\n", written ? "lend" : "offer",
+	    points, name(w, borrower), b->side[s].loan[lender],
+	    written ? "" : ", without written terms", name(w, borrower),
+	    war_owed(w, lender, borrower, b->side[s].loan[lender]),
+	    written ? "loan" : "offer", w->c[lender].points);
 	return 0;
+}
+
+int
+war_lend(struct war *w, int lender, int borrower, long long points, struct buf *msg)
+{
+	return put_points(w, lender, borrower, points, true, msg);
+}
+
+int
+war_offer(struct war *w, int lender, int borrower, long long points, struct buf *msg)
+{
+	return put_points(w, lender, borrower, points, false, msg);
 }
 
 int
@@ -649,7 +697,8 @@ war_withdraw(struct war *w, int lender, struct buf *msg)
 	amount = sd->loan[lender];
 	sd->loan[lender] = 0;
 	w->c[lender].points += amount;
-	say(msg, "You take back your loan of %lld from %s. Your total is now %lld.\n", amount,
+	say(msg, "You take back your %s of %lld from %s. Your total is now %lld.\n",
+	    has_terms(w->ally[lender][sd->country]) ? "loan" : "offer", amount,
 	    name(w, sd->country), w->c[lender].points);
 	have = sd->own + loans(sd);
 	if (sd->figure <= have)
@@ -682,6 +731,7 @@ static const struct {
 	{ "pass", WAR_PASS },
 	{ "lend", WAR_LEND },
 	{ "loan", WAR_LEND },
+	{ "offer", WAR_OFFER },
 	{ "withdraw", WAR_WITHDRAW },
 	{ "counter", WAR_COUNTER },
 	{ "counterattack", WAR_COUNTER },
@@ -694,7 +744,7 @@ static const struct {
 
 /* Words that only join the others ("WITH 2000", "TO Country-E"). */
 static const char *const fillers[] = {
-	"with", "to", "points", "point", "pts", "terms", "for", "loan", "my",
+	"with", "to", "points", "point", "pts", "terms", "for", "loan", "offer", "my",
 };
 
 #define MAX_WORDS 16
@@ -745,7 +795,7 @@ read_verb(struct word w, enum war_verb *verb, struct buf *msg)
 	}
 	if (found < 0)
 		return refuse(msg, "'%.*s' is not a command of the war: ATTACK, PASS, LEND, "
-		    "WITHDRAW, COUNTER, ALLY or YIELD\n", (int)w.n, w.p);
+		    "OFFER, WITHDRAW, COUNTER, ALLY or YIELD\n", (int)w.n, w.p);
 	*verb = verbs[found].verb;
 	say(msg, "'%.*s' read as %s\n", (int)w.n, w.p, verbs[found].word);
 	return 0;
@@ -918,6 +968,7 @@ usage(enum war_verb v)
 	switch (v) {
 	case WAR_ATTACK:	return "ATTACK Country-E WITH 2000";
 	case WAR_LEND:		return "LEND 500 TO Country-E";
+	case WAR_OFFER:		return "OFFER 500 TO Country-E";
 	case WAR_COUNTER:	return "COUNTER 2300";
 	case WAR_ALLY:		return "ALLY Country-B TERMS 2 FOR 1";
 	case WAR_PASS:		return "PASS";
@@ -956,8 +1007,10 @@ war_read_command(const struct war *w, const char *line, size_t len, struct war_c
 			ne = words[i].p + words[i].n;
 		}
 	}
-	wants_name = out->verb == WAR_ATTACK || out->verb == WAR_LEND || out->verb == WAR_ALLY;
-	wants_num = out->verb == WAR_ATTACK || out->verb == WAR_LEND || out->verb == WAR_COUNTER;
+	wants_name = out->verb == WAR_ATTACK || out->verb == WAR_LEND || out->verb == WAR_OFFER ||
+	    out->verb == WAR_ALLY;
+	wants_num = out->verb == WAR_ATTACK || out->verb == WAR_LEND || out->verb == WAR_OFFER ||
+	    out->verb == WAR_COUNTER;
 	if (wants_name && np == NULL)
 		return refuse(msg, "which country? Write %s\n", usage(out->verb));
 	if ((wants_num && nnum != 1) || (out->verb == WAR_ALLY && nnum != 0 && nnum != 2))
@@ -988,6 +1041,7 @@ war_do(struct war *w, int who, const struct war_cmd *cmd, struct buf *msg)
 	case WAR_COUNTER:	return war_counter(w, who, cmd->points, msg);
 	case WAR_ALLY:		return war_ally(w, who, cmd->country, cmd->repay, cmd->per, msg);
 	case WAR_YIELD:		return war_yield(w, who, msg);
+	case WAR_OFFER:		return war_offer(w, who, cmd->country, cmd->points, msg);
 	}
 	return refuse(msg, "unknown command\n");
 }
@@ -1089,6 +1143,12 @@ private_alliances(const struct war *w, int c, struct buf *out)
 		if (has_terms(w->offer[i][c]))
 			buf_printf(out, "%s proposed an alliance to you: %d paid back for each %d lent.\n",
 			    name(w, i), w->offer[i][c].repay, w->offer[i][c].per);
+		if (w->betrayed[c][i] && w->c[i].alive)
+			buf_printf(out, "Your alliance with %s ended when you attacked it.\n",
+			    name(w, i));
+		if (w->betrayed[i][c] && w->c[i].alive)
+			buf_printf(out, "Your alliance with %s ended when it attacked you.\n",
+			    name(w, i));
 	}
 }
 
@@ -1111,10 +1171,12 @@ war_private(const struct war *w, int c, struct buf *out)
 	private_alliances(w, c, out);
 	for (s = 0; b->on && s < 2; s++) {
 		if (b->side[s].loan[c] > 0)
-			buf_printf(out, "You lend %lld to %s. If it wins, you get %lld back; if it "
-			    "loses, the loan is lost.\n", b->side[s].loan[c],
+			buf_printf(out, "You %s %lld to %s. If it wins, you get %lld back; if it "
+			    "loses, the %s is lost.\n", has_terms(w->ally[c][b->side[s].country]) ?
+			    "lend" : "offer", b->side[s].loan[c],
 			    name(w, b->side[s].country), war_owed(w, c, b->side[s].country,
-			    b->side[s].loan[c]));
+			    b->side[s].loan[c]), has_terms(w->ally[c][b->side[s].country]) ?
+			    "loan" : "offer");
 		if (b->side[s].country != c)
 			continue;
 		if (b->side[s].figure == 0)
@@ -1128,9 +1190,9 @@ war_private(const struct war *w, int c, struct buf *out)
 			    "points).\n", b->side[s].figure, b->side[s].own);
 		for (i = 0; i < WAR_MAX_COUNTRIES; i++)
 			if (b->side[s].loan[i] > 0)
-				buf_printf(out, "%s lends you %lld in all. If you win, you pay back "
-				    "%lld.\n",
-				    name(w, i), b->side[s].loan[i],
+				buf_printf(out, "%s %s you %lld in all. If you win, you pay back "
+				    "%lld.\n", name(w, i), has_terms(w->ally[i][c]) ? "lends" : "offers",
+				    b->side[s].loan[i],
 				    war_owed(w, i, c, b->side[s].loan[i]));
 	}
 }
@@ -1157,6 +1219,9 @@ war_full(const struct war *w, struct buf *out)
 			if (has_terms(w->offer[i][j]))
 				buf_printf(out, "Proposal %s to %s: %d FOR %d.\n", name(w, i),
 				    name(w, j), w->offer[i][j].repay, w->offer[i][j].per);
+			if (w->betrayed[i][j])
+				buf_printf(out, "%s attacked its ally %s: their alliance is ended.\n",
+				    name(w, i), name(w, j));
 		}
 	for (s = 0; b->on && s < 2; s++) {
 		if (b->side[s].figure == 0)
@@ -1167,7 +1232,8 @@ war_full(const struct war *w, struct buf *out)
 			    b->side[s].own, b->side[s].own == 1 ? "" : "s");
 		for (i = 0; i < WAR_MAX_COUNTRIES; i++)
 			if (b->side[s].loan[i] > 0)
-				buf_printf(out, "  %s lends it %lld.\n", name(w, i),
+				buf_printf(out, "  %s %s it %lld.\n", name(w, i),
+				    has_terms(w->ally[i][b->side[s].country]) ? "lends" : "offers",
 				    b->side[s].loan[i]);
 	}
 	buf_puts(out, "\n");
@@ -1201,6 +1267,8 @@ war_write(const struct war *w, struct buf *out)
 			if (has_terms(w->offer[i][j]))
 				buf_printf(out, "war-offer %s %s %d %d\n", name(w, i), name(w, j),
 				    w->offer[i][j].repay, w->offer[i][j].per);
+			if (w->betrayed[i][j])
+				buf_printf(out, "war-betrayal %s %s\n", name(w, i), name(w, j));
 		}
 	buf_printf(out, "war-stage %s round %d passes %d call %s winner %s\n", stages[w->stage],
 	    w->round, w->passes, w->call >= 0 ? name(w, w->call) : "-",
@@ -1367,6 +1435,13 @@ read_line(struct war *w, const char *key, const char *p, int *sides, int *answer
 	}
 	if (strcmp(key, "war-ally") == 0 || strcmp(key, "war-offer") == 0)
 		return read_terms(w, p, strcmp(key, "war-ally") == 0);
+	if (strcmp(key, "war-betrayal") == 0) {
+		if ((a = scan_country(w, &p)) < 0 || (b = scan_country(w, &p)) < 0 || a == b ||
+		    !scan_at_end(&p))
+			return -1;
+		w->betrayed[a][b] = true;
+		return 0;
+	}
 	if (strcmp(key, "war-stage") == 0)
 		return read_stage(w, p);
 	if (strcmp(key, "war-battle") == 0) {

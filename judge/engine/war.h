@@ -78,6 +78,8 @@ struct war {
 	struct war_country c[WAR_MAX_COUNTRIES];
 	struct war_terms ally[WAR_MAX_COUNTRIES][WAR_MAX_COUNTRIES];	/* binding, both ways */
 	struct war_terms offer[WAR_MAX_COUNTRIES][WAR_MAX_COUNTRIES];	/* [a][b]: a proposed to b */
+	bool betrayed[WAR_MAX_COUNTRIES][WAR_MAX_COUNTRIES];	/* [a][b]: a attacked its ally b,
+								   which ended their alliance */
 	int call;		/* the country whose call it is, or -1 */
 	int round;		/* 1 for the first round of calls */
 	int passes;		/* passes in a row since the last attack */
@@ -88,12 +90,14 @@ struct war {
 };
 
 /* What a delegation's command asks (war_read_command). */
-enum war_verb { WAR_ATTACK, WAR_PASS, WAR_LEND, WAR_WITHDRAW, WAR_COUNTER, WAR_ALLY, WAR_YIELD };
+enum war_verb {
+	WAR_ATTACK, WAR_PASS, WAR_LEND, WAR_WITHDRAW, WAR_COUNTER, WAR_ALLY, WAR_YIELD, WAR_OFFER
+};
 
 struct war_cmd {
 	enum war_verb verb;
-	int country;		/* ATTACK's target, LEND's borrower, ALLY's partner; else -1 */
-	long long points;	/* ATTACK, LEND, COUNTER */
+	int country;		/* ATTACK's target, LEND's and OFFER's borrower, ALLY's partner; else -1 */
+	long long points;	/* ATTACK, LEND, OFFER, COUNTER */
 	int repay, per;		/* ALLY's terms (1 FOR 1 when none are given) */
 };
 
@@ -117,14 +121,19 @@ int war_ally(struct war *w, int a, int b, int repay, int per, struct buf *msg);
 int war_start(struct war *w, struct buf *msg);
 /* The called country who attacks target with points from its total (taken
  * at once). Not more than the target's total: lost, the points go to the
- * target. Else a battle begins and the target must answer. 0 or -1. */
+ * target. Else a battle begins and the target must answer. An attack on an
+ * ally ends their alliance, both ways, for the rest of the war. 0 or -1. */
 int war_attack(struct war *w, int who, int target, long long points, struct buf *msg);
 /* The called country passes; a whole round of passes ends the war. 0 or -1. */
 int war_pass(struct war *w, int who, struct buf *msg);
 /* During a battle, lender (a binding ally of borrower, not fighting it)
  * lends points from its total to borrower, a side of the battle. 0 or -1. */
 int war_lend(struct war *w, int lender, int borrower, long long points, struct buf *msg);
-/* Lender takes its whole loan back before the defeat. A figure no longer
+/* During a battle, lender (no written ally of borrower, not fighting it)
+ * offers points from its total to borrower, a side of the battle: an
+ * unwritten loan, paid back point for point if borrower wins. 0 or -1. */
+int war_offer(struct war *w, int lender, int borrower, long long points, struct buf *msg);
+/* Lender takes its whole loan (or offer) back before the defeat. A figure no longer
  * covered falls to what the side still has in the battle; a side whose
  * figure no longer exceeds the other's must answer again. 0 or -1. */
 int war_withdraw(struct war *w, int lender, struct buf *msg);
@@ -146,8 +155,8 @@ int war_end(struct war *w, struct buf *msg);
 int war_waiting(const struct war *w);
 
 /* Read a delegation's command line (ATTACK Country-E WITH 2000, PASS, LEND
- * 500 TO Country-E, WITHDRAW LOAN, COUNTER 2,300, ALLY Country-B TERMS 2 FOR
- * 1, YIELD) tolerantly into out. Returns 0 with notes on what was read
+ * 500 TO Country-E, OFFER 500 TO Country-E, WITHDRAW LOAN, COUNTER 2,300,
+ * ALLY Country-B TERMS 2 FOR 1, YIELD) tolerantly into out. Returns 0 with notes on what was read
  * differently in msg (nothing when read as written), or -1 with the reason
  * (several countries meant, none known: with the choices or a suggestion). */
 int war_read_command(const struct war *w, const char *line, size_t len, struct war_cmd *out,
@@ -163,7 +172,8 @@ int war_do(struct war *w, int who, const struct war_cmd *cmd, struct buf *msg);
 int war_match_country(const struct war *w, const char *text, size_t len, struct buf *msg);
 
 /* What borrower owes lender for a loan of points by their alliance's
- * terms (rounded down; 1 FOR 1 without one): what a win repays in full. */
+ * terms (rounded down; 1 FOR 1 without one, as for an offer): what a win
+ * repays in full. */
 long long war_owed(const struct war *w, int lender, int borrower, long long points);
 
 /* The public events recorded after the first `since` (one a line). */

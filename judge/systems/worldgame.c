@@ -46,6 +46,7 @@ struct before {
 	int side[2];
 	long long loan[2][WAR_MAX_COUNTRIES];
 	long long points[WAR_MAX_COUNTRIES];
+	bool betrayed[WAR_MAX_COUNTRIES][WAR_MAX_COUNTRIES];
 };
 
 static struct wg *
@@ -137,7 +138,7 @@ read_war(const struct game_field *f, struct game_in *in, power_id p, const char 
 }
 
 static const struct game_field wg_fields[] = {
-	{ "war-country war-taken war-ally war-offer war-stage war-battle war-side war-loan "
+	{ "war-country war-taken war-ally war-offer war-betrayal war-stage war-battle war-side war-loan "
 	  "war-events war-record", GAME_PART_HEAD, write_war, read_war, 0, 0, 0, 0 },
 };
 
@@ -258,6 +259,26 @@ snap(const struct war *w, struct before *b)
 	}
 	for (i = 0; i < w->n; i++)
 		b->points[i] = w->c[i].points;
+	memcpy(b->betrayed, w->betrayed, sizeof b->betrayed);
+}
+
+/* An alliance the step ended by an attack on an ally, told to p, the
+ * attacker or the attacked (no one else knows of the alliance). */
+static void
+betrayal_note(const struct war *w, const struct before *b, int p, struct buf *out)
+{
+	int i;
+
+	for (i = 0; b != NULL && i < w->n; i++) {
+		if (w->betrayed[p][i] && !b->betrayed[p][i])
+			buf_printf(out, "You attacked your ally %s: your alliance is ended for the "
+			    "rest of the war. Neither of you may LEND to the other on its terms; "
+			    "an OFFER, without terms, binds nobody.\n", w->c[i].name);
+		if (w->betrayed[i][p] && !b->betrayed[i][p])
+			buf_printf(out, "%s, your ally, attacked you: your alliance is ended for the "
+			    "rest of the war. Neither of you may LEND to the other on its terms; "
+			    "an OFFER, without terms, binds nobody.\n", w->c[i].name);
+	}
 }
 
 /* What the end of a battle did to p's loans, given or taken, into out:
@@ -326,6 +347,7 @@ report(struct judge *j, struct game *g, long long seen, const struct before *b)
 	    w->stage == WAR_OVER ? "over" : "news");
 	for (p = 0; p < g->map->npowers; p++) {
 		buf_reset(&note);
+		betrayal_note(w, b, p, &note);
 		settle(w, b, p, &note);
 		send_power(j, g, (power_id)p, subject, buf_str(&head), buf_str(&note), &body);
 	}
@@ -501,12 +523,19 @@ other_party(const struct war *w, int who, const struct war_cmd *cmd)
 {
 	int k;
 
-	if (cmd->verb == WAR_LEND || cmd->verb == WAR_ALLY)
+	if (cmd->verb == WAR_LEND || cmd->verb == WAR_OFFER || cmd->verb == WAR_ALLY)
 		return cmd->country;
 	for (k = 0; cmd->verb == WAR_WITHDRAW && w->battle.on && k < 2; k++)
 		if (w->battle.side[k].loan[who] > 0)
 			return w->battle.side[k].country;
 	return -1;
+}
+
+/* Do a and b have a written alliance (a loan between them is on terms)? */
+static bool
+has_alliance(const struct war *w, int a, int b)
+{
+	return w->ally[a][b].per > 0;
 }
 
 /* The game masters' copy of what passed privately between who and other
@@ -521,12 +550,13 @@ tell_gms(struct judge *j, const struct game *g, const char *subject, int who, in
 
 	buf_init(&body, TEXT_MAX);
 	buf_printf(&body, "Game %s: ", g->name);
-	if (cmd->verb == WAR_LEND)
-		buf_printf(&body, "%s lends %lld to %s.\n", w->c[who].name, cmd->points,
-		    w->c[other].name);
+	if (cmd->verb == WAR_LEND || cmd->verb == WAR_OFFER)
+		buf_printf(&body, "%s %s %lld to %s%s.\n", w->c[who].name,
+		    cmd->verb == WAR_LEND ? "lends" : "offers", cmd->points, w->c[other].name,
+		    cmd->verb == WAR_LEND ? "" : ", without written terms");
 	else if (cmd->verb == WAR_WITHDRAW)
-		buf_printf(&body, "%s takes back its loan of %lld to %s.\n", w->c[who].name,
-		    taken_back, w->c[other].name);
+		buf_printf(&body, "%s takes back its %s of %lld to %s.\n", w->c[who].name,
+		    has_alliance(w, who, other) ? "loan" : "offer", taken_back, w->c[other].name);
 	else
 		buf_printf(&body, "%s %s %s: %d paid back for each %d lent.\n", w->c[who].name,
 		    w->ally[who][other].repay == cmd->repay && w->ally[who][other].per == cmd->per ?
@@ -562,12 +592,17 @@ tell_other(struct judge *j, const struct game *g, int who, int other,
 	if (cmd->verb == WAR_LEND) {
 		pre = "a loan from ", post = "";
 		buf_printf(&head, "%s lends you %lld.\n", name, cmd->points);
+	} else if (cmd->verb == WAR_OFFER) {
+		pre = "points offered by ", post = "";
+		buf_printf(&head, "%s offers you %lld, without written terms: if you win, you pay "
+		    "them back point for point.\n", name, cmd->points);
 	} else if (cmd->verb == WAR_WITHDRAW) {
-		pre = "", post = " takes back its loan";
+		pre = "", post = has_alliance(w, who, other) ? " takes back its loan" :
+		    " takes back its offer";
 		for (s = 0; s < 2 && b->loan[s][who] == 0; s++)
 			;
-		buf_printf(&head, "%s takes back its loan of %lld.\n", name,
-		    s < 2 ? b->loan[s][who] : 0);
+		buf_printf(&head, "%s takes back its %s of %lld.\n", name,
+		    has_alliance(w, who, other) ? "loan" : "offer", s < 2 ? b->loan[s][who] : 0);
 	} else if (w->ally[who][other].repay == cmd->repay && w->ally[who][other].per == cmd->per) {
 		pre = "", post = " signs the alliance";
 		buf_printf(&head, "%s signs the alliance with you: %d paid back for each %d "
@@ -720,8 +755,11 @@ static const char help_text[] =
     "  YIELD                        give up: you are conquered\n"
     "Allies (alliances are signed before the war, by both countries):\n"
     "  ALLY Country-B TERMS 2 FOR 1 before the war: 2 paid back for each 1 lent\n"
-    "  LEND 500 TO Country-E        during a battle, to your ally\n"
-    "  WITHDRAW LOAN                take your loan back before the defeat\n"
+    "  LEND 500 TO Country-E        during a battle, to your ally, on its terms\n"
+    "Any country, during a battle, without a written alliance (it binds nobody):\n"
+    "  OFFER 500 TO Country-E       paid back point for point if Country-E wins\n"
+    "  WITHDRAW LOAN                take your loan or offer back before the defeat\n"
+    "An attack on your ally ends your alliance for the rest of the war.\n"
     "LIST shows your total, your loans and the war so far.\n"
     "Every step has a deadline: a called country that sends nothing passes; a side\n"
     "that must answer and sends nothing is conquered.\n"

@@ -649,12 +649,13 @@ class Host:
         for m in gm:
             if m.recipient in gms or "the war" not in m.subject:
                 continue
-            # The public record names no loan (judge/systems/WORLDGAME.md).
+            # The public record names no loan, offer or alliance (judge/systems/WORLDGAME.md).
             rec = m.body.split("The war so far:\n", 1)
             if len(rec) == 2:
                 L.stats.c["checks: the public record names no loan"] += 1
                 for line in rec[1].split("\n\n", 1)[0].split("\n"):
-                    if re.search(r"\b(loan|lend|lends|lent)\b", line, re.I):
+                    if re.search(r"\b(loan|lend|lends|lent|offer|offers|ally|allied|alliance)\b", line,
+                                 re.I):
                         L.fail("war-leak", ctx, g, "the public record sent to %s: %r" %
                                (m.recipient, line), m.path)
                         break
@@ -1000,7 +1001,7 @@ class School:
             if c != who and rng.random() < 0.4:
                 h.write_later(at - rng.randrange(1, 59), lambda t, d=d, c=c: self.war_mail(
                     g, d, lambda w: [x for x in wargen.draw_commands(w, c, rng)
-                                     if x.kind in ("lend",)], t, w.events))
+                                     if x.kind in ("lend", "offer")], t, w.events))
         if who and rng.random() < 0.92:
             d = self.delegation(g, who)
             h.write_later(at, lambda t: self.war_mail(

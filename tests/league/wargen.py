@@ -1,7 +1,8 @@
 """wargen.py -- the World Game's war for the league: countries and their
 Phase-I points, alliances before the war, and in the war the commands a
 delegation may give as the game file stands (attacks, counters, yields,
-passes, loans and withdrawals), written as pupils write them.
+passes, loans, points offered without an alliance and withdrawals),
+written as pupils write them.
 
 The war's state is read from DATA/games/NAME/game.txt (the war-* lines,
 judge/systems/war.c's war_write). Every command drawn is one the rules
@@ -128,6 +129,12 @@ def draw_commands(w, country, rng):
             t = rng.choice(friends)
             return [Command(country, "lend",
                             "LEND %d TO %s" % (rng.randint(1, me // 100) * 100 // 2 or 50, t))]
+        # Without a written alliance with a side: an offer, not binding.
+        strangers = [c for c in fighting if c not in w.allies.get(country, {})]
+        if not mine and strangers and me > 100 and rng.random() < 0.2:
+            t = rng.choice(strangers)
+            return [Command(country, "offer",
+                            "OFFER %d TO %s" % (rng.randint(1, me // 100) * 100 // 2 or 50, t))]
     return []
 
 
@@ -158,6 +165,9 @@ def write_command(cmd, rng):
         return "%s %s" % (rng.choice(["COUNTER", "counter", "Counter"]), _figure(int(w[1]), rng))
     if k == "lend":
         return "%s %s to %s" % (rng.choice(["LEND", "lend", "Lend"]), w[1], _name(w[3], rng))
+    if k == "offer":
+        return "%s %s to %s" % (rng.choice(["OFFER", "offer", "Offer", "we offer"]), w[1],
+                                _name(w[3], rng))
     if k == "ally":
         terms = "" if w[3:] == ["TERMS", "1", "FOR", "1"] and rng.random() < 0.5 else \
             " " + " ".join(w[2:]).lower() if rng.random() < 0.3 else " " + " ".join(w[2:])

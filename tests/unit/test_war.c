@@ -355,6 +355,123 @@ test_ally_attacks_ally(void **state)
 	assert_int_equal(w.c[E].points, 0);
 }
 
+/* B attacks its ally E and loses at once: the alliance does not apply
+ * after a betrayal [3], both ways, for the rest of the war. Neither may
+ * lend to the other on its terms; an offer without terms stays open. */
+static void
+test_betrayal(void **state)
+{
+	struct war before;
+	struct buf view;
+
+	(void)state;
+	buf_init(&view, 1 << 16);
+	five(2);
+	OK(war_start(&w, &msg));
+	OK(war_pass(&w, A, &msg));
+	buf_reset(&msg);
+	OK(war_attack(&w, B, E, 100, &msg));		/* not more than 1800: lost */
+	assert_true(has(&msg, "your alliance with it is ended for the rest of the war"));
+	assert_int_equal(w.c[E].points, 1900);
+	assert_false(w.ally[B][E].per);
+	assert_false(w.ally[E][B].per);
+	war_private(&w, E, &view);
+	assert_true(has(&view, "Your alliance with Country-B ended when it attacked you."));
+	buf_reset(&view);
+	war_public(&w, &view);
+	assert_false(has(&view, "ally"));		/* the alliance stays secret */
+	OK(war_pass(&w, C, &msg));
+	OK(war_pass(&w, D, &msg));
+	OK(war_pass(&w, E, &msg));
+	/* A attacks B: the betrayed E may not lend to B on the signed terms. */
+	OK(war_attack(&w, A, B, 2401, &msg));
+	before = w;
+	NO(war_lend(&w, E, B, 100, &msg), "your alliance with Country-B ended when "
+	    "Country-B attacked you");
+	assert_memory_equal(&before, &w, sizeof w);
+	OK(war_offer(&w, E, B, 100, &msg));		/* without terms: 1 FOR 1 */
+	assert_int_equal(war_owed(&w, E, B, 100), 100);
+	OK(war_yield(&w, B, &msg));
+	/* The betrayer lending to the betrayed is refused the same way. */
+	five(1);
+	OK(war_start(&w, &msg));
+	OK(war_pass(&w, A, &msg));
+	OK(war_attack(&w, B, E, 100, &msg));
+	OK(war_attack(&w, C, E, 1901, &msg));
+	NO(war_lend(&w, B, E, 100, &msg), "ended when you attacked it");
+	/* The state says so after being written and read back. */
+	buf_reset(&view);
+	war_write(&w, &view);
+	assert_true(has(&view, "war-betrayal Country-B Country-E\n"));
+	OK(war_read(&before, buf_str(&view), strlen(buf_str(&view)), &msg));
+	assert_true(before.betrayed[B][E]);
+	assert_false(before.betrayed[E][B]);
+	NO(war_lend(&before, B, E, 100, &msg), "ended when you attacked it");
+	buf_free(&view);
+}
+
+/* A country with no written alliance offers points during the war [3, 4]:
+ * not binding, withdrawn at any time before the defeat, lost with the
+ * side it backed, paid back point for point when that side wins. */
+static void
+test_offer(void **state)
+{
+	(void)state;
+	five(2);
+	OK(war_start(&w, &msg));
+	OK(war_attack(&w, A, E, 2000, &msg));
+	NO(war_lend(&w, C, E, 701, &msg), "You may OFFER points");
+	NO(war_offer(&w, B, E, 100, &msg), "LEND on its terms");
+	NO(war_offer(&w, A, E, 100, &msg), "you are fighting");
+	NO(war_offer(&w, C, E, 2001, &msg), "you have only 2000 points");
+	OK(war_offer(&w, C, E, 701, &msg));
+	assert_true(has(&msg, "without written terms"));
+	assert_int_equal(w.c[C].points, 1299);
+	NO(war_offer(&w, C, A, 1, &msg), "you cannot lend to both sides");
+	OK(war_counter(&w, E, 2501, &msg));
+	OK(war_counter(&w, A, 3000, &msg));
+	/* Withdrawn without penalty: E's figure falls to its own 1800. */
+	OK(war_withdraw(&w, C, &msg));
+	assert_int_equal(w.c[C].points, 2000);
+	assert_int_equal(w.battle.side[WAR_DEFENDER].figure, 1800);
+	OK(war_offer(&w, C, E, 1201, &msg));
+	OK(war_offer(&w, D, E, 1, &msg));
+	OK(war_counter(&w, E, 3002, &msg));
+	OK(war_yield(&w, A, &msg));
+	/* E: 1800 + 1202 offered + A's 3000 = 6002, less 1201 and 1 paid back. */
+	assert_int_equal(w.c[E].points, 4800);
+	assert_int_equal(w.c[C].points, 2000);
+	assert_int_equal(w.c[D].points, 1900);
+	assert_int_equal(all_points(&w), 11200);
+	/* An offer to the side that loses is lost. */
+	five(1);
+	OK(war_start(&w, &msg));
+	OK(war_attack(&w, A, E, 2000, &msg));
+	OK(war_offer(&w, C, E, 300, &msg));
+	OK(war_counter(&w, E, 2100, &msg));
+	OK(war_counter(&w, A, 3000, &msg));
+	OK(war_yield(&w, E, &msg));
+	assert_int_equal(w.c[C].points, 1700);
+	assert_int_equal(w.c[A].points, 3000 + 1800 + 300);
+	/* The command as pupils write it. */
+	five(1);
+	OK(war_start(&w, &msg));
+	OK(war_attack(&w, A, E, 2000, &msg));
+	{
+		struct war_cmd cmd;
+		const char *line = "we offer 2,00 pts to country-e";
+
+		NO(war_read_command(&w, line, strlen(line), &cmd, &msg), "cannot read '2,00'");
+		line = "Offer 200 points to Country-E";
+		OK(war_read_command(&w, line, strlen(line), &cmd, &msg));
+		assert_int_equal(cmd.verb, WAR_OFFER);
+		assert_int_equal(cmd.country, E);
+		assert_int_equal(cmd.points, 200);
+		OK(war_do(&w, C, &cmd, &msg));
+		assert_int_equal(w.battle.side[WAR_DEFENDER].loan[C], 200);
+	}
+}
+
 /* A fort adds 100 when the war starts: 2050 no longer beats C's 2000. */
 static void
 test_fort(void **state)
@@ -727,6 +844,7 @@ test_secrecy(void **state)
 static const char *const private_words[] = {
 	"your total", "You lend", "lends you", "you get", "pays you back", "You pay back",
 	"loan of", "lent to you", "of your own points", "owed", ": total ", "lends it",
+	"You offer", "offers you", "offer of", "offers it",
 };
 
 /* Words of the public record before a figure it announces: a figure named
@@ -1051,6 +1169,8 @@ main(void)
 		cmocka_unit_test(test_forfeit),
 		cmocka_unit_test(test_withdraw),
 		cmocka_unit_test(test_ally_attacks_ally),
+		cmocka_unit_test(test_betrayal),
+		cmocka_unit_test(test_offer),
 		cmocka_unit_test(test_fort),
 		cmocka_unit_test(test_round_of_passes),
 		cmocka_unit_test(test_six_to_one),
