@@ -241,8 +241,7 @@ load_province(struct loader *ld, xmlNode *n)
 	static const char *const allowed[] = { "abbr", "name", "terrain", "centre", "home",
 		"coast-named", NULL };
 	char *abbr = attr(n, "abbr"), *name = attr(n, "name"), *terr = attr(n, "terrain");
-	char *centre = attr(n, "centre"), *home = attr(n, "home");
-	char *named = attr(n, "coast-named");
+	char *centre = attr(n, "centre"), *home = attr(n, "home"), *named = NULL;
 	struct map *m = ld->m;
 	enum terrain t;
 	bool is_centre = false;
@@ -294,8 +293,6 @@ load_province(struct loader *ld, xmlNode *n)
 	if (is_centre && t == TERRAIN_SEA)
 		fail(ld, line_of(n), "province %s: a sea cannot be a supply centre", abbr);
 	m->provs[p].supply = is_centre;
-	if (named && !parse_bool(named, &m->provs[p].coast_named))
-		fail(ld, line_of(n), "province %s: coast-named must be yes or no", abbr);
 
 	for (c = n->children; c; c = c->next) {
 		if (is_el(c, "alias")) {
@@ -312,6 +309,10 @@ load_province(struct loader *ld, xmlNode *n)
 			load_coast(ld, p, c);
 		}
 	}
+	/* Read only where it can mean something: a province with coasts. */
+	if (m->provs[p].ncoasts > 0 && (named = attr(n, "coast-named")) != NULL &&
+	    !parse_bool(named, &m->provs[p].coast_named))
+		fail(ld, line_of(n), "province %s: coast-named must be yes or no", abbr);
 	for (c = n->children; c; c = c->next) {
 		if (is_el(c, "army")) {
 			if (t == TERRAIN_SEA)
