@@ -931,8 +931,24 @@ static const struct system_politics muna_politics = {
 	.comeback_help = muna_comeback_help,
 };
 
+/* A variant file naming no system is MUNA's when it sets one of MUNA's
+ * options (to anything). */
+static bool
+muna_serves_variant(const struct map *m)
+{
+	static const char *const options[] = { "insurrection", "victory-points",
+		"control-bonus", "speech" };
+	size_t i;
+
+	for (i = 0; i < sizeof options / sizeof options[0]; i++)
+		if (map_option(m, options[i]))
+			return true;
+	return false;
+}
+
 const struct rule_system muna_system = {
 	.name = "muna",
+	.serves_variant = muna_serves_variant,
 	.serves = SYS_POLITICS,
 	.words = &muna_words,
 	.turn = muna_turn,
