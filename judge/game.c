@@ -260,14 +260,14 @@ game_set_rules(struct game *g)
 {
 	rules_init(&g->rules, g->set.edition);
 	g->rules.build_anywhere = map_option_on(g->map, "build-anywhere");
-	g->rules.insurrection = map_option_on(g->map, "insurrection");
+	g->rules.caps = map_caps(g->map);
 	g->rules.resolver = resolver_for(g->map);
 }
 
 bool
 game_victory_points(const struct game *g)
 {
-	return map_option_on(g->map, "victory-points");
+	return (map_caps(g->map) & RULES_POINTS) != 0;
 }
 
 int

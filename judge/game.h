@@ -339,7 +339,7 @@ void game_forget_since(struct game *g, const struct board *b);
 bool game_phase_since(const char *code, const struct board *b);
 /* The victory point standings (judge/engine/muna_rules.h); returns the number of rows. */
 int game_standings(const struct game *g, const struct board *b, struct standing *out);
-/* True when the variant counts victory points (option victory-points). */
+/* True when the game keeps victory point standings (RULES_POINTS). */
 bool game_victory_points(const struct game *g);
 
 /* "none", "white", "grey" and back. */

@@ -152,6 +152,9 @@ struct system_politics {
  */
 struct rule_system {
 	const char *name;		/* as a variant file names it: system="standard" */
+	/* Does it play m, a variant file that names no system, by the options
+	 * m sets? NULL: it plays only the variants that name it. */
+	bool (*serves_variant)(const struct map *m);
 	unsigned serves;		/* enum system_serves bits */
 	/* How its mails name it (judge/system_words.h); NULL: as a Diplomacy
 	 * game of the standard rules. */

@@ -437,10 +437,11 @@ gfail(struct gp *g, const char *fmt, ...)
 	return -1;
 }
 
-static int
-option_on(const struct gp *g, const char *name)
+/* What the map's rules do beyond the standard ones (enum rules_cap). */
+static unsigned
+rules_caps(const struct gp *g)
 {
-	return map_option_on(g->c->m, name);
+	return map_caps(g->c->m);
 }
 
 /* The powers whose units and centres are the sender's, as a set (bit q
@@ -1009,11 +1010,11 @@ parse_insurrection_power(struct gp *g, struct reading *rd)
 	if (pw == POWER_NONE || (kind_at(g, nw, TK_WORD) && kw_at(g, nw) == KW_NONE))
 		return 0;	/* "English Chanel": a place */
 	if (nw == 1 && names_province_exactn(g->c->names, t->s, t->len, one) == 1) {
-		if (option_on(g, "insurrection"))
+		if (rules_caps(g) & RULES_REVIVAL)
 			rd->dest_power = pw;	/* a place too: the board decides */
 		return 0;
 	}
-	if (!option_on(g, "insurrection"))
+	if (!(rules_caps(g) & RULES_REVIVAL))
 		return gfail(g, "%s is a power, not a place (insurrection orders are not part of "
 		    "this variant)", g->c->m->powers[pw].name);
 	rd->dest_power = pw;
@@ -1047,7 +1048,7 @@ parse_move_rest(struct gp *g, struct reading *rd)
 	int rc;
 
 	rd->kind = ORDER_MOVE;
-	if (option_on(g, "insurrection")) {
+	if (rules_caps(g) & RULES_REVIVAL) {
 		rc = parse_insurrection_power(g, rd);
 		if (rc != 0)
 			return rc < 0 ? -1 : 0;
@@ -1087,7 +1088,7 @@ parse_move_rest(struct gp *g, struct reading *rd)
 static int
 parse_embark(struct gp *g, struct reading *rd)
 {
-	if (!(map_caps(g->c->m) & RULES_BOARDING))
+	if (!(rules_caps(g) & RULES_BOARDING))
 		return gfail(g, "armies go on board fleets only in Realpolitik; here a fleet "
 		    "convoys them: \"F Nth C A Lon - Nwy\"");
 	if (kw_at(g, 0) == KW_FOLLOW)
@@ -1109,7 +1110,7 @@ parse_embark(struct gp *g, struct reading *rd)
 static int
 parse_land(struct gp *g, struct reading *rd)
 {
-	if (!(map_caps(g->c->m) & RULES_BOARDING))
+	if (!(rules_caps(g) & RULES_BOARDING))
 		return gfail(g, "armies land from fleets only in Realpolitik");
 	while (kw_at(g, 0) == KW_MOVE)
 		g->i++;		/* "goes ashore" */
@@ -1349,7 +1350,7 @@ parse_revival(struct gp *g, struct reading *rd)
 	power_id pw;
 	int nw;
 
-	if (!option_on(g, "insurrection"))
+	if (!(rules_caps(g) & RULES_REVIVAL))
 		return gfail(g, "revival orders are not part of this variant");
 	g->i++;
 	if (kind_at(g, 0, TK_COLON))

@@ -331,7 +331,7 @@ check_order(struct ws *w, int u, const struct order *o)
 		/* MUNA: the unit stays where it is this season, holding (it can
 		 * be supported, and dislodged); it leaves the board when the
 		 * season ends (judge/engine/muna_rules.h). */
-		if (!w->r->insurrection)
+		if (!(w->r->caps & RULES_REVIVAL))
 			return R_WRONG_PHASE;
 		if (o->target_power >= m->npowers || !board_eliminated(w->b, m, o->target_power))
 			return R_NOT_ELIMINATED;
@@ -349,7 +349,7 @@ static bool
 movement_kind(const struct rules *r, const struct order *o)
 {
 	return o->kind == ORDER_HOLD || o->kind == ORDER_MOVE || o->kind == ORDER_SUPPORT ||
-	    o->kind == ORDER_CONVOY || (o->kind == ORDER_INSURRECTION && r->insurrection);
+	    o->kind == ORDER_CONVOY || (o->kind == ORDER_INSURRECTION && (r->caps & RULES_REVIVAL));
 }
 
 /* A revival order (MUNA) in a movement phase: carried out when the season
@@ -358,7 +358,7 @@ static enum reason
 revival_reason(const struct map *m, const struct rules *r, const struct board *b,
     const struct order *o)
 {
-	if (!r->insurrection)
+	if (!(r->caps & RULES_REVIVAL))
 		return R_WRONG_PHASE;
 	return o->power < m->npowers && board_eliminated(b, m, o->power) ? R_OK : R_NOT_ELIMINATED;
 }

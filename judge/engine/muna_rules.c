@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "../../lib/str.h"
+#include "resolver.h"
 
 enum reason
 muna_check_revival(const struct map *m, const struct board *b, power_id p,
@@ -372,6 +373,15 @@ muna_report(const struct map *m, const struct muna_season *s, const struct muna_
 			buf_printf(out, "The %s that joined %s disbanded%s.\n", x->nunits == 1 ? "unit" : "units",
 			    x->nunits == 1 ? "is" : "are", x->outcome == MUNA_REVIVED ? "" : " all the same");
 	}
+}
+
+unsigned
+muna_caps(const struct map *m)
+{
+	if (m->noptions == 0)
+		return 0;	/* the standard board: quickly */
+	return (map_option_on(m, "insurrection") ? RULES_REVIVAL : 0) |
+	    (map_option_on(m, "victory-points") ? RULES_POINTS : 0);
 }
 
 /* ------------------------------------------------------ victory points -- */

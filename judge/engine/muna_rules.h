@@ -139,6 +139,10 @@ void muna_report(const struct map *m, const struct muna_season *s, const struct 
  * what waits for the end of the season. */
 void muna_report_pending(const struct map *m, const struct muna_season *s, struct buf *out);
 
+/* The capabilities (judge/engine/resolver.h) the variant's options switch
+ * on: RULES_REVIVAL (insurrection), RULES_POINTS (victory-points). */
+unsigned muna_caps(const struct map *m);
+
 /* ------------------------------------------------------ victory points -- */
 
 /* The centres that earn the control bonus (option control-bonus), or 0. */

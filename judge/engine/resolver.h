@@ -12,6 +12,10 @@
  * `seat`, where an operation takes it, is indexed by province: the power
  * whose capital the province is now (a rule system may move capitals);
  * NULL is the map's capitals.
+ *
+ * A system whose rules a variant switches on by its options, whatever
+ * system it names, gives its capabilities from the options instead (a
+ * function in its engine file, listed in resolver.c).
  */
 #ifndef POUCH_RESOLVER_H
 #define POUCH_RESOLVER_H
@@ -25,6 +29,10 @@ enum rules_cap {
 					   to it go to its units in turn */
 	RULES_BOARDING = 1 << 1,	/* armies go on board fleets and land (ORDER_EMBARK,
 					   ORDER_LAND, UNIT_ABOARD) */
+	RULES_REVIVAL = 1 << 2,		/* units rise in an eliminated power and bring it
+					   back (ORDER_INSURRECTION, ORDER_REVIVE) */
+	RULES_POINTS = 1 << 3,		/* the game keeps victory point standings
+					   (centres, political points, a bonus) */
 };
 
 struct resolver {
@@ -47,7 +55,8 @@ struct resolver {
 
 /* The resolver of the rule system map m plays, or NULL: the standard rules. */
 const struct resolver *resolver_for(const struct map *m);
-/* The capabilities (enum rules_cap bits) of the rules map m plays. */
+/* The capabilities (enum rules_cap bits) of the rules map m plays: its
+ * system's resolver's, and those its options switch on. */
 unsigned map_caps(const struct map *m);
 
 #endif

@@ -55,8 +55,10 @@ struct rules {
 					      unit, except where its head-to-head attacker came from */
 	enum civil_disorder civil_disorder;
 	bool build_anywhere;		/* variant option: build in any owned centre */
-	bool insurrection;		/* variant option (MUNA): insurrection and revival
-					   orders are carried out (judge/engine/muna_rules.h) */
+	unsigned caps;			/* what the map's rules do beyond the standard ones
+					   (enum rules_cap, resolver.h: map_caps); the
+					   adjudicator tests RULES_REVIVAL (insurrection
+					   and revival orders are carried out) */
 	/* The rule system's own movement and supply (resolver.h), or NULL:
 	 * the standard rules. */
 	const struct resolver *resolver;

@@ -19,6 +19,7 @@
 #include "../../lib/tz.h"
 #include "../../lib/xalloc.h"
 #include "../engine/muna_rules.h"
+#include "../engine/resolver.h"
 #include "../system_words.h"
 #include "muna_file.h"
 #include "muna_state.h"
@@ -34,6 +35,13 @@ struct news {
 	uint8_t conf_end;		/* enum conference_end */
 	struct conference conf;		/* the conference that ended */
 };
+
+/* Are insurrections and revival orders carried out in g? */
+static bool
+revivals_on(const struct game *g)
+{
+	return (g->rules.caps & RULES_REVIVAL) != 0;
+}
 
 /*
  * Match the longest run of up to four words at w[*i] (n words) that find
@@ -498,7 +506,7 @@ help_muna(const struct game *g, struct buf *out)
 		    "your own worth 2 points (1 to 3) to the officers, who approve it or not:\n"
 		    "you are told when they do. Goals 1 and 2 are the officers' for you.\n");
 	}
-	if (g->rules.insurrection)
+	if (revivals_on(g))
 		buf_puts(out, "Insurrections: in a movement phase \"F Lon-Russia\" sends a unit (it is\n"
 		    "disbanded at the end of the season) to revive Russia, which must have lost\n"
 		    "every centre; Russia orders \"Revive: Moscow, Warsaw, St Petersburg\" (its home\n"
@@ -529,7 +537,7 @@ revival_awaited(const struct game *g)
 {
 	int p, k;
 
-	if (!g->rules.insurrection || g->board.phase != PHASE_MOVEMENT)
+	if (!revivals_on(g) || g->board.phase != PHASE_MOVEMENT)
 		return false;
 	for (p = 0; p < g->map->npowers; p++)
 		for (k = 0; k < g->del[p].norders; k++) {
@@ -554,7 +562,7 @@ season_insurrections(struct game *g, const struct board *before, const struct or
 	enum muna_step step;
 	int i, p;
 
-	if (!g->rules.insurrection)
+	if (!revivals_on(g))
 		return;
 	for (p = 0; p < m->npowers; p++) {
 		revival[p].n = 0;
@@ -686,7 +694,7 @@ muna_turn(struct turn *t)
 	if (nw->ended)
 		muna_report(m, &nw->season, &nw->result, t->report);
 	standard_report_position(t);
-	standard_report_eliminated(t, t->g->rules.insurrection ?
+	standard_report_eliminated(t, revivals_on(t->g) ?
 	    " Its delegation stays: it keeps its political points,\n"
 	    "and insurrections of other powers' units can revive it." : "");
 	report_news(t->g, t->before, &t->next, nw, t->report);
@@ -847,7 +855,7 @@ muna_comeback_help(const struct game *g, power_id p, struct buf *out)
 	int i, k = 0;
 	const struct unit *u;
 
-	if (!g->rules.insurrection)
+	if (!revivals_on(g))
 		return false;
 	u = g->board.nunits ? &g->board.units[0] : NULL;
 
@@ -881,7 +889,7 @@ muna_list_orders(const struct game *g, power_id p, struct buf *out)
 		buf_puts(out, "  ");
 		order_format_prefs(g->map, &g->del[p].revival, ORDER_SHORT, out);
 		buf_putc(out, '\n');
-	} else if (g->rules.insurrection && b->phase == PHASE_MOVEMENT &&
+	} else if (revivals_on(g) && b->phase == PHASE_MOVEMENT &&
 	    board_eliminated(b, g->map, p)) {
 		buf_puts(out, "  (no revival order: \"Revive: <home centres, most wanted first>\")\n");
 	}
@@ -923,8 +931,24 @@ static const struct system_politics muna_politics = {
 	.comeback_help = muna_comeback_help,
 };
 
+/* A variant file naming no system is MUNA's when it sets one of MUNA's
+ * options (to anything). */
+static bool
+muna_serves_variant(const struct map *m)
+{
+	static const char *const options[] = { "insurrection", "victory-points",
+		"control-bonus", "speech" };
+	size_t i;
+
+	for (i = 0; i < sizeof options / sizeof options[0]; i++)
+		if (map_option(m, options[i]))
+			return true;
+	return false;
+}
+
 const struct rule_system muna_system = {
 	.name = "muna",
+	.serves_variant = muna_serves_variant,
 	.serves = SYS_POLITICS,
 	.words = &muna_words,
 	.turn = muna_turn,

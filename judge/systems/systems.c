@@ -33,15 +33,13 @@ systems_find(const char *name)
 const struct rule_system *
 systems_for_map(const struct map *m)
 {
-	static const char *const muna_options[] = { "insurrection", "victory-points",
-		"control-bonus", "speech" };
 	size_t i;
 
 	if (m->system[0])
 		return systems_find(m->system);
-	for (i = 0; i < sizeof muna_options / sizeof muna_options[0]; i++)
-		if (map_option(m, muna_options[i]))
-			return systems_find("muna");
+	for (i = 0; i < NSYSTEMS; i++)
+		if (systems[i]->serves_variant != NULL && systems[i]->serves_variant(m))
+			return systems[i];
 	return systems_find("standard");
 }
 

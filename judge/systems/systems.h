@@ -13,8 +13,9 @@
 /* The system called name, or NULL. */
 const struct rule_system *systems_find(const char *name);
 /* The system variant m plays: the one its file names, or, for a file
- * naming none, muna when it has a MUNA rule option, else standard. NULL
- * when it names an unknown one. */
+ * naming none, the first whose serves_variant says it plays it (MUNA's:
+ * the file sets one of its options), else standard. NULL when it names
+ * an unknown one. */
 const struct rule_system *systems_for_map(const struct map *m);
 /* "standard, muna": the names, for an error message. */
 void systems_names(struct buf *out);

@@ -15,6 +15,7 @@
 #include "../../judge/systems/muna_state.h"
 #include "../../judge/systems/systems.h"
 #include "../../judge/engine/muna_rules.h"
+#include "../../judge/engine/resolver.h"
 #include "../../parser/orders.h"
 
 static struct map *m;
@@ -32,7 +33,7 @@ setup(void **state)
 	map_set_option(m, "control-bonus", "18");
 	nm = names_new(m);
 	rules_init(&rules, EDITION_2023);
-	rules.insurrection = true;
+	rules.caps = map_caps(m);
 	return 0;
 }
 
@@ -409,6 +410,37 @@ test_season_after_retreats(void **state)
 	assert_false(muna_season_pending(&s));
 }
 
+/* What MUNA's options switch on is asked as capabilities: insurrection
+ * gives RULES_REVIVAL, victory-points RULES_POINTS, on any board; an
+ * option set to "no" gives nothing, and other options give nothing. */
+static void
+test_caps_from_options(void **state)
+{
+	struct map *x = test_load_standard_map();
+	struct map *muna = test_load_map("maps/muna/variant.xml");
+	struct map *rp = test_load_map("maps/realpolitik/variant.xml");
+
+	(void)state;
+	assert_int_equal(map_caps(x), 0);
+	map_set_option(x, "control-bonus", "18");
+	map_set_option(x, "insurrection", "no");
+	assert_int_equal(map_caps(x), 0);
+	map_set_option(x, "insurrection", "yes");
+	assert_int_equal(map_caps(x), RULES_REVIVAL);
+	map_set_option(x, "victory-points", "on");
+	assert_int_equal(map_caps(x), RULES_REVIVAL | RULES_POINTS);
+	map_set_option(x, "insurrection", "off");
+	assert_int_equal(map_caps(x), RULES_POINTS);
+	assert_int_equal(map_caps(muna), RULES_REVIVAL | RULES_POINTS);
+	assert_int_equal(map_caps(m), RULES_REVIVAL | RULES_POINTS);
+	/* A system's own capabilities and the options' add up. */
+	map_set_option(rp, "insurrection", "yes");
+	assert_int_equal(map_caps(rp), RULES_STACKS | RULES_BOARDING | RULES_REVIVAL);
+	map_free(x);
+	map_free(muna);
+	map_free(rp);
+}
+
 /* Victory points: centres + political points + 5 for the control bonus,
  * sorted best first. */
 static void
@@ -542,7 +574,7 @@ test_game_file(void **state)
 	assert_int_equal(set.speech, 12 * 3600);
 	game_init(g, "t1", &set, m, nm, 1700000000);
 	game_set_system(g, systems_for_map(m));
-	assert_true(g->rules.insurrection);
+	assert_int_equal(g->rules.caps, RULES_REVIVAL | RULES_POINTS);
 	assert_true(game_victory_points(g));
 	assert_int_equal(muna_state(g)->conf.where, PROV_NONE);
 	board_from(&g->board, russia_gone);
@@ -625,6 +657,7 @@ main(void)
 		cmocka_unit_test(test_four_and_five_units),
 		cmocka_unit_test(test_failures),
 		cmocka_unit_test(test_season_after_retreats),
+		cmocka_unit_test(test_caps_from_options),
 		cmocka_unit_test(test_victory_points),
 		cmocka_unit_test(test_conference_ends),
 		cmocka_unit_test(test_game_file),

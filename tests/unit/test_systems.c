@@ -31,6 +31,12 @@ test_system_of_variant(void **state)
 	assert_string_equal(systems_for_map(muna_test)->name, "muna");
 	/* A standard board that names no system but has no MUNA option. */
 	assert_string_equal(systems_for_map(opt)->name, "standard");
+	/* MUNA says it plays a board naming no system that sets one of its
+	 * options, whatever the value. */
+	map_set_option(opt, "build-anywhere", "yes");
+	assert_string_equal(systems_for_map(opt)->name, "standard");
+	map_set_option(opt, "control-bonus", "no");
+	assert_ptr_equal(systems_for_map(opt), systems_find("muna"));
 	/* Naming overrides the options. */
 	strcpy(muna_test->system, "standard");
 	assert_string_equal(systems_for_map(muna_test)->name, "standard");
