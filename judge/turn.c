@@ -49,10 +49,21 @@ judge_deadline_after(const struct judge *j, const struct game *g, time_t start)
 	struct tm tm;
 	int k;
 
-	/* The first negotiation may be longer (a committee's: 30 minutes, then 15). */
-	if (s->first_movement && g->board.phase == PHASE_MOVEMENT &&
-	    g->board.season == SEASON_SPRING && g->board.year == g->map->start_year)
-		t = start + s->first_movement;
+	/*
+	 * The first negotiation may be longer (a committee's: 30 minutes, then
+	 * 15): the game's first-movement, or the variant's first-movement
+	 * option, so many times the other movement phases.
+	 */
+	if (g->board.phase == PHASE_MOVEMENT && g->board.season == SEASON_SPRING &&
+	    g->board.year == g->map->start_year) {
+		const char *opt = map_option(g->map, "first-movement");
+		long times;
+
+		if (s->first_movement)
+			t = start + s->first_movement;
+		else if (opt && str_to_long(opt, 2, 100, &times) == 0)
+			t = start + times * s->duration[PHASE_MOVEMENT];
+	}
 
 	if (s->deadline_minute < 0 && s->days == 0)
 		return t;

@@ -226,6 +226,11 @@ cmd_speech(struct command_call *call)
 		    g->name);
 		buf_puts(reply, "  the speech phase is closed\n");
 	} else {
+		if (g->board.phase != PHASE_MOVEMENT) {
+			buf_puts(reply, "  REFUSED: a speech phase belongs to a movement phase; "
+			    "retreats and adjustments are written without diplomacy\n");
+			return CMD_REFUSED;
+		}
 		if ((*args && (time_parse_span(args, &span) < 0 || span <= 0)) || span <= 0) {
 			buf_puts(reply, "  REFUSED: SPEECH <duration>, e.g. SPEECH 12h (or SET SPEECH 12h "
 			    "first)\n");
@@ -776,10 +781,14 @@ muna_state_free(void *st)
 	free(st);
 }
 
-/* The speech phase opens every Spring (MUNA.md). */
+/*
+ * A speech phase belongs to its movement phase (MUNA.md): whatever window
+ * was open ends when its phase is decided, and each Spring opens one.
+ */
 static void
 muna_phase_started(struct game *g, time_t now)
 {
+	g->speech_until = 0;
 	if (g->set.speech > 0 && g->board.season == SEASON_SPRING && g->board.phase == PHASE_MOVEMENT)
 		g->speech_until = now + g->set.speech;
 }
