@@ -79,7 +79,7 @@ struct setting_word {
 
 static const struct setting_word press_words[] = {
 	{ "none", PRESS_NONE }, { "white", PRESS_WHITE }, { "grey", PRESS_GREY },
-	{ "gray", PRESS_GREY }, { NULL, 0 },
+	{ "gray", PRESS_GREY }, { "private", PRESS_PRIVATE }, { NULL, 0 },
 };
 static const struct setting_word nmr_words[] = {
 	{ "wait", NMR_WAIT }, { "cd", NMR_CD }, { "civil-disorder", NMR_CD }, { NULL, 0 },
@@ -354,7 +354,8 @@ game_name_valid(const char *name)
 const char *
 game_press_name(enum press_policy p)
 {
-	return p == PRESS_NONE ? "none" : p == PRESS_GREY ? "grey" : "white";
+	return p == PRESS_NONE ? "none" : p == PRESS_GREY ? "grey" : p == PRESS_PRIVATE ? "private" :
+	    "white";
 }
 
 const char *
@@ -962,7 +963,8 @@ read_press(const struct game_field *f, struct game_in *in, power_id p, const cha
 {
 	(void)f, (void)p;
 	in->g->set.press = strcmp(v, "none") == 0 ? PRESS_NONE :
-	    strcmp(v, "grey") == 0 ? PRESS_GREY : PRESS_WHITE;
+	    strcmp(v, "grey") == 0 ? PRESS_GREY : strcmp(v, "private") == 0 ? PRESS_PRIVATE :
+	    PRESS_WHITE;
 	return NULL;
 }
 

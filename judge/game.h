@@ -47,7 +47,9 @@ struct tz_lookup;
 #define GAME_GOALS 3		/* political goals a delegation may have (AWARD ... GOAL n) */
 
 enum game_status { GAME_FORMING = 0, GAME_ACTIVE, GAME_PAUSED, GAME_ENDED };
-enum press_policy { PRESS_NONE = 0, PRESS_WHITE, PRESS_GREY };
+/* Press between powers: none; white (signed, to anyone or everyone); grey (white, and
+ * anonymous); private (signed, to named powers only: no BROADCAST but the GM's). */
+enum press_policy { PRESS_NONE = 0, PRESS_WHITE, PRESS_GREY, PRESS_PRIVATE };
 enum nmr_policy { NMR_WAIT = 0, NMR_CD };
 enum vote { VOTE_NONE = 0, VOTE_DRAW, VOTE_CONCEDE };
 
@@ -152,7 +154,7 @@ struct game {
 
 /*
  * Change one setting by name (the table of settings in game.c: each key
- * with the kind of value it takes, such as press none|white|grey, movement
+ * with the kind of value it takes, such as press none|white|grey|private, movement
  * 48h, time HH:MM|none, days mon,wed,fri|any); a zone must be one zones
  * knows. Returns 0, or -1 with the reason in why (an unknown key: the keys).
  */

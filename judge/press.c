@@ -280,6 +280,12 @@ press_allowed(struct judge *j, const struct game *g, power_id from, const struct
 		    "; BROADCAST is open in the speech phase" : "");
 		return -1;
 	}
+	if (!gm && g->set.press == PRESS_PRIVATE && pr->broadcast && !pr->to &&
+	    !judge_speech_open(g, j->now)) {
+		buf_puts(reply, "  REFUSED: press in this game is private: write to the powers you "
+		    "mean with PRESS TO <powers> (BROADCAST is not allowed)\n");
+		return -1;
+	}
 	if (pr->anon && g->set.press != PRESS_GREY) {
 		buf_puts(reply, "  REFUSED: anonymous press is not allowed in this game\n");
 		return -1;

@@ -47,6 +47,8 @@ static const struct {
 	[R_NO_FLEET] = { "no_fleet", "no fleet of that power there to take the army on board" },
 	[R_NO_CONVOYS] = { "no_convoys", "fleets do not convoy in Realpolitik: armies go on board" },
 	[R_NAME_COAST] = { "name_coast", "a fleet ordered there must name the coast" },
+	[R_HEADQUARTERS] = { "headquarters",
+	    "an army and a fleet cannot come together in a capital or naval base" },
 };
 
 const char *
@@ -92,6 +94,7 @@ reason_is_illegal(enum reason r)
 	case R_NOT_ABOARD:
 	case R_NO_FLEET:
 	case R_NO_CONVOYS:
+	case R_HEADQUARTERS:
 		return 1;
 	default:
 		return 0;

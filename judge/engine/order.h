@@ -120,6 +120,8 @@ enum reason {
 				   fleet already carries an army */
 	R_NO_CONVOYS,		/* fleets do not convoy in Realpolitik */
 	R_NAME_COAST,		/* the map says a fleet ordered there names the coast */
+	R_HEADQUARTERS,		/* Realpolitik: an army and a fleet do not come together by a
+				   move in a capital or naval base */
 	R_MAX
 };
 

@@ -263,7 +263,18 @@ check_support(struct rp *w, int u, const struct order *o)
 	return R_OK;
 }
 
-/* "A Hol - Bel on board F Bel", "A Bel embarks F Nth", "A Lon embarks". */
+/* Is province p a capital (where the capitals stand now) or a naval base,
+ * of any power? An army and a fleet do not come together there by a move. */
+static bool
+headquarters(const struct rp *w, prov_id p)
+{
+	power_id cap = w->seat != NULL ? w->seat[p] : w->m->provs[p].capital;
+
+	return cap != POWER_NONE || w->m->provs[p].naval_base != POWER_NONE;
+}
+
+/* "A Hol - Bel on board F Bel", "A Bel embarks F Nth", "A Lon embarks";
+ * not by a move into a capital or naval base (R_HEADQUARTERS). */
 static enum reason
 check_embark(struct rp *w, int u, const struct order *o)
 {
@@ -280,10 +291,14 @@ check_embark(struct rp *w, int u, const struct order *o)
 			return R_NO_FLEET;	/* moving in, it boards the fleet there */
 		if (!map_adjacent(m, UNIT_ARMY, w->b->units[u].loc, m->provs[p].loc))
 			return R_NOT_ADJACENT;
+		if (headquarters(w, p))
+			return R_HEADQUARTERS;
 		w->kind[u] = RK_BOARD_IN;
 		w->dest[u] = m->provs[p].loc;
 		w->destp[u] = p;
 	} else {
+		if (fp != here && headquarters(w, here))
+			return R_HEADQUARTERS;
 		w->kind[u] = fp == here ? RK_BOARD_HERE : RK_BOARD_WAIT;
 	}
 	f = free_fleet(w, u, fp);

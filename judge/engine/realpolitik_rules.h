@@ -16,9 +16,11 @@
  *   dislodged. A unit may enter a province its own power still holds only
  *   to join a stack it may join (an army into its capital among armies, a
  *   fleet into its naval base among fleets, a fleet picking up the army
- *   waiting for it); otherwise the move fails.
+ *   waiting for it outside the capitals and naval bases); otherwise the
+ *   move fails.
  * - No convoys (R_NO_CONVOYS); armies go on board instead.
- * - Embarking (ORDER_EMBARK): an army moves into the province where a fleet
+ * - Embarking (ORDER_EMBARK), not by a move into a capital or naval base
+ *   (R_HEADQUARTERS): an army moves into the province where a fleet
  *   of its power lies and goes on board ("A Hol - Bel on board F Bel"); or
  *   it waits while that fleet moves in ("A Bel embarks F Nth" with
  *   "F Nth - Bel"); or it boards the fleet already beside it ("A Lon

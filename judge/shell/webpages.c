@@ -78,6 +78,34 @@ struct played {
 };
 
 /*
+ * The phase of record text played again into p->res by g's rules as the
+ * phase found them: with what the system kept with the record (Realpolitik:
+ * the capitals where they stood then), as the judge decided it.
+ */
+static void
+resolve_played(const struct game *g, const char *text, struct played *p)
+{
+	const char *ord = strstr(text, "\norders\n"), *pos = strstr(text, "\nposition before\n");
+	bool kept = ord != NULL && pos != NULL && ord < pos;
+	struct game *then;
+
+	if (g->sys == NULL || g->sys->resolve == NULL || g->sys->history_read == NULL ||
+	    g->sys->state_new == NULL) {
+		system_resolve(g, &p->before, p->orders, p->norders, &p->res);
+		return;
+	}
+	/* A copy sharing g's map, rules and delegations, with a state of its
+	 * own read from the record. */
+	then = xmalloc(sizeof *then);
+	*then = *g;
+	then->state = g->sys->state_new(then);
+	system_history_read(then, kept ? ord : NULL, kept ? (size_t)(pos - ord) : 0);
+	system_resolve(then, &p->before, p->orders, p->norders, &p->res);
+	g->sys->state_free(then->state);
+	free(then);
+}
+
+/*
  * Read record text into p: the position before and, when full, the orders
  * played again. Returns 0, or -1 when the record cannot be read.
  */
@@ -132,7 +160,7 @@ read_played(const struct game *g, const char *text, int full, struct played *p)
 	}
 	/* The results, for drawing the orders; what followed is the next
 	 * record's position (webpages_game), as the game's rules made it. */
-	adj_resolve(m, &g->rules, &p->before, p->orders, p->norders, &p->res, NULL);
+	resolve_played(g, text, p);
 	return 0;
 }
 

@@ -176,6 +176,19 @@ for g in $(sort -u "$WORK/states" 2>/dev/null); do
 	phases=$(ls "$D/games/$g/history" 2>/dev/null | grep -c '^[0-9]*\.txt$')
 	pages=$(ls "$D/pages/$g" 2>/dev/null | grep -c '^[SFW][0-9]*[MRA]\.html$')
 	expect "game $g: a map page for each of its $phases phases ($pages)" test "$pages" -ge "$phases"
+	# Each page shows the orders as the judge decided them: as many failed
+	# as the phase's results in its history record mark so.
+	: >"$OUT"
+	for h in "$D/games/$g/history/"*.txt; do
+		echo "${h##*/}" | grep -q '^[0-9]*\.txt$' || continue	# not one rolled back
+		ph=$(sed -n '1s/^phase \(.\)[a-z]* \([0-9]*\) \(.\).*/\1\2\3/p' "$h")
+		[ -f "$D/pages/$g/$ph.html" ] || continue
+		rec=$(sed -n '/results for/,/^Units now:/p' "$h" | grep -c '(\*')
+		page=$(grep -c 'class="fail"' "$D/pages/$g/$ph.html")
+		[ "$rec" = "$page" ] || echo "$ph: $page failed on the page, $rec in the results" >>"$OUT"
+	done
+	expect "game $g: every map page's orders failed as the results say" test ! -s "$OUT"
+	[ -s "$OUT" ] && sed 's/^/  # /' "$OUT"
 	if [ $BROWSER = 1 ] && [ "$pages" -gt 0 ]; then
 		python3 tests/e2e/browser_check.py --maps "maps/$variant" "$D/pages/$g" "$WORK/shots/$g" \
 			>"$OUT" 2>"$ERR"

@@ -677,13 +677,16 @@ def _movement(board, pos, powers, rng, forget):
                 orders[id(u)] = Order(u.power, "land", ("A", u.loc))
                 orders[id(fleet)] = Order(u.power, "move", ("F", fleet.loc), dest=rng.choice(away))
                 busy.add(id(fleet))
-        # embarking: an army beside the sea boards one of its fleets
+        # embarking: an army beside the sea boards one of its fleets, not
+        # by a move into a capital or a naval base (anyone's)
+        hq = {c for caps in pos.capitals.values() for c in caps}
+        hq.update(b for bases in board.naval_bases.values() for b in bases)
         for u in mine:
             if u.type != "A" or u.aboard or not free(u) or rng.random() > 0.15:
                 continue
             pr = board.provinces[u.prov]
             choices = []
-            if pr.terrain == "coast":
+            if pr.terrain == "coast" and u.prov not in hq:
                 # the fleet comes for the army
                 for f in mine:
                     if f.type == "F" and f.power == u.power and free(f) and id(f) not in boarded \
@@ -693,7 +696,7 @@ def _movement(board, pos, powers, rng, forget):
                                 choices.append(("come", f, l))
             for q in sorted(pr.army):
                 # the army goes to the fleet
-                if board.provinces[q].terrain != "coast":
+                if board.provinces[q].terrain != "coast" or q in hq:
                     continue
                 for f in unit_at.get(q, []):
                     if f.type == "F" and f.power == u.power and f in mine and free(f) \

@@ -1610,7 +1610,7 @@ test_realpolitik_welcome(void **state)
 	assert_line(o->text, "Game rp9 has started: Realpolitik (1958), Calhamer's rules.");
 	mail(t, "f@school.example", "help", "GAME rp9 France france-pw\nHELP\n", T0 + 60);
 	o = sent(t, "f@school.example", "Re: help");
-	assert_line(o->text, "This game: Realpolitik (1958), Calhamer's rules, press: white.");
+	assert_line(o->text, "This game: Realpolitik (1958), Calhamer's rules, press: private.");
 	assert_lacks(o->text, "2023");
 }
 
