@@ -996,7 +996,30 @@ check_all(struct ws *w, const struct order *orders, int n, struct phase_result *
 {
 	int u;
 
-	adj_check_orders(w, orders, n, w->ord, res, movement_unit, check_kept);
+	int i;
+
+	/* adj_check_orders' loop, written out: the engine's own steps called
+	 * directly, as the hot path of every phase. */
+	for (i = 0; i < n; i++) {
+		enum reason why = R_OK;
+
+		res->order_unit[i] = NONE;
+		u = movement_unit(w, &orders[i], &why);
+		if (u == NONE) {
+			res->reason[i] = (uint8_t)why;
+			continue;
+		}
+		res->order_unit[i] = (int16_t)u;
+		why = check_kept(w, u, &orders[i]);
+		if (why != R_OK) {
+			res->reason[i] = (uint8_t)why;
+			continue;
+		}
+		if (w->ord[u] != NONE)
+			res->reason[w->ord[u]] = R_REPLACED;
+		w->ord[u] = (int16_t)i;
+		res->reason[i] = R_NONE;
+	}
 	/* Link moves to their destinations, supports and convoys to their units. */
 	for (u = w->n - 1; u >= 0; u--) {
 		switch (w->kind[u]) {
