@@ -348,6 +348,8 @@ test_round_trip(void **state)
 	check_keys(&muna_file_fields, buf_str(&a));
 	buf_free(&a);
 	buf_free(&b);
+	game_set_system(&g[0], NULL);	/* frees the system's state */
+	game_set_system(&g[1], NULL);
 	free(g[0].del);
 	free(g[1].del);
 	free(g);
