@@ -1653,15 +1653,10 @@ adj_check(const struct map *m, const struct rules *r, const struct board *b, con
 	return why == R_RETREAT_BOUNCED ? R_OK : why;
 }
 
-void
-adj_resolve(const struct map *m, const struct rules *r, const struct board *b,
-    const struct order *orders, int norders, struct phase_result *res, struct buf *trace)
-{
-	adj_resolve_at(m, r, b, NULL, orders, norders, res, trace);
-}
-
-void
-adj_resolve_at(const struct map *m, const struct rules *r, const struct board *b,
+/* The phase b resolved (adj_resolve_at); inlined into both entries, the
+ * standard game's path being the hot one. */
+static inline void
+resolve_phase(const struct map *m, const struct rules *r, const struct board *b,
     const power_id *seat, const struct order *orders, int norders, struct phase_result *res,
     struct buf *trace)
 {
@@ -1684,6 +1679,21 @@ adj_resolve_at(const struct map *m, const struct rules *r, const struct board *b
 		resolve_adjustments(m, r, b, seat, orders, norders, res);
 		break;
 	}
+}
+
+void
+adj_resolve(const struct map *m, const struct rules *r, const struct board *b,
+    const struct order *orders, int norders, struct phase_result *res, struct buf *trace)
+{
+	resolve_phase(m, r, b, NULL, orders, norders, res, trace);
+}
+
+void
+adj_resolve_at(const struct map *m, const struct rules *r, const struct board *b,
+    const power_id *seat, const struct order *orders, int norders, struct phase_result *res,
+    struct buf *trace)
+{
+	resolve_phase(m, r, b, seat, orders, norders, res, trace);
 }
 
 static bool
