@@ -76,7 +76,7 @@ find_power(const struct map *m, const char *s, size_t n)
 	int p;
 
 	for (p = 0; p < m->npowers; p++)
-		if (strlen(m->powers[p].name) == n && strncmp(m->powers[p].name, s, n) == 0)
+		if (strlen(m->powers[p].name) == n && memcmp(m->powers[p].name, s, n) == 0)
 			return (power_id)p;
 	return POWER_NONE;
 }
@@ -327,7 +327,7 @@ gamerec_replay_text(const struct map *m, const struct names *nm, const struct ru
 	buf_init(&why, BUF_ERRORS_MAX);
 	while ((line = str_next_line(&p, end, &n)) != NULL) {
 		lineno++;
-		if (n >= 6 && strncmp(line, "PHASE ", 6) == 0) {
+		if (n >= 6 && memcmp(line, "PHASE ", 6) == 0) {
 			char hdr[64];
 			if (nph > 0) {
 				if (sec == ORD)
@@ -351,11 +351,11 @@ gamerec_replay_text(const struct map *m, const struct names *nm, const struct ru
 			}
 			nph++;
 			sec = NONE;
-		} else if (n == 9 && strncmp(line, "POSITIONS", 9) == 0 && nph > 0) {
+		} else if (n == 9 && memcmp(line, "POSITIONS", 9) == 0 && nph > 0) {
 			ph[nph - 1].pos = p;
 			ph[nph - 1].pos_end = p;
 			sec = POS;
-		} else if (n == 6 && strncmp(line, "ORDERS", 6) == 0 && nph > 0) {
+		} else if (n == 6 && memcmp(line, "ORDERS", 6) == 0 && nph > 0) {
 			ph[nph - 1].pos_end = line;
 			ph[nph - 1].ord = p;
 			ph[nph - 1].ord_end = p;
