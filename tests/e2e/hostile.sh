@@ -127,7 +127,14 @@ imap_case() {
 	expect "$mode: exit status $want (got $rc)" test "$rc" -eq "$want"
 	expect "$mode: within $limit s (took $SECS s)" test "$SECS" -le "$limit"
 	if [ "$want" -ne 0 ]; then
-		expect "$mode: the error says what happened" grep -q "IMAP 127.0.0.1:$PORT: $pattern" "$ERR"
+		# A server that drops the line may be slower to do it than the
+		# timeout on a loaded machine: that step timing out says what
+		# happened too.
+		late=$pattern
+		case $mode in drop-*) late="${pattern%%:*}: no answer within" ;; esac
+		expect "$mode: the error says what happened" sh -c \
+		    'grep -q "$1" "$3" || grep -q "$2" "$3"' sh \
+		    "IMAP 127.0.0.1:$PORT: $pattern" "IMAP 127.0.0.1:$PORT: $late" "$ERR"
 	fi
 	[ "$RSS_KB" -gt 0 ] && echo "  # $mode: $SECS s, max RSS $((RSS_KB / 1024)) MB"
 	case $BIN in
