@@ -2175,8 +2175,15 @@ fit_build(const struct interp *in, prov_id up, struct parse_result *r)
 	if (o->power == POWER_NONE || own_has(in->own, pr->home))
 		o->power = pr->home;	/* only its home power builds there */
 	if (o->type == UNIT_NONE) {
-		/* DATC 4.C.3 (c): army inland, fleet when a coast is named. */
-		if (pr->terrain == TERRAIN_LAND) {
+		/* DATC 4.C.3 (c): army inland, fleet when a coast is named;
+		 * a map whose rules want the type written assumes none. */
+		if (pr->terrain != TERRAIN_LAND && (map_caps(m) & RULES_BUILD_TYPE)) {
+			refuse(r, "a build in %s must say Army or Fleet (the rules): \"Build A %s\" "
+			    "or \"Build F %s%s%s\"", pr->name, pr->abbr, pr->abbr,
+			    pr->ncoasts > 1 ? "/" : "",
+			    pr->ncoasts > 1 ? m->locs[pr->coast[0]].coast_abbr : "");
+			return -1;
+		} else if (pr->terrain == TERRAIN_LAND) {
 			o->type = UNIT_ARMY;
 			note_add(r->note, "army assumed (inland)");
 		} else if (in->rd->unit.coast[0] || m->locs[o->loc].coast) {

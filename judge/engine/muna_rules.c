@@ -381,7 +381,8 @@ muna_caps(const struct map *m)
 	if (m->noptions == 0)
 		return 0;	/* the standard board: quickly */
 	return (map_option_on(m, "insurrection") ? RULES_REVIVAL : 0) |
-	    (map_option_on(m, "victory-points") ? RULES_POINTS : 0);
+	    (map_option_on(m, "victory-points") ? RULES_POINTS : 0) |
+	    (map_option_on(m, "build-type") ? RULES_BUILD_TYPE : 0);
 }
 
 /* ------------------------------------------------------ victory points -- */

@@ -140,7 +140,8 @@ void muna_report(const struct map *m, const struct muna_season *s, const struct 
 void muna_report_pending(const struct map *m, const struct muna_season *s, struct buf *out);
 
 /* The capabilities (judge/engine/resolver.h) the variant's options switch
- * on: RULES_REVIVAL (insurrection), RULES_POINTS (victory-points). */
+ * on: RULES_REVIVAL (insurrection), RULES_POINTS (victory-points),
+ * RULES_BUILD_TYPE (build-type). */
 unsigned muna_caps(const struct map *m);
 
 /* ------------------------------------------------------ victory points -- */

@@ -33,6 +33,8 @@ enum rules_cap {
 					   back (ORDER_INSURRECTION, ORDER_REVIVE) */
 	RULES_POINTS = 1 << 3,		/* the game keeps victory point standings
 					   (centres, political points, a bonus) */
+	RULES_BUILD_TYPE = 1 << 4,	/* a build names its unit type where either
+					   could stand: none is assumed */
 };
 
 struct resolver {

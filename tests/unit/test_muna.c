@@ -431,7 +431,7 @@ test_caps_from_options(void **state)
 	assert_int_equal(map_caps(x), RULES_REVIVAL | RULES_POINTS);
 	map_set_option(x, "insurrection", "off");
 	assert_int_equal(map_caps(x), RULES_POINTS);
-	assert_int_equal(map_caps(muna), RULES_REVIVAL | RULES_POINTS);
+	assert_int_equal(map_caps(muna), RULES_REVIVAL | RULES_POINTS | RULES_BUILD_TYPE);
 	assert_int_equal(map_caps(m), RULES_REVIVAL | RULES_POINTS);
 	/* A system's own capabilities and the options' add up. */
 	map_set_option(rp, "insurrection", "yes");

@@ -292,6 +292,46 @@ test_iran_is_british(void **state)
 	assert_int_equal(in_iraq, 0);
 }
 
+/* "When building a unit on a coastal province supply centre, a Fleet or
+ * Army must be specified in the written build order": a build in Iran
+ * naming a coast but no unit type is refused (the standard rules assume a
+ * fleet, DATC 4.C.3), written with its type it is taken; inland an army
+ * needs no word. */
+static void
+test_build_names_its_type(void **state)
+{
+	const struct map *m = muna();
+	struct names *nm = names_new(m);
+	struct parse_ctx c = { m, nm, NULL, POWER_NONE };
+	struct parse_result r;
+	struct board b;
+	struct buf err;
+	static const char text[] = "phase Winter 1935 Adjustment\nowner United_Kingdom irn\n"
+	    "owner Germany mun\n";
+	static const char *const refused[] = { "United Kingdom: Build Iran North Coast",
+		"United Kingdom: Build Irn/nc", "United Kingdom: Build Iran" };
+	size_t i;
+
+	(void)state;
+	buf_init(&err, 1024);
+	assert_int_equal(board_read(&b, m, text, sizeof text - 1, &err), 0);
+	c.b = &b;
+	for (i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+		order_parse(&c, refused[i], strlen(refused[i]), &r);
+		assert_int_equal(r.verdict, VERDICT_REFUSED);
+		assert_non_null(strstr(r.note, "must say Army or Fleet"));
+	}
+	order_parse(&c, "United Kingdom: Build F Iran North Coast", 40, &r);
+	assert_int_not_equal(r.verdict, VERDICT_REFUSED);
+	assert_int_equal(r.order.type, UNIT_FLEET);
+	assert_int_equal(r.order.loc, loc("irn/nc"));
+	order_parse(&c, "Germany: Build Munich", 21, &r);
+	assert_int_not_equal(r.verdict, VERDICT_REFUSED);
+	assert_int_equal(r.order.type, UNIT_ARMY);
+	buf_free(&err);
+	names_free(nm);
+}
+
 /* Egypt, Hamburg and Istanbul: waterways, one coast, a fleet passes. */
 static void
 test_waterways(void **state)
@@ -412,6 +452,7 @@ main(void)
 		cmocka_unit_test(test_waterways),
 		cmocka_unit_test(test_canal),
 		cmocka_unit_test(test_baltic),
+		cmocka_unit_test(test_build_names_its_type),
 		cmocka_unit_test(test_named_provinces),
 		cmocka_unit_test(test_geometry),
 	};
