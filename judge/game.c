@@ -125,6 +125,7 @@ static const struct setting {
 	{ "gmpress", SETTING_FLAG, SET_OFF(gm_reads_press), yes_words, false },
 	{ "gm-reads-press", SETTING_FLAG, SET_OFF(gm_reads_press), yes_words, true },
 	{ "speech", SETTING_LENGTH, SET_OFF(speech), off_span_words, false },
+	{ "dated-orders", SETTING_FLAG, SET_OFF(dated_orders), yes_words, false },
 };
 #undef SET_OFF
 
@@ -1309,6 +1310,8 @@ static const struct game_field common_fields[] = {
 	{ "speech", GAME_PART_HEAD, write_span, read_span, GAME_OFF(set.speech), 0, 0, OPT },
 	{ "first-movement", GAME_PART_HEAD, write_span, read_span, GAME_OFF(set.first_movement), 0,
 	    0, OPT },
+	{ "dated-orders", GAME_PART_HEAD, write_yes, read_yes, GAME_OFF(set.dated_orders), 0, 0,
+	    OPT },
 	{ "speech-until", GAME_PART_HEAD, write_time, read_time, GAME_OFF(speech_until), 0, 0, 0 },
 	{ "gm", GAME_PART_HEAD, write_gms, read_gm, 0, 0, 0, 0 },
 	{ "gm-secret", GAME_PART_HEAD, game_field_write_text, game_field_read_text,

@@ -100,6 +100,7 @@ struct game_settings {
 	long speech;		/* the speech window at the start of each Spring, in
 				   seconds; 0: none (a committee's speech phase) */
 	long first_movement;	/* the first movement phase's length; 0: as the others */
+	bool dated_orders;	/* orders need a date line above them ("Spring 1935") */
 };
 
 struct game {

@@ -65,6 +65,7 @@ struct mail {
 	struct late_lines late;	/* the orders refused, for the note on late orders */
 	size_t note_at;		/* where a note on late orders goes in the reply */
 	bool misdated;		/* the orders under the last date line are for another phase */
+	bool dated;		/* a date line came before the orders */
 	power_id heading;	/* the power a heading line named ("Austria:"), whose orders
 				 * follow; POWER_NONE: the GAME line's */
 };
@@ -396,6 +397,7 @@ mail_date(struct mail *ml, const struct body_line *bl, bool same)
 	const struct game *g = ml->id.g;
 
 	ml->misdated = !same;
+	ml->dated = true;
 	if (!ml->misdated) {
 		buf_puts(&ml->reply, "  dated: the current phase\n");
 		return;
@@ -463,6 +465,12 @@ mail_order(struct mail *ml, const struct body_line *bl)
 		buf_puts(&ml->reply, "  REFUSED: dated for another phase (see the date above)\n");
 		ml->ordered = ORDERED_REFUSED;
 		ml->late.dated = true;
+		return;
+	}
+	if (g->set.dated_orders && !ml->dated && !ordering_chat(g, bl->text, bl->len)) {
+		buf_printf(&ml->reply, "  REFUSED: orders in this game are dated: write \"%s %d\" on "
+		    "a line above them\n", season_name((enum season)g->board.season), g->board.year);
+		ml->ordered = ORDERED_REFUSED;
 		return;
 	}
 	switch (ordering_take_headed(g, ml->id.power, &ml->heading, bl->text, bl->len,

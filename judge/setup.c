@@ -341,6 +341,12 @@ judge_add_delegations(struct judge *j, struct game *g, const power_id *ps, int n
 		buf_puts(why, "give the members' mail addresses, separated by commas");
 		return -1;
 	}
+	if (n > system_delegates(g)) {
+		buf_printf(why, "a delegation has at most %d members in this game (%s): give %d "
+		    "addresses or fewer", system_delegates(g), system_words(g)->rules ?
+		    system_words(g)->rules : "its rules", system_delegates(g));
+		return -1;
+	}
 	if ((generated = delegation_password(j, password, pw, sizeof pw, why)) < 0)
 		return -1;
 	if (hash_password(j, pw, g->del[ps[0]].secret) < 0) {

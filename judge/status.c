@@ -132,6 +132,7 @@ status_speech_line(const struct judge *j, const struct game *g, const char *zone
 	time_human(&j->io.zones, zone && *zone ? zone : g->set.zone, g->speech_until, local, sizeof local);
 	buf_printf(out, "Speech phase until %s (%s from now): every delegation may BROADCAST.\n",
 	    local, time_span((long)(g->speech_until - now), span, sizeof span));
+	system_speech_note(g, out);
 }
 
 void

@@ -45,7 +45,8 @@ system_complete(const struct rule_system *s)
 	if (system_serves(s, SYS_OWN_GAME) && (s->words == NULL || s->words->called == NULL))
 		return false;
 	if (system_serves(s, SYS_POLITICS) ? pol == NULL || !pol->conference || !pol->award_reason ||
-	    !pol->standing_bonus || !pol->list_orders || !pol->comeback_help : pol != NULL)
+	    !pol->standing_bonus || !pol->list_orders || !pol->comeback_help || !pol->speech_note :
+	    pol != NULL)
 		return false;
 	if (!system_serves(s, SYS_BOARDLESS))
 		return b == NULL && !(s->serves & (SYS_OWN_CLOCK | SYS_OWN_STATUS | SYS_RECORD_PAGE));
@@ -145,6 +146,20 @@ bool
 system_comeback_help(const struct game *g, power_id p, struct buf *out)
 {
 	return system_serves(g->sys, SYS_POLITICS) && g->sys->politics->comeback_help(g, p, out);
+}
+
+void
+system_speech_note(const struct game *g, struct buf *out)
+{
+	if (system_serves(g->sys, SYS_POLITICS))
+		g->sys->politics->speech_note(g, out);
+}
+
+int
+system_delegates(const struct game *g)
+{
+	return g->sys != NULL && g->sys->delegates > 0 && g->sys->delegates < GAME_MAX_MEMBERS ?
+	    g->sys->delegates : GAME_MAX_MEMBERS;
 }
 
 enum order_check

@@ -142,6 +142,9 @@ struct system_politics {
 	/* Power p has no units nor centres on the board: what it may still do
 	 * to come back into out. False: nothing (it has nothing to order). */
 	bool (*comeback_help)(const struct game *g, power_id p, struct buf *out);
+	/* What the notice of an open speech phase adds (the order of
+	 * speeches), one line or more into out; nothing when there is none. */
+	void (*speech_note)(const struct game *g, struct buf *out);
 };
 
 /*
@@ -156,6 +159,8 @@ struct rule_system {
 	 * m sets? NULL: it plays only the variants that name it. */
 	bool (*serves_variant)(const struct map *m);
 	unsigned serves;		/* enum system_serves bits */
+	int delegates;			/* the most members a delegation has; 0:
+					   GAME_MAX_MEMBERS */
 	/* How its mails name it (judge/system_words.h); NULL: as a Diplomacy
 	 * game of the standard rules. */
 	const struct system_words *words;
@@ -265,6 +270,10 @@ void system_list_orders(const struct game *g, power_id p, struct buf *out);
 /* Append what p, with no units nor centres, may do to come back; false
  * (nothing appended) by default. */
 bool system_comeback_help(const struct game *g, power_id p, struct buf *out);
+/* What g's notice of an open speech phase adds (SYS_POLITICS), into out. */
+void system_speech_note(const struct game *g, struct buf *out);
+/* The most members a delegation of g may have under its rules. */
+int system_delegates(const struct game *g);
 /* Check order o of power p: as check_order returns; ORDER_CHECK_ENGINE
  * (the engine's) by default. */
 enum order_check system_check_order(const struct game *g, power_id p, const struct order *o,

@@ -176,6 +176,7 @@ struct conference {
 	uint8_t season;		/* it lasts until the same season a year later */
 	uint64_t powers;	/* participants, a bit per power */
 	char name[96];		/* "" : "the conference in <where>" */
+	char goal[160];		/* its preliminary goal, as the officers wrote it; "": none */
 };
 
 enum conference_end {

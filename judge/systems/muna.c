@@ -100,6 +100,8 @@ announce_conference(struct judge *j, struct game *g, const struct conference *c,
 	buf_printf(&text, " in %s, for ", m->provs[c->where].name);
 	muna_conference_powers(m, c, &text);
 	buf_puts(&text, ".\n");
+	if (open && c->goal[0])
+		buf_printf(&text, "Its preliminary goal: %s\n", c->goal);
 	if (open)
 		buf_printf(&text, "\nIts participants write to each other and to the officers with\n"
 		    "  PRESS TO CONFERENCE\nwhatever the game's press rules. It ends when %s %d begins, "
@@ -109,6 +111,77 @@ announce_conference(struct judge *j, struct game *g, const struct conference *c,
 	snprintf(subject, sizeof subject, "[%s] conference %s", g->name, open ? "opened" : "closed");
 	judge_announce(j, g, subject, buf_text(&text));
 	buf_free(&text);
+}
+
+/* "  goal: ...", the conference's goal, when it has one. */
+static void
+put_conference_goal(const struct conference *c, struct buf *out)
+{
+	if (c->goal[0])
+		buf_printf(out, "  its goal: %s\n", c->goal);
+}
+
+/*
+ * Take out of args the clause that begins with the word key (" name ",
+ * any case): its text, up to the next clause (" name " or " goal ") or the
+ * end, trimmed into out. Returns 1 when taken, 0 when there is none, -1
+ * when its text does not fit.
+ */
+static int
+clause(char *args, const char *key, char *out, size_t size)
+{
+	static const char *const keys[] = { " name ", " goal " };
+	size_t n = strlen(key), k, len;
+	char *at, *end, *s;
+
+	for (at = args; *at && !str_prefix_nocase(at, key); at++)
+		;
+	if (*at == '\0')
+		return 0;
+	s = at + n;
+	for (end = s; *end; end++) {
+		for (k = 0; k < sizeof keys / sizeof keys[0] && !str_prefix_nocase(end, keys[k]); k++)
+			;
+		if (k < sizeof keys / sizeof keys[0])
+			break;
+	}
+	while (*s == ' ')
+		s++;
+	for (len = (size_t)(end - s); len > 0 && s[len - 1] == ' '; len--)
+		;
+	if (len >= size)
+		return -1;
+	memcpy(out, s, len);
+	out[len] = '\0';
+	memmove(at, end, strlen(end) + 1);
+	return 1;
+}
+
+/* CONFERENCE GOAL <goal>: the goal of the conference under way, as its
+ * participants settled it (§9: the preliminary goal, then the definite). */
+static enum cmd_result
+conference_goal(struct command_call *call)
+{
+	struct conference *c = &muna_state(call->g)->conf;
+	const char *goal = str_trim(call->args + 4);
+	char subject[128], text[400];
+
+	if (c->where == PROV_NONE) {
+		buf_puts(call->reply, "  REFUSED: no conference is open\n");
+		return CMD_REFUSED;
+	}
+	if (*goal == '\0' || strlen(goal) >= sizeof c->goal) {
+		buf_printf(call->reply, "  REFUSED: CONFERENCE GOAL <goal>, in fewer than %zu "
+		    "characters\n", sizeof c->goal);
+		return CMD_REFUSED;
+	}
+	str_copy(c->goal, goal, sizeof c->goal);
+	judge_audit(call->j, call->g, "CONFERENCE GOAL %s", c->goal);
+	snprintf(text, sizeof text, "The goal of the conference is now:\n  %s\n", c->goal);
+	snprintf(subject, sizeof subject, "[%s] conference goal", call->g->name);
+	judge_announce(call->j, call->g, subject, text);
+	buf_puts(call->reply, "  the conference's goal is set\n");
+	return CMD_DONE;
 }
 
 /* CONFERENCE <place> <power> <power> <power> [...] [NAME <name>], or
@@ -124,7 +197,6 @@ cmd_conference(struct command_call *call)
 	struct conference c;
 	struct scan_word w[64];
 	const char *cur;
-	char *name;
 	int n = 0, i = 0, id;
 	const struct unit *u;
 
@@ -139,6 +211,7 @@ cmd_conference(struct command_call *call)
 			buf_puts(reply, " (");
 			muna_conference_powers(m, &muna_state(g)->conf, reply);
 			buf_puts(reply, ")\n");
+			put_conference_goal(&muna_state(g)->conf, reply);
 			return CMD_DONE;
 		}
 		c = muna_state(g)->conf;
@@ -148,10 +221,14 @@ cmd_conference(struct command_call *call)
 		buf_puts(reply, "  the conference is closed\n");
 		return CMD_DONE;
 	}
+	if (str_prefix_nocase(args, "goal ") || str_eq_nocase(args, "goal"))
+		return conference_goal(call);
 	memset(&c, 0, sizeof c);
-	if ((name = strstr(args, " NAME ")) != NULL || (name = strstr(args, " name ")) != NULL) {
-		*name = '\0';
-		str_copy(c.name, str_trim(name + 6), sizeof c.name);
+	if (clause(args, " goal ", c.goal, sizeof c.goal) < 0 ||
+	    clause(args, " name ", c.name, sizeof c.name) < 0) {
+		buf_printf(reply, "  REFUSED: say the name in fewer than %zu characters and the goal "
+		    "in fewer than %zu\n", sizeof c.name - 1, sizeof c.goal - 1);
+		return CMD_REFUSED;
 	}
 	for (cur = args; n < 64 && scan_token(&cur, " ,;\t", &w[n]) == 0; n++)
 		;
@@ -200,6 +277,82 @@ cmd_conference(struct command_call *call)
 	return CMD_DONE;
 }
 
+/* "Order of speeches: France, Italy, Germany.": the order the officers
+ * set, when they did, into out. */
+static void
+put_speakers(const struct game *g, struct buf *out)
+{
+	const struct muna_state *st = muna_state(g);
+	int k;
+
+	if (st->nspeakers == 0)
+		return;
+	buf_puts(out, "Order of speeches: ");
+	for (k = 0; k < st->nspeakers; k++)
+		buf_printf(out, "%s%s", k ? ", " : "", g->map->powers[st->speakers[k]].name);
+	buf_puts(out, ".\n");
+}
+
+/* Append the order of speeches to the notice text (size bytes), when the
+ * officers set one. */
+static void
+speakers_note(const struct game *g, char *text, size_t size)
+{
+	struct buf b;
+
+	buf_init(&b, 256);
+	put_speakers(g, &b);
+	if (b.len)
+		str_copy(text + strlen(text), buf_str(&b), size - strlen(text));
+	buf_free(&b);
+}
+
+/* SPEECH ORDER <power> <power> ...: the order of speeches (§6.2.1: "decided
+ * by the student officers"); SPEECH ORDER alone shows it. */
+static enum cmd_result
+speech_order(struct command_call *call, const char *args)
+{
+	struct game *g = call->g;
+	const struct map *m = g->map;
+	struct muna_state *st = muna_state(g);
+	power_id order[MAP_MAX_POWERS];
+	struct scan_word w[64];
+	uint64_t seen = 0;
+	struct buf text;
+	char subject[128];
+	int n = 0, i = 0, k = 0, id;
+
+	for (; n < 64 && scan_token(&args, " ,;\t", &w[n]) == 0; n++)
+		;
+	if (n == 0) {
+		buf_puts(call->reply, "  ");
+		if (st->nspeakers == 0)
+			buf_puts(call->reply, "no order of speeches is set\n");
+		put_speakers(g, call->reply);
+		return CMD_DONE;
+	}
+	while (i < n) {
+		if ((id = match_words(m, w, n, &i, find_power)) < 0 || ((seen >> id) & 1u)) {
+			buf_puts(call->reply, "  REFUSED: SPEECH ORDER <power> <power> ...: each power "
+			    "once, the first speaker first\n");
+			return CMD_REFUSED;
+		}
+		seen |= (uint64_t)1 << id;
+		order[k++] = (power_id)id;
+	}
+	memcpy(st->speakers, order, sizeof order[0] * (size_t)k);
+	st->nspeakers = k;
+	buf_init(&text, 512);
+	buf_printf(&text, "The officers set the order of speeches in game %s:\n", g->name);
+	put_speakers(g, &text);
+	judge_audit(call->j, g, "SPEECH ORDER (%d powers)", k);
+	snprintf(subject, sizeof subject, "[%s] order of speeches", g->name);
+	judge_announce(call->j, g, subject, buf_text(&text));
+	buf_free(&text);
+	buf_puts(call->reply, "  the order of speeches is set; every delegation is told\n");
+	return CMD_DONE;
+}
+
 /* SPEECH [span] opens a speech window now; SPEECH END closes it. */
 static enum cmd_result
 cmd_speech(struct command_call *call)
@@ -208,9 +361,11 @@ cmd_speech(struct command_call *call)
 	struct game *g = call->g;
 	char *args = call->args;
 	struct buf *reply = call->reply;
-	char subject[128], text[400], when[96];
+	char subject[128], text[800], when[96];
 	long span = g->set.speech;
 
+	if (str_prefix_nocase(args, "order ") || str_eq_nocase(args, "order"))
+		return speech_order(call, args + 5);
 	if (g->status != GAME_ACTIVE) {
 		buf_printf(reply, "  REFUSED: the game is %s\n", game_status_name(g->status));
 		return CMD_REFUSED;
@@ -241,6 +396,7 @@ cmd_speech(struct command_call *call)
 		judge_audit(j, g, "SPEECH until %s", when);
 		snprintf(text, sizeof text, "The officers open a speech phase in game %s until %s:\n"
 		    "every delegation may BROADCAST a speech to all.\n", g->name, when);
+		speakers_note(g, text, sizeof text);
 		buf_printf(reply, "  speech phase open until %s\n", when);
 	}
 	snprintf(subject, sizeof subject, "[%s] speech phase", g->name);
@@ -338,9 +494,40 @@ static const char *const no_words[] = { NULL };
 static const char *const number_words[] = { "number", "no", "no.", "nr", "#", NULL };
 static const char *const points_words[] = { "points", "point", "pts", "pt", NULL };
 
+/* GOAL DENY <power>: the officers deny the goal p proposed; it may propose
+ * another while there is time. */
+static enum cmd_result
+deny_goal(struct command_call *call, power_id p)
+{
+	struct game *g = call->g;
+	const char *name = g->map->powers[p].name;
+	struct muna_goals *d = &muna_state(g)->goals[p];
+	char subject[128], text[600];
+
+	if (!d->goal[GAME_GOALS - 1][0]) {
+		buf_printf(call->reply, "  REFUSED: %s has proposed no goal\n", name);
+		return CMD_REFUSED;
+	}
+	if (d->goal_approved) {
+		buf_printf(call->reply, "  REFUSED: the goal %s proposed is approved already\n", name);
+		return CMD_REFUSED;
+	}
+	judge_audit(call->j, g, "GOAL DENY %s", name);
+	snprintf(text, sizeof text, "The officers deny the goal %s proposed:\n  %s\n"
+	    "You may propose another with GOAL <points> POINTS <goal>.\n", name,
+	    d->goal[GAME_GOALS - 1]);
+	memset(d->goal[GAME_GOALS - 1], 0, sizeof d->goal[GAME_GOALS - 1]);
+	d->goal_points = 0;
+	snprintf(subject, sizeof subject, "[%s] your political goal", g->name);
+	tell_power(call->j, g, p, subject, text);
+	buf_printf(call->reply, "  the goal %s proposed is denied; %s is told\n", name, name);
+	return CMD_DONE;
+}
+
 /*
  * GOAL (every power's goals), GOAL <power> 1|2 <text> (an officers' goal,
- * told to that power alone), GOAL APPROVE <power> (its proposed goal 3).
+ * told to that power alone), GOAL APPROVE <power> and GOAL DENY <power>
+ * (its proposed goal 3).
  */
 static enum cmd_result
 cmd_goal(struct command_call *call)
@@ -352,7 +539,7 @@ cmd_goal(struct command_call *call)
 	const struct map *m = g->map;
 	char subject[128], text[600], *rest = args;
 	const char *goal = NULL;
-	bool approve = false;
+	bool approve = false, deny = false;
 	power_id p;
 	long k;
 	int q;
@@ -367,8 +554,13 @@ cmd_goal(struct command_call *call)
 	if (str_prefix_nocase(args, "approve ")) {
 		approve = true;
 		rest = args + 8;
+	} else if (str_prefix_nocase(args, "deny ")) {
+		deny = true;
+		rest = args + 5;
 	}
 	p = map_take_power(m, &rest);
+	if (deny && p != POWER_NONE)
+		return deny_goal(call, p);
 	if (approve && p != POWER_NONE) {
 		struct muna_goals *d = &muna_state(g)->goals[p];
 		if (!d->goal[GAME_GOALS - 1][0]) {
@@ -386,11 +578,12 @@ cmd_goal(struct command_call *call)
 		    m->powers[p].name);
 		return CMD_DONE;
 	}
-	if (approve || p == POWER_NONE ||
+	if (approve || deny || p == POWER_NONE ||
 	    number_and_text(rest, number_words, no_words, 1, GAME_GOALS - 1, &k, &goal) < 0) {
 		buf_printf(reply, "  REFUSED: GOAL <power> NUMBER 1 <goal> or GOAL <power> NUMBER 2 "
 		    "<goal> (goal number 1 or 2: the officers' two goals for a power), GOAL APPROVE "
-		    "<power> (the goal it proposed, goal 3), or GOAL (all goals)\n");
+		    "<power> or GOAL DENY <power> (the goal it proposed, goal 3), or GOAL (all "
+		    "goals)\n");
 		return CMD_REFUSED;
 	}
 	if (strlen(goal) >= AWARD_REASON_MAX) {
@@ -442,6 +635,34 @@ request_speech(struct command_call *call)
 	return CMD_DONE;
 }
 
+/*
+ * Is it too late to propose a goal of one's own? It must reach the officers
+ * GOAL_NOTICE before the first turn's deadline (§8: "at least two days
+ * before MUNA"): any time while the game forms, and in its first phase
+ * until then. Says so in reply when it is.
+ */
+static bool
+goal_late(struct judge *j, const struct game *g, struct buf *reply)
+{
+	time_t now = judge_now(j), deadline;
+	char when[96];
+
+	if (g->status == GAME_FORMING)
+		return false;
+	if (g->nphases > 0) {
+		buf_puts(reply, "  REFUSED: a goal of your own reaches the officers at least two days "
+		    "before the first turn's deadline; the first turn is over\n");
+		return true;
+	}
+	deadline = g->deadline ? g->deadline : now + g->paused_left;
+	if (deadline - now >= GOAL_NOTICE)
+		return false;
+	judge_time_human(j, g->set.zone, deadline - GOAL_NOTICE, when, sizeof when);
+	buf_printf(reply, "  REFUSED: a goal of your own reaches the officers at least two days "
+	    "before the first turn's deadline: it was due by %s\n", when);
+	return true;
+}
+
 /* GOAL: the power's goals; GOAL <points> <goal>: it proposes goal 3. */
 static enum cmd_result
 player_goal(struct command_call *call)
@@ -476,6 +697,8 @@ player_goal(struct command_call *call)
 		buf_puts(reply, "  REFUSED: the officers have approved your goal; it stays as it is\n");
 		return CMD_REFUSED;
 	}
+	if (goal_late(j, g, reply))
+		return CMD_REFUSED;
 	if (strlen(goal) >= AWARD_REASON_MAX) {
 		buf_printf(reply, "  REFUSED: say the goal in fewer than %d characters\n", AWARD_REASON_MAX);
 		return CMD_REFUSED;
@@ -666,6 +889,7 @@ report_news(const struct game *g, const struct board *before, const struct board
 		muna_conference_powers(m, &muna_state(g)->conf, out);
 		buf_printf(out, "), until %s %d at the latest.\n", season_name((enum season)muna_state(g)->conf.season),
 		    muna_state(g)->conf.year + 1);
+		put_conference_goal(&muna_state(g)->conf, out);
 	}
 	{
 		char ph[8];
@@ -938,6 +1162,7 @@ static const struct system_politics muna_politics = {
 	.standing_bonus = muna_standing_bonus,
 	.list_orders = muna_list_orders,
 	.comeback_help = muna_comeback_help,
+	.speech_note = put_speakers,
 };
 
 /* A variant file naming no system is MUNA's when it sets one of MUNA's
@@ -973,4 +1198,5 @@ const struct rule_system muna_system = {
 	.state_new = muna_state_new,
 	.state_free = muna_state_free,
 	.politics = &muna_politics,
+	.delegates = 2,
 };

@@ -75,6 +75,14 @@ put_conference_name(const struct conference *c, struct buf *out)
 		buf_printf(out, "conference-name %s\n", c->name);
 }
 
+/* "conference-goal Keep the peace", when the conference has a goal. */
+static void
+put_conference_goal(const struct conference *c, struct buf *out)
+{
+	if (c->where != PROV_NONE && c->goal[0])
+		buf_printf(out, "conference-goal %s\n", c->goal);
+}
+
 /* The season named by w (as season_name() writes it, any case), or -1. */
 static int
 scan_season(const struct scan_word *w)
@@ -141,6 +149,7 @@ muna_file_write_conference(const struct game *g, const struct conference *c, str
 {
 	put_conference(g, c, out);
 	put_conference_name(c, out);
+	put_conference_goal(c, out);
 }
 
 void
@@ -159,6 +168,8 @@ muna_file_read_conference(struct game *g, const char *text, size_t len)
 			muna_state(g)->conf.where = PROV_NONE;	/* unreadable: none */
 		else if (strcmp(k, "conference-name") == 0)
 			str_copy(muna_state(g)->conf.name, v, sizeof muna_state(g)->conf.name);
+		else if (strcmp(k, "conference-goal") == 0)
+			str_copy(muna_state(g)->conf.goal, v, sizeof muna_state(g)->conf.goal);
 	}
 }
 
@@ -313,12 +324,65 @@ read_conference_name(const struct game_field *f, struct game_in *in, power_id p,
 	return NULL;
 }
 
+static void
+write_conference_goal(const struct game_field *f, const struct game *g, power_id p,
+    struct buf *out)
+{
+	(void)f, (void)p;
+	put_conference_goal(&muna_state(g)->conf, out);
+}
+
+static const char *
+read_conference_goal(const struct game_field *f, struct game_in *in, power_id p, const char *v)
+{
+	(void)f, (void)p;
+	str_copy(muna_state(in->g)->conf.goal, v, sizeof muna_state(in->g)->conf.goal);
+	return NULL;
+}
+
+/* "speech-order fra ita ger": the order of speeches the officers set. */
+static void
+write_speech_order(const struct game_field *f, const struct game *g, power_id p,
+    struct buf *out)
+{
+	const struct muna_state *st = muna_state(g);
+	int k;
+
+	(void)f, (void)p;
+	if (st->nspeakers == 0)
+		return;
+	buf_puts(out, "speech-order");
+	for (k = 0; k < st->nspeakers; k++)
+		buf_printf(out, " %s", g->map->powers[st->speakers[k]].token);
+	buf_putc(out, '\n');
+}
+
+static const char *
+read_speech_order(const struct game_field *f, struct game_in *in, power_id p, const char *v)
+{
+	struct muna_state *st = muna_state(in->g);
+	char pw[64];
+
+	(void)f, (void)p;
+	st->nspeakers = 0;
+	while (st->nspeakers < MAP_MAX_POWERS && scan_name(&v, pw, sizeof pw) == 0) {
+		power_id q = map_find_power(in->g->map, pw);
+		if (q == POWER_NONE)
+			return "unknown power";
+		st->speakers[st->nspeakers++] = q;
+	}
+	return NULL;
+}
+
 static const struct game_field muna_fields[] = {
 	{ "control-bonus", GAME_PART_POWER, write_bonus, read_bonus, 0, 0, 0, 0 },
 	{ "goal", GAME_PART_POWER, write_goals, read_goal, 0, 0, 0, 0 },
 	{ "conference", GAME_PART_STATE, write_conference, read_conference, 0, 0, 0, 0 },
 	{ "conference-name", GAME_PART_STATE, write_conference_name, read_conference_name,
 	    0, 0, 0, 0 },
+	{ "conference-goal", GAME_PART_STATE, write_conference_goal, read_conference_goal,
+	    0, 0, 0, 0 },
+	{ "speech-order", GAME_PART_STATE, write_speech_order, read_speech_order, 0, 0, 0, 0 },
 	{ "insurgent", GAME_PART_STATE, write_insurgents, read_insurgent, 0, 0, 0, 0 },
 	{ "revival", GAME_PART_STATE, write_revivals, read_revival, 0, 0, 0, 0 },
 };

@@ -14,6 +14,8 @@
 #include "../game.h"
 
 #define GOAL_MAX_POINTS 3	/* the most a proposed goal is worth */
+#define GOAL_NOTICE (2 * 86400)	/* a proposed goal reaches the officers this long
+				   before the first turn's deadline */
 
 /* A delegation's political goals (MUNA.md, 8): GAME_GOALS, two the
  * officers set and one it proposes. */
@@ -30,6 +32,8 @@ struct muna_state {
 	char bonus[MAP_MAX_POWERS][8];	/* phase ("F1905M") in which each power earned
 					   the control bonus; "": not earned */
 	struct muna_goals goals[MAP_MAX_POWERS];
+	int nspeakers;			/* the order of speeches the officers set: */
+	power_id speakers[MAP_MAX_POWERS];	/* who speaks first, second, ... */
 };
 
 /* The MUNA state of g, a game of the MUNA system. */

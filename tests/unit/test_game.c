@@ -107,6 +107,7 @@ settings(struct game_settings *s)
 	setting(s, "gmpress", "yes");
 	setting(s, "speech", "2h");
 	setting(s, "first-movement", "72h");
+	setting(s, "dated-orders", "on");
 }
 
 /* England and France: members, secrets, flags, votes, points, the control
@@ -157,6 +158,10 @@ muna(struct game *g)
 	muna_state(g)->conf.season = SEASON_FALL;
 	muna_state(g)->conf.powers = 1u << pw("England") | 1u << pw("France") | 1u << pw("Germany");
 	str_copy(muna_state(g)->conf.name, "The Congress of Munich", sizeof muna_state(g)->conf.name);
+	str_copy(muna_state(g)->conf.goal, "Keep the peace", sizeof muna_state(g)->conf.goal);
+	muna_state(g)->speakers[0] = pw("France");
+	muna_state(g)->speakers[1] = pw("England");
+	muna_state(g)->nspeakers = 2;
 	u->unit.power = pw("England");
 	u->unit.type = UNIT_FLEET;
 	u->unit.loc = map_find_location(g->map, "edi");
@@ -277,6 +282,7 @@ check_read_back(const struct game *g)
 	assert_int_equal(g->set.nmr, NMR_WAIT);
 	assert_true(g->set.gm_reads_press);
 	assert_int_equal(g->set.first_movement, 72 * 3600);
+	assert_true(g->set.dated_orders);
 	assert_int_equal(g->created, 1795000000);
 	assert_int_equal(g->speech_until, 1795007200);
 	assert_int_equal(g->paused_left, 5400);
@@ -305,6 +311,9 @@ check_read_back(const struct game *g)
 	assert_int_equal(muna_state(g)->goals[pw("England")].goal_points, 2);
 	assert_true(muna_state(g)->goals[pw("England")].goal_approved);
 	assert_false(muna_state(g)->goals[pw("France")].goal_approved);
+	assert_string_equal(muna_state(g)->conf.goal, "Keep the peace");
+	assert_int_equal(muna_state(g)->nspeakers, 2);
+	assert_int_equal(muna_state(g)->speakers[0], pw("France"));
 	assert_int_equal(e->norders, 2);
 	assert_int_equal(e->orders[0].kind, ORDER_MOVE);
 	assert_int_equal(g->board.ndislodged, 1);
@@ -602,7 +611,7 @@ test_settings(void **state)
 	assert_int_equal(set(&s, "colour", "red", &why), -1);
 	assert_string_equal(buf_str(&why), "unknown setting \"colour\" (press, nmr, edition, zone, "
 	    "movement, retreat, adjustment, first-movement, grace, remind, time, days, gmpress, "
-	    "speech)");
+	    "speech, dated-orders)");
 	buf_free(&why);
 }
 
