@@ -1312,7 +1312,6 @@ static const struct game_field common_fields[] = {
 	    0, OPT },
 	{ "dated-orders", GAME_PART_HEAD, write_yes, read_yes, GAME_OFF(set.dated_orders), 0, 0,
 	    OPT },
-	{ "speech-until", GAME_PART_HEAD, write_time, read_time, GAME_OFF(speech_until), 0, 0, 0 },
 	{ "gm", GAME_PART_HEAD, write_gms, read_gm, 0, 0, 0, 0 },
 	{ "gm-secret", GAME_PART_HEAD, game_field_write_text, game_field_read_text,
 	    GAME_OFF(gm_secret), 0,

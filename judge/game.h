@@ -141,7 +141,6 @@ struct game {
 		int year;
 		uint8_t centres[MAP_MAX_POWERS];
 	} years[GAME_MAX_YEARS];
-	time_t speech_until;		/* broadcasts are open to all until then; 0: no window */
 	int nawards;			/* the latest GAME_MAX_AWARDS awards */
 	struct award awards[GAME_MAX_AWARDS];
 

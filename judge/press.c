@@ -265,8 +265,7 @@ press_allowed(struct judge *j, const struct game *g, power_id from, const struct
 		buf_puts(reply, "  REFUSED: only the participants of the conference may write to it\n");
 		return -1;
 	}
-	if (!gm && (pr->broadcast || pr->to || pr->conference) && g->board.phase != PHASE_MOVEMENT &&
-	    map_option_on(g->map, "silent-phases")) {
+	if (!gm && (pr->broadcast || pr->to || pr->conference) && system_silent(g)) {
 		/* The silent phases: orders written on one's own. */
 		buf_printf(reply, "  REFUSED: no press between powers while %s are written: write "
 		    "them on your own (PRESS TO GM is allowed)\n",
@@ -276,7 +275,7 @@ press_allowed(struct judge *j, const struct game *g, power_id from, const struct
 	if (!gm && g->set.press == PRESS_NONE && (pr->broadcast || pr->to) &&
 	    !(pr->broadcast && !pr->to && judge_speech_open(g, j->now))) {
 		buf_printf(reply, "  REFUSED: this game has no press between powers (PRESS TO GM is "
-		    "allowed%s)\n", g->set.speech || g->speech_until ?
+		    "allowed%s)\n", system_speeches(g) ?
 		    "; BROADCAST is open in the speech phase" : "");
 		return -1;
 	}

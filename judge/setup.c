@@ -147,9 +147,9 @@ judge_new_game(struct judge *j, const char *name, const struct game_settings *s,
 	}
 	g = xcalloc(1, sizeof *g);
 	game_init(g, name, s, m, nm, now);
-	/* The variant's own defaults: a speech phase each Spring; its press. */
-	if (map_option(m, "speech") && time_parse_span(map_option(m, "speech"), &g->set.speech) < 0)
-		g->set.speech = 0;
+	/* The variant's own defaults: its system's; its press. */
+	game_set_system(g, j->io.system(j->io.ctx, g->map));
+	system_new_game(g);
 	if (map_option(m, "press") && strcmp(map_option(m, "press"), "private") == 0)
 		g->set.press = PRESS_PRIVATE;
 	str_copy(g->gms[0], gm, ADDR_MAX);

@@ -118,7 +118,7 @@ judge_in_disorder(const struct game *g, power_id p)
 bool
 judge_speech_open(const struct game *g, time_t now)
 {
-	return g->speech_until > now;
+	return system_speech_until(g) > now;
 }
 
 void
@@ -129,9 +129,10 @@ status_speech_line(const struct judge *j, const struct game *g, const char *zone
 
 	if (!judge_speech_open(g, now) || g->status != GAME_ACTIVE)
 		return;
-	time_human(&j->io.zones, zone && *zone ? zone : g->set.zone, g->speech_until, local, sizeof local);
+	time_human(&j->io.zones, zone && *zone ? zone : g->set.zone, system_speech_until(g), local,
+	    sizeof local);
 	buf_printf(out, "Speech phase until %s (%s from now): every delegation may BROADCAST.\n",
-	    local, time_span((long)(g->speech_until - now), span, sizeof span));
+	    local, time_span((long)(system_speech_until(g) - now), span, sizeof span));
 	system_speech_note(g, out);
 }
 

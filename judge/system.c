@@ -45,7 +45,8 @@ system_complete(const struct rule_system *s)
 	if (system_serves(s, SYS_OWN_GAME) && (s->words == NULL || s->words->called == NULL))
 		return false;
 	if (system_serves(s, SYS_POLITICS) ? pol == NULL || !pol->conference || !pol->award_reason ||
-	    !pol->standing_bonus || !pol->list_orders || !pol->comeback_help || !pol->speech_note :
+	    !pol->standing_bonus || !pol->list_orders || !pol->comeback_help || !pol->speech_note ||
+	    !pol->speech_until || !pol->speeches || !pol->silent :
 	    pol != NULL)
 		return false;
 	if (!system_serves(s, SYS_BOARDLESS))
@@ -153,6 +154,37 @@ system_speech_note(const struct game *g, struct buf *out)
 {
 	if (system_serves(g->sys, SYS_POLITICS))
 		g->sys->politics->speech_note(g, out);
+}
+
+time_t
+system_speech_until(const struct game *g)
+{
+	return system_serves(g->sys, SYS_POLITICS) ? g->sys->politics->speech_until(g) : 0;
+}
+
+bool
+system_speeches(const struct game *g)
+{
+	return system_serves(g->sys, SYS_POLITICS) && g->sys->politics->speeches(g);
+}
+
+bool
+system_silent(const struct game *g)
+{
+	return system_serves(g->sys, SYS_POLITICS) && g->sys->politics->silent(g);
+}
+
+long
+system_phase_length(const struct game *g)
+{
+	return g->sys != NULL && g->sys->phase_length != NULL ? g->sys->phase_length(g) : 0;
+}
+
+void
+system_new_game(struct game *g)
+{
+	if (g->sys != NULL && g->sys->new_game != NULL)
+		g->sys->new_game(g);
 }
 
 int

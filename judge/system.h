@@ -145,6 +145,14 @@ struct system_politics {
 	/* What the notice of an open speech phase adds (the order of
 	 * speeches), one line or more into out; nothing when there is none. */
 	void (*speech_note)(const struct game *g, struct buf *out);
+	/* Until when every delegation may BROADCAST, whatever the press
+	 * setting (a speech phase); 0: no window was opened. */
+	time_t (*speech_until)(const struct game *g);
+	/* Does g have speech phases (each Spring, or one opened)? */
+	bool (*speeches)(const struct game *g);
+	/* Is press between powers closed in g's current phase (orders
+	 * written on one's own)? */
+	bool (*silent)(const struct game *g);
 };
 
 /*
@@ -176,6 +184,10 @@ struct rule_system {
 	 * supply centres") into result. */
 	bool (*ended)(const struct game *g, char *result, size_t size);
 
+	/* A new game of it (not one read from its file): what the variant's
+	 * options make of its settings. */
+	void (*new_game)(struct game *g);
+
 	/* Its state. The game file's lines of its own (judge/game.h), after
 	 * the common ones in each part. */
 	const struct game_field_table *fields;
@@ -197,6 +209,9 @@ struct rule_system {
 	/* Its phases. A phase starts at now (after a turn, a START, a
 	 * rollback). */
 	void (*phase_started)(struct game *g, time_t now);
+	/* The length of g's current phase when its rules give it one (the
+	 * first negotiation longer than the rest); 0: the settings'. */
+	long (*phase_length)(const struct game *g);
 	/* Must the phase wait for its deadline though every order is in? */
 	bool (*waits)(const struct game *g);
 	/* Check order o of power p before the engine does ("  REFUSED: ..."
@@ -274,6 +289,16 @@ bool system_comeback_help(const struct game *g, power_id p, struct buf *out);
 void system_speech_note(const struct game *g, struct buf *out);
 /* The most members a delegation of g may have under its rules. */
 int system_delegates(const struct game *g);
+/* Until when g's speech window is open (SYS_POLITICS); 0: none. */
+time_t system_speech_until(const struct game *g);
+/* Does g have speech phases (SYS_POLITICS)? */
+bool system_speeches(const struct game *g);
+/* Is press between powers closed in g's current phase (SYS_POLITICS)? */
+bool system_silent(const struct game *g);
+/* The length of g's current phase by its rules; 0: the settings'. */
+long system_phase_length(const struct game *g);
+/* A new game g: its system's defaults from the variant. */
+void system_new_game(struct game *g);
 /* Check order o of power p: as check_order returns; ORDER_CHECK_ENGINE
  * (the engine's) by default. */
 enum order_check system_check_order(const struct game *g, power_id p, const struct order *o,

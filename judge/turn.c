@@ -51,18 +51,14 @@ judge_deadline_after(const struct judge *j, const struct game *g, time_t start)
 
 	/*
 	 * The first negotiation may be longer (a committee's: 30 minutes, then
-	 * 15): the game's first-movement, or the variant's first-movement
-	 * option, so many times the other movement phases.
+	 * 15): the game's first-movement, or what its rules make of it.
 	 */
 	if (g->board.phase == PHASE_MOVEMENT && g->board.season == SEASON_SPRING &&
 	    g->board.year == g->map->start_year) {
-		const char *opt = map_option(g->map, "first-movement");
-		long times;
-
 		if (s->first_movement)
 			t = start + s->first_movement;
-		else if (opt && str_to_long(opt, 2, 100, &times) == 0)
-			t = start + times * s->duration[PHASE_MOVEMENT];
+		else if (system_phase_length(g) > 0)
+			t = start + system_phase_length(g);
 	}
 
 	if (s->deadline_minute < 0 && s->days == 0)

@@ -375,7 +375,7 @@ cmd_speech(struct command_call *call)
 			buf_puts(reply, "  REFUSED: no speech phase is open\n");
 			return CMD_REFUSED;
 		}
-		g->speech_until = judge_now(j);
+		muna_state(g)->speech_until = judge_now(j);
 		judge_audit(j, g, "SPEECH END");
 		snprintf(text, sizeof text, "The officers have closed the speech phase of game %s.\n",
 		    g->name);
@@ -391,8 +391,8 @@ cmd_speech(struct command_call *call)
 			    "first)\n");
 			return CMD_REFUSED;
 		}
-		g->speech_until = judge_now(j) + span;
-		judge_time_human(j, g->set.zone, g->speech_until, when, sizeof when);
+		muna_state(g)->speech_until = judge_now(j) + span;
+		judge_time_human(j, g->set.zone, muna_state(g)->speech_until, when, sizeof when);
 		judge_audit(j, g, "SPEECH until %s", when);
 		snprintf(text, sizeof text, "The officers open a speech phase in game %s until %s:\n"
 		    "every delegation may BROADCAST a speech to all.\n", g->name, when);
@@ -1012,9 +1012,56 @@ muna_state_free(void *st)
 static void
 muna_phase_started(struct game *g, time_t now)
 {
-	g->speech_until = 0;
+	muna_state(g)->speech_until = 0;
 	if (g->set.speech > 0 && g->board.season == SEASON_SPRING && g->board.phase == PHASE_MOVEMENT)
-		g->speech_until = now + g->set.speech;
+		muna_state(g)->speech_until = now + g->set.speech;
+}
+
+/* When the speech window of g closes (0: none was opened). */
+static time_t
+muna_speech_until(const struct game *g)
+{
+	return muna_state(g)->speech_until;
+}
+
+/* Speech phases: each Spring by the setting, or one opened. */
+static bool
+muna_speeches(const struct game *g)
+{
+	return g->set.speech || muna_state(g)->speech_until;
+}
+
+/* No press between powers in retreats and adjustments (option
+ * silent-phases: "No diplomacy or discussion takes place"). */
+static bool
+muna_silent(const struct game *g)
+{
+	return g->board.phase != PHASE_MOVEMENT && map_option_on(g->map, "silent-phases");
+}
+
+/* The first Spring movement phase lasts the variant's first-movement
+ * option times the others (the rules' 30 minutes, then 15); 0 otherwise. */
+static long
+muna_phase_length(const struct game *g)
+{
+	const char *opt = map_option(g->map, "first-movement");
+	long times;
+
+	if (g->board.phase != PHASE_MOVEMENT || g->board.season != SEASON_SPRING ||
+	    g->board.year != g->map->start_year || opt == NULL ||
+	    str_to_long(opt, 2, 100, &times) < 0)
+		return 0;
+	return times * g->set.duration[PHASE_MOVEMENT];
+}
+
+/* A new game: the variant's speech option is its speech setting. */
+static void
+muna_new_game(struct game *g)
+{
+	const char *opt = map_option(g->map, "speech");
+
+	if (opt && time_parse_span(opt, &g->set.speech) < 0)
+		g->set.speech = 0;
 }
 
 /* The points the officers gave p for its goal 3 so far. */
@@ -1163,6 +1210,9 @@ static const struct system_politics muna_politics = {
 	.list_orders = muna_list_orders,
 	.comeback_help = muna_comeback_help,
 	.speech_note = put_speakers,
+	.speech_until = muna_speech_until,
+	.speeches = muna_speeches,
+	.silent = muna_silent,
 };
 
 /* A variant file naming no system is MUNA's when it sets one of MUNA's
@@ -1190,6 +1240,8 @@ const struct rule_system muna_system = {
 	.history_write = muna_history_write,
 	.history_read = muna_history_read,
 	.phase_started = muna_phase_started,
+	.phase_length = muna_phase_length,
+	.new_game = muna_new_game,
 	.waits = revival_awaited,
 	.help = muna_help,
 	.commands = muna_commands,

@@ -9,6 +9,7 @@
 
 #include "../../lib/scan.h"
 #include "../../lib/str.h"
+#include "../../lib/tz.h"
 #include "muna_state.h"
 
 /* "goal England 1 The text", "goal England 3 2 approved The text". */
@@ -374,7 +375,29 @@ read_speech_order(const struct game_field *f, struct game_in *in, power_id p, co
 	return NULL;
 }
 
+/* "speech-until 2026-11-20T21:00:00Z", while a speech window is open or
+ * was. */
+static void
+write_speech_until(const struct game_field *f, const struct game *g, power_id p,
+    struct buf *out)
+{
+	char s[32];
+
+	if (muna_state(g)->speech_until == 0)
+		return;
+	game_field_key(f, g, p, out);
+	buf_printf(out, " %s\n", time_rfc3339(muna_state(g)->speech_until, s, sizeof s));
+}
+
+static const char *
+read_speech_until(const struct game_field *f, struct game_in *in, power_id p, const char *v)
+{
+	(void)f, (void)p;
+	return time_parse_utc(v, &muna_state(in->g)->speech_until) < 0 ? "bad time" : NULL;
+}
+
 static const struct game_field muna_fields[] = {
+	{ "speech-until", GAME_PART_HEAD, write_speech_until, read_speech_until, 0, 0, 0, 0 },
 	{ "control-bonus", GAME_PART_POWER, write_bonus, read_bonus, 0, 0, 0, 0 },
 	{ "goal", GAME_PART_POWER, write_goals, read_goal, 0, 0, 0, 0 },
 	{ "conference", GAME_PART_STATE, write_conference, read_conference, 0, 0, 0, 0 },

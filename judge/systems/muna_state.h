@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "../engine/muna_rules.h"
 #include "../game.h"
@@ -32,6 +33,7 @@ struct muna_state {
 	char bonus[MAP_MAX_POWERS][8];	/* phase ("F1905M") in which each power earned
 					   the control bonus; "": not earned */
 	struct muna_goals goals[MAP_MAX_POWERS];
+	time_t speech_until;		/* broadcasts are open to all until then; 0: no window */
 	int nspeakers;			/* the order of speeches the officers set: */
 	power_id speakers[MAP_MAX_POWERS];	/* who speaks first, second, ... */
 };

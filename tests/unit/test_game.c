@@ -191,7 +191,7 @@ full_game(struct game *g)
 	g->paused_left = 5400;
 	g->gm_told = true;
 	g->completed_at = 1795003600;
-	g->speech_until = 1795007200;
+	muna_state(g)->speech_until = 1795007200;
 	str_copy(g->gms[g->ngms++], "gm1@x.example", ADDR_MAX);
 	str_copy(g->gms[g->ngms++], "gm2@x.example", ADDR_MAX);
 	str_copy(g->gm_secret, "hash-of-gm", sizeof g->gm_secret);
@@ -284,7 +284,7 @@ check_read_back(const struct game *g)
 	assert_int_equal(g->set.first_movement, 72 * 3600);
 	assert_true(g->set.dated_orders);
 	assert_int_equal(g->created, 1795000000);
-	assert_int_equal(g->speech_until, 1795007200);
+	assert_int_equal(muna_state(g)->speech_until, 1795007200);
 	assert_int_equal(g->paused_left, 5400);
 	assert_true(g->gm_told);
 	assert_int_equal(g->completed_at, 1795003600);

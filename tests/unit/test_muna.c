@@ -598,7 +598,7 @@ test_game_file(void **state)
 	muna_state(g)->conf.season = SEASON_SPRING;
 	muna_state(g)->conf.powers = (1u << pw("Italy")) | (1u << pw("Austria")) | (1u << pw("England"));
 	str_copy(muna_state(g)->conf.name, "the Alpine conference", sizeof muna_state(g)->conf.name);
-	g->speech_until = 1700043200;
+	muna_state(g)->speech_until = 1700043200;
 	assert_int_equal(game_settings_set(&g->set, "first-movement", "36h", NULL, &err), 0);
 	str_copy(muna_state(g)->goals[pw("Italy")].goal[0], "Take Abyssinia", AWARD_REASON_MAX);
 	str_copy(muna_state(g)->goals[pw("Italy")].goal[2], "Keep the Brenner closed", AWARD_REASON_MAX);
