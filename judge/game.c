@@ -575,32 +575,11 @@ game_set_order(struct game *g, power_id p, const struct order *o)
 	return 0;
 }
 
-int
-game_set_revival(struct game *g, power_id p, const struct order *o, const struct order_prefs *prefs)
-{
-	if (game_set_order(g, p, o) < 0)
-		return -1;
-	g->del[p].revival = *prefs;
-	return 0;
-}
-
-const struct order *
-game_revival(const struct game *g, power_id p)
-{
-	const struct delegation *d = &g->del[p];
-	int k;
-
-	for (k = 0; k < d->norders; k++)
-		if (d->orders[k].kind == ORDER_REVIVE)
-			return &d->orders[k];
-	return NULL;
-}
-
 void
 game_format_order(const struct game *g, power_id p, const struct order *o, struct buf *out)
 {
 	if (o->kind == ORDER_REVIVE)
-		order_format_prefs(g->map, &g->del[p].revival, ORDER_SHORT, out);
+		system_format_list(g, p, o, out);
 	else
 		order_format(g->map, o, ORDER_SHORT, out);
 }
@@ -1625,7 +1604,7 @@ read_orders(struct game *g, const struct game_pending *pd, struct buf *err)
 
 		order_parse(&c, o->text, strlen(o->text), &r);
 		if (r.verdict == VERDICT_REFUSED || r.verdict == VERDICT_BLANK ||
-		    (r.order.kind == ORDER_REVIVE ? game_set_revival(g, o->power, &r.order, &r.prefs) :
+		    (r.order.kind == ORDER_REVIVE ? system_keep_list(g, o->power, &r.order, &r.prefs) :
 						    game_set_order(g, o->power, &r.order)) < 0) {
 			buf_printf(err, "%d: cannot read order \"%s\"\n", o->line, o->text);
 			errors++;

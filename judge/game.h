@@ -71,8 +71,6 @@ struct delegation {
 					   those of the rules */
 	int norders;
 	struct order orders[GAME_MAX_ORDERS];	/* the current phase's orders */
-	struct order_prefs revival;	/* the whole list of the ORDER_REVIVE among
-					   orders (meaningless without one) */
 };
 
 /* Political points given or taken, with the reason, for the reports. */
@@ -322,14 +320,8 @@ void game_clear_orders(struct game *g, power_id p);
 
 /* Set g->rules from the edition and the variant's rule options. */
 void game_set_rules(struct game *g);
-/* Store a revival order (ORDER_REVIVE) of power p with its list, replacing
- * an earlier one. Returns 0, or -1 when the order list is full. */
-int game_set_revival(struct game *g, power_id p, const struct order *o,
-    const struct order_prefs *prefs);
-/* The revival order among p's orders, or NULL. */
-const struct order *game_revival(const struct game *g, power_id p);
-/* Append an order of power p as the game file has it (a revival order with
- * its whole list). */
+/* Append an order of power p as the game file has it (an order with a
+ * list, its whole list: its rule system's). */
 void game_format_order(const struct game *g, power_id p, const struct order *o, struct buf *out);
 /* Record political points (negative: revoked) given to power p in the
  * current phase, adding them to its total. rules: earned under the rules. */

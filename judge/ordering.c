@@ -14,7 +14,6 @@
 #include "../parser/commands.h"
 #include "../parser/endings.h"
 #include "../parser/orders.h"
-#include "engine/muna_rules.h"
 #include "engine/report.h"
 #include "status.h"
 
@@ -301,8 +300,8 @@ put_replaced(const struct game *g, const struct order *old, int units, struct bu
 static enum taken
 keep_order(struct game *g, power_id p, const struct parse_result *r, struct buf *reply)
 {
-	bool revival = r->order.kind == ORDER_REVIVE;
-	enum order_check own = revival ? ORDER_CHECK_ENGINE :
+	bool listed = r->order.kind == ORDER_REVIVE;
+	enum order_check own = listed ? ORDER_CHECK_ENGINE :
 	    system_check_order(g, p, &r->order, reply);
 	enum reason why;
 	struct order old;
@@ -310,15 +309,15 @@ keep_order(struct game *g, power_id p, const struct parse_result *r, struct buf 
 
 	if (own == ORDER_CHECK_REFUSED)
 		return TAKE_REFUSED;
-	why = revival ? muna_check_revival(g->map, &g->board, p, &r->prefs) :
+	why = listed ? system_check_list(g, p, &r->prefs) :
 	    own == ORDER_CHECK_TAKEN ? R_OK : adj_check(g->map, &g->rules, &g->board, &r->order);
-	if (why == R_OK && !revival && game_adjustment_extra(g, p, &r->order)) {
+	if (why == R_OK && !listed && game_adjustment_extra(g, p, &r->order)) {
 		status_adjustment_extra(g, p, &r->order, reply);
 		return TAKE_REFUSED;
 	}
 	if (why != R_OK) {
 		buf_puts(reply, "  REFUSED: ");
-		if (revival) {
+		if (listed) {
 			put_order(g->map, r, reply);
 			buf_printf(reply, ": %s\n", reason_text(why));
 			return TAKE_REFUSED;
@@ -327,10 +326,10 @@ keep_order(struct game *g, power_id p, const struct parse_result *r, struct buf 
 		buf_putc(reply, '\n');
 		return TAKE_REFUSED;
 	}
-	k = revival ? -1 : game_stack_replaces(g, p, &r->order, &units);
+	k = listed ? -1 : game_stack_replaces(g, p, &r->order, &units);
 	if (k >= 0)
 		old = g->del[p].orders[k];
-	if ((revival ? game_set_revival(g, p, &r->order, &r->prefs) :
+	if ((listed ? system_keep_list(g, p, &r->order, &r->prefs) :
 	    game_set_order(g, p, &r->order)) < 0) {
 		buf_puts(reply, "  REFUSED: too many orders\n");
 		return TAKE_REFUSED;

@@ -46,7 +46,8 @@ system_complete(const struct rule_system *s)
 		return false;
 	if (system_serves(s, SYS_POLITICS) ? pol == NULL || !pol->conference || !pol->award_reason ||
 	    !pol->standing_bonus || !pol->list_orders || !pol->comeback_help || !pol->speech_note ||
-	    !pol->speech_until || !pol->speeches || !pol->silent :
+	    !pol->speech_until || !pol->speeches || !pol->silent || !pol->check_list ||
+	    !pol->keep_list || !pol->format_list :
 	    pol != NULL)
 		return false;
 	if (!system_serves(s, SYS_BOARDLESS))
@@ -172,6 +173,30 @@ bool
 system_silent(const struct game *g)
 {
 	return system_serves(g->sys, SYS_POLITICS) && g->sys->politics->silent(g);
+}
+
+enum reason
+system_check_list(const struct game *g, power_id p, const struct order_prefs *prefs)
+{
+	return system_serves(g->sys, SYS_POLITICS) ? g->sys->politics->check_list(g, p, prefs) :
+	    R_VOID;
+}
+
+int
+system_keep_list(struct game *g, power_id p, const struct order *o,
+    const struct order_prefs *prefs)
+{
+	return system_serves(g->sys, SYS_POLITICS) ? g->sys->politics->keep_list(g, p, o, prefs) :
+	    -1;
+}
+
+void
+system_format_list(const struct game *g, power_id p, const struct order *o, struct buf *out)
+{
+	if (system_serves(g->sys, SYS_POLITICS))
+		g->sys->politics->format_list(g, p, o, out);
+	else
+		order_format(g->map, o, ORDER_SHORT, out);
 }
 
 long

@@ -153,6 +153,16 @@ struct system_politics {
 	/* Is press between powers closed in g's current phase (orders
 	 * written on one's own)? */
 	bool (*silent)(const struct game *g);
+	/* Orders with a list of places (ORDER_REVIVE: the home centres an
+	 * eliminated power wants back, most wanted first): check_list says
+	 * whether power p may give one with the list prefs (R_OK, or why
+	 * not); keep_list keeps order o with its list, replacing an earlier
+	 * one (0, or -1 when p's orders are full); format_list appends the
+	 * one p has (o) with its whole list. */
+	enum reason (*check_list)(const struct game *g, power_id p, const struct order_prefs *prefs);
+	int (*keep_list)(struct game *g, power_id p, const struct order *o,
+	    const struct order_prefs *prefs);
+	void (*format_list)(const struct game *g, power_id p, const struct order *o, struct buf *out);
 };
 
 /*
@@ -295,6 +305,15 @@ time_t system_speech_until(const struct game *g);
 bool system_speeches(const struct game *g);
 /* Is press between powers closed in g's current phase (SYS_POLITICS)? */
 bool system_silent(const struct game *g);
+/* May power p give an order with the list prefs (SYS_POLITICS)? R_OK, or
+ * why not (R_VOID: g's rules have no such orders). */
+enum reason system_check_list(const struct game *g, power_id p, const struct order_prefs *prefs);
+/* Keep p's order o with its list prefs, replacing an earlier one; 0, or
+ * -1 (no room, or no such orders in g's rules). */
+int system_keep_list(struct game *g, power_id p, const struct order *o,
+    const struct order_prefs *prefs);
+/* Append p's order o with its list (the order alone without SYS_POLITICS). */
+void system_format_list(const struct game *g, power_id p, const struct order *o, struct buf *out);
 /* The length of g's current phase by its rules; 0: the settings'. */
 long system_phase_length(const struct game *g);
 /* A new game g: its system's defaults from the variant. */

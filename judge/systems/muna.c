@@ -755,6 +755,45 @@ help_muna(const struct game *g, struct buf *out)
 	}
 }
 
+/* Power p's revival order among its orders, or NULL. */
+static const struct order *
+game_revival(const struct game *g, power_id p)
+{
+	const struct delegation *d = &g->del[p];
+	int k;
+
+	for (k = 0; k < d->norders; k++)
+		if (d->orders[k].kind == ORDER_REVIVE)
+			return &d->orders[k];
+	return NULL;
+}
+
+/* May p order a revival of the centres prefs? (§7: its own home centres,
+ * at least three, when it has lost everything, in a movement phase.) */
+static enum reason
+muna_check_list(const struct game *g, power_id p, const struct order_prefs *prefs)
+{
+	return muna_check_revival(g->map, &g->board, p, prefs);
+}
+
+/* Keep p's revival order o with its list, replacing an earlier one. */
+static int
+muna_keep_list(struct game *g, power_id p, const struct order *o, const struct order_prefs *prefs)
+{
+	if (game_set_order(g, p, o) < 0)
+		return -1;
+	muna_state(g)->revival[p] = *prefs;
+	return 0;
+}
+
+/* p's revival order with its whole list ("Revive: mos, war, sev"). */
+static void
+muna_format_list(const struct game *g, power_id p, const struct order *o, struct buf *out)
+{
+	(void)o;
+	order_format_prefs(g->map, &muna_state(g)->revival[p], ORDER_SHORT, out);
+}
+
 /*
  * Does an insurrection ordered this phase wait for the revival order of the
  * power it is for? Then the phase is not processed before the deadline
@@ -795,7 +834,7 @@ season_insurrections(struct game *g, const struct board *before, const struct or
 	for (p = 0; p < m->npowers; p++) {
 		revival[p].n = 0;
 		if (game_revival(g, (power_id)p))
-			revival[p] = g->del[p].revival;
+			revival[p] = muna_state(g)->revival[p];
 	}
 	step = muna_season_step(m, before, orders, n, res, revival, &muna_state(g)->season, next, &nw->result);
 	if (step == MUNA_QUIET)
@@ -1167,7 +1206,7 @@ muna_list_orders(const struct game *g, power_id p, struct buf *out)
 
 	if (game_revival(g, p)) {
 		buf_puts(out, "  ");
-		order_format_prefs(g->map, &g->del[p].revival, ORDER_SHORT, out);
+		order_format_prefs(g->map, &muna_state(g)->revival[p], ORDER_SHORT, out);
 		buf_putc(out, '\n');
 	} else if (revivals_on(g) && b->phase == PHASE_MOVEMENT &&
 	    board_eliminated(b, g->map, p)) {
@@ -1213,6 +1252,9 @@ static const struct system_politics muna_politics = {
 	.speech_until = muna_speech_until,
 	.speeches = muna_speeches,
 	.silent = muna_silent,
+	.check_list = muna_check_list,
+	.keep_list = muna_keep_list,
+	.format_list = muna_format_list,
 };
 
 /* A variant file naming no system is MUNA's when it sets one of MUNA's

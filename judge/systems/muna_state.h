@@ -34,6 +34,9 @@ struct muna_state {
 					   the control bonus; "": not earned */
 	struct muna_goals goals[MAP_MAX_POWERS];
 	time_t speech_until;		/* broadcasts are open to all until then; 0: no window */
+	struct order_prefs revival[MAP_MAX_POWERS];	/* the whole list of each power's
+					   revival order (ORDER_REVIVE among its orders;
+					   meaningless without one) */
 	int nspeakers;			/* the order of speeches the officers set: */
 	power_id speakers[MAP_MAX_POWERS];	/* who speaks first, second, ... */
 };

@@ -579,10 +579,10 @@ test_game_file(void **state)
 	assert_int_equal(muna_state(g)->conf.where, PROV_NONE);
 	board_from(&g->board, russia_gone);
 	o = order_for(&g->board, "Russia: Revive: Sevastopol, Moscow, Warsaw", &prefs);
-	assert_int_equal(game_set_revival(g, pw("Russia"), &o, &prefs), 0);
+	assert_int_equal(system_keep_list(g, pw("Russia"), &o, &prefs), 0);
 	/* A second revival order replaces the first, whatever it names first. */
 	o = order_for(&g->board, "Russia: Revive: Moscow, Sevastopol, Warsaw", &prefs);
-	assert_int_equal(game_set_revival(g, pw("Russia"), &o, &prefs), 0);
+	assert_int_equal(system_keep_list(g, pw("Russia"), &o, &prefs), 0);
 	assert_int_equal(g->del[pw("Russia")].norders, 1);
 	game_award(g, pw("Italy"), 3, false, "Took Abyssinia (political goal 1)");
 	game_award(g, pw("England"), 1, true, "sent two units or more to the insurrection in Russia");
@@ -616,7 +616,7 @@ test_game_file(void **state)
 		fail_msg("does not read back: %s", buf_str(&err));
 	game_write(h, &b);
 	assert_string_equal(buf_str(&a), buf_str(&b));
-	assert_int_equal(h->del[pw("Russia")].revival.n, 3);
+	assert_int_equal(muna_state(h)->revival[pw("Russia")].n, 3);
 	assert_int_equal(muna_state(h)->season.revival[pw("Russia")].prov[0], pr("mos"));
 	assert_non_null(strstr(buf_str(&a), "goal Italy 1 Take Abyssinia\n"));
 	assert_non_null(strstr(buf_str(&a), "goal Italy 3 2 approved Keep the Brenner closed\n"));
