@@ -31,6 +31,11 @@ if [ "$(id -u)" -ne 0 ] || ! command -v dovecot >/dev/null 2>&1; then
 	echo "bench_run: skipped (needs root and Dovecot: contrib/deps.sh test)"
 	exit 0
 fi
+# mailit counts what the spool applied: without it every mail would look lost.
+if [ ! -x "$ROOT/$BUILD/tests/e2e/mail/mailit" ]; then
+	echo "bench_run: $BUILD/tests/e2e/mail/mailit is missing (make bench builds it)"
+	exit 1
+fi
 MODE=plain OUT=/dev/null ERR=/dev/null
 . tests/e2e/mailstack/testlib.sh
 stack_up pouch-bench
