@@ -68,6 +68,7 @@ judge_free(struct judge *j)
 	for (i = 0; i < j->ngames; i++)
 		game_free(j->games[i]);
 	free(j->games);
+	free(j->names);
 	free(j->dirty);
 	free(j->rates);
 	for (i = 0; i < j->nok; i++) {
@@ -76,6 +77,59 @@ judge_free(struct judge *j)
 	}
 	free(j->okcache);
 	memset(j, 0, sizeof *j);
+}
+
+/* The slot of j's name index where name is, or the empty one it would take. */
+static size_t
+name_slot(const struct judge *j, const char *name)
+{
+	uint64_t h = 14695981039346656037ull;
+	size_t mask = j->capnames - 1, k;
+
+	for (const char *c = name; *c; c++)
+		h = (h ^ (unsigned char)str_lc(*c)) * 1099511628211ull;
+	for (k = (size_t)h & mask; j->names[k] != 0; k = (k + 1) & mask)
+		if (str_eq_nocase(j->games[j->names[k] - 1]->name, name))
+			break;
+	return k;
+}
+
+/* Index games [from, to) of j by their names (the first of a name keeps it). */
+static void
+name_index(struct judge *j, int from, int to)
+{
+	for (int i = from; i < to; i++) {
+		size_t k = name_slot(j, j->games[i]->name);
+		if (j->names[k] == 0)
+			j->names[k] = i + 1;
+	}
+}
+
+struct game *
+judge_find_game(struct judge *j, const char *name)
+{
+	size_t k;
+
+	if (j->capnames == 0)
+		return NULL;
+	k = name_slot(j, name);
+	return j->names[k] ? j->games[j->names[k] - 1] : NULL;
+}
+
+int
+judge_game_index(const struct judge *j, const struct game *g)
+{
+	int i;
+
+	if (j->capnames > 0) {
+		size_t k = name_slot(j, g->name);
+		if (j->names[k] != 0 && j->games[j->names[k] - 1] == g)
+			return j->names[k] - 1;
+	}
+	for (i = 0; i < j->ngames; i++)	/* a second game of the same name */
+		if (j->games[i] == g)
+			return i;
+	return -1;
 }
 
 int
@@ -89,29 +143,14 @@ judge_add_game(struct judge *j, struct game *g)
 		game_set_system(g, j->io.system(j->io.ctx, g->map));
 	j->games[j->ngames] = g;
 	j->dirty[j->ngames] = false;
+	if (2 * (size_t)(j->ngames + 1) > j->capnames) {	/* at most half full */
+		j->capnames = j->capnames ? 2 * j->capnames : 64;
+		free(j->names);
+		j->names = xcalloc(j->capnames, sizeof *j->names);
+		name_index(j, 0, j->ngames);
+	}
+	name_index(j, j->ngames, j->ngames + 1);
 	return j->ngames++;
-}
-
-struct game *
-judge_find_game(struct judge *j, const char *name)
-{
-	int i;
-
-	for (i = 0; i < j->ngames; i++)
-		if (str_eq_nocase(j->games[i]->name, name))
-			return j->games[i];
-	return NULL;
-}
-
-int
-judge_game_index(const struct judge *j, const struct game *g)
-{
-	int i;
-
-	for (i = 0; i < j->ngames; i++)
-		if (j->games[i] == g)
-			return i;
-	return -1;
 }
 
 void

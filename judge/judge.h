@@ -107,6 +107,9 @@ struct judge {
 	struct game **games;		/* owned */
 	bool *dirty;			/* per game: must be saved */
 	int ngames, capgames;
+	int *names;			/* games by name, case folded: open addressing,
+					   index + 1 (0: empty), capnames a power of two */
+	size_t capnames;
 	struct judge_effects fx;
 	struct sender_rate *rates;	/* replies per sender (kept by the shell) */
 	int nrates, caprates;
