@@ -32,53 +32,75 @@ struct rphase {
 	int lineno;
 };
 
-/* Next whitespace-separated word of [*p, end) into w (size > 1). */
-static int
-word(const char **p, const char *end, char *w, size_t size)
+/* A word of the record: the bytes where they lie in the file, never copied. */
+struct word {
+	const char *s;
+	size_t n;
+};
+
+/* Does word w read lit (a string literal)? */
+#define WORD_IS(w, lit) ((w).n == sizeof(lit) - 1 && memcmp((w).s, lit, sizeof(lit) - 1) == 0)
+
+/* Next whitespace-separated word of [*p, end), at most max - 1 bytes of it
+ * (the rest is passed over, as a longer word matches nothing); n = 0 at the
+ * line's end. */
+static struct word
+word(const char **p, const char *end, size_t max)
 {
 	const char *s = *p;
-	size_t n = 0;
+	struct word w;
 
 	while (s < end && (*s == ' ' || *s == '\t' || *s == '\r'))
 		s++;
-	while (s < end && *s != ' ' && *s != '\t' && *s != '\r') {
-		if (n + 1 < size)
-			w[n++] = *s;
+	w.s = s;
+	while (s < end && *s != ' ' && *s != '\t' && *s != '\r')
 		s++;
-	}
-	w[n] = '\0';
+	w.n = (size_t)(s - w.s) < max ? (size_t)(s - w.s) : max - 1;
 	*p = s;
-	return n > 0;
+	return w;
 }
 
+/* The location a word names: a province's abbreviation, "stp/sc" for a coast. */
 static loc_id
-find_loc(const struct map *m, const struct names *nm, const char *s)
+find_loc(const struct map *m, const struct names *nm, struct word w)
 {
-	const char *slash = strchr(s, '/');
-	char prov[16];
-	prov_id p;
+	const char *slash = memchr(w.s, '/', w.n);
+	struct name_cand c;
+	char coast[16];
+	size_t k;
 
-	if (slash == NULL) {
-		p = names_province_exact(nm, s);
-		return p == PROV_NONE ? LOC_NONE : m->provs[p].loc;
-	}
-	if ((size_t)(slash - s) >= sizeof prov)
+	if (names_province_exactn(nm, w.s, slash ? (size_t)(slash - w.s) : w.n, &c) == 0)
 		return LOC_NONE;
-	memcpy(prov, s, (size_t)(slash - s));
-	prov[slash - s] = '\0';
-	p = names_province_exact(nm, prov);
-	return p == PROV_NONE ? LOC_NONE : map_find_coast(m, p, slash + 1);
+	if (slash == NULL)
+		return m->provs[c.id].loc;
+	k = w.n - (size_t)(slash + 1 - w.s);	/* less than a word's 16 */
+	memcpy(coast, slash + 1, k);
+	coast[k] = '\0';
+	return map_find_coast(m, (prov_id)c.id, coast);
 }
 
+/* The power whose name is the n bytes at s; len holds the powers' name lengths. */
 static power_id
-find_power(const struct map *m, const char *s, size_t n)
+find_power(const struct map *m, const size_t *len, const char *s, size_t n)
 {
 	int p;
 
 	for (p = 0; p < m->npowers; p++)
-		if (strlen(m->powers[p].name) == n && memcmp(m->powers[p].name, s, n) == 0)
+		if (len[p] == n && memcmp(m->powers[p].name, s, n) == 0)
 			return (power_id)p;
 	return POWER_NONE;
+}
+
+/* Does the word contain the n bytes at sub? */
+static bool
+word_has(struct word w, const char *sub, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i + n <= w.n; i++)
+		if (memcmp(w.s + i, sub, n) == 0)
+			return true;
+	return false;
 }
 
 /* Read a POSITIONS section into b (phase fields set by the caller). */
@@ -87,12 +109,15 @@ read_positions(const struct map *m, const struct names *nm, const struct rphase 
     struct board *b, struct buf *why)
 {
 	const char *p = ph->pos, *line;
-	size_t len;
+	size_t len, plen[MAP_MAX_POWERS];
+	int i;
 
+	for (i = 0; i < m->npowers; i++)
+		plen[i] = strlen(m->powers[i].name);
 	board_init_empty(b, ph->year, ph->season, ph->type);
 	while ((line = str_next_line(&p, ph->pos_end, &len)) != NULL) {
 		const char *colon = memchr(line, ':', len), *q, *end = line + len;
-		char kind[32], place[16];
+		struct word kind, place;
 		power_id pw;
 		loc_id l;
 
@@ -102,21 +127,21 @@ read_positions(const struct map *m, const struct names *nm, const struct rphase 
 			buf_printf(why, "bad position line: %.*s", (int)len, line);
 			return -1;
 		}
-		pw = find_power(m, line, (size_t)(colon - line));
+		pw = find_power(m, plen, line, (size_t)(colon - line));
 		q = colon + 1;
-		word(&q, end, kind, sizeof kind);
-		word(&q, end, place, sizeof place);
+		kind = word(&q, end, 32);
+		place = word(&q, end, 16);
 		l = find_loc(m, nm, place);
 		if (pw == POWER_NONE || l == LOC_NONE) {
 			buf_printf(why, "bad position line: %.*s", (int)len, line);
 			return -1;
 		}
-		if (strcmp(kind, "supply") == 0) {
+		if (WORD_IS(kind, "supply")) {
 			b->owner[m->locs[l].prov] = pw;
 		} else {
-			int dislodged = strstr(kind, "/dislodged") != NULL;
-			enum unit_type t = strncmp(kind, "army", 4) == 0 ? UNIT_ARMY :
-			    strncmp(kind, "fleet", 5) == 0 ? UNIT_FLEET : UNIT_NONE;
+			bool dislodged = word_has(kind, "/dislodged", 10);
+			enum unit_type t = kind.n >= 4 && memcmp(kind.s, "army", 4) == 0 ? UNIT_ARMY :
+			    kind.n >= 5 && memcmp(kind.s, "fleet", 5) == 0 ? UNIT_FLEET : UNIT_NONE;
 			if (t == UNIT_NONE) {
 				buf_printf(why, "bad unit kind: %.*s", (int)len, line);
 				return -1;
@@ -146,21 +171,21 @@ read_orders(const struct map *m, const struct names *nm, const struct rphase *ph
 
 	while ((line = str_next_line(&p, ph->ord_end, &len)) != NULL && n < max) {
 		const char *q = line, *end = line + len;
-		char w1[16], w2[16], w3[16], w4[16], w5[16];
+		struct word w1, w2, w3, w4, w5;
 		struct order *x = &o[n];
 
-		if (!word(&q, end, w1, sizeof w1))
+		if ((w1 = word(&q, end, 16)).n == 0)
 			continue;
 		st->orders++;
 		memset(x, 0, sizeof *x);
 		x->power = POWER_NONE;
 		x->target_power = POWER_NONE;
 		x->loc = x->target = x->dest = LOC_NONE;
-		word(&q, end, w2, sizeof w2);
-		if (strcmp(w1, "build") == 0) {
-			word(&q, end, w3, sizeof w3);
+		w2 = word(&q, end, 16);
+		if (WORD_IS(w1, "build")) {
+			w3 = word(&q, end, 16);
 			x->kind = ORDER_BUILD;
-			x->type = strcmp(w2, "Army") == 0 ? UNIT_ARMY : UNIT_FLEET;
+			x->type = WORD_IS(w2, "Army") ? UNIT_ARMY : UNIT_FLEET;
 			x->loc = find_loc(m, nm, w3);
 			if (x->loc == LOC_NONE) {
 				st->unreadable++;
@@ -170,7 +195,7 @@ read_orders(const struct map *m, const struct names *nm, const struct rphase *ph
 			n++;
 			continue;
 		}
-		if (strcmp(w1, "remove") == 0) {
+		if (WORD_IS(w1, "remove")) {
 			x->kind = ORDER_REMOVE;
 			x->loc = find_loc(m, nm, w2);
 			if (x->loc == LOC_NONE) {
@@ -185,25 +210,25 @@ read_orders(const struct map *m, const struct names *nm, const struct rphase *ph
 			st->unreadable++;
 			continue;
 		}
-		if (strcmp(w2, "hold") == 0) {
+		if (WORD_IS(w2, "hold")) {
 			x->kind = ORDER_HOLD;
-		} else if (strcmp(w2, "disband") == 0) {
+		} else if (WORD_IS(w2, "disband")) {
 			x->kind = ORDER_DISBAND;
-		} else if (strcmp(w2, "move") == 0) {
-			word(&q, end, w3, sizeof w3);
-			word(&q, end, w4, sizeof w4);
+		} else if (WORD_IS(w2, "move")) {
+			w3 = word(&q, end, 16);
+			w4 = word(&q, end, 16);
 			x->kind = ph->type == PHASE_RETREAT ? ORDER_RETREAT : ORDER_MOVE;
 			x->dest = find_loc(m, nm, w3);
-			x->via_convoy = strcmp(w4, "via") == 0;
-		} else if (strcmp(w2, "support") == 0 || strcmp(w2, "convoy") == 0) {
-			word(&q, end, w3, sizeof w3);
-			word(&q, end, w4, sizeof w4);
-			word(&q, end, w5, sizeof w5);
-			x->kind = w2[0] == 's' ? ORDER_SUPPORT : ORDER_CONVOY;
+			x->via_convoy = WORD_IS(w4, "via");
+		} else if (WORD_IS(w2, "support") || WORD_IS(w2, "convoy")) {
+			w3 = word(&q, end, 16);
+			w4 = word(&q, end, 16);
+			w5 = word(&q, end, 16);
+			x->kind = w2.s[0] == 's' ? ORDER_SUPPORT : ORDER_CONVOY;
 			x->target = find_loc(m, nm, w3);
-			if (strcmp(w4, "move") == 0)
+			if (WORD_IS(w4, "move"))
 				x->dest = find_loc(m, nm, w5);
-			if (x->target == LOC_NONE || (w4[0] && x->dest == LOC_NONE)) {
+			if (x->target == LOC_NONE || (w4.n > 0 && x->dest == LOC_NONE)) {
 				st->unreadable++;
 				continue;
 			}
