@@ -71,10 +71,6 @@ judge_free(struct judge *j)
 	free(j->names);
 	free(j->dirty);
 	free(j->rates);
-	for (i = 0; i < j->nok; i++) {
-		explicit_bzero(j->okcache[i], strlen(j->okcache[i]));
-		free(j->okcache[i]);
-	}
 	free(j->okcache);
 	memset(j, 0, sizeof *j);
 }

@@ -28,6 +28,7 @@
 #include <time.h>
 
 #include "../lib/buf.h"
+#include "../lib/sha256.h"
 #include "../lib/tz.h"
 #include "../mailer/message.h"
 #include "engine/adjudicate.h"
@@ -114,9 +115,11 @@ struct judge {
 	struct sender_rate *rates;	/* replies per sender (kept by the shell) */
 	int nrates, caprates;
 	bool rates_dirty;
-	/* verified secrets of this run: "hash\tsecret-digest" pairs */
-	char **okcache;
-	int nok, capok;
+	/* passwords verified this run, by the SHA-256 of the stored hash and
+	 * the password (never the password): open addressing, capok a power
+	 * of two, an all-zero digest an empty slot */
+	unsigned char (*okcache)[SHA256_SIZE];
+	size_t nok, capok;
 	long seq;			/* the message being handled */
 	bool host;			/* ... comes from the host (judge_host_mail) */
 	char idbase[64];		/* Message-IDs of what the current event produces: */
