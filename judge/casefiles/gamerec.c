@@ -38,8 +38,10 @@ struct word {
 	size_t n;
 };
 
-/* Does word w read lit (a string literal)? */
-#define WORD_IS(w, lit) ((w).n == sizeof(lit) - 1 && memcmp((w).s, lit, sizeof(lit) - 1) == 0)
+/* Does word w read lit (a string literal)? The first byte tells most apart
+ * without a call. */
+#define WORD_IS(w, lit) ((w).n == sizeof(lit) - 1 && (w).s[0] == (lit)[0] && \
+	memcmp((w).s, lit, sizeof(lit) - 1) == 0)
 
 /* Next whitespace-separated word of [*p, end), at most max - 1 bytes of it
  * (the rest is passed over, as a longer word matches nothing); n = 0 at the
@@ -60,23 +62,56 @@ word(const char **p, const char *end, size_t max)
 	return w;
 }
 
-/* The location a word names: a province's abbreviation, "stp/sc" for a coast. */
+/* What the reader of one record keeps: the map, its names, and the place
+ * of every three-letter word met so far. */
+struct reader {
+	const struct map *m;
+	const struct names *nm;
+	uint16_t *abbr;		/* ABBR_SLOTS, by the three letters a-z: 0 not
+				   looked up yet, else 1 + the loc_id or ABBR_NONE */
+};
+
+#define ABBR_SLOTS (26 * 26 * 26)
+#define ABBR_NONE 0xffff
+
+/* The location a word names, looked up in the names: a province's
+ * abbreviation, "stp/sc" for a coast. */
 static loc_id
-find_loc(const struct map *m, const struct names *nm, struct word w)
+lookup_loc(const struct reader *rd, struct word w)
 {
 	const char *slash = memchr(w.s, '/', w.n);
 	struct name_cand c;
 	char coast[16];
 	size_t k;
 
-	if (names_province_exactn(nm, w.s, slash ? (size_t)(slash - w.s) : w.n, &c) == 0)
+	if (names_province_exactn(rd->nm, w.s, slash ? (size_t)(slash - w.s) : w.n, &c) == 0)
 		return LOC_NONE;
 	if (slash == NULL)
-		return m->provs[c.id].loc;
+		return rd->m->provs[c.id].loc;
 	k = w.n - (size_t)(slash + 1 - w.s);	/* less than a word's 16 */
 	memcpy(coast, slash + 1, k);
 	coast[k] = '\0';
-	return map_find_coast(m, (prov_id)c.id, coast);
+	return map_find_coast(rd->m, (prov_id)c.id, coast);
+}
+
+/* The location a word names. Nearly every one is a province's three
+ * letters, met hundreds of times in a record: looked up in the names once. */
+static loc_id
+find_loc(const struct reader *rd, struct word w)
+{
+	unsigned a, b, c;
+	uint16_t *slot;
+	loc_id l;
+
+	if (w.n != 3 || (a = (unsigned char)w.s[0] - 'a') >= 26 ||
+	    (b = (unsigned char)w.s[1] - 'a') >= 26 || (c = (unsigned char)w.s[2] - 'a') >= 26)
+		return lookup_loc(rd, w);
+	slot = &rd->abbr[(a * 26 + b) * 26 + c];
+	if (*slot == 0) {
+		l = lookup_loc(rd, w);
+		*slot = l == LOC_NONE ? ABBR_NONE : (uint16_t)(l + 1);
+	}
+	return *slot == ABBR_NONE ? LOC_NONE : (loc_id)(*slot - 1);
 }
 
 /* The power whose name is the n bytes at s; len holds the powers' name lengths. */
@@ -86,7 +121,7 @@ find_power(const struct map *m, const size_t *len, const char *s, size_t n)
 	int p;
 
 	for (p = 0; p < m->npowers; p++)
-		if (len[p] == n && memcmp(m->powers[p].name, s, n) == 0)
+		if (len[p] == n && m->powers[p].name[0] == s[0] && memcmp(m->powers[p].name, s, n) == 0)
 			return (power_id)p;
 	return POWER_NONE;
 }
@@ -105,9 +140,9 @@ word_has(struct word w, const char *sub, size_t n)
 
 /* Read a POSITIONS section into b (phase fields set by the caller). */
 static int
-read_positions(const struct map *m, const struct names *nm, const struct rphase *ph,
-    struct board *b, struct buf *why)
+read_positions(const struct reader *rd, const struct rphase *ph, struct board *b, struct buf *why)
 {
+	const struct map *m = rd->m;
 	const char *p = ph->pos, *line;
 	size_t len, plen[MAP_MAX_POWERS];
 	int i;
@@ -131,7 +166,7 @@ read_positions(const struct map *m, const struct names *nm, const struct rphase 
 		q = colon + 1;
 		kind = word(&q, end, 32);
 		place = word(&q, end, 16);
-		l = find_loc(m, nm, place);
+		l = find_loc(rd, place);
 		if (pw == POWER_NONE || l == LOC_NONE) {
 			buf_printf(why, "bad position line: %.*s", (int)len, line);
 			return -1;
@@ -162,9 +197,10 @@ read_positions(const struct map *m, const struct names *nm, const struct rphase 
 
 /* Read the ORDERS of a phase. Returns the number read. */
 static int
-read_orders(const struct map *m, const struct names *nm, const struct rphase *ph,
-    struct order *o, int max, struct gamerec_stats *st)
+read_orders(const struct reader *rd, const struct rphase *ph, struct order *o, int max,
+    struct gamerec_stats *st)
 {
+	const struct map *m = rd->m;
 	const char *p = ph->ord, *line;
 	size_t len;
 	int n = 0;
@@ -186,7 +222,7 @@ read_orders(const struct map *m, const struct names *nm, const struct rphase *ph
 			w3 = word(&q, end, 16);
 			x->kind = ORDER_BUILD;
 			x->type = WORD_IS(w2, "Army") ? UNIT_ARMY : UNIT_FLEET;
-			x->loc = find_loc(m, nm, w3);
+			x->loc = find_loc(rd, w3);
 			if (x->loc == LOC_NONE) {
 				st->unreadable++;
 				continue;
@@ -197,7 +233,7 @@ read_orders(const struct map *m, const struct names *nm, const struct rphase *ph
 		}
 		if (WORD_IS(w1, "remove")) {
 			x->kind = ORDER_REMOVE;
-			x->loc = find_loc(m, nm, w2);
+			x->loc = find_loc(rd, w2);
 			if (x->loc == LOC_NONE) {
 				st->unreadable++;
 				continue;
@@ -205,7 +241,7 @@ read_orders(const struct map *m, const struct names *nm, const struct rphase *ph
 			n++;
 			continue;
 		}
-		x->loc = find_loc(m, nm, w1);
+		x->loc = find_loc(rd, w1);
 		if (x->loc == LOC_NONE) {
 			st->unreadable++;
 			continue;
@@ -218,16 +254,16 @@ read_orders(const struct map *m, const struct names *nm, const struct rphase *ph
 			w3 = word(&q, end, 16);
 			w4 = word(&q, end, 16);
 			x->kind = ph->type == PHASE_RETREAT ? ORDER_RETREAT : ORDER_MOVE;
-			x->dest = find_loc(m, nm, w3);
+			x->dest = find_loc(rd, w3);
 			x->via_convoy = WORD_IS(w4, "via");
 		} else if (WORD_IS(w2, "support") || WORD_IS(w2, "convoy")) {
 			w3 = word(&q, end, 16);
 			w4 = word(&q, end, 16);
 			w5 = word(&q, end, 16);
 			x->kind = w2.s[0] == 's' ? ORDER_SUPPORT : ORDER_CONVOY;
-			x->target = find_loc(m, nm, w3);
+			x->target = find_loc(rd, w3);
 			if (WORD_IS(w4, "move"))
-				x->dest = find_loc(m, nm, w5);
+				x->dest = find_loc(rd, w5);
 			if (x->target == LOC_NONE || (w4.n > 0 && x->dest == LOC_NONE)) {
 				st->unreadable++;
 				continue;
@@ -342,6 +378,7 @@ gamerec_replay_text(const struct map *m, const struct names *nm, const struct ru
 	struct phase_result *res = xmalloc(sizeof *res);
 	struct phase_result *scratch = xmalloc(sizeof *scratch);	/* phases the record omits */
 	struct board *before = fn ? xmalloc(sizeof *before) : NULL;
+	struct reader rd = { m, nm, xcalloc(ABBR_SLOTS, sizeof *rd.abbr) };
 	struct board b, want;
 	struct buf why;
 	const char *p = text, *end = text + len, *line;
@@ -404,13 +441,13 @@ gamerec_replay_text(const struct map *m, const struct names *nm, const struct ru
 		}
 	}
 
-	if (read_positions(m, nm, &ph[0], &b, &why) < 0) {
+	if (read_positions(&rd, &ph[0], &b, &why) < 0) {
 		buf_printf(report, "%s:%d: %s\n", name, ph[0].lineno, buf_str(&why));
 		rc = -1;
 		goto out;
 	}
 	for (i = 0; i + 1 < nph; i++) {
-		int no = ph[i].ord ? read_orders(m, nm, &ph[i], orders, MAX_ORDERS_PER_PHASE, st) : 0;
+		int no = ph[i].ord ? read_orders(&rd, &ph[i], orders, MAX_ORDERS_PER_PHASE, st) : 0;
 		int cd;
 
 		if (before)
@@ -422,7 +459,7 @@ gamerec_replay_text(const struct map *m, const struct names *nm, const struct ru
 		cd = b.phase == PHASE_ADJUSTMENT && res->nremoved > 0;
 		b = res->after;
 		phase_next(m, r, &b);
-		if (read_positions(m, nm, &ph[i + 1], &want, &why) < 0) {
+		if (read_positions(&rd, &ph[i + 1], &want, &why) < 0) {
 			buf_printf(report, "%s:%d: %s\n", name, ph[i + 1].lineno, buf_str(&why));
 			rc = -1;
 			goto out;
@@ -499,6 +536,7 @@ out:
 	else
 		st->games_failed++;
 	buf_free(&why);
+	free(rd.abbr);
 	free(before);
 	free(scratch);
 	free(res);
