@@ -1194,6 +1194,31 @@ test_reply_limit(void **state)
 	assert_int_equal(t->j.fx.nlog, 0);
 }
 
+/* The replies of the hour the shell kept (judge_set_rate) count, among
+ * many senders, whatever the case of the address. */
+static void
+test_reply_limit_kept(void **state)
+{
+	struct tj *t = *state;
+	char addr[64];
+	int i;
+
+	t->conf.reply_limit = 3;
+	for (i = 0; i < 200; i++) {
+		snprintf(addr, sizeof addr, "player%d@example.org", i);
+		judge_set_rate(&t->j, addr, T0 + HOUR, 1);
+	}
+	judge_set_rate(&t->j, "Carol@France.example", T0 + HOUR, 3);
+	mail(t, "carol@france.example", "orders", "GAME g1 France france-pw\nA Par - Bur\n",
+	    T0 + HOUR + 60);
+	assert_int_equal(t->j.fx.nout, 0);
+	assert_string_equal(t->j.fx.log[0].text,
+	    "no reply to carol@france.example: more than 3 replies this hour");
+	mail(t, "DAVE@germany.example", "orders", "GAME g1 Germany germany-pw\n", T0 + HOUR + 120);
+	assert_int_equal(t->j.fx.nout, 1);
+	assert_int_equal(t->j.nrates, 202);
+}
+
 /* ---------------------------------------------------------------- press -- */
 
 static void
@@ -2746,6 +2771,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_gm_command_from_player, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unreadable_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reply_limit, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_reply_limit_kept, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_press_to_power, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_press_cut, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_password_echo, setup, teardown),
