@@ -145,7 +145,8 @@ tests: $(TESTS:%=$(BUILD)/tests/%) $(BENCHES:%=$(BUILD)/tests/%) \
 check:
 	tests/check.sh
 
-bench: $(BENCHES:%=$(BUILD)/tests/%) $(BENCH_HELPERS:%=$(BUILD)/tests/%) $(BUILD)/pouch
+bench: $(BENCHES:%=$(BUILD)/tests/%) $(BENCH_HELPERS:%=$(BUILD)/tests/%) $(BUILD)/pouch \
+	$(BUILD)/tests/e2e/mail/mailit
 	tests/bench/bench.sh $(BUILD)
 
 # 10,000 order mails for 500 games in one run, then 100 runs back to back

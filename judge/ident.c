@@ -7,34 +7,74 @@
 #include "ident.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "../lib/grow.h"
+#include "../lib/xalloc.h"
 #include "../lib/str.h"
 
-/* Check a password, remembering successes for the rest of the run. */
+/* The slot of j's verified passwords where digest d is, or the empty one
+ * it would take. */
+static size_t
+ok_slot(const struct judge *j, const unsigned char d[SHA256_SIZE])
+{
+	size_t mask = j->capok - 1, k;
+
+	memcpy(&k, d, sizeof k);
+	for (k &= mask; memcmp(j->okcache[k], d, SHA256_SIZE) != 0; k = (k + 1) & mask) {
+		size_t b = 0;
+		while (b < SHA256_SIZE && j->okcache[k][b] == 0)
+			b++;
+		if (b == SHA256_SIZE)
+			break;	/* empty */
+	}
+	return k;
+}
+
+/* Remember digest d as a verified password. */
+static void
+ok_add(struct judge *j, const unsigned char d[SHA256_SIZE])
+{
+	if (2 * (j->nok + 1) > j->capok) {	/* at most half full */
+		unsigned char (*old)[SHA256_SIZE] = j->okcache;
+		size_t oldcap = j->capok, i;
+
+		j->capok = oldcap ? 2 * oldcap : 64;
+		j->okcache = xcalloc(j->capok, SHA256_SIZE);
+		for (i = 0; i < oldcap; i++)
+			memcpy(j->okcache[ok_slot(j, old[i])], old[i], SHA256_SIZE);
+		free(old);
+	}
+	memcpy(j->okcache[ok_slot(j, d)], d, SHA256_SIZE);
+	j->nok++;
+}
+
+/* Check a password against a stored hash. A success is remembered for the
+ * rest of the run by the SHA-256 of the hash and the password, so that the
+ * slow hash runs once per delegation and run; the password itself is not
+ * kept. */
 static bool
 check_secret(struct judge *j, const char *secret, const char *hash)
 {
-	char key[SECRET_HASH_MAX + 300];
-	int i;
+	unsigned char d[SHA256_SIZE];
+	struct sha256 c;
+	bool ok;
 
 	if (hash[0] == '\0' || strlen(secret) > 256)
 		return false;
-	snprintf(key, sizeof key, "%s\t%s", hash, secret);
-	for (i = 0; i < j->nok; i++)
-		if (strcmp(j->okcache[i], key) == 0) {
-			explicit_bzero(key, sizeof key);
-			return true;
-		}
-	if (!secret_check(secret, hash)) {
-		explicit_bzero(key, sizeof key);
-		return false;
+	sha256_init(&c);
+	sha256_add(&c, hash, strlen(hash) + 1);	/* the NUL parts the two */
+	sha256_add(&c, secret, strlen(secret));
+	sha256_end(&c, d);
+	if (j->capok > 0 && memcmp(j->okcache[ok_slot(j, d)], d, SHA256_SIZE) == 0) {
+		explicit_bzero(d, sizeof d);
+		return true;
 	}
-	GROW(j->okcache, j->nok, j->capok);
-	j->okcache[j->nok++] = xstrdup(key);
-	explicit_bzero(key, sizeof key);
-	return true;
+	ok = secret_check(secret, hash);
+	if (ok)
+		ok_add(j, d);
+	explicit_bzero(d, sizeof d);
+	return ok;
 }
 
 /* Read "GAME name role password". Returns 0 when it matches; -2 when the

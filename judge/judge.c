@@ -68,14 +68,87 @@ judge_free(struct judge *j)
 	for (i = 0; i < j->ngames; i++)
 		game_free(j->games[i]);
 	free(j->games);
+	free(j->names.slot);
+	free(j->rate_index.slot);
 	free(j->dirty);
 	free(j->rates);
-	for (i = 0; i < j->nok; i++) {
-		explicit_bzero(j->okcache[i], strlen(j->okcache[i]));
-		free(j->okcache[i]);
-	}
 	free(j->okcache);
 	memset(j, 0, sizeof *j);
+}
+
+/* The slot of x where s is, or the empty one it would take. */
+static size_t
+fold_slot(const struct fold_index *x, const struct judge *j, fold_key_fn *key, const char *s)
+{
+	uint64_t h = 14695981039346656037ull;
+	size_t mask = x->cap - 1, k;
+
+	for (const char *c = s; *c; c++)
+		h = (h ^ (unsigned char)str_lc(*c)) * 1099511628211ull;
+	for (k = (size_t)h & mask; x->slot[k] != 0; k = (k + 1) & mask)
+		if (str_eq_nocase(key(j, x->slot[k] - 1), s))
+			break;
+	return k;
+}
+
+int
+fold_index_find(const struct fold_index *x, const struct judge *j, fold_key_fn *key,
+    const char *s)
+{
+	size_t k;
+
+	if (x->cap == 0)
+		return -1;
+	k = fold_slot(x, j, key, s);
+	return x->slot[k] - 1;
+}
+
+void
+fold_index_put(struct fold_index *x, const struct judge *j, fold_key_fn *key, int i, int n,
+    bool last)
+{
+	size_t k;
+
+	if (2 * (size_t)n > x->cap) {
+		free(x->slot);
+		x->cap = x->cap ? 2 * x->cap : 64;
+		while (2 * (size_t)n > x->cap)
+			x->cap *= 2;
+		x->slot = xcalloc(x->cap, sizeof *x->slot);
+		for (int e = 0; e < n; e++)
+			if (e != i)
+				fold_index_put(x, j, key, e, n, last);
+	}
+	k = fold_slot(x, j, key, key(j, i));
+	if (x->slot[k] == 0 || last)
+		x->slot[k] = i + 1;
+}
+
+static const char *
+game_name(const struct judge *j, int i)
+{
+	return j->games[i]->name;
+}
+
+struct game *
+judge_find_game(struct judge *j, const char *name)
+{
+	int i = fold_index_find(&j->names, j, game_name, name);
+
+	return i >= 0 ? j->games[i] : NULL;
+}
+
+int
+judge_game_index(const struct judge *j, const struct game *g)
+{
+	int i = fold_index_find(&j->names, j, game_name, g->name);
+
+	if (i >= 0 && j->games[i] == g)
+		return i;
+	for (i = 0; i < j->ngames; i++)	/* a second game of the same name */
+		if (j->games[i] == g)
+			return i;
+	return -1;
 }
 
 int
@@ -89,29 +162,8 @@ judge_add_game(struct judge *j, struct game *g)
 		game_set_system(g, j->io.system(j->io.ctx, g->map));
 	j->games[j->ngames] = g;
 	j->dirty[j->ngames] = false;
+	fold_index_put(&j->names, j, game_name, j->ngames, j->ngames + 1, false);
 	return j->ngames++;
-}
-
-struct game *
-judge_find_game(struct judge *j, const char *name)
-{
-	int i;
-
-	for (i = 0; i < j->ngames; i++)
-		if (str_eq_nocase(j->games[i]->name, name))
-			return j->games[i];
-	return NULL;
-}
-
-int
-judge_game_index(const struct judge *j, const struct game *g)
-{
-	int i;
-
-	for (i = 0; i < j->ngames; i++)
-		if (j->games[i] == g)
-			return i;
-	return -1;
 }
 
 void

@@ -28,6 +28,7 @@
 #include <time.h>
 
 #include "../lib/buf.h"
+#include "../lib/sha256.h"
 #include "../lib/tz.h"
 #include "../mailer/message.h"
 #include "engine/adjudicate.h"
@@ -101,19 +102,34 @@ struct sender_rate {
 	int count;
 };
 
+/* Strings of the judge (games' names, senders' addresses) found by their
+ * bytes, ASCII case folded: open addressing, slot[k] = entry + 1 (0:
+ * empty), cap a power of two, at most half full. */
+struct fold_index {
+	int *slot;
+	size_t cap;
+};
+
+/* The string of entry i of an index of j. */
+typedef const char *fold_key_fn(const struct judge *j, int i);
+
 struct judge {
 	const struct judge_conf *conf;
 	struct judge_io io;
 	struct game **games;		/* owned */
 	bool *dirty;			/* per game: must be saved */
 	int ngames, capgames;
+	struct fold_index names;	/* games by name (the first of a name) */
 	struct judge_effects fx;
 	struct sender_rate *rates;	/* replies per sender (kept by the shell) */
 	int nrates, caprates;
+	struct fold_index rate_index;	/* rates by address (the last of one) */
 	bool rates_dirty;
-	/* verified secrets of this run: "hash\tsecret-digest" pairs */
-	char **okcache;
-	int nok, capok;
+	/* passwords verified this run, by the SHA-256 of the stored hash and
+	 * the password (never the password): open addressing, capok a power
+	 * of two, an all-zero digest an empty slot */
+	unsigned char (*okcache)[SHA256_SIZE];
+	size_t nok, capok;
 	long seq;			/* the message being handled */
 	bool host;			/* ... comes from the host (judge_host_mail) */
 	char idbase[64];		/* Message-IDs of what the current event produces: */
@@ -130,6 +146,13 @@ void judge_free(struct judge *j);
 int judge_add_game(struct judge *j, struct game *g);
 /* The game called name (case-insensitive), or NULL. */
 struct game *judge_find_game(struct judge *j, const char *name);
+/* The entry of x whose string (key(j, entry)) is s, ASCII case folded; -1 when none. */
+int fold_index_find(const struct fold_index *x, const struct judge *j, fold_key_fn *key,
+    const char *s);
+/* Index entry i, one of n (it grows with them): a string already there
+ * keeps its entry unless last says the later entry takes it. */
+void fold_index_put(struct fold_index *x, const struct judge *j, fold_key_fn *key, int i, int n,
+    bool last);
 /* Index of g in j->games. */
 int judge_game_index(const struct judge *j, const struct game *g);
 

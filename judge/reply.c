@@ -268,8 +268,15 @@ reply_cap(struct buf *reply)
 	buf_printf(reply, "\n(The rest of this reply is left out: a reply is at most %u KB.)\n",
 	    REPLY_CAP >> 10);
 }
-void
-judge_set_rate(struct judge *j, const char *addr, time_t window, int count)
+static const char *
+rate_addr(const struct judge *j, int i)
+{
+	return j->rates[i].addr;
+}
+
+/* A new sender's rate, found by its address from now on. */
+static struct sender_rate *
+new_rate(struct judge *j, const char *addr, time_t window, int count)
 {
 	struct sender_rate *r;
 
@@ -278,27 +285,27 @@ judge_set_rate(struct judge *j, const char *addr, time_t window, int count)
 	str_copy(r->addr, addr, sizeof r->addr);
 	r->window = window;
 	r->count = count;
+	fold_index_put(&j->rate_index, j, rate_addr, j->nrates - 1, j->nrates, true);
+	return r;
+}
+
+void
+judge_set_rate(struct judge *j, const char *addr, time_t window, int count)
+{
+	new_rate(j, addr, window, count);
 }
 
 /* May we send addr another reply this hour? Counts it when so. */
 static bool
 rate_ok(struct judge *j, const char *addr, time_t now)
 {
-	struct sender_rate *r = NULL;
+	struct sender_rate *r;
 	int i;
 
 	if (j->conf->reply_limit <= 0)
 		return true;
-	for (i = 0; i < j->nrates; i++)
-		if (str_eq_nocase(j->rates[i].addr, addr))
-			r = &j->rates[i];
-	if (r == NULL) {
-		GROW(j->rates, j->nrates, j->caprates);
-		r = &j->rates[j->nrates++];
-		str_copy(r->addr, addr, sizeof r->addr);
-		r->window = now;
-		r->count = 0;
-	}
+	i = fold_index_find(&j->rate_index, j, rate_addr, addr);
+	r = i >= 0 ? &j->rates[i] : new_rate(j, addr, now, 0);
 	if (now - r->window >= 3600) {
 		r->window = now;
 		r->count = 0;

@@ -655,6 +655,22 @@ tick_game(struct judge *j, struct game *g, time_t now, bool early)
 	return false;
 }
 
+/* True when the tick at a message's arrival (judge_tick_due) would do
+ * nothing to g at now: a game not under way, or a phase before its
+ * deadline that no earlier tick found late. Whatever its orders, no
+ * reminder goes (that tick is not early), completed_at stays 0 (no
+ * deadline has found orders missing) and nothing falls due. A few fields,
+ * so that the tick at each message costs next to nothing for the games
+ * the message does not concern. */
+static bool
+quiet_until_deadline(const struct game *g, time_t now)
+{
+	if (g->status != GAME_ACTIVE)
+		return true;
+	return g->deadline != 0 && now < g->deadline && !g->gm_told && g->completed_at == 0 &&
+	    !system_serves(g->sys, SYS_OWN_CLOCK);
+}
+
 /* judge_tick and judge_tick_due: early says whether a phase whose orders
  * are all in is processed now. */
 static void
@@ -666,6 +682,8 @@ tick(struct judge *j, time_t now, bool early)
 	for (gi = 0; gi < j->ngames; gi++) {
 		struct game *g = j->games[gi];
 
+		if (!early && quiet_until_deadline(g, now))
+			continue;
 		clock_event(j, g, "t", "");
 		for (rounds = 0; rounds < 8 && g->status == GAME_ACTIVE; rounds++)
 			if (!tick_game(j, g, now, early))

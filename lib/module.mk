@@ -9,6 +9,7 @@ POUCH_SRCS += \
 	lib/log.c \
 	lib/monotime.c \
 	lib/scan.c \
+	lib/sha256.c \
 	lib/str.c \
 	lib/strset.c \
 	lib/strv.c \

@@ -12,7 +12,9 @@ TESTS += e2e/mail/mailit
 
 BENCHES += $(patsubst tests/%.c,%,$(wildcard tests/bench/bench_*.c))
 
-# Helper of tests/bench/bench_run.sh: times a command from fork to exit.
+# Helpers of tests/bench: timeit times a command from fork to exit (bench_run.sh);
+# floor measures what the machine allows, the figures' floors (bench.sh).
 BENCH_HELPERS += bench/timeit
+BENCH_HELPERS += bench/floor
 
 FUZZERS += $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))

@@ -32,67 +32,127 @@ struct rphase {
 	int lineno;
 };
 
-/* Next whitespace-separated word of [*p, end) into w (size > 1). */
-static int
-word(const char **p, const char *end, char *w, size_t size)
+/* A word of the record: the bytes where they lie in the file, never copied. */
+struct word {
+	const char *s;
+	size_t n;
+};
+
+/* Does word w read lit (a string literal)? The first byte tells most apart
+ * without a call. */
+#define WORD_IS(w, lit) ((w).n == sizeof(lit) - 1 && (w).s[0] == (lit)[0] && \
+	memcmp((w).s, lit, sizeof(lit) - 1) == 0)
+
+/* Next whitespace-separated word of [*p, end), at most max - 1 bytes of it
+ * (the rest is passed over, as a longer word matches nothing); n = 0 at the
+ * line's end. */
+static struct word
+word(const char **p, const char *end, size_t max)
 {
 	const char *s = *p;
-	size_t n = 0;
+	struct word w;
 
 	while (s < end && (*s == ' ' || *s == '\t' || *s == '\r'))
 		s++;
-	while (s < end && *s != ' ' && *s != '\t' && *s != '\r') {
-		if (n + 1 < size)
-			w[n++] = *s;
+	w.s = s;
+	while (s < end && *s != ' ' && *s != '\t' && *s != '\r')
 		s++;
-	}
-	w[n] = '\0';
+	w.n = (size_t)(s - w.s) < max ? (size_t)(s - w.s) : max - 1;
 	*p = s;
-	return n > 0;
+	return w;
 }
 
+/* What the reader of one record keeps: the map, its names, and the place
+ * of every three-letter word met so far. */
+struct reader {
+	const struct map *m;
+	const struct names *nm;
+	uint16_t *abbr;		/* ABBR_SLOTS, by the three letters a-z: 0 not
+				   looked up yet, else 1 + the loc_id or ABBR_NONE */
+};
+
+#define ABBR_SLOTS (26 * 26 * 26)
+#define ABBR_NONE 0xffff
+
+/* The location a word names, looked up in the names: a province's
+ * abbreviation, "stp/sc" for a coast. */
 static loc_id
-find_loc(const struct map *m, const struct names *nm, const char *s)
+lookup_loc(const struct reader *rd, struct word w)
 {
-	const char *slash = strchr(s, '/');
-	char prov[16];
-	prov_id p;
+	const char *slash = memchr(w.s, '/', w.n);
+	struct name_cand c;
+	char coast[16];
+	size_t k;
 
-	if (slash == NULL) {
-		p = names_province_exact(nm, s);
-		return p == PROV_NONE ? LOC_NONE : m->provs[p].loc;
-	}
-	if ((size_t)(slash - s) >= sizeof prov)
+	if (names_province_exactn(rd->nm, w.s, slash ? (size_t)(slash - w.s) : w.n, &c) == 0)
 		return LOC_NONE;
-	memcpy(prov, s, (size_t)(slash - s));
-	prov[slash - s] = '\0';
-	p = names_province_exact(nm, prov);
-	return p == PROV_NONE ? LOC_NONE : map_find_coast(m, p, slash + 1);
+	if (slash == NULL)
+		return rd->m->provs[c.id].loc;
+	k = w.n - (size_t)(slash + 1 - w.s);	/* less than a word's 16 */
+	memcpy(coast, slash + 1, k);
+	coast[k] = '\0';
+	return map_find_coast(rd->m, (prov_id)c.id, coast);
 }
 
+/* The location a word names. Nearly every one is a province's three
+ * letters, met hundreds of times in a record: looked up in the names once. */
+static loc_id
+find_loc(const struct reader *rd, struct word w)
+{
+	unsigned a, b, c;
+	uint16_t *slot;
+	loc_id l;
+
+	if (w.n != 3 || (a = (unsigned char)w.s[0] - 'a') >= 26 ||
+	    (b = (unsigned char)w.s[1] - 'a') >= 26 || (c = (unsigned char)w.s[2] - 'a') >= 26)
+		return lookup_loc(rd, w);
+	slot = &rd->abbr[(a * 26 + b) * 26 + c];
+	if (*slot == 0) {
+		l = lookup_loc(rd, w);
+		*slot = l == LOC_NONE ? ABBR_NONE : (uint16_t)(l + 1);
+	}
+	return *slot == ABBR_NONE ? LOC_NONE : (loc_id)(*slot - 1);
+}
+
+/* The power whose name is the n bytes at s; len holds the powers' name lengths. */
 static power_id
-find_power(const struct map *m, const char *s, size_t n)
+find_power(const struct map *m, const size_t *len, const char *s, size_t n)
 {
 	int p;
 
 	for (p = 0; p < m->npowers; p++)
-		if (strlen(m->powers[p].name) == n && memcmp(m->powers[p].name, s, n) == 0)
+		if (len[p] == n && m->powers[p].name[0] == s[0] && memcmp(m->powers[p].name, s, n) == 0)
 			return (power_id)p;
 	return POWER_NONE;
 }
 
+/* Does the word contain the n bytes at sub? */
+static bool
+word_has(struct word w, const char *sub, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i + n <= w.n; i++)
+		if (memcmp(w.s + i, sub, n) == 0)
+			return true;
+	return false;
+}
+
 /* Read a POSITIONS section into b (phase fields set by the caller). */
 static int
-read_positions(const struct map *m, const struct names *nm, const struct rphase *ph,
-    struct board *b, struct buf *why)
+read_positions(const struct reader *rd, const struct rphase *ph, struct board *b, struct buf *why)
 {
+	const struct map *m = rd->m;
 	const char *p = ph->pos, *line;
-	size_t len;
+	size_t len, plen[MAP_MAX_POWERS];
+	int i;
 
+	for (i = 0; i < m->npowers; i++)
+		plen[i] = strlen(m->powers[i].name);
 	board_init_empty(b, ph->year, ph->season, ph->type);
 	while ((line = str_next_line(&p, ph->pos_end, &len)) != NULL) {
 		const char *colon = memchr(line, ':', len), *q, *end = line + len;
-		char kind[32], place[16];
+		struct word kind, place;
 		power_id pw;
 		loc_id l;
 
@@ -102,21 +162,21 @@ read_positions(const struct map *m, const struct names *nm, const struct rphase 
 			buf_printf(why, "bad position line: %.*s", (int)len, line);
 			return -1;
 		}
-		pw = find_power(m, line, (size_t)(colon - line));
+		pw = find_power(m, plen, line, (size_t)(colon - line));
 		q = colon + 1;
-		word(&q, end, kind, sizeof kind);
-		word(&q, end, place, sizeof place);
-		l = find_loc(m, nm, place);
+		kind = word(&q, end, 32);
+		place = word(&q, end, 16);
+		l = find_loc(rd, place);
 		if (pw == POWER_NONE || l == LOC_NONE) {
 			buf_printf(why, "bad position line: %.*s", (int)len, line);
 			return -1;
 		}
-		if (strcmp(kind, "supply") == 0) {
+		if (WORD_IS(kind, "supply")) {
 			b->owner[m->locs[l].prov] = pw;
 		} else {
-			int dislodged = strstr(kind, "/dislodged") != NULL;
-			enum unit_type t = strncmp(kind, "army", 4) == 0 ? UNIT_ARMY :
-			    strncmp(kind, "fleet", 5) == 0 ? UNIT_FLEET : UNIT_NONE;
+			bool dislodged = word_has(kind, "/dislodged", 10);
+			enum unit_type t = kind.n >= 4 && memcmp(kind.s, "army", 4) == 0 ? UNIT_ARMY :
+			    kind.n >= 5 && memcmp(kind.s, "fleet", 5) == 0 ? UNIT_FLEET : UNIT_NONE;
 			if (t == UNIT_NONE) {
 				buf_printf(why, "bad unit kind: %.*s", (int)len, line);
 				return -1;
@@ -137,31 +197,32 @@ read_positions(const struct map *m, const struct names *nm, const struct rphase 
 
 /* Read the ORDERS of a phase. Returns the number read. */
 static int
-read_orders(const struct map *m, const struct names *nm, const struct rphase *ph,
-    struct order *o, int max, struct gamerec_stats *st)
+read_orders(const struct reader *rd, const struct rphase *ph, struct order *o, int max,
+    struct gamerec_stats *st)
 {
+	const struct map *m = rd->m;
 	const char *p = ph->ord, *line;
 	size_t len;
 	int n = 0;
 
 	while ((line = str_next_line(&p, ph->ord_end, &len)) != NULL && n < max) {
 		const char *q = line, *end = line + len;
-		char w1[16], w2[16], w3[16], w4[16], w5[16];
+		struct word w1, w2, w3, w4, w5;
 		struct order *x = &o[n];
 
-		if (!word(&q, end, w1, sizeof w1))
+		if ((w1 = word(&q, end, 16)).n == 0)
 			continue;
 		st->orders++;
 		memset(x, 0, sizeof *x);
 		x->power = POWER_NONE;
 		x->target_power = POWER_NONE;
 		x->loc = x->target = x->dest = LOC_NONE;
-		word(&q, end, w2, sizeof w2);
-		if (strcmp(w1, "build") == 0) {
-			word(&q, end, w3, sizeof w3);
+		w2 = word(&q, end, 16);
+		if (WORD_IS(w1, "build")) {
+			w3 = word(&q, end, 16);
 			x->kind = ORDER_BUILD;
-			x->type = strcmp(w2, "Army") == 0 ? UNIT_ARMY : UNIT_FLEET;
-			x->loc = find_loc(m, nm, w3);
+			x->type = WORD_IS(w2, "Army") ? UNIT_ARMY : UNIT_FLEET;
+			x->loc = find_loc(rd, w3);
 			if (x->loc == LOC_NONE) {
 				st->unreadable++;
 				continue;
@@ -170,9 +231,9 @@ read_orders(const struct map *m, const struct names *nm, const struct rphase *ph
 			n++;
 			continue;
 		}
-		if (strcmp(w1, "remove") == 0) {
+		if (WORD_IS(w1, "remove")) {
 			x->kind = ORDER_REMOVE;
-			x->loc = find_loc(m, nm, w2);
+			x->loc = find_loc(rd, w2);
 			if (x->loc == LOC_NONE) {
 				st->unreadable++;
 				continue;
@@ -180,30 +241,30 @@ read_orders(const struct map *m, const struct names *nm, const struct rphase *ph
 			n++;
 			continue;
 		}
-		x->loc = find_loc(m, nm, w1);
+		x->loc = find_loc(rd, w1);
 		if (x->loc == LOC_NONE) {
 			st->unreadable++;
 			continue;
 		}
-		if (strcmp(w2, "hold") == 0) {
+		if (WORD_IS(w2, "hold")) {
 			x->kind = ORDER_HOLD;
-		} else if (strcmp(w2, "disband") == 0) {
+		} else if (WORD_IS(w2, "disband")) {
 			x->kind = ORDER_DISBAND;
-		} else if (strcmp(w2, "move") == 0) {
-			word(&q, end, w3, sizeof w3);
-			word(&q, end, w4, sizeof w4);
+		} else if (WORD_IS(w2, "move")) {
+			w3 = word(&q, end, 16);
+			w4 = word(&q, end, 16);
 			x->kind = ph->type == PHASE_RETREAT ? ORDER_RETREAT : ORDER_MOVE;
-			x->dest = find_loc(m, nm, w3);
-			x->via_convoy = strcmp(w4, "via") == 0;
-		} else if (strcmp(w2, "support") == 0 || strcmp(w2, "convoy") == 0) {
-			word(&q, end, w3, sizeof w3);
-			word(&q, end, w4, sizeof w4);
-			word(&q, end, w5, sizeof w5);
-			x->kind = w2[0] == 's' ? ORDER_SUPPORT : ORDER_CONVOY;
-			x->target = find_loc(m, nm, w3);
-			if (strcmp(w4, "move") == 0)
-				x->dest = find_loc(m, nm, w5);
-			if (x->target == LOC_NONE || (w4[0] && x->dest == LOC_NONE)) {
+			x->dest = find_loc(rd, w3);
+			x->via_convoy = WORD_IS(w4, "via");
+		} else if (WORD_IS(w2, "support") || WORD_IS(w2, "convoy")) {
+			w3 = word(&q, end, 16);
+			w4 = word(&q, end, 16);
+			w5 = word(&q, end, 16);
+			x->kind = w2.s[0] == 's' ? ORDER_SUPPORT : ORDER_CONVOY;
+			x->target = find_loc(rd, w3);
+			if (WORD_IS(w4, "move"))
+				x->dest = find_loc(rd, w5);
+			if (x->target == LOC_NONE || (w4.n > 0 && x->dest == LOC_NONE)) {
 				st->unreadable++;
 				continue;
 			}
@@ -317,6 +378,7 @@ gamerec_replay_text(const struct map *m, const struct names *nm, const struct ru
 	struct phase_result *res = xmalloc(sizeof *res);
 	struct phase_result *scratch = xmalloc(sizeof *scratch);	/* phases the record omits */
 	struct board *before = fn ? xmalloc(sizeof *before) : NULL;
+	struct reader rd = { m, nm, xcalloc(ABBR_SLOTS, sizeof *rd.abbr) };
 	struct board b, want;
 	struct buf why;
 	const char *p = text, *end = text + len, *line;
@@ -379,13 +441,13 @@ gamerec_replay_text(const struct map *m, const struct names *nm, const struct ru
 		}
 	}
 
-	if (read_positions(m, nm, &ph[0], &b, &why) < 0) {
+	if (read_positions(&rd, &ph[0], &b, &why) < 0) {
 		buf_printf(report, "%s:%d: %s\n", name, ph[0].lineno, buf_str(&why));
 		rc = -1;
 		goto out;
 	}
 	for (i = 0; i + 1 < nph; i++) {
-		int no = ph[i].ord ? read_orders(m, nm, &ph[i], orders, MAX_ORDERS_PER_PHASE, st) : 0;
+		int no = ph[i].ord ? read_orders(&rd, &ph[i], orders, MAX_ORDERS_PER_PHASE, st) : 0;
 		int cd;
 
 		if (before)
@@ -397,7 +459,7 @@ gamerec_replay_text(const struct map *m, const struct names *nm, const struct ru
 		cd = b.phase == PHASE_ADJUSTMENT && res->nremoved > 0;
 		b = res->after;
 		phase_next(m, r, &b);
-		if (read_positions(m, nm, &ph[i + 1], &want, &why) < 0) {
+		if (read_positions(&rd, &ph[i + 1], &want, &why) < 0) {
 			buf_printf(report, "%s:%d: %s\n", name, ph[i + 1].lineno, buf_str(&why));
 			rc = -1;
 			goto out;
@@ -474,6 +536,7 @@ out:
 	else
 		st->games_failed++;
 	buf_free(&why);
+	free(rd.abbr);
 	free(before);
 	free(scratch);
 	free(res);

@@ -31,69 +31,34 @@ if [ "$(id -u)" -ne 0 ] || ! command -v dovecot >/dev/null 2>&1; then
 	echo "bench_run: skipped (needs root and Dovecot: contrib/deps.sh test)"
 	exit 0
 fi
+# mailit counts what the spool applied: without it every mail would look lost.
+if [ ! -x "$ROOT/$BUILD/tests/e2e/mail/mailit" ]; then
+	echo "bench_run: $BUILD/tests/e2e/mail/mailit is missing (make bench builds it)"
+	exit 1
+fi
 MODE=plain OUT=/dev/null ERR=/dev/null
 . tests/e2e/mailstack/testlib.sh
 stack_up pouch-bench
 D=$WORK/judge
-mkdir -p "$D"
-cat >"$D/pouch.conf" <<EOF
-judge.address = judge@example.test
-judge.base_url = https://maps.example.test
-judge.reply_limit = 100000
+LOAD=${LOAD:-1000}
+GAMES=${GAMES:-$((LOAD / 20))}
+[ "$GAMES" -ge 1 ] || GAMES=1
+. tests/bench/load.sh
+new_judge "$D"
+cat >>"$D/pouch.conf" <<EOF
 imap.host = 127.0.0.1
 imap.port = $IMAP_PORT
 imap.user = judge
 imap.password_file = $PASSWORD_DIR/judge
 imap.cafile = $CA_FILE
 EOF
-P="$POUCH --data $D"
-POWERS="Austria England France Germany Italy Russia Turkey"
-LOAD=${LOAD:-1000}
-GAMES=${GAMES:-$((LOAD / 20))}
-[ "$GAMES" -ge 1 ] || GAMES=1
+make_games
 
-# GAMES games of seven delegations each.
-g=1
-while [ $g -le $GAMES ]; do
-	$P game new "bench$g" --gm "gm$g@example.test" --password "gm-password-$g" --zone UTC >/dev/null
-	for p in $POWERS; do
-		echo "DELEGATION $p $p$g@example.test PASSWORD $p-pw-$g"
-	done | { cat; echo START; } | $P game "bench$g" >/dev/null
-	g=$((g + 1))
-done
-
-# order_mails FIRST COUNT PREFIX: order mail number FIRST.. on stdout as
-# records "NAME<TAB>MESSAGE" for write_mails, NAME PREFIX.N. Each delegation
-# holds with all its units, so a game's phase is adjudicated when its
-# seventh delegation has written.
-order_mails() {
-	awk -v first="$1" -v count="$2" -v prefix="$3" -v games="$GAMES" 'BEGIN {
-		split("Austria England France Germany Italy Russia Turkey", pw, " ")
-		u["Austria"] = "A bud H|F tri H|A vie H"
-		u["England"] = "F edi H|F lon H|A lvp H"
-		u["France"] = "F bre H|A mar H|A par H"
-		u["Germany"] = "A ber H|F kie H|A mun H"
-		u["Italy"] = "F nap H|A rom H|A ven H"
-		u["Russia"] = "A mos H|F sev H|F stp/sc H|A war H"
-		u["Turkey"] = "F ank H|A con H|A smy H"
-		for (i = first; i < first + count; i++) {
-			g = i % games + 1
-			p = pw[int(i / games) % 7 + 1]
-			o = u[p]
-			gsub(/\|/, "\r\n", o)
-			printf "%s.%d\tFrom: %s <%s%d@example.test>\r\nTo: judge@example.test\r\n" \
-			    "Subject: orders\r\nMessage-ID: <%s.%d@example.test>\r\n\r\n" \
-			    "GAME bench%d %s %s-pw-%d\r\n%s\r\n\f", prefix, i, p, p, g, prefix, i, g, p, p, g, o
-		}
-	}'
-}
 # LOAD order mails, straight into the judge's Maildir (Dovecot serves
 # them over IMAP).
 box=$MAIL_DIR/judge/Maildir
 mkdir -p "$box/tmp" "$box/new" "$box/cur"
-order_mails 0 "$LOAD" bench | awk -v dir="$box/new" 'BEGIN { RS = "\f" }
-	NF { t = index($0, "\t"); f = dir "/" substr($0, 1, t - 1) ".load"
-	     printf "%s", substr($0, t + 1) > f; close(f) }'
+order_mails 0 "$LOAD" bench | write_mails "$box/new"
 [ "$(ls "$box/new" | wc -l)" -eq "$LOAD" ] || { echo "bench_run: wrote $(ls "$box/new" | wc -l) of $LOAD mails"; exit 1; }
 chown -R 65534:65534 "$box"
 
@@ -109,17 +74,8 @@ check_answered() {
 	[ "$once" -eq "$2" ] && [ "$more" -eq 0 ] && [ "$dup" -eq 0 ]
 }
 
-t0=$(date +%s%N)
-/usr/bin/time -f "%U %S %M" -o "$WORK/cpu" ${BENCH_RUN_WRAP:-} $P -v run ${BENCH_RUN_ARGS:-} >"$WORK/run.out" 2>"$WORK/run.err" || {
-	cat "$WORK/run.err"
-	exit 1
-}
-t1=$(date +%s%N)
-ms=$(((t1 - t0) / 1000000))
-cpu=$(awk '{ printf "%.0f", ($1 + $2) * 1000 }' "$WORK/cpu")
-rss=$(awk '{ printf "%.0f", $3 / 1024 }' "$WORK/cpu")
-echo "run: $(cat "$WORK/run.out")"
-echo "$LOAD order mails for $GAMES games from IMAP: $ms ms wall, $((LOAD * 1000 / (ms > 0 ? ms : 1))) messages/s end to end, $(awk -v c="$cpu" -v n="$LOAD" 'BEGIN { printf "%.2f", c / n }') CPU ms per message, max RSS $rss MB"
+figures=$(timed_run "$WORK") || { echo "$figures"; exit 1; }
+echo "$LOAD order mails for $GAMES games from IMAP: $figures"
 check_answered bench "$LOAD" || { echo "bench_run: order mails lost or answered twice"; exit 1; }
 # idle: 20 idle runs, timed from fork to exit by tests/bench/timeit.
 idle() {

@@ -9,6 +9,7 @@
  * (tests/data/transcripts/NAME.out) show players; nothing here depends on how
  * the judge is built inside.
  */
+#define _GNU_SOURCE
 #include "../support/testutil.h"
 
 #include <dirent.h>
@@ -736,6 +737,37 @@ test_wrong_password(void **state)
 	free(after);
 }
 
+/* A password checked once is remembered for the run, by a digest of it and
+ * the stored hash: the next mail with it is accepted, one with another is
+ * still refused, and the judge's memory of what it verified holds no copy
+ * of the password. */
+static void
+test_password_remembered_not_kept(void **state)
+{
+	struct tj *t = *state;
+	const char *pw = "england-pw";
+
+	mail(t, "alice@england.example", "orders", "GAME g1 England england-pw\nF Lon - Nth\n",
+	    T0 + HOUR);
+	assert_string_equal(t->j.fx.out[0].game, "g1");
+	assert_int_equal(t->j.nok, 1);
+	assert_null(memmem(t->j.okcache, t->j.capok * SHA256_SIZE, pw, strlen(pw)));
+	/* a password the hash does not take, after one it did */
+	mail(t, "alice@england.example", "orders", "GAME g1 England england-pw2\nF Lon - Nth\n",
+	    T0 + HOUR + 1);
+	assert_refused_ident(t, "alice@england.example", "GAME g1 England",
+	    "that is not England's password in game g1 (your game master can send a new one)");
+	/* the same password for another power is checked against its own hash */
+	mail(t, "anna@austria.example", "orders", "GAME g1 Austria england-pw\nA Vie H\n",
+	    T0 + HOUR + 2);
+	assert_refused_ident(t, "anna@austria.example", "GAME g1 Austria",
+	    "that is not Austria's password in game g1 (your game master can send a new one)");
+	mail(t, "alice@england.example", "orders", "GAME g1 England england-pw\nF Lon - Nth\n",
+	    T0 + HOUR + 3);
+	assert_string_equal(t->j.fx.out[0].game, "g1");
+	assert_int_equal(t->j.nok, 1);
+}
+
 static void
 test_unknown_game(void **state)
 {
@@ -1160,6 +1192,31 @@ test_reply_limit(void **state)
 	mail(t, "carol@france.example", "orders", "GAME g1 France france-pw\n", T0 + 2 * HOUR + 60);
 	assert_int_equal(t->j.fx.nout, 1);
 	assert_int_equal(t->j.fx.nlog, 0);
+}
+
+/* The replies of the hour the shell kept (judge_set_rate) count, among
+ * many senders, whatever the case of the address. */
+static void
+test_reply_limit_kept(void **state)
+{
+	struct tj *t = *state;
+	char addr[64];
+	int i;
+
+	t->conf.reply_limit = 3;
+	for (i = 0; i < 200; i++) {
+		snprintf(addr, sizeof addr, "player%d@example.org", i);
+		judge_set_rate(&t->j, addr, T0 + HOUR, 1);
+	}
+	judge_set_rate(&t->j, "Carol@France.example", T0 + HOUR, 3);
+	mail(t, "carol@france.example", "orders", "GAME g1 France france-pw\nA Par - Bur\n",
+	    T0 + HOUR + 60);
+	assert_int_equal(t->j.fx.nout, 0);
+	assert_string_equal(t->j.fx.log[0].text,
+	    "no reply to carol@france.example: more than 3 replies this hour");
+	mail(t, "DAVE@germany.example", "orders", "GAME g1 Germany germany-pw\n", T0 + HOUR + 120);
+	assert_int_equal(t->j.fx.nout, 1);
+	assert_int_equal(t->j.nrates, 202);
 }
 
 /* ---------------------------------------------------------------- press -- */
@@ -2704,6 +2761,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_generated_password, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_right_password, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_wrong_password, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_password_remembered_not_kept, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unknown_game, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_non_member_with_password, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_gm_and_player_passwords, setup, teardown),
@@ -2713,6 +2771,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_gm_command_from_player, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unreadable_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reply_limit, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_reply_limit_kept, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_press_to_power, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_press_cut, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_password_echo, setup, teardown),

@@ -20,6 +20,7 @@
 #include "../../lib/fsio.h"
 #include "../../lib/lazylib.h"
 #include "../../lib/scan.h"
+#include "../../lib/sha256.h"
 #include "../../lib/str.h"
 #include "../../lib/strset.h"
 #include "../../lib/strv.h"
@@ -397,6 +398,45 @@ test_lazylib(void **state)
 }
 
 /* The cursor scanner: each step moves the cursor only when it takes something. */
+/* SHA-256 of FIPS 180-4's examples, and of a million bytes added in
+ * pieces that straddle the 64-byte blocks. */
+static void
+sha_hex(const void *p, size_t n, size_t piece, char hex[2 * SHA256_SIZE + 1])
+{
+	unsigned char d[SHA256_SIZE];
+	struct sha256 c;
+	size_t i;
+
+	sha256_init(&c);
+	for (i = 0; i < n; i += piece)
+		sha256_add(&c, (const char *)p + i, n - i < piece ? n - i : piece);
+	sha256_end(&c, d);
+	for (i = 0; i < SHA256_SIZE; i++)
+		snprintf(hex + 2 * i, 3, "%02x", d[i]);
+}
+
+static void
+test_sha256(void **state)
+{
+	char hex[2 * SHA256_SIZE + 1], *a = malloc(1000000);
+	const char *two = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+
+	(void)state;
+	assert_non_null(a);
+	sha_hex("", 0, 1, hex);
+	assert_string_equal(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+	sha_hex("abc", 3, 3, hex);
+	assert_string_equal(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+	sha_hex(two, strlen(two), strlen(two), hex);
+	assert_string_equal(hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+	memset(a, 'a', 1000000);
+	sha_hex(a, 1000000, 1000000, hex);
+	assert_string_equal(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+	sha_hex(a, 1000000, 61, hex);
+	assert_string_equal(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+	free(a);
+}
+
 static void
 test_scan(void **state)
 {
@@ -474,6 +514,7 @@ main(void)
 		cmocka_unit_test(test_strings),
 		cmocka_unit_test(test_lines),
 		cmocka_unit_test(test_scan),
+		cmocka_unit_test(test_sha256),
 		cmocka_unit_test(test_atomic_write),
 		cmocka_unit_test(test_lock),
 		cmocka_unit_test(test_sweep_tmp),
