@@ -19,6 +19,7 @@
 #include <libxml/xpathInternals.h>
 
 #include "../../judge/engine/adjudicate.h"
+#include "../../judge/engine/resolver.h"
 #include "../../judge/engine/rules.h"
 #include "../../lib/fsio.h"
 #include "../../lib/lazylib.h"
@@ -309,8 +310,8 @@ test_render_start(void **state)
 	snprintf(land, sizeof land, "%s", attr_of(doc, "//s:path[@id='bur']", "fill"));
 	assert_string_not_equal(want, land);
 	assert_string_not_equal(attr_of(doc, "//s:path[@id='nth']", "fill"), land);
-	/* One marker per centre (a ring and a dot), a name per province. */
-	assert_int_equal(count(doc, "//s:g[@id='centres']/s:circle"), 2 * m->nsupply);
+	/* One marker per centre (a ring, and a dot when owned: 22 of 34), a name per province. */
+	assert_int_equal(count(doc, "//s:g[@id='centres']/s:circle"), m->nsupply + 22);
 	assert_int_equal(count(doc, "//s:g[@id='names']/s:text"), m->nprovs);
 	/* The title and a legend row per power, with its centres. */
 	assert_int_equal(count(doc, "//s:g[@id='title']/s:text[.='Spring 1901 Movement']"), 1);
@@ -368,23 +369,31 @@ test_render_orders(void **state)
 	scene_order(s, "Turkey: A bul - con");		/* no unit in Bulgaria: not drawn */
 	scene_resolve(s);
 	doc = render_scene(s);
-	/* Moves: one arrow that worked (France's), two that failed (dashed, a red
-	 * edge to their arrowheads): Austria's and Russia's. */
+	/* Moves: one arrow that worked (France's), two that failed (dashed, in
+	 * their power's colour, a mark at their end): Austria's and Russia's. */
 	snprintf(expr, sizeof expr, "//s:g[@id='orders']/s:line[@class='o' and "
 				    "@marker-end='url(#ah%d)']", map_find_power(m, "France"));
 	assert_int_equal(count(doc, expr), 1);
 	render_power_colour(m, map_find_power(m, "France"), colour);
 	assert_string_equal(attr_of(doc, expr, "stroke"), colour);
 	snprintf(expr, sizeof expr, "//s:g[@id='orders']/s:line[@class='o f' and "
-				    "@marker-end='url(#ahf%d)']", map_find_power(m, "Russia"));
+				    "@marker-end='url(#ah%d)']", map_find_power(m, "Russia"));
 	render_power_colour(m, map_find_power(m, "Russia"), colour);
 	assert_string_equal(attr_of(doc, expr, "stroke"), colour);
 	assert_int_equal(count(doc, "//s:g[@id='orders']/s:line[@class='o f' and "
-				    "starts-with(@marker-end,'url(#ahf')]"), 2);
-	snprintf(expr, sizeof expr, "//s:defs/s:marker[@id='ahf%d']/s:path",
+				    "starts-with(@marker-end,'url(#ah')]"), 2);
+	snprintf(expr, sizeof expr, "//s:defs/s:marker[@id='ah%d']/s:path",
 	    map_find_power(m, "Russia"));
 	assert_string_equal(attr_of(doc, expr, "fill"), colour);
-	assert_string_equal(attr_of(doc, expr, "stroke"), "#d0021b");
+	assert_string_equal(attr_of(doc, expr, "stroke"), "#111");
+	/* Nothing red: a failed order reads by its dashes and its mark, a dark
+	 * cross on a light one over the units, one per failed order. */
+	assert_int_equal(count(doc, "//*[@stroke='#d0021b']"), 0);
+	assert_int_equal(count(doc, "/s:svg/s:g[@id='units']/following-sibling::s:g[@id='marks']"), 1);
+	assert_int_equal(count(doc, "//s:g[@id='marks']/s:path[@class='fx']"), 2);
+	assert_int_equal(count(doc, "//s:g[@id='marks']/s:path[@class='fxh']"), 2);
+	assert_int_equal(count(doc, "//s:style[contains(.,'.fx{stroke:#111') and "
+				    "contains(.,'.fxh{stroke:#fff')]"), 1);
 	/* Every coloured stroke has a dark edge just under it: the same shape, wider. */
 	assert_int_equal(count(doc, "//s:g[@id='orders']/*[starts-with(@class,'o ') or @class='o']"),
 	    7);
@@ -393,7 +402,7 @@ test_render_orders(void **state)
 	assert_int_equal(count(doc, "//s:g[@id='orders']/s:line[@class='oo' and @stroke='#111']"),
 	    1);
 	assert_int_equal(count(doc, "//s:g[@id='orders']/s:line[@class='oo f' and "
-				    "@stroke='#d0021b']"), 2);
+				    "@stroke='#111']"), 2);
 	assert_int_equal(count(doc, "//s:style[contains(.,'.oo{stroke-width:4.4}')]"), 1);
 	/* Supports: to a move (dashed line ending in a dot), to a hold (line and ring). */
 	assert_int_equal(count(doc, "//s:g[@id='orders']/s:line[@class='o sp' and "
@@ -416,6 +425,7 @@ test_render_orders(void **state)
 	in.norders = s->n;
 	doc = render_doc(&in);
 	assert_int_equal(count(doc, "//s:g[@id='orders']/*[contains(@class,' f')]"), 0);
+	assert_int_equal(count(doc, "//s:g[@id='marks']/*"), 0);
 	assert_int_equal(count(doc, "//s:g[@id='orders']/s:line"), 12);	/* Bulgaria's too */
 	xmlFreeDoc(doc);
 	free(s);
@@ -515,13 +525,164 @@ test_render_adjustments(void **state)
 	board_remove_unit(&s->b, board_unit_in(&s->b, m, map_find_province(m, "par")));
 	s->b.owner[map_find_province(m, "bel")] = map_find_power(m, "France");
 	scene_order(s, "France: build A par");
-	scene_order(s, "France: build F mar");	/* occupied: refused, drawn red */
+	scene_order(s, "France: build F mar");	/* occupied: refused, dashed and marked */
 	scene_resolve(s);
 	doc = render_scene(s);
 	assert_int_equal(count(doc, "//s:g[@id='orders']/s:circle[@class='o bd']"), 1);
 	assert_int_equal(count(doc, "//s:g[@id='orders']/s:circle[@class='o bd f']"), 1);
+	assert_int_equal(count(doc, "//s:g[@id='marks']/s:path[@class='fx']"), 1);
 	xmlFreeDoc(doc);
 	free(s);
+}
+
+/* A unit removed is crossed out over it, dark on a light edge, which
+ * stands out on every power's colour (not the power's own colour, which
+ * vanishes on its unit); so are the judge's removals in civil disorder. */
+static void
+test_render_removal(void **state)
+{
+	const struct map *m = test_standard_map();
+	const struct geometry *g = test_standard_geometry();
+	struct scene *s = calloc(1, sizeof *s);
+	power_id fra = map_find_power(m, "France");
+	char expr[200], colour[8];
+	xmlDocPtr doc;
+	int p;
+
+	(void)state;
+	board_init_start(&s->b, m);
+	s->b.season = SEASON_WINTER;
+	s->b.phase = PHASE_ADJUSTMENT;
+	s->b.owner[map_find_province(m, "mar")] = map_find_power(m, "Italy");
+	s->b.owner[map_find_province(m, "lon")] = POWER_NONE;
+	s->b.owner[map_find_province(m, "edi")] = POWER_NONE;
+	scene_order(s, "France: remove A mar");
+	scene_resolve(s);
+	assert_int_equal(s->res.reason[0], R_OK);
+	assert_true(s->res.nremoved > 0);	/* England's, in disorder */
+	doc = render_scene(s);
+	assert_int_equal(count(doc, "//s:g[@id='orders']/*"), 0);
+	assert_int_equal(count(doc, "/s:svg/s:g[@id='units']/following-sibling::s:g[@id='marks']"), 1);
+	snprintf(expr, sizeof expr, "//s:g[@id='marks']/s:path[@class='x' and "
+				    "starts-with(@d,'M%.1f,%.1f')]",
+	    g->unit[map_find_location(m, "mar")].x - 7, g->unit[map_find_location(m, "mar")].y - 7);
+	assert_int_equal(count(doc, expr), 1);
+	assert_int_equal(count(doc, "//s:g[@id='marks']/s:path[@class='x']"), 1 + s->res.nremoved);
+	assert_int_equal(count(doc, "//s:g[@id='marks']/s:path[@class='oo']"), 1 + s->res.nremoved);
+	render_power_colour(m, fra, colour);
+	assert_string_not_equal(attr_of(doc, expr, "stroke"), colour);
+	for (p = 0; p < m->npowers; p++) {
+		render_power_colour(m, (power_id)p, colour);
+		assert_true(render_contrast(attr_of(doc, expr, "stroke"), colour) >= 3.0 ||
+		    render_contrast(attr_of(doc, "//s:g[@id='marks']/s:path[@class='oo']", "stroke"),
+			colour) >= 3.0);
+	}
+	xmlFreeDoc(doc);
+	free(s);
+}
+
+/* Every variant (the shipped boards and the test ones): a power whose
+ * colour has less than 3:1 against neutral land or a neutral centre's
+ * marker gets an outline that has it against both; drawn, its centres'
+ * dots and its units carry that outline, and a neutral centre has no dot. */
+static void
+check_variant_colours(const char *path, const char *drawing)
+{
+	struct map *m = test_load_map(path);
+	struct geometry *g;
+	struct board b;
+	char c[8], expr[200];
+	xmlDocPtr doc;
+	int p, q, owned = 0;
+
+	for (p = 0; p < m->npowers; p++) {
+		render_power_colour(m, (power_id)p, c);
+		if (render_contrast(c, render_neutral_colour(false)) >= 3.0 &&
+		    render_contrast(c, render_neutral_colour(true)) >= 3.0) {
+			assert_false(render_outlined(m, (power_id)p));
+			continue;
+		}
+		if (!render_outlined(m, (power_id)p))
+			fail_msg("%s: %s (%s) passes for neutral", path, m->powers[p].name, c);
+	}
+	assert_true(render_contrast(render_outline_colour(), render_neutral_colour(false)) >= 3.0);
+	assert_true(render_contrast(render_outline_colour(), render_neutral_colour(true)) >= 3.0);
+	if (drawing == NULL) {
+		map_free(m);
+		return;
+	}
+	g = test_load_geometry(m, drawing);
+	board_init_start(&b, m);
+	doc = render_board(m, g, &b);
+	for (q = 0; q < m->nprovs; q++) {
+		power_id o = b.owner[q];
+		if (!m->provs[q].supply)
+			continue;
+		snprintf(expr, sizeof expr, "//s:g[@id='centres']/s:circle[@cx='%.1f' and @cy='%.1f']",
+		    g->centre[q].x, g->centre[q].y);
+		if (o == POWER_NONE) {
+			assert_int_equal(count(doc, expr), 1);
+			continue;
+		}
+		owned++;
+		assert_int_equal(count(doc, expr), 2);
+		snprintf(expr + strlen(expr), sizeof expr - strlen(expr), "[2]");
+		assert_string_equal(attr_of(doc, expr, "class"), render_outlined(m, o) ? "cd" : "");
+	}
+	assert_true(owned > 0);
+	for (p = 0; p < b.nunits; p++) {
+		snprintf(expr, sizeof expr, "//s:g[@id='units']/s:g[@transform='translate(%.1f %.1f)']",
+		    g->unit[b.units[p].loc].x, g->unit[b.units[p].loc].y);
+		assert_string_equal(attr_of(doc, expr, "class"),
+		    render_outlined(m, b.units[p].power) ? "u pl" : "u");
+	}
+	snprintf(expr, sizeof expr, "//s:style[contains(.,'.cd{stroke:%s') and "
+				    "contains(.,'.pl{stroke:%s')]", render_outline_colour(),
+	    render_outline_colour());
+	assert_int_equal(count(doc, expr), 1);
+	xmlFreeDoc(doc);
+	geometry_free(g);
+	map_free(m);
+}
+
+static void
+test_render_light_colours(void **state)
+{
+	struct map *m = test_load_map("maps/muna/variant.xml");
+	DIR *d;
+	struct dirent *e;
+	char path[512], drawing[512];
+	int n = 0;
+
+	(void)state;
+	/* Poland, white by the rulebook, is one. */
+	assert_true(render_outlined(m, map_find_power(m, "Poland")));
+	map_free(m);
+	d = opendir("maps");
+	assert_non_null(d);
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof path, "maps/%s/variant.xml", e->d_name);
+		snprintf(drawing, sizeof drawing, "maps/%s/map.svg", e->d_name);
+		if (!fs_exists(path))
+			continue;
+		check_variant_colours(path, fs_exists(drawing) ? drawing : NULL);
+		n++;
+	}
+	closedir(d);
+	d = opendir("tests/variants");
+	assert_non_null(d);
+	while ((e = readdir(d)) != NULL) {
+		size_t len = strlen(e->d_name);
+		if (len < 5 || strcmp(e->d_name + len - 4, ".xml") != 0)
+			continue;
+		snprintf(path, sizeof path, "tests/variants/%s", e->d_name);
+		check_variant_colours(path, NULL);
+		n++;
+	}
+	closedir(d);
+	assert_true(n >= 6);
 }
 
 static void
@@ -851,6 +1012,72 @@ test_render_realpolitik(void **state)
 	map_free(m);
 }
 
+/* Realpolitik: an army that embarks is drawn with an arrow onto its
+ * fleet, in its power's colour, and one that lands with an arrow ashore. */
+static void
+test_render_embark(void **state)
+{
+	struct map *m = test_load_map("maps/realpolitik/variant.xml");
+	struct geometry *g = test_load_geometry(m, "maps/realpolitik/map.svg");
+	struct names *nm = names_new(m);
+	struct phase_result *res = calloc(1, sizeof *res);
+	power_id ger = map_find_power(m, "Germany");
+	struct render_input in;
+	struct parse_result pr;
+	struct parse_ctx pc;
+	struct order o[2];
+	struct board b;
+	struct rules r;
+	struct buf out;
+	char expr[200];
+	xmlDocPtr doc;
+	const char *line[2] = { "Germany: A hol - bel on board F bel", "Germany: A den LAND" };
+	int i;
+
+	(void)state;
+	board_init_empty(&b, 1901, SEASON_SPRING, PHASE_MOVEMENT);
+	board_add_unit(&b, UNIT_ARMY, ger, map_find_location(m, "hol"));
+	board_add_unit(&b, UNIT_FLEET, ger, map_find_location(m, "bel"));
+	board_add_unit(&b, UNIT_FLEET, ger, map_find_location(m, "den"));
+	board_add_unit(&b, UNIT_ARMY, ger, map_find_location(m, "den"));
+	b.units[b.nunits - 1].type |= UNIT_ABOARD;
+	pc = (struct parse_ctx){ m, nm, &b, ger };
+	for (i = 0; i < 2; i++) {
+		order_parse(&pc, line[i], strlen(line[i]), &pr);
+		if (pr.verdict == VERDICT_REFUSED || pr.verdict == VERDICT_BLANK)
+			fail_msg("order \"%s\" refused: %s", line[i], pr.note);
+		o[i] = pr.order;
+	}
+	assert_int_equal(o[0].kind, ORDER_EMBARK);
+	assert_int_equal(o[1].kind, ORDER_LAND);
+	rules_init(&r, EDITION_2023);
+	r.resolver = resolver_for(m);
+	r.caps = map_caps(m);
+	adj_resolve(m, &r, &b, o, 2, res, NULL);
+	assert_int_equal(res->reason[0], R_OK);
+	memset(&in, 0, sizeof in);
+	in.board = &b;
+	in.orders = o;
+	in.norders = 2;
+	in.res = res;
+	buf_init(&out, 16u << 20);
+	assert_int_equal(render_svg(m, g, &in, &out), 0);
+	doc = xmlReadMemory(buf_str(&out), (int)out.len, "map.svg", NULL, XML_PARSE_NONET);
+	assert_non_null(doc);
+	snprintf(expr, sizeof expr, "//s:g[@id='orders']/*[@class='o' and @marker-end='url(#ah%d)']",
+	    (int)ger);
+	assert_int_equal(count(doc, expr), 1);
+	snprintf(expr, sizeof expr, "//s:g[@id='orders']/*[starts-with(@class,'o') and "
+				    "@marker-end='url(#ah%d)']", (int)ger);
+	assert_int_equal(count(doc, expr), 2);
+	xmlFreeDoc(doc);
+	buf_free(&out);
+	free(res);
+	names_free(nm);
+	geometry_free(g);
+	map_free(m);
+}
+
 int
 main(void)
 {
@@ -865,6 +1092,9 @@ main(void)
 		cmocka_unit_test(test_render_convoy),
 		cmocka_unit_test(test_render_dislodged_and_retreats),
 		cmocka_unit_test(test_render_adjustments),
+		cmocka_unit_test(test_render_removal),
+		cmocka_unit_test(test_render_light_colours),
+		cmocka_unit_test(test_render_embark),
 		cmocka_unit_test(test_render_full_buffer),
 		cmocka_unit_test(test_pages_names_and_urls),
 		cmocka_unit_test(test_pages),
