@@ -43,6 +43,7 @@ static const char STYLE_CSS[] =
     "vertical-align:-.05em}\n"
     ".ok{color:#1d6b2a}.fail{color:#b00018}.none{color:#555}\n"
     "ul.phases{padding-left:1.2em}\n"
+    ".key{font-size:.9em;margin:.6em 0;max-width:820px}.key ul{margin:.3em 0;padding-left:1.2em}\n"
     /* A phase's two maps: one at a time, the full width, switched by two
      * radio buttons drawn as tabs (no script). */
     ".views>input{position:absolute;opacity:0;width:1px;height:1px;margin:0}\n"
@@ -343,6 +344,29 @@ nav(struct buf *out, const struct page_game *pg, int i)
 	buf_puts(out, "</nav>\n");
 }
 
+/* What the marks on a phase's maps mean, in words (the maps carry the same key). */
+static void
+key(struct buf *out)
+{
+	buf_puts(out, "<details class=\"key\" open><summary>Key to the maps</summary><ul>"
+		      "<li><b>Move</b>: an arrow in the power's colour.</li>"
+		      "<li><b>Support</b>: a dashed line to the middle of the move it supports "
+		      "(ending in a dot), or to a ring round the unit it supports in place.</li>"
+		      "<li><b>Convoy</b>: a dotted line to the middle of the convoyed move.</li>"
+		      "<li><b>Hold</b>: a ring round the unit.</li>"
+		      "<li><b>Failed</b>: the order dashed, with a dark cross where it ends; "
+		      "the results below say why.</li>"
+		      "<li><b>Dislodged</b>: the unit outlined in red (set off beside its place "
+		      "on the map afterwards).</li>"
+		      "<li><b>Built</b>: a dashed ring with a plus.</li>"
+		      "<li><b>Removed</b> or disbanded: the unit crossed out in black on white.</li>"
+		      "<li><b>May retreat</b>: thin orange arrows and rings to the places a "
+		      "dislodged unit may go.</li>"
+		      "<li><b>Supply centres</b>: a ring, with a dot in the owner's colour; "
+		      "empty when neutral.</li>"
+		      "</ul></details>\n");
+}
+
 int
 pages_phase_html(const struct map *m, const struct page_game *pg, int i, struct buf *out)
 {
@@ -364,7 +388,8 @@ pages_phase_html(const struct map *m, const struct page_game *pg, int i, struct 
 		      "<label for=\"v-after\">Afterwards</label>\n<div class=\"view vo\">\n");
 	buf_init(&alt, PAGES_ALT_MAX);
 	map_alt(&alt, m, ph->before,
-	    "the orders drawn as arrows in each power's colour, failed ones dashed with a red edge");
+	    "the orders drawn as arrows in each power's colour, failed ones dashed with a cross at "
+	    "their end");
 	snprintf(file, sizeof file, "%s.svg", code);
 	snprintf(caption, sizeof caption, "%s: the orders and their results", name);
 	map_figure(out, file, buf_str(&alt), caption);
@@ -375,7 +400,9 @@ pages_phase_html(const struct map *m, const struct page_game *pg, int i, struct 
 	snprintf(caption, sizeof caption, "Afterwards: %s", next);
 	map_figure(out, file, buf_str(&alt), caption);
 	buf_free(&alt);
-	buf_puts(out, "</div>\n</div>\n<h2>Orders and results</h2>\n");
+	buf_puts(out, "</div>\n</div>\n");
+	key(out);
+	buf_puts(out, "<h2>Orders and results</h2>\n");
 	results(out, m, ph);
 	buf_puts(out, "<h2>Supply centres afterwards</h2>\n");
 	standings(out, m, ph->after, ph->before);

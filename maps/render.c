@@ -1014,13 +1014,77 @@ add_title(struct ctx *c, const char *title)
 	text(layer, "t", at.x + 8, at.y + 19, title);
 }
 
+/* The key's entries, two to a row under the powers, in this order. */
+enum key { KEY_MOVE, KEY_SUPPORT, KEY_CONVOY, KEY_HOLD, KEY_FAILED, KEY_DISLODGED, KEY_BUILT,
+	KEY_REMOVED, KEY_RETREAT, KEY_COUNT };
+
+static const char *const key_word[KEY_COUNT] = { "move", "support", "convoy", "hold", "failed",
+	"dislodged", "built", "removed", "may retreat" };
+
+/* Entry k of the key: its sample drawn in grey at (x, y), the middle of
+ * its row's left part, and its word. */
+static void
+key_entry(struct ctx *c, xmlNodePtr layer, enum key k, double x, double y)
+{
+	static const struct pen grey = { "#8a8a8a", EDGE };
+	struct geo_point a = { x - 12, y }, b = { x + 10, y }, at = { x, y };
+	xmlNodePtr n;
+	char id[16], d[64];
+
+	switch (k) {
+	case KEY_MOVE:
+	case KEY_FAILED:
+		use_marker(c, MK_ARROW, POWER_NONE, id);
+		line(layer, a, b, 0, 3, k == KEY_FAILED ? "o f" : "o", id, &grey, NULL);
+		if (k == KEY_FAILED)
+			fail_mark(layer, (struct geo_point){ x, y });
+		break;
+	case KEY_SUPPORT:
+	case KEY_CONVOY:
+		use_marker(c, MK_DOT, POWER_NONE, id);
+		line(layer, a, b, 0, 2, k == KEY_SUPPORT ? "o sp" : "o cv", id, &grey, NULL);
+		break;
+	case KEY_HOLD:
+		ring(layer, at, 5.5, "o", &grey);
+		break;
+	case KEY_BUILT:
+		ring(layer, at, 5.5, "o bd", &grey);
+		snprintf(d, sizeof d, "M%.1f,%.1fh6m-3,-3v6", at.x - 3, at.y);
+		cross_path(layer, d, "o", &grey);
+		break;
+	case KEY_DISLODGED:
+	case KEY_REMOVED:
+		n = el(layer, "rect");
+		set(n, "class", k == KEY_DISLODGED ? "u dl" : "u");
+		setnum(n, "x", at.x - 7);
+		setnum(n, "y", at.y - 5);
+		set(n, "width", "14");
+		set(n, "height", "10");
+		set(n, "rx", "2.5");
+		set(n, "fill", grey.colour);
+		if (k == KEY_REMOVED) {
+			snprintf(d, sizeof d, "M%.1f,%.1fl10,10m0,-10l-10,10", at.x - 5, at.y - 5);
+			cross_path(layer, d, "x", &(const struct pen){ "#111111", "#ffffff" });
+		}
+		break;
+	case KEY_RETREAT:
+		use_marker(c, MK_OPTION, POWER_NONE, id);
+		line(layer, a, b, 0, 4, "o op", id, NULL, NULL);
+		ring(layer, b, 3.5, "o op", NULL);
+		break;
+	default:
+		break;
+	}
+	text(layer, "lg", x + 20, y + 3.5, key_word[k]);
+}
+
 static void
 add_legend(struct ctx *c)
 {
 	const struct map *m = c->m;
-	int seats = has_seats(m) ? 2 : 0;
+	int seats = has_seats(m) ? 2 : 0, keys = (KEY_COUNT + 1) / 2;
 	xmlNodePtr layer = el(c->root, "g"), r;
-	double row = 14, w = 182, h = row * (m->npowers + 2 + seats) + 10;
+	double row = 14, w = 182, h = row * (m->npowers + 2 + seats + keys) + 16;
 	double x = c->g->legend_at.x, y = c->g->legend_at.y - h;
 	int p, i, neutral = 0;
 	char fill[8], n[16];
@@ -1066,6 +1130,10 @@ add_legend(struct ctx *c)
 		seat(layer, m, POWER_NONE, (struct geo_point){ x + 13, ry - 4 + row }, false);
 		text(layer, "lg", x + 24, ry + row, "naval base (fleets)");
 	}
+	/* The key: what each mark of the orders means. */
+	for (i = 0; i < KEY_COUNT; i++)
+		key_entry(c, layer, (enum key)i, x + 20 + (i % 2) * (w / 2),
+		    y + 20 + row * (m->npowers + 2 + seats + i / 2) - 4);
 }
 
 void

@@ -15,8 +15,9 @@
  * names (with a light halo, so that no order hides one), the units
  * (armies rounded blocks, fleets ship-shaped, in their power's colour;
  * dislodged units set off with a red outline, up and right unless a name
- * lies there: layout.h), the phase title and a legend with every power's
- * centres and units.
+ * lies there: layout.h), removals and the marks of failed orders, the
+ * phase title and a legend with every power's centres and units and a
+ * key to the marks.
  *
  * Orders, in their power's colour over a wider dark edge: moves and
  * retreats are arrows (bent round the names a straight one would cross:

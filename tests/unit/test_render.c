@@ -318,6 +318,13 @@ test_render_start(void **state)
 	assert_int_equal(count(doc, "//s:g[@id='legend']/s:text[.='Russia']"), 1);
 	assert_int_equal(count(doc, "//s:g[@id='legend']/s:text[.='4']"), 2);	/* Russia: 4 and 4 */
 	assert_int_equal(count(doc, "//s:g[@id='legend']/s:text[.='12']"), 1);	/* neutral */
+	/* The key on the drawing: a sample and a word for every kind of mark. */
+	assert_int_equal(count(doc, "//s:g[@id='legend']/s:text[.='move' or .='support' or "
+				    ".='convoy' or .='hold' or .='failed' or .='dislodged' or .='built' "
+				    "or .='removed' or .='may retreat']"), 9);
+	assert_int_equal(count(doc, "//s:g[@id='legend']/s:line[@class='o f']"
+				    "/following-sibling::s:path[@class='fx']"), 1);
+	assert_int_equal(count(doc, "//s:g[@id='legend']/s:rect[@class='u dl']"), 1);
 	assert_int_equal(count(doc, "//s:g[@id='orders']/*"), 0);
 	assert_int_equal(count(doc, "//s:g[@id='background']/*"), 3);
 	xmlFreeDoc(doc);
@@ -858,6 +865,11 @@ test_pages(void **state)
 	    "//input[@id='v-after']/following-sibling::div[@class='view va']"
 	    "//img[@src='S1901M-after.svg']"), 1);
 	assert_int_equal(count_html(buf_str(&html), html.len, "//img"), 2);
+	/* Under the maps, a key to their marks, in words. */
+	assert_int_equal(count_html(buf_str(&html), html.len,
+	    "//div[@class='views']/following-sibling::details[@class='key']/ul/li/b"), 10);
+	assert_int_equal(count_html(buf_str(&html), html.len,
+	    "//details[@class='key']//li[b='Failed' and contains(.,'dark cross')]"), 1);
 	buf_reset(&html);
 	assert_int_equal(pages_index_html(m, &pg, &html), 0);
 	check_html(buf_str(&html), html.len);
