@@ -367,6 +367,58 @@ key(struct buf *out)
 		      "</ul></details>\n");
 }
 
+/* The province whose capital of power p it is by capital (NULL: the
+ * variant's), from province from on; PROV_NONE when none. */
+static prov_id
+capital_of(const struct map *m, const power_id *capital, power_id p, int from)
+{
+	int q;
+
+	for (q = from; q < m->nprovs; q++)
+		if ((capital ? capital[q] : m->provs[q].capital) == p)
+			return (prov_id)q;
+	return PROV_NONE;
+}
+
+/* A line for each power whose capitals moved in phase ph: "Germany's
+ * capitals now: Berlin, Kiel (before: Berlin, Munich)." */
+static void
+capitals_moved(struct buf *out, const struct map *m, const struct page_phase *ph)
+{
+	int p, k, q, any = 0;
+
+	if (ph->capital_before == NULL && ph->capital_after == NULL)
+		return;
+	for (p = 0; p < m->npowers; p++) {
+		bool same = true;
+		for (q = 0; q < m->nprovs; q++) {
+			power_id a = ph->capital_before ? ph->capital_before[q] : m->provs[q].capital;
+			power_id b = ph->capital_after ? ph->capital_after[q] : m->provs[q].capital;
+			same = same && ((a == p) == (b == p));
+		}
+		if (same)
+			continue;
+		buf_puts(out, any++ ? "<br>" : "<p class=\"capitals\">");
+		esc(out, m->powers[p].name);
+		buf_puts(out, "&rsquo;s capitals now:");
+		for (k = 0, q = capital_of(m, ph->capital_after, (power_id)p, 0); q != PROV_NONE;
+		     q = capital_of(m, ph->capital_after, (power_id)p, q + 1), k++) {
+			buf_puts(out, k ? ", " : " ");
+			esc(out, m->provs[q].name);
+		}
+		if (k == 0)
+			buf_puts(out, " none");
+		for (k = 0, q = capital_of(m, ph->capital_before, (power_id)p, 0); q != PROV_NONE;
+		     q = capital_of(m, ph->capital_before, (power_id)p, q + 1), k++) {
+			buf_puts(out, k ? ", " : " (before: ");
+			esc(out, m->provs[q].name);
+		}
+		buf_puts(out, k ? ")." : ".");
+	}
+	if (any)
+		buf_puts(out, "</p>\n");
+}
+
 int
 pages_phase_html(const struct map *m, const struct page_game *pg, int i, struct buf *out)
 {
@@ -406,6 +458,7 @@ pages_phase_html(const struct map *m, const struct page_game *pg, int i, struct 
 	results(out, m, ph);
 	buf_puts(out, "<h2>Supply centres afterwards</h2>\n");
 	standings(out, m, ph->after, ph->before);
+	capitals_moved(out, m, ph);
 	return page_done(out);
 }
 
@@ -610,12 +663,14 @@ write_phase(const char *dir, const struct map *m, const struct geometry *g,
 	in.orders = ph->orders;
 	in.norders = ph->norders;
 	in.res = ph->res;
+	in.capital = ph->capital_before;
 	snprintf(file, sizeof file, "%s.svg", code);
 	if (write_map(dir, m, g, pg, file, &in, err) < 0)
 		return -1;
 	memset(&in, 0, sizeof in);
 	in.board = ph->after;
 	in.retreat_options = true;
+	in.capital = ph->capital_after;
 	snprintf(file, sizeof file, "%s-after.svg", code);
 	if (write_map(dir, m, g, pg, file, &in, err) < 0)
 		return -1;
@@ -634,6 +689,7 @@ write_index(const char *dir, const struct map *m, const struct geometry *g,
 	memset(&in, 0, sizeof in);
 	in.board = pg->current;
 	in.retreat_options = true;
+	in.capital = pg->capital;
 	if (write_map(dir, m, g, pg, "current.svg", &in, err) < 0)
 		return -1;
 	buf_init(&html, HTML_MAX);

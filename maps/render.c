@@ -480,15 +480,16 @@ add_seats(struct ctx *c)
 
 	for (i = 0; i < c->m->nprovs; i++) {
 		const struct province *pv = &c->m->provs[i];
-		bool both = pv->capital != POWER_NONE && pv->naval_base != POWER_NONE;
-		if (pv->capital == POWER_NONE && pv->naval_base == POWER_NONE)
+		power_id cap = c->in->capital ? c->in->capital[i] : pv->capital;
+		bool both = cap != POWER_NONE && pv->naval_base != POWER_NONE;
+		if (cap == POWER_NONE && pv->naval_base == POWER_NONE)
 			continue;
 		if (layer == NULL) {
 			layer = el(c->root, "g");
 			set(layer, "id", "seats");
 		}
-		if (pv->capital != POWER_NONE)
-			seat(layer, c->m, pv->capital, layout_seat_at(c->m, c->g, (prov_id)i,
+		if (cap != POWER_NONE)
+			seat(layer, c->m, cap, layout_seat_at(c->m, c->g, (prov_id)i,
 			    both ? LAYOUT_SEAT_CAPITAL : LAYOUT_SEAT_ALONE), true);
 		if (pv->naval_base != POWER_NONE)
 			seat(layer, c->m, pv->naval_base, layout_seat_at(c->m, c->g, (prov_id)i,

@@ -59,6 +59,9 @@ struct render_input {
 	const struct phase_result *res;	/* their results (same board), or NULL: drawn as given */
 	const char *title;		/* NULL: the phase, "Spring 1901 Movement" */
 	bool retreat_options;		/* draw where dislodged units may retreat */
+	const power_id *capital;	/* by province, the power whose capital it is now
+					   (a Realpolitik capital moves when lost), or NULL:
+					   the variant's */
 };
 
 /*

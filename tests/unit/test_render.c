@@ -822,6 +822,7 @@ test_pages(void **state)
 	next = s->res.after;
 	rules_init(&r, EDITION_2023);
 	phase_next(m, &r, &next);
+	memset(&ph, 0, sizeof ph);
 	ph.before = &s->b;
 	ph.orders = s->o;
 	ph.norders = s->n;
@@ -1015,6 +1016,68 @@ test_render_realpolitik(void **state)
 	assert_int_equal(count(doc, "//s:g[@id='seats']/s:path[@class='seat']"), seats);
 	assert_int_equal(count(doc, "//s:g[@id='legend']/s:path[@class='seat']"), 2);
 	xmlFreeDoc(doc);
+	/* A capital moved (France lost Paris, its capital now Marseilles): the
+	 * star drawn there, none in Paris; the page says so in words. */
+	{
+		power_id cap[MAP_MAX_PROVS], fra = map_find_power(m, "France");
+		prov_id par = map_find_province(m, "par"), mar = map_find_province(m, "mar");
+		struct geo_point at;
+		struct render_input in;
+		struct page_phase ph;
+		struct page_game pg;
+		struct phase_result *res = calloc(1, sizeof *res);
+		struct order none[1];
+		struct rules rr;
+		struct buf out, html;
+		char expr[200];
+
+		for (i = 0; i < MAP_MAX_PROVS; i++)
+			cap[i] = i < m->nprovs ? m->provs[i].capital : POWER_NONE;
+		assert_int_equal(cap[par], fra);
+		cap[par] = POWER_NONE;
+		cap[mar] = fra;
+		memset(&in, 0, sizeof in);
+		in.board = &b;
+		in.capital = cap;
+		buf_init(&out, 16u << 20);
+		assert_int_equal(render_svg(m, g, &in, &out), 0);
+		doc = xmlReadMemory(buf_str(&out), (int)out.len, "map.svg", NULL, XML_PARSE_NONET);
+		assert_non_null(doc);
+		at = layout_seat_at(m, g, mar, m->provs[mar].naval_base != POWER_NONE ?
+		    LAYOUT_SEAT_CAPITAL : LAYOUT_SEAT_ALONE);
+		snprintf(expr, sizeof expr, "//s:g[@id='seats']/s:path[starts-with(@d,'M%.1f,%.1fL')]",
+		    at.x, at.y - 5.4);
+		assert_int_equal(count(doc, expr), 1);
+		at = layout_seat_at(m, g, par, LAYOUT_SEAT_ALONE);
+		snprintf(expr, sizeof expr, "//s:g[@id='seats']/s:path[starts-with(@d,'M%.1f,%.1fL')]",
+		    at.x, at.y - 5.4);
+		assert_int_equal(count(doc, expr), 0);
+		assert_int_equal(count(doc, "//s:g[@id='seats']/s:path[@class='seat']"), seats);
+		xmlFreeDoc(doc);
+		buf_free(&out);
+		memset(&ph, 0, sizeof ph);
+		memset(&pg, 0, sizeof pg);
+		board_init_start(&b, m);
+		ph.before = ph.after = &b;
+		rules_init(&rr, EDITION_2023);
+		rr.resolver = resolver_for(m);
+		rr.caps = map_caps(m);
+		adj_resolve(m, &rr, &b, none, 0, res, NULL);
+		ph.orders = none;
+		ph.res = res;
+		ph.capital_after = cap;
+		pg.name = "rp";
+		pg.phases = &ph;
+		pg.nphases = 1;
+		pg.current = &b;
+		buf_init(&html, 1u << 20);
+		assert_int_equal(pages_phase_html(m, &pg, 0, &html), 0);
+		assert_non_null(strstr(buf_str(&html),
+		    "<p class=\"capitals\">France&rsquo;s capitals now: Marseilles (before: Paris).</p>"));
+		assert_int_equal(count_html(buf_str(&html), html.len, "//p[@class='capitals']"), 1);
+		buf_free(&html);
+		free(res);
+	}
 	/* The standard board: no seats, no legend rows for them. */
 	board_init_start(&b, test_standard_map());
 	doc = render_board(test_standard_map(), test_standard_geometry(), &b);
