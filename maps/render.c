@@ -40,6 +40,7 @@ static const char STYLE[] =
     ".water,.lake{fill:" SEA_FILL "}.lake{stroke:#5d7f99;stroke-width:.4}"
     ".impassable{fill:#d6d1c4;stroke:#8a857a;stroke-width:.4}"
     ".land{stroke:#6b6150;stroke-width:.6}.sea{stroke:#6f8ea8;stroke-width:.5}"
+    ".sb{fill:none;stroke:#6f8ea8;stroke-width:.5}"
     ".pale{stroke:" PALE_BORDER ";stroke-width:1.6;stroke-linejoin:round}"
     "text{font-family:'DejaVu Sans',Verdana,Arial,sans-serif}"
     ".n{font-size:9px;fill:#2b2b2b;text-anchor:middle}"
@@ -371,13 +372,23 @@ add_provinces(struct ctx *c)
 			    pale[o];
 			if (pl != (pass == 1))
 				continue;
+			/* A sea is the water under it: only its borders with other
+			 * seas are drawn, below. */
+			if (pv->terrain == TERRAIN_SEA && c->g->sea_borders)
+				continue;
 			p = el(layer, "path");
 			set(p, "id", pv->abbr);
 			set(p, "class", pv->terrain == TERRAIN_SEA ? "sea" : pl ? "land pale" : "land");
 			render_province_fill(c->m, c->b, (prov_id)i, fill);
 			set(p, "fill", fill);
-			set(p, "d", c->g->shape[i]);
+			set(p, "d", c->g->drawn ? c->g->drawn[i] : c->g->shape[i]);
 		}
+	if (c->g->sea_borders) {
+		p = el(layer, "path");
+		set(p, "id", "sea-borders");
+		set(p, "class", "sb");
+		set(p, "d", c->g->sea_borders);
+	}
 }
 
 static void

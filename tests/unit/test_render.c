@@ -26,6 +26,7 @@
 #include "../../maps/geometry.h"
 #include "../../maps/pages.h"
 #include "../../maps/layout.h"
+#include "../../maps/outline.h"
 #include "../../maps/render.h"
 #include "../../parser/orders.h"
 
@@ -290,13 +291,22 @@ test_render_start(void **state)
 	struct board b;
 	xmlDocPtr doc;
 	char want[8], land[8];
+	int i, nland;
 
 	(void)state;
 	board_init_start(&b, m);
 	memset(&in, 0, sizeof in);
 	in.board = &b;
 	doc = render_doc(&in);
-	assert_int_equal(count(doc, "/s:svg/s:g[@id='provinces']/s:path"), m->nprovs);
+	/* A path per land province, rounded to whole pixels, and one for the
+	 * borders between seas: a sea is the water under it. */
+	for (i = 0, nland = 0; i < m->nprovs; i++)
+		nland += m->provs[i].terrain != TERRAIN_SEA;
+	assert_int_equal(count(doc, "/s:svg/s:g[@id='provinces']/s:path"), nland + 1);
+	assert_int_equal(count(doc, "//s:g[@id='provinces']/s:path[@class='sea']"), 0);
+	assert_int_equal(count(doc, "//s:g[@id='provinces']/s:path[last()][@id='sea-borders' and "
+				    "@class='sb' and string-length(@d) > 100]"), 1);
+	assert_int_equal(count(doc, "//s:g[@id='provinces']/s:path[contains(@d,'.')]"), 0);
 	assert_int_equal(count(doc, "//s:g[@id='units']/s:g"), 22);
 	/* Armies are rounded blocks, fleets ship-shaped paths: 13 and 9 at the start;
 	 * nothing round among the units, to be taken for a centre's marker. */
@@ -309,7 +319,7 @@ test_render_start(void **state)
 	assert_string_equal(attr_of(doc, "//s:path[@id='par']", "fill"), want);
 	snprintf(land, sizeof land, "%s", attr_of(doc, "//s:path[@id='bur']", "fill"));
 	assert_string_not_equal(want, land);
-	assert_string_not_equal(attr_of(doc, "//s:path[@id='nth']", "fill"), land);
+	assert_int_equal(count(doc, "//s:path[@id='nth']"), 0);
 	/* One marker per centre (a ring, and a dot when owned: 22 of 34), a name per province. */
 	assert_int_equal(count(doc, "//s:g[@id='centres']/s:circle"), m->nsupply + 22);
 	assert_int_equal(count(doc, "//s:g[@id='names']/s:text"), m->nprovs);
@@ -967,7 +977,7 @@ test_render_pale_poland(void **state)
 	assert_int_equal(pale, board_count_centres(&b, m, map_find_power(m, "Poland")));
 	assert_int_equal(count(doc, "//s:g[@id='provinces']/s:path[@class='land pale']"), pale);
 	assert_int_equal(count(doc, "//s:g[@id='provinces']/s:path[@class='land pale'][1]"
-				    "/following-sibling::s:path[not(@class='land pale')]"), 0);
+				    "/following-sibling::s:path[not(@class='land pale' or @class='sb')]"), 0);
 	assert_string_equal(attr_of(doc, "//s:path[@id='war']", "class"), "land pale");
 	assert_string_equal(attr_of(doc, "//s:path[@id='war']", "fill"), tint);
 	assert_string_equal(attr_of(doc, "//s:path[@id='par']", "class"), "land");
@@ -1153,6 +1163,70 @@ test_render_embark(void **state)
 	map_free(m);
 }
 
+/* The outlines as maps draw them: whole pixels, repeated points and
+ * straight runs merged, no separator before a minus; the border two seas
+ * share drawn once, the coast they share with land not at all. */
+static void
+test_outline(void **state)
+{
+	/* Two seas side by side (x 0-10 and 10-20) over a land (y 10-20). */
+	char a[] = "M0,0l10,0 0,10 -10,0z", b[] = "M10,0l10,0 0,10 -10,0z",
+	     c[] = "M0,10l20,0 0,10 -20,0z";
+	char *shape[3] = { a, b, c };
+	const bool sea[3] = { true, true, false };
+	struct buf out;
+
+	(void)state;
+	buf_init(&out, 1 << 16);
+	assert_int_equal(outline_round("M10.4,20.6l.3,0 .3,0 .3,-.2 -1.1,-.3 0,-1.6z", &out), 0);
+	/* 10.4,20.6 to 10,21; 11,21 twice; 11.3,20.4 to 11,20; 10.2,20.1 to 10,20; 10.2,18.5 to 10,19. */
+	assert_string_equal(buf_str(&out), "M10,21l1,0 0-1-1,0 0-1z");
+	buf_reset(&out);
+	assert_int_equal(outline_round("M0,0l1,0 1,0 1,0 0,1z", &out), 0);
+	assert_string_equal(buf_str(&out), "M0,0l3,0 0,1z");
+	buf_reset(&out);
+	assert_int_equal(outline_round("M1,1C2,2 3,3 4,4z", &out), -1);
+	assert_int_equal(out.len, 0);
+	assert_int_equal(outline_sea_borders(shape, sea, 3, &out), 0);
+	assert_string_equal(buf_str(&out), "M10,0l0,10");
+	buf_free(&out);
+}
+
+/* A phase map for a poor connection: the standard board with an order for
+ * every unit and their results in at most 80 KB (it was some 180 KB, most
+ * of it the provinces' outlines). */
+static void
+test_render_size(void **state)
+{
+	static const char *const orders[] = { "A vie - gal", "A bud - ser", "F tri - alb",
+		"F lon - nth", "F edi - nwg", "A lvp - yor", "F bre - mao", "A par - bur",
+		"A mar S A par - bur", "F kie - den", "A ber - kie", "A mun - bur", "A ven - tyr",
+		"A rom - apu", "F nap - ion", "A war - gal", "A mos - ukr", "F sev - bla",
+		"F stp/sc - bot", "F ank - bla", "A con - bul", "A smy - arm" };
+	const struct map *m = test_standard_map();
+	struct scene *s = calloc(1, sizeof *s);
+	struct render_input in;
+	struct buf out;
+	size_t i;
+
+	(void)state;
+	board_init_start(&s->b, m);
+	for (i = 0; i < sizeof orders / sizeof orders[0]; i++)
+		scene_order(s, orders[i]);
+	scene_resolve(s);
+	memset(&in, 0, sizeof in);
+	in.board = &s->b;
+	in.orders = s->o;
+	in.norders = s->n;
+	in.res = &s->res;
+	buf_init(&out, 16u << 20);
+	assert_int_equal(render_svg(m, test_standard_geometry(), &in, &out), 0);
+	if (out.len > 80 * 1024)
+		fail_msg("the map of a phase is %zu bytes, more than 80 KB", out.len);
+	buf_free(&out);
+	free(s);
+}
+
 int
 main(void)
 {
@@ -1171,6 +1245,8 @@ main(void)
 		cmocka_unit_test(test_render_light_colours),
 		cmocka_unit_test(test_render_embark),
 		cmocka_unit_test(test_render_full_buffer),
+		cmocka_unit_test(test_outline),
+		cmocka_unit_test(test_render_size),
 		cmocka_unit_test(test_pages_names_and_urls),
 		cmocka_unit_test(test_pages),
 	};
