@@ -289,6 +289,17 @@ system_resolve(const struct game *g, const struct board *b, const struct order *
 		adj_resolve(g->map, &g->rules, b, orders, norders, res, NULL);
 }
 
+void
+system_capitals(const struct game *g, power_id *capital)
+{
+	int q;
+
+	for (q = 0; q < MAP_MAX_PROVS; q++)
+		capital[q] = q < g->map->nprovs ? g->map->provs[q].capital : POWER_NONE;
+	if (g->sys != NULL && g->sys->capitals != NULL)
+		g->sys->capitals(g, capital);
+}
+
 const struct command_handler *
 system_command(const struct rule_system *s, enum command cmd, unsigned who)
 {

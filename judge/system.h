@@ -187,6 +187,10 @@ struct rule_system {
 	 * capitals where they stand now). NULL: adj_resolve with g's rules. */
 	void (*resolve)(const struct game *g, const struct board *b, const struct order *orders,
 	    int norders, struct phase_result *res);
+	/* Into capital (indexed by province): the power whose capital each
+	 * province is now, POWER_NONE for none (Realpolitik: a capital lost
+	 * moves). NULL: the variant's capitals, where they stand. */
+	void (*capitals)(const struct game *g, power_id *capital);
 	/* Work out t->next from the adjudicated phase and append the report
 	 * everyone gets to t->report. */
 	void (*turn)(struct turn *t);
@@ -343,6 +347,9 @@ bool system_help(const struct game *g, power_id p, struct buf *out);
  * (its resolve, else the engine's adj_resolve). */
 void system_resolve(const struct game *g, const struct board *b, const struct order *orders,
     int norders, struct phase_result *res);
+/* Into capital (MAP_MAX_PROVS, by province): the power whose capital each
+ * province of g is now, or POWER_NONE (its capitals, else the variant's). */
+void system_capitals(const struct game *g, power_id *capital);
 
 /* The command cmd of system s that who may give, or NULL. */
 const struct command_handler *system_command(const struct rule_system *s, enum command cmd,

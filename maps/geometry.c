@@ -22,6 +22,7 @@
 #include "../lib/lazylib.h"
 #include "../lib/str.h"
 #include "../lib/xalloc.h"
+#include "outline.h"
 #include "variant.h"
 
 #define GEOMETRY_MAX_BYTES (16u << 20)
@@ -243,6 +244,42 @@ read_size(struct reader *rd, xmlNode *root)
 	diag_report(&rd->diag, line, "the <svg> element needs a viewBox");
 }
 
+/* The outlines as maps draw them (outline.h): each province's rounded, the
+ * seas' borders on their own, the background's shapes rounded in place. */
+static void
+outlines(const struct map *m, struct geometry *g)
+{
+	bool *sea = xcalloc((size_t)m->nprovs + 1, sizeof *sea);
+	struct buf b;
+	xmlNode *n;
+	int i;
+
+	buf_init(&b, GEOMETRY_MAX_BYTES);
+	g->drawn = xcalloc((size_t)m->nprovs + 1, sizeof *g->drawn);
+	for (i = 0; i < m->nprovs; i++) {
+		sea[i] = m->provs[i].terrain == TERRAIN_SEA;
+		buf_reset(&b);
+		g->drawn[i] = xstrdup(outline_round(g->shape[i], &b) == 0 ? buf_str(&b) : g->shape[i]);
+	}
+	buf_reset(&b);
+	if (outline_sea_borders(g->shape, sea, m->nprovs, &b) == 0)
+		g->sea_borders = xstrdup(buf_str(&b));
+	for (n = g->background ? g->background->children : NULL; n; n = n->next) {
+		xmlChar *d;
+		if (n->type != XML_ELEMENT_NODE || strcmp((const char *)n->name, "path") != 0)
+			continue;
+		d = xmlGetNoNsProp(n, (const xmlChar *)"d");
+		buf_reset(&b);
+		if (d && outline_round((const char *)d, &b) == 0) {
+			xmlUnsetProp(n, (const xmlChar *)"d");
+			xmlNewProp(n, (const xmlChar *)"d", (const xmlChar *)buf_str(&b));
+		}
+		xml_free(d);
+	}
+	buf_free(&b);
+	free(sea);
+}
+
 struct geometry *
 geometry_parse(const struct map *m, const char *data, size_t len, const char *fname,
     struct buf *err)
@@ -331,6 +368,8 @@ geometry_parse(const struct map *m, const char *data, size_t len, const char *fn
 				diag_report(&rd.diag, 0, "%s: no pouch:unit-%s", pv->abbr,
 				    m->locs[pv->coast[k]].coast_abbr);
 	}
+	if (rd.diag.count == 0)
+		outlines(m, g);
 done:
 	free(rd.seen_label);
 	free(rd.seen_centre);
@@ -397,6 +436,11 @@ geometry_free(struct geometry *g)
 		for (i = 0; i < g->nprovs; i++)
 			free(g->shape[i]);
 	free(g->shape);
+	if (g->drawn)
+		for (i = 0; i < g->nprovs; i++)
+			free(g->drawn[i]);
+	free(g->drawn);
+	free(g->sea_borders);
 	free(g->label);
 	free(g->centre);
 	free(g->unit);

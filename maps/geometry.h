@@ -45,6 +45,8 @@ struct geometry {
 	int nprovs;			/* m->nprovs of the map it was checked against */
 	int nlocs;			/* m->nlocs */
 	char **shape;			/* [prov] SVG path data */
+	char **drawn;			/* [prov] the same as maps draw it (outline.h) */
+	char *sea_borders;		/* the borders between two seas, as maps draw them */
 	struct geo_point *label;	/* [prov] centre of the province's name */
 	struct geo_point *centre;	/* [prov] supply centre marker (supply centres only) */
 	struct geo_point *unit;		/* [loc] where a unit stands */

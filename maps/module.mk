@@ -1,6 +1,7 @@
 POUCH_SRCS += \
 	maps/geometry.c \
 	maps/layout.c \
+	maps/outline.c \
 	maps/pages.c \
 	maps/render.c \
 	maps/variant.c

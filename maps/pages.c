@@ -43,6 +43,7 @@ static const char STYLE_CSS[] =
     "vertical-align:-.05em}\n"
     ".ok{color:#1d6b2a}.fail{color:#b00018}.none{color:#555}\n"
     "ul.phases{padding-left:1.2em}\n"
+    ".key{font-size:.9em;margin:.6em 0;max-width:820px}.key ul{margin:.3em 0;padding-left:1.2em}\n"
     /* A phase's two maps: one at a time, the full width, switched by two
      * radio buttons drawn as tabs (no script). */
     ".views>input{position:absolute;opacity:0;width:1px;height:1px;margin:0}\n"
@@ -343,6 +344,81 @@ nav(struct buf *out, const struct page_game *pg, int i)
 	buf_puts(out, "</nav>\n");
 }
 
+/* What the marks on a phase's maps mean, in words (the maps carry the same key). */
+static void
+key(struct buf *out)
+{
+	buf_puts(out, "<details class=\"key\" open><summary>Key to the maps</summary><ul>"
+		      "<li><b>Move</b>: an arrow in the power's colour.</li>"
+		      "<li><b>Support</b>: a dashed line to the middle of the move it supports "
+		      "(ending in a dot), or to a ring round the unit it supports in place.</li>"
+		      "<li><b>Convoy</b>: a dotted line to the middle of the convoyed move.</li>"
+		      "<li><b>Hold</b>: a ring round the unit.</li>"
+		      "<li><b>Failed</b>: the order dashed, with a dark cross where it ends; "
+		      "the results below say why.</li>"
+		      "<li><b>Dislodged</b>: the unit outlined in red (set off beside its place "
+		      "on the map afterwards).</li>"
+		      "<li><b>Built</b>: a dashed ring with a plus.</li>"
+		      "<li><b>Removed</b> or disbanded: the unit crossed out in black on white.</li>"
+		      "<li><b>May retreat</b>: thin orange arrows and rings to the places a "
+		      "dislodged unit may go.</li>"
+		      "<li><b>Supply centres</b>: a ring, with a dot in the owner's colour; "
+		      "empty when neutral.</li>"
+		      "</ul></details>\n");
+}
+
+/* The province whose capital of power p it is by capital (NULL: the
+ * variant's), from province from on; PROV_NONE when none. */
+static prov_id
+capital_of(const struct map *m, const power_id *capital, power_id p, int from)
+{
+	int q;
+
+	for (q = from; q < m->nprovs; q++)
+		if ((capital ? capital[q] : m->provs[q].capital) == p)
+			return (prov_id)q;
+	return PROV_NONE;
+}
+
+/* A line for each power whose capitals moved in phase ph: "Germany's
+ * capitals now: Berlin, Kiel (before: Berlin, Munich)." */
+static void
+capitals_moved(struct buf *out, const struct map *m, const struct page_phase *ph)
+{
+	int p, k, q, any = 0;
+
+	if (ph->capital_before == NULL && ph->capital_after == NULL)
+		return;
+	for (p = 0; p < m->npowers; p++) {
+		bool same = true;
+		for (q = 0; q < m->nprovs; q++) {
+			power_id a = ph->capital_before ? ph->capital_before[q] : m->provs[q].capital;
+			power_id b = ph->capital_after ? ph->capital_after[q] : m->provs[q].capital;
+			same = same && ((a == p) == (b == p));
+		}
+		if (same)
+			continue;
+		buf_puts(out, any++ ? "<br>" : "<p class=\"capitals\">");
+		esc(out, m->powers[p].name);
+		buf_puts(out, "&rsquo;s capitals now:");
+		for (k = 0, q = capital_of(m, ph->capital_after, (power_id)p, 0); q != PROV_NONE;
+		     q = capital_of(m, ph->capital_after, (power_id)p, q + 1), k++) {
+			buf_puts(out, k ? ", " : " ");
+			esc(out, m->provs[q].name);
+		}
+		if (k == 0)
+			buf_puts(out, " none");
+		for (k = 0, q = capital_of(m, ph->capital_before, (power_id)p, 0); q != PROV_NONE;
+		     q = capital_of(m, ph->capital_before, (power_id)p, q + 1), k++) {
+			buf_puts(out, k ? ", " : " (before: ");
+			esc(out, m->provs[q].name);
+		}
+		buf_puts(out, k ? ")." : ".");
+	}
+	if (any)
+		buf_puts(out, "</p>\n");
+}
+
 int
 pages_phase_html(const struct map *m, const struct page_game *pg, int i, struct buf *out)
 {
@@ -364,7 +440,8 @@ pages_phase_html(const struct map *m, const struct page_game *pg, int i, struct 
 		      "<label for=\"v-after\">Afterwards</label>\n<div class=\"view vo\">\n");
 	buf_init(&alt, PAGES_ALT_MAX);
 	map_alt(&alt, m, ph->before,
-	    "the orders drawn as arrows in each power's colour, failed ones dashed with a red edge");
+	    "the orders drawn as arrows in each power's colour, failed ones dashed with a cross at "
+	    "their end");
 	snprintf(file, sizeof file, "%s.svg", code);
 	snprintf(caption, sizeof caption, "%s: the orders and their results", name);
 	map_figure(out, file, buf_str(&alt), caption);
@@ -375,10 +452,13 @@ pages_phase_html(const struct map *m, const struct page_game *pg, int i, struct 
 	snprintf(caption, sizeof caption, "Afterwards: %s", next);
 	map_figure(out, file, buf_str(&alt), caption);
 	buf_free(&alt);
-	buf_puts(out, "</div>\n</div>\n<h2>Orders and results</h2>\n");
+	buf_puts(out, "</div>\n</div>\n");
+	key(out);
+	buf_puts(out, "<h2>Orders and results</h2>\n");
 	results(out, m, ph);
 	buf_puts(out, "<h2>Supply centres afterwards</h2>\n");
 	standings(out, m, ph->after, ph->before);
+	capitals_moved(out, m, ph);
 	return page_done(out);
 }
 
@@ -583,12 +663,14 @@ write_phase(const char *dir, const struct map *m, const struct geometry *g,
 	in.orders = ph->orders;
 	in.norders = ph->norders;
 	in.res = ph->res;
+	in.capital = ph->capital_before;
 	snprintf(file, sizeof file, "%s.svg", code);
 	if (write_map(dir, m, g, pg, file, &in, err) < 0)
 		return -1;
 	memset(&in, 0, sizeof in);
 	in.board = ph->after;
 	in.retreat_options = true;
+	in.capital = ph->capital_after;
 	snprintf(file, sizeof file, "%s-after.svg", code);
 	if (write_map(dir, m, g, pg, file, &in, err) < 0)
 		return -1;
@@ -607,6 +689,7 @@ write_index(const char *dir, const struct map *m, const struct geometry *g,
 	memset(&in, 0, sizeof in);
 	in.board = pg->current;
 	in.retreat_options = true;
+	in.capital = pg->capital;
 	if (write_map(dir, m, g, pg, "current.svg", &in, err) < 0)
 		return -1;
 	buf_init(&html, HTML_MAX);

@@ -48,6 +48,10 @@ struct page_phase {
 	int norders;
 	const struct phase_result *res;	/* their results */
 	const struct board *after;	/* the position that followed (the next phase's) */
+	const power_id *capital_before;	/* by province, the power whose capital it was
+					   before (a Realpolitik capital moves when lost);
+					   NULL: the variant's */
+	const power_id *capital_after;	/* the same afterwards; NULL: the variant's */
 };
 
 struct page_game {
@@ -57,6 +61,7 @@ struct page_game {
 					   NULL or "": the pages link to each other relatively */
 	const char *deadline;		/* what the index says about the next deadline, or NULL */
 	const struct board *current;	/* the position now, awaiting orders */
+	const power_id *capital;	/* by province, whose capital it is now; NULL: the variant's */
 	const struct page_phase *phases; /* adjudicated phases, oldest first */
 	int nphases;
 };

@@ -32,19 +32,23 @@
 #define PALE_BORDER "#5e5a50"	/* the border of provinces tinted too close to the land */
 #define PALE_CONTRAST 1.5	/* below this (and without hue), a tint gets that border */
 #define PALE_CHROMA 48		/* a colour whose channels differ less than this has no hue */
+#define NEUTRAL_CENTRE "#ffffff"	/* the inside of a centre's marker */
+#define OUTLINE "#222222"	/* round the centres and units of a power of light colour */
+#define OUTLINE_CONTRAST 3.0	/* below this against land or marker, a power gets that outline */
 
 static const char STYLE[] =
     ".water,.lake{fill:" SEA_FILL "}.lake{stroke:#5d7f99;stroke-width:.4}"
     ".impassable{fill:#d6d1c4;stroke:#8a857a;stroke-width:.4}"
     ".land{stroke:#6b6150;stroke-width:.6}.sea{stroke:#6f8ea8;stroke-width:.5}"
+    ".sb{fill:none;stroke:#6f8ea8;stroke-width:.5}"
     ".pale{stroke:" PALE_BORDER ";stroke-width:1.6;stroke-linejoin:round}"
     "text{font-family:'DejaVu Sans',Verdana,Arial,sans-serif}"
     ".n{font-size:9px;fill:#2b2b2b;text-anchor:middle}"
     ".ns{font-size:9px;font-style:italic;fill:#2f4f68;text-anchor:middle}"
     ".n,.ns{stroke:#fff;stroke-opacity:.8;stroke-width:2.6;stroke-linejoin:round;"
     "paint-order:stroke}"
-    ".c{stroke:#222;stroke-width:1}"
-    ".u{stroke:#111;stroke-width:1}.dl{stroke:" FAIL ";stroke-width:1.8}"
+    ".c{stroke:#222;stroke-width:1}.cd{stroke:" OUTLINE ";stroke-width:.9}"
+    ".u{stroke:#111;stroke-width:1}.pl{stroke:" OUTLINE ";stroke-width:1.7}.dl{stroke:" FAIL ";stroke-width:1.8}"
     ".ab{stroke-width:.8}.seat{stroke:#111;stroke-width:.7}"
     ".sk{font-size:10px;font-weight:bold;fill:#111;stroke:#fff;stroke-width:2.4;"
     "paint-order:stroke}"
@@ -54,6 +58,9 @@ static const char STYLE[] =
     ".op{stroke:#d96c00;stroke-width:1;stroke-dasharray:3 2}"
     ".bd{stroke-width:1.6;stroke-dasharray:3 2}"
     ".f{stroke-dasharray:6 3}"
+    ".x{fill:none;stroke-width:2.4}"
+    ".fx,.fxh{fill:none;stroke-linecap:round}.fx{stroke:#111;stroke-width:1.8}"
+    ".fxh{stroke:#fff;stroke-width:4.2}"
     ".oo{stroke-width:4.4}.oo.sp,.oo.bd{stroke-width:3.8}.oo.cv{stroke-width:3.8}"
     ".box{fill:#fff;fill-opacity:.88;stroke:#777;stroke-width:.8}"
     ".t{font-size:15px;font-weight:bold;fill:#111}"
@@ -67,12 +74,14 @@ struct ctx {
 	xmlDocPtr doc;
 	xmlNodePtr root;
 	xmlNodePtr defs;	/* markers, added as the orders use them */
-	bool marked[5][MAP_MAX_POWERS + 1];	/* enum mark by power; the last: no power */
+	xmlNodePtr over;	/* marks drawn over the units: removals, failures */
+	bool marked[3][MAP_MAX_POWERS + 1];	/* enum mark by power; the last: no power */
 };
 
-/* The ends of orders: arrowheads and dots, plain or failed (a red edge),
- * and the retreat options' arrowhead. */
-enum mark { MK_ARROW, MK_ARROW_FAILED, MK_DOT, MK_DOT_FAILED, MK_OPTION };
+/* The ends of orders: arrowheads and dots (a failed order's too: it keeps
+ * its power's colour, and a mark at its end says it failed), and the
+ * retreat options' arrowhead. */
+enum mark { MK_ARROW, MK_DOT, MK_OPTION };
 
 static xmlNodePtr
 el(xmlNodePtr parent, const char *name)
@@ -241,13 +250,13 @@ marker(xmlNodePtr defs, const char *id, bool dot, const char *fill, const char *
 }
 
 /* The id of a marker into id, the marker made the first time it is asked
- * for: power p's arrowhead or dot with a dark edge (a red one for failed
- * orders); for orders of no power, "ah" and "dot" in the edge colour. */
+ * for: power p's arrowhead or dot with a dark edge; for orders of no
+ * power, "ah" and "dot" in the edge colour. */
 static void
 use_marker(struct ctx *c, enum mark k, power_id p, char id[16])
 {
-	static const char *const name[] = { "ah", "ahf", "dot", "dotf", "aho" };
-	bool dot = k == MK_DOT || k == MK_DOT_FAILED;
+	static const char *const name[] = { "ah", "dot", "aho" };
+	bool dot = k == MK_DOT;
 	char fill[8];
 
 	if (k == MK_OPTION || p >= c->m->npowers) {
@@ -264,8 +273,7 @@ use_marker(struct ctx *c, enum mark k, power_id p, char id[16])
 		return;
 	c->marked[k][p] = true;
 	render_power_colour(c->m, p, fill);
-	marker(c->defs, id, dot, fill, k == MK_ARROW_FAILED || k == MK_DOT_FAILED ? FAIL : EDGE,
-	    4.4);
+	marker(c->defs, id, dot, fill, EDGE, 4.4);
 }
 
 static double
@@ -314,6 +322,30 @@ pale_power(const struct map *m, power_id p)
 }
 
 bool
+render_outlined(const struct map *m, power_id p)
+{
+	char c[8];
+
+	if (p >= m->npowers)
+		return false;
+	render_power_colour(m, p, c);
+	return render_contrast(c, LAND_FILL) < OUTLINE_CONTRAST ||
+	    render_contrast(c, NEUTRAL_CENTRE) < OUTLINE_CONTRAST;
+}
+
+const char *
+render_outline_colour(void)
+{
+	return OUTLINE;
+}
+
+const char *
+render_neutral_colour(bool centre)
+{
+	return centre ? NEUTRAL_CENTRE : LAND_FILL;
+}
+
+bool
 render_pale(const struct map *m, const struct board *b, prov_id p)
 {
 	return m->provs[p].terrain != TERRAIN_SEA && m->provs[p].supply &&
@@ -340,13 +372,23 @@ add_provinces(struct ctx *c)
 			    pale[o];
 			if (pl != (pass == 1))
 				continue;
+			/* A sea is the water under it: only its borders with other
+			 * seas are drawn, below. */
+			if (pv->terrain == TERRAIN_SEA && c->g->sea_borders)
+				continue;
 			p = el(layer, "path");
 			set(p, "id", pv->abbr);
 			set(p, "class", pv->terrain == TERRAIN_SEA ? "sea" : pl ? "land pale" : "land");
 			render_province_fill(c->m, c->b, (prov_id)i, fill);
 			set(p, "fill", fill);
-			set(p, "d", c->g->shape[i]);
+			set(p, "d", c->g->drawn ? c->g->drawn[i] : c->g->shape[i]);
 		}
+	if (c->g->sea_borders) {
+		p = el(layer, "path");
+		set(p, "id", "sea-borders");
+		set(p, "class", "sb");
+		set(p, "d", c->g->sea_borders);
+	}
 }
 
 static void
@@ -376,23 +418,28 @@ add_centres(struct ctx *c)
 
 	set(layer, "id", "centres");
 	for (i = 0; i < c->m->nprovs; i++) {
+		power_id o = c->b->owner[i];
 		if (!c->m->provs[i].supply)
 			continue;
-		/* A ring with a dot in the owner's colour: not to be taken for an army. */
+		/* A ring with a dot in the owner's colour: not to be taken for an
+		 * army. A neutral centre's ring is empty; the dot of a power of
+		 * light colour has a dark outline, so that it never passes for
+		 * an empty ring. */
 		n = el(layer, "circle");
 		set(n, "class", "c");
 		setnum(n, "cx", c->g->centre[i].x);
 		setnum(n, "cy", c->g->centre[i].y);
 		set(n, "r", "4.2");
-		set(n, "fill", "#fff");
+		set(n, "fill", NEUTRAL_CENTRE);
+		if (o == POWER_NONE || o >= c->m->npowers)
+			continue;
 		n = el(layer, "circle");
+		if (render_outlined(c->m, o))
+			set(n, "class", "cd");
 		setnum(n, "cx", c->g->centre[i].x);
 		setnum(n, "cy", c->g->centre[i].y);
 		set(n, "r", "2.4");
-		if (c->b->owner[i] != POWER_NONE && c->b->owner[i] < c->m->npowers)
-			render_power_colour(c->m, c->b->owner[i], fill);
-		else
-			snprintf(fill, sizeof fill, "#ffffff");
+		render_power_colour(c->m, o, fill);
 		set(n, "fill", fill);
 	}
 }
@@ -444,15 +491,16 @@ add_seats(struct ctx *c)
 
 	for (i = 0; i < c->m->nprovs; i++) {
 		const struct province *pv = &c->m->provs[i];
-		bool both = pv->capital != POWER_NONE && pv->naval_base != POWER_NONE;
-		if (pv->capital == POWER_NONE && pv->naval_base == POWER_NONE)
+		power_id cap = c->in->capital ? c->in->capital[i] : pv->capital;
+		bool both = cap != POWER_NONE && pv->naval_base != POWER_NONE;
+		if (cap == POWER_NONE && pv->naval_base == POWER_NONE)
 			continue;
 		if (layer == NULL) {
 			layer = el(c->root, "g");
 			set(layer, "id", "seats");
 		}
-		if (pv->capital != POWER_NONE)
-			seat(layer, c->m, pv->capital, layout_seat_at(c->m, c->g, (prov_id)i,
+		if (cap != POWER_NONE)
+			seat(layer, c->m, cap, layout_seat_at(c->m, c->g, (prov_id)i,
 			    both ? LAYOUT_SEAT_CAPITAL : LAYOUT_SEAT_ALONE), true);
 		if (pv->naval_base != POWER_NONE)
 			seat(layer, c->m, pv->naval_base, layout_seat_at(c->m, c->g, (prov_id)i,
@@ -468,7 +516,7 @@ draw_unit(struct ctx *c, xmlNodePtr layer, const struct unit *u, struct geo_poin
 	char fill[8], tx[32], ty[32];
 
 	setf(gr, "transform", "translate(%s %s)", fmt1(at.x, tx), fmt1(at.y, ty));
-	set(gr, "class", marked ? "u dl" : "u");
+	set(gr, "class", marked ? "u dl" : render_outlined(c->m, u->power) ? "u pl" : "u");
 	render_power_colour(c->m, u->power, fill);
 	if (u->type == UNIT_FLEET) {
 		s = el(gr, "path");
@@ -617,19 +665,30 @@ shape_set(const struct shape *sh, const char *name, const char *v)
 		set(sh->n[i], name, v);
 }
 
-/* A line from a to b with cut_a and cut_b left off its ends; false when
- * nothing is left of it. */
+/* How far before its end a failed order's mark sits on it: behind its
+ * arrowhead or dot, which stay in sight. */
+#define MARK_BACK 7.0
+
+/* A line from a to b with cut_a and cut_b left off its ends (where a mark
+ * at its end goes into *end, when not NULL); false when nothing is left. */
 static bool
 line(xmlNodePtr layer, struct geo_point a, struct geo_point b, double cut_a, double cut_b,
-    const char *cls, const char *marker, const struct pen *pen)
+    const char *cls, const char *marker, const struct pen *pen, struct geo_point *end)
 {
 	double dx = b.x - a.x, dy = b.y - a.y, len = sqrt(dx * dx + dy * dy);
 	struct shape sh;
 
+	if (end)
+		*end = b;
 	if (len <= cut_a + cut_b + 1.0)
 		return false;
 	dx /= len;
 	dy /= len;
+	if (end) {
+		double back = len - cut_a - cut_b > 2 * MARK_BACK ? MARK_BACK : 0;
+		end->x = b.x - dx * (cut_b + back);
+		end->y = b.y - dy * (cut_b + back);
+	}
 	sh = stroke(layer, "line", cls, pen);
 	shape_num(&sh, "x1", a.x + dx * cut_a);
 	shape_num(&sh, "y1", a.y + dy * cut_a);
@@ -670,10 +729,12 @@ curve_cut(struct geo_point a, struct geo_point c, struct geo_point b, double cut
 
 /* An arrow from a to b with cut_a and cut_b left off its ends, bent
  * round the names in its way (layout_arrow_bend): a line when it needs
- * no bend, else a quadratic Bézier path; false when nothing is left. */
+ * no bend, else a quadratic Bézier path (where a mark at its end goes into
+ * *end, when not NULL); false when nothing is left. */
 static bool
 arrow(struct ctx *c, xmlNodePtr layer, struct geo_point a, struct geo_point b, double cut_a,
-    double cut_b, const char *cls, const char *marker, const struct pen *pen)
+    double cut_b, const char *cls, const char *marker, const struct pen *pen,
+    struct geo_point *end)
 {
 	struct geo_point k, p, q;
 	double t0, t1, len = hypot(b.x - a.x, b.y - a.y);
@@ -681,11 +742,13 @@ arrow(struct ctx *c, xmlNodePtr layer, struct geo_point a, struct geo_point b, d
 	struct shape sh;
 
 	if (!layout_arrow_bend(c->m, c->g, a, b, &k) || len <= cut_a + cut_b + 1.0)
-		return line(layer, a, b, cut_a, cut_b, cls, marker, pen);
+		return line(layer, a, b, cut_a, cut_b, cls, marker, pen, end);
 	t0 = curve_cut(a, k, b, cut_a, false);
 	t1 = curve_cut(a, k, b, cut_b, true);
 	p = layout_bezier(a, k, b, t0);
 	q = layout_bezier(a, k, b, t1);
+	if (end)
+		*end = layout_bezier(a, k, b, curve_cut(a, k, b, cut_b + MARK_BACK, true));
 	/* The control point of the part of the curve from t0 to t1. */
 	k.x = a.x * (1 - t0) * (1 - t1) + k.x * ((1 - t0) * t1 + t0 * (1 - t1)) + b.x * t0 * t1;
 	k.y = a.y * (1 - t0) * (1 - t1) + k.y * ((1 - t0) * t1 + t0 * (1 - t1)) + b.y * t0 * t1;
@@ -763,79 +826,142 @@ order_power(const struct ctx *c, const struct order *o)
 	return i >= 0 ? c->b->units[i].power : POWER_NONE;
 }
 
-/* The pen of power p's orders: its colour over a dark edge (a red one when
- * the order failed). */
+/* The pen of power p's orders: its colour over a dark edge (a failed
+ * order's too: its dashes and the mark at its end say that it failed). */
 static void
-order_pen(power_id p, const struct map *m, bool failed, struct pen *pen)
+order_pen(power_id p, const struct map *m, struct pen *pen)
 {
-	pen->edge = failed ? FAIL : EDGE;
+	pen->edge = EDGE;
 	if (p == POWER_NONE || p >= m->npowers)
 		snprintf(pen->colour, sizeof pen->colour, "%s", "#ffffff");
 	else
 		render_power_colour(m, p, pen->colour);
 }
 
+/* The mark of a failed order at the point where it ends: a dark bar
+ * across a light one, read without its colour. */
+static void
+fail_mark(xmlNodePtr layer, struct geo_point at)
+{
+	char d[64], x[32], y[32];
+	xmlNodePtr n;
+
+	snprintf(d, sizeof d, "M%s,%sm-4.5,-4.5l9,9m0,-9l-9,9", fmt1(at.x, x), fmt1(at.y, y));
+	n = el(layer, "path");
+	set(n, "class", "fxh");
+	set(n, "d", d);
+	n = el(layer, "path");
+	set(n, "class", "fx");
+	set(n, "d", d);
+}
+
+/* A unit removed or disbanded: crossed out over it, dark on a light edge,
+ * whatever its power's colour. */
+static void
+removal(struct ctx *c, struct geo_point at, bool failed)
+{
+	static const struct pen pen = { "#111111", "#ffffff" };
+
+	cross(c->over, at, failed ? "x f" : "x", &pen);
+	if (failed)
+		fail_mark(c->over, at);
+}
+
+/* Where the army on board a fleet at l is drawn (draw_aboard). */
+static struct geo_point
+aboard_at(const struct geometry *g, loc_id l)
+{
+	struct geo_point p = { g->unit[l].x + 8.5, g->unit[l].y - 9.75 };
+	return p;
+}
+
 static void
 draw_order(struct ctx *c, xmlNodePtr layer, const struct order *o, bool failed)
 {
 	const struct geometry *g = c->g;
-	bool retreat = c->b->phase == PHASE_RETREAT;
-	struct geo_point from;
+	bool retreat = c->b->phase == PHASE_RETREAT, drawn = true;
+	struct geo_point from, end;
 	struct pen pen;
 	power_id pw;
+	loc_id to;
 	char cls[48], id[16];
 
 	if (o->loc == LOC_NONE || o->loc >= g->nlocs)
 		return;
 	pw = order_power(c, o);
-	order_pen(pw, c->m, failed, &pen);
+	order_pen(pw, c->m, &pen);
 	from = retreat ? dislodged_at(c, o->loc) : g->unit[o->loc];
+	end = from;
 	switch (o->kind) {
 	case ORDER_HOLD:
 		ring(layer, from, RING_R, failed ? "o f" : "o", &pen);
+		end.x += RING_R * 0.7;
+		end.y -= RING_R * 0.7;
 		break;
 	case ORDER_MOVE:
 	case ORDER_RETREAT:
-		if (o->dest == LOC_NONE)
-			break;
+		if (o->dest == LOC_NONE || o->dest >= g->nlocs)
+			return;
 		snprintf(cls, sizeof cls, "o%s%s", retreat ? " rt" : "", failed ? " f" : "");
-		use_marker(c, failed ? MK_ARROW_FAILED : MK_ARROW, pw, id);
-		arrow(c, layer, from, g->unit[o->dest], UNIT_R + 1, UNIT_R + 2.5, cls, id, &pen);
+		use_marker(c, MK_ARROW, pw, id);
+		drawn = arrow(c, layer, from, g->unit[o->dest], UNIT_R + 1, UNIT_R + 2.5, cls, id,
+		    &pen, &end);
+		break;
+	case ORDER_EMBARK:
+	case ORDER_LAND:
+		/* Onto the fleet (from where the army stands, or from the province
+		 * it moves from), or ashore from the fleet's stern. */
+		to = o->kind == ORDER_EMBARK ? (o->target != LOC_NONE ? o->target : o->dest) :
+		    o->dest != LOC_NONE ? o->dest : o->loc;
+		if (to == LOC_NONE || to >= g->nlocs)
+			to = o->loc;
+		snprintf(cls, sizeof cls, "o%s", failed ? " f" : "");
+		use_marker(c, MK_ARROW, pw, id);
+		if (o->kind == ORDER_LAND)
+			from = aboard_at(g, o->loc);
+		drawn = arrow(c, layer, from, o->kind == ORDER_EMBARK ? aboard_at(g, to) : g->unit[to],
+		    o->kind == ORDER_LAND ? 4 : UNIT_R + 1, o->kind == ORDER_EMBARK ? 5 : UNIT_R,
+		    cls, id, &pen, &end);
 		break;
 	case ORDER_SUPPORT:
-		if (o->target == LOC_NONE)
-			break;
+		if (o->target == LOC_NONE || o->target >= g->nlocs)
+			return;
 		snprintf(cls, sizeof cls, "o sp%s", failed ? " f" : "");
-		if (o->dest == LOC_NONE) {
-			line(layer, from, g->unit[o->target], UNIT_R + 1, RING_R, cls, NULL, &pen);
+		if (o->dest == LOC_NONE || o->dest >= g->nlocs) {
+			line(layer, from, g->unit[o->target], UNIT_R + 1, RING_R, cls, NULL, &pen, &end);
 			ring(layer, g->unit[o->target], RING_R, cls, &pen);
 		} else {
-			use_marker(c, failed ? MK_DOT_FAILED : MK_DOT, pw, id);
+			use_marker(c, MK_DOT, pw, id);
 			line(layer, from, arrow_middle(c, g->unit[o->target], g->unit[o->dest]),
-			    UNIT_R + 1, 2, cls, id, &pen);
+			    UNIT_R + 1, 2, cls, id, &pen, &end);
 		}
 		break;
 	case ORDER_CONVOY:
-		if (o->target == LOC_NONE || o->dest == LOC_NONE)
-			break;
+		if (o->target == LOC_NONE || o->dest == LOC_NONE || o->target >= g->nlocs ||
+		    o->dest >= g->nlocs)
+			return;
 		snprintf(cls, sizeof cls, "o cv%s", failed ? " f" : "");
-		use_marker(c, failed ? MK_DOT_FAILED : MK_DOT, pw, id);
+		use_marker(c, MK_DOT, pw, id);
 		line(layer, from, arrow_middle(c, g->unit[o->target], g->unit[o->dest]), UNIT_R + 1,
-		    2, cls, id, &pen);
+		    2, cls, id, &pen, &end);
 		break;
 	case ORDER_DISBAND:
 	case ORDER_REMOVE:
-		cross(layer, from, failed ? "o f" : "o", &pen);
-		break;
+		removal(c, from, failed);
+		return;
 	case ORDER_BUILD:
 		ring(layer, g->unit[o->loc], RING_R, failed ? "o bd f" : "o bd", &pen);
 		snprintf(cls, sizeof cls, "M%.1f,%.1fh10m-5,-5v10", g->unit[o->loc].x - 5,
 		    g->unit[o->loc].y);
 		cross_path(layer, cls, failed ? "o f" : "o", &pen);
+		end.x += RING_R * 0.7;
+		end.y -= RING_R * 0.7;
 		break;
 	default:
-		break;
+		return;
 	}
+	if (failed && drawn)
+		fail_mark(c->over, end);
 }
 
 static void
@@ -859,10 +985,8 @@ add_orders(struct ctx *c)
 		draw_order(c, layer, &in->orders[i], failed);
 	}
 	/* Civil-disorder removals are decided by the judge, not ordered. */
-	for (i = 0; in->res && c->b->phase == PHASE_ADJUSTMENT && i < in->res->nremoved; i++) {
-		order_pen(in->res->removed[i].power, c->m, false, &pen);
-		cross(layer, c->g->unit[in->res->removed[i].loc], "o", &pen);
-	}
+	for (i = 0; in->res && c->b->phase == PHASE_ADJUSTMENT && i < in->res->nremoved; i++)
+		removal(c, c->g->unit[in->res->removed[i].loc], false);
 	if (!in->retreat_options)
 		return;
 	for (i = 0; i < c->b->ndislodged; i++) {
@@ -872,14 +996,14 @@ add_orders(struct ctx *c)
 		int k, n = adj_retreat_options(c->m, c->b, d, opt);
 
 		if (n == 0) {
-			order_pen(d->unit.power, c->m, true, &pen);
+			order_pen(d->unit.power, c->m, &pen);
 			cross(layer, from, "o f", &pen);
 		}
 		/* A ring where it may go, and an arrow when there is room for one. */
 		for (k = 0; k < n; k++) {
 			use_marker(c, MK_OPTION, POWER_NONE, id);
 			arrow(c, layer, from, c->g->unit[opt[k]], UNIT_R + 1, RING_R - 3, "o op", id,
-			    NULL);
+			    NULL, NULL);
 			ring(layer, c->g->unit[opt[k]], RING_R - 3, "o op", NULL);
 		}
 	}
@@ -902,13 +1026,77 @@ add_title(struct ctx *c, const char *title)
 	text(layer, "t", at.x + 8, at.y + 19, title);
 }
 
+/* The key's entries, two to a row under the powers, in this order. */
+enum key { KEY_MOVE, KEY_SUPPORT, KEY_CONVOY, KEY_HOLD, KEY_FAILED, KEY_DISLODGED, KEY_BUILT,
+	KEY_REMOVED, KEY_RETREAT, KEY_COUNT };
+
+static const char *const key_word[KEY_COUNT] = { "move", "support", "convoy", "hold", "failed",
+	"dislodged", "built", "removed", "may retreat" };
+
+/* Entry k of the key: its sample drawn in grey at (x, y), the middle of
+ * its row's left part, and its word. */
+static void
+key_entry(struct ctx *c, xmlNodePtr layer, enum key k, double x, double y)
+{
+	static const struct pen grey = { "#8a8a8a", EDGE };
+	struct geo_point a = { x - 12, y }, b = { x + 10, y }, at = { x, y };
+	xmlNodePtr n;
+	char id[16], d[64];
+
+	switch (k) {
+	case KEY_MOVE:
+	case KEY_FAILED:
+		use_marker(c, MK_ARROW, POWER_NONE, id);
+		line(layer, a, b, 0, 3, k == KEY_FAILED ? "o f" : "o", id, &grey, NULL);
+		if (k == KEY_FAILED)
+			fail_mark(layer, (struct geo_point){ x, y });
+		break;
+	case KEY_SUPPORT:
+	case KEY_CONVOY:
+		use_marker(c, MK_DOT, POWER_NONE, id);
+		line(layer, a, b, 0, 2, k == KEY_SUPPORT ? "o sp" : "o cv", id, &grey, NULL);
+		break;
+	case KEY_HOLD:
+		ring(layer, at, 5.5, "o", &grey);
+		break;
+	case KEY_BUILT:
+		ring(layer, at, 5.5, "o bd", &grey);
+		snprintf(d, sizeof d, "M%.1f,%.1fh6m-3,-3v6", at.x - 3, at.y);
+		cross_path(layer, d, "o", &grey);
+		break;
+	case KEY_DISLODGED:
+	case KEY_REMOVED:
+		n = el(layer, "rect");
+		set(n, "class", k == KEY_DISLODGED ? "u dl" : "u");
+		setnum(n, "x", at.x - 7);
+		setnum(n, "y", at.y - 5);
+		set(n, "width", "14");
+		set(n, "height", "10");
+		set(n, "rx", "2.5");
+		set(n, "fill", grey.colour);
+		if (k == KEY_REMOVED) {
+			snprintf(d, sizeof d, "M%.1f,%.1fl10,10m0,-10l-10,10", at.x - 5, at.y - 5);
+			cross_path(layer, d, "x", &(const struct pen){ "#111111", "#ffffff" });
+		}
+		break;
+	case KEY_RETREAT:
+		use_marker(c, MK_OPTION, POWER_NONE, id);
+		line(layer, a, b, 0, 4, "o op", id, NULL, NULL);
+		ring(layer, b, 3.5, "o op", NULL);
+		break;
+	default:
+		break;
+	}
+	text(layer, "lg", x + 20, y + 3.5, key_word[k]);
+}
+
 static void
 add_legend(struct ctx *c)
 {
 	const struct map *m = c->m;
-	int seats = has_seats(m) ? 2 : 0;
+	int seats = has_seats(m) ? 2 : 0, keys = (KEY_COUNT + 1) / 2;
 	xmlNodePtr layer = el(c->root, "g"), r;
-	double row = 14, w = 182, h = row * (m->npowers + 2 + seats) + 10;
+	double row = 14, w = 182, h = row * (m->npowers + 2 + seats + keys) + 16;
 	double x = c->g->legend_at.x, y = c->g->legend_at.y - h;
 	int p, i, neutral = 0;
 	char fill[8], n[16];
@@ -954,6 +1142,10 @@ add_legend(struct ctx *c)
 		seat(layer, m, POWER_NONE, (struct geo_point){ x + 13, ry - 4 + row }, false);
 		text(layer, "lg", x + 24, ry + row, "naval base (fleets)");
 	}
+	/* The key: what each mark of the orders means. */
+	for (i = 0; i < KEY_COUNT; i++)
+		key_entry(c, layer, (enum key)i, x + 20 + (i % 2) * (w / 2),
+		    y + 20 + row * (m->npowers + 2 + seats + i / 2) - 4);
 }
 
 void
@@ -1145,6 +1337,8 @@ render_svg(const struct map *m, const struct geometry *g, const struct render_in
 			xmlReconciliateNs(c.doc, n);
 		}
 	}
+	c.over = xmlNewNode(NULL, (const xmlChar *)"g");
+	set(c.over, "id", "marks");
 	add_provinces(&c);
 	add_centres(&c);
 	add_seats(&c);
@@ -1152,6 +1346,8 @@ render_svg(const struct map *m, const struct geometry *g, const struct render_in
 	/* Names over the orders, with a light halo: no arrow hides one. */
 	add_names(&c);
 	add_units(&c);
+	/* Removals and the marks of failed orders: over the units. */
+	xmlAddChild(c.root, c.over);
 	add_title(&c, title);
 	add_legend(&c);
 

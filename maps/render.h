@@ -10,20 +10,24 @@
  * What is drawn, bottom to top: the geometry's background (water,
  * impassable land), the provinces (supply centres filled with a light tint
  * of their owner's colour, other land neutral, seas blue), supply centre
- * markers (the owner's colour, white when neutral), the orders, province
+ * markers (a dot in the owner's colour, outlined for a light colour;
+ * none when neutral), the orders, province
  * names (with a light halo, so that no order hides one), the units
  * (armies rounded blocks, fleets ship-shaped, in their power's colour;
  * dislodged units set off with a red outline, up and right unless a name
- * lies there: layout.h), the phase title and a legend with every power's
- * centres and units.
+ * lies there: layout.h), removals and the marks of failed orders, the
+ * phase title and a legend with every power's centres and units and a
+ * key to the marks.
  *
  * Orders, in their power's colour over a wider dark edge: moves and
  * retreats are arrows (bent round the names a straight one would cross:
  * layout.h), supports dashed lines to the middle of the
  * supported move or to a ring round the supported unit, convoys dotted
  * lines to the middle of the convoyed move, holds a ring, disbands and
- * removals a cross, builds a dashed ring with a plus. With results,
- * orders that failed are dashed with a red edge; orders refused
+ * removals a cross over the unit (dark on a white edge), builds a dashed
+ * ring with a plus, an army embarking an arrow onto its fleet and one
+ * landing an arrow ashore. With results, orders that failed keep their
+ * power's colour, dashed, with a dark cross where they end; orders refused
  * because the unit does not exist (or belongs to someone else) are not
  * drawn. Where dislodged units may retreat is drawn, when asked for, as a
  * thin orange ring at each place and an arrow to it; a dislodged unit with
@@ -55,6 +59,9 @@ struct render_input {
 	const struct phase_result *res;	/* their results (same board), or NULL: drawn as given */
 	const char *title;		/* NULL: the phase, "Spring 1901 Movement" */
 	bool retreat_options;		/* draw where dislodged units may retreat */
+	const power_id *capital;	/* by province, the power whose capital it is now
+					   (a Realpolitik capital moves when lost), or NULL:
+					   the variant's */
 };
 
 /*
@@ -76,6 +83,16 @@ void render_province_fill(const struct map *m, const struct board *b, prov_id p,
 
 /* The WCAG contrast ratio of two "#rrggbb" colours (1 to 21). */
 double render_contrast(const char *a, const char *b);
+
+/* Whether power p's colour is too light (contrast below 3 against the neutral
+ * land or a neutral centre's marker): its centre dots and units get a dark outline. */
+bool render_outlined(const struct map *m, power_id p);
+
+/* The colour of that outline, "#rrggbb". */
+const char *render_outline_colour(void);
+
+/* The colour of neutral land, or (centre) the inside of a neutral centre's marker. */
+const char *render_neutral_colour(bool centre);
 
 /* Whether province p is a centre tinted so close to the neutral land (a colour
  * without hue, contrast below 1.5) that it is drawn with a dark border. */

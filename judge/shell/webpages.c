@@ -75,6 +75,7 @@ struct played {
 	struct order *orders;
 	int norders;
 	struct phase_result res;
+	power_id capital[MAP_MAX_PROVS];	/* whose capital each province was then */
 };
 
 /*
@@ -92,6 +93,7 @@ resolve_played(const struct game *g, const char *text, struct played *p)
 	if (g->sys == NULL || g->sys->resolve == NULL || g->sys->history_read == NULL ||
 	    g->sys->state_new == NULL) {
 		system_resolve(g, &p->before, p->orders, p->norders, &p->res);
+		system_capitals(g, p->capital);
 		return;
 	}
 	/* A copy sharing g's map, rules and delegations, with a state of its
@@ -101,6 +103,7 @@ resolve_played(const struct game *g, const char *text, struct played *p)
 	then->state = g->sys->state_new(then);
 	system_history_read(then, kept ? ord : NULL, kept ? (size_t)(pos - ord) : 0);
 	system_resolve(then, &p->before, p->orders, p->norders, &p->res);
+	system_capitals(then, p->capital);
 	g->sys->state_free(then->state);
 	free(then);
 }
@@ -127,6 +130,8 @@ read_played(const struct game *g, const char *text, int full, struct played *p)
 		rc = -1;
 	buf_free(&err);
 	p->norders = 0;
+	for (n = 0; n < MAP_MAX_PROVS; n++)	/* until the record's state says otherwise */
+		p->capital[n] = n < (size_t)m->nprovs ? m->provs[n].capital : POWER_NONE;
 	if (rc < 0 || !full)
 		return rc;
 	p->orders = xcalloc(ADJ_MAX_ORDERS, sizeof *p->orders);
@@ -215,8 +220,11 @@ webpages_game(struct webpages *w, struct store *st, const struct game *g, int fi
 	struct page_phase *pp;
 	struct page_game pg;
 	struct buf rec;
+	power_id now[MAP_MAX_PROVS];
 	char deadline[320];
 	int i, n = g->nphases, rc = 0;
+	/* Capitals that move: drawn where they stood in each phase. */
+	bool moved = g->sys != NULL && g->sys->capitals != NULL;
 
 	if (system_serves(g->sys, SYS_RECORD_PAGE))
 		return record_page(w, st, g, err);
@@ -239,18 +247,25 @@ webpages_game(struct webpages *w, struct store *st, const struct game *g, int fi
 			rc = -1;
 			goto out;
 		}
-		if (i > 0)
+		if (i > 0) {
 			pl[i - 1].after = pl[i].before;
+			pp[i - 1].capital_after = moved ? pl[i].capital : NULL;
+		}
 		pp[i].before = &pl[i].before;
 		pp[i].orders = pl[i].orders;
 		pp[i].norders = pl[i].norders;
 		pp[i].res = &pl[i].res;
 		pp[i].after = &pl[i].after;
+		pp[i].capital_before = moved ? pl[i].capital : NULL;
 	}
-	if (n > 0)
+	system_capitals(g, now);
+	if (n > 0) {
 		pl[n - 1].after = g->board;
+		pp[n - 1].capital_after = moved ? now : NULL;
+	}
 	page_head(w, st, g, deadline, sizeof deadline, &pg);
 	pg.current = &g->board;
+	pg.capital = moved ? now : NULL;
 	pg.phases = pp;
 	pg.nphases = n;
 	for (i = first - 2; i < n && rc == 0; i++) {

@@ -985,6 +985,7 @@ const struct rule_system realpolitik_system = {
 	.serves = SYS_OWN_GAME,
 	.words = &rp_words,
 	.resolve = rp_resolve,
+	.capitals = army_seats,
 	.turn = rp_turn,
 	.ended = rp_ended,
 	.fields = &rp_table,

@@ -19,12 +19,14 @@
 #include <libxml/xpathInternals.h>
 
 #include "../../judge/engine/adjudicate.h"
+#include "../../judge/engine/resolver.h"
 #include "../../judge/engine/rules.h"
 #include "../../lib/fsio.h"
 #include "../../lib/lazylib.h"
 #include "../../maps/geometry.h"
 #include "../../maps/pages.h"
 #include "../../maps/layout.h"
+#include "../../maps/outline.h"
 #include "../../maps/render.h"
 #include "../../parser/orders.h"
 
@@ -289,13 +291,22 @@ test_render_start(void **state)
 	struct board b;
 	xmlDocPtr doc;
 	char want[8], land[8];
+	int i, nland;
 
 	(void)state;
 	board_init_start(&b, m);
 	memset(&in, 0, sizeof in);
 	in.board = &b;
 	doc = render_doc(&in);
-	assert_int_equal(count(doc, "/s:svg/s:g[@id='provinces']/s:path"), m->nprovs);
+	/* A path per land province, rounded to whole pixels, and one for the
+	 * borders between seas: a sea is the water under it. */
+	for (i = 0, nland = 0; i < m->nprovs; i++)
+		nland += m->provs[i].terrain != TERRAIN_SEA;
+	assert_int_equal(count(doc, "/s:svg/s:g[@id='provinces']/s:path"), nland + 1);
+	assert_int_equal(count(doc, "//s:g[@id='provinces']/s:path[@class='sea']"), 0);
+	assert_int_equal(count(doc, "//s:g[@id='provinces']/s:path[last()][@id='sea-borders' and "
+				    "@class='sb' and string-length(@d) > 100]"), 1);
+	assert_int_equal(count(doc, "//s:g[@id='provinces']/s:path[contains(@d,'.')]"), 0);
 	assert_int_equal(count(doc, "//s:g[@id='units']/s:g"), 22);
 	/* Armies are rounded blocks, fleets ship-shaped paths: 13 and 9 at the start;
 	 * nothing round among the units, to be taken for a centre's marker. */
@@ -308,15 +319,22 @@ test_render_start(void **state)
 	assert_string_equal(attr_of(doc, "//s:path[@id='par']", "fill"), want);
 	snprintf(land, sizeof land, "%s", attr_of(doc, "//s:path[@id='bur']", "fill"));
 	assert_string_not_equal(want, land);
-	assert_string_not_equal(attr_of(doc, "//s:path[@id='nth']", "fill"), land);
-	/* One marker per centre (a ring and a dot), a name per province. */
-	assert_int_equal(count(doc, "//s:g[@id='centres']/s:circle"), 2 * m->nsupply);
+	assert_int_equal(count(doc, "//s:path[@id='nth']"), 0);
+	/* One marker per centre (a ring, and a dot when owned: 22 of 34), a name per province. */
+	assert_int_equal(count(doc, "//s:g[@id='centres']/s:circle"), m->nsupply + 22);
 	assert_int_equal(count(doc, "//s:g[@id='names']/s:text"), m->nprovs);
 	/* The title and a legend row per power, with its centres. */
 	assert_int_equal(count(doc, "//s:g[@id='title']/s:text[.='Spring 1901 Movement']"), 1);
 	assert_int_equal(count(doc, "//s:g[@id='legend']/s:text[.='Russia']"), 1);
 	assert_int_equal(count(doc, "//s:g[@id='legend']/s:text[.='4']"), 2);	/* Russia: 4 and 4 */
 	assert_int_equal(count(doc, "//s:g[@id='legend']/s:text[.='12']"), 1);	/* neutral */
+	/* The key on the drawing: a sample and a word for every kind of mark. */
+	assert_int_equal(count(doc, "//s:g[@id='legend']/s:text[.='move' or .='support' or "
+				    ".='convoy' or .='hold' or .='failed' or .='dislodged' or .='built' "
+				    "or .='removed' or .='may retreat']"), 9);
+	assert_int_equal(count(doc, "//s:g[@id='legend']/s:line[@class='o f']"
+				    "/following-sibling::s:path[@class='fx']"), 1);
+	assert_int_equal(count(doc, "//s:g[@id='legend']/s:rect[@class='u dl']"), 1);
 	assert_int_equal(count(doc, "//s:g[@id='orders']/*"), 0);
 	assert_int_equal(count(doc, "//s:g[@id='background']/*"), 3);
 	xmlFreeDoc(doc);
@@ -368,23 +386,31 @@ test_render_orders(void **state)
 	scene_order(s, "Turkey: A bul - con");		/* no unit in Bulgaria: not drawn */
 	scene_resolve(s);
 	doc = render_scene(s);
-	/* Moves: one arrow that worked (France's), two that failed (dashed, a red
-	 * edge to their arrowheads): Austria's and Russia's. */
+	/* Moves: one arrow that worked (France's), two that failed (dashed, in
+	 * their power's colour, a mark at their end): Austria's and Russia's. */
 	snprintf(expr, sizeof expr, "//s:g[@id='orders']/s:line[@class='o' and "
 				    "@marker-end='url(#ah%d)']", map_find_power(m, "France"));
 	assert_int_equal(count(doc, expr), 1);
 	render_power_colour(m, map_find_power(m, "France"), colour);
 	assert_string_equal(attr_of(doc, expr, "stroke"), colour);
 	snprintf(expr, sizeof expr, "//s:g[@id='orders']/s:line[@class='o f' and "
-				    "@marker-end='url(#ahf%d)']", map_find_power(m, "Russia"));
+				    "@marker-end='url(#ah%d)']", map_find_power(m, "Russia"));
 	render_power_colour(m, map_find_power(m, "Russia"), colour);
 	assert_string_equal(attr_of(doc, expr, "stroke"), colour);
 	assert_int_equal(count(doc, "//s:g[@id='orders']/s:line[@class='o f' and "
-				    "starts-with(@marker-end,'url(#ahf')]"), 2);
-	snprintf(expr, sizeof expr, "//s:defs/s:marker[@id='ahf%d']/s:path",
+				    "starts-with(@marker-end,'url(#ah')]"), 2);
+	snprintf(expr, sizeof expr, "//s:defs/s:marker[@id='ah%d']/s:path",
 	    map_find_power(m, "Russia"));
 	assert_string_equal(attr_of(doc, expr, "fill"), colour);
-	assert_string_equal(attr_of(doc, expr, "stroke"), "#d0021b");
+	assert_string_equal(attr_of(doc, expr, "stroke"), "#111");
+	/* Nothing red: a failed order reads by its dashes and its mark, a dark
+	 * cross on a light one over the units, one per failed order. */
+	assert_int_equal(count(doc, "//*[@stroke='#d0021b']"), 0);
+	assert_int_equal(count(doc, "/s:svg/s:g[@id='units']/following-sibling::s:g[@id='marks']"), 1);
+	assert_int_equal(count(doc, "//s:g[@id='marks']/s:path[@class='fx']"), 2);
+	assert_int_equal(count(doc, "//s:g[@id='marks']/s:path[@class='fxh']"), 2);
+	assert_int_equal(count(doc, "//s:style[contains(.,'.fx{stroke:#111') and "
+				    "contains(.,'.fxh{stroke:#fff')]"), 1);
 	/* Every coloured stroke has a dark edge just under it: the same shape, wider. */
 	assert_int_equal(count(doc, "//s:g[@id='orders']/*[starts-with(@class,'o ') or @class='o']"),
 	    7);
@@ -393,7 +419,7 @@ test_render_orders(void **state)
 	assert_int_equal(count(doc, "//s:g[@id='orders']/s:line[@class='oo' and @stroke='#111']"),
 	    1);
 	assert_int_equal(count(doc, "//s:g[@id='orders']/s:line[@class='oo f' and "
-				    "@stroke='#d0021b']"), 2);
+				    "@stroke='#111']"), 2);
 	assert_int_equal(count(doc, "//s:style[contains(.,'.oo{stroke-width:4.4}')]"), 1);
 	/* Supports: to a move (dashed line ending in a dot), to a hold (line and ring). */
 	assert_int_equal(count(doc, "//s:g[@id='orders']/s:line[@class='o sp' and "
@@ -416,6 +442,7 @@ test_render_orders(void **state)
 	in.norders = s->n;
 	doc = render_doc(&in);
 	assert_int_equal(count(doc, "//s:g[@id='orders']/*[contains(@class,' f')]"), 0);
+	assert_int_equal(count(doc, "//s:g[@id='marks']/*"), 0);
 	assert_int_equal(count(doc, "//s:g[@id='orders']/s:line"), 12);	/* Bulgaria's too */
 	xmlFreeDoc(doc);
 	free(s);
@@ -515,13 +542,164 @@ test_render_adjustments(void **state)
 	board_remove_unit(&s->b, board_unit_in(&s->b, m, map_find_province(m, "par")));
 	s->b.owner[map_find_province(m, "bel")] = map_find_power(m, "France");
 	scene_order(s, "France: build A par");
-	scene_order(s, "France: build F mar");	/* occupied: refused, drawn red */
+	scene_order(s, "France: build F mar");	/* occupied: refused, dashed and marked */
 	scene_resolve(s);
 	doc = render_scene(s);
 	assert_int_equal(count(doc, "//s:g[@id='orders']/s:circle[@class='o bd']"), 1);
 	assert_int_equal(count(doc, "//s:g[@id='orders']/s:circle[@class='o bd f']"), 1);
+	assert_int_equal(count(doc, "//s:g[@id='marks']/s:path[@class='fx']"), 1);
 	xmlFreeDoc(doc);
 	free(s);
+}
+
+/* A unit removed is crossed out over it, dark on a light edge, which
+ * stands out on every power's colour (not the power's own colour, which
+ * vanishes on its unit); so are the judge's removals in civil disorder. */
+static void
+test_render_removal(void **state)
+{
+	const struct map *m = test_standard_map();
+	const struct geometry *g = test_standard_geometry();
+	struct scene *s = calloc(1, sizeof *s);
+	power_id fra = map_find_power(m, "France");
+	char expr[200], colour[8];
+	xmlDocPtr doc;
+	int p;
+
+	(void)state;
+	board_init_start(&s->b, m);
+	s->b.season = SEASON_WINTER;
+	s->b.phase = PHASE_ADJUSTMENT;
+	s->b.owner[map_find_province(m, "mar")] = map_find_power(m, "Italy");
+	s->b.owner[map_find_province(m, "lon")] = POWER_NONE;
+	s->b.owner[map_find_province(m, "edi")] = POWER_NONE;
+	scene_order(s, "France: remove A mar");
+	scene_resolve(s);
+	assert_int_equal(s->res.reason[0], R_OK);
+	assert_true(s->res.nremoved > 0);	/* England's, in disorder */
+	doc = render_scene(s);
+	assert_int_equal(count(doc, "//s:g[@id='orders']/*"), 0);
+	assert_int_equal(count(doc, "/s:svg/s:g[@id='units']/following-sibling::s:g[@id='marks']"), 1);
+	snprintf(expr, sizeof expr, "//s:g[@id='marks']/s:path[@class='x' and "
+				    "starts-with(@d,'M%.1f,%.1f')]",
+	    g->unit[map_find_location(m, "mar")].x - 7, g->unit[map_find_location(m, "mar")].y - 7);
+	assert_int_equal(count(doc, expr), 1);
+	assert_int_equal(count(doc, "//s:g[@id='marks']/s:path[@class='x']"), 1 + s->res.nremoved);
+	assert_int_equal(count(doc, "//s:g[@id='marks']/s:path[@class='oo']"), 1 + s->res.nremoved);
+	render_power_colour(m, fra, colour);
+	assert_string_not_equal(attr_of(doc, expr, "stroke"), colour);
+	for (p = 0; p < m->npowers; p++) {
+		render_power_colour(m, (power_id)p, colour);
+		assert_true(render_contrast(attr_of(doc, expr, "stroke"), colour) >= 3.0 ||
+		    render_contrast(attr_of(doc, "//s:g[@id='marks']/s:path[@class='oo']", "stroke"),
+			colour) >= 3.0);
+	}
+	xmlFreeDoc(doc);
+	free(s);
+}
+
+/* Every variant (the shipped boards and the test ones): a power whose
+ * colour has less than 3:1 against neutral land or a neutral centre's
+ * marker gets an outline that has it against both; drawn, its centres'
+ * dots and its units carry that outline, and a neutral centre has no dot. */
+static void
+check_variant_colours(const char *path, const char *drawing)
+{
+	struct map *m = test_load_map(path);
+	struct geometry *g;
+	struct board b;
+	char c[8], expr[200];
+	xmlDocPtr doc;
+	int p, q, owned = 0;
+
+	for (p = 0; p < m->npowers; p++) {
+		render_power_colour(m, (power_id)p, c);
+		if (render_contrast(c, render_neutral_colour(false)) >= 3.0 &&
+		    render_contrast(c, render_neutral_colour(true)) >= 3.0) {
+			assert_false(render_outlined(m, (power_id)p));
+			continue;
+		}
+		if (!render_outlined(m, (power_id)p))
+			fail_msg("%s: %s (%s) passes for neutral", path, m->powers[p].name, c);
+	}
+	assert_true(render_contrast(render_outline_colour(), render_neutral_colour(false)) >= 3.0);
+	assert_true(render_contrast(render_outline_colour(), render_neutral_colour(true)) >= 3.0);
+	if (drawing == NULL) {
+		map_free(m);
+		return;
+	}
+	g = test_load_geometry(m, drawing);
+	board_init_start(&b, m);
+	doc = render_board(m, g, &b);
+	for (q = 0; q < m->nprovs; q++) {
+		power_id o = b.owner[q];
+		if (!m->provs[q].supply)
+			continue;
+		snprintf(expr, sizeof expr, "//s:g[@id='centres']/s:circle[@cx='%.1f' and @cy='%.1f']",
+		    g->centre[q].x, g->centre[q].y);
+		if (o == POWER_NONE) {
+			assert_int_equal(count(doc, expr), 1);
+			continue;
+		}
+		owned++;
+		assert_int_equal(count(doc, expr), 2);
+		snprintf(expr + strlen(expr), sizeof expr - strlen(expr), "[2]");
+		assert_string_equal(attr_of(doc, expr, "class"), render_outlined(m, o) ? "cd" : "");
+	}
+	assert_true(owned > 0);
+	for (p = 0; p < b.nunits; p++) {
+		snprintf(expr, sizeof expr, "//s:g[@id='units']/s:g[@transform='translate(%.1f %.1f)']",
+		    g->unit[b.units[p].loc].x, g->unit[b.units[p].loc].y);
+		assert_string_equal(attr_of(doc, expr, "class"),
+		    render_outlined(m, b.units[p].power) ? "u pl" : "u");
+	}
+	snprintf(expr, sizeof expr, "//s:style[contains(.,'.cd{stroke:%s') and "
+				    "contains(.,'.pl{stroke:%s')]", render_outline_colour(),
+	    render_outline_colour());
+	assert_int_equal(count(doc, expr), 1);
+	xmlFreeDoc(doc);
+	geometry_free(g);
+	map_free(m);
+}
+
+static void
+test_render_light_colours(void **state)
+{
+	struct map *m = test_load_map("maps/muna/variant.xml");
+	DIR *d;
+	struct dirent *e;
+	char path[512], drawing[512];
+	int n = 0;
+
+	(void)state;
+	/* Poland, white by the rulebook, is one. */
+	assert_true(render_outlined(m, map_find_power(m, "Poland")));
+	map_free(m);
+	d = opendir("maps");
+	assert_non_null(d);
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof path, "maps/%s/variant.xml", e->d_name);
+		snprintf(drawing, sizeof drawing, "maps/%s/map.svg", e->d_name);
+		if (!fs_exists(path))
+			continue;
+		check_variant_colours(path, fs_exists(drawing) ? drawing : NULL);
+		n++;
+	}
+	closedir(d);
+	d = opendir("tests/variants");
+	assert_non_null(d);
+	while ((e = readdir(d)) != NULL) {
+		size_t len = strlen(e->d_name);
+		if (len < 5 || strcmp(e->d_name + len - 4, ".xml") != 0)
+			continue;
+		snprintf(path, sizeof path, "tests/variants/%s", e->d_name);
+		check_variant_colours(path, NULL);
+		n++;
+	}
+	closedir(d);
+	assert_true(n >= 6);
 }
 
 static void
@@ -654,6 +832,7 @@ test_pages(void **state)
 	next = s->res.after;
 	rules_init(&r, EDITION_2023);
 	phase_next(m, &r, &next);
+	memset(&ph, 0, sizeof ph);
 	ph.before = &s->b;
 	ph.orders = s->o;
 	ph.norders = s->n;
@@ -697,6 +876,11 @@ test_pages(void **state)
 	    "//input[@id='v-after']/following-sibling::div[@class='view va']"
 	    "//img[@src='S1901M-after.svg']"), 1);
 	assert_int_equal(count_html(buf_str(&html), html.len, "//img"), 2);
+	/* Under the maps, a key to their marks, in words. */
+	assert_int_equal(count_html(buf_str(&html), html.len,
+	    "//div[@class='views']/following-sibling::details[@class='key']/ul/li/b"), 10);
+	assert_int_equal(count_html(buf_str(&html), html.len,
+	    "//details[@class='key']//li[b='Failed' and contains(.,'dark cross')]"), 1);
 	buf_reset(&html);
 	assert_int_equal(pages_index_html(m, &pg, &html), 0);
 	check_html(buf_str(&html), html.len);
@@ -793,7 +977,7 @@ test_render_pale_poland(void **state)
 	assert_int_equal(pale, board_count_centres(&b, m, map_find_power(m, "Poland")));
 	assert_int_equal(count(doc, "//s:g[@id='provinces']/s:path[@class='land pale']"), pale);
 	assert_int_equal(count(doc, "//s:g[@id='provinces']/s:path[@class='land pale'][1]"
-				    "/following-sibling::s:path[not(@class='land pale')]"), 0);
+				    "/following-sibling::s:path[not(@class='land pale' or @class='sb')]"), 0);
 	assert_string_equal(attr_of(doc, "//s:path[@id='war']", "class"), "land pale");
 	assert_string_equal(attr_of(doc, "//s:path[@id='war']", "fill"), tint);
 	assert_string_equal(attr_of(doc, "//s:path[@id='par']", "class"), "land");
@@ -842,6 +1026,68 @@ test_render_realpolitik(void **state)
 	assert_int_equal(count(doc, "//s:g[@id='seats']/s:path[@class='seat']"), seats);
 	assert_int_equal(count(doc, "//s:g[@id='legend']/s:path[@class='seat']"), 2);
 	xmlFreeDoc(doc);
+	/* A capital moved (France lost Paris, its capital now Marseilles): the
+	 * star drawn there, none in Paris; the page says so in words. */
+	{
+		power_id cap[MAP_MAX_PROVS], fra = map_find_power(m, "France");
+		prov_id par = map_find_province(m, "par"), mar = map_find_province(m, "mar");
+		struct geo_point at;
+		struct render_input in;
+		struct page_phase ph;
+		struct page_game pg;
+		struct phase_result *res = calloc(1, sizeof *res);
+		struct order none[1];
+		struct rules rr;
+		struct buf out, html;
+		char expr[200];
+
+		for (i = 0; i < MAP_MAX_PROVS; i++)
+			cap[i] = i < m->nprovs ? m->provs[i].capital : POWER_NONE;
+		assert_int_equal(cap[par], fra);
+		cap[par] = POWER_NONE;
+		cap[mar] = fra;
+		memset(&in, 0, sizeof in);
+		in.board = &b;
+		in.capital = cap;
+		buf_init(&out, 16u << 20);
+		assert_int_equal(render_svg(m, g, &in, &out), 0);
+		doc = xmlReadMemory(buf_str(&out), (int)out.len, "map.svg", NULL, XML_PARSE_NONET);
+		assert_non_null(doc);
+		at = layout_seat_at(m, g, mar, m->provs[mar].naval_base != POWER_NONE ?
+		    LAYOUT_SEAT_CAPITAL : LAYOUT_SEAT_ALONE);
+		snprintf(expr, sizeof expr, "//s:g[@id='seats']/s:path[starts-with(@d,'M%.1f,%.1fL')]",
+		    at.x, at.y - 5.4);
+		assert_int_equal(count(doc, expr), 1);
+		at = layout_seat_at(m, g, par, LAYOUT_SEAT_ALONE);
+		snprintf(expr, sizeof expr, "//s:g[@id='seats']/s:path[starts-with(@d,'M%.1f,%.1fL')]",
+		    at.x, at.y - 5.4);
+		assert_int_equal(count(doc, expr), 0);
+		assert_int_equal(count(doc, "//s:g[@id='seats']/s:path[@class='seat']"), seats);
+		xmlFreeDoc(doc);
+		buf_free(&out);
+		memset(&ph, 0, sizeof ph);
+		memset(&pg, 0, sizeof pg);
+		board_init_start(&b, m);
+		ph.before = ph.after = &b;
+		rules_init(&rr, EDITION_2023);
+		rr.resolver = resolver_for(m);
+		rr.caps = map_caps(m);
+		adj_resolve(m, &rr, &b, none, 0, res, NULL);
+		ph.orders = none;
+		ph.res = res;
+		ph.capital_after = cap;
+		pg.name = "rp";
+		pg.phases = &ph;
+		pg.nphases = 1;
+		pg.current = &b;
+		buf_init(&html, 1u << 20);
+		assert_int_equal(pages_phase_html(m, &pg, 0, &html), 0);
+		assert_non_null(strstr(buf_str(&html),
+		    "<p class=\"capitals\">France&rsquo;s capitals now: Marseilles (before: Paris).</p>"));
+		assert_int_equal(count_html(buf_str(&html), html.len, "//p[@class='capitals']"), 1);
+		buf_free(&html);
+		free(res);
+	}
 	/* The standard board: no seats, no legend rows for them. */
 	board_init_start(&b, test_standard_map());
 	doc = render_board(test_standard_map(), test_standard_geometry(), &b);
@@ -849,6 +1095,136 @@ test_render_realpolitik(void **state)
 	xmlFreeDoc(doc);
 	geometry_free(g);
 	map_free(m);
+}
+
+/* Realpolitik: an army that embarks is drawn with an arrow onto its
+ * fleet, in its power's colour, and one that lands with an arrow ashore. */
+static void
+test_render_embark(void **state)
+{
+	struct map *m = test_load_map("maps/realpolitik/variant.xml");
+	struct geometry *g = test_load_geometry(m, "maps/realpolitik/map.svg");
+	struct names *nm = names_new(m);
+	struct phase_result *res = calloc(1, sizeof *res);
+	power_id ger = map_find_power(m, "Germany");
+	struct render_input in;
+	struct parse_result pr;
+	struct parse_ctx pc;
+	struct order o[2];
+	struct board b;
+	struct rules r;
+	struct buf out;
+	char expr[200];
+	xmlDocPtr doc;
+	const char *line[2] = { "Germany: A hol - bel on board F bel", "Germany: A den LAND" };
+	int i;
+
+	(void)state;
+	board_init_empty(&b, 1901, SEASON_SPRING, PHASE_MOVEMENT);
+	board_add_unit(&b, UNIT_ARMY, ger, map_find_location(m, "hol"));
+	board_add_unit(&b, UNIT_FLEET, ger, map_find_location(m, "bel"));
+	board_add_unit(&b, UNIT_FLEET, ger, map_find_location(m, "den"));
+	board_add_unit(&b, UNIT_ARMY, ger, map_find_location(m, "den"));
+	b.units[b.nunits - 1].type |= UNIT_ABOARD;
+	pc = (struct parse_ctx){ m, nm, &b, ger };
+	for (i = 0; i < 2; i++) {
+		order_parse(&pc, line[i], strlen(line[i]), &pr);
+		if (pr.verdict == VERDICT_REFUSED || pr.verdict == VERDICT_BLANK)
+			fail_msg("order \"%s\" refused: %s", line[i], pr.note);
+		o[i] = pr.order;
+	}
+	assert_int_equal(o[0].kind, ORDER_EMBARK);
+	assert_int_equal(o[1].kind, ORDER_LAND);
+	rules_init(&r, EDITION_2023);
+	r.resolver = resolver_for(m);
+	r.caps = map_caps(m);
+	adj_resolve(m, &r, &b, o, 2, res, NULL);
+	assert_int_equal(res->reason[0], R_OK);
+	memset(&in, 0, sizeof in);
+	in.board = &b;
+	in.orders = o;
+	in.norders = 2;
+	in.res = res;
+	buf_init(&out, 16u << 20);
+	assert_int_equal(render_svg(m, g, &in, &out), 0);
+	doc = xmlReadMemory(buf_str(&out), (int)out.len, "map.svg", NULL, XML_PARSE_NONET);
+	assert_non_null(doc);
+	snprintf(expr, sizeof expr, "//s:g[@id='orders']/*[@class='o' and @marker-end='url(#ah%d)']",
+	    (int)ger);
+	assert_int_equal(count(doc, expr), 1);
+	snprintf(expr, sizeof expr, "//s:g[@id='orders']/*[starts-with(@class,'o') and "
+				    "@marker-end='url(#ah%d)']", (int)ger);
+	assert_int_equal(count(doc, expr), 2);
+	xmlFreeDoc(doc);
+	buf_free(&out);
+	free(res);
+	names_free(nm);
+	geometry_free(g);
+	map_free(m);
+}
+
+/* The outlines as maps draw them: whole pixels, repeated points and
+ * straight runs merged, no separator before a minus; the border two seas
+ * share drawn once, the coast they share with land not at all. */
+static void
+test_outline(void **state)
+{
+	/* Two seas side by side (x 0-10 and 10-20) over a land (y 10-20). */
+	char a[] = "M0,0l10,0 0,10 -10,0z", b[] = "M10,0l10,0 0,10 -10,0z",
+	     c[] = "M0,10l20,0 0,10 -20,0z";
+	char *shape[3] = { a, b, c };
+	const bool sea[3] = { true, true, false };
+	struct buf out;
+
+	(void)state;
+	buf_init(&out, 1 << 16);
+	assert_int_equal(outline_round("M10.4,20.6l.3,0 .3,0 .3,-.2 -1.1,-.3 0,-1.6z", &out), 0);
+	/* 10.4,20.6 to 10,21; 11,21 twice; 11.3,20.4 to 11,20; 10.2,20.1 to 10,20; 10.2,18.5 to 10,19. */
+	assert_string_equal(buf_str(&out), "M10,21l1,0 0-1-1,0 0-1z");
+	buf_reset(&out);
+	assert_int_equal(outline_round("M0,0l1,0 1,0 1,0 0,1z", &out), 0);
+	assert_string_equal(buf_str(&out), "M0,0l3,0 0,1z");
+	buf_reset(&out);
+	assert_int_equal(outline_round("M1,1C2,2 3,3 4,4z", &out), -1);
+	assert_int_equal(out.len, 0);
+	assert_int_equal(outline_sea_borders(shape, sea, 3, &out), 0);
+	assert_string_equal(buf_str(&out), "M10,0l0,10");
+	buf_free(&out);
+}
+
+/* A phase map for a poor connection: the standard board with an order for
+ * every unit and their results in at most 80 KB (it was some 180 KB, most
+ * of it the provinces' outlines). */
+static void
+test_render_size(void **state)
+{
+	static const char *const orders[] = { "A vie - gal", "A bud - ser", "F tri - alb",
+		"F lon - nth", "F edi - nwg", "A lvp - yor", "F bre - mao", "A par - bur",
+		"A mar S A par - bur", "F kie - den", "A ber - kie", "A mun - bur", "A ven - tyr",
+		"A rom - apu", "F nap - ion", "A war - gal", "A mos - ukr", "F sev - bla",
+		"F stp/sc - bot", "F ank - bla", "A con - bul", "A smy - arm" };
+	const struct map *m = test_standard_map();
+	struct scene *s = calloc(1, sizeof *s);
+	struct render_input in;
+	struct buf out;
+	size_t i;
+
+	(void)state;
+	board_init_start(&s->b, m);
+	for (i = 0; i < sizeof orders / sizeof orders[0]; i++)
+		scene_order(s, orders[i]);
+	scene_resolve(s);
+	memset(&in, 0, sizeof in);
+	in.board = &s->b;
+	in.orders = s->o;
+	in.norders = s->n;
+	in.res = &s->res;
+	buf_init(&out, 16u << 20);
+	assert_int_equal(render_svg(m, test_standard_geometry(), &in, &out), 0);
+	if (out.len > 80 * 1024)
+		fail_msg("the map of a phase is %zu bytes, more than 80 KB", out.len);
+	buf_free(&out);
+	free(s);
 }
 
 int
@@ -865,7 +1241,12 @@ main(void)
 		cmocka_unit_test(test_render_convoy),
 		cmocka_unit_test(test_render_dislodged_and_retreats),
 		cmocka_unit_test(test_render_adjustments),
+		cmocka_unit_test(test_render_removal),
+		cmocka_unit_test(test_render_light_colours),
+		cmocka_unit_test(test_render_embark),
 		cmocka_unit_test(test_render_full_buffer),
+		cmocka_unit_test(test_outline),
+		cmocka_unit_test(test_render_size),
 		cmocka_unit_test(test_pages_names_and_urls),
 		cmocka_unit_test(test_pages),
 	};
