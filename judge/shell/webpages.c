@@ -75,6 +75,7 @@ struct played {
 	struct order *orders;
 	int norders;
 	struct phase_result res;
+	struct phase_why why;		/* why each unit failed (full records) */
 };
 
 /*
@@ -91,7 +92,7 @@ resolve_played(const struct game *g, const char *text, struct played *p)
 
 	if (g->sys == NULL || g->sys->resolve == NULL || g->sys->history_read == NULL ||
 	    g->sys->state_new == NULL) {
-		system_resolve(g, &p->before, p->orders, p->norders, &p->res);
+		system_resolve(g, &p->before, p->orders, p->norders, &p->res, &p->why);
 		return;
 	}
 	/* A copy sharing g's map, rules and delegations, with a state of its
@@ -100,7 +101,7 @@ resolve_played(const struct game *g, const char *text, struct played *p)
 	*then = *g;
 	then->state = g->sys->state_new(then);
 	system_history_read(then, kept ? ord : NULL, kept ? (size_t)(pos - ord) : 0);
-	system_resolve(then, &p->before, p->orders, p->norders, &p->res);
+	system_resolve(then, &p->before, p->orders, p->norders, &p->res, &p->why);
 	g->sys->state_free(then->state);
 	free(then);
 }
@@ -245,6 +246,7 @@ webpages_game(struct webpages *w, struct store *st, const struct game *g, int fi
 		pp[i].orders = pl[i].orders;
 		pp[i].norders = pl[i].norders;
 		pp[i].res = &pl[i].res;
+		pp[i].why = &pl[i].why;
 		pp[i].after = &pl[i].after;
 	}
 	if (n > 0)
