@@ -1169,6 +1169,19 @@ resolve_movement(const struct map *m, const struct rules *r, const struct board 
  * move_decision that holds is the one named, as the resolver tests them.
  */
 
+/* A support given to move u by power p, whose unit u would dislodge: it
+ * does not count (DATC 6.D.12), or NONE. */
+static int
+excluded_support(struct ws *w, int u, power_id p)
+{
+	int s;
+
+	for (s = w->sup_head[u]; s != NONE; s = w->next_sup[s])
+		if (w->b->units[s].power == p && support_matches(w, s, u) && w->res[s])
+			return s;
+	return NONE;
+}
+
 /* Why failed move u failed. */
 static void
 account_move(struct ws *w, int u, const int16_t *dislodger, struct unit_why *y)
@@ -1196,6 +1209,23 @@ account_move(struct ws *w, int u, const int16_t *dislodger, struct unit_why *y)
 	a = attack_strength(w, u);
 	y->mine = (uint8_t)a;
 	v = h2h(w, u);
+	/* The unit there could not leave, and another move into the province
+	 * stood this one off even as if it had: that move is the cause (a
+	 * standoff stops a chain of moves, DATC 6.C.3, 6.C.7, 6.C.8). */
+	x = w->at[w->destp[u]];
+	if (v == NONE && x != NONE && w->kind[x] == K_MOVE) {
+		int free = 1 + support_count(w, u, POWER_NONE);
+		for (x = w->into[w->destp[u]]; x != NONE; x = w->next_into[x]) {
+			if (x != u && free <= prevent_strength(w, x)) {
+				y->why = WHY_BOUNCED;
+				y->how = HOW_PREVENT;
+				y->other = (int16_t)x;
+				y->mine = (uint8_t)free;
+				y->theirs = (uint8_t)prevent_strength(w, x);
+				return;
+			}
+		}
+	}
 	if (v != NONE) {
 		if (a <= defend_strength(w, v)) {
 			y->why = a == 0 && w->b->units[v].power == w->b->units[u].power ?
@@ -1203,6 +1233,8 @@ account_move(struct ws *w, int u, const int16_t *dislodger, struct unit_why *y)
 			y->how = HOW_HEAD;
 			y->other = (int16_t)v;
 			y->theirs = (uint8_t)defend_strength(w, v);
+			if (y->why == WHY_BOUNCED)
+				y->other2 = (int16_t)excluded_support(w, u, w->b->units[v].power);
 			return;
 		}
 	} else if (a <= hold_strength(w, w->destp[u])) {
@@ -1212,6 +1244,8 @@ account_move(struct ws *w, int u, const int16_t *dislodger, struct unit_why *y)
 		y->how = HOW_HOLD;
 		y->other = (int16_t)v;
 		y->theirs = (uint8_t)hold_strength(w, w->destp[u]);
+		if (v != NONE && y->why == WHY_BOUNCED)
+			y->other2 = (int16_t)excluded_support(w, u, w->b->units[v].power);
 		return;
 	}
 	for (x = w->into[w->destp[u]]; x != NONE; x = w->next_into[x]) {

@@ -63,7 +63,9 @@ struct phase_result {
  */
 enum why {
 	WHY_NONE = 0,		/* it did what it was ordered to (or held) */
-	WHY_BOUNCED,		/* move: stood off by other (how), mine against theirs */
+	WHY_BOUNCED,		/* move: stood off by other (how), mine against theirs;
+				   other2: a support of the other's power, which did
+				   not count against its unit */
 	WHY_OWN_UNIT,		/* move: other, of its own power, stays there */
 	WHY_CUT,		/* support: cut by the move of other (how 1: other dislodged
 				   the supporter, coming from where the support goes) */

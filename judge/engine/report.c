@@ -700,6 +700,11 @@ put_bounce(const struct map *m, const struct board *b, const struct order *order
 										" stayed there");
 	}
 	buf_printf(out, ", %d against %d", y->mine, y->theirs);
+	if (y->other2 >= 0 && y->other >= 0) {
+		buf_puts(out, "; the support of ");
+		put_other(m, b, y->other2, out);
+		buf_printf(out, " does not count against a unit of its own power");
+	}
 }
 
 /* "the French army in Paris was ordered to Picardy, not to Burgundy" */
@@ -777,8 +782,11 @@ put_failure(const struct map *m, const struct board *b, const struct order *orde
 	case WHY_OWN_UNIT:
 		buf_puts(out, "failed: ");
 		if (y->other >= 0) {
+			const struct order *oo = order_of(orders, res, y->other);
 			put_other(m, b, y->other, out);
-			buf_puts(out, " stayed there, and ");
+			buf_puts(out, y->how == HOW_HEAD ? " moved the other way, head to head" :
+			    oo != NULL && oo->kind == ORDER_MOVE ? " could not leave" : " stayed there");
+			buf_puts(out, ", and ");
 		}
 		buf_puts(out, "a power does not dislodge its own unit");
 		return true;
@@ -850,7 +858,13 @@ report_why(const struct map *m, const struct board *b, const struct order *order
 	if (why == NULL || u < 0 || u >= why->nunits)
 		return false;
 	y = &why->u[u];
-	said = put_failure(m, b, orders, res, y, u, out);
+	if (y->why == WHY_CUT && y->how && y->by >= 0) {
+		/* cut by the dislodgement the rest of the line gives */
+		buf_puts(out, "support cut: ");
+		said = false;
+	} else {
+		said = put_failure(m, b, orders, res, y, u, out);
+	}
 	if (y->by < 0 || (y->why == WHY_FLEET_LOST && said))
 		return said;
 	buf_puts(out, said ? "; dislodged by " : "dislodged by ");

@@ -111,22 +111,59 @@ test_cut_bounce_dislodged(void **state)
 	    "Tyrolia, 2 against 1\n");
 }
 
-/* Berlin and Munich swap without a convoy: head to head, 1 against 1. A
- * unit whose own move failed defends with 1: Silesia's move into Berlin
- * alone (1) does not beat it. */
+/* Berlin and Munich swap without a convoy: head to head, 1 against 1. */
 static void
 test_head_to_head(void **state)
 {
-	static const char *const o[] = { "A ber - mun", "A mun - ber", "A sil - ber", NULL };
+	static const char *const o[] = { "A ber - mun", "A mun - ber", NULL };
 
 	(void)state;
-	assert_string_equal(reasons(SPRING "unit Germany A ber\nunit France A mun\n"
-					   "unit Russia A sil\n", o),
+	assert_string_equal(reasons(SPRING "unit Germany A ber\nunit France A mun\n", o),
 	    "ber: bounced: the French army in Munich moved the other way, head to head, "
 	    "1 against 1\n"
 	    "mun: bounced: the German army in Berlin moved the other way, head to head, "
-	    "1 against 1\n"
-	    "sil: bounced: the German army in Berlin could not leave, 1 against 1\n");
+	    "1 against 1\n");
+}
+
+/* A unit whose own move failed defends with 1: Berlin and Warsaw stand
+ * each other off in Prussia, so Silesia's move into Berlin alone (1) does
+ * not beat it. But when another move into the province would have stood
+ * the move off anyway, that one is named (DATC 6.C.7): Burgundy, kept out
+ * of Belgium by its own army there, which could not leave, would have
+ * bounced off London's army coming by sea. */
+static void
+test_could_not_leave(void **state)
+{
+	static const char *const o[] = { "A ber - pru", "A war - pru", "A sil - ber", NULL };
+	static const char *const swap[] = { "F nth C A lon - bel", "A lon - bel",
+		"F eng C A bel - lon", "A bel - lon", "A bur - bel", NULL };
+
+	(void)state;
+	assert_string_equal(reasons(SPRING "unit Germany A ber\nunit Russia A war\n"
+					   "unit Russia A sil\n", o),
+	    "ber: bounced: the Russian army in Warsaw also moved to Prussia, 1 against 1\n"
+	    "sil: bounced: the German army in Berlin could not leave, 1 against 1\n"
+	    "war: bounced: the German army in Berlin also moved to Prussia, 1 against 1\n");
+	assert_string_equal(reasons(SPRING "unit England F nth\nunit England A lon\n"
+					   "unit France F eng\nunit France A bel\nunit France A bur\n",
+			swap),
+	    "bel: bounced: the English army in London could not leave, 1 against 1\n"
+	    "bur: bounced: the English army in London also moved to Belgium, 1 against 1\n"
+	    "lon: bounced: the French army in Burgundy also moved to Belgium, 1 against 1\n");
+}
+
+/* Another power's support does not help dislodge its own unit (DATC
+ * 6.D.12): the line says so. */
+static void
+test_support_not_counted(void **state)
+{
+	static const char *const o[] = { "F tri H", "A vie S A ven - tri", "A ven - tri", NULL };
+
+	(void)state;
+	assert_string_equal(reasons(SPRING "unit Austria F tri\nunit Austria A vie\n"
+					   "unit Italy A ven\n", o),
+	    "ven: bounced: the Austrian fleet in Trieste stayed there, 1 against 1; the support "
+	    "of the Austrian army in Vienna does not count against a unit of its own power\n");
 }
 
 /* A power does not dislodge its own unit, whatever the support. */
@@ -172,8 +209,8 @@ test_cut_by_dislodgement(void **state)
 	(void)state;
 	assert_string_equal(reasons(SPRING "unit Germany A mun\nunit Germany F kie\n"
 					   "unit Russia A ber\nunit Russia A sil\n", o),
-	    "mun: support cut: dislodged by the Russian army in Berlin; dislodged by the "
-	    "Russian army in Berlin, supported by the Russian army in Silesia, 2 against 1\n");
+	    "mun: support cut: dislodged by the Russian army in Berlin, supported by the "
+	    "Russian army in Silesia, 2 against 1\n");
 }
 
 /* The fleet carrying London to Picardy is dislodged (2 against 1): the
@@ -241,6 +278,8 @@ main(void)
 		cmocka_unit_test(test_standoff),
 		cmocka_unit_test(test_cut_bounce_dislodged),
 		cmocka_unit_test(test_head_to_head),
+		cmocka_unit_test(test_could_not_leave),
+		cmocka_unit_test(test_support_not_counted),
 		cmocka_unit_test(test_own_unit),
 		cmocka_unit_test(test_void),
 		cmocka_unit_test(test_cut_by_dislodgement),
