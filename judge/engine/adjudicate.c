@@ -612,7 +612,7 @@ support_count(struct ws *w, int u, power_id excl)
 	return n;
 }
 
-static int
+static inline int
 hold_strength(struct ws *w, prov_id p)
 {
 	int u = w->at[p];
@@ -1046,6 +1046,16 @@ check_all(struct ws *w, const struct order *orders, int n, struct phase_result *
 	set_convoy_modes(w);
 }
 
+/* Does convoy u carry nobody: its army was not ordered to its destination
+ * by sea? */
+static bool
+convoy_void(struct ws *w, int u)
+{
+	int t = w->target[u];
+
+	return t == NONE || w->kind[t] != K_MOVE || w->destp[t] != w->destp[u] || !uses_convoy(w, t);
+}
+
 /* Reason for what unit u did, once everything is resolved. */
 static enum reason
 unit_outcome(struct ws *w, int u, bool dislodged)
@@ -1067,9 +1077,7 @@ unit_outcome(struct ws *w, int u, bool dislodged)
 	case K_CONVOY:
 		if (w->paradox[u])
 			return R_PARADOX;
-		t = w->target[u];
-		if (t == NONE || w->kind[t] != K_MOVE || w->destp[t] != w->destp[u] ||
-		    !uses_convoy(w, t))
+		if (convoy_void(w, u))
 			return dislodged ? R_DISLODGED : R_VOID;
 		return w->res[u] ? R_OK : R_DISLODGED;
 	default:
@@ -1291,7 +1299,9 @@ account_support(struct ws *w, int s, struct unit_why *y)
 	}
 }
 
-static void
+/* Kept out of resolve_movement (noinline, cold): the adjudication alone
+ * must not pay for the words of a report. */
+__attribute__((noinline, cold)) static void
 account(struct ws *w, const int16_t *dislodger, struct phase_why *why)
 {
 	int u, s;
@@ -1314,7 +1324,7 @@ account(struct ws *w, const int16_t *dislodger, struct phase_why *why)
 		case K_CONVOY:
 			if (w->paradox[u]) {
 				y->why = WHY_PARADOX;
-			} else if (unit_outcome(w, u, false) == R_VOID) {
+			} else if (convoy_void(w, u)) {
 				y->why = WHY_VOID;
 				y->other = w->target[u];
 			}

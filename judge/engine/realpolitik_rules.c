@@ -1061,8 +1061,9 @@ account_unit(const struct rp *w, int u, enum reason r, struct unit_why *y)
 	}
 }
 
-/* The reasons of struct phase_why from the decisions decide_all took. */
-static void
+/* The reasons of struct phase_why from the decisions decide_all took
+ * (noinline, cold: the adjudication alone does not pay for them). */
+__attribute__((noinline, cold)) static void
 account(const struct rp *w, const struct phase_result *res, struct phase_why *why)
 {
 	int u, s;
