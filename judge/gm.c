@@ -263,7 +263,7 @@ gm_help(struct command_call *c)
 	    "REPLACE <power> MEMBERS <addresses> | REPLACE <power> PASSWORD [<new>],\n"
 	    "EJECT <power>, ADD OBSERVER <address>, REMOVE OBSERVER <address>,\n"
 	    "AWARD <power> <points> <reason>, REVOKE <power> <points> <reason>,\n"
-	    "START, END WINNER <power> | END DRAW, PRESS TO ..., BROADCAST, LIST, HISTORY, SUMMARY");
+	    "START, END WINNER <power> | END DRAW, PRESS TO ..., BROADCAST, LIST, HISTORY, EXPLAIN, SUMMARY");
 	mark = reply->len;
 	buf_puts(reply, ",\n");
 	if (!system_help(c->g, POWER_NONE, reply)) {

@@ -7,11 +7,15 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../lib/str.h"
 #include "../lib/tz.h"
+#include "../lib/xalloc.h"
+#include "engine/report.h"
 #include "outbound.h"
+#include "record.h"
 #include "status.h"
 #include "turn.h"
 
@@ -180,39 +184,76 @@ history(struct judge *j, struct game *g, const char *args, struct buf *reply)
 		buf_reset(&rec);
 		if (j->io.history(j->io.ctx, g->name, i, &rec) < 0)
 			continue;
-		if (*args && !str_eq_nocase(args, "all")) {
-			char hdr[64];
-			const char *nl = strchr(buf_str(&rec), '\n');
-			size_t n = nl ? (size_t)(nl - buf_str(&rec)) : rec.len;
-			if (n >= sizeof hdr)
-				n = sizeof hdr - 1;
-			memcpy(hdr, buf_str(&rec), n);
-			hdr[n] = '\0';
-			if (strstr(hdr, args) == NULL) {
-				int y;
-				enum season se;
-				enum phase_type pt;
-				char code[16], ph[48];
-				struct board tmp;
-				/* "S1901M" style: compare with the record's phase. */
-				if (phase_parse(hdr + (strncmp(hdr, "phase ", 6) == 0 ? 6 : 0), &y, &se, &pt) < 0)
-					continue;
-				memset(&tmp, 0, sizeof tmp);
-				tmp.year = y;
-				tmp.season = (uint8_t)se;
-				tmp.phase = (uint8_t)pt;
-				phase_code(&tmp, code, sizeof code);
-				if (!str_eq_nocase(code, args) &&
-				    !str_eq_nocase(phase_format(&tmp, ph, sizeof ph), args))
-					continue;
-			}
-		}
+		if (*args && !str_eq_nocase(args, "all") && !record_matches(buf_str(&rec), args))
+			continue;
 		buf_putc(reply, '\n');
 		history_put(j, g, &rec, reply);
 		shown++;
 	}
 	if (shown == 0)
 		buf_printf(reply, "  no phase matches \"%s\" (try HISTORY ALL)\n", args);
+	buf_free(&rec);
+}
+
+/* EXPLAIN [phase]: the account of a decided phase, the last one when none
+ * is named (the first that matches: "Spring 1901" is its movement): the
+ * position it began from, every order with its result and, under each that
+ * failed and each unit dislodged, why, as the adjudicator decided it; the
+ * map page. Played again from the phase's history record. */
+static void
+explain(struct judge *j, struct game *g, const char *args, struct buf *reply)
+{
+	const struct map *m = g->map;
+	struct played_phase *p;
+	struct buf rec, url;
+	char ph[48];
+	int i, q, found = 0;
+
+	if (system_serves(g->sys, SYS_BOARDLESS)) {
+		buf_puts(reply, "  REFUSED: EXPLAIN tells how a phase on the board was decided; "
+				"this game has no board\n");
+		return;
+	}
+	if (j->io.history == NULL || g->nphases == 0) {
+		buf_puts(reply, "  no phases have been played yet\n");
+		return;
+	}
+	buf_init(&rec, 1 << 22);
+	for (i = *args ? 1 : g->nphases; i <= g->nphases && !found; i++) {
+		buf_reset(&rec);
+		found = j->io.history(j->io.ctx, g->name, i, &rec) == 0 &&
+		    (*args == '\0' || record_matches(buf_str(&rec), args));
+	}
+	if (!found) {
+		buf_printf(reply, "  REFUSED: no phase decided matches \"%s\" (HISTORY ALL lists them)\n",
+		    args);
+		buf_free(&rec);
+		return;
+	}
+	p = xmalloc(sizeof *p);
+	if (record_play(g, buf_str(&rec), true, p) < 0) {
+		buf_puts(reply, "  the record of that phase cannot be read\n");
+	} else {
+		buf_printf(reply, "\nHow %s was decided.\n\nThe units when it began:\n",
+		    phase_format(&p->before, ph, sizeof ph));
+		for (q = 0; q < m->npowers; q++) {
+			size_t mark = reply->len;
+			buf_printf(reply, "%s: ", m->powers[q].name);
+			if (report_power_units(m, &p->before, (power_id)q, reply) == 0)
+				buf_truncate(reply, mark);
+			else
+				buf_puts(reply, ".\n");
+		}
+		buf_putc(reply, '\n');
+		report_results(m, &p->before, p->orders, &p->res, &p->why, reply);
+		buf_init(&url, 1024);
+		judge_map_url(j, g, &p->before, &url);
+		if (url.len)
+			buf_printf(reply, "\nMap: %s\n", buf_str(&url));
+		buf_free(&url);
+	}
+	record_played_free(p);
+	free(p);
 	buf_free(&rec);
 }
 
@@ -293,6 +334,14 @@ static enum cmd_result
 command_history(struct command_call *c)
 {
 	history(c->j, c->g, c->args, c->reply);
+	return CMD_DONE;
+}
+
+/* EXPLAIN [phase], for players and the GM. */
+static enum cmd_result
+command_explain(struct command_call *c)
+{
+	explain(c->j, c->g, c->args, c->reply);
 	return CMD_DONE;
 }
 
@@ -406,6 +455,7 @@ const struct command_handler player_commands[] = {
 	{ CMD_LIST, SYSTEM_PLAYER, player_list },
 	{ CMD_HISTORY, SYSTEM_PLAYER | SYSTEM_GM, command_history },
 	{ CMD_SUMMARY, SYSTEM_PLAYER | SYSTEM_GM, command_summary },
+	{ CMD_EXPLAIN, SYSTEM_PLAYER | SYSTEM_GM, command_explain },
 	{ CMD_VOTE, SYSTEM_PLAYER, player_vote },
 	{ CMD_WAIT, SYSTEM_PLAYER, player_wait },
 	{ CMD_NOWAIT, SYSTEM_PLAYER, player_nowait },

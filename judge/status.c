@@ -452,6 +452,7 @@ status_help(const struct judge *j, const struct game *g, power_id p, struct buf 
 	    "  ORDERS CLEAR        forget your orders\n"
 	    "  LIST                the position, your orders and the deadline\n"
 	    "  HISTORY [phase]     earlier results (HISTORY S1901M, HISTORY 1902, HISTORY ALL)\n"
+	    "  EXPLAIN [phase]     how a phase was decided, why each order failed (EXPLAIN Spring 1901)\n"
 	    "  SUMMARY             supply centres year by year\n"
 	    "  PRESS TO France, Germany   a message to other powers, until ENDPRESS\n"
 	    "  PRESS TO GM         a message to the game master\n"

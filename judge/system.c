@@ -281,10 +281,12 @@ system_help(const struct game *g, power_id p, struct buf *out)
 
 void
 system_resolve(const struct game *g, const struct board *b, const struct order *orders,
-    int norders, struct phase_result *res)
+    int norders, struct phase_result *res, struct phase_why *why)
 {
 	if (g->sys != NULL && g->sys->resolve != NULL)
-		g->sys->resolve(g, b, orders, norders, res);
+		g->sys->resolve(g, b, orders, norders, res, why);
+	else if (why != NULL)
+		adj_resolve_why(g->map, &g->rules, b, NULL, orders, norders, res, why);
 	else
 		adj_resolve(g->map, &g->rules, b, orders, norders, res, NULL);
 }

@@ -38,6 +38,7 @@ struct turn {
 	const struct order *orders;
 	int norders;
 	struct phase_result *res;	/* the phase resolved (system_resolve) */
+	const struct phase_why *why;	/* why each unit failed, for the report */
 	struct board next;		/* out: the next phase's position */
 	struct buf *report;		/* out: the report everyone gets */
 };
@@ -184,9 +185,11 @@ struct rule_system {
 	const struct system_words *words;
 	/* Resolve the phase b of g with the orders into res, by the engine
 	 * (adj_resolve_at) given what the system keeps (Realpolitik: its
-	 * capitals where they stand now). NULL: adj_resolve with g's rules. */
+	 * capitals where they stand now), and why, when not NULL, with the
+	 * reasons of each unit's result (adj_resolve_why). NULL: adj_resolve
+	 * with g's rules. */
 	void (*resolve)(const struct game *g, const struct board *b, const struct order *orders,
-	    int norders, struct phase_result *res);
+	    int norders, struct phase_result *res, struct phase_why *why);
 	/* Into capital (indexed by province): the power whose capital each
 	 * province is now, POWER_NONE for none (Realpolitik: a capital lost
 	 * moves). NULL: the variant's capitals, where they stand. */
@@ -344,9 +347,10 @@ int system_award_reason(const struct game *g, power_id p, long *points, const ch
  * returns false when it has none. */
 bool system_help(const struct game *g, power_id p, struct buf *out);
 /* Resolve the phase b of g with the orders into res by g's system
- * (its resolve, else the engine's adj_resolve). */
+ * (its resolve, else the engine's adj_resolve), and into why the reasons
+ * of each unit's result when why is not NULL (for a report). */
 void system_resolve(const struct game *g, const struct board *b, const struct order *orders,
-    int norders, struct phase_result *res);
+    int norders, struct phase_result *res, struct phase_why *why);
 /* Into capital (MAP_MAX_PROVS, by province): the power whose capital each
  * province of g is now, or POWER_NONE (its capitals, else the variant's). */
 void system_capitals(const struct game *g, power_id *capital);

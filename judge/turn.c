@@ -339,6 +339,7 @@ judge_process(struct judge *j, struct game *g, time_t now, bool preview, struct 
 {
 	struct order *orders;
 	struct phase_result *res;
+	struct phase_why *why;
 	struct board before = g->board;
 	struct turn t;
 	struct buf common, kept;
@@ -353,13 +354,15 @@ judge_process(struct judge *j, struct game *g, time_t now, bool preview, struct 
 	}
 	orders = collect_orders(g, &n);
 	res = xmalloc(sizeof *res);
-	system_resolve(g, &before, orders, n, res);
+	why = xmalloc(sizeof *why);
+	system_resolve(g, &before, orders, n, res, why);
 	if (preview) {
 		/* What would happen; the next phase is not worked out. */
 		buf_puts(out, "\nPREVIEW (nothing is changed):\n\n");
-		report_results(g->map, &before, orders, res, out);
+		report_results(g->map, &before, orders, res, why, out);
 		free(orders);
 		free(res);
+		free(why);
 		return 0;
 	}
 	/* What the rules keep with the phase, as the phase found it: a
@@ -374,8 +377,11 @@ judge_process(struct judge *j, struct game *g, time_t now, bool preview, struct 
 	t.orders = orders;
 	t.norders = n;
 	t.res = res;
+	t.why = why;
 	t.report = &common;
 	g->sys->turn(&t);
+	free(why);
+	t.why = NULL;
 
 	index = ++g->nphases;
 	if (j->seq == 0) {

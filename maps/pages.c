@@ -257,7 +257,7 @@ results(struct buf *out, const struct map *m, const struct page_phase *ph)
 	int in_table = 0, first = 1;
 
 	buf_init(&txt, HTML_MAX);
-	report_results(m, ph->before, ph->orders, ph->res, &txt);
+	report_results(m, ph->before, ph->orders, ph->res, ph->why, &txt);
 	s = buf_str(&txt);
 	end = s + txt.len;
 	while ((line = str_next_line(&s, end, &n)) != NULL) {
@@ -269,6 +269,13 @@ results(struct buf *out, const struct map *m, const struct page_phase *ph)
 		}
 		if (n == 0)
 			continue;
+		if (in_table && n > 4 && memcmp(line, "    ", 4) == 0) {
+			/* The reason of the order above it (report_why). */
+			buf_puts(out, "<tr class=\"why\"><td></td><td colspan=\"2\">");
+			esc_n(out, line + 4, n - 4);
+			buf_puts(out, "</td></tr>\n");
+			continue;
+		}
 		p = line_power(m, line, n, &skip);
 		if (p >= 0) {
 			const char *text = line + skip, *tag = NULL;

@@ -47,6 +47,7 @@ struct page_phase {
 	const struct order *orders;	/* the orders as adjudicated (NULL when norders is 0) */
 	int norders;
 	const struct phase_result *res;	/* their results */
+	const struct phase_why *why;	/* why orders failed (adj_resolve_why), or NULL */
 	const struct board *after;	/* the position that followed (the next phase's) */
 	const power_id *capital_before;	/* by province, the power whose capital it was
 					   before (a Realpolitik capital moves when lost);

@@ -10,11 +10,13 @@
 #   unit      cmocka test programs
 #   sanitize  the same programs built with AddressSanitizer + UBSan
 #   datc      DATC v3.0 cases (tests/data/datc), and DATC v2.4 with --edition 2000;
+#             the reason of every failed order in them (tests/data/datc/reasons.out);
 #             webDiplomacy's records (tests/data/games/webdiplomacy)
 #   fuzz      every libFuzzer target (make fuzz: clang, ASan + UBSan) for
 #             FUZZ_SECONDS from its seeds in tests/fuzz/seeds/NAME/; any crash,
 #             leak or sanitizer report fails (clang: contrib/deps.sh test)
-#   games     4,488 recorded games (needs ../shared; skipped with a notice)
+#   games     4,488 recorded games (needs ../shared; skipped with a notice),
+#             and the reason of every failed order in them (check-game --reasons)
 #   maps      the geometry is what contrib/mapgen makes; the MUNA variant
 #             checked; the demo games' pages (standard and MUNA) and every
 #             phase of a full recorded game rendered, each SVG
@@ -127,6 +129,20 @@ fi
 if want datc; then
 	stage "DATC v3.0 (tests/data/datc, each case under its own edition)"
 	build/pouch datc tests/data/datc/*.txt | tail -n 20 || fail "datc v3.0"
+	stage "the reason of every failed order in the DATC cases (tests/data/datc/reasons.out)"
+	mkdir -p build/datc
+	build/pouch datc --reasons tests/data/datc/*.txt >build/datc/reasons.out ||
+		fail "a DATC case's reasons do not fit its results (build/datc/reasons.out)"
+	if [ "${REGEN:-0}" = 1 ]; then
+		cp build/datc/reasons.out tests/data/datc/reasons.out
+		echo "  reasons.out: golden file rewritten"
+	elif diff -u tests/data/datc/reasons.out build/datc/reasons.out >build/datc/reasons.diff; then
+		echo "  the reasons match tests/data/datc/reasons.out"
+	else
+		head -n 60 build/datc/reasons.diff
+		fail "the DATC reasons differ from tests/data/datc/reasons.out (see build/datc/reasons.diff)"
+	fi
+	awk -f tests/cli/reasons.awk build/datc/reasons.out || fail "a failed DATC order without its reason"
 	stage "webDiplomacy's records (tests/data/games/webdiplomacy, --edition webdiplomacy)"
 	build/pouch check-game --edition webdiplomacy tests/data/games/webdiplomacy | tail -n 1 ||
 		fail "webDiplomacy's records"
@@ -192,6 +208,13 @@ if want games; then
 	if have_shared; then
 		games_dir
 		build/pouch check-game --edition 2000 build/games || fail "recorded games"
+		echo "  the reason of every failed order and dislodged unit:"
+		if build/pouch check-game --reasons --edition 2000 build/games >build/games-reasons.txt; then
+			tail -n 2 build/games-reasons.txt | sed 's/^/  /'
+		else
+			grep -v '^[0-9]' build/games-reasons.txt | head -n 20
+			fail "a failed order in the recorded games without a reason that fits (build/games-reasons.txt)"
+		fi
 	else
 		echo "skipped the recorded games: $SHARED not present"
 	fi
@@ -305,6 +328,8 @@ if want transcripts; then
 			fail "transcript $t through the mail path (tests/cli/mailpath.sh $browser $t)"
 		fi
 	done
+	awk -f tests/cli/reasons.awk tests/data/transcripts/*.out ||
+		fail "a failed order in a transcript without its reason (tests/cli/reasons.awk)"
 	# Whole games of generated orders by mail, on each board system.
 	if nice python3 tests/league/test_boardgen.py >build/boardgen.log 2>&1; then
 		grep -E '^(# |ok)' build/boardgen.log | sed 's/^/  /'

@@ -20,6 +20,7 @@
 #include "../../parser/orders.h"
 #include "../engine/adjudicate.h"
 #include "../engine/resolver.h"
+#include "../engine/report.h"
 
 #define MAX_LINES 96
 #define MAX_PHASES 4
@@ -63,6 +64,7 @@ struct runner {
 	int verbose;
 	struct buf *report;
 	struct datc_totals *t;
+	bool reasons;		/* each phase's results, with the reason lines, to report */
 };
 
 static void
@@ -353,7 +355,19 @@ run_case(struct runner *rn, struct dcase *dc)
 		}
 		if (rn->verbose > 1)
 			buf_printf(&why, "\ttrace of phase %d:\n", ph + 1);
-		adj_resolve(m, &rules, &b, orders, n, res, rn->verbose > 1 ? &why : NULL);
+		if (rn->reasons) {
+			struct phase_why *y = xmalloc(sizeof *y);
+			adj_resolve_why(m, &rules, &b, NULL, orders, n, res, y);
+			buf_printf(rn->report, "%sCASE %s\n", ph == 0 ? "\n" : "", dc->name);
+			report_results(m, &b, orders, res, y, rn->report);
+			if (b.phase == PHASE_MOVEMENT && (k = adj_why_check(res, y)) >= 0) {
+				problem(&why, &first, "the reason of unit %d does not fit its result", k);
+				ok = 0;
+			}
+			free(y);
+		} else {
+			adj_resolve(m, &rules, &b, orders, n, res, rn->verbose > 1 ? &why : NULL);
+		}
 		for (i = 0; i < dp->results.n; i++) {
 			const char *s = dp->results.l[i];
 			int want, got = 0, found = 0;
@@ -509,7 +523,12 @@ int
 datc_run(const struct map *m, enum edition dflt, const char *text, size_t len, const char *fname,
     int verbose, struct buf *report, struct datc_totals *t)
 {
-	struct runner rn = { m, names_new(m), dflt, fname, verbose, report, t };
+	struct runner rn = { m, names_new(m), dflt, fname, verbose, report, t, false };
+
+	if (verbose < 0) {
+		rn.reasons = true;
+		rn.verbose = 0;
+	}
 	char *copy = xstrndup(text, len), *p = copy, *line;
 	struct dcase *dc = xcalloc(1, sizeof *dc);
 	enum section sec = S_NONE;

@@ -78,6 +78,9 @@
 #include "../engine/map.h"
 #include "../engine/rules.h"
 
+/* datc_run's verbose for the results with their reasons. */
+#define DATC_REASONS (-1)
+
 struct datc_totals {
 	int passed;
 	int failed;
@@ -91,8 +94,10 @@ int datc_variant(const char *text, size_t len, char *out, size_t size);
  * Run every case of the file text[0..len) on map m. Cases without an
  * EDITION line use edition dflt. A failing case appends its name, the
  * expected and actual positions (and results) to report; with verbose,
- * passing cases are listed too. Totals are added to *t. Returns -1 when the
- * file itself is malformed (the reason is in report), else 0.
+ * passing cases are listed too; with verbose DATC_REASONS, each phase's
+ * results with the reason of every order that failed (report_why) instead.
+ * Totals are added to *t. Returns -1 when the file itself is malformed
+ * (the reason is in report), else 0.
  */
 int datc_run(const struct map *m, enum edition dflt, const char *text, size_t len,
     const char *fname, int verbose, struct buf *report, struct datc_totals *t);

@@ -19,6 +19,7 @@
 #include "../../lib/str.h"
 #include "../../lib/xalloc.h"
 #include "../engine/adjudicate.h"
+#include "../engine/report.h"
 
 #define MAX_PHASES 1024
 #define MAX_ORDERS_PER_PHASE 256
@@ -553,7 +554,56 @@ struct walker {
 	FILE *out;
 	struct gamerec_stats st;
 	struct buf text;
+	bool reasons;			/* check every movement phase's reasons */
+	long failures, explained;	/* failed orders and dislodged units; with a reason */
+	const char *path;
+	struct phase_result *res;
+	struct phase_why *why;
+	struct buf words;
 };
+
+/* Is unit result r of a unit a failure that wants a reason? */
+static bool
+wants_reason(enum reason r, bool dislodged)
+{
+	return dislodged || r == R_BOUNCED || r == R_CUT || r == R_VOID || r == R_NO_CONVOY ||
+	    r == R_PARADOX || r == R_DISLODGED;
+}
+
+/* A replayed movement phase resolved again with its reasons: each failed
+ * order and dislodged unit has one, and it fits (gamerec_phase_fn). */
+static int
+check_reasons(void *ctx, const struct gamerec_phase *ph)
+{
+	struct walker *w = ctx;
+	int u, bad;
+
+	if (ph->before->phase != PHASE_MOVEMENT)
+		return 0;
+	adj_resolve_why(w->m, &w->r, ph->before, NULL, ph->orders, ph->norders, w->res, w->why);
+	bad = adj_why_check(w->res, w->why);
+	for (u = 0; u < w->res->nunits; u++) {
+		if (w->res->unit_reason[u] != ph->res->unit_reason[u] ||
+		    w->res->unit_dislodged[u] != ph->res->unit_dislodged[u])
+			bad = u;
+		if (!wants_reason((enum reason)w->res->unit_reason[u], w->res->unit_dislodged[u]))
+			continue;
+		w->failures++;
+		buf_reset(&w->words);
+		if (report_why(w->m, ph->before, ph->orders, w->res, w->why, u, &w->words))
+			w->explained++;
+		else
+			bad = u;
+	}
+	if (bad >= 0) {
+		char p1[48];
+		fprintf(w->out, "%s: %s: the reason of the unit in %s does not fit its result\n",
+		    w->path, phase_format(ph->before, p1, sizeof p1),
+		    w->m->locs[ph->before->units[bad].loc].name);
+		return 1;
+	}
+	return 0;
+}
 
 static int
 has_suffix(const char *s, const char *suf)
@@ -619,8 +669,13 @@ check_path(struct walker *w, const char *path, int top)
 	{
 		struct buf report;
 		buf_init(&report, 1 << 20);
-		gamerec_check_text(w->m, w->nm, &w->r, buf_str(&w->text), w->text.len, path, &w->st,
-		    &report);
+		w->path = path;
+		if (w->reasons)	/* a game whose reasons do not fit fails (said by check_reasons) */
+			gamerec_replay_text(w->m, w->nm, &w->r, buf_str(&w->text), w->text.len, path,
+			    &w->st, &report, check_reasons, w);
+		else
+			gamerec_check_text(w->m, w->nm, &w->r, buf_str(&w->text), w->text.len, path,
+			    &w->st, &report);
 		fputs(buf_str(&report), w->out);
 		buf_free(&report);
 	}
@@ -628,12 +683,18 @@ check_path(struct walker *w, const char *path, int top)
 
 int
 gamerec_check_paths(const struct map *m, enum edition ed, const char *const *paths, int n,
-    int verbose, FILE *out)
+    int verbose, bool reasons, FILE *out)
 {
 	struct walker w;
 	int i;
 
 	memset(&w, 0, sizeof w);
+	w.reasons = reasons;
+	if (reasons) {
+		w.res = xmalloc(sizeof *w.res);
+		w.why = xmalloc(sizeof *w.why);
+		buf_init(&w.words, 4096);
+	}
 	w.m = m;
 	w.nm = names_new(m);
 	rules_init(&w.r, ed);
@@ -650,6 +711,13 @@ gamerec_check_paths(const struct map *m, enum edition ed, const char *const *pat
 	    w.st.kept_phases);
 	fprintf(out, "%d phases missing from the record, played without orders\n",
 	    w.st.omitted_phases);
+	if (reasons) {
+		fprintf(out, "%ld failed orders and dislodged units, %ld with a reason that fits\n",
+		    w.failures, w.explained);
+		free(w.res);
+		free(w.why);
+		buf_free(&w.words);
+	}
 	fprintf(out, "%d passed, %d failed\n", w.st.games_passed, w.st.games_failed);
 	buf_free(&w.text);
 	names_free((struct names *)(uintptr_t)w.nm);

@@ -27,6 +27,7 @@
 #ifndef POUCH_GAMEREC_H
 #define POUCH_GAMEREC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -83,9 +84,12 @@ int gamerec_replay_text(const struct map *m, const struct names *nm, const struc
 /*
  * Check files and directories (recursively, files named *.txt) of game
  * records; print each failure and the summary "N passed, M failed" to out.
- * Returns the exit status: 0 all passed, 1 otherwise.
+ * With reasons, every movement phase is also resolved with its reasons
+ * (adj_resolve_why): a game whose failed orders or dislodged units lack a
+ * reason that fits (adj_why_check, report_why) fails. Returns the exit
+ * status: 0 all passed, 1 otherwise.
  */
 int gamerec_check_paths(const struct map *m, enum edition ed, const char *const *paths, int n,
-    int verbose, FILE *out);
+    int verbose, bool reasons, FILE *out);
 
 #endif

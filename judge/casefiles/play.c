@@ -29,11 +29,13 @@ static void
 resolve_phase(struct player *p)
 {
 	struct board before = p->b;
+	struct phase_why *why = xmalloc(sizeof *why);
 	char ph[48];
 
-	adj_resolve(p->m, &p->r, &p->b, p->orders, p->norders, p->res, NULL);
+	adj_resolve_why(p->m, &p->r, &p->b, NULL, p->orders, p->norders, p->res, why);
 	buf_puts(p->out, "\n");
-	report_results(p->m, &before, p->orders, p->res, p->out);
+	report_results(p->m, &before, p->orders, p->res, why, p->out);
+	free(why);
 	p->b = p->res->after;
 	phase_next(p->m, &p->r, &p->b);
 	if (before.season == SEASON_FALL && p->b.season != SEASON_FALL)

@@ -59,6 +59,23 @@ edition_opts(int argc, char **argv, enum edition *ed, int *verbose, const char *
 	return i;
 }
 
+/* Is flag among the options before the first operand? It is taken out of
+ * argv (*argc one less). */
+static bool
+take_flag(int *argc, char **argv, const char *flag)
+{
+	int i;
+
+	for (i = 1; i < *argc && argv[i][0] == '-'; i++) {
+		if (strcmp(argv[i], flag) == 0) {
+			memmove(&argv[i], &argv[i + 1], (size_t)(*argc - i) * sizeof argv[0]);
+			(*argc)--;
+			return true;
+		}
+	}
+	return false;
+}
+
 /* Without --variant, a case file runs on the variant its VARIANT_ALL
  * names (standard when it names none or "standard"): m itself, or a map
  * opened for it (NULL when it cannot be opened). */
@@ -92,9 +109,13 @@ cli_datc(const struct cli_opts *o, int argc, char **argv)
 	const char *variant = NULL;
 	struct datc_totals t = { 0, 0 };
 	int verbose = o->verbose, i, first, bad = 0;
+	bool reasons;
 	struct map *m, *own;
 
+	reasons = take_flag(&argc, argv, "--reasons");	/* the results with their reasons */
 	first = edition_opts(argc, argv, &ed, &verbose, &variant);
+	if (reasons)
+		verbose = DATC_REASONS;
 	if (first < 0)
 		return 2;
 	if (first >= argc) {
@@ -191,8 +212,10 @@ cli_check_game(const struct cli_opts *o, int argc, char **argv)
 	enum edition ed = EDITION_2000;
 	const char *variant = "standard";
 	int verbose = o->verbose, first, r;
+	bool reasons = false;
 	struct map *m;
 
+	reasons = take_flag(&argc, argv, "--reasons");	/* each movement phase's reasons checked too */
 	first = edition_opts(argc, argv, &ed, &verbose, &variant);
 	if (first < 0)
 		return 2;
@@ -203,7 +226,7 @@ cli_check_game(const struct cli_opts *o, int argc, char **argv)
 	if (m == NULL)
 		return 1;
 	r = gamerec_check_paths(m, ed, (const char *const *)argv + first, argc - first, verbose,
-	    stdout);
+	    reasons, stdout);
 	map_free(m);
 	return r;
 }

@@ -52,10 +52,12 @@ static const struct command commands[] = {
 	{ "doctor", cli_doctor, "doctor",
 	    "check the data directory and its settings before the first game: the judge's\n"
 	    "address, the mailbox and the outgoing server, the map pages, cron, the clock" },
-	{ "datc", cli_datc, "datc [--edition e] [--variant v] [--verbose] file ...",
-	    "run DATC case files (jDip format); ends with \"N passed, M failed\"" },
-	{ "check-game", cli_check_game, "check-game [--edition e] path ...",
-	    "replay droidippy game records and compare every phase" },
+	{ "datc", cli_datc, "datc [--reasons] [--edition e] [--variant v] [--verbose] file ...",
+	    "run DATC case files (jDip format); ends with \"N passed, M failed\";\n"
+	    "--reasons prints each phase's results with the reason of every failed order" },
+	{ "check-game", cli_check_game, "check-game [--reasons] [--edition e] path ...",
+	    "replay droidippy game records and compare every phase; --reasons also\n"
+	    "checks that every failed order has a reason that fits" },
 	{ "play", cli_play, "play [--edition e] [--variant v] [--pages dir [--base-url url] [--name n]] file",
 	    "play a game from a file of orders and print every phase's results" },
 	{ "transcript", cli_transcript, "transcript file",

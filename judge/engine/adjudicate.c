@@ -612,7 +612,7 @@ support_count(struct ws *w, int u, power_id excl)
 	return n;
 }
 
-static int
+static inline int
 hold_strength(struct ws *w, prov_id p)
 {
 	int u = w->at[p];
@@ -1046,6 +1046,16 @@ check_all(struct ws *w, const struct order *orders, int n, struct phase_result *
 	set_convoy_modes(w);
 }
 
+/* Does convoy u carry nobody: its army was not ordered to its destination
+ * by sea? */
+static bool
+convoy_void(struct ws *w, int u)
+{
+	int t = w->target[u];
+
+	return t == NONE || w->kind[t] != K_MOVE || w->destp[t] != w->destp[u] || !uses_convoy(w, t);
+}
+
 /* Reason for what unit u did, once everything is resolved. */
 static enum reason
 unit_outcome(struct ws *w, int u, bool dislodged)
@@ -1067,9 +1077,7 @@ unit_outcome(struct ws *w, int u, bool dislodged)
 	case K_CONVOY:
 		if (w->paradox[u])
 			return R_PARADOX;
-		t = w->target[u];
-		if (t == NONE || w->kind[t] != K_MOVE || w->destp[t] != w->destp[u] ||
-		    !uses_convoy(w, t))
+		if (convoy_void(w, u))
 			return dislodged ? R_DISLODGED : R_VOID;
 		return w->res[u] ? R_OK : R_DISLODGED;
 	default:
@@ -1078,10 +1086,12 @@ unit_outcome(struct ws *w, int u, bool dislodged)
 }
 
 static void explain(struct ws *w, const struct phase_result *res, struct buf *out);
+static void account(struct ws *w, const int16_t *dislodger, struct phase_why *why);
 
 static void
 resolve_movement(const struct map *m, const struct rules *r, const struct board *b,
-    const struct order *orders, int norders, struct phase_result *res, struct buf *trace)
+    const struct order *orders, int norders, struct phase_result *res, struct buf *trace,
+    struct phase_why *why)
 {
 	struct ws w;
 	struct board *a = &res->after;
@@ -1154,6 +1164,188 @@ resolve_movement(const struct map *m, const struct rules *r, const struct board 
 	}
 	if (trace)
 		explain(&w, res, trace);
+	if (why)
+		account(&w, dislodger, why);
+}
+
+/* ------------------------------------------------------------- account -- */
+
+/*
+ * The reasons of struct phase_why, read from the decisions resolve() took:
+ * every strength below is the resolver's own, computed from decisions
+ * already settled (nothing is decided again). The first condition of
+ * move_decision that holds is the one named, as the resolver tests them.
+ */
+
+/* A support given to move u by power p, whose unit u would dislodge: it
+ * does not count (DATC 6.D.12), or NONE. */
+static int
+excluded_support(struct ws *w, int u, power_id p)
+{
+	int s;
+
+	for (s = w->sup_head[u]; s != NONE; s = w->next_sup[s])
+		if (w->b->units[s].power == p && support_matches(w, s, u) && w->res[s])
+			return s;
+	return NONE;
+}
+
+/* Why failed move u failed. */
+static void
+account_move(struct ws *w, int u, const int16_t *dislodger, struct unit_why *y)
+{
+	int a, v, x, f;
+
+	if (!has_route(w, u)) {
+		y->why = WHY_NO_ROUTE;
+		for (f = w->cvy_head[u]; f != NONE; f = w->next_cvy[f]) {
+			if (w->kind[f] != K_CONVOY || w->destp[f] != w->destp[u])
+				continue;
+			if (w->paradox[f]) {
+				y->why = WHY_PARADOX;
+				y->other = (int16_t)f;
+				return;
+			}
+			if (!w->res[f] && y->why == WHY_NO_ROUTE) {
+				y->why = WHY_CONVOY_BROKEN;
+				y->other = (int16_t)f;
+				y->other2 = dislodger[f];
+			}
+		}
+		return;
+	}
+	a = attack_strength(w, u);
+	y->mine = (uint8_t)a;
+	v = h2h(w, u);
+	/* The unit there could not leave, and another move into the province
+	 * stood this one off even as if it had: that move is the cause (a
+	 * standoff stops a chain of moves, DATC 6.C.3, 6.C.7, 6.C.8). */
+	x = w->at[w->destp[u]];
+	if (v == NONE && x != NONE && w->kind[x] == K_MOVE) {
+		int free = 1 + support_count(w, u, POWER_NONE);
+		for (x = w->into[w->destp[u]]; x != NONE; x = w->next_into[x]) {
+			if (x != u && free <= prevent_strength(w, x)) {
+				y->why = WHY_BOUNCED;
+				y->how = HOW_PREVENT;
+				y->other = (int16_t)x;
+				y->mine = (uint8_t)free;
+				y->theirs = (uint8_t)prevent_strength(w, x);
+				return;
+			}
+		}
+	}
+	if (v != NONE) {
+		if (a <= defend_strength(w, v)) {
+			y->why = a == 0 && w->b->units[v].power == w->b->units[u].power ?
+			    WHY_OWN_UNIT : WHY_BOUNCED;
+			y->how = HOW_HEAD;
+			y->other = (int16_t)v;
+			y->theirs = (uint8_t)defend_strength(w, v);
+			if (y->why == WHY_BOUNCED)
+				y->other2 = (int16_t)excluded_support(w, u, w->b->units[v].power);
+			return;
+		}
+	} else if (a <= hold_strength(w, w->destp[u])) {
+		v = w->at[w->destp[u]];
+		y->why = a == 0 && v != NONE && w->b->units[v].power == w->b->units[u].power ?
+		    WHY_OWN_UNIT : WHY_BOUNCED;
+		y->how = HOW_HOLD;
+		y->other = (int16_t)v;
+		y->theirs = (uint8_t)hold_strength(w, w->destp[u]);
+		if (v != NONE && y->why == WHY_BOUNCED)
+			y->other2 = (int16_t)excluded_support(w, u, w->b->units[v].power);
+		return;
+	}
+	for (x = w->into[w->destp[u]]; x != NONE; x = w->next_into[x]) {
+		if (x != u && a <= prevent_strength(w, x)) {
+			y->why = WHY_BOUNCED;
+			y->how = HOW_PREVENT;
+			y->other = (int16_t)x;
+			y->theirs = (uint8_t)prevent_strength(w, x);
+			return;
+		}
+	}
+}
+
+/* Why support s was not given (cut) or counted for nothing (void). */
+static void
+account_support(struct ws *w, int s, struct unit_why *y)
+{
+	int x, t = w->target[s];
+
+	if (t == NONE || !support_matches(w, s, t)) {
+		y->why = WHY_VOID;
+		y->other = (int16_t)t;
+		return;
+	}
+	if (w->res[s])
+		return;
+	y->why = WHY_CUT;
+	for (x = w->into[w->prov[s]]; x != NONE; x = w->next_into[x]) {
+		if (w->b->units[x].power == w->b->units[s].power)
+			continue;
+		if (w->destp[s] != PROV_NONE && w->prov[x] == w->destp[s]) {
+			if (resolve(w, x)) {
+				y->how = 1;
+				y->other = (int16_t)x;
+				return;
+			}
+			continue;
+		}
+		if (has_route(w, x)) {
+			y->other = (int16_t)x;
+			return;
+		}
+	}
+}
+
+/* Kept out of resolve_movement (noinline, cold): the adjudication alone
+ * must not pay for the words of a report. */
+__attribute__((noinline, cold)) static void
+account(struct ws *w, const int16_t *dislodger, struct phase_why *why)
+{
+	int u, s;
+
+	why->nunits = w->n;
+	for (u = 0; u < w->n; u++) {
+		struct unit_why *y = &why->u[u];
+		int by = dislodger[u];
+
+		memset(y, 0, sizeof *y);
+		y->other = y->other2 = y->by = NONE;
+		switch (w->kind[u]) {
+		case K_MOVE:
+			if (!w->res[u])
+				account_move(w, u, dislodger, y);
+			break;
+		case K_SUPPORT:
+			account_support(w, u, y);
+			break;
+		case K_CONVOY:
+			if (w->paradox[u]) {
+				y->why = WHY_PARADOX;
+			} else if (convoy_void(w, u)) {
+				y->why = WHY_VOID;
+				y->other = w->target[u];
+			}
+			break;
+		default:
+			break;
+		}
+		if (by == NONE)
+			continue;
+		y->by = (int16_t)by;
+		y->by_attack = (uint8_t)attack_strength(w, by);
+		y->by_defence = (uint8_t)(h2h(w, by) == u ? defend_strength(w, u) :
+		    hold_strength(w, w->prov[u]));
+		for (s = w->sup_head[by]; s != NONE; s = w->next_sup[s]) {
+			if (!support_matches(w, s, by) || !w->res[s] ||
+			    w->b->units[s].power == w->b->units[u].power)
+				continue;
+			if (y->nsup < WHY_MAX_SUPPORTS)
+				y->sup[y->nsup++] = (int16_t)s;
+		}
+	}
 }
 
 /* ------------------------------------------------------------- explain -- */
@@ -1658,7 +1850,7 @@ adj_check(const struct map *m, const struct rules *r, const struct board *b, con
 static inline void
 resolve_phase(const struct map *m, const struct rules *r, const struct board *b,
     const power_id *seat, const struct order *orders, int norders, struct phase_result *res,
-    struct buf *trace)
+    struct buf *trace, struct phase_why *why)
 {
 	if (norders > ADJ_MAX_ORDERS)
 		norders = ADJ_MAX_ORDERS;
@@ -1668,9 +1860,9 @@ resolve_phase(const struct map *m, const struct rules *r, const struct board *b,
 	switch (b->phase) {
 	case PHASE_MOVEMENT:
 		if (r->resolver != NULL && r->resolver->movement != NULL)
-			r->resolver->movement(m, r, b, seat, orders, norders, res, trace);
+			r->resolver->movement(m, r, b, seat, orders, norders, res, trace, why);
 		else
-			resolve_movement(m, r, b, orders, norders, res, trace);
+			resolve_movement(m, r, b, orders, norders, res, trace, why);
 		break;
 	case PHASE_RETREAT:
 		resolve_retreats(m, r, b, orders, norders, res);
@@ -1685,7 +1877,7 @@ void
 adj_resolve(const struct map *m, const struct rules *r, const struct board *b,
     const struct order *orders, int norders, struct phase_result *res, struct buf *trace)
 {
-	resolve_phase(m, r, b, NULL, orders, norders, res, trace);
+	resolve_phase(m, r, b, NULL, orders, norders, res, trace, NULL);
 }
 
 void
@@ -1693,7 +1885,65 @@ adj_resolve_at(const struct map *m, const struct rules *r, const struct board *b
     const power_id *seat, const struct order *orders, int norders, struct phase_result *res,
     struct buf *trace)
 {
-	resolve_phase(m, r, b, seat, orders, norders, res, trace);
+	resolve_phase(m, r, b, seat, orders, norders, res, trace, NULL);
+}
+
+/* Does reason y fit unit result r (enum reason)? */
+static bool
+why_fits(enum reason r, const struct unit_why *y, int n)
+{
+	if (y->other >= n || y->other2 >= n || y->by >= n)
+		return false;
+	switch (r) {
+	case R_OK:
+		return y->why == WHY_NONE;
+	case R_BOUNCED:
+		if (y->why == WHY_BOUNCED)
+			return y->mine <= y->theirs;
+		return y->why == WHY_OWN_UNIT || y->why == WHY_STACK ||
+		    (y->why >= WHY_FLEET_STAYED && y->why <= WHY_FLEET_LOST);
+	case R_CUT:
+		return y->why == WHY_CUT && y->other >= 0;
+	case R_VOID:
+		return y->why == WHY_VOID || y->why == WHY_FLEET_STILL;
+	case R_NO_CONVOY:
+		return y->why == WHY_NO_ROUTE || y->why == WHY_CONVOY_BROKEN || y->why == WHY_PARADOX;
+	case R_PARADOX:
+		return y->why == WHY_PARADOX;
+	case R_DISLODGED:
+		return y->by >= 0 || y->why == WHY_FLEET_LOST;
+	default:
+		return false;
+	}
+}
+
+int
+adj_why_check(const struct phase_result *res, const struct phase_why *why)
+{
+	int u;
+
+	if (why->nunits != res->nunits)
+		return 0;
+	for (u = 0; u < why->nunits; u++) {
+		const struct unit_why *y = &why->u[u];
+		if (!why_fits((enum reason)res->unit_reason[u], y, why->nunits))
+			return u;
+		if (res->unit_dislodged[u] ?
+			(y->by < 0 && y->why != WHY_FLEET_LOST) ||
+			    (y->by >= 0 && y->by_attack <= y->by_defence) :
+			y->by >= 0)
+			return u;
+	}
+	return -1;
+}
+
+void
+adj_resolve_why(const struct map *m, const struct rules *r, const struct board *b,
+    const power_id *seat, const struct order *orders, int norders, struct phase_result *res,
+    struct phase_why *why)
+{
+	why->nunits = 0;
+	resolve_phase(m, r, b, seat, orders, norders, res, NULL, why);
 }
 
 static bool

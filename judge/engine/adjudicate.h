@@ -56,6 +56,62 @@ struct phase_result {
 };
 
 /*
+ * Why each unit's order failed, and what dislodged it, as the resolver
+ * decided (adj_resolve_why): filled after the phase is resolved, from the
+ * resolver's own decisions, only when asked for. Units are indices of the
+ * input board, -1 for none.
+ */
+enum why {
+	WHY_NONE = 0,		/* it did what it was ordered to (or held) */
+	WHY_BOUNCED,		/* move: stood off by other (how), mine against theirs;
+				   other2: a support of the other's power, which did
+				   not count against its unit */
+	WHY_OWN_UNIT,		/* move: other, of its own power, stays there */
+	WHY_CUT,		/* support: cut by the move of other (how 1: other dislodged
+				   the supporter, coming from where the support goes) */
+	WHY_VOID,		/* support or convoy: other (or nobody) did not do that */
+	WHY_CONVOY_BROKEN,	/* move: the convoying fleet other was dislodged by other2 */
+	WHY_NO_ROUTE,		/* move: no fleets were ordered to carry it all the way */
+	WHY_PARADOX,		/* move or convoy: the convoy was set aside (Szykman rule) */
+	/* a rule system's own rules (Realpolitik: resolver.h) */
+	WHY_STACK,		/* move: other, of its own power, stays there and they may
+				   not share the province */
+	WHY_FLEET_STAYED,	/* landing: the fleet other did not get away */
+	WHY_FLEET_STILL,	/* landing: the fleet other was not ordered to move */
+	WHY_FLEET_LEFT,		/* boarding: the fleet other moved away */
+	WHY_FLEET_MISSED,	/* boarding: the fleet other did not arrive */
+	WHY_FLEET_LOST,		/* on board the fleet other, which was dislodged */
+	WHY_MAX
+};
+
+/* How a move was stood off (enum why WHY_BOUNCED). */
+enum why_how {
+	HOW_HOLD = 0,		/* by the unit staying in the province */
+	HOW_HEAD,		/* by the unit moving the other way (head to head) */
+	HOW_PREVENT,		/* by another move into the province */
+};
+
+#define WHY_MAX_SUPPORTS 8
+
+struct unit_why {
+	uint8_t why;		/* enum why */
+	uint8_t how;		/* enum why_how of a bounce; 1 for a cut by dislodgement */
+	uint8_t mine, theirs;	/* strengths of a bounce: this move's, the other's */
+	int16_t other, other2;	/* the units the reason names */
+	/* Dislodged: by the move of unit by, its attack against this unit's
+	 * defence, with the supports that counted. */
+	int16_t by;
+	uint8_t by_attack, by_defence;
+	uint8_t nsup;
+	int16_t sup[WHY_MAX_SUPPORTS];
+};
+
+struct phase_why {
+	int nunits;		/* units of the input board (0: not a movement phase) */
+	struct unit_why u[BOARD_MAX_UNITS];
+};
+
+/*
  * Resolve the phase b->phase with the given orders. Always succeeds; orders
  * beyond ADJ_MAX_ORDERS are ignored (their reasons are not set). When trace
  * is not NULL, a step-by-step explanation of the movement results is appended.
@@ -119,6 +175,25 @@ void adj_check_orders(void *w, const struct order *orders, int n, int16_t *ord,
 void adj_resolve_at(const struct map *m, const struct rules *r, const struct board *b,
     const power_id *seat, const struct order *orders, int norders, struct phase_result *res,
     struct buf *trace);
+
+/*
+ * Resolve the phase b as adj_resolve_at does and fill why (not NULL) with
+ * the resolver's reasons for each unit (a movement phase; why->nunits is 0
+ * for the others). For the results' words; the adjudication alone is
+ * adj_resolve.
+ */
+void adj_resolve_why(const struct map *m, const struct rules *r, const struct board *b,
+    const power_id *seat, const struct order *orders, int norders, struct phase_result *res,
+    struct phase_why *why);
+
+/*
+ * Does why (adj_resolve_why) give every unit of the movement phase res a
+ * reason that fits its result: a failure one for each failed order (a
+ * bounce for a bounce, a cut for a cut, ...), the move that dislodged
+ * each dislodged unit and a bounce's strengths that did not win? Returns
+ * -1 when it does, else the first unit whose reason does not fit.
+ */
+int adj_why_check(const struct phase_result *res, const struct phase_why *why);
 
 /* Builds (> 0) or removals (< 0) due to power p in an adjustment phase. */
 int adj_builds_due(const struct map *m, const struct board *b, power_id p);

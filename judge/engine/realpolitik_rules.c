@@ -934,10 +934,173 @@ write_result(const struct rp *w, struct phase_result *res, struct buf *trace)
 	mark_contested(w, a);
 }
 
+/* ------------------------------------------------------------ account -- */
+
+/* The unit that stays in province p against u (not on board, not moving
+ * head to head against it), or NONE. */
+static int
+staying(const struct rp *w, int u, prov_id p)
+{
+	int v;
+
+	for (v = w->first[p]; v != NONE; v = w->next[v])
+		if (w->kind[v] != RK_CARGO && !head_to_head(w, u, v) &&
+		    (stayer(w, v) || w->st[v] != YES))
+			return v;
+	return NONE;
+}
+
+/* Why failed move u failed, as decide_move found: the opposition that its
+ * attack did not beat (all decisions are taken: each bound is exact). */
+static void
+account_move(const struct rp *w, int u, struct unit_why *y)
+{
+	struct iv a = attack(w, u), h = hold_part(w, u), s;
+	int v;
+
+	y->mine = (uint8_t)a.lo;
+	if (h.lo >= INF) {
+		y->why = WHY_STACK;
+		for (v = w->first[w->destp[u]]; v != NONE && y->other == NONE; v = w->next[v])
+			if (w->kind[v] != RK_CARGO && pw(w, v) == pw(w, u) && !may_join(w, u, v))
+				y->other = (int16_t)v;
+		return;
+	}
+	for (v = w->first[w->destp[u]]; v != NONE; v = w->next[v]) {
+		if (!head_to_head(w, u, v))
+			continue;
+		if (pw(w, v) == pw(w, u)) {
+			y->why = WHY_OWN_UNIT;
+			y->other = (int16_t)v;
+			return;
+		}
+		s = supports(w, v, PROV_NONE, POWER_NONE);
+		if (a.lo <= s.lo + 1) {
+			y->why = WHY_BOUNCED;
+			y->how = HOW_HEAD;
+			y->other = (int16_t)v;
+			y->theirs = (uint8_t)(s.lo + 1);
+			return;
+		}
+	}
+	if (a.lo <= h.lo) {
+		y->why = WHY_BOUNCED;
+		y->how = HOW_HOLD;
+		y->other = (int16_t)staying(w, u, w->destp[u]);
+		y->theirs = (uint8_t)h.lo;
+		return;
+	}
+	for (v = 0; v < w->n; v++) {
+		if (v != u && w->kind[v] == RK_MOVE && w->destp[v] == w->destp[u] &&
+		    a.lo <= prevent(w, v).lo) {
+			y->why = WHY_BOUNCED;
+			y->how = HOW_PREVENT;
+			y->other = (int16_t)v;
+			y->theirs = (uint8_t)prevent(w, v).lo;
+			return;
+		}
+	}
+}
+
+/* Why unit u's order failed, by its kind and its outcome r. */
+static void
+account_unit(const struct rp *w, int u, enum reason r, struct unit_why *y)
+{
+	int f = w->ride[u], x;
+
+	switch (w->kind[u]) {
+	case RK_MOVE:
+		if (r != R_OK)
+			account_move(w, u, y);
+		break;
+	case RK_BOARD_IN:
+		if (r == R_OK)
+			break;
+		y->other = (int16_t)f;
+		y->why = w->kind[f] == RK_MOVE && w->st[f] == YES ? WHY_FLEET_LEFT : WHY_FLEET_LOST;
+		break;
+	case RK_BOARD_WAIT:
+		if (r == R_BOUNCED) {
+			y->why = WHY_FLEET_MISSED;
+			y->other = (int16_t)f;
+		}
+		break;
+	case RK_BOARD_HERE:
+		if (r == R_BOUNCED) {
+			y->why = WHY_FLEET_LEFT;
+			y->other = (int16_t)f;
+		}
+		break;
+	case RK_LAND:
+		if (r == R_BOUNCED || r == R_VOID) {
+			y->why = r == R_VOID ? WHY_FLEET_STILL : WHY_FLEET_STAYED;
+			y->other = (int16_t)f;
+		}
+		break;
+	case RK_SUPPORT:
+		if (r == R_VOID) {
+			y->why = WHY_VOID;
+			y->other = w->first[w->tprov[u]];
+		} else if (r == R_CUT) {
+			y->why = WHY_CUT;
+			for (x = 0; x < w->n && y->other == NONE; x++) {
+				if (w->kind[x] != RK_MOVE || w->destp[x] != w->prov[u] ||
+				    pw(w, x) == pw(w, u))
+					continue;
+				if (w->destp[u] == PROV_NONE || w->prov[x] != w->destp[u])
+					y->other = (int16_t)x;
+				else if (w->st[x] == YES) {
+					y->other = (int16_t)x;
+					y->how = 1;
+				}
+			}
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+/* The reasons of struct phase_why from the decisions decide_all took
+ * (noinline, cold: the adjudication alone does not pay for them). */
+__attribute__((noinline, cold)) static void
+account(const struct rp *w, const struct phase_result *res, struct phase_why *why)
+{
+	int u, s;
+
+	why->nunits = w->n;
+	for (u = 0; u < w->n; u++) {
+		struct unit_why *y = &why->u[u];
+		int x = dislodger(w, u), f = w->ride[u];
+
+		memset(y, 0, sizeof *y);
+		y->other = y->other2 = y->by = NONE;
+		account_unit(w, u, (enum reason)res->unit_reason[u], y);
+		if (x == NONE && res->unit_dislodged[u] && f != NONE) {
+			/* On board a fleet that was dislodged: lost with it. */
+			y->why = WHY_FLEET_LOST;
+			y->other = (int16_t)f;
+			x = dislodger(w, f);
+		}
+		if (x == NONE)
+			continue;
+		y->by = (int16_t)x;
+		y->by_attack = (uint8_t)attack(w, x).lo;
+		y->by_defence = (uint8_t)(head_to_head(w, x, u) ?
+		    supports(w, u, PROV_NONE, POWER_NONE).lo + 1 : hold_part(w, x).lo);
+		for (s = 0; s < w->n; s++) {
+			if (!fits_move(w, s, x) || w->st[s] != YES || pw(w, s) == pw(w, u))
+				continue;
+			if (y->nsup < WHY_MAX_SUPPORTS)
+				y->sup[y->nsup++] = (int16_t)s;
+		}
+	}
+}
+
 void
 rp_resolve_movement(const struct map *m, const struct rules *r, const struct board *b,
     const power_id *seat, const struct order *orders, int norders, struct phase_result *res,
-    struct buf *trace)
+    struct buf *trace, struct phase_why *why)
 {
 	struct rp w;
 
@@ -946,6 +1109,8 @@ rp_resolve_movement(const struct map *m, const struct rules *r, const struct boa
 	check_all(&w, orders, norders, res);
 	decide_all(&w);
 	write_result(&w, res, trace);
+	if (why)
+		account(&w, res, why);
 }
 
 /* --------------------------------------------------- supply, occupation -- */

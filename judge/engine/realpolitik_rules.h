@@ -48,11 +48,12 @@
 extern const struct resolver realpolitik_resolver;
 
 /* Resolve the movement phase b with the Realpolitik rules into res (as
- * adj_resolve does; trace, when not NULL, gets one line per unit), armies
- * stacking where seat (by province, NULL: the map's) has their capitals. */
+ * adj_resolve does; trace, when not NULL, gets one line per unit; why, the
+ * reasons of struct phase_why), armies stacking where seat (by province,
+ * NULL: the map's) has their capitals. */
 void rp_resolve_movement(const struct map *m, const struct rules *r, const struct board *b,
     const power_id *seat, const struct order *orders, int norders, struct phase_result *res,
-    struct buf *trace);
+    struct buf *trace, struct phase_why *why);
 
 /*
  * May power p raise a unit of type t in province q now (Realpolitik

@@ -158,7 +158,7 @@ article(uint8_t t)
 
 void
 report_results(const struct map *m, const struct board *b, const struct order *orders,
-    const struct phase_result *res, struct buf *out)
+    const struct phase_result *res, const struct phase_why *why, struct buf *out)
 {
 	struct line lines[BOARD_MAX_UNITS];
 	int n = 0, i;
@@ -223,6 +223,14 @@ report_results(const struct map *m, const struct board *b, const struct order *o
 					res->unit_reason[u] != R_DISLODGED ? 1 :
 				    res->unit_reason[u] == R_DISLODGED, out);
 			buf_putc(out, '\n');
+			if (why != NULL && b->phase == PHASE_MOVEMENT && u < why->nunits) {
+				size_t mark = out->len;
+				buf_puts(out, "    ");
+				if (report_why(m, b, orders, res, why, u, out))
+					buf_puts(out, ".\n");
+				else
+					buf_truncate(out, mark);
+			}
 		}
 	} else {
 		for (i = 0; i < res->norders; i++) {
@@ -641,4 +649,234 @@ report_units(const struct map *m, const struct board *b, struct buf *out)
 		else
 			buf_puts(out, ".\n");
 	}
+}
+
+/* ----------------------------------------------------------- reasons -- */
+
+/* "the French army in Marseilles", unit u of b (an army on board is an
+ * army). */
+static void
+put_other(const struct map *m, const struct board *b, int u, struct buf *out)
+{
+	const struct unit *un = &b->units[u];
+	uint8_t t = (uint8_t)(un->type & ~UNIT_ABOARD);
+
+	buf_printf(out, "the %s %s in ", m->powers[un->power].adjective,
+	    t == UNIT_ARMY ? "army" : t == UNIT_FLEET ? "fleet" : "unit");
+	put_the(m, m->locs[un->loc].prov, out);
+	if (m->locs[un->loc].coast_name && !(un->type & UNIT_ABOARD))
+		buf_printf(out, " (%s)", m->locs[un->loc].coast_name);
+}
+
+/* The order unit u of b carried out, or NULL (it held, or had none). */
+static const struct order *
+order_of(const struct order *orders, const struct phase_result *res, int u)
+{
+	return u >= 0 && u < res->nunits && res->unit_order[u] >= 0 ? &orders[res->unit_order[u]] :
+								     NULL;
+}
+
+/* "the French army in Marseilles also moved to Burgundy, 1 against 1" */
+static void
+put_bounce(const struct map *m, const struct board *b, const struct order *orders,
+    const struct phase_result *res, const struct unit_why *y, struct buf *out)
+{
+	const struct order *oo = order_of(orders, res, y->other);
+
+	buf_puts(out, "bounced: ");
+	if (y->other < 0) {
+		buf_puts(out, "the province held");
+	} else {
+		put_other(m, b, y->other, out);
+		if (y->how == HOW_HEAD)
+			buf_puts(out, " moved the other way, head to head");
+		else if (y->how == HOW_PREVENT && oo != NULL && oo->kind == ORDER_MOVE) {
+			buf_puts(out, " also moved to ");
+			put_the(m, prov_of(m, oo->dest), out);
+		} else if (y->how == HOW_PREVENT)
+			buf_puts(out, " also moved there");
+		else
+			buf_puts(out, oo != NULL && oo->kind == ORDER_MOVE ? " could not leave" :
+										" stayed there");
+	}
+	buf_printf(out, ", %d against %d", y->mine, y->theirs);
+	if (y->other2 >= 0 && y->other >= 0) {
+		buf_puts(out, "; the support of ");
+		put_other(m, b, y->other2, out);
+		buf_printf(out, " does not count against a unit of its own power");
+	}
+}
+
+/* "the French army in Paris was ordered to Picardy, not to Burgundy" */
+static void
+put_void(const struct map *m, const struct board *b, const struct order *o,
+    const struct order *orders, const struct phase_result *res, const struct unit_why *y,
+    struct buf *out)
+{
+	const struct order *to = order_of(orders, res, y->other);
+	bool moving = to != NULL && (to->kind == ORDER_MOVE);
+
+	buf_printf(out, "%s void: ", o->kind == ORDER_CONVOY ? "convoy" : "support");
+	if (y->other < 0) {
+		buf_puts(out, "there is no unit in ");
+		put_the(m, prov_of(m, o->target), out);
+		return;
+	}
+	put_other(m, b, y->other, out);
+	if (o->kind == ORDER_CONVOY) {
+		buf_puts(out, moving ? " did not go by sea to " : " was not ordered to move to ");
+		put_the(m, prov_of(m, o->dest), out);
+	} else if (o->dest == LOC_NONE) {
+		if (moving) {
+			buf_puts(out, " was ordered to move to ");
+			put_the(m, prov_of(m, to->dest), out);
+			buf_puts(out, ", not to hold");
+		} else {
+			buf_puts(out, " was not ordered to do that");
+		}
+	} else if (moving && prov_of(m, to->dest) != prov_of(m, o->dest)) {
+		buf_puts(out, " was ordered to ");
+		put_the(m, prov_of(m, to->dest), out);
+		buf_puts(out, ", not to ");
+		put_the(m, prov_of(m, o->dest), out);
+	} else if (moving) {
+		buf_puts(out, " was ordered to another coast");
+	} else {
+		buf_puts(out, " was not ordered to move to ");
+		put_the(m, prov_of(m, o->dest), out);
+	}
+}
+
+/* Why a move into a province its own unit u stays in failed. */
+static void
+put_stack(const struct map *m, const struct board *b, int mover, const struct unit_why *y,
+    struct buf *out)
+{
+	uint8_t a = (uint8_t)(b->units[mover].type & ~UNIT_ABOARD);
+	uint8_t t = y->other >= 0 ? (uint8_t)(b->units[y->other].type & ~UNIT_ABOARD) : a;
+
+	buf_puts(out, "failed: ");
+	if (y->other >= 0) {
+		put_other(m, b, y->other, out);
+		buf_puts(out, " stays there, and ");
+	}
+	if (a != t)
+		buf_puts(out, "an army and a fleet do not share a province");
+	else if (a == UNIT_ARMY)
+		buf_puts(out, "armies share a province only in their own capital");
+	else
+		buf_puts(out, "fleets share a province only in their own naval base");
+}
+
+/* The failure part of unit u's reason (before any dislodgement). */
+static bool
+put_failure(const struct map *m, const struct board *b, const struct order *orders,
+    const struct phase_result *res, const struct unit_why *y, int u, struct buf *out)
+{
+	const struct order *o = order_of(orders, res, u);
+
+	switch (y->why) {
+	case WHY_BOUNCED:
+		put_bounce(m, b, orders, res, y, out);
+		return true;
+	case WHY_OWN_UNIT:
+		buf_puts(out, "failed: ");
+		if (y->other >= 0) {
+			const struct order *oo = order_of(orders, res, y->other);
+			put_other(m, b, y->other, out);
+			buf_puts(out, y->how == HOW_HEAD ? " moved the other way, head to head" :
+			    oo != NULL && oo->kind == ORDER_MOVE ? " could not leave" : " stayed there");
+			buf_puts(out, ", and ");
+		}
+		buf_puts(out, "a power does not dislodge its own unit");
+		return true;
+	case WHY_CUT:
+		buf_puts(out, "support cut: ");
+		if (y->other < 0) {
+			buf_puts(out, "the supporting unit was attacked");
+			return true;
+		}
+		buf_puts(out, y->how ? "dislodged by " : "attacked by ");
+		put_other(m, b, y->other, out);
+		return true;
+	case WHY_VOID:
+		if (o == NULL)
+			return false;
+		put_void(m, b, o, orders, res, y, out);
+		return true;
+	case WHY_CONVOY_BROKEN:
+		buf_puts(out, "no convoy: ");
+		put_other(m, b, y->other, out);
+		buf_puts(out, " was dislodged");
+		if (y->other2 >= 0) {
+			buf_puts(out, " by ");
+			put_other(m, b, y->other2, out);
+		}
+		return true;
+	case WHY_NO_ROUTE:
+		buf_puts(out, "no convoy: no fleets were ordered to carry it all the way");
+		return true;
+	case WHY_PARADOX:
+		buf_puts(out, o != NULL && o->kind == ORDER_CONVOY ?
+		    "convoy paradox: the convoy is set aside (Szykman rule)" :
+		    "convoy paradox: its convoy is set aside (Szykman rule), so it stays");
+		return true;
+	case WHY_STACK:
+		put_stack(m, b, u, y, out);
+		return true;
+	case WHY_FLEET_STAYED:
+	case WHY_FLEET_STILL:
+	case WHY_FLEET_LEFT:
+	case WHY_FLEET_MISSED:
+	case WHY_FLEET_LOST:
+		buf_puts(out, y->why == WHY_FLEET_STAYED || y->why == WHY_FLEET_STILL ?
+		    "did not land: " : y->why == WHY_FLEET_LOST ? "lost: " : "did not board: ");
+		if (y->other < 0) {
+			buf_puts(out, "no fleet");
+			return true;
+		}
+		put_other(m, b, y->other, out);
+		buf_puts(out, y->why == WHY_FLEET_STAYED ? " did not get away, so the army stays on board" :
+		    y->why == WHY_FLEET_STILL ? " was not ordered to move, so the army stays on board" :
+		    y->why == WHY_FLEET_LEFT ? " moved away" :
+		    y->why == WHY_FLEET_MISSED ? " did not arrive" :
+						 " it was on was dislodged");
+		return true;
+	default:
+		return false;
+	}
+}
+
+bool
+report_why(const struct map *m, const struct board *b, const struct order *orders,
+    const struct phase_result *res, const struct phase_why *why, int u, struct buf *out)
+{
+	const struct unit_why *y;
+	bool said;
+	int k;
+
+	if (why == NULL || u < 0 || u >= why->nunits)
+		return false;
+	y = &why->u[u];
+	if (y->why == WHY_CUT && y->how && y->by >= 0) {
+		/* cut by the dislodgement the rest of the line gives */
+		buf_puts(out, "support cut: ");
+		said = false;
+	} else {
+		said = put_failure(m, b, orders, res, y, u, out);
+	}
+	if (y->by < 0 || (y->why == WHY_FLEET_LOST && said))
+		return said;
+	buf_puts(out, said ? "; dislodged by " : "dislodged by ");
+	put_other(m, b, y->by, out);
+	for (k = 0; k < y->nsup; k++) {
+		buf_puts(out, k == 0 ? ", supported by " : k == y->nsup - 1 ? " and " : ", ");
+		if (k == 0 || b->units[y->sup[k]].power != b->units[y->sup[k - 1]].power)
+			put_other(m, b, y->sup[k], out);
+		else
+			put_unit_in(m, (uint8_t)(b->units[y->sup[k]].type & ~UNIT_ABOARD),
+			    m->locs[b->units[y->sup[k]].loc].prov, out);
+	}
+	buf_printf(out, ", %d against %d", y->by_attack, y->by_defence);
+	return true;
 }

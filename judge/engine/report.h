@@ -21,9 +21,18 @@
 #include "order.h"
 
 /* "Movement results for Spring of 1901." and one line per order or
- * unit, for the resolved phase b (before) with orders and res. */
+ * unit, for the resolved phase b (before) with orders and res; when why
+ * is not NULL (adj_resolve_why), under each order that failed and each
+ * unit dislodged the line of report_why, indented by four spaces. */
 void report_results(const struct map *m, const struct board *b, const struct order *orders,
-    const struct phase_result *res, struct buf *out);
+    const struct phase_result *res, const struct phase_why *why, struct buf *out);
+
+/* Why unit u of movement phase b (resolved with orders into res and why)
+ * failed or was dislodged, in plain words: "bounced: the French army in
+ * Marseilles also moved to Burgundy, 1 against 1". Appends to out; returns
+ * false (appending nothing) when there is nothing to say. */
+bool report_why(const struct map *m, const struct board *b, const struct order *orders,
+    const struct phase_result *res, const struct phase_why *why, int u, struct buf *out);
 
 /* What happens next: dislodged units and where they may retreat, or the
  * builds and removals due, for the position next (after phase_next). */

@@ -42,10 +42,12 @@ struct resolver {
 				   names it (map.system) */
 	unsigned caps;		/* enum rules_cap bits */
 	/* Resolve the movement phase b into res, as adj_resolve does (trace,
-	 * when not NULL, gets one line per unit). */
+	 * when not NULL, gets one line per unit; why, when not NULL, the
+	 * reason of each unit's failure, its own rules' WHY_ codes among
+	 * them). */
 	void (*movement)(const struct map *m, const struct rules *r, const struct board *b,
 	    const power_id *seat, const struct order *orders, int norders,
-	    struct phase_result *res, struct buf *trace);
+	    struct phase_result *res, struct buf *trace, struct phase_why *why);
 	/* May power p raise a unit of type t in province q now? R_OK or why
 	 * not. */
 	enum reason (*can_build)(const struct map *m, const struct board *b, const power_id *seat,

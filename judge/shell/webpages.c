@@ -14,6 +14,7 @@
 #include "../../maps/variant.h"
 #include "../../parser/orders.h"
 #include "../engine/adjudicate.h"
+#include "../record.h"
 #include "../system.h"
 #include "../system_words.h"
 
@@ -69,105 +70,10 @@ drawing(struct webpages *w, const struct game *g)
 
 /* One played phase, as read back from its history record. */
 struct played {
-	struct board before;
+	struct played_phase ph;
 	struct board after;		/* what followed: the next record's position, or the
 					   game's now */
-	struct order *orders;
-	int norders;
-	struct phase_result res;
-	power_id capital[MAP_MAX_PROVS];	/* whose capital each province was then */
 };
-
-/*
- * The phase of record text played again into p->res by g's rules as the
- * phase found them: with what the system kept with the record (Realpolitik:
- * the capitals where they stood then), as the judge decided it.
- */
-static void
-resolve_played(const struct game *g, const char *text, struct played *p)
-{
-	const char *ord = strstr(text, "\norders\n"), *pos = strstr(text, "\nposition before\n");
-	bool kept = ord != NULL && pos != NULL && ord < pos;
-	struct game *then;
-
-	if (g->sys == NULL || g->sys->resolve == NULL || g->sys->history_read == NULL ||
-	    g->sys->state_new == NULL) {
-		system_resolve(g, &p->before, p->orders, p->norders, &p->res);
-		system_capitals(g, p->capital);
-		return;
-	}
-	/* A copy sharing g's map, rules and delegations, with a state of its
-	 * own read from the record. */
-	then = xmalloc(sizeof *then);
-	*then = *g;
-	then->state = g->sys->state_new(then);
-	system_history_read(then, kept ? ord : NULL, kept ? (size_t)(pos - ord) : 0);
-	system_resolve(then, &p->before, p->orders, p->norders, &p->res);
-	system_capitals(then, p->capital);
-	g->sys->state_free(then->state);
-	free(then);
-}
-
-/*
- * Read record text into p: the position before and, when full, the orders
- * played again. Returns 0, or -1 when the record cannot be read.
- */
-static int
-read_played(const struct game *g, const char *text, int full, struct played *p)
-{
-	const struct map *m = g->map;
-	const char *pos = strstr(text, "\nposition before\n"), *ord, *line, *end;
-	struct board plain;
-	struct buf err;
-	size_t n;
-	int rc = 0;
-
-	if (pos == NULL)
-		return -1;
-	buf_init(&err, BUF_ERRORS_MAX);
-	pos += strlen("\nposition before\n");
-	if (board_read(&p->before, m, pos, strlen(pos), &err) < 0)
-		rc = -1;
-	buf_free(&err);
-	p->norders = 0;
-	for (n = 0; n < MAP_MAX_PROVS; n++)	/* until the record's state says otherwise */
-		p->capital[n] = n < (size_t)m->nprovs ? m->provs[n].capital : POWER_NONE;
-	if (rc < 0 || !full)
-		return rc;
-	p->orders = xcalloc(ADJ_MAX_ORDERS, sizeof *p->orders);
-	plain = p->before;
-	board_plain(&plain);	/* the parser knows units by their type */
-	ord = strstr(text, "\norders\n");
-	end = pos - strlen("\nposition before\n");
-	if (ord != NULL && ord < end) {
-		ord += strlen("\norders\n");
-		while (p->norders < ADJ_MAX_ORDERS && (line = str_next_line(&ord, end + 1, &n)) != NULL) {
-			struct parse_result r;
-			struct parse_ctx c;
-			const char *sp;
-			power_id pw;
-			char name[64];
-			if (n < 7 || memcmp(line, "order ", 6) != 0)
-				continue;
-			sp = memchr(line + 6, ' ', n - 6);
-			if (sp == NULL || (size_t)(sp - line - 6) >= sizeof name)
-				continue;
-			memcpy(name, line + 6, (size_t)(sp - line - 6));
-			name[sp - line - 6] = '\0';
-			pw = map_find_power(m, name);
-			c = (struct parse_ctx){ m, g->names, &plain, pw };
-			order_parse(&c, sp + 1, n - (size_t)(sp + 1 - line), &r);
-			if (r.verdict == VERDICT_ACCEPTED || r.verdict == VERDICT_CORRECTED) {
-				r.order.power = pw;
-				p->orders[p->norders++] = r.order;
-			}
-		}
-	}
-	/* The results, for drawing the orders; what followed is the next
-	 * record's position (webpages_game), as the game's rules made it. */
-	resolve_played(g, text, p);
-	return 0;
-}
 
 /* What every page of g starts from: its name, address and the line on
  * its deadline (into deadline, of size n). */
@@ -241,22 +147,23 @@ webpages_game(struct webpages *w, struct store *st, const struct game *g, int fi
 		/* Full data for the pages written now; the position alone for
 		 * the links and the list of phases. */
 		if (store_history(st, g->name, i + 1, &rec) < 0 ||
-		    read_played(g, buf_str(&rec), i + 1 >= first - 1, &pl[i]) < 0) {
+		    record_play(g, buf_str(&rec), i + 1 >= first - 1, &pl[i].ph) < 0) {
 			buf_printf(err, "game %s: history record %d cannot be read for the map pages\n",
 			    g->name, i + 1);
 			rc = -1;
 			goto out;
 		}
 		if (i > 0) {
-			pl[i - 1].after = pl[i].before;
-			pp[i - 1].capital_after = moved ? pl[i].capital : NULL;
+			pl[i - 1].after = pl[i].ph.before;
+			pp[i - 1].capital_after = moved ? pl[i].ph.capital : NULL;
 		}
-		pp[i].before = &pl[i].before;
-		pp[i].orders = pl[i].orders;
-		pp[i].norders = pl[i].norders;
-		pp[i].res = &pl[i].res;
+		pp[i].before = &pl[i].ph.before;
+		pp[i].orders = pl[i].ph.orders;
+		pp[i].norders = pl[i].ph.norders;
+		pp[i].res = &pl[i].ph.res;
+		pp[i].why = &pl[i].ph.why;
 		pp[i].after = &pl[i].after;
-		pp[i].capital_before = moved ? pl[i].capital : NULL;
+		pp[i].capital_before = moved ? pl[i].ph.capital : NULL;
 	}
 	system_capitals(g, now);
 	if (n > 0) {
@@ -276,7 +183,7 @@ webpages_game(struct webpages *w, struct store *st, const struct game *g, int fi
 		rc = pages_write_index(w->dir, g->map, geo, &pg, err);
 out:
 	for (i = 0; i < n; i++)
-		free(pl[i].orders);
+		record_played_free(&pl[i].ph);
 	free(pl);
 	free(pp);
 	buf_free(&rec);

@@ -359,12 +359,15 @@ relinquish(struct game *g, struct board *b, struct buf *out)
  * Winter by its supply rules. */
 static void
 rp_resolve(const struct game *g, const struct board *b, const struct order *orders,
-    int norders, struct phase_result *res)
+    int norders, struct phase_result *res, struct phase_why *why)
 {
 	power_id seat[MAP_MAX_PROVS];
 
 	army_seats(g, seat);
-	adj_resolve_at(g->map, &g->rules, b, seat, orders, norders, res, NULL);
+	if (why != NULL)
+		adj_resolve_why(g->map, &g->rules, b, seat, orders, norders, res, why);
+	else
+		adj_resolve_at(g->map, &g->rules, b, seat, orders, norders, res, NULL);
 }
 
 /* Why power p may not raise the unit of build order o now (R_OK when it
@@ -377,7 +380,7 @@ build_check(const struct game *g, power_id p, const struct order *o)
 	enum reason why;
 
 	own.power = p;
-	rp_resolve(g, &g->board, &own, 1, res);
+	rp_resolve(g, &g->board, &own, 1, res, NULL);
 	why = (enum reason)res->reason[0];
 	free(res);
 	return why;
@@ -440,7 +443,7 @@ check_move(const struct game *g, const struct order *o, struct buf *reply)
 	struct phase_result *res = xmalloc(sizeof *res);
 	enum reason why;
 
-	rp_resolve(g, &g->board, o, 1, res);
+	rp_resolve(g, &g->board, o, 1, res, NULL);
 	why = (enum reason)res->reason[0];
 	free(res);
 	if (why < R_NO_UNIT)
@@ -562,7 +565,7 @@ rp_turn(struct turn *t)
 	capitals_update(t->g, &t->next, &news);
 	if (fall_over)
 		after_fall(t->g, t->before, &t->next);
-	report_results(t->g->map, t->before, t->orders, t->res, t->report);
+	report_results(t->g->map, t->before, t->orders, t->res, t->why, t->report);
 	if (t->before->phase == PHASE_ADJUSTMENT)
 		standard_report_unused(t, raisable);
 	if (news.len > 0)

@@ -46,7 +46,7 @@ standard_report_unused(const struct turn *t,
 void
 standard_report_results(const struct turn *t)
 {
-	report_results(t->g->map, t->before, t->orders, t->res, t->report);
+	report_results(t->g->map, t->before, t->orders, t->res, t->why, t->report);
 	if (t->before->phase == PHASE_ADJUSTMENT)
 		standard_report_unused(t, std_raisable);
 }

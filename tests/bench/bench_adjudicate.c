@@ -89,7 +89,7 @@ main(int argc, char **argv)
 		const char *paths[1] = { games };
 		FILE *devnull = fopen("/dev/null", "w");
 		double w0 = now(CLOCK_MONOTONIC), c0 = now(CLOCK_PROCESS_CPUTIME_ID), w1, c1;
-		int rc = gamerec_check_paths(m, EDITION_2000, paths, 1, 0, devnull ? devnull : stdout);
+		int rc = gamerec_check_paths(m, EDITION_2000, paths, 1, 0, false, devnull ? devnull : stdout);
 
 		w1 = now(CLOCK_MONOTONIC);
 		c1 = now(CLOCK_PROCESS_CPUTIME_ID);

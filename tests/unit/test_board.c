@@ -139,7 +139,7 @@ assert_results(const struct board *b, const struct order *o, const char *want)
 	struct buf out;
 
 	buf_init(&out, 1 << 16);
-	report_results(test_standard_map(), b, o, &res, &out);
+	report_results(test_standard_map(), b, o, &res, NULL, &out);
 	assert_string_equal(buf_str(&out), want);
 	buf_free(&out);
 }

@@ -181,7 +181,7 @@ play_with(struct game *g, const struct order *orders, int n, struct buf *report)
 
 	assert_non_null(res);
 	memset(&t, 0, sizeof t);
-	system_resolve(g, &g->board, orders, n, res);
+	system_resolve(g, &g->board, orders, n, res, NULL);
 	t.g = g;
 	t.before = &g->board;
 	t.orders = orders;

@@ -837,6 +837,7 @@ test_pages(void **state)
 	ph.orders = s->o;
 	ph.norders = s->n;
 	ph.res = &s->res;
+	ph.why = NULL;
 	ph.after = &next;
 	memset(&pg, 0, sizeof pg);
 	pg.name = "demo";
