@@ -10,10 +10,10 @@
  * durable once new/ is fsync'd.
  *
  * Batches: an fsync costs a journal commit (milliseconds) each time, so
- * md_write_tmp writes without syncing and md_publish then fsyncs every
- * file of the batch at once (fs_fsync_all in lib/fsio.h: from several
- * threads, which the filesystem commits together), links them all and fsyncs new/ once. Each
- * file is still fsync'd before its name appears in new/.
+ * md_write_tmp writes without syncing and md_publish then syncs every
+ * file of the batch at once (fs_fsync_all in lib/fsio.h: one syncfs for a
+ * batch of 16 or more, one journal commit), links them all and syncs new/
+ * once. Each file is durable before its name appears in new/.
  *
  * The prefix is md_ because libetpan already exports maildir_*.
  */
