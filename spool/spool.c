@@ -59,6 +59,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../lib/crash.h"
 #include "../lib/fsio.h"
 #include "../lib/grow.h"
 #include "../lib/log.h"
@@ -215,6 +216,7 @@ struct spool {
 	struct buf pending;	/* ledger lines not yet written */
 	char **pend_in, **pend_out;	/* files written but not published */
 	size_t npend_in, npend_out;
+	bool out_linked;	/* durable files linked into out/new/, the folder not synced */
 	size_t npending;	/* inbound entries SPOOL_STORED */
 	bool indexed;		/* the ledger has been read (in, out, the maps) */
 	bool known;		/* npending and the cursors are whole (indexed, or
@@ -1123,6 +1125,17 @@ spool_sync(struct spool *s, struct buf *err)
 			buf_printf(err, "%s: cannot sync: %s\n", s->dir, strerror(errno));
 		return -1;
 	}
+	if (s->out_linked && s->npend_out == 0) {	/* md_publish synced new/ otherwise */
+		char d[PATH_MAX];
+		snprintf(d, sizeof d, "%s/new", s->out_dir);
+		if (fs_fsync_dir(d) < 0) {
+			s->broken = true;
+			if (err)
+				buf_printf(err, "%s: cannot sync: %s\n", d, strerror(errno));
+			return -1;
+		}
+	}
+	s->out_linked = false;
 	free_pending(&s->pend_in, &s->npend_in);
 	free_pending(&s->pend_out, &s->npend_out);
 	if (s->pending.len == 0)
@@ -1159,6 +1172,7 @@ spool_discard(struct spool *s)
 	 * which would count the forgotten marks */
 	free_pending(&s->pend_in, &s->npend_in);
 	free_pending(&s->pend_out, &s->npend_out);
+	s->out_linked = false;
 	buf_reset(&s->pending);
 	s->broken = true;
 	s->discarded = true;
@@ -1232,8 +1246,29 @@ taken_elsewhere(const struct spool *s, const char *dir, const char *id)
 	return false;
 }
 
+/* A durable file src (the outbox's) into dir/new/id by a hard link: its
+ * bytes are on disk for good already, so it needs no tmp/ and no sync of
+ * its own, only of new/ before the ledger names it (spool_sync). Returns 0,
+ * or -1 with errno (EEXIST: the name is taken in new/). */
+static int
+link_new(struct spool *s, const char *dir, const char *id, const char *src)
+{
+	char p[PATH_MAX];
+
+	if ((size_t)snprintf(p, sizeof p, "%s/new/%s", dir, id) >= sizeof p) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	crash_point();
+	if (link(src, p) < 0)
+		return -1;
+	s->out_linked = true;
+	return 0;
+}
+
 /* Write data under a fresh id into dir/tmp (published by spool_sync) and
- * remember it in *pend; returns the id (static buffer) or NULL. */
+ * remember it in *pend; or, with src, link that durable file into dir/new.
+ * Returns the id (static buffer) or NULL. */
 static const char *
 deliver_new(struct spool *s, const char *dir, char ***pend, size_t *npend, time_t t,
     const void *data, size_t len, const char *src, struct buf *err)
@@ -1247,7 +1282,11 @@ deliver_new(struct spool *s, const char *dir, char ***pend, size_t *npend, time_
 			errno = EEXIST;
 			continue;
 		}
-		if ((src ? md_link_tmp(dir, id, src) : md_write_tmp(dir, id, data, len)) == 0) {
+		if (src != NULL && link_new(s, dir, id, src) == 0) {
+			s->next_seq += (unsigned long)tries;
+			return id;
+		}
+		if (src == NULL && md_write_tmp(dir, id, data, len) == 0) {
 			s->next_seq += (unsigned long)tries;
 			*pend = xreallocarray(*pend, *npend + 1, sizeof **pend);
 			(*pend)[(*npend)++] = xstrdup(id);

@@ -12,7 +12,9 @@
 # file and name of the file system durable at once; DATA is on one file
 # system). Checked, each at every place it applies:
 #
-#   1. a spool file (in/ or out/) is synced before it is linked into new/;
+#   1. a spool file (in/ or out/) is synced before it is linked into new/
+#      (a sent message's copy is the outbox's file, linked into out/new/
+#      once the outbox holds it for good);
 #   2. a ledger record is written only once the names it lists are synced
 #      (an fsync of in/new or out/new after the last link into it);
 #   3. a message leaves the judge's inbox (new/ to cur/) only once its
@@ -162,6 +164,14 @@ BEGIN {
 		check(1)
 		if (!durable(from, made[from] + 0))
 			bad(1, from " linked at line " n " without a sync")
+	}
+	# the spool's copy of a sent message: the outbox's file, held for good
+	if (under(to, "spool/out/new/")) {
+		check(1)
+		if (!under(from, "outbox/new/") && !under(from, "spool/out/tmp/"))
+			bad(1, to " linked at line " n " from " from ", neither the outbox's nor tmp/")
+		else if (under(from, "outbox/new/") && !durable(from, made[from] + 0))
+			bad(1, from " linked into the spool at line " n " before the outbox held it for good")
 	}
 	lastlink[dir(to)] = n
 	made[to] = n

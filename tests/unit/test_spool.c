@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <limits.h>
 #include <unistd.h>
 
 #include "../../lib/fsio.h"
@@ -672,6 +673,30 @@ test_maildir_helpers(void **state)
 		assert_true(fs_exists(path));
 		snprintf(path, sizeof path, "%s/tmp/%s", md, n2);
 		assert_false(fs_exists(path));
+	}
+	/* delivering again after a kill: a copy left in tmp/ whose other name
+	 * a reader has in cur/ is replaced, the reader's file left as it was */
+	{
+		char n3[128], tmp[PATH_MAX], cur[PATH_MAX];
+		md_unique_name(n3, sizeof n3);
+		assert_int_equal(md_published(md, name), 1);	/* in new/ */
+		assert_int_equal(md_published(md, n3), 0);
+		assert_int_equal(md_write_fresh(md, n3, "old\n", 4, false), 0);
+		assert_int_equal(md_write_fresh(md, n3, "new\n", 4, false), -1);	/* EEXIST */
+		snprintf(tmp, sizeof tmp, "%s/tmp/%s", md, n3);
+		snprintf(cur, sizeof cur, "%s/cur/%s:2,S", md, n3);
+		assert_int_equal(link(tmp, cur), 0);
+		assert_int_equal(md_published(md, n3), 0);	/* cur/NAME:2,S: not seen */
+		assert_int_equal(md_write_fresh(md, n3, "new\n", 4, true), 0);
+		buf_reset(&b);
+		assert_int_equal(fs_read_file(cur, &b), 0);
+		assert_string_equal(buf_str(&b), "old\n");
+		buf_reset(&b);
+		assert_int_equal(fs_read_file(tmp, &b), 0);
+		assert_string_equal(buf_str(&b), "new\n");
+		snprintf(cur, sizeof cur, "%s/cur/%s", md, n3);
+		assert_int_equal(link(tmp, cur), 0);
+		assert_int_equal(md_published(md, n3), 1);	/* in cur/ */
 	}
 	buf_free(&b);
 }
