@@ -26,7 +26,10 @@
 #      synced, linked into outbox/new, that directory and the journal synced;
 #   6. a delivered message is synced and published (linked into the
 #      recipient's new/, the directory synced) before the ledger records it
-#      sent, and it leaves the outbox only after that record is synced.
+#      sent, and it leaves the outbox only after that record is synced;
+#   7. the spool's next-seq is removed, and the spool directory synced,
+#      before the first file is published into in/new or out/new (a run
+#      killed after it must leave none).
 #
 # Prints "ok - ..." / "not ok - ..." per rule with how often it was
 # checked (a rule never checked fails: the run did not do what the rule is
@@ -77,6 +80,7 @@ BEGIN {
 	rules[4] = "a game state file is synced, with the history it names, before it replaces the old; its directory before the applied marks"
 	rules[5] = "nothing is delivered before the outbox holds it for good"
 	rules[6] = "a delivery is synced and published before the ledger records it, and leaves the outbox after"
+	rules[7] = "next-seq is gone for good before the spool publishes a file"
 	ledger = data "/spool/ledger"
 }
 
@@ -173,6 +177,12 @@ BEGIN {
 		else if (under(from, "outbox/new/") && !durable(from, made[from] + 0))
 			bad(1, from " linked into the spool at line " n " before the outbox held it for good")
 	}
+	if ((under(to, "spool/in/new/") || under(to, "spool/out/new/")) && !published) {
+		check(7)
+		if (!floor_gone || !durable(data "/spool", floor_gone))
+			bad(7, to " published at line " n " while next-seq was there")
+		published = 1
+	}
 	lastlink[dir(to)] = n
 	made[to] = n
 	if (under(to, "outbox/new/"))
@@ -207,6 +217,8 @@ BEGIN {
 
 / unlink(at)?\(/ {
 	p = q(line, 1)
+	if (p == data "/spool/next-seq")
+		floor_gone = n
 	if (under(p, "mail/inbox/new/"))
 		inbox_moved(p)
 	if (under(p, "outbox/new/")) {
@@ -266,7 +278,7 @@ END {
 	if (data == "" || substr(data, 1, 1) != "/")
 		exit 2
 	status = 0
-	for (r = 1; r <= 6; r++) {
+	for (r = 1; r <= 7; r++) {
 		if (!(r in checked)) {
 			printf "not ok - %d. %s (never checked: the run did not do it)\n", r, rules[r]
 			status = 1
