@@ -28,11 +28,13 @@ int fs_replace(const char *path, const void *data, size_t len);
 int fs_write_all(int fd, const void *data, size_t len);
 /* Append len bytes to path (created 0644 if missing) and fsync. Returns 0 or -1/errno. */
 int fs_append_sync(const char *path, const void *data, size_t len);
-/* fsync the n files at paths, up to FS_SYNC_THREADS at a time: a batch of
- * fsyncs issued together is folded by the filesystem into a few journal
- * commits, where one after the other each waits for its own. Returns 0, or
- * -1 with the errno of the first failure (all are still tried). */
+/* Make the n files at paths durable, as an fsync of each would: a batch
+ * of FS_SYNCFS_MIN or more by one syncfs(2) per file system they are on
+ * (a group commit: one journal commit however many files; their names
+ * become durable too), a smaller one by an fsync each, FS_SYNC_THREADS at
+ * a time. Returns 0, or -1 with the errno of the first failure. */
 #define FS_SYNC_THREADS 8
+#define FS_SYNCFS_MIN 16
 int fs_fsync_all(char *const *paths, size_t n);
 /* fsync the directory dir. Returns 0 or -1/errno. */
 int fs_fsync_dir(const char *dir);

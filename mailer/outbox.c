@@ -735,7 +735,7 @@ outbox_add(struct outbox *ob, const char *from, char *const *rcpts, int n, const
 		return -1;
 	}
 	meta_free(&m);
-	if (md_write_tmp(ob->dir, name, data, len) < 0) {
+	if (md_write_fresh(ob->dir, name, data, len, false) < 0) {
 		/* The record stays, ignored: no message in new/ names it. */
 		ob->broken = true;
 		buf_printf(err, "%s: cannot queue a message: %s\n", ob->dir, strerror(errno));
@@ -1028,7 +1028,10 @@ visit(struct flush *f, const char *id, struct buf *err)
 			meta_free(&j.m);
 			return 0;
 		}
-		if (md_find(f->ob->dir, id, path, sizeof path) < 0 || fs_read_file(path, &j.data) < 0) {
+		/* in new/, where it is queued (else wherever md_find finds it) */
+		snprintf(path, sizeof path, "%s/new/%s", f->ob->dir, id);
+		if (fs_read_file(path, &j.data) < 0 && (errno != ENOENT ||
+		    md_find(f->ob->dir, id, path, sizeof path) < 0 || fs_read_file(path, &j.data) < 0)) {
 			buf_printf(err, "outbox %s: cannot read: %s\n", id, strerror(errno));
 			buf_free(&j.data);
 			meta_free(&j.m);
@@ -1109,6 +1112,18 @@ record(struct flush *f, struct buf *err)
 	return r;
 }
 
+/* The path and status of queued message id: in new/, where it is queued,
+ * else wherever md_find finds it. Returns 0 or -1/errno. */
+static int
+find_queued(const struct outbox *ob, const char *id, char *path, size_t size, struct stat *st)
+{
+	if ((size_t)snprintf(path, size, "%s/new/%s", ob->dir, id) < size && stat(path, st) == 0)
+		return 0;
+	if (md_find(ob->dir, id, path, size) < 0)
+		return -1;
+	return stat(path, st);
+}
+
 /* Steps 2 and 3 of the essay for the finished jobs. */
 static int
 archive(struct flush *f, struct spool *sp, struct buf *err)
@@ -1135,7 +1150,7 @@ archive(struct flush *f, struct spool *sp, struct buf *err)
 			/* The outbox's file, durable since it was queued, goes
 			 * into the archive as it is (a hard link). */
 			struct stat stt;
-			if (md_find(f->ob->dir, j->id, path, sizeof path) < 0 || stat(path, &stt) < 0 ||
+			if (find_queued(f->ob, j->id, path, sizeof path, &stt) < 0 ||
 			    spool_store_out_file(sp, key, j->m.message_id, buf_str(&sent), path,
 			    (size_t)stt.st_size, f->now, NULL, err) < 0) {
 				if (err->len == 0)
@@ -1248,6 +1263,11 @@ remove_finished(struct flush *f, bool last, struct buf *err)
 	for (k = 0; k < f->njobs; k++) {
 		if (!f->jobs[k].finished)
 			continue;
+		snprintf(path, sizeof path, "%s/new/%s", f->ob->dir, f->jobs[k].id);
+		if (unlink(path) == 0) {	/* where it is queued: no need to look */
+			removed++;
+			continue;
+		}
 		if (md_find(f->ob->dir, f->jobs[k].id, path, sizeof path) == 0 && unlink(path) < 0) {
 			buf_printf(err, "%s: cannot remove: %s\n", path, strerror(errno));
 			return -1;

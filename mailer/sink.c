@@ -158,12 +158,12 @@ mds_send(struct mail_sink *k, const char *key, const char *from, char *const *rc
 		delivery_name(key, name, sizeof name);
 		r = make_box(p, box);
 		if (r == 0 && key != NULL)
-			r = in_batch(p, first, box, name) ? 1 : md_redeliver(box, name);
+			r = in_batch(p, first, box, name) ? 1 : md_published(box, name);
 		if (r == 1) {	/* there already: published, or in this batch */
 			sink_set_all(&res[i], 1, RCPT_OK, 250, "delivered");
 			continue;
 		}
-		if (r < 0 || md_write_tmp(box, name, data, len) < 0) {
+		if (r < 0 || md_write_fresh(box, name, data, len, true) < 0) {
 			snprintf(why, sizeof why, "cannot deliver into %.100s: %.60s", box, strerror(errno));
 			sink_set_all(&res[i], 1, RCPT_TEMPFAIL, 0, why);
 			continue;

@@ -73,15 +73,13 @@ md_link_tmp(const char *dir, const char *name, const char *src)
 	return tmp_name(dir, name, tmp, sizeof tmp) < 0 ? -1 : link(src, tmp);
 }
 
-int
-md_write_tmp(const char *dir, const char *name, const void *data, size_t len)
+/* Write len bytes to the new file tmp (flags: how it is created). */
+static int
+write_file(const char *tmp, int flags, const void *data, size_t len)
 {
-	char tmp[PATH_MAX];
 	int fd, saved;
 
-	if (tmp_name(dir, name, tmp, sizeof tmp) < 0)
-		return -1;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_CLOEXEC | flags, 0600);
 	if (fd < 0)
 		return -1;
 	if (fs_write_all(fd, data, len) < 0) {
@@ -98,6 +96,34 @@ md_write_tmp(const char *dir, const char *name, const void *data, size_t len)
 		return -1;
 	}
 	return 0;
+}
+
+int
+md_write_tmp(const char *dir, const char *name, const void *data, size_t len)
+{
+	char tmp[PATH_MAX];
+
+	if (tmp_name(dir, name, tmp, sizeof tmp) < 0)
+		return -1;
+	return write_file(tmp, O_EXCL, data, len);
+}
+
+int
+md_write_fresh(const char *dir, const char *name, const void *data, size_t len, bool replace)
+{
+	char tmp[PATH_MAX];
+	int r;
+
+	if (path_of(tmp, sizeof tmp, dir, "tmp", name) < 0)
+		return -1;
+	r = write_file(tmp, O_EXCL, data, len);
+	if (r == 0 || errno != EEXIST || !replace)
+		return r;
+	/* a copy left by a killed run: another name for it may be in a
+	 * reader's cur/ by now, so it is unlinked, never written over */
+	if (unlink(tmp) < 0 && errno != ENOENT)
+		return -1;
+	return write_file(tmp, O_EXCL, data, len);
 }
 
 int
@@ -254,7 +280,7 @@ md_clean_stale(const char *dir, long long before)
 }
 
 int
-md_redeliver(const char *dir, const char *name)
+md_published(const char *dir, const char *name)
 {
 	char p[PATH_MAX];
 
@@ -264,11 +290,5 @@ md_redeliver(const char *dir, const char *name)
 		return 1;
 	if (path_of(p, sizeof p, dir, "cur", name) < 0)
 		return -1;
-	if (fs_exists(p))
-		return 1;
-	if (path_of(p, sizeof p, dir, "tmp", name) < 0)
-		return -1;
-	if (unlink(p) < 0 && errno != ENOENT)
-		return -1;
-	return 0;
+	return fs_exists(p) ? 1 : 0;
 }

@@ -10,10 +10,10 @@
  * durable once new/ is fsync'd.
  *
  * Batches: an fsync costs a journal commit (milliseconds) each time, so
- * md_write_tmp writes without syncing and md_publish then fsyncs every
- * file of the batch at once (fs_fsync_all in lib/fsio.h: from several
- * threads, which the filesystem commits together), links them all and fsyncs new/ once. Each
- * file is still fsync'd before its name appears in new/.
+ * md_write_tmp writes without syncing and md_publish then syncs every
+ * file of the batch at once (fs_fsync_all in lib/fsio.h: one syncfs for a
+ * batch of 16 or more, one journal commit), links them all and syncs new/
+ * once. Each file is durable before its name appears in new/.
  *
  * The prefix is md_ because libetpan already exports maildir_*.
  */
@@ -28,6 +28,11 @@ int md_create(const char *dir);
 /* Write len bytes as dir/tmp/name, not synced yet. Returns 0, or -1 with
  * errno (EEXIST: the name is taken in tmp/ or new/). */
 int md_write_tmp(const char *dir, const char *name, const void *data, size_t len);
+/* md_write_tmp for a name that nothing in new/ can hold (md_unique_name's,
+ * or one the caller looked for with md_published): new/ is not looked at.
+ * replace: a file of that name in tmp/ (a copy a killed run left) is
+ * removed first; else it is EEXIST. Returns 0 or -1/errno. */
+int md_write_fresh(const char *dir, const char *name, const void *data, size_t len, bool replace);
 /* md_publish for messages of several Maildirs: message i written by
  * md_write_tmp into dirs[i]. All files are synced together, then all the
  * new/ folders. Returns 0 or -1/errno. */
@@ -57,7 +62,8 @@ int md_clean_tmp(const char *dir);
 int md_clean_stale(const char *dir, long long before);
 /* Before delivering message name into dir again, after a run that may
  * have been killed: 1 when dir/new/name or dir/cur/name is there (it was
- * published), else 0 once a dir/tmp/name left over is removed; -1/errno. */
-int md_redeliver(const char *dir, const char *name);
+ * published), else 0 (a copy left in dir/tmp is then replaced by
+ * md_write_fresh); -1/errno. */
+int md_published(const char *dir, const char *name);
 
 #endif

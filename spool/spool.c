@@ -49,6 +49,7 @@
 #include "spool.h"
 
 #include <assert.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -59,6 +60,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../lib/crash.h"
 #include "../lib/fsio.h"
 #include "../lib/grow.h"
 #include "../lib/log.h"
@@ -215,6 +217,11 @@ struct spool {
 	struct buf pending;	/* ledger lines not yet written */
 	char **pend_in, **pend_out;	/* files written but not published */
 	size_t npend_in, npend_out;
+	bool out_linked;	/* durable files linked into out/new/, the folder not synced */
+	/* DATA/spool/next-seq: no file in in/ or out/ has a sequence number
+	 * seq_floor or above (read at open, or found by a scan) */
+	bool floor_known, floor_file;	/* floor_file: next-seq is on disk */
+	unsigned long seq_floor;
 	size_t npending;	/* inbound entries SPOOL_STORED */
 	bool indexed;		/* the ledger has been read (in, out, the maps) */
 	bool known;		/* npending and the cursors are whole (indexed, or
@@ -1006,6 +1013,104 @@ write_summary(struct spool *s)
 	buf_free(&b);
 }
 
+/* DATA/spool/next-seq */
+static void
+floor_path(const struct spool *s, char *p, size_t size)
+{
+	snprintf(p, size, "%s/next-seq", s->dir);
+}
+
+/* At open: next-seq, when a spool closed cleanly wrote it. */
+static void
+read_floor(struct spool *s)
+{
+	char p[PATH_MAX];
+	struct buf b;
+	long v;
+
+	floor_path(s, p, sizeof p);
+	buf_init(&b, 64);
+	if (fs_read_file(p, &b) == 0 && b.len > 1 && b.data[b.len - 1] == '\n') {
+		buf_truncate(&b, b.len - 1);
+		if (str_to_long(buf_str(&b), 1, LONG_MAX, &v) == 0) {
+			s->seq_floor = (unsigned long)v;
+			s->floor_known = s->floor_file = true;
+		}
+	}
+	buf_free(&b);
+}
+
+/* Without next-seq (a run was killed, or failed, after publishing files it
+ * never recorded): the highest sequence number a file in in/ or out/ has,
+ * found once by reading the folders. False when one cannot be read. */
+static bool
+scan_floor(struct spool *s)
+{
+	static const char *const subs[] = { "new", "cur" };
+	const char *dirs[2] = { s->in_dir, s->out_dir };
+	unsigned long top = 0;
+	char p[PATH_MAX];
+
+	for (size_t d = 0; d < 2; d++)
+		for (size_t k = 0; k < 2; k++) {
+			DIR *dp;
+			struct dirent *e;
+
+			snprintf(p, sizeof p, "%s/%s", dirs[d], subs[k]);
+			if ((dp = opendir(p)) == NULL)
+				return false;
+			while ((e = readdir(dp)) != NULL) {
+				const char *dot = strchr(e->d_name, '.');
+				char *end;
+				unsigned long seq;
+
+				if (dot == NULL)
+					continue;
+				seq = strtoul(dot + 1, &end, 10);
+				if (end != dot + 1 && *end == '.' && seq > top)
+					top = seq;
+			}
+			closedir(dp);
+		}
+	s->seq_floor = top + 1;
+	s->floor_known = true;
+	return true;
+}
+
+/* Before the first file of this process is published: next-seq goes, for
+ * good, so that a run killed from now on leaves no next-seq that its files
+ * would belie. Returns 0 or -1/errno. */
+static int
+unmark_floor(struct spool *s)
+{
+	char p[PATH_MAX];
+
+	if (!s->floor_file)
+		return 0;
+	floor_path(s, p, sizeof p);
+	crash_point();
+	if ((unlink(p) < 0 && errno != ENOENT) || fs_fsync_dir(s->dir) < 0)
+		return -1;
+	s->floor_file = false;
+	return 0;
+}
+
+/* At a clean close: next-seq says where the ids go on (not synced: lost,
+ * the next process reads the folders instead). */
+static void
+write_floor(struct spool *s)
+{
+	char p[PATH_MAX], v[32];
+	unsigned long next = s->next_seq > s->seq_floor ? s->next_seq : s->seq_floor;
+
+	if (!s->floor_known || s->floor_file)
+		return;
+	floor_path(s, p, sizeof p);
+	snprintf(v, sizeof v, "%lu\n", next);
+	if (fs_replace(p, v, strlen(v)) == 0)
+		s->floor_file = true;
+}
+
 static struct spool *
 open_spool(const char *dir, bool lazy, struct buf *err)
 {
@@ -1039,6 +1144,7 @@ open_spool(const char *dir, bool lazy, struct buf *err)
 	}
 	md_clean_tmp(s->in_dir);
 	md_clean_tmp(s->out_dir);
+	read_floor(s);
 	s->v1 = ledger_is_v1(s);
 	if (lazy && read_summary(s) == 0) {
 		s->summary_ok = s->known = true;
@@ -1115,7 +1221,8 @@ spool_sync(struct spool *s, struct buf *err)
 {
 	if (refuse_broken(s, err))
 		return -1;
-	if ((s->npend_in > 0 && md_publish(s->in_dir, s->pend_in, s->npend_in) < 0) ||
+	if (((s->npend_in > 0 || s->npend_out > 0) && unmark_floor(s) < 0) ||
+	    (s->npend_in > 0 && md_publish(s->in_dir, s->pend_in, s->npend_in) < 0) ||
 	    (s->npend_out > 0 && md_publish(s->out_dir, s->pend_out, s->npend_out) < 0)) {
 		/* the ledger must not name files that may not be there */
 		s->broken = true;
@@ -1123,6 +1230,17 @@ spool_sync(struct spool *s, struct buf *err)
 			buf_printf(err, "%s: cannot sync: %s\n", s->dir, strerror(errno));
 		return -1;
 	}
+	if (s->out_linked && s->npend_out == 0) {	/* md_publish synced new/ otherwise */
+		char d[PATH_MAX];
+		snprintf(d, sizeof d, "%s/new", s->out_dir);
+		if (fs_fsync_dir(d) < 0) {
+			s->broken = true;
+			if (err)
+				buf_printf(err, "%s: cannot sync: %s\n", d, strerror(errno));
+			return -1;
+		}
+	}
+	s->out_linked = false;
 	free_pending(&s->pend_in, &s->npend_in);
 	free_pending(&s->pend_out, &s->npend_out);
 	if (s->pending.len == 0)
@@ -1159,6 +1277,7 @@ spool_discard(struct spool *s)
 	 * which would count the forgotten marks */
 	free_pending(&s->pend_in, &s->npend_in);
 	free_pending(&s->pend_out, &s->npend_out);
+	s->out_linked = false;
 	buf_reset(&s->pending);
 	s->broken = true;
 	s->discarded = true;
@@ -1176,6 +1295,8 @@ spool_close(struct spool *s, struct buf *err)
 		r = spool_sync(s, err);
 		if (r == 0 && s->known && !s->summary_ok)
 			write_summary(s);	/* for the next lazy open */
+		if (r == 0 && !s->broken)
+			write_floor(s);
 	}
 	for (i = 0; i < SPOOL_ENTRY_CACHE; i++) {
 		entry_free(&s->cache->in[i]);
@@ -1232,8 +1353,31 @@ taken_elsewhere(const struct spool *s, const char *dir, const char *id)
 	return false;
 }
 
+/* A durable file src (the outbox's) into dir/new/id by a hard link: its
+ * bytes are on disk for good already, so it needs no tmp/ and no sync of
+ * its own, only of new/ before the ledger names it (spool_sync). Returns 0,
+ * or -1 with errno (EEXIST: the name is taken in new/). */
+static int
+link_new(struct spool *s, const char *dir, const char *id, const char *src)
+{
+	char p[PATH_MAX];
+
+	if ((size_t)snprintf(p, sizeof p, "%s/new/%s", dir, id) >= sizeof p) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	if (unmark_floor(s) < 0)
+		return -1;
+	crash_point();
+	if (link(src, p) < 0)
+		return -1;
+	s->out_linked = true;
+	return 0;
+}
+
 /* Write data under a fresh id into dir/tmp (published by spool_sync) and
- * remember it in *pend; returns the id (static buffer) or NULL. */
+ * remember it in *pend; or, with src, link that durable file into dir/new.
+ * Returns the id (static buffer) or NULL. */
 static const char *
 deliver_new(struct spool *s, const char *dir, char ***pend, size_t *npend, time_t t,
     const void *data, size_t len, const char *src, struct buf *err)
@@ -1241,13 +1385,24 @@ deliver_new(struct spool *s, const char *dir, char ***pend, size_t *npend, time_
 	static char id[64];
 	int tries;
 
+	/* Past every file's sequence number, no id needs looking for; else
+	 * each is looked for in the other folder (new/ too, by md_write_tmp). */
+	if (s->floor_known || scan_floor(s)) {
+		if (s->next_seq < s->seq_floor)
+			s->next_seq = s->seq_floor;
+	}
 	for (tries = 0; tries < 1000; tries++) {
 		snprintf(id, sizeof id, "%lld.%06lu.pouch", (long long)t, s->next_seq + (unsigned long)tries);
-		if (taken_elsewhere(s, dir, id)) {
+		if (!s->floor_known && taken_elsewhere(s, dir, id)) {
 			errno = EEXIST;
 			continue;
 		}
-		if ((src ? md_link_tmp(dir, id, src) : md_write_tmp(dir, id, data, len)) == 0) {
+		if (src != NULL && link_new(s, dir, id, src) == 0) {
+			s->next_seq += (unsigned long)tries;
+			return id;
+		}
+		if (src == NULL && (s->floor_known ? md_write_fresh(dir, id, data, len, false) :
+		    md_write_tmp(dir, id, data, len)) == 0) {
 			s->next_seq += (unsigned long)tries;
 			*pend = xreallocarray(*pend, *npend + 1, sizeof **pend);
 			(*pend)[(*npend)++] = xstrdup(id);

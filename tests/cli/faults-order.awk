@@ -1,15 +1,20 @@
 # faults-order.awk — the order of syncs in one `pouch run`, from its trace:
 #
-#	strace -f -y -qq -s 12 -o TRACE -e trace=fsync,fdatasync,rename,renameat,
-#	    renameat2,link,linkat,unlink,unlinkat,openat,write pouch --data DATA run
+#	strace -f -y -qq -s 12 -o TRACE -e trace=fsync,fdatasync,syncfs,rename,
+#	    renameat,renameat2,link,linkat,unlink,unlinkat,openat,write pouch --data DATA run
 #	awk -v data=DATA -f tests/cli/faults-order.awk TRACE
 #
 # DATA must be an absolute path (the trace then names every file by it).
 # What a machine crash may lose is what was not synced; so each step may
 # rely only on what is synced (spool/README.md, "Durability, step by
-# step"). Checked, each at every place it applies:
+# step"). A file or a name is synced by an fsync of it after it was made,
+# or by a syncfs after it was made (a batch's group commit makes every
+# file and name of the file system durable at once; DATA is on one file
+# system). Checked, each at every place it applies:
 #
-#   1. a spool file (in/ or out/) is synced before it is linked into new/;
+#   1. a spool file (in/ or out/) is synced before it is linked into new/
+#      (a sent message's copy is the outbox's file, linked into out/new/
+#      once the outbox holds it for good);
 #   2. a ledger record is written only once the names it lists are synced
 #      (an fsync of in/new or out/new after the last link into it);
 #   3. a message leaves the judge's inbox (new/ to cur/) only once its
@@ -21,7 +26,10 @@
 #      synced, linked into outbox/new, that directory and the journal synced;
 #   6. a delivered message is synced and published (linked into the
 #      recipient's new/, the directory synced) before the ledger records it
-#      sent, and it leaves the outbox only after that record is synced.
+#      sent, and it leaves the outbox only after that record is synced;
+#   7. the spool's next-seq is removed, and the spool directory synced,
+#      before the first file is published into in/new or out/new (a run
+#      killed after it must leave none).
 #
 # Prints "ok - ..." / "not ok - ..." per rule with how often it was
 # checked (a rule never checked fails: the run did not do what the rule is
@@ -58,6 +66,8 @@ function bad(rule, what) {
 }
 function check(rule) { checked[rule]++ }
 function synced(p) { lastsync[p] = n }
+# Is p durable as it stood at line t: an fsync of it, or a syncfs, since?
+function durable(p, t) { return (p in lastsync && lastsync[p] > t) || lastfs > t }
 
 BEGIN {
 	if (data == "" || substr(data, 1, 1) != "/") {
@@ -70,6 +80,7 @@ BEGIN {
 	rules[4] = "a game state file is synced, with the history it names, before it replaces the old; its directory before the applied marks"
 	rules[5] = "nothing is delivered before the outbox holds it for good"
 	rules[6] = "a delivery is synced and published before the ledger records it, and leaves the outbox after"
+	rules[7] = "next-seq is gone for good before the spool publishes a file"
 	ledger = data "/spool/ledger"
 }
 
@@ -80,16 +91,27 @@ BEGIN {
 	if (line ~ /<unfinished \.\.\.>$/) {
 		if (line ~ / f(data)?sync\(/)
 			pending[pid] = fdpath(line)
+		if (line ~ / syncfs\(/)
+			pending[pid] = "\001syncfs"
 		next
 	}
-	if (line ~ /<\.\.\. f(data)?sync resumed>/) {
-		if (line ~ /= 0$/ && (pid in pending))
-			synced(pending[pid])
+	if (line ~ /<\.\.\. (f(data)?sync|syncfs) resumed>/) {
+		if (line ~ /= 0$/ && (pid in pending)) {
+			if (pending[pid] == "\001syncfs")
+				whole_fs()
+			else
+				synced(pending[pid])
+		}
 		delete pending[pid]
 		next
 	}
 	if (line !~ /= 0$/ && line !~ /= [0-9]+(<.*>)?$/)
 		next			# failed calls change nothing
+}
+
+/ syncfs\(/ {
+	whole_fs()
+	next
 }
 
 / f(data)?sync\(/ {
@@ -113,14 +135,14 @@ BEGIN {
 	for (d in lastlink)
 		if (d == data "/spool/in/new" || d == data "/spool/out/new") {
 			check(2)
-			if (lastsync[d] < lastlink[d])
+			if (!durable(d, lastlink[d]))
 				bad(2, "ledger write at line " n " before " d " was synced")
 		}
 	if (rec ~ /^applied/) {
 		# 4: the games' directories synced after their state was renamed
 		for (d in game_renamed) {
 			check(4)
-			if (lastsync[d] < game_renamed[d])
+			if (!durable(d, game_renamed[d]))
 				bad(4, "applied marks at line " n " before " d " was synced")
 		}
 		applied_written = 1
@@ -130,7 +152,7 @@ BEGIN {
 		for (d in lastlink)
 			if (index(d, data "/mail/out/") == 1) {
 				check(6)
-				if (lastsync[d] < lastlink[d])
+				if (!durable(d, lastlink[d]))
 					bad(6, "sent record at line " n " before " d " was synced")
 			}
 		out_written = n
@@ -144,10 +166,25 @@ BEGIN {
 	if (under(from, "spool/in/tmp/") || under(from, "spool/out/tmp/") ||
 	    under(from, "outbox/tmp/") || (under(from, "mail/out/") && from ~ /\/tmp\//)) {
 		check(1)
-		if (!(from in lastsync))
-			bad(1, from " linked at line " n " without an fsync")
+		if (!durable(from, made[from] + 0))
+			bad(1, from " linked at line " n " without a sync")
+	}
+	# the spool's copy of a sent message: the outbox's file, held for good
+	if (under(to, "spool/out/new/")) {
+		check(1)
+		if (!under(from, "outbox/new/") && !under(from, "spool/out/tmp/"))
+			bad(1, to " linked at line " n " from " from ", neither the outbox's nor tmp/")
+		else if (under(from, "outbox/new/") && !durable(from, made[from] + 0))
+			bad(1, from " linked into the spool at line " n " before the outbox held it for good")
+	}
+	if ((under(to, "spool/in/new/") || under(to, "spool/out/new/")) && !published) {
+		check(7)
+		if (!floor_gone || !durable(data "/spool", floor_gone))
+			bad(7, to " published at line " n " while next-seq was there")
+		published = 1
 	}
 	lastlink[dir(to)] = n
+	made[to] = n
 	if (under(to, "outbox/new/"))
 		linked_outbox[to] = n
 	if (under(from, "mail/inbox/new/"))
@@ -166,12 +203,12 @@ BEGIN {
 	}
 	if (under(to, "games/") && to ~ /\/game\.txt$/ || to == data "/rates.txt") {
 		check(4)
-		if (!(from in lastsync))
+		if (!durable(from, made[from] + 0))
 			bad(4, to " replaced at line " n " by an unsynced file")
 		if (to ~ /\/game\.txt$/)
 			for (h in history)
 				if (index(h, dir(to) "/history/") == 1 &&
-				    (lastsync[h] < history[h] || lastsync[dir(h)] < history[h]))
+				    (!durable(h, history[h]) || !durable(dir(h), history[h])))
 					bad(4, to " replaced at line " n " before " h " was synced")
 		game_renamed[dir(to)] = n
 	}
@@ -180,6 +217,8 @@ BEGIN {
 
 / unlink(at)?\(/ {
 	p = q(line, 1)
+	if (p == data "/spool/next-seq")
+		floor_gone = n
 	if (under(p, "mail/inbox/new/"))
 		inbox_moved(p)
 	if (under(p, "outbox/new/")) {
@@ -192,6 +231,7 @@ BEGIN {
 
 / openat\(/ && /O_CREAT/ {
 	p = fdpath(substr(line, index(line, ") = ")))
+	made[p] = n
 	if (under(p, "outbox/tmp/"))
 		queued[p] = n
 	if (under(p, "mail/out/") && p ~ /\/tmp\//) {
@@ -201,8 +241,8 @@ BEGIN {
 			name = f
 			sub(/.*\//, "", name)
 			o = data "/outbox/new/" name
-			if (!(f in lastsync) || !(o in linked_outbox) ||
-			    lastsync[data "/outbox/new"] < lastlink[data "/outbox/new"])
+			if (!durable(f, queued[f]) || !(o in linked_outbox) ||
+			    !durable(data "/outbox/new", lastlink[data "/outbox/new"]))
 				bad(5, "delivery at line " n " before " f " was queued for good")
 		}
 		# the journals, at the first delivery (then the flush appends
@@ -219,11 +259,18 @@ BEGIN {
 	next
 }
 
+# A syncfs: everything written so far is durable (the ledger, the journals).
+function whole_fs(    j) {
+	lastfs = n
+	ledger_dirty = 0
+	for (j in jdirty)
+		jdirty[j] = 0
+}
+
 # A message leaves the judge's Maildir inbox: its ledger record is synced.
 function inbox_moved(p) {
 	check(3)
-	if (ledger_dirty || !(ledger in lastsync) ||
-	    lastsync[ledger] < lastlink[data "/spool/in/new"])
+	if (ledger_dirty || !durable(ledger, lastlink[data "/spool/in/new"] + 0))
 		bad(3, p " moved at line " n " before the ledger was synced")
 }
 
@@ -231,7 +278,7 @@ END {
 	if (data == "" || substr(data, 1, 1) != "/")
 		exit 2
 	status = 0
-	for (r = 1; r <= 6; r++) {
+	for (r = 1; r <= 7; r++) {
 		if (!(r in checked)) {
 			printf "not ok - %d. %s (never checked: the run did not do it)\n", r, rules[r]
 			status = 1

@@ -2,7 +2,8 @@
 # killmd.sh — kill -9 aimed into each step of a run, on the embedded default
 # (a Maildir in, a Maildir per recipient out; no mail server, no root).
 #
-#	tests/cli/killmd.sh [STEP...]   (default: leftover fetch apply commit pages send full)
+#	tests/cli/killmd.sh [STEP...]   (default: leftover fetch apply commit pages send
+#	                                 fetch-batch commit-batch send-batch full)
 #
 # For each step, in a data directory of its own: a game of three
 # delegations; each round three order mails (one per delegation, so that
@@ -14,7 +15,11 @@
 # for the step (so that some runs finish, and say again how many there
 # were). The first run is not killed, and neither is the run after three
 # kills in a row: it finishes what they left (a killed run leaves more
-# work to the next one) and counts again. Rounds go on until KILLS
+# work to the next one) and counts again. STEP-batch (fetch-batch,
+# commit-batch, send-batch) is STEP with 30 order mails a round (ten per
+# delegation, a phase a round): batches large enough for the group commit
+# (one syncfs for a batch's files, lib/fsio.h), so that the kills land
+# inside a batch's commit: before, between and after its syncs and links. Rounds go on until KILLS
 # (default 50) runs were killed in the step; then two clean runs.
 # Checked, and counted per step:
 #
@@ -43,7 +48,7 @@ ROOT=$(pwd)
 POUCH=${POUCH:-$ROOT/build/pouch}
 KILLS=${KILLS:-50}
 WORK=${KILLMD_DIR:-$ROOT/build/killmd}
-STEPS=${*:-leftover fetch apply commit pages send full}
+STEPS=${*:-leftover fetch apply commit pages send fetch-batch commit-batch send-batch full}
 OUT=$WORK/out
 ERR=$WORK/err
 umount "$WORK/full" 2>/dev/null
@@ -81,8 +86,11 @@ headers() {
 }
 
 kill_step() {
-	step=$1
-	D=$WORK/$step
+	name=$1
+	step=${1%-batch}
+	round=3
+	[ "$step" = "$name" ] || round=30
+	D=$WORK/$name
 	mkdir -p "$D/mail/inbox/tmp" "$D/mail/inbox/new" "$D/mail/inbox/cur"
 	cat >"$D/pouch.conf" <<-EOF
 	judge.address = judge@example.test
@@ -96,13 +104,17 @@ kill_step() {
 		p game g1 DELEGATION France bob@example.test PASSWORD france-pw
 		p game g1 DELEGATION Germany carol@example.test PASSWORD germany-pw
 		p game g1 START
-	} >"$OUT" 2>"$ERR" || { not_ok "$step: the game is set up"; return; }
+	} >"$OUT" 2>"$ERR" || { not_ok "$name: the game is set up"; return; }
 	now=$(date -u +%s)
 	k=0 kills=0 finished=0 runs=0 points=0 lo=0 hi=0 streak=0 log=$D/runs.log
 	: >"$log"
 	while [ $kills -lt "$KILLS" ] && [ $runs -lt $((KILLS * 8)) ]; do
-		for m in 0 1 2; do deliver "$D" $((k + m)); done
-		k=$((k + 3))
+		m=0
+		while [ $m -lt $round ]; do
+			deliver "$D" $((k + m))
+			m=$((m + 1))
+		done
+		k=$((k + round))
 		now=$((now + 60))
 		n=1000000000	# this run only counts
 		[ $points -gt 0 ] && [ $streak -lt 3 ] && n=$(random_to $((points * 3 / 2 + 1)))
@@ -150,25 +162,25 @@ kill_step() {
 	p replay --into "$D/replay" --verify >"$D/replay.out" 2>&1
 	diffs=$(sed -n 's/.*, \([0-9]*\) differences.*/\1/p' "$D/replay.out")
 	bad=$FAIL
-	expect "$step: $kills runs killed in the step ($runs runs, $finished finished first)" \
+	expect "$name: $kills runs killed in the step ($runs runs, $finished finished first)" \
 		test $kills -ge "$KILLS"
-	expect "$step: the clean runs after the kills succeed" test $rc1 -eq 0 -a $rc2 -eq 0
-	expect "$step: all $total order mails stored, each once ($stored)" test "$stored" -eq $total
-	expect "$step: the judge's Maildir has nothing left in new/ ($left)" test "$left" -eq 0
-	expect "$step: every stored message applied ($uniq_applied of $ins)" test "$uniq_applied" -eq "$ins"
-	expect "$step: no message applied twice ($applied records, $uniq_applied messages)" \
+	expect "$name: the clean runs after the kills succeed" test $rc1 -eq 0 -a $rc2 -eq 0
+	expect "$name: all $total order mails stored, each once ($stored)" test "$stored" -eq $total
+	expect "$name: the judge's Maildir has nothing left in new/ ($left)" test "$left" -eq 0
+	expect "$name: every stored message applied ($uniq_applied of $ins)" test "$uniq_applied" -eq "$ins"
+	expect "$name: no message applied twice ($applied records, $uniq_applied messages)" \
 		test "$applied" -eq "$uniq_applied"
-	expect "$step: every order mail got its reply in new/ or cur/ ($replied of $total)" \
+	expect "$name: every order mail got its reply in new/ or cur/ ($replied of $total)" \
 		test "$replied" -eq $total
-	expect "$step: every message the ledger says was sent is in a Maildir ($undelivered not)" \
+	expect "$name: every message the ledger says was sent is in a Maildir ($undelivered not)" \
 		test "$undelivered" -eq 0
-	expect "$step: no delivery left in a recipient's tmp/ ($in_tmp)" test "$in_tmp" -eq 0
-	expect "$step: the outbox is empty ($queued)" test "$queued" -eq 0
-	expect "$step: no temporary file NAME.tmp.PID left by a killed run ($tmps)" test "$tmps" -eq 0
-	expect "$step: pouch replay --verify: ${diffs:-?} differences" test "${diffs:-1}" -eq 0
-	echo "  # $step: $kills kills in $runs runs (at operations $lo to $hi of the step; the last run to finish had $points); $total mails; lost $lost, applied twice $((applied - uniq_applied)), delivered twice $twice, sent not delivered $undelivered, replay differences ${diffs:-?}"
+	expect "$name: no delivery left in a recipient's tmp/ ($in_tmp)" test "$in_tmp" -eq 0
+	expect "$name: the outbox is empty ($queued)" test "$queued" -eq 0
+	expect "$name: no temporary file NAME.tmp.PID left by a killed run ($tmps)" test "$tmps" -eq 0
+	expect "$name: pouch replay --verify: ${diffs:-?} differences" test "${diffs:-1}" -eq 0
+	echo "  # $name: $kills kills in $runs runs (at operations $lo to $hi of the step; the last run to finish had $points); $total mails; lost $lost, applied twice $((applied - uniq_applied)), delivered twice $twice, sent not delivered $undelivered, replay differences ${diffs:-?}"
 	if [ "$FAIL" -ne "$bad" ]; then
-		echo "  # $step: kept in $D; the runs (and where each was killed) in $D/runs.log"
+		echo "  # $name: kept in $D; the runs (and where each was killed) in $D/runs.log"
 		comm -23 "$D/sent.ids" "$D/delivered.ids" | head -n 5 | sed 's/^/  #   sent, not delivered: /'
 		awk '$1 == "in" && $6 ~ /@kill\.example$/ { print $6 }' "$ledger" | sort -u |
 			comm -23 - "$D/replied" | head -n 5 | sed 's/^/  #   no reply: /'

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <limits.h>
 #include <unistd.h>
 
 #include "../../lib/fsio.h"
@@ -268,7 +269,8 @@ test_cursor_out_and_escapes(void **state)
 }
 
 /* Put a file in the spool as a killed run leaves one: published in
- * SUB/new/ under id, never recorded in the ledger. */
+ * SUB/new/ under id, never recorded in the ledger; and next-seq gone, as
+ * that run removed it before publishing anything. */
 static void
 orphan(const char *sub, const char *id)
 {
@@ -276,6 +278,48 @@ orphan(const char *sub, const char *id)
 
 	snprintf(p, sizeof p, "%s/%s/new/%s", dir, sub, id);
 	assert_int_equal(fs_write_atomic(p, "orphan\n", 7), 0);
+	snprintf(p, sizeof p, "%s/next-seq", dir);
+	assert_int_equal(unlink(p), 0);
+}
+
+/* DATA/spool/next-seq: written by a clean close, gone for good before a
+ * process publishes its first file (so that a kill cannot leave it behind
+ * with files past it); while it is there, ids are handed out from it
+ * without looking for them in the folders. */
+static void
+test_next_seq(void **state)
+{
+	struct spool *s = open_ok();
+	struct buf err, b;
+	const char *id;
+	char p[256];
+
+	(void)state;
+	buf_init(&err, 4096);
+	buf_init(&b, 64);
+	snprintf(p, sizeof p, "%s/next-seq", dir);
+	assert_int_equal(spool_store_in(s, "maildir:a", "a@x", "first\n", 6, 100, &id, &err), 1);
+	assert_int_equal(spool_sync(s, &err), 0);
+	assert_false(fs_exists(p));
+	close_ok(s);
+	assert_int_equal(fs_read_file(p, &b), 0);
+	assert_string_equal(buf_str(&b), "2\n");
+	s = open_ok();
+	assert_int_equal(spool_store_out(s, "outbox:1", "out@judge", "a@x", "sent\n", 5, 100, &id,
+	    &err), 1);
+	assert_string_equal(id, "100.000002.pouch");
+	assert_true(fs_exists(p));	/* nothing published yet */
+	assert_int_equal(spool_sync(s, &err), 0);
+	assert_false(fs_exists(p));
+	close_ok(s);
+	/* a next-seq further on (a spool that skipped ids) is where they go on */
+	assert_int_equal(fs_write_atomic(p, "40\n", 3), 0);
+	s = open_ok();
+	assert_int_equal(spool_store_in(s, "maildir:b", "b@x", "second\n", 7, 100, &id, &err), 1);
+	assert_string_equal(id, "100.000040.pouch");
+	close_ok(s);
+	buf_free(&b);
+	buf_free(&err);
 }
 
 /* Ids stay unique across in/ and out/ after kills: files a killed run
@@ -673,6 +717,30 @@ test_maildir_helpers(void **state)
 		snprintf(path, sizeof path, "%s/tmp/%s", md, n2);
 		assert_false(fs_exists(path));
 	}
+	/* delivering again after a kill: a copy left in tmp/ whose other name
+	 * a reader has in cur/ is replaced, the reader's file left as it was */
+	{
+		char n3[128], tmp[PATH_MAX], cur[PATH_MAX];
+		md_unique_name(n3, sizeof n3);
+		assert_int_equal(md_published(md, name), 1);	/* in new/ */
+		assert_int_equal(md_published(md, n3), 0);
+		assert_int_equal(md_write_fresh(md, n3, "old\n", 4, false), 0);
+		assert_int_equal(md_write_fresh(md, n3, "new\n", 4, false), -1);	/* EEXIST */
+		snprintf(tmp, sizeof tmp, "%s/tmp/%s", md, n3);
+		snprintf(cur, sizeof cur, "%s/cur/%s:2,S", md, n3);
+		assert_int_equal(link(tmp, cur), 0);
+		assert_int_equal(md_published(md, n3), 0);	/* cur/NAME:2,S: not seen */
+		assert_int_equal(md_write_fresh(md, n3, "new\n", 4, true), 0);
+		buf_reset(&b);
+		assert_int_equal(fs_read_file(cur, &b), 0);
+		assert_string_equal(buf_str(&b), "old\n");
+		buf_reset(&b);
+		assert_int_equal(fs_read_file(tmp, &b), 0);
+		assert_string_equal(buf_str(&b), "new\n");
+		snprintf(cur, sizeof cur, "%s/cur/%s", md, n3);
+		assert_int_equal(link(tmp, cur), 0);
+		assert_int_equal(md_published(md, n3), 1);	/* in cur/ */
+	}
 	buf_free(&b);
 }
 
@@ -788,6 +856,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_maildir_helpers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_index_memory, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_other_ids, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_next_seq, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
