@@ -472,6 +472,9 @@ status_help(const struct judge *j, const struct game *g, power_id p, struct buf 
 		buf_printf(out, "When orders are missing at the deadline: %s.\n",
 		    g->set.nmr == NMR_CD ? "the units hold (civil disorder) after the grace period" :
 					   "the game waits for the GM");
+		if (g->set.dated_orders)
+			buf_puts(out, "Orders are dated: write the phase (\"Spring 1935\") on a line above "
+			    "them.\n");
 		system_help(g, p, out);
 	}
 }

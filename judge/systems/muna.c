@@ -731,8 +731,9 @@ help_muna(const struct game *g, struct buf *out)
 			    MUNA_BONUS_POINTS, muna_control_centres(m));
 		buf_puts(out, ". The game master ends the game.\n"
 		    "Political goals: GOAL lists yours; GOAL 2 POINTS <goal> proposes a goal of\n"
-		    "your own worth 2 points (1 to 3) to the officers, who approve it or not:\n"
-		    "you are told when they do. Goals 1 and 2 are the officers' for you.\n");
+		    "your own worth 2 points (1 to 3) to the officers, who approve or deny it\n"
+		    "(you are told), at least two days before the first turn's deadline.\n"
+		    "Goals 1 and 2 are the officers' for you.\n");
 	}
 	if (revivals_on(g))
 		buf_puts(out, "Insurrections: in a movement phase \"F Lon-Russia\" sends a unit (it is\n"
@@ -752,6 +753,7 @@ help_muna(const struct game *g, struct buf *out)
 		buf_puts(out, " (");
 		muna_conference_powers(m, &muna_state(g)->conf, out);
 		buf_puts(out, "); participants write PRESS TO CONFERENCE.\n");
+		put_conference_goal(&muna_state(g)->conf, out);
 	}
 }
 
@@ -1223,10 +1225,13 @@ muna_help(const struct game *g, power_id p, struct buf *out)
 		help_muna(g, out);
 		return;
 	}
-	buf_puts(out, "CONFERENCE <place> <power> <power> <power> ... [NAME <name>], CONFERENCE END,\n"
-	    "SPEECH [<duration>], SPEECH END, SET SPEECH <duration>|none,\n"
-	    "GOAL <power> NUMBER 1|2 <goal> (its goal number 1 or 2), GOAL APPROVE <power>\n"
-	    "(the goal it proposed, number 3), GOAL, AWARD <power> <points> GOAL <number>,\n"
+	buf_puts(out, "CONFERENCE <place> <power> <power> <power> ... [NAME <name>] [GOAL <goal>],\n"
+	    "CONFERENCE GOAL <goal>, CONFERENCE END,\n"
+	    "SPEECH [<duration>], SPEECH END, SPEECH ORDER <power> <power> ...,\n"
+	    "SET SPEECH <duration>|none,\n"
+	    "GOAL <power> NUMBER 1|2 <goal> (its goal number 1 or 2), GOAL APPROVE <power>,\n"
+	    "GOAL DENY <power> (the goal it proposed, number 3), GOAL,\n"
+	    "AWARD <power> <points> GOAL <number>,\n"
 	    "END WINNER <power> BECAUSE <reason> (judge/systems/MUNA.md).\n");
 }
 
