@@ -52,7 +52,22 @@ static const char STYLE_CSS[] =
     ".views>input:checked+label{background:#fff;font-weight:bold;color:#111}\n"
     ".views>input:focus-visible+label{outline:2px solid #0b57a4;outline-offset:1px}\n"
     ".views>.view{display:none}.views>.view figure{margin-top:0}\n"
-    "#v-orders:checked~.vo,#v-after:checked~.va{display:block}\n";
+    "#v-orders:checked~.vo,#v-after:checked~.va{display:block}\n"
+    /* Printed: one A4 page in black and white, the map of the orders and
+     * the results under it (failed orders read by their dashes and marks,
+     * not by colour). */
+    "@page{size:A4;margin:10mm}\n"
+    "@media print{body{font-size:8pt;line-height:1.15;max-width:none;margin:0;padding:0;"
+    "background:#fff;color:#000}\n"
+    "nav,.views>input,.views>label,.views>.va,figcaption,.key summary{display:none}\n"
+    ".views>.vo{display:block}figure{margin:0;break-inside:avoid}\n"
+    "img.map{width:auto;max-width:100%;max-height:125mm;margin:0 auto;border:none;"
+    "filter:grayscale(1)}\n"
+    "h1{font-size:12pt;margin:0 0 2mm}h2{font-size:9pt;margin:2mm 0 1mm}\n"
+    "table{max-width:none;font-size:7.5pt}th,td{padding:0 .4em;border-color:#aaa}\n"
+    ".key{font-size:7pt;margin:1mm 0}.key ul{columns:2;margin:0}\n"
+    "a,.ok,.fail,.none{color:#000}.fail{font-weight:bold}\n"
+    ".sw{display:none}}\n";
 
 static bool
 name_char(char c)

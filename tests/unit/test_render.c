@@ -932,6 +932,11 @@ test_pages(void **state)
 	assert_int_equal(nfiles, 11);
 	assert_non_null(strstr(buf_str(&css), "#v-orders:checked~.vo,#v-after:checked~.va{display:block}"));
 	assert_non_null(strstr(buf_str(&css), ".views>.view{display:none}"));
+	/* Printed: one A4 page in black and white, the map of the orders alone. */
+	assert_non_null(strstr(buf_str(&css), "@page{size:A4;"));
+	assert_non_null(strstr(buf_str(&css), "@media print{"));
+	assert_non_null(strstr(buf_str(&css), "filter:grayscale(1)"));
+	assert_non_null(strstr(buf_str(&css), ".views>.va,"));
 	buf_free(&css);
 	snprintf(path, sizeof path, "%s/demo", dir);
 	remove(path);
