@@ -13,6 +13,7 @@
 #include "../lib/str.h"
 #include "../lib/tz.h"
 #include "../lib/xalloc.h"
+#include "../maps/pages.h"
 #include "outbound.h"
 #include "status.h"
 #include "system_words.h"
@@ -387,6 +388,28 @@ setup_tell_observer(struct judge *j, const struct game *g, const char *addr)
 	buf_free(&text);
 }
 
+/* Every power's home centres in words (its capitals and naval bases on a
+ * board that has them), and the address of the starting position's map. */
+static void
+start_homes(const struct judge *j, const struct game *g, struct buf *out)
+{
+	int p;
+
+	if (system_serves(g->sys, SYS_BOARDLESS))
+		return;
+	buf_puts(out, "\nHome centres:\n");
+	for (p = 0; p < g->map->npowers; p++) {
+		buf_printf(out, "  %s: ", g->map->powers[p].name);
+		pages_home_centres(g->map, (power_id)p, out);
+		buf_puts(out, ".\n");
+	}
+	if (j->conf->base_url[0] != '\0') {
+		buf_puts(out, "\nMap of the starting position: ");
+		pages_start_url(j->conf->base_url, g->name, out);
+		buf_putc(out, '\n');
+	}
+}
+
 int
 judge_start(struct judge *j, struct game *g, time_t now, struct buf *why)
 {
@@ -425,6 +448,7 @@ judge_start(struct judge *j, struct game *g, time_t now, struct buf *why)
 	if (n < g->map->npowers)
 		buf_puts(&text, "\n");
 	status_position(g, &text);
+	start_homes(j, g, &text);
 	if (judge_speech_open(g, now)) {
 		buf_putc(&text, '\n');
 		status_speech_line(j, g, "", now, &text);

@@ -52,7 +52,22 @@ static const char STYLE_CSS[] =
     ".views>input:checked+label{background:#fff;font-weight:bold;color:#111}\n"
     ".views>input:focus-visible+label{outline:2px solid #0b57a4;outline-offset:1px}\n"
     ".views>.view{display:none}.views>.view figure{margin-top:0}\n"
-    "#v-orders:checked~.vo,#v-after:checked~.va{display:block}\n";
+    "#v-orders:checked~.vo,#v-after:checked~.va{display:block}\n"
+    /* Printed: one A4 page in black and white, the map of the orders and
+     * the results under it (failed orders read by their dashes and marks,
+     * not by colour). */
+    "@page{size:A4;margin:10mm}\n"
+    "@media print{body{font-size:8pt;line-height:1.15;max-width:none;margin:0;padding:0;"
+    "background:#fff;color:#000}\n"
+    "nav,.views>input,.views>label,.views>.va,figcaption,.key summary{display:none}\n"
+    ".views>.vo{display:block}figure{margin:0;break-inside:avoid}\n"
+    "img.map{width:auto;max-width:100%;max-height:125mm;margin:0 auto;border:none;"
+    "filter:grayscale(1)}\n"
+    "h1{font-size:12pt;margin:0 0 2mm}h2{font-size:9pt;margin:2mm 0 1mm}\n"
+    "table{max-width:none;font-size:7.5pt}th,td{padding:0 .4em;border-color:#aaa}\n"
+    ".key{font-size:7pt;margin:1mm 0}.key ul{columns:2;margin:0}\n"
+    "a,.ok,.fail,.none{color:#000}.fail{font-weight:bold}\n"
+    ".sw{display:none}}\n";
 
 static bool
 name_char(char c)
@@ -99,18 +114,77 @@ pages_phase_code(const struct board *b, char *out, size_t size)
 	return out;
 }
 
-void
-pages_phase_url(const char *base_url, const char *game, const struct board *b, struct buf *out)
+/* BASE/GAME/FILE, one '/' between the parts. */
+static void
+page_url(const char *base_url, const char *game, const char *file, struct buf *out)
 {
-	char code[16];
-
 	if (base_url && *base_url) {
 		size_t n = strlen(base_url);
 		buf_append(out, base_url, n);
 		if (base_url[n - 1] != '/')
 			buf_putc(out, '/');
 	}
-	buf_printf(out, "%s/%s.html", game, pages_phase_code(b, code, sizeof code));
+	buf_printf(out, "%s/%s", game, file);
+}
+
+void
+pages_phase_url(const char *base_url, const char *game, const struct board *b, struct buf *out)
+{
+	char code[16], file[24];
+
+	snprintf(file, sizeof file, "%s.html", pages_phase_code(b, code, sizeof code));
+	page_url(base_url, game, file, out);
+}
+
+void
+pages_start_url(const char *base_url, const char *game, struct buf *out)
+{
+	page_url(base_url, game, "start.html", out);
+}
+
+/* The names of the provinces q where pick(q) is p, "A, B and C"; how many. */
+static int
+name_list(const struct map *m, power_id p, int what, struct buf *out)
+{
+	int q, n = 0, k = 0;
+
+	for (q = 0; q < m->nprovs; q++) {
+		const struct province *pv = &m->provs[q];
+		n += (what == 0 ? pv->supply && pv->home == p : what == 1 ? pv->capital == p :
+		    pv->naval_base == p);
+	}
+	for (q = 0; q < m->nprovs; q++) {
+		const struct province *pv = &m->provs[q];
+		if (!(what == 0 ? pv->supply && pv->home == p : what == 1 ? pv->capital == p :
+		    pv->naval_base == p))
+			continue;
+		buf_puts(out, k == 0 ? "" : k == n - 1 ? " and " : ", ");
+		buf_puts(out, pv->name);
+		k++;
+	}
+	return n;
+}
+
+void
+pages_home_centres(const struct map *m, power_id p, struct buf *out)
+{
+	struct buf tmp;
+	int n, q, seats = 0;
+
+	for (q = 0; q < m->nprovs; q++)
+		seats += m->provs[q].capital != POWER_NONE || m->provs[q].naval_base != POWER_NONE;
+	if (seats == 0) {
+		if (name_list(m, p, 0, out) == 0)
+			buf_puts(out, "none");
+		return;
+	}
+	buf_init(&tmp, 4096);
+	n = name_list(m, p, 1, &tmp);
+	buf_printf(out, "%s %s", n == 1 ? "capital" : "capitals", n ? buf_str(&tmp) : "none");
+	buf_reset(&tmp);
+	n = name_list(m, p, 2, &tmp);
+	buf_printf(out, "; %s %s", n == 1 ? "naval base" : "naval bases", n ? buf_str(&tmp) : "none");
+	buf_free(&tmp);
 }
 
 /* --- HTML helpers ------------------------------------------------------------ */
@@ -469,6 +543,51 @@ pages_phase_html(const struct map *m, const struct page_game *pg, int i, struct 
 	return page_done(out);
 }
 
+/* The position before the first phase of pg. */
+static const struct board *
+start_board(const struct page_game *pg)
+{
+	return pg->nphases > 0 ? pg->phases[0].before : pg->current;
+}
+
+int
+pages_start_html(const struct map *m, const struct page_game *pg, struct buf *out)
+{
+	const struct board *b = start_board(pg);
+	char name[48];
+	struct buf alt, words;
+	int p;
+
+	phase_format(b, name, sizeof name);
+	head(out, pg, "the start");
+	buf_puts(out, "<nav><a href=\"index.html\">");
+	esc(out, game_title(pg));
+	buf_puts(out, "</a></nav>\n<main>\n<h1>The starting position</h1>\n<p>");
+	esc(out, m->title);
+	buf_puts(out, " game: the first orders are for <strong>");
+	esc(out, name);
+	buf_puts(out, "</strong>.</p>\n");
+	buf_init(&alt, PAGES_ALT_MAX);
+	map_alt(&alt, m, b, "the starting position");
+	map_figure(out, "start.svg", buf_str(&alt), name);
+	buf_free(&alt);
+	buf_puts(out, "<h2>Home centres</h2>\n<ul class=\"homes\">\n");
+	buf_init(&words, 4096);
+	for (p = 0; p < m->npowers; p++) {
+		buf_reset(&words);
+		pages_home_centres(m, (power_id)p, &words);
+		buf_puts(out, "<li><strong>");
+		esc(out, m->powers[p].name);
+		buf_puts(out, "</strong>: ");
+		esc(out, buf_str(&words));
+		buf_puts(out, "</li>\n");
+	}
+	buf_free(&words);
+	buf_puts(out, "</ul>\n<h2>Standings</h2>\n");
+	standings(out, m, b, NULL);
+	return page_done(out);
+}
+
 int
 pages_index_html(const struct map *m, const struct page_game *pg, struct buf *out)
 {
@@ -500,7 +619,8 @@ pages_index_html(const struct map *m, const struct page_game *pg, struct buf *ou
 	buf_free(&alt);
 	buf_puts(out, "<h2>Standings</h2>\n");
 	standings(out, m, pg->current, NULL);
-	buf_puts(out, "<h2>Phases</h2>\n");
+	buf_puts(out, "<h2>Phases</h2>\n<p><a href=\"start.html\">The starting position</a>, "
+		      "with every power&rsquo;s home centres.</p>\n");
 	if (pg->nphases == 0)
 		buf_puts(out, "<p>No phase has been played yet.</p>\n");
 	else
@@ -687,6 +807,22 @@ write_phase(const char *dir, const struct map *m, const struct geometry *g,
 }
 
 static int
+write_start(const char *dir, const struct map *m, const struct geometry *g,
+    const struct page_game *pg, struct buf *err)
+{
+	struct render_input in;
+	struct buf html;
+
+	memset(&in, 0, sizeof in);
+	in.board = start_board(pg);
+	in.title = "The start";
+	if (write_map(dir, m, g, pg, "start.svg", &in, err) < 0)
+		return -1;
+	buf_init(&html, HTML_MAX);
+	return write_made(dir, pg, "start.html", &html, pages_start_html(m, pg, &html), err);
+}
+
+static int
 write_index(const char *dir, const struct map *m, const struct geometry *g,
     const struct page_game *pg, struct buf *err)
 {
@@ -698,6 +834,10 @@ write_index(const char *dir, const struct map *m, const struct geometry *g,
 	in.retreat_options = true;
 	in.capital = pg->capital;
 	if (write_map(dir, m, g, pg, "current.svg", &in, err) < 0)
+		return -1;
+	/* The start page, until the first phase is played (then the first
+	 * phase's page shows the start too, and the start page stays). */
+	if (pg->nphases == 0 && write_start(dir, m, g, pg, err) < 0)
 		return -1;
 	buf_init(&html, HTML_MAX);
 	return write_made(dir, pg, "index.html", &html, pages_index_html(m, pg, &html), err);
@@ -745,5 +885,7 @@ pages_write_game(const char *dir, const struct map *m, const struct geometry *g,
 	for (i = 0; i < pg->nphases; i++)
 		if (write_phase(dir, m, g, pg, i, err) < 0)
 			return -1;
+	if (pg->nphases > 0 && write_start(dir, m, g, pg, err) < 0)
+		return -1;
 	return write_index(dir, m, g, pg, err);
 }

@@ -14,6 +14,8 @@
  * Files, all under DIR/NAME/ and each replaced atomically:
  *
  *	index.html     the current map, standings, deadline, every phase
+ *	start.html     the starting position and every power's home centres
+ *	start.svg      (written with the index until the first phase is played)
  *	               (a game without a board: its public record alone)
  *	current.svg    the position now
  *	S1901M.html    one page per adjudicated phase: the map with the
@@ -83,6 +85,19 @@ char *pages_phase_code(const struct board *b, char *out, size_t size);
  */
 void pages_phase_url(const char *base_url, const char *game, const struct board *b,
     struct buf *out);
+
+/* Append the public address of the page of the starting position:
+ * BASE/GAME/start.html (GAME/start.html without a base). */
+void pages_start_url(const char *base_url, const char *game, struct buf *out);
+
+/* Append power p's home centres in words: "Budapest, Trieste and Vienna";
+ * on a board with capitals and naval bases (Realpolitik) "capitals Berlin
+ * and Munich; naval base Kiel". */
+void pages_home_centres(const struct map *m, power_id p, struct buf *out);
+
+/* Append the HTML of the starting position's page of pg (its position
+ * before the first phase: phases[0].before, else current). Returns 0 or -1. */
+int pages_start_html(const struct map *m, const struct page_game *pg, struct buf *out);
 
 /* Append the HTML of the page of phase i of pg. Returns 0, or -1 when out is full. */
 int pages_phase_html(const struct map *m, const struct page_game *pg, int i, struct buf *out);

@@ -476,10 +476,15 @@ consume(struct runner *r, struct buf *err)
 	 * once per game, from the first new phase on. */
 	for (i = 0; i < fx->nphases; i++)
 		add_paged(r, fx->phases[i].game, fx->phases[i].index);
-	/* A game without a board has no phases: its page follows each change. */
-	for (i = 0; i < r->j.ngames; i++)
-		if (r->j.dirty[i] && system_serves(r->j.games[i]->sys, SYS_RECORD_PAGE))
-			add_paged(r, r->j.games[i]->name, 1);
+	/* A game without a board has no phases: its page follows each change;
+	 * a game started and not yet past its first phase has its start page
+	 * (and the index) drawn as it changes. */
+	for (i = 0; i < r->j.ngames; i++) {
+		const struct game *g = r->j.games[i];
+		if (r->j.dirty[i] && (system_serves(g->sys, SYS_RECORD_PAGE) ||
+		    (g->status == GAME_ACTIVE && g->nphases == 0)))
+			add_paged(r, g->name, 1);
+	}
 	judge_effects_clear(&r->j);
 	return bad ? -1 : 0;
 }

@@ -818,7 +818,7 @@ test_pages(void **state)
 	struct buf html, err, css;
 	char dir[] = "/tmp/pouch-pages-XXXXXX", path[4200];
 	const char *want[] = { "F1901M.html", "S1901M-after.svg", "S1901M.html", "S1901M.svg",
-		"current.svg", "index.html", "style.css" };
+		"current.svg", "index.html", "style.css", "start.html", "start.svg" };
 	DIR *d;
 	struct dirent *e;
 	int nfiles = 0;
@@ -929,9 +929,14 @@ test_pages(void **state)
 		nfiles++;
 	}
 	closedir(d);
-	assert_int_equal(nfiles, 9);
+	assert_int_equal(nfiles, 11);
 	assert_non_null(strstr(buf_str(&css), "#v-orders:checked~.vo,#v-after:checked~.va{display:block}"));
 	assert_non_null(strstr(buf_str(&css), ".views>.view{display:none}"));
+	/* Printed: one A4 page in black and white, the map of the orders alone. */
+	assert_non_null(strstr(buf_str(&css), "@page{size:A4;"));
+	assert_non_null(strstr(buf_str(&css), "@media print{"));
+	assert_non_null(strstr(buf_str(&css), "filter:grayscale(1)"));
+	assert_non_null(strstr(buf_str(&css), ".views>.va,"));
 	buf_free(&css);
 	snprintf(path, sizeof path, "%s/demo", dir);
 	remove(path);
@@ -1164,6 +1169,67 @@ test_render_embark(void **state)
 	map_free(m);
 }
 
+/* The starting position's page: its map, every power's home centres in
+ * words (capitals and naval bases on a board that has them), the
+ * standings; written with the index until the first phase is played, and
+ * linked from it. */
+static void
+test_pages_start(void **state)
+{
+	const struct map *m = test_standard_map();
+	struct map *rp = test_load_map("maps/realpolitik/variant.xml");
+	char dir[] = "/tmp/pouch-start-XXXXXX", path[4200];
+	struct page_game pg;
+	struct board b;
+	struct buf out, err;
+
+	(void)state;
+	buf_init(&out, 1u << 20);
+	pages_home_centres(m, map_find_power(m, "Austria"), &out);
+	assert_string_equal(buf_str(&out), "Budapest, Trieste and Vienna");
+	buf_reset(&out);
+	pages_home_centres(rp, map_find_power(rp, "Germany"), &out);
+	assert_string_equal(buf_str(&out), "capitals Berlin and Munich; naval base Kiel");
+	buf_reset(&out);
+	pages_start_url("https://example.org/games/", "g1", &out);
+	assert_string_equal(buf_str(&out), "https://example.org/games/g1/start.html");
+	buf_reset(&out);
+	board_init_start(&b, m);
+	memset(&pg, 0, sizeof pg);
+	pg.name = "g1";
+	pg.current = &b;
+	assert_int_equal(pages_start_html(m, &pg, &out), 0);
+	check_html(buf_str(&out), out.len);
+	assert_int_equal(count_html(buf_str(&out), out.len, "//img[@src='start.svg']"), 1);
+	assert_int_equal(count_html(buf_str(&out), out.len, "//ul[@class='homes']/li"), 7);
+	assert_int_equal(count_html(buf_str(&out), out.len,
+	    "//ul[@class='homes']/li[strong='Russia' and "
+	    "contains(.,'Moscow, Sevastopol, St Petersburg and Warsaw')]"), 1);
+	buf_reset(&out);
+	assert_int_equal(pages_index_html(m, &pg, &out), 0);
+	assert_int_equal(count_html(buf_str(&out), out.len, "//a[@href='start.html']"), 1);
+	/* Written with the index before the first phase. */
+	assert_non_null(mkdtemp(dir));
+	buf_init(&err, 1 << 16);
+	assert_int_equal(pages_write_index(dir, m, test_standard_geometry(), &pg, &err), 0);
+	{
+		const char *files[] = { "start.html", "start.svg", "index.html", "current.svg",
+			"style.css" };
+		size_t k;
+		for (k = 0; k < sizeof files / sizeof files[0]; k++) {
+			snprintf(path, sizeof path, "%s/g1/%s", dir, files[k]);
+			assert_true(fs_exists(path));
+			assert_int_equal(remove(path), 0);
+		}
+	}
+	snprintf(path, sizeof path, "%s/g1", dir);
+	assert_int_equal(remove(path), 0);
+	assert_int_equal(remove(dir), 0);
+	buf_free(&err);
+	buf_free(&out);
+	map_free(rp);
+}
+
 /* The outlines as maps draw them: whole pixels, repeated points and
  * straight runs merged, no separator before a minus; the border two seas
  * share drawn once, the coast they share with land not at all. */
@@ -1250,6 +1316,7 @@ main(void)
 		cmocka_unit_test(test_render_size),
 		cmocka_unit_test(test_pages_names_and_urls),
 		cmocka_unit_test(test_pages),
+		cmocka_unit_test(test_pages_start),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
