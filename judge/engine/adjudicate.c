@@ -1190,6 +1190,26 @@ excluded_support(struct ws *w, int u, power_id p)
 	return NONE;
 }
 
+/* Was move u stood off by another move into its province at least as
+ * strong as u free of what stands there? Then into y, and true. */
+static bool
+stood_off(struct ws *w, int u, struct unit_why *y)
+{
+	int x, free = 1 + support_count(w, u, POWER_NONE);
+
+	for (x = w->into[w->destp[u]]; x != NONE; x = w->next_into[x]) {
+		if (x != u && free <= prevent_strength(w, x)) {
+			y->why = WHY_BOUNCED;
+			y->how = HOW_PREVENT;
+			y->other = (int16_t)x;
+			y->mine = (uint8_t)free;
+			y->theirs = (uint8_t)prevent_strength(w, x);
+			return true;
+		}
+	}
+	return false;
+}
+
 /* Why failed move u failed. */
 static void
 account_move(struct ws *w, int u, const int16_t *dislodger, struct unit_why *y)
@@ -1221,19 +1241,8 @@ account_move(struct ws *w, int u, const int16_t *dislodger, struct unit_why *y)
 	 * stood this one off even as if it had: that move is the cause (a
 	 * standoff stops a chain of moves, DATC 6.C.3, 6.C.7, 6.C.8). */
 	x = w->at[w->destp[u]];
-	if (v == NONE && x != NONE && w->kind[x] == K_MOVE) {
-		int free = 1 + support_count(w, u, POWER_NONE);
-		for (x = w->into[w->destp[u]]; x != NONE; x = w->next_into[x]) {
-			if (x != u && free <= prevent_strength(w, x)) {
-				y->why = WHY_BOUNCED;
-				y->how = HOW_PREVENT;
-				y->other = (int16_t)x;
-				y->mine = (uint8_t)free;
-				y->theirs = (uint8_t)prevent_strength(w, x);
-				return;
-			}
-		}
-	}
+	if (v == NONE && x != NONE && w->kind[x] == K_MOVE && stood_off(w, u, y))
+		return;
 	if (v != NONE) {
 		if (a <= defend_strength(w, v)) {
 			y->why = a == 0 && w->b->units[v].power == w->b->units[u].power ?
@@ -1247,6 +1256,12 @@ account_move(struct ws *w, int u, const int16_t *dislodger, struct unit_why *y)
 		}
 	} else if (a <= hold_strength(w, w->destp[u])) {
 		v = w->at[w->destp[u]];
+		/* Its own unit there would have stopped it, but a stronger
+		 * move into the province stood it off first: that is the
+		 * reason a player can see (the own unit may be dislodged). */
+		if (a == 0 && v != NONE && w->b->units[v].power == w->b->units[u].power &&
+		    stood_off(w, u, y))
+			return;
 		y->why = a == 0 && v != NONE && w->b->units[v].power == w->b->units[u].power ?
 		    WHY_OWN_UNIT : WHY_BOUNCED;
 		y->how = HOW_HOLD;

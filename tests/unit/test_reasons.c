@@ -179,6 +179,23 @@ test_own_unit(void **state)
 	    "dislodge its own unit\n");
 }
 
+/* A move into a province its own unit holds, stood off by a stronger
+ * move of another power that dislodges that unit: the line names the
+ * stronger move, not the unit that was dislodged as if it stayed. */
+static void
+test_own_unit_outbid(void **state)
+{
+	static const char *const o[] = { "A tyr - ven", "F tri S A tyr - ven", "A ven H",
+		"A apu - ven", NULL };
+
+	(void)state;
+	assert_string_equal(reasons(SPRING "unit Austria A tyr\nunit Austria F tri\n"
+					   "unit Italy A ven\nunit Italy A apu\n", o),
+	    "apu: bounced: the Austrian army in Tyrolia also moved to Venice, 1 against 2\n"
+	    "ven: dislodged by the Austrian army in Tyrolia, supported by the Austrian fleet in "
+	    "Trieste, 2 against 1\n");
+}
+
 /* A support that matches no order counts for nothing: Gascony supports
  * Burgundy to Marseilles while Burgundy holds (Paris's support of it
  * holding is given); Brest supports Picardy holding while Picardy moves. */
@@ -281,6 +298,7 @@ main(void)
 		cmocka_unit_test(test_could_not_leave),
 		cmocka_unit_test(test_support_not_counted),
 		cmocka_unit_test(test_own_unit),
+		cmocka_unit_test(test_own_unit_outbid),
 		cmocka_unit_test(test_void),
 		cmocka_unit_test(test_cut_by_dislodgement),
 		cmocka_unit_test(test_convoy_broken),
