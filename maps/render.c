@@ -875,6 +875,36 @@ aboard_at(const struct geometry *g, loc_id l)
 	return p;
 }
 
+/* Where the mark of a failed hold at unit place at goes, on its ring: on
+ * the side away from a move into province pv that worked (the one that
+ * dislodged it), so the mark is not read as that move's; else up right. */
+static struct geo_point
+hold_mark_at(const struct ctx *c, struct geo_point at, prov_id pv)
+{
+	const struct render_input *in = c->in;
+	struct geo_point p = { at.x + RING_R * 0.7, at.y - RING_R * 0.7 };
+	int i;
+
+	for (i = 0; in->orders && in->res && i < in->norders && i < in->res->norders; i++) {
+		const struct order *o = &in->orders[i];
+		struct geo_point from;
+		double dx, dy, len;
+		if (o->kind != ORDER_MOVE || in->res->reason[i] != R_OK || o->dest == LOC_NONE ||
+		    o->loc >= c->g->nlocs || map_loc_prov(c->m, o->dest) != pv)
+			continue;
+		from = c->g->unit[o->loc];
+		dx = at.x - from.x;
+		dy = at.y - from.y;
+		len = hypot(dx, dy);
+		if (len < 1)
+			break;
+		p.x = at.x + dx / len * RING_R;
+		p.y = at.y + dy / len * RING_R;
+		break;
+	}
+	return p;
+}
+
 static void
 draw_order(struct ctx *c, xmlNodePtr layer, const struct order *o, bool failed)
 {
@@ -895,8 +925,7 @@ draw_order(struct ctx *c, xmlNodePtr layer, const struct order *o, bool failed)
 	switch (o->kind) {
 	case ORDER_HOLD:
 		ring(layer, from, RING_R, failed ? "o f" : "o", &pen);
-		end.x += RING_R * 0.7;
-		end.y -= RING_R * 0.7;
+		end = hold_mark_at(c, from, map_loc_prov(c->m, o->loc));
 		break;
 	case ORDER_MOVE:
 	case ORDER_RETREAT:
@@ -959,6 +988,12 @@ draw_order(struct ctx *c, xmlNodePtr layer, const struct order *o, bool failed)
 		break;
 	default:
 		return;
+	}
+	if ((o->kind == ORDER_SUPPORT || o->kind == ORDER_CONVOY) && drawn) {
+		/* Halfway along its own line: its end touches the order it
+		 * supports or carries, which may have worked. */
+		end.x = (from.x + end.x) / 2;
+		end.y = (from.y + end.y) / 2;
 	}
 	if (failed && drawn)
 		fail_mark(c->over, end);

@@ -11,6 +11,7 @@
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 #include <libxml/HTMLparser.h>
@@ -444,6 +445,111 @@ test_render_orders(void **state)
 	assert_int_equal(count(doc, "//s:g[@id='orders']/*[contains(@class,' f')]"), 0);
 	assert_int_equal(count(doc, "//s:g[@id='marks']/*"), 0);
 	assert_int_equal(count(doc, "//s:g[@id='orders']/s:line"), 12);	/* Bulgaria's too */
+	xmlFreeDoc(doc);
+	free(s);
+}
+
+/* Line number i (from 1) of the lines matching what (an XPath), into l:
+ * x1, y1, x2, y2. */
+static void
+line_at(xmlDocPtr doc, const char *what, int i, double l[4])
+{
+	static const char *const xy[] = { "x1", "y1", "x2", "y2" };
+	char expr[200];
+	int k;
+
+	snprintf(expr, sizeof expr, "(%s)[%d]", what, i);
+	for (k = 0; k < 4; k++)
+		l[k] = atof(attr_of(doc, expr, xy[k]));
+}
+
+/* Mark number i (from 1) of the failed-order marks: its centre into p. */
+static void
+mark_at(xmlDocPtr doc, int i, double p[2])
+{
+	char expr[200];
+
+	snprintf(expr, sizeof expr, "(//s:g[@id='marks']/s:path[@class='fx'])[%d]", i);
+	assert_int_equal(sscanf(attr_of(doc, expr, "d"), "M%lf,%lf", &p[0], &p[1]), 2);
+}
+
+/* How far point p is from segment l; into *t where along it (0..1) the
+ * nearest point is, before clamping. */
+static double
+off_segment(const double p[2], const double l[4], double *t)
+{
+	double dx = l[2] - l[0], dy = l[3] - l[1], u;
+
+	*t = ((p[0] - l[0]) * dx + (p[1] - l[1]) * dy) / (dx * dx + dy * dy);
+	u = *t < 0 ? 0 : *t > 1 ? 1 : *t;
+	return hypot(p[0] - (l[0] + u * dx), p[1] - (l[1] + u * dy));
+}
+
+/* The mark of a failed move sits on its own arrow, back from where it
+ * ends: two moves into Venice, Austria's that dislodges and Italy's that
+ * fails, and no mark may read as Austria's (the dislodged Venice's is on
+ * its ring away from it); a cut support's mark not on the move it
+ * supported, which worked. */
+static void
+test_render_fail_mark_on_own_arrow(void **state)
+{
+	const struct map *m = test_standard_map();
+	struct scene *s = calloc(1, sizeof *s);
+	static const char pos[] = "phase Spring 1901 Movement\nunit Austria A tyr\nunit Austria F tri\n"
+				  "unit Italy A ven\nunit Italy A apu\nunit Austria F adr\n"
+				  "unit Germany A ber\nunit Germany A mun\nunit France A bur\n";
+	static const char failed[] = "//s:g[@id='orders']/s:line[@class='o f']",
+			  worked[] = "//s:g[@id='orders']/s:line[@class='o']";
+	double l[4], p[2], t;
+	struct buf err;
+	xmlDocPtr doc;
+	int j, k;
+
+	(void)state;
+	buf_init(&err, 4096);
+	if (board_read(&s->b, m, pos, strlen(pos), &err) < 0)
+		fail_msg("board_read: %s", buf_str(&err));
+	buf_free(&err);
+	scene_order(s, "Austria: A tyr - ven");
+	scene_order(s, "Austria: F tri S A tyr - ven");
+	scene_order(s, "Italy: A ven H");
+	scene_order(s, "Italy: A apu - ven");
+	scene_order(s, "Austria: F adr - apu");		/* bounces: Apulia stays where it is */
+	scene_order(s, "Germany: A ber - sil");		/* works */
+	scene_order(s, "Germany: A mun S A ber - sil");	/* cut by Burgundy */
+	scene_order(s, "France: A bur - mun");
+	scene_resolve(s);
+	doc = render_scene(s);
+	/* Marks: the three failed moves (Italy's, Austria's fleet's, France's),
+	 * the dislodged Venice's hold and Munich's cut support. */
+	assert_int_equal(count(doc, "//s:g[@id='marks']/s:path[@class='fx']"), 5);
+	assert_int_equal(count(doc, failed), 3);
+	for (k = 1; k <= 3; k++) {
+		bool on = false;
+		line_at(doc, failed, k, l);
+		/* A mark on this line, at least 6 px back from its end (behind its head). */
+		for (j = 1; j <= 5; j++) {
+			mark_at(doc, j, p);
+			if (off_segment(p, l, &t) < 0.5 && t >= 0 && t <= 1 &&
+			    hypot(p[0] - l[2], p[1] - l[3]) >= 6)
+				on = true;
+		}
+		if (!on)
+			fail_msg("failed move %d (%.1f,%.1f to %.1f,%.1f) has no mark on its own arrow "
+				 "back from its end", k, l[0], l[1], l[2], l[3]);
+	}
+	/* No mark on a move that worked (Tyrolia's, which dislodges Venice;
+	 * Berlin's, which Munich's cut support supported). */
+	assert_int_equal(count(doc, worked), 2);
+	for (j = 1; j <= 2; j++) {
+		line_at(doc, worked, j, l);
+		for (k = 1; k <= 5; k++) {
+			mark_at(doc, k, p);
+			if (off_segment(p, l, &t) < 9)
+				fail_msg("failed-order mark %d at %.1f,%.1f lies on a move that worked",
+				    k, p[0], p[1]);
+		}
+	}
 	xmlFreeDoc(doc);
 	free(s);
 }
@@ -1305,6 +1411,7 @@ main(void)
 		cmocka_unit_test(test_render_pale_poland),
 		cmocka_unit_test(test_render_realpolitik),
 		cmocka_unit_test(test_render_orders),
+		cmocka_unit_test(test_render_fail_mark_on_own_arrow),
 		cmocka_unit_test(test_render_convoy),
 		cmocka_unit_test(test_render_dislodged_and_retreats),
 		cmocka_unit_test(test_render_adjustments),
