@@ -175,20 +175,46 @@ log_free(struct game_log *gl)
 	free(gl->res);
 }
 
-/* Write every page of the game; current is the position now. */
+/* Why the orders of movement phase i of gl failed, resolved again by the
+ * rules r into why: false (nothing to show) when the phase was not
+ * decided the same way under r (the script changed its edition). */
+static bool
+log_why(const struct game_log *gl, int i, const struct map *m, const struct rules *r,
+    struct phase_result *scratch, struct phase_why *why)
+{
+	int u;
+
+	if (gl->before[i].phase != PHASE_MOVEMENT)
+		return false;
+	adj_resolve_why(m, r, &gl->before[i], NULL, gl->orders[i], gl->norders[i], scratch, why);
+	for (u = 0; u < scratch->nunits; u++)
+		if (scratch->unit_reason[u] != gl->res[i].unit_reason[u] ||
+		    scratch->unit_dislodged[u] != gl->res[i].unit_dislodged[u])
+			return false;
+	return scratch->nunits == gl->res[i].nunits;
+}
+
+/* Write every page of the game, each movement phase with the reasons of
+ * its failed orders (the edition ed's rules); current is the position now. */
 static int
-log_write(const struct game_log *gl, const struct map *m, const struct geometry *g,
-    const struct page_opts *po, const char *name, const struct board *current, struct buf *err)
+log_write(const struct game_log *gl, const struct map *m, enum edition ed,
+    const struct geometry *g, const struct page_opts *po, const char *name,
+    const struct board *current, struct buf *err)
 {
 	struct page_phase *ph = xcalloc(gl->n > 0 ? (size_t)gl->n : 1, sizeof *ph);
+	struct phase_why *why = xcalloc(gl->n > 0 ? (size_t)gl->n : 1, sizeof *why);
+	struct phase_result *scratch = xmalloc(sizeof *scratch);
 	struct page_game pg;
+	struct rules r;
 	int i, rc;
 
+	rules_init(&r, ed);	/* as play and check-game resolve: the map's resolver not set */
 	for (i = 0; i < gl->n; i++) {
 		ph[i].before = &gl->before[i];
 		ph[i].orders = gl->orders[i];
 		ph[i].norders = gl->norders[i];
 		ph[i].res = &gl->res[i];
+		ph[i].why = log_why(gl, i, m, &r, scratch, &why[i]) ? &why[i] : NULL;
 		ph[i].after = &gl->after[i];
 	}
 	memset(&pg, 0, sizeof pg);
@@ -198,6 +224,8 @@ log_write(const struct game_log *gl, const struct map *m, const struct geometry 
 	pg.phases = ph;
 	pg.nphases = gl->n;
 	rc = pages_write_game(po->dir, m, g, &pg, err);
+	free(scratch);
+	free(why);
 	free(ph);
 	return rc;
 }
@@ -291,7 +319,7 @@ cli_play_pages(const struct cli_opts *o, const struct map *m, enum edition ed, c
 		struct board start;
 		const struct board *now = pp.log.n ? &pp.log.after[pp.log.n - 1] : &start;
 		board_init_start(&start, m);
-		if (log_write(&pp.log, m, g, po, name, now, &err) < 0) {
+		if (log_write(&pp.log, m, ed, g, po, name, now, &err) < 0) {
 			buf_puts(out, buf_str(&err));
 			rc = -1;
 		} else {
@@ -399,7 +427,7 @@ cli_render_game(const struct cli_opts *o, int argc, char **argv)
 			struct board start;
 			const struct board *now = rp.log.n ? &rp.log.after[rp.log.n - 1] : &start;
 			board_init_start(&start, ms.m);
-			if (log_write(&rp.log, ms.m, ms.g, &po, name, now, &err) < 0) {
+			if (log_write(&rp.log, ms.m, ed, ms.g, &po, name, now, &err) < 0) {
 				fputs(buf_str(&err), stderr);
 				rc = 1;
 			} else {

@@ -988,6 +988,29 @@ test_pages(void **state)
 	    "//div[@class='views']/following-sibling::details[@class='key']/ul/li/b"), 10);
 	assert_int_equal(count_html(buf_str(&html), html.len,
 	    "//details[@class='key']//li[b='Failed' and contains(.,'dark cross')]"), 1);
+	/* With the reasons (adj_resolve_why): under each order that failed, a
+	 * row of its own saying why. */
+	{
+		struct phase_why *why = calloc(1, sizeof *why);
+		struct phase_result *res = calloc(1, sizeof *res);
+		assert_non_null(why);
+		assert_non_null(res);
+		adj_resolve_why(m, &r, &s->b, NULL, s->o, s->n, res, why);
+		ph.res = res;
+		ph.why = why;
+		buf_reset(&html);
+		assert_int_equal(pages_phase_html(m, &pg, 0, &html), 0);
+		check_html(buf_str(&html), html.len);
+		assert_non_null(strstr(buf_str(&html), "Army Vienna -&gt; Galicia.</td>"
+		    "<td class=\"fail\">bounce</td></tr>\n<tr class=\"why\"><td></td>"
+		    "<td colspan=\"2\">bounced: the Russian army in Warsaw also moved to Galicia, "
+		    "1 against 1.</td></tr>"));
+		assert_int_equal(count_html(buf_str(&html), html.len, "//tr[@class='why']"), 2);
+		ph.res = &s->res;
+		ph.why = NULL;
+		free(res);
+		free(why);
+	}
 	buf_reset(&html);
 	assert_int_equal(pages_index_html(m, &pg, &html), 0);
 	check_html(buf_str(&html), html.len);
