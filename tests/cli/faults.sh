@@ -279,7 +279,9 @@ enospc() {
 	fi
 	fill fetch $((B_FETCH / 2)) '/spool/(in|ledger)'
 	fill apply $((B_FETCH + B_APPLY / 2)) '/outbox[/:]|/games/g1/history/'
-	fill commit $((B_FETCH + B_APPLY + 4096)) '/games/|/rates\.txt|/next-due|/pages-due'
+	# (a page less: the run has the page of DATA/spool/next-seq too, which
+	# the spool removes before it publishes and writes again at its close)
+	fill commit $((B_FETCH + B_APPLY)) '/games/|/rates\.txt|/next-due|/pages-due'
 	fill pages $((B_FETCH + B_APPLY + B_COMMIT + B_PAGES / 2)) '/pages/'
 	fill send $((U1 - U0 + B_SEND / 2)) '/mail/out[/:]|/spool/(out|ledger)|/outbox[/:]'
 	ledger_only
