@@ -867,6 +867,8 @@ ws_init(struct ws *w, const struct map *m, const struct rules *r, const struct b
 {
 	int u;
 
+	_Static_assert(NONE == -1 && LOC_NONE == 0xffff && PROV_NONE == 0xffff && K_HOLD == 0 &&
+	    CM_LAND == 0, "ws_init sets its arrays bytewise");
 	w->m = m;
 	w->r = r;
 	w->b = b;
@@ -875,25 +877,29 @@ ws_init(struct ws *w, const struct map *m, const struct rules *r, const struct b
 	w->lowest = INT_MAX;
 	w->recursion_hits = 0;
 	w->guess_based = false;
-	for (u = 0; u < m->nprovs; u++) {
-		w->at[u] = NONE;
-		w->into[u] = NONE;
-	}
+	/* NONE, LOC_NONE and PROV_NONE are all ones; K_HOLD, CM_LAND and
+	 * every flag start at zero: each array is set in one stroke, for the
+	 * map's provinces and the board's units only. */
+	memset(w->at, 0xff, (size_t)m->nprovs * sizeof w->at[0]);
+	memset(w->into, 0xff, (size_t)m->nprovs * sizeof w->into[0]);
+	memset(w->kind, K_HOLD, (size_t)w->n);
+	memset(w->cmode, CM_LAND, (size_t)w->n);
+	memset(w->resolved, 0, (size_t)w->n);
+	memset(w->visited, 0, (size_t)w->n);
+	memset(w->in_cycle, 0, (size_t)w->n);
+	memset(w->res, 0, (size_t)w->n);
+	memset(w->paradox, 0, (size_t)w->n);
+	memset(w->via, 0, (size_t)w->n);
+	memset(w->ord, 0xff, (size_t)w->n * sizeof w->ord[0]);
+	memset(w->dest, 0xff, (size_t)w->n * sizeof w->dest[0]);
+	memset(w->destp, 0xff, (size_t)w->n * sizeof w->destp[0]);
+	memset(w->target, 0xff, (size_t)w->n * sizeof w->target[0]);
+	memset(w->next_into, 0xff, (size_t)w->n * sizeof w->next_into[0]);
+	memset(w->next_sup, 0xff, (size_t)w->n * sizeof w->next_sup[0]);
+	memset(w->next_cvy, 0xff, (size_t)w->n * sizeof w->next_cvy[0]);
+	memset(w->sup_head, 0xff, (size_t)w->n * sizeof w->sup_head[0]);
+	memset(w->cvy_head, 0xff, (size_t)w->n * sizeof w->cvy_head[0]);
 	for (u = 0; u < w->n; u++) {
-		w->kind[u] = K_HOLD;
-		w->cmode[u] = CM_LAND;
-		w->resolved[u] = 0;
-		w->visited[u] = 0;
-		w->in_cycle[u] = 0;
-		w->res[u] = 0;
-		w->paradox[u] = 0;
-		w->via[u] = 0;
-		w->ord[u] = NONE;
-		w->dest[u] = LOC_NONE;
-		w->destp[u] = PROV_NONE;
-		w->target[u] = NONE;
-		w->next_into[u] = w->next_sup[u] = w->next_cvy[u] = NONE;
-		w->sup_head[u] = w->cvy_head[u] = NONE;
 		w->prov[u] = m->locs[b->units[u].loc].prov;
 		if (w->at[w->prov[u]] == NONE)
 			w->at[w->prov[u]] = (int16_t)u;
@@ -994,9 +1000,8 @@ check_kept(void *wp, int u, const struct order *o)
 static void
 check_all(struct ws *w, const struct order *orders, int n, struct phase_result *res)
 {
-	int u;
-
-	int i;
+	int u, i;
+	uint8_t convoys = 0;	/* a convoy linked or a move via convoy */
 
 	/* adj_check_orders' loop, written out: the engine's own steps called
 	 * directly, as the hot path of every phase. */
@@ -1026,6 +1031,7 @@ check_all(struct ws *w, const struct order *orders, int n, struct phase_result *
 		case K_MOVE:
 			w->next_into[u] = w->into[w->destp[u]];
 			w->into[w->destp[u]] = (int16_t)u;
+			convoys |= w->via[u];
 			break;
 		case K_SUPPORT:
 			if (w->target[u] != NONE) {
@@ -1037,13 +1043,17 @@ check_all(struct ws *w, const struct order *orders, int n, struct phase_result *
 			if (w->target[u] != NONE) {
 				w->next_cvy[u] = w->cvy_head[w->target[u]];
 				w->cvy_head[w->target[u]] = (int16_t)u;
+				convoys = 1;
 			}
 			break;
 		default:
 			break;
 		}
 	}
-	set_convoy_modes(w);
+	/* With no convoy offered and no move written "via convoy", every
+	 * move stays overland under every edition's rule. */
+	if (convoys)
+		set_convoy_modes(w);
 }
 
 /* Does convoy u carry nobody: its army was not ordered to its destination
@@ -1097,6 +1107,7 @@ resolve_movement(const struct map *m, const struct rules *r, const struct board 
 	struct board *a = &res->after;
 	uint8_t moved[BOARD_MAX_UNITS];
 	int16_t dislodger[BOARD_MAX_UNITS];
+	uint64_t occupied[MAP_WORDS(MAP_MAX_PROVS)];	/* provinces held after the moves */
 	int u, x;
 
 	ws_init(&w, m, r, b);
@@ -1117,10 +1128,16 @@ resolve_movement(const struct map *m, const struct rules *r, const struct board 
 				dislodger[u] = (int16_t)x;
 	}
 
-	*a = *b;
+	/* The position after: b's header and centres; the units and the
+	 * dislodged are written below, as far as they go. */
+	a->year = b->year;
+	a->season = b->season;
+	a->phase = b->phase;
+	memcpy(a->owner, b->owner, sizeof a->owner);
 	a->nunits = 0;
 	a->ndislodged = 0;
 	memset(a->contested, 0, sizeof a->contested);
+	memset(occupied, 0, sizeof occupied);
 	res->nunits = w.n;
 	for (u = 0; u < w.n; u++) {
 		struct unit un = b->units[u];
@@ -1142,6 +1159,9 @@ resolve_movement(const struct map *m, const struct rules *r, const struct board 
 			if (r->retreat_to_convoy_origin && uses_convoy(&w, att))
 				d->attacker = PROV_NONE;
 		} else {
+			prov_id p = m->locs[un.loc].prov;
+
+			occupied[p / 64] |= (uint64_t)1 << (p % 64);
 			a->units[a->nunits++] = un;
 		}
 	}
@@ -1151,15 +1171,11 @@ resolve_movement(const struct map *m, const struct rules *r, const struct board 
 	 * been dislodged by another. */
 	for (u = 0; u < w.n; u++) {
 		prov_id p;
-		int k;
-		bool occupied = false;
 
 		if (w.kind[u] != K_MOVE || moved[u] || prevent_strength(&w, u) == 0)
 			continue;
 		p = w.destp[u];
-		for (k = 0; k < a->nunits && !occupied; k++)
-			occupied = m->locs[a->units[k].loc].prov == p;
-		if (!occupied)
+		if (!((occupied[p / 64] >> (p % 64)) & 1))
 			board_set_contested(a, p);
 	}
 	if (trace)
