@@ -485,22 +485,25 @@ stack_units(const struct game *g, const struct order *o)
 }
 
 /* Orders to a stack (RULES_STACKS) go to its units in turn: the order
- * that o replaces (the last one to a unit of its type there when every
- * such unit has one), or -1 when o is added. */
+ * that o replaces (the oldest one to a unit of its type there when every
+ * such unit has one: the latest orders stand, so a stack ordered again in
+ * a later mail takes the new orders), or -1 when o is added. A stack's
+ * orders are kept oldest first (game_set_order). */
 static int
 stack_slot(const struct game *g, const struct delegation *d, const struct order *o)
 {
 	const struct map *m = g->map;
-	int k, last = -1, n = 0;
+	int k, oldest = -1, n = 0;
 
 	for (k = 0; k < d->norders; k++)
 		if (d->orders[k].kind != ORDER_WAIVE && d->orders[k].loc != LOC_NONE &&
 		    m->locs[d->orders[k].loc].prov == m->locs[o->loc].prov &&
 		    d->orders[k].type == o->type) {
-			last = k;
+			if (oldest < 0)
+				oldest = k;
 			n++;
 		}
-	return n >= stack_units(g, o) ? last : -1;
+	return n >= stack_units(g, o) ? oldest : -1;
 }
 
 /* Builds stack where units do (RULES_STACKS): a build of p for a province it has a
@@ -555,6 +558,13 @@ game_set_order(struct game *g, power_id p, const struct order *o)
 	} else if (o->kind != ORDER_WAIVE && o->loc != LOC_NONE &&
 	    (map_caps(g->map) & RULES_STACKS)) {
 		k = o->kind == ORDER_BUILD ? build_slot(g, p, o) : stack_slot(g, d, o);
+		if (k >= 0 && o->kind != ORDER_BUILD) {
+			/* The oldest goes; the new one comes last, the newest. */
+			memmove(&d->orders[k], &d->orders[k + 1],
+			    (size_t)(d->norders - k - 1) * sizeof d->orders[0]);
+			d->orders[d->norders - 1] = *o;
+			return 0;
+		}
 		if (k >= 0) {
 			d->orders[k] = *o;
 			return 0;

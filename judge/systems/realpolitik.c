@@ -821,7 +821,7 @@ rp_orders_help(const struct game *g, struct buf *out)
 	(void)g;
 	buf_puts(out, "Realpolitik (judge/systems/REALPOLITIK.md): armies stack in their own\n"
 	    "capitals, fleets in their own naval bases. Orders to a stack go to its\n"
-	    "units in turn; once each has one, a new order replaces the last one.\n"
+	    "units in turn; once each has one, a new order replaces the oldest one.\n"
 	    "\"A Hol - Bel on board F Bel\", \"A Bel embarks F Nth\", \"A Bel lands\".\n"
 	    "A centre is yours when your unit stood in it as the Fall move began\n"
 	    "and still stands there after it.\n"

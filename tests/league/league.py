@@ -584,15 +584,17 @@ class Host:
         return None
 
     def expect(self, g, phase, power, text, meta):
-        """An order accepted for power: it replaces the unit's earlier one."""
+        """An order accepted for power: it replaces the unit's earlier one;
+        a stack of n units keeps the latest n orders given to it (pouch(1):
+        once each unit has one, a new order replaces the oldest)."""
         lst = g.expected[phase].setdefault(power, [])
         key = unit_key(norm(text))
-        cleared = meta.setdefault("cleared", set())
-        if key is not None and (key not in meta.get("stack", ()) or key not in cleared):
-            # A stack's orders in a later mail go to its units again, in turn.
-            lst[:] = [o for o in lst if unit_key(norm(o)) != key]
-            cleared.add(key)
+        n = meta.get("stack", {}).get(key, 1) if key is not None else 1
         lst.append(norm(text))
+        if key is not None:
+            mine = [i for i, o in enumerate(lst) if unit_key(norm(o)) == key]
+            for i in reversed(mine[:max(0, len(mine) - n)]):
+                del lst[i]
 
     def check_dates(self, ctx, g, gm, bg, after):
         L = self.league
@@ -832,7 +834,7 @@ class School:
         # the board, whether or not each has an order here).
         places = Counter((u.type.lower(), u.prov) for u in pos.units
                          if u.power in [g.board.power(p).name for p in d.powers])
-        stack = set("%s %s" % k for k, n in places.items() if n > 1)
+        stack = {"%s %s" % k: n for k, n in places.items() if n > 1}
         if change:
             if pos.kind != "movement" or stack:
                 return None

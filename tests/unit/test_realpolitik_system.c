@@ -467,9 +467,10 @@ test_builds_stacked(void **unused)
 }
 
 /* Russia stacks two armies in Moscow: two orders go to them in turn; a
- * third replaces the second, and the reply says so, naming the order it
+ * third replaces the oldest, and the reply says so, naming the order it
  * replaces (a single unit's new order replaces its old one without a word,
- * as in the standard game). */
+ * as in the standard game); two more, as in a later mail ordering the
+ * stack again, are the stack's orders. */
 static void
 test_stack_order_replaced(void **unused)
 {
@@ -486,10 +487,21 @@ test_stack_order_replaced(void **unused)
 	assert_string_equal(buf_str(&reply), "  accepted: A mos - stp\n");
 	assert_int_equal(take(g, rus, "A mos H", &reply), TAKE_DONE);
 	assert_string_equal(buf_str(&reply), "  accepted: A mos H\n"
-	    "  Moscow has 2 armies and both have orders: this one replaces A mos - stp.\n");
+	    "  Moscow has 2 armies and both have orders: this one replaces A mos - war.\n");
 	assert_int_equal(g->del[rus].norders, 2);
 	assert_int_equal(g->del[rus].orders[0].kind, ORDER_MOVE);
+	assert_int_equal(g->del[rus].orders[0].dest, m->provs[pr("stp")].loc);
 	assert_int_equal(g->del[rus].orders[1].kind, ORDER_HOLD);
+	/* A later mail: A mos - ukr, A mos - sev: both stand. */
+	assert_int_equal(take(g, rus, "A mos - ukr", &reply), TAKE_DONE);
+	assert_string_equal(buf_str(&reply), "  accepted: A mos - ukr\n"
+	    "  Moscow has 2 armies and both have orders: this one replaces A mos - stp.\n");
+	assert_int_equal(take(g, rus, "A mos - sev", &reply), TAKE_DONE);
+	assert_string_equal(buf_str(&reply), "  accepted: A mos - sev\n"
+	    "  Moscow has 2 armies and both have orders: this one replaces A mos H.\n");
+	assert_int_equal(g->del[rus].norders, 2);
+	assert_int_equal(g->del[rus].orders[0].dest, m->provs[pr("ukr")].loc);
+	assert_int_equal(g->del[rus].orders[1].dest, m->provs[pr("sev")].loc);
 	assert_int_equal(take(g, rus, "A war H", &reply), TAKE_DONE);
 	assert_int_equal(take(g, rus, "A war - ukr", &reply), TAKE_DONE);
 	assert_string_equal(buf_str(&reply), "  accepted: A war - ukr\n");
