@@ -105,7 +105,6 @@ settings(struct game_settings *s)
 	setting(s, "press", "grey");
 	setting(s, "nmr", "wait");
 	setting(s, "gmpress", "yes");
-	setting(s, "speech", "2h");
 	setting(s, "first-movement", "72h");
 	setting(s, "dated-orders", "on");
 }
@@ -180,10 +179,14 @@ full_game(struct game *g)
 {
 	struct game_settings s;
 	struct dislodged *d;
+	struct buf why;
 
 	settings(&s);
 	game_init(g, "roundtrip", &s, test_standard_map(), test_standard_names(), 1795000000);
 	game_set_system(g, systems_find("muna"));
+	buf_init(&why, 64);
+	assert_int_equal(game_set(g, "speech", "2h", NULL, &why), 0);	/* the system's own */
+	buf_free(&why);
 	g->status = GAME_PAUSED;
 	str_copy(g->result, "Drawn by England and France", sizeof g->result);
 	g->phase_start = 1795003600;
@@ -285,6 +288,7 @@ check_read_back(const struct game *g)
 	assert_true(g->set.dated_orders);
 	assert_int_equal(g->created, 1795000000);
 	assert_int_equal(muna_state(g)->speech_until, 1795007200);
+	assert_int_equal(muna_state(g)->speech, 2 * 3600);
 	assert_int_equal(g->paused_left, 5400);
 	assert_true(g->gm_told);
 	assert_int_equal(g->completed_at, 1795003600);
@@ -355,6 +359,8 @@ test_round_trip(void **state)
 	check_read_back(&g[1]);
 	check_keys(&game_common_fields, buf_str(&a));
 	check_keys(&muna_file_fields, buf_str(&a));
+	/* The system's setting is written among the judge's, where it always was. */
+	assert_non_null(strstr(buf_str(&a), "\ngm-reads-press yes\nspeech 2h\nfirst-movement 72h\n"));
 	buf_free(&a);
 	buf_free(&b);
 	game_set_system(&g[0], NULL);	/* frees the system's state */
@@ -598,10 +604,6 @@ test_settings(void **state)
 	assert_int_equal(set(&s, "first-movement", "none", &why), 0);
 	assert_int_equal(s.first_movement, 0);
 	assert_int_equal(set(&s, "first-movement", "off", &why), -1);
-	assert_int_equal(set(&s, "speech", "off", &why), 0);
-	assert_int_equal(s.speech, 0);
-	assert_int_equal(set(&s, "speech", "12h", &why), 0);
-	assert_int_equal(s.speech, 12 * 3600);
 	assert_int_equal(set(&s, "gmpress", "On", &why), 0);
 	assert_true(s.gm_reads_press);
 	assert_int_equal(set(&s, "gm-reads-press", "yes", &why), 0);
@@ -611,7 +613,11 @@ test_settings(void **state)
 	assert_int_equal(set(&s, "colour", "red", &why), -1);
 	assert_string_equal(buf_str(&why), "unknown setting \"colour\" (press, nmr, edition, zone, "
 	    "movement, retreat, adjustment, first-movement, grace, remind, time, days, gmpress, "
-	    "speech, dated-orders)");
+	    "dated-orders)");
+	assert_int_equal(set(&s, "speech", "12h", &why), -1);
+	assert_string_equal(buf_str(&why), "unknown setting \"speech\" (press, nmr, edition, zone, "
+	    "movement, retreat, adjustment, first-movement, grace, remind, time, days, gmpress, "
+	    "dated-orders)");
 	buf_free(&why);
 }
 
