@@ -1489,6 +1489,8 @@ read_field(struct game_in *in, const char *k, const char *v)
 	in->key = k;
 	if (f != NULL && f->part != GAME_PART_POWER && f->part != GAME_PART_ORDERS)
 		return f->read(f, in, POWER_NONE, v);
+	if (f == NULL && in->lookup->setting != NULL && in->lookup->setting(in->lookup->ctx, k))
+		return NULL;	/* another system's setting: nothing in this game */
 	if ((p = game_scan_power(in->g->map, &v)) == POWER_NONE)
 		return "unknown key, or unknown power";
 	return f != NULL ? f->read(f, in, p, v) : "unknown key";
@@ -1710,7 +1712,7 @@ game_read(struct game *g, const char *text, size_t len, const struct game_lookup
     struct buf *err)
 {
 	struct game_pending pd = { 0 };
-	struct game_in in = { g, NULL, 0, &pd };
+	struct game_in in = { g, NULL, 0, &pd, lk };
 	int errors;
 
 	game_blank(g);

@@ -201,6 +201,7 @@ struct game_in {
 	const char *key;
 	int line;
 	struct game_pending *pending;
+	const struct game_lookup *lookup;
 };
 
 struct game_field {
@@ -254,6 +255,10 @@ struct game_lookup {
 	void *ctx;
 	const struct map *(*variant)(void *ctx, const char *name, const struct names **nm);
 	const struct rule_system *(*system)(void *ctx, const struct map *m);
+	/* Is key a setting some rule system keeps as its own (struct
+	 * system_setting)? A game of other rules may carry its line from
+	 * when every game took it: read as nothing. NULL: no key is. */
+	bool (*setting)(void *ctx, const char *key);
 };
 
 /* Append the file form of g to out: every field of the common table and

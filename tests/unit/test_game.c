@@ -40,7 +40,7 @@ find_system(void *ctx, const struct map *m)
 	return test_system != NULL ? test_system : systems_find("muna");
 }
 
-static const struct game_lookup lookup = { NULL, find, find_system };
+static const struct game_lookup lookup = { NULL, find, find_system, NULL };
 
 static power_id
 pw(const char *name)
@@ -441,6 +441,48 @@ test_old_file(void **state)
 	game_free(g);
 }
 
+/* Is key a setting of a rule system's own: game_read's setting lookup. */
+static bool
+find_setting(void *ctx, const char *key)
+{
+	(void)ctx;
+	return systems_setting(key);
+}
+
+/* A standard game's file with the line of a setting that is MUNA's own
+ * (from when every game took it) reads, the line read as nothing and not
+ * written again; without the lookup, or for a key no system has, it is
+ * an unknown key. */
+static void
+test_other_system_setting(void **state)
+{
+	static const char text[] = "game old\nvariant standard\nstatus active\nspeech 2h\nseq 3\n"
+				   "phases 1\nphase Spring 1901 Movement\nunit England F lon\n";
+	static const char *const bad = "game old\nvariant standard\nstatus active\nspeeches 2h\n"
+				       "seq 3\nphases 1\nphase Spring 1901 Movement\nunit England F lon\n";
+	const struct game_lookup with = { NULL, find, find_system, find_setting };
+	struct game *g = calloc(1, sizeof *g);
+	struct buf err, out;
+
+	(void)state;
+	assert_non_null(g);
+	buf_init(&err, 1 << 16);
+	buf_init(&out, 1 << 20);
+	test_system = systems_find("standard");
+	assert_int_equal(game_read(g, text, strlen(text), &with, &err), 0);
+	game_write(g, &out);
+	assert_null(strstr(buf_str(&out), "speech"));
+	assert_int_equal(game_read(g, text, strlen(text), &lookup, &err), -1);
+	assert_string_equal(buf_str(&err), "4: unknown key, or unknown power: speech\n");
+	buf_reset(&err);
+	assert_int_equal(game_read(g, bad, strlen(bad), &with, &err), -1);
+	assert_string_equal(buf_str(&err), "4: unknown key, or unknown power: speeches\n");
+	test_system = NULL;
+	buf_free(&out);
+	buf_free(&err);
+	game_free(g);
+}
+
 /* A rule system with state of its own: a tally kept in g->state, its
  * own "tally" line, and a check once the whole file is read. */
 static void *
@@ -657,6 +699,7 @@ main(void)
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_damaged),
 		cmocka_unit_test(test_old_file),
+		cmocka_unit_test(test_other_system_setting),
 		cmocka_unit_test(test_system_state),
 		cmocka_unit_test(test_settings),
 		cmocka_unit_test(test_settings_documented),

@@ -559,7 +559,7 @@ static void
 test_game_file(void **state)
 {
 	struct game *g = calloc(1, sizeof *g), *h = calloc(1, sizeof *h);
-	struct game_lookup lk = { NULL, find_map, find_system };
+	struct game_lookup lk = { NULL, find_map, find_system, NULL };
 	struct game_settings set;
 	struct order_prefs prefs;
 	struct order o;
