@@ -69,6 +69,7 @@ enum setting_kind {
 	SETTING_LENGTH,		/* a span of more than nothing (long seconds) */
 	SETTING_TIME,		/* HH:MM: minutes after midnight (int) */
 	SETTING_DAYS,		/* weekdays, or any (uint8_t mask, bit 0 Sunday) */
+	SETTING_SYSTEM,		/* here: the rule system's own (its settings) */
 };
 
 /* A word a setting takes for a value ("grey", "none"), any case. */
@@ -89,9 +90,6 @@ static const struct setting_word yes_words[] = {
 };
 static const struct setting_word no_time_words[] = { { "none", -1 }, { NULL, 0 } };
 static const struct setting_word no_span_words[] = { { "none", 0 }, { "0", 0 }, { NULL, 0 } };
-static const struct setting_word off_span_words[] = {
-	{ "none", 0 }, { "off", 0 }, { "0", 0 }, { NULL, 0 },
-};
 
 _Static_assert(sizeof(enum press_policy) == sizeof(int) && sizeof(enum nmr_policy) == sizeof(int),
     "a SETTING_WORD is stored as an int");
@@ -124,7 +122,7 @@ static const struct setting {
 	{ "days", SETTING_DAYS, SET_OFF(days), NULL, false },
 	{ "gmpress", SETTING_FLAG, SET_OFF(gm_reads_press), yes_words, false },
 	{ "gm-reads-press", SETTING_FLAG, SET_OFF(gm_reads_press), yes_words, true },
-	{ "speech", SETTING_LENGTH, SET_OFF(speech), off_span_words, false },
+	{ NULL, SETTING_SYSTEM, 0, NULL, false },
 	{ "dated-orders", SETTING_FLAG, SET_OFF(dated_orders), yes_words, false },
 };
 #undef SET_OFF
@@ -150,6 +148,7 @@ setting_store(const struct setting *k, char *base, long n)
 		break;
 	case SETTING_EDITION:
 	case SETTING_ZONE:
+	case SETTING_SYSTEM:
 		assert(!"a setting of this kind takes no word");
 		break;
 	}
@@ -199,7 +198,49 @@ setting_apply(struct game_settings *s, const struct setting *k, const char *v,
 			return -1;
 		setting_store(k, base, mask);
 		return 0;
+	case SETTING_SYSTEM:
+		break;
 	}
+	return -1;
+}
+
+/* Set key of s, or of g's rule system when g is not NULL (s is then
+ * &g->set), to v, as game_set. */
+static int
+settings_set(struct game_settings *s, struct game *g, const char *key, const char *v,
+    const struct tz_lookup *zones, struct buf *why)
+{
+	const struct rule_system *sys = g != NULL ? g->sys : NULL;
+	int nsys = sys != NULL ? sys->nsettings : 0, k, n = 0;
+	size_t i;
+
+	for (i = 0; i < sizeof settings / sizeof settings[0]; i++) {
+		if (settings[i].kind == SETTING_SYSTEM) {
+			for (k = 0; k < nsys; k++)
+				if (str_eq_nocase(key, sys->settings[k].key)) {
+					if (sys->settings[k].set(g, v) == 0)
+						return 0;
+					break;
+				}
+			if (k == nsys)
+				continue;
+		} else if (!str_eq_nocase(key, settings[i].key)) {
+			continue;
+		} else if (setting_apply(s, &settings[i], v, zones) == 0) {
+			return 0;
+		}
+		buf_printf(why, "bad value \"%s\" for %s", v, key);
+		return -1;
+	}
+	buf_printf(why, "unknown setting \"%s\" (", key);
+	for (i = 0; i < sizeof settings / sizeof settings[0]; i++)
+		if (settings[i].kind == SETTING_SYSTEM) {
+			for (k = 0; k < nsys; k++)
+				buf_printf(why, "%s%s", n++ ? ", " : "", sys->settings[k].key);
+		} else if (!settings[i].alias) {
+			buf_printf(why, "%s%s", n++ ? ", " : "", settings[i].key);
+		}
+	buf_putc(why, ')');
 	return -1;
 }
 
@@ -207,23 +248,14 @@ int
 game_settings_set(struct game_settings *s, const char *key, const char *v,
     const struct tz_lookup *zones, struct buf *why)
 {
-	size_t i;
-	int n = 0;
+	return settings_set(s, NULL, key, v, zones, why);
+}
 
-	for (i = 0; i < sizeof settings / sizeof settings[0]; i++) {
-		if (!str_eq_nocase(key, settings[i].key))
-			continue;
-		if (setting_apply(s, &settings[i], v, zones) == 0)
-			return 0;
-		buf_printf(why, "bad value \"%s\" for %s", v, key);
-		return -1;
-	}
-	buf_printf(why, "unknown setting \"%s\" (", key);
-	for (i = 0; i < sizeof settings / sizeof settings[0]; i++)
-		if (!settings[i].alias)
-			buf_printf(why, "%s%s", n++ ? ", " : "", settings[i].key);
-	buf_putc(why, ')');
-	return -1;
+int
+game_set(struct game *g, const char *key, const char *v, const struct tz_lookup *zones,
+    struct buf *why)
+{
+	return settings_set(&g->set, g, key, v, zones, why);
 }
 
 void
@@ -681,9 +713,8 @@ game_field_key(const struct game_field *f, const struct game *g, power_id p, str
 		buf_printf(out, " %s", g->map->powers[p].token);
 }
 
-/* A span of seconds as "48h", or "90m" when not whole hours, and the line's end. */
-static void
-put_span(struct buf *out, long s)
+void
+game_put_span(struct buf *out, long s)
 {
 	if (s % 3600 == 0)
 		buf_printf(out, "%ldh\n", s / 3600);
@@ -749,7 +780,7 @@ write_span(const struct game_field *f, const struct game *g, power_id p, struct 
 		return;
 	game_field_key(f, g, p, out);
 	buf_putc(out, ' ');
-	put_span(out, s);
+	game_put_span(out, s);
 }
 
 static const char *
@@ -876,7 +907,7 @@ write_duration(const struct game_field *f, const struct game *g, power_id p, str
 	for (i = 0; i < 3; i++) {
 		game_field_key(f, g, p, out);
 		buf_printf(out, " %s ", phase_keys[i]);
-		put_span(out, g->set.duration[i]);
+		game_put_span(out, g->set.duration[i]);
 	}
 }
 
@@ -1264,6 +1295,24 @@ read_award(const struct game_field *f, struct game_in *in, power_id p, const cha
 	return NULL;
 }
 
+/* The lines of the rule system's settings (its fields of part
+ * GAME_PART_SETTING), where the common table places them. */
+static void
+write_system_settings(const struct game_field *f, const struct game *g, power_id p,
+    struct buf *out)
+{
+	size_t i;
+
+	(void)f;
+	if (g->sys == NULL || g->sys->fields == NULL)
+		return;
+	for (i = 0; i < g->sys->fields->n; i++) {
+		const struct game_field *s = &g->sys->fields->fields[i];
+		if (s->part == GAME_PART_SETTING)
+			s->write(s, g, p, out);
+	}
+}
+
 #define GAME_OFF(m) offsetof(struct game, m)
 #define DEL_OFF(m) offsetof(struct delegation, m)
 #define OPT GAME_FIELD_OPTIONAL
@@ -1296,7 +1345,7 @@ static const struct game_field common_fields[] = {
 	{ "nmr", GAME_PART_HEAD, write_nmr, read_nmr, 0, 0, 0, 0 },
 	{ "gm-reads-press", GAME_PART_HEAD, write_yes, read_yes, GAME_OFF(set.gm_reads_press), 0, 0,
 	    0 },
-	{ "speech", GAME_PART_HEAD, write_span, read_span, GAME_OFF(set.speech), 0, 0, OPT },
+	{ "", GAME_PART_HEAD, write_system_settings, NULL, 0, 0, 0, 0 },
 	{ "first-movement", GAME_PART_HEAD, write_span, read_span, GAME_OFF(set.first_movement), 0,
 	    0, OPT },
 	{ "dated-orders", GAME_PART_HEAD, write_yes, read_yes, GAME_OFF(set.dated_orders), 0, 0,
@@ -1450,6 +1499,8 @@ read_field(struct game_in *in, const char *k, const char *v)
 	in->key = k;
 	if (f != NULL && f->part != GAME_PART_POWER && f->part != GAME_PART_ORDERS)
 		return f->read(f, in, POWER_NONE, v);
+	if (f == NULL && in->lookup->setting != NULL && in->lookup->setting(in->lookup->ctx, k))
+		return NULL;	/* another system's setting: nothing in this game */
 	if ((p = game_scan_power(in->g->map, &v)) == POWER_NONE)
 		return "unknown key, or unknown power";
 	return f != NULL ? f->read(f, in, p, v) : "unknown key";
@@ -1671,7 +1722,7 @@ game_read(struct game *g, const char *text, size_t len, const struct game_lookup
     struct buf *err)
 {
 	struct game_pending pd = { 0 };
-	struct game_in in = { g, NULL, 0, &pd };
+	struct game_in in = { g, NULL, 0, &pd, lk };
 	int errors;
 
 	game_blank(g);

@@ -95,8 +95,6 @@ struct game_settings {
 	enum press_policy press;
 	enum nmr_policy nmr;
 	bool gm_reads_press;	/* the GM gets copies of private press (players are told) */
-	long speech;		/* the speech window at the start of each Spring, in
-				   seconds; 0: none (a committee's speech phase) */
 	long first_movement;	/* the first movement phase's length; 0: as the others */
 	bool dated_orders;	/* orders need a date line above them ("Spring 1935") */
 };
@@ -155,9 +153,14 @@ struct game {
  * with the kind of value it takes, such as press none|white|grey|private, movement
  * 48h, time HH:MM|none, days mon,wed,fri|any); a zone must be one zones
  * knows. Returns 0, or -1 with the reason in why (an unknown key: the keys).
+ * The judge's settings only: game_set knows a rule system's own too.
  */
 int game_settings_set(struct game_settings *s, const char *key, const char *value,
     const struct tz_lookup *zones, struct buf *why);
+/* Change one setting of g by name, the judge's or its rule system's
+ * (struct system_setting), as game_settings_set: 0, or -1 with why. */
+int game_set(struct game *g, const char *key, const char *value, const struct tz_lookup *zones,
+    struct buf *why);
 /* Give g a delegation for each power of its map: after game_init or
  * game_read, again when a rule system adds powers to its game's map. */
 void game_fit_delegations(struct game *g);
@@ -181,6 +184,8 @@ void game_init(struct game *g, const char *name, const struct game_settings *s,
  */
 enum game_part {
 	GAME_PART_HEAD,		/* the game and its settings */
+	GAME_PART_SETTING,	/* a rule system's settings, among the judge's in
+				   the head where the common table marks */
 	GAME_PART_POWER,	/* a delegation's lines */
 	GAME_PART_ORDERS,	/* then its orders */
 	GAME_PART_STATE,	/* after the delegations: a rule system's state */
@@ -196,6 +201,7 @@ struct game_in {
 	const char *key;
 	int line;
 	struct game_pending *pending;
+	const struct game_lookup *lookup;
 };
 
 struct game_field {
@@ -226,6 +232,9 @@ struct game_field_table {
  * (struct rule_system, fields), read and written after these. */
 extern const struct game_field_table game_common_fields;
 
+/* Append a span of seconds as a game file writes it ("48h", or "90m"
+ * when not whole hours) and the line's end. */
+void game_put_span(struct buf *out, long seconds);
 /* Shared writers and readers for the systems' tables: a text (at f->off,
  * of size f->max; GAME_FIELD_OPTIONAL: no line when ""). */
 void game_field_write_text(const struct game_field *f, const struct game *g, power_id p,
@@ -246,6 +255,10 @@ struct game_lookup {
 	void *ctx;
 	const struct map *(*variant)(void *ctx, const char *name, const struct names **nm);
 	const struct rule_system *(*system)(void *ctx, const struct map *m);
+	/* Is key a setting some rule system keeps as its own (struct
+	 * system_setting)? A game of other rules may carry its line from
+	 * when every game took it: read as nothing. NULL: no key is. */
+	bool (*setting)(void *ctx, const char *key);
 };
 
 /* Append the file form of g to out: every field of the common table and

@@ -104,7 +104,7 @@ set_option(struct judge *j, struct game *g, char *args, struct buf *reply)
 		return -1;
 	}
 	buf_init(&why, 1024);
-	if (game_settings_set(s, args, v, &j->io.zones, &why) < 0) {
+	if (game_set(g, args, v, &j->io.zones, &why) < 0) {
 		buf_printf(reply, "  REFUSED: %s\n", buf_str(&why));
 		buf_free(&why);
 		return -1;

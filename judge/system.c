@@ -40,7 +40,8 @@ system_complete(const struct rule_system *s)
 	if ((s->state_new == NULL) != (s->state_free == NULL) ||
 	    (s->history_write == NULL) != (s->history_read == NULL))
 		return false;
-	if ((s->commands == NULL) != (s->ncommands == 0))
+	if ((s->commands == NULL) != (s->ncommands == 0) ||
+	    (s->settings == NULL) != (s->nsettings == 0))
 		return false;
 	if (system_serves(s, SYS_OWN_GAME) && (s->words == NULL || s->words->called == NULL))
 		return false;

@@ -166,6 +166,17 @@ struct system_politics {
 	void (*format_list)(const struct game *g, power_id p, const struct order *o, struct buf *out);
 };
 
+/* A setting of a rule system's own, kept in its state: SET KEY VALUE
+ * (and pouch game new's --KEY VALUE), listed among the judge's settings
+ * where game.c's table marks; its line of the game file is a field of
+ * the system's table of part GAME_PART_SETTING. */
+struct system_setting {
+	const char *key;
+	/* Set it in g to value as a game master writes it: 0, or -1 when
+	 * value is none of its values. */
+	int (*set)(struct game *g, const char *value);
+};
+
 /*
  * A rule system: the core below, which every system fills (name, turn,
  * ended; an operation left out has the default its wrapper in system.c
@@ -208,6 +219,9 @@ struct rule_system {
 	/* Its state. The game file's lines of its own (judge/game.h), after
 	 * the common ones in each part. */
 	const struct game_field_table *fields;
+	/* Its own settings (SET), nsettings of them; NULL: none. */
+	const struct system_setting *settings;
+	int nsettings;
 	/* Its own state: made when a game gets the system (a new game, or
 	 * one being read, before any line), kept in g->state and freed with
 	 * the game. */

@@ -83,7 +83,7 @@ put_list(struct buf *out, const char *label, char **v, int n)
 static int
 reload_games(struct judge *j, struct tctx *t, struct buf *out)
 {
-	struct game_lookup lk = { &t->vc, varcache_get, varcache_system };
+	struct game_lookup lk = { &t->vc, varcache_get, varcache_system, varcache_setting };
 	struct buf a, b, why;
 	int i, rc = 0;
 

@@ -605,71 +605,28 @@ static int
 repair_game(const struct cli_opts *o, struct run_opts *ro, const char *game)
 {
 	const char *live = cli_data_dir(o);
-	char lock[1100], scratch[1100], path[1300];
-	struct runner r;
+	struct replay_repaired done;
+	enum replay_repair rc;
 	struct buf err;
-	size_t upto = 0;
-	time_t clock = 0;
-	int fd, rc, status, applied = 0, host = 0;
 
 	if (!game_name_valid(game)) {
 		fprintf(stderr, "pouch replay: \"%s\" is not a game name\n", game);
 		return 2;
 	}
-	/* No run may touch the games meanwhile. */
-	snprintf(lock, sizeof lock, "%s/pouch.lock", live);
-	fd = fs_lock(lock, LOCK_WAIT_MS);
-	if (fd < 0) {
-		fprintf(stderr, "pouch replay: %s: %s\n", lock, errno == EWOULDBLOCK ?
-		    "another pouch is working there; try again" : strerror(errno));
-		return 1;
-	}
 	buf_init(&err, BUF_ERRORS_MAX);
-	rc = runner_aside_point(live, game, &upto, &clock, &err);
-	if (rc < 0) {
-		cli_print_err("replay", &err);
-		buf_free(&err);
-		fs_unlock(fd);
-		return 1;
-	}
-	buf_reset(&err);
-	if (replay_scratch(scratch, sizeof scratch, &err) < 0) {
-		cli_print_err("replay", &err);
-		buf_free(&err);
-		fs_unlock(fd);
-		return 1;
-	}
-	ro->data = scratch;
-	ro->replay_cut = 1;
-	ro->replay_upto = upto;
-	ro->now = clock;
-	status = 1;
-	if (open_runner(&r, ro, "replay") == 0) {
-		status = finish(&r, "replay", 1, 0);
-		applied = r.stats.applied;
-		host = r.stats.host;
-		runner_close(&r);
-	}
-	snprintf(path, sizeof path, "%s/games/%s/game.txt", scratch, game);
-	if (status == 0 && !fs_exists(path)) {
+	rc = replay_repair_game(live, ro, game, &done, &err);
+	if (rc == REPAIR_NO_GAME)
 		fprintf(stderr, "pouch replay: the spool of %s makes no game %s (up to message %zu; "
-		    "%s game list shows the games)\n", live, game, upto, cli_invocation(o));
-		status = 1;
-	} else if (status == 0) {
+		    "%s game list shows the games)\n", live, game, done.upto, cli_invocation(o));
+	if (rc == REPAIR_DONE || rc == REPAIR_NOT_PUT)
 		printf("replayed %d messages (%d from the host), up to where game %s was %s\n",
-		    applied, host, game, rc == 1 ? "set aside" : "last saved");
-	}
-	if (status == 0 && replay_install_game(live, scratch, game, time(NULL), &err) < 0) {
-		cli_print_err("replay", &err);
-		status = 1;
-	}
-	if (status == 0)
+		    done.applied, done.host, game, done.set_aside ? "set aside" : "last saved");
+	cli_print_err("replay", &err);
+	if (rc == REPAIR_DONE)
 		printf("game %s rebuilt from the spool and put in place; the next run reads the "
 		    "mail kept for it\n", game);
-	fs_rm_rf(scratch);
-	fs_unlock(fd);
 	buf_free(&err);
-	return status;
+	return rc == REPAIR_DONE ? 0 : 1;
 }
 
 int

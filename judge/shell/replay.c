@@ -305,3 +305,60 @@ replay_install_game(const char *live, const char *out, const char *game, time_t 
 	unlink(to);
 	return 0;
 }
+
+/* Replay into ro->data and commit; the messages applied into *done.
+ * Returns 0, or -1 (err says why). */
+static int
+repair_replay(const struct run_opts *ro, struct replay_repaired *done, struct buf *err)
+{
+	struct runner r;
+	int rc = runner_open(&r, ro, err);
+
+	if (rc == 1)
+		buf_printf(err, "another pouch is working on %s; nothing done\n", ro->data);
+	if (rc == 0) {
+		if (runner_apply(&r, err) < 0 || runner_commit(&r, err) < 0)
+			rc = -1;
+		done->applied = r.stats.applied;
+		done->host = r.stats.host;
+	}
+	runner_close(&r);
+	return rc == 0 ? 0 : -1;
+}
+
+enum replay_repair
+replay_repair_game(const char *live, struct run_opts *ro, const char *game,
+    struct replay_repaired *done, struct buf *err)
+{
+	char lock[1100], scratch[1100], path[1300];
+	enum replay_repair result = REPAIR_FAILED;
+	time_t clock = 0;
+	int fd, rc;
+
+	memset(done, 0, sizeof *done);
+	/* No run may touch the games meanwhile. */
+	snprintf(lock, sizeof lock, "%s/pouch.lock", live);
+	if ((fd = fs_lock(lock, ro->wait_ms)) < 0) {
+		buf_printf(err, "%s: %s\n", lock, errno == EWOULDBLOCK ?
+		    "another pouch is working there; try again" : strerror(errno));
+		return REPAIR_FAILED;
+	}
+	if ((rc = runner_aside_point(live, game, &done->upto, &clock, err)) < 0 ||
+	    replay_scratch(scratch, sizeof scratch, err) < 0) {
+		fs_unlock(fd);
+		return REPAIR_FAILED;
+	}
+	done->set_aside = rc == 1;
+	ro->data = scratch;
+	ro->replay_cut = 1;
+	ro->replay_upto = done->upto;
+	ro->now = clock;
+	snprintf(path, sizeof path, "%s/games/%s/game.txt", scratch, game);
+	if (repair_replay(ro, done, err) == 0)
+		result = !fs_exists(path) ? REPAIR_NO_GAME :
+		    replay_install_game(live, scratch, game, time(NULL), err) < 0 ? REPAIR_NOT_PUT :
+		    REPAIR_DONE;
+	fs_rm_rf(scratch);
+	fs_unlock(fd);
+	return result;
+}

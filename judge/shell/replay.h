@@ -8,11 +8,29 @@
 #ifndef POUCH_SHELL_REPLAY_H
 #define POUCH_SHELL_REPLAY_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <time.h>
 
 #include "../../lib/buf.h"
 #include "run.h"
+
+/* What a repair (replay_repair_game) came to. */
+enum replay_repair {
+	REPAIR_DONE,		/* rebuilt and put in place */
+	REPAIR_FAILED,		/* nothing replayed, nothing changed: err says why */
+	REPAIR_NO_GAME,		/* replayed, but the spool makes no such game */
+	REPAIR_NOT_PUT,		/* replayed, not put in place: err says why */
+};
+
+/* What a repair replayed: up to which message of the spool (the point where
+ * the game was set aside, or else where it was last saved), how many
+ * messages it applied and how many of them were the host's. */
+struct replay_repaired {
+	size_t upto;
+	bool set_aside;
+	int applied, host;
+};
 
 /* Make a new directory under TMPDIR (default /tmp), its path into scratch.
  * Returns 0, or -1 (err says why). */
@@ -32,5 +50,12 @@ int replay_verify_mail(struct runner *r, const char *live, FILE *report, int *ch
  * goes. Returns 0, or -1 (err says why). */
 int replay_install_game(const char *live, const char *out, const char *game, time_t now,
     struct buf *err);
+
+/* pouch replay --game: rebuild game of the live judge in live from its spool
+ * up to its set-aside point, in a scratch directory of its own under the live
+ * judge's lock (ro: the run's options, its data and clock set here), and put
+ * it in place; what was replayed into *done. */
+enum replay_repair replay_repair_game(const char *live, struct run_opts *ro, const char *game,
+    struct replay_repaired *done, struct buf *err);
 
 #endif

@@ -129,7 +129,7 @@ seal_old(const char *path, struct buf *b, struct buf *err)
 static int
 reads_as_game(struct store *s, const struct buf *text)
 {
-	struct game_lookup lk = { s, find_variant, varcache_system };
+	struct game_lookup lk = { s, find_variant, varcache_system, varcache_setting };
 	struct game *g;
 	struct buf why;
 	int ok;
@@ -497,7 +497,7 @@ check_history(struct store *s, const struct game *g, struct buf *rec, struct buf
 int
 store_load(struct store *s, struct judge *j, struct buf *err)
 {
-	struct game_lookup lk = { s, find_variant, varcache_system };
+	struct game_lookup lk = { s, find_variant, varcache_system, varcache_setting };
 	char path[1300];
 	DIR *d;
 	struct dirent *e;

@@ -73,3 +73,10 @@ varcache_system(void *ctx, const struct map *m)
 	(void)ctx;
 	return systems_for_map(m);
 }
+
+bool
+varcache_setting(void *ctx, const char *key)
+{
+	(void)ctx;
+	return systems_setting(key);
+}

@@ -31,5 +31,8 @@ const struct map *varcache_get(void *ctx, const char *name, const struct names *
 /* The rule system variant m plays (judge/systems/systems.h): the
  * judge_io.system callback. */
 const struct rule_system *varcache_system(void *ctx, const struct map *m);
+/* Is key a setting of some rule system's own (systems_setting): the
+ * game_lookup setting callback. */
+bool varcache_setting(void *ctx, const char *key);
 
 #endif

@@ -362,7 +362,7 @@ cmd_speech(struct command_call *call)
 	char *args = call->args;
 	struct buf *reply = call->reply;
 	char subject[128], text[800], when[96];
-	long span = g->set.speech;
+	long span = muna_state(g)->speech;
 
 	if (str_prefix_nocase(args, "order ") || str_eq_nocase(args, "order"))
 		return speech_order(call, args + 5);
@@ -740,10 +740,10 @@ help_muna(const struct game *g, struct buf *out)
 		    "disbanded at the end of the season) to revive Russia, which must have lost\n"
 		    "every centre; Russia orders \"Revive: Moscow, Warsaw, St Petersburg\" (its home\n"
 		    "centres, most wanted first). Three units win back three centres, four all.\n");
-	if (g->set.speech)
+	if (muna_state(g)->speech)
 		buf_printf(out, "Speech phase: the first %s of every Spring; BROADCAST is open to all.\n",
-		    time_span(g->set.speech, span, sizeof span));
-	if (g->set.speech || game_victory_points(g))
+		    time_span(muna_state(g)->speech, span, sizeof span));
+	if (muna_state(g)->speech || game_victory_points(g))
 		buf_puts(out, "REQUEST SPEECH asks the game master for a speech phase.\n");
 	if (map_option_on(m, "silent-phases"))
 		buf_puts(out, "Retreats and adjustments are written without press between powers.\n");
@@ -1054,8 +1054,8 @@ static void
 muna_phase_started(struct game *g, time_t now)
 {
 	muna_state(g)->speech_until = 0;
-	if (g->set.speech > 0 && g->board.season == SEASON_SPRING && g->board.phase == PHASE_MOVEMENT)
-		muna_state(g)->speech_until = now + g->set.speech;
+	if (muna_state(g)->speech > 0 && g->board.season == SEASON_SPRING && g->board.phase == PHASE_MOVEMENT)
+		muna_state(g)->speech_until = now + muna_state(g)->speech;
 }
 
 /* When the speech window of g closes (0: none was opened). */
@@ -1069,7 +1069,7 @@ muna_speech_until(const struct game *g)
 static bool
 muna_speeches(const struct game *g)
 {
-	return g->set.speech || muna_state(g)->speech_until;
+	return muna_state(g)->speech || muna_state(g)->speech_until;
 }
 
 /* No press between powers in retreats and adjustments (option
@@ -1101,9 +1101,29 @@ muna_new_game(struct game *g)
 {
 	const char *opt = map_option(g->map, "speech");
 
-	if (opt && time_parse_span(opt, &g->set.speech) < 0)
-		g->set.speech = 0;
+	if (opt && time_parse_span(opt, &muna_state(g)->speech) < 0)
+		muna_state(g)->speech = 0;
 }
+
+/* SET speech 12h, or none, off or 0: the speech window of each Spring. */
+static int
+set_speech(struct game *g, const char *v)
+{
+	long n;
+
+	if (str_eq_nocase(v, "none") || str_eq_nocase(v, "off") || strcmp(v, "0") == 0) {
+		muna_state(g)->speech = 0;
+		return 0;
+	}
+	if (time_parse_span(v, &n) < 0 || n <= 0)
+		return -1;
+	muna_state(g)->speech = n;
+	return 0;
+}
+
+static const struct system_setting muna_settings[] = {
+	{ "speech", set_speech },
+};
 
 /* The points the officers gave p for its goal 3 so far. */
 static int
@@ -1294,6 +1314,8 @@ const struct rule_system muna_system = {
 	.commands = muna_commands,
 	.ncommands = (int)(sizeof muna_commands / sizeof muna_commands[0]),
 	.fields = &muna_file_fields,
+	.settings = muna_settings,
+	.nsettings = (int)(sizeof muna_settings / sizeof muna_settings[0]),
 	.state_new = muna_state_new,
 	.state_free = muna_state_free,
 	.politics = &muna_politics,

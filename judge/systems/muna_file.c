@@ -396,7 +396,26 @@ read_speech_until(const struct game_field *f, struct game_in *in, power_id p, co
 	return time_parse_utc(v, &muna_state(in->g)->speech_until) < 0 ? "bad time" : NULL;
 }
 
+/* "speech 12h": the speech setting, among the judge's settings. */
+static void
+write_speech(const struct game_field *f, const struct game *g, power_id p, struct buf *out)
+{
+	if (muna_state(g)->speech == 0)
+		return;
+	game_field_key(f, g, p, out);
+	buf_putc(out, ' ');
+	game_put_span(out, muna_state(g)->speech);
+}
+
+static const char *
+read_speech(const struct game_field *f, struct game_in *in, power_id p, const char *v)
+{
+	(void)f, (void)p;
+	return time_parse_span(v, &muna_state(in->g)->speech) < 0 ? "bad span" : NULL;
+}
+
 static const struct game_field muna_fields[] = {
+	{ "speech", GAME_PART_SETTING, write_speech, read_speech, 0, 0, 0, 0 },
 	{ "speech-until", GAME_PART_HEAD, write_speech_until, read_speech_until, 0, 0, 0, 0 },
 	{ "control-bonus", GAME_PART_POWER, write_bonus, read_bonus, 0, 0, 0, 0 },
 	{ "goal", GAME_PART_POWER, write_goals, read_goal, 0, 0, 0, 0 },

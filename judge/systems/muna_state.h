@@ -33,6 +33,8 @@ struct muna_state {
 	char bonus[MAP_MAX_POWERS][8];	/* phase ("F1905M") in which each power earned
 					   the control bonus; "": not earned */
 	struct muna_goals goals[MAP_MAX_POWERS];
+	long speech;			/* the speech window at the start of each Spring, in
+					   seconds; 0: none (setting speech) */
 	time_t speech_until;		/* broadcasts are open to all until then; 0: no window */
 	struct order_prefs revival[MAP_MAX_POWERS];	/* the whole list of each power's
 					   revival order (ORDER_REVIVE among its orders;

@@ -43,6 +43,19 @@ systems_for_map(const struct map *m)
 	return systems_find("standard");
 }
 
+bool
+systems_setting(const char *key)
+{
+	size_t i;
+	int k;
+
+	for (i = 0; i < NSYSTEMS; i++)
+		for (k = 0; k < systems[i]->nsettings; k++)
+			if (str_eq_nocase(systems[i]->settings[k].key, key))
+				return true;
+	return false;
+}
+
 void
 systems_names(struct buf *out)
 {

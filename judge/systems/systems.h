@@ -17,6 +17,8 @@ const struct rule_system *systems_find(const char *name);
  * the file sets one of its options), else standard. NULL when it names
  * an unknown one. */
 const struct rule_system *systems_for_map(const struct map *m);
+/* Is key a setting of some system's own (struct system_setting)? */
+bool systems_setting(const char *key);
 /* "standard, muna": the names, for an error message. */
 void systems_names(struct buf *out);
 

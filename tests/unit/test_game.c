@@ -40,7 +40,7 @@ find_system(void *ctx, const struct map *m)
 	return test_system != NULL ? test_system : systems_find("muna");
 }
 
-static const struct game_lookup lookup = { NULL, find, find_system };
+static const struct game_lookup lookup = { NULL, find, find_system, NULL };
 
 static power_id
 pw(const char *name)
@@ -105,7 +105,6 @@ settings(struct game_settings *s)
 	setting(s, "press", "grey");
 	setting(s, "nmr", "wait");
 	setting(s, "gmpress", "yes");
-	setting(s, "speech", "2h");
 	setting(s, "first-movement", "72h");
 	setting(s, "dated-orders", "on");
 }
@@ -180,10 +179,14 @@ full_game(struct game *g)
 {
 	struct game_settings s;
 	struct dislodged *d;
+	struct buf why;
 
 	settings(&s);
 	game_init(g, "roundtrip", &s, test_standard_map(), test_standard_names(), 1795000000);
 	game_set_system(g, systems_find("muna"));
+	buf_init(&why, 64);
+	assert_int_equal(game_set(g, "speech", "2h", NULL, &why), 0);	/* the system's own */
+	buf_free(&why);
 	g->status = GAME_PAUSED;
 	str_copy(g->result, "Drawn by England and France", sizeof g->result);
 	g->phase_start = 1795003600;
@@ -285,6 +288,7 @@ check_read_back(const struct game *g)
 	assert_true(g->set.dated_orders);
 	assert_int_equal(g->created, 1795000000);
 	assert_int_equal(muna_state(g)->speech_until, 1795007200);
+	assert_int_equal(muna_state(g)->speech, 2 * 3600);
 	assert_int_equal(g->paused_left, 5400);
 	assert_true(g->gm_told);
 	assert_int_equal(g->completed_at, 1795003600);
@@ -355,6 +359,8 @@ test_round_trip(void **state)
 	check_read_back(&g[1]);
 	check_keys(&game_common_fields, buf_str(&a));
 	check_keys(&muna_file_fields, buf_str(&a));
+	/* The system's setting is written among the judge's, where it always was. */
+	assert_non_null(strstr(buf_str(&a), "\ngm-reads-press yes\nspeech 2h\nfirst-movement 72h\n"));
 	buf_free(&a);
 	buf_free(&b);
 	game_set_system(&g[0], NULL);	/* frees the system's state */
@@ -431,6 +437,48 @@ test_old_file(void **state)
 	assert_int_equal(muna_state(g)->conf.where, PROV_NONE);
 	assert_int_equal(g->del[pw("France")].concede_to, POWER_NONE);
 	assert_int_equal(g->board.nunits, 1);
+	buf_free(&err);
+	game_free(g);
+}
+
+/* Is key a setting of a rule system's own: game_read's setting lookup. */
+static bool
+find_setting(void *ctx, const char *key)
+{
+	(void)ctx;
+	return systems_setting(key);
+}
+
+/* A standard game's file with the line of a setting that is MUNA's own
+ * (from when every game took it) reads, the line read as nothing and not
+ * written again; without the lookup, or for a key no system has, it is
+ * an unknown key. */
+static void
+test_other_system_setting(void **state)
+{
+	static const char text[] = "game old\nvariant standard\nstatus active\nspeech 2h\nseq 3\n"
+				   "phases 1\nphase Spring 1901 Movement\nunit England F lon\n";
+	static const char *const bad = "game old\nvariant standard\nstatus active\nspeeches 2h\n"
+				       "seq 3\nphases 1\nphase Spring 1901 Movement\nunit England F lon\n";
+	const struct game_lookup with = { NULL, find, find_system, find_setting };
+	struct game *g = calloc(1, sizeof *g);
+	struct buf err, out;
+
+	(void)state;
+	assert_non_null(g);
+	buf_init(&err, 1 << 16);
+	buf_init(&out, 1 << 20);
+	test_system = systems_find("standard");
+	assert_int_equal(game_read(g, text, strlen(text), &with, &err), 0);
+	game_write(g, &out);
+	assert_null(strstr(buf_str(&out), "speech"));
+	assert_int_equal(game_read(g, text, strlen(text), &lookup, &err), -1);
+	assert_string_equal(buf_str(&err), "4: unknown key, or unknown power: speech\n");
+	buf_reset(&err);
+	assert_int_equal(game_read(g, bad, strlen(bad), &with, &err), -1);
+	assert_string_equal(buf_str(&err), "4: unknown key, or unknown power: speeches\n");
+	test_system = NULL;
+	buf_free(&out);
 	buf_free(&err);
 	game_free(g);
 }
@@ -598,10 +646,6 @@ test_settings(void **state)
 	assert_int_equal(set(&s, "first-movement", "none", &why), 0);
 	assert_int_equal(s.first_movement, 0);
 	assert_int_equal(set(&s, "first-movement", "off", &why), -1);
-	assert_int_equal(set(&s, "speech", "off", &why), 0);
-	assert_int_equal(s.speech, 0);
-	assert_int_equal(set(&s, "speech", "12h", &why), 0);
-	assert_int_equal(s.speech, 12 * 3600);
 	assert_int_equal(set(&s, "gmpress", "On", &why), 0);
 	assert_true(s.gm_reads_press);
 	assert_int_equal(set(&s, "gm-reads-press", "yes", &why), 0);
@@ -611,7 +655,11 @@ test_settings(void **state)
 	assert_int_equal(set(&s, "colour", "red", &why), -1);
 	assert_string_equal(buf_str(&why), "unknown setting \"colour\" (press, nmr, edition, zone, "
 	    "movement, retreat, adjustment, first-movement, grace, remind, time, days, gmpress, "
-	    "speech, dated-orders)");
+	    "dated-orders)");
+	assert_int_equal(set(&s, "speech", "12h", &why), -1);
+	assert_string_equal(buf_str(&why), "unknown setting \"speech\" (press, nmr, edition, zone, "
+	    "movement, retreat, adjustment, first-movement, grace, remind, time, days, gmpress, "
+	    "dated-orders)");
 	buf_free(&why);
 }
 
@@ -651,6 +699,7 @@ main(void)
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_damaged),
 		cmocka_unit_test(test_old_file),
+		cmocka_unit_test(test_other_system_setting),
 		cmocka_unit_test(test_system_state),
 		cmocka_unit_test(test_settings),
 		cmocka_unit_test(test_settings_documented),

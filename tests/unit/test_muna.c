@@ -559,7 +559,7 @@ static void
 test_game_file(void **state)
 {
 	struct game *g = calloc(1, sizeof *g), *h = calloc(1, sizeof *h);
-	struct game_lookup lk = { NULL, find_map, find_system };
+	struct game_lookup lk = { NULL, find_map, find_system, NULL };
 	struct game_settings set;
 	struct order_prefs prefs;
 	struct order o;
@@ -570,10 +570,24 @@ test_game_file(void **state)
 	assert_non_null(h);
 	game_settings_default(&set, "muna-test");
 	buf_init(&err, 4096);
-	assert_int_equal(game_settings_set(&set, "speech", "12h", NULL, &err), 0);
-	assert_int_equal(set.speech, 12 * 3600);
 	game_init(g, "t1", &set, m, nm, 1700000000);
 	game_set_system(g, systems_for_map(m));
+	/* Its own setting, among the judge's: set, refused, and listed where
+	 * it always was for a key no one knows. */
+	assert_int_equal(game_set(g, "speech", "off", NULL, &err), 0);
+	assert_int_equal(muna_state(g)->speech, 0);
+	assert_int_equal(game_set(g, "Speech", "12h", NULL, &err), 0);
+	assert_int_equal(muna_state(g)->speech, 12 * 3600);
+	assert_int_equal(game_set(g, "speech", "0h", NULL, &err), -1);
+	assert_string_equal(buf_str(&err), "bad value \"0h\" for speech");
+	buf_truncate(&err, 0);
+	assert_int_equal(game_set(g, "colour", "red", NULL, &err), -1);
+	assert_string_equal(buf_str(&err), "unknown setting \"colour\" (press, nmr, edition, zone, "
+	    "movement, retreat, adjustment, first-movement, grace, remind, time, days, gmpress, "
+	    "speech, dated-orders)");
+	buf_truncate(&err, 0);
+	assert_int_equal(game_set(g, "grace", "6h", NULL, &err), 0);
+	assert_int_equal(g->set.grace, 6 * 3600);
 	assert_int_equal(g->rules.caps, RULES_REVIVAL | RULES_POINTS);
 	assert_true(game_victory_points(g));
 	assert_int_equal(muna_state(g)->conf.where, PROV_NONE);
@@ -624,6 +638,8 @@ test_game_file(void **state)
 	assert_int_equal(muna_state(h)->goals[pw("Italy")].goal_points, 2);
 	assert_true(muna_state(h)->goals[pw("Italy")].goal_approved);
 	assert_int_equal(h->set.first_movement, 36 * 3600);
+	assert_int_equal(muna_state(h)->speech, 12 * 3600);
+	assert_non_null(strstr(buf_str(&a), "\nspeech 12h\nfirst-movement 36h\n"));
 
 	/* A rollback to Spring 1902 takes back what the rules gave since,
 	 * not what the officers gave. */

@@ -40,7 +40,7 @@ find_system(void *ctx, const struct map *map)
 	return systems_for_map(map);
 }
 
-static const struct game_lookup lookup = { NULL, find, find_system };
+static const struct game_lookup lookup = { NULL, find, find_system, NULL };
 
 static int
 setup(void **state)
