@@ -853,6 +853,15 @@ pages_write_phase(const char *dir, const struct map *m, const struct geometry *g
 }
 
 int
+pages_write_start(const char *dir, const struct map *m, const struct geometry *g,
+    const struct page_game *pg, struct buf *err)
+{
+	if (prepare(dir, pg, err) < 0)
+		return -1;
+	return write_start(dir, m, g, pg, err);
+}
+
+int
 pages_write_index(const char *dir, const struct map *m, const struct geometry *g,
     const struct page_game *pg, struct buf *err)
 {

@@ -111,6 +111,9 @@ int pages_index_html(const struct map *m, const struct page_game *pg, struct buf
  */
 int pages_write_phase(const char *dir, const struct map *m, const struct geometry *g,
     const struct page_game *pg, int i, struct buf *err);
+/* Write start.html and start.svg (the starting position) under dir/NAME/. Returns 0 or -1 (err). */
+int pages_write_start(const char *dir, const struct map *m, const struct geometry *g,
+    const struct page_game *pg, struct buf *err);
 /* Write index.html, current.svg and the style sheet under dir/NAME/. Returns 0 or -1 (err). */
 int pages_write_index(const char *dir, const struct map *m, const struct geometry *g,
     const struct page_game *pg, struct buf *err);
