@@ -71,6 +71,16 @@ FAILED=""
 stage() { printf '\n== %s\n' "$1"; }
 want() { case " $STAGES " in *" $1 "*) return 0 ;; esac; return 1; }
 fail() { FAILED="$FAILED $1"; printf 'FAILED: %s\n' "$1"; }
+# tail_of N WHAT COMMAND...: runs COMMAND, shows the last N lines of what it
+# printed, and fails WHAT when COMMAND fails (a pipe into tail would hide it).
+tail_of() {
+	_n=$1 _what=$2
+	shift 2
+	mkdir -p build
+	if "$@" >build/tail_of.log 2>&1; then _rc=0; else _rc=$?; fi
+	tail -n "$_n" build/tail_of.log
+	[ "$_rc" -eq 0 ] || fail "$_what (exit $_rc)"
+}
 have_shared() { [ -d "$SHARED/testdata" ]; }
 # Unpack the recorded games once into build/games (again when the tarball changes).
 games_dir() {
@@ -119,16 +129,16 @@ if want sanitize; then
 	export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 	run_units build/san
 	echo "  DATC and recorded games with the sanitized pouch:"
-	build/san/pouch datc tests/data/datc/*.txt | tail -n 1 || fail "datc (sanitized)"
+	tail_of 1 "datc (sanitized)" build/san/pouch datc tests/data/datc/*.txt
 	if have_shared; then
 		games_dir
-		build/san/pouch check-game build/games | tail -n 1 || fail "recorded games (sanitized)"
+		tail_of 1 "recorded games (sanitized)" build/san/pouch check-game build/games
 	fi
 fi
 
 if want datc; then
 	stage "DATC v3.0 (tests/data/datc, each case under its own edition)"
-	build/pouch datc tests/data/datc/*.txt | tail -n 20 || fail "datc v3.0"
+	tail_of 20 "datc v3.0" build/pouch datc tests/data/datc/*.txt
 	stage "the reason of every failed order in the DATC cases (tests/data/datc/reasons.out)"
 	mkdir -p build/datc
 	build/pouch datc --reasons tests/data/datc/*.txt >build/datc/reasons.out ||
@@ -144,8 +154,8 @@ if want datc; then
 	fi
 	awk -f tests/cli/reasons.awk build/datc/reasons.out || fail "a failed DATC order without its reason"
 	stage "webDiplomacy's records (tests/data/games/webdiplomacy, --edition webdiplomacy)"
-	build/pouch check-game --edition webdiplomacy tests/data/games/webdiplomacy | tail -n 1 ||
-		fail "webDiplomacy's records"
+	tail_of 1 "webDiplomacy's records" \
+	    build/pouch check-game --edition webdiplomacy tests/data/games/webdiplomacy
 	# Each record tells webdiplomacy from the edition named with it.
 	for pair in 2000:convoy_unmarked dptg:convoy_marked; do
 		if build/pouch check-game --edition "${pair%%:*}" \
@@ -161,8 +171,7 @@ if want datc; then
 			cmp -s - tests/data/datc/datc_v3.0.txt && echo "tests/data/datc/datc_v3.0.txt matches its source" ||
 			fail "tests/data/datc/datc_v3.0.txt differs from contrib/tools/datc_json2txt.py output"
 		stage "DATC v2.4 (jDip case file, --edition 2000)"
-		build/pouch datc --edition 2000 "$SHARED/testdata/datc/datc_v2.4.txt" | tail -n 20 ||
-			fail "datc v2.4"
+		tail_of 20 "datc v2.4" build/pouch datc --edition 2000 "$SHARED/testdata/datc/datc_v2.4.txt"
 	else
 		echo "skipped the DATC v2.4 file and the conversion check: $SHARED not present"
 	fi
