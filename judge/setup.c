@@ -172,19 +172,25 @@ judge_new_game(struct judge *j, const char *name, const struct game_settings *s,
 	return g;
 }
 
-/* Split "a@x, b@y c@z" into addresses; returns the count. */
+/* Split "a@x, b@y c@z" into at most max addresses; returns how many the
+ * list names (more than max when it names too many), -1 for a word that is
+ * not an address. */
 static int
 split_addrs(const char *list, char out[][ADDR_MAX], int max)
 {
-	char buf[1024], *save, *tok;
+	char *buf = xstrdup(list), *save, *tok;
 	int n = 0;
 
-	str_copy(buf, list, sizeof buf);
-	for (tok = strtok_r(buf, " ,;\t", &save); tok && n < max; tok = strtok_r(NULL, " ,;\t", &save)) {
-		if (strchr(tok, '@') == NULL || strlen(tok) >= ADDR_MAX)
-			return -1;
-		str_copy(out[n++], str_lower(tok), ADDR_MAX);
+	for (tok = strtok_r(buf, " ,;\t", &save); tok; tok = strtok_r(NULL, " ,;\t", &save)) {
+		if (strchr(tok, '@') == NULL || strlen(tok) >= ADDR_MAX) {
+			n = -1;
+			break;
+		}
+		if (n < max)
+			str_copy(out[n], str_lower(tok), ADDR_MAX);
+		n++;
 	}
+	free(buf);
 	return n;
 }
 
@@ -342,7 +348,7 @@ judge_add_delegations(struct judge *j, struct game *g, const power_id *ps, int n
 		buf_puts(why, "give the members' mail addresses, separated by commas");
 		return -1;
 	}
-	if (n > system_delegates(g)) {
+	if (n > system_delegates(g) || n > GAME_MAX_MEMBERS) {
 		buf_printf(why, "a delegation has at most %d members in this game (%s): give %d "
 		    "addresses or fewer", system_delegates(g), system_words(g)->rules ?
 		    system_words(g)->rules : "its rules", system_delegates(g));

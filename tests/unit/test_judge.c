@@ -669,6 +669,28 @@ test_generated_password(void **state)
 	    "  REFUSED: this GAME line does not match a game, power and password of this judge.");
 }
 
+/* A list of more members than a delegation may have is refused whole: the
+ * ninth address is not dropped without a word. */
+static void
+test_too_many_members(void **state)
+{
+	struct tj *t = *state;
+	struct buf why;
+	char list[1024] = "";
+	int i;
+
+	for (i = 1; i <= 9; i++)
+		snprintf(list + strlen(list), sizeof list - strlen(list), "%sp%d@italy.example",
+		    i > 1 ? ", " : "", i);
+	buf_init(&why, 1024);
+	assert_int_equal(judge_add_delegation(&t->j, t->g, power("Italy"), list, "pw-italy",
+	    T0 + HOUR, &why), -1);
+	assert_non_null(strstr(buf_str(&why), "at most 8 members"));
+	assert_int_equal(t->j.fx.nout, 0);
+	assert_state_line(t->g, "member Italy ivo@italy.example");
+	buf_free(&why);
+}
+
 /* ----------------------------------------------------- identification -- */
 
 static const char *const bob[] = { "bob@england.example" };
@@ -2759,6 +2781,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_game_made_and_started, setup_empty, teardown),
 		cmocka_unit_test_setup_teardown(test_generated_password, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_too_many_members, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_right_password, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_wrong_password, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_password_remembered_not_kept, setup, teardown),
