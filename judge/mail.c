@@ -616,6 +616,11 @@ mail_close(struct mail *ml)
 	buf_free(&ml->ign.quotes);
 	buf_free(&ml->ign.tail_quote);
 	buf_free(&ml->ign.above_quote);
+	if (g && !ml->refused && ml->ordered == ORDERED_NONE && ml->m->subject &&
+	    !system_serves(g->sys, SYS_BOARDLESS) &&
+	    ordering_in_subject(g, ml->id.power, ml->m->subject))
+		buf_puts(&ml->reply, "Your Subject reads like orders, but the judge reads only the "
+		    "message: write them there, one a line.\n");
 	mail_status(ml);
 	if (g && !ml->refused && g->seq < ml->seq) {
 		g->seq = ml->seq;

@@ -67,6 +67,38 @@ ordering_chat(const struct game *g, const char *line, size_t len)
 	    (r.verdict == VERDICT_BLANK && r.heading != POWER_NONE);
 }
 
+bool
+ordering_in_subject(const struct game *g, power_id p, const char *subject)
+{
+	static const char *const prefixes[] = { "re:", "fwd:", "fw:", "aw:", "antw:" };
+	struct board plain;
+	struct parse_ctx c = { g->map, g->names, game_parse_board(g, &plain), p };
+	struct parse_result r;
+	const char *s = subject, *e;
+	size_t k;
+
+	if (p == POWER_NONE)
+		return false;	/* the GM's Subject: rarely orders, often a word like one */
+	for (k = 0; k < sizeof prefixes / sizeof *prefixes; k++) {
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (str_prefix_nocase(s, prefixes[k])) {
+			s += strlen(prefixes[k]);
+			k = (size_t)-1;	/* "Re: Fwd: Re:": look again from the first */
+		}
+	}
+	while (*s != '\0') {
+		e = s + strcspn(s, ",;");
+		order_parse(&c, s, (size_t)(e - s), &r);
+		/* One word read as a place's hold ("resume": Rome) is no order. */
+		if (r.order.power == p && (r.verdict == VERDICT_ACCEPTED ||
+		    (r.verdict == VERDICT_CORRECTED && memchr(s, ' ', (size_t)(e - s)) != NULL)))
+			return true;
+		s = *e != '\0' ? e + 1 : e;
+	}
+	return false;
+}
+
 /* A word of a signature line that may name a place: the whole name or
  * abbreviation of one (alone or with the next word, "North Sea"); with
  * prefix, also the beginning of a name ("Mun"); with fuzzy, also a

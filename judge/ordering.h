@@ -31,6 +31,10 @@ enum taken ordering_take(struct game *g, power_id p, const char *line, size_t le
 /* True when line is plainly not an order on g's board (a greeting, a name,
  * thanks; a heading, "Orders for England:") and no command tried either. */
 bool ordering_chat(const struct game *g, const char *line, size_t len);
+/* True when a piece of subject (split at commas and semicolons, a "Re:" or
+ * "Fwd:" in front left out) reads as an order of power p on g's board;
+ * false for the GM (p POWER_NONE). */
+bool ordering_in_subject(const struct game *g, power_id p, const char *subject);
 /* True when line, from power p (POWER_NONE: the GM), could close a mail
  * on g's board: refused as an order, its first word no place, unit,
  * power or order word (or a place only as a misspelling), no place named

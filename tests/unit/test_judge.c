@@ -691,6 +691,26 @@ test_too_many_members(void **state)
 	buf_free(&why);
 }
 
+/* Orders written in the Subject alone: the reply says the judge reads only
+ * the message; a Subject that is no order gets no such line. */
+static void
+test_orders_in_subject(void **state)
+{
+	static const char *const cc[] = { "bob@england.example" };
+	struct tj *t = *state;
+	const char *line = "Your Subject reads like orders, but the judge reads only the message: "
+	    "write them there, one a line.";
+
+	mail(t, "alice@england.example", "Re: a lon - nth, f edi h", "GAME g1 England england-pw\n",
+	    T0 + HOUR);
+	assert_line(reply(t, "alice@england.example", "Re: a lon - nth, f edi h", cc, 1), line);
+	mail(t, "alice@england.example", "my orders", "GAME g1 England england-pw\n", T0 + HOUR);
+	assert_no_line(reply(t, "alice@england.example", "Re: my orders", cc, 1), line);
+	mail(t, "alice@england.example", "a lon - nth", "GAME g1 England england-pw\nF Lon - Nth\n",
+	    T0 + HOUR);
+	assert_no_line(reply(t, "alice@england.example", "Re: a lon - nth", cc, 1), line);
+}
+
 /* ----------------------------------------------------- identification -- */
 
 static const char *const bob[] = { "bob@england.example" };
@@ -2782,6 +2802,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_game_made_and_started, setup_empty, teardown),
 		cmocka_unit_test_setup_teardown(test_generated_password, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_too_many_members, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_orders_in_subject, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_right_password, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_wrong_password, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_password_remembered_not_kept, setup, teardown),
