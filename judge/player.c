@@ -138,12 +138,13 @@ vote(struct judge *j, struct game *g, power_id p, const char *args, struct buf *
 
 /* The history record rec into reply, its time of processing as the
  * judge's other dates say it ("decided on Sunday 22 November 2026, 09:00
- * UTC", in the game's zone). */
+ * UTC", in the game's zone); the results only, not the orders and
+ * position the record keeps to be played again (turn.c). */
 static void
 history_put(const struct judge *j, const struct game *g, const struct buf *rec,
     struct buf *reply)
 {
-	const char *t = buf_str(rec), *line = strchr(t, '\n');
+	const char *t = buf_str(rec), *line = strchr(t, '\n'), *kept = strstr(t, "\norders\n");
 	char stamp[40], when[96];
 	size_t n;
 	time_t at;
@@ -158,7 +159,9 @@ history_put(const struct judge *j, const struct game *g, const struct buf *rec,
 			t = line + 11 + n;
 		}
 	}
-	buf_puts(reply, t);
+	if (kept == NULL || kept < t)
+		kept = t + strlen(t);
+	buf_append(reply, t, (size_t)(kept + 1 - t) - (*kept == '\0'));
 }
 
 /* The history records HISTORY [phase | year | ALL] asks for, into reply. */
