@@ -2512,10 +2512,11 @@ trim_words(struct lex *lx, char *cut, size_t size)
 
 /* Words and phrases pupils put before an order ("sorry i meant A Par -
  * Bur") and after it ("A Mun R Ruh as well"): nothing to the order. None
- * is "or", "if", "not" or "unless": those change what is meant. */
+ * is "or", "if", "not", "no" or "unless": those change what is meant ("no
+ * A Par - Bur" may be "not that"); nor "wait", a mail command. */
 static const char *const chatter_lead[] = {
 	"sorry", "oh", "ok", "okay", "so", "hey", "hi", "hello", "well", "um", "umm", "uh", "er",
-	"erm", "hmm", "oops", "right", "yes", "yeah", "yep", "no", "wait", "actually", "now",
+	"erm", "hmm", "oops", "right", "yes", "yeah", "yep", "actually", "now",
 	"then", "and", "also", "but", "pls", "plz", "thanks", "thank you", "instead", "ps",
 	"i meant", "i mean", "meant", "i want to", "i wanna", "i want", "i would like to",
 	"id like to", "i will", "i think", "i guess", "we want to", "we will", "lets", "let",
