@@ -29,6 +29,11 @@
  *    refused, naming them. None fits: an order written with exact names is
  *    taken as written (the adjudicator explains why it fails); a corrected
  *    reading that does not fit is a guess, and is refused with the reason.
+ *
+ * A line refused is read again (reread_chatter) without the chatter at
+ * its ends ("sorry i meant", "as well") and with misspelt command words
+ * put right ("bild"), and taken when that is one whole order; lines that
+ * parse as written never get there.
  */
 #include "orders.h"
 
@@ -2503,6 +2508,303 @@ trim_words(struct lex *lx, char *cut, size_t size)
 	lx->n -= k;
 }
 
+/* ------------------------------------------------------------ chatter -- */
+
+/* Words and phrases pupils put before an order ("sorry i meant A Par -
+ * Bur") and after it ("A Mun R Ruh as well"): nothing to the order. None
+ * is "or", "if", "not", "no" or "unless": those change what is meant ("no
+ * A Par - Bur" may be "not that"); nor "wait", a mail command. */
+static const char *const chatter_lead[] = {
+	"sorry", "oh", "ok", "okay", "so", "hey", "hi", "hello", "well", "um", "umm", "uh", "er",
+	"erm", "hmm", "oops", "right", "yes", "yeah", "yep", "actually", "now",
+	"then", "and", "also", "but", "pls", "plz", "thanks", "thank you", "instead", "ps",
+	"i meant", "i mean", "meant", "i want to", "i wanna", "i want", "i would like to",
+	"id like to", "i will", "i think", "i guess", "we want to", "we will", "lets", "let",
+	"can you", "could you", "sir", "miss", "mr", "mrs", "ms", "dear judge", "judge",
+	"my order is", "my new order is", "correction", "change", "first", "next", "finally",
+};
+static const char *const chatter_tail[] = {
+	"then", "too", "as well", "aswell", "also", "thanks", "thank you", "thx", "ty", "ok",
+	"okay", "now", "again", "instead", "this time", "this turn", "for now", "i think",
+	"i guess", "sorry", "lol", "haha", "cheers", "pls", "plz", "as i said",
+};
+
+#define NCHATTER(list) (sizeof (list) / sizeof (list)[0])
+
+/* The number of words of phrase p. */
+static int
+phrase_words(const char *p)
+{
+	int n = 1;
+
+	while ((p = strchr(p, ' ')) != NULL) {
+		n++;
+		p++;
+	}
+	return n;
+}
+
+/* Are the words of phrase p at tokens [k, k + its words) of lx? */
+static int
+phrase_at(const struct lex *lx, int k, const char *p)
+{
+	for (; *p; k++) {
+		size_t w = strcspn(p, " ");
+		const struct tok *t = k >= 0 && k < lx->n ? &lx->t[k] : NULL;
+		if (t == NULL || t->kind != TK_WORD || t->len != w || memcmp(t->s, p, w) != 0)
+			return 0;
+		p += w;
+		p += *p == ' ';
+	}
+	return 1;
+}
+
+/* The words of the longest phrase of list (n of them) beginning at token
+ * k, or ending at token k when tail; 0 when none is there. A word that is
+ * a place's name is no chatter. */
+static int
+chatter_at(const struct parse_ctx *c, const struct lex *lx, int k, const char *const *list,
+    size_t n, int tail)
+{
+	struct name_cand one[1];
+	int best = 0, w;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		w = phrase_words(list[i]);
+		if (w > best && phrase_at(lx, tail ? k - w + 1 : k, list[i]))
+			best = w;
+	}
+	if (best > 0 && names_province_exactn(c->names, lx->t[tail ? k - best + 1 : k].s,
+	    lx->t[tail ? k - best + 1 : k].len, one) > 0)
+		return 0;
+	return best;
+}
+
+/*
+ * The command a misspelt word stands for when only one is near ("bild"
+ * build, "movs" moves, "armee" army), NULL when none or two: a word of
+ * four letters or more, one slip from the forms of one command.
+ */
+static const char *
+command_near(const char *w, size_t n)
+{
+	static const struct { const char *form; uint8_t kw; } forms[] = {
+		{ "army", KW_ARMY }, { "armee", KW_ARMY }, { "fleet", KW_FLEET },
+		{ "move", KW_MOVE }, { "moves", KW_MOVE }, { "hold", KW_HOLD }, { "holds", KW_HOLD },
+		{ "support", KW_SUPPORT }, { "supports", KW_SUPPORT }, { "convoy", KW_CONVOY },
+		{ "convoys", KW_CONVOY }, { "retreat", KW_RETREAT }, { "retreats", KW_RETREAT },
+		{ "disband", KW_DISBAND }, { "disbands", KW_DISBAND }, { "build", KW_BUILD },
+		{ "builds", KW_BUILD }, { "remove", KW_REMOVE }, { "removes", KW_REMOVE },
+		{ "waive", KW_WAIVE },
+	};
+	const char *best = NULL;
+	int bestd = 2, kw = KW_NONE;
+	size_t i;
+
+	if (n < 4)
+		return NULL;
+	for (i = 0; i < NCHATTER(forms); i++) {
+		int d = str_edit_distance(w, n, forms[i].form, strlen(forms[i].form), 1);
+		if (d > 1)
+			continue;
+		if (kw != KW_NONE && kw != forms[i].kw)
+			return NULL;	/* near two commands: two meanings */
+		kw = forms[i].kw;
+		if (d < bestd || (d == bestd &&
+		    forms[i].form[strlen(forms[i].form) - 1] == w[n - 1])) {
+			bestd = d;	/* "movs": moves rather than move */
+			best = forms[i].form;
+		}
+	}
+	return kw == KW_ARMY ? "army" : best;
+}
+
+/* Could the words from token k begin an order: a unit type, a command, a
+ * place or a power ("go to the Black Sea" cannot)? */
+static int
+order_start(const struct parse_ctx *c, const struct lex *lx, int k)
+{
+	const struct tok *t = &lx->t[k];
+
+	if (t->kind != TK_WORD)
+		return t->kind == TK_LPAREN || t->kind == TK_DASH;
+	switch (t->kw) {
+	case KW_ARMY: case KW_FLEET: case KW_ARTICLE: case KW_HOLD: case KW_SUPPORT:
+	case KW_CONVOY: case KW_RETREAT: case KW_DISBAND: case KW_BUILD: case KW_REMOVE:
+	case KW_WAIVE: case KW_REVIVE: case KW_NUMBER:
+		return 1;
+	case KW_MOVE:	/* "move A Par to Bur", not "go to" */
+		return k + 1 < lx->n && lx->t[k + 1].kind == TK_WORD &&
+		    lx->t[k + 1].kw != KW_MOVE && lx->t[k + 1].kw != KW_FILLER;
+	case KW_NONE:
+		return place_word(c, t) || names_power_exact(c->names, t->s) != POWER_NONE;
+	default:
+		return 0;
+	}
+}
+
+/* The tokens [from, to) of lx as a line into text (size bytes), the
+ * words of fix (NULL: as written) put right as far as mode says (0: none,
+ * 1: not those also read as a place, 2: all); its length, or 0 when it
+ * does not fit. */
+static size_t
+chatter_text(const struct lex *lx, int from, int to, const char *const *fix,
+    const unsigned char *place, int mode, char *text, size_t size)
+{
+	size_t o = 0;
+	int k;
+
+	for (k = from; k < to; k++) {
+		const struct tok *t = &lx->t[k];
+		if (k > from && !t->tight && o + 1 < size)
+			text[o++] = ' ';
+		o += (size_t)snprintf(text + o, size - o, "%s",
+		    fix[k] && (mode == 2 || (mode == 1 && !place[k])) ? fix[k] : t->s);
+		if (o >= size)
+			return 0;
+	}
+	return o;
+}
+
+/* The words of tokens [from, to) but those of politeness ("ok", "pls",
+ * "thanks": the parser passes them over quietly), as join_words. */
+static size_t
+chatter_words(const struct lex *lx, int from, int to, char *out, size_t size)
+{
+	struct lex said;
+	int k;
+
+	said.n = 0;
+	for (k = from; k < to; k++)
+		if (lx->t[k].kw != KW_POLITE)
+			said.t[said.n++] = lx->t[k];
+	return join_words(&said, 0, said.n, out, size);
+}
+
+/* Is r one whole order? */
+static int
+whole_order(const struct parse_result *r)
+{
+	return (r->verdict == VERDICT_ACCEPTED || r->verdict == VERDICT_CORRECTED) && !r->bare;
+}
+
+/*
+ * A line parse_line refused, read again without the chatter at its ends
+ * ("sorry i meant", "as well") and with a misspelt command word put right
+ * when only one command is near: when that is one whole order, r is that
+ * order, what was dropped or put right in its note, and 1 is returned.
+ * Else 0, and r refused; unless reword, with the reason it had; else as
+ * two meanings when a word put right also reads as a place in an order
+ * ("hols": holds, or Holland), with the reason of the rest when it begins
+ * as an order does, plainly "no order found" when chatter came first and
+ * no order after it.
+ */
+static int
+reread_chatter(const struct parse_ctx *c, uint32_t held, const char *line, size_t len,
+    struct parse_result *r, int reword)
+{
+	struct parse_result pr, alt;
+	struct name_cand cand[NAMES_MAX_CAND];
+	char text[PARSE_MAX_LINE * 2 + 8], said[PARSE_NOTE], words[64];
+	const char *fix[MAXTOK];
+	unsigned char place[MAXTOK];
+	int from = 0, to, k, w, fixed = 0, doubt = -1;
+	size_t n;
+	struct lex lx;
+
+	if (lex_line(line, len, &lx) != LEX_OK || lx.n == 0)
+		return 0;
+	to = lx.n;
+	while (from < to && (w = chatter_at(c, &lx, from, chatter_lead, NCHATTER(chatter_lead),
+	    0)) > 0)
+		for (from += w; from < to && (lx.t[from].kind == TK_COMMA ||
+		    lx.t[from].kind == TK_COLON || lx.t[from].kind == TK_DASH); from++)
+			;
+	while (to > from) {
+		while (to > from && lx.t[to - 1].kind == TK_COMMA)
+			to--;
+		if (to == from ||
+		    (w = chatter_at(c, &lx, to - 1, chatter_tail, NCHATTER(chatter_tail), 1)) == 0)
+			break;
+		to -= w;
+	}
+	if (from >= to)
+		return 0;	/* chatter alone */
+	for (k = from; k < to; k++) {
+		const struct tok *t = &lx.t[k];
+		fix[k] = t->kind == TK_WORD && t->kw == KW_NONE ? command_near(t->s, t->len) : NULL;
+		place[k] = fix[k] && (names_provinces(c->names, t->s, cand) > 0 ||
+		    names_power_exact(c->names, t->s) != POWER_NONE);
+		fixed += fix[k] != NULL;
+		if (place[k])
+			doubt = 0;	/* "movs": moves, or Moscow misspelt */
+	}
+	if (from == 0 && to == lx.n && fixed == 0)
+		return 0;	/* nothing to drop or put right */
+	if ((n = chatter_text(&lx, from, to, fix, place, 2, text, sizeof text)) == 0)
+		return 0;
+	parse_line(c, held, text, n, &pr);
+	if (whole_order(&pr) && fix[from] && pr.order.type != UNIT_NONE &&
+	    (fix[from][0] == 'a' ? UNIT_ARMY : fix[from][0] == 'f' ? UNIT_FLEET :
+	    pr.order.type) != pr.order.type)
+		return 0;	/* "Flet Par - Bur" for the army in Paris: a guess on a guess */
+	if (whole_order(&pr) && doubt == 0 &&
+	    (n = chatter_text(&lx, from, to, fix, place, 1, text, sizeof text)) > 0) {
+		parse_line(c, held, text, n, &alt);
+		doubt = whole_order(&alt);
+	}
+	if (whole_order(&pr) && doubt == 1 && reword) {
+		for (k = from; k < to && !place[k]; k++)
+			;
+		refuse(r, "\"%s\" may be %s or a place: two meanings, so write the order again",
+		    lx.t[k].s, fix[k]);
+		r->not_order = 0;
+		return 0;
+	}
+	if (whole_order(&pr) && doubt != 1) {
+		said[0] = '\0';
+		if (chatter_words(&lx, 0, from, words, sizeof words))
+			note_add(said, "\"%s\" ignored", words);
+		for (k = from; k < to; k++)
+			if (fix[k])
+				note_add(said, "\"%s\" read as %s", lx.t[k].s, fix[k]);
+		if (chatter_words(&lx, to, lx.n, words, sizeof words))
+			note_add(said, "\"%s\" ignored", words);
+		if (pr.note[0])
+			note_add(said, "%s", pr.note);
+		memcpy(pr.note, said, sizeof pr.note);
+		pr.verdict = VERDICT_CORRECTED;
+		pr.chat = 0;
+		*r = pr;
+		return 1;
+	}
+	if ((from == 0 && to == lx.n) || !reword)
+		return 0;	/* only words put right: the first refusal says why */
+	if (pr.bare) {
+		join_words(&lx, from, to, words, sizeof words);
+		refuse(r, "\"%s\" alone is no order: say what the unit does (\"A Par H\", "
+		    "\"A Par - Bur\")", words);
+		r->not_order = 0;
+		return 0;
+	}
+	if (from > 0 && !order_start(c, &lx, from)) {
+		refuse(r, "no order found in this line: an order names the unit and where it is, "
+		    "as \"A Par - Bur\"");
+		r->not_order = 0;
+		return 0;
+	}
+	/* The reason of the rest as written, the chatter left out. */
+	if ((n = chatter_text(&lx, from, to, fix, place, 0, text, sizeof text)) == 0)
+		return 0;
+	parse_line(c, held, text, n, &pr);
+	if (pr.verdict == VERDICT_REFUSED) {
+		memcpy(r->note, pr.note, sizeof r->note);
+		r->not_order = pr.not_order;
+	}
+	return 0;
+}
+
 /* Is line[i] the start of the separating word w (blanks or punctuation
  * around it)? */
 static int
@@ -2564,6 +2866,8 @@ split_line(const struct parse_ctx *c, uint32_t held, const char *line, size_t le
 			return;	/* "Revive: Moscow, Warsaw": one order */
 	for (k = 0; k < n; k++) {
 		parse_line(c, held, line + from[k], to[k] - from[k], &pr);
+		if (pr.verdict == VERDICT_REFUSED)
+			reread_chatter(c, held, line + from[k], to[k] - from[k], &pr, 1);
 		if (pr.verdict == VERDICT_ACCEPTED || pr.verdict == VERDICT_CORRECTED) {
 			orders++;
 			whole += !pr.bare;
@@ -2603,8 +2907,9 @@ reread_refused(const struct parse_ctx *c, uint32_t held, const char *line, size_
     struct parse_result *r)
 {
 	r->chat = (unsigned char)chat_line(c, line, len);
-	if (!r->chat && len <= PARSE_MAX_LINE)
-		split_line(c, held, line, len, r);
+	if (len > PARSE_MAX_LINE || reread_chatter(c, held, line, len, r, !r->chat) || r->chat)
+		return;	/* "bild a pa" looks like chat, and is an order */
+	split_line(c, held, line, len, r);
 }
 
 void

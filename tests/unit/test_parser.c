@@ -42,7 +42,12 @@ struct golden {
 	int print;		/* --print: echo cases with actual results */
 	int cases, passed;
 	struct buf out;		/* failures (or the printed file) */
+	int chatter;		/* each order case also written with chatter */
+	int gen_cases, gen_good;
 };
+
+static void chatter_case(struct golden *g, const struct parse_ctx *c, const char *input,
+    const char *want);
 
 /* Undo the golden file's escapes (\| \\ \t \r \xHH) into out; returns its length. */
 static size_t
@@ -279,6 +284,9 @@ golden_case(struct golden *g, char *line)
 	if (ok && (r.verdict == VERDICT_ACCEPTED || r.verdict == VERDICT_CORRECTED ||
 	    r.heading != POWER_NONE || r.nparts > 0))
 		ok = nf >= 3 && strcmp(f[2], buf_str(&canon)) == 0;
+	if (ok && g->chatter && !r.bare && strchr(f[0], '\\') == NULL &&
+	    (r.verdict == VERDICT_ACCEPTED || r.verdict == VERDICT_CORRECTED))
+		chatter_case(g, &c, input, buf_str(&canon));
 	if (ok && r.verdict == VERDICT_CORRECTED && nf >= 4)
 		ok = strstr(r.note, f[3]) != NULL;
 	if (ok && r.verdict == VERDICT_REFUSED && nf >= 3 && !r.chat && r.nparts == 0)
@@ -665,6 +673,84 @@ test_generated_builds(void **state)
 	gen_end(bf, nm, m, "builds", cases, good, 500);
 }
 
+/*
+ * Chatter around every order of the golden file (each accepted or
+ * corrected case, in its context, but a unit alone: "sorry, A Par" is no
+ * order): words before it ("sorry i meant", "oh ok."), after it ("then",
+ * "as well"), both, and each command word misspelt ("bild", "movs",
+ * "armee"), must read as the same order.
+ */
+static void
+chatter_case(struct golden *g, const struct parse_ctx *c, const char *input, const char *want)
+{
+	static const char *const lead[] = { "sorry i meant ", "oh ok. ", "hey, ", "so ",
+		"well, ", "i want to ", "sorry, " };
+	static const char *const tail[] = { " then", " too", " as well", " aswell", " thanks",
+		" thank you", " now" };
+	static const char *const slips[][2] = { { "army", "armee" }, { "fleet", "flet" },
+		{ "build", "bild" }, { "moves", "movs" }, { "move", "mvoe" }, { "holds", "holsd" },
+		{ "supports", "suports" }, { "support", "suport" }, { "convoys", "convois" },
+		{ "convoy", "convoi" }, { "retreat", "retret" }, { "disband", "disbnd" },
+		{ "remove", "remvoe" } };
+	enum { NL = sizeof lead / sizeof lead[0], NT = sizeof tail / sizeof tail[0] };
+	char line[PARSE_MAX_LINE * 4 + 64], word[32];
+	size_t i, n;
+	const char *p;
+
+	if (strchr(input, '#') != NULL)
+		return;	/* a comment: what follows it is not read */
+	/* Each word before it, each after it, and the first of each together. */
+	for (i = 0; i < NL + NT + 1; i++) {
+		snprintf(line, sizeof line, "%s%s%s", i < NL ? lead[i] : i == NL + NT ? lead[0] : "",
+		    input, i >= NL && i < NL + NT ? tail[i - NL] : i == NL + NT ? tail[0] : "");
+		g->gen_cases++;
+		g->gen_good += gen_check(c, g->held, line, want, 0);
+	}
+	/* Each command word misspelt, alone. */
+	for (p = input; *p; p += n) {
+		n = strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ");
+		if (n == 0) {
+			n = 1;
+			continue;
+		}
+		if (n >= sizeof word || (p > input && p[-1] == '-'))
+			continue;	/* "A Par-holds": after an arrow, a place */
+		memcpy(word, p, n);
+		word[n] = '\0';
+		str_lower(word);
+		for (i = 0; i < sizeof slips / sizeof slips[0]; i++)
+			if (strcmp(word, slips[i][0]) == 0) {
+				snprintf(line, sizeof line, "%.*s%s%s", (int)(p - input), input,
+				    slips[i][1], p + n);
+				g->gen_cases++;
+				g->gen_good += gen_check(c, g->held, line, want, 0);
+			}
+	}
+}
+
+/* The golden file's orders written with chatter (chatter_case): every
+ * one must read as the order the golden file expects. */
+static void
+test_generated_chatter(void **state)
+{
+	struct golden g;
+
+	(void)state;
+	memset(&g, 0, sizeof g);
+	g.m = test_load_standard_map();
+	g.names = names_new(g.m);
+	g.chatter = 1;
+	buf_init(&g.out, 1 << 22);
+	golden_run(&g, GOLDEN);
+	printf("generated wording: %d orders with chatter, %d read as meant\n", g.gen_cases,
+	    g.gen_good);
+	buf_free(&g.out);
+	names_free(g.names);
+	map_free(g.m);
+	assert_int_equal(g.gen_good, g.gen_cases);
+	assert_true(g.gen_cases > 5000);
+}
+
 /* ------------------------------------------------------ names.c tests -- */
 
 static void
@@ -866,6 +952,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_golden),
 		cmocka_unit_test(test_generated_wording),
 		cmocka_unit_test(test_generated_builds),
+		cmocka_unit_test(test_generated_chatter),
 		cmocka_unit_test(test_variant_orders_not_adjudicated),
 		cmocka_unit_test(test_order_size),
 	};
