@@ -54,8 +54,18 @@ word(const char **p, const char *end, size_t max)
 	return w;
 }
 
-#define ABBR_SLOTS (26 * 26 * 26)
-#define ABBR_NONE 0xffff
+/* A short word met in a record (a province's letters, "stp/sc"), and
+ * where it names. */
+struct abbr {
+	uint64_t key;		/* its length and bytes (word_key); 0: a free slot */
+	loc_id loc;		/* LOC_NONE when it names no place */
+	prov_id prov;		/* the location's province */
+};
+
+/* Bytes a line starts with, as one word (load8) and the mask of those bytes. */
+struct pattern {
+	uint64_t p, mask;
+};
 
 /* What the reader of records keeps from one record to the next: the map,
  * its names, the place of every three-letter word met so far, the powers
@@ -66,7 +76,14 @@ struct reader {
 	const struct names *nm;
 	size_t plen[MAP_MAX_POWERS];	/* the powers' name lengths */
 	power_id first[256];		/* the power whose name alone starts with the
-					   byte (and holds no ':'), else POWER_NONE */
+					   byte (and holds no ':', and is short enough
+					   for its pattern), else POWER_NONE */
+	struct pattern power[MAP_MAX_POWERS][2];	/* "Power: " */
+	struct pattern supply, army, fleet;	/* "supply ", "army ", "fleet " */
+	struct pattern three;		/* the key of a word of three bytes (word_key):
+					   p its length byte, mask its bytes */
+	struct pattern move, support, hold, then_move;	/* "move ", "support ", "hold\n",
+							   " move " */
 	/* The orders of two phases: the one read and the one before it,
 	 * handed on once the next position is read. */
 	struct order orders[2][MAX_ORDERS_PER_PHASE];
@@ -75,29 +92,81 @@ struct reader {
 	struct board b;			/* the replay's position */
 	struct board want;		/* the record's, of the phase being read */
 	struct board before;		/* b before the phase last played (for fn) */
-	uint16_t abbr[ABBR_SLOTS];	/* by the three letters a-z: 0 not looked
-					   up yet, else 1 + the loc_id or ABBR_NONE */
+	/* The short words met so far, by a hash of their bytes: a small
+	 * table, looked at for nearly every word of a record. */
+	unsigned shift;			/* 64 less the bits of the hash */
+	unsigned nabbr, maxabbr;	/* slots taken; at most (half of them) */
+	struct abbr none;		/* a word met when the table is full */
+	struct abbr abbr[];
 };
+
+/* The 8 bytes at s as one word. The patterns they are held against are
+ * made the same way, so the machine's byte order does not matter. */
+static inline uint64_t
+load8(const char *s)
+{
+	uint64_t v;
+
+	memcpy(&v, s, 8);
+	return v;
+}
+
+/* The pattern of the k bytes (at most 8) of str. */
+static struct pattern
+make_pattern(const char *str, size_t k)
+{
+	char b[8] = { 0 }, m[8] = { 0 };
+	struct pattern pt;
+
+	memcpy(b, str, k);
+	memset(m, 0xff, k);
+	pt.p = load8(b);
+	pt.mask = load8(m);
+	return pt;
+}
 
 static struct reader *
 reader_new(const struct map *m, const struct names *nm)
 {
-	struct reader *rd = xmalloc(sizeof *rd);
+	struct reader *rd;
 	bool met[256] = { false };
+	unsigned bits = 6;
 	int p, c;
 
+	while ((1u << bits) < 2u * ((unsigned)m->nlocs + 32u))
+		bits++;
+	rd = xcalloc(1, sizeof *rd + (sizeof rd->abbr[0] << bits));
 	rd->m = m;
 	rd->nm = nm;
-	memset(rd->abbr, 0, sizeof rd->abbr);
-
+	rd->shift = 64 - bits;
+	rd->maxabbr = 1u << (bits - 1);
 	memset(rd->first, POWER_NONE, sizeof rd->first);
 	for (p = 0; p < m->npowers; p++) {
-		rd->plen[p] = strlen(m->powers[p].name);
+		char pre[16];
+		size_t n = strlen(m->powers[p].name);
+		rd->plen[p] = n;
 		c = (unsigned char)m->powers[p].name[0];
 		/* several powers start alike: none */
-		rd->first[c] = met[c] || strchr(m->powers[p].name, ':') ? POWER_NONE : (power_id)p;
+		rd->first[c] = met[c] || n + 2 > sizeof pre || strchr(m->powers[p].name, ':') ?
+		    POWER_NONE : (power_id)p;
 		met[c] = true;
+		if (n + 2 > sizeof pre)
+			continue;
+		memset(pre, 0, sizeof pre);
+		memcpy(pre, m->powers[p].name, n);
+		memcpy(pre + n, ": ", 2);
+		rd->power[p][0] = make_pattern(pre, n + 2 < 8 ? n + 2 : 8);
+		rd->power[p][1] = make_pattern(pre + 8, n + 2 > 8 ? n + 2 - 8 : 0);
 	}
+	rd->three = make_pattern("\0\0\0\0\0\0\0\3", 8);
+	rd->three.mask = make_pattern("\377\377\377", 3).mask;
+	rd->supply = make_pattern("supply ", 7);
+	rd->army = make_pattern("army ", 5);
+	rd->fleet = make_pattern("fleet ", 6);
+	rd->move = make_pattern("move ", 5);
+	rd->support = make_pattern("support ", 8);
+	rd->hold = make_pattern("hold\n", 5);
+	rd->then_move = make_pattern(" move ", 6);
 	return rd;
 }
 
@@ -121,31 +190,90 @@ lookup_loc(const struct reader *rd, struct word w)
 	return map_find_coast(rd->m, (prov_id)c.id, coast);
 }
 
-/* The location of three letters a-z (w), looked up the first time they
- * are met; the place of their slot in rd->abbr is k. */
-static loc_id
-first_loc(struct reader *rd, struct word w, unsigned k)
+/* A word met for the first time: looked up in the names, and kept in
+ * free slot h while the table has room. */
+static const struct abbr *
+first_abbr(struct reader *rd, struct word w, uint64_t key, uint64_t h)
 {
-	loc_id l = lookup_loc(rd, w);
+	struct abbr *a = rd->nabbr < rd->maxabbr ? &rd->abbr[h] : &rd->none;
 
-	rd->abbr[k] = l == LOC_NONE ? ABBR_NONE : (uint16_t)(l + 1);
-	return l;
+	a->loc = lookup_loc(rd, w);
+	a->prov = a->loc == LOC_NONE ? PROV_NONE : rd->m->locs[a->loc].prov;
+	if (a != &rd->none) {
+		a->key = key;
+		rd->nabbr++;
+	}
+	return a;
+}
+
+/* Longest word kept in the table: its bytes and its length fit a key. */
+#define SHORT_WORD 7
+
+/* The key of a word of 1 to SHORT_WORD bytes: its bytes, then its length
+ * in the last of 8 (as load8 reads them). */
+static inline uint64_t
+word_key(struct word w)
+{
+	char b[8] = { 0 };
+
+	memcpy(b, w.s, w.n);
+	b[7] = (char)w.n;
+	return load8(b);
+}
+
+/* The slot of key, or the free slot where it would go. */
+static inline struct abbr *
+abbr_slot(struct reader *rd, uint64_t key)
+{
+	uint64_t h = (key * 0x9e3779b97f4a7c15u) >> rd->shift;
+	uint64_t mask = ((uint64_t)1 << (64 - rd->shift)) - 1;
+
+	while (rd->abbr[h].key != key && rd->abbr[h].key != 0)
+		h = (h + 1) & mask;
+	return &rd->abbr[h];
+}
+
+/* The place of a word of 1 to SHORT_WORD bytes. */
+static inline const struct abbr *
+find_abbr(struct reader *rd, struct word w)
+{
+	uint64_t key = word_key(w);
+	struct abbr *a = abbr_slot(rd, key);
+
+	return a->key != 0 ? a : first_abbr(rd, w, key, (uint64_t)(a - rd->abbr));
+}
+
+/* Is the word three letters a-z? */
+static inline bool
+is_abbr(struct word w)
+{
+	return w.n == 3 && (unsigned)(w.s[0] - 'a') < 26 && (unsigned)(w.s[1] - 'a') < 26 &&
+	    (unsigned)(w.s[2] - 'a') < 26;
+}
+
+/* The place of the three bytes at s (8 may be read) when they are a word
+ * met before or three letters a-z, else NULL. Nearly every word of a
+ * record is met before: its bytes are known to be a word, and the table
+ * answers without looking at them one by one. */
+static inline const struct abbr *
+quick_abbr(struct reader *rd, const char *s)
+{
+	uint64_t key = (load8(s) & rd->three.mask) | rd->three.p;
+	struct abbr *a = abbr_slot(rd, key);
+	struct word w = { s, 3 };
+
+	if (a->key != 0)
+		return a;
+	return is_abbr(w) ? first_abbr(rd, w, key, (uint64_t)(a - rd->abbr)) : NULL;
 }
 
 /* The location a word names. Nearly every one is a province's three
- * letters, met hundreds of times in a record: looked up in the names once. */
+ * letters or a coast, met hundreds of times in a record: looked up in the
+ * names once. */
 static inline loc_id
 find_loc(struct reader *rd, struct word w)
 {
-	unsigned a, b, c, k;
-
-	if (w.n != 3 || (a = (unsigned char)w.s[0] - 'a') >= 26 ||
-	    (b = (unsigned char)w.s[1] - 'a') >= 26 || (c = (unsigned char)w.s[2] - 'a') >= 26)
-		return lookup_loc(rd, w);
-	k = (a * 26 + b) * 26 + c;
-	if (rd->abbr[k] == 0)
-		return first_loc(rd, w, k);
-	return rd->abbr[k] == ABBR_NONE ? LOC_NONE : (loc_id)(rd->abbr[k] - 1);
+	return w.n >= 1 && w.n <= SHORT_WORD ? find_abbr(rd, w)->loc : lookup_loc(rd, w);
 }
 
 /* The power whose name is the n bytes at s. */
@@ -243,6 +371,9 @@ read_positions(struct reader *rd, const char *p, const char *end, struct board *
 /* Longest power name plus kind and place that quick_position reads. */
 #define QUICK_SPAN 48
 
+/* Do the bytes at s start with the pattern? */
+#define HAS(s, pat) (((load8(s) ^ (pat).p) & (pat).mask) == 0)
+
 /*
  * The usual position line at s, "Power: kind place\n" with single spaces,
  * read into b as position_line would, without finding the line first.
@@ -254,56 +385,59 @@ static const char *
 quick_position(struct reader *rd, const char *s, const char *end, struct board *b)
 {
 	power_id pw = rd->first[(unsigned char)s[0]];
-	enum unit_type t = UNIT_NONE;
+	enum unit_type t;
 	bool dislodged = false;
+	const struct abbr *a;
 	struct word place;
 	size_t n;
 	loc_id l;
+	prov_id pr;
 
 	if (pw == POWER_NONE)
 		return NULL;
 	n = rd->plen[pw];
-	if ((size_t)(end - s) < n + QUICK_SPAN || s[n] != ':' || s[n + 1] != ' ' ||
-	    memcmp(s, rd->m->powers[pw].name, n) != 0)
+	if ((size_t)(end - s) < n + QUICK_SPAN || !HAS(s, rd->power[pw][0]) ||
+	    !HAS(s + 8, rd->power[pw][1]))
 		return NULL;
-	s += n + 2;
-	switch (s[0]) {
-	case 's':
-		if (memcmp(s, "supply ", 7) != 0)
-			return NULL;
+	s += n + 2;	/* "Power: " */
+	if (HAS(s, rd->supply)) {
+		t = UNIT_NONE;
 		s += 7;
-		break;
-	case 'a':
-		if (memcmp(s, "army", 4) != 0)
-			return NULL;
+	} else if (HAS(s, rd->army)) {
 		t = UNIT_ARMY;
-		s += 4;
-		break;
-	case 'f':
-		if (memcmp(s, "fleet", 5) != 0)
-			return NULL;
-		t = UNIT_FLEET;
 		s += 5;
-		break;
-	default:
+	} else if (HAS(s, rd->fleet)) {
+		t = UNIT_FLEET;
+		s += 6;
+	} else if (memcmp(s, "army/dislodged ", 15) == 0) {
+		t = UNIT_ARMY;
+		dislodged = true;
+		s += 15;
+	} else if (memcmp(s, "fleet/dislodged ", 16) == 0) {
+		t = UNIT_FLEET;
+		dislodged = true;
+		s += 16;
+	} else {
 		return NULL;
-	}
-	if (t != UNIT_NONE) {
-		if (s[0] == '/' && memcmp(s, "/dislodged", 10) == 0) {
-			dislodged = true;
-			s += 10;
-		}
-		if (*s++ != ' ')
-			return NULL;
 	}
 	place.s = s;
-	while (*s != '\n' && *s != ' ' && *s != '\t' && *s != '\r' && s - place.s < 16)
-		s++;
-	place.n = (size_t)(s - place.s);
-	if (*s != '\n' || place.n == 0 || place.n >= 16 || (l = find_loc(rd, place)) == LOC_NONE)
+	if (s[3] == '\n' && (a = quick_abbr(rd, s)) != NULL) {
+		l = a->loc;
+		pr = a->prov;
+		s += 3;
+	} else {
+		while (*s != '\n' && *s != ' ' && *s != '\t' && *s != '\r' && s - place.s < 16)
+			s++;
+		place.n = (size_t)(s - place.s);
+		if (*s != '\n' || place.n == 0 || place.n >= 16)
+			return NULL;
+		l = find_loc(rd, place);
+		pr = l == LOC_NONE ? PROV_NONE : rd->m->locs[l].prov;
+	}
+	if (l == LOC_NONE)
 		return NULL;
 	if (t == UNIT_NONE) {
-		b->owner[rd->m->locs[l].prov] = pw;
+		b->owner[pr] = pw;
 	} else if (dislodged) {
 		add_dislodged(b, t, pw, l);
 	} else {
@@ -320,6 +454,82 @@ struct order_count {
 	long lines, unreadable;	/* orders read; naming no province */
 };
 
+/* An order of nobody, naming no place. */
+static void
+order_blank(struct order *x)
+{
+	memset(x, 0, sizeof *x);
+	x->power = POWER_NONE;
+	x->target_power = POWER_NONE;
+	x->loc = x->target = x->dest = LOC_NONE;
+}
+
+/* The location of the three letters a-z at s followed by the byte after,
+ * or LOC_NONE. */
+static inline loc_id
+quick_loc(struct reader *rd, const char *s, char after)
+{
+	const struct abbr *a;
+
+	return s[3] == after && (a = quick_abbr(rd, s)) != NULL ? a->loc : LOC_NONE;
+}
+
+/*
+ * The usual order line at s ("abc move def", "abc hold", "abc support def"
+ * with or without "move ghi", single spaces) read into o[c->n] as
+ * order_line would, without finding the line first. Returns the start of
+ * the next line, or NULL when the line is of another shape or names
+ * nothing known (order_line then reads it).
+ */
+static const char *
+quick_order(struct reader *rd, enum phase_type type, const char *s, const char *end,
+    struct order *o, struct order_count *c)
+{
+	struct order *x = &o[c->n];
+	loc_id at, to, target = LOC_NONE;
+	enum order_kind kind;
+
+	if (end - s < QUICK_SPAN || c->n >= MAX_ORDERS_PER_PHASE ||
+	    (at = quick_loc(rd, s, ' ')) == LOC_NONE)
+		return NULL;
+	s += 4;
+	if (HAS(s, rd->move)) {
+		kind = type == PHASE_RETREAT ? ORDER_RETREAT : ORDER_MOVE;
+		to = quick_loc(rd, s + 5, '\n');
+		s += 9;
+	} else if (HAS(s, rd->hold)) {
+		kind = ORDER_HOLD;
+		to = LOC_NONE;
+		s += 5;
+	} else if (HAS(s, rd->support)) {
+		kind = ORDER_SUPPORT;
+		to = LOC_NONE;
+		if ((target = quick_loc(rd, s + 8, '\n')) != LOC_NONE) {
+			s += 12;
+		} else if ((target = quick_loc(rd, s + 8, ' ')) != LOC_NONE &&
+		    HAS(s + 11, rd->then_move)) {
+			to = quick_loc(rd, s + 17, '\n');
+			s += 21;
+			if (to == LOC_NONE)
+				return NULL;
+		} else {
+			return NULL;
+		}
+	} else {
+		return NULL;
+	}
+	if (to == LOC_NONE && kind != ORDER_HOLD && kind != ORDER_SUPPORT)
+		return NULL;
+	order_blank(x);
+	x->kind = (uint8_t)kind;
+	x->loc = at;
+	x->target = target;
+	x->dest = to;
+	c->lines++;
+	c->n++;
+	return s;
+}
+
 /* Read one line of ORDERS into o[c->n] (when there is room). */
 static void
 order_line(struct reader *rd, enum phase_type type, const char *line, size_t len,
@@ -333,10 +543,7 @@ order_line(struct reader *rd, enum phase_type type, const char *line, size_t len
 	if (c->n >= MAX_ORDERS_PER_PHASE || (w1 = word(&q, end, 16)).n == 0)
 		return;
 	c->lines++;
-	memset(x, 0, sizeof *x);
-	x->power = POWER_NONE;
-	x->target_power = POWER_NONE;
-	x->loc = x->target = x->dest = LOC_NONE;
+	order_blank(x);
 	w2 = word(&q, end, 16);
 	if (WORD_IS(w1, "build")) {
 		w3 = word(&q, end, 16);
@@ -568,7 +775,7 @@ play(struct replay *rp, int k)
 	rp->st->orders += c->lines;
 	rp->st->unreadable += c->unreadable;
 	if (rp->fn)
-		rd->before = rd->b;
+		board_copy(&rd->before, &rd->b);
 	adj_resolve(rd->m, rp->r, &rd->b, rd->orders[k & 1], c->n, &rd->res, NULL);
 	rp->st->phases++;
 	/* Removals the orders left open were made by the server's own
@@ -577,7 +784,7 @@ play(struct replay *rp, int k)
 	rp->played.year = rp->year;
 	rp->played.season = (uint8_t)rp->season;
 	rp->played.phase = (uint8_t)rp->type;
-	rd->b = rd->res.after;
+	board_copy(&rd->b, &rd->res.after);
 	phase_next(rd->m, rp->r, &rd->b);
 }
 
@@ -645,7 +852,7 @@ settle(struct replay *rp, int k)
 		rp->st->cd_phases++;
 		if (why->len == 0)
 			rp->st->cd_matched++;
-		*b = *want;	/* the server's own civil-disorder choice */
+		board_copy(b, want);	/* the server's own civil-disorder choice */
 		buf_reset(why);
 		return emit(rp, k) != 0 ? -1 : 0;
 	}
@@ -733,14 +940,23 @@ replay(struct reader *rd, const struct rules *r, const char *text, size_t len, c
 	buf_init(&rp.why, BUF_ERRORS_MAX);
 	buf_init(&rp.fail, BUF_ERRORS_MAX);
 	while (p < end) {
-		lineno++;
-		if (sec == POS && !rp.pos_bad && *p != 'P' && *p != 'O') {
-			const char *q = quick_position(rd, p, end, &rd->want);
-			if (q != NULL) {
+		const char *q;
+		/* The usual lines, read where they lie. */
+		if (sec == POS && !rp.pos_bad) {
+			while (*p != 'P' && *p != 'O' &&
+			    (q = quick_position(rd, p, end, &rd->want)) != NULL) {
 				p = q;
-				continue;
+				lineno++;
+			}
+		} else if (sec == ORD) {
+			struct order *o = rd->orders[(rp.nph - 1) & 1];
+			while (*p != 'P' && *p != 'O' &&
+			    (q = quick_order(rd, rp.type, p, end, o, &rp.oc[(rp.nph - 1) & 1])) != NULL) {
+				p = q;
+				lineno++;
 			}
 		}
+		lineno++;
 		line = str_next_line(&p, end, &n);
 		if (n >= 6 && memcmp(line, "PHASE ", 6) == 0) {
 			int y;
