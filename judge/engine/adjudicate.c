@@ -80,7 +80,15 @@ struct ws {
 	bool guess_based;
 };
 
-static bool resolve(struct ws *w, int u);
+static bool resolve_open(struct ws *w, int u);
+
+/* Resolve the decision of unit u (resolve_open): most are met again once
+ * settled, and answer here without a call. */
+static inline bool
+resolve(struct ws *w, int u)
+{
+	return w->resolved[u] ? w->res[u] : resolve_open(w, u);
+}
 
 /* ------------------------------------------------------------ checking -- */
 
@@ -566,17 +574,25 @@ uses_convoy(struct ws *w, int u)
 	}
 }
 
-/* The unit moving head-to-head against u (both over land), or NONE. */
+/* v, moving into u's province as u moves into v's, when neither goes by
+ * convoy; else NONE. */
 static int
+h2h_overland(struct ws *w, int u, int v)
+{
+	if (uses_convoy(w, u) || uses_convoy(w, v))
+		return NONE;
+	return v;
+}
+
+/* The unit moving head-to-head against u (both over land), or NONE. */
+static inline int
 h2h(struct ws *w, int u)
 {
 	int v = w->at[w->destp[u]];
 
 	if (v == NONE || w->kind[v] != K_MOVE || w->destp[v] != w->prov[u])
 		return NONE;
-	if (uses_convoy(w, u) || uses_convoy(w, v))
-		return NONE;
-	return v;
+	return h2h_overland(w, u, v);
 }
 
 /* Does support s match the order of unit u? */
@@ -595,9 +611,9 @@ support_matches(struct ws *w, int s, int u)
 	return true;
 }
 
-/* Successful supports of u's order, not counting those of power excl. */
+/* support_count of a unit that has a support. */
 static int
-support_count(struct ws *w, int u, power_id excl)
+supports_of(struct ws *w, int u, power_id excl)
 {
 	int s, n = 0;
 
@@ -610,6 +626,13 @@ support_count(struct ws *w, int u, power_id excl)
 			n++;
 	}
 	return n;
+}
+
+/* Successful supports of u's order, not counting those of power excl. */
+static inline int
+support_count(struct ws *w, int u, power_id excl)
+{
+	return w->sup_head[u] == NONE ? 0 : supports_of(w, u, excl);
 }
 
 static inline int
@@ -788,7 +811,7 @@ backup_rule(struct ws *w, int from)
  * the earliest cycle position a frame depended on.
  */
 static bool
-resolve(struct ws *w, int u)
+resolve_open(struct ws *w, int u)
 {
 	int old_len, old_hits, old_low;
 	bool first, second, old_gb;
