@@ -213,35 +213,42 @@ fleet_needed(const struct map *m, prov_id src, prov_id dst, prov_id sea)
  * they are ordered)? A move that needs a convoy no fleet could give is
  * illegal (DATC 4.E.1, 6.D.32).
  */
+/* Move the seas of sea[0..*n) that a fleet in s reaches to queue[*tail]. */
+static void
+reach_seas(const struct map *m, prov_id s, prov_id *sea, int *n, prov_id *queue, int *tail)
+{
+	int i = 0;
+
+	while (i < *n) {
+		if (map_fleet_link(m, s, sea[i])) {
+			queue[(*tail)++] = sea[i];
+			sea[i] = sea[--*n];
+		} else {
+			i++;
+		}
+	}
+}
+
 static bool
 fleet_chain(const struct ws *w, prov_id src, prov_id dst)
 {
 	const struct map *m = w->m;
-	prov_id queue[MAP_MAX_PROVS];
-	uint8_t seen[MAP_MAX_PROVS];
-	int head = 0, tail = 0, q;
+	prov_id sea[BOARD_MAX_UNITS];	/* fleets at sea not reached yet, by province */
+	prov_id queue[BOARD_MAX_UNITS];
+	int nsea = 0, head = 0, tail = 0, u;
 
-	memset(seen, 0, (size_t)m->nprovs);
-	for (q = 0; q < m->nprovs; q++) {
-		int f = w->at[q];
-		if (f != NONE && w->b->units[f].type == UNIT_FLEET &&
-		    m->provs[q].terrain == TERRAIN_SEA && map_fleet_link(m, src, (prov_id)q)) {
-			seen[q] = 1;
-			queue[tail++] = (prov_id)q;
-		}
-	}
+	/* Only the board's fleets matter: the one unit each province counts
+	 * with (w->at), a fleet, at sea. */
+	for (u = 0; u < w->n; u++)
+		if (w->at[w->prov[u]] == u && w->b->units[u].type == UNIT_FLEET &&
+		    m->provs[w->prov[u]].terrain == TERRAIN_SEA)
+			sea[nsea++] = w->prov[u];
+	reach_seas(m, src, sea, &nsea, queue, &tail);
 	while (head < tail) {
 		prov_id s = queue[head++];
 		if (map_fleet_link(m, s, dst))
 			return true;
-		for (q = 0; q < m->nprovs; q++) {
-			int f = w->at[q];
-			if (!seen[q] && f != NONE && w->b->units[f].type == UNIT_FLEET &&
-			    m->provs[q].terrain == TERRAIN_SEA && map_fleet_link(m, s, (prov_id)q)) {
-				seen[q] = 1;
-				queue[tail++] = (prov_id)q;
-			}
-		}
+		reach_seas(m, s, sea, &nsea, queue, &tail);
 	}
 	return false;
 }
