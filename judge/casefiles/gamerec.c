@@ -23,6 +23,7 @@
 
 #define MAX_PHASES 1024
 #define MAX_ORDERS_PER_PHASE 256
+#define HEADERS 64		/* phase headers remembered */
 
 /* A word of the record: the bytes where they lie in the file, never copied. */
 struct word {
@@ -87,6 +88,13 @@ struct reader {
 	/* The orders of two phases: the one read and the one before it,
 	 * handed on once the next position is read. */
 	struct order orders[2][MAX_ORDERS_PER_PHASE];
+	struct header {			/* a phase header met before (known_header) */
+		char text[64];		/* what follows "PHASE " */
+		size_t len;		/* 0: none */
+		int year;
+		enum season season;
+		enum phase_type type;
+	} headers[HEADERS];
 	struct phase_result res;
 	struct phase_result scratch;	/* phases the record omits */
 	struct board b;			/* the replay's position */
@@ -697,6 +705,36 @@ read_header(const char *line, size_t n, int phase, const char *name, int lineno,
 	return 0;
 }
 
+/* read_header, answered from rd's table of the headers met before (the
+ * same few phases begin every record). */
+static int
+known_header(struct reader *rd, const char *line, size_t n, int phase, const char *name,
+    int lineno, int *year, enum season *season, enum phase_type *type, struct buf *report)
+{
+	struct header *h;
+	uint32_t x = 2166136261u;
+	size_t i;
+
+	if (phase >= MAX_PHASES || n <= 6 || n - 6 >= sizeof h->text)
+		return read_header(line, n, phase, name, lineno, year, season, type, report);
+	for (i = 6; i < n; i++)
+		x = (x ^ (unsigned char)line[i]) * 16777619u;
+	h = &rd->headers[x % HEADERS];
+	if (h->len != n - 6 || memcmp(h->text, line + 6, n - 6) != 0) {
+		if (read_header(line, n, phase, name, lineno, year, season, type, report) < 0)
+			return -1;
+		memcpy(h->text, line + 6, n - 6);
+		h->len = n - 6;
+		h->year = *year;
+		h->season = *season;
+		h->type = *type;
+	}
+	*year = h->year;
+	*season = h->season;
+	*type = h->type;
+	return 0;
+}
+
 /*
  * The record's shape from p on (line lineno + 1), nph phases met before,
  * the last of them (its header on line phline) with a POSITIONS when have_pos; nopos is the line of an
@@ -962,7 +1000,7 @@ replay(struct reader *rd, const struct rules *r, const char *text, size_t len, c
 			int y;
 			enum season se;
 			enum phase_type ty;
-			if (read_header(line, n, rp.nph, name, lineno, &y, &se, &ty, report) < 0) {
+			if (known_header(rd, line, n, rp.nph, name, lineno, &y, &se, &ty, report) < 0) {
 				rc = -1;
 				goto shape;
 			}
