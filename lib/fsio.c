@@ -37,6 +37,22 @@ fs_read_file(const char *path, struct buf *out)
 	if (fd < 0)
 		return -1;
 	for (;;) {
+		/* Into the buffer's own room when it has enough (a buffer
+		 * read into again and again, as a replay of many files does),
+		 * else by way of tmp, appended. */
+		size_t room = out->data != NULL && !out->failed ? out->cap - out->len - 1 : 0;
+		if (room > out->max - out->len)
+			room = out->max - out->len;
+		if (room >= sizeof tmp) {
+			n = read(fd, out->data + out->len, room);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0)
+				break;
+			out->len += (size_t)n;
+			out->data[out->len] = '\0';
+			continue;
+		}
 		n = read(fd, tmp, sizeof tmp);
 		if (n < 0 && errno == EINTR)
 			continue;

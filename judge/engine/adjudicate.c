@@ -80,7 +80,15 @@ struct ws {
 	bool guess_based;
 };
 
-static bool resolve(struct ws *w, int u);
+static bool resolve_open(struct ws *w, int u);
+
+/* Resolve the decision of unit u (resolve_open): most are met again once
+ * settled, and answer here without a call. */
+static inline bool
+resolve(struct ws *w, int u)
+{
+	return w->resolved[u] ? w->res[u] : resolve_open(w, u);
+}
 
 /* ------------------------------------------------------------ checking -- */
 
@@ -205,35 +213,42 @@ fleet_needed(const struct map *m, prov_id src, prov_id dst, prov_id sea)
  * they are ordered)? A move that needs a convoy no fleet could give is
  * illegal (DATC 4.E.1, 6.D.32).
  */
+/* Move the seas of sea[0..*n) that a fleet in s reaches to queue[*tail]. */
+static void
+reach_seas(const struct map *m, prov_id s, prov_id *sea, int *n, prov_id *queue, int *tail)
+{
+	int i = 0;
+
+	while (i < *n) {
+		if (map_fleet_link(m, s, sea[i])) {
+			queue[(*tail)++] = sea[i];
+			sea[i] = sea[--*n];
+		} else {
+			i++;
+		}
+	}
+}
+
 static bool
 fleet_chain(const struct ws *w, prov_id src, prov_id dst)
 {
 	const struct map *m = w->m;
-	prov_id queue[MAP_MAX_PROVS];
-	uint8_t seen[MAP_MAX_PROVS];
-	int head = 0, tail = 0, q;
+	prov_id sea[BOARD_MAX_UNITS];	/* fleets at sea not reached yet, by province */
+	prov_id queue[BOARD_MAX_UNITS];
+	int nsea = 0, head = 0, tail = 0, u;
 
-	memset(seen, 0, (size_t)m->nprovs);
-	for (q = 0; q < m->nprovs; q++) {
-		int f = w->at[q];
-		if (f != NONE && w->b->units[f].type == UNIT_FLEET &&
-		    m->provs[q].terrain == TERRAIN_SEA && map_fleet_link(m, src, (prov_id)q)) {
-			seen[q] = 1;
-			queue[tail++] = (prov_id)q;
-		}
-	}
+	/* Only the board's fleets matter: the one unit each province counts
+	 * with (w->at), a fleet, at sea. */
+	for (u = 0; u < w->n; u++)
+		if (w->at[w->prov[u]] == u && w->b->units[u].type == UNIT_FLEET &&
+		    m->provs[w->prov[u]].terrain == TERRAIN_SEA)
+			sea[nsea++] = w->prov[u];
+	reach_seas(m, src, sea, &nsea, queue, &tail);
 	while (head < tail) {
 		prov_id s = queue[head++];
 		if (map_fleet_link(m, s, dst))
 			return true;
-		for (q = 0; q < m->nprovs; q++) {
-			int f = w->at[q];
-			if (!seen[q] && f != NONE && w->b->units[f].type == UNIT_FLEET &&
-			    m->provs[q].terrain == TERRAIN_SEA && map_fleet_link(m, s, (prov_id)q)) {
-				seen[q] = 1;
-				queue[tail++] = (prov_id)q;
-			}
-		}
+		reach_seas(m, s, sea, &nsea, queue, &tail);
 	}
 	return false;
 }
@@ -566,17 +581,25 @@ uses_convoy(struct ws *w, int u)
 	}
 }
 
-/* The unit moving head-to-head against u (both over land), or NONE. */
+/* v, moving into u's province as u moves into v's, when neither goes by
+ * convoy; else NONE. */
 static int
+h2h_overland(struct ws *w, int u, int v)
+{
+	if (uses_convoy(w, u) || uses_convoy(w, v))
+		return NONE;
+	return v;
+}
+
+/* The unit moving head-to-head against u (both over land), or NONE. */
+static inline int
 h2h(struct ws *w, int u)
 {
 	int v = w->at[w->destp[u]];
 
 	if (v == NONE || w->kind[v] != K_MOVE || w->destp[v] != w->prov[u])
 		return NONE;
-	if (uses_convoy(w, u) || uses_convoy(w, v))
-		return NONE;
-	return v;
+	return h2h_overland(w, u, v);
 }
 
 /* Does support s match the order of unit u? */
@@ -595,9 +618,9 @@ support_matches(struct ws *w, int s, int u)
 	return true;
 }
 
-/* Successful supports of u's order, not counting those of power excl. */
+/* support_count of a unit that has a support. */
 static int
-support_count(struct ws *w, int u, power_id excl)
+supports_of(struct ws *w, int u, power_id excl)
 {
 	int s, n = 0;
 
@@ -610,6 +633,13 @@ support_count(struct ws *w, int u, power_id excl)
 			n++;
 	}
 	return n;
+}
+
+/* Successful supports of u's order, not counting those of power excl. */
+static inline int
+support_count(struct ws *w, int u, power_id excl)
+{
+	return w->sup_head[u] == NONE ? 0 : supports_of(w, u, excl);
 }
 
 static inline int
@@ -788,7 +818,7 @@ backup_rule(struct ws *w, int from)
  * the earliest cycle position a frame depended on.
  */
 static bool
-resolve(struct ws *w, int u)
+resolve_open(struct ws *w, int u)
 {
 	int old_len, old_hits, old_low;
 	bool first, second, old_gb;
@@ -1538,7 +1568,7 @@ resolve_retreats(const struct map *m, const struct rules *r, const struct board 
 		res->reason[i] = R_OK;
 	}
 
-	*a = *b;
+	board_copy(a, b);
 	a->ndislodged = 0;
 	memset(a->contested, 0, sizeof a->contested);
 	res->nunits = b->ndislodged;
@@ -1573,9 +1603,46 @@ adj_builds_due(const struct map *m, const struct board *b, power_id p)
 	return board_count_centres(b, m, p) - board_count_units(b, p);
 }
 
+/* adj_builds_due of every power into due[power_id] (room for 256), in one
+ * look at the centres and one at the units. */
+static void
+builds_due(const struct map *m, const struct board *b, int *due)
+{
+	int i;
+
+	memset(due, 0, 256 * sizeof *due);
+	for (i = 0; i < m->nprovs; i++)
+		if (m->provs[i].supply)
+			due[b->owner[i]]++;
+	for (i = 0; i < b->nunits; i++)
+		due[b->units[i].power]--;
+}
+
+/* Mark in occ (MAP_WORDS(MAP_MAX_PROVS) words) the provinces that hold a
+ * unit of b. */
+static void
+occupied_provs(const struct map *m, const struct board *b, uint64_t *occ)
+{
+	int i;
+
+	memset(occ, 0, MAP_WORDS(MAP_MAX_PROVS) * sizeof *occ);
+	for (i = 0; i < b->nunits; i++) {
+		prov_id p = m->locs[b->units[i].loc].prov;
+		occ[p / 64] |= (uint64_t)1 << (p % 64);
+	}
+}
+
+static inline bool
+occupied(const uint64_t *occ, prov_id p)
+{
+	return (occ[p / 64] >> (p % 64)) & 1u;
+}
+
+/* May power p build in province pr of b (its provinces with a unit
+ * marked in occ)? */
 static bool
-can_build_in(const struct map *m, const struct rules *r, const struct board *b, power_id p,
-    prov_id pr)
+can_build_in(const struct map *m, const struct rules *r, const struct board *b,
+    const uint64_t *occ, power_id p, prov_id pr)
 {
 	const struct province *pv = &m->provs[pr];
 
@@ -1583,18 +1650,20 @@ can_build_in(const struct map *m, const struct rules *r, const struct board *b, 
 		return false;
 	if (!r->build_anywhere && pv->home != p)
 		return false;
-	return board_unit_in(b, m, pr) < 0;
+	return !occupied(occ, pr);
 }
 
 int
 adj_build_sites(const struct map *m, const struct rules *r, const struct board *b, power_id p)
 {
+	uint64_t occ[MAP_WORDS(MAP_MAX_PROVS)];
 	int i, n = 0;
 
 	if (r->resolver != NULL && r->resolver->build_sites != NULL)
 		return r->resolver->build_sites(m, b, NULL, p);
+	occupied_provs(m, b, occ);
 	for (i = 0; i < m->nprovs; i++)
-		n += can_build_in(m, r, b, p, (prov_id)i);
+		n += can_build_in(m, r, b, occ, p, (prov_id)i);
 	return n;
 }
 
@@ -1613,10 +1682,10 @@ distances(const struct map *m, const uint8_t *goal, int *dist)
 	}
 	while (head < tail) {
 		prov_id q = queue[head++];
-		for (l = 0; l < m->nlocs; l++) {
-			const struct location *lc = &m->locs[l];
-			if (lc->prov != q)
-				continue;
+		const struct province *pv = &m->provs[q];
+		/* The province's locations: its main one, then its coasts. */
+		for (l = -1; l < pv->ncoasts; l++) {
+			const struct location *lc = &m->locs[l < 0 ? pv->loc : pv->coast[l]];
 			for (t = 1; t <= 2; t++) {
 				for (i = 0; i < lc->nadj[t]; i++) {
 					prov_id z = m->locs[lc->adj[t][i]].prov;
@@ -1823,16 +1892,15 @@ static void
 resolve_adjustments(const struct map *m, const struct rules *r, const struct board *b,
     const power_id *seat, const struct order *orders, int norders, struct phase_result *res)
 {
-	int due[MAP_MAX_POWERS];
+	int due[256];
 	uint8_t built[MAP_MAX_PROVS];
 	int i, p;
 
-	res->after = *b;
+	board_copy(&res->after, b);
 	res->nunits = 0;
 	res->nremoved = 0;
 	memset(built, 0, sizeof built);
-	for (p = 0; p < m->npowers; p++)
-		due[p] = adj_builds_due(m, b, (power_id)p);
+	builds_due(m, b, due);
 	for (i = 0; i < norders; i++) {
 		res->order_unit[i] = NONE;
 		res->reason[i] = (uint8_t)adjust_one(m, r, b, seat, &orders[i], due, built, res);
@@ -1980,19 +2048,20 @@ adj_resolve_why(const struct map *m, const struct rules *r, const struct board *
 static bool
 adjustments_needed(const struct map *m, const struct rules *r, const struct board *b)
 {
+	int due[256];
 	int p;
 
-	for (p = 0; p < m->npowers; p++) {
-		int due = adj_builds_due(m, b, (power_id)p);
-		if (due < 0 || (due > 0 && adj_build_sites(m, r, b, (power_id)p) > 0))
+	builds_due(m, b, due);
+	for (p = 0; p < m->npowers; p++)
+		if (due[p] < 0 || (due[p] > 0 && adj_build_sites(m, r, b, (power_id)p) > 0))
 			return true;
-	}
 	return false;
 }
 
-int
-adj_retreat_options(const struct map *m, const struct board *b, const struct dislodged *d,
-    loc_id *out)
+/* adj_retreat_options, the provinces of b with a unit marked in occ. */
+static int
+retreat_options(const struct map *m, const struct board *b, const uint64_t *occ,
+    const struct dislodged *d, loc_id *out)
 {
 	const struct location *l = &m->locs[d->unit.loc];
 	int i, n = 0;
@@ -2000,7 +2069,7 @@ adj_retreat_options(const struct map *m, const struct board *b, const struct dis
 	for (i = 0; i < l->nadj[d->unit.type]; i++) {
 		loc_id to = l->adj[d->unit.type][i];
 		prov_id p = m->locs[to].prov;
-		if (board_unit_in(b, m, p) >= 0 || p == d->attacker || board_contested(b, p))
+		if (occupied(occ, p) || p == d->attacker || board_contested(b, p))
 			continue;
 		if (out)
 			out[n] = to;
@@ -2010,12 +2079,26 @@ adj_retreat_options(const struct map *m, const struct board *b, const struct dis
 }
 
 int
+adj_retreat_options(const struct map *m, const struct board *b, const struct dislodged *d,
+    loc_id *out)
+{
+	uint64_t occ[MAP_WORDS(MAP_MAX_PROVS)];
+
+	occupied_provs(m, b, occ);
+	return retreat_options(m, b, occ, d, out);
+}
+
+int
 adj_disband_stranded(const struct map *m, struct board *b)
 {
+	uint64_t occ[MAP_WORDS(MAP_MAX_PROVS)];
 	int i, k;
 
+	if (b->ndislodged == 0)
+		return 0;
+	occupied_provs(m, b, occ);
 	for (i = k = 0; i < b->ndislodged; i++)
-		if (adj_retreat_options(m, b, &b->dislodged[i], NULL) > 0)
+		if (retreat_options(m, b, occ, &b->dislodged[i], NULL) > 0)
 			b->dislodged[k++] = b->dislodged[i];
 	b->ndislodged = (uint16_t)k;
 	return k;

@@ -19,6 +19,20 @@ board_init_empty(struct board *b, int year, enum season s, enum phase_type p)
 }
 
 void
+board_copy(struct board *to, const struct board *from)
+{
+	to->year = from->year;
+	to->season = from->season;
+	to->phase = from->phase;
+	to->nunits = from->nunits;
+	to->ndislodged = from->ndislodged;
+	memcpy(to->units, from->units, from->nunits * sizeof from->units[0]);
+	memcpy(to->dislodged, from->dislodged, from->ndislodged * sizeof from->dislodged[0]);
+	memcpy(to->owner, from->owner, sizeof to->owner);
+	memcpy(to->contested, from->contested, sizeof to->contested);
+}
+
+void
 board_init_start(struct board *b, const struct map *m)
 {
 	int i;

@@ -65,6 +65,10 @@ struct board {
 /* The starting position of the map: Spring START Movement, starting units,
  * home centres owned by their powers. */
 void board_init_start(struct board *b, const struct map *m);
+/* Copy from into to: what a board holds (units and dislodged units past
+ * their counts are left as they are: nothing reads them), cheaper than =. */
+void board_copy(struct board *to, const struct board *from);
+
 /* An empty board at the given phase: no units, no owners. */
 void board_init_empty(struct board *b, int year, enum season s, enum phase_type p);
 /* Clear UNIT_ABOARD on every unit: the board as the order parser and the
