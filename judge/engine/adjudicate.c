@@ -1465,9 +1465,43 @@ dislodged_in(const struct map *m, const struct board *b, prov_id p, const int16_
 	return first;
 }
 
+/* Why each dislodged unit of retreat phase b was destroyed (resolved
+ * into res, to[] where each retreats), into why. */
+__attribute__((noinline, cold)) static void
+account_retreats(const struct map *m, const struct board *b, const loc_id *to,
+    const struct phase_result *res, struct phase_why *why)
+{
+	int d, k, i;
+
+	why->nunits = b->ndislodged;
+	for (d = 0; d < b->ndislodged; d++) {
+		struct unit_why *y = &why->u[d];
+
+		memset(y, 0, sizeof *y);
+		y->other = y->other2 = y->by = NONE;
+		if (res->unit_reason[d] == R_RETREAT_BOUNCED) {
+			y->why = WHY_RETREAT_CLASH;
+			for (k = 0; k < b->ndislodged; k++) {
+				if (k == d || to[k] == LOC_NONE ||
+				    m->locs[to[k]].prov != m->locs[to[d]].prov)
+					continue;
+				if (y->other == NONE)
+					y->other = (int16_t)k;
+				else if (y->other2 == NONE)
+					y->other2 = (int16_t)k;
+			}
+		} else if (res->unit_order[d] < 0) {
+			y->why = WHY_NO_RETREAT;
+			for (i = 0; i < res->norders; i++)
+				if (res->order_unit[i] == d)
+					y->how = 1;
+		}
+	}
+}
+
 static void
 resolve_retreats(const struct map *m, const struct rules *r, const struct board *b,
-    const struct order *orders, int norders, struct phase_result *res)
+    const struct order *orders, int norders, struct phase_result *res, struct phase_why *said)
 {
 	int16_t chosen[BOARD_MAX_UNITS];
 	loc_id to[BOARD_MAX_UNITS];
@@ -1563,6 +1597,8 @@ resolve_retreats(const struct map *m, const struct rules *r, const struct board 
 		board_add_unit(a, (enum unit_type)b->dislodged[d].unit.type, b->dislodged[d].unit.power,
 		    to[d]);
 	}
+	if (said != NULL)	/* the reasons, for the results' words */
+		account_retreats(m, b, to, res, said);
 }
 
 /* ---------------------------------------------------------- adjustments -- */
@@ -1896,7 +1932,7 @@ resolve_phase(const struct map *m, const struct rules *r, const struct board *b,
 			resolve_movement(m, r, b, orders, norders, res, trace, why);
 		break;
 	case PHASE_RETREAT:
-		resolve_retreats(m, r, b, orders, norders, res);
+		resolve_retreats(m, r, b, orders, norders, res, why);
 		break;
 	default:
 		resolve_adjustments(m, r, b, seat, orders, norders, res);
@@ -1948,6 +1984,27 @@ why_fits(enum reason r, const struct unit_why *y, int n)
 	}
 }
 
+/* Does reason y fit dislodged unit d of a retreat phase resolved into
+ * res: destroyed by a clash with another unit so destroyed, or without
+ * a retreat carried out? */
+static bool
+retreat_why_fits(const struct phase_result *res, const struct unit_why *y, int d)
+{
+	int n = res->nunits;
+
+	if (y->other >= n || y->other2 >= n || y->by != NONE)
+		return false;
+	switch (res->unit_reason[d]) {
+	case R_RETREAT_BOUNCED:
+		return y->why == WHY_RETREAT_CLASH && y->other >= 0 && y->other != d &&
+		    res->unit_reason[y->other] == R_RETREAT_BOUNCED;
+	case R_DISBANDED:
+		return res->unit_order[d] < 0 ? y->why == WHY_NO_RETREAT : y->why == WHY_NONE;
+	default:
+		return y->why == WHY_NONE;
+	}
+}
+
 int
 adj_why_check(const struct phase_result *res, const struct phase_why *why)
 {
@@ -1955,6 +2012,12 @@ adj_why_check(const struct phase_result *res, const struct phase_why *why)
 
 	if (why->nunits != res->nunits)
 		return 0;
+	if (why->phase == PHASE_RETREAT) {
+		for (u = 0; u < why->nunits; u++)
+			if (!retreat_why_fits(res, &why->u[u], u))
+				return u;
+		return -1;
+	}
 	for (u = 0; u < why->nunits; u++) {
 		const struct unit_why *y = &why->u[u];
 		if (!why_fits((enum reason)res->unit_reason[u], y, why->nunits))
@@ -1974,6 +2037,7 @@ adj_resolve_why(const struct map *m, const struct rules *r, const struct board *
     struct phase_why *why)
 {
 	why->nunits = 0;
+	why->phase = b->phase;
 	resolve_phase(m, r, b, seat, orders, norders, res, NULL, why);
 }
 
