@@ -1330,6 +1330,35 @@ account_support(struct ws *w, int s, struct unit_why *y)
 	}
 }
 
+/* What move u, which succeeded, won against, when anything stood in its
+ * way: the unit moving the other way, the unit that stayed, or the
+ * strongest other move into the province. */
+static void
+account_won(struct ws *w, int u, struct unit_why *y)
+{
+	int v = h2h(w, u), x, theirs = 0;
+
+	if (v != NONE) {
+		theirs = defend_strength(w, v);
+		y->how = HOW_HEAD;
+		y->other = (int16_t)v;
+	} else if ((theirs = hold_strength(w, w->destp[u])) > 0) {
+		y->how = HOW_HOLD;
+		y->other = (int16_t)w->at[w->destp[u]];
+	}
+	for (x = w->into[w->destp[u]]; x != NONE; x = w->next_into[x])
+		if (x != u && prevent_strength(w, x) > theirs) {
+			theirs = prevent_strength(w, x);
+			y->how = HOW_PREVENT;
+			y->other = (int16_t)x;
+		}
+	if (theirs == 0 || y->other == NONE)
+		return;
+	y->why = WHY_MOVED;
+	y->mine = (uint8_t)attack_strength(w, u);
+	y->theirs = (uint8_t)theirs;
+}
+
 /* Kept out of resolve_movement (noinline, cold): the adjudication alone
  * must not pay for the words of a report. */
 __attribute__((noinline, cold)) static void
@@ -1348,6 +1377,8 @@ account(struct ws *w, const int16_t *dislodger, struct phase_why *why)
 		case K_MOVE:
 			if (!w->res[u])
 				account_move(w, u, dislodger, y);
+			else
+				account_won(w, u, y);
 			break;
 		case K_SUPPORT:
 			account_support(w, u, y);
@@ -1963,7 +1994,7 @@ why_fits(enum reason r, const struct unit_why *y, int n)
 		return false;
 	switch (r) {
 	case R_OK:
-		return y->why == WHY_NONE;
+		return y->why == WHY_NONE || (y->why == WHY_MOVED && y->mine > y->theirs);
 	case R_BOUNCED:
 		if (y->why == WHY_BOUNCED)
 			return y->mine <= y->theirs;
@@ -2038,6 +2069,7 @@ adj_resolve_why(const struct map *m, const struct rules *r, const struct board *
 {
 	why->nunits = 0;
 	why->phase = b->phase;
+	why->successes = false;
 	resolve_phase(m, r, b, seat, orders, norders, res, NULL, why);
 }
 

@@ -27,6 +27,7 @@
 #ifndef POUCH_ADJUDICATE_H
 #define POUCH_ADJUDICATE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "../../lib/buf.h"
@@ -86,6 +87,9 @@ enum why {
 				   same province */
 	WHY_NO_RETREAT,		/* destroyed: no retreat was ordered for it (how 1: the
 				   orders it was given could not be carried out) */
+	/* a success, for the full account (EXPLAIN) */
+	WHY_MOVED,		/* move: it won against other (how as a bounce's), mine
+				   against theirs */
 	WHY_MAX
 };
 
@@ -115,6 +119,8 @@ struct phase_why {
 	int nunits;		/* units of the input board, the dislodged ones of a
 				   retreat phase (0: an adjustment phase) */
 	int phase;		/* enum phase of the input board */
+	bool successes;		/* report_why tells of a move that won too (the full
+				   account of EXPLAIN; adj_resolve_why sets false) */
 	struct unit_why u[BOARD_MAX_UNITS];
 };
 

@@ -833,6 +833,19 @@ put_failure(const struct map *m, const struct board *b, const struct order *orde
 	case WHY_STACK:
 		put_stack(m, b, u, y, out);
 		return true;
+	case WHY_MOVED:
+		buf_printf(out, "moved: %d against %d, ", y->mine, y->theirs);
+		put_other(m, b, y->other, out);
+		if (y->how == HOW_HEAD) {
+			buf_puts(out, " moving the other way");
+		} else if (y->how == HOW_PREVENT) {
+			buf_puts(out, " also moving there");
+		} else {
+			const struct order *oo = order_of(orders, res, y->other);
+			buf_puts(out, oo != NULL && oo->kind == ORDER_MOVE ? " not getting away" :
+									   " staying there");
+		}
+		return true;
 	case WHY_FLEET_STAYED:
 	case WHY_FLEET_STILL:
 	case WHY_FLEET_LEFT:
@@ -899,6 +912,8 @@ report_why(const struct map *m, const struct board *b, const struct order *order
 	y = &why->u[u];
 	if (b->phase == PHASE_RETREAT)
 		return put_retreat_why(m, b, orders, res, y, u, out);
+	if (y->why == WHY_MOVED && !why->successes)
+		return false;	/* a move that won: only in the full account */
 	if (y->why == WHY_CUT && y->how && y->by >= 0) {
 		/* cut by the dislodgement the rest of the line gives */
 		buf_puts(out, "support cut: ");

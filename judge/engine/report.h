@@ -32,7 +32,9 @@ void report_results(const struct map *m, const struct board *b, const struct ord
  * failed or was dislodged, in plain words: "bounced: the French army in
  * Marseilles also moved to Burgundy, 1 against 1"; of a retreat phase, why
  * its dislodged unit u was destroyed: "destroyed: the Russian fleet in
- * Sevastopol also retreated to Armenia". Appends to out; returns false
+ * Sevastopol also retreated to Armenia"; with why->successes, a move that
+ * won where anything stood in its way too: "moved: 2 against 1, the
+ * German army in Munich staying there". Appends to out; returns false
  * (appending nothing) when there is nothing to say. */
 bool report_why(const struct map *m, const struct board *b, const struct order *orders,
     const struct phase_result *res, const struct phase_why *why, int u, struct buf *out);

@@ -19,6 +19,7 @@
 
 static struct phase_result res;
 static struct phase_why why;
+static bool successes;	/* the full account's lines of the moves that won too */
 
 /*
  * Resolve orders (NULL-terminated) on the position text of map m (rules of
@@ -56,6 +57,7 @@ reasons_on(const struct map *m, const char *position, const char *const *lines)
 	}
 	adj_resolve_why(m, &r, &b, NULL, o, n, &res, &why);
 	assert_int_equal(adj_why_check(&res, &why), -1);
+	why.successes = successes;
 	buf_init(&out, sizeof text);
 	for (u = 0; u < res.nunits; u++) {
 		size_t mark = out.len;
@@ -260,6 +262,33 @@ test_no_route(void **state)
 	    "lon: no convoy: no fleets were ordered to carry it all the way\n");
 }
 
+/* The full account (EXPLAIN) tells of the moves that won against
+ * anything in their way too: Paris with Marseilles' support (2) past
+ * Munich's move (1), Kiel (1) into Holland left empty; the results alone
+ * do not. */
+static void
+test_moved(void **state)
+{
+	static const char *const o[] = { "A par - bur", "A mar S A par - bur", "A mun - bur",
+		"A kie - hol", "F bel - hol", "A hol - ruh", NULL };
+	static const char *const pos = SPRING "unit France A par\nunit France A mar\n"
+					      "unit Germany A mun\nunit Germany A kie\n"
+					      "unit England F bel\nunit England A hol\n";
+
+	(void)state;
+	assert_string_equal(reasons(pos, o),
+	    "bel: bounced: the German army in Kiel also moved to Holland, 1 against 1\n"
+	    "kie: bounced: the English fleet in Belgium also moved to Holland, 1 against 1\n"
+	    "mun: bounced: the French army in Paris also moved to Burgundy, 1 against 2\n");
+	successes = true;
+	assert_string_equal(reasons(pos, o),
+	    "bel: bounced: the German army in Kiel also moved to Holland, 1 against 1\n"
+	    "kie: bounced: the English fleet in Belgium also moved to Holland, 1 against 1\n"
+	    "mun: bounced: the French army in Paris also moved to Burgundy, 1 against 2\n"
+	    "par: moved: 2 against 1, the German army in Munich also moving there\n");
+	successes = false;
+}
+
 #define RETREAT "phase Spring 1901 Retreat\n"
 
 /* Retreats: Sevastopol and Ankara both retreat to Armenia and are both
@@ -331,6 +360,7 @@ main(void)
 		cmocka_unit_test(test_cut_by_dislodgement),
 		cmocka_unit_test(test_convoy_broken),
 		cmocka_unit_test(test_no_route),
+		cmocka_unit_test(test_moved),
 		cmocka_unit_test(test_retreat),
 		cmocka_unit_test(test_realpolitik),
 	};
