@@ -248,6 +248,7 @@ explain(struct judge *j, struct game *g, const char *args, struct buf *reply)
 				buf_puts(reply, ".\n");
 		}
 		buf_putc(reply, '\n');
+		p->why.successes = true;	/* the full account: the moves that won too */
 		report_results(m, &p->before, p->orders, &p->res, &p->why, reply);
 		buf_init(&url, 1024);
 		judge_map_url(j, g, &p->before, &url);

@@ -244,39 +244,81 @@ read_size(struct reader *rd, xmlNode *root)
 	diag_report(&rd->diag, line, "the <svg> element needs a viewBox");
 }
 
+/* Keep the box of each land province's outline (before any background
+ * shape's) in g->land. */
+static void
+land_province_boxes(const struct map *m, struct geometry *g)
+{
+	int i;
+
+	g->land = xcalloc((size_t)m->nprovs + 1, sizeof *g->land);
+	g->nland = 0;
+	for (i = 0; i < m->nprovs; i++)
+		if (m->provs[i].terrain != TERRAIN_SEA && outline_box(g->shape[i], g->land[g->nland]) == 0)
+			g->nland++;
+}
+
+/* Add the box of each ring of background shape n (path data d) to
+ * g->land when it is impassable land. */
+static void
+land_boxes(struct geometry *g, xmlNode *n, const xmlChar *d)
+{
+	xmlChar *cls = xmlGetNoNsProp(n, (const xmlChar *)"class");
+	int k;
+
+	if (d != NULL && cls != NULL && strcmp((const char *)cls, "impassable") == 0 &&
+	    (k = outline_ring_boxes((const char *)d, NULL, 0)) > 0) {
+		g->land = xrealloc(g->land, ((size_t)g->nland + (size_t)k) * sizeof *g->land);
+		g->nland += outline_ring_boxes((const char *)d, g->land + g->nland, k);
+	}
+	xml_free(cls);
+}
+
 /* The outlines as maps draw them (outline.h): each province's rounded, the
  * seas' borders on their own, the background's shapes rounded in place. */
 static void
 outlines(const struct map *m, struct geometry *g)
 {
 	bool *sea = xcalloc((size_t)m->nprovs + 1, sizeof *sea);
+	char **simple;
 	struct buf b;
 	xmlNode *n;
 	int i;
 
 	buf_init(&b, GEOMETRY_MAX_BYTES);
+	land_province_boxes(m, g);
+	/* A page shows a map at most some OUTLINE_SHOWN pixels wide: a larger
+	 * drawing's outlines need no finer grid than it shows. */
+	g->grid = g->width > OUTLINE_SHOWN * 1.25 ? (int)(g->width / OUTLINE_SHOWN + 0.5) : 1;
+	simple = xcalloc((size_t)m->nprovs + 1, sizeof *simple);
+	outline_simplify(g->shape, m->nprovs, OUTLINE_TOLERANCE * g->grid, simple);
 	g->drawn = xcalloc((size_t)m->nprovs + 1, sizeof *g->drawn);
 	for (i = 0; i < m->nprovs; i++) {
 		sea[i] = m->provs[i].terrain == TERRAIN_SEA;
 		buf_reset(&b);
-		g->drawn[i] = xstrdup(outline_round(g->shape[i], &b) == 0 ? buf_str(&b) : g->shape[i]);
+		g->drawn[i] = xstrdup(simple[i] && outline_round(simple[i], g->grid, &b) == 0 ?
+			buf_str(&b) : g->shape[i]);
 	}
 	buf_reset(&b);
-	if (outline_sea_borders(g->shape, sea, m->nprovs, &b) == 0)
+	if (outline_sea_borders(simple, sea, m->nprovs, g->grid, &b) == 0)
 		g->sea_borders = xstrdup(buf_str(&b));
 	for (n = g->background ? g->background->children : NULL; n; n = n->next) {
 		xmlChar *d;
 		if (n->type != XML_ELEMENT_NODE || strcmp((const char *)n->name, "path") != 0)
 			continue;
 		d = xmlGetNoNsProp(n, (const xmlChar *)"d");
+		land_boxes(g, n, d);
 		buf_reset(&b);
-		if (d && outline_round((const char *)d, &b) == 0) {
+		if (d && outline_round((const char *)d, g->grid, &b) == 0) {
 			xmlUnsetProp(n, (const xmlChar *)"d");
 			xmlNewProp(n, (const xmlChar *)"d", (const xmlChar *)buf_str(&b));
 		}
 		xml_free(d);
 	}
 	buf_free(&b);
+	for (i = 0; i < m->nprovs; i++)
+		free(simple[i]);
+	free(simple);
 	free(sea);
 }
 
@@ -307,6 +349,7 @@ geometry_parse(const struct map *m, const char *data, size_t len, const char *fn
 	g->centre = xcalloc((size_t)m->nprovs, sizeof *g->centre);
 	g->unit = xcalloc((size_t)m->nlocs, sizeof *g->unit);
 	g->bends = xcalloc(GEO_BENDS, sizeof *g->bends);
+	g->legend = xcalloc(1, sizeof *g->legend);
 	rd.seen_label = xcalloc((size_t)m->nprovs, 1);
 	rd.seen_centre = xcalloc((size_t)m->nprovs, 1);
 	rd.seen_unit = xcalloc((size_t)m->nlocs, 1);
@@ -445,6 +488,8 @@ geometry_free(struct geometry *g)
 	free(g->centre);
 	free(g->unit);
 	free(g->bends);
+	free(g->legend);
+	free(g->land);
 	if (g->doc)
 		xmlFreeDoc(g->doc);
 	free(g);

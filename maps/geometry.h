@@ -46,18 +46,30 @@ struct geometry {
 	int nlocs;			/* m->nlocs */
 	char **shape;			/* [prov] SVG path data */
 	char **drawn;			/* [prov] the same as maps draw it (outline.h) */
+	int grid;			/* the grid of the outlines drawn, in pixels */
 	char *sea_borders;		/* the borders between two seas, as maps draw them */
 	struct geo_point *label;	/* [prov] centre of the province's name */
 	struct geo_point *centre;	/* [prov] supply centre marker (supply centres only) */
 	struct geo_point *unit;		/* [loc] where a unit stands */
 	struct geo_point title_at;	/* top left corner of the phase title */
-	struct geo_point legend_at;	/* bottom left corner of the legend */
+	struct geo_point legend_at;	/* bottom left corner of the legend (preferred:
+					   layout_legend_at moves it off the land) */
+	double (*land)[4];		/* [nland] boxes (x0, y0, x1, y1) of the land: each
+					   land province's outline, each ring of the
+					   background's impassable shapes */
+	int nland;
 	struct _xmlDoc *doc;		/* the parsed file */
 	struct _xmlNode *background;	/* <g id="background">, copied into every map; may be NULL */
 	/* [GEO_BENDS] the arrows laid out so far, by their ends: the only
 	 * part that changes after loading, filled as maps are drawn, so that
 	 * an arrow's path is looked for once per geometry. */
 	struct geo_bend *bends;
+	/* [1] where the legend goes (layout_legend_at), found once for its
+	 * size: w 0 until then. */
+	struct geo_legend {
+		double w, h;
+		struct geo_point at;
+	} *legend;
 };
 
 /*

@@ -300,3 +300,76 @@ layout_seat_at(const struct map *m, const struct geometry *g, prov_id p, enum la
 	}
 	return best;
 }
+
+/* --- the legend -------------------------------------------------------------- */
+
+/* The room kept for the phase title at its corner (a long title). */
+#define TITLE_W 300
+#define TITLE_H 36
+/* How far apart the places tried are, and the margin kept to the edges. */
+#define LEGEND_STEP 4
+#define LEGEND_MARGIN 8
+
+/* Does a box w by h with its bottom left corner at (x, y) cover land, or
+ * the title's corner of g? */
+static bool
+legend_covers(const struct geometry *g, double x, double y, double w, double h)
+{
+	double y0 = y - h;
+	int i;
+
+	if (x < g->title_at.x + TITLE_W && x + w > g->title_at.x && y0 < g->title_at.y + TITLE_H &&
+	    y > g->title_at.y)
+		return true;
+	for (i = 0; i < g->nland; i++)
+		if (x < g->land[i][2] && x + w > g->land[i][0] && y0 < g->land[i][3] &&
+		    y > g->land[i][1])
+			return true;
+	return false;
+}
+
+/* Try (x, y) for the legend: kept in *best when it is free and nearer to
+ * the preferred place than *best (*d its squared distance). */
+static void
+legend_try(const struct geometry *g, double x, double y, double w, double h, double *d,
+    struct geo_point *best)
+{
+	double dx = x - g->legend_at.x, dy = y - g->legend_at.y, dd = dx * dx + dy * dy;
+
+	if (dd < *d && !legend_covers(g, x, y, w, h)) {
+		*d = dd;
+		best->x = x;
+		best->y = y;
+	}
+}
+
+struct geo_point
+layout_legend_at(const struct geometry *g, double w, double h)
+{
+	struct geo_legend *k = g->legend;
+	double x0 = g->min_x + LEGEND_MARGIN, x1 = g->min_x + g->width - LEGEND_MARGIN - w;
+	double y0 = g->min_y + LEGEND_MARGIN + h, y1 = g->min_y + g->height - LEGEND_MARGIN;
+	double x, y, d = (double)INFINITY;
+	struct geo_point best = g->legend_at;
+
+	if (k->w == w && k->h == h)
+		return k->at;
+	if (legend_covers(g, g->legend_at.x, g->legend_at.y, w, h)) {
+		/* Along the edges first: the legend in a corner or at a side. */
+		for (y = y0; y <= y1; y += LEGEND_STEP) {
+			legend_try(g, x0, y, w, h, &d, &best);
+			legend_try(g, x1, y, w, h, &d, &best);
+		}
+		for (x = x0; x <= x1; x += LEGEND_STEP) {
+			legend_try(g, x, y0, w, h, &d, &best);
+			legend_try(g, x, y1, w, h, &d, &best);
+		}
+		for (y = y0; isinf(d) && y <= y1; y += LEGEND_STEP)
+			for (x = x0; x <= x1; x += LEGEND_STEP)
+				legend_try(g, x, y, w, h, &d, &best);
+	}
+	k->w = w;
+	k->h = h;
+	k->at = best;
+	return best;
+}

@@ -62,4 +62,13 @@ struct geo_point layout_dislodged_at(const struct map *m, const struct geometry 
 struct geo_point layout_seat_at(const struct map *m, const struct geometry *g, prov_id p,
     enum layout_seat which);
 
+/*
+ * The bottom left corner of the legend, a box w by h: the drawing's own
+ * place for it (legend_at) when the box covers no land there (no box of
+ * g->land, nor the title's corner), else the nearest place along the
+ * drawing's edges, then anywhere on it, where it covers none; legend_at
+ * when there is none. Found once for a size, then kept in g.
+ */
+struct geo_point layout_legend_at(const struct geometry *g, double w, double h);
+
 #endif

@@ -61,10 +61,18 @@ static const char STYLE_CSS[] =
     "background:#fff;color:#000}\n"
     "nav,.views>input,.views>label,.views>.va,figcaption,.key summary{display:none}\n"
     ".views>.vo{display:block}figure{margin:0;break-inside:avoid}\n"
-    "img.map{width:auto;max-width:100%;max-height:125mm;margin:0 auto;border:none;"
+    "img.map{width:auto;max-width:100%;max-height:110mm;margin:0 auto;border:none;"
     "filter:grayscale(1)}\n"
     "h1{font-size:12pt;margin:0 0 2mm}h2{font-size:9pt;margin:2mm 0 1mm}\n"
     "table{max-width:none;font-size:7.5pt}th,td{padding:0 .4em;border-color:#aaa}\n"
+    /* The orders in two columns, each row whole, so that a board of fifty
+     * units and more still fits the page. */
+    "table.orders{display:block;columns:2;column-gap:5mm}\n"
+    "table.orders tbody{display:block}\n"
+    "table.orders tr{display:table;width:100%;table-layout:fixed;break-inside:avoid}\n"
+    "table.orders td:first-child,table.orders th:first-child{width:22%}\n"
+    "table.orders td:last-child,table.orders th:last-child{width:24%}\n"
+    "table.orders tr.why td:first-child{width:0;padding:0}\n"
     ".key{font-size:7pt;margin:1mm 0}.key ul{columns:2;margin:0}\n"
     "a,.ok,.fail,.none{color:#000}.fail{font-weight:bold}\n"
     ".sw{display:none}}\n";

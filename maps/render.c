@@ -1132,7 +1132,8 @@ add_legend(struct ctx *c)
 	int seats = has_seats(m) ? 2 : 0, keys = (KEY_COUNT + 1) / 2;
 	xmlNodePtr layer = el(c->root, "g"), r;
 	double row = 14, w = 182, h = row * (m->npowers + 2 + seats + keys) + 16;
-	double x = c->g->legend_at.x, y = c->g->legend_at.y - h;
+	struct geo_point at = layout_legend_at(c->g, w, h);
+	double x = at.x, y = at.y - h;
 	int p, i, neutral = 0;
 	char fill[8], n[16];
 

@@ -219,7 +219,7 @@ if want games; then
 		build/pouch check-game --edition 2000 build/games || fail "recorded games"
 		echo "  the reason of every failed order and dislodged unit:"
 		if build/pouch check-game --reasons --edition 2000 build/games >build/games-reasons.txt; then
-			tail -n 2 build/games-reasons.txt | sed 's/^/  /'
+			tail -n 3 build/games-reasons.txt | sed 's/^/  /'
 		else
 			grep -v '^[0-9]' build/games-reasons.txt | head -n 20
 			fail "a failed order in the recorded games without a reason that fits (build/games-reasons.txt)"

@@ -360,7 +360,7 @@ run_case(struct runner *rn, struct dcase *dc)
 			adj_resolve_why(m, &rules, &b, NULL, orders, n, res, y);
 			buf_printf(rn->report, "%sCASE %s\n", ph == 0 ? "\n" : "", dc->name);
 			report_results(m, &b, orders, res, y, rn->report);
-			if (b.phase == PHASE_MOVEMENT && (k = adj_why_check(res, y)) >= 0) {
+			if (b.phase != PHASE_ADJUSTMENT && (k = adj_why_check(res, y)) >= 0) {
 				problem(&why, &first, "the reason of unit %d does not fit its result", k);
 				ok = 0;
 			}

@@ -1104,31 +1104,37 @@ struct walker {
 	FILE *out;
 	struct gamerec_stats st;
 	struct buf text;
-	bool reasons;			/* check every movement phase's reasons */
+	bool reasons;			/* check every movement and retreat phase's reasons */
 	long failures, explained;	/* failed orders and dislodged units; with a reason */
+	long lost, lost_explained;	/* retreats: units destroyed; with a reason */
 	const char *path;
 	struct phase_result *res;
 	struct phase_why *why;
 	struct buf words;
 };
 
-/* Is unit result r of a unit a failure that wants a reason? */
+/* Is unit result r of a unit of a movement or retreat phase a failure
+ * that wants a reason? */
 static bool
-wants_reason(enum reason r, bool dislodged)
+wants_reason(enum reason r, bool dislodged, bool retreat)
 {
+	if (retreat)	/* destroyed: by a clash, or with no retreat carried out */
+		return r == R_RETREAT_BOUNCED || r == R_DISBANDED;
 	return dislodged || r == R_BOUNCED || r == R_CUT || r == R_VOID || r == R_NO_CONVOY ||
 	    r == R_PARADOX || r == R_DISLODGED;
 }
 
-/* A replayed movement phase resolved again with its reasons: each failed
- * order and dislodged unit has one, and it fits (gamerec_phase_fn). */
+/* A replayed movement or retreat phase resolved again with its reasons:
+ * each failed order, dislodged unit and unit destroyed in a retreat has
+ * one, and it fits (gamerec_phase_fn). */
 static int
 check_reasons(void *ctx, const struct gamerec_phase *ph)
 {
 	struct walker *w = ctx;
+	bool retreat = ph->before->phase == PHASE_RETREAT;
 	int u, bad;
 
-	if (ph->before->phase != PHASE_MOVEMENT)
+	if (ph->before->phase == PHASE_ADJUSTMENT)
 		return 0;
 	adj_resolve_why(w->m, &w->r, ph->before, NULL, ph->orders, ph->norders, w->res, w->why);
 	bad = adj_why_check(w->res, w->why);
@@ -1136,20 +1142,27 @@ check_reasons(void *ctx, const struct gamerec_phase *ph)
 		if (w->res->unit_reason[u] != ph->res->unit_reason[u] ||
 		    w->res->unit_dislodged[u] != ph->res->unit_dislodged[u])
 			bad = u;
-		if (!wants_reason((enum reason)w->res->unit_reason[u], w->res->unit_dislodged[u]))
+		/* A disbanding ordered is no failure. */
+		if (!wants_reason((enum reason)w->res->unit_reason[u], w->res->unit_dislodged[u],
+			retreat) || (retreat && w->res->unit_reason[u] == R_DISBANDED &&
+			w->res->unit_order[u] >= 0))
 			continue;
 		w->failures++;
+		w->lost += retreat;
 		buf_reset(&w->words);
-		if (report_why(w->m, ph->before, ph->orders, w->res, w->why, u, &w->words))
+		if (report_why(w->m, ph->before, ph->orders, w->res, w->why, u, &w->words)) {
 			w->explained++;
-		else
+			w->lost_explained += retreat;
+		} else {
 			bad = u;
+		}
 	}
 	if (bad >= 0) {
 		char p1[48];
 		fprintf(w->out, "%s: %s: the reason of the unit in %s does not fit its result\n",
 		    w->path, phase_format(ph->before, p1, sizeof p1),
-		    w->m->locs[ph->before->units[bad].loc].name);
+		    w->m->locs[retreat ? ph->before->dislodged[bad].unit.loc :
+					  ph->before->units[bad].loc].name);
 		return 1;
 	}
 	return 0;
@@ -1262,6 +1275,8 @@ gamerec_check_paths(const struct map *m, enum edition ed, const char *const *pat
 	if (reasons) {
 		fprintf(out, "%ld failed orders and dislodged units, %ld with a reason that fits\n",
 		    w.failures, w.explained);
+		fprintf(out, "of them %ld units destroyed in a retreat, %ld with a reason that fits\n",
+		    w.lost, w.lost_explained);
 		free(w.res);
 		free(w.why);
 		buf_free(&w.words);

@@ -175,16 +175,16 @@ log_free(struct game_log *gl)
 	free(gl->res);
 }
 
-/* Why the orders of movement phase i of gl failed, resolved again by the
- * rules r into why: false (nothing to show) when the phase was not
- * decided the same way under r (the script changed its edition). */
+/* Why the orders of movement or retreat phase i of gl failed, resolved
+ * again by the rules r into why: false (nothing to show) when the phase
+ * was not decided the same way under r (the script changed its edition). */
 static bool
 log_why(const struct game_log *gl, int i, const struct map *m, const struct rules *r,
     struct phase_result *scratch, struct phase_why *why)
 {
 	int u;
 
-	if (gl->before[i].phase != PHASE_MOVEMENT)
+	if (gl->before[i].phase == PHASE_ADJUSTMENT)
 		return false;
 	adj_resolve_why(m, r, &gl->before[i], NULL, gl->orders[i], gl->norders[i], scratch, why);
 	for (u = 0; u < scratch->nunits; u++)
@@ -194,8 +194,8 @@ log_why(const struct game_log *gl, int i, const struct map *m, const struct rule
 	return scratch->nunits == gl->res[i].nunits;
 }
 
-/* Write every page of the game, each movement phase with the reasons of
- * its failed orders (the edition ed's rules); current is the position now. */
+/* Write every page of the game, each movement and retreat phase with the
+ * reasons of its failed orders (the edition ed's rules); current is the position now. */
 static int
 log_write(const struct game_log *gl, const struct map *m, enum edition ed,
     const struct geometry *g, const struct page_opts *po, const char *name,

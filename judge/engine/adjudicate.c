@@ -1360,6 +1360,35 @@ account_support(struct ws *w, int s, struct unit_why *y)
 	}
 }
 
+/* What move u, which succeeded, won against, when anything stood in its
+ * way: the unit moving the other way, the unit that stayed, or the
+ * strongest other move into the province. */
+static void
+account_won(struct ws *w, int u, struct unit_why *y)
+{
+	int v = h2h(w, u), x, theirs = 0;
+
+	if (v != NONE) {
+		theirs = defend_strength(w, v);
+		y->how = HOW_HEAD;
+		y->other = (int16_t)v;
+	} else if ((theirs = hold_strength(w, w->destp[u])) > 0) {
+		y->how = HOW_HOLD;
+		y->other = (int16_t)w->at[w->destp[u]];
+	}
+	for (x = w->into[w->destp[u]]; x != NONE; x = w->next_into[x])
+		if (x != u && prevent_strength(w, x) > theirs) {
+			theirs = prevent_strength(w, x);
+			y->how = HOW_PREVENT;
+			y->other = (int16_t)x;
+		}
+	if (theirs == 0 || y->other == NONE)
+		return;
+	y->why = WHY_MOVED;
+	y->mine = (uint8_t)attack_strength(w, u);
+	y->theirs = (uint8_t)theirs;
+}
+
 /* Kept out of resolve_movement (noinline, cold): the adjudication alone
  * must not pay for the words of a report. */
 __attribute__((noinline, cold)) static void
@@ -1378,6 +1407,8 @@ account(struct ws *w, const int16_t *dislodger, struct phase_why *why)
 		case K_MOVE:
 			if (!w->res[u])
 				account_move(w, u, dislodger, y);
+			else
+				account_won(w, u, y);
 			break;
 		case K_SUPPORT:
 			account_support(w, u, y);
@@ -1495,9 +1526,43 @@ dislodged_in(const struct map *m, const struct board *b, prov_id p, const int16_
 	return first;
 }
 
+/* Why each dislodged unit of retreat phase b was destroyed (resolved
+ * into res, to[] where each retreats), into why. */
+__attribute__((noinline, cold)) static void
+account_retreats(const struct map *m, const struct board *b, const loc_id *to,
+    const struct phase_result *res, struct phase_why *why)
+{
+	int d, k, i;
+
+	why->nunits = b->ndislodged;
+	for (d = 0; d < b->ndislodged; d++) {
+		struct unit_why *y = &why->u[d];
+
+		memset(y, 0, sizeof *y);
+		y->other = y->other2 = y->by = NONE;
+		if (res->unit_reason[d] == R_RETREAT_BOUNCED) {
+			y->why = WHY_RETREAT_CLASH;
+			for (k = 0; k < b->ndislodged; k++) {
+				if (k == d || to[k] == LOC_NONE ||
+				    m->locs[to[k]].prov != m->locs[to[d]].prov)
+					continue;
+				if (y->other == NONE)
+					y->other = (int16_t)k;
+				else if (y->other2 == NONE)
+					y->other2 = (int16_t)k;
+			}
+		} else if (res->unit_order[d] < 0) {
+			y->why = WHY_NO_RETREAT;
+			for (i = 0; i < res->norders; i++)
+				if (res->order_unit[i] == d)
+					y->how = 1;
+		}
+	}
+}
+
 static void
 resolve_retreats(const struct map *m, const struct rules *r, const struct board *b,
-    const struct order *orders, int norders, struct phase_result *res)
+    const struct order *orders, int norders, struct phase_result *res, struct phase_why *said)
 {
 	int16_t chosen[BOARD_MAX_UNITS];
 	loc_id to[BOARD_MAX_UNITS];
@@ -1593,6 +1658,8 @@ resolve_retreats(const struct map *m, const struct rules *r, const struct board 
 		board_add_unit(a, (enum unit_type)b->dislodged[d].unit.type, b->dislodged[d].unit.power,
 		    to[d]);
 	}
+	if (said != NULL)	/* the reasons, for the results' words */
+		account_retreats(m, b, to, res, said);
 }
 
 /* ---------------------------------------------------------- adjustments -- */
@@ -1964,7 +2031,7 @@ resolve_phase(const struct map *m, const struct rules *r, const struct board *b,
 			resolve_movement(m, r, b, orders, norders, res, trace, why);
 		break;
 	case PHASE_RETREAT:
-		resolve_retreats(m, r, b, orders, norders, res);
+		resolve_retreats(m, r, b, orders, norders, res, why);
 		break;
 	default:
 		resolve_adjustments(m, r, b, seat, orders, norders, res);
@@ -1995,7 +2062,7 @@ why_fits(enum reason r, const struct unit_why *y, int n)
 		return false;
 	switch (r) {
 	case R_OK:
-		return y->why == WHY_NONE;
+		return y->why == WHY_NONE || (y->why == WHY_MOVED && y->mine > y->theirs);
 	case R_BOUNCED:
 		if (y->why == WHY_BOUNCED)
 			return y->mine <= y->theirs;
@@ -2016,6 +2083,27 @@ why_fits(enum reason r, const struct unit_why *y, int n)
 	}
 }
 
+/* Does reason y fit dislodged unit d of a retreat phase resolved into
+ * res: destroyed by a clash with another unit so destroyed, or without
+ * a retreat carried out? */
+static bool
+retreat_why_fits(const struct phase_result *res, const struct unit_why *y, int d)
+{
+	int n = res->nunits;
+
+	if (y->other >= n || y->other2 >= n || y->by != NONE)
+		return false;
+	switch (res->unit_reason[d]) {
+	case R_RETREAT_BOUNCED:
+		return y->why == WHY_RETREAT_CLASH && y->other >= 0 && y->other != d &&
+		    res->unit_reason[y->other] == R_RETREAT_BOUNCED;
+	case R_DISBANDED:
+		return res->unit_order[d] < 0 ? y->why == WHY_NO_RETREAT : y->why == WHY_NONE;
+	default:
+		return y->why == WHY_NONE;
+	}
+}
+
 int
 adj_why_check(const struct phase_result *res, const struct phase_why *why)
 {
@@ -2023,6 +2111,12 @@ adj_why_check(const struct phase_result *res, const struct phase_why *why)
 
 	if (why->nunits != res->nunits)
 		return 0;
+	if (why->phase == PHASE_RETREAT) {
+		for (u = 0; u < why->nunits; u++)
+			if (!retreat_why_fits(res, &why->u[u], u))
+				return u;
+		return -1;
+	}
 	for (u = 0; u < why->nunits; u++) {
 		const struct unit_why *y = &why->u[u];
 		if (!why_fits((enum reason)res->unit_reason[u], y, why->nunits))
@@ -2042,6 +2136,8 @@ adj_resolve_why(const struct map *m, const struct rules *r, const struct board *
     struct phase_why *why)
 {
 	why->nunits = 0;
+	why->phase = b->phase;
+	why->successes = false;
 	resolve_phase(m, r, b, seat, orders, norders, res, NULL, why);
 }
 

@@ -27,6 +27,7 @@
 #ifndef POUCH_ADJUDICATE_H
 #define POUCH_ADJUDICATE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "../../lib/buf.h"
@@ -81,6 +82,14 @@ enum why {
 	WHY_FLEET_LEFT,		/* boarding: the fleet other moved away */
 	WHY_FLEET_MISSED,	/* boarding: the fleet other did not arrive */
 	WHY_FLEET_LOST,		/* on board the fleet other, which was dislodged */
+	/* retreats (units are the dislodged ones of the input board) */
+	WHY_RETREAT_CLASH,	/* destroyed: other (other2, a third) retreated to the
+				   same province */
+	WHY_NO_RETREAT,		/* destroyed: no retreat was ordered for it (how 1: the
+				   orders it was given could not be carried out) */
+	/* a success, for the full account (EXPLAIN) */
+	WHY_MOVED,		/* move: it won against other (how as a bounce's), mine
+				   against theirs */
 	WHY_MAX
 };
 
@@ -107,7 +116,11 @@ struct unit_why {
 };
 
 struct phase_why {
-	int nunits;		/* units of the input board (0: not a movement phase) */
+	int nunits;		/* units of the input board, the dislodged ones of a
+				   retreat phase (0: an adjustment phase) */
+	int phase;		/* enum phase of the input board */
+	bool successes;		/* report_why tells of a move that won too (the full
+				   account of EXPLAIN; adj_resolve_why sets false) */
 	struct unit_why u[BOARD_MAX_UNITS];
 };
 
@@ -178,19 +191,21 @@ void adj_resolve_at(const struct map *m, const struct rules *r, const struct boa
 
 /*
  * Resolve the phase b as adj_resolve_at does and fill why (not NULL) with
- * the resolver's reasons for each unit (a movement phase; why->nunits is 0
- * for the others). For the results' words; the adjudication alone is
- * adj_resolve.
+ * the resolver's reasons for each unit (a movement phase) or each
+ * dislodged unit (a retreat phase; why->nunits is 0 for an adjustment
+ * phase). For the results' words; the adjudication alone is adj_resolve.
  */
 void adj_resolve_why(const struct map *m, const struct rules *r, const struct board *b,
     const power_id *seat, const struct order *orders, int norders, struct phase_result *res,
     struct phase_why *why);
 
 /*
- * Does why (adj_resolve_why) give every unit of the movement phase res a
- * reason that fits its result: a failure one for each failed order (a
- * bounce for a bounce, a cut for a cut, ...), the move that dislodged
- * each dislodged unit and a bounce's strengths that did not win? Returns
+ * Does why (adj_resolve_why) give every unit of the movement or retreat
+ * phase res a reason that fits its result: a failure one for each failed
+ * order (a bounce for a bounce, a cut for a cut, ...), the move that
+ * dislodged each dislodged unit and a bounce's strengths that did not
+ * win; a retreat destroyed by a clash names a unit destroyed by the same
+ * clash, one destroyed without a retreat had none carried out? Returns
  * -1 when it does, else the first unit whose reason does not fit.
  */
 int adj_why_check(const struct phase_result *res, const struct phase_why *why);

@@ -156,6 +156,11 @@ article(uint8_t t)
 	return t == UNIT_ARMY ? "an army" : "a fleet";
 }
 
+static void adjust_why(const struct map *m, const struct board *b, const struct order *orders,
+    const struct phase_result *res, int i, struct buf *out);
+static void removed_why(const struct map *m, const struct board *b, const struct order *orders,
+    const struct phase_result *res, power_id p, struct buf *out);
+
 void
 report_results(const struct map *m, const struct board *b, const struct order *orders,
     const struct phase_result *res, const struct phase_why *why, struct buf *out)
@@ -223,7 +228,7 @@ report_results(const struct map *m, const struct board *b, const struct order *o
 					res->unit_reason[u] != R_DISLODGED ? 1 :
 				    res->unit_reason[u] == R_DISLODGED, out);
 			buf_putc(out, '\n');
-			if (why != NULL && b->phase == PHASE_MOVEMENT && u < why->nunits) {
+			if (why != NULL && b->phase == why->phase && u < why->nunits) {
 				size_t mark = out->len;
 				buf_puts(out, "    ");
 				if (report_why(m, b, orders, res, why, u, out))
@@ -256,6 +261,8 @@ report_results(const struct map *m, const struct board *b, const struct order *o
 				buf_putc(out, '.');
 				put_tag((enum reason)res->reason[i], 0, out);
 				buf_putc(out, '\n');
+				if (why != NULL)
+					adjust_why(m, b, orders, res, i, out);
 			}
 		}
 		for (i = 0; i < res->nremoved; i++) {
@@ -263,6 +270,8 @@ report_results(const struct map *m, const struct board *b, const struct order *o
 			buf_printf(out, "%s: Removes %s in ", m->powers[u->power].name, article(u->type));
 			put_place(m, u->loc, out);
 			buf_puts(out, ".  (*civil disorder*)\n");
+			if (why != NULL)
+				removed_why(m, b, orders, res, u->power, out);
 		}
 		if (res->norders == 0 && res->nremoved == 0)
 			buf_puts(out, "No adjustments.\n");
@@ -653,12 +662,12 @@ report_units(const struct map *m, const struct board *b, struct buf *out)
 
 /* ----------------------------------------------------------- reasons -- */
 
-/* "the French army in Marseilles", unit u of b (an army on board is an
- * army). */
+/* "the French army in Marseilles", unit u of b, the dislodged unit u of a
+ * retreat phase (an army on board is an army). */
 static void
 put_other(const struct map *m, const struct board *b, int u, struct buf *out)
 {
-	const struct unit *un = &b->units[u];
+	const struct unit *un = b->phase == PHASE_RETREAT ? &b->dislodged[u].unit : &b->units[u];
 	uint8_t t = (uint8_t)(un->type & ~UNIT_ABOARD);
 
 	buf_printf(out, "the %s %s in ", m->powers[un->power].adjective,
@@ -824,6 +833,19 @@ put_failure(const struct map *m, const struct board *b, const struct order *orde
 	case WHY_STACK:
 		put_stack(m, b, u, y, out);
 		return true;
+	case WHY_MOVED:
+		buf_printf(out, "moved: %d against %d, ", y->mine, y->theirs);
+		put_other(m, b, y->other, out);
+		if (y->how == HOW_HEAD) {
+			buf_puts(out, " moving the other way");
+		} else if (y->how == HOW_PREVENT) {
+			buf_puts(out, " also moving there");
+		} else {
+			const struct order *oo = order_of(orders, res, y->other);
+			buf_puts(out, oo != NULL && oo->kind == ORDER_MOVE ? " not getting away" :
+									   " staying there");
+		}
+		return true;
 	case WHY_FLEET_STAYED:
 	case WHY_FLEET_STILL:
 	case WHY_FLEET_LEFT:
@@ -847,6 +869,36 @@ put_failure(const struct map *m, const struct board *b, const struct order *orde
 	}
 }
 
+/* Why dislodged unit d of retreat phase b was destroyed: "destroyed: the
+ * Russian fleet in Sevastopol also retreated to Armenia". */
+static bool
+put_retreat_why(const struct map *m, const struct board *b, const struct order *orders,
+    const struct phase_result *res, const struct unit_why *y, int d, struct buf *out)
+{
+	const struct order *o = order_of(orders, res, d);
+
+	switch (y->why) {
+	case WHY_RETREAT_CLASH:
+		if (o == NULL || y->other < 0)
+			return false;
+		buf_puts(out, "destroyed: ");
+		put_other(m, b, y->other, out);
+		if (y->other2 >= 0) {
+			buf_puts(out, " and ");
+			put_other(m, b, y->other2, out);
+		}
+		buf_puts(out, " also retreated to ");
+		put_the(m, prov_of(m, o->dest), out);
+		return true;
+	case WHY_NO_RETREAT:
+		buf_puts(out, y->how ? "destroyed: the retreat ordered for it could not be carried out" :
+				       "destroyed: no retreat was ordered for it");
+		return true;
+	default:
+		return false;
+	}
+}
+
 bool
 report_why(const struct map *m, const struct board *b, const struct order *orders,
     const struct phase_result *res, const struct phase_why *why, int u, struct buf *out)
@@ -858,6 +910,10 @@ report_why(const struct map *m, const struct board *b, const struct order *order
 	if (why == NULL || u < 0 || u >= why->nunits)
 		return false;
 	y = &why->u[u];
+	if (b->phase == PHASE_RETREAT)
+		return put_retreat_why(m, b, orders, res, y, u, out);
+	if (y->why == WHY_MOVED && !why->successes)
+		return false;	/* a move that won: only in the full account */
 	if (y->why == WHY_CUT && y->how && y->by >= 0) {
 		/* cut by the dislodgement the rest of the line gives */
 		buf_puts(out, "support cut: ");
@@ -879,4 +935,135 @@ report_why(const struct map *m, const struct board *b, const struct order *order
 	}
 	buf_printf(out, ", %d against %d", y->by_attack, y->by_defence);
 	return true;
+}
+
+/* ------------------------------------------------ adjustment reasons -- */
+
+/* How many orders of power p were carried out in adjustment phase res of
+ * the kind of removals (remove) or builds and waivers. */
+static int
+adjust_done(const struct order *orders, const struct phase_result *res, power_id p, bool remove)
+{
+	int i, n = 0;
+
+	for (i = 0; i < res->norders; i++)
+		if (orders[i].power == p && res->reason[i] == R_OK &&
+		    (orders[i].kind == ORDER_REMOVE || orders[i].kind == ORDER_DISBAND) == remove)
+			n++;
+	return n;
+}
+
+/* "1 build", "2 removals" */
+static void
+put_count(int n, const char *what, struct buf *out)
+{
+	buf_printf(out, "%d %s%s", n, what, n == 1 ? "" : "s");
+}
+
+/* Why adjustment order i of phase b (resolved into res) failed, on a line
+ * of its own four spaces in: "    failed: Munich is not one of France's
+ * home centres." */
+static void
+adjust_why(const struct map *m, const struct board *b, const struct order *orders,
+    const struct phase_result *res, int i, struct buf *out)
+{
+	const struct order *o = &orders[i];
+	power_id p = o->power;
+	prov_id q = prov_of(m, o->loc);
+	enum reason r = (enum reason)res->reason[i];
+	int due = adj_builds_due(m, b, p);
+
+	buf_puts(out, "    failed: ");
+	switch (r) {
+	case R_NOT_HOME:
+		if (q == PROV_NONE)
+			goto plain;
+		put_the(m, q, out);
+		if (m->provs[q].capital != POWER_NONE || m->provs[q].naval_base != POWER_NONE ||
+		    m->provs[q].home == POWER_NONE)
+			buf_printf(out, " is not a place where %s raises %s", m->powers[p].name,
+			    o->type == UNIT_FLEET ? "fleets" : o->type == UNIT_ARMY ? "armies" : "units");
+		else
+			buf_printf(out, " is not one of %s's home centres", m->powers[p].name);
+		break;
+	case R_NOT_OWNED:
+		if (q == PROV_NONE)
+			goto plain;
+		put_the(m, q, out);
+		if (b->owner[q] != p && b->owner[q] != POWER_NONE)
+			buf_printf(out, " is held by %s now", m->powers[b->owner[q]].name);
+		else if (b->owner[q] != p)
+			buf_printf(out, " is not held by %s now", m->powers[p].name);
+		else
+			buf_printf(out, " is %s's, but it does not hold its home centre now",
+			    m->powers[p].name);
+		break;
+	case R_OCCUPIED:
+		if (q == PROV_NONE)
+			goto plain;
+		buf_puts(out, "there is a unit in ");
+		put_the(m, q, out);
+		buf_puts(out, " already");
+		break;
+	case R_BAD_TERRAIN:
+		if (q == PROV_NONE || (o->type != UNIT_ARMY && o->type != UNIT_FLEET))
+			goto plain;
+		buf_printf(out, "%s cannot stand in ", article(o->type));
+		put_the(m, q, out);
+		break;
+	case R_NO_BUILDS:
+		buf_printf(out, "%s ", m->powers[p].name);
+		if (due <= 0) {
+			buf_puts(out, "had no builds due");
+			break;
+		}
+		buf_puts(out, "had ");
+		put_count(due, "build", out);
+		buf_puts(out, due == 1 ? ", and another order used it" : ", and other orders used them");
+		break;
+	case R_NO_REMOVALS:
+		buf_printf(out, "%s ", m->powers[p].name);
+		if (due >= 0) {
+			buf_puts(out, "had no removals due");
+			break;
+		}
+		buf_puts(out, "had ");
+		put_count(-due, "removal", out);
+		buf_puts(out, due == -1 ? " due, and another order made it" :
+					  " due, and other orders made them");
+		break;
+	case R_NO_UNIT:
+		if (q == PROV_NONE || o->kind == ORDER_BUILD || o->kind == ORDER_WAIVE)
+			goto plain;
+		buf_puts(out, "there is no unit in ");
+		put_the(m, q, out);
+		break;
+	case R_FOREIGN_UNIT:
+		if (q == PROV_NONE || unit_in(m, b, q) == NULL)
+			goto plain;
+		buf_puts(out, "the unit in ");
+		put_the(m, q, out);
+		buf_printf(out, " is %s", m->powers[unit_in(m, b, q)->power].adjective);
+		break;
+	default:
+	plain:
+		buf_puts(out, reason_text(r));
+		break;
+	}
+	buf_puts(out, ".\n");
+}
+
+/* Why power p's units were removed by the civil-disorder rule, on a line
+ * of its own four spaces in: "    removed: France ordered 0 of the 1
+ * removals due, so the rules chose this unit." */
+static void
+removed_why(const struct map *m, const struct board *b, const struct order *orders,
+    const struct phase_result *res, power_id p, struct buf *out)
+{
+	int due = -adj_builds_due(m, b, p);
+
+	buf_printf(out, "    removed: %s ordered %d of the ", m->powers[p].name,
+	    adjust_done(orders, res, p, true));
+	put_count(due, "removal", out);
+	buf_puts(out, " due, so the rules chose this unit.\n");
 }

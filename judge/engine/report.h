@@ -23,14 +23,19 @@
 /* "Movement results for Spring of 1901." and one line per order or
  * unit, for the resolved phase b (before) with orders and res; when why
  * is not NULL (adj_resolve_why), under each order that failed and each
- * unit dislodged the line of report_why, indented by four spaces. */
+ * unit dislodged (of a retreat phase: each unit destroyed) the line of
+ * report_why, indented by four spaces. */
 void report_results(const struct map *m, const struct board *b, const struct order *orders,
     const struct phase_result *res, const struct phase_why *why, struct buf *out);
 
 /* Why unit u of movement phase b (resolved with orders into res and why)
  * failed or was dislodged, in plain words: "bounced: the French army in
- * Marseilles also moved to Burgundy, 1 against 1". Appends to out; returns
- * false (appending nothing) when there is nothing to say. */
+ * Marseilles also moved to Burgundy, 1 against 1"; of a retreat phase, why
+ * its dislodged unit u was destroyed: "destroyed: the Russian fleet in
+ * Sevastopol also retreated to Armenia"; with why->successes, a move that
+ * won where anything stood in its way too: "moved: 2 against 1, the
+ * German army in Munich staying there". Appends to out; returns false
+ * (appending nothing) when there is nothing to say. */
 bool report_why(const struct map *m, const struct board *b, const struct order *orders,
     const struct phase_result *res, const struct phase_why *why, int u, struct buf *out);
 

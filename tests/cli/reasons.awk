@@ -1,7 +1,9 @@
-# reasons.awk — every order that failed in a movement phase's results has
-# its reason on the next line (four spaces in), and the reason fits the
+# reasons.awk — every order that failed in a phase's results has its
+# reason on the next line (four spaces in), and the reason fits the
 # result's tag: a bounce a bounce's words, a cut a cut's, a dislodged unit
-# the move that dislodged it.
+# the move that dislodged it, a unit destroyed in a retreat (two retreats
+# to one place, or none ordered) what destroyed it, a failed adjustment
+# why, a unit removed in civil disorder the removals ordered and due.
 #
 #	awk -f tests/cli/reasons.awk FILE...
 #
@@ -21,6 +23,10 @@ function flush() {
 
 # Does reason r fit result line l?
 function fits(l, r) {
+	if (inadj)
+		return r ~ (l ~ /\(\*civil disorder\*\)/ ? "^removed: " : "^failed: ")
+	if (inrt)
+		return r ~ (l ~ /destroyed\*\)/ ? "^destroyed: .* also retreated to " : "^destroyed: ")
 	if (l ~ /\(\*bounce/ && r !~ /^(bounced|failed|did not land|did not board|lost): /)
 		return 0
 	if (l ~ /\(\*cut/ && r !~ /^support cut: /)
@@ -36,8 +42,10 @@ function fits(l, r) {
 	return 1
 }
 
-/^Movement results/ { flush(); inmv = 1; next }
-/^(Retreat|Adjustment) results|^(=== |Next phase)/ { flush(); inmv = 0; next }
+/^Movement results/ { flush(); inmv = 1; inrt = 0; inadj = 0; next }
+/^Retreat results/ { flush(); inmv = 1; inrt = 1; inadj = 0; next }
+/^Adjustment results/ { flush(); inmv = 1; inrt = 0; inadj = 1; next }
+/^(=== |Next phase)/ { flush(); inmv = 0; inrt = 0; inadj = 0; next }
 inmv && want != "" && /^    [a-z]/ {
 	reason = substr($0, 5)
 	checked++
@@ -47,7 +55,8 @@ inmv && want != "" && /^    [a-z]/ {
 	next
 }
 { flush() }
-inmv && /^[A-Z][A-Za-z .'-]*: .*  \(\*/ && !/\(\*illegal/ && !/\(\*no order\*\)/ {
+inmv && /^[A-Z][A-Za-z .'-]*: .*  \(\*/ && !/\(\*illegal/ && !/\(\*disbanded\*\)/ &&
+    (inrt || !/\(\*no order\*\)/) {
 	want = $0
 	last = $0
 }

@@ -14,7 +14,9 @@ exception or failed load (an image that does not load, for one), check that
 every image loaded and that nothing is wider than a phone's screen (390 CSS
 pixels), and save a screenshot in SHOTS_DIR. On a phase page, on the phone: one
 of its two maps at a time, as wide as the page (the orders first, the map
-afterwards once its tab is tapped), each loaded; screenshots of both. Then, on the index page, check
+afterwards once its tab is tapped), each loaded; screenshots of both;
+printed (its print style sheet), on one A4 page (the PDF kept beside the
+screenshots). Then, on the index page, check
 two pixels of the current map in the screenshot: inside a supply centre
 that the record says a power owns, the province's fill (a light tint of
 that power's colour), and at a unit the record says stands somewhere, the
@@ -537,6 +539,22 @@ def check_record(b, f):
     return failures
 
 
+def check_print(b, f, url, shots):
+    """A phase page printed (its print style sheet, A4) fits one page: the PDF
+    Chromium prints is kept beside the screenshots."""
+    if not re.match(r"^[SFW]\d{4}[MRA]\.html$", f):
+        return []
+    load(b, url, 1280, 900, False)
+    pdf = base64.b64decode(b.send("Page.printToPDF", {"preferCSSPageSize": True,
+                                                     "displayHeaderFooter": False})["data"])
+    with open(os.path.join(shots, f[:-5] + ".pdf"), "wb") as fh:
+        fh.write(pdf)
+    pages = len(re.findall(rb"/Type\s*/Page[^s]", pdf))
+    if pages != 1:
+        return ["%s: printed on %d A4 pages, not one" % (f, pages)]
+    return []
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--chromium", default=shutil.which("chromium") or "/usr/bin/chromium")
@@ -585,6 +603,7 @@ def main():
                 failures.append("%s (phone): %s" % (f, p))
             failures += check_views(b, f, shots)
             failures += check_record(b, f)
+            failures += check_print(b, f, url, shots)
 
         if args.record:
             failures += check_index(b, args, shots)

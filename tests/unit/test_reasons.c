@@ -19,12 +19,14 @@
 
 static struct phase_result res;
 static struct phase_why why;
+static bool successes;	/* the full account's lines of the moves that won too */
 
 /*
  * Resolve orders (NULL-terminated) on the position text of map m (rules of
  * 2023, and the map's own resolver) and return every reason line as
- * "prov: reason\n", units in board order; each unit's reason must fit its
- * result (adj_why_check). The text is static.
+ * "prov: reason\n", units in board order (of a retreat phase, its dislodged
+ * units); each unit's reason must fit its result (adj_why_check). The text
+ * is static.
  */
 static const char *
 reasons_on(const struct map *m, const char *position, const char *const *lines)
@@ -55,10 +57,12 @@ reasons_on(const struct map *m, const char *position, const char *const *lines)
 	}
 	adj_resolve_why(m, &r, &b, NULL, o, n, &res, &why);
 	assert_int_equal(adj_why_check(&res, &why), -1);
+	why.successes = successes;
 	buf_init(&out, sizeof text);
-	for (u = 0; u < b.nunits; u++) {
+	for (u = 0; u < res.nunits; u++) {
 		size_t mark = out.len;
-		buf_printf(&out, "%s: ", m->locs[b.units[u].loc].name);
+		buf_printf(&out, "%s: ", m->locs[b.phase == PHASE_RETREAT ? b.dislodged[u].unit.loc :
+									    b.units[u].loc].name);
 		if (report_why(m, &b, o, &res, &why, u, &out))
 			buf_putc(&out, '\n');
 		else
@@ -258,6 +262,59 @@ test_no_route(void **state)
 	    "lon: no convoy: no fleets were ordered to carry it all the way\n");
 }
 
+/* The full account (EXPLAIN) tells of the moves that won against
+ * anything in their way too: Paris with Marseilles' support (2) past
+ * Munich's move (1), Kiel (1) into Holland left empty; the results alone
+ * do not. */
+static void
+test_moved(void **state)
+{
+	static const char *const o[] = { "A par - bur", "A mar S A par - bur", "A mun - bur",
+		"A kie - hol", "F bel - hol", "A hol - ruh", NULL };
+	static const char *const pos = SPRING "unit France A par\nunit France A mar\n"
+					      "unit Germany A mun\nunit Germany A kie\n"
+					      "unit England F bel\nunit England A hol\n";
+
+	(void)state;
+	assert_string_equal(reasons(pos, o),
+	    "bel: bounced: the German army in Kiel also moved to Holland, 1 against 1\n"
+	    "kie: bounced: the English fleet in Belgium also moved to Holland, 1 against 1\n"
+	    "mun: bounced: the French army in Paris also moved to Burgundy, 1 against 2\n");
+	successes = true;
+	assert_string_equal(reasons(pos, o),
+	    "bel: bounced: the German army in Kiel also moved to Holland, 1 against 1\n"
+	    "kie: bounced: the English fleet in Belgium also moved to Holland, 1 against 1\n"
+	    "mun: bounced: the French army in Paris also moved to Burgundy, 1 against 2\n"
+	    "par: moved: 2 against 1, the German army in Munich also moving there\n");
+	successes = false;
+}
+
+#define RETREAT "phase Spring 1901 Retreat\n"
+
+/* Retreats: Sevastopol and Ankara both retreat to Armenia and are both
+ * destroyed; Rumania had no retreat ordered, Greece one it could not carry
+ * out (Bulgaria is occupied): both are destroyed too; Smyrna retreats. */
+static void
+test_retreat(void **state)
+{
+	static const char *const o[] = { "F sev - arm", "F ank - arm", "A gre - bul",
+		"A smy - syr", NULL };
+
+	(void)state;
+	assert_string_equal(reasons(RETREAT "unit Turkey A bul\n"
+					    "dislodged Russia F sev from rum\n"
+					    "dislodged Turkey F ank from bla\n"
+					    "dislodged Austria A rum from ser\n"
+					    "dislodged Italy A gre from ion\n"
+					    "dislodged Turkey A smy from aeg\n", o),
+	    "ank: destroyed: the Russian fleet in Sevastopol also retreated to Armenia\n"
+	    "gre: destroyed: the retreat ordered for it could not be carried out\n"
+	    "rum: destroyed: no retreat was ordered for it\n"
+	    "sev: destroyed: the Turkish fleet in Ankara also retreated to Armenia\n");
+	assert_int_equal(res.nunits, 5);	/* and Smyrna's retreat, the last, carried out */
+	assert_int_equal(res.unit_reason[4], R_OK);
+}
+
 /* Realpolitik: an army does not join an army of its power outside its
  * capitals, nor a fleet anywhere; a landing fails when the fleet does not
  * get away. */
@@ -303,6 +360,8 @@ main(void)
 		cmocka_unit_test(test_cut_by_dislodgement),
 		cmocka_unit_test(test_convoy_broken),
 		cmocka_unit_test(test_no_route),
+		cmocka_unit_test(test_moved),
+		cmocka_unit_test(test_retreat),
 		cmocka_unit_test(test_realpolitik),
 	};
 

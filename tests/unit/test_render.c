@@ -708,6 +708,31 @@ test_render_removal(void **state)
  * colour has less than 3:1 against neutral land or a neutral centre's
  * marker gets an outline that has it against both; drawn, its centres'
  * dots and its units carry that outline, and a neutral centre has no dot. */
+/* Call fn with the variant file of each variant in maps/ and its drawing
+ * (NULL when it has none). Returns how many. */
+static int
+each_variant(void (*fn)(const char *path, const char *drawing))
+{
+	DIR *d = opendir("maps");
+	struct dirent *e;
+	char path[512], drawing[512];
+	int n = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof path, "maps/%s/variant.xml", e->d_name);
+		snprintf(drawing, sizeof drawing, "maps/%s/map.svg", e->d_name);
+		if (!fs_exists(path))
+			continue;
+		fn(path, fs_exists(drawing) ? drawing : NULL);
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
 static void
 check_variant_colours(const char *path, const char *drawing)
 {
@@ -774,26 +799,14 @@ test_render_light_colours(void **state)
 	struct map *m = test_load_map("maps/muna/variant.xml");
 	DIR *d;
 	struct dirent *e;
-	char path[512], drawing[512];
-	int n = 0;
+	char path[512];
+	int n;
 
 	(void)state;
 	/* Poland, white by the rulebook, is one. */
 	assert_true(render_outlined(m, map_find_power(m, "Poland")));
 	map_free(m);
-	d = opendir("maps");
-	assert_non_null(d);
-	while ((e = readdir(d)) != NULL) {
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof path, "maps/%s/variant.xml", e->d_name);
-		snprintf(drawing, sizeof drawing, "maps/%s/map.svg", e->d_name);
-		if (!fs_exists(path))
-			continue;
-		check_variant_colours(path, fs_exists(drawing) ? drawing : NULL);
-		n++;
-	}
-	closedir(d);
+	n = each_variant(check_variant_colours);
 	d = opendir("tests/variants");
 	assert_non_null(d);
 	while ((e = readdir(d)) != NULL) {
@@ -806,6 +819,96 @@ test_render_light_colours(void **state)
 	}
 	closedir(d);
 	assert_true(n >= 6);
+}
+
+/* The box of path data d ("M x,y l dx,dy ... z", rings of absolute starts
+ * and relative steps) into box (x0, y0, x1, y1), read here on its own. */
+static void
+path_box(const char *d, double box[4])
+{
+	double x = 0, y = 0;
+	char cmd = 0;
+	bool first = true;
+
+	while (*d) {
+		char *end;
+		double a, b;
+		if (*d == 'M' || *d == 'l' || *d == 'z') {
+			cmd = *d++;
+			continue;
+		}
+		if (*d == ' ' || *d == ',' || *d == '\n') {
+			d++;
+			continue;
+		}
+		a = strtod(d, &end);
+		assert_true(end != d);
+		d = end;
+		while (*d == ' ' || *d == ',')
+			d++;
+		b = strtod(d, &end);
+		assert_true(end != d);
+		d = end;
+		x = cmd == 'M' ? a : x + a;
+		y = cmd == 'M' ? b : y + b;
+		cmd = cmd == 'M' ? 'l' : cmd;
+		if (first || x < box[0])
+			box[0] = x;
+		if (first || y < box[1])
+			box[1] = y;
+		if (first || x > box[2])
+			box[2] = x;
+		if (first || y > box[3])
+			box[3] = y;
+		first = false;
+	}
+}
+
+/* The map of variant path (drawing its map.svg, if it has one) with its
+ * key where it covers no land province: the key's box overlaps no land
+ * province's outline box, and lies on the drawing. */
+static void
+check_key_off_land(const char *path, const char *drawing)
+{
+	struct map *m;
+	struct geometry *g;
+	struct board b;
+	xmlDocPtr doc;
+	double x, y, w, h, box[4];
+	int q;
+
+	if (drawing == NULL)	/* a variant with no board (the World Game) */
+		return;
+	m = test_load_map(path);
+	g = test_load_geometry(m, drawing);
+	board_init_start(&b, m);
+	doc = render_board(m, g, &b);
+	x = strtod(attr_of(doc, "//s:g[@id='legend']/s:rect[@class='box']", "x"), NULL);
+	y = strtod(attr_of(doc, "//s:g[@id='legend']/s:rect[@class='box']", "y"), NULL);
+	w = strtod(attr_of(doc, "//s:g[@id='legend']/s:rect[@class='box']", "width"), NULL);
+	h = strtod(attr_of(doc, "//s:g[@id='legend']/s:rect[@class='box']", "height"), NULL);
+	assert_true(w > 100 && h > 100);
+	assert_true(x >= g->min_x && y >= g->min_y && x + w <= g->min_x + g->width &&
+	    y + h <= g->min_y + g->height);
+	for (q = 0; q < m->nprovs; q++) {
+		if (m->provs[q].terrain == TERRAIN_SEA)
+			continue;
+		path_box(g->shape[q], box);
+		if (x < box[2] && x + w > box[0] && y < box[3] && y + h > box[1])
+			fail_msg("%s: the key (%g,%g %gx%g) covers %s (%g,%g to %g,%g)", path, x, y, w,
+			    h, m->provs[q].name, box[0], box[1], box[2], box[3]);
+	}
+	xmlFreeDoc(doc);
+	geometry_free(g);
+	map_free(m);
+}
+
+/* On every variant's map the key lies on open water, off the land. */
+static void
+test_render_key_off_land(void **state)
+{
+	(void)state;
+	assert_true(each_variant(check_key_off_land) >= 3);
 }
 
 static void
@@ -1374,23 +1477,86 @@ test_outline(void **state)
 
 	(void)state;
 	buf_init(&out, 1 << 16);
-	assert_int_equal(outline_round("M10.4,20.6l.3,0 .3,0 .3,-.2 -1.1,-.3 0,-1.6z", &out), 0);
+	assert_int_equal(outline_round("M10.4,20.6l.3,0 .3,0 .3,-.2 -1.1,-.3 0,-1.6z", 1, &out), 0);
 	/* 10.4,20.6 to 10,21; 11,21 twice; 11.3,20.4 to 11,20; 10.2,20.1 to 10,20; 10.2,18.5 to 10,19. */
 	assert_string_equal(buf_str(&out), "M10,21l1,0 0-1-1,0 0-1z");
 	buf_reset(&out);
-	assert_int_equal(outline_round("M0,0l1,0 1,0 1,0 0,1z", &out), 0);
+	assert_int_equal(outline_round("M0,0l1,0 1,0 1,0 0,1z", 1, &out), 0);
 	assert_string_equal(buf_str(&out), "M0,0l3,0 0,1z");
 	buf_reset(&out);
-	assert_int_equal(outline_round("M1,1C2,2 3,3 4,4z", &out), -1);
+	assert_int_equal(outline_round("M1,1C2,2 3,3 4,4z", 1, &out), -1);
 	assert_int_equal(out.len, 0);
-	assert_int_equal(outline_sea_borders(shape, sea, 3, &out), 0);
+	assert_int_equal(outline_sea_borders(shape, sea, 3, 1, &out), 0);
 	assert_string_equal(buf_str(&out), "M10,0l0,10");
 	buf_free(&out);
 }
 
+/* The busiest phase of variant path (drawn by drawing): every unit of the
+ * start ordered to move, each to another of its neighbours (so that many
+ * bounce and are marked failed); its map must stay within 80 KB. */
+static void
+check_busiest_size(const char *path, const char *drawing)
+{
+	struct map *m;
+	struct geometry *g;
+	struct board *b;
+	struct order *o;
+	struct phase_result *res;
+	struct render_input in;
+	struct rules r;
+	struct buf out;
+	int u, n = 0, failed = 0;
+
+	if (drawing == NULL)
+		return;
+	m = test_load_map(path);
+	g = test_load_geometry(m, drawing);
+	b = calloc(1, sizeof *b);
+	o = calloc(BOARD_MAX_UNITS, sizeof *o);
+	res = calloc(1, sizeof *res);
+	assert_true(b != NULL && o != NULL && res != NULL);
+	board_init_start(b, m);
+	for (u = 0; u < b->nunits; u++) {
+		const struct location *l = &m->locs[b->units[u].loc];
+		int t = b->units[u].type;
+		if (l->nadj[t] == 0)
+			continue;
+		memset(&o[n], 0, sizeof o[n]);
+		o[n].kind = ORDER_MOVE;
+		o[n].power = b->units[u].power;
+		o[n].type = (uint8_t)t;
+		o[n].loc = b->units[u].loc;
+		o[n].target = LOC_NONE;
+		o[n].dest = l->adj[t][u % l->nadj[t]];
+		n++;
+	}
+	rules_init(&r, EDITION_2023);
+	r.resolver = resolver_for(m);
+	adj_resolve(m, &r, b, o, n, res, NULL);
+	for (u = 0; u < n; u++)
+		failed += res->reason[u] != R_OK;
+	assert_true(n >= 20 && failed > 0);
+	memset(&in, 0, sizeof in);
+	in.board = b;
+	in.orders = o;
+	in.norders = n;
+	in.res = res;
+	buf_init(&out, 16u << 20);
+	assert_int_equal(render_svg(m, g, &in, &out), 0);
+	if (out.len > 80 * 1024)
+		fail_msg("%s: the map of a phase of %d orders is %zu bytes, more than 80 KB", path, n,
+		    out.len);
+	buf_free(&out);
+	free(res);
+	free(o);
+	free(b);
+	geometry_free(g);
+	map_free(m);
+}
+
 /* A phase map for a poor connection: the standard board with an order for
  * every unit and their results in at most 80 KB (it was some 180 KB, most
- * of it the provinces' outlines). */
+ * of it the provinces' outlines); so too every variant's busiest phase. */
 static void
 test_render_size(void **state)
 {
@@ -1421,6 +1587,8 @@ test_render_size(void **state)
 		fail_msg("the map of a phase is %zu bytes, more than 80 KB", out.len);
 	buf_free(&out);
 	free(s);
+	/* And every variant's busiest phase. */
+	assert_true(each_variant(check_busiest_size) >= 3);
 }
 
 int
@@ -1441,6 +1609,7 @@ main(void)
 		cmocka_unit_test(test_render_removal),
 		cmocka_unit_test(test_render_light_colours),
 		cmocka_unit_test(test_render_embark),
+		cmocka_unit_test(test_render_key_off_land),
 		cmocka_unit_test(test_render_full_buffer),
 		cmocka_unit_test(test_outline),
 		cmocka_unit_test(test_render_size),
