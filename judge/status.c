@@ -62,6 +62,9 @@ status_deadline_line(const struct judge *j, const struct game *g, const char *zo
 	}
 	buf_printf(out, ", %s%s.\n", g->deadline > now ? "in " : "",
 	    time_span((long)(g->deadline - now), span, sizeof span));
+	if (now < g->deadline && status_decided_early(g))
+		buf_puts(out, "All orders are in: the phase is decided now, before the deadline, and "
+		    "the results follow.\n");
 }
 
 time_t
@@ -82,6 +85,24 @@ status_orders_complete(const struct game *g)
 		if (status_orders_late(g, (power_id)p))
 			return false;
 	return true;
+}
+
+bool
+status_decided_early(const struct game *g)
+{
+	bool someone = false;
+	int p;
+
+	if (system_waits(g) || system_serves(g->sys, SYS_OWN_CLOCK))
+		return false;
+	for (p = 0; p < g->map->npowers; p++) {
+		if (!game_must_order(g, (power_id)p) || judge_in_disorder(g, (power_id)p))
+			continue;
+		if (!game_orders_complete(g, (power_id)p) || g->del[p].wait)
+			return false;
+		someone = true;
+	}
+	return someone;
 }
 
 bool

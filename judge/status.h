@@ -33,6 +33,10 @@ void status_what_to_do(const struct game *g, power_id p, struct buf *out);
 void status_position(const struct game *g, struct buf *out);
 /* Must power p still give orders it has not given, with someone to give them? */
 bool status_orders_late(const struct game *g, power_id p);
+/* True when g's phase is decided as soon as the judge next looks, before
+ * its deadline: every delegation that must order has (someone has), none
+ * asked to WAIT, and the rules do not keep the phase to its deadline. */
+bool status_decided_early(const struct game *g);
 /* Has every power that must order given all its orders (none late)? */
 bool status_orders_complete(const struct game *g);
 /* The position before the phase of history record rec into b. Returns 0,
