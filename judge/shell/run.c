@@ -11,6 +11,7 @@
 
 #include "../../lib/crash.h"
 #include "../../lib/fsio.h"
+#include "../../lib/grow.h"
 #include "../../lib/log.h"
 #include "../../lib/monotime.h"
 #include "../../lib/str.h"
@@ -662,9 +663,9 @@ runner_apply(struct runner *r, struct buf *err)
 			break;
 		}
 		e = spool_in(r->sp, i);	/* the same entry (the spool keeps the last read) */
-		if (!r->o.replay && held == 0) {
-			r->applied = xreallocarray(r->applied, r->napplied + 1, sizeof *r->applied);
-			r->applied[r->napplied++] = xstrdup(e->id);
+		if (!r->o.replay && held == 1) {
+			GROW(r->held, r->nheld, r->capheld);
+			r->held[r->nheld++] = i;
 		}
 		if (spool_count_runs(r->sp) == 0 || e->rec_in < spool_run_at(r->sp, 0)->rec) {
 			judge_tick(&r->j, e->arrival);
@@ -676,6 +677,8 @@ runner_apply(struct runner *r, struct buf *err)
 	}
 	if (rc == 0)
 		rc = do_runs(r, &k, 0, err);
+	if (rc == 0 && !r->o.replay)
+		r->apply_upto = n;	/* the commit marks them */
 	if (r->o.replay && end == 0 && !r->o.replay_cut)
 		end = spool_clock(r->sp);	/* where the live judge stopped */
 	if (rc == 0 && end > 0) {
@@ -812,11 +815,36 @@ write_next_due(struct runner *r, time_t due, int keep_earlier)
 static void
 free_applied(struct runner *r)
 {
-	for (size_t i = 0; i < r->napplied; i++)
-		free(r->applied[i]);
-	free(r->applied);
-	r->applied = NULL;
-	r->napplied = 0;
+	free(r->held);
+	r->held = NULL;
+	r->nheld = r->capheld = 0;
+	r->apply_upto = 0;
+}
+
+/* Marks are made durable this many at a time: the ledger's records
+ * waiting to be written stay small however many messages a run applied. */
+#define MARKS_PER_SYNC 4096
+
+/* The ledger's "applied" marks of what this run applied (runner_apply):
+ * every message before apply_upto still stored, but those held. */
+static int
+mark_applied(struct runner *r, struct buf *err)
+{
+	size_t i, h = 0, n = 0;
+
+	for (i = 0; i < r->apply_upto; i++) {
+		if (h < r->nheld && r->held[h] == i) {
+			h++;
+			continue;
+		}
+		if (spool_state(r->sp, i) != SPOOL_STORED)
+			continue;
+		if (spool_mark_applied_at(r->sp, i, r->o.now, err) < 0)
+			return -1;
+		if (++n % MARKS_PER_SYNC == 0 && spool_sync(r->sp, err) < 0)
+			return -1;
+	}
+	return 0;
 }
 
 int
@@ -869,9 +897,7 @@ runner_commit(struct runner *r, struct buf *err)
 		if (r->loaded)
 			write_next_due(r, due, 0);
 		/* The games say these messages were applied: now the marks. */
-		for (size_t i = 0; i < r->napplied && rc == 0; i++)
-			if (spool_mark_applied(r->sp, r->applied[i], r->o.now, err) < 0)
-				rc = -1;
+		rc = mark_applied(r, err);
 		free_applied(r);
 		if (rc < 0)
 			return -1;

@@ -94,8 +94,12 @@ struct runner {
 	} *paged;		/* games whose pages are to be drawn */
 	int npaged;
 	char host_id[128];	/* the spool id of this run's host message, if any */
-	char **applied;		/* spool ids applied, marked at the commit */
-	size_t napplied;
+	/* What the commit marks applied: every inbound message before
+	 * apply_upto still stored, but those held (for a game set aside, in
+	 * ledger order); found again from the spool, not kept a message each */
+	size_t apply_upto;
+	size_t *held;
+	size_t nheld, capheld;
 	char mail_dir[1100];	/* replay: where outgoing mail is written */
 	struct run_stats stats;
 	char not_queued_why[600];	/* the first refusal of this apply step */
