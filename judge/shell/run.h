@@ -93,6 +93,11 @@ struct runner {
 		int first;	/* first history record new in this run */
 	} *paged;		/* games whose pages are to be drawn */
 	int npaged;
+	int *paged_at;		/* per game (its judge index): its place in paged + 1;
+				 * 0: not there */
+	int npaged_at;
+	struct buf *drain_to;	/* while a tick runs: where consume's errors go */
+	int drain_bad;		/* ... and whether one failed */
 	char host_id[128];	/* the spool id of this run's host message, if any */
 	/* What the commit marks applied: every inbound message before
 	 * apply_upto still stored, but those held (for a game set aside, in
