@@ -312,6 +312,7 @@ count_year(struct game *g, const struct board *before, const struct board *next)
 
 	if (before->season != SEASON_FALL || next->season == SEASON_FALL || g->nyears >= GAME_MAX_YEARS)
 		return;
+	GAME_ROOM(g, years, GAME_MAX_YEARS);
 	g->years[g->nyears].year = before->year;
 	for (p = 0; p < g->map->npowers; p++)
 		g->years[g->nyears].centres[p] = (uint8_t)board_count_centres(next, g->map, (power_id)p);
