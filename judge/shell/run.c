@@ -1,6 +1,7 @@
 #define _DEFAULT_SOURCE
 #include "run.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -496,6 +497,27 @@ clear_paged(struct runner *r)
 	r->npaged_at = 0;
 }
 
+/* Whether id is one the judge gives the mail it makes while it handles
+ * one inbound message ("pouch.mSEQ.N@DOMAIN"): no other event makes it,
+ * and a run handles each message once, so such an id need not be kept
+ * to be queued once in a run; the outbox's (r->known) and the spool's
+ * are still looked at. So r->known does not grow with a run's mail. */
+static bool
+per_message_id(const char *id)
+{
+	const char *p = id + 7;
+
+	if (strncmp(id, "pouch.m", 7) != 0 || !isdigit((unsigned char)*p))
+		return false;
+	while (isdigit((unsigned char)*p))
+		p++;
+	if (*p++ != '.' || !isdigit((unsigned char)*p))
+		return false;
+	while (isdigit((unsigned char)*p))
+		p++;
+	return *p == '@';
+}
+
 /* Take the judge's effects: mail to the outbox, the rest to the store. */
 static int
 consume(struct runner *r, struct buf *err)
@@ -507,7 +529,8 @@ consume(struct runner *r, struct buf *err)
 	for (i = 0; i < fx->nout; i++) {
 		const struct outmsg *m = &fx->out[i];
 		if ((r->ob != NULL && spool_sent_message_id(r->sp, m->message_id)) ||
-		    !strset_add(&r->known, m->message_id)) {
+		    (per_message_id(m->message_id) ? strset_has(&r->known, m->message_id) :
+		    !strset_add(&r->known, m->message_id))) {
 			r->stats.repeated++;
 			continue;
 		}

@@ -85,7 +85,8 @@ struct runner {
 	struct spool *sp;
 	struct outbox *ob;
 	struct mime_opts mo;
-	struct strset known;	/* Message-IDs already queued or sent */
+	struct strset known;	/* Message-IDs in the outbox, or queued by this run
+				 * for an event other than one message (consume) */
 	struct webpages web;	/* the map pages */
 	char pages_dir[1100];
 	struct {
