@@ -32,6 +32,7 @@ bounce_handle(struct judge *j, const struct inmsg *m)
 			if (b == g->nbouncing) {
 				if (b == GAME_MAX_BOUNCING)
 					continue;
+				GAME_ROOM(g, bouncing, GAME_MAX_BOUNCING);
 				str_copy(g->bouncing[b].addr, m->bounced[i], ADDR_MAX);
 				g->bouncing[b].count = 0;
 				g->nbouncing++;

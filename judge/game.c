@@ -259,6 +259,25 @@ game_set(struct game *g, const char *key, const char *v, const struct tz_lookup 
 }
 
 void
+game_room(void *slot, size_t max, size_t size)
+{
+	void **p = slot;
+
+	if (*p == NULL)
+		*p = xcalloc(max, size);
+}
+
+/* Free the records game_room made room for. */
+static void
+free_rooms(struct game *g)
+{
+	free(g->observers);
+	free(g->bouncing);
+	free(g->years);
+	free(g->awards);
+}
+
+void
 game_fit_delegations(struct game *g)
 {
 	int n = g->map->npowers > 0 ? g->map->npowers : 1, p;
@@ -323,6 +342,7 @@ game_award(struct game *g, power_id p, int points, bool rules, const char *reaso
 	struct award *a;
 
 	g->del[p].points += points;
+	GAME_ROOM(g, awards, GAME_MAX_AWARDS);
 	if (g->nawards == GAME_MAX_AWARDS) {
 		/* The record keeps the latest; the totals stay right. */
 		memmove(&g->awards[0], &g->awards[1], (GAME_MAX_AWARDS - 1) * sizeof g->awards[0]);
@@ -1045,8 +1065,10 @@ read_observer(const struct game_field *f, struct game_in *in, power_id p, const 
 	struct game *g = in->g;
 
 	(void)f, (void)p;
-	if (g->nobservers < GAME_MAX_OBSERVERS)
+	if (g->nobservers < GAME_MAX_OBSERVERS) {
+		GAME_ROOM(g, observers, GAME_MAX_OBSERVERS);
 		str_copy(g->observers[g->nobservers++], v, ADDR_MAX);
+	}
 	return NULL;
 }
 
@@ -1073,6 +1095,7 @@ read_bounces(const struct game_field *f, struct game_in *in, power_id p, const c
 	if (scan_long(&v, 1, 1000000, &n) < 0 || *(addr = scan_rest(&v)) == '\0')
 		return "expected bounces COUNT ADDRESS";
 	if (g->nbouncing < GAME_MAX_BOUNCING) {
+		GAME_ROOM(g, bouncing, GAME_MAX_BOUNCING);
 		str_copy(g->bouncing[g->nbouncing].addr, addr, ADDR_MAX);
 		g->bouncing[g->nbouncing++].count = (int)n;
 	}
@@ -1230,6 +1253,7 @@ read_centres(const struct game_field *f, struct game_in *in, power_id p, const c
 	(void)f, (void)p;
 	if (g->nyears >= GAME_MAX_YEARS || scan_long(&v, 1, 99999, &num) < 0)
 		return "expected: centres YEAR COUNT...";
+	GAME_ROOM(g, years, GAME_MAX_YEARS);
 	g->years[g->nyears].year = (int)num;
 	while (q < MAP_MAX_POWERS && scan_long(&v, 0, 255, &num) == 0)
 		g->years[g->nyears].centres[q++] = (uint8_t)num;
@@ -1275,7 +1299,7 @@ static const char *
 read_award(const struct game_field *f, struct game_in *in, power_id p, const char *v)
 {
 	struct game *g = in->g;
-	struct award *a = &g->awards[g->nawards];
+	struct award *a;
 	char ph[sizeof a->phase], pw[64];
 	struct scan_word who;
 	long n;
@@ -1285,6 +1309,8 @@ read_award(const struct game_field *f, struct game_in *in, power_id p, const cha
 	    scan_name(&v, pw, sizeof pw) < 0 || scan_long(&v, -1000, 1000, &n) < 0 ||
 	    scan_word(&v, &who) < 0 || !(scan_word_is(&who, "rules") || scan_word_is(&who, "officers")))
 		return "expected: award PHASE POWER POINTS officers|rules REASON";
+	GAME_ROOM(g, awards, GAME_MAX_AWARDS);
+	a = &g->awards[g->nawards];
 	if ((a->power = map_find_power(g->map, pw)) == POWER_NONE)
 		return "unknown power";
 	str_copy(a->phase, ph, sizeof a->phase);
@@ -1679,6 +1705,7 @@ static void
 game_blank(struct game *g)
 {
 	game_set_system(g, NULL);
+	free_rooms(g);
 	free(g->del);
 	memset(g, 0, sizeof *g);
 	game_settings_default(&g->set, "standard");
@@ -1701,6 +1728,7 @@ game_free(struct game *g)
 	if (g == NULL)
 		return;
 	game_set_system(g, NULL);
+	free_rooms(g);
 	free(g->del);
 	free(g);
 }

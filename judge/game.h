@@ -121,24 +121,27 @@ struct game {
 	int rewinds;			/* times the clock was set back over a phase count
 					   it had passed (ROLLBACK, a deadline set again
 					   after its notice): names its messages apart */
+	/* The records below (observers, bouncing, years, awards) have room for
+	 * their most only once the first is kept (GAME_ROOM): NULL before, so
+	 * that a game without them is small. */
 	int nobservers;
-	char observers[GAME_MAX_OBSERVERS][ADDR_MAX];
+	char (*observers)[ADDR_MAX];	/* GAME_MAX_OBSERVERS */
 	int nbouncing;			/* addresses whose mail came back */
-	struct {
+	struct game_bounce {
 		char addr[ADDR_MAX];
 		int count;		/* BOUNCE_LIMIT or more: suspended */
-	} bouncing[GAME_MAX_BOUNCING];
+	} *bouncing;			/* GAME_MAX_BOUNCING */
 	struct delegation *del;		/* one for each power of the map (at least one):
 					   ndel of them; see game_fit_delegations */
 	int ndel;
 	struct board board;
 	int nyears;			/* centre counts at the end of each year */
-	struct {
+	struct game_year {
 		int year;
 		uint8_t centres[MAP_MAX_POWERS];
-	} years[GAME_MAX_YEARS];
+	} *years;			/* GAME_MAX_YEARS */
 	int nawards;			/* the latest GAME_MAX_AWARDS awards */
-	struct award awards[GAME_MAX_AWARDS];
+	struct award *awards;		/* GAME_MAX_AWARDS */
 
 	/* Not stored: set when loading. */
 	const struct map *map;
@@ -161,6 +164,11 @@ int game_settings_set(struct game_settings *s, const char *key, const char *valu
  * (struct system_setting), as game_settings_set: 0, or -1 with why. */
 int game_set(struct game *g, const char *key, const char *value, const struct tz_lookup *zones,
     struct buf *why);
+/* Room for max records at *slot (a game's observers, bouncing, years or
+ * awards; see GAME_ROOM), made when it has none yet; freed by game_free. */
+void game_room(void *slot, size_t max, size_t size);
+#define GAME_ROOM(g, field, max) game_room(&(g)->field, (max), sizeof *(g)->field)
+
 /* Give g a delegation for each power of its map: after game_init or
  * game_read, again when a rule system adds powers to its game's map. */
 void game_fit_delegations(struct game *g);

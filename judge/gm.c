@@ -536,6 +536,7 @@ gm_add_observer(struct command_call *c)
 		buf_puts(c->reply, "  REFUSED: ADD OBSERVER <address>\n");
 		return CMD_REFUSED;
 	}
+	GAME_ROOM(g, observers, GAME_MAX_OBSERVERS);
 	str_copy(g->observers[g->nobservers++], str_lower(c->args), ADDR_MAX);
 	judge_audit(c->j, g, "ADD OBSERVER %s", c->args);
 	setup_tell_observer(c->j, g, g->observers[g->nobservers - 1]);

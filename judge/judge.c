@@ -71,6 +71,14 @@ judge_free(struct judge *j)
 	free(j->names.slot);
 	free(j->rate_index.slot);
 	free(j->dirty);
+	free(j->touched);
+	free(j->is_touched);
+	free(j->due);
+	free(j->due_at);
+	free(j->retick);
+	free(j->is_retick);
+	free(j->cand);
+	free(j->is_cand);
 	free(j->rates);
 	free(j->okcache);
 	memset(j, 0, sizeof *j);
@@ -157,11 +165,26 @@ judge_add_game(struct judge *j, struct game *g)
 	if (j->ngames == j->capgames) {	/* dirty[] beside games[], as long */
 		GROW(j->games, j->ngames, j->capgames);
 		j->dirty = xreallocarray(j->dirty, (size_t)j->capgames, sizeof *j->dirty);
+		j->touched = xreallocarray(j->touched, (size_t)j->capgames, sizeof *j->touched);
+		j->is_touched = xreallocarray(j->is_touched, (size_t)j->capgames,
+		    sizeof *j->is_touched);
+		j->due_at = xreallocarray(j->due_at, (size_t)j->capgames, sizeof *j->due_at);
+		j->retick = xreallocarray(j->retick, (size_t)j->capgames, sizeof *j->retick);
+		j->is_retick = xreallocarray(j->is_retick, (size_t)j->capgames,
+		    sizeof *j->is_retick);
+		j->cand = xreallocarray(j->cand, (size_t)j->capgames, sizeof *j->cand);
+		j->is_cand = xreallocarray(j->is_cand, (size_t)j->capgames, sizeof *j->is_cand);
 	}
 	if (g->sys == NULL)
 		game_set_system(g, j->io.system(j->io.ctx, g->map));
 	j->games[j->ngames] = g;
 	j->dirty[j->ngames] = false;
+	j->is_touched[j->ngames] = true;	/* a new game: as if touched */
+	j->touched[j->ntouched++] = j->ngames;
+	j->due_at[j->ngames] = DUE_NONE;
+	j->is_cand[j->ngames] = false;
+	j->is_retick[j->ngames] = true;
+	j->retick[j->nretick++] = j->ngames;
 	fold_index_put(&j->names, j, game_name, j->ngames, j->ngames + 1, false);
 	return j->ngames++;
 }
@@ -171,8 +194,38 @@ judge_touch(struct judge *j, const struct game *g)
 {
 	int i = judge_game_index(j, g);
 
-	if (i >= 0)
-		j->dirty[i] = true;
+	if (i < 0)
+		return;
+	j->dirty[i] = true;
+	if (!j->is_touched[i]) {
+		j->is_touched[i] = true;
+		j->touched[j->ntouched++] = i;
+	}
+	if (!j->is_retick[i]) {
+		j->is_retick[i] = true;
+		j->retick[j->nretick++] = i;
+	}
+}
+
+int
+judge_cmp_index(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+int
+judge_touched(struct judge *j, const int **idx)
+{
+	int n = j->ntouched;
+
+	qsort(j->touched, (size_t)n, sizeof *j->touched, judge_cmp_index);
+	for (int k = 0; k < n; k++)
+		j->is_touched[j->touched[k]] = false;
+	j->ntouched = 0;
+	*idx = j->touched;
+	return n;
 }
 
 bool

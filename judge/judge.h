@@ -25,6 +25,7 @@
 #define POUCH_JUDGE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <time.h>
 
 #include "../lib/buf.h"
@@ -34,6 +35,9 @@
 #include "engine/adjudicate.h"
 #include "game.h"
 #include "system.h"
+
+/* judge.due_at of a game the tick at a message never looks at (not under way) */
+#define DUE_NONE ((time_t)INT64_MAX)
 
 struct judge_conf {
 	char address[ADDR_MAX];		/* the judge's address: judge@example.test */
@@ -119,6 +123,33 @@ struct judge {
 	struct game **games;		/* owned */
 	bool *dirty;			/* per game: must be saved */
 	int ngames, capgames;
+	/* games touched since the shell last asked (judge_touched): their
+	 * indexes, each once, and a flag per game beside games[] */
+	int *touched;
+	int ntouched;
+	bool *is_touched;
+	/* judge_tick_due's index (turn.c): a game is looked at when its wake
+	 * time came (its deadline while it waits quietly for it; at once
+	 * otherwise), kept in a heap, not by a pass over every game */
+	struct due_entry {
+		time_t at;
+		int game;
+	} *due;				/* a min-heap by at; an entry whose at is no
+					 * longer its game's due_at is stale */
+	int ndue, capdue;
+	time_t *due_at;			/* per game: its live entry's at; DUE_NONE: none */
+	int *retick;			/* games touched since the index last saw them */
+	int nretick;
+	bool *is_retick;
+	int *cand;			/* the games one tick looks at */
+	int ncand;
+	bool *is_cand;
+	bool due_built;			/* the heap holds every game */
+	/* Called by judge_tick and judge_tick_due after each game they looked
+	 * at, when set: the shell takes the effects (fx) game by game, so that
+	 * a tick that decides a phase in every game does not hold them all. */
+	void (*drain)(void *arg);
+	void *drain_arg;
 	struct fold_index names;	/* games by name (the first of a name) */
 	struct judge_effects fx;
 	struct sender_rate *rates;	/* replies per sender (kept by the shell) */
@@ -155,6 +186,12 @@ void fold_index_put(struct fold_index *x, const struct judge *j, fold_key_fn *ke
     bool last);
 /* Index of g in j->games. */
 int judge_game_index(const struct judge *j, const struct game *g);
+/* The indexes of the games touched (judge_touch) or added since the last
+ * call, each once, in increasing order, into *idx (valid until the next
+ * touch); returns how many. A game's effects are known by then. */
+int judge_touched(struct judge *j, const int **idx);
+/* qsort's order of two game indexes (ints), lowest first. */
+int judge_cmp_index(const void *a, const void *b);
 
 /* Handle one inbound message numbered seq (in arrival order) at time now. */
 void judge_mail(struct judge *j, const struct inmsg *m, long seq, time_t now);

@@ -312,6 +312,7 @@ count_year(struct game *g, const struct board *before, const struct board *next)
 
 	if (before->season != SEASON_FALL || next->season == SEASON_FALL || g->nyears >= GAME_MAX_YEARS)
 		return;
+	GAME_ROOM(g, years, GAME_MAX_YEARS);
 	g->years[g->nyears].year = before->year;
 	for (p = 0; p < g->map->npowers; p++)
 		g->years[g->nyears].centres[p] = (uint8_t)board_count_centres(next, g->map, (power_id)p);
@@ -677,37 +678,181 @@ quiet_until_deadline(const struct game *g, time_t now)
 	    !system_serves(g->sys, SYS_OWN_CLOCK);
 }
 
-/* judge_tick and judge_tick_due: early says whether a phase whose orders
- * are all in is processed now. */
-static void
-tick(struct judge *j, time_t now, bool early)
+/* When the tick at a message's arrival has to look at g (the opposite of
+ * quiet_until_deadline: from then on it is not quiet); DUE_NONE: never,
+ * while it is not under way. */
+static time_t
+wake_time(const struct game *g)
 {
-	int gi, rounds;
+	if (g->status != GAME_ACTIVE)
+		return DUE_NONE;
+	if (g->deadline != 0 && !g->gm_told && g->completed_at == 0 &&
+	    !system_serves(g->sys, SYS_OWN_CLOCK))
+		return g->deadline;
+	return (time_t)INT64_MIN;
+}
+
+static bool
+due_less(const struct due_entry *a, const struct due_entry *b)
+{
+	return a->at < b->at || (a->at == b->at && a->game < b->game);
+}
+
+/* Put game gi in the index at its wake time, once: an entry already
+ * there for that time stands; one for another time is stale from now. */
+static void
+due_put(struct judge *j, int gi)
+{
+	time_t at = wake_time(j->games[gi]);
+	int k;
+
+	if (at == j->due_at[gi])
+		return;
+	j->due_at[gi] = at;
+	if (at == DUE_NONE)
+		return;
+	GROW(j->due, j->ndue, j->capdue);
+	for (k = j->ndue++; k > 0; k = (k - 1) / 2) {
+		struct due_entry e = { at, gi };
+		if (!due_less(&e, &j->due[(k - 1) / 2]))
+			break;
+		j->due[k] = j->due[(k - 1) / 2];
+	}
+	j->due[k] = (struct due_entry){ at, gi };
+}
+
+static void
+due_pop(struct judge *j)
+{
+	struct due_entry last = j->due[--j->ndue];
+	int k = 0, c;
+
+	while ((c = 2 * k + 1) < j->ndue) {
+		if (c + 1 < j->ndue && due_less(&j->due[c + 1], &j->due[c]))
+			c++;
+		if (!due_less(&j->due[c], &last))
+			break;
+		j->due[k] = j->due[c];
+		k = c;
+	}
+	if (j->ndue > 0)
+		j->due[k] = last;
+}
+
+static void
+add_cand(struct judge *j, int gi)
+{
+	if (!j->is_cand[gi]) {
+		j->is_cand[gi] = true;
+		j->cand[j->ncand++] = gi;
+	}
+}
+
+/* The games the tick at now must look at, into j->cand in game order:
+ * those whose wake time came, and those changed since the index saw them
+ * (a game's wake time changes only when it is touched or ticked). */
+static void
+due_collect(struct judge *j, time_t now)
+{
+	int k;
+
+	if (!j->due_built) {
+		j->ndue = 0;
+		for (k = 0; k < j->ngames; k++) {
+			j->due_at[k] = DUE_NONE;
+			j->is_retick[k] = false;
+			due_put(j, k);
+		}
+		j->nretick = 0;
+		j->due_built = true;
+	}
+	for (k = 0; k < j->nretick; k++) {
+		j->is_retick[j->retick[k]] = false;
+		add_cand(j, j->retick[k]);
+	}
+	j->nretick = 0;
+	while (j->ndue > 0 && j->due[0].at <= now) {
+		struct due_entry e = j->due[0];
+		due_pop(j);
+		if (j->due_at[e.game] != e.at)
+			continue;	/* stale */
+		j->due_at[e.game] = DUE_NONE;
+		add_cand(j, e.game);
+	}
+	qsort(j->cand, (size_t)j->ncand, sizeof *j->cand, judge_cmp_index);
+}
+
+/* What time requires of game g at now, a few rounds (one phase decided
+ * may make the next due at once). */
+static void
+tick_rounds(struct judge *j, struct game *g, time_t now, bool early)
+{
+	clock_event(j, g, "t", "");
+	for (int rounds = 0; rounds < 8 && g->status == GAME_ACTIVE; rounds++)
+		if (!tick_game(j, g, now, early))
+			break;
+	if (j->drain) {
+		j->now = now;	/* as the shell finds it after the tick */
+		j->drain(j->drain_arg);
+	}
+}
+
+/* judge_tick: every game. */
+static void
+tick_all(struct judge *j, time_t now)
+{
+	j->seq = 0;
+	for (int gi = 0; gi < j->ngames; gi++)
+		tick_rounds(j, j->games[gi], now, true);
+	j->due_built = false;	/* the index is made again at the next tick_due */
+	j->now = now;
+}
+
+/* judge_tick_due: the games that are not quiet, in game order, found by
+ * the index (due_collect) instead of a pass over every game. A game that
+ * one of them touches and that comes later in that order is looked at in
+ * this tick too, as a pass would. */
+static void
+tick_due(struct judge *j, time_t now)
+{
+	int k, m;
 
 	j->seq = 0;
-	for (gi = 0; gi < j->ngames; gi++) {
+	due_collect(j, now);
+	for (k = 0; k < j->ncand; k++) {
+		int gi = j->cand[k];
 		struct game *g = j->games[gi];
 
-		if (!early && quiet_until_deadline(g, now))
+		if (!quiet_until_deadline(g, now))
+			tick_rounds(j, g, now, false);
+		if (j->nretick == 0)
 			continue;
-		clock_event(j, g, "t", "");
-		for (rounds = 0; rounds < 8 && g->status == GAME_ACTIVE; rounds++)
-			if (!tick_game(j, g, now, early))
-				break;
+		for (m = 0; m < j->nretick; m++)
+			if (j->retick[m] > gi && !j->is_cand[j->retick[m]]) {
+				j->is_retick[j->retick[m]] = false;
+				add_cand(j, j->retick[m]);
+				j->retick[m--] = j->retick[--j->nretick];
+			}
+		qsort(j->cand + k + 1, (size_t)(j->ncand - k - 1), sizeof *j->cand, judge_cmp_index);
 	}
+	for (k = 0; k < j->ncand; k++) {
+		j->is_cand[j->cand[k]] = false;
+		due_put(j, j->cand[k]);
+	}
+	j->ncand = 0;
 	j->now = now;
 }
 
 void
 judge_tick(struct judge *j, time_t now)
 {
-	tick(j, now, true);
+	tick_all(j, now);
 }
 
 void
 judge_tick_due(struct judge *j, time_t now)
 {
-	tick(j, now, false);
+	tick_due(j, now);
 }
 
 /* The latest history record of g whose phase is year y, season se and

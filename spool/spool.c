@@ -1501,20 +1501,13 @@ spool_lookup_source(const struct spool *s, const char *source)
 	return i == SIZE_MAX ? NULL : entry_at(s, i);
 }
 
-int
-spool_mark_applied(struct spool *s, const char *id, time_t now, struct buf *err)
+/* Mark inbound entry i, whose id is id, applied at now (spool_mark_applied). */
+static int
+mark_applied(struct spool *s, size_t i, const char *id, time_t now, struct buf *err)
 {
-	struct islot *e;
-	size_t i, start;
+	struct islot *e = &s->in[i];
+	size_t start;
 
-	if (spool_index(s, err) < 0)
-		return -1;
-	i = find(s, &s->by_id, id);
-	if (i == SIZE_MAX) {
-		buf_printf(err, "spool: no inbound message %s\n", id);
-		return -1;
-	}
-	e = &s->in[i];
 	if (e->state == SPOOL_APPLIED)
 		return 1;
 	if (e->state == SPOOL_DUPLICATE) {
@@ -1536,6 +1529,47 @@ spool_mark_applied(struct spool *s, const char *id, time_t now, struct buf *err)
 	buf_printf(&s->pending, "\t%lld", (long long)now);
 	end_record(s, start);
 	return 0;
+}
+
+int
+spool_mark_applied(struct spool *s, const char *id, time_t now, struct buf *err)
+{
+	size_t i;
+
+	if (spool_index(s, err) < 0)
+		return -1;
+	i = find(s, &s->by_id, id);
+	if (i == SIZE_MAX) {
+		buf_printf(err, "spool: no inbound message %s\n", id);
+		return -1;
+	}
+	return mark_applied(s, i, id, now, err);
+}
+
+int
+spool_mark_applied_at(struct spool *s, size_t i, time_t now, struct buf *err)
+{
+	const struct islot *sl;
+	char id[ID_FORMAT_MAX];
+
+	if (spool_index(s, err) < 0)
+		return -1;
+	if (i >= s->nin) {
+		buf_printf(err, "spool: no inbound message at %zu\n", i);
+		return -1;
+	}
+	sl = &s->in[i];
+	if (sl->id_digits != 0) {
+		id_format(id, sl->id_time, sl->id_digits, sl->id_seq);
+	} else {
+		const struct spool_entry *e = entry_at(s, i);
+		if (e == NULL) {
+			buf_printf(err, "%s: a record changed since it was read\n", s->ledger);
+			return -1;
+		}
+		str_copy(id, e->id, sizeof id);
+	}
+	return mark_applied(s, i, id, now, err);
 }
 
 int

@@ -141,6 +141,8 @@ const struct spool_entry *spool_lookup_source(const struct spool *s, const char 
 /* Record that id was applied at now. Returns 0, 1 when it already was,
  * -1 when id is unknown or a duplicate (reason in err). */
 int spool_mark_applied(struct spool *s, const char *id, time_t now, struct buf *err);
+/* spool_mark_applied for inbound entry i (0 .. spool_count_in - 1). */
+int spool_mark_applied_at(struct spool *s, size_t i, time_t now, struct buf *err);
 
 /* Append the raw bytes of message id (inbound or sent) to out. Returns 0,
  * or -1 with a reason in err. */

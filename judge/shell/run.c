@@ -1,6 +1,7 @@
 #define _DEFAULT_SOURCE
 #include "run.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 
 #include "../../lib/crash.h"
 #include "../../lib/fsio.h"
+#include "../../lib/grow.h"
 #include "../../lib/log.h"
 #include "../../lib/monotime.h"
 #include "../../lib/str.h"
@@ -69,6 +71,35 @@ sweep_spool_tmp(const char *spool)
 		log_info("%s: removed %d temporary files left by an earlier run", spool, n);
 }
 
+static int consume(struct runner *r, struct buf *err);
+
+/* The judge's drain: a tick's effects taken game by game (tick). */
+static void
+drain_fx(void *arg)
+{
+	struct runner *r = arg;
+
+	if (r->drain_to != NULL && consume(r, r->drain_to) < 0)
+		r->drain_bad = 1;
+}
+
+/* judge_tick (due: judge_tick_due) at t, its effects taken as it goes.
+ * Returns 0, or -1 (err) when one could not be taken. */
+static int
+tick(struct runner *r, time_t t, bool due, struct buf *err)
+{
+	r->drain_to = err;
+	r->drain_bad = 0;
+	if (due)
+		judge_tick_due(&r->j, t);
+	else
+		judge_tick(&r->j, t);
+	r->drain_to = NULL;
+	if (consume(r, err) < 0)
+		r->drain_bad = 1;
+	return r->drain_bad ? -1 : 0;
+}
+
 int
 runner_open(struct runner *r, const struct run_opts *o, struct buf *err)
 {
@@ -114,6 +145,8 @@ runner_open(struct runner *r, const struct run_opts *o, struct buf *err)
 		return -1;
 	store_io(&r->st, &io);
 	judge_init(&r->j, &r->conf.judge, &io);
+	r->j.drain = drain_fx;
+	r->j.drain_arg = r;
 	mail_mime_opts(&r->conf.mail, &r->mo);
 	/* A replay draws its own pages, never over the live ones. */
 	if (o->replay)
@@ -421,23 +454,68 @@ write_replay_mail(struct runner *r, const struct outmsg *m, struct buf *err)
 }
 
 /* Draw the pages of game from history record first on (the earliest
- * asked for wins). */
+ * asked for wins). A game found by its index, not by a pass over the list. */
 static void
 add_paged(struct runner *r, const char *game, int first)
 {
-	int k;
+	const struct game *g = judge_find_game(&r->j, game);
+	int gi = g ? judge_game_index(&r->j, g) : -1, k = -1;
 
-	for (k = 0; k < r->npaged; k++)
-		if (strcmp(r->paged[k].game, game) == 0)
-			break;
-	if (k == r->npaged) {
+	if (gi >= 0 && gi >= r->npaged_at) {
+		int n = r->j.ngames;
+		r->paged_at = xreallocarray(r->paged_at, (size_t)n, sizeof *r->paged_at);
+		memset(r->paged_at + r->npaged_at, 0, (size_t)(n - r->npaged_at) * sizeof *r->paged_at);
+		r->npaged_at = n;
+	}
+	if (gi >= 0 && r->paged_at[gi] > 0)
+		k = r->paged_at[gi] - 1;
+	else if (gi < 0)
+		for (k = 0; k < r->npaged && strcmp(r->paged[k].game, game) != 0; k++)
+			;
+	if (k < 0 || k == r->npaged) {
+		k = r->npaged;
 		r->paged = xreallocarray(r->paged, (size_t)r->npaged + 1, sizeof *r->paged);
 		str_copy(r->paged[k].game, game, sizeof r->paged[k].game);
 		r->paged[k].first = first;
 		r->npaged++;
+		if (gi >= 0)
+			r->paged_at[gi] = k + 1;
 	} else if (first < r->paged[k].first) {
 		r->paged[k].first = first;
 	}
+}
+
+/* Forget the list of games whose pages are to be drawn. */
+static void
+clear_paged(struct runner *r)
+{
+	free(r->paged);
+	r->paged = NULL;
+	r->npaged = 0;
+	free(r->paged_at);
+	r->paged_at = NULL;
+	r->npaged_at = 0;
+}
+
+/* Whether id is one the judge gives the mail it makes while it handles
+ * one inbound message ("pouch.mSEQ.N@DOMAIN"): no other event makes it,
+ * and a run handles each message once, so such an id need not be kept
+ * to be queued once in a run; the outbox's (r->known) and the spool's
+ * are still looked at. So r->known does not grow with a run's mail. */
+static bool
+per_message_id(const char *id)
+{
+	const char *p = id + 7;
+
+	if (strncmp(id, "pouch.m", 7) != 0 || !isdigit((unsigned char)*p))
+		return false;
+	while (isdigit((unsigned char)*p))
+		p++;
+	if (*p++ != '.' || !isdigit((unsigned char)*p))
+		return false;
+	while (isdigit((unsigned char)*p))
+		p++;
+	return *p == '@';
 }
 
 /* Take the judge's effects: mail to the outbox, the rest to the store. */
@@ -445,12 +523,14 @@ static int
 consume(struct runner *r, struct buf *err)
 {
 	struct judge_effects *fx = &r->j.fx;
-	int i, bad = 0;
+	const int *touched;
+	int i, n, bad = 0;
 
 	for (i = 0; i < fx->nout; i++) {
 		const struct outmsg *m = &fx->out[i];
 		if ((r->ob != NULL && spool_sent_message_id(r->sp, m->message_id)) ||
-		    !strset_add(&r->known, m->message_id)) {
+		    (per_message_id(m->message_id) ? strset_has(&r->known, m->message_id) :
+		    !strset_add(&r->known, m->message_id))) {
 			r->stats.repeated++;
 			continue;
 		}
@@ -478,10 +558,12 @@ consume(struct runner *r, struct buf *err)
 		add_paged(r, fx->phases[i].game, fx->phases[i].index);
 	/* A game without a board has no phases: its page follows each change;
 	 * a game started and not yet past its first phase has its start page
-	 * (and the index) drawn as it changes. */
-	for (i = 0; i < r->j.ngames; i++) {
-		const struct game *g = r->j.games[i];
-		if (r->j.dirty[i] && (system_serves(g->sys, SYS_RECORD_PAGE) ||
+	 * (and the index) drawn as it changes. Only the games touched since
+	 * the last time are looked at: the others are as they were then. */
+	n = judge_touched(&r->j, &touched);
+	for (i = 0; i < n; i++) {
+		const struct game *g = r->j.games[touched[i]];
+		if (r->j.dirty[touched[i]] && (system_serves(g->sys, SYS_RECORD_PAGE) ||
 		    (g->status == GAME_ACTIVE && g->nphases == 0)))
 			add_paged(r, g->name, 1);
 	}
@@ -526,8 +608,7 @@ apply_one(struct runner *r, size_t i, struct buf *err)
 			return 1;
 		}
 	}
-	judge_tick_due(&r->j, e->arrival);
-	if (consume(r, err) < 0)
+	if (tick(r, e->arrival, true, err) < 0)
 		goto fail;
 	if (host)
 		judge_host_mail(&r->j, &m, (long)i + 1, e->arrival);
@@ -538,10 +619,7 @@ apply_one(struct runner *r, size_t i, struct buf *err)
 			fputs(r->j.fx.host_reply, r->o.host_out);
 		r->host_refused = strstr(r->j.fx.host_reply, "REFUSED") != NULL;
 	}
-	if (consume(r, err) < 0)
-		goto fail;
-	judge_tick_due(&r->j, e->arrival);
-	if (consume(r, err) < 0)
+	if (consume(r, err) < 0 || tick(r, e->arrival, true, err) < 0)
 		goto fail;
 	inmsg_free(&m);
 	r->stats.applied++;
@@ -599,8 +677,7 @@ do_runs(struct runner *r, size_t *k, unsigned long rec, struct buf *err)
 			break;
 		if (r->o.replay)
 			replay_settings(r, ru->rec);
-		judge_tick(&r->j, ru->time);
-		if (consume(r, err) < 0)
+		if (tick(r, ru->time, false, err) < 0)
 			return -1;
 	}
 	return 0;
@@ -662,13 +739,12 @@ runner_apply(struct runner *r, struct buf *err)
 			break;
 		}
 		e = spool_in(r->sp, i);	/* the same entry (the spool keeps the last read) */
-		if (!r->o.replay && held == 0) {
-			r->applied = xreallocarray(r->applied, r->napplied + 1, sizeof *r->applied);
-			r->applied[r->napplied++] = xstrdup(e->id);
+		if (!r->o.replay && held == 1) {
+			GROW(r->held, r->nheld, r->capheld);
+			r->held[r->nheld++] = i;
 		}
 		if (spool_count_runs(r->sp) == 0 || e->rec_in < spool_run_at(r->sp, 0)->rec) {
-			judge_tick(&r->j, e->arrival);
-			if (consume(r, err) < 0) {
+			if (tick(r, e->arrival, false, err) < 0) {
 				rc = -1;
 				break;
 			}
@@ -676,11 +752,12 @@ runner_apply(struct runner *r, struct buf *err)
 	}
 	if (rc == 0)
 		rc = do_runs(r, &k, 0, err);
+	if (rc == 0 && !r->o.replay)
+		r->apply_upto = n;	/* the commit marks them */
 	if (r->o.replay && end == 0 && !r->o.replay_cut)
 		end = spool_clock(r->sp);	/* where the live judge stopped */
 	if (rc == 0 && end > 0) {
-		judge_tick(&r->j, end);
-		rc = consume(r, err);
+		rc = tick(r, end, false, err);
 	}
 	if (rc < 0 && !r->o.replay)
 		spool_discard(r->sp);	/* nothing of this run counts as applied */
@@ -774,7 +851,7 @@ write_pages(struct runner *r)
 			r->paged[left++] = r->paged[k];
 		}
 	}
-	r->npaged = left;
+	r->npaged = left;	/* (paged_at no longer matches: cleared below) */
 	/* The pages are written without syncing: the list goes only once
 	 * they are on disk for good. */
 	if (left == 0 && r->web.written > 0 && fs_sync_fs(r->pages_dir) < 0)
@@ -782,9 +859,7 @@ write_pages(struct runner *r)
 	else
 		write_pages_due(r);
 	buf_free(&err);
-	free(r->paged);
-	r->paged = NULL;
-	r->npaged = 0;
+	clear_paged(r);
 	r->stats.pages = r->web.written;
 }
 
@@ -812,11 +887,36 @@ write_next_due(struct runner *r, time_t due, int keep_earlier)
 static void
 free_applied(struct runner *r)
 {
-	for (size_t i = 0; i < r->napplied; i++)
-		free(r->applied[i]);
-	free(r->applied);
-	r->applied = NULL;
-	r->napplied = 0;
+	free(r->held);
+	r->held = NULL;
+	r->nheld = r->capheld = 0;
+	r->apply_upto = 0;
+}
+
+/* Marks are made durable this many at a time: the ledger's records
+ * waiting to be written stay small however many messages a run applied. */
+#define MARKS_PER_SYNC 4096
+
+/* The ledger's "applied" marks of what this run applied (runner_apply):
+ * every message before apply_upto still stored, but those held. */
+static int
+mark_applied(struct runner *r, struct buf *err)
+{
+	size_t i, h = 0, n = 0;
+
+	for (i = 0; i < r->apply_upto; i++) {
+		if (h < r->nheld && r->held[h] == i) {
+			h++;
+			continue;
+		}
+		if (spool_state(r->sp, i) != SPOOL_STORED)
+			continue;
+		if (spool_mark_applied_at(r->sp, i, r->o.now, err) < 0)
+			return -1;
+		if (++n % MARKS_PER_SYNC == 0 && spool_sync(r->sp, err) < 0)
+			return -1;
+	}
+	return 0;
 }
 
 int
@@ -869,9 +969,7 @@ runner_commit(struct runner *r, struct buf *err)
 		if (r->loaded)
 			write_next_due(r, due, 0);
 		/* The games say these messages were applied: now the marks. */
-		for (size_t i = 0; i < r->napplied && rc == 0; i++)
-			if (spool_mark_applied(r->sp, r->applied[i], r->o.now, err) < 0)
-				rc = -1;
+		rc = mark_applied(r, err);
 		free_applied(r);
 		if (rc < 0)
 			return -1;
@@ -932,7 +1030,7 @@ runner_close(struct runner *r)
 		log_warn("%s", buf_str(&err));
 	buf_free(&err);
 	webpages_free(&r->web);
-	free(r->paged);
+	clear_paged(r);
 	for (int i = 0; r->aside_notes && i < r->st.naside; i++)
 		free(r->aside_notes[i]);
 	free(r->aside_notes);

@@ -85,7 +85,8 @@ struct runner {
 	struct spool *sp;
 	struct outbox *ob;
 	struct mime_opts mo;
-	struct strset known;	/* Message-IDs already queued or sent */
+	struct strset known;	/* Message-IDs in the outbox, or queued by this run
+				 * for an event other than one message (consume) */
 	struct webpages web;	/* the map pages */
 	char pages_dir[1100];
 	struct {
@@ -93,9 +94,18 @@ struct runner {
 		int first;	/* first history record new in this run */
 	} *paged;		/* games whose pages are to be drawn */
 	int npaged;
+	int *paged_at;		/* per game (its judge index): its place in paged + 1;
+				 * 0: not there */
+	int npaged_at;
+	struct buf *drain_to;	/* while a tick runs: where consume's errors go */
+	int drain_bad;		/* ... and whether one failed */
 	char host_id[128];	/* the spool id of this run's host message, if any */
-	char **applied;		/* spool ids applied, marked at the commit */
-	size_t napplied;
+	/* What the commit marks applied: every inbound message before
+	 * apply_upto still stored, but those held (for a game set aside, in
+	 * ledger order); found again from the spool, not kept a message each */
+	size_t apply_upto;
+	size_t *held;
+	size_t nheld, capheld;
 	char mail_dir[1100];	/* replay: where outgoing mail is written */
 	struct run_stats stats;
 	char not_queued_why[600];	/* the first refusal of this apply step */

@@ -201,6 +201,9 @@ full_game(struct game *g)
 	g->seq = 42;
 	g->nphases = 7;
 	g->rewinds = 2;
+	GAME_ROOM(g, observers, GAME_MAX_OBSERVERS);
+	GAME_ROOM(g, bouncing, GAME_MAX_BOUNCING);
+	GAME_ROOM(g, years, GAME_MAX_YEARS);
 	str_copy(g->observers[g->nobservers++], "obs1@o.example", ADDR_MAX);
 	str_copy(g->observers[g->nobservers++], "obs2@o.example", ADDR_MAX);
 	str_copy(g->bouncing[0].addr, "gone@g.example", ADDR_MAX);

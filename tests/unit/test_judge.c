@@ -487,7 +487,7 @@ new_judge(void)
 /* Game g1 with settings s (NULL: the defaults), its seven delegations,
  * started at T0; the effects of setting it up are forgotten. */
 static void
-start_game(struct tj *t, const struct game_settings *s)
+start_named(struct tj *t, const char *name, const struct game_settings *s)
 {
 	struct game_settings def;
 	struct buf why;
@@ -498,7 +498,7 @@ start_game(struct tj *t, const struct game_settings *s)
 		s = &def;
 	}
 	buf_init(&why, 1024);
-	t->g = judge_new_game(&t->j, "g1", s, GM_ADDR, GM_PW, T0, &why);
+	t->g = judge_new_game(&t->j, name, s, GM_ADDR, GM_PW, T0, &why);
 	assert_non_null(t->g);
 	for (i = 0; i < sizeof seven / sizeof seven[0]; i++)
 		assert_int_equal(judge_add_delegation(&t->j, t->g, power(seven[i].power),
@@ -506,6 +506,12 @@ start_game(struct tj *t, const struct game_settings *s)
 	assert_int_equal(judge_start(&t->j, t->g, T0, &why), 0);
 	buf_free(&why);
 	fx_begin(t);
+}
+
+static void
+start_game(struct tj *t, const struct game_settings *s)
+{
+	start_named(t, "g1", s);
 }
 
 static int
@@ -2801,6 +2807,82 @@ test_endings_corpus(void **state)
 	assert_int_equal(failed, 0);
 }
 
+/* ------------------------------------------------ the tick's due index -- */
+
+struct drained {
+	int calls;
+	int phased;		/* calls whose effects held phases */
+	int mixed;		/* calls whose effects held more than one game's phases */
+	struct tj *t;
+};
+
+static void
+count_drain(void *arg)
+{
+	struct drained *d = arg;
+	const struct judge_effects *fx = &d->t->j.fx;
+
+	d->calls++;
+	d->phased += fx->nphases > 0;
+	for (int i = 1; i < fx->nphases; i++)
+		if (strcmp(fx->phases[i].game, fx->phases[0].game) != 0) {
+			d->mixed++;
+			break;
+		}
+	fx_begin(d->t);
+}
+
+/* judge_tick_due looks at a game when its deadline comes (found by its
+ * index, not a pass over every game), at one whose deadline a message
+ * moved, and at none before; the ticks hand over each game's effects as
+ * they go (drain), not all games' at once. */
+static void
+test_tick_due_index(void **state)
+{
+	struct tj *t = *state;
+	struct drained d = { 0, 0, 0, t };
+	struct game *g[3];
+	char name[8];
+	int k;
+
+	for (k = 0; k < 3; k++) {
+		snprintf(name, sizeof name, "g%d", k + 1);
+		start_named(t, name, NULL);
+		g[k] = t->g;
+	}
+	t->j.drain = count_drain;
+	t->j.drain_arg = &d;
+	tick_due(t, T0 + HOUR);
+	assert_int_equal(d.calls, 0);	/* all quiet till their deadlines */
+	/* g2's deadline moved earlier by hand, as a GM's command would, and
+	 * touched: the index sees it. */
+	g[1]->deadline = T0 + 2 * HOUR;
+	judge_touch(&t->j, g[1]);
+	tick_due(t, T0 + 2 * HOUR);
+	assert_int_equal(d.calls, 1);
+	assert_true(g[1]->gm_told);
+	assert_false(g[0]->gm_told);
+	assert_false(g[2]->gm_told);
+	d.calls = 0;
+	tick_due(t, DEADLINE1 - 1);
+	assert_false(g[0]->gm_told);
+	assert_false(g[2]->gm_told);
+	tick_due(t, DEADLINE1);
+	assert_true(g[0]->gm_told);
+	assert_true(g[2]->gm_told);
+	assert_true(d.calls >= 2);
+	/* past the grace period every game is decided, each handed over alone */
+	d.calls = d.phased = 0;
+	tick(t, DEADLINE1 + 30 * 24 * HOUR);
+	assert_int_equal(d.calls, 3);
+	assert_int_equal(d.phased, 3);
+	assert_int_equal(d.mixed, 0);
+	for (k = 0; k < 3; k++)
+		assert_true(g[k]->nphases >= 1);
+	t->j.drain = NULL;
+}
+
+
 int
 main(void)
 {
@@ -2853,6 +2935,7 @@ main(void)
 		cmocka_unit_test(test_endings_corpus),
 		cmocka_unit_test_setup_teardown(test_grace_partner_change, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resume_after_notice, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_tick_due_index, setup_empty, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);

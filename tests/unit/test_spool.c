@@ -185,6 +185,39 @@ test_duplicates_and_applied(void **state)
 	buf_free(&err);
 }
 
+/* spool_mark_applied_at: by position, the same record as by id (the
+ * ledger read again says so), a duplicate refused, a position past the
+ * end refused. */
+static void
+test_mark_applied_at(void **state)
+{
+	struct spool *s = open_ok();
+	struct buf err;
+	const char *a, *b;
+	char *ca;
+
+	(void)state;
+	buf_init(&err, 4096);
+	assert_int_equal(spool_store_in(s, "maildir:1", "one@x", "first\n", 6, 10, &a, &err), 1);
+	ca = strdup(a);
+	assert_int_equal(spool_store_in(s, "maildir:2", "one@x", "again\n", 6, 11, &b, &err), 1);
+	assert_int_equal(spool_sync(s, &err), 0);
+	assert_int_equal(spool_mark_applied_at(s, 0, 20, &err), 0);
+	assert_int_equal(spool_mark_applied_at(s, 0, 21, &err), 1);
+	assert_int_equal(spool_mark_applied_at(s, 1, 22, &err), -1);
+	assert_non_null(strstr(buf_str(&err), "duplicate"));
+	assert_int_equal(spool_mark_applied_at(s, 2, 22, &err), -1);
+	assert_int_equal(spool_pending(s), 0);
+	close_ok(s);
+	s = open_ok();
+	assert_int_equal(spool_lookup(s, ca)->state, SPOOL_APPLIED);
+	assert_int_equal(spool_lookup(s, ca)->applied, 20);
+	assert_int_equal(spool_state(s, 1), SPOOL_DUPLICATE);
+	free(ca);
+	close_ok(s);
+	buf_free(&err);
+}
+
 /* The runs, in the ledger's order among the messages: which messages each
  * run read, and when it ran, runs in the same second too; the clock's
  * place; the settings' history. */
@@ -844,6 +877,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_store_and_reload, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_duplicates_and_applied, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mark_applied_at, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cursor_out_and_escapes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ids_after_kills, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_discard, setup, teardown),
