@@ -195,6 +195,17 @@ BEGIN {
 	to = q(line, 2)
 	if (under(from, "mail/inbox/new/"))
 		inbox_moved(from)
+	# a Maildir's tmp/ to new/ (a rename that does not overwrite): as a link
+	if (under(from, "outbox/tmp/") || (under(from, "mail/out/") && from ~ /\/tmp\//)) {
+		check(1)
+		if (!durable(from, made[from] + 0))
+			bad(1, from " moved at line " n " without a sync")
+		lastlink[dir(to)] = n
+		made[to] = n
+		if (under(to, "outbox/new/"))
+			linked_outbox[to] = n
+		next
+	}
 	if (under(to, "games/") && to ~ /\/history\/[0-9]+\.txt$/) {
 		history[to] = n
 		lastlink[dir(to)] = n

@@ -7,6 +7,7 @@
 #include "../support/testutil.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -738,6 +739,20 @@ test_maildir_helpers(void **state)
 	assert_int_equal(fs_read_file(path, &b), 0);
 	assert_string_equal(buf_str(&b), "hello\n");
 	assert_int_equal(md_find(md, "missing", path, sizeof path), -1);
+	/* the move into new/ never overwrites a name there either */
+	{
+		char from[512], to[512];
+		snprintf(from, sizeof from, "%s/tmp/%s", md, name);
+		snprintf(to, sizeof to, "%s/new/%s", md, name);
+		assert_int_equal(fs_write_atomic(from, "other\n", 6), 0);
+		assert_int_equal(md_move(from, to), -1);
+		assert_int_equal(errno, EEXIST);
+		assert_true(fs_exists(from));
+		buf_reset(&b);
+		assert_int_equal(fs_read_file(to, &b), 0);
+		assert_string_equal(buf_str(&b), "hello\n");
+		assert_int_equal(unlink(from), 0);
+	}
 	/* a batch: written to tmp/, published together */
 	{
 		char n1[128], n2[128], *names[2] = { n1, n2 };
