@@ -14,7 +14,8 @@
  * SUM is the record's checksum (record_sum), so that a byte changed on
  * disk is found, never used; a "pouch-spool 1" ledger has none. PLACE,
  * "PACK:OFFSET", is where the message's bytes are: a batch's messages go
- * one after the other into one pack file, DIR/pack/PACK. A record of a
+ * one after the other into one pack file, DIR/pack/PACK; "-" for a sent
+ * message taken from the outbox by a hard link (DIR/out/new/ID). A record of a
  * "pouch-spool 2" ledger has no PLACE: its message is the file ID in
  * DIR/in or DIR/out. Both forms read in any ledger.
  *
@@ -240,6 +241,7 @@ struct spool {
 	char pack_name[PACK_NAME_MAX];
 	uint64_t pack_len;
 	bool pack_dir_new;	/* DIR/pack made by this process: sync DIR */
+	bool out_linked;	/* durable files linked into out/new/, the folder not synced */
 	struct packrd *rd;	/* the pack last read from */
 };
 
@@ -1105,6 +1107,25 @@ scan_floor(struct spool *s)
 	return true;
 }
 
+/* Before the first file of this process is published into out/new (a
+ * sent message taken by a link): next-seq goes, for good, so that a run
+ * killed from now on leaves no next-seq that its files would belie.
+ * Returns 0 or -1/errno. */
+static int
+unmark_floor(struct spool *s)
+{
+	char p[PATH_MAX];
+
+	if (!s->floor_file)
+		return 0;
+	floor_path(s, p, sizeof p);
+	crash_point();
+	if ((unlink(p) < 0 && errno != ENOENT) || fs_fsync_dir(s->dir) < 0)
+		return -1;
+	s->floor_file = false;
+	return 0;
+}
+
 /* At a clean close: next-seq says where the ids go on (not synced: lost,
  * the next process reads the folders instead). */
 static void
@@ -1258,6 +1279,17 @@ spool_sync(struct spool *s, struct buf *err)
 			return -1;
 		}
 	}
+	if (s->out_linked) {	/* the names of the sent messages linked in */
+		char d[PATH_MAX];
+		snprintf(d, sizeof d, "%s/new", s->out_dir);
+		if (fs_fsync_dir(d) < 0) {
+			s->broken = true;
+			if (err)
+				buf_printf(err, "%s: cannot sync: %s\n", d, strerror(errno));
+			return -1;
+		}
+		s->out_linked = false;
+	}
 	if (s->pending.len == 0)
 		return 0;
 	if (fs_append_sync(s->ledger, s->pending.data, s->pending.len) < 0) {
@@ -1305,6 +1337,7 @@ spool_discard(struct spool *s)
 	/* the batch's pack goes; no summary, which would count the
 	 * forgotten marks */
 	drop_pack(s);
+	s->out_linked = false;	/* its files stay, never listed */
 	buf_reset(&s->pending);
 	s->broken = true;
 	s->discarded = true;
@@ -1658,12 +1691,36 @@ spool_read_out(const struct spool *s, size_t i, struct buf *out, struct buf *err
 	return read_message(s, s->out[i], "out", s->out_dir, out, err);
 }
 
+/* A durable file src (the outbox's) into out/new/id by a hard link: its
+ * bytes are on disk for good already, and the outbox's name for it goes
+ * once it is sent, so the file lives on as the spool's copy, neither
+ * copied nor freed (freeing a file costs more than a link). Only out/new
+ * is synced, before the ledger names it (spool_sync). Returns 0, or -1
+ * with errno (EXDEV: another file system). */
+static int
+link_out(struct spool *s, const char *id, const char *src)
+{
+	char p[PATH_MAX];
+
+	if ((size_t)snprintf(p, sizeof p, "%s/new/%s", s->out_dir, id) >= sizeof p) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	if (unmark_floor(s) < 0)
+		return -1;
+	crash_point();
+	if (link(src, p) < 0)
+		return -1;
+	s->out_linked = true;
+	return 0;
+}
+
 static int
 store_out(struct spool *s, const char *key, const char *message_id, const char *rcpts,
-    const void *data, size_t len, time_t when, const char **id, struct buf *err)
+    const void *data, size_t len, const char *src, time_t when, const char **id, struct buf *err)
 {
 	const char *name;
-	char place[PACK_NAME_MAX + 24];
+	char place[PACK_NAME_MAX + 24] = "";
 	size_t i, start;
 	uint64_t off;
 
@@ -1674,8 +1731,15 @@ store_out(struct spool *s, const char *key, const char *message_id, const char *
 			*id = sent_at(s, i)->id;
 		return 0;
 	}
-	if ((name = new_id(s, when, err)) == NULL ||
-	    pack_put(s, s->next_seq, data, len, place, sizeof place, err) < 0)
+	if ((name = new_id(s, when, err)) == NULL)
+		return -1;
+	if (src != NULL && link_out(s, name, src) < 0) {
+		int e = errno;
+		buf_printf(err, "%s: cannot store a sent message: %s\n", s->out_dir, strerror(e));
+		errno = e;
+		return -1;
+	}
+	if (src == NULL && pack_put(s, s->next_seq, data, len, place, sizeof place, err) < 0)
 		return -1;
 	off = s->ledger_size + s->pending.len;
 	start = s->pending.len;
@@ -1697,7 +1761,7 @@ int
 spool_store_out(struct spool *s, const char *key, const char *message_id, const char *rcpts,
     const void *data, size_t len, time_t when, const char **id, struct buf *err)
 {
-	return store_out(s, key, message_id, rcpts, data, len, when, id, err);
+	return store_out(s, key, message_id, rcpts, data, len, NULL, when, id, err);
 }
 
 int
@@ -1705,15 +1769,19 @@ spool_store_out_file(struct spool *s, const char *key, const char *message_id, c
     const char *path, size_t len, time_t when, const char **id, struct buf *err)
 {
 	struct buf data;
-	int r;
+	int r = store_out(s, key, message_id, rcpts, NULL, len, path, when, id, err);
 
+	if (r >= 0 || errno != EXDEV)
+		return r;
+	/* Another file system: a copy into the pack. */
+	buf_reset(err);
 	buf_init(&data, len + 1);
 	if (fs_read_file(path, &data) < 0) {
 		buf_printf(err, "%s: %s\n", path, strerror(errno));
 		buf_free(&data);
 		return -1;
 	}
-	r = store_out(s, key, message_id, rcpts, data.data, data.len, when, id, err);
+	r = store_out(s, key, message_id, rcpts, data.data, data.len, NULL, when, id, err);
 	buf_free(&data);
 	return r;
 }

@@ -14,7 +14,8 @@
  * On disk (DIR is the spool directory):
  *	DIR/pack/NNNNNN.pack	the raw messages of a batch, in and out, one
  *				after the other (the ledger says where each is)
- *	DIR/in/, DIR/out/	Maildirs of an older pouch's messages, a file each
+ *	DIR/out/{tmp,new,cur}/	sent messages: the outbox's files, hard-linked
+ *	DIR/in/{tmp,new,cur}/	inbound messages an older pouch stored
  *	DIR/ledger		append-only text: what is where, in arrival order
  *	DIR/ledger.sum		a summary of the ledger for spool_open_lazy (a cache)
  *	DIR/lock		held while the spool is open
@@ -157,8 +158,10 @@ int spool_read_out(const struct spool *s, size_t i, struct buf *out, struct buf 
  * be NULL) gets its id. */
 int spool_store_out(struct spool *s, const char *key, const char *message_id, const char *rcpts,
     const void *data, size_t len, time_t when, const char **id, struct buf *err);
-/* The same for a message in the file path (the outbox's), len bytes: its
- * bytes are copied into the batch's pack. */
+/* The same for a message already in a file that is durable (the outbox's):
+ * the spool takes it by a hard link into out/new, without copying or
+ * syncing its bytes again (a copy into the pack when path is on another
+ * filesystem). */
 int spool_store_out_file(struct spool *s, const char *key, const char *message_id,
     const char *rcpts, const char *path, size_t len, time_t when, const char **id,
     struct buf *err);

@@ -14,10 +14,11 @@
 #
 #   1. a spool pack's bytes are synced (after its last write) before a
 #      ledger record is written; an outbox or Maildir file before it is
-#      linked into new/;
-#   2. a ledger record is written only once the names of the packs it
-#      lists are synced (an fsync of spool/pack after the last pack was
-#      made in it);
+#      linked into new/ (a sent message's copy is the outbox's file, linked
+#      into spool/out/new once the outbox holds it for good);
+#   2. a ledger record is written only once the names it lists are synced
+#      (an fsync of spool/pack after the last pack was made in it, of
+#      spool/out/new after the last link into it);
 #   3. a message leaves the judge's inbox (new/ to cur/) only once its
 #      ledger record is synced;
 #   4. a game state file is synced before it is renamed over the old one,
@@ -28,8 +29,10 @@
 #   6. a delivered message is synced and published (linked into the
 #      recipient's new/, the directory synced) before the ledger records it
 #      sent, and it leaves the outbox only after that record is synced;
-#   7. the spool makes no file in in/ or out/ (its messages go into
-#      packs, so its next-seq stays true).
+#   7. the spool makes no file in in/ (its messages go into packs), and
+#      its next-seq is removed, and the spool directory synced, before the
+#      first sent message is linked into out/new (a run killed after it
+#      must leave none).
 #
 # Prints "ok - ..." / "not ok - ..." per rule with how often it was
 # checked (a rule never checked fails: the run did not do what the rule is
@@ -75,12 +78,12 @@ BEGIN {
 		exit 2
 	}
 	rules[1] = "a spool pack is synced before the ledger is written, a file before it is linked into new/"
-	rules[2] = "a ledger record is written only once the names of the packs it lists are synced"
+	rules[2] = "a ledger record is written only once the names it lists are synced"
 	rules[3] = "a message leaves the inbox only once its ledger record is synced"
 	rules[4] = "a game state file is synced, with the history it names, before it replaces the old; its directory before the applied marks"
 	rules[5] = "nothing is delivered before the outbox holds it for good"
 	rules[6] = "a delivery is synced and published before the ledger records it, and leaves the outbox after"
-	rules[7] = "the spool makes no file in its folders, only packs"
+	rules[7] = "the spool makes no file in in/; next-seq is gone for good before it links one into out/"
 	ledger = data "/spool/ledger"
 }
 
@@ -140,12 +143,13 @@ BEGIN {
 		if (!durable(f, packw[f]))
 			bad(1, "ledger write at line " n " before " f " was synced")
 	}
-	# 2: the packs' names in spool/pack are durable
-	if ((data "/spool/pack") in lastlink) {
-		check(2)
-		if (!durable(data "/spool/pack", lastlink[data "/spool/pack"]))
-			bad(2, "ledger write at line " n " before spool/pack was synced")
-	}
+	# 2: the names in spool/pack and spool/out/new are durable
+	for (d in lastlink)
+		if (d == data "/spool/pack" || d == data "/spool/out/new") {
+			check(2)
+			if (!durable(d, lastlink[d]))
+				bad(2, "ledger write at line " n " before " d " was synced")
+		}
 	if (rec ~ /^applied/) {
 		# 4: the games' directories synced after their state was renamed
 		for (d in game_renamed) {
@@ -177,7 +181,21 @@ BEGIN {
 		if (!durable(from, made[from] + 0))
 			bad(1, from " linked at line " n " without a sync")
 	}
-	if (under(to, "spool/in/") || under(to, "spool/out/")) {
+	# the spool's copy of a sent message: the outbox's file, held for good
+	if (under(to, "spool/out/")) {
+		check(1)
+		if (!under(from, "outbox/new/") || !under(to, "spool/out/new/"))
+			bad(1, to " linked at line " n " from " from ", not the outbox's")
+		else if (!durable(from, made[from] + 0))
+			bad(1, from " linked into the spool at line " n " before the outbox held it for good")
+		if (!published) {
+			check(7)
+			if (!floor_gone || !durable(data "/spool", floor_gone))
+				bad(7, to " published at line " n " while next-seq was there")
+			published = 1
+		}
+	}
+	if (under(to, "spool/in/")) {
 		check(7)
 		bad(7, to " linked at line " n)
 	}
@@ -226,6 +244,8 @@ BEGIN {
 
 / unlink(at)?\(/ {
 	p = q(line, 1)
+	if (p == data "/spool/next-seq")
+		floor_gone = n
 	if (under(p, "mail/inbox/new/"))
 		inbox_moved(p)
 	if (under(p, "outbox/new/")) {

@@ -428,6 +428,38 @@ test_clock(void **state)
 	buf_free(&err);
 }
 
+/* A sent message in a durable file (the outbox's) is taken by a hard
+ * link into out/new, not copied into a pack: the outbox's removal of its
+ * own name then frees nothing. */
+static void
+test_sent_file_linked(void **state)
+{
+	struct spool *s = open_ok();
+	struct buf err, raw;
+	struct stat st;
+	char p[256];
+	const char *id;
+
+	(void)state;
+	buf_init(&err, 4096);
+	buf_init(&raw, 1 << 20);
+	snprintf(p, sizeof p, "%s/queued", dir);
+	assert_int_equal(fs_write_atomic(p, "sent\n", 5), 0);
+	assert_int_equal(spool_store_out_file(s, "outbox:1", "out@judge", "a@x", p, 5, 100, &id, &err),
+	    1);
+	close_ok(s);
+	assert_int_equal(stat(p, &st), 0);
+	assert_int_equal(st.st_nlink, 2);
+	assert_int_equal(count_files("out/new"), 1);
+	assert_int_equal(count_files("pack"), 0);
+	s = open_ok();
+	assert_int_equal(spool_read_out(s, 0, &raw, &err), 0);
+	assert_string_equal(buf_str(&raw), "sent\n");
+	close_ok(s);
+	buf_free(&raw);
+	buf_free(&err);
+}
+
 /* A spool an older pouch wrote (a "pouch-spool 2" ledger, a file per
  * message) still reads, a message a mail reader moved to cur/ with flags
  * too, and new messages are appended to it in packs. */
@@ -907,6 +939,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_index_memory, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_other_ids, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_next_seq, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sent_file_linked, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
