@@ -2,8 +2,9 @@
  * source_maildir.c — reading a local Maildir through libetpan.
  *
  * Postfix (virtual delivery), Dovecot (LMTP) and procmail all write the
- * same Maildir format; libetpan's maildir API lists new/ and cur/ and
- * moves a message to cur/UNIQUE:2,S when it is marked seen. New messages
+ * same Maildir format; libetpan's maildir API lists new/ and cur/; a
+ * message marked seen moves to cur/UNIQUE:2,S (one rename for a message
+ * in new/ without flags, libetpan's link and unlink otherwise). New messages
  * are those without the S flag (in new/, or in cur/ when a mail reader
  * looked at the folder without reading them), handed over oldest first.
  *
@@ -174,6 +175,10 @@ md_commit(struct mail_source *s, char **cursor, struct buf *err)
 		if (!it->accepted)
 			continue;
 		crash_point();
+		/* a new message without flags: one rename into cur/ */
+		if (it->flags == MAILDIR_FLAG_NEW && snprintf(sub, sizeof sub, "%s/cur/%s:2,S", p->dir,
+		    it->uid) < (int)sizeof sub && md_move(it->path, sub) == 0)
+			continue;
 		if (maildir_message_change_flags(p->md, it->uid, flags) != MAILDIR_NO_ERROR)
 			failed++;
 	}

@@ -1,7 +1,7 @@
 /*
  * maildir.c — durable Maildir delivery, in batches (fs_fsync_all).
  */
-#define _DEFAULT_SOURCE
+#define _GNU_SOURCE	/* renameat2 */
 #include "maildir.h"
 
 #include <dirent.h>
@@ -99,6 +99,20 @@ write_file(const char *tmp, int flags, const void *data, size_t len)
 }
 
 int
+md_move(const char *from, const char *to)
+{
+	if (renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE) == 0)
+		return 0;
+	if (errno != EINVAL && errno != ENOSYS)
+		return -1;
+	/* a file system without it: a link, which never overwrites either */
+	if (link(from, to) < 0)
+		return -1;
+	unlink(from);
+	return 0;
+}
+
+int
 md_write_tmp(const char *dir, const char *name, const void *data, size_t len)
 {
 	char tmp[PATH_MAX];
@@ -143,11 +157,10 @@ md_publish_each(char *const *dirs, char *const *names, size_t n)
 		r = fs_fsync_all(paths, n);
 	for (i = 0; i < n && r == 0; i++) {
 		crash_point();
-		if (path_of(dst, sizeof dst, dirs[i], "new", names[i]) < 0 || link(paths[i], dst) < 0) {
+		if (path_of(dst, sizeof dst, dirs[i], "new", names[i]) < 0 || md_move(paths[i], dst) < 0) {
 			r = -1;
 			break;
 		}
-		unlink(paths[i]);
 		/* each Maildir's new/ once */
 		path_of(dst, sizeof dst, dirs[i], "new", NULL);
 		for (k = 0; k < nnew; k++)

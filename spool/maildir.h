@@ -5,9 +5,10 @@
  * A Maildir (https://cr.yp.to/proto/maildir.html) is a directory with
  * tmp/, new/ and cur/. A message is written under tmp/, fsync'd, then
  * linked into new/ and unlinked from tmp/: readers never see half a
- * message, and a crash leaves at worst a stray file in tmp/. link() rather
- * than rename() so that an existing name is never overwritten. The link is
- * durable once new/ is fsync'd.
+ * message, and a crash leaves at worst a stray file in tmp/. The move is a
+ * rename that never overwrites an existing name (RENAME_NOREPLACE; a link
+ * and an unlink where the file system lacks it), durable once new/ is
+ * fsync'd.
  *
  * Batches: an fsync costs a journal commit (milliseconds) each time, so
  * md_write_tmp writes without syncing and md_publish then syncs every
@@ -23,6 +24,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* Rename from to to, never over an existing to (EEXIST): one renameat2
+ * with RENAME_NOREPLACE, or a link and an unlink where the file system has
+ * no such rename. Returns 0 or -1/errno. */
+int md_move(const char *from, const char *to);
 /* Create dir (and its parents) with tmp/, new/ and cur/. Returns 0 or -1/errno. */
 int md_create(const char *dir);
 /* Write len bytes as dir/tmp/name, not synced yet. Returns 0, or -1 with

@@ -5,14 +5,19 @@
  * tabs, '-' for "none", other bytes below 0x21 and '%' written %XX (and a
  * value that is exactly "-" as %2D):
  *
- *	pouch-spool 2
- *	in	ID	ARRIVAL	SIZE	SOURCE	MESSAGE-ID	DUP-OF	~SUM
+ *	pouch-spool 3
+ *	in	ID	ARRIVAL	SIZE	SOURCE	MESSAGE-ID	DUP-OF	PLACE	~SUM
  *	applied	ID	TIME	~SUM
- *	out	ID	TIME	SIZE	KEY	MESSAGE-ID	RCPTS	~SUM
+ *	out	ID	TIME	SIZE	KEY	MESSAGE-ID	RCPTS	PLACE	~SUM
  *	cursor	NAME	VALUE	~SUM
  *
  * SUM is the record's checksum (record_sum), so that a byte changed on
- * disk is found, never used; a "pouch-spool 1" ledger has none.
+ * disk is found, never used; a "pouch-spool 1" ledger has none. PLACE,
+ * "PACK:OFFSET", is where the message's bytes are: a batch's messages go
+ * one after the other into one pack file, DIR/pack/PACK; "-" for a sent
+ * message taken from the outbox by a hard link (DIR/out/new/ID). A record of a
+ * "pouch-spool 2" ledger has no PLACE: its message is the file ID in
+ * DIR/in or DIR/out. Both forms read in any ledger.
  *
  * It is read in pieces into compact slots and hash indexes (id, source,
  * Message-ID; for sent messages key and Message-ID): a slot is the
@@ -35,15 +40,14 @@
  * spool_open: a ledger that cannot be trusted must not be guessed at,
  * since a lost "applied" record would apply a message twice.
  *
- * Why the order in spool_sync is right: messages are written under tmp/
- * as they come, unsynced; spool_sync fsyncs every one of them (the first
- * fsync commits the whole batch to the journal), links them into new/,
- * fsyncs new/, and only then appends and fsyncs the ledger. A crash before
- * the ledger append leaves files the ledger does not name (harmless: the
- * source was not told, the message is fetched and stored again under a new
- * id; tmp/ is emptied at the next open); a crash after it leaves complete,
- * durable records. Three journal commits per batch instead of three per
- * message: that is what lets a run store hundreds of messages a second.
+ * Why the order in spool_sync is right: messages are appended to the
+ * batch's pack as they come, unsynced; spool_sync fsyncs the pack, then
+ * its directory, and only then appends and fsyncs the ledger. A crash
+ * before the ledger append leaves a pack the ledger does not name
+ * (harmless: the source was not told, the messages are fetched and stored
+ * again, and the next batch takes the pack's name and writes over it); a
+ * crash after it leaves complete, durable records. Three syncs and one
+ * file created per batch, not a file, a link and an unlink per message.
  */
 #define _DEFAULT_SOURCE
 #include "spool.h"
@@ -70,9 +74,11 @@
 
 #define LEDGER_MAX ((size_t)1 << 30)
 #define LEDGER_CHUNK ((size_t)1 << 18)	/* the ledger is read this much at a time */
-#define LEDGER_MAGIC "pouch-spool 2"	/* every record ends with its checksum */
+#define LEDGER_MAGIC "pouch-spool 3"	/* messages in packs: "in" and "out" say where */
+#define LEDGER_MAGIC_V2 "pouch-spool 2"	/* every record ends with its checksum */
 #define LEDGER_MAGIC_V1 "pouch-spool 1"	/* records without one (older ledgers) */
 #define SUMMARY_MAGIC "pouch-spool-summary 1"
+#define PACK_NAME_MAX 64	/* "TIME.SEQ.pack" */
 
 /* --- an index by hash ------------------------------------------------ */
 
@@ -215,9 +221,6 @@ struct spool {
 	size_t nsettings;
 	time_t last_arrival;
 	struct buf pending;	/* ledger lines not yet written */
-	char **pend_in, **pend_out;	/* files written but not published */
-	size_t npend_in, npend_out;
-	bool out_linked;	/* durable files linked into out/new/, the folder not synced */
 	/* DATA/spool/next-seq: no file in in/ or out/ has a sequence number
 	 * seq_floor or above (read at open, or found by a scan) */
 	bool floor_known, floor_file;	/* floor_file: next-seq is on disk */
@@ -231,6 +234,21 @@ struct spool {
 	bool broken;		/* a ledger write failed: refuse everything */
 	bool discarded;		/* spool_discard: nothing more is written */
 	bool v1;		/* the ledger is "pouch-spool 1": records have no checksum */
+	/* The batch's pack: every message stored since the last sync, one
+	 * after the other, made durable by spool_sync with one fsync. */
+	char *pack_dir;
+	int pack_fd;		/* open for appending; -1: none this batch */
+	char pack_name[PACK_NAME_MAX];
+	uint64_t pack_len;
+	bool pack_dir_new;	/* DIR/pack made by this process: sync DIR */
+	bool out_linked;	/* durable files linked into out/new/, the folder not synced */
+	struct packrd *rd;	/* the pack last read from */
+};
+
+/* A pack open for reading (spool_read), kept for the next message. */
+struct packrd {
+	int fd;
+	char name[PACK_NAME_MAX];
 };
 
 /* The checksum of a ledger record: the low 32 bits of its FNV-1a hash. It
@@ -352,18 +370,6 @@ static char *
 dup_or_null(const char *s)
 {
 	return s ? xstrdup(s) : NULL;
-}
-
-static void
-free_pending(char ***pend, size_t *n)
-{
-	size_t i;
-
-	for (i = 0; i < *n; i++)
-		free((*pend)[i]);
-	free(*pend);
-	*pend = NULL;
-	*n = 0;
 }
 
 /* An id of the ledger is taken: the next one is past it, whatever ids
@@ -570,13 +576,36 @@ sent_free(struct spool_sent *o)
 	memset(o, 0, sizeof *o);
 }
 
+/* A message's place in a pack, "NAME:OFFSET" (the last field of a
+ * "pouch-spool 3" ledger's "in" and "out" records): NAME a file of
+ * DIR/pack/. Into *name (a pointer into f, cut at the colon; may be NULL)
+ * and *at. Returns 0, or -1 when it does not read. */
+static int
+parse_place(char *f, char **name, uint64_t *at)
+{
+	char *colon = strrchr(f, ':');
+	long v;
+
+	if (colon == NULL || colon == f || (size_t)(colon - f) >= PACK_NAME_MAX || f[0] == '.' ||
+	    memchr(f, '/', (size_t)(colon - f)) != NULL || str_to_long(colon + 1, 0, LONG_MAX, &v) < 0)
+		return -1;
+	if (name != NULL) {
+		*colon = '\0';
+		*name = f;
+	}
+	if (at != NULL)
+		*at = (uint64_t)v;
+	return 0;
+}
+
 /* Whether the n fields f of a message record read as one of kind ("in",
  * "out"): an id, its time and its size. */
 static bool
 msg_fields_ok(char **f, int n, const char *kind, time_t *t, long *size)
 {
-	return n == 7 && strcmp(f[0], kind) == 0 && f[1] != NULL && parse_time(f[2], t) == 0 &&
-	    f[3] != NULL && str_to_long(f[3], 0, LONG_MAX, size) == 0;
+	return (n == 7 || n == 8) && strcmp(f[0], kind) == 0 && f[1] != NULL && parse_time(f[2], t) == 0 &&
+	    f[3] != NULL && str_to_long(f[3], 0, LONG_MAX, size) == 0 &&
+	    (n == 7 || f[7] == NULL || parse_place(f[7], NULL, NULL) == 0);
 }
 
 /* The record of kind at ledger place off, read again into its fields f.
@@ -586,7 +615,7 @@ reread(const struct spool *s, uint64_t off, const char *kind, char **f, time_t *
 {
 	char *line = read_record(s, off);
 
-	if (line == NULL || !msg_fields_ok(f, split_record(line, f, 8), kind, t, size)) {
+	if (line == NULL || !msg_fields_ok(f, split_record(line, f, 9), kind, t, size)) {
 		damaged(s, off);
 		return -1;
 	}
@@ -604,7 +633,7 @@ entry_at(const struct spool *s, size_t pos)
 	const struct islot *sl = &s->in[pos];
 
 	if (c->in_pos[k] != pos) {
-		char *f[8];
+		char *f[9];
 		time_t t;
 		long size;
 
@@ -634,7 +663,7 @@ sent_at(const struct spool *s, size_t pos)
 	struct spool_sent *o = &c->out[k];
 
 	if (c->out_pos[k] != pos) {
-		char *f[8];
+		char *f[9];
 		time_t t;
 		long size;
 
@@ -758,12 +787,12 @@ note_cursor(struct spool *s, const char *name, const char *value)
 static int
 load_record(struct spool *s, char *line, uint64_t off)
 {
-	char *f[8];
-	int n = split_record(line, f, 8);
+	char *f[9];
+	int n = split_record(line, f, 9);
 	time_t t;
 	long size;
 
-	if (strcmp(f[0], "in") == 0 && n == 7) {
+	if (strcmp(f[0], "in") == 0 && (n == 7 || n == 8)) {
 		if (!msg_fields_ok(f, n, "in", &t, &size) || find(s, &s->by_id, f[1]) != SIZE_MAX)
 			return -1;
 		add_in(s, off, f[1], t, f[4], f[5], f[6]);
@@ -779,7 +808,7 @@ load_record(struct spool *s, char *line, uint64_t off)
 		s->in[i].applied = t;
 		return 0;
 	}
-	if (strcmp(f[0], "out") == 0 && n == 7) {
+	if (strcmp(f[0], "out") == 0 && (n == 7 || n == 8)) {
 		if (!msg_fields_ok(f, n, "out", &t, &size))
 			return -1;
 		add_out(s, off, f[1], f[4], f[5]);
@@ -820,7 +849,8 @@ static int
 load_line(struct spool *s, char *p, int lineno, uint64_t off, struct buf *err)
 {
 	if (lineno == 1) {
-		if (strcmp(p, LEDGER_MAGIC) != 0 && strcmp(p, LEDGER_MAGIC_V1) != 0) {
+		if (strcmp(p, LEDGER_MAGIC) != 0 && strcmp(p, LEDGER_MAGIC_V2) != 0 &&
+		    strcmp(p, LEDGER_MAGIC_V1) != 0) {
 			buf_printf(err, "%s:1: not a pouch spool ledger\n", s->ledger);
 			return -1;
 		}
@@ -1077,9 +1107,10 @@ scan_floor(struct spool *s)
 	return true;
 }
 
-/* Before the first file of this process is published: next-seq goes, for
- * good, so that a run killed from now on leaves no next-seq that its files
- * would belie. Returns 0 or -1/errno. */
+/* Before the first file of this process is published into out/new (a
+ * sent message taken by a link): next-seq goes, for good, so that a run
+ * killed from now on leaves no next-seq that its files would belie.
+ * Returns 0 or -1/errno. */
 static int
 unmark_floor(struct spool *s)
 {
@@ -1123,6 +1154,10 @@ open_spool(const char *dir, bool lazy, struct buf *err)
 	s->ledger = xasprintf("%s/ledger", dir);
 	s->summary = xasprintf("%s/ledger.sum", dir);
 	s->lock_fd = -1;
+	s->pack_dir = xasprintf("%s/pack", dir);
+	s->pack_fd = -1;
+	s->rd = xcalloc(1, sizeof *s->rd);
+	s->rd->fd = -1;
 	s->next_seq = 1;
 	s->cache = xcalloc(1, sizeof *s->cache);
 	s->cache->fd = -1;
@@ -1130,7 +1165,8 @@ open_spool(const char *dir, bool lazy, struct buf *err)
 		s->cache->in_pos[k] = s->cache->out_pos[k] = SIZE_MAX;
 	buf_init(&s->cache->line, LEDGER_MAX);
 	buf_init(&s->pending, LEDGER_MAX);
-	if (fs_mkdir_p(dir, 0700) < 0 || md_create(s->in_dir) < 0 || md_create(s->out_dir) < 0) {
+	if (fs_mkdir_p(dir, 0700) < 0 || md_create(s->in_dir) < 0 || md_create(s->out_dir) < 0 ||
+	    ((s->pack_dir_new = mkdir(s->pack_dir, 0700) == 0) == false && errno != EEXIST)) {
 		buf_printf(err, "%s: cannot create the spool: %s\n", dir, strerror(errno));
 		goto fail;
 	}
@@ -1221,16 +1257,29 @@ spool_sync(struct spool *s, struct buf *err)
 {
 	if (refuse_broken(s, err))
 		return -1;
-	if (((s->npend_in > 0 || s->npend_out > 0) && unmark_floor(s) < 0) ||
-	    (s->npend_in > 0 && md_publish(s->in_dir, s->pend_in, s->npend_in) < 0) ||
-	    (s->npend_out > 0 && md_publish(s->out_dir, s->pend_out, s->npend_out) < 0)) {
-		/* the ledger must not name files that may not be there */
-		s->broken = true;
-		if (err)
-			buf_printf(err, "%s: cannot sync: %s\n", s->dir, strerror(errno));
-		return -1;
+	if (s->pack_fd >= 0) {
+		/* the pack's bytes, then its name, durable before any record
+		 * names it */
+		int r;
+		crash_point();
+		r = fsync(s->pack_fd);
+		close(s->pack_fd);
+		s->pack_fd = -1;
+		if (r == 0) {
+			crash_point();
+			r = fs_fsync_dir(s->pack_dir);
+		}
+		if (r == 0 && s->pack_dir_new && (r = fs_fsync_dir(s->dir)) == 0)
+			s->pack_dir_new = false;
+		if (r < 0) {
+			s->broken = true;
+			if (err)
+				buf_printf(err, "%s/%s: cannot sync: %s\n", s->pack_dir, s->pack_name,
+				    strerror(errno));
+			return -1;
+		}
 	}
-	if (s->out_linked && s->npend_out == 0) {	/* md_publish synced new/ otherwise */
+	if (s->out_linked) {	/* the names of the sent messages linked in */
 		char d[PATH_MAX];
 		snprintf(d, sizeof d, "%s/new", s->out_dir);
 		if (fs_fsync_dir(d) < 0) {
@@ -1239,10 +1288,8 @@ spool_sync(struct spool *s, struct buf *err)
 				buf_printf(err, "%s: cannot sync: %s\n", d, strerror(errno));
 			return -1;
 		}
+		s->out_linked = false;
 	}
-	s->out_linked = false;
-	free_pending(&s->pend_in, &s->npend_in);
-	free_pending(&s->pend_out, &s->npend_out);
 	if (s->pending.len == 0)
 		return 0;
 	if (fs_append_sync(s->ledger, s->pending.data, s->pending.len) < 0) {
@@ -1270,14 +1317,27 @@ spool_sync(struct spool *s, struct buf *err)
 	return 0;
 }
 
+/* The batch's pack, not synced, goes: no record names it. */
+static void
+drop_pack(struct spool *s)
+{
+	char p[PATH_MAX];
+
+	if (s->pack_fd < 0)
+		return;
+	close(s->pack_fd);
+	s->pack_fd = -1;
+	snprintf(p, sizeof p, "%s/%s", s->pack_dir, s->pack_name);
+	unlink(p);
+}
+
 void
 spool_discard(struct spool *s)
 {
-	/* the files stay in tmp/ (removed at the next open); no summary,
-	 * which would count the forgotten marks */
-	free_pending(&s->pend_in, &s->npend_in);
-	free_pending(&s->pend_out, &s->npend_out);
-	s->out_linked = false;
+	/* the batch's pack goes; no summary, which would count the
+	 * forgotten marks */
+	drop_pack(s);
+	s->out_linked = false;	/* its files stay, never listed */
 	buf_reset(&s->pending);
 	s->broken = true;
 	s->discarded = true;
@@ -1318,8 +1378,11 @@ spool_close(struct spool *s, struct buf *err)
 	hidx_free(&s->by_msgid);
 	hidx_free(&s->by_out_key);
 	hidx_free(&s->by_out_msgid);
-	free_pending(&s->pend_in, &s->npend_in);
-	free_pending(&s->pend_out, &s->npend_out);
+	drop_pack(s);
+	if (s->rd->fd >= 0)
+		close(s->rd->fd);
+	free(s->rd);
+	free(s->pack_dir);
 	buf_free(&s->pending);
 	fs_unlock(s->lock_fd);
 	free(s->dir);
@@ -1353,66 +1416,61 @@ taken_elsewhere(const struct spool *s, const char *dir, const char *id)
 	return false;
 }
 
-/* A durable file src (the outbox's) into dir/new/id by a hard link: its
- * bytes are on disk for good already, so it needs no tmp/ and no sync of
- * its own, only of new/ before the ledger names it (spool_sync). Returns 0,
- * or -1 with errno (EEXIST: the name is taken in new/). */
-static int
-link_new(struct spool *s, const char *dir, const char *id, const char *src)
-{
-	char p[PATH_MAX];
-
-	if ((size_t)snprintf(p, sizeof p, "%s/new/%s", dir, id) >= sizeof p) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	if (unmark_floor(s) < 0)
-		return -1;
-	crash_point();
-	if (link(src, p) < 0)
-		return -1;
-	s->out_linked = true;
-	return 0;
-}
-
-/* Write data under a fresh id into dir/tmp (published by spool_sync) and
- * remember it in *pend; or, with src, link that durable file into dir/new.
- * Returns the id (static buffer) or NULL. */
+/* A fresh id "TIME.SEQ.pouch" for a message of time t: past every id of
+ * the ledger and, in a spool whose folders hold files (an older pouch's),
+ * past every file's. Returns it (static buffer), or NULL. */
 static const char *
-deliver_new(struct spool *s, const char *dir, char ***pend, size_t *npend, time_t t,
-    const void *data, size_t len, const char *src, struct buf *err)
+new_id(struct spool *s, time_t t, struct buf *err)
 {
 	static char id[64];
 	int tries;
 
-	/* Past every file's sequence number, no id needs looking for; else
-	 * each is looked for in the other folder (new/ too, by md_write_tmp). */
 	if (s->floor_known || scan_floor(s)) {
 		if (s->next_seq < s->seq_floor)
 			s->next_seq = s->seq_floor;
 	}
-	for (tries = 0; tries < 1000; tries++) {
-		snprintf(id, sizeof id, "%lld.%06lu.pouch", (long long)t, s->next_seq + (unsigned long)tries);
-		if (!s->floor_known && taken_elsewhere(s, dir, id)) {
-			errno = EEXIST;
-			continue;
-		}
-		if (src != NULL && link_new(s, dir, id, src) == 0) {
-			s->next_seq += (unsigned long)tries;
+	for (tries = 0; tries < 1000; tries++, s->next_seq++) {
+		snprintf(id, sizeof id, "%lld.%06lu.pouch", (long long)t, s->next_seq);
+		if (s->floor_known ||
+		    (!taken_elsewhere(s, s->in_dir, id) && !taken_elsewhere(s, s->out_dir, id)))
 			return id;
-		}
-		if (src == NULL && (s->floor_known ? md_write_fresh(dir, id, data, len, false) :
-		    md_write_tmp(dir, id, data, len)) == 0) {
-			s->next_seq += (unsigned long)tries;
-			*pend = xreallocarray(*pend, *npend + 1, sizeof **pend);
-			(*pend)[(*npend)++] = xstrdup(id);
-			return id;
-		}
-		if (errno != EEXIST)
-			break;
 	}
-	buf_printf(err, "%s: cannot store a message: %s\n", dir, strerror(errno));
+	buf_printf(err, "%s: no free id for a message\n", s->dir);
 	return NULL;
+}
+
+/* Append message data to the batch's pack, made when it is the batch's
+ * first (named after its sequence number, seq: a pack of that name is one a
+ * killed run left, which no record names, and is written over). Its place
+ * into place ("NAME:OFFSET"). Returns 0, or -1 (after a failed write the
+ * spool refuses further work). */
+static int
+pack_put(struct spool *s, unsigned long seq, const void *data, size_t len, char *place,
+    size_t size, struct buf *err)
+{
+	char p[PATH_MAX];
+
+	if (s->pack_fd < 0) {
+		snprintf(s->pack_name, sizeof s->pack_name, "%06lu.pack", seq);
+		snprintf(p, sizeof p, "%s/%s", s->pack_dir, s->pack_name);
+		crash_point();
+		s->pack_fd = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		s->pack_len = 0;
+		if (s->pack_fd < 0) {
+			buf_printf(err, "%s: cannot store a message: %s\n", p, strerror(errno));
+			return -1;
+		}
+	}
+	if (fs_write_all(s->pack_fd, data, len) < 0) {
+		/* part of it may be written: the places after it would be wrong */
+		s->broken = true;
+		buf_printf(err, "%s/%s: cannot store a message: %s\n", s->pack_dir, s->pack_name,
+		    strerror(errno));
+		return -1;
+	}
+	snprintf(place, size, "%s:%llu", s->pack_name, (unsigned long long)s->pack_len);
+	s->pack_len += len;
+	return 0;
 }
 
 int
@@ -1421,7 +1479,7 @@ spool_store_in(struct spool *s, const char *source, const char *message_id,
 {
 	const struct spool_entry *e;
 	const char *name;
-	char *dup = NULL;
+	char *dup = NULL, place[PACK_NAME_MAX + 24];
 	size_t pos, start;
 	uint64_t off;
 
@@ -1436,8 +1494,8 @@ spool_store_in(struct spool *s, const char *source, const char *message_id,
 		arrival = s->last_arrival;
 	if (arrival < spool_clock(s))
 		arrival = spool_clock(s);
-	name = deliver_new(s, s->in_dir, &s->pend_in, &s->npend_in, arrival, data, len, NULL, err);
-	if (name == NULL)
+	if ((name = new_id(s, arrival, err)) == NULL ||
+	    pack_put(s, s->next_seq, data, len, place, sizeof place, err) < 0)
 		return -1;
 	if (message_id != NULL && *message_id == '\0')
 		message_id = NULL;
@@ -1452,6 +1510,7 @@ spool_store_in(struct spool *s, const char *source, const char *message_id,
 	put_field(&s->pending, source);
 	put_field(&s->pending, message_id);
 	put_field(&s->pending, dup);
+	put_field(&s->pending, place);
 	end_record(s, start);
 	add_in(s, off, name, arrival, source, message_id, dup);
 	free(dup);
@@ -1572,23 +1631,67 @@ spool_mark_applied_at(struct spool *s, size_t i, time_t now, struct buf *err)
 	return mark_applied(s, i, id, now, err);
 }
 
-int
-spool_sent_path(const struct spool *s, const char *id, char *path, size_t size)
+/* The pack name, open for reading (kept for the next message). Returns
+ * its descriptor, or -1/errno. */
+static int
+pack_open(const struct spool *s, const char *name)
 {
-	if (strchr(id, '/') != NULL || id[0] == '.' || md_find(s->out_dir, id, path, size) < 0)
-		return -1;
-	return 0;
+	struct packrd *rd = s->rd;
+	char p[PATH_MAX];
+
+	if (rd->fd >= 0 && strcmp(rd->name, name) == 0)
+		return rd->fd;
+	if (rd->fd >= 0)
+		close(rd->fd);
+	rd->fd = -1;
+	snprintf(p, sizeof p, "%s/%s", s->pack_dir, name);
+	if ((rd->fd = open(p, O_RDONLY | O_CLOEXEC)) >= 0)
+		str_copy(rd->name, name, sizeof rd->name);
+	return rd->fd;
 }
 
-int
-spool_read(const struct spool *s, const char *id, struct buf *out, struct buf *err)
+/* Append to out the bytes of the message whose record, of kind, is at
+ * ledger place off: from its pack, or, a record of an older ledger (no
+ * place), from its file in dir. Returns 0, or -1 with a reason in err. */
+static int
+read_message(const struct spool *s, uint64_t off, const char *kind, const char *dir,
+    struct buf *out, struct buf *err)
 {
-	char path[PATH_MAX];
+	char *f[9], *line = read_record(s, off), *name, path[PATH_MAX];
+	int n = line ? split_record(line, f, 9) : 0, fd;
+	uint64_t at;
+	time_t t;
+	long size;
 
-	if (strchr(id, '/') != NULL || id[0] == '.' ||
-	    (md_find(s->in_dir, id, path, sizeof path) < 0 &&
-	    md_find(s->out_dir, id, path, sizeof path) < 0)) {
-		buf_printf(err, "spool: message %s not found\n", id);
+	if (line == NULL || !msg_fields_ok(f, n, kind, &t, &size)) {
+		damaged(s, off);
+		buf_printf(err, "%s: the record at byte %llu does not read\n", s->ledger,
+		    (unsigned long long)off);
+		return -1;
+	}
+	if (n == 8 && f[7] != NULL) {
+		size_t done = 0;
+		char chunk[8192];
+
+		parse_place(f[7], &name, &at);
+		if ((fd = pack_open(s, name)) < 0) {
+			buf_printf(err, "%s/%s: cannot read: %s\n", s->pack_dir, name, strerror(errno));
+			return -1;
+		}
+		while (done < (size_t)size) {
+			size_t want = (size_t)size - done < sizeof chunk ? (size_t)size - done : sizeof chunk;
+			ssize_t r = pread(fd, chunk, want, (off_t)(at + done));
+			if (r <= 0 || buf_append(out, chunk, (size_t)r) < 0) {
+				buf_printf(err, "%s/%s: cannot read message %s: %s\n", s->pack_dir, name,
+				    f[1], r < 0 ? strerror(errno) : "the pack is shorter than its record");
+				return -1;
+			}
+			done += (size_t)r;
+		}
+		return 0;
+	}
+	if (strchr(f[1], '/') != NULL || f[1][0] == '.' || md_find(dir, f[1], path, sizeof path) < 0) {
+		buf_printf(err, "spool: message %s not found\n", f[1]);
 		return -1;
 	}
 	if (fs_read_file(path, out) < 0) {
@@ -1598,11 +1701,60 @@ spool_read(const struct spool *s, const char *id, struct buf *out, struct buf *e
 	return 0;
 }
 
+int
+spool_read(const struct spool *s, const char *id, struct buf *out, struct buf *err)
+{
+	size_t pos;
+
+	assert(s->indexed);
+	if ((pos = find(s, &s->by_id, id)) != SIZE_MAX)
+		return read_message(s, s->in[pos].off, "in", s->in_dir, out, err);
+	for (pos = 0; pos < s->nout; pos++) {
+		const struct spool_sent *o = sent_at(s, pos);
+		if (o != NULL && strcmp(o->id, id) == 0)
+			return spool_read_out(s, pos, out, err);
+	}
+	buf_printf(err, "spool: message %s not found\n", id);
+	return -1;
+}
+
+int
+spool_read_out(const struct spool *s, size_t i, struct buf *out, struct buf *err)
+{
+	assert(s->indexed && i < s->nout);
+	return read_message(s, s->out[i], "out", s->out_dir, out, err);
+}
+
+/* A durable file src (the outbox's) into out/new/id by a hard link: its
+ * bytes are on disk for good already, and the outbox's name for it goes
+ * once it is sent, so the file lives on as the spool's copy, neither
+ * copied nor freed (freeing a file costs more than a link). Only out/new
+ * is synced, before the ledger names it (spool_sync). Returns 0, or -1
+ * with errno (EXDEV: another file system). */
+static int
+link_out(struct spool *s, const char *id, const char *src)
+{
+	char p[PATH_MAX];
+
+	if ((size_t)snprintf(p, sizeof p, "%s/new/%s", s->out_dir, id) >= sizeof p) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	if (unmark_floor(s) < 0)
+		return -1;
+	crash_point();
+	if (link(src, p) < 0)
+		return -1;
+	s->out_linked = true;
+	return 0;
+}
+
 static int
 store_out(struct spool *s, const char *key, const char *message_id, const char *rcpts,
     const void *data, size_t len, const char *src, time_t when, const char **id, struct buf *err)
 {
 	const char *name;
+	char place[PACK_NAME_MAX + 24] = "";
 	size_t i, start;
 	uint64_t off;
 
@@ -1613,8 +1765,15 @@ store_out(struct spool *s, const char *key, const char *message_id, const char *
 			*id = sent_at(s, i)->id;
 		return 0;
 	}
-	name = deliver_new(s, s->out_dir, &s->pend_out, &s->npend_out, when, data, len, src, err);
-	if (name == NULL)
+	if ((name = new_id(s, when, err)) == NULL)
+		return -1;
+	if (src != NULL && link_out(s, name, src) < 0) {
+		int e = errno;
+		buf_printf(err, "%s: cannot store a sent message: %s\n", s->out_dir, strerror(e));
+		errno = e;
+		return -1;
+	}
+	if (src == NULL && pack_put(s, s->next_seq, data, len, place, sizeof place, err) < 0)
 		return -1;
 	off = s->ledger_size + s->pending.len;
 	start = s->pending.len;
@@ -1624,6 +1783,7 @@ store_out(struct spool *s, const char *key, const char *message_id, const char *
 	put_field(&s->pending, key);
 	put_field(&s->pending, message_id);
 	put_field(&s->pending, rcpts);
+	put_field(&s->pending, place);
 	end_record(s, start);
 	add_out(s, off, name, key, message_id);
 	if (id)
@@ -1642,12 +1802,12 @@ int
 spool_store_out_file(struct spool *s, const char *key, const char *message_id, const char *rcpts,
     const char *path, size_t len, time_t when, const char **id, struct buf *err)
 {
-	int r = store_out(s, key, message_id, rcpts, NULL, len, path, when, id, err);
 	struct buf data;
+	int r = store_out(s, key, message_id, rcpts, NULL, len, path, when, id, err);
 
 	if (r >= 0 || errno != EXDEV)
 		return r;
-	/* Another filesystem: a copy. */
+	/* Another file system: a copy into the pack. */
 	buf_reset(err);
 	buf_init(&data, len + 1);
 	if (fs_read_file(path, &data) < 0) {

@@ -12,8 +12,10 @@
  *	spool_close(s, &err);		// syncs too
  *
  * On disk (DIR is the spool directory):
- *	DIR/in/{tmp,new,cur}/	raw inbound messages, one file each (Maildir)
- *	DIR/out/{tmp,new,cur}/	every message sent, as sent
+ *	DIR/pack/NNNNNN.pack	the raw messages of a batch, in and out, one
+ *				after the other (the ledger says where each is)
+ *	DIR/out/{tmp,new,cur}/	sent messages: the outbox's files, hard-linked
+ *	DIR/in/{tmp,new,cur}/	inbound messages an older pouch stored
  *	DIR/ledger		append-only text: what is where, in arrival order
  *	DIR/ledger.sum		a summary of the ledger for spool_open_lazy (a cache)
  *	DIR/lock		held while the spool is open
@@ -27,9 +29,9 @@
  * never applied twice.
  *
  * Durability: nothing written is durable until spool_sync() returns 0.
- * spool_sync fsyncs the files stored since the last sync, publishes them
- * in new/, fsyncs the directory, and then appends and fsyncs the ledger,
- * so the ledger never names a file that a crash could lose. After any
+ * spool_sync fsyncs the batch's pack and its directory, and then appends
+ * and fsyncs the ledger, so the ledger never names bytes that a crash
+ * could lose. After any
  * failed write the spool refuses further work until it is reopened.
  *
  * Arrival times never go backwards in ledger order: a time earlier than
@@ -147,9 +149,9 @@ int spool_mark_applied_at(struct spool *s, size_t i, time_t now, struct buf *err
 /* Append the raw bytes of message id (inbound or sent) to out. Returns 0,
  * or -1 with a reason in err. */
 int spool_read(const struct spool *s, const char *id, struct buf *out, struct buf *err);
-/* The file of sent message id (an `out` record) into path (size bytes).
- * Returns 0, or -1 when there is none. */
-int spool_sent_path(const struct spool *s, const char *id, char *path, size_t size);
+/* The same for the i-th sent message (i < spool_count_out): of the `out`
+ * records only, whatever an inbound message's id is. */
+int spool_read_out(const struct spool *s, size_t i, struct buf *out, struct buf *err);
 
 /* Archive a sent message (the outbox calls this once the server accepted
  * it). key (may be NULL) identifies it for its sender: a key already in
@@ -159,8 +161,9 @@ int spool_sent_path(const struct spool *s, const char *id, char *path, size_t si
 int spool_store_out(struct spool *s, const char *key, const char *message_id, const char *rcpts,
     const void *data, size_t len, time_t when, const char **id, struct buf *err);
 /* The same for a message already in a file that is durable (the outbox's):
- * the spool takes it by a hard link, without copying or syncing its bytes
- * again (a copy when path is on another filesystem). */
+ * the spool takes it by a hard link into out/new, without copying or
+ * syncing its bytes again (a copy into the pack when path is on another
+ * filesystem). */
 int spool_store_out_file(struct spool *s, const char *key, const char *message_id,
     const char *rcpts, const char *path, size_t len, time_t when, const char **id,
     struct buf *err);

@@ -86,7 +86,7 @@ echo "== The first reply France's delegation got (every order line with its verd
 reply=$(ls -tr $(grep -l '^Subject: Re:' "$DATA/mail/out/france@school-france.example/new/"*) | head -n 1)
 pouch read-mail "$reply" | sed -n '/^$/,$p' | sed 1d | head -n 20
 echo
-echo "The spool keeps every message: $(ls "$DATA/spool/in/new" | wc -l) in, $(ls "$DATA/spool/out/new" | wc -l) out."
+echo "The spool keeps every message: $(pouch spool list | grep -c "^in") in, $(pouch spool list | grep -c "^out") out."
 echo "Rebuilding the game from the spool alone and comparing:"
 rm -rf "$DATA.replay"
 pouch replay --into "$DATA.replay" --verify

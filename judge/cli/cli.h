@@ -49,6 +49,8 @@ int cli_replay(const struct cli_opts *o, int argc, char **argv);
 int cli_fetch(const struct cli_opts *o, int argc, char **argv);	/* judge/cli/cli_mail.c */
 int cli_read_mail(const struct cli_opts *o, int argc, char **argv);	/* judge/cli/cli_mail.c */
 int cli_send(const struct cli_opts *o, int argc, char **argv);	/* judge/cli/cli_mail.c */
+/* pouch spool: list the spool's messages, or write some out as stored. */
+int cli_spool(const struct cli_opts *o, int argc, char **argv);	/* judge/cli/cli_mail.c */
 int cli_oauth(const struct cli_opts *o, int argc, char **argv);	/* cli_oauth.c */
 int cli_render(const struct cli_opts *o, int argc, char **argv);
 int cli_render_game(const struct cli_opts *o, int argc, char **argv);

@@ -22,6 +22,7 @@
 #include "../../lib/str.h"
 #include "../../lib/xalloc.h"
 #include "../../mailer/mailer.h"
+#include "../../spool/spool.h"
 
 /* Data directory and configuration for a mail command (the same file and
  * checks as pouch run: conf.h); 0 or -1 (printed). The mail settings are
@@ -192,4 +193,69 @@ cli_read_mail(const struct cli_opts *o, int argc, char **argv)
 	}
 	buf_free(&raw);
 	return status;
+}
+
+/* pouch spool [--spool dir] list | show id ...: what the spool holds (one
+ * line a message: in or out, id, time, bytes, Message-ID), or the raw
+ * bytes of messages, as received or sent. */
+int
+cli_spool(const struct cli_opts *o, int argc, char **argv)
+{
+	const char *dir = NULL;
+	char dflt[1100];
+	struct spool *sp;
+	struct buf err, raw;
+	int i = 1, status = 0;
+	size_t k;
+
+	if (i + 1 < argc && strcmp(argv[i], "--spool") == 0) {
+		dir = argv[i + 1];
+		i += 2;
+	}
+	if (i >= argc || (strcmp(argv[i], "list") != 0 && strcmp(argv[i], "show") != 0) ||
+	    (strcmp(argv[i], "show") == 0 && i + 1 >= argc))
+		return cli_usage("spool", stderr);
+	if (dir == NULL) {
+		snprintf(dflt, sizeof dflt, "%s/spool", cli_data_dir(o));
+		dir = dflt;
+	}
+	if (!fs_exists(dir)) {
+		fprintf(stderr, "pouch spool: there is no spool %s\n", dir);
+		return 1;
+	}
+	buf_init(&err, 4096);
+	if ((sp = spool_open(dir, &err)) == NULL) {
+		fprintf(stderr, "pouch spool: %s", buf_str(&err));
+		buf_free(&err);
+		return 1;
+	}
+	buf_init(&raw, (size_t)1 << 30);
+	if (strcmp(argv[i], "list") == 0) {
+		for (k = 0; k < spool_count_in(sp); k++) {
+			const struct spool_entry *e = spool_in(sp, k);
+			if (e != NULL)
+				printf("in\t%s\t%lld\t%zu\t%s\n", e->id, (long long)e->arrival, e->size,
+				    e->message_id ? e->message_id : "-");
+		}
+		for (k = 0; k < spool_count_out(sp); k++) {
+			const struct spool_sent *e = spool_out(sp, k);
+			if (e != NULL)
+				printf("out\t%s\t%lld\t%zu\t%s\n", e->id, (long long)e->time, e->size,
+				    e->message_id ? e->message_id : "-");
+		}
+	}
+	for (i++; strcmp(argv[i - 1], "list") != 0 && i < argc; i++) {
+		buf_reset(&raw);
+		if (spool_read(sp, argv[i], &raw, &err) < 0) {
+			fprintf(stderr, "pouch spool: %s", buf_str(&err));
+			buf_reset(&err);
+			status = 1;
+			continue;
+		}
+		fwrite(raw.data, 1, raw.len, stdout);
+	}
+	spool_close(sp, NULL);
+	buf_free(&raw);
+	buf_free(&err);
+	return fflush(stdout) == 0 ? status : 1;
 }

@@ -75,6 +75,9 @@ static const struct command commands[] = {
 	    "oauth login --provider google|microsoft|custom --client-id id [option ...]\n"
 	    "oauth token [imap|smtp] [--renew]",
 	    "sign the judge in to a Google or Microsoft mailbox (OAuth 2.0), or check its sign-in" },
+	{ "spool", cli_spool, "spool [--spool dir] list\nspool [--spool dir] show id ...",
+	    "list the messages the spool keeps (in or out, id, time, bytes, Message-ID), or\n"
+	    "write messages out byte for byte, as received or sent" },
 	{ "read-mail", cli_read_mail, "read-mail file ...",
 	    "show a message file as the judge reads it (decoded text)" },
 };

@@ -99,6 +99,7 @@ replay_verify_games(const char *live, const char *out, FILE *report, int *checke
 struct live_msg {
 	char *message_id;
 	char *spool_id;	/* sent: the spool's id */
+	size_t spool_at;	/* sent: its place among the spool's sent messages */
 	char *path;		/* waiting: the outbox file */
 	int matched;
 };
@@ -129,7 +130,7 @@ live_mail(struct runner *r, const char *live, size_t *n)
 		    strncmp(s->message_id, ASIDE_MSGID, strlen(ASIDE_MSGID)) == 0)
 			continue;
 		v = xreallocarray(v, *n + 1, sizeof *v);
-		v[*n] = (struct live_msg){ xstrdup(s->message_id), xstrdup(s->id), NULL, 0 };
+		v[*n] = (struct live_msg){ xstrdup(s->message_id), xstrdup(s->id), i, NULL, 0 };
 		(*n)++;
 	}
 	snprintf(dir, sizeof dir, "%s/outbox/new", live);
@@ -148,7 +149,7 @@ live_mail(struct runner *r, const char *live, size_t *n)
 			continue;
 		}
 		v = xreallocarray(v, *n + 1, sizeof *v);
-		v[*n] = (struct live_msg){ id, NULL, xstrdup(path), 0 };
+		v[*n] = (struct live_msg){ id, NULL, 0, xstrdup(path), 0 };
 		(*n)++;
 	}
 	if (d)
@@ -162,8 +163,8 @@ live_mail(struct runner *r, const char *live, size_t *n)
 int
 replay_verify_mail(struct runner *r, const char *live, FILE *report, int *checked)
 {
-	struct buf raw, mine;
-	struct live_msg *v, key = { NULL, NULL, NULL, 0 };
+	struct buf raw, mine, e_err;
+	struct live_msg *v, key = { NULL, NULL, 0, NULL, 0 };
 	size_t n, i;
 	DIR *d;
 	struct dirent *e;
@@ -172,6 +173,7 @@ replay_verify_mail(struct runner *r, const char *live, FILE *report, int *checke
 	v = live_mail(r, live, &n);
 	buf_init(&raw, REPLAY_FILE_MAX);
 	buf_init(&mine, REPLAY_FILE_MAX);
+	buf_init(&e_err, 1024);
 	d = opendir(r->mail_dir);
 	while (d && (e = readdir(d)) != NULL) {
 		char id[512], path[1400], live_path[PATH_MAX];
@@ -195,11 +197,12 @@ replay_verify_mail(struct runner *r, const char *live, FILE *report, int *checke
 		buf_reset(&raw);
 		if (found->path)
 			str_copy(live_path, found->path, sizeof live_path);
-		else if (spool_sent_path(r->sp, found->spool_id, live_path, sizeof live_path) < 0)
-			str_copy(live_path, "missing", sizeof live_path);
-		if (fs_read_file(path, &mine) < 0 || fs_read_file(live_path, &raw) < 0 ||
+		else	/* in a pack: `pouch spool show ID` gives it */
+			snprintf(live_path, sizeof live_path, "spool %s", found->spool_id);
+		if (fs_read_file(path, &mine) < 0 || (found->path ? fs_read_file(live_path, &raw) :
+		    spool_read_out(r->sp, found->spool_at, &raw, &e_err)) < 0 ||
 		    raw.len != mine.len || memcmp(raw.data, mine.data, raw.len) != 0) {
-			/* Both files named, to compare them. */
+			/* Both named, to compare them. */
 			fprintf(report, "differs: mail %s (%s, %s)\n", id, live_path, path);
 			diffs++;
 		}
@@ -218,6 +221,7 @@ replay_verify_mail(struct runner *r, const char *live, FILE *report, int *checke
 	free(v);
 	buf_free(&raw);
 	buf_free(&mine);
+	buf_free(&e_err);
 	return diffs;
 }
 

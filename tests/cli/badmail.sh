@@ -206,11 +206,16 @@ expect "the silences are logged" sh -c "grep -q 'ignored an automatic reply' '$D
 	grep -q 'without a usable sender' '$D/judge.log' &&
 	grep -q 'delivery to carol@school.example failed' '$D/judge.log'"
 expect "the bounce reaches the GM" sh -c "grep -l 'bounced' '$D/mail/out/gm@school.example/new/'* >/dev/null"
-# Every raw message is in the spool exactly as it came.
+# Every raw message is in the spool exactly as it came (pouch spool show
+# writes each out as stored).
+mkdir -p "$WORK/stored"
+"$POUCH" --data "$D" spool list | awk '$1 == "in" { print $2 }' | while read -r id; do
+	"$POUCH" --data "$D" spool show "$id" >"$WORK/stored/$id"
+done
 n=0 same=0
 for f in "$WORK"/sent/*; do
 	n=$((n + 1))
-	for s in "$D"/spool/in/new/* "$D"/spool/in/cur/*; do
+	for s in "$WORK"/stored/*; do
 		[ -f "$s" ] && cmp -s "$f" "$s" && { same=$((same + 1)); break; }
 	done
 done

@@ -12,11 +12,13 @@
 # file and name of the file system durable at once; DATA is on one file
 # system). Checked, each at every place it applies:
 #
-#   1. a spool file (in/ or out/) is synced before it is linked into new/
-#      (a sent message's copy is the outbox's file, linked into out/new/
-#      once the outbox holds it for good);
+#   1. a spool pack's bytes are synced (after its last write) before a
+#      ledger record is written; an outbox or Maildir file before it is
+#      linked into new/ (a sent message's copy is the outbox's file, linked
+#      into spool/out/new once the outbox holds it for good);
 #   2. a ledger record is written only once the names it lists are synced
-#      (an fsync of in/new or out/new after the last link into it);
+#      (an fsync of spool/pack after the last pack was made in it, of
+#      spool/out/new after the last link into it);
 #   3. a message leaves the judge's inbox (new/ to cur/) only once its
 #      ledger record is synced;
 #   4. a game state file is synced before it is renamed over the old one,
@@ -27,9 +29,10 @@
 #   6. a delivered message is synced and published (linked into the
 #      recipient's new/, the directory synced) before the ledger records it
 #      sent, and it leaves the outbox only after that record is synced;
-#   7. the spool's next-seq is removed, and the spool directory synced,
-#      before the first file is published into in/new or out/new (a run
-#      killed after it must leave none).
+#   7. the spool makes no file in in/ (its messages go into packs), and
+#      its next-seq is removed, and the spool directory synced, before the
+#      first sent message is linked into out/new (a run killed after it
+#      must leave none).
 #
 # Prints "ok - ..." / "not ok - ..." per rule with how often it was
 # checked (a rule never checked fails: the run did not do what the rule is
@@ -74,13 +77,13 @@ BEGIN {
 		print "not ok - faults-order.awk: give -v data=ABSOLUTE-DATA-DIRECTORY"
 		exit 2
 	}
-	rules[1] = "a spool file is synced before it is linked into new/"
-	rules[2] = "a ledger record is written only once the spool names it lists are synced"
+	rules[1] = "a spool pack is synced before the ledger is written, a file before it is linked into new/"
+	rules[2] = "a ledger record is written only once the names it lists are synced"
 	rules[3] = "a message leaves the inbox only once its ledger record is synced"
 	rules[4] = "a game state file is synced, with the history it names, before it replaces the old; its directory before the applied marks"
 	rules[5] = "nothing is delivered before the outbox holds it for good"
 	rules[6] = "a delivery is synced and published before the ledger records it, and leaves the outbox after"
-	rules[7] = "next-seq is gone for good before the spool publishes a file"
+	rules[7] = "the spool makes no file in in/; next-seq is gone for good before it links one into out/"
 	ledger = data "/spool/ledger"
 }
 
@@ -127,13 +130,22 @@ BEGIN {
 	p = fdpath(line)
 	if (p ~ /\/outbox\/meta\/journal\./)
 		jdirty[p] = 1
+	if (under(p, "spool/pack/"))
+		packw[p] = n
 	if (p != ledger)
 		next
 	ledger_dirty = 1
+	ledger_written = n
 	rec = q(line, 1)
-	# 2: the names in spool/in/new and spool/out/new are durable
+	# 1: every pack's bytes are durable
+	for (f in packw) {
+		check(1)
+		if (!durable(f, packw[f]))
+			bad(1, "ledger write at line " n " before " f " was synced")
+	}
+	# 2: the names in spool/pack and spool/out/new are durable
 	for (d in lastlink)
-		if (d == data "/spool/in/new" || d == data "/spool/out/new") {
+		if (d == data "/spool/pack" || d == data "/spool/out/new") {
 			check(2)
 			if (!durable(d, lastlink[d]))
 				bad(2, "ledger write at line " n " before " d " was synced")
@@ -170,18 +182,22 @@ BEGIN {
 			bad(1, from " linked at line " n " without a sync")
 	}
 	# the spool's copy of a sent message: the outbox's file, held for good
-	if (under(to, "spool/out/new/")) {
+	if (under(to, "spool/out/")) {
 		check(1)
-		if (!under(from, "outbox/new/") && !under(from, "spool/out/tmp/"))
-			bad(1, to " linked at line " n " from " from ", neither the outbox's nor tmp/")
-		else if (under(from, "outbox/new/") && !durable(from, made[from] + 0))
+		if (!under(from, "outbox/new/") || !under(to, "spool/out/new/"))
+			bad(1, to " linked at line " n " from " from ", not the outbox's")
+		else if (!durable(from, made[from] + 0))
 			bad(1, from " linked into the spool at line " n " before the outbox held it for good")
+		if (!published) {
+			check(7)
+			if (!floor_gone || !durable(data "/spool", floor_gone))
+				bad(7, to " published at line " n " while next-seq was there")
+			published = 1
+		}
 	}
-	if ((under(to, "spool/in/new/") || under(to, "spool/out/new/")) && !published) {
+	if (under(to, "spool/in/")) {
 		check(7)
-		if (!floor_gone || !durable(data "/spool", floor_gone))
-			bad(7, to " published at line " n " while next-seq was there")
-		published = 1
+		bad(7, to " linked at line " n)
 	}
 	lastlink[dir(to)] = n
 	made[to] = n
@@ -197,6 +213,17 @@ BEGIN {
 	to = q(line, 2)
 	if (under(from, "mail/inbox/new/"))
 		inbox_moved(from)
+	# a Maildir's tmp/ to new/ (a rename that does not overwrite): as a link
+	if (under(from, "outbox/tmp/") || (under(from, "mail/out/") && from ~ /\/tmp\//)) {
+		check(1)
+		if (!durable(from, made[from] + 0))
+			bad(1, from " moved at line " n " without a sync")
+		lastlink[dir(to)] = n
+		made[to] = n
+		if (under(to, "outbox/new/"))
+			linked_outbox[to] = n
+		next
+	}
 	if (under(to, "games/") && to ~ /\/history\/[0-9]+\.txt$/) {
 		history[to] = n
 		lastlink[dir(to)] = n
@@ -234,6 +261,14 @@ BEGIN {
 	made[p] = n
 	if (under(p, "outbox/tmp/"))
 		queued[p] = n
+	if (under(p, "spool/pack/")) {
+		lastlink[data "/spool/pack"] = n
+		check(7)
+	}
+	if (under(p, "spool/in/") || under(p, "spool/out/")) {
+		check(7)
+		bad(7, p " made at line " n)
+	}
 	if (under(p, "mail/out/") && p ~ /\/tmp\//) {
 		# 5: a delivery begins; everything queued is durable
 		for (f in queued) {
@@ -270,7 +305,7 @@ function whole_fs(    j) {
 # A message leaves the judge's Maildir inbox: its ledger record is synced.
 function inbox_moved(p) {
 	check(3)
-	if (ledger_dirty || !durable(ledger, lastlink[data "/spool/in/new"] + 0))
+	if (ledger_dirty || !durable(ledger, ledger_written + 0))
 		bad(3, p " moved at line " n " before the ledger was synced")
 }
 

@@ -277,7 +277,7 @@ enospc() {
 		not_ok "the reference run on a big tmpfs"
 		return
 	fi
-	fill fetch $((B_FETCH / 2)) '/spool/(in|ledger)'
+	fill fetch $((B_FETCH / 2)) '/spool/(pack|in|ledger)'
 	fill apply $((B_FETCH + B_APPLY / 2)) '/outbox[/:]|/games/g1/history/'
 	# (a page less: the run has the page of DATA/spool/next-seq too, which
 	# the spool removes before it publishes and writes again at its close)

@@ -19,7 +19,9 @@
 # commit-batch, send-batch) is STEP with 30 order mails a round (ten per
 # delegation, a phase a round): batches large enough for the group commit
 # (one syncfs for a batch's files, lib/fsio.h), so that the kills land
-# inside a batch's commit: before, between and after its syncs and links. Rounds go on until KILLS
+# inside a batch's commit: before, between and after its syncs and links,
+# and inside the spool's pack (its creation, each message's write into it,
+# its fsync and its directory's, before the ledger's). Rounds go on until KILLS
 # (default 50) runs were killed in the step; then two clean runs.
 # Checked, and counted per step:
 #

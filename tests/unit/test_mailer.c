@@ -203,7 +203,7 @@ test_store_failure(void **state)
 	buf_init(&err, 4096);
 	sp = spool_open(spooldir, &err);
 	assert_non_null(sp);
-	snprintf(tmp, sizeof tmp, "%s/in/tmp", spooldir);
+	snprintf(tmp, sizeof tmp, "%s/pack", spooldir);
 	assert_int_equal(rmdir(tmp), 0);	/* every store fails now */
 	src = source_maildir_new(inbox);
 	assert_int_equal(mail_fetch(src, sp, 1800000000, &st, &err), -1);

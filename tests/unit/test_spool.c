@@ -7,6 +7,7 @@
 #include "../support/testutil.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,20 +113,25 @@ test_store_and_reload(void **state)
 	assert_int_equal(spool_store_in(s, "maildir:123.abc", "m3@x", "three\n", 6, 900, &id3, &err), 1);
 	assert_int_equal(spool_count_in(s), 3);
 	assert_int_equal(spool_in(s, 2)->arrival, 1010);
-	/* written, not published until the sync */
-	assert_int_equal(count_files("in/tmp"), 3);
-	assert_int_equal(count_files("in/new"), 0);
+	/* written into the batch's pack, one file for the batch */
+	assert_int_equal(count_files("pack"), 1);
+	assert_int_equal(count_files("in/tmp"), 0);
 	buf_init(&raw, 1 << 20);
 	assert_int_equal(spool_read(s, id3, &raw, &err), 0);
 	buf_reset(&raw);
 	assert_int_equal(spool_sync(s, &err), 0);
-	assert_int_equal(count_files("in/tmp"), 0);
-	assert_int_equal(count_files("in/new"), 3);
+	assert_int_equal(count_files("pack"), 1);
+	assert_int_equal(count_files("in/new"), 0);
 	{
 		char p[256];
 		snprintf(p, sizeof p, "%s/ledger", dir);
 		assert_int_equal(fs_read_file(p, &raw), 0);
-		assert_non_null(strstr(buf_str(&raw), "pouch-spool 2\nin\t1000.000001.pouch\t1000\t4\t"));
+		assert_non_null(strstr(buf_str(&raw), "pouch-spool 3\nin\t1000.000001.pouch\t1000\t4\t"));
+		/* where each is: the pack, named after the batch's first, and
+		 * the offset */
+		assert_non_null(strstr(buf_str(&raw), "\t000001.pack:0\t~"));
+		assert_non_null(strstr(buf_str(&raw), "\t000001.pack:4\t~"));
+		assert_non_null(strstr(buf_str(&raw), "\t000001.pack:8\t~"));
 	}
 	close_ok(s);
 
@@ -155,7 +161,7 @@ static void
 test_duplicates_and_applied(void **state)
 {
 	struct spool *s = open_ok();
-	struct buf err;
+	struct buf err, raw;
 	const char *a, *b;
 
 	(void)state;
@@ -165,7 +171,11 @@ test_duplicates_and_applied(void **state)
 	assert_int_equal(spool_lookup(s, b)->state, SPOOL_DUPLICATE);
 	assert_string_equal(spool_lookup(s, b)->dup_of, a);
 	assert_int_equal(spool_sync(s, &err), 0);
-	assert_int_equal(count_files("in/new"), 2);	/* the bytes are kept anyway */
+	assert_int_equal(count_files("pack"), 1);	/* the bytes are kept anyway */
+	buf_init(&raw, 64);
+	assert_int_equal(spool_read(s, b, &raw, &err), 0);
+	assert_string_equal(buf_str(&raw), "second copy\n");
+	buf_free(&raw);
 	assert_int_equal(spool_mark_applied(s, a, 20, &err), 0);
 	assert_int_equal(spool_mark_applied(s, a, 21, &err), 1);
 	assert_int_equal(spool_mark_applied(s, b, 22, &err), -1);
@@ -284,7 +294,8 @@ test_cursor_out_and_escapes(void **state)
 	    &err), 0);	/* the same key is stored once */
 	assert_int_equal(spool_store_out(s, NULL, NULL, "c@z", "other\n", 6, 8, &id, &err), 1);
 	close_ok(s);
-	assert_int_equal(count_files("out/new"), 2);
+	assert_int_equal(count_files("out/new"), 0);
+	assert_int_equal(count_files("pack"), 1);
 	s = open_ok();
 	assert_string_equal(spool_cursor(s, "imap://j@h/INBOX"), "7:12");
 	assert_string_equal(spool_in(s, 0)->source, weird);
@@ -315,10 +326,9 @@ orphan(const char *sub, const char *id)
 	assert_int_equal(unlink(p), 0);
 }
 
-/* DATA/spool/next-seq: written by a clean close, gone for good before a
- * process publishes its first file (so that a kill cannot leave it behind
- * with files past it); while it is there, ids are handed out from it
- * without looking for them in the folders. */
+/* DATA/spool/next-seq: written by a clean close; while it is there, ids
+ * are handed out from it (or the ledger, the higher) without looking for
+ * them in the folders, which only an older pouch wrote files into. */
 static void
 test_next_seq(void **state)
 {
@@ -333,7 +343,6 @@ test_next_seq(void **state)
 	snprintf(p, sizeof p, "%s/next-seq", dir);
 	assert_int_equal(spool_store_in(s, "maildir:a", "a@x", "first\n", 6, 100, &id, &err), 1);
 	assert_int_equal(spool_sync(s, &err), 0);
-	assert_false(fs_exists(p));
 	close_ok(s);
 	assert_int_equal(fs_read_file(p, &b), 0);
 	assert_string_equal(buf_str(&b), "2\n");
@@ -341,9 +350,9 @@ test_next_seq(void **state)
 	assert_int_equal(spool_store_out(s, "outbox:1", "out@judge", "a@x", "sent\n", 5, 100, &id,
 	    &err), 1);
 	assert_string_equal(id, "100.000002.pouch");
-	assert_true(fs_exists(p));	/* nothing published yet */
+	/* messages go into packs, not the folders: next-seq stays true */
 	assert_int_equal(spool_sync(s, &err), 0);
-	assert_false(fs_exists(p));
+	assert_true(fs_exists(p));
 	close_ok(s);
 	/* a next-seq further on (a spool that skipped ids) is where they go on */
 	assert_int_equal(fs_write_atomic(p, "40\n", 3), 0);
@@ -452,28 +461,87 @@ test_clock(void **state)
 	buf_free(&err);
 }
 
-/* A mail reader may move a message to cur/ and add flags: still found. */
+/* A sent message in a durable file (the outbox's) is taken by a hard
+ * link into out/new, not copied into a pack: the outbox's removal of its
+ * own name then frees nothing. */
 static void
-test_moved_by_reader(void **state)
+test_sent_file_linked(void **state)
 {
 	struct spool *s = open_ok();
 	struct buf err, raw;
-	char from[256], to[256];
+	struct stat st;
+	char p[256];
 	const char *id;
 
 	(void)state;
 	buf_init(&err, 4096);
 	buf_init(&raw, 1 << 20);
-	assert_int_equal(spool_store_in(s, "maildir:m", NULL, "moved\n", 6, 5, &id, &err), 1);
-	assert_int_equal(spool_sync(s, &err), 0);
-	snprintf(from, sizeof from, "%s/in/new/%s", dir, id);
-	snprintf(to, sizeof to, "%s/in/cur/%s:2,S", dir, id);
-	assert_int_equal(rename(from, to), 0);
-	assert_int_equal(spool_read(s, id, &raw, &err), 0);
+	snprintf(p, sizeof p, "%s/queued", dir);
+	assert_int_equal(fs_write_atomic(p, "sent\n", 5), 0);
+	assert_int_equal(spool_store_out_file(s, "outbox:1", "out@judge", "a@x", p, 5, 100, &id, &err),
+	    1);
+	close_ok(s);
+	assert_int_equal(stat(p, &st), 0);
+	assert_int_equal(st.st_nlink, 2);
+	assert_int_equal(count_files("out/new"), 1);
+	assert_int_equal(count_files("pack"), 0);
+	s = open_ok();
+	assert_int_equal(spool_read_out(s, 0, &raw, &err), 0);
+	assert_string_equal(buf_str(&raw), "sent\n");
+	close_ok(s);
+	buf_free(&raw);
+	buf_free(&err);
+}
+
+/* A spool an older pouch wrote (a "pouch-spool 2" ledger, a file per
+ * message) still reads, a message a mail reader moved to cur/ with flags
+ * too, and new messages are appended to it in packs. */
+static void
+test_old_spool(void **state)
+{
+	static const char ledger[] = "pouch-spool 2\n"
+	    "in\t5.000001.pouch\t5\t6\tmaildir:m\t-\t-\t~edited\n"
+	    "out\t6.000002.pouch\t6\t5\toutbox:1\tout@judge\ta@x\t~edited\n";
+	struct spool *s;
+	struct buf err, raw;
+	char p[256];
+	const char *id;
+
+	(void)state;
+	buf_init(&err, 4096);
+	buf_init(&raw, 1 << 20);
+	s = open_ok();
+	close_ok(s);
+	snprintf(p, sizeof p, "%s/ledger", dir);
+	assert_int_equal(fs_write_atomic(p, ledger, sizeof ledger - 1), 0);
+	snprintf(p, sizeof p, "%s/in/cur/5.000001.pouch:2,S", dir);
+	assert_int_equal(fs_write_atomic(p, "moved\n", 6), 0);
+	snprintf(p, sizeof p, "%s/out/new/6.000002.pouch", dir);
+	assert_int_equal(fs_write_atomic(p, "sent\n", 5), 0);
+	s = open_ok();
+	assert_int_equal(spool_read(s, "5.000001.pouch", &raw, &err), 0);
 	assert_string_equal(buf_str(&raw), "moved\n");
+	buf_reset(&raw);
+	assert_int_equal(spool_read_out(s, 0, &raw, &err), 0);
+	assert_string_equal(buf_str(&raw), "sent\n");
 	assert_int_equal(spool_read(s, "../ledger", &raw, &err), -1);
 	assert_int_equal(spool_read(s, "no-such-id", &raw, &err), -1);
+	assert_int_equal(spool_store_in(s, "maildir:n", NULL, "new\n", 4, 7, &id, &err), 1);
+	assert_string_equal(id, "7.000003.pouch");
 	close_ok(s);
+	s = open_ok();
+	assert_int_equal(spool_count_in(s), 2);
+	buf_reset(&raw);
+	assert_int_equal(spool_read(s, "7.000003.pouch", &raw, &err), 0);
+	assert_string_equal(buf_str(&raw), "new\n");
+	buf_reset(&raw);
+	assert_int_equal(spool_read(s, "5.000001.pouch", &raw, &err), 0);
+	assert_string_equal(buf_str(&raw), "moved\n");
+	close_ok(s);
+	snprintf(p, sizeof p, "%s/ledger", dir);
+	buf_reset(&raw);
+	assert_int_equal(fs_read_file(p, &raw), 0);
+	assert_non_null(strstr(buf_str(&raw), "\tmaildir:n\t-\t-\t000003.pack:0\t~"));
 	buf_free(&raw);
 	buf_free(&err);
 }
@@ -736,6 +804,20 @@ test_maildir_helpers(void **state)
 	assert_int_equal(fs_read_file(path, &b), 0);
 	assert_string_equal(buf_str(&b), "hello\n");
 	assert_int_equal(md_find(md, "missing", path, sizeof path), -1);
+	/* the move into new/ never overwrites a name there either */
+	{
+		char from[512], to[512];
+		snprintf(from, sizeof from, "%s/tmp/%s", md, name);
+		snprintf(to, sizeof to, "%s/new/%s", md, name);
+		assert_int_equal(fs_write_atomic(from, "other\n", 6), 0);
+		assert_int_equal(md_move(from, to), -1);
+		assert_int_equal(errno, EEXIST);
+		assert_true(fs_exists(from));
+		buf_reset(&b);
+		assert_int_equal(fs_read_file(to, &b), 0);
+		assert_string_equal(buf_str(&b), "hello\n");
+		assert_int_equal(unlink(from), 0);
+	}
 	/* a batch: written to tmp/, published together */
 	{
 		char n1[128], n2[128], *names[2] = { n1, n2 };
@@ -883,7 +965,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_discard, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_clock, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_runs, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_moved_by_reader, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_old_spool, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_damage, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_record_checksums, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lazy_open, setup, teardown),
@@ -891,6 +973,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_index_memory, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_other_ids, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_next_seq, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sent_file_linked, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
