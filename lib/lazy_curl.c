@@ -29,6 +29,10 @@ LAZY(const char *, curl_easy_strerror, (CURLcode code), (code))
 LAZY(CURL *, curl_easy_init, (void), ())
 LAZY(CURLcode, curl_easy_perform, (CURL *curl), (curl))
 LAZY_VOID(curl_easy_cleanup, (CURL *curl), (curl))
+LAZY(CURLcode, curl_easy_send, (CURL *curl, const void *buffer, size_t buflen, size_t *n),
+    (curl, buffer, buflen, n))
+LAZY(CURLcode, curl_easy_recv, (CURL *curl, void *buffer, size_t buflen, size_t *n),
+    (curl, buffer, buflen, n))
 
 /*
  * curl_easy_setopt takes one argument after the option, whose type the

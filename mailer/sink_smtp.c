@@ -1,43 +1,61 @@
 /*
- * sink_smtp.c — sending through an SMTP server with libcurl.
+ * sink_smtp.c — sending through an SMTP server, the connection libcurl's.
  *
- * One easy handle serves the whole batch, so libcurl keeps one connection
- * open and sends every message over it (RSET between transactions is
- * libcurl's business). TLS: smtps:// is implicit TLS; smtp:// with
- * smtp.tls = starttls requires STARTTLS (CURLUSESSL_ALL), so a server or a
- * man in the middle that does not offer it gets nothing. libcurl verifies
- * the certificate and host name (against smtp.cafile when set).
+ * libcurl opens the connection once per batch (CURLOPT_CONNECT_ONLY): the
+ * greeting, EHLO, STARTTLS, the certificate check and AUTH are its own.
+ * The transactions are then ours, over that connection (curl_easy_send,
+ * curl_easy_recv), one after another: libcurl sends each message's
+ * commands one at a time and waits for each reply, and a batch of many
+ * small messages is mostly waiting. When the server announces PIPELINING
+ * (RFC 2920) in its answer to the last EHLO, MAIL FROM, every RCPT TO and
+ * DATA go out together and their replies are read after, in order; the
+ * message follows a 354 and its final reply ends the transaction: two
+ * round trips a message, whatever the number of recipients. A server
+ * without PIPELINING gets the same commands one by one.
  *
- * Per-recipient outcomes: CURLOPT_MAIL_RCPT_ALLLOWFAILS (sic, three Ls in
- * curl 7.88) lets the transaction go on when some RCPT TO are refused, but
- * libcurl reports only the last reply. So the protocol exchange is read
- * from the debug callback: each command we send (CURLINFO_HEADER_OUT)
- * says what the next final reply (CURLINFO_HEADER_IN) answers — MAIL,
- * each RCPT in order, DATA, then the end of the message. Nothing from the
- * exchange is logged (AUTH lines carry the password).
+ * TLS: smtps:// is implicit TLS; smtp:// with smtp.tls = starttls
+ * requires STARTTLS (CURLUSESSL_ALL), so a server or a man in the middle
+ * that does not offer it gets nothing. libcurl verifies the certificate
+ * and host name (against smtp.cafile when set).
  *
- * libcurl adds no header fields and does not convert line ends: the
- * message is given CRLF line ends here; dot-stuffing is libcurl's.
+ * Per-recipient outcomes: each RCPT TO has its own reply, kept; a refused
+ * recipient neither fails nor delays the others. When no recipient was
+ * accepted, or DATA was refused, the transaction is reset (RSET) and the
+ * next message goes on the same connection.
+ *
+ * While libcurl connects, the exchange is read from its debug callback:
+ * the command last sent (CURLINFO_HEADER_OUT) and whether it had its final
+ * reply (CURLINFO_HEADER_IN) name the step when something fails, and the
+ * EHLO reply says whether PIPELINING is offered. Nothing from the exchange
+ * is logged (AUTH lines carry the password).
+ *
+ * The message is given CRLF line ends and dot-stuffed here.
  *
  * OAuth 2.0 (smtp.auth = xoauth2 | oauthbearer): the access token
  * (oauth.h) goes to CURLOPT_XOAUTH2_BEARER and CURLOPT_LOGIN_OPTIONS
  * "AUTH=XOAUTH2" or "AUTH=OAUTHBEARER" holds libcurl to that mechanism
  * (left to itself it takes OAUTHBEARER when the server offers both). When
  * the server refuses the token (CURLE_LOGIN_DENIED) a new one is asked for
- * once per batch and the message tried again.
+ * once per batch and the connection tried again.
  *
  * Time-outs (smtp.timeout, T): the connection, greeting, EHLO, STARTTLS
- * and AUTH within T (CURLOPT_CONNECTTIMEOUT), each later reply within T
- * (CURLOPT_SERVER_RESPONSE_TIMEOUT), a whole message within 4 T
- * (CURLOPT_TIMEOUT). A connection that breaks or stalls in the middle of
- * a transaction defers that message and the rest of the batch (the
- * server is not to be trusted with more this run); the error names the
- * step: the command last sent, never its argument.
+ * and AUTH within T (CURLOPT_CONNECTTIMEOUT), each later reply within T,
+ * a whole message within 4 T. A connection that breaks or stalls in the
+ * middle of a transaction defers that message and the rest of the batch
+ * (the server is not to be trusted with more this run); the error names
+ * the step: the reply waited for, never a command's argument. A server
+ * that closed an idle connection between two messages (end of stream or
+ * 421 in answer to MAIL FROM, before any message data was sent) is
+ * connected to again once, and the message sent over the new connection.
  */
 #define _DEFAULT_SOURCE	/* explicit_bzero */
+#include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <sys/socket.h>
 
 #include <curl/curl.h>
 
@@ -47,20 +65,16 @@
 #include "oauth.h"
 #include "sink.h"
 
-enum expect { EXP_OTHER, EXP_MAIL, EXP_RCPT, EXP_DATA, EXP_EOD };
+#define SMTP_MAX_REPLY_LINES 1000	/* lines of one reply */
 
+/* What libcurl's debug callback saw of the exchange while connecting. */
 struct transcript {
-	enum expect expect;
-	int rcpt_index;		/* the RCPT being answered */
-	int nrcpt;
-	int *rcpt_code;
-	char (*rcpt_text)[256];
-	int mail_code, data_code, eod_code;
-	char eod_text[256];
 	char line[1024];	/* a reply line being assembled */
 	size_t linelen;
 	char last[16];		/* the verb of the command last sent ("" before any) */
 	int answered;		/* it had its final reply */
+	int in_ehlo;		/* the command last sent was EHLO */
+	int pipelining;		/* the last EHLO reply offered PIPELINING */
 };
 
 struct smtp {
@@ -72,63 +86,32 @@ struct smtp {
 	long timeout;
 	CURL *curl;
 	int global;		/* curl_global_init done */
+
+	int connected;		/* the connection is up and between transactions */
+	int dropped;		/* a connection was given up: the handle still has it */
+	int pipelining;		/* and the server takes pipelined commands */
+	int sent;		/* messages carried by this connection */
+	curl_socket_t sock;
+	struct timespec deadline;	/* the current message ends by then */
+	char in[4096];		/* received, not yet read as reply lines */
+	size_t inlen;
+	char why[256];		/* why the connection failed */
 };
 
-/* Forget the outcome of a previous attempt. */
-static void
-transcript_reset(struct transcript *t)
-{
-	memset(t->rcpt_code, 0, (size_t)t->nrcpt * sizeof *t->rcpt_code);
-	memset(t->rcpt_text, 0, (size_t)t->nrcpt * sizeof *t->rcpt_text);
-	t->expect = EXP_OTHER;
-	t->rcpt_index = -1;
-	t->mail_code = t->data_code = t->eod_code = 0;
-	t->eod_text[0] = '\0';
-	t->linelen = 0;
-}
-
-/* One complete reply line from the server. */
+/* One complete reply line from the server while libcurl connects. */
 static void
 reply_line(struct transcript *t, const char *s, size_t n)
 {
-	int code;
-
 	while (n > 0 && (s[n - 1] == '\r' || s[n - 1] == '\n'))
 		n--;
 	if (n < 3 || s[0] < '1' || s[0] > '5' || s[1] < '0' || s[1] > '9' || s[2] < '0' || s[2] > '9')
 		return;
+	if (t->in_ehlo && s[0] == '2' && n >= 14 && (s[3] == '-' || s[3] == ' ') &&
+	    str_prefix_nocase(s + 4, "PIPELINING") && (n == 14 || s[14] == ' '))
+		t->pipelining = 1;
 	if (n > 3 && s[3] == '-')
 		return;	/* a continuation: wait for the final line */
 	t->answered = 1;
-	code = (s[0] - '0') * 100 + (s[1] - '0') * 10 + (s[2] - '0');
-	switch (t->expect) {
-	case EXP_MAIL:
-		t->mail_code = code;
-		break;
-	case EXP_RCPT:
-		if (t->rcpt_index >= 0 && t->rcpt_index < t->nrcpt) {
-			size_t m = n < 255 ? n : 255;
-			t->rcpt_code[t->rcpt_index] = code;
-			memcpy(t->rcpt_text[t->rcpt_index], s, m);
-			t->rcpt_text[t->rcpt_index][m] = '\0';
-		}
-		break;
-	case EXP_DATA:
-		t->data_code = code;
-		if (code == 354)
-			t->expect = EXP_EOD;	/* the next final reply ends the message */
-		return;
-	case EXP_EOD: {
-		size_t m = n < 255 ? n : 255;
-		t->eod_code = code;
-		memcpy(t->eod_text, s, m);
-		t->eod_text[m] = '\0';
-		break;
-	}
-	case EXP_OTHER:
-		break;
-	}
-	t->expect = EXP_OTHER;
 }
 
 static int
@@ -143,15 +126,9 @@ debug_cb(CURL *h, curl_infotype type, char *data, size_t size, void *arg)
 			t->last[i] = data[i];	/* the verb only: AUTH carries the password */
 		t->last[i] = '\0';
 		t->answered = 0;
-		if (size >= 10 && str_prefix_nocase(data, "MAIL FROM:"))
-			t->expect = EXP_MAIL;
-		else if (size >= 8 && str_prefix_nocase(data, "RCPT TO:")) {
-			t->expect = EXP_RCPT;
-			t->rcpt_index++;
-		} else if (size >= 4 && str_prefix_nocase(data, "DATA"))
-			t->expect = EXP_DATA;
-		else
-			t->expect = EXP_OTHER;
+		t->in_ehlo = strcmp(t->last, "EHLO") == 0;
+		if (t->in_ehlo)
+			t->pipelining = 0;	/* only the last EHLO's reply counts */
 		t->linelen = 0;
 	} else if (type == CURLINFO_HEADER_IN) {
 		for (i = 0; i < size; i++) {
@@ -164,25 +141,6 @@ debug_cb(CURL *h, curl_infotype type, char *data, size_t size, void *arg)
 		}
 	}
 	return 0;
-}
-
-struct reader {
-	const char *p;
-	size_t left;
-};
-
-static size_t
-read_cb(char *out, size_t size, size_t nmemb, void *arg)
-{
-	struct reader *r = arg;
-	size_t n = size * nmemb;
-
-	if (n > r->left)
-		n = r->left;
-	memcpy(out, r->p, n);
-	r->p += n;
-	r->left -= n;
-	return n;
 }
 
 static int
@@ -211,37 +169,42 @@ smtp_open(struct mail_sink *k, struct buf *err)
 	return 0;
 }
 
-/* data with every line ending in CRLF. */
+/* data with every line ending in CRLF, a line that starts with a dot given
+ * one more (RFC 5321 4.5.2), and the end of data line: what follows DATA. */
 static char *
-to_crlf(const char *data, size_t len, size_t *outlen)
+to_wire(const char *data, size_t len, size_t *outlen)
 {
 	size_t i, n = 0, extra = 0;
 	char *o;
 
-	for (i = 0; i < len; i++)
+	for (i = 0; i < len; i++) {
 		if (data[i] == '\n' && (i == 0 || data[i - 1] != '\r'))
 			extra++;
-	o = xmalloc(len + extra + 3);
+		if (data[i] == '.' && (i == 0 || data[i - 1] == '\n'))
+			extra++;
+	}
+	o = xmalloc(len + extra + 8);
 	for (i = 0; i < len; i++) {
+		if (data[i] == '.' && (i == 0 || data[i - 1] == '\n'))
+			o[n++] = '.';
 		if (data[i] == '\n' && (i == 0 || data[i - 1] != '\r'))
 			o[n++] = '\r';
 		o[n++] = data[i];
 	}
-	if (n == 0 || o[n - 1] != '\n') {
+	if (n > 0 && o[n - 1] != '\n') {
 		o[n++] = '\r';
 		o[n++] = '\n';
 	}
-	*outlen = n;
+	memcpy(o + n, ".\r\n", 3);
+	*outlen = n + 3;
 	return o;
 }
 
-/* Where the exchange stood when it stopped, for the error. */
+/* Where the exchange stood when libcurl's part stopped, for the error. */
 static void
 step(const struct transcript *t, char *out, size_t size)
 {
-	if (t->expect == EXP_EOD && t->eod_code == 0)
-		snprintf(out, size, "waiting for the answer to the message");
-	else if (t->last[0] == '\0')
+	if (t->last[0] == '\0')
 		snprintf(out, size, "waiting for the greeting");
 	else
 		snprintf(out, size, "%s %s", t->answered ? "after" : "waiting for the answer to",
@@ -327,7 +290,6 @@ sink_smtp_check(const struct mail_config *cfg, struct buf *err)
 		return -1;
 	}
 	memset(&t, 0, sizeof t);
-	t.rcpt_index = -1;
 	errbuf[0] = '\0';
 	connection_opts(p, errbuf, &t);
 	/* No envelope: after the greeting, EHLO, STARTTLS and AUTH, one NOOP. */
@@ -344,49 +306,42 @@ sink_smtp_check(const struct mail_config *cfg, struct buf *err)
 	return r;
 }
 
+/*
+ * libcurl connects: greeting, EHLO, STARTTLS, AUTH, and no transaction
+ * (CURLOPT_CONNECT_ONLY). A refused OAuth token is renewed once per batch.
+ * Returns 0, or -1 with the error (naming the step) in err.
+ */
 static int
-smtp_send(struct mail_sink *k, const char *key, const char *from, char *const *rcpts, int n,
-    const char *data, size_t len, struct rcpt_result *res, struct buf *err)
+smtp_connect(struct mail_sink *k, struct buf *err)
 {
 	struct smtp *p = k->priv;
 	struct transcript t;
-	struct curl_slist *list = NULL;
-	struct reader rd;
-	char errbuf[CURL_ERROR_SIZE], fromb[320], where[64];
-	char *crlf;
-	size_t crlflen;
+	char errbuf[CURL_ERROR_SIZE], where[64];
+	curl_socket_t sock;
 	CURLcode rc;
-	int i, r = 0, broken = 0;
 
-	(void)key;	/* a server's 250 is final: nothing to recognise later */
-	memset(&t, 0, sizeof t);
-	t.nrcpt = n;
-	t.rcpt_code = xcalloc((size_t)n + 1, sizeof *t.rcpt_code);
-	t.rcpt_text = xcalloc((size_t)n + 1, sizeof *t.rcpt_text);
-	for (i = 0; i < n; i++) {
-		char rb[320];
-		snprintf(rb, sizeof rb, "<%s>", rcpts[i]);
-		list = curl_slist_append(list, rb);
-	}
-	snprintf(fromb, sizeof fromb, "<%s>", from);
-	crlf = to_crlf(data, len, &crlflen);
 again:
-	transcript_reset(&t);
-	rd.p = crlf;
-	rd.left = crlflen;
+	memset(&t, 0, sizeof t);
 	errbuf[0] = '\0';
-
-	curl_easy_setopt(p->curl, CURLOPT_MAIL_FROM, fromb);
-	curl_easy_setopt(p->curl, CURLOPT_MAIL_RCPT, list);
-	curl_easy_setopt(p->curl, CURLOPT_MAIL_RCPT_ALLLOWFAILS, 1L);
-	curl_easy_setopt(p->curl, CURLOPT_UPLOAD, 1L);
-	curl_easy_setopt(p->curl, CURLOPT_READFUNCTION, read_cb);
-	curl_easy_setopt(p->curl, CURLOPT_READDATA, &rd);
-	curl_easy_setopt(p->curl, CURLOPT_INFILESIZE_LARGE, (curl_off_t)crlflen);
+	if (p->dropped) {	/* a new handle: the old connection is closed */
+		curl_easy_cleanup(p->curl);
+		p->curl = curl_easy_init();
+		p->dropped = 0;
+		if (p->curl == NULL) {
+			snprintf(p->why, sizeof p->why, "libcurl cannot be initialised");
+			buf_printf(err, "SMTP %s: %s\n", k->name, p->why);
+			return -1;
+		}
+	}
 	connection_opts(p, errbuf, &t);
-
+	curl_easy_setopt(p->curl, CURLOPT_CONNECT_ONLY, 1L);
 	rc = curl_easy_perform(p->curl);
-	step(&t, where, sizeof where);
+	if (rc == CURLE_OK && (curl_easy_getinfo(p->curl, CURLINFO_ACTIVESOCKET, &sock) != CURLE_OK ||
+	    sock == CURL_SOCKET_BAD))
+		rc = CURLE_COULDNT_CONNECT;
+	curl_easy_setopt(p->curl, CURLOPT_ERRORBUFFER, NULL);
+	curl_easy_setopt(p->curl, CURLOPT_DEBUGDATA, NULL);
+	curl_easy_setopt(p->curl, CURLOPT_VERBOSE, 0L);
 	if (rc == CURLE_LOGIN_DENIED && p->oauth.mech != OAUTH_NONE && p->user != NULL &&
 	    !p->renewed) {
 		char *tok;
@@ -401,47 +356,342 @@ again:
 			goto again;
 		}
 	}
+	if (rc != CURLE_OK) {
+		step(&t, where, sizeof where);
+		snprintf(p->why, sizeof p->why, "%s", errbuf[0] ? errbuf : curl_easy_strerror(rc));
+		connection_error(k, where, rc, p->why, err);
+		return -1;
+	}
+	p->sock = sock;
+	p->pipelining = t.pipelining;
+	p->connected = 1;
+	p->sent = 0;
+	p->inlen = 0;
+	return 0;
+}
 
-	if (t.mail_code == 0 || (t.mail_code >= 400 && t.rcpt_index < 0)) {
-		/* never got as far as the envelope: connection, TLS, AUTH or MAIL FROM */
-		char why[256];
-		snprintf(why, sizeof why, "%s", errbuf[0] ? errbuf : curl_easy_strerror(rc));
-		connection_error(k, where, rc, why, err);
-		sink_set_all(res, n, RCPT_TEMPFAIL, t.mail_code, why);
-		r = -1;
-	} else {
-		for (i = 0; i < n; i++) {
-			int code = t.rcpt_code[i];
-			if (code == 0) {
-				sink_set_all(&res[i], 1, RCPT_TEMPFAIL, 0,
-				    errbuf[0] ? errbuf : curl_easy_strerror(rc));
-				broken = 1;
-			} else if (status_of(code) != RCPT_OK) {
-				sink_set_all(&res[i], 1, status_of(code), code, t.rcpt_text[i]);
-			} else if (t.eod_code != 0) {
-				sink_set_all(&res[i], 1, status_of(t.eod_code), t.eod_code, t.eod_text);
-			} else if (t.data_code >= 400) {
-				sink_set_all(&res[i], 1, status_of(t.data_code), t.data_code,
-				    "DATA refused");
-			} else {
-				sink_set_all(&res[i], 1, RCPT_TEMPFAIL, 0,
-				    errbuf[0] ? errbuf : "the connection ended before the message was accepted");
-				broken = 1;
-			}
+/* The connection is of no more use: nothing more is sent over it (libcurl
+ * closes it; its QUIT then finds the connection shut). */
+static void
+smtp_drop(struct smtp *p)
+{
+	if (p->connected)
+		shutdown(p->sock, SHUT_RDWR);
+	p->connected = 0;
+	p->dropped = 1;
+}
+
+/* Milliseconds to wait for the next reply: T, or less when the message's
+ * 4 T end sooner; 0 when they have. */
+static int
+wait_ms(const struct smtp *p)
+{
+	struct timespec now;
+	long long left;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	left = (long long)(p->deadline.tv_sec - now.tv_sec) * 1000 +
+	    (p->deadline.tv_nsec - now.tv_nsec) / 1000000;
+	if (left <= 0)
+		return 0;
+	return left < p->timeout * 1000 ? (int)left : (int)(p->timeout * 1000);
+}
+
+/* Wait until the socket is ready for events. 0, or -1 (p->why). */
+static int
+smtp_wait(struct smtp *p, short events)
+{
+	struct pollfd pfd = { p->sock, events, 0 };
+	int ms = wait_ms(p), r;
+
+	do
+		r = poll(&pfd, 1, ms);
+	while (r < 0 && errno == EINTR);
+	if (r == 0)
+		snprintf(p->why, sizeof p->why, "no answer within %d s (server response timeout)",
+		    (ms + 999) / 1000);
+	else if (r < 0)
+		snprintf(p->why, sizeof p->why, "%s", strerror(errno));
+	return r > 0 ? 0 : -1;
+}
+
+/* Send all of data. 0, or -1 (p->why). */
+static int
+smtp_write(struct smtp *p, const char *data, size_t len)
+{
+	while (len > 0) {
+		size_t n = 0;
+		CURLcode rc = curl_easy_send(p->curl, data, len, &n);
+
+		if (rc == CURLE_AGAIN) {
+			if (smtp_wait(p, POLLOUT) < 0)
+				return -1;
+			continue;
 		}
-		if (broken && rc != CURLE_OK) {	/* not a refusal: the connection broke */
-			buf_printf(err, "SMTP %s: %s: %s\n", k->name, where,
-			    errbuf[0] ? errbuf : curl_easy_strerror(rc));
-			r = -1;
+		if (rc != CURLE_OK) {
+			snprintf(p->why, sizeof p->why, "the connection failed or was closed (%s)",
+			    curl_easy_strerror(rc));
+			return -1;
+		}
+		data += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/*
+ * Read one reply (every line of it): its code, and its last line (without
+ * CRLF, cut to size - 1) in text. Returns 0, or -1 (p->why) when the
+ * connection ended, stalled or sent what is not a reply.
+ */
+static int
+smtp_reply(struct smtp *p, int *code, char *text, size_t size)
+{
+	int lines = 0;
+
+	for (;;) {
+		char *nl = memchr(p->in, '\n', p->inlen);
+		size_t n, m;
+		CURLcode rc;
+
+		if (nl == NULL) {
+			if (p->inlen == sizeof p->in) {
+				snprintf(p->why, sizeof p->why, "a reply line longer than %zu bytes",
+				    sizeof p->in);
+				return -1;
+			}
+			rc = curl_easy_recv(p->curl, p->in + p->inlen, sizeof p->in - p->inlen, &n);
+			if (rc == CURLE_AGAIN) {
+				if (smtp_wait(p, POLLIN) < 0)
+					return -1;
+				continue;
+			}
+			if (rc != CURLE_OK || n == 0) {
+				snprintf(p->why, sizeof p->why, "%s", rc == CURLE_OK ?
+				    "the server closed the connection" :
+				    "the connection failed or was closed");
+				return -1;
+			}
+			p->inlen += n;
+			continue;
+		}
+		n = (size_t)(nl - p->in) + 1;
+		m = n;
+		while (m > 0 && (p->in[m - 1] == '\n' || p->in[m - 1] == '\r'))
+			m--;
+		if (m < 3 || p->in[0] < '2' || p->in[0] > '5' || p->in[1] < '0' || p->in[1] > '9' ||
+		    p->in[2] < '0' || p->in[2] > '9' || (m > 3 && p->in[3] != '-' && p->in[3] != ' ') ||
+		    ++lines > SMTP_MAX_REPLY_LINES) {
+			snprintf(p->why, sizeof p->why, "cannot parse the server's answer");
+			return -1;
+		}
+		if (m == 3 || p->in[3] == ' ') {	/* the last line */
+			*code = (p->in[0] - '0') * 100 + (p->in[1] - '0') * 10 + (p->in[2] - '0');
+			if (m > size - 1)
+				m = size - 1;
+			memcpy(text, p->in, m);
+			text[m] = '\0';
+		}
+		memmove(p->in, p->in + n, p->inlen - n);
+		p->inlen -= n;
+		if (*code != 0)
+			return 0;
+	}
+}
+
+/* The outcome of one transaction. */
+struct txn {
+	int mail_code, data_code, eod_code;
+	char mail_text[256], data_text[256], eod_text[256];
+	int *rcpt_code;
+	char (*rcpt_text)[256];
+	const char *broken;	/* the reply it stopped waiting for, or NULL */
+};
+
+/* Send data; on failure note the reply that will not come. */
+static int
+put(struct smtp *p, struct txn *x, const char *what, const char *data, size_t len)
+{
+	if (smtp_write(p, data, len) < 0) {
+		x->broken = what;
+		return -1;
+	}
+	return 0;
+}
+
+/* Read one reply into code/text; on failure note what was awaited. */
+static int
+await(struct smtp *p, struct txn *x, const char *what, int *code, char *text)
+{
+	*code = 0;
+	if (smtp_reply(p, code, text, 256) < 0) {
+		x->broken = what;
+		*code = 0;
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * One transaction: MAIL FROM, RCPT TO each of rcpts, DATA and the message
+ * (wire: to_wire's), pipelined when the server allows. Fills x. Returns 0
+ * when the exchange went to its end (refusals included), -1 when the
+ * connection broke or stalled (x->broken says where, p->why why).
+ */
+static int
+transaction(struct smtp *p, const char *from, char *const *rcpts, int n, const char *wire,
+    size_t wirelen, struct txn *x)
+{
+	struct buf cmd;
+	int i, ok = 0, r = -1;
+
+	buf_init(&cmd, 4096);
+	buf_printf(&cmd, "MAIL FROM:<%s>\r\n", from);
+	if (!p->pipelining) {
+		if (put(p, x, "MAIL", cmd.data, cmd.len) < 0 ||
+		    await(p, x, "MAIL", &x->mail_code, x->mail_text) < 0)
+			goto out;
+		if (x->mail_code >= 300) {
+			r = 0;
+			goto reset;
+		}
+		buf_reset(&cmd);
+	}
+	for (i = 0; i < n; i++) {
+		buf_printf(&cmd, "RCPT TO:<%s>\r\n", rcpts[i]);
+		if (!p->pipelining) {
+			if (put(p, x, "RCPT", cmd.data, cmd.len) < 0 ||
+			    await(p, x, "RCPT", &x->rcpt_code[i], x->rcpt_text[i]) < 0)
+				goto out;
+			ok += status_of(x->rcpt_code[i]) == RCPT_OK;
+			buf_reset(&cmd);
 		}
 	}
-	curl_easy_setopt(p->curl, CURLOPT_MAIL_RCPT, NULL);
-	curl_easy_setopt(p->curl, CURLOPT_ERRORBUFFER, NULL);
-	curl_easy_setopt(p->curl, CURLOPT_DEBUGDATA, NULL);
-	curl_slist_free_all(list);
-	free(crlf);
-	free(t.rcpt_code);
-	free(t.rcpt_text);
+	if (!p->pipelining && ok == 0) {	/* nobody to send it to */
+		r = 0;
+		goto reset;
+	}
+	buf_puts(&cmd, "DATA\r\n");
+	if (put(p, x, p->pipelining ? "MAIL" : "DATA", cmd.data, cmd.len) < 0)
+		goto out;
+	if (p->pipelining) {
+		if (await(p, x, "MAIL", &x->mail_code, x->mail_text) < 0)
+			goto out;
+		for (i = 0; i < n; i++) {
+			if (await(p, x, "RCPT", &x->rcpt_code[i], x->rcpt_text[i]) < 0)
+				goto out;
+			ok += status_of(x->rcpt_code[i]) == RCPT_OK;
+		}
+	}
+	if (await(p, x, "DATA", &x->data_code, x->data_text) < 0)
+		goto out;
+	if (x->data_code != 354) {
+		r = 0;
+		goto reset;
+	}
+	/* A server that says 354 with no recipient gets an empty message. */
+	if (put(p, x, "the message", ok > 0 ? wire : ".\r\n", ok > 0 ? wirelen : 3) < 0 ||
+	    await(p, x, "the message", &x->eod_code, x->eod_text) < 0)
+		goto out;
+	if (ok == 0)
+		x->eod_code = 0;
+	r = 0;
+	goto out;
+reset: {
+		int code;
+		char text[256];
+
+		if (put(p, x, "RSET", "RSET\r\n", 6) < 0 || await(p, x, "RSET", &code, text) < 0)
+			r = -1;
+	}
+out:
+	buf_free(&cmd);
+	return r;
+}
+
+static void
+set_deadline(struct smtp *p)
+{
+	clock_gettime(CLOCK_MONOTONIC, &p->deadline);
+	p->deadline.tv_sec += p->timeout * 4;
+}
+
+static int
+smtp_send(struct mail_sink *k, const char *key, const char *from, char *const *rcpts, int n,
+    const char *data, size_t len, struct rcpt_result *res, struct buf *err)
+{
+	struct smtp *p = k->priv;
+	struct txn x;
+	char *wire;
+	size_t wirelen;
+	int i, r = 0, retried = 0, tr;
+
+	(void)key;	/* a server's 250 is final: nothing to recognise later */
+	memset(&x, 0, sizeof x);
+	x.rcpt_code = xcalloc((size_t)n + 1, sizeof *x.rcpt_code);
+	x.rcpt_text = xcalloc((size_t)n + 1, sizeof *x.rcpt_text);
+	wire = to_wire(data, len, &wirelen);
+again:
+	if (!p->connected && smtp_connect(k, err) < 0) {
+		sink_set_all(res, n, RCPT_TEMPFAIL, 0, p->why);
+		r = -1;
+		goto out;
+	}
+	set_deadline(p);
+	x.broken = NULL;
+	x.mail_code = x.data_code = x.eod_code = 0;
+	memset(x.rcpt_code, 0, (size_t)n * sizeof *x.rcpt_code);
+	tr = transaction(p, from, rcpts, n, wire, wirelen, &x);
+	if (!retried && p->sent > 0 && ((tr < 0 && x.mail_code == 0 &&
+	    strcmp(x.broken, "MAIL") == 0) || x.mail_code == 421)) {
+		/* the server closed an idle connection: nothing of this message went */
+		retried = 1;
+		smtp_drop(p);
+		goto again;
+	}
+	if (tr < 0) {
+		smtp_drop(p);
+		buf_printf(err, "SMTP %s: waiting for the answer to %s: %s\n", k->name, x.broken,
+		    p->why);
+	}
+	if (x.mail_code == 0 || x.mail_code >= 300) {
+		/* the envelope was never taken */
+		char why[256];
+
+		if (x.mail_code == 0)
+			snprintf(why, sizeof why, "%s", p->why);
+		else
+			snprintf(why, sizeof why, "MAIL FROM refused: %.200s", x.mail_text);
+		if (tr == 0)
+			connection_error(k, "after MAIL", CURLE_OK, why, err);
+		sink_set_all(res, n, RCPT_TEMPFAIL, x.mail_code, why);
+		r = -1;
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		int code = x.rcpt_code[i];
+
+		if (code == 0)
+			sink_set_all(&res[i], 1, RCPT_TEMPFAIL, 0, tr < 0 ? p->why :
+			    "the connection ended before the message was accepted");
+		else if (status_of(code) != RCPT_OK)
+			sink_set_all(&res[i], 1, status_of(code), code, x.rcpt_text[i]);
+		else if (x.eod_code != 0)
+			sink_set_all(&res[i], 1, status_of(x.eod_code), x.eod_code, x.eod_text);
+		else if (x.data_code >= 400)
+			sink_set_all(&res[i], 1, status_of(x.data_code), x.data_code, "DATA refused");
+		else
+			sink_set_all(&res[i], 1, RCPT_TEMPFAIL, 0, tr < 0 ? p->why :
+			    "the connection ended before the message was accepted");
+	}
+	if (tr < 0)
+		r = -1;
+	else
+		p->sent++;
+out:
+	free(wire);
+	free(x.rcpt_code);
+	free(x.rcpt_text);
 	return r;
 }
 
@@ -461,7 +711,7 @@ smtp_close(struct mail_sink *k)
 	if (p == NULL)
 		return;
 	if (p->curl != NULL)
-		curl_easy_cleanup(p->curl);
+		curl_easy_cleanup(p->curl);	/* QUIT, when connected */
 	if (p->global)
 		curl_global_cleanup();
 	if (p->password != NULL) {

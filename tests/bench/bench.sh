@@ -2,7 +2,9 @@
 # bench.sh — run every benchmark and print its figures, then one table:
 # each figure beside its floor, measured in the same run (a read-and-
 # tokenise pass over the record files for the replay; one file appended
-# and synced, and as many files created with one sync, for the cron run).
+# and synced, and as many files created with one sync, for the cron run;
+# Dovecot's own fetch and Postfix's own rate over one connection for the
+# runs over IMAP, the replies to a Maildir and through Postfix).
 # `make bench` builds everything this runs. No timing is asserted:
 # machines differ.
 #
@@ -43,8 +45,10 @@ run floor_read "$BUILD/tests/bench/floor" read build/games
 run bench_cron env LOAD="${LOAD:-10000}" tests/bench/bench_cron.sh "$BUILD"
 if [ "${BENCH_IMAP:-yes}" = no ]; then
 	echo "bench_run: skipped (BENCH_IMAP=no)" >"$OUT/bench_run"
+	echo "bench_run: skipped (BENCH_IMAP=no)" >"$OUT/bench_run_smtp"
 else
 	run bench_run tests/bench/bench_run.sh "$BUILD"
+	run bench_run_smtp env REPLIES=smtp tests/bench/bench_run.sh "$BUILD"
 fi
 
 # figure FILE SED: the part of OUT/FILE that SED's s///p prints ("-" when none)
@@ -52,7 +56,7 @@ figure() {
 	v=$(sed -n "$2" "$OUT/$1" 2>/dev/null | head -1)
 	echo "${v:--}"
 }
-imap=$(figure bench_run 's/.*from IMAP: \([0-9]* ms wall, [0-9]* messages\/s\).*max RSS \(.*\)/\1, \2/p')
+imap=$(figure bench_run 's/.*from IMAP[^:]*: \([0-9]* ms wall, [0-9]* messages\/s\).*max RSS \(.*\)/\1, \2/p')
 [ "$imap" != - ] || imap=$(figure bench_run 's/^bench_run: \(skipped.*\)/\1/p')
 printf '\n== figures and their floors (this machine, this run)\n'
 printf '| work | figure | floor |\n|---|---|---|\n'
@@ -65,6 +69,11 @@ printf '| cron run, Maildir default | %s | %s; %s |\n' \
 	"$(figure bench_cron 's/^cron run: \([0-9]*\) order mails.*: \([0-9]* ms wall, [0-9]* messages\/s\).*max RSS \(.*\)/\1 mails: \2, \3/p')" \
 	"$(figure bench_cron 's/^append [0-9]* records.*one fsync: \(.*\)/append + one fsync \1/p')" \
 	"$(figure bench_cron 's/^create \([0-9]*\) files.*one sync: \(.*\)/\1 files + one sync \2/p')"
-printf '| cron run over IMAP | %s | — |\n' "$imap"
+printf '| cron run over IMAP | %s | %s |\n' "$imap" \
+	"$(figure bench_run 's/^Dovecot.s own fetch (floor): \([0-9]* messages in [0-9]* ms, [0-9]* messages\/s\).*/Dovecot alone, one UID FETCH: \1/p')"
+smtp=$(figure bench_run_smtp 's/.*from IMAP[^:]*: \([0-9]* ms wall, [0-9]* messages\/s\).*max RSS \(.*\)/\1, \2/p')
+[ "$smtp" != - ] || smtp=$(figure bench_run_smtp 's/^bench_run: \(skipped.*\)/\1/p')
+printf '| cron run over IMAP, replies over SMTP | %s | %s |\n' "$smtp" \
+	"$(figure bench_run_smtp 's/^Postfix.s own rate (floor): smtp-source, \(.*\)/Postfix alone: \1/p')"
 printf '| parser | %s | — |\n' "$(figure bench_parser 's/^parser: \([0-9]* simple orders\/s\).*/\1/p')"
 exit $status

@@ -8,9 +8,19 @@
 #	tests/bench/bench_run.sh [BUILD]   (default build; needs root for the stack)
 #	LOAD=10000 tests/bench/bench_run.sh	(make bench-load: 10,000 for 500 games,
 #					 then 100 runs back to back)
+#	REPLIES=smtp tests/bench/bench_run.sh	(the replies through Postfix)
 #
 # The replies and reports go to a local Maildir (no smtp.url), so that the
-# figure is the judge's own work and not a mail server's queue. Prints
+# figure is the judge's own work and not a mail server's queue; with
+# REPLIES=smtp they go through the stack's Postfix instead (submission
+# port, STARTTLS and AUTH, one connection, pipelined), which takes the
+# players' and game masters' mail and discards it (a transport of its
+# own for those addresses), so what is measured is the judge's sending
+# and Postfix's queueing, not the delivery; every reply must then be in
+# Postfix's log once. After the run, Dovecot's own fetch rate, the floor
+# of the fetch: one UID FETCH of every message, read and dropped
+# (tests/bench/imap_floor.py); with REPLIES=smtp also Postfix's own rate
+# over one connection (its smtp-source, 1,000 messages). Prints
 # messages per second end to end (wall clock of `pouch run`), CPU ms per
 # message (user + system), the run's maximum resident memory, and the idle
 # run's wall time (against Dovecot as installed, and in its
@@ -53,6 +63,23 @@ imap.password_file = $PASSWORD_DIR/judge
 imap.cafile = $CA_FILE
 EOF
 make_games
+REPLIES=${REPLIES:-maildir}
+if [ "$REPLIES" = smtp ]; then
+	# players and game masters: accepted and discarded; the judge's own
+	# address is delivered to Dovecot as before
+	printf '%s\n' '/^(Austria|England|France|Germany|Italy|Russia|Turkey|gm)[0-9]+@example\.test$/ discard:' \
+		>"$STACK/postfix/etc/bench_transport"
+	postconf -c "$STACK/postfix/etc" -e "smtpd_reject_unlisted_recipient = no" \
+		"transport_maps = regexp:$STACK/postfix/etc/bench_transport"
+	postfix -c "$STACK/postfix/etc" reload >/dev/null 2>&1
+	cat >>"$D/pouch.conf" <<EOF
+smtp.url = smtp://127.0.0.1:$SUBMISSION_PORT/judge.example.test
+smtp.tls = starttls
+smtp.user = judge
+smtp.password_file = $PASSWORD_DIR/judge
+smtp.cafile = $CA_FILE
+EOF
+fi
 
 # LOAD order mails, straight into the judge's Maildir (Dovecot serves
 # them over IMAP).
@@ -74,9 +101,42 @@ check_answered() {
 	[ "$once" -eq "$2" ] && [ "$more" -eq 0 ] && [ "$dup" -eq 0 ]
 }
 
+# check_smtp: the run sent every reply it queued, and Postfix's log has
+# each message it took once.
+check_smtp() {
+	queued=$(sed -n 's/.*queued \([0-9]*\);.*/\1/p' "$WORK/run.out")
+	sent=$(sed -n 's/.*; sent \([0-9]*\), deferred \([0-9]*\),.*/\1 \2/p' "$WORK/run.out")
+	log=$STACK/postfix/postfix.log
+	i=0
+	while [ "$(grep -c 'postfix/cleanup.*message-id=<' "$log")" -lt "${queued:-0}" ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	took=$(grep 'postfix/cleanup.*message-id=<' "$log" | sed 's/.*message-id=<\([^>]*\)>.*/\1/' |
+		sort | uniq -c | awk '$1 == 1 { once++ } $1 > 1 { more++ } END { printf "%d %d", once, more }')
+	echo "  replies over SMTP: $queued queued; sent and deferred: $sent; Postfix took ${took% *} once, ${took#* } more than once"
+	[ "$sent" = "$queued 0" ] && [ "${took% *}" -ge "$queued" ] && [ "${took#* }" -eq 0 ]
+}
+
 figures=$(timed_run "$WORK") || { echo "$figures"; exit 1; }
-echo "$LOAD order mails for $GAMES games from IMAP: $figures"
-check_answered bench "$LOAD" || { echo "bench_run: order mails lost or answered twice"; exit 1; }
+echo "$LOAD order mails for $GAMES games from IMAP, replies to $REPLIES: $figures"
+if [ "$REPLIES" = smtp ]; then
+	check_smtp || { echo "bench_run: replies lost or sent twice"; exit 1; }
+else
+	check_answered bench "$LOAD" || { echo "bench_run: order mails lost or answered twice"; exit 1; }
+fi
+echo "Dovecot's own fetch (floor): $(python3 tests/bench/imap_floor.py 127.0.0.1 "$IMAP_PORT" judge \
+	"$PASSWORD_DIR/judge" "$CA_FILE" || echo failed)"
+# Postfix's own rate over one connection, the floor of the sending:
+# Postfix's smtp-source, 1,000 messages to a discarded player, one session.
+if [ "$REPLIES" = smtp ] && command -v smtp-source >/dev/null 2>&1; then
+	t0=$(date +%s%N)
+	smtp-source -s 1 -m 1000 -c -f judge@example.test -t Austria1@example.test \
+		"127.0.0.1:$SMTP_PORT" >/dev/null 2>&1 || echo "smtp-source failed"
+	t1=$(date +%s%N)
+	echo "Postfix's own rate (floor): smtp-source, one connection, 1000 messages in" \
+		"$(((t1 - t0) / 1000000)) ms, $((1000000000000 / (t1 - t0))) messages/s"
+fi
 # idle: 20 idle runs, timed from fork to exit by tests/bench/timeit.
 idle() {
 	$P run >/dev/null 2>&1	# the first after a change of setting, untimed

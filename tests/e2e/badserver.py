@@ -11,7 +11,9 @@ where the connection ended. TLS (STARTTLS) needs --cert and --key.
 
 IMAP: the folder holds --messages N generated messages, then the messages
 DIR/imap/*.eml (UIDs 1, 2, ... in name order, UIDVALIDITY 7); flags set by UID STORE last as long as the server.
-SMTP: each message accepted is written to DIR/smtp/N.eml.
+SMTP: each message accepted is written to DIR/smtp/N.eml. With --pipelining
+the EHLO reply offers PIPELINING, and a MAIL FROM that arrives together with
+its DATA is logged ("pipelined").
 
 Modes are listed in MODES below. Python's standard library only.
 """
@@ -61,6 +63,8 @@ SMTP_MODES = {
     "stall-quit": "accept the message, never answer QUIT",
     "trickle": "the greeting one byte every 0.2 seconds, forever",
     "stall-eod": "read the whole message, never answer",
+    "refuse-nobody": "refuse RCPT TO nobody@... (550); DATA with no recipient left is refused (554)",
+    "close-after-one": "accept one message, then close the connection (an idle time-out)",
 }
 
 UIDVALIDITY = 7
@@ -298,14 +302,16 @@ def smtp_session(c, mode):
         c.trickle("greeting", b"220-" + b"x" * 60 + b"\r\n")
     c.send("220 bad.example.test ESMTP badserver\r\n")
     tls = False
+    rcpts = 0
     while True:
         line = c.line()
         verb = line.split(" ", 1)[0].upper()
         if verb in ("EHLO", "HELO"):
             if mode == "drop-ehlo":
                 c.drop("EHLO")
-            c.send("250-bad.example.test\r\n%s250-AUTH PLAIN LOGIN\r\n250 8BITMIME\r\n"
-                   % ("" if tls or not st.tls else "250-STARTTLS\r\n"))
+            c.send("250-bad.example.test\r\n%s%s250-AUTH PLAIN LOGIN\r\n250 8BITMIME\r\n"
+                   % ("" if tls or not st.tls else "250-STARTTLS\r\n",
+                      "250-PIPELINING\r\n" if st.args.pipelining else ""))
         elif verb == "STARTTLS":
             if mode == "drop-starttls":
                 c.drop("STARTTLS")
@@ -323,14 +329,24 @@ def smtp_session(c, mode):
         elif verb == "MAIL":
             if mode == "drop-mail":
                 c.drop("MAIL FROM")
+            if b"DATA\r\n" in c.buf:
+                st.log("pipelined")
+            rcpts = 0
             c.send("250 2.1.0 ok\r\n")
         elif verb == "RCPT":
             if mode == "drop-rcpt":
                 c.drop("RCPT TO")
+            if mode == "refuse-nobody" and "<nobody@" in line:
+                c.send("550 5.1.1 <nobody@example.test>: no such user\r\n")
+                continue
+            rcpts += 1
             c.send("250 2.1.5 ok\r\n")
         elif verb == "DATA":
             if mode == "drop-data":
                 c.drop("DATA")
+            if mode == "refuse-nobody" and rcpts == 0:
+                c.send("554 5.5.1 no valid recipients\r\n")
+                continue
             c.send("354 go on\r\n")
             body = []
             while True:
@@ -350,6 +366,8 @@ def smtp_session(c, mode):
                 f.write("\n".join(body) + "\n")
             st.log("stored " + name)
             c.send("250 2.0.0 queued\r\n")
+            if mode == "close-after-one":
+                c.drop("after one message")
         elif verb in ("RSET", "NOOP"):
             c.send("250 ok\r\n")
         elif verb == "QUIT":
@@ -395,6 +413,7 @@ def main():
     ap.add_argument("--modes", default="ok")
     ap.add_argument("--messages", type=int, default=0,
                     help="IMAP: N generated messages before those of DIR/imap")
+    ap.add_argument("--pipelining", action="store_true", help="SMTP: offer PIPELINING")
     ap.add_argument("--cert")
     ap.add_argument("--key")
     ap.add_argument("--list", action="store_true", help="print the modes and exit")

@@ -12,7 +12,12 @@
 # smtp.timeout are 1 s here; pouch.conf(5)), exits with a clear error that
 # names the step, does not crash (no sanitizer report when BIN is a
 # sanitized build), and loses nothing: the next run against a working
-# server gets every message exactly once. Then pouch run with both servers
+# server gets every message exactly once. The SMTP modes are played twice:
+# by a server without PIPELINING (one command at a time) and by one that
+# offers it (MAIL FROM, RCPT TO and DATA sent together); both also refuse a
+# recipient (the others still get the message, the same connection goes
+# on) and close an idle connection (connected again, nothing sent twice).
+# Then pouch run with both servers
 # failing, then working: every message applied once and answered once.
 #
 # Needs python3, openssl and the built programs (make tests); not root.
@@ -26,6 +31,7 @@ PARTS=${*:-imap smtp run}
 
 WORK=$(mktemp -d /tmp/pouch-hostile.XXXXXX)
 SERVER_PID=
+PIPE=	# "--pipelining": the SMTP server offers PIPELINING
 trap 'stop_server; [ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
 trap 'exit 1' INT TERM
 OUT=$WORK/out
@@ -220,9 +226,9 @@ stored_mail() { find "$1/smtp" -name '*.eml' 2>/dev/null | wc -l; }
 # back-off, delivers both, once.
 smtp_case() {
 	mode=$1 pattern=$2 limit=${3:-$((TIMEOUT * 2 + 2))}
-	d=$WORK/smtp/$mode
-	srv=$WORK/smtp/$mode.srv
-	start_server smtp "$srv" "$mode,ok"
+	d=$WORK/smtp/$mode$PIPE
+	srv=$WORK/smtp/$mode$PIPE.srv
+	start_server smtp "$srv" "$mode,ok" "$PIPE"
 	smtp_conf "$d"
 	"$BIN/tests/e2e/mail/mailit" queue "$d" 2 alice@example.test >/dev/null
 	timed 60 "$BIN/pouch" --data "$d" send
@@ -244,21 +250,58 @@ smtp_case() {
 	stop_server
 }
 
+# smtp_more: what a working server may refuse or end, over one batch.
+smtp_more() {
+	d=$WORK/smtp/refuse$PIPE
+	srv=$d.srv
+	start_server smtp "$srv" refuse-nobody "$PIPE"
+	smtp_conf "$d"
+	"$BIN/tests/e2e/mail/mailit" queue "$d" 1 alice@example.test nobody@example.test bob@example.test >/dev/null
+	"$BIN/tests/e2e/mail/mailit" queue "$d" 1 nobody@example.test >/dev/null
+	"$BIN/tests/e2e/mail/mailit" queue "$d" 1 carol@example.test >/dev/null
+	timed 60 "$BIN/pouch" --data "$d" send
+	expect "refused recipients: all three finished" grep -q "^sent 3, deferred 0" "$OUT"
+	expect "refused recipients: the 550 is recorded" grep -q "failed: .* to nobody@example.test: 550 5.1.1" "$OUT"
+	expect "refused recipients: a message with nobody left is not sent; the next one is" \
+		test "$(stored_mail "$srv")" -eq 2
+	expect "refused recipients: one connection" test "$(grep -c '^conn' "$srv/log")" -eq 1
+	if [ -n "$PIPE" ]; then
+		expect "PIPELINING: each envelope went in one piece" test "$(grep -c '^pipelined' "$srv/log")" -eq 3
+	else
+		expect "no PIPELINING offered: one command at a time" test "$(grep -c '^pipelined' "$srv/log")" -eq 0
+	fi
+	stop_server
+	d=$WORK/smtp/idle$PIPE
+	srv=$d.srv
+	start_server smtp "$srv" close-after-one,ok "$PIPE"
+	smtp_conf "$d"
+	"$BIN/tests/e2e/mail/mailit" queue "$d" 2 alice@example.test >/dev/null
+	timed 60 "$BIN/pouch" --data "$d" send
+	expect "server closes after one message: both sent" grep -q "^sent 2, deferred 0" "$OUT"
+	expect "server closes after one message: connected again once" test "$(grep -c '^conn' "$srv/log")" -eq 2
+	expect "server closes after one message: each stored once" test "$(stored_mail "$srv")" -eq 2
+	stop_server
+}
+
 smtp_part() {
-	echo "# SMTP (pouch send, STARTTLS + AUTH, smtp.timeout = $TIMEOUT s)"
-	smtp_case drop-greeting "waiting for the greeting: "
-	smtp_case silent "waiting for the greeting: .*time"
-	smtp_case trickle "waiting for the greeting: .*time"
-	smtp_case drop-ehlo "waiting for the answer to EHLO: "
-	smtp_case drop-starttls "waiting for the answer to STARTTLS: "
-	smtp_case drop-auth "waiting for the answer to AUTH: "
-	smtp_case drop-mail "waiting for the answer to MAIL: "
-	smtp_case drop-rcpt "waiting for the answer to RCPT: "
-	smtp_case drop-data "waiting for the answer to DATA: "
-	smtp_case drop-eod "waiting for the answer to the message: "
-	smtp_case stall-eod "waiting for the answer to the message: .*timeout"
-	smtp_case drop-quit ""
-	smtp_case stall-quit ""
+	for PIPE in "" --pipelining; do
+		echo "# SMTP (pouch send, STARTTLS + AUTH, smtp.timeout = $TIMEOUT s${PIPE:+, PIPELINING})"
+		smtp_case drop-greeting "waiting for the greeting: "
+		smtp_case silent "waiting for the greeting: .*time"
+		smtp_case trickle "waiting for the greeting: .*time"
+		smtp_case drop-ehlo "waiting for the answer to EHLO: "
+		smtp_case drop-starttls "waiting for the answer to STARTTLS: "
+		smtp_case drop-auth "waiting for the answer to AUTH: "
+		smtp_case drop-mail "waiting for the answer to MAIL: "
+		smtp_case drop-rcpt "waiting for the answer to RCPT: "
+		smtp_case drop-data "waiting for the answer to DATA: "
+		smtp_case drop-eod "waiting for the answer to the message: "
+		smtp_case stall-eod "waiting for the answer to the message: .*timeout"
+		smtp_case drop-quit ""
+		smtp_case stall-quit ""
+		smtp_more
+	done
+	PIPE=
 }
 
 # ---------------------------------------------------------------- pouch run
@@ -268,7 +311,7 @@ run_part() {
 	isrv=$WORK/run.imap
 	ssrv=$WORK/run.smtp
 	imap_folder "$isrv"
-	start_server smtp "$ssrv" "drop-data,drop-eod,ok"
+	start_server smtp "$ssrv" "drop-data,drop-eod,ok" --pipelining
 	SERVER_SMTP=$SERVER_PID SMTP_PORT=$PORT
 	SERVER_PID=
 	start_server imap "$isrv" "truncated-fetch,ok"
