@@ -1022,6 +1022,16 @@ add_orders(struct ctx *c)
 	/* Civil-disorder removals are decided by the judge, not ordered. */
 	for (i = 0; in->res && c->b->phase == PHASE_ADJUSTMENT && i < in->res->nremoved; i++)
 		removal(c, c->g->unit[in->res->removed[i].loc], false);
+	/* A dislodged unit that did not retreat is destroyed (one disbanded
+	 * by its order is crossed out with that order). */
+	for (i = 0; in->res && c->b->phase == PHASE_RETREAT && i < in->res->nunits &&
+	    i < c->b->ndislodged; i++) {
+		int k = in->res->unit_order[i];
+		if (in->res->unit_reason[i] == R_OK || (in->orders && k >= 0 && k < in->norders &&
+		    in->orders[k].kind == ORDER_DISBAND))
+			continue;
+		removal(c, dislodged_at(c, c->b->dislodged[i].unit.loc), false);
+	}
 	if (!in->retreat_options)
 		return;
 	for (i = 0; i < c->b->ndislodged; i++) {

@@ -24,7 +24,8 @@
  * layout.h), supports dashed lines to the middle of the
  * supported move or to a ring round the supported unit, convoys dotted
  * lines to the middle of the convoyed move, holds a ring, disbands and
- * removals a cross over the unit (dark on a white edge), builds a dashed
+ * removals a cross over the unit (dark on a white edge; so is a dislodged
+ * unit destroyed in a retreat), builds a dashed
  * ring with a plus, an army embarking an arrow onto its fleet and one
  * landing an arrow ashore. With results, orders that failed keep their
  * power's colour, dashed, with a dark cross where they end; orders refused

@@ -633,6 +633,51 @@ test_render_dislodged_and_retreats(void **state)
 	free(s);
 }
 
+/* A retreat's results: every dislodged unit destroyed (two retreating to the
+ * same place, one with no order) is crossed out as the key's "removed" unit
+ * is, where it is drawn; one that retreated is not. */
+static void
+test_render_retreat_destroyed(void **state)
+{
+	const struct map *m = test_standard_map();
+	const struct geometry *g = test_standard_geometry();
+	struct scene *s = calloc(1, sizeof *s);
+	power_id ger = map_find_power(m, "Germany");
+	static const char *const gone[] = { "hol", "mun", "ber" };
+	char expr[200];
+	xmlDocPtr doc;
+	int i;
+
+	(void)state;
+	board_init_empty(&s->b, 1902, SEASON_FALL, PHASE_RETREAT);
+	board_add_unit(&s->b, UNIT_FLEET, map_find_power(m, "England"), map_find_location(m, "hol"));
+	board_add_unit(&s->b, UNIT_ARMY, map_find_power(m, "France"), map_find_location(m, "mun"));
+	board_add_unit(&s->b, UNIT_ARMY, map_find_power(m, "Russia"), map_find_location(m, "ber"));
+	board_add_unit(&s->b, UNIT_ARMY, map_find_power(m, "Italy"), map_find_location(m, "tri"));
+	s->b.ndislodged = 4;
+	for (i = 0; i < 3; i++)
+		s->b.dislodged[i] = (struct dislodged){ { UNIT_ARMY, ger,
+		    map_find_location(m, gone[i]) }, PROV_NONE };
+	s->b.dislodged[3] = (struct dislodged){ { UNIT_ARMY, map_find_power(m, "Austria"),
+	    map_find_location(m, "tri") }, PROV_NONE };
+	scene_order(s, "Germany: A hol - ruh");
+	scene_order(s, "Germany: A mun - ruh");
+	scene_order(s, "Austria: A tri - vie");
+	scene_resolve(s);
+	assert_int_equal(s->res.reason[0], R_RETREAT_BOUNCED);
+	assert_int_equal(s->res.reason[2], R_OK);
+	doc = render_scene(s);
+	for (i = 0; i < 4; i++) {
+		struct geo_point at = layout_dislodged_at(m, g, s->b.dislodged[i].unit.loc);
+		snprintf(expr, sizeof expr, "//s:g[@id='marks']/s:path[@class='x' and "
+					    "starts-with(@d,'M%.1f,%.1f')]", at.x - 7, at.y - 7);
+		assert_int_equal(count(doc, expr), i < 3 ? 1 : 0);
+	}
+	assert_int_equal(count(doc, "//s:g[@id='marks']/s:path[@class='x']"), 3);
+	xmlFreeDoc(doc);
+	free(s);
+}
+
 static void
 test_render_adjustments(void **state)
 {
@@ -1605,6 +1650,7 @@ main(void)
 		cmocka_unit_test(test_render_fail_mark_on_own_arrow),
 		cmocka_unit_test(test_render_convoy),
 		cmocka_unit_test(test_render_dislodged_and_retreats),
+		cmocka_unit_test(test_render_retreat_destroyed),
 		cmocka_unit_test(test_render_adjustments),
 		cmocka_unit_test(test_render_removal),
 		cmocka_unit_test(test_render_light_colours),
