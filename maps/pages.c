@@ -447,7 +447,7 @@ key(struct buf *out)
 		      "the results below say why.</li>"
 		      "<li><b>Dislodged</b>: the unit outlined in red (set off beside its place "
 		      "on the map afterwards).</li>"
-		      "<li><b>Built</b>: a dashed ring with a plus.</li>"
+		      "<li><b>Built</b>: the unit built, army or fleet, in a dashed ring with a plus.</li>"
 		      "<li><b>Removed</b> or disbanded: the unit crossed out in black on white.</li>"
 		      "<li><b>May retreat</b>: thin orange arrows and rings to the places a "
 		      "dislodged unit may go.</li>"

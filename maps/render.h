@@ -25,7 +25,7 @@
  * supported move or to a ring round the supported unit, convoys dotted
  * lines to the middle of the convoyed move, holds a ring, disbands and
  * removals a cross over the unit (dark on a white edge; so is a dislodged
- * unit destroyed in a retreat), builds a dashed
+ * unit destroyed in a retreat), builds the unit's own shape in a dashed
  * ring with a plus, an army embarking an arrow onto its fleet and one
  * landing an arrow ashore. With results, orders that failed keep their
  * power's colour, dashed, with a dark cross where they end; orders refused

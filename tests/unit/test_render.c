@@ -699,6 +699,9 @@ test_render_adjustments(void **state)
 	assert_int_equal(count(doc, "//s:g[@id='orders']/s:circle[@class='o bd']"), 1);
 	assert_int_equal(count(doc, "//s:g[@id='orders']/s:circle[@class='o bd f']"), 1);
 	assert_int_equal(count(doc, "//s:g[@id='marks']/s:path[@class='fx']"), 1);
+	/* Each build shows the unit built: an army's block, a fleet's ship. */
+	assert_int_equal(count(doc, "//s:g[@id='orders']/s:g[contains(@class,'u bu')]/s:rect"), 1);
+	assert_int_equal(count(doc, "//s:g[@id='orders']/s:g[contains(@class,'u bu')]/s:path"), 1);
 	xmlFreeDoc(doc);
 	free(s);
 }
