@@ -445,7 +445,7 @@ key(struct buf *out)
 		      "<li><b>Hold</b>: a ring round the unit.</li>"
 		      "<li><b>Failed</b>: the order dashed, with a dark cross where it ends; "
 		      "the results below say why.</li>"
-		      "<li><b>Dislodged</b>: the unit outlined in red (set off beside its place "
+		      "<li><b>Dislodged</b>: the unit on a white patch outlined in red (set off beside its place "
 		      "on the map afterwards).</li>"
 		      "<li><b>Built</b>: the unit built, army or fleet, in a dashed ring with a plus.</li>"
 		      "<li><b>Removed</b> or disbanded: the unit crossed out in black on white.</li>"

@@ -48,7 +48,7 @@ static const char STYLE[] =
     ".n,.ns{stroke:#fff;stroke-opacity:.8;stroke-width:2.6;stroke-linejoin:round;"
     "paint-order:stroke}"
     ".c{stroke:#222}.cd{stroke:" OUTLINE ";stroke-width:.9}"
-    ".u{stroke:#111}.pl{stroke:" OUTLINE ";stroke-width:1.7}.dl{stroke:" FAIL ";stroke-width:1.8}"
+    ".u{stroke:#111}.pl{stroke:" OUTLINE ";stroke-width:1.7}.dlp{fill:#ffffff;stroke:" FAIL ";stroke-width:1.8}"
     ".ab{stroke-width:.8}.seat{stroke:#111;stroke-width:.7}"
     ".sk{font-size:10px;font-weight:bold;fill:#111;stroke:#fff;stroke-width:2.4;"
     "paint-order:stroke}"
@@ -520,29 +520,35 @@ draw_unit(struct ctx *c, xmlNodePtr layer, const struct unit *u, struct geo_poin
 	setf(gr, "transform", "translate(%s %s)", fmt1(at.x, tx), fmt1(at.y, ty));
 	set(gr, "class", marked ? "u dl" : render_outlined(c->m, u->power) ? "u pl" : "u");
 	render_power_colour(c->m, u->power, fill);
+	if (marked)	/* on a white plate of its shape outlined in red, which shows
+			   on every power's colour (red on a red unit would not) */
+		unit_shape(gr, u->type, NULL);
 	unit_shape(gr, u->type, fill);
 }
 
-/* A unit's own shape, around (0, 0) of gr, filled with fill: fleets
- * ship-shaped, armies blocks. */
+/* A unit's own shape, around (0, 0) of gr: fleets ship-shaped, armies
+ * blocks, filled with fill; fill NULL: the dislodged unit's plate, half as
+ * large again (class dlp). */
 static void
 unit_shape(xmlNodePtr gr, int type, const char *fill)
 {
+	double k = fill ? 1 : 1.5;
 	xmlNodePtr s;
 
 	if (type == UNIT_FLEET) {
 		s = el(gr, "path");
-		set(s, "d", "M-11,0h22l-4.5,6.5h-13zM-2,-1.5v-11l9,11z");
+		set(s, "d", fill ? "M-11,0h22l-4.5,6.5h-13zM-2,-1.5v-11l9,11z" :
+		    "M-16.5,0h33l-6.8,9.8h-19.5zM-3,-2.3v-16.5l13.5,16.5z");
 	} else {
 		/* A rounded block, unlike the round centre markers. */
 		s = el(gr, "rect");
-		setnum(s, "x", -ARMY_W / 2);
-		setnum(s, "y", -ARMY_H / 2);
-		setnum(s, "width", ARMY_W);
-		setnum(s, "height", ARMY_H);
-		set(s, "rx", "3");
+		setnum(s, "x", -ARMY_W / 2 * k);
+		setnum(s, "y", -ARMY_H / 2 * k);
+		setnum(s, "width", ARMY_W * k);
+		setnum(s, "height", ARMY_H * k);
+		set(s, "rx", fill ? "3" : "4.5");
 	}
-	set(s, "fill", fill);
+	set(s, fill ? "fill" : "class", fill ? fill : "dlp");
 }
 
 /* Realpolitik: an army on board, drawn small on its fleet's stern. */
@@ -1128,6 +1134,25 @@ enum key { KEY_MOVE, KEY_SUPPORT, KEY_CONVOY, KEY_HOLD, KEY_FAILED, KEY_DISLODGE
 static const char *const key_word[KEY_COUNT] = { "move", "support", "convoy", "hold", "failed",
 	"dislodged", "built", "removed", "may retreat" };
 
+/* A block of the key round at, half w wide and half h high, its corners
+ * rounded by rx (0: square); filled with fill unless NULL. */
+static void
+key_block(xmlNodePtr layer, const char *cls, struct geo_point at, double w, double h,
+    double rx, const char *fill)
+{
+	xmlNodePtr n = el(layer, "rect");
+
+	set(n, "class", cls);
+	setnum(n, "x", at.x - w);
+	setnum(n, "y", at.y - h);
+	setnum(n, "width", 2 * w);
+	setnum(n, "height", 2 * h);
+	if (rx > 0)
+		setnum(n, "rx", rx);
+	if (fill)
+		set(n, "fill", fill);
+}
+
 /* Entry k of the key: its sample drawn in grey at (x, y), the middle of
  * its row's left part, and its word. */
 static void
@@ -1135,7 +1160,6 @@ key_entry(struct ctx *c, xmlNodePtr layer, enum key k, double x, double y)
 {
 	static const struct pen grey = { "#8a8a8a", EDGE };
 	struct geo_point a = { x - 12, y }, b = { x + 10, y }, at = { x, y };
-	xmlNodePtr n;
 	char id[16], d[64];
 
 	switch (k) {
@@ -1156,26 +1180,15 @@ key_entry(struct ctx *c, xmlNodePtr layer, enum key k, double x, double y)
 		break;
 	case KEY_BUILT:
 		ring(layer, at, 7, "o bd", &grey);
-		n = el(layer, "rect");
-		set(n, "class", "u");
-		setnum(n, "x", at.x - 4);
-		setnum(n, "y", at.y - 3);
-		set(n, "width", "8");
-		set(n, "height", "6");
-		set(n, "fill", grey.colour);
+		key_block(layer, "u", at, 4, 3, 0, grey.colour);
 		snprintf(d, sizeof d, "M%.1f,%.1fh5m-2.5,-2.5v5", at.x - 8.5, at.y - 5);
 		cross_path(layer, d, "o", &grey);
 		break;
 	case KEY_DISLODGED:
 	case KEY_REMOVED:
-		n = el(layer, "rect");
-		set(n, "class", k == KEY_DISLODGED ? "u dl" : "u");
-		setnum(n, "x", at.x - 7);
-		setnum(n, "y", at.y - 5);
-		set(n, "width", "14");
-		set(n, "height", "10");
-		set(n, "rx", "2.5");
-		set(n, "fill", grey.colour);
+		if (k == KEY_DISLODGED)
+			key_block(layer, "dlp", at, 10, 7.5, 3.5, NULL);
+		key_block(layer, k == KEY_DISLODGED ? "u dl" : "u", at, 7, 5, 2.5, grey.colour);
 		if (k == KEY_REMOVED) {
 			snprintf(d, sizeof d, "M%.1f,%.1fl10,10m0,-10l-10,10", at.x - 5, at.y - 5);
 			cross_path(layer, d, "x", &(const struct pen){ "#111111", "#ffffff" });

@@ -14,7 +14,8 @@
  * none when neutral), the orders, province
  * names (with a light halo, so that no order hides one), the units
  * (armies rounded blocks, fleets ship-shaped, in their power's colour;
- * dislodged units set off with a red outline, up and right unless a name
+ * dislodged units set off on a white plate outlined in red, which shows on
+ * every colour, up and right unless a name
  * lies there: layout.h), removals and the marks of failed orders, the
  * phase title and a legend with every power's centres and units and a
  * key to the marks.

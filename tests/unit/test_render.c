@@ -841,6 +841,87 @@ check_variant_colours(const char *path, const char *drawing)
 	map_free(m);
 }
 
+/* The colour of property ("stroke:") that the map's style sheet gives in
+ * rule (".dl{"), "#rrggbb" (static buffer); the test fails when there is none. */
+static const char *
+style_colour(xmlDocPtr doc, const char *property, const char *rule)
+{
+	static char out[8];
+	xmlXPathContextPtr x = xmlXPathNewContext(doc);
+	xmlXPathObjectPtr r;
+	const char *p;
+
+	xmlXPathRegisterNs(x, (const xmlChar *)"s", (const xmlChar *)"http://www.w3.org/2000/svg");
+	r = xmlXPathEvalExpression((const xmlChar *)"string(//s:style)", x);
+	assert_non_null(r);
+	p = strstr((const char *)r->stringval, rule);
+	if (p != NULL)
+		p = strstr(p, property);
+	if (p == NULL || strchr(strstr((const char *)r->stringval, rule), '}') < p)
+		fail_msg("no %s in %s in the style sheet", property, rule);
+	snprintf(out, sizeof out, "%s", p + strlen(property));
+	xmlXPathFreeObject(r);
+	xmlXPathFreeContext(x);
+	return out;
+}
+
+/* Every variant: each power's dislodged unit keeps its mark visible, the
+ * red of the mark 3:1 or more against what lies inside it (the power's
+ * own colour, unless the mark is set on a plate of its own). */
+static void
+check_variant_dislodged(const char *path, const char *drawing)
+{
+	struct map *m = test_load_map(path);
+	struct geometry *g;
+	struct board b;
+	char expr[240], plate[280], colour[8], mark[8];
+	const char *st;
+	xmlDocPtr doc;
+	int i;
+
+	if (drawing == NULL) {
+		map_free(m);
+		return;
+	}
+	g = test_load_geometry(m, drawing);
+	board_init_start(&b, m);
+	b.phase = PHASE_RETREAT;
+	for (i = 0; i < b.nunits; i++)
+		b.dislodged[i] = (struct dislodged){ b.units[i], PROV_NONE };
+	b.ndislodged = (uint16_t)b.nunits;
+	b.nunits = 0;
+	doc = render_board(m, g, &b);
+	for (i = 0; i < b.ndislodged; i++) {
+		struct geo_point at = layout_dislodged_at(m, g, b.dislodged[i].unit.loc);
+		snprintf(expr, sizeof expr, "(//s:g[@id='units']/s:g[@class='u dl' and "
+					    "@transform='translate(%.1f %.1f)'])[1]", at.x, at.y);
+		assert_int_equal(count(doc, expr), 1);
+		snprintf(plate, sizeof plate, "%s/*[@class='dlp']", expr);
+		if (count(doc, plate) == 1) {
+			snprintf(mark, sizeof mark, "%s", style_colour(doc, "stroke:", ".dlp{"));
+			snprintf(colour, sizeof colour, "%s", style_colour(doc, "fill:", ".dlp{"));
+		} else {
+			/* The mark is the unit's own edge, in the style sheet. */
+			render_power_colour(m, b.dislodged[i].unit.power, colour);
+			st = style_colour(doc, "stroke:", ".dl{");
+			snprintf(mark, sizeof mark, "%s", st);
+		}
+		if (render_contrast(mark, colour) < 3.0)
+			fail_msg("%s: %s's dislodged unit: mark %s on %s", path,
+			    m->powers[b.dislodged[i].unit.power].name, mark, colour);
+	}
+	xmlFreeDoc(doc);
+	geometry_free(g);
+	map_free(m);
+}
+
+static void
+test_render_dislodged_contrast(void **state)
+{
+	(void)state;
+	assert_true(each_variant(check_variant_dislodged) >= 3);
+}
+
 static void
 test_render_light_colours(void **state)
 {
@@ -1657,6 +1738,7 @@ main(void)
 		cmocka_unit_test(test_render_adjustments),
 		cmocka_unit_test(test_render_removal),
 		cmocka_unit_test(test_render_light_colours),
+		cmocka_unit_test(test_render_dislodged_contrast),
 		cmocka_unit_test(test_render_embark),
 		cmocka_unit_test(test_render_key_off_land),
 		cmocka_unit_test(test_render_full_buffer),
