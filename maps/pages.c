@@ -545,7 +545,16 @@ pages_phase_html(const struct map *m, const struct page_game *pg, int i, struct 
 	key(out);
 	buf_puts(out, "<h2>Orders and results</h2>\n");
 	results(out, m, ph);
-	buf_puts(out, "<h2>Supply centres afterwards</h2>\n");
+	if (ph->after->phase == PHASE_RETREAT) {
+		/* Centres change hands, and dislodged units come back or go, only
+		 * after the retreats. */
+		buf_puts(out, "<h2>Supply centres before the retreats</h2>\n<p>");
+		if (ph->after->season == SEASON_FALL)
+			buf_puts(out, "Centres change hands once the retreats are done. ");
+		buf_puts(out, "Units: those not dislodged.</p>\n");
+	} else {
+		buf_puts(out, "<h2>Supply centres afterwards</h2>\n");
+	}
 	standings(out, m, ph->after, ph->before);
 	capitals_moved(out, m, ph);
 	return page_done(out);

@@ -1144,6 +1144,29 @@ check_html(const char *html, size_t len)
 	xmlFreeDoc(doc);
 }
 
+/* The page of a resolved scene s: ph its phase, the position after it (on
+ * to the next phase) in next, pg a one-phase game "demo" standing there. */
+static void
+scene_page(struct scene *s, struct board *next, struct page_phase *ph, struct page_game *pg)
+{
+	struct rules r;
+
+	*next = s->res.after;
+	rules_init(&r, EDITION_2023);
+	phase_next(test_standard_map(), &r, next);
+	memset(ph, 0, sizeof *ph);
+	ph->before = &s->b;
+	ph->orders = s->o;
+	ph->norders = s->n;
+	ph->res = &s->res;
+	ph->after = next;
+	memset(pg, 0, sizeof *pg);
+	pg->name = "demo";
+	pg->current = next;
+	pg->phases = ph;
+	pg->nphases = 1;
+}
+
 static void
 test_pages(void **state)
 {
@@ -1167,24 +1190,11 @@ test_pages(void **state)
 	scene_order(s, "Austria: A vie - gal");
 	scene_order(s, "Russia: A war - gal");
 	scene_resolve(s);
-	next = s->res.after;
+	scene_page(s, &next, &ph, &pg);
 	rules_init(&r, EDITION_2023);
-	phase_next(m, &r, &next);
-	memset(&ph, 0, sizeof ph);
-	ph.before = &s->b;
-	ph.orders = s->o;
-	ph.norders = s->n;
-	ph.res = &s->res;
-	ph.why = NULL;
-	ph.after = &next;
-	memset(&pg, 0, sizeof pg);
-	pg.name = "demo";
 	pg.title = "Demo <game> & co";
 	pg.base_url = "https://example.org/games";
 	pg.deadline = "Orders for Fall 1901 are due on Friday.";
-	pg.current = &next;
-	pg.phases = &ph;
-	pg.nphases = 1;
 
 	buf_init(&html, 1u << 20);
 	assert_int_equal(pages_phase_html(m, &pg, 0, &html), 0);
@@ -1307,6 +1317,41 @@ test_pages(void **state)
 	assert_int_equal(pages_write_index(dir, m, test_standard_geometry(), &pg, &err), -1);
 	assert_non_null(strstr(buf_str(&err), "cannot name a game's pages"));
 	buf_free(&err);
+	free(s);
+}
+
+/* A Fall movement page whose phase dislodged a unit: the position after it
+ * is the Fall's retreat, before the centres change hands and without the
+ * dislodged unit, so its table is not called the centres afterwards. */
+static void
+test_pages_standings_before_retreats(void **state)
+{
+	const struct map *m = test_standard_map();
+	struct scene *s = calloc(1, sizeof *s);
+	struct page_phase ph;
+	struct page_game pg;
+	struct board next;
+	struct buf html;
+
+	(void)state;
+	board_init_empty(&s->b, 1901, SEASON_FALL, PHASE_MOVEMENT);
+	board_add_unit(&s->b, UNIT_ARMY, map_find_power(m, "France"), map_find_location(m, "bur"));
+	board_add_unit(&s->b, UNIT_ARMY, map_find_power(m, "France"), map_find_location(m, "pic"));
+	board_add_unit(&s->b, UNIT_ARMY, map_find_power(m, "Germany"), map_find_location(m, "bel"));
+	scene_order(s, "France: A bur - bel");
+	scene_order(s, "France: A pic S A bur - bel");
+	scene_resolve(s);
+	scene_page(s, &next, &ph, &pg);
+	assert_int_equal(next.phase, PHASE_RETREAT);
+	pg.title = "Demo";
+	buf_init(&html, 1u << 20);
+	assert_int_equal(pages_phase_html(m, &pg, 0, &html), 0);
+	assert_null(strstr(buf_str(&html), "Supply centres afterwards"));
+	assert_int_equal(count_html(buf_str(&html), html.len,
+	    "//h2[.='Supply centres before the retreats']/following-sibling::p[1]"
+	    "[contains(.,'change hands once the retreats are done') and "
+	    "contains(.,'dislodged')]"), 1);
+	buf_free(&html);
 	free(s);
 }
 
@@ -1746,6 +1791,7 @@ main(void)
 		cmocka_unit_test(test_render_size),
 		cmocka_unit_test(test_pages_names_and_urls),
 		cmocka_unit_test(test_pages),
+		cmocka_unit_test(test_pages_standings_before_retreats),
 		cmocka_unit_test(test_pages_start),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
