@@ -445,9 +445,9 @@ key(struct buf *out)
 		      "<li><b>Hold</b>: a ring round the unit.</li>"
 		      "<li><b>Failed</b>: the order dashed, with a dark cross where it ends; "
 		      "the results below say why.</li>"
-		      "<li><b>Dislodged</b>: the unit outlined in red (set off beside its place "
+		      "<li><b>Dislodged</b>: the unit on a white patch outlined in red (set off beside its place "
 		      "on the map afterwards).</li>"
-		      "<li><b>Built</b>: a dashed ring with a plus.</li>"
+		      "<li><b>Built</b>: the unit built, army or fleet, in a dashed ring with a plus.</li>"
 		      "<li><b>Removed</b> or disbanded: the unit crossed out in black on white.</li>"
 		      "<li><b>May retreat</b>: thin orange arrows and rings to the places a "
 		      "dislodged unit may go.</li>"
@@ -545,7 +545,16 @@ pages_phase_html(const struct map *m, const struct page_game *pg, int i, struct 
 	key(out);
 	buf_puts(out, "<h2>Orders and results</h2>\n");
 	results(out, m, ph);
-	buf_puts(out, "<h2>Supply centres afterwards</h2>\n");
+	if (ph->after->phase == PHASE_RETREAT) {
+		/* Centres change hands, and dislodged units come back or go, only
+		 * after the retreats. */
+		buf_puts(out, "<h2>Supply centres before the retreats</h2>\n<p>");
+		if (ph->after->season == SEASON_FALL)
+			buf_puts(out, "Centres change hands once the retreats are done. ");
+		buf_puts(out, "Units: those not dislodged.</p>\n");
+	} else {
+		buf_puts(out, "<h2>Supply centres afterwards</h2>\n");
+	}
 	standings(out, m, ph->after, ph->before);
 	capitals_moved(out, m, ph);
 	return page_done(out);

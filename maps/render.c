@@ -47,8 +47,8 @@ static const char STYLE[] =
     ".ns{font-size:9px;font-style:italic;fill:#2f4f68;text-anchor:middle}"
     ".n,.ns{stroke:#fff;stroke-opacity:.8;stroke-width:2.6;stroke-linejoin:round;"
     "paint-order:stroke}"
-    ".c{stroke:#222;stroke-width:1}.cd{stroke:" OUTLINE ";stroke-width:.9}"
-    ".u{stroke:#111;stroke-width:1}.pl{stroke:" OUTLINE ";stroke-width:1.7}.dl{stroke:" FAIL ";stroke-width:1.8}"
+    ".c{stroke:#222}.cd{stroke:" OUTLINE ";stroke-width:.9}"
+    ".u{stroke:#111}.pl{stroke:" OUTLINE ";stroke-width:1.7}.dlp{fill:#ffffff;stroke:" FAIL ";stroke-width:1.8}"
     ".ab{stroke-width:.8}.seat{stroke:#111;stroke-width:.7}"
     ".sk{font-size:10px;font-weight:bold;fill:#111;stroke:#fff;stroke-width:2.4;"
     "paint-order:stroke}"
@@ -61,7 +61,7 @@ static const char STYLE[] =
     ".x{fill:none;stroke-width:2.4}"
     ".fx,.fxh{fill:none;stroke-linecap:round}.fx{stroke:#111;stroke-width:1.8}"
     ".fxh{stroke:#fff;stroke-width:4.2}"
-    ".oo{stroke-width:4.4}.oo.sp,.oo.bd{stroke-width:3.8}.oo.cv{stroke-width:3.8}"
+    ".oo{stroke-width:4.4}.oo.sp,.oo.bd,.oo.cv{stroke-width:3.8}"
     ".box{fill:#fff;fill-opacity:.88;stroke:#777;stroke-width:.8}"
     ".t{font-size:15px;font-weight:bold;fill:#111}"
     ".lg{font-size:10px;fill:#111}.lh{font-size:9px;fill:#555}.num{text-anchor:end}";
@@ -508,29 +508,47 @@ add_seats(struct ctx *c)
 	}
 }
 
+static void unit_shape(xmlNodePtr gr, int type, const char *fill);
+
 static void
 draw_unit(struct ctx *c, xmlNodePtr layer, const struct unit *u, struct geo_point at,
     bool marked)
 {
-	xmlNodePtr gr = el(layer, "g"), s;
+	xmlNodePtr gr = el(layer, "g");
 	char fill[8], tx[32], ty[32];
 
 	setf(gr, "transform", "translate(%s %s)", fmt1(at.x, tx), fmt1(at.y, ty));
 	set(gr, "class", marked ? "u dl" : render_outlined(c->m, u->power) ? "u pl" : "u");
 	render_power_colour(c->m, u->power, fill);
-	if (u->type == UNIT_FLEET) {
+	if (marked)	/* on a white plate of its shape outlined in red, which shows
+			   on every power's colour (red on a red unit would not) */
+		unit_shape(gr, u->type, NULL);
+	unit_shape(gr, u->type, fill);
+}
+
+/* A unit's own shape, around (0, 0) of gr: fleets ship-shaped, armies
+ * blocks, filled with fill; fill NULL: the dislodged unit's plate, half as
+ * large again (class dlp). */
+static void
+unit_shape(xmlNodePtr gr, int type, const char *fill)
+{
+	double k = fill ? 1 : 1.5;
+	xmlNodePtr s;
+
+	if (type == UNIT_FLEET) {
 		s = el(gr, "path");
-		set(s, "d", "M-11,0h22l-4.5,6.5h-13zM-2,-1.5v-11l9,11z");
+		set(s, "d", fill ? "M-11,0h22l-4.5,6.5h-13zM-2,-1.5v-11l9,11z" :
+		    "M-16.5,0h33l-6.8,9.8h-19.5zM-3,-2.3v-16.5l13.5,16.5z");
 	} else {
 		/* A rounded block, unlike the round centre markers. */
 		s = el(gr, "rect");
-		setnum(s, "x", -ARMY_W / 2);
-		setnum(s, "y", -ARMY_H / 2);
-		setnum(s, "width", ARMY_W);
-		setnum(s, "height", ARMY_H);
-		set(s, "rx", "3");
+		setnum(s, "x", -ARMY_W / 2 * k);
+		setnum(s, "y", -ARMY_H / 2 * k);
+		setnum(s, "width", ARMY_W * k);
+		setnum(s, "height", ARMY_H * k);
+		set(s, "rx", fill ? "3" : "4.5");
 	}
-	set(s, "fill", fill);
+	set(s, fill ? "fill" : "class", fill ? fill : "dlp");
 }
 
 /* Realpolitik: an army on board, drawn small on its fleet's stern. */
@@ -905,6 +923,47 @@ hold_mark_at(const struct ctx *c, struct geo_point at, prov_id pv)
 	return p;
 }
 
+/* The type of unit build order o makes: as written, else the unit the
+ * results put there; UNIT_NONE when neither says. */
+static int
+built_type(const struct ctx *c, const struct order *o)
+{
+	const struct board *a;
+	int i;
+
+	if (o->type == UNIT_ARMY || o->type == UNIT_FLEET)
+		return o->type;
+	if (c->in->res == NULL)
+		return UNIT_NONE;
+	a = &c->in->res->after;
+	i = board_unit_in(a, c->m, map_loc_prov(c->m, o->loc));
+	return i >= 0 ? a->units[i].type : UNIT_NONE;
+}
+
+/* A build: the unit's own shape in its power's colour inside a dashed
+ * ring, with a plus on the ring (up left). */
+static void
+built_mark(struct ctx *c, xmlNodePtr layer, const struct order *o, power_id pw, bool failed,
+    const struct pen *pen)
+{
+	struct geo_point at = c->g->unit[o->loc];
+	int type = built_type(c, o);
+	char d[64], tx[32], ty[32];
+	xmlNodePtr gr;
+
+	ring(layer, at, RING_R, failed ? "o bd f" : "o bd", pen);
+	if (type == UNIT_ARMY || type == UNIT_FLEET) {
+		gr = el(layer, "g");
+		setf(gr, "transform", "translate(%s %s) scale(.8)", fmt1(at.x, tx), fmt1(at.y, ty));
+		set(gr, "class", pw < c->m->npowers && render_outlined(c->m, pw) ? "u bu pl" : "u bu");
+		unit_shape(gr, type, pen->colour);
+		at.x -= RING_R * 0.75;
+		at.y -= RING_R * 0.75;
+	}
+	snprintf(d, sizeof d, "M%.1f,%.1fh8m-4,-4v8", at.x - 4, at.y);
+	cross_path(layer, d, failed ? "o f" : "o", pen);
+}
+
 static void
 draw_order(struct ctx *c, xmlNodePtr layer, const struct order *o, bool failed)
 {
@@ -979,10 +1038,7 @@ draw_order(struct ctx *c, xmlNodePtr layer, const struct order *o, bool failed)
 		removal(c, from, failed);
 		return;
 	case ORDER_BUILD:
-		ring(layer, g->unit[o->loc], RING_R, failed ? "o bd f" : "o bd", &pen);
-		snprintf(cls, sizeof cls, "M%.1f,%.1fh10m-5,-5v10", g->unit[o->loc].x - 5,
-		    g->unit[o->loc].y);
-		cross_path(layer, cls, failed ? "o f" : "o", &pen);
+		built_mark(c, layer, o, pw, failed, &pen);
 		end.x += RING_R * 0.7;
 		end.y -= RING_R * 0.7;
 		break;
@@ -1022,6 +1078,16 @@ add_orders(struct ctx *c)
 	/* Civil-disorder removals are decided by the judge, not ordered. */
 	for (i = 0; in->res && c->b->phase == PHASE_ADJUSTMENT && i < in->res->nremoved; i++)
 		removal(c, c->g->unit[in->res->removed[i].loc], false);
+	/* A dislodged unit that did not retreat is destroyed (one disbanded
+	 * by its order is crossed out with that order). */
+	for (i = 0; in->res && c->b->phase == PHASE_RETREAT && i < in->res->nunits &&
+	    i < c->b->ndislodged; i++) {
+		int k = in->res->unit_order[i];
+		if (in->res->unit_reason[i] == R_OK || (in->orders && k >= 0 && k < in->norders &&
+		    in->orders[k].kind == ORDER_DISBAND))
+			continue;
+		removal(c, dislodged_at(c, c->b->dislodged[i].unit.loc), false);
+	}
 	if (!in->retreat_options)
 		return;
 	for (i = 0; i < c->b->ndislodged; i++) {
@@ -1068,6 +1134,25 @@ enum key { KEY_MOVE, KEY_SUPPORT, KEY_CONVOY, KEY_HOLD, KEY_FAILED, KEY_DISLODGE
 static const char *const key_word[KEY_COUNT] = { "move", "support", "convoy", "hold", "failed",
 	"dislodged", "built", "removed", "may retreat" };
 
+/* A block of the key round at, half w wide and half h high, its corners
+ * rounded by rx (0: square); filled with fill unless NULL. */
+static void
+key_block(xmlNodePtr layer, const char *cls, struct geo_point at, double w, double h,
+    double rx, const char *fill)
+{
+	xmlNodePtr n = el(layer, "rect");
+
+	set(n, "class", cls);
+	setnum(n, "x", at.x - w);
+	setnum(n, "y", at.y - h);
+	setnum(n, "width", 2 * w);
+	setnum(n, "height", 2 * h);
+	if (rx > 0)
+		setnum(n, "rx", rx);
+	if (fill)
+		set(n, "fill", fill);
+}
+
 /* Entry k of the key: its sample drawn in grey at (x, y), the middle of
  * its row's left part, and its word. */
 static void
@@ -1075,7 +1160,6 @@ key_entry(struct ctx *c, xmlNodePtr layer, enum key k, double x, double y)
 {
 	static const struct pen grey = { "#8a8a8a", EDGE };
 	struct geo_point a = { x - 12, y }, b = { x + 10, y }, at = { x, y };
-	xmlNodePtr n;
 	char id[16], d[64];
 
 	switch (k) {
@@ -1095,20 +1179,16 @@ key_entry(struct ctx *c, xmlNodePtr layer, enum key k, double x, double y)
 		ring(layer, at, 5.5, "o", &grey);
 		break;
 	case KEY_BUILT:
-		ring(layer, at, 5.5, "o bd", &grey);
-		snprintf(d, sizeof d, "M%.1f,%.1fh6m-3,-3v6", at.x - 3, at.y);
+		ring(layer, at, 7, "o bd", &grey);
+		key_block(layer, "u", at, 4, 3, 0, grey.colour);
+		snprintf(d, sizeof d, "M%.1f,%.1fh5m-2.5,-2.5v5", at.x - 8.5, at.y - 5);
 		cross_path(layer, d, "o", &grey);
 		break;
 	case KEY_DISLODGED:
 	case KEY_REMOVED:
-		n = el(layer, "rect");
-		set(n, "class", k == KEY_DISLODGED ? "u dl" : "u");
-		setnum(n, "x", at.x - 7);
-		setnum(n, "y", at.y - 5);
-		set(n, "width", "14");
-		set(n, "height", "10");
-		set(n, "rx", "2.5");
-		set(n, "fill", grey.colour);
+		if (k == KEY_DISLODGED)
+			key_block(layer, "dlp", at, 10, 7.5, 3.5, NULL);
+		key_block(layer, k == KEY_DISLODGED ? "u dl" : "u", at, 7, 5, 2.5, grey.colour);
 		if (k == KEY_REMOVED) {
 			snprintf(d, sizeof d, "M%.1f,%.1fl10,10m0,-10l-10,10", at.x - 5, at.y - 5);
 			cross_path(layer, d, "x", &(const struct pen){ "#111111", "#ffffff" });

@@ -14,7 +14,8 @@
  * none when neutral), the orders, province
  * names (with a light halo, so that no order hides one), the units
  * (armies rounded blocks, fleets ship-shaped, in their power's colour;
- * dislodged units set off with a red outline, up and right unless a name
+ * dislodged units set off on a white plate outlined in red, which shows on
+ * every colour, up and right unless a name
  * lies there: layout.h), removals and the marks of failed orders, the
  * phase title and a legend with every power's centres and units and a
  * key to the marks.
@@ -24,7 +25,8 @@
  * layout.h), supports dashed lines to the middle of the
  * supported move or to a ring round the supported unit, convoys dotted
  * lines to the middle of the convoyed move, holds a ring, disbands and
- * removals a cross over the unit (dark on a white edge), builds a dashed
+ * removals a cross over the unit (dark on a white edge; so is a dislodged
+ * unit destroyed in a retreat), builds the unit's own shape in a dashed
  * ring with a plus, an army embarking an arrow onto its fleet and one
  * landing an arrow ashore. With results, orders that failed keep their
  * power's colour, dashed, with a dark cross where they end; orders refused

@@ -633,6 +633,51 @@ test_render_dislodged_and_retreats(void **state)
 	free(s);
 }
 
+/* A retreat's results: every dislodged unit destroyed (two retreating to the
+ * same place, one with no order) is crossed out as the key's "removed" unit
+ * is, where it is drawn; one that retreated is not. */
+static void
+test_render_retreat_destroyed(void **state)
+{
+	const struct map *m = test_standard_map();
+	const struct geometry *g = test_standard_geometry();
+	struct scene *s = calloc(1, sizeof *s);
+	power_id ger = map_find_power(m, "Germany");
+	static const char *const gone[] = { "hol", "mun", "ber" };
+	char expr[200];
+	xmlDocPtr doc;
+	int i;
+
+	(void)state;
+	board_init_empty(&s->b, 1902, SEASON_FALL, PHASE_RETREAT);
+	board_add_unit(&s->b, UNIT_FLEET, map_find_power(m, "England"), map_find_location(m, "hol"));
+	board_add_unit(&s->b, UNIT_ARMY, map_find_power(m, "France"), map_find_location(m, "mun"));
+	board_add_unit(&s->b, UNIT_ARMY, map_find_power(m, "Russia"), map_find_location(m, "ber"));
+	board_add_unit(&s->b, UNIT_ARMY, map_find_power(m, "Italy"), map_find_location(m, "tri"));
+	s->b.ndislodged = 4;
+	for (i = 0; i < 3; i++)
+		s->b.dislodged[i] = (struct dislodged){ { UNIT_ARMY, ger,
+		    map_find_location(m, gone[i]) }, PROV_NONE };
+	s->b.dislodged[3] = (struct dislodged){ { UNIT_ARMY, map_find_power(m, "Austria"),
+	    map_find_location(m, "tri") }, PROV_NONE };
+	scene_order(s, "Germany: A hol - ruh");
+	scene_order(s, "Germany: A mun - ruh");
+	scene_order(s, "Austria: A tri - vie");
+	scene_resolve(s);
+	assert_int_equal(s->res.reason[0], R_RETREAT_BOUNCED);
+	assert_int_equal(s->res.reason[2], R_OK);
+	doc = render_scene(s);
+	for (i = 0; i < 4; i++) {
+		struct geo_point at = layout_dislodged_at(m, g, s->b.dislodged[i].unit.loc);
+		snprintf(expr, sizeof expr, "//s:g[@id='marks']/s:path[@class='x' and "
+					    "starts-with(@d,'M%.1f,%.1f')]", at.x - 7, at.y - 7);
+		assert_int_equal(count(doc, expr), i < 3 ? 1 : 0);
+	}
+	assert_int_equal(count(doc, "//s:g[@id='marks']/s:path[@class='x']"), 3);
+	xmlFreeDoc(doc);
+	free(s);
+}
+
 static void
 test_render_adjustments(void **state)
 {
@@ -654,6 +699,9 @@ test_render_adjustments(void **state)
 	assert_int_equal(count(doc, "//s:g[@id='orders']/s:circle[@class='o bd']"), 1);
 	assert_int_equal(count(doc, "//s:g[@id='orders']/s:circle[@class='o bd f']"), 1);
 	assert_int_equal(count(doc, "//s:g[@id='marks']/s:path[@class='fx']"), 1);
+	/* Each build shows the unit built: an army's block, a fleet's ship. */
+	assert_int_equal(count(doc, "//s:g[@id='orders']/s:g[contains(@class,'u bu')]/s:rect"), 1);
+	assert_int_equal(count(doc, "//s:g[@id='orders']/s:g[contains(@class,'u bu')]/s:path"), 1);
 	xmlFreeDoc(doc);
 	free(s);
 }
@@ -791,6 +839,87 @@ check_variant_colours(const char *path, const char *drawing)
 	xmlFreeDoc(doc);
 	geometry_free(g);
 	map_free(m);
+}
+
+/* The colour of property ("stroke:") that the map's style sheet gives in
+ * rule (".dl{"), "#rrggbb" (static buffer); the test fails when there is none. */
+static const char *
+style_colour(xmlDocPtr doc, const char *property, const char *rule)
+{
+	static char out[8];
+	xmlXPathContextPtr x = xmlXPathNewContext(doc);
+	xmlXPathObjectPtr r;
+	const char *p;
+
+	xmlXPathRegisterNs(x, (const xmlChar *)"s", (const xmlChar *)"http://www.w3.org/2000/svg");
+	r = xmlXPathEvalExpression((const xmlChar *)"string(//s:style)", x);
+	assert_non_null(r);
+	p = strstr((const char *)r->stringval, rule);
+	if (p != NULL)
+		p = strstr(p, property);
+	if (p == NULL || strchr(strstr((const char *)r->stringval, rule), '}') < p)
+		fail_msg("no %s in %s in the style sheet", property, rule);
+	snprintf(out, sizeof out, "%s", p + strlen(property));
+	xmlXPathFreeObject(r);
+	xmlXPathFreeContext(x);
+	return out;
+}
+
+/* Every variant: each power's dislodged unit keeps its mark visible, the
+ * red of the mark 3:1 or more against what lies inside it (the power's
+ * own colour, unless the mark is set on a plate of its own). */
+static void
+check_variant_dislodged(const char *path, const char *drawing)
+{
+	struct map *m = test_load_map(path);
+	struct geometry *g;
+	struct board b;
+	char expr[240], plate[280], colour[8], mark[8];
+	const char *st;
+	xmlDocPtr doc;
+	int i;
+
+	if (drawing == NULL) {
+		map_free(m);
+		return;
+	}
+	g = test_load_geometry(m, drawing);
+	board_init_start(&b, m);
+	b.phase = PHASE_RETREAT;
+	for (i = 0; i < b.nunits; i++)
+		b.dislodged[i] = (struct dislodged){ b.units[i], PROV_NONE };
+	b.ndislodged = (uint16_t)b.nunits;
+	b.nunits = 0;
+	doc = render_board(m, g, &b);
+	for (i = 0; i < b.ndislodged; i++) {
+		struct geo_point at = layout_dislodged_at(m, g, b.dislodged[i].unit.loc);
+		snprintf(expr, sizeof expr, "(//s:g[@id='units']/s:g[@class='u dl' and "
+					    "@transform='translate(%.1f %.1f)'])[1]", at.x, at.y);
+		assert_int_equal(count(doc, expr), 1);
+		snprintf(plate, sizeof plate, "%s/*[@class='dlp']", expr);
+		if (count(doc, plate) == 1) {
+			snprintf(mark, sizeof mark, "%s", style_colour(doc, "stroke:", ".dlp{"));
+			snprintf(colour, sizeof colour, "%s", style_colour(doc, "fill:", ".dlp{"));
+		} else {
+			/* The mark is the unit's own edge, in the style sheet. */
+			render_power_colour(m, b.dislodged[i].unit.power, colour);
+			st = style_colour(doc, "stroke:", ".dl{");
+			snprintf(mark, sizeof mark, "%s", st);
+		}
+		if (render_contrast(mark, colour) < 3.0)
+			fail_msg("%s: %s's dislodged unit: mark %s on %s", path,
+			    m->powers[b.dislodged[i].unit.power].name, mark, colour);
+	}
+	xmlFreeDoc(doc);
+	geometry_free(g);
+	map_free(m);
+}
+
+static void
+test_render_dislodged_contrast(void **state)
+{
+	(void)state;
+	assert_true(each_variant(check_variant_dislodged) >= 3);
 }
 
 static void
@@ -1015,6 +1144,29 @@ check_html(const char *html, size_t len)
 	xmlFreeDoc(doc);
 }
 
+/* The page of a resolved scene s: ph its phase, the position after it (on
+ * to the next phase) in next, pg a one-phase game "demo" standing there. */
+static void
+scene_page(struct scene *s, struct board *next, struct page_phase *ph, struct page_game *pg)
+{
+	struct rules r;
+
+	*next = s->res.after;
+	rules_init(&r, EDITION_2023);
+	phase_next(test_standard_map(), &r, next);
+	memset(ph, 0, sizeof *ph);
+	ph->before = &s->b;
+	ph->orders = s->o;
+	ph->norders = s->n;
+	ph->res = &s->res;
+	ph->after = next;
+	memset(pg, 0, sizeof *pg);
+	pg->name = "demo";
+	pg->current = next;
+	pg->phases = ph;
+	pg->nphases = 1;
+}
+
 static void
 test_pages(void **state)
 {
@@ -1038,24 +1190,11 @@ test_pages(void **state)
 	scene_order(s, "Austria: A vie - gal");
 	scene_order(s, "Russia: A war - gal");
 	scene_resolve(s);
-	next = s->res.after;
+	scene_page(s, &next, &ph, &pg);
 	rules_init(&r, EDITION_2023);
-	phase_next(m, &r, &next);
-	memset(&ph, 0, sizeof ph);
-	ph.before = &s->b;
-	ph.orders = s->o;
-	ph.norders = s->n;
-	ph.res = &s->res;
-	ph.why = NULL;
-	ph.after = &next;
-	memset(&pg, 0, sizeof pg);
-	pg.name = "demo";
 	pg.title = "Demo <game> & co";
 	pg.base_url = "https://example.org/games";
 	pg.deadline = "Orders for Fall 1901 are due on Friday.";
-	pg.current = &next;
-	pg.phases = &ph;
-	pg.nphases = 1;
 
 	buf_init(&html, 1u << 20);
 	assert_int_equal(pages_phase_html(m, &pg, 0, &html), 0);
@@ -1178,6 +1317,41 @@ test_pages(void **state)
 	assert_int_equal(pages_write_index(dir, m, test_standard_geometry(), &pg, &err), -1);
 	assert_non_null(strstr(buf_str(&err), "cannot name a game's pages"));
 	buf_free(&err);
+	free(s);
+}
+
+/* A Fall movement page whose phase dislodged a unit: the position after it
+ * is the Fall's retreat, before the centres change hands and without the
+ * dislodged unit, so its table is not called the centres afterwards. */
+static void
+test_pages_standings_before_retreats(void **state)
+{
+	const struct map *m = test_standard_map();
+	struct scene *s = calloc(1, sizeof *s);
+	struct page_phase ph;
+	struct page_game pg;
+	struct board next;
+	struct buf html;
+
+	(void)state;
+	board_init_empty(&s->b, 1901, SEASON_FALL, PHASE_MOVEMENT);
+	board_add_unit(&s->b, UNIT_ARMY, map_find_power(m, "France"), map_find_location(m, "bur"));
+	board_add_unit(&s->b, UNIT_ARMY, map_find_power(m, "France"), map_find_location(m, "pic"));
+	board_add_unit(&s->b, UNIT_ARMY, map_find_power(m, "Germany"), map_find_location(m, "bel"));
+	scene_order(s, "France: A bur - bel");
+	scene_order(s, "France: A pic S A bur - bel");
+	scene_resolve(s);
+	scene_page(s, &next, &ph, &pg);
+	assert_int_equal(next.phase, PHASE_RETREAT);
+	pg.title = "Demo";
+	buf_init(&html, 1u << 20);
+	assert_int_equal(pages_phase_html(m, &pg, 0, &html), 0);
+	assert_null(strstr(buf_str(&html), "Supply centres afterwards"));
+	assert_int_equal(count_html(buf_str(&html), html.len,
+	    "//h2[.='Supply centres before the retreats']/following-sibling::p[1]"
+	    "[contains(.,'change hands once the retreats are done') and "
+	    "contains(.,'dislodged')]"), 1);
+	buf_free(&html);
 	free(s);
 }
 
@@ -1605,9 +1779,11 @@ main(void)
 		cmocka_unit_test(test_render_fail_mark_on_own_arrow),
 		cmocka_unit_test(test_render_convoy),
 		cmocka_unit_test(test_render_dislodged_and_retreats),
+		cmocka_unit_test(test_render_retreat_destroyed),
 		cmocka_unit_test(test_render_adjustments),
 		cmocka_unit_test(test_render_removal),
 		cmocka_unit_test(test_render_light_colours),
+		cmocka_unit_test(test_render_dislodged_contrast),
 		cmocka_unit_test(test_render_embark),
 		cmocka_unit_test(test_render_key_off_land),
 		cmocka_unit_test(test_render_full_buffer),
@@ -1615,6 +1791,7 @@ main(void)
 		cmocka_unit_test(test_render_size),
 		cmocka_unit_test(test_pages_names_and_urls),
 		cmocka_unit_test(test_pages),
+		cmocka_unit_test(test_pages_standings_before_retreats),
 		cmocka_unit_test(test_pages_start),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
