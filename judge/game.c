@@ -1723,13 +1723,20 @@ game_set_system(struct game *g, const struct rule_system *s)
 }
 
 void
+game_release(struct game *g)
+{
+	game_set_system(g, NULL);
+	free_rooms(g);
+	free(g->del);
+	g->del = NULL;
+}
+
+void
 game_free(struct game *g)
 {
 	if (g == NULL)
 		return;
-	game_set_system(g, NULL);
-	free_rooms(g);
-	free(g->del);
+	game_release(g);
 	free(g);
 }
 

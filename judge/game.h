@@ -294,7 +294,10 @@ int game_adjustments_allowed(const struct game *g, power_id p);
 bool game_adjustment_extra(const struct game *g, power_id p, const struct order *o);
 /* Give g its rule system s (may be NULL) and the system's fresh state. */
 void game_set_system(struct game *g, const struct rule_system *s);
-/* Free g (allocated by the caller) and its system's state. NULL: nothing. */
+/* Free what game g holds (its system's state, its delegations and the
+ * records given room by game_room), not g itself. */
+void game_release(struct game *g);
+/* Free g (allocated by the caller) and all it holds. NULL: nothing. */
 void game_free(struct game *g);
 
 /* Where g is, in a few words: its rule system's stage, or its phase

@@ -366,10 +366,8 @@ test_round_trip(void **state)
 	assert_non_null(strstr(buf_str(&a), "\ngm-reads-press yes\nspeech 2h\nfirst-movement 72h\n"));
 	buf_free(&a);
 	buf_free(&b);
-	game_set_system(&g[0], NULL);	/* frees the system's state */
-	game_set_system(&g[1], NULL);
-	free(g[0].del);
-	free(g[1].del);
+	game_release(&g[0]);
+	game_release(&g[1]);
 	free(g);
 }
 
