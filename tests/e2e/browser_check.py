@@ -173,6 +173,20 @@ def inside(rings, x, y):
     return c
 
 
+def edge_dist(rings, x, y):
+    """The distance from x, y to the nearest edge of the province's outline."""
+    best = float("inf")
+    for ring in rings:
+        n = len(ring)
+        for i in range(n):
+            (x1, y1), (x2, y2) = ring[i], ring[(i + 1) % n]
+            dx, dy = x2 - x1, y2 - y1
+            t = 0.0 if dx == dy == 0 else max(0.0, min(1.0, ((x - x1) * dx + (y - y1) * dy) /
+                                                       (dx * dx + dy * dy)))
+            best = min(best, ((x - x1 - t * dx) ** 2 + (y - y1 - t * dy) ** 2) ** 0.5)
+    return best
+
+
 def read_geometry(path):
     root = ET.parse(path).getroot()
     vb = [float(v) for v in root.get("viewBox").split()]
@@ -204,8 +218,10 @@ def clear_spot(prov, others):
                 cands.append((gap, gx, gy))
             gy += step
         gx += step
+    # Six units from every edge: the drawing simplifies outlines (a small
+    # board's to a 2-unit grid), so a spot nearer the border may fall on it.
     for gap, gx, gy in sorted(cands, reverse=True):
-        if all(inside(rings, gx + dx, gy + dy) for dx, dy in ((-6, 0), (6, 0), (0, -6), (0, 6))):
+        if edge_dist(rings, gx, gy) >= 6:
             return (gx, gy), gap
     raise ValueError("no clear spot in the province")
 
