@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "../judge/engine/report.h"
+#include "../judge/engine/resolver.h"
 #include "../lib/fsio.h"
 #include "../lib/str.h"
 #include "render.h"
@@ -43,7 +44,8 @@ static const char STYLE_CSS[] =
     "vertical-align:-.05em}\n"
     ".ok{color:#1d6b2a}.fail{color:#b00018}.none{color:#555}\n"
     "ul.phases{padding-left:1.2em}\n"
-    ".key{font-size:.9em;margin:.6em 0;max-width:820px}.key ul{margin:.3em 0;padding-left:1.2em}\n"
+    ".key{font-size:.9em;margin:.6em 0;max-width:820px}.key ul{margin:.3em 0;padding-left:1.2em}"
+    ".key .pr{display:none}\n"
     /* A phase's two maps: one at a time, the full width, switched by two
      * radio buttons drawn as tabs (no script). */
     ".views>input{position:absolute;opacity:0;width:1px;height:1px;margin:0}\n"
@@ -53,29 +55,31 @@ static const char STYLE_CSS[] =
     ".views>input:focus-visible+label{outline:2px solid #0b57a4;outline-offset:1px}\n"
     ".views>.view{display:none}.views>.view figure{margin-top:0}\n"
     "#v-orders:checked~.vo,#v-after:checked~.va{display:block}\n"
-    /* Printed: one A4 page in black and white, the map of the orders and
-     * the results under it (failed orders read by their dashes and marks,
-     * not by colour). */
+    /* Printed: one A4 page, the map of the orders and the results under
+     * it, in colour where the printer has it and readable in grey (failed
+     * orders by their dashes and marks, the table naming every order's
+     * power, as a line of the key says in print only). */
     "@page{size:A4;margin:10mm}\n"
     "@media print{body{font-size:8pt;line-height:1.15;max-width:none;margin:0;padding:0;"
-    "background:#fff;color:#000}\n"
+    "background:#fff;color:#000;print-color-adjust:exact;-webkit-print-color-adjust:exact}\n"
     "nav,.views>input,.views>label,.views>.va,figcaption,.key summary{display:none}\n"
     ".views>.vo{display:block}figure{margin:0;break-inside:avoid}\n"
-    "img.map{width:auto;max-width:100%;max-height:110mm;margin:0 auto;border:none;"
-    "filter:grayscale(1)}\n"
+    "img.map{width:auto;max-width:100%;max-height:80mm;margin:0 auto;border:none}\n"
+    "p{margin:0}\n"
     "h1{font-size:12pt;margin:0 0 2mm}h2{font-size:9pt;margin:2mm 0 1mm}\n"
     "table{max-width:none;font-size:7.5pt}th,td{padding:0 .4em;border-color:#aaa}\n"
     /* The orders in two columns, each row whole, so that a board of fifty
-     * units and more still fits the page. */
-    "table.orders{display:block;columns:2;column-gap:5mm}\n"
-    "table.orders tbody{display:block}\n"
-    "table.orders tr{display:table;width:100%;table-layout:fixed;break-inside:avoid}\n"
+     * units and more still fits the page; the standings too. */
+    "table.orders,table.standings{display:block;columns:2;column-gap:5mm}\n"
+    "table.orders tbody,table.standings tbody{display:block}\n"
+    "table.orders tr,table.standings tr{display:table;width:100%;table-layout:fixed;"
+    "break-inside:avoid}\n"
     "table.orders td:first-child,table.orders th:first-child{width:22%}\n"
     "table.orders td:last-child,table.orders th:last-child{width:24%}\n"
     "table.orders tr.why td:first-child{width:0;padding:0}\n"
     ".key{font-size:7pt;margin:1mm 0}.key ul{columns:2;margin:0}\n"
     "a,.ok,.fail,.none{color:#000}.fail{font-weight:bold}\n"
-    ".sw{display:none}}\n";
+    ".key .pr{display:list-item}}\n";
 
 static bool
 name_char(char c)
@@ -433,26 +437,47 @@ nav(struct buf *out, const struct page_game *pg, int i)
 	buf_puts(out, "</nav>\n");
 }
 
-/* What the marks on a phase's maps mean, in words (the maps carry the same key). */
+/* What the marks on a phase's maps of board m mean, in words (the maps
+ * carry the same key): convoys, or armies going on board fleets, as the
+ * board's rules have them; stacks, capitals and naval bases where it has
+ * them. */
 static void
-key(struct buf *out)
+key(struct buf *out, const struct map *m)
 {
+	unsigned caps = map_caps(m);
+
 	buf_puts(out, "<details class=\"key\" open><summary>Key to the maps</summary><ul>"
 		      "<li><b>Move</b>: an arrow in the power's colour.</li>"
 		      "<li><b>Support</b>: a dashed line to the middle of the move it supports "
-		      "(ending in a dot), or to a ring round the unit it supports in place.</li>"
-		      "<li><b>Convoy</b>: a dotted line to the middle of the convoyed move.</li>"
-		      "<li><b>Hold</b>: a ring round the unit.</li>"
+		      "(ending in a dot), or to a ring round the unit it supports in place.</li>");
+	if (caps & RULES_BOARDING)
+		buf_puts(out, "<li><b>On board</b>: an army carried by a fleet, drawn small on the "
+			      "fleet; an arrow from an army to the fleet it boards, and from a fleet "
+			      "to where its army lands.</li>");
+	else
+		buf_puts(out, "<li><b>Convoy</b>: a dotted line to the middle of the convoyed "
+			      "move.</li>");
+	buf_puts(out, "<li><b>Hold</b>: a ring round the unit.</li>"
 		      "<li><b>Failed</b>: the order dashed, with a dark cross where it ends; "
 		      "the results below say why.</li>"
 		      "<li><b>Dislodged</b>: the unit on a white patch outlined in red (set off beside its place "
 		      "on the map afterwards).</li>"
 		      "<li><b>Built</b>: the unit built, army or fleet, in a dashed ring with a plus.</li>"
-		      "<li><b>Removed</b> or disbanded: the unit crossed out in black on white.</li>"
+		      "<li><b>Removed</b>, disbanded or destroyed in a retreat: the unit crossed out in "
+		      "black on white.</li>"
 		      "<li><b>May retreat</b>: thin orange arrows and rings to the places a "
 		      "dislodged unit may go.</li>"
 		      "<li><b>Supply centres</b>: a ring, with a dot in the owner's colour; "
-		      "empty when neutral.</li>"
+		      "empty when neutral.</li>");
+	if (caps & RULES_STACKS)
+		buf_puts(out, "<li><b>\u00d72</b>, <b>\u00d73</b> beside a unit: that many units of "
+			      "one power in the province.</li>");
+	if (render_has_seats(m))
+		buf_puts(out, "<li><b>Capitals and naval bases</b>: a star where a power raises "
+			      "armies (its capital), a diamond where it raises fleets (its naval "
+			      "base).</li>");
+	buf_puts(out, "<li class=\"pr\">Printed in grey: the table below names the power of "
+		      "every order and unit.</li>"
 		      "</ul></details>\n");
 }
 
@@ -542,7 +567,7 @@ pages_phase_html(const struct map *m, const struct page_game *pg, int i, struct 
 	map_figure(out, file, buf_str(&alt), caption);
 	buf_free(&alt);
 	buf_puts(out, "</div>\n</div>\n");
-	key(out);
+	key(out, m);
 	buf_puts(out, "<h2>Orders and results</h2>\n");
 	results(out, m, ph);
 	if (ph->after->phase == PHASE_RETREAT) {

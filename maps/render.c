@@ -471,9 +471,8 @@ seat(xmlNodePtr layer, const struct map *m, power_id p, struct geo_point at, boo
 	set(n, "fill", fill);
 }
 
-/* Does map m name capitals or naval bases (Realpolitik)? */
-static bool
-has_seats(const struct map *m)
+bool
+render_has_seats(const struct map *m)
 {
 	int i;
 
@@ -1209,7 +1208,7 @@ static void
 add_legend(struct ctx *c)
 {
 	const struct map *m = c->m;
-	int seats = has_seats(m) ? 2 : 0, keys = (KEY_COUNT + 1) / 2;
+	int seats = render_has_seats(m) ? 2 : 0, keys = (KEY_COUNT + 1) / 2;
 	xmlNodePtr layer = el(c->root, "g"), r;
 	double row = 14, w = 182, h = row * (m->npowers + 2 + seats + keys) + 16;
 	struct geo_point at = layout_legend_at(c->g, w, h);

@@ -99,5 +99,8 @@ const char *render_neutral_colour(bool centre);
 /* Whether province p is a centre tinted so close to the neutral land (a colour
  * without hue, contrast below 1.5) that it is drawn with a dark border. */
 bool render_pale(const struct map *m, const struct board *b, prov_id p);
+/* True when map m names capitals or naval bases (drawn as stars and
+ * diamonds; Realpolitik's). */
+bool render_has_seats(const struct map *m);
 
 #endif

@@ -1208,6 +1208,11 @@ test_pages(void **state)
 	assert_non_null(strstr(buf_str(&html), "Demo &lt;game&gt; &amp; co"));
 	assert_non_null(strstr(buf_str(&html), "src=\"S1901M.svg\""));
 	assert_non_null(strstr(buf_str(&html), "src=\"S1901M-after.svg\""));
+	/* The standard board's key: convoys, no boarding, stacks or seats. */
+	assert_non_null(strstr(buf_str(&html), "<li><b>Convoy</b>"));
+	assert_null(strstr(buf_str(&html), "<li><b>On board</b>"));
+	assert_null(strstr(buf_str(&html), "Capitals and naval bases"));
+	assert_null(strstr(buf_str(&html), "one power in the province"));
 	/* One map at a time: two radio buttons labelled as tabs, the orders
 	 * checked, each before the views it shows (style.css: input:checked ~ view). */
 	assert_int_equal(count_html(buf_str(&html), html.len,
@@ -1303,10 +1308,13 @@ test_pages(void **state)
 	assert_int_equal(nfiles, 11);
 	assert_non_null(strstr(buf_str(&css), "#v-orders:checked~.vo,#v-after:checked~.va{display:block}"));
 	assert_non_null(strstr(buf_str(&css), ".views>.view{display:none}"));
-	/* Printed: one A4 page in black and white, the map of the orders alone. */
+	/* Printed: one A4 page, the map of the orders alone, its colours kept
+	 * for a colour printer, and the key's line for a grey print shown. */
 	assert_non_null(strstr(buf_str(&css), "@page{size:A4;"));
 	assert_non_null(strstr(buf_str(&css), "@media print{"));
-	assert_non_null(strstr(buf_str(&css), "filter:grayscale(1)"));
+	assert_non_null(strstr(buf_str(&css), "print-color-adjust:exact"));
+	assert_null(strstr(buf_str(&css), "grayscale"));
+	assert_non_null(strstr(buf_str(&css), ".key .pr{display:list-item}}"));
 	assert_non_null(strstr(buf_str(&css), ".views>.va,"));
 	buf_free(&css);
 	snprintf(path, sizeof path, "%s/demo", dir);
@@ -1497,6 +1505,11 @@ test_render_realpolitik(void **state)
 		assert_non_null(strstr(buf_str(&html),
 		    "<p class=\"capitals\">France&rsquo;s capitals now: Marseilles (before: Paris).</p>"));
 		assert_int_equal(count_html(buf_str(&html), html.len, "//p[@class='capitals']"), 1);
+		/* The page's key: boarding, stacks, capitals and naval bases; no convoy. */
+		assert_non_null(strstr(buf_str(&html), "<li><b>On board</b>"));
+		assert_non_null(strstr(buf_str(&html), "<li><b>Capitals and naval bases</b>"));
+		assert_non_null(strstr(buf_str(&html), "one power in the province.</li>"));
+		assert_null(strstr(buf_str(&html), "<li><b>Convoy</b>"));
 		buf_free(&html);
 		free(res);
 	}
