@@ -220,7 +220,8 @@ judge_touched(struct judge *j, const int **idx)
 {
 	int n = j->ntouched;
 
-	qsort(j->touched, (size_t)n, sizeof *j->touched, judge_cmp_index);
+	if (n > 1)	/* qsort wants a list even for none: touched is NULL until the first */
+		qsort(j->touched, (size_t)n, sizeof *j->touched, judge_cmp_index);
 	for (int k = 0; k < n; k++)
 		j->is_touched[j->touched[k]] = false;
 	j->ntouched = 0;
