@@ -779,7 +779,8 @@ due_collect(struct judge *j, time_t now)
 		j->due_at[e.game] = DUE_NONE;
 		add_cand(j, e.game);
 	}
-	qsort(j->cand, (size_t)j->ncand, sizeof *j->cand, judge_cmp_index);
+	if (j->ncand > 1)	/* cand is NULL until a game first became one */
+		qsort(j->cand, (size_t)j->ncand, sizeof *j->cand, judge_cmp_index);
 }
 
 /* What time requires of game g at now, a few rounds (one phase decided
