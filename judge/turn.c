@@ -622,9 +622,8 @@ tick_game(struct judge *j, struct game *g, time_t now, bool early)
 		g->completed_at = 0;
 	else if (g->completed_at == 0)
 		g->completed_at = now;	/* the shell ticks at each message's arrival */
-	if (system_waits(g) || !early)
-		o.waiting = true;
-	ready = o.complete && o.someone && !o.waiting;
+	/* The same condition the replies' "decided now" line reads. */
+	ready = early && status_decided_early(g);
 	at = g->deadline + (o.complete ? 0 : g->set.grace);
 	if (g->completed_at != 0) {
 		/* Orders the deadline found missing, completed since (in the
