@@ -77,6 +77,19 @@ check_secret(struct judge *j, const char *secret, const char *hash)
 	return ok;
 }
 
+/* Game name w without the punctuation a writer may put after it ("GAME
+ * chatter, France, pw"): a game's name has none (letters, digits, '-',
+ * '_'). Returns w. */
+static char *
+game_word(char *w)
+{
+	size_t n = w ? strlen(w) : 0;
+
+	while (n > 1 && (w[n - 1] == ',' || w[n - 1] == ';' || w[n - 1] == ':'))
+		w[--n] = '\0';
+	return w;
+}
+
 /* Read "GAME name role password". Returns 0 when it matches; -2 when the
  * line is not written as it should be; -1 when it names no game, power and
  * password of this judge. why says which, for the judge's log: the sender
@@ -90,7 +103,7 @@ ident_read(struct judge *j, const struct body_line *bl, struct ident *id, struct
 	int p;
 
 	str_ncopy_trim(args, sizeof args, bl->args, bl->args_len);
-	name = strtok_r(args, " \t", &save);
+	name = game_word(strtok_r(args, " \t", &save));
 	after = name && save ? save : NULL;	/* the role and the password */
 	role = name ? strtok_r(NULL, " \t", &save) : NULL;
 	pw = role && save ? str_trim(save) : NULL;
@@ -158,7 +171,7 @@ ident_echo(struct judge *j, const struct body_line *bl, struct buf *reply)
 	power_id ep;
 
 	str_ncopy_trim(a, sizeof a, bl->args, bl->args_len);
-	w1 = strtok_r(a, " \t", &save);
+	w1 = game_word(strtok_r(a, " \t", &save));
 	rest = w1 && save ? save : NULL;
 	/* A power of several words is shown whole. */
 	eg = w1 ? judge_find_game(j, w1) : NULL;
@@ -181,7 +194,7 @@ ident_game_ahead(struct judge *j, const struct body_line *lines, int n)
 		str_ncopy_trim(a, sizeof a, lines[i].args, lines[i].args_len);
 		w = a + strspn(a, " \t");
 		w[strcspn(w, " \t")] = '\0';
-		return *w ? judge_find_game(j, w) : NULL;
+		return *w ? judge_find_game(j, game_word(w)) : NULL;
 	}
 	return NULL;
 }

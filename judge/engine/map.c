@@ -387,6 +387,12 @@ map_take_power(const struct map *m, char **s)
 		save = *end;
 		*end = '\0';
 		pw = map_find_power(m, p);
+		if (pw == POWER_NONE && end - p > 1 && end[-1] == ',') {
+			/* "France, pw": the comma parts, it is no part of the name */
+			end[-1] = '\0';
+			pw = map_find_power(m, p);
+			end[-1] = ',';
+		}
 		*end = save;
 		if (pw != POWER_NONE) {
 			while (*end == ' ' || *end == '\t')

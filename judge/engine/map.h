@@ -212,8 +212,9 @@ loc_id map_find_location(const struct map *m, const char *s);
 loc_id map_find_coast(const struct map *m, prov_id p, const char *coast);
 /* Power whose name, adjective, abbreviation, letter or alias equals s (ignoring case). */
 /* The power named at the start of *s by one to four words ("United
- * Kingdom a@x" gives the UK): the longest match; *s then points past it.
- * POWER_NONE (and *s unchanged) when none. */
+ * Kingdom a@x" gives the UK): the longest match; *s then points past it
+ * and past a comma written right after the name. POWER_NONE (and *s
+ * unchanged) when none. */
 power_id map_take_power(const struct map *m, char **s);
 power_id map_find_power(const struct map *m, const char *s);
 /* Value of rule option name, or NULL. */
