@@ -47,6 +47,13 @@ enum {
 
 #define NONE (-1)
 
+/* The steps every movement phase takes (checking a move, its strengths,
+ * its decision) are written into their callers, which the compiler's own
+ * measure of size would not do; the rare ones (a convoy, the second guess
+ * of a cycle) are kept out of line, so the common path stays short. */
+#define INLINE inline __attribute__((always_inline))
+#define OUT_OF_LINE __attribute__((noinline))
+
 struct ws {
 	const struct map *m;
 	const struct rules *r;
@@ -253,8 +260,65 @@ fleet_chain(const struct ws *w, prov_id src, prov_id dst)
 	return false;
 }
 
-/* Check order o for unit u; on success fill the working fields of u. */
-static enum reason
+/* An army move to a province it does not border, from here to p: R_OK
+ * when fleets now on the board could carry it (check_order; kept out of
+ * its line, as most moves are overland). */
+static OUT_OF_LINE enum reason
+by_sea(const struct ws *w, prov_id here, prov_id p)
+{
+	if (!map_convoy_reach(w->m, here, p))
+		return R_NOT_ADJACENT;
+	return fleet_chain(w, here, p) ? R_OK : R_NO_CONVOY;
+}
+
+/* check_order of a convoy order o for unit u. */
+static OUT_OF_LINE enum reason
+check_convoy(struct ws *w, int u, const struct order *o)
+{
+	const struct map *m = w->m;
+	prov_id here = w->prov[u];
+	int tu;
+
+	if (w->b->units[u].type != UNIT_FLEET || m->provs[here].terrain != TERRAIN_SEA)
+		return R_CANNOT_CONVOY;
+	if (o->target == LOC_NONE || o->dest == LOC_NONE)
+		return R_NO_UNIT;
+	tu = w->at[m->locs[o->target].prov];
+	if (tu != NONE && w->b->units[tu].type != UNIT_ARMY)
+		return R_CANNOT_CONVOY;	/* only armies are convoyed (DATC 6.A.7) */
+	if (m->locs[o->target].prov == m->locs[o->dest].prov)
+		return R_SAME_PROVINCE;
+	if (!map_convoy_reach(m, m->locs[o->target].prov, m->locs[o->dest].prov))
+		return R_CANNOT_CONVOY;
+	if (!fleet_needed(m, m->locs[o->target].prov, m->locs[o->dest].prov, here))
+		return R_CANNOT_CONVOY;
+	w->kind[u] = K_CONVOY;
+	w->dest[u] = m->provs[m->locs[o->dest].prov].loc;
+	w->destp[u] = m->locs[o->dest].prov;
+	w->target[u] = (int16_t)tu;
+	return R_OK;
+}
+
+/* check_order of a revival order of MUNA, o, for unit u. */
+static OUT_OF_LINE enum reason
+check_insurrection(struct ws *w, int u, const struct order *o)
+{
+	const struct map *m = w->m;
+
+	/* MUNA: the unit stays where it is this season, holding (it can
+	 * be supported, and dislodged); it leaves the board when the
+	 * season ends (judge/engine/muna_rules.h). */
+	if (!(w->r->caps & RULES_REVIVAL))
+		return R_WRONG_PHASE;
+	if (o->target_power >= m->npowers || !board_eliminated(w->b, m, o->target_power))
+		return R_NOT_ELIMINATED;
+	w->kind[u] = K_HOLD;
+	return R_OK;
+}
+
+/* Check order o for unit u; only when it is legal are the working fields
+ * of u written (an illegal order leaves the unit's earlier one as it was). */
+static INLINE enum reason
 check_order(struct ws *w, int u, const struct order *o)
 {
 	const struct map *m = w->m;
@@ -282,12 +346,10 @@ check_order(struct ws *w, int u, const struct order *o)
 				return R_NOT_ADJACENT;
 			if (map_adjacent(m, UNIT_ARMY, un->loc, d))
 				w->cmode[u] = CM_LAND;
-			else if (map_convoy_reach(m, here, m->locs[d].prov) &&
-			    fleet_chain(w, here, m->locs[d].prov))
+			else if ((rc = by_sea(w, here, m->locs[d].prov)) == R_OK)
 				w->cmode[u] = CM_CONVOY;
 			else
-				return map_convoy_reach(m, here, m->locs[d].prov) ? R_NO_CONVOY :
-										   R_NOT_ADJACENT;
+				return rc;
 		} else {
 			rc = fleet_dest(m, un->loc, o->dest, &d);
 			if (rc != R_OK)
@@ -323,35 +385,10 @@ check_order(struct ws *w, int u, const struct order *o)
 		return R_OK;
 
 	case ORDER_CONVOY:
-		if (t != UNIT_FLEET || m->provs[here].terrain != TERRAIN_SEA)
-			return R_CANNOT_CONVOY;
-		if (o->target == LOC_NONE || o->dest == LOC_NONE)
-			return R_NO_UNIT;
-		tu = w->at[m->locs[o->target].prov];
-		if (tu != NONE && w->b->units[tu].type != UNIT_ARMY)
-			return R_CANNOT_CONVOY;	/* only armies are convoyed (DATC 6.A.7) */
-		if (m->locs[o->target].prov == m->locs[o->dest].prov)
-			return R_SAME_PROVINCE;
-		if (!map_convoy_reach(m, m->locs[o->target].prov, m->locs[o->dest].prov))
-			return R_CANNOT_CONVOY;
-		if (!fleet_needed(m, m->locs[o->target].prov, m->locs[o->dest].prov, here))
-			return R_CANNOT_CONVOY;
-		w->kind[u] = K_CONVOY;
-		w->dest[u] = m->provs[m->locs[o->dest].prov].loc;
-		w->destp[u] = m->locs[o->dest].prov;
-		w->target[u] = (int16_t)tu;
-		return R_OK;
+		return check_convoy(w, u, o);
 
 	case ORDER_INSURRECTION:
-		/* MUNA: the unit stays where it is this season, holding (it can
-		 * be supported, and dislodged); it leaves the board when the
-		 * season ends (judge/engine/muna_rules.h). */
-		if (!(w->r->caps & RULES_REVIVAL))
-			return R_WRONG_PHASE;
-		if (o->target_power >= m->npowers || !board_eliminated(w->b, m, o->target_power))
-			return R_NOT_ELIMINATED;
-		w->kind[u] = K_HOLD;
-		return R_OK;
+		return check_insurrection(w, u, o);
 
 	default:
 		return R_WRONG_PHASE;
@@ -654,7 +691,7 @@ hold_strength(struct ws *w, prov_id p)
 	return 1 + support_count(w, u, POWER_NONE);
 }
 
-static int
+static INLINE int
 attack_strength(struct ws *w, int u)
 {
 	int v;
@@ -679,7 +716,7 @@ defend_strength(struct ws *w, int u)
 	return 1 + support_count(w, u, POWER_NONE);
 }
 
-static int
+static INLINE int
 prevent_strength(struct ws *w, int u)
 {
 	int v;
@@ -694,7 +731,7 @@ prevent_strength(struct ws *w, int u)
 	return 1 + support_count(w, u, POWER_NONE);
 }
 
-static bool
+static INLINE bool
 move_decision(struct ws *w, int u)
 {
 	int a = attack_strength(w, u), v, x;
@@ -747,7 +784,7 @@ convoy_decision(struct ws *w, int f)
 	return true;
 }
 
-static bool
+static INLINE bool
 adjudicate(struct ws *w, int u)
 {
 	switch (w->kind[u]) {
@@ -760,6 +797,14 @@ adjudicate(struct ws *w, int u)
 	default:
 		return true;
 	}
+}
+
+/* adjudicate, out of line: the second guess of a cycle (resolve_open),
+ * which few decisions need. */
+static OUT_OF_LINE bool
+adjudicate_again(struct ws *w, int u)
+{
+	return adjudicate(w, u);
 }
 
 static void
@@ -862,7 +907,7 @@ resolve_open(struct ws *w, int u)
 		cycle_truncate(w, old_len);
 		w->res[u] = 1;
 		w->lowest = INT_MAX;
-		second = adjudicate(w, u);
+		second = adjudicate_again(w, u);
 		w->recursion_hits = old_hits;
 		w->lowest = old_low;
 		if (first == second) {
@@ -1005,28 +1050,6 @@ movement_unit(void *wp, const struct order *o, enum reason *why)
 	return addressed_unit(w, o, why);
 }
 
-/* Check o into unit u's slots, restoring them when it is illegal. */
-static enum reason
-check_kept(void *wp, int u, const struct order *o)
-{
-	struct ws *w = wp;
-	uint8_t kind = w->kind[u], cm = w->cmode[u], via = w->via[u];
-	loc_id d = w->dest[u];
-	prov_id dp = w->destp[u];
-	int16_t t = w->target[u];
-	enum reason why = check_order(w, u, o);
-
-	if (why != R_OK) {
-		w->kind[u] = kind;
-		w->cmode[u] = cm;
-		w->via[u] = via;
-		w->dest[u] = d;
-		w->destp[u] = dp;
-		w->target[u] = t;
-	}
-	return why;
-}
-
 static void
 check_all(struct ws *w, const struct order *orders, int n, struct phase_result *res)
 {
@@ -1045,7 +1068,7 @@ check_all(struct ws *w, const struct order *orders, int n, struct phase_result *
 			continue;
 		}
 		res->order_unit[i] = (int16_t)u;
-		why = check_kept(w, u, &orders[i]);
+		why = check_order(w, u, &orders[i]);
 		if (why != R_OK) {
 			res->reason[i] = (uint8_t)why;
 			continue;
