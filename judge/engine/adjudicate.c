@@ -106,7 +106,7 @@ resolve(struct ws *w, int u)
  * and a coast that cannot be reached makes the order illegal (4.B.3 b).
  * Returns R_OK and sets *out, or the reason.
  */
-static enum reason
+static INLINE enum reason
 fleet_dest(const struct map *m, loc_id from, loc_id to, loc_id *out)
 {
 	const struct location *tl = &m->locs[to];
@@ -293,6 +293,7 @@ check_convoy(struct ws *w, int u, const struct order *o)
 	if (!fleet_needed(m, m->locs[o->target].prov, m->locs[o->dest].prov, here))
 		return R_CANNOT_CONVOY;
 	w->kind[u] = K_CONVOY;
+	w->paradox[u] = 0;
 	w->dest[u] = m->provs[m->locs[o->dest].prov].loc;
 	w->destp[u] = m->locs[o->dest].prov;
 	w->target[u] = (int16_t)tu;
@@ -942,8 +943,7 @@ ws_init(struct ws *w, const struct map *m, const struct rules *r, const struct b
 {
 	int u;
 
-	_Static_assert(NONE == -1 && LOC_NONE == 0xffff && PROV_NONE == 0xffff && K_HOLD == 0 &&
-	    CM_LAND == 0, "ws_init sets its arrays bytewise");
+	_Static_assert(NONE == -1 && K_HOLD == 0, "ws_init sets its arrays bytewise");
 	w->m = m;
 	w->r = r;
 	w->b = b;
@@ -952,26 +952,20 @@ ws_init(struct ws *w, const struct map *m, const struct rules *r, const struct b
 	w->lowest = INT_MAX;
 	w->recursion_hits = 0;
 	w->guess_based = false;
-	/* NONE, LOC_NONE and PROV_NONE are all ones; K_HOLD, CM_LAND and
-	 * every flag start at zero: each array is set in one stroke, for the
-	 * map's provinces and the board's units only. */
+	/* NONE is all ones, K_HOLD and every flag zero: each array is set
+	 * in one stroke, for the map's provinces and the board's units only.
+	 * What an order fills (cmode, via, dest, destp, target, paradox) is
+	 * written by check_order when the order is legal and read only for a
+	 * unit of that kind; a list's links (next_into, next_sup, next_cvy)
+	 * only for the units on it; res once the unit's decision is begun:
+	 * they are not set here. */
 	memset(w->at, 0xff, (size_t)m->nprovs * sizeof w->at[0]);
 	memset(w->into, 0xff, (size_t)m->nprovs * sizeof w->into[0]);
 	memset(w->kind, K_HOLD, (size_t)w->n);
-	memset(w->cmode, CM_LAND, (size_t)w->n);
 	memset(w->resolved, 0, (size_t)w->n);
 	memset(w->visited, 0, (size_t)w->n);
 	memset(w->in_cycle, 0, (size_t)w->n);
-	memset(w->res, 0, (size_t)w->n);
-	memset(w->paradox, 0, (size_t)w->n);
-	memset(w->via, 0, (size_t)w->n);
 	memset(w->ord, 0xff, (size_t)w->n * sizeof w->ord[0]);
-	memset(w->dest, 0xff, (size_t)w->n * sizeof w->dest[0]);
-	memset(w->destp, 0xff, (size_t)w->n * sizeof w->destp[0]);
-	memset(w->target, 0xff, (size_t)w->n * sizeof w->target[0]);
-	memset(w->next_into, 0xff, (size_t)w->n * sizeof w->next_into[0]);
-	memset(w->next_sup, 0xff, (size_t)w->n * sizeof w->next_sup[0]);
-	memset(w->next_cvy, 0xff, (size_t)w->n * sizeof w->next_cvy[0]);
 	memset(w->sup_head, 0xff, (size_t)w->n * sizeof w->sup_head[0]);
 	memset(w->cvy_head, 0xff, (size_t)w->n * sizeof w->cvy_head[0]);
 	for (u = 0; u < w->n; u++) {
