@@ -1154,26 +1154,16 @@ resolve_movement(const struct map *m, const struct rules *r, const struct board 
 	struct board *a = &res->after;
 	uint8_t moved[BOARD_MAX_UNITS];
 	int16_t dislodger[BOARD_MAX_UNITS];
+	int16_t failed[BOARD_MAX_UNITS];	/* moves that failed */
 	uint64_t occupied[MAP_WORDS(MAP_MAX_PROVS)];	/* provinces held after the moves */
-	int u, x;
+	int u, x, nfailed = 0;
 
 	ws_init(&w, m, r, b);
 	check_all(&w, orders, norders, res);
+	/* Every decision, in the units' order; each is final once answered
+	 * from here. */
 	for (u = 0; u < w.n; u++)
-		if (w.kind[u] != K_HOLD)
-			resolve(&w, u);
-
-	for (u = 0; u < w.n; u++) {
-		moved[u] = w.kind[u] == K_MOVE && w.res[u];
-		dislodger[u] = NONE;
-	}
-	for (u = 0; u < w.n; u++) {
-		if (moved[u])
-			continue;
-		for (x = w.into[w.prov[u]]; x != NONE; x = w.next_into[x])
-			if (moved[x])
-				dislodger[u] = (int16_t)x;
-	}
+		moved[u] = w.kind[u] != K_HOLD && resolve(&w, u) && w.kind[u] == K_MOVE;
 
 	/* The position after: b's header and centres; the units and the
 	 * dislodged are written below, as far as they go. */
@@ -1188,26 +1178,34 @@ resolve_movement(const struct map *m, const struct rules *r, const struct board 
 	res->nunits = w.n;
 	for (u = 0; u < w.n; u++) {
 		struct unit un = b->units[u];
-		bool dis = dislodger[u] != NONE;
+		prov_id p = w.prov[u];
+		int att = NONE;
 
+		if (moved[u]) {
+			un.loc = w.dest[u];
+			p = w.destp[u];
+		} else {
+			/* Dislodged by the move into its province that succeeded. */
+			for (x = w.into[p]; x != NONE; x = w.next_into[x])
+				if (moved[x])
+					att = x;
+			if (w.kind[u] == K_MOVE)
+				failed[nfailed++] = (int16_t)u;
+		}
+		dislodger[u] = (int16_t)att;
 		res->unit_order[u] = w.ord[u];
-		res->unit_dislodged[u] = dis;
-		res->unit_reason[u] = (uint8_t)unit_outcome(&w, u, dis);
+		res->unit_dislodged[u] = att != NONE;
+		res->unit_reason[u] = (uint8_t)unit_outcome(&w, u, att != NONE);
 		if (w.ord[u] != NONE)
 			res->reason[w.ord[u]] = res->unit_reason[u];
-		if (moved[u])
-			un.loc = w.dest[u];
-		if (dis) {
+		if (att != NONE) {
 			struct dislodged *d = &a->dislodged[a->ndislodged++];
-			int att = dislodger[u];
 			d->unit = un;
 			d->attacker = w.prov[att];
 			/* 2023: retreat allowed to where a convoyed attacker came from (4.A.5). */
 			if (r->retreat_to_convoy_origin && uses_convoy(&w, att))
 				d->attacker = PROV_NONE;
 		} else {
-			prov_id p = m->locs[un.loc].prov;
-
 			occupied[p / 64] |= (uint64_t)1 << (p % 64);
 			a->units[a->nunits++] = un;
 		}
@@ -1216,10 +1214,11 @@ resolve_movement(const struct map *m, const struct rules *r, const struct board 
 	 * had strength to bounce, i.e. could arrive and did not lose a
 	 * head-to-head battle (DATC 6.H.6, 6.H.9). Its unit may since have
 	 * been dislodged by another. */
-	for (u = 0; u < w.n; u++) {
+	for (x = 0; x < nfailed; x++) {
 		prov_id p;
 
-		if (w.kind[u] != K_MOVE || moved[u] || prevent_strength(&w, u) == 0)
+		u = failed[x];
+		if (prevent_strength(&w, u) == 0)
 			continue;
 		p = w.destp[u];
 		if (!((occupied[p / 64] >> (p % 64)) & 1))
