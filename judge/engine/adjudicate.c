@@ -1033,13 +1033,18 @@ movement_unit(void *wp, const struct order *o, enum reason *why)
 {
 	struct ws *w = wp;
 
-	if (o->kind == ORDER_REVIVE) {
-		*why = revival_reason(w->m, w->r, w->b, o);
-		return NONE;
-	}
-	if (!movement_kind(w->r, o)) {
-		*why = R_WRONG_PHASE;
-		return NONE;
+	_Static_assert(ORDER_MOVE == ORDER_HOLD + 1 && ORDER_SUPPORT == ORDER_HOLD + 2 &&
+	    ORDER_CONVOY == ORDER_HOLD + 3, "the usual orders are in a row");
+	if ((unsigned)(o->kind - ORDER_HOLD) > ORDER_CONVOY - ORDER_HOLD) {
+		/* Not one of the usual four. */
+		if (o->kind == ORDER_REVIVE) {
+			*why = revival_reason(w->m, w->r, w->b, o);
+			return NONE;
+		}
+		if (!movement_kind(w->r, o)) {
+			*why = R_WRONG_PHASE;
+			return NONE;
+		}
 	}
 	return addressed_unit(w, o, why);
 }
@@ -1142,6 +1147,22 @@ unit_outcome(struct ws *w, int u, bool dislodged)
 	}
 }
 
+/* Is u a move over land into a province nobody holds and no other unit
+ * moves into? It succeeds whatever else is decided (move_decision: an
+ * attack of at least 1 against no hold and no other move), so it is
+ * settled without a look at the rest; its supports are decided in their
+ * turn. */
+static INLINE bool
+free_move(const struct ws *w, int u)
+{
+	prov_id p;
+
+	if (w->kind[u] != K_MOVE || w->cmode[u] == CM_CONVOY)
+		return false;
+	p = w->destp[u];
+	return w->at[p] == NONE && w->into[p] == u && w->next_into[u] == NONE;
+}
+
 static void explain(struct ws *w, const struct phase_result *res, struct buf *out);
 static void account(struct ws *w, const int16_t *dislodger, struct phase_why *why);
 
@@ -1162,8 +1183,15 @@ resolve_movement(const struct map *m, const struct rules *r, const struct board 
 	check_all(&w, orders, norders, res);
 	/* Every decision, in the units' order; each is final once answered
 	 * from here. */
-	for (u = 0; u < w.n; u++)
+	for (u = 0; u < w.n; u++) {
+		if (free_move(&w, u)) {
+			w.res[u] = 1;
+			w.resolved[u] = 1;
+			moved[u] = 1;
+			continue;
+		}
 		moved[u] = w.kind[u] != K_HOLD && resolve(&w, u) && w.kind[u] == K_MOVE;
+	}
 
 	/* The position after: b's header and centres; the units and the
 	 * dislodged are written below, as far as they go. */
