@@ -163,6 +163,26 @@ struct route_search {
 	int budget;
 };
 
+/* The first province after q (-1: from the first) a fleet passes to from
+ * p, or -1. */
+static inline int
+next_link(const struct map *m, prov_id p, int q)
+{
+	const uint64_t *row = &m->prov_fleet_adj[(unsigned)p * (unsigned)m->prov_words];
+	int k = (q + 1) / 64;
+	uint64_t bits;
+
+	if (q + 1 >= m->nprovs)
+		return -1;
+	bits = row[k] & (~(uint64_t)0 << ((q + 1) % 64));
+	while (bits == 0) {
+		if (++k >= m->prov_words)
+			return -1;
+		bits = row[k];
+	}
+	return k * 64 + __builtin_ctzll(bits);
+}
+
 static bool
 route_dfs(struct route_search *rs, bool seen_want)
 {
@@ -181,8 +201,10 @@ route_dfs(struct route_search *rs, bool seen_want)
 	}
 	if (rs->len >= (int)(sizeof rs->path / sizeof rs->path[0]))
 		return false;
-	for (q = 0; q < m->nprovs; q++) {
-		if (m->provs[q].terrain != TERRAIN_SEA || !map_fleet_link(m, last, (prov_id)q))
+	/* The seas a fleet passes to from last, in the provinces' order:
+	 * the set bits of last's row of fleet links, a word at a time. */
+	for (q = -1; (q = next_link(m, last, q)) >= 0;) {
+		if (m->provs[q].terrain != TERRAIN_SEA)
 			continue;
 		for (i = 0; i < rs->len - 1; i++)
 			if (rs->path[i] == q || map_fleet_link(m, rs->path[i], (prov_id)q))
