@@ -672,7 +672,8 @@ compare(const struct map *m, const struct board *got, const struct board *want, 
 			db[i] = want->dislodged[i].unit;
 		by_location(m, da, got->ndislodged, a);
 		by_location(m, db, want->ndislodged, b);
-		put_diff(m, a, b, "dislodged ", why);
+		if (memcmp(a, b, (size_t)m->nlocs * sizeof a[0]) != 0)
+			put_diff(m, a, b, "dislodged ", why);
 	}
 	if (memcmp(got->owner, want->owner, (size_t)m->nprovs) == 0)
 		return;
