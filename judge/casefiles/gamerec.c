@@ -103,6 +103,7 @@ struct reader {
 	/* The short words met so far, by a hash of their bytes: a small
 	 * table, looked at for nearly every word of a record. */
 	unsigned shift;			/* 64 less the bits of the hash */
+	uint64_t hmask;			/* the slots less one (a hash's bits all set) */
 	unsigned nabbr, maxabbr;	/* slots taken; at most (half of them) */
 	struct abbr none;		/* a word met when the table is full */
 	struct abbr abbr[];
@@ -147,6 +148,7 @@ reader_new(const struct map *m, const struct names *nm)
 	rd->m = m;
 	rd->nm = nm;
 	rd->shift = 64 - bits;
+	rd->hmask = ((uint64_t)1 << bits) - 1;
 	rd->maxabbr = 1u << (bits - 1);
 	memset(rd->first, POWER_NONE, sizeof rd->first);
 	for (p = 0; p < m->npowers; p++) {
@@ -234,10 +236,9 @@ static inline struct abbr *
 abbr_slot(struct reader *rd, uint64_t key)
 {
 	uint64_t h = (key * 0x9e3779b97f4a7c15u) >> rd->shift;
-	uint64_t mask = ((uint64_t)1 << (64 - rd->shift)) - 1;
 
 	while (rd->abbr[h].key != key && rd->abbr[h].key != 0)
-		h = (h + 1) & mask;
+		h = (h + 1) & rd->hmask;
 	return &rd->abbr[h];
 }
 
@@ -671,7 +672,8 @@ compare(const struct map *m, const struct board *got, const struct board *want, 
 			db[i] = want->dislodged[i].unit;
 		by_location(m, da, got->ndislodged, a);
 		by_location(m, db, want->ndislodged, b);
-		put_diff(m, a, b, "dislodged ", why);
+		if (memcmp(a, b, (size_t)m->nlocs * sizeof a[0]) != 0)
+			put_diff(m, a, b, "dislodged ", why);
 	}
 	if (memcmp(got->owner, want->owner, (size_t)m->nprovs) == 0)
 		return;
@@ -1176,14 +1178,87 @@ has_suffix(const char *s, const char *suf)
 	return a >= b && strcmp(s + a - b, suf) == 0;
 }
 
+/* An entry of a directory of records: its name, and its type when the
+ * directory says it (DT_UNKNOWN when not). */
+struct entry {
+	char *name;
+	unsigned char type;
+};
+
 static int
-cmp_names(const void *a, const void *b)
+cmp_entries(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	return strcmp(((const struct entry *)a)->name, ((const struct entry *)b)->name);
+}
+
+static void check_path(struct walker *w, const char *path);
+
+/* Replay the record in the file at path. */
+static void
+check_file(struct walker *w, const char *path)
+{
+	struct buf report;
+
+	buf_reset(&w->text);
+	if (fs_read_file(path, &w->text) < 0) {
+		fprintf(w->out, "%s: %s\n", path, strerror(errno));
+		w->st.games_failed++;
+		return;
+	}
+	buf_init(&report, 1 << 20);
+	w->path = path;
+	/* a game whose reasons do not fit fails (said by check_reasons) */
+	replay(w->rd, &w->r, buf_str(&w->text), w->text.len, path, &w->st, &report,
+	    w->reasons ? check_reasons : NULL, w);
+	fputs(buf_str(&report), w->out);
+	buf_free(&report);
+}
+
+/* The records of directory path (its files ending in .txt and its
+ * directories), in the order of their names. */
+static void
+check_dir(struct walker *w, const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+	struct entry *ents = NULL;
+	size_t n = 0, i;
+
+	if (d == NULL) {
+		fprintf(w->out, "%s: %s\n", path, strerror(errno));
+		w->st.games_failed++;
+		return;
+	}
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		ents = xreallocarray(ents, n + 1, sizeof *ents);
+		ents[n].name = xstrdup(e->d_name);
+		ents[n++].type = e->d_type;
+	}
+	closedir(d);
+	qsort(ents, n, sizeof *ents, cmp_entries);
+	for (i = 0; i < n; i++) {
+		char sub[4096];
+		struct stat ss;
+		bool txt = has_suffix(ents[i].name, ".txt");
+
+		snprintf(sub, sizeof sub, "%s/%s", path, ents[i].name);
+		/* A plain file is read without a stat first; any other kind
+		 * the directory names (or none) is looked at. */
+		if (ents[i].type == DT_REG) {
+			if (txt)
+				check_file(w, sub);
+		} else if (stat(sub, &ss) == 0 && (S_ISDIR(ss.st_mode) || txt)) {
+			check_path(w, sub);
+		}
+		free(ents[i].name);
+	}
+	free(ents);
 }
 
 static void
-check_path(struct walker *w, const char *path, int top)
+check_path(struct walker *w, const char *path)
 {
 	struct stat sb;
 
@@ -1192,53 +1267,10 @@ check_path(struct walker *w, const char *path, int top)
 		w->st.games_failed++;
 		return;
 	}
-	if (S_ISDIR(sb.st_mode)) {
-		DIR *d = opendir(path);
-		struct dirent *e;
-		char **names = NULL;
-		size_t n = 0, i;
-
-		if (d == NULL) {
-			fprintf(w->out, "%s: %s\n", path, strerror(errno));
-			w->st.games_failed++;
-			return;
-		}
-		while ((e = readdir(d)) != NULL) {
-			if (e->d_name[0] == '.')
-				continue;
-			names = xreallocarray(names, n + 1, sizeof *names);
-			names[n++] = xstrdup(e->d_name);
-		}
-		closedir(d);
-		qsort(names, n, sizeof *names, cmp_names);
-		for (i = 0; i < n; i++) {
-			char sub[4096];
-			struct stat ss;
-			snprintf(sub, sizeof sub, "%s/%s", path, names[i]);
-			if (stat(sub, &ss) == 0 && (S_ISDIR(ss.st_mode) || has_suffix(names[i], ".txt")))
-				check_path(w, sub, 0);
-			free(names[i]);
-		}
-		free(names);
-		return;
-	}
-	(void)top;
-	buf_reset(&w->text);
-	if (fs_read_file(path, &w->text) < 0) {
-		fprintf(w->out, "%s: %s\n", path, strerror(errno));
-		w->st.games_failed++;
-		return;
-	}
-	{
-		struct buf report;
-		buf_init(&report, 1 << 20);
-		w->path = path;
-		/* a game whose reasons do not fit fails (said by check_reasons) */
-		replay(w->rd, &w->r, buf_str(&w->text), w->text.len, path, &w->st, &report,
-		    w->reasons ? check_reasons : NULL, w);
-		fputs(buf_str(&report), w->out);
-		buf_free(&report);
-	}
+	if (S_ISDIR(sb.st_mode))
+		check_dir(w, path);
+	else
+		check_file(w, path);
 }
 
 int
@@ -1263,7 +1295,7 @@ gamerec_check_paths(const struct map *m, enum edition ed, const char *const *pat
 	w.out = out;
 	buf_init(&w.text, 64u << 20);
 	for (i = 0; i < n; i++)
-		check_path(&w, paths[i], 1);
+		check_path(&w, paths[i]);
 	fprintf(out, "%ld phases, %ld orders (%ld unreadable) replayed\n", w.st.phases, w.st.orders,
 	    w.st.unreadable);
 	fprintf(out, "%d civil-disorder adjustment phases (recorded removals used; ours agreed in %d)\n",

@@ -47,6 +47,13 @@ enum {
 
 #define NONE (-1)
 
+/* The steps every movement phase takes (checking a move, its strengths,
+ * its decision) are written into their callers, which the compiler's own
+ * measure of size would not do; the rare ones (a convoy, the second guess
+ * of a cycle) are kept out of line, so the common path stays short. */
+#define INLINE inline __attribute__((always_inline))
+#define OUT_OF_LINE __attribute__((noinline))
+
 struct ws {
 	const struct map *m;
 	const struct rules *r;
@@ -99,7 +106,7 @@ resolve(struct ws *w, int u)
  * and a coast that cannot be reached makes the order illegal (4.B.3 b).
  * Returns R_OK and sets *out, or the reason.
  */
-static enum reason
+static INLINE enum reason
 fleet_dest(const struct map *m, loc_id from, loc_id to, loc_id *out)
 {
 	const struct location *tl = &m->locs[to];
@@ -156,6 +163,26 @@ struct route_search {
 	int budget;
 };
 
+/* The first province after q (-1: from the first) a fleet passes to from
+ * p, or -1. */
+static inline int
+next_link(const struct map *m, prov_id p, int q)
+{
+	const uint64_t *row = &m->prov_fleet_adj[(unsigned)p * (unsigned)m->prov_words];
+	int k = (q + 1) / 64;
+	uint64_t bits;
+
+	if (q + 1 >= m->nprovs)
+		return -1;
+	bits = row[k] & (~(uint64_t)0 << ((q + 1) % 64));
+	while (bits == 0) {
+		if (++k >= m->prov_words)
+			return -1;
+		bits = row[k];
+	}
+	return k * 64 + __builtin_ctzll(bits);
+}
+
 static bool
 route_dfs(struct route_search *rs, bool seen_want)
 {
@@ -174,8 +201,10 @@ route_dfs(struct route_search *rs, bool seen_want)
 	}
 	if (rs->len >= (int)(sizeof rs->path / sizeof rs->path[0]))
 		return false;
-	for (q = 0; q < m->nprovs; q++) {
-		if (m->provs[q].terrain != TERRAIN_SEA || !map_fleet_link(m, last, (prov_id)q))
+	/* The seas a fleet passes to from last, in the provinces' order:
+	 * the set bits of last's row of fleet links, a word at a time. */
+	for (q = -1; (q = next_link(m, last, q)) >= 0;) {
+		if (m->provs[q].terrain != TERRAIN_SEA)
 			continue;
 		for (i = 0; i < rs->len - 1; i++)
 			if (rs->path[i] == q || map_fleet_link(m, rs->path[i], (prov_id)q))
@@ -253,8 +282,66 @@ fleet_chain(const struct ws *w, prov_id src, prov_id dst)
 	return false;
 }
 
-/* Check order o for unit u; on success fill the working fields of u. */
-static enum reason
+/* An army move to a province it does not border, from here to p: R_OK
+ * when fleets now on the board could carry it (check_order; kept out of
+ * its line, as most moves are overland). */
+static OUT_OF_LINE enum reason
+by_sea(const struct ws *w, prov_id here, prov_id p)
+{
+	if (!map_convoy_reach(w->m, here, p))
+		return R_NOT_ADJACENT;
+	return fleet_chain(w, here, p) ? R_OK : R_NO_CONVOY;
+}
+
+/* check_order of a convoy order o for unit u. */
+static OUT_OF_LINE enum reason
+check_convoy(struct ws *w, int u, const struct order *o)
+{
+	const struct map *m = w->m;
+	prov_id here = w->prov[u];
+	int tu;
+
+	if (w->b->units[u].type != UNIT_FLEET || m->provs[here].terrain != TERRAIN_SEA)
+		return R_CANNOT_CONVOY;
+	if (o->target == LOC_NONE || o->dest == LOC_NONE)
+		return R_NO_UNIT;
+	tu = w->at[m->locs[o->target].prov];
+	if (tu != NONE && w->b->units[tu].type != UNIT_ARMY)
+		return R_CANNOT_CONVOY;	/* only armies are convoyed (DATC 6.A.7) */
+	if (m->locs[o->target].prov == m->locs[o->dest].prov)
+		return R_SAME_PROVINCE;
+	if (!map_convoy_reach(m, m->locs[o->target].prov, m->locs[o->dest].prov))
+		return R_CANNOT_CONVOY;
+	if (!fleet_needed(m, m->locs[o->target].prov, m->locs[o->dest].prov, here))
+		return R_CANNOT_CONVOY;
+	w->kind[u] = K_CONVOY;
+	w->paradox[u] = 0;
+	w->dest[u] = m->provs[m->locs[o->dest].prov].loc;
+	w->destp[u] = m->locs[o->dest].prov;
+	w->target[u] = (int16_t)tu;
+	return R_OK;
+}
+
+/* check_order of a revival order of MUNA, o, for unit u. */
+static OUT_OF_LINE enum reason
+check_insurrection(struct ws *w, int u, const struct order *o)
+{
+	const struct map *m = w->m;
+
+	/* MUNA: the unit stays where it is this season, holding (it can
+	 * be supported, and dislodged); it leaves the board when the
+	 * season ends (judge/engine/muna_rules.h). */
+	if (!(w->r->caps & RULES_REVIVAL))
+		return R_WRONG_PHASE;
+	if (o->target_power >= m->npowers || !board_eliminated(w->b, m, o->target_power))
+		return R_NOT_ELIMINATED;
+	w->kind[u] = K_HOLD;
+	return R_OK;
+}
+
+/* Check order o for unit u; only when it is legal are the working fields
+ * of u written (an illegal order leaves the unit's earlier one as it was). */
+static INLINE enum reason
 check_order(struct ws *w, int u, const struct order *o)
 {
 	const struct map *m = w->m;
@@ -282,12 +369,10 @@ check_order(struct ws *w, int u, const struct order *o)
 				return R_NOT_ADJACENT;
 			if (map_adjacent(m, UNIT_ARMY, un->loc, d))
 				w->cmode[u] = CM_LAND;
-			else if (map_convoy_reach(m, here, m->locs[d].prov) &&
-			    fleet_chain(w, here, m->locs[d].prov))
+			else if ((rc = by_sea(w, here, m->locs[d].prov)) == R_OK)
 				w->cmode[u] = CM_CONVOY;
 			else
-				return map_convoy_reach(m, here, m->locs[d].prov) ? R_NO_CONVOY :
-										   R_NOT_ADJACENT;
+				return rc;
 		} else {
 			rc = fleet_dest(m, un->loc, o->dest, &d);
 			if (rc != R_OK)
@@ -323,35 +408,10 @@ check_order(struct ws *w, int u, const struct order *o)
 		return R_OK;
 
 	case ORDER_CONVOY:
-		if (t != UNIT_FLEET || m->provs[here].terrain != TERRAIN_SEA)
-			return R_CANNOT_CONVOY;
-		if (o->target == LOC_NONE || o->dest == LOC_NONE)
-			return R_NO_UNIT;
-		tu = w->at[m->locs[o->target].prov];
-		if (tu != NONE && w->b->units[tu].type != UNIT_ARMY)
-			return R_CANNOT_CONVOY;	/* only armies are convoyed (DATC 6.A.7) */
-		if (m->locs[o->target].prov == m->locs[o->dest].prov)
-			return R_SAME_PROVINCE;
-		if (!map_convoy_reach(m, m->locs[o->target].prov, m->locs[o->dest].prov))
-			return R_CANNOT_CONVOY;
-		if (!fleet_needed(m, m->locs[o->target].prov, m->locs[o->dest].prov, here))
-			return R_CANNOT_CONVOY;
-		w->kind[u] = K_CONVOY;
-		w->dest[u] = m->provs[m->locs[o->dest].prov].loc;
-		w->destp[u] = m->locs[o->dest].prov;
-		w->target[u] = (int16_t)tu;
-		return R_OK;
+		return check_convoy(w, u, o);
 
 	case ORDER_INSURRECTION:
-		/* MUNA: the unit stays where it is this season, holding (it can
-		 * be supported, and dislodged); it leaves the board when the
-		 * season ends (judge/engine/muna_rules.h). */
-		if (!(w->r->caps & RULES_REVIVAL))
-			return R_WRONG_PHASE;
-		if (o->target_power >= m->npowers || !board_eliminated(w->b, m, o->target_power))
-			return R_NOT_ELIMINATED;
-		w->kind[u] = K_HOLD;
-		return R_OK;
+		return check_insurrection(w, u, o);
 
 	default:
 		return R_WRONG_PHASE;
@@ -654,7 +714,7 @@ hold_strength(struct ws *w, prov_id p)
 	return 1 + support_count(w, u, POWER_NONE);
 }
 
-static int
+static INLINE int
 attack_strength(struct ws *w, int u)
 {
 	int v;
@@ -679,7 +739,7 @@ defend_strength(struct ws *w, int u)
 	return 1 + support_count(w, u, POWER_NONE);
 }
 
-static int
+static INLINE int
 prevent_strength(struct ws *w, int u)
 {
 	int v;
@@ -694,7 +754,7 @@ prevent_strength(struct ws *w, int u)
 	return 1 + support_count(w, u, POWER_NONE);
 }
 
-static bool
+static INLINE bool
 move_decision(struct ws *w, int u)
 {
 	int a = attack_strength(w, u), v, x;
@@ -747,7 +807,7 @@ convoy_decision(struct ws *w, int f)
 	return true;
 }
 
-static bool
+static INLINE bool
 adjudicate(struct ws *w, int u)
 {
 	switch (w->kind[u]) {
@@ -760,6 +820,14 @@ adjudicate(struct ws *w, int u)
 	default:
 		return true;
 	}
+}
+
+/* adjudicate, out of line: the second guess of a cycle (resolve_open),
+ * which few decisions need. */
+static OUT_OF_LINE bool
+adjudicate_again(struct ws *w, int u)
+{
+	return adjudicate(w, u);
 }
 
 static void
@@ -862,7 +930,7 @@ resolve_open(struct ws *w, int u)
 		cycle_truncate(w, old_len);
 		w->res[u] = 1;
 		w->lowest = INT_MAX;
-		second = adjudicate(w, u);
+		second = adjudicate_again(w, u);
 		w->recursion_hits = old_hits;
 		w->lowest = old_low;
 		if (first == second) {
@@ -897,8 +965,7 @@ ws_init(struct ws *w, const struct map *m, const struct rules *r, const struct b
 {
 	int u;
 
-	_Static_assert(NONE == -1 && LOC_NONE == 0xffff && PROV_NONE == 0xffff && K_HOLD == 0 &&
-	    CM_LAND == 0, "ws_init sets its arrays bytewise");
+	_Static_assert(NONE == -1 && K_HOLD == 0, "ws_init sets its arrays bytewise");
 	w->m = m;
 	w->r = r;
 	w->b = b;
@@ -907,26 +974,20 @@ ws_init(struct ws *w, const struct map *m, const struct rules *r, const struct b
 	w->lowest = INT_MAX;
 	w->recursion_hits = 0;
 	w->guess_based = false;
-	/* NONE, LOC_NONE and PROV_NONE are all ones; K_HOLD, CM_LAND and
-	 * every flag start at zero: each array is set in one stroke, for the
-	 * map's provinces and the board's units only. */
+	/* NONE is all ones, K_HOLD and every flag zero: each array is set
+	 * in one stroke, for the map's provinces and the board's units only.
+	 * What an order fills (cmode, via, dest, destp, target, paradox) is
+	 * written by check_order when the order is legal and read only for a
+	 * unit of that kind; a list's links (next_into, next_sup, next_cvy)
+	 * only for the units on it; res once the unit's decision is begun:
+	 * they are not set here. */
 	memset(w->at, 0xff, (size_t)m->nprovs * sizeof w->at[0]);
 	memset(w->into, 0xff, (size_t)m->nprovs * sizeof w->into[0]);
 	memset(w->kind, K_HOLD, (size_t)w->n);
-	memset(w->cmode, CM_LAND, (size_t)w->n);
 	memset(w->resolved, 0, (size_t)w->n);
 	memset(w->visited, 0, (size_t)w->n);
 	memset(w->in_cycle, 0, (size_t)w->n);
-	memset(w->res, 0, (size_t)w->n);
-	memset(w->paradox, 0, (size_t)w->n);
-	memset(w->via, 0, (size_t)w->n);
 	memset(w->ord, 0xff, (size_t)w->n * sizeof w->ord[0]);
-	memset(w->dest, 0xff, (size_t)w->n * sizeof w->dest[0]);
-	memset(w->destp, 0xff, (size_t)w->n * sizeof w->destp[0]);
-	memset(w->target, 0xff, (size_t)w->n * sizeof w->target[0]);
-	memset(w->next_into, 0xff, (size_t)w->n * sizeof w->next_into[0]);
-	memset(w->next_sup, 0xff, (size_t)w->n * sizeof w->next_sup[0]);
-	memset(w->next_cvy, 0xff, (size_t)w->n * sizeof w->next_cvy[0]);
 	memset(w->sup_head, 0xff, (size_t)w->n * sizeof w->sup_head[0]);
 	memset(w->cvy_head, 0xff, (size_t)w->n * sizeof w->cvy_head[0]);
 	for (u = 0; u < w->n; u++) {
@@ -994,37 +1055,20 @@ movement_unit(void *wp, const struct order *o, enum reason *why)
 {
 	struct ws *w = wp;
 
-	if (o->kind == ORDER_REVIVE) {
-		*why = revival_reason(w->m, w->r, w->b, o);
-		return NONE;
-	}
-	if (!movement_kind(w->r, o)) {
-		*why = R_WRONG_PHASE;
-		return NONE;
+	_Static_assert(ORDER_MOVE == ORDER_HOLD + 1 && ORDER_SUPPORT == ORDER_HOLD + 2 &&
+	    ORDER_CONVOY == ORDER_HOLD + 3, "the usual orders are in a row");
+	if ((unsigned)(o->kind - ORDER_HOLD) > ORDER_CONVOY - ORDER_HOLD) {
+		/* Not one of the usual four. */
+		if (o->kind == ORDER_REVIVE) {
+			*why = revival_reason(w->m, w->r, w->b, o);
+			return NONE;
+		}
+		if (!movement_kind(w->r, o)) {
+			*why = R_WRONG_PHASE;
+			return NONE;
+		}
 	}
 	return addressed_unit(w, o, why);
-}
-
-/* Check o into unit u's slots, restoring them when it is illegal. */
-static enum reason
-check_kept(void *wp, int u, const struct order *o)
-{
-	struct ws *w = wp;
-	uint8_t kind = w->kind[u], cm = w->cmode[u], via = w->via[u];
-	loc_id d = w->dest[u];
-	prov_id dp = w->destp[u];
-	int16_t t = w->target[u];
-	enum reason why = check_order(w, u, o);
-
-	if (why != R_OK) {
-		w->kind[u] = kind;
-		w->cmode[u] = cm;
-		w->via[u] = via;
-		w->dest[u] = d;
-		w->destp[u] = dp;
-		w->target[u] = t;
-	}
-	return why;
 }
 
 static void
@@ -1045,7 +1089,7 @@ check_all(struct ws *w, const struct order *orders, int n, struct phase_result *
 			continue;
 		}
 		res->order_unit[i] = (int16_t)u;
-		why = check_kept(w, u, &orders[i]);
+		why = check_order(w, u, &orders[i]);
 		if (why != R_OK) {
 			res->reason[i] = (uint8_t)why;
 			continue;
@@ -1125,6 +1169,22 @@ unit_outcome(struct ws *w, int u, bool dislodged)
 	}
 }
 
+/* Is u a move over land into a province nobody holds and no other unit
+ * moves into? It succeeds whatever else is decided (move_decision: an
+ * attack of at least 1 against no hold and no other move), so it is
+ * settled without a look at the rest; its supports are decided in their
+ * turn. */
+static INLINE bool
+free_move(const struct ws *w, int u)
+{
+	prov_id p;
+
+	if (w->kind[u] != K_MOVE || w->cmode[u] == CM_CONVOY)
+		return false;
+	p = w->destp[u];
+	return w->at[p] == NONE && w->into[p] == u && w->next_into[u] == NONE;
+}
+
 static void explain(struct ws *w, const struct phase_result *res, struct buf *out);
 static void account(struct ws *w, const int16_t *dislodger, struct phase_why *why);
 
@@ -1137,25 +1197,22 @@ resolve_movement(const struct map *m, const struct rules *r, const struct board 
 	struct board *a = &res->after;
 	uint8_t moved[BOARD_MAX_UNITS];
 	int16_t dislodger[BOARD_MAX_UNITS];
+	int16_t failed[BOARD_MAX_UNITS];	/* moves that failed */
 	uint64_t occupied[MAP_WORDS(MAP_MAX_PROVS)];	/* provinces held after the moves */
-	int u, x;
+	int u, x, nfailed = 0;
 
 	ws_init(&w, m, r, b);
 	check_all(&w, orders, norders, res);
-	for (u = 0; u < w.n; u++)
-		if (w.kind[u] != K_HOLD)
-			resolve(&w, u);
-
+	/* Every decision, in the units' order; each is final once answered
+	 * from here. */
 	for (u = 0; u < w.n; u++) {
-		moved[u] = w.kind[u] == K_MOVE && w.res[u];
-		dislodger[u] = NONE;
-	}
-	for (u = 0; u < w.n; u++) {
-		if (moved[u])
+		if (free_move(&w, u)) {
+			w.res[u] = 1;
+			w.resolved[u] = 1;
+			moved[u] = 1;
 			continue;
-		for (x = w.into[w.prov[u]]; x != NONE; x = w.next_into[x])
-			if (moved[x])
-				dislodger[u] = (int16_t)x;
+		}
+		moved[u] = w.kind[u] != K_HOLD && resolve(&w, u) && w.kind[u] == K_MOVE;
 	}
 
 	/* The position after: b's header and centres; the units and the
@@ -1171,26 +1228,34 @@ resolve_movement(const struct map *m, const struct rules *r, const struct board 
 	res->nunits = w.n;
 	for (u = 0; u < w.n; u++) {
 		struct unit un = b->units[u];
-		bool dis = dislodger[u] != NONE;
+		prov_id p = w.prov[u];
+		int att = NONE;
 
+		if (moved[u]) {
+			un.loc = w.dest[u];
+			p = w.destp[u];
+		} else {
+			/* Dislodged by the move into its province that succeeded. */
+			for (x = w.into[p]; x != NONE; x = w.next_into[x])
+				if (moved[x])
+					att = x;
+			if (w.kind[u] == K_MOVE)
+				failed[nfailed++] = (int16_t)u;
+		}
+		dislodger[u] = (int16_t)att;
 		res->unit_order[u] = w.ord[u];
-		res->unit_dislodged[u] = dis;
-		res->unit_reason[u] = (uint8_t)unit_outcome(&w, u, dis);
+		res->unit_dislodged[u] = att != NONE;
+		res->unit_reason[u] = (uint8_t)unit_outcome(&w, u, att != NONE);
 		if (w.ord[u] != NONE)
 			res->reason[w.ord[u]] = res->unit_reason[u];
-		if (moved[u])
-			un.loc = w.dest[u];
-		if (dis) {
+		if (att != NONE) {
 			struct dislodged *d = &a->dislodged[a->ndislodged++];
-			int att = dislodger[u];
 			d->unit = un;
 			d->attacker = w.prov[att];
 			/* 2023: retreat allowed to where a convoyed attacker came from (4.A.5). */
 			if (r->retreat_to_convoy_origin && uses_convoy(&w, att))
 				d->attacker = PROV_NONE;
 		} else {
-			prov_id p = m->locs[un.loc].prov;
-
 			occupied[p / 64] |= (uint64_t)1 << (p % 64);
 			a->units[a->nunits++] = un;
 		}
@@ -1199,10 +1264,11 @@ resolve_movement(const struct map *m, const struct rules *r, const struct board 
 	 * had strength to bounce, i.e. could arrive and did not lose a
 	 * head-to-head battle (DATC 6.H.6, 6.H.9). Its unit may since have
 	 * been dislodged by another. */
-	for (u = 0; u < w.n; u++) {
+	for (x = 0; x < nfailed; x++) {
 		prov_id p;
 
-		if (w.kind[u] != K_MOVE || moved[u] || prevent_strength(&w, u) == 0)
+		u = failed[x];
+		if (prevent_strength(&w, u) == 0)
 			continue;
 		p = w.destp[u];
 		if (!((occupied[p / 64] >> (p % 64)) & 1))

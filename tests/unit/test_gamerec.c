@@ -2,16 +2,21 @@
  * test_gamerec.c — reading a game record (judge/casefiles/gamerec.h): a
  * record that replays, one whose position differs from the replay, and
  * records of a bad shape, where the fault of the shape is what is said
- * even when it comes after a phase that does not replay. The records are
- * written here by hand: the standard start, everybody holding.
+ * even when it comes after a phase that does not replay; a directory of
+ * records, with a directory and links in it. The records are written here
+ * by hand: the standard start, everybody holding.
  */
 #include "../support/testutil.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../../judge/casefiles/gamerec.h"
+
+/* After the judge's headers: <unistd.h> defines R_OK. */
+#include <unistd.h>
 
 /* The standard starting position in the record's words. */
 #define START \
@@ -100,21 +105,30 @@ test_record_replays(void **state)
 	buf_free(&report);
 }
 
+/* A record with the English fleet in the North Sea in Fall 1901 (it did
+ * not move there), in 4096 bytes of the heap. */
+static char *
+moved_record(void)
+{
+	char *text = malloc(4096), *at;
+
+	assert_non_null(text);
+	snprintf(text, 4096, "%s", SPRING FALL START);
+	at = strstr(text + strlen(SPRING), "fleet lon");
+	assert_non_null(at);
+	memcpy(at, "fleet nth", 9);
+	return text;
+}
+
 /* The record has the English fleet in the North Sea: it did not move. */
 static void
 test_record_differs(void **state)
 {
 	struct buf report;
 	long phases;
-	char *text = malloc(4096);
-	char *at;
+	char *text = moved_record();
 
 	(void)state;
-	assert_non_null(text);
-	snprintf(text, 4096, "%s", SPRING FALL START);
-	at = strstr(text + strlen(SPRING), "fleet lon");
-	assert_non_null(at);
-	memcpy(at, "fleet nth", 9);
 	buf_init(&report, 1 << 16);
 	assert_int_equal(replay(text, false, &report, &phases), 1);
 	assert_string_equal(buf_str(&report),
@@ -173,6 +187,69 @@ test_record_bad_lines(void **state)
 	buf_free(&report);
 }
 
+/* Write text into the file dir/name. */
+static void
+put_file(const char *dir, const char *name, const char *text)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fputs(text, f) >= 0, 1);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* A directory of records: its files ending in .txt are replayed in the
+ * order of their names, those in a directory in it and those a link
+ * names too; a file of another name, a hidden one and a link to nothing
+ * are passed over. */
+static void
+test_record_paths(void **state)
+{
+	char dir[64], path[128], sub[128], want[1024];
+	const char *paths[1];
+	struct buf out;
+	char *bad = moved_record();
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(test_mkdtemp(dir, sizeof dir, "gamerec"), 0);
+	put_file(dir, "a.txt", SPRING FALL START);
+	put_file(dir, "c.txt", bad);
+	put_file(dir, "notes.md", "no record\n");
+	put_file(dir, ".hidden.txt", "no record\n");
+	snprintf(sub, sizeof sub, "%s/sub", dir);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	put_file(sub, "b.txt", SPRING FALL START);
+	snprintf(path, sizeof path, "%s/link.txt", dir);
+	assert_int_equal(symlink("a.txt", path), 0);
+	snprintf(path, sizeof path, "%s/linked", dir);
+	assert_int_equal(symlink("sub", path), 0);
+	snprintf(path, sizeof path, "%s/nothing.txt", dir);
+	assert_int_equal(symlink("not-there", path), 0);
+	snprintf(path, sizeof path, "%s/out", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	paths[0] = dir;
+	assert_int_equal(gamerec_check_paths(test_standard_map(), EDITION_2000, paths, 1, 0,
+	    false, f), 1);
+	assert_int_equal(fclose(f), 0);
+	test_read_file(path, &out);
+	snprintf(want, sizeof want,
+	    "%s/c.txt:50: after Spring 1901 Movement: extra England F lon; missing England F nth; \n"
+	    "5 phases, 10 orders (0 unreadable) replayed\n"
+	    "0 civil-disorder adjustment phases (recorded removals used; ours agreed in 0)\n"
+	    "0 phases kept by the record in which nothing could be decided\n"
+	    "0 phases missing from the record, played without orders\n"
+	    "4 passed, 1 failed\n", dir);
+	assert_string_equal(buf_str(&out), want);
+	buf_free(&out);
+	free(bad);
+	assert_int_equal(test_rm_rf(dir), 0);
+}
+
 int
 main(void)
 {
@@ -180,6 +257,7 @@ main(void)
 		cmocka_unit_test(test_record_replays),
 		cmocka_unit_test(test_record_differs),
 		cmocka_unit_test(test_record_bad_lines),
+		cmocka_unit_test(test_record_paths),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
