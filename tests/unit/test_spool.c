@@ -832,6 +832,28 @@ test_maildir_helpers(void **state)
 		snprintf(path, sizeof path, "%s/tmp/%s", md, n2);
 		assert_false(fs_exists(path));
 	}
+	/* a batch of more than a part: published in parts, every message */
+	{
+		enum { N = MD_PUBLISH_PART + 3 };
+		char **names = calloc(N, sizeof *names);
+		int i;
+		assert_non_null(names);
+		for (i = 0; i < N; i++) {
+			names[i] = malloc(128);
+			assert_non_null(names[i]);
+			md_unique_name(names[i], 128);
+			assert_int_equal(md_write_tmp(md, names[i], "p\n", 2), 0);
+		}
+		assert_int_equal(md_publish(md, names, N), 0);
+		for (i = 0; i < N; i++) {
+			snprintf(path, sizeof path, "%s/new/%s", md, names[i]);
+			assert_true(fs_exists(path));
+			snprintf(path, sizeof path, "%s/tmp/%s", md, names[i]);
+			assert_false(fs_exists(path));
+			free(names[i]);
+		}
+		free(names);
+	}
 	/* delivering again after a kill: a copy left in tmp/ whose other name
 	 * a reader has in cur/ is replaced, the reader's file left as it was */
 	{
