@@ -278,6 +278,46 @@ free_rooms(struct game *g)
 }
 
 void
+game_member_room(struct delegation *d, int n)
+{
+	int k;
+
+	if (n <= 0) {
+		free(d->members);
+		d->members = NULL;
+		return;
+	}
+	d->members = xreallocarray(d->members, (size_t)n, sizeof *d->members);
+	for (k = d->nmembers; k < n; k++)
+		memset(&d->members[k], 0, sizeof d->members[k]);
+}
+
+/* Room for one more order in d (which holds fewer than GAME_MAX_ORDERS). */
+static void
+order_room(struct delegation *d)
+{
+	if (d->norders < d->orders_room)
+		return;
+	d->orders_room = d->orders_room ? d->orders_room * 2 : 8;
+	if (d->orders_room > GAME_MAX_ORDERS)
+		d->orders_room = GAME_MAX_ORDERS;
+	d->orders = xreallocarray(d->orders, (size_t)d->orders_room, sizeof *d->orders);
+}
+
+/* Free g's delegations and what each holds. */
+static void
+free_delegations(struct game *g)
+{
+	for (int p = 0; p < g->ndel; p++) {
+		free(g->del[p].members);
+		free(g->del[p].orders);
+	}
+	free(g->del);
+	g->del = NULL;
+	g->ndel = 0;
+}
+
+void
 game_fit_delegations(struct game *g)
 {
 	int n = g->map->npowers > 0 ? g->map->npowers : 1, p;
@@ -633,6 +673,7 @@ game_set_order(struct game *g, power_id p, const struct order *o)
 	}
 	if (d->norders >= GAME_MAX_ORDERS)
 		return -1;
+	order_room(d);
 	d->orders[d->norders++] = *o;
 	return 0;
 }
@@ -1122,12 +1163,14 @@ static const char *
 read_member(const struct game_field *f, struct game_in *in, power_id p, const char *v)
 {
 	struct delegation *d = &in->g->del[p];
-	struct member *mb = &d->members[d->nmembers];
+	struct member *mb;
 	struct scan_word addr;
 
 	(void)f;
 	if (d->nmembers >= GAME_MAX_MEMBERS)
 		return "too many members";
+	game_member_room(d, d->nmembers + 1);
+	mb = &d->members[d->nmembers];
 	if (scan_word(&v, &addr) < 0)
 		addr = (struct scan_word){ "", 0 };
 	str_ncopy_trim(mb->addr, sizeof mb->addr, addr.ptr, addr.len);
@@ -1706,7 +1749,7 @@ game_blank(struct game *g)
 {
 	game_set_system(g, NULL);
 	free_rooms(g);
-	free(g->del);
+	free_delegations(g);
 	memset(g, 0, sizeof *g);
 	game_settings_default(&g->set, "standard");
 }
@@ -1727,8 +1770,7 @@ game_release(struct game *g)
 {
 	game_set_system(g, NULL);
 	free_rooms(g);
-	free(g->del);
-	g->del = NULL;
+	free_delegations(g);
 }
 
 void

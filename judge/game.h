@@ -58,9 +58,13 @@ struct member {
 	char zone[ZONE_MAX];	/* for showing times; "" = the game's zone */
 };
 
+/* A game holds a delegation for every power, and a judge all its games at
+ * once: its members and orders are kept in arrays as long as they are
+ * (game_member_room, game_set_order), not room for the most of each, so
+ * that a delegation takes some 200 bytes and its records, not 2.5 KB. */
 struct delegation {
 	int nmembers;
-	struct member members[GAME_MAX_MEMBERS];
+	struct member *members;		/* nmembers of them (game_member_room); NULL: none yet */
 	char secret[SECRET_HASH_MAX];	/* hash; "" = nobody may order (civil disorder) */
 	bool wait;			/* WAIT: do not process early */
 	bool resigned;			/* RESIGN/EJECT: in civil disorder until replaced */
@@ -70,7 +74,8 @@ struct delegation {
 	int points;			/* political (victory) points: the GM's awards and
 					   those of the rules */
 	int norders;
-	struct order orders[GAME_MAX_ORDERS];	/* the current phase's orders */
+	int orders_room;		/* orders has room for this many */
+	struct order *orders;		/* the current phase's orders (game_set_order) */
 };
 
 /* Political points given or taken, with the reason, for the reports. */
@@ -169,6 +174,9 @@ int game_set(struct game *g, const char *key, const char *value, const struct tz
 void game_room(void *slot, size_t max, size_t size);
 #define GAME_ROOM(g, field, max) game_room(&(g)->field, (max), sizeof *(g)->field)
 
+/* Room for n members (at most GAME_MAX_MEMBERS) in delegation d: those
+ * beyond nmembers are made blank; d->nmembers is the caller's to set. */
+void game_member_room(struct delegation *d, int n);
 /* Give g a delegation for each power of its map: after game_init or
  * game_read, again when a rule system adds powers to its game's map. */
 void game_fit_delegations(struct game *g);

@@ -247,6 +247,7 @@ set_members(struct game *g, const power_id *ps, int np, char addrs[][ADDR_MAX], 
 		struct delegation *dk = &g->del[ps[k]];
 		if (k > 0)
 			str_copy(dk->secret, d->secret, sizeof dk->secret);
+		game_member_room(dk, n);
 		dk->nmembers = n;
 		for (i = 0; i < n; i++) {
 			str_copy(dk->members[i].addr, addrs[i], ADDR_MAX);

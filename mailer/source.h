@@ -71,8 +71,12 @@ struct mail_source {
 	int open;
 };
 
-/* A Maildir source reading dir (created when missing), through libetpan. */
+/* A Maildir source reading dir (created when missing): up to 16,384
+ * messages a fetch, the oldest, s->more set when there are more. */
 struct mail_source *source_maildir_new(const char *dir);
+/* The most messages a fetch of Maildir source s (source_maildir_new) hands
+ * over, and holds: n (at least 1) instead of 16,384. */
+void source_maildir_round(struct mail_source *s, size_t n);
 /* An IMAP source as configured (imap.* keys), through libetpan. */
 struct mail_source *source_imap_new(const struct mail_config *cfg);
 /* The source cfg asks for: IMAP when imap.host is set, else maildir.in. */

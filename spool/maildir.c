@@ -140,8 +140,10 @@ md_write_fresh(const char *dir, const char *name, const void *data, size_t len, 
 	return write_file(tmp, O_EXCL, data, len);
 }
 
-int
-md_publish_each(char *const *dirs, char *const *names, size_t n)
+/* One part of a batch (md_publish_each): its n files synced together,
+ * moved into new/, then every new/ folder synced together. */
+static int
+publish_part(char *const *dirs, char *const *names, size_t n)
 {
 	char tmp[PATH_MAX], dst[PATH_MAX];
 	char **paths = xcalloc(n + 1, sizeof *paths), **news = xcalloc(n + 1, sizeof *news);
@@ -182,15 +184,32 @@ md_publish_each(char *const *dirs, char *const *names, size_t n)
 }
 
 int
+md_publish_each(char *const *dirs, char *const *names, size_t n)
+{
+	size_t i, m;
+
+	for (i = 0; i < n; i += m) {
+		m = n - i < MD_PUBLISH_PART ? n - i : MD_PUBLISH_PART;
+		if (publish_part(dirs + i, names + i, m) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int
 md_publish(const char *dir, char *const *names, size_t n)
 {
-	char **dirs = xcalloc(n + 1, sizeof *dirs);
-	size_t i;
-	int r;
+	size_t most = n < MD_PUBLISH_PART ? n : MD_PUBLISH_PART;
+	char **dirs = xcalloc(most + 1, sizeof *dirs);
+	size_t i, m;
+	int r = 0;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < most; i++)
 		dirs[i] = (char *)(uintptr_t)dir;
-	r = md_publish_each(dirs, names, n);
+	for (i = 0; i < n && r == 0; i += m) {
+		m = n - i < MD_PUBLISH_PART ? n - i : MD_PUBLISH_PART;
+		r = publish_part(dirs, names + i, m);
+	}
 	free(dirs);
 	return r;
 }

@@ -74,6 +74,11 @@
 
 #define LEDGER_MAX ((size_t)1 << 30)
 #define LEDGER_CHUNK ((size_t)1 << 18)	/* the ledger is read this much at a time */
+/* A batch whose records reach this many bytes is committed before the
+ * next message is stored (spool_sync), and a new one begins: the records
+ * waiting to be written stay this small however many messages a run
+ * fetches (100,000 held 17 MB). */
+#define SPOOL_BATCH_BYTES ((size_t)1 << 20)
 #define LEDGER_MAGIC "pouch-spool 3"	/* messages in packs: "in" and "out" say where */
 #define LEDGER_MAGIC_V2 "pouch-spool 2"	/* every record ends with its checksum */
 #define LEDGER_MAGIC_V1 "pouch-spool 1"	/* records without one (older ledgers) */
@@ -1473,6 +1478,19 @@ pack_put(struct spool *s, unsigned long seq, const void *data, size_t len, char 
 	return 0;
 }
 
+/* Commit the batch early when its records reached SPOOL_BATCH_BYTES. The
+ * source is told of no message before the caller's own spool_sync, so
+ * this only makes some records durable sooner: a crash after it leaves
+ * stored messages the source still offers, recognised by their source
+ * identity when fetched again. Returns 0 or -1 (err). */
+static int
+batch_room(struct spool *s, struct buf *err)
+{
+	if (s->pending.len < SPOOL_BATCH_BYTES)
+		return 0;
+	return spool_sync(s, err);
+}
+
 int
 spool_store_in(struct spool *s, const char *source, const char *message_id,
     const void *data, size_t len, time_t arrival, const char **id, struct buf *err)
@@ -1490,6 +1508,8 @@ spool_store_in(struct spool *s, const char *source, const char *message_id,
 			*id = entry_at(s, pos)->id;
 		return 0;
 	}
+	if (batch_room(s, err) < 0)
+		return -1;
 	if (arrival < s->last_arrival)
 		arrival = s->last_arrival;
 	if (arrival < spool_clock(s))
@@ -1765,7 +1785,7 @@ store_out(struct spool *s, const char *key, const char *message_id, const char *
 			*id = sent_at(s, i)->id;
 		return 0;
 	}
-	if ((name = new_id(s, when, err)) == NULL)
+	if (batch_room(s, err) < 0 || (name = new_id(s, when, err)) == NULL)
 		return -1;
 	if (src != NULL && link_out(s, name, src) < 0) {
 		int e = errno;
@@ -1839,6 +1859,12 @@ spool_sent_message_id(const struct spool *s, const char *message_id)
 {
 	assert(s->indexed);
 	return find(s, &s->by_out_msgid, message_id) != SIZE_MAX;
+}
+
+size_t
+spool_pending_bytes(const struct spool *s)
+{
+	return s->pending.cap;
 }
 
 size_t

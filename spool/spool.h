@@ -174,6 +174,9 @@ bool spool_sent_message_id(const struct spool *s, const char *message_id);
 /* The bytes the index of the ledger takes in memory (for tests): it grows
  * by some tens of bytes a message, whatever their sources and Message-IDs. */
 size_t spool_index_bytes(const struct spool *s);
+/* The bytes the records not yet written take (for tests): no more than
+ * about SPOOL_BATCH_BYTES, however many messages a batch stores. */
+size_t spool_pending_bytes(const struct spool *s);
 
 /* A source's saved position (e.g. "UIDVALIDITY:LASTUID"), or NULL. */
 const char *spool_cursor(const struct spool *s, const char *name);

@@ -27,6 +27,8 @@
 #             the same games, replay, map pages, Chromium);
 #             the host's command line (tests/cli/cli.sh); broken mail of every
 #             kind answered or deliberately ignored, and kept (tests/cli/badmail.sh);
+#             a run's memory bounded against its mail and the spool's history
+#             (tests/cli/memory.sh);
 #             a damaged game set aside, the others served, and repaired,
 #             and a data directory from before the end line upgraded
 #             (tests/cli/damaged.sh); whole games of generated orders by mail
@@ -312,6 +314,7 @@ if want transcripts; then
 	tests/cli/cli.sh || fail "the command line (tests/cli/cli.sh)"
 	tests/cli/manpages.sh || fail "the man pages render clean (tests/cli/manpages.sh)"
 	tests/cli/badmail.sh || fail "broken mail (tests/cli/badmail.sh)"
+	tests/cli/memory.sh || fail "a run's memory against its mail and the spool's history (tests/cli/memory.sh)"
 	tests/cli/damaged.sh || fail "damaged game files set aside and repaired, old ones sealed (tests/cli/damaged.sh)"
 	for t in tests/data/transcripts/*.txt; do
 		golden="${t%.txt}.out"

@@ -83,6 +83,7 @@ member(struct game *g, power_id p, const char *addr, const char *zone)
 {
 	struct delegation *d = game_del(g, p);
 
+	game_member_room(d, d->nmembers + 1);
 	str_copy(d->members[d->nmembers].addr, addr, ADDR_MAX);
 	str_copy(d->members[d->nmembers].zone, zone, ZONE_MAX);
 	d->nmembers++;
@@ -667,6 +668,45 @@ test_settings(void **state)
 /* Every setting's key is documented in pouch(1) as an option of pouch
  * game new ("\-press"), which makes each a SET line: the keys are the
  * ones an unknown key is told. */
+/* A judge holds every game at once, each with a delegation for each
+ * power: a delegation is small, its members and orders kept in arrays as
+ * long as they are (it took 2.5 KB, room for the most of each), and they
+ * still take their most: GAME_MAX_ORDERS orders, GAME_MAX_MEMBERS members. */
+static void
+test_delegation_room(void **state)
+{
+	struct game *g = calloc(1, sizeof *g);
+	struct game_settings s;
+	struct order w = { .kind = ORDER_WAIVE, .power = 0, .loc = LOC_NONE, .dest = LOC_NONE,
+			   .target = LOC_NONE, .target_power = POWER_NONE };
+	struct delegation *d;
+	char addr[ADDR_MAX];
+	int k;
+
+	(void)state;
+	assert_true(sizeof(struct delegation) <= 256);
+	assert_non_null(g);
+	settings(&s);
+	game_init(g, "room", &s, test_standard_map(), test_standard_names(), 1795000000);
+	d = game_del(g, 0);
+	assert_null(d->members);
+	assert_null(d->orders);
+	for (k = 0; k < GAME_MAX_ORDERS; k++)
+		assert_int_equal(game_set_order(g, 0, &w), 0);
+	assert_int_equal(game_set_order(g, 0, &w), -1);
+	assert_int_equal(d->norders, GAME_MAX_ORDERS);
+	for (k = 0; k < GAME_MAX_ORDERS; k++)
+		assert_int_equal(d->orders[k].kind, ORDER_WAIVE);
+	for (k = 0; k < GAME_MAX_MEMBERS; k++) {
+		snprintf(addr, sizeof addr, "m%d@example.org", k);
+		member(g, 0, addr, "");
+	}
+	assert_int_equal(d->nmembers, GAME_MAX_MEMBERS);
+	assert_string_equal(d->members[0].addr, "m0@example.org");
+	assert_string_equal(d->members[GAME_MAX_MEMBERS - 1].zone, "");
+	game_free(g);
+}
+
 static void
 test_settings_documented(void **state)
 {
@@ -704,6 +744,7 @@ main(void)
 		cmocka_unit_test(test_system_state),
 		cmocka_unit_test(test_settings),
 		cmocka_unit_test(test_settings_documented),
+		cmocka_unit_test(test_delegation_room),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

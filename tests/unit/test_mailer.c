@@ -1,6 +1,6 @@
 /*
  * test_mailer.c — the local mail path end to end, without servers: the
- * Maildir source (libetpan) reading a Maildir as Postfix or Dovecot
+ * Maildir source reading a Maildir as Postfix or Dovecot
  * writes it, fetching into the spool (commit only after a durable store),
  * reading back as struct inmsg, queueing replies and sending them through
  * the Maildir sink.
@@ -122,7 +122,7 @@ test_maildir_source(void **state)
 	snprintf(p, sizeof p, "%s/cur/1700000100.M1P1.host:2,S", inbox);
 	assert_true(fs_exists(p));
 	snprintf(p, sizeof p, "%s/maildirfolder", inbox);
-	assert_false(fs_exists(p));	/* libetpan's marker is not left behind */
+	assert_false(fs_exists(p));	/* Courier's subfolder marker is not made */
 	assert_int_equal(count(inbox, "new"), 0);
 	/* again: only the message that was left */
 	memset(&s, 0, sizeof s);
@@ -134,6 +134,75 @@ test_maildir_source(void **state)
 	assert_string_equal(s.keys[0], "maildir:1700000200.M2P1.host");
 	source_free(src);	/* closed without commit: nothing changes */
 	snprintf(p, sizeof p, "%s/cur/1700000200.M2P1.host:2,", inbox);
+	assert_true(fs_exists(p));
+	buf_free(&err);
+}
+
+/* Counts the messages handed over, checks they come oldest first. */
+struct order_seen {
+	int n;
+	time_t last;
+	bool disorder;
+};
+
+static int
+in_order(void *arg, const struct source_msg *m, struct buf *err)
+{
+	struct order_seen *o = arg;
+
+	(void)err;
+	o->disorder |= m->delivered < o->last;
+	o->last = m->delivered;
+	o->n++;
+	return SOURCE_ACCEPT;
+}
+
+/* A mailbox of more messages than one fetch hands over (16,384; here
+ * 64): the oldest first, the rest in another round after the commit
+ * (more), and only as many held at once; flags a reader gave a message
+ * are kept when it is marked seen. */
+static void
+test_maildir_rounds(void **state)
+{
+	enum { ROUND = 64, N = ROUND + 5 };
+	struct mail_source *src;
+	struct order_seen o;
+	struct buf err;
+	char *cursor, p[512];
+	int i;
+
+	(void)state;
+	for (i = 0; i < N; i++) {
+		/* the newest written first: the folder's order is not the mail's */
+		struct utimbuf u = { 1700000000 + N - i, 1700000000 + N - i };
+		FILE *f;
+		snprintf(p, sizeof p, "%s/new/%d.M%dP1.host", inbox, 1700000000 + N - i, i);
+		assert_non_null(f = fopen(p, "w"));
+		fputs("Subject: s\n\nx\n", f);
+		assert_int_equal(fclose(f), 0);
+		assert_int_equal(utime(p, &u), 0);
+	}
+	deliver("cur", "1600000000.flagged.host:2,F", "Subject: read, unseen\n\nb\n", 1600000000);
+	buf_init(&err, 4096);
+	src = source_maildir_new(inbox);
+	source_maildir_round(src, ROUND);
+	assert_int_equal(source_open(src, &err), 0);
+	memset(&o, 0, sizeof o);
+	assert_int_equal(source_fetch(src, NULL, in_order, &o, &err), 0);
+	assert_int_equal(o.n, ROUND);
+	assert_false(o.disorder);
+	assert_true(src->more);
+	assert_int_equal(source_commit(src, &cursor, &err), 0);
+	assert_int_equal(count(inbox, "new"), N + 1 - ROUND);
+	assert_int_equal(source_fetch(src, NULL, in_order, &o, &err), 0);
+	assert_int_equal(o.n, N + 1);
+	assert_false(o.disorder);	/* the second round's are all newer */
+	assert_false(src->more);
+	assert_int_equal(source_commit(src, &cursor, &err), 0);
+	source_free(src);
+	assert_int_equal(count(inbox, "new"), 0);
+	assert_int_equal(count(inbox, "cur"), N + 1);
+	snprintf(p, sizeof p, "%s/cur/1600000000.flagged.host:2,FS", inbox);
 	assert_true(fs_exists(p));
 	buf_free(&err);
 }
@@ -437,6 +506,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_maildir_source, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_maildir_rounds, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fetch_into_spool, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_store_failure, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_queue_and_send, setup, teardown),

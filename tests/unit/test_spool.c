@@ -832,6 +832,28 @@ test_maildir_helpers(void **state)
 		snprintf(path, sizeof path, "%s/tmp/%s", md, n2);
 		assert_false(fs_exists(path));
 	}
+	/* a batch of more than a part: published in parts, every message */
+	{
+		enum { N = MD_PUBLISH_PART + 3 };
+		char **names = calloc(N, sizeof *names);
+		int i;
+		assert_non_null(names);
+		for (i = 0; i < N; i++) {
+			names[i] = malloc(128);
+			assert_non_null(names[i]);
+			md_unique_name(names[i], 128);
+			assert_int_equal(md_write_tmp(md, names[i], "p\n", 2), 0);
+		}
+		assert_int_equal(md_publish(md, names, N), 0);
+		for (i = 0; i < N; i++) {
+			snprintf(path, sizeof path, "%s/new/%s", md, names[i]);
+			assert_true(fs_exists(path));
+			snprintf(path, sizeof path, "%s/tmp/%s", md, names[i]);
+			assert_false(fs_exists(path));
+			free(names[i]);
+		}
+		free(names);
+	}
 	/* delivering again after a kill: a copy left in tmp/ whose other name
 	 * a reader has in cur/ is replaced, the reader's file left as it was */
 	{
@@ -923,6 +945,47 @@ test_index_memory(void **state)
 	buf_free(&err);
 }
 
+/* A batch of many messages, stored without a sync between them (a run
+ * fetching a big mailbox), keeps its records waiting to be written no
+ * bigger than some MB: it is committed in parts, every message stored
+ * once and found again. */
+static void
+test_batch_bounded(void **state)
+{
+	enum { N = 6000, LONG = 600 };
+	struct spool *s = open_ok();
+	struct buf err;
+	char pad[LONG], src[LONG + 64];
+	size_t i, most = 0;
+
+	(void)state;
+	buf_init(&err, 4096);
+	memset(pad, 'x', sizeof pad - 1);
+	pad[sizeof pad - 1] = '\0';
+	for (i = 0; i < N; i++) {
+		snprintf(src, sizeof src, "maildir:%zu.%s", i, pad);
+		assert_int_equal(spool_store_in(s, src, NULL, "m\n", 2, 1000 + (time_t)i, NULL,
+		    &err), 1);
+		if (spool_pending_bytes(s) > most)
+			most = spool_pending_bytes(s);
+	}
+	/* the records are more than N * LONG bytes: 3.6 MB */
+	assert_true(most <= ((size_t)2 << 20));
+	/* stored again, each is known */
+	snprintf(src, sizeof src, "maildir:%d.%s", 17, pad);
+	assert_int_equal(spool_store_in(s, src, NULL, "m\n", 2, 9000, NULL, &err), 0);
+	close_ok(s);
+	s = open_ok();
+	assert_int_equal(spool_count_in(s), N);
+	for (i = 0; i < N; i += 997) {
+		snprintf(src, sizeof src, "maildir:%zu.%s", i, pad);
+		assert_non_null(spool_lookup_source(s, src));
+		assert_int_equal(spool_in(s, i)->arrival, 1000 + (time_t)i);
+	}
+	close_ok(s);
+	buf_free(&err);
+}
+
 /* An id of another form than pouch gives (a ledger edited by hand, an
  * older pouch) is found by its record. */
 static void
@@ -971,6 +1034,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_lazy_open, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_maildir_helpers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_index_memory, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_batch_bounded, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_other_ids, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_next_seq, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sent_file_linked, setup, teardown),

@@ -1,0 +1,88 @@
+#!/bin/sh
+# memory.sh — what a run holds does not grow with the mail it reads, nor
+# with the spool's history, beyond a few hundred bytes a message: two
+# judges of the same games, one given SMALL order mails and the other
+# BIG, their most memory (max RSS) compared: the mail fetched alone
+# (`pouch fetch`: the spool's index of its ledger, no more), then one
+# `pouch run` each; then each given the same few mails more, a run over a
+# spool of BIG records against one over SMALL.
+#
+#	tests/cli/memory.sh [BUILD]   (default build)
+#
+# The bounds are bytes a message (RUN_BYTES in a run, HISTORY_BYTES of
+# history) past a slack for the noise of malloc: a structure that keeps a
+# string a message (a Message-ID, a path: 100 bytes and its malloc header)
+# or a batch's records until the end of the run shows past them. Needs GNU
+# time (/usr/bin/time); without it, says so and passes. Prints "ok - ..."
+# or "not ok - ..." per check; exits 1 when any failed.
+set -u
+cd "$(dirname "$0")/../.."
+POUCH=$(pwd)/${1:-build}/pouch
+SMALL=${SMALL:-500} BIG=${BIG:-5000} GAMES=5
+# Today's slopes are some 190 bytes a message held in a run (the spool's
+# index of its ledger, the outbox's journal) and some 90 of history (the
+# index; fetching, some 100 besides the 1 MB a batch's records may take);
+# the bounds leave room above them. An older pouch, whose fetch held
+# every name and every record until the end of the batch, held 2.1 MB
+# more fetching 4,500 mails more.
+RUN_BYTES=${RUN_BYTES:-300} HISTORY_BYTES=${HISTORY_BYTES:-180} INDEX_BYTES=${INDEX_BYTES:-120}
+SLACK_KB=${SLACK_KB:-300}
+if ! /usr/bin/time -f %M true >/dev/null 2>&1; then
+	echo "memory: no GNU time (/usr/bin/time): not measured"
+	exit 0
+fi
+WORK=$(mktemp -d /tmp/pouch-memory.XXXXXX)
+trap '[ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
+OUT=$WORK/out ERR=$WORK/err
+. tests/support/check.sh
+. tests/bench/load.sh
+
+# judge D COUNT: a judge in D with the games and COUNT order mails waiting.
+judge() {
+	new_judge "$1"
+	make_games
+	$P run >/dev/null 2>&1
+	mkdir -p "$1/mail/inbox/new" "$1/mail/inbox/tmp" "$1/mail/inbox/cur"
+	order_mails 0 "$2" mem | write_mails "$1/mail/inbox/new"
+}
+
+# rss D [COMMAND]: one run (or COMMAND) in D; prints its most memory in KB.
+rss() {
+	/usr/bin/time -o "$WORK/time" -f %M "$POUCH" --data "$1" "${2:-run}" >"$OUT" 2>"$ERR" ||
+		{ echo 0; return; }
+	tail -n 1 "$WORK/time"
+}
+
+judge "$WORK/small" "$SMALL"
+judge "$WORK/big" "$BIG"
+# The mail fetched alone first: into the spool, nothing applied.
+cp -a "$WORK/small" "$WORK/small-fetch"
+cp -a "$WORK/big" "$WORK/big-fetch"
+s0=$(rss "$WORK/small-fetch" fetch)
+b0=$(rss "$WORK/big-fetch" fetch)
+echo "  # fetched alone: $SMALL mails ${s0} KB, $BIG mails ${b0} KB"
+# the index, and records waiting to be written: a batch's, at most 1 MB
+limit=$((SLACK_KB + 1024 + (BIG - SMALL) * INDEX_BYTES / 1024))
+expect "$((BIG - SMALL)) mails more fetched hold at most $limit KB more ($((b0 - s0)) KB)" \
+	[ "$s0" -gt 0 -a "$b0" -gt 0 -a $((b0 - s0)) -le "$limit" ]
+s1=$(rss "$WORK/small")
+b1=$(rss "$WORK/big")
+echo "  # one run: $SMALL mails ${s1} KB, $BIG mails ${b1} KB"
+expect "one run of $SMALL and one of $BIG mails both finish" [ "$s1" -gt 0 -a "$b1" -gt 0 ]
+limit=$((SLACK_KB + (BIG - SMALL) * RUN_BYTES / 1024))
+expect "$((BIG - SMALL)) mails more in a run hold at most $limit KB more ($((b1 - s1)) KB)" \
+	[ $((b1 - s1)) -le "$limit" ]
+
+# The same 50 mails more for each: the run differs only in the history.
+for d in small big; do
+	order_mails "$BIG" 50 late | write_mails "$WORK/$d/mail/inbox/new"
+done
+s2=$(rss "$WORK/small")
+b2=$(rss "$WORK/big")
+echo "  # 50 mails over a spool of $SMALL records ${s2} KB, of $BIG records ${b2} KB"
+limit=$((SLACK_KB + (BIG - SMALL) * HISTORY_BYTES / 1024))
+expect "$((BIG - SMALL)) records more in the spool's history hold at most $limit KB more ($((b2 - s2)) KB)" \
+	[ "$s2" -gt 0 -a "$b2" -gt 0 -a $((b2 - s2)) -le "$limit" ]
+
+echo "memory: $PASS passed, $FAIL failed"
+[ "$FAIL" -eq 0 ]
