@@ -732,3 +732,18 @@ judge_mail_game(const struct inmsg *m, char *out, size_t size)
 	}
 	free(lines);
 }
+
+void
+judge_mail_secret(struct judge *j, const struct inmsg *m,
+    void (*fn)(void *arg, const char *secret, const char *hash), void *arg)
+{
+	struct body_line *lines;
+	int n;
+
+	if (m->text == NULL)
+		return;
+	lines = xcalloc(BODY_MAX_LINES, sizeof *lines);
+	n = body_split(m->text, strlen(m->text), lines, BODY_MAX_LINES);
+	ident_secret_ahead(j, lines, n > BODY_MAX_LINES ? BODY_MAX_LINES : n, fn, arg);
+	free(lines);
+}

@@ -19,6 +19,7 @@
 #include "../../lib/tz.h"
 #include "../../lib/xalloc.h"
 #include "../../mailer/compose.h"
+#include "verify.h"
 
 #define HOST_SOURCE "host:"
 /* The steps of a run, as POUCH_CRASH_AT and POUCH_PAUSE_AT name them (lib/crash.h). */
@@ -683,6 +684,70 @@ do_runs(struct runner *r, size_t *k, unsigned long rec, struct buf *err)
 	return 0;
 }
 
+/* Checks queued ahead of the apply step at most, and messages read ahead:
+ * enough to keep the workers busy, few passwords held at once. */
+#define VERIFY_AHEAD 256
+#define READ_AHEAD 4096
+
+static void
+queue_secret(void *arg, const char *secret, const char *hash)
+{
+	verifier_add(arg, secret, hash);
+}
+
+/* The passwords of the messages after i (of n), read ahead and queued for
+ * the workers, while fewer than VERIFY_AHEAD wait. The judge checks again
+ * as it applies each message: this only makes the verdict ready. */
+static void
+read_ahead(struct runner *r, size_t i, size_t n)
+{
+	struct buf err;
+
+	if (r->vf == NULL)
+		return;
+	if (r->ahead <= i)
+		r->ahead = i + 1;	/* message i is applied now: too late */
+	buf_init(&err, BUF_ERRORS_MAX);
+	while (r->ahead < n && r->ahead < i + READ_AHEAD && verifier_queued(r->vf) < VERIFY_AHEAD) {
+		size_t k = r->ahead++;
+		enum spool_state st = spool_state(r->sp, k);
+		const struct spool_entry *e;
+		struct inmsg m;
+
+		if (st == SPOOL_DUPLICATE || (!r->o.replay && st != SPOOL_STORED))
+			continue;
+		if ((e = spool_in(r->sp, k)) == NULL ||
+		    (e->source && strncmp(e->source, HOST_SOURCE, strlen(HOST_SOURCE)) == 0))
+			continue;
+		memset(&m, 0, sizeof m);
+		if (mail_read(r->sp, e, &r->mo, &m, &err) == 0)
+			judge_mail_secret(&r->j, &m, queue_secret, r->vf);
+		buf_reset(&err);
+		inmsg_free(&m);
+	}
+	buf_free(&err);
+}
+
+/* Start checking passwords ahead (when this machine has a processor to
+ * spare), or stop: the judge then checks them itself. */
+static void
+verify_ahead(struct runner *r, bool on)
+{
+	int nth = on ? verifier_threads() : 0;
+
+	if (on && nth > 0) {
+		r->vf = verifier_new(nth);
+		r->ahead = 0;
+		r->j.io.secret_check = verifier_check_io;
+		r->j.io.secret_arg = r->vf;
+	} else if (!on) {
+		r->j.io.secret_check = NULL;
+		r->j.io.secret_arg = NULL;
+		verifier_free(r->vf);
+		r->vf = NULL;
+	}
+}
+
 /*
  * The messages in ledger order, each run's at once, then what that run did
  * (judge_tick at its time: a phase whose orders are all in is decided only
@@ -715,12 +780,14 @@ runner_apply(struct runner *r, struct buf *err)
 	n = spool_count_in(r->sp);
 	if (r->o.replay && r->o.replay_cut && r->o.replay_upto < n)
 		n = r->o.replay_upto;
+	verify_ahead(r, true);
 	for (i = 0; i < n; i++) {
 		const struct spool_entry *e;
 		enum spool_state st = spool_state(r->sp, i);
 		int held;
 		if (st == SPOOL_DUPLICATE || (!r->o.replay && st != SPOOL_STORED))
 			continue;
+		read_ahead(r, i, n);
 		if ((e = spool_in(r->sp, i)) == NULL) {
 			buf_printf(err, "%s/ledger: a record changed since it was read\n",
 			    spool_dir(r->sp));
@@ -750,6 +817,7 @@ runner_apply(struct runner *r, struct buf *err)
 			}
 		}
 	}
+	verify_ahead(r, false);
 	if (rc == 0)
 		rc = do_runs(r, &k, 0, err);
 	if (rc == 0 && !r->o.replay)
@@ -1023,6 +1091,7 @@ runner_close(struct runner *r)
 	if (!r->opened)
 		return;
 	buf_init(&err, BUF_ERRORS_MAX);
+	verify_ahead(r, false);
 	judge_free(&r->j);
 	free_applied(r);	/* not committed: the next run applies them */
 	outbox_close(r->ob);

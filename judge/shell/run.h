@@ -114,6 +114,8 @@ struct runner {
 	int host_refused;	/* the host's message had a line refused */
 	size_t nsettings;	/* replay: the spool's settings records used so far */
 	char **aside_notes;	/* per r->st.aside: its note to write, NULL when written */
+	struct verifier *vf;	/* while applying: the passwords checked ahead */
+	size_t ahead;		/* ... read ahead up to this inbound message */
 };
 
 /* A game set aside has DATA/games/NAME/ASIDE_NOTE ("since", "upto N",
