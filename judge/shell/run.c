@@ -73,6 +73,7 @@ sweep_spool_tmp(const char *spool)
 }
 
 static int consume(struct runner *r, struct buf *err);
+static int taken_ahead(struct runner *r, size_t i, struct inmsg *m);
 
 /* The judge's drain: a tick's effects taken game by game (tick). */
 static void
@@ -582,7 +583,7 @@ apply_one(struct runner *r, size_t i, struct buf *err)
 	int host;
 
 	memset(&m, 0, sizeof m);
-	if (mail_read(r->sp, e, &r->mo, &m, err) < 0) {
+	if (!taken_ahead(r, i, &m) && mail_read(r->sp, e, &r->mo, &m, err) < 0) {
 		/* The bytes are gone (a disk error): say so, and go on. */
 		log_warn("spool message %s cannot be read: %s", e->id, buf_str(err));
 		buf_reset(err);
@@ -684,10 +685,12 @@ do_runs(struct runner *r, size_t *k, unsigned long rec, struct buf *err)
 	return 0;
 }
 
-/* Checks queued ahead of the apply step at most, and messages read ahead:
- * enough to keep the workers busy, few passwords held at once. */
+/* Checks queued ahead of the apply step at most, and messages read ahead
+ * (and their bytes): enough to keep the workers busy, with few passwords
+ * and little mail held at once. */
 #define VERIFY_AHEAD 256
-#define READ_AHEAD 4096
+#define READ_AHEAD 1024
+#define KEPT_BYTES (8u << 20)
 
 static void
 queue_secret(void *arg, const char *secret, const char *hash)
@@ -697,7 +700,9 @@ queue_secret(void *arg, const char *secret, const char *hash)
 
 /* The passwords of the messages after i (of n), read ahead and queued for
  * the workers, while fewer than VERIFY_AHEAD wait. The judge checks again
- * as it applies each message: this only makes the verdict ready. */
+ * as it applies each message: this only makes the verdict ready. A live
+ * run keeps what it read for the apply step (taken_ahead); a replay,
+ * whose settings may change from one message to the next, reads again. */
 static void
 read_ahead(struct runner *r, size_t i, size_t n)
 {
@@ -708,24 +713,56 @@ read_ahead(struct runner *r, size_t i, size_t n)
 	if (r->ahead <= i)
 		r->ahead = i + 1;	/* message i is applied now: too late */
 	buf_init(&err, BUF_ERRORS_MAX);
-	while (r->ahead < n && r->ahead < i + READ_AHEAD && verifier_queued(r->vf) < VERIFY_AHEAD) {
+	while (r->ahead < n && r->kept_len < READ_AHEAD && r->kept_bytes < KEPT_BYTES &&
+	    verifier_queued(r->vf) < VERIFY_AHEAD) {
 		size_t k = r->ahead++;
 		enum spool_state st = spool_state(r->sp, k);
 		const struct spool_entry *e;
-		struct inmsg m;
+		struct read_ahead *ra;
 
 		if (st == SPOOL_DUPLICATE || (!r->o.replay && st != SPOOL_STORED))
 			continue;
 		if ((e = spool_in(r->sp, k)) == NULL ||
 		    (e->source && strncmp(e->source, HOST_SOURCE, strlen(HOST_SOURCE)) == 0))
 			continue;
-		memset(&m, 0, sizeof m);
-		if (mail_read(r->sp, e, &r->mo, &m, &err) == 0)
-			judge_mail_secret(&r->j, &m, queue_secret, r->vf);
-		buf_reset(&err);
-		inmsg_free(&m);
+		ra = &r->kept[(r->kept_head + r->kept_len) % READ_AHEAD];
+		memset(ra, 0, sizeof *ra);
+		ra->i = k;
+		if (mail_read(r->sp, e, &r->mo, &ra->m, &err) < 0) {
+			buf_reset(&err);	/* the apply step says so */
+			inmsg_free(&ra->m);
+			continue;
+		}
+		judge_mail_secret(&r->j, &ra->m, queue_secret, r->vf);
+		if (r->o.replay) {
+			inmsg_free(&ra->m);
+			continue;
+		}
+		ra->size = e->size;
+		r->kept_len++;
+		r->kept_bytes += e->size;
 	}
 	buf_free(&err);
+}
+
+/* Message i as read ahead, into m: 1, or 0 when it was not kept. */
+static int
+taken_ahead(struct runner *r, size_t i, struct inmsg *m)
+{
+	while (r->kept_len > 0) {
+		struct read_ahead *ra = &r->kept[r->kept_head];
+		if (ra->i > i)
+			return 0;
+		r->kept_head = (r->kept_head + 1) % READ_AHEAD;
+		r->kept_len--;
+		r->kept_bytes -= ra->size;
+		if (ra->i == i) {
+			*m = ra->m;
+			return 1;
+		}
+		inmsg_free(&ra->m);	/* passed over (not applied after all) */
+	}
+	return 0;
 }
 
 /* Start checking passwords ahead (when this machine has a processor to
@@ -738,6 +775,8 @@ verify_ahead(struct runner *r, bool on)
 	if (on && nth > 0) {
 		r->vf = verifier_new(nth);
 		r->ahead = 0;
+		r->kept = xcalloc(READ_AHEAD, sizeof *r->kept);
+		r->kept_head = r->kept_len = r->kept_bytes = 0;
 		r->j.io.secret_check = verifier_check_io;
 		r->j.io.secret_arg = r->vf;
 	} else if (!on) {
@@ -745,6 +784,12 @@ verify_ahead(struct runner *r, bool on)
 		r->j.io.secret_arg = NULL;
 		verifier_free(r->vf);
 		r->vf = NULL;
+		for (; r->kept_len > 0; r->kept_len--) {
+			inmsg_free(&r->kept[r->kept_head].m);
+			r->kept_head = (r->kept_head + 1) % READ_AHEAD;
+		}
+		free(r->kept);
+		r->kept = NULL;
 	}
 }
 
