@@ -877,6 +877,9 @@ test_password_checked_ahead(void **state)
 	assert_int_equal(a.n, 1);
 	assert_string_equal(a.secret, GM_PW);
 	assert_ptr_equal(a.hash, t->g->gm_secret);
+	read_secret(t, "GAME g1, England, england-pw\n", &a);	/* as judge_mail reads it */
+	assert_int_equal(a.n, 1);
+	assert_string_equal(a.secret, "england-pw");
 	read_secret(t, "GAME g9 England england-pw\n", &a);
 	assert_int_equal(a.n, 0);
 	read_secret(t, "GAME g1 Narnia england-pw\n", &a);
