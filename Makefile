@@ -72,8 +72,9 @@ endif
 MAPS_DIR ?= $(CURDIR)/maps
 ALL_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L $(WARNINGS) $(CFLAGS) $(PKG_CFLAGS) \
 	-DPOUCH_MAPS_DIR='"$(MAPS_DIR)"' -DPOUCH_XML2_SONAME='"$(XML2_SONAME)"' \
-	-DPOUCH_CURL_SONAME='"$(CURL_SONAME)"' -MMD -MP
-ALL_LDFLAGS := $(LDFLAGS)
+	-DPOUCH_CURL_SONAME='"$(CURL_SONAME)"' -MMD -MP -pthread
+# -pthread: a run checks passwords ahead on threads of its own (judge/shell/verify.c)
+ALL_LDFLAGS := $(LDFLAGS) -pthread
 ifeq ($(SAN),1)
 ALL_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 ALL_LDFLAGS += -fsanitize=address,undefined

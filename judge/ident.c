@@ -52,7 +52,8 @@ ok_add(struct judge *j, const unsigned char d[SHA256_SIZE])
 /* Check a password against a stored hash. A success is remembered for the
  * rest of the run by the SHA-256 of the hash and the password, so that the
  * slow hash runs once per delegation and run; the password itself is not
- * kept. */
+ * kept. The shell may know the verdict (checked ahead, on another thread):
+ * it is asked before the hash is. */
 static bool
 check_secret(struct judge *j, const char *secret, const char *hash)
 {
@@ -70,7 +71,8 @@ check_secret(struct judge *j, const char *secret, const char *hash)
 		explicit_bzero(d, sizeof d);
 		return true;
 	}
-	ok = secret_check(secret, hash);
+	ok = j->io.secret_check ? j->io.secret_check(j->io.secret_arg, secret, hash) :
+	    secret_check(secret, hash);
 	if (ok)
 		ok_add(j, d);
 	explicit_bzero(d, sizeof d);
@@ -90,18 +92,16 @@ game_word(char *w)
 	return w;
 }
 
-/* Read "GAME name role password". Returns 0 when it matches; -2 when the
- * line is not written as it should be; -1 when it names no game, power and
- * password of this judge. why says which, for the judge's log: the sender
- * is told only that it does not match, which reveals nothing about any
- * game. */
 int
-ident_read(struct judge *j, const struct body_line *bl, struct ident *id, struct buf *why)
+ident_parse(struct judge *j, const struct body_line *bl, struct ident *id, char *pwout,
+    size_t pwsize, const char **hash, struct buf *why)
 {
 	char args[400], *save, *name, *role, *pw, *after;
 	struct game *g;
 	int p;
 
+	*hash = NULL;
+	pwout[0] = '\0';
 	str_ncopy_trim(args, sizeof args, bl->args, bl->args_len);
 	name = game_word(strtok_r(args, " \t", &save));
 	after = name && save ? save : NULL;	/* the role and the password */
@@ -119,9 +119,9 @@ ident_read(struct judge *j, const struct body_line *bl, struct ident *id, struct
 	}
 	if (str_eq_nocase(role, "gm") || str_eq_nocase(role, "master")) {
 		/* The host is every game's master. */
-		if (!j->host && !check_secret(j, pw, g->gm_secret)) {
-			buf_printf(why, "that is not the game master's password for %s", g->name);
-			return -1;
+		if (!j->host) {
+			*hash = g->gm_secret;
+			str_copy(pwout, pw, pwsize);
 		}
 		id->g = g;
 		id->gm = true;
@@ -153,14 +153,41 @@ ident_read(struct judge *j, const struct body_line *bl, struct ident *id, struct
 		buf_printf(why, "%s has left game %s", g->map->powers[id->power].name, g->name);
 		return -1;
 	}
-	if (!check_secret(j, pw, g->del[id->power].secret)) {
-		buf_printf(why, "that is not %s's password in game %s (your game master can "
-		    "send a new one)", g->map->powers[id->power].name, g->name);
-		return -1;
-	}
+	*hash = g->del[id->power].secret;
+	str_copy(pwout, pw, pwsize);
 	id->g = g;
 	id->gm = false;
 	return 0;
+}
+
+/* Read "GAME name role password". Returns 0 when it matches; -2 when the
+ * line is not written as it should be; -1 when it names no game, power and
+ * password of this judge. why says which, for the judge's log: the sender
+ * is told only that it does not match, which reveals nothing about any
+ * game. */
+int
+ident_read(struct judge *j, const struct body_line *bl, struct ident *id, struct buf *why)
+{
+	char pw[400];
+	const char *hash;
+	struct ident got = *id;
+	int r = ident_parse(j, bl, &got, pw, sizeof pw, &hash, why);
+
+	id->power = got.power;
+	if (r == 0 && hash != NULL && !check_secret(j, pw, hash)) {
+		if (got.gm)
+			buf_printf(why, "that is not the game master's password for %s", got.g->name);
+		else
+			buf_printf(why, "that is not %s's password in game %s (your game master can "
+			    "send a new one)", got.g->map->powers[got.power].name, got.g->name);
+		r = -1;
+	}
+	explicit_bzero(pw, sizeof pw);
+	if (r == 0) {
+		id->g = got.g;
+		id->gm = got.gm;
+	}
+	return r;
 }
 
 void
@@ -197,6 +224,29 @@ ident_game_ahead(struct judge *j, const struct body_line *lines, int n)
 		return *w ? judge_find_game(j, game_word(w)) : NULL;
 	}
 	return NULL;
+}
+
+void
+ident_secret_ahead(struct judge *j, const struct body_line *lines, int n,
+    void (*fn)(void *arg, const char *secret, const char *hash), void *arg)
+{
+	struct ident id;
+	struct buf why;
+	const char *hash;
+	char pw[400];
+	int i;
+
+	for (i = 0; i < n && lines[i].kind != LINE_IDENT; i++)
+		;
+	if (i == n)
+		return;
+	memset(&id, 0, sizeof id);
+	buf_init(&why, 1024);
+	if (ident_parse(j, &lines[i], &id, pw, sizeof pw, &hash, &why) == 0 && hash != NULL &&
+	    hash[0] != '\0' && strlen(pw) <= 256)
+		fn(arg, pw, hash);
+	buf_free(&why);
+	explicit_bzero(pw, sizeof pw);
 }
 
 /* The zone member addr of p's delegation sees times in ("" = the game's). */

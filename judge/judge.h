@@ -63,6 +63,10 @@ struct judge_io {
 	const struct rule_system *(*system)(void *ctx, const struct map *m);
 	/* The offsets of the time zones (judge/shell/zones.h). */
 	struct tz_lookup zones;
+	/* When set, asked instead of secret_check whether secret matches the
+	 * stored hash (the same verdict: the shell may have checked it ahead). */
+	bool (*secret_check)(void *arg, const char *secret, const char *hash);
+	void *secret_arg;
 };
 
 /* A phase just adjudicated: for the history file and the map pages. */
@@ -212,6 +216,12 @@ void judge_host_mail(struct judge *j, const struct inmsg *m, long seq, time_t no
  * (size >= GAME_NAME_MAX); "" when it names none. Only reads the text: the
  * shell holds back mail for a game it set aside. */
 void judge_mail_game(const struct inmsg *m, char *out, size_t size);
+/* The password the first GAME line of m gives and the stored hash it is to
+ * match, handed to fn, when the line names a game and a power (or GM) of
+ * this judge: for a shell that checks passwords ahead of judge_mail.
+ * Changes nothing; fn must not keep secret. */
+void judge_mail_secret(struct judge *j, const struct inmsg *m,
+    void (*fn)(void *arg, const char *secret, const char *hash), void *arg);
 /* Do what time requires up to now: process phases whose deadline passed or
  * whose orders are all in, send reminders and deadline notices. A phase
  * is dated when it was decided, however late the tick: at its deadline

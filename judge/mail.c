@@ -732,3 +732,33 @@ judge_mail_game(const struct inmsg *m, char *out, size_t size)
 	}
 	free(lines);
 }
+
+void
+judge_mail_secret(struct judge *j, const struct inmsg *m,
+    void (*fn)(void *arg, const char *secret, const char *hash), void *arg)
+{
+	struct body_line first[32], *lines = first;
+	int n;
+
+	if (m->text == NULL)
+		return;
+	/* The GAME line is mostly among the first lines: those alone are
+	 * read first. Where the mail ends may read otherwise with the rest
+	 * unread; what is found is only checked ahead, and judge_mail checks
+	 * what it reads, so a line taken wrongly costs a check, never a verdict. */
+	n = body_split(m->text, strlen(m->text), first, 32);
+	if (n > 32) {
+		int i;
+		for (i = 0; i < 32 && first[i].kind != LINE_IDENT; i++)
+			;
+		if (i == 32) {
+			lines = xcalloc(BODY_MAX_LINES, sizeof *lines);
+			n = body_split(m->text, strlen(m->text), lines, BODY_MAX_LINES);
+		} else {
+			n = 32;
+		}
+	}
+	ident_secret_ahead(j, lines, n > BODY_MAX_LINES ? BODY_MAX_LINES : n, fn, arg);
+	if (lines != first)
+		free(lines);
+}

@@ -279,6 +279,11 @@ fs_mkdir_p(const char *path, mode_t mode)
 		errno = ENAMETOOLONG;
 		return -1;
 	}
+	/* Mostly it is there, or only its last part is missing: one call. */
+	if (mkdir(tmp, mode) == 0 || errno == EEXIST)
+		return 0;
+	if (errno != ENOENT)
+		return -1;
 	for (p = tmp + 1; *p; p++) {
 		if (*p != '/')
 			continue;

@@ -764,19 +764,16 @@ write_file(const char *dir, const struct page_game *pg, const char *file, const 
 }
 
 /* Write data, which a function made with result made (-1: it did not fit),
- * to file; frees data. */
+ * to file. */
 static int
-write_made(const char *dir, const struct page_game *pg, const char *file, struct buf *data,
+write_made(const char *dir, const struct page_game *pg, const char *file, const struct buf *data,
     int made, struct buf *err)
 {
-	int rc = -1;
-
-	if (made < 0)
+	if (made < 0) {
 		buf_printf(err, "%s: too large\n", file);
-	else
-		rc = write_file(dir, pg, file, data, err);
-	buf_free(data);
-	return rc;
+		return -1;
+	}
+	return write_file(dir, pg, file, data, err);
 }
 
 /* Check the name, make dir/NAME and write the style sheet. */
@@ -807,24 +804,42 @@ prepare(const char *dir, const struct page_game *pg, struct buf *err)
 	return rc;
 }
 
+/* The buffers a set of pages is made in, one for the maps and one for the
+ * pages, each reused from one file to the next. */
+struct scratch {
+	struct buf svg, html;
+};
+
+static void
+scratch_init(struct scratch *sc)
+{
+	buf_init(&sc->svg, SVG_MAX);
+	buf_init(&sc->html, HTML_MAX);
+}
+
+static void
+scratch_free(struct scratch *sc)
+{
+	buf_free(&sc->svg);
+	buf_free(&sc->html);
+}
+
 static int
 write_map(const char *dir, const struct map *m, const struct geometry *g,
-    const struct page_game *pg, const char *file, const struct render_input *in, struct buf *err)
+    const struct page_game *pg, const char *file, const struct render_input *in,
+    struct scratch *sc, struct buf *err)
 {
-	struct buf svg;
-
-	buf_init(&svg, SVG_MAX);
-	return write_made(dir, pg, file, &svg, render_svg(m, g, in, &svg), err);
+	buf_reset(&sc->svg);
+	return write_made(dir, pg, file, &sc->svg, render_svg(m, g, in, &sc->svg), err);
 }
 
 static int
 write_phase(const char *dir, const struct map *m, const struct geometry *g,
-    const struct page_game *pg, int i, struct buf *err)
+    const struct page_game *pg, int i, struct scratch *sc, struct buf *err)
 {
 	const struct page_phase *ph = &pg->phases[i];
 	struct render_input in;
 	char code[16], file[40];
-	struct buf html;
 
 	pages_phase_code(ph->before, code, sizeof code);
 	memset(&in, 0, sizeof in);
@@ -834,82 +849,120 @@ write_phase(const char *dir, const struct map *m, const struct geometry *g,
 	in.res = ph->res;
 	in.capital = ph->capital_before;
 	snprintf(file, sizeof file, "%s.svg", code);
-	if (write_map(dir, m, g, pg, file, &in, err) < 0)
+	if (write_map(dir, m, g, pg, file, &in, sc, err) < 0)
 		return -1;
 	memset(&in, 0, sizeof in);
 	in.board = ph->after;
 	in.retreat_options = true;
 	in.capital = ph->capital_after;
 	snprintf(file, sizeof file, "%s-after.svg", code);
-	if (write_map(dir, m, g, pg, file, &in, err) < 0)
+	if (write_map(dir, m, g, pg, file, &in, sc, err) < 0)
 		return -1;
-	buf_init(&html, HTML_MAX);
+	buf_reset(&sc->html);
 	snprintf(file, sizeof file, "%s.html", code);
-	return write_made(dir, pg, file, &html, pages_phase_html(m, pg, i, &html), err);
+	return write_made(dir, pg, file, &sc->html, pages_phase_html(m, pg, i, &sc->html), err);
 }
 
 static int
 write_start(const char *dir, const struct map *m, const struct geometry *g,
-    const struct page_game *pg, struct buf *err)
+    const struct page_game *pg, struct scratch *sc, struct buf *err)
 {
 	struct render_input in;
-	struct buf html;
 
 	memset(&in, 0, sizeof in);
 	in.board = start_board(pg);
 	in.title = "The start";
-	if (write_map(dir, m, g, pg, "start.svg", &in, err) < 0)
+	if (write_map(dir, m, g, pg, "start.svg", &in, sc, err) < 0)
 		return -1;
-	buf_init(&html, HTML_MAX);
-	return write_made(dir, pg, "start.html", &html, pages_start_html(m, pg, &html), err);
+	buf_reset(&sc->html);
+	return write_made(dir, pg, "start.html", &sc->html, pages_start_html(m, pg, &sc->html),
+	    err);
 }
 
 static int
 write_index(const char *dir, const struct map *m, const struct geometry *g,
-    const struct page_game *pg, struct buf *err)
+    const struct page_game *pg, struct scratch *sc, struct buf *err)
 {
 	struct render_input in;
-	struct buf html;
 
 	memset(&in, 0, sizeof in);
 	in.board = pg->current;
 	in.retreat_options = true;
 	in.capital = pg->capital;
-	if (write_map(dir, m, g, pg, "current.svg", &in, err) < 0)
+	if (write_map(dir, m, g, pg, "current.svg", &in, sc, err) < 0)
 		return -1;
 	/* The start page, until the first phase is played (then the first
 	 * phase's page shows the start too, and the start page stays). */
-	if (pg->nphases == 0 && write_start(dir, m, g, pg, err) < 0)
+	if (pg->nphases == 0 && write_start(dir, m, g, pg, sc, err) < 0)
 		return -1;
-	buf_init(&html, HTML_MAX);
-	return write_made(dir, pg, "index.html", &html, pages_index_html(m, pg, &html), err);
+	buf_reset(&sc->html);
+	return write_made(dir, pg, "index.html", &sc->html, pages_index_html(m, pg, &sc->html),
+	    err);
 }
 
 int
 pages_write_phase(const char *dir, const struct map *m, const struct geometry *g,
     const struct page_game *pg, int i, struct buf *err)
 {
+	struct scratch sc;
+	int rc;
+
 	if (prepare(dir, pg, err) < 0)
 		return -1;
-	return write_phase(dir, m, g, pg, i, err);
+	scratch_init(&sc);
+	rc = write_phase(dir, m, g, pg, i, &sc, err);
+	scratch_free(&sc);
+	return rc;
 }
 
 int
 pages_write_start(const char *dir, const struct map *m, const struct geometry *g,
     const struct page_game *pg, struct buf *err)
 {
+	struct scratch sc;
+	int rc;
+
 	if (prepare(dir, pg, err) < 0)
 		return -1;
-	return write_start(dir, m, g, pg, err);
+	scratch_init(&sc);
+	rc = write_start(dir, m, g, pg, &sc, err);
+	scratch_free(&sc);
+	return rc;
 }
 
 int
 pages_write_index(const char *dir, const struct map *m, const struct geometry *g,
     const struct page_game *pg, struct buf *err)
 {
+	struct scratch sc;
+	int rc;
+
 	if (prepare(dir, pg, err) < 0)
 		return -1;
-	return write_index(dir, m, g, pg, err);
+	scratch_init(&sc);
+	rc = write_index(dir, m, g, pg, &sc, err);
+	scratch_free(&sc);
+	return rc;
+}
+
+int
+pages_write_played(const char *dir, const struct map *m, const struct geometry *g,
+    const struct page_game *pg, int from, bool start, struct buf *err)
+{
+	struct scratch sc;
+	int i, rc = 0;
+
+	if (prepare(dir, pg, err) < 0)
+		return -1;
+	scratch_init(&sc);
+	for (i = from; i < pg->nphases && rc == 0; i++)
+		rc = write_phase(dir, m, g, pg, i, &sc, err);
+	if (rc == 0 && start)
+		rc = write_start(dir, m, g, pg, &sc, err);
+	if (rc == 0)
+		rc = write_index(dir, m, g, pg, &sc, err);
+	scratch_free(&sc);
+	return rc;
 }
 
 int
@@ -917,26 +970,19 @@ pages_write_record(const char *dir, const struct page_game *pg, const char *kind
     const char *text, struct buf *err)
 {
 	struct buf html;
+	int rc;
 
 	if (prepare(dir, pg, err) < 0)
 		return -1;
 	buf_init(&html, HTML_MAX);
-	return write_made(dir, pg, "index.html", &html, pages_record_html(pg, kind, text, &html),
-	    err);
+	rc = write_made(dir, pg, "index.html", &html, pages_record_html(pg, kind, text, &html), err);
+	buf_free(&html);
+	return rc;
 }
 
 int
 pages_write_game(const char *dir, const struct map *m, const struct geometry *g,
     const struct page_game *pg, struct buf *err)
 {
-	int i;
-
-	if (prepare(dir, pg, err) < 0)
-		return -1;
-	for (i = 0; i < pg->nphases; i++)
-		if (write_phase(dir, m, g, pg, i, err) < 0)
-			return -1;
-	if (pg->nphases > 0 && write_start(dir, m, g, pg, err) < 0)
-		return -1;
-	return write_index(dir, m, g, pg, err);
+	return pages_write_played(dir, m, g, pg, 0, pg->nphases > 0, err);
 }

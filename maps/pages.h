@@ -127,6 +127,11 @@ int pages_record_html(const struct page_game *pg, const char *kind, const char *
 /* Write that page and the style sheet under dir/NAME/. Returns 0 or -1 (err). */
 int pages_write_record(const char *dir, const struct page_game *pg, const char *kind,
     const char *text, struct buf *err);
+/* The pages of phases from on, the start page with them when start, and
+ * the index, under dir/NAME/ (created when missing) with the style sheet,
+ * written once. Returns 0 or -1 (err). */
+int pages_write_played(const char *dir, const struct map *m, const struct geometry *g,
+    const struct page_game *pg, int from, bool start, struct buf *err);
 /* Every phase page and the index. Returns 0 or -1 (err). */
 int pages_write_game(const char *dir, const struct map *m, const struct geometry *g,
     const struct page_game *pg, struct buf *err);

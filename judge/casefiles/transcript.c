@@ -204,7 +204,7 @@ transcript_run(const char *text, size_t len, const char *fname, const char *maps
     struct buf *out)
 {
 	struct judge_conf conf;
-	struct judge_io io;
+	struct judge_io io = { 0 };
 	struct judge j;
 	struct tctx *t = xcalloc(1, sizeof *t);
 	const char *p = text, *end = text + len, *line;

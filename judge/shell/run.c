@@ -19,6 +19,7 @@
 #include "../../lib/tz.h"
 #include "../../lib/xalloc.h"
 #include "../../mailer/compose.h"
+#include "verify.h"
 
 #define HOST_SOURCE "host:"
 /* The steps of a run, as POUCH_CRASH_AT and POUCH_PAUSE_AT name them (lib/crash.h). */
@@ -72,6 +73,7 @@ sweep_spool_tmp(const char *spool)
 }
 
 static int consume(struct runner *r, struct buf *err);
+static int taken_ahead(struct runner *r, size_t i, struct inmsg *m);
 
 /* The judge's drain: a tick's effects taken game by game (tick). */
 static void
@@ -581,7 +583,7 @@ apply_one(struct runner *r, size_t i, struct buf *err)
 	int host;
 
 	memset(&m, 0, sizeof m);
-	if (mail_read(r->sp, e, &r->mo, &m, err) < 0) {
+	if (!taken_ahead(r, i, &m) && mail_read(r->sp, e, &r->mo, &m, err) < 0) {
 		/* The bytes are gone (a disk error): say so, and go on. */
 		log_warn("spool message %s cannot be read: %s", e->id, buf_str(err));
 		buf_reset(err);
@@ -683,6 +685,114 @@ do_runs(struct runner *r, size_t *k, unsigned long rec, struct buf *err)
 	return 0;
 }
 
+/* Checks queued ahead of the apply step at most, and messages read ahead
+ * (and their bytes): enough to keep the workers busy, with few passwords
+ * and little mail held at once. */
+#define VERIFY_AHEAD 256
+#define READ_AHEAD 1024
+#define KEPT_BYTES (8u << 20)
+
+static void
+queue_secret(void *arg, const char *secret, const char *hash)
+{
+	verifier_add(arg, secret, hash);
+}
+
+/* The passwords of the messages after i (of n), read ahead and queued for
+ * the workers, while fewer than VERIFY_AHEAD wait. The judge checks again
+ * as it applies each message: this only makes the verdict ready. A live
+ * run keeps what it read for the apply step (taken_ahead); a replay,
+ * whose settings may change from one message to the next, reads again. */
+static void
+read_ahead(struct runner *r, size_t i, size_t n)
+{
+	struct buf err;
+
+	if (r->vf == NULL)
+		return;
+	if (r->ahead <= i)
+		r->ahead = i + 1;	/* message i is applied now: too late */
+	buf_init(&err, BUF_ERRORS_MAX);
+	while (r->ahead < n && r->kept_len < READ_AHEAD && r->kept_bytes < KEPT_BYTES &&
+	    verifier_queued(r->vf) < VERIFY_AHEAD) {
+		size_t k = r->ahead++;
+		enum spool_state st = spool_state(r->sp, k);
+		const struct spool_entry *e;
+		struct read_ahead *ra;
+
+		if (st == SPOOL_DUPLICATE || (!r->o.replay && st != SPOOL_STORED))
+			continue;
+		if ((e = spool_in(r->sp, k)) == NULL ||
+		    (e->source && strncmp(e->source, HOST_SOURCE, strlen(HOST_SOURCE)) == 0))
+			continue;
+		ra = &r->kept[(r->kept_head + r->kept_len) % READ_AHEAD];
+		memset(ra, 0, sizeof *ra);
+		ra->i = k;
+		if (mail_read(r->sp, e, &r->mo, &ra->m, &err) < 0) {
+			buf_reset(&err);	/* the apply step says so */
+			inmsg_free(&ra->m);
+			continue;
+		}
+		judge_mail_secret(&r->j, &ra->m, queue_secret, r->vf);
+		if (r->o.replay) {
+			inmsg_free(&ra->m);
+			continue;
+		}
+		ra->size = e->size;
+		r->kept_len++;
+		r->kept_bytes += e->size;
+	}
+	buf_free(&err);
+}
+
+/* Message i as read ahead, into m: 1, or 0 when it was not kept. */
+static int
+taken_ahead(struct runner *r, size_t i, struct inmsg *m)
+{
+	while (r->kept_len > 0) {
+		struct read_ahead *ra = &r->kept[r->kept_head];
+		if (ra->i > i)
+			return 0;
+		r->kept_head = (r->kept_head + 1) % READ_AHEAD;
+		r->kept_len--;
+		r->kept_bytes -= ra->size;
+		if (ra->i == i) {
+			*m = ra->m;
+			return 1;
+		}
+		inmsg_free(&ra->m);	/* passed over (not applied after all) */
+	}
+	return 0;
+}
+
+/* Start checking passwords ahead (when this machine has a processor to
+ * spare), or stop: the judge then checks them itself. */
+static void
+verify_ahead(struct runner *r, bool on)
+{
+	int nth = on ? verifier_threads() : 0;
+
+	if (on && nth > 0) {
+		r->vf = verifier_new(nth);
+		r->ahead = 0;
+		r->kept = xcalloc(READ_AHEAD, sizeof *r->kept);
+		r->kept_head = r->kept_len = r->kept_bytes = 0;
+		r->j.io.secret_check = verifier_check_io;
+		r->j.io.secret_arg = r->vf;
+	} else if (!on) {
+		r->j.io.secret_check = NULL;
+		r->j.io.secret_arg = NULL;
+		verifier_free(r->vf);
+		r->vf = NULL;
+		for (; r->kept_len > 0; r->kept_len--) {
+			inmsg_free(&r->kept[r->kept_head].m);
+			r->kept_head = (r->kept_head + 1) % READ_AHEAD;
+		}
+		free(r->kept);
+		r->kept = NULL;
+	}
+}
+
 /*
  * The messages in ledger order, each run's at once, then what that run did
  * (judge_tick at its time: a phase whose orders are all in is decided only
@@ -715,12 +825,14 @@ runner_apply(struct runner *r, struct buf *err)
 	n = spool_count_in(r->sp);
 	if (r->o.replay && r->o.replay_cut && r->o.replay_upto < n)
 		n = r->o.replay_upto;
+	verify_ahead(r, true);
 	for (i = 0; i < n; i++) {
 		const struct spool_entry *e;
 		enum spool_state st = spool_state(r->sp, i);
 		int held;
 		if (st == SPOOL_DUPLICATE || (!r->o.replay && st != SPOOL_STORED))
 			continue;
+		read_ahead(r, i, n);
 		if ((e = spool_in(r->sp, i)) == NULL) {
 			buf_printf(err, "%s/ledger: a record changed since it was read\n",
 			    spool_dir(r->sp));
@@ -750,6 +862,7 @@ runner_apply(struct runner *r, struct buf *err)
 			}
 		}
 	}
+	verify_ahead(r, false);
 	if (rc == 0)
 		rc = do_runs(r, &k, 0, err);
 	if (rc == 0 && !r->o.replay)
@@ -1023,6 +1136,7 @@ runner_close(struct runner *r)
 	if (!r->opened)
 		return;
 	buf_init(&err, BUF_ERRORS_MAX);
+	verify_ahead(r, false);
 	judge_free(&r->j);
 	free_applied(r);	/* not committed: the next run applies them */
 	outbox_close(r->ob);

@@ -114,6 +114,14 @@ struct runner {
 	int host_refused;	/* the host's message had a line refused */
 	size_t nsettings;	/* replay: the spool's settings records used so far */
 	char **aside_notes;	/* per r->st.aside: its note to write, NULL when written */
+	struct verifier *vf;	/* while applying: the passwords checked ahead */
+	size_t ahead;		/* ... read ahead up to this inbound message */
+	struct read_ahead {	/* ... the messages read then, for the apply step */
+		size_t i, size;
+		struct inmsg m;
+	} *kept;
+	size_t kept_head, kept_len;	/* a ring of READ_AHEAD */
+	size_t kept_bytes;		/* their raw sizes, at most KEPT_BYTES */
 };
 
 /* A game set aside has DATA/games/NAME/ASIDE_NOTE ("since", "upto N",

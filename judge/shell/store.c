@@ -430,6 +430,8 @@ store_io(struct store *s, struct judge_io *io)
 	io->random = random16;
 	io->system = varcache_system;
 	io->zones = zones_lookup(s->zones);
+	io->secret_check = NULL;	/* the run's own, while it applies mail */
+	io->secret_arg = NULL;
 }
 
 /* The masters named by what is left of a damaged game file. */

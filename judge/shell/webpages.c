@@ -175,17 +175,12 @@ webpages_game(struct webpages *w, struct store *st, const struct game *g, int fi
 	pg.capital = moved ? now : NULL;
 	pg.phases = pp;
 	pg.nphases = n;
-	for (i = first - 2; i < n && rc == 0; i++) {
-		rc = pages_write_phase(w->dir, g->map, geo, &pg, i, err);
-		w->written += rc == 0;
-	}
 	/* The start page with the first phase's (the index draws it while no
 	 * phase is played): a replay that draws every page at its end draws
 	 * it too, as the live run did at START. */
-	if (rc == 0 && first == 2 && n > 0)
-		rc = pages_write_start(w->dir, g->map, geo, &pg, err);
-	if (rc == 0)
-		rc = pages_write_index(w->dir, g->map, geo, &pg, err);
+	rc = pages_write_played(w->dir, g->map, geo, &pg, first - 2, first == 2 && n > 0, err);
+	if (rc == 0 && n > first - 2)
+		w->written += n - (first - 2);
 out:
 	for (i = 0; i < n; i++)
 		record_played_free(&pl[i].ph);

@@ -135,7 +135,7 @@ static void
 test_duel_played(void **state)
 {
 	struct judge_conf conf = { 0 };
-	struct judge_io io = { NULL, variant, history, random_bytes, system_of, { NULL, NULL } };
+	struct judge_io io = { NULL, variant, history, random_bytes, system_of, { NULL, NULL }, NULL, NULL };
 	struct game_settings s;
 	struct judge j;
 	struct game *g;

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "../../judge/judge.h"
+#include "../../judge/secret.h"
 #include "../../judge/system_words.h"
 #include "../../judge/systems/muna_state.h"
 #include "../../judge/systems/standard.h"
@@ -474,7 +475,8 @@ new_judge(void)
 {
 	struct tj *t = xcalloc(1, sizeof *t);
 	/* Zones: none but UTC, as a lookup without a reader knows. */
-	struct judge_io io = { t, fake_variant, fake_history, fake_random, fake_system, { NULL, NULL } };
+	struct judge_io io = { t, fake_variant, fake_history, fake_random, fake_system,
+		{ NULL, NULL }, NULL, NULL };
 
 	str_copy(t->conf.address, "judge@example.test", sizeof t->conf.address);
 	str_copy(t->conf.domain, "example.test", sizeof t->conf.domain);
@@ -814,6 +816,95 @@ test_password_remembered_not_kept(void **state)
 	    T0 + HOUR + 3);
 	assert_string_equal(t->j.fx.out[0].game, "g1");
 	assert_int_equal(t->j.nok, 1);
+}
+
+/* What judge_mail_secret found: the password and the hash it must match. */
+struct ahead {
+	int n;
+	char secret[64];
+	const char *hash;
+};
+
+static void
+note_secret(void *arg, const char *secret, const char *hash)
+{
+	struct ahead *a = arg;
+
+	a->n++;
+	str_copy(a->secret, secret, sizeof a->secret);
+	a->hash = hash;
+}
+
+static void
+read_secret(struct tj *t, const char *body, struct ahead *a)
+{
+	struct inmsg m;
+
+	memset(a, 0, sizeof *a);
+	fill_msg(t, &m, "alice@england.example", "orders", body, T0 + HOUR);
+	judge_mail_secret(&t->j, &m, note_secret, a);
+	inmsg_free(&m);
+}
+
+/* A shell's verdict, counted: what secret_check says, or the opposite. */
+static int shell_checks;
+static bool shell_lies;
+
+static bool
+shell_check(void *arg, const char *secret, const char *hash)
+{
+	(void)arg;
+	shell_checks++;
+	return secret_check(secret, hash) != shell_lies;
+}
+
+/* A shell may check passwords ahead of the judge: judge_mail_secret gives
+ * the password of a message's GAME line and the hash it must match (a
+ * power's, the GM's; nothing for a line that names no game or power), and
+ * the judge then takes the shell's verdict (struct judge_io's
+ * secret_check), once a run for a success. */
+static void
+test_password_checked_ahead(void **state)
+{
+	struct tj *t = *state;
+	struct ahead a;
+
+	read_secret(t, "Hello\nGAME g1 England england-pw\nF Lon - Nth\n", &a);
+	assert_int_equal(a.n, 1);
+	assert_string_equal(a.secret, "england-pw");
+	assert_ptr_equal(a.hash, t->g->del[power("England")].secret);
+	read_secret(t, "GAME g1 GM " GM_PW "\nPROCESS\n", &a);
+	assert_int_equal(a.n, 1);
+	assert_string_equal(a.secret, GM_PW);
+	assert_ptr_equal(a.hash, t->g->gm_secret);
+	read_secret(t, "GAME g1, England, england-pw\n", &a);	/* as judge_mail reads it */
+	assert_int_equal(a.n, 1);
+	assert_string_equal(a.secret, "england-pw");
+	read_secret(t, "GAME g9 England england-pw\n", &a);
+	assert_int_equal(a.n, 0);
+	read_secret(t, "GAME g1 Narnia england-pw\n", &a);
+	assert_int_equal(a.n, 0);
+	read_secret(t, "F Lon - Nth\n", &a);
+	assert_int_equal(a.n, 0);
+
+	t->j.io.secret_check = shell_check;
+	shell_checks = 0;
+	shell_lies = false;
+	mail(t, "alice@england.example", "orders", "GAME g1 England england-pw\nF Lon - Nth\n",
+	    T0 + HOUR);
+	assert_string_equal(t->j.fx.out[0].game, "g1");
+	assert_int_equal(shell_checks, 1);
+	mail(t, "alice@england.example", "orders", "GAME g1 England england-pw\nF Lon - Nth\n",
+	    T0 + HOUR + 1);
+	assert_int_equal(shell_checks, 1);	/* remembered by the judge */
+	/* the shell's verdict is the one taken */
+	shell_lies = true;
+	mail(t, "anna@austria.example", "orders", "GAME g1 Austria austria-pw\nA Vie H\n",
+	    T0 + HOUR + 2);
+	assert_int_equal(shell_checks, 2);
+	assert_refused_ident(t, "anna@austria.example", "GAME g1 Austria",
+	    "that is not Austria's password in game g1 (your game master can send a new one)");
+	t->j.io.secret_check = NULL;
 }
 
 static void
@@ -2894,6 +2985,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_right_password, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_wrong_password, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_password_remembered_not_kept, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_password_checked_ahead, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unknown_game, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_non_member_with_password, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_gm_and_player_passwords, setup, teardown),
