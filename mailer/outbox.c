@@ -749,7 +749,8 @@ pack_put(struct outbox *ob, const char *data, size_t len, char *place, size_t si
 fail:
 	/* part of it may be written: the places after it would be wrong */
 	ob->broken = true;
-	buf_printf(err, "%s: cannot queue a message: %s\n", ob->pack_dir, strerror(errno));
+	buf_printf(err, "%s/%s: cannot queue a message: %s\n", ob->pack_dir, ob->pack_name,
+	    strerror(errno));
 	return -1;
 }
 
