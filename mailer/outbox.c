@@ -158,7 +158,7 @@ struct jrec {
 #define JFILE_PENDING (-2)
 /* Records waiting for their pack to be synced are written once they take
  * this much: the pack is synced then, and memory stays bounded. */
-#define JPEND_MAX (1024 * 1024)
+#define JPEND_MAX (256 * 1024)
 
 struct outbox {
 	char *dir;
