@@ -175,3 +175,9 @@ mail_outbox_dir(const char *data_dir)
 {
 	return xasprintf("%s/outbox", data_dir);
 }
+
+char *
+mail_outbox_packs(const char *spool_dir)
+{
+	return xasprintf("%s/pack", spool_dir);
+}

@@ -80,5 +80,8 @@ void mail_compose_opts(const struct mail_config *cfg, struct compose_opts *o);
 /* DATA/spool and DATA/outbox (new strings; caller frees). */
 char *mail_spool_dir(const char *data_dir);
 char *mail_outbox_dir(const char *data_dir);
+/* Where the outbox queues its messages' bytes: the pack/ of the spool in
+ * spool_dir, so that a sent message is archived where it is. */
+char *mail_outbox_packs(const char *spool_dir);
 
 #endif

@@ -1,22 +1,38 @@
 /*
  * outbox.c — the queue of outgoing mail.
  *
- * Each message is the bytes in DIR/new/ID and its state, kept as records
- * in a journal: each process that changes states appends to a journal file
- * of its own (DIR/meta/journal.TIME.PID, one file to create and sync
- * however many messages a run queues or tries), and a message's latest
- * record is its state. outbox_add writes without syncing; outbox_sync makes
- * a batch durable, the journal first and then the messages (maildir.h): a
- * message in new/ is the commit point, and a state without one is ignored.
- * outbox_flush begins with outbox_sync, so nothing is ever tried before it
- * is safely queued. A journal file goes when it holds the latest state of
- * no message still in the outbox.
+ * A message is its bytes in a pack and its state, kept as records in a
+ * journal. outbox_add appends the bytes to this process's pack
+ * (PACKS/outbox.UNIQUE.pack, PACKS the spool's pack/ as pouch run opens
+ * it, one file however many messages a run queues) and makes the state
+ * record, which names them ("place PACK:OFFSET"); each process that
+ * changes states appends to a journal file of its own (DIR/meta/
+ * journal.TIME.PID), and a message's latest record is its state.
+ * Nothing is synced yet, and a record that names bytes not yet synced is
+ * held in memory (jpend): outbox_sync fsyncs the pack and its directory,
+ * then writes those records and fsyncs the journal. So no record on disk
+ * ever names bytes a crash could lose, and a written record is the
+ * commit point: a message whose record was not written was never queued
+ * (its bytes stay in the pack, named by nothing). outbox_flush begins with
+ * outbox_sync, so nothing is ever tried before it is safely queued.
+ *
+ * A queued message costs no file of its own: no create, rename, link or
+ * unlink. When it is sent, the spool's "out" record names the same bytes
+ * (spool_store_out_at), and they stay where they are as the spool's
+ * archive; the outbox only says, by a "gone ID" record, that the message
+ * left it. Packs in the outbox's own directory (DIR/pack, when it was not
+ * given the spool's) are copied into the archive, and removed once
+ * nothing is queued.
  *
  * In memory a message's state is only where its latest record is (file,
  * offset, length, and a hash to find it changed): the text is read again
  * when the message is tried, and a message that left the outbox is
  * forgotten at once, so what a run holds is 100 to 150 bytes per message
- * still queued, whatever its recipients.
+ * still queued, whatever its recipients. At the end of a flush the latest
+ * state of each message still queued is written again into this
+ * process's journal and every older journal is removed (journal_compact):
+ * the journals hold the queue, not the history, and a "gone" record and
+ * the states before it go together.
  *
  * A flush sends every due message through the sink (one connection),
  * appending its state after each attempt when the sink's word is final at
@@ -33,18 +49,24 @@
  *   2. finished messages (no recipient left waiting) go into the spool's
  *      sent archive under the key "outbox:ID", which the spool stores only
  *      once, and the spool is synced;
- *   3. their permanent failures are written to DIR/failed/ID, and every
- *      state and failure file of the batch is made durable;
- *   4. the finished messages and their state files leave the outbox.
+ *   3. their permanent failures are written to DIR/failed/ID (synced, when
+ *      there are any, before the next step);
+ *   4. the finished messages leave the outbox: a "gone" record each,
+ *      synced with the batch's states in one fsync of the journal.
  *
  * A crash anywhere leaves each message in the outbox with a state that
  * says what is done, and the next flush finishes it without archiving it
  * twice. A power loss before the end of a batch can forget that a message
  * was sent, and then it is sent again: duplicates, never losses.
  *
+ * An older pouch queued each message as a file, DIR/new/ID, with its
+ * state in the journal (no "place"): such a message is still read from
+ * there, sent, archived by a hard link of the file into the spool's
+ * out/new/, and its file removed when it leaves the outbox.
+ *
  * State (text, one item per line; free text has control bytes replaced by
  * blanks; in a journal each record starts with "id ID" and ends with an
- * empty line):
+ * empty line; "gone ID", its sum and an empty line says the message left):
  *	from ADDR
  *	message-id ID
  *	queued TIME
@@ -52,6 +74,7 @@
  *	next TIME
  *	error TEXT
  *	rcpt pending|sent|failed ADDR CODE TEXT
+ *	place PACK:OFFSET
  *	body SIZE SUM
  *	sum SUM
  * "body" describes the message's bytes (SUM: their FNV-1a hash, 64 bits,
@@ -60,9 +83,10 @@
  * before it): a record changed on
  * disk is passed over, and the message's earlier state counts (states
  * written before these lines existed have neither, and are taken as they
- * are).
+ * are); without an earlier state the message waits for the host
+ * (outbox_drop) with a warning at every run.
  */
-#define _DEFAULT_SOURCE
+#define _GNU_SOURCE	/* memmem */
 #include "outbox.h"
 
 #include <dirent.h>
@@ -110,6 +134,7 @@ struct meta {
 	int n;
 	size_t size;		/* the message's bytes (when body_sum is set) */
 	char body_sum[17];	/* their hash in hex; "" when not known */
+	char *place;		/* "PACK:OFFSET": its bytes in a pack; NULL: DIR/new/ID */
 };
 
 struct names {
@@ -125,8 +150,15 @@ struct jrec {
 	uint64_t hash;		/* str_hash_bytes of its bytes, to find a change */
 	off_t off;		/* its lines after "id ID", in jfiles[file] */
 	uint32_t len;		/* up to the empty line that ends it */
-	int file;		/* index in jfiles */
+	int file;		/* index in jfiles; JFILE_PENDING: in jpend, not written */
+	bool placed;		/* its state has a place: the bytes are in a pack */
+	bool gone;		/* a later "gone" record: it left the outbox */
 };
+
+#define JFILE_PENDING (-2)
+/* Records waiting for their pack to be synced are written once they take
+ * this much: the pack is synced then, and memory stays bounded. */
+#define JPEND_MAX (256 * 1024)
 
 struct outbox {
 	char *dir;
@@ -144,7 +176,18 @@ struct outbox {
 	int rfd;			/* the journal file last read, or -1 */
 	int rfile;			/* its index in jfiles */
 	bool jdirty;			/* appended to since the last sync */
-	struct names new_msgs;		/* written by outbox_add, not published */
+	bool jnew;			/* made since the last sync: sync meta/ */
+	struct buf jpend;		/* records naming bytes not yet synced */
+	char *pack_dir;			/* where queued messages' bytes go */
+	bool pack_shared;		/* the spool's pack/: archived where they are */
+	bool pack_dir_made;		/* made by this process: sync its parent */
+	int pfd;			/* this process's pack, or -1 */
+	char pack_name[64];
+	uint64_t pack_len;
+	bool pack_dirty;		/* written since the last sync */
+	bool pack_new;			/* made since the last sync: sync pack_dir */
+	int rpfd;			/* the pack last read, or -1 */
+	char rpname[64];
 	struct names new_files;		/* state and failure files not yet fsync'd */
 	bool broken;			/* a write failed: nothing more is recorded */
 };
@@ -201,6 +244,7 @@ meta_free(struct meta *m)
 	free(m->from);
 	free(m->message_id);
 	free(m->error);
+	free(m->place);
 	for (i = 0; i < m->n; i++) {
 		free(m->r[i].addr);
 		free(m->r[i].text);
@@ -268,6 +312,8 @@ meta_text(const struct meta *m, struct buf *b)
 	for (i = 0; i < m->n; i++)
 		buf_printf(b, "rcpt %s %s %d %s\n", names[m->r[i].st], m->r[i].addr, m->r[i].code,
 		    m->r[i].text);
+	if (m->place)
+		buf_printf(b, "place %s\n", m->place);
 	if (m->body_sum[0])
 		buf_printf(b, "body %zu %s\n", m->size, m->body_sum);
 }
@@ -361,6 +407,10 @@ meta_parse(const char *text, size_t len, const char *name, struct meta *m, struc
 			if (str_to_long(code, 0, 999, &v) < 0)
 				v = 0;
 			add_rcpt(m, addr, st, (int)v, rtext);
+		} else if (strcmp(l, "place") == 0 && strchr(rest, ':') != NULL &&
+		    strchr(rest, '/') == NULL && rest[0] != '.') {
+			free(m->place);
+			m->place = xstrdup(rest);
 		} else if (strcmp(l, "body") == 0) {
 			char *sum = split1(rest);
 			if (str_to_long(rest, 0, LONG_MAX, &v) == 0 && strlen(sum) == 16) {
@@ -399,6 +449,8 @@ record_text(const char *p, const char *end, struct buf *text, char sum[16])
 	}
 }
 
+static bool record_sum_ok(const char *id, const struct buf *text, const char *sum);
+
 /* A read descriptor for journal file file: this process's own, or one
  * kept open for the next read. -1 (errno) when it cannot be opened. */
 static int
@@ -422,8 +474,14 @@ journal_text(struct outbox *ob, const struct jrec *jr, struct buf *text, struct 
 {
 	const char *path = jr->file >= 0 && ob->jfiles[jr->file] ? ob->jfiles[jr->file] : NULL;
 	char *raw, sum[16];
-	int fd = path ? journal_fd(ob, jr->file) : -1;
+	int fd;
 	ssize_t got;
+
+	if (jr->file == JFILE_PENDING) {	/* not written yet */
+		record_text(ob->jpend.data + jr->off, ob->jpend.data + jr->off + jr->len, text, sum);
+		return 0;
+	}
+	fd = path ? journal_fd(ob, jr->file) : -1;
 
 	if (fd < 0) {
 		buf_printf(err, "%s: cannot read: %s\n", path ? path : ob->meta_dir,
@@ -440,6 +498,10 @@ journal_text(struct outbox *ob, const struct jrec *jr, struct buf *text, struct 
 	}
 	record_text(raw, raw + jr->len, text, sum);
 	free(raw);
+	if (sum[0] && !record_sum_ok(jr->id, text, sum)) {
+		buf_printf(err, "%s: the state of %s is damaged\n", path, jr->id);
+		return -1;
+	}
 	return 0;
 }
 
@@ -458,7 +520,8 @@ meta_read(struct outbox *ob, const char *id, struct meta *m, struct buf *err)
 	buf_init(&text, META_MAX);
 	r = journal_text(ob, jr, &text, err);
 	if (r == 0)
-		r = meta_parse(text.data, text.len, ob->jfiles[jr->file], m, err);
+		r = meta_parse(text.data, text.len, jr->file >= 0 ? ob->jfiles[jr->file] : ob->meta_dir,
+		    m, err);
 	buf_free(&text);
 	return r;
 }
@@ -487,6 +550,8 @@ journal_add(struct outbox *ob, const char *id, int file, off_t off, const char *
 	jr->off = off;
 	jr->len = (uint32_t)len;
 	jr->hash = str_hash_bytes(raw, len);
+	jr->placed = memmem(raw, len, "\nplace ", 7) != NULL;
+	jr->gone = false;
 }
 
 static int
@@ -497,8 +562,105 @@ journal_file_add(struct outbox *ob, const char *path)
 	return (int)ob->njfiles++;
 }
 
+/* This process's journal, made when first needed. Returns 0 or -1 (err). */
+static int
+journal_open(struct outbox *ob, struct buf *err)
+{
+	struct timespec ts;
+	char *path;
+
+	if (ob->jfd >= 0)
+		return 0;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	path = xasprintf("%s/journal.%020lld.%ld", ob->meta_dir,
+	    (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec, (long)getpid());
+	crash_point();
+	ob->jfd = open(path, O_RDWR | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0600);
+	if (ob->jfd < 0) {
+		ob->broken = true;
+		buf_printf(err, "%s: cannot write: %s\n", path, strerror(errno));
+		free(path);
+		return -1;
+	}
+	ob->jfile = journal_file_add(ob, path);
+	ob->jend = 0;
+	ob->jdirty = false;
+	ob->jnew = true;
+	free(path);
+	return 0;
+}
+
+/* Append rec (whole records) to this process's journal in one write: a
+ * killed process leaves whole records. Returns 0 or -1 (err). */
+static int
+journal_append(struct outbox *ob, const char *rec, size_t len, struct buf *err)
+{
+	if (journal_open(ob, err) < 0)
+		return -1;
+	if (fs_write_all(ob->jfd, rec, len) < 0) {
+		ob->broken = true;
+		buf_printf(err, "%s: cannot write: %s\n", ob->jfiles[ob->jfile], strerror(errno));
+		return -1;
+	}
+	ob->jend += (off_t)len;
+	if (!ob->jdirty) {
+		names_add(&ob->new_files, ob->jfiles[ob->jfile]);
+		ob->jdirty = true;
+	}
+	return 0;
+}
+
+/* The pack's bytes, then its name, durable: before any record that names
+ * them is written. Returns 0 or -1 (err). */
+static int
+pack_sync(struct outbox *ob, struct buf *err)
+{
+	char parent[PATH_MAX], *slash;
+
+	if (!ob->pack_dirty)
+		return 0;
+	crash_point();
+	if (fsync(ob->pfd) < 0 || (ob->pack_new && fs_fsync_dir(ob->pack_dir) < 0))
+		goto fail;
+	if (ob->pack_new && ob->pack_dir_made) {
+		str_copy(parent, ob->pack_dir, sizeof parent);
+		if ((slash = strrchr(parent, '/')) != NULL && slash != parent)
+			*slash = '\0';
+		if (fs_fsync_dir(parent) < 0)
+			goto fail;
+		ob->pack_dir_made = false;
+	}
+	ob->pack_dirty = ob->pack_new = false;
+	return 0;
+fail:
+	ob->broken = true;
+	buf_printf(err, "%s/%s: cannot sync: %s\n", ob->pack_dir, ob->pack_name, strerror(errno));
+	return -1;
+}
+
+/* Write the records that waited for the pack (pack_sync first). Returns 0
+ * or -1 (err). */
+static int
+pending_write(struct outbox *ob, struct buf *err)
+{
+	size_t k;
+
+	if (ob->jpend.len == 0)
+		return 0;
+	if (pack_sync(ob, err) < 0 || journal_append(ob, ob->jpend.data, ob->jpend.len, err) < 0)
+		return -1;
+	for (k = 0; k < ob->njv; k++)
+		if (ob->jv[k].file == JFILE_PENDING) {
+			ob->jv[k].file = ob->jfile;
+			ob->jv[k].off += ob->jend - (off_t)ob->jpend.len;
+		}
+	buf_reset(&ob->jpend);
+	return 0;
+}
+
 /* Record m as the state of id: appended to this process's journal (made
- * durable by outbox_sync). Returns 0 or -1 (err). */
+ * durable by outbox_sync), or, while the pack holds bytes not yet synced
+ * (which the record may name), kept until they are. Returns 0 or -1 (err). */
 static int
 meta_write(struct outbox *ob, const char *id, const struct meta *m, struct buf *err)
 {
@@ -508,24 +670,6 @@ meta_write(struct outbox *ob, const char *id, const struct meta *m, struct buf *
 
 	if (refuse_broken(ob, err) < 0)
 		return -1;
-	if (ob->jfd < 0) {
-		struct timespec ts;
-		char *path;
-		clock_gettime(CLOCK_REALTIME, &ts);
-		path = xasprintf("%s/journal.%020lld.%ld", ob->meta_dir,
-		    (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec, (long)getpid());
-		ob->jfd = open(path, O_RDWR | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0600);
-		if (ob->jfd < 0) {
-			ob->broken = true;
-			buf_printf(err, "%s: cannot write: %s\n", path, strerror(errno));
-			free(path);
-			return -1;
-		}
-		ob->jfile = journal_file_add(ob, path);
-		ob->jend = 0;
-		ob->jdirty = false;
-		free(path);
-	}
 	buf_init(&t, META_MAX);
 	buf_init(&rec, META_MAX + 256);
 	meta_text(m, &t);
@@ -533,26 +677,126 @@ meta_write(struct outbox *ob, const char *id, const struct meta *m, struct buf *
 	head = rec.len;
 	buf_append(&rec, t.data, t.len);
 	buf_printf(&rec, "sum %08x\n\n", (unsigned)(str_hash_bytes(rec.data, rec.len) & 0xffffffffu));
-	/* One write per record: a killed process leaves whole records. */
 	if (buf_failed(&rec)) {
 		buf_printf(err, "%s: the state of %s not written: longer than a record may be\n",
-		    ob->jfiles[ob->jfile], id);
+		    ob->meta_dir, id);
 		r = -1;
-	} else if (fs_write_all(ob->jfd, rec.data, rec.len) < 0) {
-		ob->broken = true;
-		buf_printf(err, "%s: cannot write: %s\n", ob->jfiles[ob->jfile], strerror(errno));
-		r = -1;
-	} else {
-		journal_add(ob, id, ob->jfile, ob->jend + (off_t)head, t.data, t.len);
-		ob->jend += (off_t)rec.len;
-		if (!ob->jdirty) {
-			names_add(&ob->new_files, ob->jfiles[ob->jfile]);
-			ob->jdirty = true;
-		}
+	} else if (ob->pack_dirty) {
+		journal_add(ob, id, JFILE_PENDING, (off_t)(ob->jpend.len + head), t.data, t.len);
+		buf_append(&ob->jpend, rec.data, rec.len);
+		if (ob->jpend.len >= JPEND_MAX)
+			r = pending_write(ob, err);
+	} else if ((r = pending_write(ob, err)) == 0 &&
+	    (r = journal_append(ob, rec.data, rec.len, err)) == 0) {
+		journal_add(ob, id, ob->jfile, ob->jend - (off_t)rec.len + (off_t)head, t.data, t.len);
 	}
 	buf_free(&t);
 	buf_free(&rec);
 	return r;
+}
+
+/* The record that says message id left the outbox ("gone ID", its sum). */
+static int
+gone_write(struct outbox *ob, const char *id, struct buf *err)
+{
+	struct buf rec;
+	int r;
+
+	if (refuse_broken(ob, err) < 0 || pending_write(ob, err) < 0)
+		return -1;
+	buf_init(&rec, 4096);
+	buf_printf(&rec, "gone %s\n", id);
+	buf_printf(&rec, "sum %08x\n\n", (unsigned)(str_hash_bytes(rec.data, rec.len) & 0xffffffffu));
+	r = journal_append(ob, rec.data, rec.len, err);
+	buf_free(&rec);
+	return r;
+}
+
+/* Append len bytes of a message to this process's pack (made when first
+ * needed), not synced; its place ("NAME:OFFSET") into place. Returns 0
+ * or -1 (err; the outbox is broken). */
+static int
+pack_put(struct outbox *ob, const char *data, size_t len, char *place, size_t size,
+    struct buf *err)
+{
+	char path[PATH_MAX];
+
+	if (ob->pfd < 0) {
+		char u[48], *dot;
+		md_unique_name(u, sizeof u);
+		if ((dot = strstr(u, ".pouch")) != NULL)
+			*dot = '\0';
+		snprintf(ob->pack_name, sizeof ob->pack_name, "outbox.%s.pack", u);
+		if (!fs_exists(ob->pack_dir)) {
+			if (fs_mkdir_p(ob->pack_dir, 0700) < 0)
+				goto fail;
+			ob->pack_dir_made = true;
+		}
+		snprintf(path, sizeof path, "%s/%s", ob->pack_dir, ob->pack_name);
+		crash_point();
+		ob->pfd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0600);
+		if (ob->pfd < 0)
+			goto fail;
+		ob->pack_len = 0;
+		ob->pack_new = true;
+	}
+	ob->pack_dirty = true;
+	if (fs_write_all(ob->pfd, data, len) < 0)
+		goto fail;
+	snprintf(place, size, "%s:%llu", ob->pack_name, (unsigned long long)ob->pack_len);
+	ob->pack_len += len;
+	return 0;
+fail:
+	/* part of it may be written: the places after it would be wrong */
+	ob->broken = true;
+	buf_printf(err, "%s/%s: cannot queue a message: %s\n", ob->pack_dir, ob->pack_name,
+	    strerror(errno));
+	return -1;
+}
+
+/* The bytes of a message at place in the outbox's packs into out.
+ * Returns 0 or -1 (errno). */
+static int
+pack_read(struct outbox *ob, const char *place, size_t size, struct buf *out)
+{
+	const char *colon = strrchr(place, ':');
+	char name[64], path[PATH_MAX], chunk[8192];
+	unsigned long long at;
+	size_t done = 0;
+	char *end;
+
+	if (colon == NULL || (size_t)(colon - place) >= sizeof name) {
+		errno = EINVAL;
+		return -1;
+	}
+	memcpy(name, place, (size_t)(colon - place));
+	name[colon - place] = '\0';
+	errno = 0;
+	at = strtoull(colon + 1, &end, 10);
+	if (*end != '\0' || errno != 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (ob->rpfd < 0 || strcmp(ob->rpname, name) != 0) {
+		if (ob->rpfd >= 0)
+			close(ob->rpfd);
+		snprintf(path, sizeof path, "%s/%s", ob->pack_dir, name);
+		if ((ob->rpfd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+			return -1;
+		str_copy(ob->rpname, name, sizeof ob->rpname);
+	}
+	buf_reset(out);
+	while (done < size) {
+		size_t want = size - done < sizeof chunk ? size - done : sizeof chunk;
+		ssize_t r = pread(ob->rpfd, chunk, want, (off_t)(at + done));
+		if (r <= 0 || buf_append(out, chunk, (size_t)r) < 0) {
+			if (r == 0)
+				break;	/* shorter: the body check says so */
+			return -1;
+		}
+		done += (size_t)r;
+	}
+	return 0;
 }
 
 static int
@@ -574,6 +818,46 @@ record_sum_ok(const char *id, const struct buf *text, const char *sum)
 	snprintf(want, sizeof want, "%08x", (unsigned)(str_hash_bytes(b.data, b.len) & 0xffffffffu));
 	buf_free(&b);
 	return strcmp(want, sum) == 0;
+}
+
+/* Whether sum is the hash of the record "gone ID\n". */
+static bool
+gone_sum_ok(const char *id, const char *sum)
+{
+	char b[160], want[16];
+	int n = snprintf(b, sizeof b, "gone %s\n", id);
+
+	snprintf(want, sizeof want, "%08x",
+	    (unsigned)(str_hash_bytes(b, (size_t)n) & 0xffffffffu));
+	return strcmp(want, sum) == 0;
+}
+
+/* Message id left the outbox (a "gone" record): its state no longer counts. */
+static void
+journal_gone(struct outbox *ob, const char *id)
+{
+	const struct jrec *jr = journal_find(ob, id);
+
+	if (jr != NULL)
+		ob->jv[jr - ob->jv].gone = true;
+}
+
+/* Forget the messages that left the outbox: what is held is the queue. */
+static void
+journal_drop_gone(struct outbox *ob)
+{
+	size_t k, kept;
+
+	for (k = kept = 0; k < ob->njv; k++) {
+		if (ob->jv[k].gone)
+			free(ob->jv[k].id);
+		else
+			ob->jv[kept++] = ob->jv[k];
+	}
+	if (kept != ob->njv) {
+		ob->njv = kept;
+		journal_reindex(ob, ob->njv);
+	}
 }
 
 /* Read the journals in the state directory. Returns 0 or -1 (err). */
@@ -607,6 +891,7 @@ journal_load(struct outbox *ob, struct buf *err)
 		const char *p, *end, *line, *start = NULL;
 		size_t n;
 		int file, lineno = 0;
+		bool gone = false;
 
 		buf_reset(&b);
 		if (fs_read_file(path, &b) < 0) {
@@ -627,13 +912,29 @@ journal_load(struct outbox *ob, struct buf *err)
 				memcpy(id, line + 3, n - 3);
 				id[n - 3] = '\0';
 				start = p;
+				gone = false;
+			} else if (n > 5 && memcmp(line, "gone ", 5) == 0 && n - 5 < sizeof id) {
+				memcpy(id, line + 5, n - 5);
+				id[n - 5] = '\0';
+				start = p;
+				gone = true;
 			} else if (n == 0) {
-				if (id[0] && (p <= end) && p[-1] == '\n') {
+				if (id[0] && gone && (p <= end) && p[-1] == '\n') {
 					record_text(start, line, &rec, sum);
-					if (sum[0] && !record_sum_ok(id, &rec, sum))
+					if (gone_sum_ok(id, sum))
+						journal_gone(ob, id);
+					else
+						log_warn("%s:%d: damaged record of %s, passed over", ob->jfiles[file],
+						    lineno - 1, id);
+				} else if (id[0] && (p <= end) && p[-1] == '\n') {
+					record_text(start, line, &rec, sum);
+					bool ok = !sum[0] || record_sum_ok(id, &rec, sum);
+					if (!ok)
 						log_warn("%s:%d: damaged record of %s, passed over (its earlier "
 						    "state counts)", ob->jfiles[file], lineno - 1, id);
-					else
+					/* Without an earlier state, the damaged one is kept (it
+					 * reads as damaged): the message waits for the host. */
+					if (ok || journal_find(ob, id) == NULL)
 						journal_add(ob, id, file, (off_t)(start - b.data), start,
 						    (size_t)(line - start));
 				}
@@ -646,19 +947,26 @@ journal_load(struct outbox *ob, struct buf *err)
 	free(names);
 	buf_free(&b);
 	buf_free(&rec);
+	journal_drop_gone(ob);
 	return rc;
 }
 
 struct outbox *
-outbox_open(const char *dir, struct buf *err)
+outbox_open(const char *dir, const char *pack_dir, struct buf *err)
 {
 	struct outbox *ob = xcalloc(1, sizeof *ob);
 
 	ob->dir = xstrdup(dir);
 	ob->meta_dir = xasprintf("%s/meta", dir);
 	ob->failed_dir = xasprintf("%s/failed", dir);
+	ob->pack_dir = pack_dir ? xstrdup(pack_dir) : xasprintf("%s/pack", dir);
+	ob->pack_shared = pack_dir != NULL;
 	ob->jfd = -1;
+	ob->jfile = -1;
 	ob->rfd = -1;
+	ob->pfd = -1;
+	ob->rpfd = -1;
+	buf_init(&ob->jpend, JPEND_MAX + META_MAX + 512);
 	if (md_create(dir) < 0 || fs_mkdir_p(ob->meta_dir, 0700) < 0 ||
 	    fs_mkdir_p(ob->failed_dir, 0700) < 0) {
 		buf_printf(err, "%s: cannot create the outbox: %s\n", dir, strerror(errno));
@@ -678,8 +986,13 @@ outbox_close(struct outbox *ob)
 {
 	if (ob == NULL)
 		return;
-	names_clear(&ob->new_msgs);
 	names_clear(&ob->new_files);
+	buf_free(&ob->jpend);
+	if (ob->pfd >= 0)
+		close(ob->pfd);
+	if (ob->rpfd >= 0)
+		close(ob->rpfd);
+	free(ob->pack_dir);
 	for (size_t i = 0; i < ob->njv; i++)
 		free(ob->jv[i].id);
 	free(ob->jv);
@@ -702,7 +1015,7 @@ outbox_add(struct outbox *ob, const char *from, char *const *rcpts, int n, const
     size_t len, time_t now, char **id, struct buf *err)
 {
 	struct meta m;
-	char name[128];
+	char name[128], place[128];
 	int i;
 
 	if (id)
@@ -720,28 +1033,25 @@ outbox_add(struct outbox *ob, const char *from, char *const *rcpts, int n, const
 			buf_printf(err, "outbox: invalid recipient \"%.80s\"\n", rcpts[i]);
 			return -1;
 		}
+	if (refuse_broken(ob, err) < 0 || pack_put(ob, data, len, place, sizeof place, err) < 0)
+		return -1;
 	memset(&m, 0, sizeof m);
 	m.from = xstrdup(from);
 	m.message_id = mime_message_id(data, len);
 	m.queued = now;
 	m.next = now;
 	m.size = len;
+	m.place = xstrdup(place);
 	body_sum(data, len, m.body_sum);
 	for (i = 0; i < n; i++)
 		add_rcpt(&m, rcpts[i], R_PENDING, 0, "");
 	md_unique_name(name, sizeof name);
+	/* The record names the bytes: it waits for them to be synced. */
 	if (meta_write(ob, name, &m, err) < 0) {
 		meta_free(&m);
 		return -1;
 	}
 	meta_free(&m);
-	if (md_write_fresh(ob->dir, name, data, len, false) < 0) {
-		/* The record stays, ignored: no message in new/ names it. */
-		ob->broken = true;
-		buf_printf(err, "%s: cannot queue a message: %s\n", ob->dir, strerror(errno));
-		return -1;
-	}
-	names_add(&ob->new_msgs, name);
 	if (id)
 		*id = xstrdup(name);
 	return 0;
@@ -751,23 +1061,24 @@ int
 outbox_sync(struct outbox *ob, struct buf *err)
 {
 	struct names live = { NULL, 0 };
-	bool meta = false, failed = false;
+	bool failed = false;
 	size_t i;
 
 	if (refuse_broken(ob, err) < 0)
+		return -1;
+	/* the messages' bytes, then the records that name them */
+	if (pack_sync(ob, err) < 0 || pending_write(ob, err) < 0)
 		return -1;
 	for (i = 0; i < ob->new_files.n; i++) {
 		const char *p = ob->new_files.v[i];
 
 		if (!fs_exists(p))
-			continue;	/* finished and removed meanwhile */
+			continue;	/* removed meanwhile */
 		names_add(&live, p);
-		if (strncmp(p, ob->meta_dir, strlen(ob->meta_dir)) == 0)
-			meta = true;
-		else
+		if (strncmp(p, ob->meta_dir, strlen(ob->meta_dir)) != 0)
 			failed = true;
 	}
-	if (fs_fsync_all(live.v, live.n) < 0 || (meta && fs_fsync_dir(ob->meta_dir) < 0) ||
+	if (fs_fsync_all(live.v, live.n) < 0 || (ob->jnew && fs_fsync_dir(ob->meta_dir) < 0) ||
 	    (failed && fs_fsync_dir(ob->failed_dir) < 0)) {
 		buf_printf(err, "%s: cannot sync: %s\n", ob->dir, strerror(errno));
 		names_clear(&live);
@@ -776,11 +1087,7 @@ outbox_sync(struct outbox *ob, struct buf *err)
 	names_clear(&live);
 	names_clear(&ob->new_files);
 	ob->jdirty = false;
-	if (ob->new_msgs.n > 0 && md_publish(ob->dir, ob->new_msgs.v, ob->new_msgs.n) < 0) {
-		buf_printf(err, "%s: cannot queue: %s\n", ob->dir, strerror(errno));
-		return -1;
-	}
-	names_clear(&ob->new_msgs);
+	ob->jnew = false;
 	return 0;
 }
 
@@ -790,9 +1097,10 @@ name_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The names of the queued messages, sorted (oldest first). */
+/* The names of the files in DIR/new (an older pouch queued its messages
+ * there), sorted. */
 static char **
-list_queue(struct outbox *ob, int *n)
+list_new(struct outbox *ob, int *n)
 {
 	char *d = xasprintf("%s/new", ob->dir);
 	DIR *dp = opendir(d);
@@ -812,6 +1120,34 @@ list_queue(struct outbox *ob, int *n)
 	closedir(dp);
 	if (*n > 1)
 		qsort(v, (size_t)*n, sizeof *v, name_cmp);
+	return v;
+}
+
+/* The ids of the messages queued for good, oldest first: each whose
+ * latest state, written, names its bytes in a pack and, from an older
+ * pouch, each file in new/ (with its state, or without one: flush says so). */
+static char **
+list_queue(struct outbox *ob, int *n)
+{
+	int nold, k;
+	char **old = list_new(ob, &nold), **v = NULL;
+	size_t i;
+
+	*n = 0;
+	for (i = 0; i < ob->njv; i++) {
+		const char *id = ob->jv[i].id;
+		if (ob->jv[i].gone || ob->jv[i].file == JFILE_PENDING || (!ob->jv[i].placed && (nold == 0 ||
+		    bsearch(&id, old, (size_t)nold, sizeof *old, name_cmp) == NULL)))
+			continue;
+		v = xreallocarray(v, (size_t)*n + 1, sizeof *v);
+		v[(*n)++] = xstrdup(id);
+	}
+	for (k = 0; k < nold; k++)
+		if (!meta_known(ob, old[k])) {
+			v = xreallocarray(v, (size_t)*n + 1, sizeof *v);
+			v[(*n)++] = xstrdup(old[k]);
+		}
+	strv_free(old, nold);
 	return v;
 }
 
@@ -838,6 +1174,60 @@ outbox_each_message_id(struct outbox *ob, void (*fn)(void *arg, const char *mess
 	}
 	strv_free(v, n);
 	return r;
+}
+
+int
+outbox_each_message(struct outbox *ob, void (*fn)(void *arg, const char *id, const char *data,
+    size_t len), void *arg, struct buf *err)
+{
+	int n, i;
+	char **v = list_queue(ob, &n), path[PATH_MAX];
+	struct buf data;
+
+	(void)err;
+	buf_init(&data, MESSAGE_MAX);
+	for (i = 0; i < n; i++) {
+		struct meta m;
+		struct buf why;
+		int r;
+		buf_init(&why, 4096);
+		r = meta_read(ob, v[i], &m, &why);
+		buf_free(&why);
+		if (r < 0)
+			continue;	/* no whole state (damaged): flush says so */
+		buf_reset(&data);
+		if (m.place != NULL)
+			r = pack_read(ob, m.place, m.size, &data);
+		else
+			r = md_find(ob->dir, v[i], path, sizeof path) < 0 ? -1 : fs_read_file(path, &data);
+		if (r == 0)
+			fn(arg, v[i], data.data, data.len);
+		meta_free(&m);
+	}
+	buf_free(&data);
+	strv_free(v, n);
+	return 0;
+}
+
+int
+outbox_drop(struct outbox *ob, const char *id, struct buf *err)
+{
+	char path[PATH_MAX];
+
+	if (!meta_known(ob, id)) {
+		buf_printf(err, "outbox: no message %s\n", id);
+		return -1;
+	}
+	if (strchr(id, '/') == NULL && id[0] != '.' && md_find(ob->dir, id, path, sizeof path) == 0 &&
+	    unlink(path) < 0) {
+		buf_printf(err, "%s: cannot remove: %s\n", path, strerror(errno));
+		return -1;
+	}
+	if (gone_write(ob, id, err) < 0 || outbox_sync(ob, err) < 0)
+		return -1;
+	journal_gone(ob, id);
+	journal_drop_gone(ob);
+	return 0;
 }
 
 size_t
@@ -890,6 +1280,7 @@ struct flush {
 	struct job *jobs;
 	size_t njobs;
 	bool removed;		/* finished messages left the outbox */
+	bool failures;		/* failure files written in this batch */
 };
 
 static void
@@ -1028,9 +1419,19 @@ visit(struct flush *f, const char *id, struct buf *err)
 			meta_free(&j.m);
 			return 0;
 		}
-		/* in new/, where it is queued (else wherever md_find finds it) */
-		snprintf(path, sizeof path, "%s/new/%s", f->ob->dir, id);
-		if (fs_read_file(path, &j.data) < 0 && (errno != ENOENT ||
+		if (j.m.place != NULL) {	/* in a pack */
+			snprintf(path, sizeof path, "%s/%s", f->ob->pack_dir, j.m.place);
+			if (pack_read(f->ob, j.m.place, j.m.size, &j.data) < 0) {
+				log_warn("outbox message %s not sent: %s: cannot read: %s", id, path,
+				    strerror(errno));
+				f->st->waiting++;
+				buf_free(&j.data);
+				meta_free(&j.m);
+				return 0;
+			}
+		/* an older pouch's: in new/ (else wherever md_find finds it) */
+		} else if ((snprintf(path, sizeof path, "%s/new/%s", f->ob->dir, id),
+		    fs_read_file(path, &j.data)) < 0 && (errno != ENOENT ||
 		    md_find(f->ob->dir, id, path, sizeof path) < 0 || fs_read_file(path, &j.data) < 0)) {
 			buf_printf(err, "outbox %s: cannot read: %s\n", id, strerror(errno));
 			buf_free(&j.data);
@@ -1041,8 +1442,8 @@ visit(struct flush *f, const char *id, struct buf *err)
 			char got[17];
 			body_sum(j.data.data, j.data.len, got);
 			if (j.data.len != j.m.size || strcmp(got, j.m.body_sum) != 0) {
-				log_warn("%s: damaged (%zu bytes, queued with %zu, or changed): not sent",
-				    path, j.data.len, j.m.size);
+				log_warn("outbox message %s not sent: %s: damaged (%zu bytes, queued with "
+				    "%zu, or changed)", id, path, j.data.len, j.m.size);
 				f->st->waiting++;
 				buf_free(&j.data);
 				meta_free(&j.m);
@@ -1130,6 +1531,10 @@ archive(struct flush *f, struct spool *sp, struct buf *err)
 {
 	size_t k;
 	int i, stored = 0;
+	char *spack = xasprintf("%s/pack", spool_dir(sp));
+	bool shared = strcmp(spack, f->ob->pack_dir) == 0;
+
+	free(spack);
 
 	for (k = 0; k < f->njobs; k++) {
 		struct job *j = &f->jobs[k];
@@ -1145,10 +1550,34 @@ archive(struct flush *f, struct spool *sp, struct buf *err)
 				buf_printf(&sent, "%s%s", sent.len ? "," : "", j->m.r[i].addr);
 			nfailed += j->m.r[i].st == R_FAILED;
 		}
-		if (sent.len > 0) {
+		if (sent.len > 0 && j->m.place != NULL) {
+			/* Its bytes, durable since it was queued: named where
+			 * they are in the spool's pack/, else copied there. */
+			int r;
 			snprintf(key, sizeof key, "outbox:%s", j->id);
-			/* The outbox's file, durable since it was queued, goes
-			 * into the archive as it is (a hard link). */
+			if (shared) {
+				r = spool_store_out_at(sp, key, j->m.message_id, buf_str(&sent), j->m.place,
+				    j->m.size, f->now, NULL, err);
+			} else {
+				struct buf data;
+				buf_init(&data, MESSAGE_MAX);
+				r = pack_read(f->ob, j->m.place, j->m.size, &data);
+				if (r < 0)
+					buf_printf(err, "outbox %s: cannot read: %s\n", j->id, strerror(errno));
+				else
+					r = spool_store_out(sp, key, j->m.message_id, buf_str(&sent), data.data,
+					    data.len, f->now, NULL, err);
+				buf_free(&data);
+			}
+			if (r < 0) {
+				buf_free(&sent);
+				return -1;
+			}
+			stored++;
+		} else if (sent.len > 0) {
+			snprintf(key, sizeof key, "outbox:%s", j->id);
+			/* An older pouch's file, durable since it was queued,
+			 * goes into the archive as it is (a hard link). */
 			struct stat stt;
 			if (find_queued(f->ob, j->id, path, sizeof path, &stt) < 0 ||
 			    spool_store_out_file(sp, key, j->m.message_id, buf_str(&sent), path,
@@ -1178,54 +1607,10 @@ archive(struct flush *f, struct spool *sp, struct buf *err)
 			buf_free(&fb);
 			if (r < 0)
 				return -1;
+			f->failures = true;
 		}
 	}
 	return stored > 0 ? spool_sync(sp, err) : 0;
-}
-
-/* Step 4. */
-/* Remove the journal files that hold the latest state of no message still
- * in the outbox. */
-static void
-journal_gc(struct outbox *ob)
-{
-	int n, i;
-	char **q = list_queue(ob, &n);
-	bool *needed = xcalloc(ob->njfiles + 1, sizeof *needed);
-	size_t f, k, kept;
-
-	for (i = 0; i < n; i++) {
-		const struct jrec *jr = journal_find(ob, q[i]);
-		if (jr && jr->file >= 0)
-			needed[jr->file] = true;
-	}
-	for (f = 0; f < ob->njfiles; f++) {
-		if (ob->jfiles[f] == NULL || needed[f])
-			continue;
-		unlink(ob->jfiles[f]);
-		free(ob->jfiles[f]);
-		ob->jfiles[f] = NULL;
-		if ((int)f == ob->jfile && ob->jfd >= 0) {
-			close(ob->jfd);	/* a new one when needed */
-			ob->jfd = -1;
-			ob->jdirty = false;
-		}
-		if ((int)f == ob->rfile && ob->rfd >= 0) {
-			close(ob->rfd);
-			ob->rfd = -1;
-		}
-		for (k = kept = 0; k < ob->njv; k++) {
-			if (ob->jv[k].file == (int)f) {
-				free(ob->jv[k].id);
-			} else {
-				ob->jv[kept++] = ob->jv[k];
-			}
-		}
-		ob->njv = kept;
-		journal_reindex(ob, ob->njv);
-	}
-	free(needed);
-	strv_free(q, n);
 }
 
 /* Forget the states of the messages that left the outbox in flush f:
@@ -1253,38 +1638,173 @@ journal_forget(struct flush *f)
 	journal_reindex(ob, ob->njv);
 }
 
+/* Step 4: each finished message leaves the outbox, by a "gone" record
+ * (an older pouch's file in new/ is removed first). Durable with the next
+ * outbox_sync. */
 static int
-remove_finished(struct flush *f, bool last, struct buf *err)
+remove_finished(struct flush *f, struct buf *err)
 {
 	char path[PATH_MAX], dir[PATH_MAX];
 	size_t k;
-	int removed = 0;
+	int removed = 0, files = 0;
 
 	for (k = 0; k < f->njobs; k++) {
-		if (!f->jobs[k].finished)
+		if (!f->jobs[k].finished || f->jobs[k].m.place != NULL)
 			continue;
 		snprintf(path, sizeof path, "%s/new/%s", f->ob->dir, f->jobs[k].id);
 		if (unlink(path) == 0) {	/* where it is queued: no need to look */
-			removed++;
+			files++;
 			continue;
 		}
 		if (md_find(f->ob->dir, f->jobs[k].id, path, sizeof path) == 0 && unlink(path) < 0) {
 			buf_printf(err, "%s: cannot remove: %s\n", path, strerror(errno));
 			return -1;
 		}
+		files++;
+	}
+	if (files > 0) {	/* gone for good before the record says so */
+		snprintf(dir, sizeof dir, "%s/new", f->ob->dir);
+		fs_fsync_dir(dir);
+	}
+	for (k = 0; k < f->njobs; k++) {
+		if (!f->jobs[k].finished)
+			continue;
+		if (gone_write(f->ob, f->jobs[k].id, err) < 0)
+			return -1;
 		removed++;
 	}
 	if (removed > 0) {
-		snprintf(dir, sizeof dir, "%s/new", f->ob->dir);
-		fs_fsync_dir(dir);
 		journal_forget(f);
 		f->removed = true;
 	}
-	if (last && f->removed) {	/* it reads the whole queue: once a flush */
-		journal_gc(f->ob);
-		fs_fsync_dir(f->ob->meta_dir);
-	}
 	return 0;
+}
+
+/* Whether the message of record k is still queued (its bytes in a pack,
+ * or an older pouch's file in new/). */
+static bool
+still_queued(const struct outbox *ob, size_t k)
+{
+	char path[PATH_MAX];
+
+	if (ob->jv[k].gone)
+		return false;
+	if (ob->jv[k].placed)
+		return true;
+	snprintf(path, sizeof path, "%s/new/%s", ob->dir, ob->jv[k].id);
+	return fs_exists(path);
+}
+
+/* The outbox's own packs, once nothing is queued (the spool's are its
+ * archive: they stay). */
+static void
+pack_clean(struct outbox *ob)
+{
+	DIR *dp;
+	struct dirent *e;
+	char path[PATH_MAX];
+
+	if (ob->pack_shared || (dp = opendir(ob->pack_dir)) == NULL)
+		return;
+	if (ob->pfd >= 0)
+		close(ob->pfd);
+	if (ob->rpfd >= 0)
+		close(ob->rpfd);
+	ob->pfd = ob->rpfd = -1;
+	while ((e = readdir(dp)) != NULL) {
+		size_t n = strlen(e->d_name);
+		if (n > 5 && strcmp(e->d_name + n - 5, ".pack") == 0) {
+			snprintf(path, sizeof path, "%s/%s", ob->pack_dir, e->d_name);
+			unlink(path);
+		}
+	}
+	closedir(dp);
+}
+
+/* Once a flush is done: the latest state of each message still queued
+ * goes into this process's journal, and every older journal is removed,
+ * so that the journals hold the queue, not the history (a "gone" record
+ * and the states before it go together). With nothing queued, this
+ * journal goes too, and the outbox's own packs (not the spool's, which
+ * are its archive). A record that cannot be read again keeps its file.
+ * Returns 0 or -1 (err). */
+static int
+journal_compact(struct outbox *ob, struct buf *err)
+{
+	bool *keep = xcalloc(ob->njfiles + 1, sizeof *keep);
+	struct buf text, rec;
+	size_t k, fi, live = 0, older = 0, held = 0;
+	int r = 0;
+
+	for (k = 0; k < ob->njv; k++)
+		if (still_queued(ob, k)) {
+			live++;
+			if (ob->jfd >= 0 && ob->jv[k].file == ob->jfile)
+				held += ob->jv[k].len + 200;
+		}
+	/* This process's journal too, when what it holds is mostly history:
+	 * the queue goes into a new one. */
+	if (ob->jfd >= 0 && live > 0 && (size_t)ob->jend > 2 * held + 4096) {
+		close(ob->jfd);
+		ob->jfd = -1;
+		ob->jfile = -1;
+	}
+	buf_init(&text, META_MAX);
+	buf_init(&rec, META_MAX + 256);
+	for (k = 0; k < ob->njv && r == 0; k++) {
+		struct jrec *jr = &ob->jv[k];
+		size_t head;
+		if (!still_queued(ob, k) || (ob->jfd >= 0 && jr->file == ob->jfile))
+			continue;
+		buf_reset(&text);
+		if (journal_text(ob, jr, &text, err) < 0) {
+			buf_reset(err);	/* flush said so: it waits for the host */
+			if (jr->file >= 0)
+				keep[jr->file] = true;
+			continue;
+		}
+		buf_reset(&rec);
+		buf_printf(&rec, "id %s\n", jr->id);
+		head = rec.len;
+		buf_append(&rec, text.data, text.len);
+		buf_printf(&rec, "sum %08x\n\n",
+		    (unsigned)(str_hash_bytes(rec.data, rec.len) & 0xffffffffu));
+		if ((r = journal_append(ob, rec.data, rec.len, err)) == 0)
+			journal_add(ob, jr->id, ob->jfile, ob->jend - (off_t)rec.len + (off_t)head,
+			    text.data, text.len);
+	}
+	buf_free(&text);
+	buf_free(&rec);
+	for (fi = 0; fi < ob->njfiles; fi++)
+		older += ob->jfiles[fi] != NULL && !(ob->jfd >= 0 && (int)fi == ob->jfile && live > 0);
+	if (r == 0 && older > 0 && (r = outbox_sync(ob, err)) == 0) {
+		for (fi = 0; fi < ob->njfiles; fi++) {
+			if (ob->jfiles[fi] == NULL || keep[fi] ||
+			    (ob->jfd >= 0 && (int)fi == ob->jfile && live > 0))
+				continue;
+			crash_point();
+			unlink(ob->jfiles[fi]);
+			free(ob->jfiles[fi]);
+			ob->jfiles[fi] = NULL;
+			if ((int)fi == ob->jfile && ob->jfd >= 0) {
+				close(ob->jfd);	/* a new one when needed */
+				ob->jfd = -1;
+				ob->jfile = -1;
+			}
+			if ((int)fi == ob->rfile && ob->rfd >= 0) {
+				close(ob->rfd);
+				ob->rfd = -1;
+			}
+		}
+		if (live == 0)
+			pack_clean(ob);
+		fs_fsync_dir(ob->meta_dir);
+		for (k = 0; k < ob->njv; k++)	/* none of them is queued */
+			ob->jv[k].gone = ob->jv[k].file < 0 || ob->jfiles[ob->jv[k].file] == NULL;
+		journal_drop_gone(ob);
+	}
+	free(keep);
+	return r;
 }
 
 /* Steps 1 to 4 of the essay for the jobs of a batch (res: -1 when one of
@@ -1307,8 +1827,13 @@ finish_batch(struct flush *f, struct spool *sp, int res, bool last, struct buf *
 	}
 	if (record(f, err) < 0)
 		res = -1;
-	if (res == 0 && (archive(f, sp, err) < 0 || outbox_sync(f->ob, err) < 0 ||
-	    remove_finished(f, last, err) < 0))
+	/* The states recorded, the archive's records synced, failure files
+	 * durable (synced first, when there are any): then the finished
+	 * messages leave, their "gone" records synced with the states. */
+	f->failures = false;
+	if (res == 0 && (archive(f, sp, err) < 0 || (f->failures && outbox_sync(f->ob, err) < 0) ||
+	    remove_finished(f, err) < 0 || outbox_sync(f->ob, err) < 0 ||
+	    (last && journal_compact(f->ob, err) < 0)))
 		res = -1;
 	else if (res < 0)
 		outbox_sync(f->ob, err);	/* keep what was recorded */

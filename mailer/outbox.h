@@ -2,7 +2,7 @@
  * outbox.h — outgoing mail waits here until a server took it.
  *
  * API:
- *	struct outbox *ob = outbox_open("DATA/outbox", &err);
+ *	struct outbox *ob = outbox_open("DATA/outbox", "DATA/spool/pack", &err);
  *	outbox_add(ob, from, rcpts, n, bytes, len, now, &id, &err);	// queued...
  *	outbox_sync(ob, &err);						// ...for good
  *	outbox_flush(ob, sink, spool, now, &stats, &err);		// send what is due
@@ -21,10 +21,14 @@
  * outbox. The failures stay listed (outbox_failures) until the judge
  * has reported them and calls outbox_forget_failure.
  *
- * On disk (DIR is the outbox directory):
- *	DIR/{tmp,new,cur}/ID	the message, as it will be sent (Maildir)
- *	DIR/meta/ID		envelope and state, replaced atomically
+ * On disk (DIR is the outbox directory, PACKS the pack directory given
+ * to outbox_open: the spool's pack/ in pouch run):
+ *	PACKS/outbox.UNIQUE.pack	the queued messages' bytes, one after the
+ *				other (a pack per process; kept as the spool's
+ *				archive once sent)
+ *	DIR/meta/journal.TIME.PID	states, "gone" records
  *	DIR/failed/ID		permanent failures to report
+ *	DIR/{tmp,new,cur}/ID	messages an older pouch queued (still sent)
  *
  * The clock is a parameter (now): the same calls give the same result.
  */
@@ -64,8 +68,11 @@ struct outbox_failure {
 	time_t when;
 };
 
-/* Open (creating when missing) the outbox in dir. NULL with err on failure. */
-struct outbox *outbox_open(const char *dir, struct buf *err);
+/* Open (creating when missing) the outbox in dir; queued messages' bytes
+ * go into packs in pack_dir (the spool's pack/, so that a sent message is
+ * archived where it is), or, when NULL, in dir/pack (copied into the
+ * archive when sent). NULL with err on failure. */
+struct outbox *outbox_open(const char *dir, const char *pack_dir, struct buf *err);
 /* Release (what is not synced may be lost). NULL-safe. */
 void outbox_close(struct outbox *ob);
 
@@ -90,6 +97,13 @@ int outbox_flush(struct outbox *ob, struct mail_sink *sink, struct spool *sp, ti
  * Returns 0, or -1 (err) when a state file cannot be read. */
 int outbox_each_message_id(struct outbox *ob, void (*fn)(void *arg, const char *message_id),
     void *arg, struct buf *err);
+/* Call fn with the id and the bytes of every message waiting in the
+ * outbox (one it cannot read is passed over). Returns 0. */
+int outbox_each_message(struct outbox *ob, void (*fn)(void *arg, const char *id,
+    const char *data, size_t len), void *arg, struct buf *err);
+/* Remove message id from the outbox unsent (the host's decision, for one
+ * damaged on disk). Returns 0 or -1 (err). */
+int outbox_drop(struct outbox *ob, const char *id, struct buf *err);
 /* Number of messages waiting in the outbox. */
 int outbox_count(struct outbox *ob);
 /* The message states held in memory, and in *bytes what they take: where

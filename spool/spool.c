@@ -1769,9 +1769,13 @@ link_out(struct spool *s, const char *id, const char *src)
 	return 0;
 }
 
+/* Archive a sent message: its bytes data (copied into the batch's pack),
+ * or the durable file src (linked), or the bytes already durable at place
+ * at in pack/ (named as they are). */
 static int
 store_out(struct spool *s, const char *key, const char *message_id, const char *rcpts,
-    const void *data, size_t len, const char *src, time_t when, const char **id, struct buf *err)
+    const void *data, size_t len, const char *src, const char *at, time_t when, const char **id,
+    struct buf *err)
 {
 	const char *name;
 	char place[PACK_NAME_MAX + 24] = "";
@@ -1780,6 +1784,14 @@ store_out(struct spool *s, const char *key, const char *message_id, const char *
 
 	if (refuse_broken(s, err) || spool_index(s, err) < 0)
 		return -1;
+	if (at != NULL) {
+		if (strlen(at) >= sizeof place || (str_copy(place, at, sizeof place),
+		    parse_place(place, NULL, NULL) < 0)) {
+			buf_printf(err, "%s: cannot archive a sent message at \"%.80s\": not a place "
+			    "in a pack\n", s->dir, at);
+			return -1;
+		}
+	}
 	if (key != NULL && (i = find(s, &s->by_out_key, key)) != SIZE_MAX) {
 		if (id)
 			*id = sent_at(s, i)->id;
@@ -1793,7 +1805,8 @@ store_out(struct spool *s, const char *key, const char *message_id, const char *
 		errno = e;
 		return -1;
 	}
-	if (src == NULL && pack_put(s, s->next_seq, data, len, place, sizeof place, err) < 0)
+	if (src == NULL && at == NULL &&
+	    pack_put(s, s->next_seq, data, len, place, sizeof place, err) < 0)
 		return -1;
 	off = s->ledger_size + s->pending.len;
 	start = s->pending.len;
@@ -1815,7 +1828,14 @@ int
 spool_store_out(struct spool *s, const char *key, const char *message_id, const char *rcpts,
     const void *data, size_t len, time_t when, const char **id, struct buf *err)
 {
-	return store_out(s, key, message_id, rcpts, data, len, NULL, when, id, err);
+	return store_out(s, key, message_id, rcpts, data, len, NULL, NULL, when, id, err);
+}
+
+int
+spool_store_out_at(struct spool *s, const char *key, const char *message_id, const char *rcpts,
+    const char *place, size_t len, time_t when, const char **id, struct buf *err)
+{
+	return store_out(s, key, message_id, rcpts, NULL, len, NULL, place, when, id, err);
 }
 
 int
@@ -1823,7 +1843,7 @@ spool_store_out_file(struct spool *s, const char *key, const char *message_id, c
     const char *path, size_t len, time_t when, const char **id, struct buf *err)
 {
 	struct buf data;
-	int r = store_out(s, key, message_id, rcpts, NULL, len, path, when, id, err);
+	int r = store_out(s, key, message_id, rcpts, NULL, len, path, NULL, when, id, err);
 
 	if (r >= 0 || errno != EXDEV)
 		return r;
@@ -1835,7 +1855,7 @@ spool_store_out_file(struct spool *s, const char *key, const char *message_id, c
 		buf_free(&data);
 		return -1;
 	}
-	r = store_out(s, key, message_id, rcpts, data.data, data.len, NULL, when, id, err);
+	r = store_out(s, key, message_id, rcpts, data.data, data.len, NULL, NULL, when, id, err);
 	buf_free(&data);
 	return r;
 }

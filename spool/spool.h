@@ -167,6 +167,13 @@ int spool_store_out(struct spool *s, const char *key, const char *message_id, co
 int spool_store_out_file(struct spool *s, const char *key, const char *message_id,
     const char *rcpts, const char *path, size_t len, time_t when, const char **id,
     struct buf *err);
+/* The same for a message whose bytes are already durable in a pack of
+ * this spool's pack/ directory (the outbox queues its messages there):
+ * the record names them at place ("NAME:OFFSET", len bytes), nothing is
+ * copied, linked or synced but the record. */
+int spool_store_out_at(struct spool *s, const char *key, const char *message_id,
+    const char *rcpts, const char *place, size_t len, time_t when, const char **id,
+    struct buf *err);
 size_t spool_count_out(const struct spool *s);
 const struct spool_sent *spool_out(const struct spool *s, size_t i);
 /* Whether a sent message with this Message-ID is archived (needs spool_index). */

@@ -126,7 +126,8 @@ cli_send(const struct cli_opts *o, int argc, char **argv)
 	struct spool *sp;
 	struct buf err;
 	time_t now = time(NULL);
-	char *dir;
+	char *dir, *packs;
+	const char *drop = NULL;
 	int r, i, nf;
 	long v;
 
@@ -135,6 +136,8 @@ cli_send(const struct cli_opts *o, int argc, char **argv)
 		    str_to_long(argv[i + 1], 0, LONG_MAX, &v) == 0) {
 			now = (time_t)v;
 			i++;
+		} else if (strcmp(argv[i], "--drop") == 0 && i + 1 < argc) {
+			drop = argv[++i];
 		} else {
 			return cli_usage("send", stderr);
 		}
@@ -142,10 +145,19 @@ cli_send(const struct cli_opts *o, int argc, char **argv)
 	if (begin(o, "send", &cfg, &sp, &err) < 0)
 		return 1;
 	dir = mail_outbox_dir(cli_data_dir(o));
-	ob = outbox_open(dir, &err);
+	packs = mail_outbox_packs(spool_dir(sp));
+	ob = outbox_open(dir, packs, &err);
 	free(dir);
+	free(packs);
 	if (ob == NULL)
 		return end("send", -1, &cfg, sp, &err);
+	if (drop != NULL) {	/* the host's decision: nothing is sent */
+		r = outbox_drop(ob, drop, &err);
+		if (r == 0)
+			printf("dropped %s; %d left in the outbox\n", drop, outbox_count(ob));
+		outbox_close(ob);
+		return end("send", r, &cfg, sp, &err);
+	}
 	r = mail_send(ob, &cfg, sp, now, &st, &err);
 	printf("sent %d, deferred %d, waiting %d, %d recipients failed for good; %d left in the outbox\n",
 	    st.sent, st.deferred, st.waiting, st.failed_rcpts, outbox_count(ob));

@@ -100,9 +100,33 @@ struct live_msg {
 	char *message_id;
 	char *spool_id;	/* sent: the spool's id */
 	size_t spool_at;	/* sent: its place among the spool's sent messages */
-	char *path;		/* waiting: the outbox file */
+	char *queued;		/* waiting: its id in the outbox... */
+	char *data;		/* ...and its bytes */
+	size_t len;
 	int matched;
 };
+
+struct live_list {
+	struct live_msg *v;
+	size_t n;
+};
+
+/* A message waiting in the live judge's outbox, into the list arg. */
+static void
+live_queued(void *arg, const char *id, const char *data, size_t len)
+{
+	struct live_list *l = arg;
+	char *msgid = mime_message_id(data, len);
+
+	if (msgid == NULL || strncmp(msgid, ASIDE_MSGID, strlen(ASIDE_MSGID)) == 0) {
+		free(msgid);
+		return;
+	}
+	l->v = xreallocarray(l->v, l->n + 1, sizeof *l->v);
+	l->v[l->n] = (struct live_msg){ msgid, NULL, 0, xstrdup(id), xmalloc(len + 1), len, 0 };
+	memcpy(l->v[l->n].data, data, len);
+	l->n++;
+}
 
 static int
 live_cmp(const void *a, const void *b)
@@ -114,14 +138,12 @@ live_cmp(const void *a, const void *b)
 static struct live_msg *
 live_mail(struct runner *r, const char *live, size_t *n)
 {
-	struct live_msg *v = NULL;
-	char dir[1100], path[1400];
-	struct buf raw;
-	DIR *d;
-	struct dirent *e;
+	struct live_list l = { NULL, 0 };
+	struct outbox *ob;
+	struct buf err;
+	char dir[1100], *packs;
 	size_t i;
 
-	*n = 0;
 	for (i = 0; i < spool_count_out(r->sp); i++) {
 		const struct spool_sent *s = spool_out(r->sp, i);
 		/* The notice that a game was set aside comes from the shell
@@ -129,42 +151,31 @@ live_mail(struct runner *r, const char *live, size_t *n)
 		if (s == NULL || s->message_id == NULL ||
 		    strncmp(s->message_id, ASIDE_MSGID, strlen(ASIDE_MSGID)) == 0)
 			continue;
-		v = xreallocarray(v, *n + 1, sizeof *v);
-		v[*n] = (struct live_msg){ xstrdup(s->message_id), xstrdup(s->id), i, NULL, 0 };
-		(*n)++;
+		l.v = xreallocarray(l.v, l.n + 1, sizeof *l.v);
+		l.v[l.n] = (struct live_msg){ xstrdup(s->message_id), xstrdup(s->id), i, NULL, NULL, 0, 0 };
+		l.n++;
 	}
-	snprintf(dir, sizeof dir, "%s/outbox/new", live);
-	buf_init(&raw, REPLAY_FILE_MAX);
-	d = opendir(dir);
-	while (d && (e = readdir(d)) != NULL) {
-		char *id;
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-		buf_reset(&raw);
-		if (fs_read_file(path, &raw) < 0 || (id = mime_message_id(raw.data, raw.len)) == NULL)
-			continue;
-		if (strncmp(id, ASIDE_MSGID, strlen(ASIDE_MSGID)) == 0) {
-			free(id);
-			continue;
-		}
-		v = xreallocarray(v, *n + 1, sizeof *v);
-		v[*n] = (struct live_msg){ id, NULL, 0, xstrdup(path), 0 };
-		(*n)++;
+	/* What waits in its outbox (the spool it was given holds its packs). */
+	snprintf(dir, sizeof dir, "%s/outbox", live);
+	packs = mail_outbox_packs(spool_dir(r->sp));
+	buf_init(&err, 4096);
+	if (fs_exists(dir) && (ob = outbox_open(dir, packs, &err)) != NULL) {
+		outbox_each_message(ob, live_queued, &l, &err);
+		outbox_close(ob);
 	}
-	if (d)
-		closedir(d);
-	buf_free(&raw);
-	if (*n > 1)
-		qsort(v, *n, sizeof *v, live_cmp);
-	return v;
+	buf_free(&err);
+	free(packs);
+	if (l.n > 1)
+		qsort(l.v, l.n, sizeof *l.v, live_cmp);
+	*n = l.n;
+	return l.v;
 }
 
 int
 replay_verify_mail(struct runner *r, const char *live, FILE *report, int *checked)
 {
 	struct buf raw, mine, e_err;
-	struct live_msg *v, key = { NULL, NULL, 0, NULL, 0 };
+	struct live_msg *v, key = { NULL, NULL, 0, NULL, NULL, 0, 0 };
 	size_t n, i;
 	DIR *d;
 	struct dirent *e;
@@ -195,12 +206,13 @@ replay_verify_mail(struct runner *r, const char *live, FILE *report, int *checke
 		snprintf(path, sizeof path, "%s/%s", r->mail_dir, e->d_name);
 		buf_reset(&mine);
 		buf_reset(&raw);
-		if (found->path)
-			str_copy(live_path, found->path, sizeof live_path);
+		if (found->queued)
+			snprintf(live_path, sizeof live_path, "outbox %s", found->queued);
 		else	/* in a pack: `pouch spool show ID` gives it */
 			snprintf(live_path, sizeof live_path, "spool %s", found->spool_id);
-		if (fs_read_file(path, &mine) < 0 || (found->path ? fs_read_file(live_path, &raw) :
-		    spool_read_out(r->sp, found->spool_at, &raw, &e_err)) < 0 ||
+		if (fs_read_file(path, &mine) < 0 || (found->queued ?
+		    buf_append(&raw, found->data, found->len) : spool_read_out(r->sp, found->spool_at,
+		    &raw, &e_err)) < 0 ||
 		    raw.len != mine.len || memcmp(raw.data, mine.data, raw.len) != 0) {
 			/* Both named, to compare them. */
 			fprintf(report, "differs: mail %s (%s, %s)\n", id, live_path, path);
@@ -215,7 +227,8 @@ replay_verify_mail(struct runner *r, const char *live, FILE *report, int *checke
 			diffs++;
 		}
 		free(v[i].message_id);
-		free(v[i].path);
+		free(v[i].queued);
+		free(v[i].data);
 		free(v[i].spool_id);
 	}
 	free(v);

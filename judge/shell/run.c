@@ -106,7 +106,7 @@ int
 runner_open(struct runner *r, const struct run_opts *o, struct buf *err)
 {
 	struct judge_io io;
-	char *dir;
+	char *dir, *packs;
 	int rc;
 
 	memset(r, 0, sizeof *r);
@@ -178,8 +178,10 @@ runner_open(struct runner *r, const struct run_opts *o, struct buf *err)
 		}
 	}
 	dir = mail_outbox_dir(o->data);
-	r->ob = outbox_open(dir, err);
+	packs = mail_outbox_packs(spool_dir(r->sp));
+	r->ob = outbox_open(dir, packs, err);
 	free(dir);
+	free(packs);
 	return r->ob == NULL ? -1 : 0;
 }
 

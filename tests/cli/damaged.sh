@@ -202,20 +202,28 @@ expect "a ledger cut at a line's end: the run stops (exit 1), saying so" \
 	sh -c "[ $rc -eq 1 ] && grep -q 'spool/ledger: cut short: it names [0-9]* inbound messages, but game g[12] applied message' '$ERR'"
 expect "... and nothing applied" cmp -s "$WORK/base/games/g2/game.txt" "$D/games/g2/game.txt"
 
-# An outbox entry cut short: never sent; the rest of the outbox goes.
+# An outbox entry changed on disk (a byte of it in the pack that holds
+# it): never sent; the rest of the outbox goes; the host drops it.
 rm -rf "$D" && cp -R "$WORK/base" "$D"
 mail e1 $((T0 + 27 * H)) france-g2@school.example 'GAME g2 France france-pw\nA Par - Bur'
 mail e2 $((T0 + 27 * H)) germany-g2@school.example 'GAME g2 Germany germany-pw\nA Mun - Ruh'
 p $((T0 + 27 * H)) run --no-send
-f=$(grep -l '^To: france-g2@school.example' "$D/outbox/new/"* | head -n 1)
-head -c 300 "$f" >"$WORK/cut" && cat "$WORK/cut" >"$f"
+f=$(ls "$D"/spool/pack/outbox.*.pack | tail -n 1)
+at=$(grep -abo '^To: france-g2@school.example' "$f" | tail -n 1 | cut -d: -f1)
+printf 't' | dd of="$f" bs=1 seek="$at" conv=notrunc 2>/dev/null
 before=$(count france-g2@school.example 'Re: orders')
 other=$(count germany-g2@school.example 'Re: orders')
 "$POUCH" --data "$D" send --now $((T0 + 27 * H)) >"$OUT" 2>"$ERR"
 rc=$?
-expect "an outbox message cut short: not sent, the host told with its file" \
-	sh -c "[ $rc -eq 0 ] && grep -q 'outbox/new/.*: damaged' '$ERR' && [ $(count france-g2@school.example 'Re: orders') -eq $before ]"
+expect "an outbox message changed: not sent, the host told where it is" \
+	sh -c "[ $rc -eq 0 ] && grep -q 'spool/pack/outbox\..*\.pack:[0-9]*: damaged' '$ERR' && [ $(count france-g2@school.example 'Re: orders') -eq $before ]"
 expect "... the other message sent" test "$(count germany-g2@school.example 'Re: orders')" -eq $((other + 1))
+id=$(sed -n 's/.*outbox message \([^ ]*\) not sent.*/\1/p' "$ERR" | head -n 1)
+"$POUCH" --data "$D" send --drop "$id" --now $((T0 + 27 * H)) >"$OUT" 2>"$ERR"
+rc=$?
+"$POUCH" --data "$D" send --now $((T0 + 27 * H)) >"$OUT" 2>"$ERR"
+expect "... dropped by the host (send --drop $id), it is gone" \
+	sh -c "[ $rc -eq 0 ] && grep -q '0 left in the outbox' '$OUT' && ! grep -q damaged '$ERR'"
 
 # The upgrade: a data directory from before the end line (the release of
 # 17812e3 wrote game files and history records without one). The first

@@ -24,11 +24,16 @@
 #   4. a game state file is synced before it is renamed over the old one,
 #      the history records it names are synced before it, and its directory
 #      is synced before the ledger marks the messages applied;
-#   5. nothing is delivered before the outbox holds it for good: its file
-#      synced, linked into outbox/new, that directory and the journal synced;
+#   5. nothing is delivered before the outbox holds it for good: a queued
+#      message's bytes (appended to the outbox's pack, spool/pack/outbox.*)
+#      synced, and the pack's name, before a journal record names them;
+#      the journal synced before the first delivery (an older pouch's
+#      queued file: synced, linked into outbox/new, that directory synced);
 #   6. a delivered message is synced and published (linked into the
 #      recipient's new/, the directory synced) before the ledger records it
-#      sent, and it leaves the outbox only after that record is synced;
+#      sent, and it leaves the outbox (its "gone" record in the journal, or
+#      an older pouch's file unlinked from outbox/new) only after that
+#      record is synced;
 #   7. the spool makes no file in in/ (its messages go into packs), and
 #      its next-seq is removed, and the spool directory synced, before the
 #      first sent message is linked into out/new (a run killed after it
@@ -128,8 +133,23 @@ BEGIN {
 
 / write\(/ {
 	p = fdpath(line)
-	if (p ~ /\/outbox\/meta\/journal\./)
+	if (p ~ /\/outbox\/meta\/journal\./) {
 		jdirty[p] = 1
+		# 5: the bytes a record may name are durable, and their pack's name
+		for (f in opackw) {
+			check(5)
+			if (!durable(f, opackw[f]) || !durable(dir(f), made[f] + 0))
+				bad(5, "journal write at line " n " before " f " was synced")
+		}
+		# 6: a message leaves the outbox once the ledger says it was sent
+		if (q(line, 1) ~ /^gone /) {
+			check(6)
+			if (!out_written || ledger_dirty)
+				bad(6, "gone record at line " n " before the ledger's sent record was synced")
+		}
+	}
+	if (under(p, "spool/pack/outbox.") || under(p, "outbox/pack/"))
+		opackw[p] = n
 	if (under(p, "spool/pack/"))
 		packw[p] = n
 	if (p != ledger)
@@ -280,8 +300,15 @@ BEGIN {
 			    !durable(data "/outbox/new", lastlink[data "/outbox/new"]))
 				bad(5, "delivery at line " n " before " f " was queued for good")
 		}
-		# the journals, at the first delivery (then the flush appends
-		# what it did, synced at the end of the batch)
+		# the queued bytes and the journals, at the first delivery (then
+		# the flush appends what it did, synced at the end of the batch)
+		for (f in opackw) {
+			if (delivered)
+				break
+			check(5)
+			if (!durable(f, opackw[f]))
+				bad(5, "delivery at line " n " before " f " was synced")
+		}
 		for (j in jdirty) {
 			if (delivered)
 				break

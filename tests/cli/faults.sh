@@ -278,12 +278,12 @@ enospc() {
 		return
 	fi
 	fill fetch $((B_FETCH / 2)) '/spool/(pack|in|ledger)'
-	fill apply $((B_FETCH + B_APPLY / 2)) '/outbox[/:]|/games/g1/history/'
+	fill apply $((B_FETCH + B_APPLY / 2)) '/outbox[/:.]|/games/g1/history/'
 	# (a page less: the run has the page of DATA/spool/next-seq too, which
 	# the spool removes before it publishes and writes again at its close)
 	fill commit $((B_FETCH + B_APPLY)) '/games/|/rates\.txt|/next-due|/pages-due'
 	fill pages $((B_FETCH + B_APPLY + B_COMMIT + B_PAGES / 2)) '/pages/'
-	fill send $((U1 - U0 + B_SEND / 2)) '/mail/out[/:]|/spool/(out|ledger)|/outbox[/:]'
+	fill send $((U1 - U0 + B_SEND / 2)) '/mail/out[/:]|/spool/(out|ledger)|/outbox[/:.]'
 	ledger_only
 }
 
@@ -373,11 +373,11 @@ readonly_() {
 	fi
 	# Each step at its middle operation.
 	turn_ro fetch $(($(ops fetch) / 2 + 1)) fetch '/spool[/:]|/mail/inbox'
-	turn_ro apply $(($(ops apply) / 2 + 1)) apply '/outbox[/:]|/games/g1/history/'
+	turn_ro apply $(($(ops apply) / 2 + 1)) apply '/outbox[/:.]|/games/g1/history/'
 	turn_ro commit $(($(ops commit) / 2 + 1)) commit \
-		'/games/|/rates\.txt|/next-due|/pages-due|/outbox[/:]|/data: syncing'
+		'/games/|/rates\.txt|/next-due|/pages-due|/outbox[/:.]|/data: syncing'
 	turn_ro pages $(($(ops pages) / 2 + 1)) pages '/pages/'
-	turn_ro send $(($(ops send) / 2 + 1)) send '/mail/out[/:]|/spool/(out|ledger)|/outbox[/:]'
+	turn_ro send $(($(ops send) / 2 + 1)) send '/mail/out[/:]|/spool/(out|ledger)|/outbox[/:.]'
 	# The commit once more, before the game files are renamed into place
 	# (synced, so they outlive the fault; the seventh operation from the
 	# end of the step): the failed run cannot remove them.

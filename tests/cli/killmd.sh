@@ -20,8 +20,12 @@
 # delegation, a phase a round): batches large enough for the group commit
 # (one syncfs for a batch's files, lib/fsio.h), so that the kills land
 # inside a batch's commit: before, between and after its syncs and links,
-# and inside the spool's pack (its creation, each message's write into it,
-# its fsync and its directory's, before the ledger's). Rounds go on until KILLS
+# inside the spool's pack (its creation, each message's write into it,
+# its fsync and its directory's, before the ledger's), inside the outbox's
+# (the replies appended to its pack in apply; in commit its fsync, its
+# directory's, the journal records written after them and their sync) and
+# inside delivery (the recipients' copies, the ledger's out records, the
+# outbox's gone records and their sync, the old journals removed). Rounds go on until KILLS
 # (default 50) runs were killed in the step; then two clean runs.
 # Checked, and counted per step:
 #
@@ -156,7 +160,9 @@ kill_step() {
 	awk '$1 == "out" { print $6 }' "$ledger" | sort -u >"$D/sent.ids"
 	undelivered=$(comm -23 "$D/sent.ids" "$D/delivered.ids" | wc -l)
 	in_tmp=$(find "$D/mail/out" -mindepth 3 -path "$D/mail/out/*/tmp/*" -type f | wc -l)
-	queued=$(find "$D/outbox/new" -type f | wc -l)
+	# queued: an older pouch's files in outbox/new, and journals (which go
+	# once the outbox holds nothing)
+	queued=$(find "$D/outbox/new" "$D/outbox/meta" -type f | wc -l)
 	left=$(find "$D/mail/inbox/new" -type f | wc -l)
 	lost=$((total - stored + total - replied))
 	[ "$ins" -gt "$uniq_applied" ] && lost=$((lost + ins - uniq_applied))

@@ -1,6 +1,7 @@
 #define _XOPEN_SOURCE 700	/* mkdtemp */
 #include "testutil.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,4 +119,21 @@ int
 test_rm_rf(const char *dir)
 {
 	return fs_rm_rf(dir);
+}
+
+int
+test_count_files(const char *dir, const char *sub)
+{
+	char p[512];
+	DIR *d;
+	struct dirent *e;
+	int n = 0;
+
+	snprintf(p, sizeof p, "%s/%s", dir, sub);
+	if ((d = opendir(p)) == NULL)
+		return -1;
+	while ((e = readdir(d)) != NULL)
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
 }

@@ -41,5 +41,7 @@ void test_read_file(const char *path, struct buf *out);
 int test_mkdtemp(char *dir, size_t size, const char *name);
 /* Remove dir and everything below it. Returns 0 or -1. */
 int test_rm_rf(const char *dir);
+/* The entries of directory dir/sub but "." ones, or -1 when it cannot be read. */
+int test_count_files(const char *dir, const char *sub);
 
 #endif

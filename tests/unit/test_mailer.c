@@ -23,7 +23,7 @@
 #include "../../spool/maildir.h"
 
 static char dir[64];
-static char inbox[128], spooldir[128], outdir[128], obdir[128];
+static char inbox[128], spooldir[128], outdir[128], obdir[128], packdir[160];
 
 static int
 setup(void **state)
@@ -33,6 +33,7 @@ setup(void **state)
 		return -1;
 	snprintf(inbox, sizeof inbox, "%s/inbox", dir);
 	snprintf(spooldir, sizeof spooldir, "%s/spool", dir);
+	snprintf(packdir, sizeof packdir, "%s/pack", spooldir);
 	snprintf(outdir, sizeof outdir, "%s/out", dir);
 	snprintf(obdir, sizeof obdir, "%s/outbox", dir);
 	return md_create(inbox);
@@ -60,18 +61,7 @@ deliver(const char *sub, const char *name, const char *text, time_t t)
 static int
 count(const char *d, const char *sub)
 {
-	char p[512];
-	DIR *dp;
-	struct dirent *e;
-	int n = 0;
-
-	snprintf(p, sizeof p, "%s/%s", d, sub);
-	if ((dp = opendir(p)) == NULL)
-		return -1;
-	while ((e = readdir(dp)) != NULL)
-		n += e->d_name[0] != '.';
-	closedir(dp);
-	return n;
+	return test_count_files(d, sub);
 }
 
 struct seen {
@@ -308,7 +298,7 @@ test_queue_and_send(void **state)
 	free(cfg.judge_address);
 	cfg.judge_address = strdup("judge@example.test");
 	buf_init(&err, 4096);
-	ob = outbox_open(obdir, &err);
+	ob = outbox_open(obdir, packdir, &err);
 	sp = spool_open(spooldir, &err);
 	assert_non_null(ob);
 	assert_non_null(sp);
@@ -378,7 +368,7 @@ flush_and_die(void)
 		char out[256];
 
 		buf_init(&err, 4096);
-		ob = outbox_open(obdir, &err);
+		ob = outbox_open(obdir, packdir, &err);
 		sp = spool_open(spooldir, &err);
 		if (ob == NULL || sp == NULL)
 			_exit(2);
@@ -426,7 +416,7 @@ check_killed_send(int after_publish)
 	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
 	mail_config_init(&cfg, dir);
 	buf_init(&err, 4096);
-	ob = outbox_open(obdir, &err);
+	ob = outbox_open(obdir, packdir, &err);
 	sp = spool_open(spooldir, &err);
 	assert_non_null(ob);
 	assert_non_null(sp);

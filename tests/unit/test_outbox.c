@@ -6,6 +6,7 @@
 #include "../support/testutil.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,17 @@
 #include "../../spool/spool.h"
 
 static char dir[64];
+
+/* The outbox of the test's directory, queueing into the spool's packs. */
+static struct outbox *
+open_outbox(struct buf *err)
+{
+	char p[128], packs[160];
+
+	snprintf(p, sizeof p, "%s/outbox", dir);
+	snprintf(packs, sizeof packs, "%s/spool/pack", dir);
+	return outbox_open(p, packs, err);
+}
 
 /* A sink whose outcome is chosen by the recipient's local part:
  * perm... refused (550), temp... deferred (450), anything else accepted;
@@ -111,8 +123,7 @@ setup(void **state)
 	if (test_mkdtemp(dir, sizeof dir, "outbox") < 0)
 		return -1;
 	buf_init(&e->err, 1 << 16);
-	snprintf(p, sizeof p, "%s/outbox", dir);
-	e->ob = outbox_open(p, &e->err);
+	e->ob = open_outbox(&e->err);
 	snprintf(p, sizeof p, "%s/spool", dir);
 	e->sp = spool_open(p, &e->err);
 	e->sink.ops = &fake_ops;
@@ -173,6 +184,48 @@ count_journals(void)
 	return n;
 }
 
+/* The place ("PACK:OFFSET") of queued message id, from the journals: the
+ * pack's path into path, the offset into *off. */
+static void
+place_of(const char *id, char *path, size_t size, long *off)
+{
+	char p[256], f[600], head[200];
+	DIR *d;
+	struct dirent *de;
+	struct buf b;
+	const char *at, *pl;
+
+	snprintf(p, sizeof p, "%s/outbox/meta", dir);
+	snprintf(head, sizeof head, "id %s\n", id);
+	d = opendir(p);
+	assert_non_null(d);
+	buf_init(&b, 1 << 24);
+	*path = '\0';
+	while ((de = readdir(d)) != NULL) {
+		snprintf(f, sizeof f, "%s/%s", p, de->d_name);
+		buf_reset(&b);
+		if (strncmp(de->d_name, "journal.", 8) != 0 || fs_read_file(f, &b) < 0 ||
+		    (at = strstr(buf_str(&b), head)) == NULL || (pl = strstr(at, "\nplace ")) == NULL)
+			continue;
+		pl += 7;
+		snprintf(path, size, "%s/spool/pack/%.*s", dir, (int)strcspn(pl, ":"), pl);
+		*off = strtol(pl + strcspn(pl, ":") + 1, NULL, 10);
+	}
+	closedir(d);
+	buf_free(&b);
+	assert_true(*path != '\0');
+}
+
+/* Files under DIR/outbox/SUB. */
+static int
+count_files(const char *sub)
+{
+	char p[160];
+
+	snprintf(p, sizeof p, "%s/outbox", dir);
+	return test_count_files(p, sub);
+}
+
 static void
 test_send(void **state)
 {
@@ -182,22 +235,27 @@ test_send(void **state)
 	struct outbox_stats st;
 	struct buf raw;
 
+	long off;
+
 	id = queue(e, r, 2, 1000);
-	snprintf(p, sizeof p, "%s/outbox/new/%s", dir, id);
-	assert_false(fs_exists(p));	/* not before the sync */
+	assert_int_equal(outbox_count(e->ob), 0);	/* not before the sync */
+	assert_int_equal(count_journals(), 0);	/* its record waits for its bytes */
 	assert_int_equal(outbox_sync(e->ob, &e->err), 0);
-	assert_true(fs_exists(p));
-	/* A new message's state is in the batch's journal, not a file of its own. */
+	assert_int_equal(outbox_count(e->ob), 1);
+	/* A new message is its bytes in a pack and its state in the batch's
+	 * journal: no file of its own. */
 	assert_int_equal(count_journals(), 1);
+	assert_int_equal(count_files("new") + count_files("tmp") + count_files("cur"), 0);
 	snprintf(p, sizeof p, "%s/outbox/meta/%s", dir, id);
 	assert_false(fs_exists(p));
-	assert_int_equal(outbox_count(e->ob), 1);
+	place_of(id, p, sizeof p, &off);
+	assert_true(fs_exists(p));
 	st = flush(e, 1000);
 	assert_int_equal(st.sent, 1);
 	assert_int_equal(e->f.opens, 1);
 	assert_int_equal(outbox_count(e->ob), 0);
-	assert_false(fs_exists(p));
 	assert_int_equal(count_journals(), 0);	/* nobody needs it any more */
+	assert_true(fs_exists(p));	/* the spool's archive now */
 	assert_int_equal(spool_count_out(e->sp), 1);
 	assert_string_equal(spool_out(e->sp, 0)->rcpts, "alice@example.test,bob@example.test");
 	assert_string_equal(spool_out(e->sp, 0)->message_id, "m1@judge");
@@ -235,11 +293,7 @@ test_mixed_recipients(void **state)
 	assert_int_equal(e->f.sends, 2);	/* only the pending recipient is tried again */
 	assert_int_equal(st.deferred, 1);
 	outbox_close(e->ob);	/* reopening changes nothing */
-	{
-		char p[128];
-		snprintf(p, sizeof p, "%s/outbox", dir);
-		e->ob = outbox_open(p, &e->err);
-	}
+	e->ob = open_outbox(&e->err);
 	/* expiry: the temp recipient is given up */
 	st = flush(e, 1000 + OUTBOX_EXPIRE);
 	assert_int_equal(st.sent, 1);
@@ -303,8 +357,7 @@ crashed_journal(struct env *e, const struct buf *text)
 	snprintf(p, sizeof p, "%s/outbox/meta/journal.99999999999999999999.1", dir);
 	assert_int_equal(fs_write_atomic(p, text->data, text->len), 0);
 	outbox_close(e->ob);
-	snprintf(p, sizeof p, "%s/outbox", dir);
-	e->ob = outbox_open(p, &e->err);
+	e->ob = open_outbox(&e->err);
 	assert_non_null(e->ob);
 }
 
@@ -312,8 +365,9 @@ static void
 test_resume_after_crash(void **state)
 {
 	struct env *e = *state;
-	char a[] = "alice@example.test", *r[] = { a }, *id, key[200];
+	char a[] = "alice@example.test", *r[] = { a }, *id, key[200], pack[300];
 	struct buf meta;
+	long off;
 	struct outbox_stats st;
 
 	id = queue(e, r, 1, 1000);
@@ -324,9 +378,11 @@ test_resume_after_crash(void **state)
 	assert_int_equal(spool_sync(e->sp, &e->err), 0);
 	/* A process that sent it and was killed before archiving it left its
 	 * state in a journal of its own (later than the one that queued it). */
+	place_of(id, pack, sizeof pack, &off);
 	buf_init(&meta, 1 << 16);
 	buf_printf(&meta, "id %s\nfrom judge@example.test\nmessage-id m1@judge\nqueued 1000\n"
-	    "attempts 1\nnext 1060\nrcpt sent alice@example.test 250 ok\n\n", id);
+	    "attempts 1\nnext 1060\nrcpt sent alice@example.test 250 ok\nplace %s:%ld\n\n", id,
+	    strrchr(pack, '/') + 1, off);
 	crashed_journal(e, &meta);
 	e->f.forbid = 1;
 	st = flush(e, 1000);
@@ -384,11 +440,8 @@ journal_path(char *path, size_t size)
 static void
 reopen(struct env *e)
 {
-	char p[128];
-
 	outbox_close(e->ob);
-	snprintf(p, sizeof p, "%s/outbox", dir);
-	e->ob = outbox_open(p, &e->err);
+	e->ob = open_outbox(&e->err);
 	assert_non_null(e->ob);
 }
 
@@ -425,30 +478,37 @@ test_damaged_entries(void **state)
 	assert_int_equal(e->f.sends, 1);
 	assert_int_equal(st.sent, 1);
 	assert_int_equal(outbox_count(e->ob), 1);
-	snprintf(path, sizeof path, "%s/outbox/new/%s", dir, ida);
-	assert_int_equal(unlink(path), 0);	/* the host's decision */
+	assert_int_equal(outbox_drop(e->ob, ida, &e->err), 0);	/* the host's decision */
+	assert_int_equal(outbox_count(e->ob), 0);
 	buf_free(&j);
 	free(ida);
 	free(idb);
 	/* The message's bytes: cut short, then one byte changed. */
 	for (int k = 0; k < 2; k++) {
-		ida = queue(e, ra, 1, 1000);
+		long off;
+		int fd;
 		idb = queue(e, rb, 1, 1000);
+		ida = queue(e, ra, 1, 1000);	/* the last in its pack */
 		assert_int_equal(outbox_sync(e->ob, &e->err), 0);
-		snprintf(path, sizeof path, "%s/outbox/new/%s", dir, ida);
-		if (k == 0)
-			assert_int_equal(truncate(path, (off_t)(sizeof msg - 1) / 2), 0);
-		else
-			assert_int_equal(fs_write_atomic(path, "From: judge@example.test\nMessage-ID: "
-			    "<m1@judge>\n\nhellO\n", sizeof msg - 1), 0);
+		place_of(ida, path, sizeof path, &off);
+		if (k == 0) {
+			assert_int_equal(truncate(path, (off_t)off + (off_t)(sizeof msg - 1) / 2), 0);
+		} else {
+			assert_true((fd = open(path, O_WRONLY)) >= 0);
+			assert_int_equal(pwrite(fd, "O", 1, (off_t)off + (off_t)sizeof msg - 3), 1);
+			close(fd);
+		}
 		reopen(e);
 		e->f.sends = 0;
 		st = flush(e, 1000);
 		assert_int_equal(e->f.sends, 1);	/* bob's only */
 		assert_int_equal(st.sent, 1);
 		assert_int_equal(outbox_count(e->ob), 1);	/* alice's waits for the host */
-		assert_true(fs_exists(path));
-		unlink(path);
+		reopen(e);	/* and still does in the next run */
+		assert_int_equal(outbox_count(e->ob), 1);
+		assert_int_equal(outbox_drop(e->ob, ida, &e->err), 0);
+		reopen(e);
+		assert_int_equal(outbox_count(e->ob), 0);
 		free(ida);
 		free(idb);
 	}
@@ -492,13 +552,15 @@ test_refused(void **state)
 }
 
 /* A write that fails half-way (a full disk, here the file size limit):
- * the journal ends in a torn record, and nothing more is queued, recorded
- * or synced by this process; a new one reads only whole records. */
+ * the pack ends in a torn message, and nothing more is queued, recorded
+ * or synced by this process (not even the record of the message before,
+ * which waited for its bytes to be synced); a new one reads only whole
+ * records. */
 static void
 test_failed_write(void **state)
 {
 	struct env *e = *state;
-	char a[] = "alice@example.test", *r[] = { a }, *id, p[128];
+	char a[] = "alice@example.test", *r[] = { a }, *id;
 	struct rlimit old, lim;
 	struct outbox *ob;
 	char *id2 = NULL;
@@ -507,7 +569,7 @@ test_failed_write(void **state)
 	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
 	signal(SIGXFSZ, SIG_IGN);
 	lim = old;
-	lim.rlim_cur = 256;	/* one journal record fits, the second is torn */
+	lim.rlim_cur = sizeof msg + sizeof msg / 2;	/* the second message is torn */
 	assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
 	assert_int_equal(outbox_add(e->ob, "judge@example.test", r, 1, msg, sizeof msg - 1, 1000,
 	    &id2, &e->err), -1);
@@ -522,8 +584,7 @@ test_failed_write(void **state)
 	assert_int_equal(outbox_count(e->ob), 0);
 	/* The next process: the first message's state is whole, nothing was
 	 * published, and a message queued now goes out. */
-	snprintf(p, sizeof p, "%s/outbox", dir);
-	ob = outbox_open(p, &e->err);
+	ob = open_outbox(&e->err);
 	assert_non_null(ob);
 	outbox_close(e->ob);
 	e->ob = ob;
@@ -568,7 +629,7 @@ test_held_memory(void **state)
 {
 	enum { NMSG = 40, NRCPT = 200 };
 	struct env *e = *state;
-	char *r[NRCPT], p[128], *id;
+	char *r[NRCPT], *id;
 	size_t bytes;
 	int i;
 
@@ -588,8 +649,7 @@ test_held_memory(void **state)
 	assert_true(bytes < NMSG * 128);	/* ...what is held is not */
 	/* The same, read from the journal by another process. */
 	outbox_close(e->ob);
-	snprintf(p, sizeof p, "%s/outbox", dir);
-	e->ob = outbox_open(p, &e->err);
+	e->ob = open_outbox(&e->err);
 	assert_non_null(e->ob);
 	assert_int_equal(outbox_held(e->ob, &bytes), NMSG);
 	assert_true(bytes < NMSG * 128);
@@ -628,6 +688,37 @@ test_flush_batches(void **state)
 	assert_int_equal(count_journals(), 0);
 }
 
+/* A message that waits long (its recipient deferred) does not keep the
+ * states of the messages sent with it: after a flush the journals hold the
+ * queue, and the next run reads and holds only the one left, in one
+ * journal. */
+static void
+test_compacted(void **state)
+{
+	enum { NMSG = 300 };
+	struct env *e = *state;
+	char a[] = "alice@example.test", t[] = "temp@example.test", *ra[] = { a }, *rt[] = { t };
+	size_t bytes;
+	int i;
+
+	free(queue(e, rt, 1, 1000));
+	for (i = 0; i < NMSG; i++)
+		free(queue(e, ra, 1, 1000));
+	assert_int_equal(flush(e, 1000).sent, NMSG);
+	for (int run = 0; run < 3; run++) {
+		reopen(e);
+		assert_int_equal(outbox_held(e->ob, &bytes), 1);
+		assert_int_equal(outbox_count(e->ob), 1);
+		assert_int_equal(count_journals(), 1);
+		assert_true(journal_bytes() < 1000);	/* its state, once */
+		assert_int_equal(flush(e, 1000 + 100000 * (run + 1)).deferred, 1);
+	}
+	assert_int_equal(flush(e, 1000 + OUTBOX_EXPIRE).sent, 1);
+	reopen(e);
+	assert_int_equal(outbox_held(e->ob, &bytes), 0);
+	assert_int_equal(count_journals(), 0);
+}
+
 int
 main(void)
 {
@@ -643,6 +734,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_failed_write, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_held_memory, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_flush_batches, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_compacted, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

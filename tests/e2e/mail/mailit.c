@@ -75,7 +75,7 @@ cmd_queue(const char *data, int count, char **rcpts, int nrcpts)
 	struct mail_config cfg;
 	struct outbox *ob;
 	struct buf err;
-	char *dir;
+	char *dir, *sdir, *packs;
 	time_t now = time(NULL);
 	int i, r = 0;
 
@@ -83,8 +83,12 @@ cmd_queue(const char *data, int count, char **rcpts, int nrcpts)
 		return 1;
 	buf_init(&err, 1 << 16);
 	dir = mail_outbox_dir(data);
-	ob = outbox_open(dir, &err);
+	sdir = mail_spool_dir(data);
+	packs = mail_outbox_packs(sdir);
+	ob = outbox_open(dir, packs, &err);
 	free(dir);
+	free(sdir);
+	free(packs);
 	for (i = 0; ob != NULL && i < count && r == 0; i++) {
 		struct outmsg m;
 		char subject[64], text[256], msgid[128];
@@ -155,7 +159,7 @@ cmd_counts(const char *data)
 	struct outbox *ob;
 	struct spool *sp;
 	struct buf err;
-	char *dir;
+	char *dir, *sdir, *packs;
 	int n[3] = { 0, 0, 0 }, nf;
 	size_t i;
 
@@ -165,8 +169,12 @@ cmd_counts(const char *data)
 		n[spool_state(sp, i)]++;
 	buf_init(&err, 1 << 16);
 	dir = mail_outbox_dir(data);
-	ob = outbox_open(dir, &err);
+	sdir = mail_spool_dir(data);
+	packs = mail_outbox_packs(sdir);
+	ob = outbox_open(dir, packs, &err);
 	free(dir);
+	free(sdir);
+	free(packs);
 	if (ob == NULL) {
 		fprintf(stderr, "mailit: %s", buf_str(&err));
 		return 1;
