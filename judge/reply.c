@@ -37,19 +37,34 @@ filler_word(const char *w, size_t n)
 	    str_eqn_nocase(w, n, ":");
 }
 
-/* text[0..len) into line, the word after PASSWORD or KEY as "(not shown)". */
+/* text[0..len) into line, the word after PASSWORD or KEY as "(not shown)",
+ * and in a GAME line, quoted or not ("> GAME g1 England pw"), all from its
+ * fourth word on, where the password is. */
 static void
 mask_secrets(const char *text, size_t len, struct buf *line)
 {
-	size_t i, k;
+	size_t i, k, lead = 0;
 	bool hide = false;
+	int game_word = -1;	/* which word of a GAME line; -1: not one */
 
+	while (lead < len && (text[lead] == '>' || text[lead] == '|' || text[lead] == ' ' ||
+	    text[lead] == '\t'))
+		lead++;
+	for (k = lead; k < len && text[k] != ' ' && text[k] != '\t'; k++)
+		;
+	if (str_eqn_nocase(text + lead, k - lead, "game") ||
+	    str_eqn_nocase(text + lead, k - lead, "signon"))
+		game_word = 0;
 	for (i = 0; i < len; i = k) {
 		for (k = i; k < len && text[k] != ' ' && text[k] != '\t'; k++)
 			;
 		if (k == i) {
 			buf_putc(line, text[k++]);
 			continue;
+		}
+		if (game_word >= 0 && i >= lead && game_word++ == 3) {
+			buf_puts(line, "(not shown)");
+			return;
 		}
 		if (hide && !filler_word(text + i, k - i))
 			buf_puts(line, "(not shown)");
