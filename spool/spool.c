@@ -451,7 +451,8 @@ add_in(struct spool *s, uint64_t off, const char *id, time_t arrival, const char
 	hidx_put(&s->by_id, key_hash(id), s->nin);
 	if (source)
 		hidx_put(&s->by_source, key_hash(source), s->nin);
-	if (msgid && find(s, &s->by_msgid, msgid) == SIZE_MAX)
+	/* every text under a Message-ID, for copy_of; a copy adds none */
+	if (msgid && (dup_of == NULL || find(s, &s->by_msgid, msgid) == SIZE_MAX))
 		hidx_put(&s->by_msgid, key_hash(msgid), s->nin);
 	if (arrival > s->last_arrival)
 		s->last_arrival = arrival;
@@ -725,8 +726,8 @@ has_key(const struct spool *s, const struct hidx *x, size_t pos, const char *key
 }
 
 /* The position of the entry of index x (by_id, by_source, by_msgid: the
- * first with it; by_out_key, by_out_msgid: sent) whose key is key, or
- * SIZE_MAX. */
+ * first with it, of each text; by_out_key, by_out_msgid: sent) whose key
+ * is key, or SIZE_MAX. */
 static size_t
 find(const struct spool *s, const struct hidx *x, const char *key)
 {
@@ -1491,6 +1492,71 @@ batch_room(struct spool *s, struct buf *err)
 	return spool_sync(s, err);
 }
 
+/* Where the text of message data[0..len) begins: past its header's empty
+ * line (the whole when it has none). */
+static size_t
+body_at(const char *data, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < len; i++)
+		if (data[i] == '\n' && (data[i + 1] == '\n' ||
+		    (data[i + 1] == '\r' && i + 2 < len && data[i + 2] == '\n')))
+			return i + (data[i + 1] == '\n' ? 2 : 3);
+	return 0;
+}
+
+/* Does data[0..len) say something else than message e, whose Message-ID it
+ * has (a correction sent under the same Message-ID, another sender's
+ * message)? A copy delivered twice differs at most in its header. When e
+ * cannot be read, it is taken for the same (a copy, never applied). */
+static bool
+other_text(const struct spool *s, const struct spool_entry *e, const void *data, size_t len)
+{
+	struct buf old, err;
+	size_t a, b;
+	bool other = false;
+
+	buf_init(&old, e->size + 1);
+	buf_init(&err, BUF_ERRORS_MAX);
+	if (spool_read(s, e->id, &old, &err) == 0) {
+		a = body_at(old.data, old.len);
+		b = body_at(data, len);
+		other = old.len - a != len - b ||
+		    (len > b && memcmp(old.data + a, (const char *)data + b, len - b) != 0);
+	}
+	buf_free(&err);
+	buf_free(&old);
+	return other;
+}
+
+/* At most this many earlier texts under one Message-ID are compared with a
+ * new message's (a mail program that gives every mail the same one). */
+#define COPY_TEXTS 8
+
+/* The message of which data[0..len), under Message-ID msgid, is a copy:
+ * one with that Message-ID and the same text; SIZE_MAX when none. */
+static size_t
+copy_of(const struct spool *s, const char *msgid, const void *data, size_t len)
+{
+	size_t at = SIZE_MAX, pos, found = SIZE_MAX;
+	const struct spool_entry *e;
+	char *k = xstrdup(msgid);
+	int tried = 0;
+
+	while (tried < COPY_TEXTS && (pos = hidx_next(&s->by_msgid, key_hash(k), &at)) != SIZE_MAX) {
+		if (!has_key(s, &s->by_msgid, pos, k))
+			continue;
+		tried++;
+		if ((e = entry_at(s, pos)) != NULL && !other_text(s, e, data, len)) {
+			found = pos;
+			break;
+		}
+	}
+	free(k);
+	return found;
+}
+
 int
 spool_store_in(struct spool *s, const char *source, const char *message_id,
     const void *data, size_t len, time_t arrival, const char **id, struct buf *err)
@@ -1519,7 +1585,7 @@ spool_store_in(struct spool *s, const char *source, const char *message_id,
 		return -1;
 	if (message_id != NULL && *message_id == '\0')
 		message_id = NULL;
-	if (message_id != NULL && (pos = find(s, &s->by_msgid, message_id)) != SIZE_MAX &&
+	if (message_id != NULL && (pos = copy_of(s, message_id, data, len)) != SIZE_MAX &&
 	    (e = entry_at(s, pos)) != NULL)
 		dup = xstrdup(e->id);
 	off = s->ledger_size + s->pending.len;

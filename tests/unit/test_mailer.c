@@ -210,8 +210,8 @@ test_fetch_into_spool(void **state)
 	(void)state;
 	deliver("new", "1700000100.a.host", "From: A <alice@example.test>\nMessage-ID: <m1@x>\n"
 	    "Subject: orders\n\nA Par-Bur\n", 1700000100);
-	deliver("new", "1700000200.b.host", "From: bob@example.test\nMessage-ID: <m1@x>\n\nsame id\n",
-	    1700000200);
+	deliver("new", "1700000200.b.host", "From: A <alice@example.test>\nMessage-ID: <m1@x>\n"
+	    "Subject: orders\nX-Delivered: again\n\nA Par-Bur\n", 1700000200);	/* a copy */
 	deliver("new", "1700000300.c.host", "", 1700000300);	/* empty: stored all the same */
 	buf_init(&err, 4096);
 	sp = spool_open(spooldir, &err);
