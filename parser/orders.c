@@ -2773,6 +2773,8 @@ reread_chatter(const struct parse_ctx *c, uint32_t held, const char *line, size_
 			note_add(said, "\"%s\" ignored", words);
 		if (pr.note[0])
 			note_add(said, "%s", pr.note);
+		if (said[0] == '\0')	/* words dropped that have no text to quote */
+			note_add(said, "the words around the order ignored");
 		memcpy(pr.note, said, sizeof pr.note);
 		pr.verdict = VERDICT_CORRECTED;
 		pr.chat = 0;
