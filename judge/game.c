@@ -350,10 +350,7 @@ game_init(struct game *g, const char *name, const struct game_settings *s, const
 void
 game_set_rules(struct game *g)
 {
-	rules_init(&g->rules, g->set.edition);
-	g->rules.build_anywhere = map_option_on(g->map, "build-anywhere");
-	g->rules.caps = map_caps(g->map);
-	g->rules.resolver = resolver_for(g->map);
+	rules_for_map(&g->rules, g->map, g->set.edition);
 }
 
 bool

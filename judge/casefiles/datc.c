@@ -232,8 +232,7 @@ run_case(struct runner *rn, struct dcase *dc)
 	enum phase_type pt;
 	const char *err;
 
-	rules_init(&rules, ed);
-	rules.resolver = resolver_for(m);
+	rules_for_map(&rules, m, ed);
 	buf_init(&why, 1 << 20);
 	if (dc->setphase[0] == '\0')
 		str_copy(dc->setphase, "Spring 1901, Movement", sizeof dc->setphase);

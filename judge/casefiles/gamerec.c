@@ -20,6 +20,7 @@
 #include "../../lib/xalloc.h"
 #include "../engine/adjudicate.h"
 #include "../engine/report.h"
+#include "../engine/resolver.h"
 
 #define MAX_PHASES 1024
 #define MAX_ORDERS_PER_PHASE 256
@@ -1290,7 +1291,7 @@ gamerec_check_paths(const struct map *m, enum edition ed, const char *const *pat
 	w.m = m;
 	w.nm = names_new(m);
 	w.rd = reader_new(m, w.nm);
-	rules_init(&w.r, ed);
+	rules_for_map(&w.r, m, ed);
 	w.verbose = verbose;
 	w.out = out;
 	buf_init(&w.text, 64u << 20);

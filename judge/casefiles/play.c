@@ -8,14 +8,23 @@
 #include "../../parser/orders.h"
 #include "../engine/adjudicate.h"
 #include "../engine/report.h"
+#include "../judge.h"
+#include "../status.h"
+#include "../system.h"
+#include "../systems/systems.h"
 
 #define PLAY_MAX_ORDERS 256
 
+/* A game played from a file: it is the judge's game of the variant, played
+ * by the variant's rule system (its resolve and its turn, judge/system.h),
+ * as a game by mail is; only the orders come from the file. */
 struct player {
 	const struct map *m;
-	struct rules r;
+	struct game *g;
+	struct judge *j;		/* what the system's turn tells the judge (its
+					   audit notes) is kept here and dropped */
+	struct judge_conf conf;
 	struct names *names;
-	struct board b;
 	struct order orders[PLAY_MAX_ORDERS];
 	int norders;
 	struct phase_result *res;
@@ -24,27 +33,42 @@ struct player {
 	const struct play_hook *hook;
 };
 
-/* Adjudicate the collected orders and move on to the next phase. */
-static void
+/* Adjudicate the collected orders by the game's rule system and move on to
+ * the next phase as its turn says. Returns true when the game is over. */
+static bool
 resolve_phase(struct player *p)
 {
-	struct board before = p->b;
+	struct game *g = p->g;
+	struct board before = g->board;
 	struct phase_why *why = xmalloc(sizeof *why);
-	char ph[48];
+	struct turn t;
+	char ph[48], result[sizeof g->result];
 
-	adj_resolve_why(p->m, &p->r, &p->b, NULL, p->orders, p->norders, p->res, why);
+	system_resolve(g, &before, p->orders, p->norders, p->res, why);
+	memset(&t, 0, sizeof t);
+	t.j = p->j;
+	t.g = g;
+	t.before = &before;
+	t.orders = p->orders;
+	t.norders = p->norders;
+	t.res = p->res;
+	t.why = why;
+	t.report = p->out;
 	buf_puts(p->out, "\n");
-	report_results(p->m, &before, p->orders, p->res, why, p->out);
+	g->sys->turn(&t);
 	free(why);
-	p->b = p->res->after;
-	phase_next(p->m, &p->r, &p->b);
-	if (before.season == SEASON_FALL && p->b.season != SEASON_FALL)
-		report_centres(p->m, &p->b, &before, p->out);	/* the year is over */
-	report_next(p->m, &p->r, &p->b, p->out);
+	g->board = t.next;
+	board_sort(&g->board);
 	if (p->hook && p->hook->phase)
-		p->hook->phase(p->hook->ctx, &before, p->orders, p->norders, p->res, &p->b, p->out);
-	buf_printf(p->out, "\nNext phase: %s.\n", phase_format(&p->b, ph, sizeof ph));
+		p->hook->phase(p->hook->ctx, &before, p->orders, p->norders, p->res, &g->board, p->out);
 	p->norders = 0;
+	if (g->sys->ended(g, result, sizeof result)) {
+		g->status = GAME_ENDED;
+		buf_printf(p->out, "\n%s.\n", result);
+		return true;
+	}
+	buf_printf(p->out, "\nNext phase: %s.\n", phase_format(&g->board, ph, sizeof ph));
+	return false;
 }
 
 static int
@@ -60,6 +84,38 @@ play_text(const struct map *m, enum edition ed, const char *text, size_t len, co
 	return play_text_hooked(m, ed, text, len, fname, NULL, out);
 }
 
+/* Make p's game: the variant m under edition ed, played by its rule
+ * system. Returns 0, or -1 with the reason in out (a system unknown, or
+ * one without a board: nothing to order on a map). */
+static int
+player_init(struct player *p, const struct map *m, enum edition ed, struct buf *out)
+{
+	const struct rule_system *sys = systems_for_map(m);
+	struct game_settings set;
+	struct judge_io io;
+
+	if (sys == NULL) {
+		buf_printf(out, "%s names a rule system pouch does not know\n", m->name);
+		return -1;
+	}
+	if (system_serves(sys, SYS_BOARDLESS)) {
+		buf_printf(out, "%s has no board: pouch play plays orders on a map; play its game "
+		    "by mail (pouch transcript rehearses one)\n", m->title);
+		return -1;
+	}
+	game_settings_default(&set, m->name);
+	set.edition = ed;
+	p->names = names_new(m);
+	p->g = xcalloc(1, sizeof *p->g);
+	game_init(p->g, "play", &set, m, p->names, 0);
+	game_set_system(p->g, sys);
+	p->g->status = GAME_ACTIVE;
+	memset(&io, 0, sizeof io);
+	p->j = xmalloc(sizeof *p->j);
+	judge_init(p->j, &p->conf, &io);
+	return 0;
+}
+
 int
 play_text_hooked(const struct map *m, enum edition ed, const char *text, size_t len,
     const char *fname, const struct play_hook *hook, struct buf *out)
@@ -68,18 +124,20 @@ play_text_hooked(const struct map *m, enum edition ed, const char *text, size_t 
 	const char *s = text, *end = text + len, *line;
 	size_t n;
 	int lineno = 0, rc = 0, in_block = 0;
+	bool over = false;
 
 	memset(&p, 0, sizeof p);
 	p.m = m;
-	rules_init(&p.r, ed);
-	p.names = names_new(m);
-	p.res = xmalloc(sizeof *p.res);
 	p.out = out;
 	p.fname = fname;
 	p.hook = hook;
-	board_init_start(&p.b, m);
-	buf_printf(out, "%s, %s rules, starting %s %d.\n", m->title, edition_name(ed),
-	    season_name(SEASON_SPRING), m->start_year);
+	if (player_init(&p, m, ed, out) < 0) {
+		names_free(p.names);
+		return -1;
+	}
+	p.res = xmalloc(sizeof *p.res);
+	status_put_title_rules(p.g, out);
+	buf_printf(out, ", starting %s %d.\n", season_name(SEASON_SPRING), m->start_year);
 
 	while ((line = str_next_line(&s, end, &n)) != NULL) {
 		char buf[PARSE_MAX_LINE + 1], *t;
@@ -99,10 +157,12 @@ play_text_hooked(const struct map *m, enum edition ed, const char *text, size_t 
 				rc = -1;
 				break;
 			}
-			rules_init(&p.r, e);
+			p.g->set.edition = e;
+			game_set_rules(p.g);
 			continue;
 		}
 		if (str_prefix_nocase(t, "ORDERS ")) {
+			struct board *b = &p.g->board;
 			int y;
 			enum season se;
 			enum phase_type pt;
@@ -113,20 +173,27 @@ play_text_hooked(const struct map *m, enum edition ed, const char *text, size_t 
 				break;
 			}
 			if (in_block)
-				resolve_phase(&p);
-			while (cmp_phase(&p.b, y, se, pt) < 0)
-				resolve_phase(&p);
-			if (cmp_phase(&p.b, y, se, pt) != 0) {
+				over = resolve_phase(&p);
+			while (!over && cmp_phase(b, y, se, pt) < 0)
+				over = resolve_phase(&p);
+			in_block = 0;
+			if (over) {
+				buf_printf(out, "%s:%d: the game is over before %s\n", fname, lineno,
+				    str_trim(t + 7));
+				rc = -1;
+				break;
+			}
+			if (cmp_phase(b, y, se, pt) != 0) {
 				char ph[48];
 				buf_printf(out, "%s:%d: there is no %s phase here (the game is at %s)\n", fname,
-				    lineno, str_trim(t + 7), phase_format(&p.b, ph, sizeof ph));
+				    lineno, str_trim(t + 7), phase_format(b, ph, sizeof ph));
 				rc = -1;
 				break;
 			}
 			in_block = 1;
 			{
 				char ph[48];
-				buf_printf(out, "\n=== %s ===\n", phase_format(&p.b, ph, sizeof ph));
+				buf_printf(out, "\n=== %s ===\n", phase_format(b, ph, sizeof ph));
 			}
 			continue;
 		}
@@ -136,7 +203,8 @@ play_text_hooked(const struct map *m, enum edition ed, const char *text, size_t 
 			break;
 		}
 		{
-			struct parse_ctx c = { m, p.names, &p.b, POWER_NONE };
+			struct board plain;
+			struct parse_ctx c = { m, p.names, game_parse_board(p.g, &plain), POWER_NONE };
 			struct parse_result r;
 			struct buf canon;
 
@@ -166,12 +234,15 @@ play_text_hooked(const struct map *m, enum edition ed, const char *text, size_t 
 		}
 	}
 	if (rc == 0 && in_block)
-		resolve_phase(&p);
+		over = resolve_phase(&p);
 	if (rc == 0) {
 		buf_puts(out, "\nPosition:\n");
-		board_write(&p.b, m, out);
+		board_write(&p.g->board, m, out);
 	}
 	free(p.res);
+	judge_free(p.j);
+	free(p.j);
+	game_free(p.g);
 	names_free(p.names);
 	return rc;
 }

@@ -19,6 +19,7 @@
 #include "cli_pages.h"
 #include "../casefiles/gamerec.h"
 #include "../casefiles/play.h"
+#include "../engine/resolver.h"
 #include "../engine/rules.h"
 
 #define SVG_MAX (16u << 20)
@@ -208,7 +209,7 @@ log_write(const struct game_log *gl, const struct map *m, enum edition ed,
 	struct rules r;
 	int i, rc;
 
-	rules_init(&r, ed);	/* as play and check-game resolve: the map's resolver not set */
+	rules_for_map(&r, m, ed);	/* as check-game resolves */
 	for (i = 0; i < gl->n; i++) {
 		ph[i].before = &gl->before[i];
 		ph[i].orders = gl->orders[i];
@@ -410,7 +411,7 @@ cli_render_game(const struct cli_opts *o, int argc, char **argv)
 	memset(&st, 0, sizeof st);
 	memset(&rp, 0, sizeof rp);
 	rp.m = ms.m;
-	rules_init(&r, ed);
+	rules_for_map(&r, ms.m, ed);
 	nm = names_new(ms.m);
 	if (fs_read_file(argv[i], &text) < 0) {
 		fprintf(stderr, "pouch render-game: %s: %s\n", argv[i], strerror(errno));

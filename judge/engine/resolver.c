@@ -44,3 +44,12 @@ map_caps(const struct map *m)
 		caps |= option_caps[i](m);
 	return caps;
 }
+
+void
+rules_for_map(struct rules *r, const struct map *m, enum edition e)
+{
+	rules_init(r, e);
+	r->build_anywhere = map_option_on(m, "build-anywhere");
+	r->caps = map_caps(m);
+	r->resolver = resolver_for(m);
+}

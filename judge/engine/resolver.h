@@ -62,5 +62,10 @@ const struct resolver *resolver_for(const struct map *m);
 /* The capabilities (enum rules_cap bits) of the rules map m plays: its
  * system's resolver's, and those its options switch on. */
 unsigned map_caps(const struct map *m);
+/* Fill r with edition e's choices and what the rules map m plays add to
+ * them: its system's resolver, the capabilities (map_caps), builds in any
+ * owned centre when its options say so. Every tool that adjudicates a
+ * game of m starts from these, as the judge does. */
+void rules_for_map(struct rules *r, const struct map *m, enum edition e);
 
 #endif

@@ -491,5 +491,35 @@ expect "the next run applies both messages" grep -q "applied 2," "$OUT"
 kp replay --into "$WORK/failed-replay" --verify
 expect "... and the replay finds no difference" grep -q ", 0 differences" "$OUT"
 
+# pouch play: each rule system's game adjudicated and carried on by its own
+# rules (judge/system.h), as the judge plays it by mail.
+cat >"$WORK/rp.txt" <<'EOF'
+ORDERS Spring 1901
+Germany: A ber - mun
+Germany: A mun H
+ORDERS Fall 1901
+Germany: F kie - hol
+EOF
+"$POUCH" play --variant realpolitik "$WORK/rp.txt" >"$OUT" 2>"$ERR"
+expect "play, Realpolitik: exit 0, the game under Calhamer's rules" sh -c \
+	"[ $? -eq 0 ] && grep -q \"^Realpolitik (1958), Calhamer's rules, starting Spring 1901\" '$OUT'"
+expect "... an army moves onto a stack in its own capital" sh -c \
+	"grep -q '^Germany: Army Berlin -> Munich\.\$' '$OUT' && grep -q '^Germany: fleet in Holland, 2 armies in Munich\.' '$OUT'"
+expect "... a centre entered on the Fall move is not occupied (occupation on the even move)" \
+	grep -q '^Germany     3: Berlin, Kiel, Munich$' "$OUT"
+"$POUCH" play contrib/demo/game.txt >"$OUT" 2>"$ERR"
+expect "play, the standard game: exit 0, the 2023 rules" sh -c \
+	"[ $? -eq 0 ] && grep -q '^Standard, 2023 rules, starting Spring 1901' '$OUT'"
+expect "... the Winter's builds left unused are told" sh -c \
+	"grep -q '^Russia: 1 build not used\.' '$OUT'"
+"$POUCH" play --variant muna contrib/demo/muna.txt >"$OUT" 2>"$ERR"
+expect "play, MUNA: exit 0, the committee's rules and its victory point standings" sh -c \
+	"[ $? -eq 0 ] && grep -q '^MUN Alfrink 1935 Historical Committee, MUNA rules' '$OUT' &&
+	 grep -q '^Victory points:' '$OUT'"
+printf 'ORDERS Spring 1901\n' >"$WORK/wg.txt"
+"$POUCH" play --variant worldgame "$WORK/wg.txt" >"$OUT" 2>"$ERR"
+expect "play, the World Game: refused with exit 1, it has no board" sh -c \
+	"[ $? -eq 1 ] && cat '$OUT' '$ERR' | grep -q 'has no board: pouch play plays orders on a map'"
+
 echo "== cli: $PASS passed, $FAIL failed"
 [ $FAIL -eq 0 ]
