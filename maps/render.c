@@ -16,6 +16,7 @@
 
 #include <libxml/tree.h>
 
+#include "../judge/engine/resolver.h"
 #include "layout.h"
 
 #define SVG_NS "http://www.w3.org/2000/svg"
@@ -1126,12 +1127,15 @@ add_title(struct ctx *c, const char *title)
 	text(layer, "t", at.x + 8, at.y + 19, title);
 }
 
-/* The key's entries, two to a row under the powers, in this order. */
+/* The key's entries, two to a row under the powers, in this order. A
+ * board whose armies go on board fleets has no convoys: its third entry is
+ * an army boarding (KEY_CONVOY's place, key_word_boarding). */
 enum key { KEY_MOVE, KEY_SUPPORT, KEY_CONVOY, KEY_HOLD, KEY_FAILED, KEY_DISLODGED, KEY_BUILT,
 	KEY_REMOVED, KEY_RETREAT, KEY_COUNT };
 
 static const char *const key_word[KEY_COUNT] = { "move", "support", "convoy", "hold", "failed",
 	"dislodged", "built", "removed", "may retreat" };
+static const char key_word_boarding[] = "on board";
 
 /* A block of the key round at, half w wide and half h high, its corners
  * rounded by rx (0: square); filled with fill unless NULL. */
@@ -1153,9 +1157,10 @@ key_block(xmlNodePtr layer, const char *cls, struct geo_point at, double w, doub
 }
 
 /* Entry k of the key: its sample drawn in grey at (x, y), the middle of
- * its row's left part, and its word. */
+ * its row's left part, and its word; KEY_CONVOY an army going on board a
+ * fleet when boarding. */
 static void
-key_entry(struct ctx *c, xmlNodePtr layer, enum key k, double x, double y)
+key_entry(struct ctx *c, xmlNodePtr layer, enum key k, double x, double y, bool boarding)
 {
 	static const struct pen grey = { "#8a8a8a", EDGE };
 	struct geo_point a = { x - 12, y }, b = { x + 10, y }, at = { x, y };
@@ -1169,8 +1174,18 @@ key_entry(struct ctx *c, xmlNodePtr layer, enum key k, double x, double y)
 		if (k == KEY_FAILED)
 			fail_mark(layer, (struct geo_point){ x, y });
 		break;
-	case KEY_SUPPORT:
 	case KEY_CONVOY:
+		if (boarding) {
+			/* An arrow onto the small army on a fleet's stern, as an
+			 * order to embark is drawn (draw_aboard). */
+			use_marker(c, MK_ARROW, POWER_NONE, id);
+			line(layer, a, (struct geo_point){ x + 1, y }, 0, 1, "o", id, &grey, NULL);
+			key_block(layer, "u ab", (struct geo_point){ x + 6, y }, 4.5, 3.25, 2,
+			    grey.colour);
+			break;
+		}
+		/* FALLTHROUGH */
+	case KEY_SUPPORT:
 		use_marker(c, MK_DOT, POWER_NONE, id);
 		line(layer, a, b, 0, 2, k == KEY_SUPPORT ? "o sp" : "o cv", id, &grey, NULL);
 		break;
@@ -1201,7 +1216,8 @@ key_entry(struct ctx *c, xmlNodePtr layer, enum key k, double x, double y)
 	default:
 		break;
 	}
-	text(layer, "lg", x + 20, y + 3.5, key_word[k]);
+	text(layer, "lg", x + 20, y + 3.5, k == KEY_CONVOY && boarding ? key_word_boarding :
+	    key_word[k]);
 }
 
 static void
@@ -1209,6 +1225,7 @@ add_legend(struct ctx *c)
 {
 	const struct map *m = c->m;
 	int seats = render_has_seats(m) ? 2 : 0, keys = (KEY_COUNT + 1) / 2;
+	bool boarding = (map_caps(m) & RULES_BOARDING) != 0;
 	xmlNodePtr layer = el(c->root, "g"), r;
 	double row = 14, w = 182, h = row * (m->npowers + 2 + seats + keys) + 16;
 	struct geo_point at = layout_legend_at(c->g, w, h);
@@ -1260,7 +1277,7 @@ add_legend(struct ctx *c)
 	/* The key: what each mark of the orders means. */
 	for (i = 0; i < KEY_COUNT; i++)
 		key_entry(c, layer, (enum key)i, x + 20 + (i % 2) * (w / 2),
-		    y + 20 + row * (m->npowers + 2 + seats + i / 2) - 4);
+		    y + 20 + row * (m->npowers + 2 + seats + i / 2) - 4, boarding);
 }
 
 void

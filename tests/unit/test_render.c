@@ -1406,6 +1406,9 @@ test_render_pale_poland(void **state)
 	    1);
 	assert_true(render_contrast("#5e5a50", tint) >= 4.5);
 	assert_true(render_contrast("#5e5a50", land) >= 3.0);
+	/* The committee's rules have convoys and no boarding: so has the key. */
+	assert_int_equal(count(doc, "//s:g[@id='legend']/s:text[.='convoy']"), 1);
+	assert_int_equal(count(doc, "//s:g[@id='legend']/s:text[.='on board']"), 0);
 	xmlFreeDoc(doc);
 	geometry_free(g);
 	map_free(m);
@@ -1445,6 +1448,16 @@ test_render_realpolitik(void **state)
 	assert_int_equal(count(doc, "//s:g[@id='units']/s:rect[@class='u ab']"), 1);
 	assert_int_equal(count(doc, "//s:g[@id='seats']/s:path[@class='seat']"), seats);
 	assert_int_equal(count(doc, "//s:g[@id='legend']/s:path[@class='seat']"), 2);
+	/* The key on the drawing: the rulebook's orders. Armies go on board
+	 * fleets (a sample arrow onto a small army on a fleet); there are no
+	 * convoys. */
+	assert_int_equal(count(doc, "//s:g[@id='legend']/s:text[.='on board']"), 1);
+	assert_int_equal(count(doc, "//s:g[@id='legend']/s:text[.='convoy']"), 0);
+	assert_int_equal(count(doc, "//s:g[@id='legend']/s:rect[@class='u ab']"), 1);
+	assert_int_equal(count(doc, "//s:g[@id='legend']/s:line[@class='o cv']"), 0);
+	assert_int_equal(count(doc, "//s:g[@id='legend']/s:text[.='move' or .='support' or "
+				    ".='hold' or .='failed' or .='dislodged' or .='built' "
+				    "or .='removed' or .='may retreat']"), 8);
 	xmlFreeDoc(doc);
 	/* A capital moved (France lost Paris, its capital now Marseilles): the
 	 * star drawn there, none in Paris; the page says so in words. */
