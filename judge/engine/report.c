@@ -685,7 +685,8 @@ order_of(const struct order *orders, const struct phase_result *res, int u)
 								     NULL;
 }
 
-/* "the French army in Marseilles also moved to Burgundy, 1 against 1" */
+/* "the French army in Marseilles also moved to Burgundy: equal strength, 1
+ * against 1", "... also moved to Burgundy and was stronger, 2 against 1" */
 static void
 put_bounce(const struct map *m, const struct board *b, const struct order *orders,
     const struct phase_result *res, const struct unit_why *y, struct buf *out)
@@ -708,7 +709,13 @@ put_bounce(const struct map *m, const struct board *b, const struct order *order
 			buf_puts(out, oo != NULL && oo->kind == ORDER_MOVE ? " could not leave" :
 										" stayed there");
 	}
-	buf_printf(out, ", %d against %d", y->mine, y->theirs);
+	/* Who won, and by how much: the stronger side's strength first. */
+	if (y->theirs > y->mine)
+		buf_printf(out, " and was stronger, %d against %d", y->theirs, y->mine);
+	else if (y->theirs == y->mine)
+		buf_printf(out, ": equal strength, %d against %d", y->mine, y->theirs);
+	else
+		buf_printf(out, ", %d against %d", y->mine, y->theirs);
 	if (y->other2 >= 0 && y->other >= 0) {
 		buf_puts(out, "; the support of ");
 		put_other(m, b, y->other2, out);

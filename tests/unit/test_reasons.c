@@ -91,8 +91,10 @@ test_standoff(void **state)
 
 	(void)state;
 	assert_string_equal(reasons(SPRING "unit Austria A vie\nunit Russia A war\n", o),
-	    "vie: bounced: the Russian army in Warsaw also moved to Galicia, 1 against 1\n"
-	    "war: bounced: the Austrian army in Vienna also moved to Galicia, 1 against 1\n");
+	    "vie: bounced: the Russian army in Warsaw also moved to Galicia: "
+	    "equal strength, 1 against 1\n"
+	    "war: bounced: the Austrian army in Vienna also moved to Galicia: "
+	    "equal strength, 1 against 1\n");
 }
 
 /* Kiel attacks Ruhr: Ruhr's support is cut, so Burgundy (1) bounces off
@@ -108,8 +110,8 @@ test_cut_bounce_dislodged(void **state)
 	assert_string_equal(reasons(SPRING "unit Austria F tri\nunit France A bur\n"
 					   "unit France A ruh\nunit Germany A mun\nunit Germany A kie\n"
 					   "unit Italy A ven\nunit Italy A tyr\n", o),
-	    "bur: bounced: the German army in Munich stayed there, 1 against 1\n"
-	    "kie: bounced: the French army in Ruhr stayed there, 1 against 1\n"
+	    "bur: bounced: the German army in Munich stayed there: equal strength, 1 against 1\n"
+	    "kie: bounced: the French army in Ruhr stayed there: equal strength, 1 against 1\n"
 	    "ruh: support cut: attacked by the German army in Kiel\n"
 	    "tri: dislodged by the Italian army in Venice, supported by the Italian army in "
 	    "Tyrolia, 2 against 1\n");
@@ -123,10 +125,10 @@ test_head_to_head(void **state)
 
 	(void)state;
 	assert_string_equal(reasons(SPRING "unit Germany A ber\nunit France A mun\n", o),
-	    "ber: bounced: the French army in Munich moved the other way, head to head, "
-	    "1 against 1\n"
-	    "mun: bounced: the German army in Berlin moved the other way, head to head, "
-	    "1 against 1\n");
+	    "ber: bounced: the French army in Munich moved the other way, head to head: "
+	    "equal strength, 1 against 1\n"
+	    "mun: bounced: the German army in Berlin moved the other way, head to head: "
+	    "equal strength, 1 against 1\n");
 }
 
 /* A unit whose own move failed defends with 1: Berlin and Warsaw stand
@@ -145,15 +147,20 @@ test_could_not_leave(void **state)
 	(void)state;
 	assert_string_equal(reasons(SPRING "unit Germany A ber\nunit Russia A war\n"
 					   "unit Russia A sil\n", o),
-	    "ber: bounced: the Russian army in Warsaw also moved to Prussia, 1 against 1\n"
-	    "sil: bounced: the German army in Berlin could not leave, 1 against 1\n"
-	    "war: bounced: the German army in Berlin also moved to Prussia, 1 against 1\n");
+	    "ber: bounced: the Russian army in Warsaw also moved to Prussia: "
+	    "equal strength, 1 against 1\n"
+	    "sil: bounced: the German army in Berlin could not leave: equal strength, 1 against 1\n"
+	    "war: bounced: the German army in Berlin also moved to Prussia: "
+	    "equal strength, 1 against 1\n");
 	assert_string_equal(reasons(SPRING "unit England F nth\nunit England A lon\n"
 					   "unit France F eng\nunit France A bel\nunit France A bur\n",
 			swap),
-	    "bel: bounced: the English army in London could not leave, 1 against 1\n"
-	    "bur: bounced: the English army in London also moved to Belgium, 1 against 1\n"
-	    "lon: bounced: the French army in Burgundy also moved to Belgium, 1 against 1\n");
+	    "bel: bounced: the English army in London could not leave: "
+	    "equal strength, 1 against 1\n"
+	    "bur: bounced: the English army in London also moved to Belgium: "
+	    "equal strength, 1 against 1\n"
+	    "lon: bounced: the French army in Burgundy also moved to Belgium: "
+	    "equal strength, 1 against 1\n");
 }
 
 /* Another power's support does not help dislodge its own unit (DATC
@@ -166,7 +173,8 @@ test_support_not_counted(void **state)
 	(void)state;
 	assert_string_equal(reasons(SPRING "unit Austria F tri\nunit Austria A vie\n"
 					   "unit Italy A ven\n", o),
-	    "ven: bounced: the Austrian fleet in Trieste stayed there, 1 against 1; the support "
+	    "ven: bounced: the Austrian fleet in Trieste stayed there: "
+	    "equal strength, 1 against 1; the support "
 	    "of the Austrian army in Vienna does not count against a unit of its own power\n");
 }
 
@@ -195,7 +203,8 @@ test_own_unit_outbid(void **state)
 	(void)state;
 	assert_string_equal(reasons(SPRING "unit Austria A tyr\nunit Austria F tri\n"
 					   "unit Italy A ven\nunit Italy A apu\n", o),
-	    "apu: bounced: the Austrian army in Tyrolia also moved to Venice, 1 against 2\n"
+	    "apu: bounced: the Austrian army in Tyrolia also moved to Venice and was stronger, "
+	    "2 against 1\n"
 	    "ven: dislodged by the Austrian army in Tyrolia, supported by the Austrian fleet in "
 	    "Trieste, 2 against 1\n");
 }
@@ -277,14 +286,20 @@ test_moved(void **state)
 
 	(void)state;
 	assert_string_equal(reasons(pos, o),
-	    "bel: bounced: the German army in Kiel also moved to Holland, 1 against 1\n"
-	    "kie: bounced: the English fleet in Belgium also moved to Holland, 1 against 1\n"
-	    "mun: bounced: the French army in Paris also moved to Burgundy, 1 against 2\n");
+	    "bel: bounced: the German army in Kiel also moved to Holland: "
+	    "equal strength, 1 against 1\n"
+	    "kie: bounced: the English fleet in Belgium also moved to Holland: "
+	    "equal strength, 1 against 1\n"
+	    "mun: bounced: the French army in Paris also moved to Burgundy and was stronger, "
+	    "2 against 1\n");
 	successes = true;
 	assert_string_equal(reasons(pos, o),
-	    "bel: bounced: the German army in Kiel also moved to Holland, 1 against 1\n"
-	    "kie: bounced: the English fleet in Belgium also moved to Holland, 1 against 1\n"
-	    "mun: bounced: the French army in Paris also moved to Burgundy, 1 against 2\n"
+	    "bel: bounced: the German army in Kiel also moved to Holland: "
+	    "equal strength, 1 against 1\n"
+	    "kie: bounced: the English fleet in Belgium also moved to Holland: "
+	    "equal strength, 1 against 1\n"
+	    "mun: bounced: the French army in Paris also moved to Burgundy and was stronger, "
+	    "2 against 1\n"
 	    "par: moved: 2 against 1, the German army in Munich also moving there\n");
 	successes = false;
 }
@@ -336,12 +351,12 @@ test_realpolitik(void **state)
 	    "not share a province\n");
 	assert_string_equal(reasons_on(m, SPRING "unit England F bel\nunit England A bel aboard\n"
 					      "unit England F edi\n", land),
-	    "bel: bounced: the English fleet in Edinburgh also moved to the North Sea, "
-	    "1 against 1\n"
+	    "bel: bounced: the English fleet in Edinburgh also moved to the North Sea: "
+	    "equal strength, 1 against 1\n"
 	    "bel: did not land: the English fleet in Belgium did not get away, so the army "
 	    "stays on board\n"
-	    "edi: bounced: the English fleet in Belgium also moved to the North Sea, "
-	    "1 against 1\n");
+	    "edi: bounced: the English fleet in Belgium also moved to the North Sea: "
+	    "equal strength, 1 against 1\n");
 	map_free(m);
 }
 

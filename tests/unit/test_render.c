@@ -1250,8 +1250,8 @@ test_pages(void **state)
 		check_html(buf_str(&html), html.len);
 		assert_non_null(strstr(buf_str(&html), "Army Vienna -&gt; Galicia.</td>"
 		    "<td class=\"fail\">bounce</td></tr>\n<tr class=\"why\"><td></td>"
-		    "<td colspan=\"2\">bounced: the Russian army in Warsaw also moved to Galicia, "
-		    "1 against 1.</td></tr>"));
+		    "<td colspan=\"2\">bounced: the Russian army in Warsaw also moved to Galicia: "
+		    "equal strength, 1 against 1.</td></tr>"));
 		assert_int_equal(count_html(buf_str(&html), html.len, "//tr[@class='why']"), 2);
 		ph.res = &s->res;
 		ph.why = NULL;
