@@ -220,7 +220,9 @@ fs_sweep_tmp(const char *dir, int depth)
 	if (d == NULL)
 		return 0;
 	while ((e = readdir(d)) != NULL) {
-		if (e->d_name[0] == '.' ||
+		/* hidden names are passed over, but a hidden file's temporary
+		 * (".sealed.tmp.PID") */
+		if ((e->d_name[0] == '.' && tmp_pid(e->d_name) < 0) ||
 		    (size_t)snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= sizeof path ||
 		    lstat(path, &st) < 0)
 			continue;

@@ -50,7 +50,7 @@ int fs_exists(const char *path);
  * are removed, not followed). Returns 0 or -1/errno. */
 int fs_rm_rf(const char *path);
 /* Remove the temporary files NAME.tmp.PID (fs_write_atomic, fs_replace and
- * their like) left in dir, and depth levels of folders below it, by a
+ * their like; NAME may be hidden, ".NAME") left in dir, and depth levels of folders below it, by a
  * process that is gone (a kill, or a file system that turned read-only
  * before the file could be removed). Returns how many were removed. */
 int fs_sweep_tmp(const char *dir, int depth);

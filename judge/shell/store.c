@@ -219,6 +219,109 @@ seal_old_games(struct store *s, struct buf *err)
 	return rc;
 }
 
+/* The end line of sealed text (store_seal), without "end " and the newline,
+ * into sum; "" when there is none. */
+static void
+end_sum(const char *text, size_t len, char *sum, size_t size)
+{
+	size_t k = len;
+
+	*sum = '\0';
+	if (k == 0 || text[k - 1] != '\n')
+		return;
+	k--;
+	while (k > 0 && text[k - 1] != '\n')
+		k--;
+	if (len - k > 5 && memcmp(text + k, "end ", 4) == 0 && len - k - 5 < size) {
+		memcpy(sum, text + k + 4, len - k - 5);
+		sum[len - k - 5] = '\0';
+	}
+}
+
+/* The size of file path, 0 when it is not there. */
+static long long
+file_size(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 ? (long long)st.st_size : 0;
+}
+
+/*
+ * The note of a commit that appends to game logs (STORE_APPENDING): for
+ * each log of a game whose file the commit replaces, "GAME LOG SIZE SUM",
+ * its size before the commit and the end line of the new game file. A
+ * game's file not in place (a stopped commit) means its logs hold lines of
+ * messages the next run applies again: cut back to SIZE. Returns 0 or
+ * -1/err.
+ */
+static int
+recover_appends(struct store *s, struct buf *err)
+{
+	char path[1400], sum[64], line[600];
+	struct buf note, text;
+	const char *p, *end, *l;
+	size_t n;
+	int rc = 0;
+
+	snprintf(path, sizeof path, "%s/games/%s", s->dir, STORE_APPENDING);
+	buf_init(&note, 1u << 20);
+	if (fs_read_file(path, &note) < 0) {
+		buf_free(&note);
+		if (errno == ENOENT)
+			return 0;
+		buf_printf(err, "%s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	buf_init(&text, GAME_FILE_MAX);
+	p = buf_str(&note);
+	end = p + note.len;
+	while (rc == 0 && (l = str_next_line(&p, end, &n)) != NULL) {
+		char game[GAME_NAME_MAX], log[16], want[64], file[1400];
+		const char *q = line;
+		long long size;
+		long v;
+		int fd;
+
+		/* a line cut short (no newline: the note was being written) or
+		 * not of this form names no log to cut */
+		if (p > end || l[n] != '\n' || n >= sizeof line)
+			continue;
+		memcpy(line, l, n);
+		line[n] = '\0';
+		if (scan_name(&q, game, sizeof game) < 0 || !game_name_valid(game) ||
+		    scan_name(&q, log, sizeof log) < 0 ||
+		    (strcmp(log, "audit.log") != 0 && strcmp(log, "press.log") != 0) ||
+		    scan_long(&q, 0, LONG_MAX, &v) < 0 || scan_name(&q, want, sizeof want) < 0)
+			continue;
+		size = v;
+		snprintf(file, sizeof file, "%s/games/%s/game.txt", s->dir, game);
+		buf_reset(&text);
+		*sum = '\0';
+		if (fs_read_file(file, &text) == 0)
+			end_sum(buf_str(&text), text.len, sum, sizeof sum);
+		if (strcmp(sum, want) == 0)
+			continue;	/* the game's file is in place: its lines stand */
+		snprintf(file, sizeof file, "%s/games/%s/%s", s->dir, game, log);
+		if (file_size(file) <= size)
+			continue;
+		if ((fd = open(file, O_WRONLY | O_CLOEXEC)) < 0 || ftruncate(fd, (off_t)size) < 0 ||
+		    fsync(fd) < 0) {
+			buf_printf(err, "%s: %s\n", file, strerror(errno));
+			rc = -1;
+		}
+		if (fd >= 0)
+			close(fd);
+	}
+	buf_free(&text);
+	buf_free(&note);
+	if (rc == 0 && unlink(path) < 0 && errno != ENOENT) {
+		buf_printf(err, "%s: %s\n", path, strerror(errno));
+		rc = -1;
+	}
+	return rc;
+}
+
 int
 store_open(struct store *s, const char *dir, const char *maps_dir, int wait_ms, struct buf *err)
 {
@@ -245,7 +348,7 @@ store_open(struct store *s, const char *dir, const char *maps_dir, int wait_ms, 
 	}
 	varcache_init(&s->vc, maps_dir);
 	s->zones = zones_new(NULL);
-	if (seal_old_games(s, err) < 0) {
+	if (recover_appends(s, err) < 0 || seal_old_games(s, err) < 0) {
 		store_close(s);
 		return -1;
 	}
@@ -607,10 +710,11 @@ list_clear(char **v, int *n)
 	*n = 0;
 }
 
-/* Text to append to path at the commit. */
+/* Text to append to path, the log of game owner ("": the judge's), at the
+ * commit; game, when not "", heads the line. */
 static void
-stage_append(struct store *s, const char *path, const char *stamp, const char *game,
-    const char *text)
+stage_append(struct store *s, const char *path, const char *owner, const char *stamp,
+    const char *game, const char *text)
 {
 	int i;
 
@@ -620,6 +724,7 @@ stage_append(struct store *s, const char *path, const char *stamp, const char *g
 	if (i == s->napp) {
 		GROW(s->app, s->napp, s->capapp);
 		s->app[i].path = xstrdup(path);
+		str_copy(s->app[i].game, owner, sizeof s->app[i].game);
 		buf_init(&s->app[i].text, 256u << 20);
 		s->napp++;
 	}
@@ -759,7 +864,7 @@ store_stage(struct store *s, struct judge *j, struct buf *err)
 			continue;
 		}
 		snprintf(path, sizeof path, "%s/audit.log", dir);
-		stage_append(s, path, stamp, "", fx->audit[i].text);
+		stage_append(s, path, fx->audit[i].game, stamp, "", fx->audit[i].text);
 	}
 	for (i = 0; i < fx->npress; i++) {
 		store_game_dir(s, fx->press[i].game, dir, sizeof dir);
@@ -769,11 +874,11 @@ store_stage(struct store *s, struct judge *j, struct buf *err)
 			continue;
 		}
 		snprintf(path, sizeof path, "%s/press.log", dir);
-		stage_append(s, path, stamp, "", fx->press[i].text);
+		stage_append(s, path, fx->press[i].game, stamp, "", fx->press[i].text);
 	}
 	for (i = 0; i < fx->nlog; i++) {
 		snprintf(path, sizeof path, "%s/judge.log", s->dir);
-		stage_append(s, path, stamp, fx->log[i].game, fx->log[i].text);
+		stage_append(s, path, "", stamp, fx->log[i].game, fx->log[i].text);
 	}
 	buf_free(&rec);
 	return bad ? -1 : 0;
@@ -795,44 +900,13 @@ rates_text(const struct judge *j, struct buf *out)
 int
 store_commit(struct store *s, struct judge *j, struct buf *err)
 {
-	char dir[1100], path[1300];
-	char **tmps = NULL, **finals = NULL;
-	int ntmp = 0, captmp = 0, nfin = 0, capfin = 0, i, bad = 0;
-	struct buf b;
+	char dir[1100], path[1300], sum[64], appending[1300];
+	char **tmps = NULL, **finals = NULL, **sums = NULL;
+	int ntmp = 0, captmp = 0, nfin = 0, capfin = 0, nsum = 0, capsum = 0, i, bad = 0;
+	struct buf b, note;
 
-	/* 1. Appends and history records, all synced together. */
-	for (i = 0; i < s->napp; i++) {
-		int fd;
-		if (buf_failed(&s->app[i].text)) {
-			buf_printf(err, "%s: not written: this run's lines passed the size they may have\n",
-			    s->app[i].path);
-			bad = 1;
-		} else if ((fd = open(s->app[i].path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
-		    0640)) < 0 || fs_write_all(fd, buf_str(&s->app[i].text), s->app[i].text.len) < 0 ||
-		    close(fd) < 0) {
-			buf_printf(err, "%s: %s\n", s->app[i].path, strerror(errno));
-			bad = 1;
-		}
-		list_add(&s->sync, &s->nsync, &s->capsync, s->app[i].path);
-		free(s->app[i].path);
-		buf_free(&s->app[i].text);
-	}
-	s->napp = 0;
-	if (s->nsync > 0 && fs_fsync_all(s->sync, (size_t)s->nsync) < 0) {
-		buf_printf(err, "%s: syncing: %s\n", s->dir, strerror(errno));
-		bad = 1;
-	}
-	if (s->ndirs > 0 && fs_fsync_all(s->dirs, (size_t)s->ndirs) < 0) {
-		buf_printf(err, "%s: syncing: %s\n", s->dir, strerror(errno));
-		bad = 1;
-	}
-	list_clear(s->sync, &s->nsync);
-	list_clear(s->dirs, &s->ndirs);
-	if (bad)
-		return -1;	/* no game file may name what is not durable */
-
-	/* 2. The game files (and the reply counts): written, synced
-	 * together, then renamed into place, then their folders synced. */
+	/* 1. The game files (and the reply counts), written beside the old
+	 * ones; each changed game's end line kept for the note. */
 	buf_init(&b, GAME_FILE_MAX);
 	for (i = 0; i < j->ngames && !bad; i++) {
 		if (!j->dirty[i])
@@ -846,6 +920,10 @@ store_commit(struct store *s, struct judge *j, struct buf *err)
 		buf_reset(&b);
 		game_write(j->games[i], &b);
 		store_seal(&b);
+		end_sum(buf_str(&b), b.len, sum, sizeof sum);
+		snprintf(path, sizeof path, "%s %s", j->games[i]->name, sum);
+		GROW(sums, nsum, capsum);
+		sums[nsum++] = xstrdup(path);
 		snprintf(path, sizeof path, "%s/game.txt.tmp.%ld", dir, (long)getpid());
 		list_add(&tmps, &ntmp, &captmp, path);
 		snprintf(path, sizeof path, "%s/game.txt", dir);
@@ -862,11 +940,63 @@ store_commit(struct store *s, struct judge *j, struct buf *err)
 		bad |= write_file(s, tmps[ntmp - 1], buf_text(&b), err) < 0;
 	}
 	buf_free(&b);
+
+	/* 2. The note of the logs' sizes (replaced whole: there or not),
+	 * then the appends; with the history records and the new game files,
+	 * all synced together. */
+	*appending = '\0';
+	buf_init(&note, 1u << 20);
+	for (i = 0; i < s->napp && !bad; i++) {
+		const char *name = strrchr(s->app[i].path, '/');
+		int k;
+		for (k = 0; k < nsum && *s->app[i].game; k++) {
+			size_t gl = strlen(s->app[i].game);
+			if (strncmp(sums[k], s->app[i].game, gl) == 0 && sums[k][gl] == ' ')
+				break;
+		}
+		if (*s->app[i].game == '\0' || k == nsum)
+			continue;	/* judge.log, or a game whose file stays */
+		buf_printf(&note, "%s %s %lld %s\n", s->app[i].game, name + 1,
+		    file_size(s->app[i].path), sums[k] + strlen(s->app[i].game) + 1);
+	}
+	if (!bad && note.len > 0) {
+		snprintf(appending, sizeof appending, "%s/games/%s", s->dir, STORE_APPENDING);
+		bad |= write_now(s, appending, buf_text(&note), err) < 0;
+	}
+	buf_free(&note);
+	for (i = 0; i < s->napp; i++) {
+		int fd;
+		if (bad)
+			;	/* nothing appended for games that stay as they were */
+		else if (buf_failed(&s->app[i].text)) {
+			buf_printf(err, "%s: not written: this run's lines passed the size they may have\n",
+			    s->app[i].path);
+			bad = 1;
+		} else if ((fd = open(s->app[i].path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
+		    0640)) < 0 || fs_write_all(fd, buf_str(&s->app[i].text), s->app[i].text.len) < 0 ||
+		    close(fd) < 0) {
+			buf_printf(err, "%s: %s\n", s->app[i].path, strerror(errno));
+			bad = 1;
+		} else {
+			list_add(&s->sync, &s->nsync, &s->capsync, s->app[i].path);
+		}
+		free(s->app[i].path);
+		buf_free(&s->app[i].text);
+	}
+	s->napp = 0;
 	if (!bad && s->nsync > 0 && fs_fsync_all(s->sync, (size_t)s->nsync) < 0) {
 		buf_printf(err, "%s: syncing: %s\n", s->dir, strerror(errno));
 		bad = 1;
 	}
+	if (!bad && s->ndirs > 0 && fs_fsync_all(s->dirs, (size_t)s->ndirs) < 0) {
+		buf_printf(err, "%s: syncing: %s\n", s->dir, strerror(errno));
+		bad = 1;
+	}
 	list_clear(s->sync, &s->nsync);
+	list_clear(s->dirs, &s->ndirs);
+
+	/* 3. The games renamed into place (no game file may name what is
+	 * not durable), then their folders synced; the note is then done. */
 	for (i = 0; i < ntmp && !bad; i++) {
 		char *slash;
 		crash_point();
@@ -885,12 +1015,17 @@ store_commit(struct store *s, struct judge *j, struct buf *err)
 		bad = 1;
 	}
 	list_clear(s->dirs, &s->ndirs);
+	if (!bad && *appending)
+		unlink(appending);
 	for (i = 0; i < ntmp; i++) {
 		if (bad)
 			unlink(tmps[i]);
 		free(tmps[i]);
 		free(finals[i]);
 	}
+	for (i = 0; i < nsum; i++)
+		free(sums[i]);
+	free(sums);
 	free(tmps);
 	free(finals);
 	if (bad)

@@ -8,6 +8,7 @@
  *	DATA/games/NAME/press.log        press copies (real senders), append-only
  *	DATA/games/NAME/set-aside        the game was found damaged (run.h)
  *	DATA/games/.sealed               every game file and record is sealed
+ *	DATA/games/.appending            a commit's game logs as they were before it
  *	DATA/judge.log                   what happened to unanswered mail
  *
  * Every replacement is temp + fsync + rename + directory fsync; every
@@ -45,6 +46,7 @@ struct store {
 	/* staged by store_stage, made durable by store_commit */
 	struct {
 		char *path;
+		char game[GAME_NAME_MAX];	/* the game whose log it is; "": judge.log */
 		struct buf text;
 	} *app;				/* lines to append */
 	int napp, capapp;
@@ -56,9 +58,15 @@ struct store {
 	int naside;
 };
 
+/* In DATA/games while a commit appends to game logs: each log's size
+ * before it and the end line of the game file the commit writes. */
+#define STORE_APPENDING ".appending"
+
 /*
  * Open (creating it if needed) and lock the data directory dir, waiting up
- * to wait_ms for another run to finish; seal, once, the games of a folder
+ * to wait_ms for another run to finish; cut off what a commit that was
+ * stopped before its game file was in place appended to that game's logs
+ * (STORE_APPENDING); seal, once, the games of a folder
  * from before the end line (STORE_SEALED). Returns 0, 1 when another run
  * holds the lock (nothing was done), -1 on error (reason in err).
  */
@@ -105,12 +113,16 @@ int store_unseal(const char *text, size_t len, size_t *body, struct buf *why);
 int store_stage(struct store *s, struct judge *j, struct buf *err);
 /*
  * Make everything staged durable, then the changed games and the reply
- * counts: appends and records synced first, so that a game file never
- * names a record that is not there; the games last. One commit per run
- * costs a few rounds of fsyncs whatever the number of messages. A crash
- * before it returns leaves the games as they were (a re-run applies the
- * same messages again and gets the same effects; an appended line may
- * then appear twice, never be lost). Returns 0 or -1/err.
+ * counts: the new game files written beside the old, the sizes of the
+ * changed games' audit and press logs noted (STORE_APPENDING), the lines
+ * appended, all synced together, so that a game file never names a record
+ * that is not there; then the games renamed into place. One commit per
+ * run costs a few rounds of fsyncs whatever the number of messages. A
+ * crash before it returns leaves the games as they were (a re-run applies
+ * the same messages again and gets the same effects): the next store_open
+ * cuts a game's logs back to the sizes noted unless its new file is in
+ * place, so a game log says each thing once; a line of judge.log may then
+ * appear twice, never be lost. Returns 0 or -1/err.
  */
 int store_commit(struct store *s, struct judge *j, struct buf *err);
 /* store_stage and store_commit. */

@@ -2,8 +2,8 @@
 # killmd.sh — kill -9 aimed into each step of a run, on the embedded default
 # (a Maildir in, a Maildir per recipient out; no mail server, no root).
 #
-#	tests/cli/killmd.sh [STEP...]   (default: leftover fetch apply commit pages send
-#	                                 fetch-batch commit-batch send-batch full)
+#	tests/cli/killmd.sh [STEP...]   (default: leftover logs fetch apply commit pages
+#	                                 send fetch-batch commit-batch send-batch full)
 #
 # For each step, in a data directory of its own: a game of three
 # delegations; each round three order mails (one per delegation, so that
@@ -45,6 +45,11 @@
 # could not be queued and why, and nothing is marked applied; with room
 # again, the next run answers all 100.
 #
+# logs: a game master's PROCESS and a player's press mailed in one run,
+# killed at each durable operation of its commit step in turn, each time
+# from the same start, then a clean run: the game's audit.log says PROCESS
+# once and its press.log holds the press once, as after an unbroken run.
+#
 # A failing step keeps its directory (build/killmd/STEP) and prints what
 # differed. KILLMD_DIR moves the work directory; POUCH the program.
 set -u
@@ -54,7 +59,7 @@ ROOT=$(pwd)
 POUCH=${POUCH:-$ROOT/build/pouch}
 KILLS=${KILLS:-50}
 WORK=${KILLMD_DIR:-$ROOT/build/killmd}
-STEPS=${*:-leftover fetch apply commit pages send fetch-batch commit-batch send-batch full}
+STEPS=${*:-leftover logs fetch apply commit pages send fetch-batch commit-batch send-batch full}
 OUT=$WORK/out
 ERR=$WORK/err
 umount "$WORK/full" 2>/dev/null
@@ -265,11 +270,57 @@ leftover() {
 	rm -f "$D/spool/ledger.sum.tmp.$$"
 }
 
+# The game logs after a kill at every operation of the commit step.
+logs() {
+	S=$WORK/logs
+	D=$S/start
+	mkdir -p "$D/mail/inbox/tmp" "$D/mail/inbox/new" "$D/mail/inbox/cur"
+	echo "judge.address = judge@example.test" >"$D/pouch.conf"
+	p() { "$POUCH" --data "$D" "$@"; }
+	{
+		p game new g1 --gm gm@example.test --password gm-password --zone UTC
+		p game g1 DELEGATION France bob@example.test PASSWORD france-pw
+		p game g1 DELEGATION Germany carol@example.test PASSWORD germany-pw
+		p game g1 START
+	} >"$OUT" 2>"$ERR"
+	printf 'From: gm@example.test\nSubject: now\nMessage-ID: <gm.1@kill.example>\n\nGAME g1 GM gm-password\nPROCESS\n' \
+		>"$D/mail/inbox/new/gm.1"
+	printf 'From: bob@example.test\nSubject: hi\nMessage-ID: <press.1@kill.example>\n\nGAME g1 France france-pw\nPRESS TO Germany\nkill-test press\nENDPRESS\n' \
+		>"$D/mail/inbox/new/press.1"
+	now=$(date -u +%s)
+	cp -a "$D" "$S/clean"
+	POUCH_CRASH_AT=commit:1000000 "$POUCH" --data "$S/clean" run --now "$now" >"$OUT" 2>"$ERR"
+	points=$(sed -n 's/^pouch: crash points:.* commit \([0-9]*\).*/\1/p' "$ERR")
+	n=1 twice=0 missing=0 tmps=0
+	while [ "$n" -le "${points:-0}" ]; do
+		rm -rf "$S/run"
+		cp -a "$D" "$S/run"
+		POUCH_CRASH_AT=commit:$n "$POUCH" --data "$S/run" run --now "$now" >"$OUT" 2>"$ERR"
+		"$POUCH" --data "$S/run" run --now $((now + 60)) >"$OUT" 2>"$ERR"
+		a=$(grep -c ' PROCESS$' "$S/run/games/g1/audit.log")
+		b=$(grep -c '^kill-test press$' "$S/run/games/g1/press.log")
+		tmps=$((tmps + $(find "$S/run" -name '*.tmp.*' | wc -l)))
+		if [ "$a" -ne 1 ] || [ "$b" -ne 1 ]; then
+			[ "$a" -gt 1 ] || [ "$b" -gt 1 ] && twice=$((twice + 1))
+			[ "$a" -lt 1 ] || [ "$b" -lt 1 ] && missing=$((missing + 1))
+			echo "  # logs: killed at commit:$n: PROCESS $a times in audit.log, the press $b times in press.log"
+		fi
+		n=$((n + 1))
+	done
+	expect "logs: the commit step counted (${points:-?} operations)" test "${points:-0}" -gt 5
+	expect "logs: a kill at any of them, then a run: no line twice in audit.log or press.log ($twice)" \
+		test "$twice" -eq 0
+	expect "logs: ... and none missing ($missing)" test "$missing" -eq 0
+	expect "logs: no temporary file left after the run that follows a kill ($tmps)" test "$tmps" -eq 0
+	[ "$FAIL" -eq 0 ] && rm -rf "$S"
+}
+
 echo "# kills aimed into each step of pouch run, Maildir in and out ($KILLS per step)"
 for s in $STEPS; do
 	case $s in
 	full) full_disk ;;
 	leftover) leftover ;;
+	logs) logs ;;
 	*) kill_step "$s" ;;
 	esac
 done
