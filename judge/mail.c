@@ -296,6 +296,16 @@ mail_ident(struct mail *ml, const struct body_line *bl)
 	}
 	buf_init(&why, 1024);
 	r = ident_read(ml->j, bl, id, &why);
+	if (r < 0 && bl->misspelt) {
+		/* A word near GAME that does not name a game, a power and its
+		 * password has no one meaning: the message is not read. */
+		buf_free(&why);
+		id->power = POWER_NONE;
+		buf_puts(&ml->reply, "  ignored: start with a line GAME <game> <power> <password>"
+		    " (send HELP for instructions)\n");
+		ml->told_ident = true;
+		return;
+	}
 	if (r == -2) {
 		buf_printf(&ml->reply, "  REFUSED: %s.\n  Nothing in your message was recorded.\n",
 		    buf_str(&why));
@@ -311,6 +321,13 @@ mail_ident(struct mail *ml, const struct body_line *bl)
 	if (r < 0) {
 		ml->refused = true;
 		return;
+	}
+	if (bl->misspelt) {
+		size_t w = 0;
+		while (w < bl->len && bl->text[w] != ' ' && bl->text[w] != '\t' && bl->text[w] != ':')
+			w++;
+		buf_printf(&ml->reply, "  \"%.*s\" read as GAME: the line names a game, a power and "
+		    "its password\n", (int)w, bl->text);
 	}
 	if (id->gm)
 		buf_printf(&ml->reply, "  game %s, game master\n", id->g->name);
