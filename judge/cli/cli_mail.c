@@ -18,6 +18,7 @@
 
 #include "cli.h"
 #include "../shell/conf.h"
+#include "../shell/run.h"
 #include "../../lib/fsio.h"
 #include "../../lib/str.h"
 #include "../../lib/xalloc.h"
@@ -153,12 +154,21 @@ cli_send(const struct cli_opts *o, int argc, char **argv)
 		return end("send", -1, &cfg, sp, &err);
 	if (drop != NULL) {	/* the host's decision: nothing is sent */
 		r = outbox_drop(ob, drop, &err);
-		if (r == 0)
+		if (r == 0) {
+			char line[600];
 			printf("dropped %s; %d left in the outbox\n", drop, outbox_count(ob));
+			/* what the judge made and never sent: a difference for good */
+			snprintf(line, sizeof line, "outbox message %.200s dropped unsent by the host "
+			    "(pouch send --drop): pouch replay --verify lists the mail the replay makes "
+			    "in its place as made by the replay only", drop);
+			r = runner_log_line(cli_data_dir(o), now, line, &err);
+		}
 		outbox_close(ob);
 		return end("send", r, &cfg, sp, &err);
 	}
 	r = mail_send(ob, &cfg, sp, now, &st, &err);
+	if (runner_log_notes(cli_data_dir(o), now, &st.notes, &st.nnotes, &err) < 0)
+		r = -1;
 	printf("sent %d, deferred %d, waiting %d, %d recipients failed for good; %d left in the outbox\n",
 	    st.sent, st.deferred, st.waiting, st.failed_rcpts, outbox_count(ob));
 	nf = outbox_failures(ob, &fv, &err);

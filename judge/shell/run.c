@@ -16,6 +16,7 @@
 #include "../../lib/log.h"
 #include "../../lib/monotime.h"
 #include "../../lib/str.h"
+#include "../../lib/strv.h"
 #include "../../lib/tz.h"
 #include "../../lib/xalloc.h"
 #include "../../mailer/compose.h"
@@ -1100,6 +1101,55 @@ fail:
 }
 
 int
+runner_log_line(const char *data, time_t now, const char *line, struct buf *err)
+{
+	char stamp[32], path[1200];
+	struct buf b;
+	int rc = 0;
+
+	snprintf(path, sizeof path, "%s/judge.log", data);
+	buf_init(&b, 64 << 10);
+	buf_printf(&b, "%s %s\n", time_rfc3339(now, stamp, sizeof stamp), line);
+	if (buf_failed(&b) || fs_append_sync(path, buf_str(&b), b.len) < 0) {
+		buf_printf(err, "%s: %s\n", path, strerror(errno));
+		rc = -1;
+	}
+	buf_free(&b);
+	return rc;
+}
+
+int
+runner_log_notes(const char *data, time_t now, char ***notes, int *n, struct buf *err)
+{
+	char path[1200];
+	struct buf old;
+	int i, rc = 0, read = 0;
+
+	snprintf(path, sizeof path, "%s/judge.log", data);
+	buf_init(&old, 1u << 30);
+	for (i = 0; i < *n && rc == 0; i++) {
+		const char *l = (*notes)[i];
+		/* a damaged message waits in the outbox and is found by every
+		 * send: logged once ("outbox message ID not sent: ...") */
+		if (strncmp(l, "outbox message ", 15) == 0) {
+			size_t k = strcspn(l + 15, " ") + 15 + strlen(" not sent");
+			char key[300];
+			if (!read++ && fs_read_file(path, &old) < 0)
+				buf_reset(&old);
+			snprintf(key, sizeof key, " %.*s", (int)(k < 290 ? k : 290), l);
+			if (strstr(buf_str(&old), key) != NULL)
+				continue;
+		}
+		rc = runner_log_line(data, now, l, err);
+	}
+	buf_free(&old);
+	strv_free(*notes, *n);
+	*notes = NULL;
+	*n = 0;
+	return rc;
+}
+
+int
 runner_send(struct runner *r, struct buf *err)
 {
 	struct outbox_failure *fv = NULL;
@@ -1110,7 +1160,12 @@ runner_send(struct runner *r, struct buf *err)
 	if (r->ob == NULL)
 		return 0;
 	crash_step("send");
-	if (mail_send(r->ob, &r->conf.mail, r->sp, r->o.now, &r->stats.out, err) < 0)
+	if (mail_send(r->ob, &r->conf.mail, r->sp, r->o.now, &r->stats.out, err) < 0) {
+		strv_free(r->stats.out.notes, r->stats.out.nnotes);
+		r->stats.out.notes = NULL;
+		return -1;
+	}
+	if (runner_log_notes(r->o.data, r->o.now, &r->stats.out.notes, &r->stats.out.nnotes, err) < 0)
 		return -1;
 	r->stats.ms_send = monotime_ms() - t0;
 	/* Recipients refused for good: logged, then forgotten (a bounce that
