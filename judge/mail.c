@@ -18,6 +18,7 @@
  */
 #include "judge.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -75,20 +76,26 @@ struct mail {
 static bool
 mail_unanswered(struct judge *j, const struct inmsg *m, bool host)
 {
+	char which[300];	/* the message, for the log: "message <ID>" */
+
+	if (m->message_id)
+		snprintf(which, sizeof which, "message <%.250s>", m->message_id);
+	else
+		str_copy(which, "a message without a Message-ID", sizeof which);
 	switch (host ? INMSG_NORMAL : m->kind) {
 	case INMSG_BOUNCE:
 		bounce_handle(j, m);
 		return true;
 	case INMSG_AUTO:
-		outbound_log(j, NULL, "ignored an automatic reply from %s",
-		    m->from_addr ? m->from_addr : "?");
+		outbound_log(j, NULL, "ignored an automatic reply from %s (%s)",
+		    m->from_addr ? m->from_addr : "?", which);
 		return true;
 	case INMSG_BULK:
-		outbound_log(j, NULL, "ignored list or bulk mail from %s",
-		    m->from_addr ? m->from_addr : "?");
+		outbound_log(j, NULL, "ignored list or bulk mail from %s (%s)",
+		    m->from_addr ? m->from_addr : "?", which);
 		return true;
 	case INMSG_OWN:
-		outbound_log(j, NULL, "ignored mail sent by this judge");
+		outbound_log(j, NULL, "ignored mail sent by this judge (%s)", which);
 		return true;
 	default:
 		break;
@@ -96,12 +103,12 @@ mail_unanswered(struct judge *j, const struct inmsg *m, bool host)
 	if (host)
 		return false;
 	if (m->from_addr == NULL || *m->from_addr == '\0') {
-		outbound_log(j, NULL, "ignored a message without a usable sender");
+		outbound_log(j, NULL, "ignored a message without a usable sender (%s)", which);
 		return true;
 	}
 	bounce_clear(j, m->from_addr);
 	if (str_eq_nocase(m->from_addr, j->conf->address)) {
-		outbound_log(j, NULL, "ignored a message from the judge's own address");
+		outbound_log(j, NULL, "ignored a message from the judge's own address (%s)", which);
 		return true;
 	}
 	return false;

@@ -347,8 +347,10 @@ reply_send(struct judge *j, const struct inmsg *m, const struct ident *id, const
 	int ncc = 0, i;
 
 	if (!rate_ok(j, to[0], j->now)) {
-		outbound_log(j, id->g, "no reply to %s: more than %d replies this hour", to[0],
-		    j->conf->reply_limit);
+		outbound_log(j, id->g, "no reply to %s: more than %d replies this hour "
+		    "(judge.reply_limit); its message %s%s%s", to[0], j->conf->reply_limit,
+		    m->message_id ? "<" : "", m->message_id ? m->message_id : "without a Message-ID",
+		    m->message_id ? ">" : "");
 		return;
 	}
 	/* Copies to the rest of the delegation (or the other GMs). */

@@ -805,10 +805,28 @@ verify_ahead(struct runner *r, bool on)
  * does every run. Messages stored before the first recorded run (a spool
  * from an older pouch) are each a run of their own, at their arrival.
  */
+/* Inbound message i is a copy of one before it (the same Message-ID and
+ * text): never applied nor answered; judge.log says so once, in the run
+ * that stored it (stored after the last finished run's clock record). */
+static void
+note_copy(struct runner *r, size_t i, unsigned long clock_rec)
+{
+	const struct spool_entry *e = spool_in(r->sp, i);
+	char line[900];
+
+	if (e == NULL || e->rec_in <= clock_rec)
+		return;
+	snprintf(line, sizeof line, "not applied nor answered: message %s (Message-ID <%.300s>) is "
+	    "a copy of message %s, the same Message-ID and text, answered once", e->id,
+	    e->message_id ? e->message_id : "", e->dup_of ? e->dup_of : "before it");
+	store_log(&r->st, r->o.now, line);
+}
+
 int
 runner_apply(struct runner *r, struct buf *err)
 {
-	size_t i, n, k = 0;
+	unsigned long clock_rec;
+	size_t i, n, k = 0, copies;
 	time_t end = r->o.now;
 	double t0 = monotime_ms();
 	int rc = 0;
@@ -829,10 +847,17 @@ runner_apply(struct runner *r, struct buf *err)
 	if (r->o.replay && r->o.replay_cut && r->o.replay_upto < n)
 		n = r->o.replay_upto;
 	verify_ahead(r, true);
+	/* Copies stored since the last finished run come after every
+	 * message applied: only those are looked at (note_copy). */
+	clock_rec = spool_clock_rec(r->sp);
+	for (copies = n; copies > 0 && spool_state(r->sp, copies - 1) != SPOOL_APPLIED; copies--)
+		;
 	for (i = 0; i < n; i++) {
 		const struct spool_entry *e;
 		enum spool_state st = spool_state(r->sp, i);
 		int held;
+		if (st == SPOOL_DUPLICATE && !r->o.replay && i >= copies)
+			note_copy(r, i, clock_rec);
 		if (st == SPOOL_DUPLICATE || (!r->o.replay && st != SPOOL_STORED))
 			continue;
 		read_ahead(r, i, n);

@@ -206,6 +206,20 @@ expect "the silences are logged" sh -c "grep -q 'ignored an automatic reply' '$D
 	grep -q 'without a usable sender' '$D/judge.log' &&
 	grep -q 'delivery to carol@school.example failed' '$D/judge.log'"
 expect "the bounce reaches the GM" sh -c "grep -l 'bounced' '$D/mail/out/gm@school.example/new/'* >/dev/null"
+# A copy of a message (the same Message-ID and text) is not applied nor
+# answered: judge.log names it, once, though later runs read the spool.
+cp "$WORK/sent/charset" "$IN/new/charset-again"
+before=$(ls "$D/mail/out/carol2@school.example/new" | wc -l)
+p -v run
+expect "a copy: stored, not applied" grep -q "fetched 1 (1 new), applied 0" "$OUT"
+expect "... not answered" test "$(ls "$D/mail/out/carol2@school.example/new" | wc -l)" -eq "$before"
+printf 'From: dave@school.example\nSubject: hello\nMessage-ID: <later@school.example>\n\nHELP\n' >"$IN/new/later"
+p run
+expect "... judge.log says why, naming it and the message it repeats, once" sh -c \
+	"[ \$(grep -c 'Message-ID <cs@school.example>) is a copy of message [^ ]*, the same Message-ID and text' '$D/judge.log') -eq 1 ]"
+expect "the silences are logged with their Message-IDs" sh -c \
+	"grep -q 'ignored an automatic reply from .* (message <' '$D/judge.log' &&
+	grep -q 'ignored list or bulk mail from .* (message <' '$D/judge.log'"
 # Every raw message is in the spool exactly as it came (pouch spool show
 # writes each out as stored).
 mkdir -p "$WORK/stored"
