@@ -133,7 +133,13 @@ mail_notices(const struct inmsg *m, struct buf *reply)
 
 	if (nlines > BODY_MAX_LINES)
 		nlines = BODY_MAX_LINES;
-	if (m->truncated)
+	if (m->truncated && m->read_size < m->raw_size)
+		buf_printf(reply, "Your message was larger than the judge reads (%zu KB): only its "
+		    "first %zu KB were read,\nwhich held %d lines of text; the orders and commands "
+		    "in them were taken.\nNothing after them was read (orders and commands "
+		    "neither): send those again,\nin a shorter message.\n\n",
+		    (m->raw_size + 1023) / 1024, (m->read_size + 1023) / 1024, nlines);
+	else if (m->truncated)
 		buf_printf(reply, "Your message was too long; only its beginning was read (%d "
 		    "lines).\nNothing after it was read (orders and commands neither): send them "
 		    "again.\n\n", nlines);
