@@ -2,7 +2,7 @@
  * cli_mail.c — pouch fetch and pouch send, for operators and tests.
  *
  *	pouch [--data DIR] [--config FILE] fetch
- *	pouch [--data DIR] [--config FILE] send [--now SECONDS]
+ *	pouch [--data DIR] [--config FILE] send [--now TIME]
  *	pouch read-mail FILE...
  *
  * The configuration is --config FILE, else DATA/pouch.conf when it
@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,12 +131,10 @@ cli_send(const struct cli_opts *o, int argc, char **argv)
 	char *dir, *packs;
 	const char *drop = NULL;
 	int r, i, nf;
-	long v;
 
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--now") == 0 && i + 1 < argc &&
-		    str_to_long(argv[i + 1], 0, LONG_MAX, &v) == 0) {
-			now = (time_t)v;
+		    cli_parse_now(argv[i + 1], &now) == 0) {
 			i++;
 		} else if (strcmp(argv[i], "--drop") == 0 && i + 1 < argc) {
 			drop = argv[++i];
@@ -179,6 +178,51 @@ cli_send(const struct cli_opts *o, int argc, char **argv)
 	return end("send", nf < 0 ? -1 : r, &cfg, sp, &err);
 }
 
+/* Whether the n bytes at raw begin as a mail message: a header field
+ * ("Name: value", after an mbox "From " line if any), and no NUL byte
+ * before the text. */
+static bool
+looks_like_mail(const char *raw, size_t n)
+{
+	size_t i = 0, k;
+
+	if (n >= 5 && memcmp(raw, "From ", 5) == 0)
+		while (i < n && raw[i++] != '\n')
+			;
+	for (k = i; k < n && raw[k] > ' ' && raw[k] < 127 && raw[k] != ':'; k++)
+		;
+	if (k == i || k >= n || raw[k] != ':')
+		return false;
+	for (k = i; k < n; k++) {
+		if (raw[k] == '\0')
+			return false;
+		if (raw[k] == '\n' && (k + 1 == n || raw[k + 1] == '\n' ||
+		    (raw[k + 1] == '\r' && k + 2 < n && raw[k + 2] == '\n')))
+			break;	/* the blank line: the text follows */
+	}
+	return true;
+}
+
+/* Write s (UTF-8); a control character (but a line end and a tab in
+ * text), also one of the C1 range (U+0080 to U+009F, which a terminal may
+ * take for ESC sequences), is shown as '?': no byte of a message drives
+ * the terminal. */
+static void
+put_shown(const char *s, bool text)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	for (; *p; p++) {
+		if ((*p < 32 && !(text && (*p == '\n' || *p == '\t'))) || *p == 127)
+			putchar('?');
+		else if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
+			putchar('?');
+			p++;
+		} else
+			putchar(*p);
+	}
+}
+
 /* Print a message file as the judge reads it: the headers it uses and the
  * text (decoded, UTF-8). */
 int
@@ -204,11 +248,21 @@ cli_read_mail(const struct cli_opts *o, int argc, char **argv)
 			status = 1;
 			continue;
 		}
+		if (!looks_like_mail(raw.data, raw.len)) {
+			fprintf(stderr, "pouch read-mail: %s: not a mail message (it does not begin "
+			    "with header lines such as \"From: ...\")\n", argv[i]);
+			status = 1;
+			continue;
+		}
 		mime_parse(buf_str(&raw), raw.len, &mo, &m);
 		if (argc > 2)
 			printf("==> %s\n", argv[i]);
-		printf("From: %s\nSubject: %s\n\n%s", m.from_addr ? m.from_addr : "",
-		    m.subject ? m.subject : "", m.text);
+		fputs("From: ", stdout);
+		put_shown(m.from_addr ? m.from_addr : "", false);
+		fputs("\nSubject: ", stdout);
+		put_shown(m.subject ? m.subject : "", false);
+		fputs("\n\n", stdout);
+		put_shown(m.text, true);
 		if (*m.text && m.text[strlen(m.text) - 1] != '\n')
 			putchar('\n');
 		inmsg_free(&m);

@@ -246,6 +246,16 @@ expect "... judge.log says why, naming it and the message it repeats, once" sh -
 expect "the silences are logged with their Message-IDs" sh -c \
 	"grep -q 'ignored an automatic reply from .* (message <' '$D/judge.log' &&
 	grep -q 'ignored list or bulk mail from .* (message <' '$D/judge.log'"
+# read-mail on a file that is not mail: said so, nothing of it printed.
+printf '\211PNG\r\n\032\n\000\000\000\rIHDR\033[2J' >"$WORK/picture.png"
+"$POUCH" read-mail "$WORK/picture.png" >"$OUT" 2>"$ERR"
+rc=$?
+expect "read-mail of a file that is not mail: exit 1, said so, nothing printed" sh -c \
+	"[ $rc -eq 1 ] && grep -q 'picture.png: not a mail message' '$ERR' && [ ! -s '$OUT' ]"
+printf 'From: eve@school.example\nSubject: =?utf-8?q?=C2=9B2Jhello?=\n\nA Par H \302\2332J\n' >"$WORK/escape.eml"
+"$POUCH" read-mail "$WORK/escape.eml" >"$OUT" 2>"$ERR"
+expect "read-mail: a C1 control (a terminal's CSI) of the message shown as ?" sh -c \
+	"grep -q '^Subject: ?2Jhello' '$OUT' && grep -q '^A Par H ?2J' '$OUT'"
 # Every raw message is in the spool exactly as it came (pouch spool show
 # writes each out as stored).
 mkdir -p "$WORK/stored"
