@@ -205,7 +205,10 @@ ident_echo(struct judge *j, const struct body_line *bl, struct buf *reply)
 	ep = eg && rest ? map_take_power(eg->map, &rest) : POWER_NONE;
 	w2 = ep != POWER_NONE ? eg->map->powers[ep].name :
 	    w1 ? strtok_r(NULL, " \t", &save) : NULL;
-	buf_printf(reply, "> GAME %s %s (password not shown)\n", w1 ? w1 : "", w2 ? w2 : "");
+	/* The keyword as written when it misspells GAME ("GAEM"). */
+	buf_printf(reply, "> %.*s %s %s (password not shown)\n", bl->misspelt ?
+	    (int)strcspn(bl->text, " \t:") : 4, bl->misspelt ? bl->text : "GAME", w1 ? w1 : "",
+	    w2 ? w2 : "");
 }
 /* The game named by the message's GAME line, wherever it is (NULL: none),
  * to read the lines before it by. */

@@ -18,6 +18,7 @@
  */
 #include "judge.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -75,20 +76,26 @@ struct mail {
 static bool
 mail_unanswered(struct judge *j, const struct inmsg *m, bool host)
 {
+	char which[300];	/* the message, for the log: "message <ID>" */
+
+	if (m->message_id)
+		snprintf(which, sizeof which, "message <%.250s>", m->message_id);
+	else
+		str_copy(which, "a message without a Message-ID", sizeof which);
 	switch (host ? INMSG_NORMAL : m->kind) {
 	case INMSG_BOUNCE:
 		bounce_handle(j, m);
 		return true;
 	case INMSG_AUTO:
-		outbound_log(j, NULL, "ignored an automatic reply from %s",
-		    m->from_addr ? m->from_addr : "?");
+		outbound_log(j, NULL, "ignored an automatic reply from %s (%s)",
+		    m->from_addr ? m->from_addr : "?", which);
 		return true;
 	case INMSG_BULK:
-		outbound_log(j, NULL, "ignored list or bulk mail from %s",
-		    m->from_addr ? m->from_addr : "?");
+		outbound_log(j, NULL, "ignored list or bulk mail from %s (%s)",
+		    m->from_addr ? m->from_addr : "?", which);
 		return true;
 	case INMSG_OWN:
-		outbound_log(j, NULL, "ignored mail sent by this judge");
+		outbound_log(j, NULL, "ignored mail sent by this judge (%s)", which);
 		return true;
 	default:
 		break;
@@ -96,12 +103,12 @@ mail_unanswered(struct judge *j, const struct inmsg *m, bool host)
 	if (host)
 		return false;
 	if (m->from_addr == NULL || *m->from_addr == '\0') {
-		outbound_log(j, NULL, "ignored a message without a usable sender");
+		outbound_log(j, NULL, "ignored a message without a usable sender (%s)", which);
 		return true;
 	}
 	bounce_clear(j, m->from_addr);
 	if (str_eq_nocase(m->from_addr, j->conf->address)) {
-		outbound_log(j, NULL, "ignored a message from the judge's own address");
+		outbound_log(j, NULL, "ignored a message from the judge's own address (%s)", which);
 		return true;
 	}
 	return false;
@@ -126,7 +133,13 @@ mail_notices(const struct inmsg *m, struct buf *reply)
 
 	if (nlines > BODY_MAX_LINES)
 		nlines = BODY_MAX_LINES;
-	if (m->truncated)
+	if (m->truncated && m->read_size < m->raw_size)
+		buf_printf(reply, "Your message was larger than the judge reads (%zu KB): only its "
+		    "first %zu KB were read,\nwhich held %d lines of text; the orders and commands "
+		    "in them were taken.\nNothing after them was read (orders and commands "
+		    "neither): send those again,\nin a shorter message.\n\n",
+		    (m->raw_size + 1023) / 1024, (m->read_size + 1023) / 1024, nlines);
+	else if (m->truncated)
 		buf_printf(reply, "Your message was too long; only its beginning was read (%d "
 		    "lines).\nNothing after it was read (orders and commands neither): send them "
 		    "again.\n\n", nlines);
@@ -296,6 +309,16 @@ mail_ident(struct mail *ml, const struct body_line *bl)
 	}
 	buf_init(&why, 1024);
 	r = ident_read(ml->j, bl, id, &why);
+	if (r < 0 && bl->misspelt) {
+		/* A word near GAME that does not name a game, a power and its
+		 * password has no one meaning: the message is not read. */
+		buf_free(&why);
+		id->power = POWER_NONE;
+		buf_puts(&ml->reply, "  ignored: start with a line GAME <game> <power> <password>"
+		    " (send HELP for instructions)\n");
+		ml->told_ident = true;
+		return;
+	}
 	if (r == -2) {
 		buf_printf(&ml->reply, "  REFUSED: %s.\n  Nothing in your message was recorded.\n",
 		    buf_str(&why));
@@ -311,6 +334,13 @@ mail_ident(struct mail *ml, const struct body_line *bl)
 	if (r < 0) {
 		ml->refused = true;
 		return;
+	}
+	if (bl->misspelt) {
+		size_t w = 0;
+		while (w < bl->len && bl->text[w] != ' ' && bl->text[w] != '\t' && bl->text[w] != ':')
+			w++;
+		buf_printf(&ml->reply, "  \"%.*s\" read as GAME: the line names a game, a power and "
+		    "its password\n", (int)w, bl->text);
 	}
 	if (id->gm)
 		buf_printf(&ml->reply, "  game %s, game master\n", id->g->name);

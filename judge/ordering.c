@@ -17,14 +17,20 @@
 #include "engine/report.h"
 #include "status.h"
 
-/* The parsed order as the reply shows it (a revival order with its list). */
+/* The parsed order of power p in g as the reply shows it (a revival order
+ * with its list; the nation of another power's unit it supports). */
 static void
-put_order(const struct map *m, const struct parse_result *r, struct buf *out)
+put_order(const struct game *g, power_id p, const struct parse_result *r, struct buf *out)
 {
+	struct order o = r->order;
+
+	if (o.power == POWER_NONE)
+		o.power = p;
+	o = report_named(g->map, &g->board, &o);
 	if (r->order.kind == ORDER_REVIVE)
-		order_format_prefs(m, &r->prefs, ORDER_SHORT, out);
+		order_format_prefs(g->map, &r->prefs, ORDER_SHORT, out);
 	else
-		order_format(m, &r->order, ORDER_SHORT, out);
+		order_format(g->map, &o, ORDER_SHORT, out);
 }
 
 /* The first word of line, trimmed, into word (cut at a blank or a
@@ -350,7 +356,7 @@ keep_order(struct game *g, power_id p, const struct parse_result *r, struct buf 
 	if (why != R_OK) {
 		buf_puts(reply, "  REFUSED: ");
 		if (listed) {
-			put_order(g->map, r, reply);
+			put_order(g, p, r, reply);
 			buf_printf(reply, ": %s\n", reason_text(why));
 			return TAKE_REFUSED;
 		}
@@ -367,7 +373,7 @@ keep_order(struct game *g, power_id p, const struct parse_result *r, struct buf 
 		return TAKE_REFUSED;
 	}
 	buf_printf(reply, "  %s: ", r->verdict == VERDICT_CORRECTED ? "corrected" : "accepted");
-	put_order(g->map, r, reply);
+	put_order(g, p, r, reply);
 	if (r->verdict == VERDICT_CORRECTED)
 		buf_printf(reply, "  (%s)", r->note);
 	buf_putc(reply, '\n');

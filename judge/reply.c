@@ -37,23 +37,40 @@ filler_word(const char *w, size_t n)
 	    str_eqn_nocase(w, n, ":");
 }
 
+/* How many words text[0..len) has. */
+static int
+count_words(const char *text, size_t len)
+{
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < len; i++)
+		n += text[i] != ' ' && text[i] != '\t' && (i == 0 || text[i - 1] == ' ' ||
+		    text[i - 1] == '\t');
+	return n;
+}
+
 /* text[0..len) into line, the word after PASSWORD or KEY as "(not shown)",
  * and in a GAME line, quoted or not ("> GAME g1 England pw"), all from its
- * fourth word on, where the password is. */
+ * fourth word on, where the password is; also in a line of four or five
+ * words whose first misspells GAME by one letter ("GAEM g1 England pw"). */
 static void
 mask_secrets(const char *text, size_t len, struct buf *line)
 {
 	size_t i, k, lead = 0;
 	bool hide = false;
 	int game_word = -1;	/* which word of a GAME line; -1: not one */
+	int words;
 
 	while (lead < len && (text[lead] == '>' || text[lead] == '|' || text[lead] == ' ' ||
 	    text[lead] == '\t'))
 		lead++;
 	for (k = lead; k < len && text[k] != ' ' && text[k] != '\t'; k++)
 		;
+	words = count_words(text + lead, len - lead);
 	if (str_eqn_nocase(text + lead, k - lead, "game") ||
-	    str_eqn_nocase(text + lead, k - lead, "signon"))
+	    str_eqn_nocase(text + lead, k - lead, "signon") ||
+	    ((words == 4 || words == 5) && str_edit_distance(text + lead, k - lead, "game", 4, 1) == 1))
 		game_word = 0;
 	for (i = 0; i < len; i = k) {
 		for (k = i; k < len && text[k] != ' ' && text[k] != '\t'; k++)
@@ -347,8 +364,10 @@ reply_send(struct judge *j, const struct inmsg *m, const struct ident *id, const
 	int ncc = 0, i;
 
 	if (!rate_ok(j, to[0], j->now)) {
-		outbound_log(j, id->g, "no reply to %s: more than %d replies this hour", to[0],
-		    j->conf->reply_limit);
+		outbound_log(j, id->g, "no reply to %s: more than %d replies this hour "
+		    "(judge.reply_limit); its message %s%s%s", to[0], j->conf->reply_limit,
+		    m->message_id ? "<" : "", m->message_id ? m->message_id : "without a Message-ID",
+		    m->message_id ? ">" : "");
 		return;
 	}
 	/* Copies to the rest of the delegation (or the other GMs). */

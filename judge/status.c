@@ -258,7 +258,11 @@ status_orders(const struct game *g, power_id p, struct buf *out)
 		k = unit_order(g, d, i);
 		buf_puts(out, "  ");
 		if (k < d->norders) {
-			order_format(m, &d->orders[k], ORDER_SHORT, out);
+			struct order o = d->orders[k];
+			if (o.power == POWER_NONE)
+				o.power = p;
+			o = report_named(m, b, &o);
+			order_format(m, &o, ORDER_SHORT, out);
 		} else {
 			unit_format(m, u, out);
 			buf_puts(out, b->phase != PHASE_MOVEMENT ?

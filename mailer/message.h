@@ -50,6 +50,8 @@ struct inmsg {
 	time_t date;		/* the Date header: the sender's claim, not the clock;
 				   0 when missing or unreadable */
 	size_t raw_size;	/* bytes of the raw message */
+	size_t read_size;	/* of them, read: all, or those up to the last line end
+				   within mail.max_size (then truncated is set) */
 	int nattachments;	/* parts that were not read as text */
 };
 

@@ -661,9 +661,16 @@ mime_parse(const char *raw, size_t len, const struct mime_opts *o, struct inmsg 
 	memset(m, 0, sizeof *m);
 	m->raw_size = len;
 	if (len > o->max_raw) {
+		/* the beginning, whole lines only: a line cut in its middle
+		 * ("A Par - B") would be read as another order */
 		len = o->max_raw;
+		while (len > 0 && raw[len - 1] != '\n')
+			len--;
+		if (len == 0)	/* not a line end in it: as it comes */
+			len = o->max_raw;
 		m->truncated = true;
 	}
+	m->read_size = len;
 	c.o = o;
 	c.m = m;
 	c.parts = 0;

@@ -19,8 +19,9 @@
  * removed. The text is given whole: quoted lines and signatures are the
  * judge's business.
  *
- * Caps: only the first max_raw bytes are read and at most max_lines lines
- * of text are kept; more sets truncated. Nesting is cut at MIME_MAX_DEPTH
+ * Caps: only the first max_raw bytes are read, up to the last line end
+ * among them (no line read in part: read_size says how many), and at most
+ * max_lines lines of text are kept; more sets truncated. Nesting is cut at MIME_MAX_DEPTH
  * and MIME_MAX_PARTS parts.
  *
  * Classification (kind, with kind_reason), first match wins:

@@ -1290,6 +1290,31 @@ chomp(struct buf *b)
 		buf_truncate(b, b->len - 1);
 }
 
+/* For the judge's log: the delivery of m to rcpt deferred for the first
+ * time (its first attempt), and why. */
+static void
+note_deferred(struct flush *f, const struct meta *m, const char *rcpt, const char *why)
+{
+	char line[1200];
+
+	if (m->attempts != 1)
+		return;
+	snprintf(line, sizeof line, "delivery to %s deferred, tried again for up to %d days: %s (%s)",
+	    rcpt, OUTBOX_EXPIRE / 86400, why, m->message_id ? m->message_id : "no Message-ID");
+	strv_push(&f->st->notes, &f->st->nnotes, line);
+}
+
+/* For the judge's log: message id is damaged and waits for the host. */
+static void
+note_damaged(struct flush *f, const char *id, const char *why)
+{
+	char line[PATH_MAX + 400];
+
+	snprintf(line, sizeof line, "outbox message %s not sent: %s; it waits for the host "
+	    "(pouch send --drop %s)", id, why, id);
+	strv_push(&f->st->notes, &f->st->nnotes, line);
+}
+
 /* Hand the pending recipients of j to the sink and record the outcome in
  * j->m (not yet written). */
 static void
@@ -1354,6 +1379,7 @@ attempt(struct flush *f, struct job *j, const struct buf *data)
 			pending++;
 			free(m->error);
 			m->error = one_line(rr[i].text);
+			note_deferred(f, m, o->addr, m->error);
 		}
 	}
 	if (pending > 0 && f->now - m->queued >= OUTBOX_EXPIRE) {
@@ -1405,6 +1431,7 @@ visit(struct flush *f, const char *id, struct buf *err)
 			 * the host, the others go. */
 			chomp(&why);
 			log_warn("outbox message %s not sent: %s", id, buf_str(&why));
+			note_damaged(f, id, buf_str(&why));
 			f->st->waiting++;
 		}
 		buf_free(&why);
@@ -1442,8 +1469,11 @@ visit(struct flush *f, const char *id, struct buf *err)
 			char got[17];
 			body_sum(j.data.data, j.data.len, got);
 			if (j.data.len != j.m.size || strcmp(got, j.m.body_sum) != 0) {
-				log_warn("outbox message %s not sent: %s: damaged (%zu bytes, queued with "
-				    "%zu, or changed)", id, path, j.data.len, j.m.size);
+				char why[PATH_MAX + 100];
+				snprintf(why, sizeof why, "%s: damaged (%zu bytes, queued with %zu, or "
+				    "changed)", path, j.data.len, j.m.size);
+				log_warn("outbox message %s not sent: %s", id, why);
+				note_damaged(f, id, why);
 				f->st->waiting++;
 				buf_free(&j.data);
 				meta_free(&j.m);
@@ -1474,7 +1504,8 @@ visit(struct flush *f, const char *id, struct buf *err)
 	return 0;
 }
 
-/* The sink could not make its deliveries durable: they did not happen. */
+/* The sink could not make its deliveries durable: those it says failed
+ * (sink_failure: all, or one recipient's Maildir) did not happen. */
 static void
 undo_accepted(struct flush *f, const char *why)
 {
@@ -1483,14 +1514,22 @@ undo_accepted(struct flush *f, const char *why)
 
 	for (k = 0; k < f->njobs; k++) {
 		struct job *j = &f->jobs[k];
+		int undone = 0;
 		for (i = 0; i < j->naccepted; i++) {
 			struct orcpt *o = &j->m.r[j->accepted[i]];
+			const char *w = sink_failure(f->sink, j->id, o->addr, why);
+			if (w == NULL)
+				continue;	/* delivered all the same */
 			o->st = R_PENDING;
 			o->code = 0;
 			free(o->text);
-			o->text = one_line(why);
+			o->text = one_line(w);
+			free(j->m.error);
+			j->m.error = one_line(w);
+			note_deferred(f, &j->m, o->addr, j->m.error);
+			undone++;
 		}
-		if (j->naccepted > 0) {
+		if (undone > 0) {
 			j->finished = false;
 			j->unrecorded = true;
 		}

@@ -57,6 +57,11 @@ struct outbox_stats {
 	int deferred;		/* messages tried and kept for a later attempt */
 	int waiting;		/* messages not due yet */
 	int failed_rcpts;	/* recipients given up this run */
+	/* lines for the judge's log (owned; free with strv_free): a
+	 * recipient's delivery the first time it is deferred, a message not
+	 * sent because it is damaged ("outbox message ID not sent: ...") */
+	char **notes;
+	int nnotes;
 };
 
 struct outbox_failure {

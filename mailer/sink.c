@@ -24,6 +24,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../lib/fsio.h"
 #include "../lib/str.h"
 #include "../lib/xalloc.h"
 #include "../spool/maildir.h"
@@ -77,6 +78,9 @@ struct mds {
 	char **boxes;		/* written, not published: box and name, pairwise */
 	char **names;
 	size_t n;
+	char **failed;		/* the last sync's deliveries not published: */
+	char **why;		/* box/new/name and the reason, pairwise */
+	size_t nfailed;
 	char **made;		/* boxes known to exist */
 	size_t nmade;
 };
@@ -105,6 +109,19 @@ mds_open(struct mail_sink *k, struct buf *err)
 	(void)k;
 	(void)err;
 	return 0;
+}
+
+/* The Maildir of rcpt below dir, into box. */
+static void
+box_of(const char *dir, const char *rcpt, char *box, size_t size)
+{
+	char *a = str_lower(xstrdup(rcpt)), *c;
+
+	for (c = a; *c; c++)
+		if (*c == '/')	/* legal in a local part, not in a file name */
+			*c = '_';
+	snprintf(box, size, "%s/%s", dir, a);
+	free(a);
 }
 
 /* The file name of a delivery: key when it can be one, else a fresh one. */
@@ -143,18 +160,13 @@ mds_send(struct mail_sink *k, const char *key, const char *from, char *const *rc
 	(void)from;
 	(void)err;
 	for (i = 0; i < n; i++) {
-		char box[PATH_MAX], name[128], why[200], *a, *c;
+		char box[PATH_MAX], name[128], why[200];
 
 		if (!addr_valid(rcpts[i])) {
 			sink_set_all(&res[i], 1, RCPT_PERMFAIL, 553, "invalid address");
 			continue;
 		}
-		a = str_lower(xstrdup(rcpts[i]));
-		for (c = a; *c; c++)
-			if (*c == '/')	/* legal in a local part, not in a file name */
-				*c = '_';
-		snprintf(box, sizeof box, "%s/%s", p->dir, a);
-		free(a);
+		box_of(p->dir, rcpts[i], box, sizeof box);
 		delivery_name(key, name, sizeof name);
 		r = make_box(p, box);
 		if (r == 0 && key != NULL)
@@ -193,20 +205,56 @@ mds_forget(struct mds *p)
 	p->n = 0;
 }
 
+/* Forget the last sync's failures. */
+static void
+mds_forget_failed(struct mds *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nfailed; i++) {
+		free(p->failed[i]);
+		free(p->why[i]);
+	}
+	free(p->failed);
+	free(p->why);
+	p->failed = p->why = NULL;
+	p->nfailed = 0;
+}
+
 /* Publish every delivery of the batch: the files synced together, then
- * the recipients' new/ folders together. */
+ * the recipients' new/ folders together. When that fails, each delivery
+ * not yet in new/ is published alone, so that one recipient's Maildir
+ * (its new/ gone, its disk full) fails its own deliveries, named, and not
+ * the others'; those are kept for sink_failure. */
 static int
 mds_sync(struct mail_sink *k, struct buf *err)
 {
 	struct mds *p = k->priv;
-	int r = 0;
+	size_t i;
 
-	if (p->n > 0 && md_publish_each(p->boxes, p->names, p->n) < 0) {
-		buf_printf(err, "Maildir %s: cannot deliver: %s\n", p->dir, strerror(errno));
-		r = -1;
+	mds_forget_failed(p);
+	if (p->n == 0 || md_publish_each(p->boxes, p->names, p->n) == 0) {
+		mds_forget(p);
+		return 0;
 	}
+	for (i = 0; i < p->n; i++) {
+		char path[PATH_MAX + 200], why[PATH_MAX + 100];
+		snprintf(path, sizeof path, "%s/new", p->boxes[i]);
+		if ((md_published(p->boxes[i], p->names[i]) == 1 && fs_fsync_dir(path) == 0) ||
+		    md_publish_each(&p->boxes[i], &p->names[i], 1) == 0)
+			continue;
+		snprintf(why, sizeof why, "cannot deliver into the Maildir %s: %s", p->boxes[i],
+		    strerror(errno));
+		snprintf(path, sizeof path, "%s/new/%s", p->boxes[i], p->names[i]);
+		p->failed = xreallocarray(p->failed, p->nfailed + 1, sizeof *p->failed);
+		p->why = xreallocarray(p->why, p->nfailed + 1, sizeof *p->why);
+		p->failed[p->nfailed] = xstrdup(path);
+		p->why[p->nfailed++] = xstrdup(why);
+	}
+	if (p->nfailed > 0)
+		buf_printf(err, "%s (%zu of %zu deliveries not made)\n", p->why[0], p->nfailed, p->n);
 	mds_forget(p);
-	return r;
+	return p->nfailed > 0 ? -1 : 0;
 }
 
 static void
@@ -219,6 +267,7 @@ mds_close(struct mail_sink *k)
 	if (p == NULL)
 		return;
 	mds_forget(p);
+	mds_forget_failed(p);
 	for (i = 0; i < p->nmade; i++)
 		free(p->made[i]);
 	free(p->made);
@@ -228,6 +277,25 @@ mds_close(struct mail_sink *k)
 }
 
 static const struct sink_ops maildir_sink_ops = { mds_open, mds_send, mds_sync, mds_close };
+
+const char *
+sink_failure(const struct mail_sink *k, const char *key, const char *rcpt, const char *why_all)
+{
+	const struct mds *p;
+	char box[PATH_MAX], name[128], path[PATH_MAX + 200];
+	size_t i;
+
+	if (k->ops != &maildir_sink_ops)
+		return why_all;
+	p = k->priv;
+	box_of(p->dir, rcpt, box, sizeof box);
+	delivery_name(key, name, sizeof name);
+	snprintf(path, sizeof path, "%s/new/%s", box, name);
+	for (i = 0; i < p->nfailed; i++)
+		if (strcmp(p->failed[i], path) == 0)
+			return p->why[i];
+	return key != NULL && strcmp(name, key) == 0 ? NULL : why_all;
+}
 
 struct mail_sink *
 sink_maildir_new(const char *dir)

@@ -80,6 +80,12 @@ int sink_send(struct mail_sink *k, const char *key, const char *from, char *cons
 /* Make every delivery reported RCPT_OK since the last sync durable.
  * Returns 0, or -1 (err) when they may be lost: then none of them counts. */
 int sink_sync(struct mail_sink *k, struct buf *err);
+/* After sink_sync returned -1: why the delivery of message key to rcpt
+ * failed (borrowed until the next call on k), or NULL when it was made
+ * durable all the same (the Maildir sink publishes each recipient's
+ * Maildir apart); a sink that cannot tell gives why_all for every one. */
+const char *sink_failure(const struct mail_sink *k, const char *key, const char *rcpt,
+    const char *why_all);
 /* Close and free (unsynced deliveries are dropped). NULL-safe. */
 void sink_free(struct mail_sink *k);
 

@@ -132,6 +132,40 @@ classify(const char *s, size_t len, const char **args, size_t *args_len)
 	return CMD_NONE;
 }
 
+/* Are the n lines before all blank or quoted: is the next the message's
+ * first line? */
+static bool
+first_line(const struct body_line *lines, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (lines[i].kind != LINE_BLANK && lines[i].kind != LINE_QUOTED)
+			return false;
+	return true;
+}
+
+/* Does the line [s, e) begin with a word one letter off GAME ("GAEM",
+ * "GAM", "GAMES") that is no command, followed by three or four words (a
+ * game, a power of one word or two, a password)? */
+static bool
+game_misspelt(const char *s, const char *e)
+{
+	const char *w, *rest, *a;
+	size_t wn, an;
+	int words = 0;
+
+	rest = next_word(s, e, &w, &wn);
+	if (wn == 0 || str_edit_distance(w, wn, "game", 4, 1) != 1 ||
+	    classify(s, (size_t)(e - s), &a, &an) != CMD_NONE)
+		return false;
+	while (rest < e && words < 5) {
+		rest = next_word(rest, e, &a, &an);
+		words += an > 0;
+	}
+	return words == 3 || words == 4;
+}
+
 int
 body_split(const char *text, size_t len, struct body_line *out, int max)
 {
@@ -185,8 +219,10 @@ body_split(const char *text, size_t len, struct body_line *out, int max)
 			const char *w, *rest;
 			size_t wn;
 			rest = next_word(s, e, &w, &wn);
-			if (word_is(w, wn, "game") || word_is(w, wn, "signon")) {
+			if (word_is(w, wn, "game") || word_is(w, wn, "signon") ||
+			    (first_line(out, count - 1) && game_misspelt(s, e))) {
 				bl->kind = LINE_IDENT;
+				bl->misspelt = !word_is(w, wn, "game") && !word_is(w, wn, "signon");
 				bl->args = rest;
 				bl->args_len = (size_t)(e - rest);
 				continue;
@@ -226,5 +262,14 @@ body_split(const char *text, size_t len, struct body_line *out, int max)
 			break;
 		}
 	}
+	/* A word near GAME is no GAME line in a message that has one. */
+	for (i = 0; i < count && !(out[i].kind == LINE_IDENT && !out[i].misspelt); i++)
+		;
+	if (i < count)
+		for (i = 0; i < count; i++)
+			if (out[i].kind == LINE_IDENT && out[i].misspelt) {
+				out[i].kind = LINE_TEXT;
+				out[i].misspelt = 0;
+			}
 	return more ? max + 1 : count;
 }

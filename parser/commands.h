@@ -61,6 +61,11 @@ struct body_line {
 	size_t len;
 	const char *args;	/* LINE_COMMAND / LINE_IDENT: text after the keyword(s) */
 	size_t args_len;
+	unsigned char misspelt;	/* LINE_IDENT: the message's first line, whose first
+				   word misspells GAME by one letter ("GAEM") and is
+				   no command, with three or four words after it: a
+				   GAME line only if they name a game, a power and
+				   its password (the judge checks) */
 };
 
 #define BODY_MAX_LINES 1000

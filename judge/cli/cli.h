@@ -19,6 +19,7 @@ struct cli_opts {
 };
 
 #include <stdio.h>
+#include <time.h>
 
 struct buf;
 /* Print the usage of command name (its forms, "usage: pouch ...") on f.
@@ -38,6 +39,9 @@ const char *cli_data_dir(const struct cli_opts *o);
  * "pouch CMD: ..." (what makes one, how to name another) and return 0. */
 int cli_data_exists(const struct cli_opts *o, const char *cmd);
 
+/* A --now: "2026-11-22T18:00:00Z", "2026-11-22 18:00" (UTC) or seconds
+ * since 1970, into *t. Returns 0, or -1 when it is none of them. */
+int cli_parse_now(const char *s, time_t *t);
 int cli_datc(const struct cli_opts *o, int argc, char **argv);
 int cli_check_game(const struct cli_opts *o, int argc, char **argv);
 int cli_map(const struct cli_opts *o, int argc, char **argv);

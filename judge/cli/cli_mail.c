@@ -2,7 +2,7 @@
  * cli_mail.c — pouch fetch and pouch send, for operators and tests.
  *
  *	pouch [--data DIR] [--config FILE] fetch
- *	pouch [--data DIR] [--config FILE] send [--now SECONDS]
+ *	pouch [--data DIR] [--config FILE] send [--now TIME]
  *	pouch read-mail FILE...
  *
  * The configuration is --config FILE, else DATA/pouch.conf when it
@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 
 #include "cli.h"
 #include "../shell/conf.h"
+#include "../shell/run.h"
 #include "../../lib/fsio.h"
 #include "../../lib/str.h"
 #include "../../lib/xalloc.h"
@@ -129,12 +131,10 @@ cli_send(const struct cli_opts *o, int argc, char **argv)
 	char *dir, *packs;
 	const char *drop = NULL;
 	int r, i, nf;
-	long v;
 
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--now") == 0 && i + 1 < argc &&
-		    str_to_long(argv[i + 1], 0, LONG_MAX, &v) == 0) {
-			now = (time_t)v;
+		    cli_parse_now(argv[i + 1], &now) == 0) {
 			i++;
 		} else if (strcmp(argv[i], "--drop") == 0 && i + 1 < argc) {
 			drop = argv[++i];
@@ -153,12 +153,21 @@ cli_send(const struct cli_opts *o, int argc, char **argv)
 		return end("send", -1, &cfg, sp, &err);
 	if (drop != NULL) {	/* the host's decision: nothing is sent */
 		r = outbox_drop(ob, drop, &err);
-		if (r == 0)
+		if (r == 0) {
+			char line[600];
 			printf("dropped %s; %d left in the outbox\n", drop, outbox_count(ob));
+			/* what the judge made and never sent: a difference for good */
+			snprintf(line, sizeof line, "outbox message %.200s dropped unsent by the host "
+			    "(pouch send --drop): pouch replay --verify lists the mail the replay makes "
+			    "in its place as made by the replay only", drop);
+			r = runner_log_line(cli_data_dir(o), now, line, &err);
+		}
 		outbox_close(ob);
 		return end("send", r, &cfg, sp, &err);
 	}
 	r = mail_send(ob, &cfg, sp, now, &st, &err);
+	if (runner_log_notes(cli_data_dir(o), now, &st.notes, &st.nnotes, &err) < 0)
+		r = -1;
 	printf("sent %d, deferred %d, waiting %d, %d recipients failed for good; %d left in the outbox\n",
 	    st.sent, st.deferred, st.waiting, st.failed_rcpts, outbox_count(ob));
 	nf = outbox_failures(ob, &fv, &err);
@@ -167,6 +176,51 @@ cli_send(const struct cli_opts *o, int argc, char **argv)
 	outbox_failures_free(fv, nf > 0 ? nf : 0);
 	outbox_close(ob);
 	return end("send", nf < 0 ? -1 : r, &cfg, sp, &err);
+}
+
+/* Whether the n bytes at raw begin as a mail message: a header field
+ * ("Name: value", after an mbox "From " line if any), and no NUL byte
+ * before the text. */
+static bool
+looks_like_mail(const char *raw, size_t n)
+{
+	size_t i = 0, k;
+
+	if (n >= 5 && memcmp(raw, "From ", 5) == 0)
+		while (i < n && raw[i++] != '\n')
+			;
+	for (k = i; k < n && raw[k] > ' ' && raw[k] < 127 && raw[k] != ':'; k++)
+		;
+	if (k == i || k >= n || raw[k] != ':')
+		return false;
+	for (k = i; k < n; k++) {
+		if (raw[k] == '\0')
+			return false;
+		if (raw[k] == '\n' && (k + 1 == n || raw[k + 1] == '\n' ||
+		    (raw[k + 1] == '\r' && k + 2 < n && raw[k + 2] == '\n')))
+			break;	/* the blank line: the text follows */
+	}
+	return true;
+}
+
+/* Write s (UTF-8); a control character (but a line end and a tab in
+ * text), also one of the C1 range (U+0080 to U+009F, which a terminal may
+ * take for ESC sequences), is shown as '?': no byte of a message drives
+ * the terminal. */
+static void
+put_shown(const char *s, bool text)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	for (; *p; p++) {
+		if ((*p < 32 && !(text && (*p == '\n' || *p == '\t'))) || *p == 127)
+			putchar('?');
+		else if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
+			putchar('?');
+			p++;
+		} else
+			putchar(*p);
+	}
 }
 
 /* Print a message file as the judge reads it: the headers it uses and the
@@ -194,11 +248,21 @@ cli_read_mail(const struct cli_opts *o, int argc, char **argv)
 			status = 1;
 			continue;
 		}
+		if (!looks_like_mail(raw.data, raw.len)) {
+			fprintf(stderr, "pouch read-mail: %s: not a mail message (it does not begin "
+			    "with header lines such as \"From: ...\")\n", argv[i]);
+			status = 1;
+			continue;
+		}
 		mime_parse(buf_str(&raw), raw.len, &mo, &m);
 		if (argc > 2)
 			printf("==> %s\n", argv[i]);
-		printf("From: %s\nSubject: %s\n\n%s", m.from_addr ? m.from_addr : "",
-		    m.subject ? m.subject : "", m.text);
+		fputs("From: ", stdout);
+		put_shown(m.from_addr ? m.from_addr : "", false);
+		fputs("\nSubject: ", stdout);
+		put_shown(m.subject ? m.subject : "", false);
+		fputs("\n\n", stdout);
+		put_shown(m.text, true);
 		if (*m.text && m.text[strlen(m.text) - 1] != '\n')
 			putchar('\n');
 		inmsg_free(&m);

@@ -7,11 +7,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <sys/stat.h>
 
 #include "../../lib/fsio.h"
 #include "../../lib/str.h"
+#include "../../lib/strv.h"
 #include "../../lib/tz.h"
 #include "../../lib/xalloc.h"
 #include "cli.h"
@@ -89,9 +91,8 @@ message_games_exist(const struct cli_opts *o, const char *body)
 	return 1;
 }
 
-/* "--now 2026-11-22T18:00:00Z", "2026-11-22 18:00" or seconds since 1970. */
-static int
-parse_now(const char *s, time_t *t)
+int
+cli_parse_now(const char *s, time_t *t)
 {
 	long v;
 
@@ -211,7 +212,7 @@ cli_run(const struct cli_opts *o, int argc, char **argv)
 
 	run_opts_init(&ro, o);
 	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--now") == 0 && i + 1 < argc && parse_now(argv[i + 1], &ro.now) == 0)
+		if (strcmp(argv[i], "--now") == 0 && i + 1 < argc && cli_parse_now(argv[i + 1], &ro.now) == 0)
 			i++, now_given = 1;
 		else if (strcmp(argv[i], "--no-fetch") == 0)
 			no_fetch = 1;
@@ -437,6 +438,17 @@ usage:
 	return game_usage();
 }
 
+/* qsort: lines of game list by the game's name, their first word. */
+static int
+by_game_name(const void *a, const void *b)
+{
+	const char *x = *(char *const *)a, *y = *(char *const *)b;
+	size_t nx = strcspn(x, " "), ny = strcspn(y, " ");
+	int c = strncasecmp(x, y, nx < ny ? nx : ny);
+
+	return c != 0 ? c : (nx > ny) - (nx < ny);
+}
+
 /* Read-only: the games, without taking part in a run. */
 static int
 with_games(const struct cli_opts *o, const char *show)
@@ -444,8 +456,8 @@ with_games(const struct cli_opts *o, const char *show)
 	struct run_opts ro;
 	struct runner r;
 	struct buf text;
-	char path[1100];
-	int i, found = 0;
+	char path[1100], **lines = NULL;
+	int i, found = 0, nlines = 0;
 
 	if (!cli_data_exists(o, "game"))
 		return 1;
@@ -472,11 +484,13 @@ with_games(const struct cli_opts *o, const char *show)
 		char ph[48], when[96];
 		time_t grace = judge_grace_end(g, r.o.now);
 		if (show == NULL) {
-			printf("%-16s %-10s %-8s %-28s %s%s\n", g->name, g->set.variant, game_status_name(g->status),
-			    game_stage(g, ph, sizeof ph), grace ? "grace until " : "",
-			    g->status == GAME_ACTIVE && g->deadline ?
-			    time_human(&r.j.io.zones, g->set.zone, grace ? grace : g->deadline, when, sizeof when) :
-			    g->result);
+			char line[600];
+			snprintf(line, sizeof line, "%-16s %-10s %-8s %-28s %s%s", g->name, g->set.variant,
+			    game_status_name(g->status), game_stage(g, ph, sizeof ph),
+			    grace ? "grace until " : "", g->status == GAME_ACTIVE && g->deadline ?
+			    time_human(&r.j.io.zones, g->set.zone, grace ? grace : g->deadline, when,
+			    sizeof when) : g->result);
+			strv_push(&lines, &nlines, line);
 			found++;
 		} else if (str_eq_nocase(g->name, show)) {
 			/* The game file, secrets left out. */
@@ -498,9 +512,18 @@ with_games(const struct cli_opts *o, const char *show)
 			found++;
 		}
 	}
-	for (i = 0; show == NULL && i < r.st.naside; i++, found++)
-		printf("%-16s set aside: its file is damaged (%s replay --game %s)\n",
+	for (i = 0; show == NULL && i < r.st.naside; i++, found++) {
+		char line[1400];
+		snprintf(line, sizeof line, "%-16s set aside: its file is damaged (%s replay --game %s)",
 		    r.st.aside[i].game, cli_invocation(o), r.st.aside[i].game);
+		strv_push(&lines, &nlines, line);
+	}
+	/* by name, whatever order the folder lists them in */
+	if (nlines > 1)
+		qsort(lines, (size_t)nlines, sizeof *lines, by_game_name);
+	for (i = 0; i < nlines; i++)
+		printf("%s\n", lines[i]);
+	strv_free(lines, nlines);
 	if (show == NULL && found == 0)
 		printf("no games in %s\n", ro.data);
 	buf_free(&text);
@@ -524,7 +547,7 @@ cli_game(const struct cli_opts *o, int argc, char **argv)
 	int i, rc;
 
 	if (argc >= 3 && strcmp(argv[1], "--now") == 0) {
-		if (parse_now(argv[2], &game_now) < 0)
+		if (cli_parse_now(argv[2], &game_now) < 0)
 			return game_usage();
 		argc -= 2;
 		argv += 2;

@@ -70,7 +70,7 @@ static const struct command commands[] = {
 	{ "map", cli_map, "map check file ...\nmap show name",
 	    "validate variant files, or describe a variant" },
 	{ "fetch", cli_fetch, "fetch", "fetch new mail into the spool (IMAP or Maildir, per the configuration)" },
-	{ "send", cli_send, "send [--now seconds]\nsend --drop id", "send what waits in the outbox (SMTP or Maildir)" },
+	{ "send", cli_send, "send [--now time]\nsend --drop id", "send what waits in the outbox (SMTP or Maildir)" },
 	{ "oauth", cli_oauth,
 	    "oauth login --provider google|microsoft|custom --client-id id [option ...]\n"
 	    "oauth token [imap|smtp] [--renew]",

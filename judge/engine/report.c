@@ -31,6 +31,24 @@ type_word(uint8_t t)
 	return t == UNIT_ARMY ? "Army" : t == UNIT_FLEET ? "Fleet" : "Unit";
 }
 
+struct order
+report_named(const struct map *m, const struct board *b, const struct order *o)
+{
+	struct order n = *o;
+	power_id by = o->power;
+	int u;
+
+	if ((o->kind != ORDER_SUPPORT && o->kind != ORDER_CONVOY) || o->target_power != POWER_NONE ||
+	    o->target == LOC_NONE || o->loc == LOC_NONE)
+		return n;
+	if (by == POWER_NONE && (u = board_unit_in(b, m, m->locs[o->loc].prov)) >= 0)
+		by = b->units[u].power;
+	u = board_unit_in(b, m, m->locs[o->target].prov);
+	if (u >= 0 && by != POWER_NONE && b->units[u].power != by)
+		n.target_power = b->units[u].power;
+	return n;
+}
+
 void
 report_order(const struct map *m, const struct order *o, uint8_t unit_type, struct buf *out)
 {
@@ -166,6 +184,7 @@ report_results(const struct map *m, const struct board *b, const struct order *o
     const struct phase_result *res, const struct phase_why *why, struct buf *out)
 {
 	struct line lines[BOARD_MAX_UNITS];
+	struct order named;
 	int n = 0, i;
 
 	buf_printf(out, "%s results for %s of %d.\n\n",
@@ -206,7 +225,8 @@ report_results(const struct map *m, const struct board *b, const struct order *o
 									   &b->dislodged[u].unit;
 			buf_printf(out, "%s: ", m->powers[un->power].name);
 			if (o >= 0) {
-				report_order(m, &orders[o], un->type, out);
+				named = report_named(m, b, &orders[o]);
+				report_order(m, &named, un->type, out);
 			} else {
 				buf_printf(out, "%s ", type_word(un->type));
 				put_place(m, un->loc, out);
@@ -283,7 +303,8 @@ report_results(const struct map *m, const struct board *b, const struct order *o
 			continue;
 		buf_printf(out, "%s: ", orders[i].power != POWER_NONE ?
 		    m->powers[orders[i].power].name : "?");
-		report_order(m, &orders[i], orders[i].type, out);
+		named = report_named(m, b, &orders[i]);
+		report_order(m, &named, orders[i].type, out);
 		buf_printf(out, ".  (*illegal: %s*)\n", reason_text((enum reason)res->reason[i]));
 	}
 

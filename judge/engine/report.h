@@ -49,6 +49,12 @@ void report_next(const struct map *m, const struct rules *r, const struct board 
 void report_centres(const struct map *m, const struct board *b, const struct board *prev,
     struct buf *out);
 
+/* A copy of order o as results and replies print it on board b: the
+ * nation of the unit it supports or convoys named when that unit is
+ * another power's than the one ordering (o->power, else the owner of the
+ * unit at o->loc), as the rulebook writes "A Sil S RUSSIAN A War-Pru". */
+struct order report_named(const struct map *m, const struct board *b, const struct order *o);
+
 /* One order in the results grammar: "Army Vienna -> Galicia". */
 void report_order(const struct map *m, const struct order *o, uint8_t unit_type,
     struct buf *out);

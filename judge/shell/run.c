@@ -16,6 +16,7 @@
 #include "../../lib/log.h"
 #include "../../lib/monotime.h"
 #include "../../lib/str.h"
+#include "../../lib/strv.h"
 #include "../../lib/tz.h"
 #include "../../lib/xalloc.h"
 #include "../../mailer/compose.h"
@@ -804,10 +805,28 @@ verify_ahead(struct runner *r, bool on)
  * does every run. Messages stored before the first recorded run (a spool
  * from an older pouch) are each a run of their own, at their arrival.
  */
+/* Inbound message i is a copy of one before it (the same Message-ID and
+ * text): never applied nor answered; judge.log says so once, in the run
+ * that stored it (stored after the last finished run's clock record). */
+static void
+note_copy(struct runner *r, size_t i, unsigned long clock_rec)
+{
+	const struct spool_entry *e = spool_in(r->sp, i);
+	char line[900];
+
+	if (e == NULL || e->rec_in <= clock_rec)
+		return;
+	snprintf(line, sizeof line, "not applied nor answered: message %s (Message-ID <%.300s>) is "
+	    "a copy of message %s, the same Message-ID and text, answered once", e->id,
+	    e->message_id ? e->message_id : "", e->dup_of ? e->dup_of : "before it");
+	store_log(&r->st, r->o.now, line);
+}
+
 int
 runner_apply(struct runner *r, struct buf *err)
 {
-	size_t i, n, k = 0;
+	unsigned long clock_rec;
+	size_t i, n, k = 0, copies;
 	time_t end = r->o.now;
 	double t0 = monotime_ms();
 	int rc = 0;
@@ -828,10 +847,17 @@ runner_apply(struct runner *r, struct buf *err)
 	if (r->o.replay && r->o.replay_cut && r->o.replay_upto < n)
 		n = r->o.replay_upto;
 	verify_ahead(r, true);
+	/* Copies stored since the last finished run come after every
+	 * message applied: only those are looked at (note_copy). */
+	clock_rec = spool_clock_rec(r->sp);
+	for (copies = n; copies > 0 && spool_state(r->sp, copies - 1) != SPOOL_APPLIED; copies--)
+		;
 	for (i = 0; i < n; i++) {
 		const struct spool_entry *e;
 		enum spool_state st = spool_state(r->sp, i);
 		int held;
+		if (st == SPOOL_DUPLICATE && !r->o.replay && i >= copies)
+			note_copy(r, i, clock_rec);
 		if (st == SPOOL_DUPLICATE || (!r->o.replay && st != SPOOL_STORED))
 			continue;
 		read_ahead(r, i, n);
@@ -1100,6 +1126,55 @@ fail:
 }
 
 int
+runner_log_line(const char *data, time_t now, const char *line, struct buf *err)
+{
+	char stamp[32], path[1200];
+	struct buf b;
+	int rc = 0;
+
+	snprintf(path, sizeof path, "%s/judge.log", data);
+	buf_init(&b, 64 << 10);
+	buf_printf(&b, "%s %s\n", time_rfc3339(now, stamp, sizeof stamp), line);
+	if (buf_failed(&b) || fs_append_sync(path, buf_str(&b), b.len) < 0) {
+		buf_printf(err, "%s: %s\n", path, strerror(errno));
+		rc = -1;
+	}
+	buf_free(&b);
+	return rc;
+}
+
+int
+runner_log_notes(const char *data, time_t now, char ***notes, int *n, struct buf *err)
+{
+	char path[1200];
+	struct buf old;
+	int i, rc = 0, read = 0;
+
+	snprintf(path, sizeof path, "%s/judge.log", data);
+	buf_init(&old, 1u << 30);
+	for (i = 0; i < *n && rc == 0; i++) {
+		const char *l = (*notes)[i];
+		/* a damaged message waits in the outbox and is found by every
+		 * send: logged once ("outbox message ID not sent: ...") */
+		if (strncmp(l, "outbox message ", 15) == 0) {
+			size_t k = strcspn(l + 15, " ") + 15 + strlen(" not sent");
+			char key[300];
+			if (!read++ && fs_read_file(path, &old) < 0)
+				buf_reset(&old);
+			snprintf(key, sizeof key, " %.*s", (int)(k < 290 ? k : 290), l);
+			if (strstr(buf_str(&old), key) != NULL)
+				continue;
+		}
+		rc = runner_log_line(data, now, l, err);
+	}
+	buf_free(&old);
+	strv_free(*notes, *n);
+	*notes = NULL;
+	*n = 0;
+	return rc;
+}
+
+int
 runner_send(struct runner *r, struct buf *err)
 {
 	struct outbox_failure *fv = NULL;
@@ -1110,7 +1185,12 @@ runner_send(struct runner *r, struct buf *err)
 	if (r->ob == NULL)
 		return 0;
 	crash_step("send");
-	if (mail_send(r->ob, &r->conf.mail, r->sp, r->o.now, &r->stats.out, err) < 0)
+	if (mail_send(r->ob, &r->conf.mail, r->sp, r->o.now, &r->stats.out, err) < 0) {
+		strv_free(r->stats.out.notes, r->stats.out.nnotes);
+		r->stats.out.notes = NULL;
+		return -1;
+	}
+	if (runner_log_notes(r->o.data, r->o.now, &r->stats.out.notes, &r->stats.out.nnotes, err) < 0)
 		return -1;
 	r->stats.ms_send = monotime_ms() - t0;
 	/* Recipients refused for good: logged, then forgotten (a bounce that

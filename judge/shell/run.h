@@ -154,6 +154,12 @@ int runner_commit(struct runner *r, struct buf *err);
 /* Send what waits in the outbox. Returns 0 or -1 (err). */
 int runner_send(struct runner *r, struct buf *err);
 void runner_close(struct runner *r);
+/* Append the outbox's notes (struct outbox_stats) to data's judge.log,
+ * stamped now, and free them (*notes NULL, *n 0 after): a damaged message
+ * once, however many sends find it. Returns 0 or -1 (err). */
+int runner_log_notes(const char *data, time_t now, char ***notes, int *n, struct buf *err);
+/* The same for one line (a note of the host's, as send --drop's). */
+int runner_log_line(const char *data, time_t now, const char *line, struct buf *err);
 /* Where game (in data directory data) was set aside: the number of inbound
  * messages applied then (*upto) and the judge's clock (*clock), from its
  * note; for a game never set aside, where the last run left the spool.

@@ -884,6 +884,15 @@ store_stage(struct store *s, struct judge *j, struct buf *err)
 	return bad ? -1 : 0;
 }
 
+void
+store_log(struct store *s, time_t now, const char *text)
+{
+	char path[1300], stamp[32];
+
+	snprintf(path, sizeof path, "%s/judge.log", s->dir);
+	stage_append(s, path, "", time_rfc3339(now, stamp, sizeof stamp), "", text);
+}
+
 /* ----------------------------------------------------------- commit -- */
 
 static void

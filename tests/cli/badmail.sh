@@ -54,6 +54,25 @@ printf 'From: Carol <carol2@school.example>\nSubject: charset\nMessage-ID: <cs@s
 		i=$((i + 1))
 	done
 } | put huge
+# A message over mail.max_size (1 MB) whose limit falls inside an order:
+# the line cut in two is not read (it would be another order).
+{
+	printf 'From: Carol <carol8@school.example>\nSubject: cut\nMessage-ID: <cut@school.example>\n\nGAME g1 France france-pw\nA Par H\n'
+	i=0
+	while [ $i -lt 200 ]; do	# 200 lines of 5,000 bytes, not 1,000 lines
+		head -c 4999 /dev/zero | tr '\0' 'y'
+		echo
+		i=$((i + 1))
+	done
+} >"$WORK/cut"
+# then a line of x up to 5 bytes before the limit: "F Bre - Mid" crosses it
+pad=$((1048576 - $(wc -c <"$WORK/cut") - 6))
+[ "$pad" -gt 0 ] && [ "$pad" -lt 60000 ] || pad=1
+{
+	cat "$WORK/cut"
+	head -c "$pad" /dev/zero | tr '\0' 'x'
+	printf '\nF Bre - Mid\nA Mar - Spa\n'
+} | put cut
 # Junk that used to be echoed whole: a 6.7 MB mail of words too long to be
 # names, 2,000 lines of the same unknown word, one line of 10,000 letters.
 {
@@ -159,7 +178,7 @@ Status: 5.1.1
 E
 
 p -v run
-expect "one run reads all 16 messages" grep -q "fetched 16 (16 new), applied 16" "$OUT"
+expect "one run reads all 17 messages" grep -q "fetched 17 (17 new), applied 17" "$OUT"
 # reply_file ADDRESS SUBJECT: the reply's file, as sent.
 reply_file() { grep -l "^Subject: Re: $2" "$D/mail/out/$1/new/"* 2>/dev/null | head -n 1; }
 f=$(reply_file carol4@school.example junk)
@@ -189,8 +208,15 @@ expect "HTML only: the orders in it are taken" grep -q "accepted: A par - bur" "
 reply_to carol2@school.example charset >"$OUT"
 expect "unknown charset: answered, and said so" grep -q "character set was not recognised" "$OUT"
 reply_to carol3@school.example huge >"$OUT"
-expect "huge: only its beginning read, and said so" grep -q "too long; only its beginning" "$OUT"
+expect "huge: only its beginning read, and said so" \
+	grep -q "larger than the judge reads ([0-9]* KB): only its first 1024 KB were read" "$OUT"
 expect "huge: its orders still taken" grep -q "accepted: A par H" "$OUT"
+reply_to carol8@school.example cut >"$OUT"
+expect "over the limit inside an order: the orders before it taken" grep -q "accepted: A par H" "$OUT"
+expect "... the order the limit cuts in two not read at all" sh -c "! grep -q '^> F Bre' '$OUT'"
+expect "... and the reply says what was read and what was not" sh -c \
+	"grep -q 'which held [0-9]* lines of text; the orders and commands in them were taken' '$OUT' &&
+	grep -q 'Nothing after them was read' '$OUT'"
 reply_to dave@school.example "your message" >"$OUT"
 expect "empty: told so" grep -q "Your message was empty" "$OUT"
 reply_to erin@school.example "see attachment" >"$OUT"
@@ -206,6 +232,30 @@ expect "the silences are logged" sh -c "grep -q 'ignored an automatic reply' '$D
 	grep -q 'without a usable sender' '$D/judge.log' &&
 	grep -q 'delivery to carol@school.example failed' '$D/judge.log'"
 expect "the bounce reaches the GM" sh -c "grep -l 'bounced' '$D/mail/out/gm@school.example/new/'* >/dev/null"
+# A copy of a message (the same Message-ID and text) is not applied nor
+# answered: judge.log names it, once, though later runs read the spool.
+cp "$WORK/sent/charset" "$IN/new/charset-again"
+before=$(ls "$D/mail/out/carol2@school.example/new" | wc -l)
+p -v run
+expect "a copy: stored, not applied" grep -q "fetched 1 (1 new), applied 0" "$OUT"
+expect "... not answered" test "$(ls "$D/mail/out/carol2@school.example/new" | wc -l)" -eq "$before"
+printf 'From: dave@school.example\nSubject: hello\nMessage-ID: <later@school.example>\n\nHELP\n' >"$IN/new/later"
+p run
+expect "... judge.log says why, naming it and the message it repeats, once" sh -c \
+	"[ \$(grep -c 'Message-ID <cs@school.example>) is a copy of message [^ ]*, the same Message-ID and text' '$D/judge.log') -eq 1 ]"
+expect "the silences are logged with their Message-IDs" sh -c \
+	"grep -q 'ignored an automatic reply from .* (message <' '$D/judge.log' &&
+	grep -q 'ignored list or bulk mail from .* (message <' '$D/judge.log'"
+# read-mail on a file that is not mail: said so, nothing of it printed.
+printf '\211PNG\r\n\032\n\000\000\000\rIHDR\033[2J' >"$WORK/picture.png"
+"$POUCH" read-mail "$WORK/picture.png" >"$OUT" 2>"$ERR"
+rc=$?
+expect "read-mail of a file that is not mail: exit 1, said so, nothing printed" sh -c \
+	"[ $rc -eq 1 ] && grep -q 'picture.png: not a mail message' '$ERR' && [ ! -s '$OUT' ]"
+printf 'From: eve@school.example\nSubject: =?utf-8?q?=C2=9B2Jhello?=\n\nA Par H \302\2332J\n' >"$WORK/escape.eml"
+"$POUCH" read-mail "$WORK/escape.eml" >"$OUT" 2>"$ERR"
+expect "read-mail: a C1 control (a terminal's CSI) of the message shown as ?" sh -c \
+	"grep -q '^Subject: ?2Jhello' '$OUT' && grep -q '^A Par H ?2J' '$OUT'"
 # Every raw message is in the spool exactly as it came (pouch spool show
 # writes each out as stored).
 mkdir -p "$WORK/stored"

@@ -97,6 +97,14 @@ expect "... and the GM is told by mail" sh -c \
 	"grep -l '^Subject: \\[g1\\] players cannot write to the judge' '$D'/mail/out/gm@school.example/new/* >/dev/null"
 p game list
 expect "game list: one line, active, Spring 1901" grep -q "^g1 .*active .*Spring 1901 Movement" "$OUT"
+# game list sorts the games by name, whatever order the folder gives
+L=$WORK/listing
+for g in kilo echo zulu alpha mike Bravo delta; do
+	"$POUCH" --data "$L" game new $g --gm gm@school.example --password gm-password >/dev/null 2>&1
+done
+"$POUCH" --data "$L" game list >"$OUT" 2>"$ERR"
+expect "game list: sorted by name, case aside" \
+	test "$(awk '{ printf "%s ", $1 }' "$OUT")" = "alpha Bravo delta echo kilo mike zulu "
 p game show g1
 expect "game show: the game file" grep -q "^zone Europe/Paris" "$OUT"
 expect "game show: no password hashes" sh -c "! grep -q '\\\$y\\\$' '$OUT'"
@@ -253,7 +261,15 @@ expect "replay --spool DIR --data OUT: the games rebuilt" sh -c "grep -q '^repla
 # output and exits 0; a wrong usage goes to standard error with status 2;
 # every usage line of --help is in pouch(1)'s SYNOPSIS (rendered, blanks
 # squeezed).
-COMMANDS="run game replay doctor datc check-game play transcript render render-game map fetch send oauth read-mail"
+COMMANDS="run game replay doctor datc check-game play transcript render render-game map fetch send oauth spool read-mail"
+# ... and that is every command pouch --help lists
+listed=$("$POUCH" --help | sed -n 's/^  pouch \([a-z-]*\).*/\1/p' | sort -u | tr '\n' ' ')
+unlisted=""
+for c in $listed; do
+	case " $COMMANDS " in *" $c "*) ;; *) unlisted="$unlisted $c" ;; esac
+done
+expect "every command of pouch --help is checked against the SYNOPSIS${unlisted:+ (not:$unlisted)}" \
+	test -z "$unlisted"
 SYNOPSIS=$WORK/synopsis
 MANWIDTH=1000 MANPAGER=cat man -l judge/cli/pouch.1 2>/dev/null | col -b |
 	sed -n '/^SYNOPSIS/,/^DESCRIPTION/p' | tr -s ' \t' ' ' >"$SYNOPSIS"
@@ -273,6 +289,12 @@ for c in $COMMANDS; do
 	done <"$WORK/forms"
 	expect "pouch $c --help: each usage line is in pouch(1)'s SYNOPSIS${missing:+ (missing:$missing)}" \
 		sh -c "[ -s '$WORK/forms' ] && [ -z '$missing' ]"
+done
+# send --now takes the times run --now takes, and seconds as before
+for t in "2030-01-06T12:00:00Z" "2030-01-06 12:00" 1893931200; do
+	"$POUCH" --data "$D" send --now "$t" >"$OUT" 2>"$ERR"
+	rc=$?
+	expect "send --now '$t': the clock taken, exit 0" sh -c "[ $rc -eq 0 ] && grep -q '^sent ' '$OUT'"
 done
 for c in "run --bogus" "game --bogus" "replay --bogus" "render --bogus" "send --bogus" "doctor extra"; do
 	"$POUCH" --data "$D" $c >"$OUT" 2>"$ERR"

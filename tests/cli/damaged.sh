@@ -224,6 +224,38 @@ rc=$?
 "$POUCH" --data "$D" send --now $((T0 + 27 * H)) >"$OUT" 2>"$ERR"
 expect "... dropped by the host (send --drop $id), it is gone" \
 	sh -c "[ $rc -eq 0 ] && grep -q '0 left in the outbox' '$OUT' && ! grep -q damaged '$ERR'"
+expect "... judge.log says once that it waits for the host, though two sends found it" \
+	test "$(grep -c "outbox message $id not sent: .*damaged.*pouch send --drop $id" "$D/judge.log")" -eq 1
+expect "... and that the host dropped it, and what replay --verify then says" \
+	grep -q "outbox message $id dropped unsent by the host .*replay --verify .* made by the replay only" "$D/judge.log"
+"$POUCH" --data "$D" replay --verify >"$OUT" 2>"$ERR"
+expect "... which it does" grep -q "differs: mail .* was made by the replay only" "$OUT"
+
+# One recipient's Maildir cannot take mail (its new/ is gone): the other
+# member of the delegation gets the reply, only the broken Maildir's
+# delivery waits, and the warning and judge.log name that Maildir.
+rm -rf "$D" && cp -R "$WORK/base" "$D"
+p $((T0 + 27 * H)) game g2 REPLACE France MEMBERS france-g2@school.example,second-g2@school.example PASSWORD france-pw
+p $((T0 + 27 * H)) run
+box=$D/mail/out/second-g2@school.example
+rm -rf "$box/new" && ln -s "$WORK/nowhere" "$box/new"
+mail m1 $((T0 + 28 * H)) france-g2@school.example 'GAME g2 France france-pw\nA Par - Bur'
+before=$(count france-g2@school.example 'Re: orders')
+p $((T0 + 28 * H)) run
+rc=$?
+expect "a recipient's Maildir broken: the run succeeds" test $rc -eq 0
+expect "... the other member has the reply" test "$(count france-g2@school.example 'Re: orders')" -eq $((before + 1))
+expect "... the warning names the broken Maildir, not mail/out" \
+	grep -q "cannot deliver into the Maildir $box: .*(1 of [0-9]* deliveries not made)" "$ERR"
+expect "... judge.log names the recipient, its Maildir and the Message-ID" \
+	grep -q "delivery to second-g2@school.example deferred, tried again .*: cannot deliver into the Maildir $box: .*(pouch\.m" "$D/judge.log"
+expect "... only that recipient waits" \
+	sh -c "grep -q '^rcpt sent france-g2@school.example' '$D'/outbox/meta/* && grep -q '^rcpt pending second-g2@school.example' '$D'/outbox/meta/*"
+rm "$box/new" && mkdir "$box/new"
+p $((T0 + 29 * H)) run
+expect "... mended, the next run delivers it there" test "$(count second-g2@school.example 'Re: orders')" -eq 1
+expect "... and not again to the other member" test "$(count france-g2@school.example 'Re: orders')" -eq $((before + 1))
+expect "... judge.log has the deferral once" test "$(grep -c 'deferred' "$D/judge.log")" -eq 1
 
 # The upgrade: a data directory from before the end line (the release of
 # 17812e3 wrote game files and history records without one). The first

@@ -215,6 +215,35 @@ test_report_lines(void **state)
 			      OWNERS);
 }
 
+/* A support or convoy of another power's unit names that unit's nation,
+ * as the rulebook writes "A Sil S RUSSIAN A War-Pru"; of one's own unit,
+ * none (Burgundy supports Munich, both French). */
+static void
+test_report_nations(void **state)
+{
+	static const char *const orders[] = { "A mun S A ber - sil", "A ber - sil",
+		"A bur S A mun", "F nth C A bel - nwy", "A bel - nwy", NULL };
+	struct order o[8];
+	struct rules r;
+	struct board b;
+	struct buf out;
+
+	(void)state;
+	rules_init(&r, EDITION_2023);
+	board_from(&b, "phase Spring 1901 Movement\n"
+		       "unit France A mun\nunit France A bur\nunit Germany A ber\n"
+		       "unit England F nth\nunit France A bel\n");
+	resolve(&r, &b, orders, o);
+	buf_init(&out, 1 << 16);
+	report_results(test_standard_map(), &b, o, &res, NULL, &out);
+	assert_non_null(strstr(buf_str(&out),
+	    "France: Army Munich SUPPORT German Army Berlin -> Silesia.\n"));
+	assert_non_null(strstr(buf_str(&out),
+	    "England: Fleet North Sea CONVOY French Army Belgium -> Norway.\n"));
+	assert_non_null(strstr(buf_str(&out), "France: Army Burgundy SUPPORT Army Munich.\n"));
+	buf_free(&out);
+}
+
 int
 main(void)
 {
@@ -222,6 +251,7 @@ main(void)
 		cmocka_unit_test(test_board_round_trip),
 		cmocka_unit_test(test_board_errors),
 		cmocka_unit_test(test_report_lines),
+		cmocka_unit_test(test_report_nations),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -176,6 +176,38 @@ test_suggest(void **state)
 	assert_null(command_suggest("ab", 2));
 }
 
+/* The first line of a message whose first word misspells GAME by one
+ * letter, with three or four words after it, may be the GAME line (the
+ * judge checks the game, the power and the password); not below another
+ * line, not with more words, not a command word, not where the message
+ * has a GAME line of its own. */
+static void
+test_misspelt_game(void **state)
+{
+	struct body_line l[MAXL];
+
+	(void)state;
+	assert_int_equal(split("\n> quoted\nGAEM g3 France pw-123\nA par - bur\n", l), 4);
+	assert_int_equal(l[2].kind, LINE_IDENT);
+	assert_true(l[2].misspelt);
+	assert_args(&l[2], "g3 France pw-123");
+	assert_int_equal(split("gam school1 United Kingdom pw-123\n", l), 1);
+	assert_int_equal(l[0].kind, LINE_IDENT);
+	assert_true(l[0].misspelt);
+	assert_int_equal(split("GAME g3 France pw-123\n", l), 1);
+	assert_false(l[0].misspelt);
+	assert_int_equal(split("Hello,\nGAEM g3 France pw-123\n", l), 2);
+	assert_int_equal(l[1].kind, LINE_TEXT);
+	assert_int_equal(split("Same as last time, all hold\n", l), 1);
+	assert_int_equal(l[0].kind, LINE_TEXT);
+	assert_int_equal(split("GAEM g3 France\n", l), 1);
+	assert_int_equal(l[0].kind, LINE_TEXT);
+	assert_int_equal(split("Gaem g3 France pw-123\nGAME g3 France pw-123\n", l), 2);
+	assert_int_equal(l[0].kind, LINE_TEXT);
+	assert_false(l[0].misspelt);
+	assert_int_equal(l[1].kind, LINE_IDENT);
+}
+
 int
 main(void)
 {
@@ -184,6 +216,7 @@ main(void)
 		cmocka_unit_test(test_orders_heading),
 		cmocka_unit_test(test_signatures_and_limits),
 		cmocka_unit_test(test_suggest),
+		cmocka_unit_test(test_misspelt_game),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

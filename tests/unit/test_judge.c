@@ -1316,15 +1316,18 @@ test_reply_limit(void **state)
 	assert_int_equal(t->j.fx.nout, 0);
 	assert_int_equal(t->j.fx.nlog, 1);
 	assert_string_equal(t->j.fx.log[0].game, "g1");
+	/* the line names the message, for a host looking for it */
 	assert_string_equal(t->j.fx.log[0].text,
-	    "no reply to carol@france.example: more than 3 replies this hour");
+	    "no reply to carol@france.example: more than 3 replies this hour (judge.reply_limit); "
+	    "its message <m4@players.example>");
 	assert_state_line(t->g, "order France A mar - spa");
 	/* Refusals count as replies too. */
 	mail(t, "carol@france.example", "orders", "GAME g1 France wrong-pw\n", T0 + HOUR + 700);
 	assert_int_equal(t->j.fx.nout, 0);
 	assert_int_equal(t->j.fx.nlog, 2);
 	assert_string_equal(t->j.fx.log[1].text,
-	    "no reply to carol@france.example: more than 3 replies this hour");
+	    "no reply to carol@france.example: more than 3 replies this hour (judge.reply_limit); "
+	    "its message <m5@players.example>");
 	/* Another sender is not held back; the next hour carol is answered. */
 	mail(t, "dave@germany.example", "orders", "GAME g1 Germany germany-pw\n", T0 + HOUR + 800);
 	assert_int_equal(t->j.fx.nout, 1);
@@ -1352,7 +1355,8 @@ test_reply_limit_kept(void **state)
 	    T0 + HOUR + 60);
 	assert_int_equal(t->j.fx.nout, 0);
 	assert_string_equal(t->j.fx.log[0].text,
-	    "no reply to carol@france.example: more than 3 replies this hour");
+	    "no reply to carol@france.example: more than 3 replies this hour (judge.reply_limit); "
+	    "its message <m1@players.example>");
 	mail(t, "DAVE@germany.example", "orders", "GAME g1 Germany germany-pw\n", T0 + HOUR + 120);
 	assert_int_equal(t->j.fx.nout, 1);
 	assert_int_equal(t->j.nrates, 202);

@@ -16,6 +16,7 @@
 
 #include "../../lib/fsio.h"
 #include "../../lib/str.h"
+#include "../../lib/strv.h"
 #include "../../mailer/outbox.h"
 #include "../../mailer/sink.h"
 #include "../../spool/spool.h"
@@ -163,6 +164,8 @@ flush(struct env *e, time_t now)
 
 	if (outbox_flush(e->ob, &e->sink, e->sp, now, &st, &e->err) < 0)
 		fail_msg("outbox_flush: %s", buf_str(&e->err));
+	strv_free(st.notes, st.nnotes);	/* counted, not kept */
+	st.notes = NULL;
 	return st;
 }
 
