@@ -290,8 +290,8 @@ recover_appends(struct store *s, struct buf *err)
 		memcpy(line, l, n);
 		line[n] = '\0';
 		if (scan_name(&q, game, sizeof game) < 0 || !game_name_valid(game) ||
-		    scan_name(&q, log, sizeof log) < 0 ||
-		    (strcmp(log, "audit.log") != 0 && strcmp(log, "press.log") != 0) ||
+		    scan_name(&q, log, sizeof log) < 0 || (strcmp(log, "audit.log") != 0 &&
+		    strcmp(log, "press.log") != 0 && strcmp(log, "history") != 0) ||
 		    scan_long(&q, 0, LONG_MAX, &v) < 0 || scan_name(&q, want, sizeof want) < 0)
 			continue;
 		size = v;
@@ -300,6 +300,16 @@ recover_appends(struct store *s, struct buf *err)
 		*sum = '\0';
 		if (fs_read_file(file, &text) == 0)
 			end_sum(buf_str(&text), text.len, sum, sizeof sum);
+		if (strcmp(log, "history") == 0) {
+			/* a record the game in place no longer names: its
+			 * rolled-back copy stays */
+			snprintf(file, sizeof file, "%s/games/%s/history/%04lld.txt", s->dir, game, size);
+			if (strcmp(sum, want) == 0 && unlink(file) < 0 && errno != ENOENT) {
+				buf_printf(err, "%s: %s\n", file, strerror(errno));
+				rc = -1;
+			}
+			continue;
+		}
 		if (strcmp(sum, want) == 0)
 			continue;	/* the game's file is in place: its lines stand */
 		snprintf(file, sizeof file, "%s/games/%s/%s", s->dir, game, log);
@@ -365,6 +375,9 @@ store_close(struct store *s)
 		buf_free(&s->app[i].text);
 	}
 	free(s->app);
+	free(s->retired);
+	s->retired = NULL;
+	s->nretired = s->capretired = 0;
 	for (i = 0; i < s->nsync; i++)
 		free(s->sync[i]);
 	free(s->sync);
@@ -817,9 +830,10 @@ store_stage(struct store *s, struct judge *j, struct buf *err)
 	/*
 	 * History records go in place at once (synced at the commit): the game
 	 * file, written only at the commit, names none that is not there. A
-	 * rollback copies the records it retires and leaves them: the game
-	 * file says how many count, and a re-run after a crash can still read
-	 * them.
+	 * rollback copies the records it retires (NNNN.rolled-back-TIME.txt)
+	 * and leaves them until the game file that no longer names them is in
+	 * place (a re-run after a crash can still read them); the commit then
+	 * removes those the game did not write again.
 	 */
 	for (i = 0; i < fx->nrollbacks; i++) {
 		long from = 0, k;
@@ -834,6 +848,10 @@ store_stage(struct store *s, struct judge *j, struct buf *err)
 			    (long long)j->now);
 			bad |= copy_once(s, path, to, err) < 0;
 		}
+		GROW(s->retired, s->nretired, s->capretired);
+		str_copy(s->retired[s->nretired].game, fx->rollbacks[i].game, GAME_NAME_MAX);
+		s->retired[s->nretired].from = from;
+		s->retired[s->nretired++].upto = bad ? from : k;
 	}
 	for (i = 0; i < fx->nphases; i++) {
 		const struct judge_phase *ph = &fx->phases[i];
@@ -906,6 +924,30 @@ rates_text(const struct judge *j, struct buf *out)
 			    j->rates[i].addr);
 }
 
+/* Note (STORE_APPENDING) the records of game from index from to upto - 1
+ * that a rollback copied and the game, its file's end line among sums, no
+ * longer names. */
+static void
+note_retired(const struct store *s, struct judge *j, const char *game, long from, long upto,
+    char *const *sums, int nsum, struct buf *note)
+{
+	const struct game *g = judge_find_game(j, game);
+	size_t gl = strlen(game);
+	char path[1400];
+	int i;
+
+	for (i = 0; i < nsum; i++)
+		if (strncmp(sums[i], game, gl) == 0 && sums[i][gl] == ' ')
+			break;
+	if (g == NULL || i == nsum)
+		return;
+	for (long k = from > g->nphases ? from : g->nphases + 1; k < upto; k++) {
+		snprintf(path, sizeof path, "%s/games/%s/history/%04ld.txt", s->dir, game, k);
+		if (fs_exists(path))
+			buf_printf(note, "%s history %ld %s\n", game, k, sums[i] + gl + 1);
+	}
+}
+
 int
 store_commit(struct store *s, struct judge *j, struct buf *err)
 {
@@ -968,6 +1010,9 @@ store_commit(struct store *s, struct judge *j, struct buf *err)
 		buf_printf(&note, "%s %s %lld %s\n", s->app[i].game, name + 1,
 		    file_size(s->app[i].path), sums[k] + strlen(s->app[i].game) + 1);
 	}
+	for (i = 0; i < s->nretired && !bad; i++)
+		note_retired(s, j, s->retired[i].game, s->retired[i].from, s->retired[i].upto, sums,
+		    nsum, &note);
 	if (!bad && note.len > 0) {
 		snprintf(appending, sizeof appending, "%s/games/%s", s->dir, STORE_APPENDING);
 		bad |= write_now(s, appending, buf_text(&note), err) < 0;
@@ -1024,8 +1069,12 @@ store_commit(struct store *s, struct judge *j, struct buf *err)
 		bad = 1;
 	}
 	list_clear(s->dirs, &s->ndirs);
-	if (!bad && *appending)
+	/* the games in place: the records they retired go, and the note */
+	if (!bad && *appending && s->nretired > 0)
+		bad |= recover_appends(s, err) < 0;
+	else if (!bad && *appending)
 		unlink(appending);
+	s->nretired = 0;
 	for (i = 0; i < ntmp; i++) {
 		if (bad)
 			unlink(tmps[i]);

@@ -54,19 +54,26 @@ struct store {
 	int nsync, capsync;
 	char **dirs;			/* folders with new names, to fsync */
 	int ndirs, capdirs;
+	struct {
+		char game[GAME_NAME_MAX];
+		long from, upto;	/* its records from..upto-1 were rolled back (copied) */
+	} *retired;			/* this run's rollbacks, tidied at the commit */
+	int nretired, capretired;
 	struct store_aside *aside;	/* games store_load set aside */
 	int naside;
 };
 
-/* In DATA/games while a commit appends to game logs: each log's size
- * before it and the end line of the game file the commit writes. */
+/* In DATA/games while a commit appends to game logs or retires history
+ * records (a rollback): each log's size before it, each record retired,
+ * and the end line of the game file the commit writes. */
 #define STORE_APPENDING ".appending"
 
 /*
  * Open (creating it if needed) and lock the data directory dir, waiting up
  * to wait_ms for another run to finish; cut off what a commit that was
- * stopped before its game file was in place appended to that game's logs
- * (STORE_APPENDING); seal, once, the games of a folder
+ * stopped before its game file was in place appended to that game's logs,
+ * or remove the records a rollback retired once it is (STORE_APPENDING);
+ * seal, once, the games of a folder
  * from before the end line (STORE_SEALED). Returns 0, 1 when another run
  * holds the lock (nothing was done), -1 on error (reason in err).
  */

@@ -218,6 +218,10 @@ p game rollback g1 S1901M
 expect "game rollback: back to Spring 1901" grep -q "rolled back to S1901M" "$OUT"
 p game list
 expect "game list after the rollback: Spring 1901" grep -q "Spring 1901 Movement" "$OUT"
+expect "... the record it retired kept only as its rolled-back copy" sh -c \
+	"[ ! -e '$D/games/g1/history/0001.txt' ] && ls '$D/games/g1/history/' | grep -q '^0001\.rolled-back-[0-9]*\.txt\$'"
+"$POUCH" --data "$D" replay --verify >"$OUT" 2>"$ERR"
+expect "... and replay --verify agrees" grep -q ", 0 differences" "$OUT"
 
 # One run at a time: a second one waits, then gives up cleanly.
 (

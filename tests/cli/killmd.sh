@@ -312,6 +312,35 @@ logs() {
 		test "$twice" -eq 0
 	expect "logs: ... and none missing ($missing)" test "$missing" -eq 0
 	expect "logs: no temporary file left after the run that follows a kill ($tmps)" test "$tmps" -eq 0
+	# A rollback killed the same way: the record it retires is left as its
+	# rolled-back copy alone, and replay --verify agrees.
+	rm -rf "$D"
+	cp -a "$S/run" "$D"
+	printf 'From: gm@example.test\nSubject: back\nMessage-ID: <gm.2@kill.example>\n\nGAME g1 GM gm-password\nROLLBACK S1901M\n' \
+		>"$D/mail/inbox/new/gm.2"
+	rm -rf "$S/clean"
+	cp -a "$D" "$S/clean"
+	POUCH_CRASH_AT=commit:1000000 "$POUCH" --data "$S/clean" run --now $((now + 120)) >"$OUT" 2>"$ERR"
+	points=$(sed -n 's/^pouch: crash points:.* commit \([0-9]*\).*/\1/p' "$ERR")
+	n=1 bad=0
+	while [ "$n" -le "${points:-0}" ]; do
+		rm -rf "$S/run"
+		cp -a "$D" "$S/run"
+		POUCH_CRASH_AT=commit:$n "$POUCH" --data "$S/run" run --now $((now + 120)) >"$OUT" 2>"$ERR"
+		"$POUCH" --data "$S/run" run --now $((now + 180)) >"$OUT" 2>"$ERR"
+		"$POUCH" --data "$S/run" replay --verify >"$OUT" 2>&1
+		h=$(ls "$S/run/games/g1/history" | tr '\n' ' ')
+		if [ "$(ls "$S/run/games/g1/history" | wc -l)" -eq 1 ] &&
+			ls "$S/run/games/g1/history" | grep -q '^0001\.rolled-back-[0-9]*\.txt$'; then
+			grep -q ', 0 differences' "$OUT" || bad=$((bad + 1))
+		else
+			bad=$((bad + 1))
+			echo "  # logs: killed at commit:$n in a rollback: history holds $h"
+		fi
+		n=$((n + 1))
+	done
+	expect "logs: a rollback killed at any of its ${points:-?} operations: its record left as the rolled-back copy alone, replay --verify clean ($bad not)" \
+		test "${points:-0}" -gt 5 -a "$bad" -eq 0
 	[ "$FAIL" -eq 0 ] && rm -rf "$S"
 }
 
