@@ -48,6 +48,7 @@ struct verifier {
 	size_t cap, n;
 	struct job *ring;		/* VERIFY_QUEUE_MAX */
 	size_t head, len;
+	size_t waiting;			/* verdicts queued, not begun */
 	pthread_t th[WORKERS_MAX];
 	int nth;
 	bool stop;
@@ -125,6 +126,7 @@ check_one(struct verifier *v)
 			continue;
 		}
 		v->tab[k].state = V_WORKING;
+		v->waiting--;
 		mine = *jb;
 		explicit_bzero(jb, sizeof *jb);
 		pthread_mutex_unlock(&v->mu);
@@ -210,6 +212,7 @@ verifier_add(struct verifier *v, const char *secret, const char *hash)
 	memcpy(v->tab[k].d, d, SHA256_SIZE);
 	v->tab[k].state = V_QUEUED;
 	v->n++;
+	v->waiting++;
 	jb = &v->ring[(v->head + v->len) % VERIFY_QUEUE_MAX];
 	memcpy(jb->d, d, SHA256_SIZE);
 	str_copy(jb->secret, secret, sizeof jb->secret);
@@ -228,7 +231,7 @@ verifier_queued(struct verifier *v)
 	size_t n;
 
 	pthread_mutex_lock(&v->mu);
-	n = v->len;
+	n = v->waiting;
 	pthread_mutex_unlock(&v->mu);
 	return n;
 }
@@ -256,6 +259,8 @@ verifier_check(struct verifier *v, const char *secret, const char *hash)
 		if (!check_one(v))
 			pthread_cond_wait(&v->done, &v->mu);
 	}
+	if (v->tab[k].state == V_QUEUED)
+		v->waiting--;	/* taken over: its copy in the ring only wiped */
 	if (v->tab[k].state == V_EMPTY) {	/* never queued */
 		if ((k = make_room(v, d)) == (size_t)-1) {
 			mine = false;	/* not kept */

@@ -4,8 +4,11 @@
  * check was queued and made by a worker, taken over by the caller, or
  * never queued; with no worker, or several.
  */
+#define _GNU_SOURCE
 #include "../support/testutil.h"
 
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -91,6 +94,58 @@ test_workers(void **state)
 	check_all(3, true, true);
 }
 
+/* A verifier whose one worker runs at the lowest priority: made by a
+ * thread of that priority, which the worker inherits. */
+static void *
+idle_verifier(void *arg)
+{
+	(void)arg;
+	return verifier_new(1);
+}
+
+/* Checks the caller took over are not counted as queued, though their
+ * copies wait in the ring until a worker passes them: the worker is made
+ * to wait (one processor, the lowest priority, the caller keeping it
+ * busy), so the caller takes over every check. */
+static void
+test_taken_over_not_queued(void **state)
+{
+	struct sched_param idle = { 0 };
+	pthread_attr_t at;
+	pthread_t maker;
+	struct verifier *v;
+	cpu_set_t one, old;
+	void *made;
+	char pw[32];
+	int i;
+
+	(void)state;
+	CPU_ZERO(&one);
+	CPU_SET(sched_getcpu(), &one);
+	assert_int_equal(sched_getaffinity(0, sizeof old, &old), 0);
+	assert_int_equal(sched_setaffinity(0, sizeof one, &one), 0);
+	pthread_attr_init(&at);
+	pthread_attr_setinheritsched(&at, PTHREAD_EXPLICIT_SCHED);
+	pthread_attr_setschedpolicy(&at, SCHED_IDLE);
+	pthread_attr_setschedparam(&at, &idle);
+	assert_int_equal(pthread_create(&maker, &at, idle_verifier, NULL), 0);
+	assert_int_equal(pthread_join(maker, &made), 0);
+	pthread_attr_destroy(&at);
+	v = made;
+	for (i = 0; i < NPW; i++) {
+		password(i, true, pw, sizeof pw);
+		assert_true(verifier_add(v, pw, hashes[i]));
+	}
+	for (i = NPW - 1; i >= 0; i--) {
+		password(i, true, pw, sizeof pw);
+		assert_true(verifier_check(v, pw, hashes[i]));
+		assert_true(verifier_queued(v) <= (size_t)i);
+	}
+	assert_int_equal(verifier_queued(v), 0);
+	verifier_free(v);
+	assert_int_equal(sched_setaffinity(0, sizeof old, &old), 0);
+}
+
 /* Freed with checks still queued: the workers stop, nothing leaks
  * (the sanitized build's leak check). */
 static void
@@ -116,6 +171,7 @@ main(void)
 		cmocka_unit_test(test_no_worker),
 		cmocka_unit_test(test_one_worker),
 		cmocka_unit_test(test_workers),
+		cmocka_unit_test(test_taken_over_not_queued),
 		cmocka_unit_test(test_free_queued),
 	};
 
