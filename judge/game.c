@@ -1656,7 +1656,7 @@ read_board(struct game *g, const struct game_pending *pd, int last, struct buf *
 int
 game_build_sites(const struct game *g, power_id p)
 {
-	return system_build_sites(g, p, NULL, 0);
+	return system_build_sites(g, p, UNIT_ARMY, NULL, 0);
 }
 
 int

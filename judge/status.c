@@ -338,27 +338,35 @@ removals_to_do(const struct game *g, power_id p, int left, int given, struct buf
 	    i < b->nunits ? m->locs[b->units[i].loc].name : "par");
 }
 
-/* "Build 1 unit (\"Build A par\", or \"Waive\")." with left builds to
- * give, given of them already, and the example order. */
+/* "Build 1 unit (\"Build A edi\", \"Build F edi\", or \"Waive\")." with
+ * left builds to give, given of them already, and an example order of
+ * each kind p may give: an army, a fleet ("" when none may be raised). */
 static void
-put_builds_to_do(int left, int given, const char *example, struct buf *out)
+put_builds_to_do(int left, int given, const char *army, const char *fleet, struct buf *out)
 {
 	if (given)
 		buf_printf(out, "%d more build%s", left, left == 1 ? "" : "s");
 	else
 		buf_printf(out, "Build %d unit%s", left, left == 1 ? "" : "s");
-	buf_printf(out, " (\"Build %s\", or \"Waive\").\n", example);
+	buf_puts(out, " (");
+	if (*army)
+		buf_printf(out, "\"Build %s\", ", army);
+	if (*fleet)
+		buf_printf(out, "\"Build %s\", ", fleet);
+	buf_puts(out, *army || *fleet ? "or \"Waive\").\n" : "\"Waive\").\n");
 }
 
-/* The left builds of p, given of them already, with an example: a free
- * home centre not yet built in. */
+/* The left builds of p, given of them already, with an example of each
+ * kind: a free home centre not yet built in where an army, and one where
+ * a fleet, may be raised. */
 static void
 builds_to_do(const struct game *g, power_id p, int left, int given, struct buf *out)
 {
-	char example[32];
+	char army[32], fleet[32];
 
-	system_build_sites(g, p, example, sizeof example);
-	put_builds_to_do(left, given, example, out);
+	system_build_sites(g, p, UNIT_ARMY, army, sizeof army);
+	system_build_sites(g, p, UNIT_FLEET, fleet, sizeof fleet);
+	put_builds_to_do(left, given, army, fleet, out);
 }
 
 /* What p must still build or remove in an adjustment phase. */

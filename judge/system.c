@@ -227,23 +227,34 @@ system_check_order(const struct game *g, power_id p, const struct order *o, stru
 }
 
 int
-system_build_sites(const struct game *g, power_id p, char *example, size_t size)
+system_build_sites(const struct game *g, power_id p, enum unit_type t, char *example,
+    size_t size)
 {
 	const struct map *m = g->map;
 	const struct board *b = &g->board;
-	const char *site = "par";
+	const char *site = NULL;
 	int i;
 
 	if (g->sys != NULL && g->sys->build_sites != NULL)
-		return g->sys->build_sites(g, p, example, size);
+		return g->sys->build_sites(g, p, t, example, size);
 	if (example != NULL) {
-		for (i = 0; i < m->nprovs; i++)
-			if (m->provs[i].home == p && m->provs[i].supply && b->owner[i] == p &&
-			    board_unit_in(b, m, (prov_id)i) < 0 && !game_ordered_in(g, p, (prov_id)i)) {
-				site = m->provs[i].abbr;
-				break;
-			}
-		snprintf(example, size, "A %s", site);
+		for (i = 0; i < m->nprovs && site == NULL; i++) {
+			loc_id l = t == UNIT_ARMY ? m->provs[i].loc :
+			    map_default_loc(m, (prov_id)i, UNIT_FLEET);
+			if (l == LOC_NONE && t == UNIT_FLEET && m->provs[i].ncoasts > 0)
+				l = m->provs[i].coast[0];
+			if (l == LOC_NONE || m->provs[i].home != p || !m->provs[i].supply ||
+			    b->owner[i] != p || board_unit_in(b, m, (prov_id)i) >= 0 ||
+			    game_ordered_in(g, p, (prov_id)i))
+				continue;
+			site = m->locs[l].name;
+		}
+		if (site == NULL && t == UNIT_ARMY)
+			site = "par";
+		if (site != NULL)
+			snprintf(example, size, "%c %s", unit_letter(t), site);
+		else
+			example[0] = '\0';
 	}
 	return adj_build_sites(m, &g->rules, b, p);
 }

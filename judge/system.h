@@ -251,10 +251,12 @@ struct rule_system {
 	enum order_check (*check_order)(const struct game *g, power_id p, const struct order *o,
 	    struct buf *reply);
 	/* How many units power p may raise in g's Winter (armies and fleets;
-	 * where units stack, all its builds due), and a build order it may
-	 * give ("A ber", a place without an order of p yet when there is one)
-	 * into example, when not NULL (size >= 16). */
-	int (*build_sites)(const struct game *g, power_id p, char *example, size_t size);
+	 * where units stack, all its builds due), and a build order of a unit
+	 * of type t it may give ("A ber", "F kie", a place without an order of
+	 * p yet when there is one) into example, when not NULL (size >= 16):
+	 * "" when it may raise no unit of that type now. */
+	int (*build_sites)(const struct game *g, power_id p, enum unit_type t, char *example,
+	    size_t size);
 
 	/* Its commands and help. Its part of HELP for power p (POWER_NONE:
 	 * the game master): after the judge's for a game with a board (the
@@ -343,11 +345,13 @@ void system_new_game(struct game *g);
  * (the engine's) by default. */
 enum order_check system_check_order(const struct game *g, power_id p, const struct order *o,
     struct buf *reply);
-/* How many units p may raise in g's Winter, and a build order p may give
- * into example when not NULL (size >= 16): its system's, else its free
- * home centres (adj_build_sites) and an army in the first of them without
- * an order of p ("A par" when there is none). */
-int system_build_sites(const struct game *g, power_id p, char *example, size_t size);
+/* How many units p may raise in g's Winter, and a build order of a unit of
+ * type t p may give into example when not NULL (size >= 16): its
+ * system's, else its free home centres (adj_build_sites) and a unit of
+ * type t in the first of them without an order of p that can hold one
+ * (an army: "A par" when there is none; a fleet: "" when there is none). */
+int system_build_sites(const struct game *g, power_id p, enum unit_type t, char *example,
+    size_t size);
 /* Is a conference of g under way? Its powers and name as conference
  * gives them; none by default (*powers, name untouched). */
 bool system_conference(const struct game *g, uint64_t *powers, struct buf *name);

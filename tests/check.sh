@@ -221,7 +221,12 @@ if want games; then
 		build/pouch check-game --edition 2000 build/games || fail "recorded games"
 		echo "  the reason of every failed order and dislodged unit:"
 		if build/pouch check-game --reasons --edition 2000 build/games >build/games-reasons.txt; then
-			tail -n 3 build/games-reasons.txt | sed 's/^/  /'
+			tail -n 4 build/games-reasons.txt | sed 's/^/  /'
+			# The adjustment phases are checked too: failed builds and
+			# removals and civil disorder, every one with its reason.
+			grep -Eq '^([1-9][0-9]*) failed builds and removals and units removed in civil disorder, \1 with a reason that fits$' \
+				build/games-reasons.txt ||
+				fail "the recorded games' adjustment phases without their reasons checked (build/games-reasons.txt)"
 		else
 			grep -v '^[0-9]' build/games-reasons.txt | head -n 20
 			fail "a failed order in the recorded games without a reason that fits (build/games-reasons.txt)"

@@ -1110,6 +1110,8 @@ struct walker {
 	bool reasons;			/* check every movement and retreat phase's reasons */
 	long failures, explained;	/* failed orders and dislodged units; with a reason */
 	long lost, lost_explained;	/* retreats: units destroyed; with a reason */
+	long adjusted, adjusted_explained; /* adjustments: failed builds and removals,
+					   units removed in civil disorder; with a reason */
 	const char *path;
 	struct phase_result *res;
 	struct phase_why *why;
@@ -1127,9 +1129,50 @@ wants_reason(enum reason r, bool dislodged, bool retreat)
 	    r == R_PARADOX || r == R_DISLODGED;
 }
 
-/* A replayed movement or retreat phase resolved again with its reasons:
- * each failed order, dislodged unit and unit destroyed in a retreat has
- * one, and it fits (gamerec_phase_fn). */
+/* A replayed adjustment phase resolved again and written as a results
+ * mail gives it: every line with a result's tag ("(*not a home supply
+ * centre*)", "(*civil disorder*)"; not an illegal order's) has its reason
+ * under it, and it fits: "removed: " for a unit removed in civil disorder,
+ * "failed: " for a build or removal that failed. Returns 1 when one has
+ * none, naming it. */
+static int
+check_adjustment(struct walker *w, const struct gamerec_phase *ph)
+{
+	const char *s, *end, *line, *under;
+	char text[512], p1[48];
+	size_t n, un;
+
+	adj_resolve_why(w->m, &w->r, ph->before, NULL, ph->orders, ph->norders, w->res, w->why);
+	buf_reset(&w->words);
+	report_results(w->m, ph->before, ph->orders, w->res, w->why, &w->words);
+	s = buf_str(&w->words);
+	end = s + w->words.len;
+	while ((line = str_next_line(&s, end, &n)) != NULL) {
+		bool civil;
+		const char *p = s;
+
+		str_ncopy_trim(text, sizeof text, line, n);
+		if (strstr(text, "  (*") == NULL || strstr(text, "(*illegal") != NULL)
+			continue;
+		civil = strstr(text, "(*civil disorder*)") != NULL;
+		w->adjusted++;
+		under = str_next_line(&p, end, &un);
+		if (under != NULL && un > 4 && memcmp(under, "    ", 4) == 0 &&
+		    str_prefix_nocase(under + 4, civil ? "removed: " : "failed: ")) {
+			w->adjusted_explained++;
+			continue;
+		}
+		fprintf(w->out, "%s: %s: no reason that fits under \"%s\"\n", w->path,
+		    phase_format(ph->before, p1, sizeof p1), text);
+		return 1;
+	}
+	return 0;
+}
+
+/* A replayed phase resolved again with its reasons: each failed order,
+ * dislodged unit and unit destroyed in a retreat has one, and it fits;
+ * so has each failed build or removal and each unit removed in civil
+ * disorder (gamerec_phase_fn). */
 static int
 check_reasons(void *ctx, const struct gamerec_phase *ph)
 {
@@ -1138,7 +1181,7 @@ check_reasons(void *ctx, const struct gamerec_phase *ph)
 	int u, bad;
 
 	if (ph->before->phase == PHASE_ADJUSTMENT)
-		return 0;
+		return check_adjustment(w, ph);
 	adj_resolve_why(w->m, &w->r, ph->before, NULL, ph->orders, ph->norders, w->res, w->why);
 	bad = adj_why_check(w->res, w->why);
 	for (u = 0; u < w->res->nunits; u++) {
@@ -1310,6 +1353,8 @@ gamerec_check_paths(const struct map *m, enum edition ed, const char *const *pat
 		    w.failures, w.explained);
 		fprintf(out, "of them %ld units destroyed in a retreat, %ld with a reason that fits\n",
 		    w.lost, w.lost_explained);
+		fprintf(out, "%ld failed builds and removals and units removed in civil disorder, "
+		    "%ld with a reason that fits\n", w.adjusted, w.adjusted_explained);
 		free(w.res);
 		free(w.why);
 		buf_free(&w.words);

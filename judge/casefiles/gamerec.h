@@ -84,10 +84,11 @@ int gamerec_replay_text(const struct map *m, const struct names *nm, const struc
 /*
  * Check files and directories (recursively, files named *.txt) of game
  * records; print each failure and the summary "N passed, M failed" to out.
- * With reasons, every movement and retreat phase is also resolved with
- * its reasons (adj_resolve_why): a game whose failed orders, dislodged
- * units or units destroyed in a retreat lack a reason that fits
- * (adj_why_check, report_why) fails. Returns the exit
+ * With reasons, every phase is also resolved with its reasons
+ * (adj_resolve_why): a game whose failed orders, dislodged units or units
+ * destroyed in a retreat lack a reason that fits (adj_why_check,
+ * report_why), or whose failed builds and removals and units removed in
+ * civil disorder lack theirs under them in the results, fails. Returns the exit
  * status: 0 all passed, 1 otherwise.
  */
 int gamerec_check_paths(const struct map *m, enum edition ed, const char *const *paths, int n,

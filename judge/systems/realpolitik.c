@@ -235,46 +235,45 @@ raisable(const struct game *g, const struct board *b, power_id p)
 	return due > 0 && build_sites(g, b, p) > 0 ? due : 0;
 }
 
-/* The first place power p may raise a unit in on g's board, as a build
- * order names it ("A ber", else a naval base "F stp/nc"), into example;
- * when fresh, only a place p has no order for yet. Returns false when
- * there is none. The loops run backwards so that the first one found is
- * written last. */
+/* The first place power p may raise a unit of type t in on g's board, as
+ * a build order names it ("A ber", a naval base "F stp/nc"), into
+ * example; when fresh, only a place p has no order for yet. Returns false
+ * when there is none. */
 static bool
-example_site(const struct game *g, power_id p, bool fresh, char *example, size_t size)
+example_site(const struct game *g, power_id p, enum unit_type t, bool fresh, char *example,
+    size_t size)
 {
 	const struct map *m = g->map;
 	power_id seat[MAP_MAX_PROVS];
-	bool found = false;
-	int q, t;
+	int q;
 
 	army_seats(g, seat);
-	for (t = UNIT_FLEET; t >= UNIT_ARMY; t--)
-		for (q = m->nprovs - 1; q >= 0; q--) {
-			const struct province *pr = &m->provs[q];
-			loc_id l = t == UNIT_ARMY ? pr->loc : map_default_loc(m, (prov_id)q, UNIT_FLEET);
-			if (realpolitik_resolver.can_build(m, &g->board, seat, p, (enum unit_type)t,
-			    (prov_id)q) != R_OK || (fresh && game_ordered_in(g, p, (prov_id)q)))
-				continue;
-			if (l == LOC_NONE && pr->ncoasts > 0)
-				l = pr->coast[0];
-			if (l == LOC_NONE)
-				continue;
-			snprintf(example, size, "%c %s", unit_letter((enum unit_type)t), m->locs[l].name);
-			found = true;
-		}
-	return found;
+	for (q = 0; q < m->nprovs; q++) {
+		const struct province *pr = &m->provs[q];
+		loc_id l = t == UNIT_ARMY ? pr->loc : map_default_loc(m, (prov_id)q, UNIT_FLEET);
+		if (realpolitik_resolver.can_build(m, &g->board, seat, p, t, (prov_id)q) != R_OK ||
+		    (fresh && game_ordered_in(g, p, (prov_id)q)))
+			continue;
+		if (l == LOC_NONE && pr->ncoasts > 0)
+			l = pr->coast[0];
+		if (l == LOC_NONE)
+			continue;
+		snprintf(example, size, "%c %s", unit_letter(t), m->locs[l].name);
+		return true;
+	}
+	return false;
 }
 
 /* The judge's count of the units p may raise in g's Winter, with an order
- * it may give: in a place it has not ordered yet, else onto a stack it
- * is raising. */
+ * of a unit of type t it may give: in a place it has not ordered yet,
+ * else onto a stack it is raising; none ("") when it may raise no such
+ * unit. */
 static int
-rp_build_sites_op(const struct game *g, power_id p, char *example, size_t size)
+rp_build_sites_op(const struct game *g, power_id p, enum unit_type t, char *example, size_t size)
 {
-	if (example != NULL && !example_site(g, p, true, example, size) &&
-	    !example_site(g, p, false, example, size))
-		snprintf(example, size, "A %s", g->map->provs[0].abbr);
+	if (example != NULL && !example_site(g, p, t, true, example, size) &&
+	    !example_site(g, p, t, false, example, size))
+		example[0] = '\0';
 	return raisable(g, &g->board, p);
 }
 

@@ -748,6 +748,37 @@ test_right_password(void **state)
 	assert_state_line(t->g, "seq 1");
 }
 
+/* In a Winter, what is still to order names an example build of each
+ * kind the power may raise, and the waiver: England an army and a fleet
+ * in Edinburgh, its one free home centre, on the coast; Austria, whose
+ * one coastal home centre Trieste Italy holds, an army only. */
+static void
+test_build_examples(void **state)
+{
+	struct tj *t = *state;
+	struct game *g = t->g;
+	const char *r;
+	int i;
+
+	g->board.season = SEASON_WINTER;
+	g->board.phase = PHASE_ADJUSTMENT;
+	g->board.owner[map_find_province(g->map, "nwy")] = power("England");
+	g->board.owner[map_find_province(g->map, "ser")] = power("Austria");
+	g->board.owner[map_find_province(g->map, "tri")] = power("Italy");
+	for (i = 0; i < g->board.nunits; i++) {
+		const char *at = g->map->locs[g->board.units[i].loc].name;
+		if (strcmp(at, "edi") == 0 || strcmp(at, "vie") == 0)
+			board_remove_unit(&g->board, i--);
+	}
+	mail(t, "alice@england.example", "winter", "GAME g1 England england-pw\nLIST\n",
+	    T0 + HOUR);
+	r = reply(t, "alice@england.example", "Re: winter", bob, 1);
+	assert_non_null(strstr(r, "Build 1 unit (\"Build A edi\", \"Build F edi\", or \"Waive\")."));
+	mail(t, "anna@austria.example", "winter", "GAME g1 Austria austria-pw\nLIST\n", T0 + HOUR);
+	r = reply(t, "anna@austria.example", "Re: winter", NULL, 0);
+	assert_non_null(strstr(r, "Build 1 unit (\"Build A vie\", or \"Waive\")."));
+}
+
 static const char refused_ident[] =
     "  REFUSED: this GAME line does not match a game, power and password of this judge.\n"
     "  Check the game's name, your power's name (in full, e.g. England) and your password;\n"
@@ -2987,6 +3018,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_too_many_members, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_orders_in_subject, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_right_password, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_build_examples, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_wrong_password, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_password_remembered_not_kept, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_password_checked_ahead, setup, teardown),
