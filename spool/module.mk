@@ -1,3 +1,4 @@
 POUCH_SRCS += \
+	spool/index.c \
 	spool/maildir.c \
 	spool/spool.c

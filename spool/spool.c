@@ -19,15 +19,18 @@
  * "pouch-spool 2" ledger has no PLACE: its message is the file ID in
  * DIR/in or DIR/out. Both forms read in any ledger.
  *
- * It is read in pieces into compact slots and hash indexes (id, source,
- * Message-ID; for sent messages key and Message-ID): a slot is the
+ * What is kept of each message is in the index, a file beside the ledger
+ * read through a small cache (index.h): a slot an inbound message (the
  * record's place in the ledger, the message's state, and its id when it
- * has pouch's form; an index holds 32 bits of the key's hash and the
- * slot's position, and a match is checked against the record, read again
- * (as are the entries the API hands out, kept in a small cache). So the
- * memory of an open spool grows by some tens of bytes a message, not by
- * its strings. This happens at open, or with spool_open_lazy when first
- * needed (spool_index). A
+ * has pouch's form), the place of each sent one's record, and hash tables
+ * (id, source, Message-ID; for sent messages key and Message-ID) of 32
+ * bits of the key's hash and the slot's position; a match is checked
+ * against the record, read again (as are the entries the API hands out,
+ * kept in a small cache). So the memory of an open spool does not grow
+ * with its history. The index is trusted only when it was closed whole
+ * for the ledger as it is (open_index); else it is made again from the
+ * ledger, read in pieces. This happens at open, or with spool_open_lazy
+ * when first needed (spool_index). A
  * lazy open reads DIR/ledger.sum instead: what a run with nothing new
  * needs (the cursors, the clock, how many messages wait to be applied),
  * written at close for the ledger's size, mtime and inode when the ledger
@@ -70,6 +73,7 @@
 #include "../lib/log.h"
 #include "../lib/str.h"
 #include "../lib/xalloc.h"
+#include "index.h"
 #include "maildir.h"
 
 #define LEDGER_MAX ((size_t)1 << 30)
@@ -85,85 +89,10 @@
 #define SUMMARY_MAGIC "pouch-spool-summary 1"
 #define PACK_NAME_MAX 64	/* "TIME.SEQ.pack" */
 
-/* --- an index by hash ------------------------------------------------ */
-
-/*
- * 32 bits of a key's hash and the position of the entry that has it; the
- * keys are not kept: a candidate is checked against the entry (its record
- * in the ledger). A key may be there more than once (hidx_next gives each
- * candidate in turn). 8 bytes a slot, at most three quarters full.
- */
-struct hslot {
-	uint32_t hash;
-	uint32_t pos;	/* position + 1; 0: empty */
-};
-
-struct hidx {
-	struct hslot *v;
-	size_t cap;	/* power of two */
-	size_t n;
-};
-
-static void hidx_put(struct hidx *x, uint32_t hash, size_t pos);
-
 static uint32_t
 key_hash(const char *key)
 {
 	return (uint32_t)str_hash(key);
-}
-
-static void
-hidx_grow(struct hidx *x)
-{
-	struct hidx old = *x;
-	size_t i;
-
-	x->cap = old.cap ? old.cap * 2 : 256;
-	x->v = xcalloc(x->cap, sizeof *x->v);
-	x->n = 0;
-	for (i = 0; i < old.cap; i++)
-		if (old.v[i].pos != 0)
-			hidx_put(x, old.v[i].hash, old.v[i].pos - 1);
-	free(old.v);
-}
-
-static void
-hidx_put(struct hidx *x, uint32_t hash, size_t pos)
-{
-	size_t i;
-
-	if ((x->n + 1) * 4 > x->cap * 3)
-		hidx_grow(x);
-	for (i = hash & (x->cap - 1); x->v[i].pos != 0; i = (i + 1) & (x->cap - 1))
-		;
-	x->v[i].hash = hash;
-	x->v[i].pos = (uint32_t)pos + 1;
-	x->n++;
-}
-
-/* The next entry whose key has this hash: *at is SIZE_MAX for the first,
- * then where the last was found. SIZE_MAX when there is none. */
-static size_t
-hidx_next(const struct hidx *x, uint32_t hash, size_t *at)
-{
-	size_t i;
-
-	if (x->cap == 0)
-		return SIZE_MAX;
-	i = *at == SIZE_MAX ? hash & (x->cap - 1) : (*at + 1) & (x->cap - 1);
-	for (; x->v[i].pos != 0; i = (i + 1) & (x->cap - 1))
-		if (x->v[i].hash == hash) {
-			*at = i;
-			return x->v[i].pos - 1;
-		}
-	return SIZE_MAX;
-}
-
-static void
-hidx_free(struct hidx *x)
-{
-	free(x->v);
-	memset(x, 0, sizeof *x);
 }
 
 /* --- the spool --------------------------------------------------------- */
@@ -171,24 +100,6 @@ hidx_free(struct hidx *x)
 struct cursor {
 	char *name;
 	char *value;
-};
-
-/*
- * What is kept of an inbound message (SPOOL_SLOT_BYTES): where its record
- * is, its state, and its id when it has the form pouch gives ids
- * (TIME.SEQ.pouch), which the ledger's "applied" records are matched
- * with; the rest is read again from its record when asked for (spool_in).
- */
-struct islot {
-	uint64_t off;		/* its "in" record's place in the ledger, or
-				 * past its end: in pending, not written yet */
-	int64_t applied;	/* SPOOL_APPLIED: when */
-	int64_t id_time;	/* its id is "ID_TIME.ID_SEQ.pouch"... */
-	uint32_t id_seq;
-	uint32_t rec_in;	/* spool_entry.rec_in */
-	uint8_t id_digits;	/* ...with ID_SEQ written in this many digits;
-				 * 0: an id of another form (read from the ledger) */
-	uint8_t state;		/* enum spool_state */
 };
 
 /* The entries last asked for, read from their records: spool_in and the
@@ -207,14 +118,13 @@ struct spool {
 	char *dir;
 	char *in_dir, *out_dir, *ledger, *summary;
 	int lock_fd;
-	struct islot *in;
-	size_t nin, capin;
-	uint64_t *out;		/* each "out" record's place */
-	size_t nout, capout;
-	struct hidx by_out_key, by_out_msgid;
+	/* the index of the ledger (index.h): a slot an inbound message, the
+	 * place of each sent one's record, and the hash tables */
+	struct ix *ix;
+	char *index_path;
+	unsigned long nlines;	/* the ledger's lines read or appended */
 	struct cursor *cursors;
 	size_t ncursors;
-	struct hidx by_id, by_source, by_msgid;
 	uint64_t ledger_size;	/* the ledger's bytes on disk (read or appended) */
 	struct cache *cache;
 	unsigned long next_seq;
@@ -239,6 +149,7 @@ struct spool {
 	bool broken;		/* a ledger write failed: refuse everything */
 	bool discarded;		/* spool_discard: nothing more is written */
 	bool v1;		/* the ledger is "pouch-spool 1": records have no checksum */
+	bool ledger_grew;	/* records appended by this process */
 	/* The batch's pack: every message stored since the last sync, one
 	 * after the other, made durable by spool_sync with one fsync. */
 	char *pack_dir;
@@ -394,7 +305,7 @@ note_id(struct spool *s, const char *id)
 		s->next_seq = seq + 1;
 }
 
-static size_t find(const struct spool *s, const struct hidx *x, const char *key);
+static size_t find(const struct spool *s, enum ix_table t, const char *key);
 
 #define ID_FORMAT_MAX 300
 
@@ -432,46 +343,47 @@ id_parse(const char *id, int64_t *t, uint32_t *seq, uint8_t *digits)
 }
 
 /* Add the slot of an "in" record at ledger place off. */
-static struct islot *
+static void
 add_in(struct spool *s, uint64_t off, const char *id, time_t arrival, const char *source,
     const char *msgid, const char *dup_of)
 {
-	struct islot *e;
+	size_t pos = ix_count_in(s->ix);
+	struct islot e;
 
-	GROW(s->in, s->nin, s->capin);
-	e = &s->in[s->nin];
-	memset(e, 0, sizeof *e);
-	e->off = off;
-	if (!id_parse(id, &e->id_time, &e->id_seq, &e->id_digits))
-		e->id_digits = 0;
-	e->state = dup_of ? SPOOL_DUPLICATE : SPOOL_STORED;
-	e->rec_in = (uint32_t)++s->nrec;
-	if (e->state == SPOOL_STORED)
+	/* every text under a Message-ID, for copy_of; a copy adds none (asked
+	 * before the slot is there: the lookup reads slots) */
+	bool text = msgid && (dup_of == NULL || find(s, IX_MSGID, msgid) == SIZE_MAX);
+
+	memset(&e, 0, sizeof e);
+	e.off = off;
+	if (!id_parse(id, &e.id_time, &e.id_seq, &e.id_digits))
+		e.id_digits = 0;
+	e.state = dup_of ? SPOOL_DUPLICATE : SPOOL_STORED;
+	e.rec_in = (uint32_t)++s->nrec;
+	if (e.state == SPOOL_STORED)
 		s->npending++;
-	hidx_put(&s->by_id, key_hash(id), s->nin);
+	ix_put_in(s->ix, pos, &e);
+	ix_put(s->ix, IX_ID, key_hash(id), pos);
 	if (source)
-		hidx_put(&s->by_source, key_hash(source), s->nin);
-	/* every text under a Message-ID, for copy_of; a copy adds none */
-	if (msgid && (dup_of == NULL || find(s, &s->by_msgid, msgid) == SIZE_MAX))
-		hidx_put(&s->by_msgid, key_hash(msgid), s->nin);
+		ix_put(s->ix, IX_SOURCE, key_hash(source), pos);
+	if (text)
+		ix_put(s->ix, IX_MSGID, key_hash(msgid), pos);
 	if (arrival > s->last_arrival)
 		s->last_arrival = arrival;
-	s->nin++;
 	note_id(s, id);
-	return e;
 }
 
 /* Add the place of an "out" record. */
 static void
 add_out(struct spool *s, uint64_t off, const char *id, const char *key, const char *msgid)
 {
-	GROW(s->out, s->nout, s->capout);
-	s->out[s->nout] = off;
+	size_t pos = ix_count_out(s->ix);
+
+	ix_add_out(s->ix, off);
 	if (key)
-		hidx_put(&s->by_out_key, key_hash(key), s->nout);
+		ix_put(s->ix, IX_OUT_KEY, key_hash(key), pos);
 	if (msgid)
-		hidx_put(&s->by_out_msgid, key_hash(msgid), s->nout);
-	s->nout++;
+		ix_put(s->ix, IX_OUT_MSGID, key_hash(msgid), pos);
 	note_id(s, id);
 }
 
@@ -636,8 +548,9 @@ entry_at(const struct spool *s, size_t pos)
 	struct cache *c = s->cache;
 	size_t k = pos % SPOOL_ENTRY_CACHE;
 	struct spool_entry *e = &c->in[k];
-	const struct islot *sl = &s->in[pos];
+	struct islot slot, *sl = &slot;
 
+	ix_get_in(s->ix, pos, sl);
 	if (c->in_pos[k] != pos) {
 		char *f[9];
 		time_t t;
@@ -673,7 +586,7 @@ sent_at(const struct spool *s, size_t pos)
 		time_t t;
 		long size;
 
-		if (reread(s, s->out[pos], "out", f, &t, &size) < 0)
+		if (reread(s, ix_get_out(s->ix, pos), "out", f, &t, &size) < 0)
 			return NULL;
 		sent_free(o);
 		c->out_pos[k] = pos;
@@ -692,10 +605,11 @@ sent_at(const struct spool *s, size_t pos)
 static bool
 id_is(const struct spool *s, size_t pos, const char *id)
 {
-	const struct islot *sl = &s->in[pos];
+	struct islot slot, *sl = &slot;
 	const struct spool_entry *e;
 	char v[ID_FORMAT_MAX];
 
+	ix_get_in(s->ix, pos, sl);
 	if (sl->id_digits != 0) {
 		id_format(v, sl->id_time, sl->id_digits, sl->id_seq);
 		return strcmp(v, id) == 0;
@@ -704,41 +618,41 @@ id_is(const struct spool *s, size_t pos, const char *id)
 	return e != NULL && strcmp(e->id, id) == 0;
 }
 
-/* Whether entry pos of index x has key (a copy of its own: reading a
+/* Whether entry pos of table t has key (a copy of its own: reading a
  * record again may drop a cached entry whose string the caller passed). */
 static bool
-has_key(const struct spool *s, const struct hidx *x, size_t pos, const char *key)
+has_key(const struct spool *s, enum ix_table t, size_t pos, const char *key)
 {
 	const struct spool_entry *e;
 	const struct spool_sent *o;
 	const char *v;
 
-	if (x == &s->by_id)
-		return id_is(s, pos, key);
-	if (x == &s->by_source || x == &s->by_msgid) {
-		e = entry_at(s, pos);
-		v = e == NULL ? NULL : x == &s->by_source ? e->source : e->message_id;
+	if (t == IX_ID)
+		return pos < ix_count_in(s->ix) && id_is(s, pos, key);
+	if (t == IX_SOURCE || t == IX_MSGID) {
+		e = pos < ix_count_in(s->ix) ? entry_at(s, pos) : NULL;
+		v = e == NULL ? NULL : t == IX_SOURCE ? e->source : e->message_id;
 	} else {
-		o = sent_at(s, pos);
-		v = o == NULL ? NULL : x == &s->by_out_key ? o->key : o->message_id;
+		o = pos < ix_count_out(s->ix) ? sent_at(s, pos) : NULL;
+		v = o == NULL ? NULL : t == IX_OUT_KEY ? o->key : o->message_id;
 	}
 	return v != NULL && strcmp(v, key) == 0;
 }
 
-/* The position of the entry of index x (by_id, by_source, by_msgid: the
- * first with it, of each text; by_out_key, by_out_msgid: sent) whose key
+/* The position of the entry of table t (IX_ID, IX_SOURCE, IX_MSGID: the
+ * first with it, of each text; IX_OUT_KEY, IX_OUT_MSGID: sent) whose key
  * is key, or SIZE_MAX. */
 static size_t
-find(const struct spool *s, const struct hidx *x, const char *key)
+find(const struct spool *s, enum ix_table t, const char *key)
 {
 	size_t at = SIZE_MAX, pos, found = SIZE_MAX;
 	uint32_t h = key_hash(key);
 	char *k = NULL;
 
-	while ((pos = hidx_next(x, h, &at)) != SIZE_MAX) {
+	while ((pos = ix_next(s->ix, t, h, &at)) != SIZE_MAX) {
 		if (k == NULL)
 			k = xstrdup(key);
-		if (has_key(s, x, pos, k)) {
+		if (has_key(s, t, pos, k)) {
 			found = pos;
 			break;
 		}
@@ -799,19 +713,22 @@ load_record(struct spool *s, char *line, uint64_t off)
 	long size;
 
 	if (strcmp(f[0], "in") == 0 && (n == 7 || n == 8)) {
-		if (!msg_fields_ok(f, n, "in", &t, &size) || find(s, &s->by_id, f[1]) != SIZE_MAX)
+		if (!msg_fields_ok(f, n, "in", &t, &size) || find(s, IX_ID, f[1]) != SIZE_MAX)
 			return -1;
 		add_in(s, off, f[1], t, f[4], f[5], f[6]);
 		return 0;
 	}
 	if (strcmp(f[0], "applied") == 0 && n == 3) {
-		size_t i = f[1] ? find(s, &s->by_id, f[1]) : SIZE_MAX;
+		size_t i = f[1] ? find(s, IX_ID, f[1]) : SIZE_MAX;
+		struct islot sl;
 		if (i == SIZE_MAX || parse_time(f[2], &t) < 0)
 			return -1;
-		if (s->in[i].state == SPOOL_STORED)
+		ix_get_in(s->ix, i, &sl);
+		if (sl.state == SPOOL_STORED)
 			s->npending--;
-		s->in[i].state = SPOOL_APPLIED;
-		s->in[i].applied = t;
+		sl.state = SPOOL_APPLIED;
+		sl.applied = t;
+		ix_put_in(s->ix, i, &sl);
 		return 0;
 	}
 	if (strcmp(f[0], "out") == 0 && (n == 7 || n == 8)) {
@@ -852,7 +769,7 @@ whole_lines(int fd, off_t size)
 /* Take ledger line p (number lineno, at place off): the magic line, then
  * records. Returns 0, or -1 with the reason in err. */
 static int
-load_line(struct spool *s, char *p, int lineno, uint64_t off, struct buf *err)
+load_line(struct spool *s, char *p, unsigned long lineno, uint64_t off, struct buf *err)
 {
 	if (lineno == 1) {
 		if (strcmp(p, LEDGER_MAGIC) != 0 && strcmp(p, LEDGER_MAGIC_V2) != 0 &&
@@ -866,24 +783,26 @@ load_line(struct spool *s, char *p, int lineno, uint64_t off, struct buf *err)
 		return 0;
 	if (!s->v1 && check_record(p) < 0) {
 		buf_printf(err, "%s:%d: damaged record (its checksum does not match); the spool "
-		    "is left alone\n", s->ledger, lineno);
+		    "is left alone\n", s->ledger, (int)lineno);
 		return -1;
 	}
 	if (load_record(s, p, off) < 0) {
-		buf_printf(err, "%s:%d: damaged record; the spool is left alone\n", s->ledger, lineno);
+		buf_printf(err, "%s:%d: damaged record; the spool is left alone\n", s->ledger, (int)lineno);
 		return -1;
 	}
 	return 0;
 }
 
-/* Read the ledger's records in pieces (memory does not grow with it):
- * each is kept as its place and what the indexes need. */
+/* Read the ledger's records from place from (0, or where the index's
+ * records end, s->nlines lines in) in pieces (memory does not grow with
+ * it): each is kept as its place and what the indexes need. */
 static int
-load_ledger(struct spool *s, struct buf *err)
+load_ledger(struct spool *s, uint64_t from, struct buf *err)
 {
-	int fd = open(s->ledger, O_RDONLY | O_CLOEXEC), lineno = 0, rc = 0;
+	int fd = open(s->ledger, O_RDONLY | O_CLOEXEC), rc = 0;
+	unsigned long lineno = from ? s->nlines : 0;
 	size_t cap = LEDGER_CHUNK, have = 0;
-	uint64_t base = 0;
+	uint64_t base = from;
 	struct stat st;
 	off_t keep;
 	char *b;
@@ -897,6 +816,11 @@ load_ledger(struct spool *s, struct buf *err)
 		buf_printf(err, "%s: cannot read: %s\n", s->ledger, strerror(errno));
 		if (fd >= 0)
 			close(fd);
+		return -1;
+	}
+	if ((uint64_t)keep < from) {
+		buf_printf(err, "%s: shorter than its index says\n", s->ledger);
+		close(fd);
 		return -1;
 	}
 	if (keep < st.st_size) {
@@ -914,6 +838,11 @@ load_ledger(struct spool *s, struct buf *err)
 		return 0;
 	}
 	s->ledger_size = (uint64_t)keep;
+	if (from > 0 && lseek(fd, (off_t)from, SEEK_SET) < 0) {
+		buf_printf(err, "%s: cannot read: %s\n", s->ledger, strerror(errno));
+		close(fd);
+		return -1;
+	}
 	b = xmalloc(cap);
 	while (rc == 0 && base + have < (uint64_t)keep) {
 		size_t want = cap - have, done = 0;
@@ -945,6 +874,7 @@ load_ledger(struct spool *s, struct buf *err)
 	}
 	free(b);
 	close(fd);
+	s->nlines = lineno;
 	return rc;
 }
 
@@ -1148,6 +1078,231 @@ write_floor(struct spool *s)
 		s->floor_file = true;
 }
 
+/* The ledger on disk as the index records it: its size, mtime, inode and
+ * the checksum of its last IX_TAIL_BYTES bytes before size. -1 when it
+ * cannot be read (absent: size 0). */
+static int
+ledger_stamp_at(const struct spool *s, uint64_t size, struct ix_stamp *st)
+{
+	struct stat sb;
+	char tail[IX_TAIL_BYTES];
+	size_t n = size < sizeof tail ? (size_t)size : sizeof tail;
+	int fd;
+
+	memset(st, 0, sizeof *st);
+	if (stat(s->ledger, &sb) < 0)
+		return errno == ENOENT ? 0 : -1;
+	st->size = (uint64_t)sb.st_size;
+	st->mtime_s = (int64_t)sb.st_mtim.tv_sec;
+	st->mtime_ns = (int64_t)sb.st_mtim.tv_nsec;
+	st->ino = (uint64_t)sb.st_ino;
+	if (size > st->size || (fd = open(s->ledger, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	if (pread(fd, tail, n, (off_t)(size - n)) != (ssize_t)n) {
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	st->tail = record_sum(tail, n);
+	return 0;
+}
+
+/* The spool's own state, kept with the index (ix_commit): the counters,
+ * the cursors, the runs and the settings; lines of tab-separated fields. */
+static void
+meta_put(const struct spool *s, struct buf *b)
+{
+	buf_printf(b, "n\t%lu\t%lu\t%lu\t%lu\t%lld\t%zu\n", s->nlines, s->next_seq, s->nrec,
+	    s->clock_rec, (long long)s->last_arrival, s->npending);
+	for (size_t i = 0; i < s->ncursors; i++) {
+		buf_putc(b, 'c');
+		put_field(b, s->cursors[i].name);
+		put_field(b, s->cursors[i].value);
+		buf_putc(b, '\n');
+	}
+	for (size_t i = 0; i < s->nruns; i++)
+		buf_printf(b, "r\t%lld\t%lu\n", (long long)s->runs[i].time, s->runs[i].rec);
+	for (size_t i = 0; i < s->nsettings; i++) {
+		buf_printf(b, "s\t%lu", s->settings[i].rec);
+		put_field(b, s->settings[i].value);
+		buf_putc(b, '\n');
+	}
+	buf_puts(b, "end\n");
+}
+
+static int
+meta_ulong(const char *f, unsigned long *v)
+{
+	long x;
+
+	if (f == NULL || str_to_long(f, 0, LONG_MAX, &x) < 0)
+		return -1;
+	*v = (unsigned long)x;
+	return 0;
+}
+
+/* Take the state meta_put wrote. Returns 0, or -1 (nothing trusted). */
+static int
+meta_take(struct spool *s, struct buf *b)
+{
+	char *p = b->data, *end = b->data + b->len, *nl;
+	bool counted = false, done = false;
+
+	for (; p < end && !done; p = nl + 1) {
+		char *f[8];
+		int n;
+		unsigned long u[6];
+		time_t t;
+
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			return -1;
+		*nl = '\0';
+		n = split_record(p, f, 8);
+		if (strcmp(f[0], "n") == 0 && n == 7) {
+			for (int i = 0; i < 6; i++)
+				if (i != 4 && meta_ulong(f[i + 1], &u[i]) < 0)
+					return -1;
+			if (parse_time(f[5], &t) < 0)
+				return -1;
+			s->nlines = u[0];
+			s->next_seq = u[1];
+			s->nrec = u[2];
+			s->clock_rec = u[3];
+			s->last_arrival = t;
+			s->npending = (size_t)u[5];
+			counted = true;
+		} else if (strcmp(f[0], "c") == 0 && n == 3 && f[1] != NULL) {
+			set_cursor(s, f[1], f[2] ? f[2] : "");
+		} else if (strcmp(f[0], "r") == 0 && n == 3 && parse_time(f[1], &t) == 0 &&
+		    meta_ulong(f[2], &u[0]) == 0) {
+			s->runs = xreallocarray(s->runs, s->nruns + 1, sizeof *s->runs);
+			s->runs[s->nruns].time = t;
+			s->runs[s->nruns++].rec = u[0];
+		} else if (strcmp(f[0], "s") == 0 && n == 3 && meta_ulong(f[1], &u[0]) == 0) {
+			s->settings = xreallocarray(s->settings, s->nsettings + 1, sizeof *s->settings);
+			s->settings[s->nsettings].value = xstrdup(f[2] ? f[2] : "");
+			s->settings[s->nsettings++].rec = u[0];
+		} else if (strcmp(f[0], "end") == 0 && n == 1) {
+			done = true;
+		} else {
+			return -1;
+		}
+	}
+	return counted && done ? 0 : -1;
+}
+
+/* Forget what meta_take took (the index is not trusted after all). */
+static void
+meta_forget(struct spool *s)
+{
+	free_cursors(&s->cursors, &s->ncursors);
+	free(s->runs);
+	s->runs = NULL;
+	s->nruns = 0;
+	for (size_t k = 0; k < s->nsettings; k++)
+		free(s->settings[k].value);
+	free(s->settings);
+	s->settings = NULL;
+	s->nsettings = 0;
+	s->nlines = s->nrec = s->clock_rec = 0;
+	s->next_seq = 1;
+	s->last_arrival = 0;
+	s->npending = 0;
+}
+
+/* The index in a temporary file instead (DIR/index cannot be written: a
+ * full disk, a read-only file system), made from the ledger and never
+ * kept. Returns 0, or -1 (err). */
+static int
+temp_index(struct spool *s, struct buf *err)
+{
+	log_warn("%s: cannot write: %s; the ledger is read into a temporary file",
+	    s->index_path, strerror(errno));
+	ix_close(s->ix);
+	if ((s->ix = ix_open_temp()) == NULL) {
+		buf_printf(err, "%s: cannot make an index: %s\n", s->dir, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The index of the ledger (DIR/index, index.h), trusted only when it was
+ * committed whole for this very ledger: its size, mtime and inode (then
+ * nothing is read), or a ledger that only grew since (the same inode, the
+ * same bytes before the place the index covers, as their checksum says:
+ * a pouch without the index appended to it; then only the records after
+ * that place are read). Otherwise it is made again from the whole ledger,
+ * read in pieces, and judge.log says why. Returns 0, or -1 (err).
+ */
+static int
+open_index(struct spool *s, struct buf *err)
+{
+	struct ix_stamp st, now;
+	struct buf meta;
+	const char *why;
+	bool loud = true;	/* not a new index nor a copied spool's */
+
+	if (s->ix == NULL) {
+		s->index_path = xasprintf("%s/index", s->dir);
+		if ((s->ix = ix_open(s->index_path)) == NULL && temp_index(s, err) < 0)
+			return -1;
+	}
+	buf_init(&meta, LEDGER_MAX);
+	if ((why = ix_whole(s->ix, &st, &meta)) != NULL) {
+		if (*why == '\0') {
+			why = "there was none";
+			loud = false;
+		}
+	} else if (ledger_stamp_at(s, st.size, &now) < 0 || now.size < st.size)
+		why = "the ledger is shorter than it says";
+	else if (now.ino != st.ino || now.tail != st.tail || (now.size == st.size &&
+	    (now.mtime_s != st.mtime_s || now.mtime_ns != st.mtime_ns))) {
+		why = "the ledger is not the file it describes, or was changed since";
+		loud = false;	/* a copy of the data directory, too */
+	} else if (meta_take(s, &meta) < 0) {
+		meta_forget(s);
+		why = "it is damaged";
+	}
+	buf_free(&meta);
+	if (why == NULL) {
+		s->ledger_size = st.size;
+		if (now.size > st.size && load_ledger(s, st.size, err) < 0)
+			return -1;
+		return 0;
+	}
+	if (ix_reset(s->ix) < 0 && temp_index(s, err) < 0)
+		return -1;
+	if (ledger_stamp_at(s, 0, &now) == 0 && now.size > 0) {
+		if (loud)
+			log_warn("%s: made again from the ledger: %s", s->index_path, why);
+		else
+			log_info("%s: made again from the ledger: %s", s->index_path, why);
+	}
+	return load_ledger(s, 0, err);
+}
+
+/* At close: the index made whole for the ledger as it now is, when it
+ * changed or the ledger grew (a cache: a failure is only logged). */
+static void
+commit_index(struct spool *s)
+{
+	struct ix_stamp st;
+	struct buf meta;
+
+	if (s->ix == NULL || !s->indexed || s->broken || s->cache->damaged || ix_failed(s->ix) ||
+	    s->index_path == NULL || ledger_stamp_at(s, s->ledger_size, &st) < 0 ||
+	    st.size != s->ledger_size)
+		return;
+	if (!ix_changed(s->ix) && !s->ledger_grew)
+		return;
+	buf_init(&meta, LEDGER_MAX);
+	meta_put(s, &meta);
+	if (buf_failed(&meta) || ix_commit(s->ix, &st, meta.data, meta.len) < 0)
+		log_warn("%s: not written: %s", s->index_path, strerror(errno));
+	buf_free(&meta);
+}
+
 static struct spool *
 open_spool(const char *dir, bool lazy, struct buf *err)
 {
@@ -1192,7 +1347,7 @@ open_spool(const char *dir, bool lazy, struct buf *err)
 		s->summary_ok = s->known = true;
 		return s;
 	}
-	if (load_ledger(s, err) < 0)
+	if (open_index(s, err) < 0)
 		goto fail;
 	s->indexed = s->known = true;
 	return s;
@@ -1228,7 +1383,7 @@ spool_index(struct spool *s, struct buf *err)
 	s->cursors = NULL;
 	s->ncursors = 0;
 	s->npending = 0;
-	if (load_ledger(s, err) < 0) {
+	if (open_index(s, err) < 0) {
 		s->broken = true;	/* the ledger changed under the summary */
 		free_cursors(&newer, &nnewer);
 		return -1;
@@ -1255,7 +1410,9 @@ refuse_broken(const struct spool *s, struct buf *err)
 		    s->dir);
 	else if (s->broken && err != NULL)
 		buf_printf(err, "%s: an earlier write failed; reopen the spool\n", s->dir);
-	return s->broken || s->cache->damaged;
+	else if (s->ix != NULL && ix_failed(s->ix) && err != NULL)
+		buf_printf(err, "%s: cannot read or write its index; reopen the spool\n", s->dir);
+	return s->broken || s->cache->damaged || (s->ix != NULL && ix_failed(s->ix));
 }
 
 int
@@ -1314,6 +1471,10 @@ spool_sync(struct spool *s, struct buf *err)
 		s->ledger_new = false;
 	}
 	s->ledger_size += s->pending.len;
+	for (const char *p = s->pending.data, *e = p + s->pending.len;
+	    (p = memchr(p, '\n', (size_t)(e - p))) != NULL; p++)
+		s->nlines++;
+	s->ledger_grew = true;
 	buf_reset(&s->pending);
 	if (s->pending.cap > LEDGER_CHUNK) {	/* a big batch's room is not kept */
 		buf_free(&s->pending);
@@ -1359,6 +1520,8 @@ spool_close(struct spool *s, struct buf *err)
 		return 0;
 	if (s->lock_fd >= 0 && !s->discarded) {
 		r = spool_sync(s, err);
+		if (r == 0)
+			commit_index(s);
 		if (r == 0 && s->known && !s->summary_ok)
 			write_summary(s);	/* for the next lazy open */
 		if (r == 0 && !s->broken)
@@ -1377,13 +1540,8 @@ spool_close(struct spool *s, struct buf *err)
 	for (size_t k = 0; k < s->nsettings; k++)
 		free(s->settings[k].value);
 	free(s->settings);
-	free(s->in);
-	free(s->out);
-	hidx_free(&s->by_id);
-	hidx_free(&s->by_source);
-	hidx_free(&s->by_msgid);
-	hidx_free(&s->by_out_key);
-	hidx_free(&s->by_out_msgid);
+	ix_close(s->ix);
+	free(s->index_path);
 	drop_pack(s);
 	if (s->rd->fd >= 0)
 		close(s->rd->fd);
@@ -1544,8 +1702,8 @@ copy_of(const struct spool *s, const char *msgid, const void *data, size_t len)
 	char *k = xstrdup(msgid);
 	int tried = 0;
 
-	while (tried < COPY_TEXTS && (pos = hidx_next(&s->by_msgid, key_hash(k), &at)) != SIZE_MAX) {
-		if (!has_key(s, &s->by_msgid, pos, k))
+	while (tried < COPY_TEXTS && (pos = ix_next(s->ix, IX_MSGID, key_hash(k), &at)) != SIZE_MAX) {
+		if (!has_key(s, IX_MSGID, pos, k))
 			continue;
 		tried++;
 		if ((e = entry_at(s, pos)) != NULL && !other_text(s, e, data, len)) {
@@ -1569,7 +1727,7 @@ spool_store_in(struct spool *s, const char *source, const char *message_id,
 
 	if (refuse_broken(s, err) || spool_index(s, err) < 0)
 		return -1;
-	if (source != NULL && (pos = find(s, &s->by_source, source)) != SIZE_MAX) {
+	if (source != NULL && (pos = find(s, IX_SOURCE, source)) != SIZE_MAX) {
 		if (id)
 			*id = entry_at(s, pos)->id;
 		return 0;
@@ -1601,7 +1759,7 @@ spool_store_in(struct spool *s, const char *source, const char *message_id,
 	add_in(s, off, name, arrival, source, message_id, dup);
 	free(dup);
 	if (id)
-		*id = entry_at(s, s->nin - 1)->id;
+		*id = entry_at(s, ix_count_in(s->ix) - 1)->id;
 	return 1;
 }
 
@@ -1609,21 +1767,26 @@ size_t
 spool_count_in(const struct spool *s)
 {
 	assert(s->indexed);
-	return s->nin;
+	return ix_count_in(s->ix);
 }
 
 const struct spool_entry *
 spool_in(const struct spool *s, size_t i)
 {
 	assert(s->indexed);
-	return i < s->nin ? entry_at(s, i) : NULL;
+	return i < ix_count_in(s->ix) ? entry_at(s, i) : NULL;
 }
 
 enum spool_state
 spool_state(const struct spool *s, size_t i)
 {
-	assert(s->indexed && i < s->nin);
-	return (enum spool_state)s->in[i].state;
+	struct islot sl;
+
+	assert(s->indexed && i < ix_count_in(s->ix));
+	ix_get_in(s->ix, i, &sl);
+	if (ix_failed(s->ix))
+		return SPOOL_DUPLICATE;	/* not read: never to be applied */
+	return (enum spool_state)sl.state;
 }
 
 const struct spool_entry *
@@ -1632,7 +1795,7 @@ spool_lookup(const struct spool *s, const char *id)
 	size_t i;
 
 	assert(s->indexed);
-	i = find(s, &s->by_id, id);
+	i = find(s, IX_ID, id);
 	return i == SIZE_MAX ? NULL : entry_at(s, i);
 }
 
@@ -1642,7 +1805,7 @@ spool_lookup_source(const struct spool *s, const char *source)
 	size_t i;
 
 	assert(s->indexed);
-	i = find(s, &s->by_source, source);
+	i = find(s, IX_SOURCE, source);
 	return i == SIZE_MAX ? NULL : entry_at(s, i);
 }
 
@@ -1650,9 +1813,14 @@ spool_lookup_source(const struct spool *s, const char *source)
 static int
 mark_applied(struct spool *s, size_t i, const char *id, time_t now, struct buf *err)
 {
-	struct islot *e = &s->in[i];
+	struct islot slot, *e = &slot;
 	size_t start;
 
+	ix_get_in(s->ix, i, e);
+	if (ix_failed(s->ix)) {
+		buf_printf(err, "%s: cannot read: %s\n", s->index_path, strerror(EIO));
+		return -1;
+	}
 	if (e->state == SPOOL_APPLIED)
 		return 1;
 	if (e->state == SPOOL_DUPLICATE) {
@@ -1663,6 +1831,7 @@ mark_applied(struct spool *s, size_t i, const char *id, time_t now, struct buf *
 	}
 	e->state = SPOOL_APPLIED;
 	e->applied = now;
+	ix_put_in(s->ix, i, e);
 	if (s->cache->in_pos[i % SPOOL_ENTRY_CACHE] == i) {	/* a copy handed out */
 		s->cache->in[i % SPOOL_ENTRY_CACHE].state = SPOOL_APPLIED;
 		s->cache->in[i % SPOOL_ENTRY_CACHE].applied = now;
@@ -1683,7 +1852,7 @@ spool_mark_applied(struct spool *s, const char *id, time_t now, struct buf *err)
 
 	if (spool_index(s, err) < 0)
 		return -1;
-	i = find(s, &s->by_id, id);
+	i = find(s, IX_ID, id);
 	if (i == SIZE_MAX) {
 		buf_printf(err, "spool: no inbound message %s\n", id);
 		return -1;
@@ -1694,16 +1863,16 @@ spool_mark_applied(struct spool *s, const char *id, time_t now, struct buf *err)
 int
 spool_mark_applied_at(struct spool *s, size_t i, time_t now, struct buf *err)
 {
-	const struct islot *sl;
+	struct islot slot, *sl = &slot;
 	char id[ID_FORMAT_MAX];
 
 	if (spool_index(s, err) < 0)
 		return -1;
-	if (i >= s->nin) {
+	if (i >= ix_count_in(s->ix)) {
 		buf_printf(err, "spool: no inbound message at %zu\n", i);
 		return -1;
 	}
-	sl = &s->in[i];
+	ix_get_in(s->ix, i, sl);
 	if (sl->id_digits != 0) {
 		id_format(id, sl->id_time, sl->id_digits, sl->id_seq);
 	} else {
@@ -1793,9 +1962,12 @@ spool_read(const struct spool *s, const char *id, struct buf *out, struct buf *e
 	size_t pos;
 
 	assert(s->indexed);
-	if ((pos = find(s, &s->by_id, id)) != SIZE_MAX)
-		return read_message(s, s->in[pos].off, "in", s->in_dir, out, err);
-	for (pos = 0; pos < s->nout; pos++) {
+	if ((pos = find(s, IX_ID, id)) != SIZE_MAX) {
+		struct islot sl;
+		ix_get_in(s->ix, pos, &sl);
+		return read_message(s, sl.off, "in", s->in_dir, out, err);
+	}
+	for (pos = 0; pos < ix_count_out(s->ix); pos++) {
 		const struct spool_sent *o = sent_at(s, pos);
 		if (o != NULL && strcmp(o->id, id) == 0)
 			return spool_read_out(s, pos, out, err);
@@ -1807,8 +1979,8 @@ spool_read(const struct spool *s, const char *id, struct buf *out, struct buf *e
 int
 spool_read_out(const struct spool *s, size_t i, struct buf *out, struct buf *err)
 {
-	assert(s->indexed && i < s->nout);
-	return read_message(s, s->out[i], "out", s->out_dir, out, err);
+	assert(s->indexed && i < ix_count_out(s->ix));
+	return read_message(s, ix_get_out(s->ix, i), "out", s->out_dir, out, err);
 }
 
 /* A durable file src (the outbox's) into out/new/id by a hard link: its
@@ -1858,7 +2030,7 @@ store_out(struct spool *s, const char *key, const char *message_id, const char *
 			return -1;
 		}
 	}
-	if (key != NULL && (i = find(s, &s->by_out_key, key)) != SIZE_MAX) {
+	if (key != NULL && (i = find(s, IX_OUT_KEY, key)) != SIZE_MAX) {
 		if (id)
 			*id = sent_at(s, i)->id;
 		return 0;
@@ -1886,7 +2058,7 @@ store_out(struct spool *s, const char *key, const char *message_id, const char *
 	end_record(s, start);
 	add_out(s, off, name, key, message_id);
 	if (id)
-		*id = sent_at(s, s->nout - 1)->id;
+		*id = sent_at(s, ix_count_out(s->ix) - 1)->id;
 	return 1;
 }
 
@@ -1930,21 +2102,21 @@ size_t
 spool_count_out(const struct spool *s)
 {
 	assert(s->indexed);
-	return s->nout;
+	return ix_count_out(s->ix);
 }
 
 const struct spool_sent *
 spool_out(const struct spool *s, size_t i)
 {
 	assert(s->indexed);
-	return i < s->nout ? sent_at(s, i) : NULL;
+	return i < ix_count_out(s->ix) ? sent_at(s, i) : NULL;
 }
 
 bool
 spool_sent_message_id(const struct spool *s, const char *message_id)
 {
 	assert(s->indexed);
-	return find(s, &s->by_out_msgid, message_id) != SIZE_MAX;
+	return find(s, IX_OUT_MSGID, message_id) != SIZE_MAX;
 }
 
 size_t
@@ -1956,9 +2128,7 @@ spool_pending_bytes(const struct spool *s)
 size_t
 spool_index_bytes(const struct spool *s)
 {
-	return s->capin * sizeof *s->in + s->capout * sizeof *s->out +
-	    (s->by_id.cap + s->by_source.cap + s->by_msgid.cap + s->by_out_key.cap +
-	    s->by_out_msgid.cap) * sizeof(struct hslot);
+	return s->ix ? ix_memory(s->ix) : 0;
 }
 
 const char *

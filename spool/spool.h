@@ -18,6 +18,7 @@
  *	DIR/in/{tmp,new,cur}/	inbound messages an older pouch stored
  *	DIR/ledger		append-only text: what is where, in arrival order
  *	DIR/ledger.sum		a summary of the ledger for spool_open_lazy (a cache)
+ *	DIR/index		the ledger's index, looked up in place (a cache)
  *	DIR/lock		held while the spool is open
  *
  * The ledger gives each message a stable id (its file name), its arrival
@@ -62,8 +63,9 @@ enum spool_state {
 
 /*
  * The spool keeps of each message only its record's place in the ledger,
- * its state and what its indexes need (spool_index_bytes); an entry is
- * read again from its record when asked for. Entries, and their strings,
+ * its state and what its indexes need, in DIR/index, not in memory
+ * (spool_index_bytes); an entry is read again from its record when asked
+ * for. Entries, and their strings,
  * are borrowed: valid until spool_close or until SPOOL_ENTRY_CACHE other
  * entries of the same kind (inbound, sent) were asked for, whichever comes
  * first; state and applied follow spool_mark_applied.
@@ -178,8 +180,8 @@ size_t spool_count_out(const struct spool *s);
 const struct spool_sent *spool_out(const struct spool *s, size_t i);
 /* Whether a sent message with this Message-ID is archived (needs spool_index). */
 bool spool_sent_message_id(const struct spool *s, const char *message_id);
-/* The bytes the index of the ledger takes in memory (for tests): it grows
- * by some tens of bytes a message, whatever their sources and Message-IDs. */
+/* The bytes the index of the ledger takes in memory (for tests): its
+ * cache, however many messages the spool holds. */
 size_t spool_index_bytes(const struct spool *s);
 /* The bytes the records not yet written take (for tests): no more than
  * about SPOOL_BATCH_BYTES, however many messages a batch stores. */

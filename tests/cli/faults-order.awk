@@ -1,7 +1,7 @@
 # faults-order.awk — the order of syncs in one `pouch run`, from its trace:
 #
 #	strace -f -y -qq -s 12 -o TRACE -e trace=fsync,fdatasync,syncfs,rename,
-#	    renameat,renameat2,link,linkat,unlink,unlinkat,openat,write pouch --data DATA run
+#	    renameat,renameat2,link,linkat,unlink,unlinkat,openat,write,pwrite64 pouch --data DATA run
 #	awk -v data=DATA -f tests/cli/faults-order.awk TRACE
 #
 # DATA must be an absolute path (the trace then names every file by it).
@@ -37,7 +37,12 @@
 #   7. the spool makes no file in in/ (its messages go into packs), and
 #      its next-seq is removed, and the spool directory synced, before the
 #      first sent message is linked into out/new (a run killed after it
-#      must leave none).
+#      must leave none);
+#   8. the spool's index (a cache of the ledger, trusted when its header
+#      says it is whole for the ledger as it is) has its header written
+#      only when every page written into it is synced and the ledger is
+#      synced: "whole" never on disk before what it vouches for
+#      (spool/README.md, "When the index is trusted").
 #
 # Prints "ok - ..." / "not ok - ..." per rule with how often it was
 # checked (a rule never checked fails: the run did not do what the rule is
@@ -89,7 +94,9 @@ BEGIN {
 	rules[5] = "nothing is delivered before the outbox holds it for good"
 	rules[6] = "a delivery is synced and published before the ledger records it, and leaves the outbox after"
 	rules[7] = "the spool makes no file in in/; next-seq is gone for good before it links one into out/"
+	rules[8] = "the spool's index header is written only once its pages and the ledger are synced"
 	ledger = data "/spool/ledger"
+	index_file = data "/spool/index"
 }
 
 {
@@ -126,8 +133,29 @@ BEGIN {
 	synced(fdpath(line))
 	if (fdpath(line) == ledger)
 		ledger_dirty = 0
+	if (fdpath(line) == index_file)
+		index_dirty = 0
 	if (fdpath(line) ~ /\/outbox\/meta\/journal\./)
 		jdirty[fdpath(line)] = 0
+	next
+}
+
+/ pwrite64\(/ {
+	if (fdpath(line) != index_file)
+		next
+	at = line
+	sub(/\) *= [0-9]+$/, "", at)
+	sub(/.*, /, "", at)
+	if (at + 0 != 0) {
+		index_dirty = 1		# a page
+		next
+	}
+	# 8: the header, whole or not, with nothing unsynced under it
+	check(8)
+	if (index_dirty)
+		bad(8, "index header written at line " n " before its pages were synced")
+	if (ledger_dirty)
+		bad(8, "index header written at line " n " before the ledger was synced")
 	next
 }
 
@@ -340,7 +368,7 @@ END {
 	if (data == "" || substr(data, 1, 1) != "/")
 		exit 2
 	status = 0
-	for (r = 1; r <= 7; r++) {
+	for (r = 1; r <= 8; r++) {
 		if (!(r in checked)) {
 			printf "not ok - %d. %s (never checked: the run did not do it)\n", r, rules[r]
 			status = 1

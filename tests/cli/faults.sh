@@ -397,7 +397,7 @@ order() {
 	tmpfs_up 64m || { not_ok "mount a tmpfs"; return; }
 	setup 60 || { unmount; return; }
 	strace -f -y -qq -s 12 -o "$WORK/trace" \
-		-e trace=fsync,fdatasync,syncfs,rename,renameat,renameat2,link,linkat,unlink,unlinkat,openat,write \
+		-e trace=fsync,fdatasync,syncfs,rename,renameat,renameat2,link,linkat,unlink,unlinkat,openat,write,pwrite64 \
 		"$POUCH" --data "$D" run --now $((T0 + 60 * 61)) >"$OUT" 2>"$ERR"
 	expect "the traced run succeeds" test $? -eq 0
 	syncs=$(grep -cE ' (f(data)?sync|syncfs)\(' "$WORK/trace")

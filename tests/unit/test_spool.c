@@ -13,10 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <limits.h>
 #include <unistd.h>
 
 #include "../../lib/fsio.h"
+#include "../../lib/log.h"
+#include "../../spool/index.h"
 #include "../../spool/maildir.h"
 #include "../../spool/spool.h"
 
@@ -885,10 +888,10 @@ test_maildir_helpers(void **state)
 	buf_free(&b);
 }
 
-/* The index keeps places and hashes, not the strings: its memory grows by
- * some tens of bytes a message however long their sources, Message-IDs and
- * keys, and every lookup stays exact (a hash that matches is checked
- * against the record). */
+/* The index keeps places and hashes, not the strings, in a file beside the
+ * ledger: its memory does not grow with the messages however many and
+ * long their sources, Message-IDs and keys, and every lookup stays exact
+ * (a hash that matches is checked against the record). */
 static void
 test_index_memory(void **state)
 {
@@ -896,7 +899,7 @@ test_index_memory(void **state)
 	struct spool *s = open_ok();
 	struct buf err;
 	char pad[LONG], src[LONG + 64], mid[LONG + 64], key[LONG + 64];
-	size_t i, bytes;
+	size_t i, bytes, empty = spool_index_bytes(s);
 
 	(void)state;
 	buf_init(&err, 4096);
@@ -919,7 +922,8 @@ test_index_memory(void **state)
 	s = open_ok();
 	bytes = spool_index_bytes(s);
 	assert_true(bytes > 0);
-	assert_true(bytes < 2 * N * 64);	/* the strings alone are more than 2 * N * 900 */
+	assert_int_equal(bytes, empty);		/* the same as with no message */
+	assert_true(bytes <= (2u << 20));
 	for (i = 0; i < N; i += 7) {
 		const struct spool_entry *e;
 		snprintf(src, sizeof src, "maildir:%zu.%s", i, pad);
@@ -1020,6 +1024,288 @@ test_other_ids(void **state)
 	buf_free(&err);
 }
 
+/* The spool's counts, states and lookups for the messages test_index_*
+ * store: n inbound ("maildir:K", Message-ID "mK@x", text "text K % 7"),
+ * every third applied; one sent per inbound ("outbox:K"). */
+static void
+index_fill(struct spool *s, size_t from, size_t n)
+{
+	struct buf err;
+	char src[64], mid[64], text[64];
+
+	buf_init(&err, 4096);
+	for (size_t k = from; k < from + n; k++) {
+		const char *id;
+		snprintf(src, sizeof src, "maildir:%zu", k);
+		snprintf(mid, sizeof mid, "m%zu@x", k);
+		snprintf(text, sizeof text, "Subject: s\n\ntext %zu\n", k % 7);
+		assert_int_equal(spool_store_in(s, src, mid, text, strlen(text), 100 + (time_t)k,
+		    &id, &err), 1);
+		if (k % 3 == 0)
+			assert_int_equal(spool_mark_applied(s, id, 500, &err), 0);
+		snprintf(src, sizeof src, "outbox:%zu", k);
+		assert_int_equal(spool_store_out(s, src, NULL, "a@x", "o\n", 2, 500, NULL, &err), 1);
+	}
+	assert_int_equal(spool_sync(s, &err), 0);
+	buf_free(&err);
+}
+
+static void
+index_check(size_t n)
+{
+	struct spool *s = open_ok();
+	struct buf err;
+	char src[64], mid[64], text[64];
+	size_t pending = 0;
+
+	buf_init(&err, 4096);
+	assert_int_equal(spool_count_in(s), n);
+	assert_int_equal(spool_count_out(s), n);
+	for (size_t k = 0; k < n; k++) {
+		const struct spool_entry *e;
+		pending += k % 3 != 0;
+		snprintf(src, sizeof src, "maildir:%zu", k);
+		e = spool_lookup_source(s, src);
+		assert_non_null(e);
+		assert_ptr_equal(e, spool_in(s, k));
+		assert_int_equal(e->arrival, 100 + (time_t)k);
+		assert_int_equal(spool_state(s, k), k % 3 == 0 ? SPOOL_APPLIED : SPOOL_STORED);
+		assert_ptr_equal(spool_lookup(s, e->id), e);
+		snprintf(src, sizeof src, "outbox:%zu", k);
+		assert_string_equal(spool_out(s, k)->key, src);
+	}
+	assert_int_equal(spool_pending(s), pending);
+	assert_null(spool_lookup_source(s, "maildir:none"));
+	/* a source seen, however long ago, is not stored again; a copy of
+	 * the first message under its Message-ID is one */
+	assert_int_equal(spool_store_in(s, "maildir:0", NULL, "x\n", 2, 900, NULL, &err), 0);
+	assert_int_equal(spool_store_out(s, "outbox:0", NULL, "a@x", "o\n", 2, 900, NULL, &err), 0);
+	snprintf(mid, sizeof mid, "m%d@x", 0);
+	snprintf(text, sizeof text, "Subject: again\n\ntext %d\n", 0);
+	assert_int_equal(spool_store_in(s, "maildir:copy", mid, text, strlen(text), 900, NULL, &err),
+	    1);
+	assert_int_equal(spool_in(s, n)->state, SPOOL_DUPLICATE);
+	assert_string_equal(spool_in(s, n)->dup_of, spool_in(s, 0)->id);
+	spool_discard(s);
+	close_ok(s);
+	buf_free(&err);
+}
+
+/* Open and close the spool: whether the index was made again from the
+ * ledger (what the open said on stderr). */
+static bool
+made_again(void)
+{
+	char p[256];
+	struct buf b;
+	int fd, save;
+	bool r;
+
+	snprintf(p, sizeof p, "%s/stderr", dir);
+	fflush(stderr);
+	save = dup(2);
+	fd = open(p, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	assert_true(save >= 0 && fd >= 0);
+	dup2(fd, 2);
+	close(fd);
+	log_set_level(LOG_INFO);
+	close_ok(open_ok());
+	log_set_level(LOG_WARN);
+	fflush(stderr);
+	dup2(save, 2);
+	close(save);
+	buf_init(&b, 1 << 20);
+	assert_int_equal(fs_read_file(p, &b), 0);
+	r = strstr(buf_str(&b), "index: made again from the ledger") != NULL;
+	buf_free(&b);
+	unlink(p);
+	return r;
+}
+
+static void
+copy_file(const char *from, const char *to)
+{
+	struct buf b;
+
+	buf_init(&b, 64u << 20);
+	assert_int_equal(fs_read_file(from, &b), 0);
+	assert_int_equal(fs_write_atomic(to, b.data, b.len), 0);
+	buf_free(&b);
+}
+
+/* The index is trusted when it was closed whole for the ledger as it is:
+ * then the ledger is not read at all (a byte of it changed behind the
+ * spool's back, its mtime put back, goes unnoticed at the open). It is
+ * made again, from the whole ledger, when it is missing, damaged, or
+ * describes another ledger; and one that describes the ledger before
+ * records were appended is brought up to date from the records after. */
+static void
+test_index_trusted_or_rebuilt(void **state)
+{
+	struct spool *s = open_ok();
+	char ledger[256], index[256], old[256];
+	struct stat st;
+	struct timespec t[2];
+	int fd;
+
+	(void)state;
+	snprintf(ledger, sizeof ledger, "%s/ledger", dir);
+	snprintf(index, sizeof index, "%s/index", dir);
+	snprintf(old, sizeof old, "%s/index.old", dir);
+	char was;
+
+	index_fill(s, 0, 40);
+	close_ok(s);
+	assert_true(fs_exists(index));
+	assert_false(made_again());
+	index_check(40);
+	copy_file(index, old);
+	/* records appended since: read from where the index stops */
+	s = open_ok();
+	index_fill(s, 40, 30);
+	close_ok(s);
+	copy_file(old, index);
+	assert_false(made_again());
+	index_check(70);
+
+	/* a ledger changed in the middle, its mtime put back: not read */
+	assert_int_equal(stat(ledger, &st), 0);
+	fd = open(ledger, O_RDWR);
+	assert_true(fd >= 0);
+	assert_int_equal(pread(fd, &was, 1, 40), 1);
+	assert_int_equal(pwrite(fd, was == 'Z' ? "Y" : "Z", 1, 40), 1);	/* in the first record */
+	close(fd);
+	t[0] = st.st_atim;
+	t[1] = st.st_mtim;
+	assert_int_equal(utimensat(AT_FDCWD, ledger, t, 0), 0);
+	s = open_ok();
+	assert_int_equal(spool_count_in(s), 70);
+	close_ok(s);
+	/* without the index it is read, and the damage found */
+	assert_int_equal(unlink(index), 0);
+	{
+		struct buf err;
+		buf_init(&err, 4096);
+		assert_null(spool_open(dir, &err));
+		assert_non_null(strstr(buf_str(&err), "ledger:2: damaged record"));
+		buf_free(&err);
+	}
+	fd = open(ledger, O_WRONLY);
+	assert_int_equal(pwrite(fd, &was, 1, 40), 1);	/* mended */
+	close(fd);
+	assert_true(made_again());	/* missing */
+	index_check(70);
+
+	/* a byte of the index's header changed; the index cut short */
+	fd = open(index, O_WRONLY);
+	assert_int_equal(pwrite(fd, "\x7f", 1, 30), 1);
+	close(fd);
+	assert_true(made_again());
+	index_check(70);
+	assert_int_equal(truncate(index, 5000), 0);
+	assert_true(made_again());
+	index_check(70);
+	/* an index of another ledger (the same bytes in a new file): made
+	 * again */
+	s = open_ok();
+	index_fill(s, 70, 5);
+	close_ok(s);
+	copy_file(ledger, old);		/* ledger, new inode, same bytes */
+	assert_int_equal(rename(old, ledger), 0);
+	assert_true(made_again());
+	index_check(75);
+}
+
+/* A run killed after its ledger was synced, before the index was closed:
+ * a small one (its pages still in memory: the index on disk describes the
+ * ledger before) and a big one (pages written back: the index says it is
+ * not whole). Either way the next open takes every record as the ledger
+ * has it: nothing is stored twice or applied twice. */
+static void
+test_index_killed(void **state)
+{
+	static const size_t sizes[] = { 5, 12000 };
+	struct spool *s = open_ok();
+	size_t done = 3;
+
+	(void)state;
+	index_fill(s, 0, done);
+	close_ok(s);
+	for (size_t r = 0; r < 2; r++) {
+		pid_t pid = fork();
+		int status;
+
+		assert_true(pid >= 0);
+		if (pid == 0) {
+			struct spool *c = spool_open(dir, NULL);
+			if (c == NULL)
+				_exit(2);
+			index_fill(c, done, sizes[r]);
+			_exit(0);	/* as killed: no close */
+		}
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+		done += sizes[r];
+		/* the small one's index describes the ledger before it */
+		assert_int_equal(made_again(), r == 1);
+		index_check(done);
+	}
+}
+
+/* The index file's own parts: slots and places by position, hash tables
+ * with many keys of one hash (a collision: each position given once, in
+ * the order put), growing past their first room, all read back. */
+static void
+test_index_file(void **state)
+{
+	enum { N = 5000 };
+	char path[256];
+	struct ix *x;
+	size_t at, pos, seen;
+
+	(void)state;
+	snprintf(path, sizeof path, "%s/index", dir);
+	x = ix_open(path);
+	assert_non_null(x);
+	for (size_t i = 0; i < N; i++) {
+		struct islot sl = { .off = i * 10, .rec_in = (uint32_t)i, .state = (uint8_t)(i % 3) };
+		ix_put_in(x, i, &sl);
+		ix_add_out(x, i * 7);
+		ix_put(x, IX_ID, 42, i);			/* all one hash */
+		ix_put(x, IX_SOURCE, (uint32_t)i * 2654435761u, i);
+	}
+	assert_false(ix_failed(x));
+	assert_int_equal(ix_count_in(x), N);
+	for (size_t i = 0; i < N; i++) {
+		struct islot sl;
+		ix_get_in(x, i, &sl);
+		assert_int_equal(sl.off, i * 10);
+		assert_int_equal(sl.rec_in, i);
+		assert_int_equal(ix_get_out(x, i), i * 7);
+		at = SIZE_MAX;
+		assert_int_equal(ix_next(x, IX_SOURCE, (uint32_t)i * 2654435761u, &at), i);
+	}
+	at = SIZE_MAX;
+	for (seen = 0; (pos = ix_next(x, IX_ID, 42, &at)) != SIZE_MAX; seen++)
+		assert_int_equal(pos, seen);
+	assert_int_equal(seen, N);
+	at = SIZE_MAX;
+	assert_int_equal(ix_next(x, IX_ID, 43, &at), SIZE_MAX);
+	at = SIZE_MAX;
+	assert_int_equal(ix_next(x, IX_MSGID, 42, &at), SIZE_MAX);
+	ix_close(x);
+	/* never committed: not whole */
+	x = ix_open(path);
+	{
+		struct ix_stamp st;
+		struct buf meta;
+		buf_init(&meta, 4096);
+		assert_non_null(ix_whole(x, &st, &meta));
+		buf_free(&meta);
+	}
+	ix_close(x);
+}
+
 int
 main(void)
 {
@@ -1038,6 +1324,9 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_lazy_open, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_maildir_helpers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_index_memory, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_index_trusted_or_rebuilt, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_index_killed, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_index_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_batch_bounded, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_other_ids, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_next_seq, setup, teardown),
