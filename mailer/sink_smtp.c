@@ -728,7 +728,7 @@ smtp_close(struct mail_sink *k)
 	k->priv = NULL;
 }
 
-static const struct sink_ops smtp_ops = { smtp_open, smtp_send, smtp_sync, smtp_close };
+static const struct sink_ops smtp_ops = { smtp_open, smtp_send, smtp_sync, smtp_close, NULL };
 
 struct mail_sink *
 sink_smtp_new(const struct mail_config *cfg)
