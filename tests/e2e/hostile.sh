@@ -303,6 +303,11 @@ send_hundred() {
 smtp_parallel() {
 	send_hundred parallel drop-fiftieth-data
 	expect "parallel: exit status 0: deferring is not failing" test $? -eq 0
+	# smtp.cafile names the one CA: no connection reads the system's as well
+	case $BIN in
+	*san*) ;;
+	*) expect "parallel: four connections hold at most 24 MB (${RSS_KB} KB)" test "$RSS_KB" -le 24576 ;;
+	esac
 	expect "parallel: four connections" test "$(grep -c '^conn' "$srv/log")" -eq 4
 	expect "parallel: the broken connection says why" \
 		grep -q "warning: SMTP smtp://127.0.0.1:$PORT: waiting for the answer to DATA: .*(the outbox keeps the mail)" "$ERR"
