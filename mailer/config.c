@@ -46,6 +46,7 @@ mail_config_init(struct mail_config *c, const char *data_dir)
 	c->imap_timeout = 60;
 	c->smtp_tls = MAIL_TLS_STARTTLS;
 	c->smtp_timeout = 60;
+	c->smtp_connections = 4;
 	c->maildir_in = join(data_dir, "mail/inbox");
 	c->maildir_out = join(data_dir, "mail/out");
 	c->judge_address = xstrdup("judge@localhost");
@@ -151,6 +152,7 @@ static const struct key keys[] = {
 	{ "smtp.password_file", K_PATH, F(smtp_password_file), 0, 0 },
 	{ "smtp.cafile", K_PATH, F(smtp_cafile), 0, 0 },
 	{ "smtp.timeout", K_INT, F(smtp_timeout), 1, 3600 },
+	{ "smtp.connections", K_INT, F(smtp_connections), 1, 16 },
 	{ "smtp.auth", K_SMTP_AUTH, F(smtp_oauth.mech), 0, 0 },
 	{ "smtp.token_url", K_STR, F(smtp_oauth.token_url), 0, 0 },
 	{ "smtp.client_id", K_STR, F(smtp_oauth.client_id), 0, 0 },

@@ -62,6 +62,7 @@ struct mail_config {
 	char *smtp_cafile;		/* smtp.cafile; NULL: the system's CAs */
 	struct oauth_settings smtp_oauth;	/* smtp.auth = password | xoauth2 | oauthbearer */
 	int smtp_timeout;		/* smtp.timeout, seconds (default 60) */
+	int smtp_connections;		/* smtp.connections: sent over at once (default 4) */
 
 	char *maildir_in;		/* maildir.in (default DATA/mail/inbox) */
 	char *maildir_out;		/* maildir.out (default DATA/mail/out) */

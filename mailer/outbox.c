@@ -1268,6 +1268,7 @@ struct job {
 	int naccepted;
 	bool finished;		/* nobody left waiting */
 	bool unrecorded;	/* m changed, not yet appended to the journal */
+	bool to_send;		/* read (data), waiting for its attempt */
 };
 
 struct flush {
@@ -1279,6 +1280,7 @@ struct flush {
 	struct outbox_stats *st;
 	struct job *jobs;
 	size_t njobs;
+	size_t unsent;		/* jobs[unsent..njobs) may wait to be sent (send_group) */
 	bool removed;		/* finished messages left the outbox */
 	bool failures;		/* failure files written in this batch */
 };
@@ -1315,62 +1317,82 @@ note_damaged(struct flush *f, const char *id, const char *why)
 	strv_push(&f->st->notes, &f->st->nnotes, line);
 }
 
-/* Hand the pending recipients of j to the sink and record the outcome in
- * j->m (not yet written). */
-static void
-attempt(struct flush *f, struct job *j, const struct buf *data)
+static bool
+has_pending(const struct meta *m)
 {
-	struct meta *m = &j->m;
-	struct rcpt_result *rr;
+	int i;
+
+	for (i = 0; i < m->n; i++)
+		if (m->r[i].st == R_PENDING)
+			return true;
+	return false;
+}
+
+/* One message's attempt: its pending recipients (rcpts, their indexes in
+ * m.r) and the sink's outcome for each. */
+struct try {
 	char **rcpts;
 	int *index;
-	int i, n = 0, pending = 0;
+	struct rcpt_result *rr;
+	int n;
+};
+
+/* The pending recipients of j, for the sink; j->accepted made ready. */
+static void
+try_prepare(struct job *j, struct try *t)
+{
+	struct meta *m = &j->m;
+	int i, n = 0;
 
 	for (i = 0; i < m->n; i++)
 		n += m->r[i].st == R_PENDING;
-	rr = xcalloc((size_t)n, sizeof *rr);
-	rcpts = xcalloc((size_t)n, sizeof *rcpts);
-	index = xcalloc((size_t)n, sizeof *index);
-	j->accepted = xcalloc((size_t)n, sizeof *j->accepted);
+	t->rr = xcalloc((size_t)n + 1, sizeof *t->rr);
+	t->rcpts = xcalloc((size_t)n + 1, sizeof *t->rcpts);
+	t->index = xcalloc((size_t)n + 1, sizeof *t->index);
+	j->accepted = xcalloc((size_t)n + 1, sizeof *j->accepted);
 	for (n = 0, i = 0; i < m->n; i++)
 		if (m->r[i].st == R_PENDING) {
-			rcpts[n] = m->r[i].addr;
-			index[n++] = i;
+			t->rcpts[n] = m->r[i].addr;
+			t->index[n++] = i;
 		}
-	if (f->sink_state == 0) {
-		struct buf e;
-		buf_init(&e, 4096);
-		f->sink_state = f->sink != NULL && sink_open(f->sink, &e) == 0 ? 1 : -1;
-		if (f->sink_state < 0) {
-			chomp(&e);
-			buf_puts(&f->down, f->sink ? buf_str(&e) : "no sink");
-			log_warn("%s (the outbox keeps the mail)", buf_str(&f->down));
-		}
-		buf_free(&e);
+	t->n = n;
+}
+
+/* Open the sink for the first attempt of the flush; say so when it cannot be. */
+static void
+open_sink(struct flush *f)
+{
+	struct buf e;
+
+	if (f->sink_state != 0)
+		return;
+	buf_init(&e, 4096);
+	f->sink_state = f->sink != NULL && sink_open(f->sink, &e) == 0 ? 1 : -1;
+	if (f->sink_state < 0) {
+		chomp(&e);
+		buf_puts(&f->down, f->sink ? buf_str(&e) : "no sink");
+		log_warn("%s (the outbox keeps the mail)", buf_str(&f->down));
 	}
-	if (f->sink_state > 0) {
-		struct buf e;
-		buf_init(&e, 4096);
-		if (sink_send(f->sink, j->id, m->from, rcpts, n, data->data, data->len, rr, &e) < 0) {
-			f->sink_state = -1;	/* unreachable: only defer the rest */
-			chomp(&e);
-			buf_reset(&f->down);
-			buf_puts(&f->down, buf_str(&e));
-			log_warn("%s (the outbox keeps the mail)", buf_str(&e));
-		}
-		buf_free(&e);
-	} else {
-		sink_set_all(rr, n, RCPT_TEMPFAIL, 0, buf_str(&f->down));
-	}
+	buf_free(&e);
+}
+
+/* Record the sink's outcome t for j in j->m (not yet written). */
+static void
+try_record(struct flush *f, struct job *j, struct try *t)
+{
+	struct meta *m = &j->m;
+	struct rcpt_result *rr = t->rr;
+	int i, n = t->n, pending = 0;
+
 	m->attempts++;
 	for (i = 0; i < n; i++) {
-		struct orcpt *o = &m->r[index[i]];
+		struct orcpt *o = &m->r[t->index[i]];
 		free(o->text);
 		o->text = one_line(rr[i].text);
 		o->code = rr[i].code;
 		if (rr[i].status == RCPT_OK) {
 			o->st = R_SENT;
-			j->accepted[j->naccepted++] = index[i];
+			j->accepted[j->naccepted++] = t->index[i];
 		} else if (rr[i].status == RCPT_PERMFAIL) {
 			o->st = R_FAILED;
 			f->st->failed_rcpts++;
@@ -1395,24 +1417,76 @@ attempt(struct flush *f, struct job *j, const struct buf *data)
 			}
 	}
 	m->next = f->now + backoff(m->attempts);
-	free(rr);
-	free(rcpts);
-	free(index);
+	free(t->rr);
+	free(t->rcpts);
+	free(t->index);
 }
 
-static bool
-has_pending(const struct meta *m)
+/*
+ * Hand the jobs read since the last group (jobs[unsent..], those to_send)
+ * to the sink together, then record each outcome: appended to the journal
+ * at once when the sink's word is final (SMTP: so a crashed process
+ * leaves a true state; synced at the end of the batch), after sink_sync
+ * for a staged sink. The outcomes are recorded here, by the caller's
+ * thread, whatever threads the sink sends on. Returns 0, or -1 when a
+ * state could not be written.
+ */
+static int
+send_group(struct flush *f, struct buf *err)
 {
-	int i;
+	size_t k, first = f->unsent;
+	struct try *t = xcalloc(f->njobs - first + 1, sizeof *t);
+	struct sink_msg *v = xcalloc(f->njobs - first + 1, sizeof *v);
+	int n = 0, i, r = 0;
 
-	for (i = 0; i < m->n; i++)
-		if (m->r[i].st == R_PENDING)
-			return true;
-	return false;
+	for (k = first; k < f->njobs; k++) {
+		struct job *j = &f->jobs[k];
+		if (!j->to_send)
+			continue;
+		try_prepare(j, &t[n]);
+		v[n] = (struct sink_msg){ j->id, j->m.from, t[n].rcpts, t[n].n, j->data.data,
+			j->data.len, t[n].rr };
+		n++;
+	}
+	if (n > 0)
+		open_sink(f);
+	if (n > 0 && f->sink_state > 0) {
+		struct buf e;
+		buf_init(&e, 4096);
+		if (sink_send_many(f->sink, v, n, &e) < 0) {
+			f->sink_state = -1;	/* unreachable: only defer the rest */
+			chomp(&e);
+			buf_reset(&f->down);
+			buf_puts(&f->down, buf_str(&e));
+			log_warn("%s (the outbox keeps the mail)", buf_str(&e));
+		}
+		buf_free(&e);
+	} else {
+		for (i = 0; i < n; i++)
+			sink_set_all(t[i].rr, t[i].n, RCPT_TEMPFAIL, 0, buf_str(&f->down));
+	}
+	for (i = 0, k = first; k < f->njobs; k++) {
+		struct job *j = &f->jobs[k];
+		if (!j->to_send)
+			continue;
+		try_record(f, j, &t[i++]);
+		j->to_send = false;
+		buf_free(&j->data);	/* not held for the rest of the batch */
+		if (f->sink != NULL && f->sink->staged)
+			j->unrecorded = true;
+		else if (meta_write(f->ob, j->id, &j->m, err) < 0)
+			r = -1;
+		j->finished = !has_pending(&j->m);
+	}
+	f->unsent = f->njobs;
+	free(t);
+	free(v);
+	return r;
 }
 
-/* Read the state of message id and, when it is due, attempt it. Returns
- * 0, or -1 when the outbox could not be read or written. */
+/* Read the state of message id and, when it is due, read the message for
+ * its attempt, made with the next group (send_group). Returns 0, or -1
+ * when the outbox could not be read or written. */
 static int
 visit(struct flush *f, const char *id, struct buf *err)
 {
@@ -1481,26 +1555,17 @@ visit(struct flush *f, const char *id, struct buf *err)
 			}
 		}
 		j.id = xstrdup(id);
-		attempt(f, &j, &j.data);
-		buf_free(&j.data);	/* not held for the rest of the batch */
-		/* What was sent is recorded at once (not synced before the end of
-		 * the batch): a crashed process leaves a true state. A staged
-		 * sink's deliveries count only after its sync: recorded then. */
-		if (f->sink != NULL && f->sink->staged) {
-			j.unrecorded = true;
-		} else if (meta_write(f->ob, id, &j.m, err) < 0) {
-			buf_free(&j.data);
-			meta_free(&j.m);
-			free(j.accepted);
-			free(j.id);
-			return -1;
-		}
+		j.to_send = true;	/* tried with the next group (send_group) */
 	}
 	if (j.id == NULL)
 		j.id = xstrdup(id);
 	j.finished = !has_pending(&j.m);
+	if (!j.to_send)
+		buf_free(&j.data);
 	f->jobs = xreallocarray(f->jobs, f->njobs + 1, sizeof *f->jobs);
 	f->jobs[f->njobs++] = j;
+	if (f->njobs - f->unsent >= (size_t)(f->sink != NULL ? sink_group(f->sink) : 1))
+		return send_group(f, err);
 	return 0;
 }
 
@@ -1854,6 +1919,8 @@ finish_batch(struct flush *f, struct spool *sp, int res, bool last, struct buf *
 {
 	size_t k;
 
+	if (send_group(f, err) < 0)
+		res = -1;
 	if (f->sink_state > 0) {
 		struct buf e;
 		buf_init(&e, 4096);
@@ -1888,7 +1955,7 @@ finish_batch(struct flush *f, struct spool *sp, int res, bool last, struct buf *
 	}
 	free(f->jobs);
 	f->jobs = NULL;
-	f->njobs = 0;
+	f->njobs = f->unsent = 0;
 	return res;
 }
 

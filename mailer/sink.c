@@ -56,6 +56,30 @@ sink_send(struct mail_sink *k, const char *key, const char *from, char *const *r
 }
 
 int
+sink_send_many(struct mail_sink *k, struct sink_msg *v, int n, struct buf *err)
+{
+	int i;
+
+	if (k->ops->send_many != NULL)
+		return k->ops->send_many(k, v, n, err);
+	for (i = 0; i < n; i++)
+		if (sink_send(k, v[i].key, v[i].from, v[i].rcpts, v[i].n, v[i].data, v[i].len,
+		    v[i].res, err) < 0) {
+			while (++i < n)	/* the rest waits for a later run */
+				sink_set_all(v[i].res, v[i].n, RCPT_TEMPFAIL, 0,
+				    "not tried: the connection failed");
+			return -1;
+		}
+	return 0;
+}
+
+int
+sink_group(const struct mail_sink *k)
+{
+	return k->group > 1 ? k->group : 1;
+}
+
+int
 sink_sync(struct mail_sink *k, struct buf *err)
 {
 	return k->ops->sync(k, err);
@@ -276,7 +300,7 @@ mds_close(struct mail_sink *k)
 	k->priv = NULL;
 }
 
-static const struct sink_ops maildir_sink_ops = { mds_open, mds_send, mds_sync, mds_close };
+static const struct sink_ops maildir_sink_ops = { mds_open, mds_send, mds_sync, mds_close, NULL };
 
 const char *
 sink_failure(const struct mail_sink *k, const char *key, const char *rcpt, const char *why_all)

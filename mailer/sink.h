@@ -43,18 +43,32 @@ struct rcpt_result {
 
 struct mail_sink;
 
+/* One message of sink_send_many: sink_send's arguments, and res[0..n) for
+ * its outcome. */
+struct sink_msg {
+	const char *key, *from;
+	char *const *rcpts;
+	int n;
+	const char *data;
+	size_t len;
+	struct rcpt_result *res;
+};
+
 struct sink_ops {
 	int (*open)(struct mail_sink *k, struct buf *err);
 	int (*send)(struct mail_sink *k, const char *key, const char *from, char *const *rcpts,
 	    int n, const char *data, size_t len, struct rcpt_result *res, struct buf *err);
 	int (*sync)(struct mail_sink *k, struct buf *err);
 	void (*close)(struct mail_sink *k);
+	/* optional: several messages at once (sink_send_many) */
+	int (*send_many)(struct mail_sink *k, struct sink_msg *v, int n, struct buf *err);
 };
 
 struct mail_sink {
 	const struct sink_ops *ops;
 	char *name;		/* for messages: "smtp://host:port" or "maildir:DIR" */
 	bool staged;		/* deliveries count only after sink_sync (Maildir) */
+	int group;		/* messages sink_send_many takes at a time (sink_group) */
 	void *priv;
 };
 
@@ -77,6 +91,15 @@ int sink_open(struct mail_sink *k, struct buf *err);
  * outcome is in res), -1 when it was not (every res is RCPT_TEMPFAIL). */
 int sink_send(struct mail_sink *k, const char *key, const char *from, char *const *rcpts, int n,
     const char *data, size_t len, struct rcpt_result *res, struct buf *err);
+/* Send v[0..n) as sink_send would each, in any order, over several
+ * connections at once where the sink can (SMTP: smtp.connections); fills
+ * every v[i].res. Returns 0, or -1 when the sink became unreachable or a
+ * connection broke (err says why): the messages it did not send then have
+ * RCPT_TEMPFAIL, and no more should be given to it in this run. */
+int sink_send_many(struct mail_sink *k, struct sink_msg *v, int n, struct buf *err);
+/* How many messages sink_send_many should be given at a time to keep the
+ * sink's connections busy: 1 for a sink that sends one at a time. */
+int sink_group(const struct mail_sink *k);
 /* Make every delivery reported RCPT_OK since the last sync durable.
  * Returns 0, or -1 (err) when they may be lost: then none of them counts. */
 int sink_sync(struct mail_sink *k, struct buf *err);

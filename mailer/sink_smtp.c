@@ -55,6 +55,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <pthread.h>
 #include <sys/socket.h>
 
 #include <curl/curl.h>
@@ -77,18 +78,13 @@ struct transcript {
 	int pipelining;		/* the last EHLO reply offered PIPELINING */
 };
 
-struct smtp {
-	char *url, *user, *password_file, *cafile, *data_dir;
-	char *password;		/* or the OAuth access token */
-	struct oauth_settings oauth;
-	int renewed;		/* a refused token was renewed in this batch */
-	enum mail_tls tls;
-	long timeout;
+/* One connection to the server, and what is known of it. */
+struct conn {
 	CURL *curl;
-	int global;		/* curl_global_init done */
-
+	long timeout;		/* smtp.timeout */
 	int connected;		/* the connection is up and between transactions */
 	int dropped;		/* a connection was given up: the handle still has it */
+	int dead;		/* could not be made, or broke: not used again this run */
 	int pipelining;		/* and the server takes pipelined commands */
 	int sent;		/* messages carried by this connection */
 	curl_socket_t sock;
@@ -96,6 +92,19 @@ struct smtp {
 	char in[4096];		/* received, not yet read as reply lines */
 	size_t inlen;
 	char why[256];		/* why the connection failed */
+};
+
+struct smtp {
+	char *url, *user, *password_file, *cafile, *data_dir;
+	char *password;		/* or the OAuth access token */
+	struct oauth_settings oauth;
+	int renewed;		/* a refused token was renewed in this batch */
+	enum mail_tls tls;
+	long timeout;
+	int global;		/* curl_global_init done */
+	struct conn *c;		/* nconn connections (smtp.connections); c[0] for sink_send */
+	int nconn;
+	pthread_mutex_t mu;	/* held while a connection is made (the password, the token) */
 };
 
 /* One complete reply line from the server while libcurl connects. */
@@ -147,6 +156,9 @@ static int
 smtp_open(struct mail_sink *k, struct buf *err)
 {
 	struct smtp *p = k->priv;
+	char byte[1];
+	size_t none;
+	int i;
 
 	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
 		buf_puts(err, "SMTP: libcurl cannot be initialised\n");
@@ -161,11 +173,20 @@ smtp_open(struct mail_sink *k, struct buf *err)
 		if (p->password == NULL)
 			return -1;
 	}
-	p->curl = curl_easy_init();
-	if (p->curl == NULL) {
-		buf_puts(err, "SMTP: libcurl cannot be initialised\n");
-		return -1;
+	for (i = 0; i < p->nconn; i++) {
+		p->c[i].curl = curl_easy_init();
+		p->c[i].timeout = p->timeout;
+		if (p->c[i].curl == NULL) {
+			buf_puts(err, "SMTP: libcurl cannot be initialised\n");
+			return -1;
+		}
 	}
+	/* libcurl's functions are looked up when first called (lib/lazylib.h):
+	 * those the sending threads call, looked up here, before there are any
+	 * (a handle without CONNECT_ONLY sends and receives nothing). */
+	(void)curl_easy_send(p->c[0].curl, "", 0, &none);
+	(void)curl_easy_recv(p->c[0].curl, byte, 0, &none);
+	(void)curl_easy_strerror(CURLE_OK);
 	return 0;
 }
 
@@ -225,32 +246,36 @@ status_of(int code)
  * required for smtp:// unless smtp.tls = none), AUTH when a user is set,
  * the exchange fed to debug_cb (t). */
 static void
-connection_opts(struct smtp *p, char *errbuf, struct transcript *t)
+connection_opts(struct smtp *p, CURL *h, char *errbuf, struct transcript *t)
 {
-	curl_easy_setopt(p->curl, CURLOPT_URL, p->url);
-	curl_easy_setopt(p->curl, CURLOPT_ERRORBUFFER, errbuf);
-	curl_easy_setopt(p->curl, CURLOPT_CONNECTTIMEOUT, p->timeout);
-	curl_easy_setopt(p->curl, CURLOPT_SERVER_RESPONSE_TIMEOUT, p->timeout);
-	curl_easy_setopt(p->curl, CURLOPT_TIMEOUT, p->timeout * 4);
-	curl_easy_setopt(p->curl, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(p->curl, CURLOPT_VERBOSE, 1L);	/* feeds debug_cb only */
-	curl_easy_setopt(p->curl, CURLOPT_DEBUGFUNCTION, debug_cb);
-	curl_easy_setopt(p->curl, CURLOPT_DEBUGDATA, t);
-	curl_easy_setopt(p->curl, CURLOPT_SSL_VERIFYPEER, 1L);
-	curl_easy_setopt(p->curl, CURLOPT_SSL_VERIFYHOST, 2L);
-	if (p->cafile != NULL)
-		curl_easy_setopt(p->curl, CURLOPT_CAINFO, p->cafile);
+	curl_easy_setopt(h, CURLOPT_URL, p->url);
+	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
+	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, p->timeout);
+	curl_easy_setopt(h, CURLOPT_SERVER_RESPONSE_TIMEOUT, p->timeout);
+	curl_easy_setopt(h, CURLOPT_TIMEOUT, p->timeout * 4);
+	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(h, CURLOPT_VERBOSE, 1L);	/* feeds debug_cb only */
+	curl_easy_setopt(h, CURLOPT_DEBUGFUNCTION, debug_cb);
+	curl_easy_setopt(h, CURLOPT_DEBUGDATA, t);
+	curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 1L);
+	curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 2L);
+	if (p->cafile != NULL) {
+		/* that file alone: not also the system's CA directory, which
+		 * libcurl would read again for every connection (some 7 MB) */
+		curl_easy_setopt(h, CURLOPT_CAINFO, p->cafile);
+		curl_easy_setopt(h, CURLOPT_CAPATH, NULL);
+	}
 	if (str_prefix_nocase(p->url, "smtp://"))
-		curl_easy_setopt(p->curl, CURLOPT_USE_SSL,
+		curl_easy_setopt(h, CURLOPT_USE_SSL,
 		    p->tls == MAIL_TLS_STARTTLS ? (long)CURLUSESSL_ALL : (long)CURLUSESSL_NONE);
 	if (p->user != NULL && p->oauth.mech != OAUTH_NONE) {
-		curl_easy_setopt(p->curl, CURLOPT_USERNAME, p->user);
-		curl_easy_setopt(p->curl, CURLOPT_XOAUTH2_BEARER, p->password);
-		curl_easy_setopt(p->curl, CURLOPT_LOGIN_OPTIONS,
+		curl_easy_setopt(h, CURLOPT_USERNAME, p->user);
+		curl_easy_setopt(h, CURLOPT_XOAUTH2_BEARER, p->password);
+		curl_easy_setopt(h, CURLOPT_LOGIN_OPTIONS,
 		    p->oauth.mech == OAUTH_XOAUTH2 ? "AUTH=XOAUTH2" : "AUTH=OAUTHBEARER");
 	} else if (p->user != NULL) {
-		curl_easy_setopt(p->curl, CURLOPT_USERNAME, p->user);
-		curl_easy_setopt(p->curl, CURLOPT_PASSWORD, p->password);
+		curl_easy_setopt(h, CURLOPT_USERNAME, p->user);
+		curl_easy_setopt(h, CURLOPT_PASSWORD, p->password);
 	}
 }
 
@@ -283,6 +308,7 @@ sink_smtp_check(const struct mail_config *cfg, struct buf *err)
 	struct transcript t;
 	char errbuf[CURL_ERROR_SIZE];
 	CURLcode rc;
+	CURL *h;
 	int r = 0;
 
 	if (sink_open(k, err) < 0) {
@@ -291,89 +317,105 @@ sink_smtp_check(const struct mail_config *cfg, struct buf *err)
 	}
 	memset(&t, 0, sizeof t);
 	errbuf[0] = '\0';
-	connection_opts(p, errbuf, &t);
+	h = p->c[0].curl;
+	connection_opts(p, h, errbuf, &t);
 	/* No envelope: after the greeting, EHLO, STARTTLS and AUTH, one NOOP. */
-	curl_easy_setopt(p->curl, CURLOPT_CUSTOMREQUEST, "NOOP");
-	curl_easy_setopt(p->curl, CURLOPT_WRITEFUNCTION, discard_cb);
-	rc = curl_easy_perform(p->curl);
+	curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, "NOOP");
+	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, discard_cb);
+	rc = curl_easy_perform(h);
 	if (rc != CURLE_OK) {
 		connection_error(k, NULL, rc, errbuf[0] ? errbuf : curl_easy_strerror(rc), err);
 		r = -1;
 	}
-	curl_easy_setopt(p->curl, CURLOPT_ERRORBUFFER, NULL);
-	curl_easy_setopt(p->curl, CURLOPT_DEBUGDATA, NULL);
+	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, NULL);
+	curl_easy_setopt(h, CURLOPT_DEBUGDATA, NULL);
 	sink_free(k);
 	return r;
 }
 
 /*
- * libcurl connects: greeting, EHLO, STARTTLS, AUTH, and no transaction
- * (CURLOPT_CONNECT_ONLY). A refused OAuth token is renewed once per batch.
+ * libcurl makes connection c: greeting, EHLO, STARTTLS, AUTH, and no
+ * transaction (CURLOPT_CONNECT_ONLY). A refused OAuth token is renewed
+ * once per batch. Connections are made on several threads at once: the
+ * settings, the password and its renewal are read and changed under p->mu.
  * Returns 0, or -1 with the error (naming the step) in err.
  */
 static int
-smtp_connect(struct mail_sink *k, struct buf *err)
+smtp_connect(struct mail_sink *k, struct conn *c, struct buf *err)
 {
 	struct smtp *p = k->priv;
 	struct transcript t;
 	char errbuf[CURL_ERROR_SIZE], where[64];
 	curl_socket_t sock;
 	CURLcode rc;
+	int gen;
 
 again:
 	memset(&t, 0, sizeof t);
 	errbuf[0] = '\0';
-	if (p->dropped) {	/* a new handle: the old connection is closed */
-		curl_easy_cleanup(p->curl);
-		p->curl = curl_easy_init();
-		p->dropped = 0;
-		if (p->curl == NULL) {
-			snprintf(p->why, sizeof p->why, "libcurl cannot be initialised");
-			buf_printf(err, "SMTP %s: %s\n", k->name, p->why);
+	if (c->dropped) {	/* a new handle: the old connection is closed */
+		curl_easy_cleanup(c->curl);
+		c->curl = curl_easy_init();
+		c->dropped = 0;
+		if (c->curl == NULL) {
+			snprintf(c->why, sizeof c->why, "libcurl cannot be initialised");
+			buf_printf(err, "SMTP %s: %s\n", k->name, c->why);
 			return -1;
 		}
 	}
-	connection_opts(p, errbuf, &t);
-	curl_easy_setopt(p->curl, CURLOPT_CONNECT_ONLY, 1L);
-	rc = curl_easy_perform(p->curl);
-	if (rc == CURLE_OK && (curl_easy_getinfo(p->curl, CURLINFO_ACTIVESOCKET, &sock) != CURLE_OK ||
+	pthread_mutex_lock(&p->mu);
+	connection_opts(p, c->curl, errbuf, &t);	/* libcurl copies the strings */
+	gen = p->renewed;
+	pthread_mutex_unlock(&p->mu);
+	curl_easy_setopt(c->curl, CURLOPT_CONNECT_ONLY, 1L);
+	rc = curl_easy_perform(c->curl);
+	if (rc == CURLE_OK && (curl_easy_getinfo(c->curl, CURLINFO_ACTIVESOCKET, &sock) != CURLE_OK ||
 	    sock == CURL_SOCKET_BAD))
 		rc = CURLE_COULDNT_CONNECT;
-	curl_easy_setopt(p->curl, CURLOPT_ERRORBUFFER, NULL);
-	curl_easy_setopt(p->curl, CURLOPT_DEBUGDATA, NULL);
-	curl_easy_setopt(p->curl, CURLOPT_VERBOSE, 0L);
-	if (rc == CURLE_LOGIN_DENIED && p->oauth.mech != OAUTH_NONE && p->user != NULL &&
-	    !p->renewed) {
-		char *tok;
+	curl_easy_setopt(c->curl, CURLOPT_ERRORBUFFER, NULL);
+	curl_easy_setopt(c->curl, CURLOPT_DEBUGDATA, NULL);
+	curl_easy_setopt(c->curl, CURLOPT_VERBOSE, 0L);
+	if (rc == CURLE_LOGIN_DENIED && p->oauth.mech != OAUTH_NONE && p->user != NULL) {
+		char *tok = NULL;
+		int retry = 0;
 
-		p->renewed = 1;
-		log_info("SMTP %s: the access token was refused; asking for a new one", k->name);
-		tok = oauth_access_token(&p->oauth, p->data_dir, true, NULL, err);
-		if (tok != NULL) {
-			explicit_bzero(p->password, strlen(p->password));
-			free(p->password);
-			p->password = tok;
-			goto again;
+		pthread_mutex_lock(&p->mu);
+		if (p->renewed != gen) {
+			retry = 1;	/* another connection renewed it meanwhile */
+		} else if (!p->renewed) {
+			p->renewed = 1;
+			log_info("SMTP %s: the access token was refused; asking for a new one",
+			    k->name);
+			tok = oauth_access_token(&p->oauth, p->data_dir, true, NULL, err);
+			if (tok != NULL) {
+				explicit_bzero(p->password, strlen(p->password));
+				free(p->password);
+				p->password = tok;
+				retry = 1;
+			}
 		}
+		pthread_mutex_unlock(&p->mu);
+		if (retry)
+			goto again;
 	}
 	if (rc != CURLE_OK) {
 		step(&t, where, sizeof where);
-		snprintf(p->why, sizeof p->why, "%s", errbuf[0] ? errbuf : curl_easy_strerror(rc));
-		connection_error(k, where, rc, p->why, err);
+		snprintf(c->why, sizeof c->why, "%s", errbuf[0] ? errbuf : curl_easy_strerror(rc));
+		connection_error(k, where, rc, c->why, err);
 		return -1;
 	}
-	p->sock = sock;
-	p->pipelining = t.pipelining;
-	p->connected = 1;
-	p->sent = 0;
-	p->inlen = 0;
+	c->sock = sock;
+	c->pipelining = t.pipelining;
+	c->connected = 1;
+	c->sent = 0;
+	c->inlen = 0;
 	return 0;
 }
 
 /* The connection is of no more use: nothing more is sent over it (libcurl
  * closes it; its QUIT then finds the connection shut). */
 static void
-smtp_drop(struct smtp *p)
+smtp_drop(struct conn *p)
 {
 	if (p->connected)
 		shutdown(p->sock, SHUT_RDWR);
@@ -384,7 +426,7 @@ smtp_drop(struct smtp *p)
 /* Milliseconds to wait for the next reply: T, or less when the message's
  * 4 T end sooner; 0 when they have. */
 static int
-wait_ms(const struct smtp *p)
+wait_ms(const struct conn *p)
 {
 	struct timespec now;
 	long long left;
@@ -399,7 +441,7 @@ wait_ms(const struct smtp *p)
 
 /* Wait until the socket is ready for events. 0, or -1 (p->why). */
 static int
-smtp_wait(struct smtp *p, short events)
+smtp_wait(struct conn *p, short events)
 {
 	struct pollfd pfd = { p->sock, events, 0 };
 	int ms = wait_ms(p), r;
@@ -417,7 +459,7 @@ smtp_wait(struct smtp *p, short events)
 
 /* Send all of data. 0, or -1 (p->why). */
 static int
-smtp_write(struct smtp *p, const char *data, size_t len)
+smtp_write(struct conn *p, const char *data, size_t len)
 {
 	while (len > 0) {
 		size_t n = 0;
@@ -445,7 +487,7 @@ smtp_write(struct smtp *p, const char *data, size_t len)
  * connection ended, stalled or sent what is not a reply.
  */
 static int
-smtp_reply(struct smtp *p, int *code, char *text, size_t size)
+smtp_reply(struct conn *p, int *code, char *text, size_t size)
 {
 	int lines = 0;
 
@@ -510,7 +552,7 @@ struct txn {
 
 /* Send data; on failure note the reply that will not come. */
 static int
-put(struct smtp *p, struct txn *x, const char *what, const char *data, size_t len)
+put(struct conn *p, struct txn *x, const char *what, const char *data, size_t len)
 {
 	if (smtp_write(p, data, len) < 0) {
 		x->broken = what;
@@ -521,7 +563,7 @@ put(struct smtp *p, struct txn *x, const char *what, const char *data, size_t le
 
 /* Read one reply into code/text; on failure note what was awaited. */
 static int
-await(struct smtp *p, struct txn *x, const char *what, int *code, char *text)
+await(struct conn *p, struct txn *x, const char *what, int *code, char *text)
 {
 	*code = 0;
 	if (smtp_reply(p, code, text, 256) < 0) {
@@ -539,7 +581,7 @@ await(struct smtp *p, struct txn *x, const char *what, int *code, char *text)
  * connection broke or stalled (x->broken says where, p->why why).
  */
 static int
-transaction(struct smtp *p, const char *from, char *const *rcpts, int n, const char *wire,
+transaction(struct conn *p, const char *from, char *const *rcpts, int n, const char *wire,
     size_t wirelen, struct txn *x)
 {
 	struct buf cmd;
@@ -610,29 +652,28 @@ out:
 }
 
 static void
-set_deadline(struct smtp *p)
+set_deadline(struct conn *p)
 {
 	clock_gettime(CLOCK_MONOTONIC, &p->deadline);
 	p->deadline.tv_sec += p->timeout * 4;
 }
 
+/* sink_send over connection p (made first when it is not up). */
 static int
-smtp_send(struct mail_sink *k, const char *key, const char *from, char *const *rcpts, int n,
+conn_send(struct mail_sink *k, struct conn *p, const char *from, char *const *rcpts, int n,
     const char *data, size_t len, struct rcpt_result *res, struct buf *err)
 {
-	struct smtp *p = k->priv;
 	struct txn x;
 	char *wire;
 	size_t wirelen;
 	int i, r = 0, retried = 0, tr;
 
-	(void)key;	/* a server's 250 is final: nothing to recognise later */
 	memset(&x, 0, sizeof x);
 	x.rcpt_code = xcalloc((size_t)n + 1, sizeof *x.rcpt_code);
 	x.rcpt_text = xcalloc((size_t)n + 1, sizeof *x.rcpt_text);
 	wire = to_wire(data, len, &wirelen);
 again:
-	if (!p->connected && smtp_connect(k, err) < 0) {
+	if (!p->connected && smtp_connect(k, p, err) < 0) {
 		sink_set_all(res, n, RCPT_TEMPFAIL, 0, p->why);
 		r = -1;
 		goto out;
@@ -696,6 +737,148 @@ out:
 }
 
 static int
+smtp_send(struct mail_sink *k, const char *key, const char *from, char *const *rcpts, int n,
+    const char *data, size_t len, struct rcpt_result *res, struct buf *err)
+{
+	struct smtp *p = k->priv;
+
+	(void)key;	/* a server's 250 is final: nothing to recognise later */
+	return conn_send(k, &p->c[0], from, rcpts, n, data, len, res, err);
+}
+
+/* A sink_send_many: messages shared out between connections, one thread each. */
+struct many {
+	struct mail_sink *k;
+	struct sink_msg *v;
+	int n;
+	int next;		/* the next message not taken (under mu) */
+	int *taken;		/* v[i] was given to a connection */
+	pthread_mutex_t mu;
+};
+
+/* One connection's share of a sink_send_many. */
+struct worker {
+	struct many *m;
+	struct conn *c;
+	struct buf err;
+	int up;			/* the connection was up (made, or already) */
+	int threaded;		/* th runs it */
+	pthread_t th;
+};
+
+/*
+ * Send over w->c the messages not yet taken, one at a time, until none is
+ * left. A connection that cannot be made takes none, and one that breaks
+ * in a transaction no more (its message waits for a later run): the
+ * others take the rest. The server is not trusted with that connection
+ * again this run.
+ */
+static void *
+worker_run(void *arg)
+{
+	struct worker *w = arg;
+	struct many *m = w->m;
+
+	for (;;) {
+		struct sink_msg *x;
+		int i, r;
+
+		if (!w->c->connected) {
+			if (w->c->dead)
+				break;
+			if (smtp_connect(m->k, w->c, &w->err) < 0) {
+				w->c->dead = 1;
+				break;
+			}
+		}
+		w->up = 1;
+		pthread_mutex_lock(&m->mu);
+		i = m->next >= m->n ? -1 : m->next++;
+		if (i >= 0)
+			m->taken[i] = 1;
+		pthread_mutex_unlock(&m->mu);
+		if (i < 0)
+			break;
+		x = &m->v[i];
+		r = conn_send(m->k, w->c, x->from, x->rcpts, x->n, x->data, x->len, x->res, &w->err);
+		if (r < 0) {
+			w->c->dead = 1;
+			break;
+		}
+	}
+	return NULL;
+}
+
+/* Messages a connection is worth: fewer messages than this each, fewer connections. */
+#define SMTP_PER_CONNECTION 16
+/* Messages given to sink_send_many at a time, per connection (sink_group). */
+#define SMTP_GROUP_PER_CONNECTION 64
+
+static int
+smtp_send_many(struct mail_sink *k, struct sink_msg *v, int n, struct buf *err)
+{
+	struct smtp *p = k->priv;
+	struct many m;
+	struct worker *w;
+	int i, want, nw = 0, alive = 0, r = 0;
+	const char *why = NULL;
+
+	memset(&m, 0, sizeof m);
+	m.k = k;
+	m.v = v;
+	m.n = n;
+	m.taken = xcalloc((size_t)n + 1, sizeof *m.taken);
+	pthread_mutex_init(&m.mu, NULL);
+	w = xcalloc((size_t)p->nconn, sizeof *w);
+	/* as many connections as the messages are worth, those up first */
+	want = (n + SMTP_PER_CONNECTION - 1) / SMTP_PER_CONNECTION;
+	for (i = 0; i < p->nconn && nw < want; i++)
+		if (p->c[i].connected && !p->c[i].dead)
+			w[nw++].c = &p->c[i];
+	for (i = 0; i < p->nconn && nw < want; i++)
+		if (!p->c[i].connected && !p->c[i].dead)
+			w[nw++].c = &p->c[i];
+	for (i = 0; i < nw; i++) {
+		w[i].m = &m;
+		buf_init(&w[i].err, 1 << 16);
+	}
+	/* The first on this thread, the others on threads of their own (or
+	 * on this one after it, when a thread cannot be made). */
+	for (i = 1; i < nw; i++)
+		w[i].threaded = pthread_create(&w[i].th, NULL, worker_run, &w[i]) == 0;
+	for (i = 0; i < nw; i++)
+		if (!w[i].threaded)
+			worker_run(&w[i]);
+	for (i = 0; i < nw; i++) {
+		if (w[i].threaded)
+			pthread_join(w[i].th, NULL);
+		alive += !w[i].c->dead;
+		if (w[i].c->dead && why == NULL)
+			why = w[i].c->why;
+	}
+	if (alive == 0)
+		r = -1;	/* every connection failed: the rest waits */
+	for (i = 0; i < nw; i++) {
+		struct buf *e = &w[i].err;
+		if (r < 0)
+			buf_puts(err, buf_str(e));
+		else if (e->len > 0 && w[i].up)	/* broke; the others carried the rest */
+			log_warn("%.*s (the outbox keeps the mail)", (int)e->len - 1, e->data);
+		else if (e->len > 0)	/* could not be made: fewer connections */
+			log_info("%.*s (sending over fewer connections)", (int)e->len - 1, e->data);
+		buf_free(e);
+	}
+	for (i = 0; i < n; i++)
+		if (!m.taken[i])
+			sink_set_all(v[i].res, v[i].n, RCPT_TEMPFAIL, 0, why != NULL ? why :
+			    "not tried: no connection to the server");
+	pthread_mutex_destroy(&m.mu);
+	free(m.taken);
+	free(w);
+	return r;
+}
+
+static int
 smtp_sync(struct mail_sink *k, struct buf *err)
 {
 	(void)k;
@@ -710,8 +893,11 @@ smtp_close(struct mail_sink *k)
 
 	if (p == NULL)
 		return;
-	if (p->curl != NULL)
-		curl_easy_cleanup(p->curl);	/* QUIT, when connected */
+	for (int i = 0; i < p->nconn; i++)
+		if (p->c[i].curl != NULL)
+			curl_easy_cleanup(p->c[i].curl);	/* QUIT, when connected */
+	free(p->c);
+	pthread_mutex_destroy(&p->mu);
 	if (p->global)
 		curl_global_cleanup();
 	if (p->password != NULL) {
@@ -728,7 +914,8 @@ smtp_close(struct mail_sink *k)
 	k->priv = NULL;
 }
 
-static const struct sink_ops smtp_ops = { smtp_open, smtp_send, smtp_sync, smtp_close };
+static const struct sink_ops smtp_ops = { smtp_open, smtp_send, smtp_sync, smtp_close,
+	smtp_send_many };
 
 struct mail_sink *
 sink_smtp_new(const struct mail_config *cfg)
@@ -745,7 +932,11 @@ sink_smtp_new(const struct mail_config *cfg)
 	oauth_settings_copy(&p->oauth, &cfg->smtp_oauth);
 	p->tls = cfg->smtp_tls;
 	p->timeout = cfg->smtp_timeout > 0 ? cfg->smtp_timeout : 60;
+	p->nconn = cfg->smtp_connections > 0 ? cfg->smtp_connections : 1;
+	p->c = xcalloc((size_t)p->nconn, sizeof *p->c);
+	pthread_mutex_init(&p->mu, NULL);
 	k->ops = &smtp_ops;
+	k->group = p->nconn > 1 ? SMTP_GROUP_PER_CONNECTION * p->nconn : 1;
 	k->priv = p;
 	/* the name is the URL without its path (the EHLO name) */
 	s = strstr(p->url, "://");

@@ -65,6 +65,7 @@ SMTP_MODES = {
     "stall-eod": "read the whole message, never answer",
     "refuse-nobody": "refuse RCPT TO nobody@... (550); DATA with no recipient left is refused (554)",
     "close-after-one": "accept one message, then close the connection (an idle time-out)",
+    "drop-fiftieth-data": "close on the 50th DATA the server gets (on whichever connection)",
 }
 
 UIDVALIDITY = 7
@@ -81,6 +82,7 @@ class Shared:
         self.seen = set()
         self.deleted = set()
         self.stored = 0
+        self.datas = 0
         self.msgs = []
         for i in range(args.messages):
             self.msgs.append(b"From: p%d@example.test\r\nTo: judge@example.test\r\n"
@@ -342,7 +344,10 @@ def smtp_session(c, mode):
             rcpts += 1
             c.send("250 2.1.5 ok\r\n")
         elif verb == "DATA":
-            if mode == "drop-data":
+            with st.lock:
+                st.datas += 1
+                fiftieth = st.datas == 50
+            if mode == "drop-data" or (mode == "drop-fiftieth-data" and fiftieth):
                 c.drop("DATA")
             if mode == "refuse-nobody" and rcpts == 0:
                 c.send("554 5.5.1 no valid recipients\r\n")

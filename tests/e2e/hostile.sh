@@ -283,6 +283,53 @@ smtp_more() {
 	stop_server
 }
 
+# smtp_parallel: a batch sent over smtp.connections = 4 connections, one
+# of which breaks in the middle of it (the server drops whichever gets
+# the batch's 50th DATA): the message it broke on waits in the outbox,
+# the other connections deliver the rest, once; the next send delivers
+# the one left, once. Then connections that cannot be made while one
+# can: all sent over the one that works.
+# send_hundred NAME MODES: 100 messages queued in DATA WORK/smtp/NAME,
+# sent by pouch send over four connections to a server playing MODES.
+send_hundred() {
+	d=$WORK/smtp/$1$PIPE
+	srv=$d.srv
+	start_server smtp "$srv" "$2" "$PIPE"
+	smtp_conf "$d"
+	echo "smtp.connections = 4" >>"$d/pouch.conf"
+	"$BIN/tests/e2e/mail/mailit" queue "$d" 100 alice@example.test >/dev/null
+	timed 60 "$BIN/pouch" --data "$d" send
+}
+smtp_parallel() {
+	send_hundred parallel drop-fiftieth-data
+	expect "parallel: exit status 0: deferring is not failing" test $? -eq 0
+	# smtp.cafile names the one CA: no connection reads the system's as well
+	case $BIN in
+	*san*) ;;
+	*) expect "parallel: four connections hold at most 24 MB (${RSS_KB} KB)" test "$RSS_KB" -le 24576 ;;
+	esac
+	expect "parallel: four connections" test "$(grep -c '^conn' "$srv/log")" -eq 4
+	expect "parallel: the broken connection says why" \
+		grep -q "warning: SMTP smtp://127.0.0.1:$PORT: waiting for the answer to DATA: .*(the outbox keeps the mail)" "$ERR"
+	expect "parallel: its message waits, the others carried the rest" \
+		grep -q "^sent 99, deferred 1, .* 1 left in the outbox" "$OUT"
+	expect "parallel: the server has the 99, each once" \
+		test "$(stored_mail "$srv")" -eq 99 -a \
+		"$(cat "$srv"/smtp/*.eml | grep -i '^Message-ID:' | sort -u | wc -l)" -eq 99
+	timed 60 "$BIN/pouch" --data "$d" send --now $(($(date +%s) + 600))
+	expect "parallel: the next send works" test $? -eq 0
+	expect "parallel: the outbox is empty" grep -q " 0 left in the outbox" "$OUT"
+	expect "parallel: the server has each of the 100 once" \
+		test "$(cat "$srv"/smtp/*.eml | grep -i '^Message-ID:' | sort -u | wc -l)" -eq 100 -a \
+		"$(stored_mail "$srv")" -eq 100
+	stop_server
+	send_hundred fewer "ok,drop-greeting"
+	expect "fewer connections: exit status 0" test $? -eq 0
+	expect "fewer connections: all sent over the one made" grep -q "^sent 100, deferred 0" "$OUT"
+	expect "fewer connections: each stored once" test "$(stored_mail "$srv")" -eq 100
+	stop_server
+}
+
 smtp_part() {
 	for PIPE in "" --pipelining; do
 		echo "# SMTP (pouch send, STARTTLS + AUTH, smtp.timeout = $TIMEOUT s${PIPE:+, PIPELINING})"
@@ -300,6 +347,7 @@ smtp_part() {
 		smtp_case drop-quit ""
 		smtp_case stall-quit ""
 		smtp_more
+		smtp_parallel
 	done
 	PIPE=
 }

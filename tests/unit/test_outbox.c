@@ -44,6 +44,9 @@ struct fake {
 	int syncs;
 	int sync_fails;	/* sink_sync fails */
 	int forbid;	/* fail the test when called */
+	int down_after;	/* unreachable from this send on (counting from 1; 0: never) */
+	int many;	/* sink_send_many calls */
+	int most;	/* most messages given to one of them */
 };
 
 static int
@@ -70,7 +73,7 @@ fake_send(struct mail_sink *k, const char *key, const char *from, char *const *r
 	if (f->forbid)
 		fail_msg("the sink should not be used");
 	f->sends++;
-	if (f->down) {
+	if (f->down || (f->down_after > 0 && f->sends >= f->down_after)) {
 		buf_puts(err, "connection refused\n");
 		sink_set_all(res, n, RCPT_TEMPFAIL, 0, "connection refused");
 		return -1;
@@ -105,7 +108,25 @@ fake_close(struct mail_sink *k)
 	(void)k;
 }
 
-static const struct sink_ops fake_ops = { fake_open, fake_send, fake_sync, fake_close };
+static const struct sink_ops fake_ops = { fake_open, fake_send, fake_sync, fake_close, NULL };
+
+/* Several at once, as the SMTP sink over several connections, here one
+ * after another (sink_send_many's own way, as for a sink without it). */
+static int
+fake_send_many(struct mail_sink *k, struct sink_msg *v, int n, struct buf *err)
+{
+	struct fake *f = k->priv;
+	struct mail_sink plain = *k;
+
+	f->many++;
+	if (n > f->most)
+		f->most = n;
+	plain.ops = &fake_ops;
+	return sink_send_many(&plain, v, n, err);
+}
+
+static const struct sink_ops fake_many_ops = { fake_open, fake_send, fake_sync, fake_close,
+	fake_send_many };
 
 struct env {
 	struct outbox *ob;
@@ -691,6 +712,39 @@ test_flush_batches(void **state)
 	assert_int_equal(count_journals(), 0);
 }
 
+/* A sink that takes messages in groups (sink_group: SMTP over several
+ * connections) gets them so, every outcome is recorded once, and one that
+ * becomes unreachable part way leaves what it did not send in the outbox,
+ * tried again later; nothing is sent twice. */
+static void
+test_groups(void **state)
+{
+	struct env *e = *state;
+	char a[] = "alice@example.test", *r[] = { a };
+	struct outbox_stats st;
+	int i;
+
+	e->sink.ops = &fake_many_ops;
+	e->sink.group = 4;
+	for (i = 0; i < 10; i++)
+		free(queue(e, r, 1, 1000));
+	e->f.down_after = 7;	/* the seventh send finds the server gone */
+	st = flush(e, 1000);
+	assert_int_equal(st.sent, 6);
+	assert_int_equal(st.deferred, 4);
+	assert_int_equal(e->f.sends, 7);	/* none tried after it */
+	assert_int_equal(e->f.many, 2);	/* 4, then 4; the last 2 not given */
+	assert_int_equal(e->f.most, 4);
+	assert_int_equal(spool_count_out(e->sp), 6);
+	assert_int_equal(outbox_count(e->ob), 4);
+	e->f.down_after = 0;
+	st = flush(e, 1060);
+	assert_int_equal(st.sent, 4);
+	assert_int_equal(e->f.sends, 11);
+	assert_int_equal(spool_count_out(e->sp), 10);
+	assert_int_equal(outbox_count(e->ob), 0);
+}
+
 /* A message that waits long (its recipient deferred) does not keep the
  * states of the messages sent with it: after a flush the journals hold the
  * queue, and the next run reads and holds only the one left, in one
@@ -737,6 +791,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_failed_write, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_held_memory, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_flush_batches, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_groups, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_compacted, setup, teardown),
 	};
 

@@ -210,13 +210,13 @@ scenario() {
 	expect "SMTP back, next run: sent" grep -q "^sent 1, .* 0 left in the outbox" "$OUT"
 	expect "SMTP back: delivered" wait_mail alice $((n + 1))
 
-	echo "# a batch of 200 messages: one SMTP connection, one IMAP round trip"
+	echo "# a batch of 200 messages: four SMTP connections at once, one IMAP round trip"
 	n=$(count_mail judge)
 	mailit queue "$S" 200 judge@example.test
 	c0=$(connections)
 	pouch --data "$S" send
 	expect "200 sent" grep -q "^sent 200, deferred 0" "$OUT"
-	expect "200 sent over one connection" test "$(connections)" -eq $((c0 + 1))
+	expect "200 sent over four connections (smtp.connections)" test "$(connections)" -eq $((c0 + 4))
 	expect "200 delivered" wait_mail judge $((n + 200))
 	t0=$(date +%s%N)
 	pouch --data "$D" fetch
