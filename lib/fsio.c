@@ -29,9 +29,16 @@
 int
 fs_read_file(const char *path, struct buf *out)
 {
+	return fs_read_file_sized(path, SIZE_MAX, out);
+}
+
+int
+fs_read_file_sized(const char *path, size_t size, struct buf *out)
+{
 	char tmp[65536];
 	int fd, saved;
 	ssize_t n;
+	size_t got = 0;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -51,6 +58,10 @@ fs_read_file(const char *path, struct buf *out)
 				break;
 			out->len += (size_t)n;
 			out->data[out->len] = '\0';
+			/* a regular file's short read is its end: once
+			 * the size it had is in, no read for the 0 */
+			if ((got += (size_t)n) >= size && (size_t)n < room)
+				break;
 			continue;
 		}
 		n = read(fd, tmp, sizeof tmp);
@@ -63,6 +74,8 @@ fs_read_file(const char *path, struct buf *out)
 			errno = EFBIG;
 			return -1;
 		}
+		if ((got += (size_t)n) >= size && (size_t)n < sizeof tmp)
+			break;
 	}
 	saved = errno;
 	close(fd);
