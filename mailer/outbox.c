@@ -1466,6 +1466,8 @@ struct flush {
 	size_t njobs;
 	bool removed;		/* finished messages left the outbox */
 	bool failures;		/* failure files written in this batch */
+	bool fresh;		/* the message visited was queued by this process and
+				 * never tried: its first try */
 	struct spool *sp;
 	int batch;		/* -1: a job of this batch could not be read or written */
 	int res;		/* -1: a batch failed */
@@ -1515,6 +1517,7 @@ attempt(struct flush *f, struct job *j, const struct buf *data)
 	if (f->sink_state > 0) {
 		struct buf e;
 		buf_init(&e, 4096);
+		f->sink->first_try = f->fresh;
 		if (sink_send(f->sink, j->id, m->from, rcpts, n, data->data, data->len, rr, &e) < 0) {
 			f->sink_state = -1;	/* unreachable: only defer the rest */
 			chomp(&e);
@@ -2077,7 +2080,9 @@ flush_fresh(struct outbox *ob, const struct jrec *jr, void *arg)
 	if (ob->broken)
 		return 1;
 	journal_set(ob, jr->id, jr);
+	f->fresh = true;
 	r = flush_one(f, jr->id);
+	f->fresh = false;
 	return r;
 }
 

@@ -11,7 +11,9 @@
  * A message is filed under its key (the outbox's id): a run killed before
  * it could record the batch sends it again, and then a message already in
  * new/ or cur/ is not delivered twice, and its copy a killed run left in
- * tmp/ is replaced. A mail reader that renamed it (cur/KEY:2,S) between
+ * tmp/ is replaced. At a message's first try (k->first_try: queued by
+ * the same process, never given to a sink) there is nothing to look for,
+ * and the sink does not look. A mail reader that renamed it (cur/KEY:2,S) between
  * the two runs gets it twice. Files in tmp/ older than 36 hours (left by
  * anything) are removed when the sink first uses a Maildir in a run.
  */
@@ -157,8 +159,10 @@ mds_send(struct mail_sink *k, const char *key, const char *from, char *const *rc
 		free(a);
 		delivery_name(key, name, sizeof name);
 		r = make_box(p, box);
+		/* Looked for only when the message may have been delivered
+		 * before (by a run killed before it could record it). */
 		if (r == 0 && key != NULL)
-			r = in_batch(p, first, box, name) ? 1 : md_published(box, name);
+			r = in_batch(p, first, box, name) ? 1 : k->first_try ? 0 : md_published(box, name);
 		if (r == 1) {	/* there already: published, or in this batch */
 			sink_set_all(&res[i], 1, RCPT_OK, 250, "delivered");
 			continue;

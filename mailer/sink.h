@@ -55,6 +55,10 @@ struct mail_sink {
 	const struct sink_ops *ops;
 	char *name;		/* for messages: "smtp://host:port" or "maildir:DIR" */
 	bool staged;		/* deliveries count only after sink_sync (Maildir) */
+	bool first_try;		/* set by the caller before sink_send: no sink was
+				 * ever given a message under this key, so none of
+				 * it can be delivered already (the Maildir sink
+				 * does not look) */
 	void *priv;
 };
 
