@@ -197,6 +197,8 @@ struct outbox {
 	struct buf jpend;		/* outbox_add's records: their bytes are not yet synced */
 	struct fseg *fresh;		/* outbox_add's records written, not in jv */
 	size_t nfresh, capfresh;
+	struct jrec seen;		/* the record fresh_each hands out, whose */
+	const char *seen_raw;		/* bytes it holds here (NULL: none) */
 	char *pack_dir;			/* where queued messages' bytes go */
 	bool pack_shared;		/* the spool's pack/: archived where they are */
 	bool pack_dir_made;		/* made by this process: sync its parent */
@@ -498,6 +500,13 @@ journal_text(struct outbox *ob, const struct jrec *jr, struct buf *text, struct 
 	int fd;
 	ssize_t got;
 
+	if (ob->seen_raw != NULL && jr->file == ob->seen.file && jr->off == ob->seen.off &&
+	    jr->len == ob->seen.len) {	/* read already, by fresh_each */
+		raw = xmalloc((size_t)jr->len + 1);
+		memcpy(raw, ob->seen_raw, jr->len);
+		got = (ssize_t)jr->len;
+		goto check;
+	}
 	fd = path ? journal_fd(ob, jr->file) : -1;
 
 	if (fd < 0) {
@@ -507,6 +516,7 @@ journal_text(struct outbox *ob, const struct jrec *jr, struct buf *text, struct 
 	}
 	raw = xmalloc((size_t)jr->len + 1);
 	got = pread(fd, raw, jr->len, jr->off);
+check:
 	if (got != (ssize_t)jr->len || str_hash_bytes(raw, jr->len) != jr->hash) {
 		buf_printf(err, "%s: the state of %s %s\n", path, jr->id, got < 0 ?
 		    strerror(errno) : "changed since it was read");
@@ -816,8 +826,12 @@ fresh_each(struct outbox *ob, int (*fn)(struct outbox *ob, const struct jrec *jr
 				jr = jrec_of(sg.file, at + (nl + 1 - win.data), nl + 1,
 				    (size_t)(end + 1 - (nl + 1)));
 				jr.id = id;
-				if (journal_find(ob, id) == NULL)
+				if (journal_find(ob, id) == NULL) {
+					ob->seen = jr;
+					ob->seen_raw = nl + 1;
 					r = fn(ob, &jr, arg);
+					ob->seen_raw = NULL;
+				}
 			}
 			used = (size_t)(end + 2 - win.data);
 		}
