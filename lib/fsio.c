@@ -29,9 +29,16 @@
 int
 fs_read_file(const char *path, struct buf *out)
 {
+	return fs_read_file_sized(path, SIZE_MAX, out);
+}
+
+int
+fs_read_file_sized(const char *path, size_t size, struct buf *out)
+{
 	char tmp[65536];
 	int fd, saved;
 	ssize_t n;
+	size_t got = 0;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -51,6 +58,10 @@ fs_read_file(const char *path, struct buf *out)
 				break;
 			out->len += (size_t)n;
 			out->data[out->len] = '\0';
+			/* a regular file's short read is its end: once
+			 * the size it had is in, no read for the 0 */
+			if ((got += (size_t)n) >= size && (size_t)n < room)
+				break;
 			continue;
 		}
 		n = read(fd, tmp, sizeof tmp);
@@ -63,6 +74,8 @@ fs_read_file(const char *path, struct buf *out)
 			errno = EFBIG;
 			return -1;
 		}
+		if ((got += (size_t)n) >= size && (size_t)n < sizeof tmp)
+			break;
 	}
 	saved = errno;
 	close(fd);
@@ -411,41 +424,55 @@ fsync_each(char *const *paths, size_t n)
  * file system and waits for one journal commit, so each file's bytes and
  * name are as durable as their own fsyncs would make them; and since
  * Linux 5.8 it reports a writeback error of any of them. The file
- * systems are told apart by the directories' device numbers (the files of
- * a batch sit in a few directories: one stat each).
+ * systems are told apart by the directories' device numbers: one stat
+ * for each directory the files are in (a Maildir sink's batch puts them
+ * in hundreds, one after the other in turn), not one for each file.
  */
+static int
+dir_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 static int
 syncfs_all(char *const *paths, size_t n)
 {
-	char dir[PATH_MAX], last[PATH_MAX] = "";
+	char dir[PATH_MAX], **dirs = xcalloc(n, sizeof *dirs);
 	dev_t devs[FS_SYNC_THREADS];
 	char *reps[FS_SYNC_THREADS];
-	size_t i, k, ndev = 0;
+	size_t i, k, ndirs = 0, ndev = 0;
 	int r = 0, saved = 0;
 
-	for (i = 0; i < n && r == 0; i++) {
+	for (i = 0; i < n; i++) {
+		dir_of(paths[i], dir, sizeof dir);
+		if (ndirs == 0 || strcmp(dir, dirs[ndirs - 1]) != 0)
+			dirs[ndirs++] = xstrdup(dir);
+	}
+	qsort(dirs, ndirs, sizeof *dirs, dir_cmp);
+	for (i = 0; i < ndirs && r == 0; i++) {
 		struct stat st;
 
-		dir_of(paths[i], dir, sizeof dir);
-		if (strcmp(dir, last) == 0)
+		if (i > 0 && strcmp(dirs[i], dirs[i - 1]) == 0)
 			continue;
-		str_copy(last, dir, sizeof last);
-		if (stat(dir, &st) < 0) {
+		if (stat(dirs[i], &st) < 0) {
 			r = -1;
+			saved = errno;
 			break;
 		}
 		for (k = 0; k < ndev && devs[k] != st.st_dev; k++)
 			;
 		if (k < ndev)
 			continue;
-		if (ndev == FS_SYNC_THREADS) {	/* many file systems: as before */
-			for (k = 0; k < ndev; k++)
-				free(reps[k]);
-			return fsync_each(paths, n);
+		if (ndev == FS_SYNC_THREADS) {
+			r = 1;	/* many file systems: an fsync each, as before */
+			break;
 		}
 		devs[ndev] = st.st_dev;
-		reps[ndev++] = xstrdup(dir);
+		reps[ndev++] = xstrdup(dirs[i]);
 	}
+	for (i = 0; i < ndirs; i++)
+		free(dirs[i]);
+	free(dirs);
 	for (k = 0; k < ndev; k++) {
 		if (r == 0 && fs_sync_fs(reps[k]) < 0) {
 			r = -1;
@@ -453,6 +480,8 @@ syncfs_all(char *const *paths, size_t n)
 		}
 		free(reps[k]);
 	}
+	if (r == 1)
+		return fsync_each(paths, n);
 	if (r < 0 && saved != 0)
 		errno = saved;
 	return r;

@@ -16,6 +16,11 @@
 /* Read the whole file into out (appending). Returns 0, or -1 with errno set
  * (EFBIG when the file is larger than out->max allows). */
 int fs_read_file(const char *path, struct buf *out);
+/* fs_read_file of a regular file that held size bytes when it was looked
+ * at (stat): a read that comes short once that much is in is taken as its
+ * end, without the read that would return 0 (a file grown since is read
+ * whole, one shrunk read to its end). */
+int fs_read_file_sized(const char *path, size_t size, struct buf *out);
 /* Replace path atomically with len bytes of data (mode 0644). Returns 0 or -1/errno. */
 int fs_write_atomic(const char *path, const void *data, size_t len);
 /* As fs_write_atomic with an explicit file mode. */

@@ -24,11 +24,17 @@
  * given the spool's) are copied into the archive, and removed once
  * nothing is queued.
  *
- * In memory a message's state is only where its latest record is (file,
- * offset, length, and a hash to find it changed): the text is read again
- * when the message is tried, and a message that left the outbox is
- * forgotten at once, so what a run holds is 100 to 150 bytes per message
- * still queued, whatever its recipients. At the end of a flush the latest
+ * A message this process queued is held in memory not at all: its record
+ * is in one of the journal's fresh segments (a few offsets for all the
+ * messages a run queues), and a flush reads them back from the journal,
+ * FRESH_READ bytes at a time, after the messages in memory. Of any other
+ * message still queued (read from the journals at open, or tried by this
+ * process) memory holds only where its latest record is (file, offset,
+ * length, and a hash to find it changed): the text is read again when the
+ * message is tried, and a message that left the outbox is forgotten at
+ * once, so a flush holds at most a batch of the messages this process
+ * queued, and 100 to 150 bytes per message of the queue it found at open,
+ * whatever their recipients. At the end of a flush the latest
  * state of each message still queued is written again into this
  * process's journal and every older journal is removed (journal_compact):
  * the journals hold the queue, not the history, and a "gone" record and
@@ -150,15 +156,26 @@ struct jrec {
 	uint64_t hash;		/* str_hash_bytes of its bytes, to find a change */
 	off_t off;		/* its lines after "id ID", in jfiles[file] */
 	uint32_t len;		/* up to the empty line that ends it */
-	int file;		/* index in jfiles; JFILE_PENDING: in jpend, not written */
+	int file;		/* index in jfiles */
 	bool placed;		/* its state has a place: the bytes are in a pack */
 	bool gone;		/* a later "gone" record: it left the outbox */
 };
 
-#define JFILE_PENDING (-2)
 /* Records waiting for their pack to be synced are written once they take
  * this much: the pack is synced then, and memory stays bounded. */
 #define JPEND_MAX (256 * 1024)
+/* The records outbox_add wrote are read back (fresh_each) this much at a
+ * time. */
+#define FRESH_READ (256 * 1024)
+
+/* Where in this process's journal records of messages outbox_add queued
+ * are, one after the other, with no other record among them: such a
+ * message has no entry in memory (jv) until a flush or outbox_drop takes
+ * it up, so that a run that queues many holds none of them. */
+struct fseg {
+	int file;			/* index in jfiles */
+	off_t start, end;
+};
 
 struct outbox {
 	char *dir;
@@ -177,7 +194,11 @@ struct outbox {
 	int rfile;			/* its index in jfiles */
 	bool jdirty;			/* appended to since the last sync */
 	bool jnew;			/* made since the last sync: sync meta/ */
-	struct buf jpend;		/* records naming bytes not yet synced */
+	struct buf jpend;		/* outbox_add's records: their bytes are not yet synced */
+	struct fseg *fresh;		/* outbox_add's records written, not in jv */
+	size_t nfresh, capfresh;
+	struct jrec seen;		/* the record fresh_each hands out, whose */
+	const char *seen_raw;		/* bytes it holds here (NULL: none) */
 	char *pack_dir;			/* where queued messages' bytes go */
 	bool pack_shared;		/* the spool's pack/: archived where they are */
 	bool pack_dir_made;		/* made by this process: sync its parent */
@@ -369,11 +390,13 @@ journal_find(const struct outbox *ob, const char *id)
 	return ob->jidx[h] ? &ob->jv[ob->jidx[h] - 1] : NULL;
 }
 
-/* Is there a state for id? */
+/* Is there a state for id in memory (not one that left the outbox)? */
 static bool
 meta_known(const struct outbox *ob, const char *id)
 {
-	return journal_find(ob, id) != NULL;
+	const struct jrec *jr = journal_find(ob, id);
+
+	return jr != NULL && !jr->gone;
 }
 
 /* Read state text (name is for messages). Returns 0 or -1 (err). */
@@ -477,9 +500,12 @@ journal_text(struct outbox *ob, const struct jrec *jr, struct buf *text, struct 
 	int fd;
 	ssize_t got;
 
-	if (jr->file == JFILE_PENDING) {	/* not written yet */
-		record_text(ob->jpend.data + jr->off, ob->jpend.data + jr->off + jr->len, text, sum);
-		return 0;
+	if (ob->seen_raw != NULL && jr->file == ob->seen.file && jr->off == ob->seen.off &&
+	    jr->len == ob->seen.len) {	/* read already, by fresh_each */
+		raw = xmalloc((size_t)jr->len + 1);
+		memcpy(raw, ob->seen_raw, jr->len);
+		got = (ssize_t)jr->len;
+		goto check;
 	}
 	fd = path ? journal_fd(ob, jr->file) : -1;
 
@@ -490,6 +516,7 @@ journal_text(struct outbox *ob, const struct jrec *jr, struct buf *text, struct 
 	}
 	raw = xmalloc((size_t)jr->len + 1);
 	got = pread(fd, raw, jr->len, jr->off);
+check:
 	if (got != (ssize_t)jr->len || str_hash_bytes(raw, jr->len) != jr->hash) {
 		buf_printf(err, "%s: the state of %s %s\n", path, jr->id, got < 0 ?
 		    strerror(errno) : "changed since it was read");
@@ -505,10 +532,11 @@ journal_text(struct outbox *ob, const struct jrec *jr, struct buf *text, struct 
 	return 0;
 }
 
+/* The state of record jr (NULL: none, for id). Returns 0 or -1 (err). */
 static int
-meta_read(struct outbox *ob, const char *id, struct meta *m, struct buf *err)
+meta_read_rec(struct outbox *ob, const struct jrec *jr, const char *id, struct meta *m,
+    struct buf *err)
 {
-	const struct jrec *jr = journal_find(ob, id);
 	struct buf text;
 	int r;
 
@@ -526,11 +554,16 @@ meta_read(struct outbox *ob, const char *id, struct meta *m, struct buf *err)
 	return r;
 }
 
-/* id's state is now the record at [off, off + len) of journal file file
- * (raw: its bytes there): it replaces the record before (only the latest
- * counts). */
+static int
+meta_read(struct outbox *ob, const char *id, struct meta *m, struct buf *err)
+{
+	return meta_read_rec(ob, journal_find(ob, id), id, m, err);
+}
+
+/* The record of id in memory is now src (but for its id, which is
+ * copied): it replaces the record before (only the latest counts). */
 static void
-journal_add(struct outbox *ob, const char *id, int file, off_t off, const char *raw, size_t len)
+journal_set(struct outbox *ob, const char *id, const struct jrec *src)
 {
 	struct jrec *jr;
 	size_t h;
@@ -546,12 +579,39 @@ journal_add(struct outbox *ob, const char *id, int file, off_t off, const char *
 		jr->id = xstrdup(id);
 		ob->jidx[h] = ++ob->njv;
 	}
-	jr->file = file;
-	jr->off = off;
-	jr->len = (uint32_t)len;
-	jr->hash = str_hash_bytes(raw, len);
-	jr->placed = memmem(raw, len, "\nplace ", 7) != NULL;
-	jr->gone = false;
+	jr->file = src->file;
+	jr->off = src->off;
+	jr->len = src->len;
+	jr->hash = src->hash;
+	jr->placed = src->placed;
+	jr->gone = src->gone;
+}
+
+/* The record at [off, off + len) of journal file file (raw: its bytes
+ * there), without its id. */
+static struct jrec
+jrec_of(int file, off_t off, const char *raw, size_t len)
+{
+	struct jrec jr;
+
+	jr.id = NULL;
+	jr.file = file;
+	jr.off = off;
+	jr.len = (uint32_t)len;
+	jr.hash = str_hash_bytes(raw, len);
+	jr.placed = memmem(raw, len, "\nplace ", 7) != NULL;
+	jr.gone = false;
+	return jr;
+}
+
+/* id's state is now the record at [off, off + len) of journal file file
+ * (raw: its bytes there). */
+static void
+journal_add(struct outbox *ob, const char *id, int file, off_t off, const char *raw, size_t len)
+{
+	struct jrec jr = jrec_of(file, off, raw, len);
+
+	journal_set(ob, id, &jr);
 }
 
 static int
@@ -638,31 +698,50 @@ fail:
 	return -1;
 }
 
-/* Write the records that waited for the pack (pack_sync first). Returns 0
- * or -1 (err). */
+/* Write the records that waited for the pack (pack_sync first): a fresh
+ * segment of the journal. Returns 0 or -1 (err). */
 static int
 pending_write(struct outbox *ob, struct buf *err)
 {
-	size_t k;
+	struct fseg *last;
 
 	if (ob->jpend.len == 0)
 		return 0;
 	if (pack_sync(ob, err) < 0 || journal_append(ob, ob->jpend.data, ob->jpend.len, err) < 0)
 		return -1;
-	for (k = 0; k < ob->njv; k++)
-		if (ob->jv[k].file == JFILE_PENDING) {
-			ob->jv[k].file = ob->jfile;
-			ob->jv[k].off += ob->jend - (off_t)ob->jpend.len;
-		}
+	last = ob->nfresh > 0 ? &ob->fresh[ob->nfresh - 1] : NULL;
+	if (last != NULL && last->file == ob->jfile && last->end == ob->jend - (off_t)ob->jpend.len) {
+		last->end = ob->jend;
+	} else {
+		GROW(ob->fresh, ob->nfresh, ob->capfresh);
+		ob->fresh[ob->nfresh].file = ob->jfile;
+		ob->fresh[ob->nfresh].start = ob->jend - (off_t)ob->jpend.len;
+		ob->fresh[ob->nfresh++].end = ob->jend;
+	}
 	buf_reset(&ob->jpend);
 	return 0;
 }
 
-/* Record m as the state of id: appended to this process's journal (made
- * durable by outbox_sync), or, while the pack holds bytes not yet synced
- * (which the record may name), kept until they are. Returns 0 or -1 (err). */
+/* A journal record of id with the state text into rec (its head, "id
+ * ID", before *head bytes). Returns 0, or -1 when it is too long. */
 static int
-meta_write(struct outbox *ob, const char *id, const struct meta *m, struct buf *err)
+record_make(struct buf *rec, const char *id, const struct buf *text, size_t *head)
+{
+	buf_reset(rec);
+	buf_printf(rec, "id %s\n", id);
+	*head = rec->len;
+	buf_append(rec, text->data, text->len);
+	buf_printf(rec, "sum %08x\n\n", (unsigned)(str_hash_bytes(rec->data, rec->len) & 0xffffffffu));
+	return buf_failed(rec) ? -1 : 0;
+}
+
+/* Record m as the state of id. A new message's (fresh: outbox_add's)
+ * names bytes not yet synced: it waits in jpend until they are, and is
+ * not held in jv. Any other is appended to this process's journal (made
+ * durable by outbox_sync), after what waits in jpend (the pack synced
+ * first). Returns 0 or -1 (err). */
+static int
+meta_write(struct outbox *ob, const char *id, const struct meta *m, bool fresh, struct buf *err)
 {
 	struct buf t, rec;
 	size_t head;
@@ -673,16 +752,11 @@ meta_write(struct outbox *ob, const char *id, const struct meta *m, struct buf *
 	buf_init(&t, META_MAX);
 	buf_init(&rec, META_MAX + 256);
 	meta_text(m, &t);
-	buf_printf(&rec, "id %s\n", id);
-	head = rec.len;
-	buf_append(&rec, t.data, t.len);
-	buf_printf(&rec, "sum %08x\n\n", (unsigned)(str_hash_bytes(rec.data, rec.len) & 0xffffffffu));
-	if (buf_failed(&rec)) {
+	if (record_make(&rec, id, &t, &head) < 0) {
 		buf_printf(err, "%s: the state of %s not written: longer than a record may be\n",
 		    ob->meta_dir, id);
 		r = -1;
-	} else if (ob->pack_dirty) {
-		journal_add(ob, id, JFILE_PENDING, (off_t)(ob->jpend.len + head), t.data, t.len);
+	} else if (fresh) {
 		buf_append(&ob->jpend, rec.data, rec.len);
 		if (ob->jpend.len >= JPEND_MAX)
 			r = pending_write(ob, err);
@@ -693,6 +767,86 @@ meta_write(struct outbox *ob, const char *id, const struct meta *m, struct buf *
 	buf_free(&t);
 	buf_free(&rec);
 	return r;
+}
+
+/* Call fn with each record of the fresh segments whose message has no
+ * record in memory (a later state, or a "gone" by outbox_drop), in the
+ * order written, read FRESH_READ bytes at a time; fn may append to the
+ * journal, not change the segments. Stops at fn's first nonzero return.
+ * Returns 0, fn's value, or -1 (err) when the journal cannot be read. */
+static int
+fresh_each(struct outbox *ob, int (*fn)(struct outbox *ob, const struct jrec *jr, void *arg),
+    void *arg, struct buf *err)
+{
+	struct buf win;
+	size_t s;
+	int r = 0;
+
+	buf_init(&win, FRESH_READ + META_MAX + 1024);
+	for (s = 0; s < ob->nfresh && r == 0; s++) {
+		const struct fseg sg = ob->fresh[s];
+		off_t at = sg.start;	/* the file's offset of win.data[0] */
+		size_t used = 0;
+
+		buf_reset(&win);
+		while (r == 0) {
+			const char *p = win.data + used, *end, *nl;
+			end = win.len > used ? memmem(p, win.len - used, "\n\n", 2) : NULL;
+			if (end == NULL) {
+				off_t from = at + (off_t)win.len;
+				size_t want = sg.end - from < FRESH_READ ? (size_t)(sg.end - from) : FRESH_READ;
+				char *chunk;
+				ssize_t got;
+				int fd;
+				if (want == 0)
+					break;	/* the segment's end */
+				memmove(win.data, win.data + used, win.len - used);
+				buf_truncate(&win, win.len - used);
+				at += (off_t)used;
+				used = 0;
+				chunk = xmalloc(want);
+				fd = journal_fd(ob, sg.file);
+				got = fd < 0 ? -1 : pread(fd, chunk, want, from);
+				if (got <= 0 || buf_append(&win, chunk, (size_t)got) < 0) {
+					buf_printf(err, "%s: cannot read: %s\n", ob->jfiles[sg.file],
+					    got < 0 ? strerror(errno) : "cut short");
+					free(chunk);
+					r = -1;
+					break;
+				}
+				free(chunk);
+				continue;
+			}
+			nl = memchr(p, '\n', (size_t)(end - p) + 1);
+			if (nl - p > 3 && (size_t)(nl - p) - 3 < 128 && memcmp(p, "id ", 3) == 0) {
+				char id[128];
+				struct jrec jr;
+				memcpy(id, p + 3, (size_t)(nl - p) - 3);
+				id[nl - p - 3] = '\0';
+				jr = jrec_of(sg.file, at + (nl + 1 - win.data), nl + 1,
+				    (size_t)(end + 1 - (nl + 1)));
+				jr.id = id;
+				if (journal_find(ob, id) == NULL) {
+					ob->seen = jr;
+					ob->seen_raw = nl + 1;
+					r = fn(ob, &jr, arg);
+					ob->seen_raw = NULL;
+				}
+			}
+			used = (size_t)(end + 2 - win.data);
+		}
+	}
+	buf_free(&win);
+	return r;
+}
+
+static int
+fresh_count_one(struct outbox *ob, const struct jrec *jr, void *arg)
+{
+	(void)ob;
+	(void)jr;
+	(*(size_t *)arg)++;
+	return 0;
 }
 
 /* The record that says message id left the outbox ("gone ID", its sum). */
@@ -849,7 +1003,9 @@ journal_drop_gone(struct outbox *ob)
 	size_t k, kept;
 
 	for (k = kept = 0; k < ob->njv; k++) {
-		if (ob->jv[k].gone)
+		/* while fresh records are unread, the "gone" of one of them
+		 * stays to say so */
+		if (ob->jv[k].gone && ob->nfresh == 0)
 			free(ob->jv[k].id);
 		else
 			ob->jv[kept++] = ob->jv[k];
@@ -988,6 +1144,7 @@ outbox_close(struct outbox *ob)
 		return;
 	names_clear(&ob->new_files);
 	buf_free(&ob->jpend);
+	free(ob->fresh);
 	if (ob->pfd >= 0)
 		close(ob->pfd);
 	if (ob->rpfd >= 0)
@@ -1047,7 +1204,7 @@ outbox_add(struct outbox *ob, const char *from, char *const *rcpts, int n, const
 		add_rcpt(&m, rcpts[i], R_PENDING, 0, "");
 	md_unique_name(name, sizeof name);
 	/* The record names the bytes: it waits for them to be synced. */
-	if (meta_write(ob, name, &m, err) < 0) {
+	if (meta_write(ob, name, &m, true, err) < 0) {
 		meta_free(&m);
 		return -1;
 	}
@@ -1123,9 +1280,10 @@ list_new(struct outbox *ob, int *n)
 	return v;
 }
 
-/* The ids of the messages queued for good, oldest first: each whose
- * latest state, written, names its bytes in a pack and, from an older
- * pouch, each file in new/ (with its state, or without one: flush says so). */
+/* The ids of the messages queued for good that have a record in memory,
+ * oldest first: each whose latest state names its bytes in a pack and,
+ * from an older pouch, each file in new/ (with its state, or without one:
+ * flush says so). The fresh records (fresh_each) come after them. */
 static char **
 list_queue(struct outbox *ob, int *n)
 {
@@ -1136,7 +1294,7 @@ list_queue(struct outbox *ob, int *n)
 	*n = 0;
 	for (i = 0; i < ob->njv; i++) {
 		const char *id = ob->jv[i].id;
-		if (ob->jv[i].gone || ob->jv[i].file == JFILE_PENDING || (!ob->jv[i].placed && (nold == 0 ||
+		if (ob->jv[i].gone || (!ob->jv[i].placed && (nold == 0 ||
 		    bsearch(&id, old, (size_t)nold, sizeof *old, name_cmp) == NULL)))
 			continue;
 		v = xreallocarray(v, (size_t)*n + 1, sizeof *v);
@@ -1151,62 +1309,96 @@ list_queue(struct outbox *ob, int *n)
 	return v;
 }
 
+/* What outbox_each_message_id and outbox_each_message call back. */
+struct each {
+	void (*id_fn)(void *arg, const char *message_id);
+	void (*data_fn)(void *arg, const char *id, const char *data, size_t len);
+	void *arg;
+	struct buf data;
+};
+
+/* The callback of struct each for the message of record jr (NULL: id's
+ * in memory). One without a whole state (damaged) is passed over: flush
+ * says so. */
+static int
+each_one(struct outbox *ob, const struct jrec *jr, const char *id, struct each *e)
+{
+	struct meta m;
+	struct buf why;
+	char path[PATH_MAX];
+	int r;
+
+	buf_init(&why, 4096);
+	r = meta_read_rec(ob, jr ? jr : journal_find(ob, id), id, &m, &why);
+	buf_free(&why);
+	if (r < 0)
+		return 0;
+	if (e->id_fn != NULL && m.message_id != NULL)
+		e->id_fn(e->arg, m.message_id);
+	if (e->data_fn != NULL) {
+		buf_reset(&e->data);
+		if (m.place != NULL)
+			r = pack_read(ob, m.place, m.size, &e->data);
+		else
+			r = md_find(ob->dir, id, path, sizeof path) < 0 ? -1 :
+			    fs_read_file(path, &e->data);
+		if (r == 0)
+			e->data_fn(e->arg, id, e->data.data, e->data.len);
+	}
+	meta_free(&m);
+	return 0;
+}
+
+static int
+each_fresh(struct outbox *ob, const struct jrec *jr, void *arg)
+{
+	return each_one(ob, jr, jr->id, arg);
+}
+
+/* Every queued message through e: those in memory, then the fresh ones. */
+static int
+each_queued(struct outbox *ob, struct each *e, struct buf *err)
+{
+	int n, i;
+	char **v = list_queue(ob, &n);
+
+	buf_init(&e->data, MESSAGE_MAX);
+	for (i = 0; i < n; i++)
+		each_one(ob, NULL, v[i], e);
+	strv_free(v, n);
+	i = fresh_each(ob, each_fresh, e, err);
+	buf_free(&e->data);
+	return i;
+}
+
 int
 outbox_each_message_id(struct outbox *ob, void (*fn)(void *arg, const char *message_id),
     void *arg, struct buf *err)
 {
-	int n, i, r = 0;
-	char **v = list_queue(ob, &n);
+	struct each e = { .id_fn = fn, .arg = arg };
 
-	for (i = 0; i < n && r == 0; i++) {
-		struct meta m;
-		struct buf why;
-		buf_init(&why, 4096);
-		if (meta_read(ob, v[i], &m, &why) < 0) {
-			/* No whole state (damaged): flush says so. */
-			buf_free(&why);
-			continue;
-		}
-		buf_free(&why);
-		if (m.message_id)
-			fn(arg, m.message_id);
-		meta_free(&m);
-	}
-	strv_free(v, n);
-	return r;
+	return each_queued(ob, &e, err);
 }
 
 int
 outbox_each_message(struct outbox *ob, void (*fn)(void *arg, const char *id, const char *data,
     size_t len), void *arg, struct buf *err)
 {
-	int n, i;
-	char **v = list_queue(ob, &n), path[PATH_MAX];
-	struct buf data;
+	struct each e = { .data_fn = fn, .arg = arg };
 
-	(void)err;
-	buf_init(&data, MESSAGE_MAX);
-	for (i = 0; i < n; i++) {
-		struct meta m;
-		struct buf why;
-		int r;
-		buf_init(&why, 4096);
-		r = meta_read(ob, v[i], &m, &why);
-		buf_free(&why);
-		if (r < 0)
-			continue;	/* no whole state (damaged): flush says so */
-		buf_reset(&data);
-		if (m.place != NULL)
-			r = pack_read(ob, m.place, m.size, &data);
-		else
-			r = md_find(ob->dir, v[i], path, sizeof path) < 0 ? -1 : fs_read_file(path, &data);
-		if (r == 0)
-			fn(arg, v[i], data.data, data.len);
-		meta_free(&m);
-	}
-	buf_free(&data);
-	strv_free(v, n);
-	return 0;
+	return each_queued(ob, &e, err);
+}
+
+/* fresh_each: the record of *arg (an id), taken into memory. */
+static int
+fresh_take(struct outbox *ob, const struct jrec *jr, void *arg)
+{
+	const char *const *id = arg;
+
+	if (strcmp(jr->id, *id) != 0)
+		return 0;
+	journal_set(ob, jr->id, jr);
+	return 1;
 }
 
 int
@@ -1214,8 +1406,10 @@ outbox_drop(struct outbox *ob, const char *id, struct buf *err)
 {
 	char path[PATH_MAX];
 
-	if (!meta_known(ob, id)) {
-		buf_printf(err, "outbox: no message %s\n", id);
+	if (!meta_known(ob, id) && (journal_find(ob, id) != NULL ||
+	    fresh_each(ob, fresh_take, &id, err) != 1)) {
+		if (err->len == 0)
+			buf_printf(err, "outbox: no message %s\n", id);
 		return -1;
 	}
 	if (strchr(id, '/') == NULL && id[0] != '.' && md_find(ob->dir, id, path, sizeof path) == 0 &&
@@ -1244,9 +1438,14 @@ outbox_count(struct outbox *ob)
 {
 	int n;
 	char **v = list_queue(ob, &n);
+	size_t nfresh = 0;
+	struct buf err;
 
 	strv_free(v, n);
-	return n;
+	buf_init(&err, 4096);
+	fresh_each(ob, fresh_count_one, &nfresh, &err);
+	buf_free(&err);
+	return n + (int)nfresh;
 }
 
 static time_t
@@ -1269,6 +1468,7 @@ struct job {
 	bool finished;		/* nobody left waiting */
 	bool unrecorded;	/* m changed, not yet appended to the journal */
 	bool to_send;		/* read (data), waiting for its attempt */
+	bool first_try;		/* queued by this process, never tried (sink_msg) */
 };
 
 struct flush {
@@ -1283,6 +1483,12 @@ struct flush {
 	size_t unsent;		/* jobs[unsent..njobs) may wait to be sent (send_group) */
 	bool removed;		/* finished messages left the outbox */
 	bool failures;		/* failure files written in this batch */
+	bool fresh;		/* the message visited was queued by this process and
+				 * never tried: its first try */
+	struct spool *sp;
+	int batch;		/* -1: a job of this batch could not be read or written */
+	int res;		/* -1: a batch failed */
+	struct buf *err;
 };
 
 static void
@@ -1445,7 +1651,7 @@ send_group(struct flush *f, struct buf *err)
 			continue;
 		try_prepare(j, &t[n]);
 		v[n] = (struct sink_msg){ j->id, j->m.from, t[n].rcpts, t[n].n, j->data.data,
-			j->data.len, t[n].rr };
+			j->data.len, t[n].rr, j->first_try };
 		n++;
 	}
 	if (n > 0)
@@ -1474,7 +1680,7 @@ send_group(struct flush *f, struct buf *err)
 		buf_free(&j->data);	/* not held for the rest of the batch */
 		if (f->sink != NULL && f->sink->staged)
 			j->unrecorded = true;
-		else if (meta_write(f->ob, j->id, &j->m, err) < 0)
+		else if (meta_write(f->ob, j->id, &j->m, false, err) < 0)
 			r = -1;
 		j->finished = !has_pending(&j->m);
 	}
@@ -1556,6 +1762,7 @@ visit(struct flush *f, const char *id, struct buf *err)
 		}
 		j.id = xstrdup(id);
 		j.to_send = true;	/* tried with the next group (send_group) */
+		j.first_try = f->fresh;
 	}
 	if (j.id == NULL)
 		j.id = xstrdup(id);
@@ -1610,7 +1817,7 @@ record(struct flush *f, struct buf *err)
 
 	for (k = 0; k < f->njobs; k++)
 		if (f->jobs[k].unrecorded) {
-			if (meta_write(f->ob, f->jobs[k].id, &f->jobs[k].m, err) < 0)
+			if (meta_write(f->ob, f->jobs[k].id, &f->jobs[k].m, false, err) < 0)
 				r = -1;
 			f->jobs[k].unrecorded = false;
 		}
@@ -1959,13 +2166,54 @@ finish_batch(struct flush *f, struct spool *sp, int res, bool last, struct buf *
 	return res;
 }
 
+/* Message id of a flush: tried when due, and when a batch is full, the
+ * batch finished. Returns 1 when the outbox refuses to record (nothing
+ * more is tried), else 0. */
+static int
+flush_one(struct flush *f, const char *id)
+{
+	if (f->ob->broken)
+		return 1;	/* no attempt whose outcome cannot be recorded */
+	if (!meta_known(f->ob, id)) {
+		log_warn("outbox: %s has no state file: left alone", id);
+		return 0;
+	}
+	if (visit(f, id, f->err) < 0)
+		f->batch = -1;
+	/* A long queue goes in batches, each finished before the next: what
+	 * is held stays the size of a batch. */
+	if (f->njobs == OUTBOX_FLUSH_BATCH) {
+		if (finish_batch(f, f->sp, f->batch, false, f->err) < 0)
+			f->res = -1;
+		f->batch = 0;
+	}
+	return 0;
+}
+
+/* fresh_each: a message this process queued, taken into memory when the
+ * flush reaches it (and forgotten with its batch once it left). */
+static int
+flush_fresh(struct outbox *ob, const struct jrec *jr, void *arg)
+{
+	struct flush *f = arg;
+	int r;
+
+	if (ob->broken)
+		return 1;
+	journal_set(ob, jr->id, jr);
+	f->fresh = true;
+	r = flush_one(f, jr->id);
+	f->fresh = false;
+	return r;
+}
+
 int
 outbox_flush(struct outbox *ob, struct mail_sink *sink, struct spool *sp, time_t now,
     struct outbox_stats *st, struct buf *err)
 {
 	struct flush f;
 	char **names;
-	int n, i, res = 0, batch = 0;
+	int n, i, r;
 
 	memset(st, 0, sizeof *st);
 	if (outbox_sync(ob, err) < 0)	/* queued for good before any attempt */
@@ -1975,30 +2223,26 @@ outbox_flush(struct outbox *ob, struct mail_sink *sink, struct spool *sp, time_t
 	f.sink = sink;
 	f.now = now;
 	f.st = st;
+	f.sp = sp;
+	f.err = err;
 	buf_init(&f.down, 4096);
+	/* The messages in memory (queued by an earlier process, or tried
+	 * before), then those this process queued, read from its journal. */
 	names = list_queue(ob, &n);
-	for (i = 0; i < n; i++) {
-		if (ob->broken)
-			break;	/* no attempt whose outcome cannot be recorded */
-		if (!meta_known(ob, names[i])) {
-			log_warn("outbox: %s has no state file: left alone", names[i]);
-			continue;
-		}
-		if (visit(&f, names[i], err) < 0)
-			batch = -1;
-		/* A long queue goes in batches, each finished before the next:
-		 * what is held stays the size of a batch. */
-		if (f.njobs == OUTBOX_FLUSH_BATCH) {
-			if (finish_batch(&f, sp, batch, false, err) < 0)
-				res = -1;
-			batch = 0;
-		}
-	}
+	for (i = 0; i < n && flush_one(&f, names[i]) == 0; i++)
+		continue;
 	strv_free(names, n);
-	if (finish_batch(&f, sp, batch, true, err) < 0)
-		res = -1;
+	if (i == n) {
+		r = fresh_each(ob, flush_fresh, &f, err);
+		if (r < 0)
+			f.res = -1;
+		else if (r == 0)
+			ob->nfresh = 0;	/* each is in memory now, or left */
+	}
+	if (finish_batch(&f, sp, f.batch, true, err) < 0)
+		f.res = -1;
 	buf_free(&f.down);
-	return res;
+	return f.res;
 }
 
 int

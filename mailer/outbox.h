@@ -112,9 +112,10 @@ int outbox_drop(struct outbox *ob, const char *id, struct buf *err);
 /* Number of messages waiting in the outbox. */
 int outbox_count(struct outbox *ob);
 /* The message states held in memory, and in *bytes what they take: where
- * each state is in its journal, never its text, and only for messages
- * still queued (for tests: it must not grow with a message's recipients,
- * nor with the messages sent). */
+ * each state is in its journal, never its text, only for messages still
+ * queued, and none for those this process queued and did not try yet
+ * (for tests: it must not grow with a message's recipients, nor with the
+ * messages sent, nor with those queued). */
 size_t outbox_held(const struct outbox *ob, size_t *bytes);
 
 /* The recorded permanent failures (a new array; free with

@@ -11,7 +11,9 @@
  * A message is filed under its key (the outbox's id): a run killed before
  * it could record the batch sends it again, and then a message already in
  * new/ or cur/ is not delivered twice, and its copy a killed run left in
- * tmp/ is replaced. A mail reader that renamed it (cur/KEY:2,S) between
+ * tmp/ is replaced. At a message's first try (k->first_try: queued by
+ * the same process, never given to a sink) there is nothing to look for,
+ * and the sink does not look. A mail reader that renamed it (cur/KEY:2,S) between
  * the two runs gets it twice. Files in tmp/ older than 36 hours (left by
  * anything) are removed when the sink first uses a Maildir in a run.
  */
@@ -62,7 +64,8 @@ sink_send_many(struct mail_sink *k, struct sink_msg *v, int n, struct buf *err)
 
 	if (k->ops->send_many != NULL)
 		return k->ops->send_many(k, v, n, err);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		k->first_try = v[i].first_try;
 		if (sink_send(k, v[i].key, v[i].from, v[i].rcpts, v[i].n, v[i].data, v[i].len,
 		    v[i].res, err) < 0) {
 			while (++i < n)	/* the rest waits for a later run */
@@ -70,6 +73,7 @@ sink_send_many(struct mail_sink *k, struct sink_msg *v, int n, struct buf *err)
 				    "not tried: the connection failed");
 			return -1;
 		}
+	}
 	return 0;
 }
 
@@ -193,8 +197,10 @@ mds_send(struct mail_sink *k, const char *key, const char *from, char *const *rc
 		box_of(p->dir, rcpts[i], box, sizeof box);
 		delivery_name(key, name, sizeof name);
 		r = make_box(p, box);
+		/* Looked for only when the message may have been delivered
+		 * before (by a run killed before it could record it). */
 		if (r == 0 && key != NULL)
-			r = in_batch(p, first, box, name) ? 1 : md_published(box, name);
+			r = in_batch(p, first, box, name) ? 1 : k->first_try ? 0 : md_published(box, name);
 		if (r == 1) {	/* there already: published, or in this batch */
 			sink_set_all(&res[i], 1, RCPT_OK, 250, "delivered");
 			continue;

@@ -52,6 +52,7 @@ struct sink_msg {
 	const char *data;
 	size_t len;
 	struct rcpt_result *res;
+	bool first_try;		/* mail_sink.first_try for this message */
 };
 
 struct sink_ops {
@@ -69,6 +70,10 @@ struct mail_sink {
 	char *name;		/* for messages: "smtp://host:port" or "maildir:DIR" */
 	bool staged;		/* deliveries count only after sink_sync (Maildir) */
 	int group;		/* messages sink_send_many takes at a time (sink_group) */
+	bool first_try;		/* set before each sink_send (sink_send_many: from
+				 * its message): no sink was ever given a message
+				 * under this key, so none of it can be delivered
+				 * already (the Maildir sink does not look) */
 	void *priv;
 };
 

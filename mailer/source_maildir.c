@@ -42,6 +42,7 @@
 
 struct md_item {
 	time_t mtime;
+	size_t size;		/* its size when the folder was read */
 	char *name;		/* the file's name in new/ or cur/ */
 	size_t uid_len;		/* its unique name: name up to the ':' */
 	bool in_cur;
@@ -174,6 +175,7 @@ scan(struct mail_source *s, bool cur, struct buf *err)
 			continue;
 		}
 		it.mtime = st.st_mtime;
+		it.size = (size_t)st.st_size;
 		it.name = de->d_name;
 		it.uid_len = strcspn(de->d_name, ":");
 		it.in_cur = cur;
@@ -225,7 +227,7 @@ md_fetch(struct mail_source *s, const char *cursor, source_msg_fn fn, void *arg,
 
 		snprintf(path, sizeof path, "%s/%s/%s", p->dir, it->in_cur ? "cur" : "new", it->name);
 		buf_reset(&raw);
-		if (fs_read_file(path, &raw) < 0) {
+		if (fs_read_file_sized(path, it->size, &raw) < 0) {
 			log_warn("%s: cannot read: %s (left in the Maildir)", path, strerror(errno));
 			continue;
 		}

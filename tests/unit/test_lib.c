@@ -184,6 +184,41 @@ test_atomic_write(void **state)
 	buf_free(&b);
 }
 
+/* A file read with the size it had when looked at is read whole however
+ * that size compares with what it holds now: grown (bigger than a read
+ * takes at once), shrunk, or the same; also into a buffer with room. */
+static void
+test_read_sized(void **state)
+{
+	char dir[] = "/tmp/pouch-sized-XXXXXX", path[256];
+	static char big[200000];
+	struct buf b;
+	size_t i;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/f", dir);
+	for (i = 0; i < sizeof big; i++)
+		big[i] = (char)('a' + i % 26);
+	assert_int_equal(fs_write_atomic(path, big, sizeof big), 0);
+	for (int k = 0; k < 2; k++) {
+		size_t sizes[] = { 0, 10, 65536, sizeof big, sizeof big + 5 };
+		for (i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+			buf_init(&b, 1 << 20);
+			if (k == 1) {	/* room for it all in the buffer */
+				assert_int_equal(buf_append(&b, big, sizeof big), 0);
+				buf_reset(&b);
+			}
+			assert_int_equal(fs_read_file_sized(path, sizes[i], &b), 0);
+			assert_int_equal(b.len, sizeof big);
+			assert_memory_equal(b.data, big, sizeof big);
+			buf_free(&b);
+		}
+	}
+	unlink(path);
+	rmdir(dir);
+}
+
 /* Make dir/name with a line in it. */
 static void
 touch_in(const char *dir, const char *name)
@@ -516,6 +551,7 @@ main(void)
 		cmocka_unit_test(test_scan),
 		cmocka_unit_test(test_sha256),
 		cmocka_unit_test(test_atomic_write),
+		cmocka_unit_test(test_read_sized),
 		cmocka_unit_test(test_lock),
 		cmocka_unit_test(test_sweep_tmp),
 		cmocka_unit_test(test_strset),

@@ -47,6 +47,8 @@ struct fake {
 	int down_after;	/* unreachable from this send on (counting from 1; 0: never) */
 	int many;	/* sink_send_many calls */
 	int most;	/* most messages given to one of them */
+	struct outbox *watch;	/* when set: the most it holds at a send... */
+	size_t most_held;	/* ...here */
 };
 
 static int
@@ -73,6 +75,11 @@ fake_send(struct mail_sink *k, const char *key, const char *from, char *const *r
 	if (f->forbid)
 		fail_msg("the sink should not be used");
 	f->sends++;
+	if (f->watch != NULL) {
+		size_t bytes, held = outbox_held(f->watch, &bytes);
+		if (held > f->most_held)
+			f->most_held = held;
+	}
 	if (f->down || (f->down_after > 0 && f->sends >= f->down_after)) {
 		buf_puts(err, "connection refused\n");
 		sink_set_all(res, n, RCPT_TEMPFAIL, 0, "connection refused");
@@ -668,9 +675,10 @@ test_held_memory(void **state)
 		free(id);
 	}
 	assert_int_equal(outbox_sync(e->ob, &e->err), 0);
-	assert_int_equal(outbox_held(e->ob, &bytes), NMSG);
 	assert_true(journal_bytes() > NMSG * NRCPT * 20);	/* the states are big... */
-	assert_true(bytes < NMSG * 128);	/* ...what is held is not */
+	/* ...the process that queued them holds none of them */
+	assert_int_equal(outbox_held(e->ob, &bytes), 0);
+	assert_int_equal(outbox_count(e->ob), NMSG);
 	/* The same, read from the journal by another process. */
 	outbox_close(e->ob);
 	e->ob = open_outbox(&e->err);
@@ -745,6 +753,56 @@ test_groups(void **state)
 	assert_int_equal(outbox_count(e->ob), 0);
 }
 
+/* What a process queues is not held in memory: a flush reads it back from
+ * the journal as it goes, and holds at most a batch's messages at a time;
+ * one of them dropped (pouch send --drop) before the flush is not sent,
+ * and those not due yet stay queued. */
+static void
+test_queued_not_held(void **state)
+{
+	enum { NMSG = 2 * OUTBOX_FLUSH_BATCH + OUTBOX_FLUSH_BATCH / 2 };
+	struct env *e = *state;
+	char a[] = "alice@example.test", *r[] = { a }, *drop = NULL;
+	size_t bytes;
+	int i;
+
+	for (i = 0; i < NMSG; i++) {
+		char *id = queue(e, r, 1, 1000);
+		if (i == NMSG / 2)
+			drop = id;
+		else
+			free(id);
+	}
+	assert_int_equal(outbox_sync(e->ob, &e->err), 0);
+	assert_int_equal(outbox_held(e->ob, &bytes), 0);
+	assert_true(bytes < 1024);
+	assert_int_equal(outbox_count(e->ob), NMSG);
+	assert_int_equal(outbox_drop(e->ob, drop, &e->err), 0);
+	assert_int_equal(outbox_count(e->ob), NMSG - 1);
+	assert_int_equal(outbox_drop(e->ob, drop, &e->err), -1);	/* once */
+	buf_reset(&e->err);
+	free(drop);
+	/* not due yet: nothing tried, nothing lost */
+	assert_int_equal(flush(e, 999).waiting, NMSG - 1);
+	assert_int_equal(e->f.sends, 0);
+	assert_int_equal(outbox_count(e->ob), NMSG - 1);
+	e->f.watch = e->ob;
+	assert_int_equal(flush(e, 1000).sent, NMSG - 1);
+	assert_int_equal(e->f.sends, NMSG - 1);
+	assert_int_equal(spool_count_out(e->sp), NMSG - 1);
+	assert_int_equal(outbox_count(e->ob), 0);
+	assert_int_equal(outbox_held(e->ob, &bytes), 0);
+	assert_int_equal(count_journals(), 0);
+	/* Queued and sent in one process, as a run does: at most a batch held. */
+	e->f.most_held = 0;
+	for (i = 0; i < NMSG; i++)
+		free(queue(e, r, 1, 2000));
+	assert_int_equal(flush(e, 2000).sent, NMSG);
+	assert_true(e->f.most_held > 0 && e->f.most_held <= OUTBOX_FLUSH_BATCH);
+	assert_int_equal(outbox_count(e->ob), 0);
+	assert_int_equal(count_journals(), 0);
+}
+
 /* A message that waits long (its recipient deferred) does not keep the
  * states of the messages sent with it: after a flush the journals hold the
  * queue, and the next run reads and holds only the one left, in one
@@ -792,6 +850,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_held_memory, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_flush_batches, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_groups, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_queued_not_held, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_compacted, setup, teardown),
 	};
 
