@@ -800,8 +800,10 @@ fresh_each(struct outbox *ob, int (*fn)(struct outbox *ob, const struct jrec *jr
 				int fd;
 				if (want == 0)
 					break;	/* the segment's end */
-				memmove(win.data, win.data + used, win.len - used);
-				buf_truncate(&win, win.len - used);
+				if (used > 0) {	/* (win.data is NULL until the first read) */
+					memmove(win.data, win.data + used, win.len - used);
+					buf_truncate(&win, win.len - used);
+				}
 				at += (off_t)used;
 				used = 0;
 				chunk = xmalloc(want);
