@@ -252,6 +252,8 @@ new_ix(int fd, const char *path)
 	return x;
 }
 
+const char ix_not_whole[] = "it was not closed whole (a run was killed or failed)";
+
 struct ix *
 ix_open(const char *path)
 {
@@ -268,7 +270,7 @@ ix_open(const char *path)
 	} else if (x->h.slot_size != sizeof(struct islot) || x->h.sum != head_sum(&x->h)) {
 		x->why = "it is damaged";
 	} else if (x->h.whole != 1) {
-		x->why = "it was not closed whole (a run was killed or failed)";
+		x->why = ix_not_whole;
 	} else {
 		x->disk_whole = true;
 		return x;

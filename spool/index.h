@@ -75,6 +75,9 @@ struct ix *ix_open_temp(void);
  * is the ledger it describes and meta its state (appended). Otherwise why
  * not, in words: "" when there is none (a new or empty file). */
 const char *ix_whole(struct ix *x, struct ix_stamp *st, struct buf *meta);
+/* ix_whole's why for an index a run left unfinished (killed, or a write
+ * failed): the usual aftermath of a failure the run already reported. */
+extern const char ix_not_whole[];
 /* Forget everything: an empty index (the spool then reads the ledger). */
 int ix_reset(struct ix *x);
 /* The entries in each part. */

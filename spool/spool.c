@@ -1254,6 +1254,8 @@ open_index(struct spool *s, struct buf *err)
 			why = "there was none";
 			loud = false;
 		}
+		if (why == ix_not_whole)
+			loud = false;	/* the failed run said why */
 	} else if (ledger_stamp_at(s, st.size, &now) < 0 || now.size < st.size)
 		why = "the ledger is shorter than it says";
 	else if (now.ino != st.ino || now.tail != st.tail || (now.size == st.size &&

@@ -220,10 +220,12 @@ measure() {
 	setup $N || { unmount; return 1; }
 	U0=$(used)
 	s0=$(bytes "$D/spool") o0=$(bytes "$D/outbox") h0=$(bytes "$D/games/g1/history")
+	x0=$(bytes "$D/spool/index")
 	g0=$(bytes "$D/games" "$D/rates.txt" "$D/next-due") w0=$(bytes "$D/pages")
 	p run --no-send --now $((T0 + 60 * (N + 1))) || { unmount; return 1; }
 	U1=$(used)
-	B_FETCH=$(($(bytes "$D/spool") - s0))
+	# (the spool's index is written when the spool closes, at the end)
+	B_FETCH=$(($(bytes "$D/spool") - s0 - $(bytes "$D/spool/index") + x0))
 	B_APPLY=$(($(bytes "$D/outbox") - o0 + $(bytes "$D/games/g1/history") - h0))
 	B_COMMIT=$(($(bytes "$D/games" "$D/rates.txt" "$D/next-due") - g0 - $(bytes "$D/games/g1/history") + h0))
 	B_PAGES=$(($(bytes "$D/pages") - w0))
