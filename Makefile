@@ -74,6 +74,7 @@ ALL_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L $(WARNINGS) $(CFLAGS) $(PKG_CFL
 	-DPOUCH_MAPS_DIR='"$(MAPS_DIR)"' -DPOUCH_XML2_SONAME='"$(XML2_SONAME)"' \
 	-DPOUCH_CURL_SONAME='"$(CURL_SONAME)"' -MMD -MP -pthread
 # -pthread: a run checks passwords ahead on threads of its own (judge/shell/verify.c)
+# and draws the map pages on one while it sends (judge/shell/run.c)
 ALL_LDFLAGS := $(LDFLAGS) -pthread
 ifeq ($(SAN),1)
 ALL_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all

@@ -29,7 +29,8 @@ static struct aim aims[] = {
 #define NAIMS (sizeof aims / sizeof aims[0])
 
 static int armed = -1;		/* -1 not read yet, 0 off, 1 on */
-static int cur = -1;		/* index of the current step */
+static _Thread_local int cur = -1;	/* index of the current step, per thread (the map
+					   pages are drawn on one of their own) */
 static long counts[CRASH_STEPS_MAX];
 
 static void

@@ -23,7 +23,8 @@
 /* The names of the steps STEP may be, in the order the counts are
  * reported (at most CRASH_STEPS_MAX, borrowed for good); before crash_step. */
 void crash_steps(const char *const *names, int n);
-/* The process enters step (one of crash_steps' names) from now on. */
+/* The calling thread enters step (one of crash_steps' names) from now on;
+ * another thread counts toward no step until it calls this itself. */
 void crash_step(const char *step);
 /* One durable operation of the current step, before it is done: SIGKILL
  * when it is the one POUCH_CRASH_AT names, SIGSTOP for POUCH_PAUSE_AT. */

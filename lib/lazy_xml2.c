@@ -33,6 +33,7 @@ LAZY(xmlDocPtr, xmlCtxtReadMemory, (xmlParserCtxtPtr ctxt, const char *buffer, i
 LAZY(xmlNodePtr, xmlDocCopyNode, (xmlNodePtr node, xmlDocPtr doc, int recursive),
     (node, doc, recursive))
 LAZY(xmlNodePtr, xmlDocGetRootElement, (const xmlDoc *doc), (doc))
+LAZY_VOID(xmlInitParser, (void), ())
 LAZY(xmlNodePtr, xmlDocSetRootElement, (xmlDocPtr doc, xmlNodePtr root), (doc, root))
 LAZY_VOID(xmlFreeDoc, (xmlDocPtr cur), (cur))
 LAZY_VOID(xmlFreeParserCtxt, (xmlParserCtxtPtr ctxt), (ctxt))

@@ -2,6 +2,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 static enum log_level current = LOG_WARN;
 
@@ -16,11 +17,17 @@ emit(enum log_level level, const char *fmt, va_list ap)
 {
 	static const char *const tag[] = { "error: ", "warning: ", "", "debug: " };
 
+	char line[4096];
+	int n;
+
 	if (level > current)
 		return;
-	fprintf(stderr, "pouch: %s", tag[level]);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	/* One write a line: threads' lines do not mix. */
+	n = snprintf(line, sizeof line, "pouch: %s", tag[level]);
+	vsnprintf(line + n, sizeof line - (size_t)n - 1, fmt, ap);
+	n = (int)strlen(line);
+	line[n++] = '\n';
+	fwrite(line, 1, (size_t)n, stderr);
 }
 
 #define LOG_FN(name, level)                      \

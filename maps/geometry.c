@@ -469,6 +469,12 @@ geometry_open(const struct map *m, const char *maps_dir, struct buf *err)
 }
 
 void
+geometry_threads(void)
+{
+	xmlInitParser();
+}
+
+void
 geometry_free(struct geometry *g)
 {
 	int i;

@@ -89,5 +89,8 @@ struct geometry *geometry_load(const struct map *m, const char *path, struct buf
 struct geometry *geometry_open(const struct map *m, const char *maps_dir, struct buf *err);
 /* Release g. geometry_free(NULL) is a no-op. */
 void geometry_free(struct geometry *g);
+/* Make the XML library ready for geometries read and drawn on another
+ * thread; called once, on the main thread, before any such thread starts. */
+void geometry_threads(void);
 
 #endif

@@ -166,6 +166,7 @@ finish(struct runner *r, const char *cmd, int no_send, int status)
 		cli_print_err(cmd, &err);
 		status = 1;	/* the outbox keeps it for the next run */
 	}
+	runner_pages_wait(r);	/* drawn while the run sent */
 	buf_free(&err);
 	return status;
 }
@@ -181,8 +182,9 @@ summary(const struct runner *r, FILE *f)
 	    s->out.sent, s->out.deferred, s->out.waiting);
 	if (s->held > 0)
 		fprintf(f, "kept for games set aside: %d message%s\n", s->held, s->held == 1 ? "" : "s");
-	fprintf(f, "time: fetch %.0f ms, apply %.0f ms, commit %.0f ms, send %.0f ms\n", s->ms_fetch,
-	    s->ms_apply, s->ms_commit, s->ms_send);
+	fprintf(f, "time: fetch %.0f ms, apply %.0f ms, commit %.0f ms, send %.0f ms "
+	    "(and the map pages %.0f ms, alongside)\n", s->ms_fetch, s->ms_apply, s->ms_commit,
+	    s->ms_send, s->ms_pages);
 }
 
 /* A run with --now read mail delivered before the last busy run's clock:

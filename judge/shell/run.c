@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -831,6 +832,7 @@ runner_apply(struct runner *r, struct buf *err)
 	double t0 = monotime_ms();
 	int rc = 0;
 
+	runner_pages_wait(r);
 	crash_step("apply");
 	if (runner_load(r, err) < 0)
 		return -1;
@@ -1004,6 +1006,52 @@ write_pages(struct runner *r)
 	r->stats.pages = r->web.written;
 }
 
+static void *
+pages_thread(void *arg)
+{
+	struct runner *r = arg;
+	double t0 = monotime_ms();
+
+	write_pages(r);
+	r->stats.ms_pages = monotime_ms() - t0;
+	return NULL;
+}
+
+/* Draw the pages on a thread of their own (signals stay with the main
+ * thread), or here when there are none to draw or no thread starts. While
+ * they are drawn the thread alone touches r->paged, r->web and the pages;
+ * it reads the games and their history, which nothing changes until
+ * runner_pages_wait. */
+static void
+begin_pages(struct runner *r)
+{
+	sigset_t all, old;
+	int rc = -1;
+
+	if (r->npaged > 0) {
+		webpages_threads();
+		sigfillset(&all);
+		pthread_sigmask(SIG_SETMASK, &all, &old);
+		rc = pthread_create(&r->pages_th, NULL, pages_thread, r);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+	}
+	if (rc == 0) {
+		r->pages_running = true;
+		return;
+	}
+	pages_thread(r);
+	crash_step("commit");
+}
+
+void
+runner_pages_wait(struct runner *r)
+{
+	if (!r->pages_running)
+		return;
+	pthread_join(r->pages_th, NULL);
+	r->pages_running = false;
+}
+
 /* Write DATA/next-due (not synced: a file that is missing or cut short
  * just makes the next run load the games); with keep_earlier, the
  * earlier of due and what the file says. */
@@ -1067,6 +1115,7 @@ runner_commit(struct runner *r, struct buf *err)
 	time_t due = next_due(&r->j);
 	int rc;
 
+	runner_pages_wait(r);
 	crash_step("commit");
 	/* The outbox first: a game saved as having sent a message must find
 	 * it queued. Then the games; then the marks that say so (forgotten
@@ -1103,8 +1152,7 @@ runner_commit(struct runner *r, struct buf *err)
 		free(r->aside_notes[i]);
 		r->aside_notes[i] = NULL;
 	}
-	write_pages(r);
-	crash_step("commit");
+	begin_pages(r);
 	rc = 0;
 	if (!r->o.replay) {
 		if (r->loaded)
@@ -1217,6 +1265,7 @@ runner_close(struct runner *r)
 
 	if (!r->opened)
 		return;
+	runner_pages_wait(r);
 	buf_init(&err, BUF_ERRORS_MAX);
 	verify_ahead(r, false);
 	judge_free(&r->j);

@@ -8,6 +8,7 @@
  *	runner_apply(&r, &err);              every stored message, in arrival order
  *	runner_commit(&r, &err);             outbox, games, applied marks: durable
  *	runner_send(&r, &err);               the outbox to the mail server
+ *	runner_pages_wait(&r);               the map pages drawn meanwhile
  *	runner_close(&r);
  *
  * Applying a message: the clock moves to its arrival (deadlines that
@@ -22,6 +23,11 @@
  * twice. The marks are made only once the games are committed: a run that
  * fails before (a full disk) leaves every message to the next run.
  *
+ * The map pages of the games that moved on are drawn on a thread of their
+ * own from the end of the commit, while the run sends (they are made again
+ * from the history records: DATA/pages-due names them until they are on
+ * disk for good); runner_pages_wait, and every later step, waits for them.
+ *
  * Replay (opts.replay): the spool is read, never written; the games start
  * empty in a new data directory; every message that is not a duplicate is
  * applied whatever its mark, and the final tick is at the spool's clock
@@ -31,6 +37,8 @@
 #ifndef POUCH_RUN_H
 #define POUCH_RUN_H
 
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <time.h>
 
@@ -75,6 +83,8 @@ struct run_stats {
 	int pages;		/* phase pages written */
 	struct outbox_stats out;
 	double ms_fetch, ms_apply, ms_commit, ms_send;	/* wall time of each step */
+	double ms_pages;	/* the map pages' drawing, on a thread of its own from the
+				   commit on (while the run sends) */
 };
 
 struct runner {
@@ -97,6 +107,8 @@ struct runner {
 	int *paged_at;		/* per game (its judge index): its place in paged + 1;
 				 * 0: not there */
 	int npaged_at;
+	pthread_t pages_th;	/* drawing the pages, while pages_running */
+	bool pages_running;
 	struct buf *drain_to;	/* while a tick runs: where consume's errors go */
 	int drain_bad;		/* ... and whether one failed */
 	char host_id[128];	/* the spool id of this run's host message, if any */
@@ -149,10 +161,15 @@ int runner_idle(struct runner *r);
 /* Apply every stored message, then tick to the run's time. Returns 0, or
  * -1 (err) when effects could not be staged. */
 int runner_apply(struct runner *r, struct buf *err);
-/* Make it all durable. Returns 0 or -1 (err). */
+/* Make it all durable, and begin drawing the map pages (on a thread).
+ * Returns 0 or -1 (err). */
 int runner_commit(struct runner *r, struct buf *err);
 /* Send what waits in the outbox. Returns 0 or -1 (err). */
 int runner_send(struct runner *r, struct buf *err);
+/* Wait until the map pages the commit began are drawn (a no-op when none
+ * are being drawn); stats.pages then counts them. */
+void runner_pages_wait(struct runner *r);
+/* Wait for the pages, then unlock and free everything. */
 void runner_close(struct runner *r);
 /* Append the outbox's notes (struct outbox_stats) to data's judge.log,
  * stamped now, and free them (*notes NULL, *n 0 after): a damaged message

@@ -41,6 +41,12 @@ webpages_free(struct webpages *w)
 	w->n = 0;
 }
 
+void
+webpages_threads(void)
+{
+	geometry_threads();
+}
+
 /* The drawing of g's variant, loaded once; NULL when it has none. */
 static const struct geometry *
 drawing(struct webpages *w, const struct game *g)

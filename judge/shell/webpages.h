@@ -37,6 +37,9 @@ struct webpages {
 
 void webpages_init(struct webpages *w, const char *dir, const char *base_url, const char *maps_dir);
 void webpages_free(struct webpages *w);
+/* Make ready to draw on a thread other than the one that calls this
+ * (the main thread, before it starts that thread). */
+void webpages_threads(void);
 /* Write the pages of phases first..g->nphases (1-based history records),
  * the page of phase first - 1, and the index. Returns 0, or -1 (err). */
 int webpages_game(struct webpages *w, struct store *st, const struct game *g, int first,

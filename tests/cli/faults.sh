@@ -284,7 +284,10 @@ enospc() {
 	# (a page less: the run has the page of DATA/spool/next-seq too, which
 	# the spool removes before it publishes and writes again at its close)
 	fill commit $((B_FETCH + B_APPLY)) '/games/|/rates\.txt|/next-due|/pages-due'
-	fill pages $((B_FETCH + B_APPLY + B_COMMIT + B_PAGES / 2)) '/pages/'
+	# The map pages are drawn while the run sends: either may meet the
+	# full disk first.
+	fill pages $((B_FETCH + B_APPLY + B_COMMIT + B_PAGES / 2)) \
+		'/pages/|/mail/out[/:]|/spool/(out|ledger)|/outbox[/:.]'
 	fill send $((U1 - U0 + B_SEND / 2)) '/mail/out[/:]|/spool/(out|ledger)|/outbox[/:.]'
 	ledger_only
 }
@@ -378,7 +381,8 @@ readonly_() {
 	turn_ro apply $(($(ops apply) / 2 + 1)) apply '/outbox[/:.]|/games/g1/history/'
 	turn_ro commit $(($(ops commit) / 2 + 1)) commit \
 		'/games/|/rates\.txt|/next-due|/pages-due|/outbox[/:.]|/data: syncing'
-	turn_ro pages $(($(ops pages) / 2 + 1)) pages '/pages/'
+	turn_ro pages $(($(ops pages) / 2 + 1)) pages \
+		'/pages/|/mail/out[/:]|/spool/(out|ledger)|/outbox[/:.]'
 	turn_ro send $(($(ops send) / 2 + 1)) send '/mail/out[/:]|/spool/(out|ledger)|/outbox[/:.]'
 	# The commit once more, before the game files are renamed into place
 	# (synced, so they outlive the fault; the seventh operation from the

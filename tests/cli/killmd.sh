@@ -2,7 +2,7 @@
 # killmd.sh — kill -9 aimed into each step of a run, on the embedded default
 # (a Maildir in, a Maildir per recipient out; no mail server, no root).
 #
-#	tests/cli/killmd.sh [STEP...]   (default: leftover logs fetch apply commit pages
+#	tests/cli/killmd.sh [STEP...]   (default: counts leftover logs fetch apply commit pages
 #	                                 send fetch-batch commit-batch send-batch full)
 #
 # For each step, in a data directory of its own: a game of three
@@ -59,7 +59,7 @@ ROOT=$(pwd)
 POUCH=${POUCH:-$ROOT/build/pouch}
 KILLS=${KILLS:-50}
 WORK=${KILLMD_DIR:-$ROOT/build/killmd}
-STEPS=${*:-leftover logs fetch apply commit pages send fetch-batch commit-batch send-batch full}
+STEPS=${*:-counts leftover logs fetch apply commit pages send fetch-batch commit-batch send-batch full}
 OUT=$WORK/out
 ERR=$WORK/err
 umount "$WORK/full" 2>/dev/null
@@ -270,13 +270,19 @@ leftover() {
 	rm -f "$D/spool/ledger.sum.tmp.$$"
 }
 
-# The game logs after a kill at every operation of the commit step.
-logs() {
-	S=$WORK/logs
+# start_dir NAME: S is WORK/NAME, D its start/, a judge with an empty
+# Maildir; p runs pouch on D.
+start_dir() {
+	S=$WORK/$1
 	D=$S/start
 	mkdir -p "$D/mail/inbox/tmp" "$D/mail/inbox/new" "$D/mail/inbox/cur"
 	echo "judge.address = judge@example.test" >"$D/pouch.conf"
-	p() { "$POUCH" --data "$D" "$@"; }
+}
+p() { "$POUCH" --data "$D" "$@"; }
+
+# The game logs after a kill at every operation of the commit step.
+logs() {
+	start_dir logs
 	{
 		p game new g1 --gm gm@example.test --password gm-password --zone UTC
 		p game g1 DELEGATION France bob@example.test PASSWORD france-pw
@@ -344,10 +350,50 @@ logs() {
 	[ "$FAIL" -eq 0 ] && rm -rf "$S"
 }
 
+# The same run, five times from the same start: each step counts the same
+# durable operations every time, though the map pages are drawn on a
+# thread of their own while the run sends (each thread counts toward its
+# own step), so that a kill aimed at STEP:N lands where the test means.
+counts() {
+	start_dir counts
+	{
+		for g in g1 g2 g3 g4; do
+			p game new $g --gm gm@example.test --password gm-password --zone UTC
+			p game $g DELEGATION France bob@example.test PASSWORD france-pw
+			p game $g DELEGATION Germany carol@example.test PASSWORD germany-pw
+			p game $g START
+		done
+	} >"$OUT" 2>"$ERR"
+	for g in g1 g2 g3 g4; do
+		printf 'From: gm@example.test\nSubject: now\nMessage-ID: <%s.gm@kill.example>\n\nGAME %s GM gm-password\nPROCESS\n' \
+			"$g" "$g" >"$D/mail/inbox/new/$g.gm"
+	done
+	m=0
+	while [ $m -lt 30 ]; do
+		deliver "$D" $m
+		m=$((m + 1))
+	done
+	now=$(date -u +%s)
+	: >"$S/all"
+	for k in 1 2 3 4 5; do
+		rm -rf "$S/run"
+		cp -a "$D" "$S/run"
+		POUCH_CRASH_AT=send:1000000000 "$POUCH" --data "$S/run" run --now "$now" >"$OUT" 2>"$ERR"
+		sed -n 's/^pouch: crash points: //p' "$ERR" >>"$S/all"
+	done
+	kinds=$(sort -u "$S/all" | wc -l)
+	expect "counts: five runs from the same start count the same operations in each step ($(sort -u "$S/all" | head -n 1); $kinds kinds)" \
+		test "$(wc -l <"$S/all")" -eq 5 -a "$kinds" -eq 1
+	expect "counts: ... and the map pages count some ($(sort -u "$S/all" | head -n 1))" \
+		grep -q ' pages [1-9]' "$S/all"
+	[ "$FAIL" -eq 0 ] && rm -rf "$S"
+}
+
 echo "# kills aimed into each step of pouch run, Maildir in and out ($KILLS per step)"
 for s in $STEPS; do
 	case $s in
 	full) full_disk ;;
+	counts) counts ;;
 	leftover) leftover ;;
 	logs) logs ;;
 	*) kill_step "$s" ;;
