@@ -562,6 +562,14 @@ consume(struct runner *r, struct buf *err)
 	 * once per game, from the first new phase on. */
 	for (i = 0; i < fx->nphases; i++)
 		add_paged(r, fx->phases[i].game, fx->phases[i].index);
+	/* A game rolled back: its index and current map, and the page of the
+	 * last phase it keeps (whose link to the next goes), from the record
+	 * the rollback retired first on (the rest stay, unlinked). */
+	for (i = 0; i < fx->nrollbacks; i++) {
+		long from;
+		if (str_to_long(fx->rollbacks[i].text, 1, INT_MAX, &from) == 0)
+			add_paged(r, fx->rollbacks[i].game, (int)from);
+	}
 	/* A game without a board has no phases: its page follows each change;
 	 * a game started and not yet past its first phase has its start page
 	 * (and the index) drawn as it changes. Only the games touched since

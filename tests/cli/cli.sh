@@ -222,6 +222,20 @@ expect "... the record it retired kept only as its rolled-back copy" sh -c \
 	"[ ! -e '$D/games/g1/history/0001.txt' ] && ls '$D/games/g1/history/' | grep -q '^0001\.rolled-back-[0-9]*\.txt\$'"
 "$POUCH" --data "$D" replay --verify >"$OUT" 2>"$ERR"
 expect "... and replay --verify agrees" grep -q ", 0 differences" "$OUT"
+# A rollback past the first phase: the index, the current map and the page
+# of the last phase kept are drawn again at once, as a replay draws them;
+# the rolled-back phase's own pages stay, unlinked.
+p game process g1
+p game process g1
+p game rollback g1 F1901M
+expect "game rollback to Fall 1901: the index is now at Fall 1901" \
+	grep -q "now at <strong>Fall 1901 Movement" "$D/pages/g1/index.html"
+expect "... and neither it nor Spring 1901's page links the phase rolled back" \
+	sh -c "! grep -q 'F1901M\.html' '$D/pages/g1/index.html' '$D/pages/g1/S1901M.html'"
+rm -rf "$WORK/rolled"
+"$POUCH" --data "$D" replay --into "$WORK/rolled" >"$OUT" 2>"$ERR"
+expect "... the pages as the replay draws them, but the rolled-back phase's ($(diff -rq "$D/pages/g1" "$WORK/rolled/pages/g1" | tr '\n' ' '))" \
+	sh -c "diff -rq '$D/pages/g1' '$WORK/rolled/pages/g1' | grep -v '^Only in $D/pages/g1: F1901M\(\.html\|\.svg\|-after\.svg\)\$' | (! grep -q .)"
 
 # One run at a time: a second one waits, then gives up cleanly.
 (
