@@ -527,18 +527,19 @@ tell_deadline_passed(struct judge *j, struct game *g)
 		}
 	}
 	buf_reset(&body);
-	buf_printf(&body, "The deadline of game %s has passed and orders are missing from: %s.\n",
-	    g->name, buf_str(&late));
+	buf_printf(&body, "The deadline of game %s, %s, has passed.\nOrders are missing from: "
+	    "%s.\n", g->name, ph, buf_str(&late));
 	if (wait) {
 		buf_puts(&body, "The game waits for you: send PROCESS to adjudicate now (missing orders\n"
 		    "hold), or SET DEADLINE +24h to give them more time.\n");
-		snprintf(subject, sizeof subject, "[%s] waiting for orders", g->name);
+		snprintf(subject, sizeof subject, "[%s] waiting for orders for %s", g->name, ph);
 	} else {
 		time_human(&j->io.zones, g->set.zone, end, until, sizeof until);
 		buf_printf(&body, "They have until %s\n(the grace period); the phase is "
 		    "decided then, or as soon as their orders\nare complete. PROCESS decides it "
 		    "now (missing orders hold); SET DEADLINE\n+24h gives them more time.\n", until);
-		snprintf(subject, sizeof subject, "[%s] deadline passed: orders missing", g->name);
+		snprintf(subject, sizeof subject, "[%s] deadline passed: orders missing for %s", g->name,
+		    ph);
 	}
 	for (i = 0; i < g->ngms; i++) {
 		const char *to[1] = { g->gms[i] };

@@ -451,8 +451,8 @@ expect "game show: the grace period's end" grep -q "^# the deadline passed with 
 q run --now "2026-11-22 09:10"
 expect "at the deadline the late delegation is told" sh -c \
 	"grep -l 'deadline passed' '$D2'/mail/out/carol@school.example/new/* | xargs grep -q 'You have until Monday 23 November 2026, 09:00 UTC'"
-expect "... and the GM, with who is late" sh -c \
-	"grep -l 'deadline passed' '$D2'/mail/out/gm@school.example/new/* | xargs grep -q 'orders are missing from: France'"
+expect "... and the GM, with who is late and in which phase" sh -c \
+	"grep -l 'deadline passed: orders missing for Spring 1901 Movement' '$D2'/mail/out/gm@school.example/new/* | xargs grep -q 'Orders are missing from: France'"
 LD_DEBUG=files "$POUCH" --data "$D2" run --now "2026-11-22 09:20" >"$OUT" 2>"$ERR"
 expect "a run in the grace period, once it was announced, is idle (no game loaded)" \
 	sh -c "! grep -q 'file=libxml2' '$ERR'"
