@@ -9,6 +9,7 @@
 #include "../support/testutil.h"
 
 #include <dirent.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <math.h>
@@ -1837,6 +1838,7 @@ test_pages_current_is_last_after(void **state)
 	struct render_input in;
 	struct buf after, current, drawn, err;
 	char dir[] = "/tmp/pouch-current-XXXXXX", path[4200];
+	struct stat st, st2;
 	struct dirent *e;
 	DIR *d;
 	int i;
@@ -1866,10 +1868,23 @@ test_pages_current_is_last_after(void **state)
 	assert_int_equal(current.len, after.len);
 	assert_memory_equal(current.data, after.data, after.len);
 
-	/* The game stands elsewhere: current.svg is that position's map. */
+	/* The game stands elsewhere: current.svg is that position's map. The
+	 * style sheet, there already, is left alone; one changed by hand is
+	 * written again. */
 	board_init_start(other, m);
 	pg.current = other;
+	snprintf(path, sizeof path, "%s/demo/style.css", dir);
+	assert_int_equal(stat(path, &st), 0);
 	assert_int_equal(pages_write_game(dir, m, test_standard_geometry(), &pg, &err), 0);
+	assert_int_equal(stat(path, &st2), 0);
+	assert_true(st.st_ino == st2.st_ino);
+	read_page(dir, "style.css", &drawn);
+	assert_int_equal(fs_replace(path, "body{}", 6), 0);
+	assert_int_equal(pages_write_played(dir, m, test_standard_geometry(), &pg, 1, false, &err), 0);
+	read_page(dir, "style.css", &current);
+	assert_int_equal(current.len, drawn.len);
+	assert_memory_equal(current.data, drawn.data, drawn.len);
+	buf_reset(&drawn);
 	read_page(dir, "current.svg", &current);
 	memset(&in, 0, sizeof in);
 	in.board = other;
