@@ -19,6 +19,7 @@
 #include <libxml/tree.h>
 
 #include "../judge/engine/resolver.h"
+#include "../lib/str.h"
 #include "layout.h"
 #include "svgdoc.h"
 
@@ -244,26 +245,26 @@ marker(struct svg_node *defs, const char *id, bool dot, const char *fill, const 
 
 	svg_set(mk, "id", id);
 	/* Room around the shape for its edge, which would be clipped otherwise. */
-	svg_set(mk, "viewBox", "-2 -2 14 14");
-	svg_set(mk, "refX", dot ? "5" : "6");
-	svg_set(mk, "refY", "5");
+	svg_set_kept(mk, "viewBox", "-2 -2 14 14");
+	svg_set_kept(mk, "refX", dot ? "5" : "6");
+	svg_set_kept(mk, "refY", "5");
 	setnum(mk, "markerWidth", size);
 	setnum(mk, "markerHeight", size);
-	svg_set(mk, "orient", "auto");
+	svg_set_kept(mk, "orient", "auto");
 	if (dot) {
 		p = svg_el(mk, "circle");
-		svg_set(p, "cx", "5");
-		svg_set(p, "cy", "5");
-		svg_set(p, "r", "3.6");
+		svg_set_kept(p, "cx", "5");
+		svg_set_kept(p, "cy", "5");
+		svg_set_kept(p, "r", "3.6");
 	} else {
 		p = svg_el(mk, "path");
-		svg_set(p, "d", "M0,0L10,5L0,10z");
-		svg_set(p, "stroke-linejoin", "round");
+		svg_set_kept(p, "d", "M0,0L10,5L0,10z");
+		svg_set_kept(p, "stroke-linejoin", "round");
 	}
 	svg_set(p, "fill", fill);
 	if (edge) {
 		svg_set(p, "stroke", edge);
-		svg_set(p, "stroke-width", "1.6");
+		svg_set_kept(p, "stroke-width", "1.6");
 	}
 }
 
@@ -378,7 +379,7 @@ add_provinces(struct ctx *c)
 	char fill[8];
 	int pass, i, any = 0;
 
-	svg_set(layer, "id", "provinces");
+	svg_set_kept(layer, "id", "provinces");
 	for (i = 0; i < c->m->npowers; i++)
 		any += pale[i] = pale_power(c->m, (power_id)i);
 	/* Pale provinces last, so that no neighbour covers half their border. */
@@ -395,16 +396,17 @@ add_provinces(struct ctx *c)
 			if (pv->terrain == TERRAIN_SEA && c->g->sea_borders)
 				continue;
 			p = svg_el(layer, "path");
-			svg_set(p, "id", pv->abbr);
-			svg_set(p, "class", pv->terrain == TERRAIN_SEA ? "sea" : pl ? "land pale" : "land");
+			svg_set_kept(p, "id", pv->abbr);
+			svg_set_kept(p, "class",
+			    pv->terrain == TERRAIN_SEA ? "sea" : pl ? "land pale" : "land");
 			render_province_fill(c->m, c->b, (prov_id)i, fill);
 			svg_set(p, "fill", fill);
 			svg_set_kept(p, "d", c->g->drawn ? c->g->drawn[i] : c->g->shape[i]);
 		}
 	if (c->g->sea_borders) {
 		p = svg_el(layer, "path");
-		svg_set(p, "id", "sea-borders");
-		svg_set(p, "class", "sb");
+		svg_set_kept(p, "id", "sea-borders");
+		svg_set_kept(p, "class", "sb");
 		svg_set_kept(p, "d", c->g->sea_borders);
 	}
 }
@@ -415,11 +417,11 @@ add_names(struct ctx *c)
 	struct svg_node *layer = svg_el(c->root, "g");
 	int i;
 
-	svg_set(layer, "id", "names");
+	svg_set_kept(layer, "id", "names");
 	for (i = 0; i < c->m->nprovs; i++) {
 		const struct province *pv = &c->m->provs[i];
 		char name[16];
-		snprintf(name, sizeof name, "%s", pv->abbr);
+		str_copy(name, pv->abbr, sizeof name);
 		if (name[0] >= 'a' && name[0] <= 'z')
 			name[0] = (char)(name[0] - 'a' + 'A');
 		text(layer, pv->terrain == TERRAIN_SEA ? "ns" : "n", c->g->label[i].x,
@@ -434,7 +436,7 @@ add_centres(struct ctx *c)
 	char fill[8];
 	int i;
 
-	svg_set(layer, "id", "centres");
+	svg_set_kept(layer, "id", "centres");
 	for (i = 0; i < c->m->nprovs; i++) {
 		power_id o = c->b->owner[i];
 		if (!c->m->provs[i].supply)
@@ -444,19 +446,19 @@ add_centres(struct ctx *c)
 		 * light colour has a dark outline, so that it never passes for
 		 * an empty ring. */
 		n = svg_el(layer, "circle");
-		svg_set(n, "class", "c");
+		svg_set_kept(n, "class", "c");
 		setnum(n, "cx", c->g->centre[i].x);
 		setnum(n, "cy", c->g->centre[i].y);
-		svg_set(n, "r", "4.2");
-		svg_set(n, "fill", NEUTRAL_CENTRE);
+		svg_set_kept(n, "r", "4.2");
+		svg_set_kept(n, "fill", NEUTRAL_CENTRE);
 		if (o == POWER_NONE || o >= c->m->npowers)
 			continue;
 		n = svg_el(layer, "circle");
 		if (is_outlined(c, o))
-			svg_set(n, "class", "cd");
+			svg_set_kept(n, "class", "cd");
 		setnum(n, "cx", c->g->centre[i].x);
 		setnum(n, "cy", c->g->centre[i].y);
-		svg_set(n, "r", "2.4");
+		svg_set_kept(n, "r", "2.4");
 		render_power_colour(c->m, o, fill);
 		svg_set(n, "fill", fill);
 	}
@@ -484,7 +486,7 @@ seat(struct svg_node *layer, const struct map *m, power_id p, struct geo_point a
 		snprintf(d, sizeof d, "M%.1f,%.1fl4.3,4.3 -4.3,4.3 -4.3,-4.3z", at.x, at.y - 4.3);
 	}
 	svg_set(n, "d", d);
-	svg_set(n, "class", "seat");
+	svg_set_kept(n, "class", "seat");
 	render_power_colour(m, p, fill);
 	svg_set(n, "fill", fill);
 }
@@ -514,7 +516,7 @@ add_seats(struct ctx *c)
 			continue;
 		if (layer == NULL) {
 			layer = svg_el(c->root, "g");
-			svg_set(layer, "id", "seats");
+			svg_set_kept(layer, "id", "seats");
 		}
 		if (cap != POWER_NONE)
 			seat(layer, c->m, cap, layout_seat_at(c->m, c->g, (prov_id)i,
@@ -535,7 +537,7 @@ draw_unit(struct ctx *c, struct svg_node *layer, const struct unit *u, struct ge
 	char fill[8], tx[32], ty[32];
 
 	setf(gr, "transform", "translate(%s %s)", fmt1(at.x, tx), fmt1(at.y, ty));
-	svg_set(gr, "class", marked ? "u dl" : is_outlined(c, u->power) ? "u pl" : "u");
+	svg_set_kept(gr, "class", marked ? "u dl" : is_outlined(c, u->power) ? "u pl" : "u");
 	render_power_colour(c->m, u->power, fill);
 	if (marked)	/* on a white plate of its shape outlined in red, which shows
 			   on every power's colour (red on a red unit would not) */
@@ -554,7 +556,7 @@ unit_shape(struct svg_node *gr, int type, const char *fill)
 
 	if (type == UNIT_FLEET) {
 		s = svg_el(gr, "path");
-		svg_set(s, "d", fill ? "M-11,0h22l-4.5,6.5h-13zM-2,-1.5v-11l9,11z" :
+		svg_set_kept(s, "d", fill ? "M-11,0h22l-4.5,6.5h-13zM-2,-1.5v-11l9,11z" :
 		    "M-16.5,0h33l-6.8,9.8h-19.5zM-3,-2.3v-16.5l13.5,16.5z");
 	} else {
 		/* A rounded block, unlike the round centre markers. */
@@ -563,7 +565,7 @@ unit_shape(struct svg_node *gr, int type, const char *fill)
 		setnum(s, "y", -ARMY_H / 2 * k);
 		setnum(s, "width", ARMY_W * k);
 		setnum(s, "height", ARMY_H * k);
-		svg_set(s, "rx", fill ? "3" : "4.5");
+		svg_set_kept(s, "rx", fill ? "3" : "4.5");
 	}
 	svg_set(s, fill ? "fill" : "class", fill ? fill : "dlp");
 }
@@ -575,12 +577,12 @@ draw_aboard(struct ctx *c, struct svg_node *layer, const struct unit *u, struct 
 	struct svg_node *s = svg_el(layer, "rect");
 	char fill[8];
 
-	svg_set(s, "class", "u ab");
+	svg_set_kept(s, "class", "u ab");
 	setnum(s, "x", at.x + 4);
 	setnum(s, "y", at.y - 13);
-	svg_set(s, "width", "9");
-	svg_set(s, "height", "6.5");
-	svg_set(s, "rx", "2");
+	svg_set_kept(s, "width", "9");
+	svg_set_kept(s, "height", "6.5");
+	svg_set_kept(s, "rx", "2");
 	render_power_colour(c->m, u->power, fill);
 	svg_set(s, "fill", fill);
 }
@@ -623,7 +625,7 @@ add_units(struct ctx *c)
 	int i, n;
 	bool first;
 
-	svg_set(layer, "id", "units");
+	svg_set_kept(layer, "id", "units");
 	for (i = 0; i < c->b->nunits; i++) {
 		const struct unit *u = &c->b->units[i];
 		bool hit = res && c->b->phase == PHASE_MOVEMENT && i < res->nunits &&
@@ -668,7 +670,8 @@ stroke(struct svg_node *layer, const char *name, const char *cls, const struct p
 	sh.count = 0;
 	if (pen) {
 		sh.n[sh.count] = svg_el(layer, name);
-		snprintf(oo, sizeof oo, "oo%s", strchr(cls, ' ') ? strchr(cls, ' ') : "");
+		oo[0] = oo[1] = 'o';
+		str_copy(oo + 2, strchr(cls, ' ') ? strchr(cls, ' ') : "", sizeof oo - 2);
 		svg_set(sh.n[sh.count], "class", oo);
 		svg_set(sh.n[sh.count++], "stroke", pen->edge);
 	}
@@ -883,10 +886,10 @@ fail_mark(struct svg_node *layer, struct geo_point at)
 
 	snprintf(d, sizeof d, "M%s,%sm-4.5,-4.5l9,9m0,-9l-9,9", fmt1(at.x, x), fmt1(at.y, y));
 	n = svg_el(layer, "path");
-	svg_set(n, "class", "fxh");
+	svg_set_kept(n, "class", "fxh");
 	svg_set(n, "d", d);
 	n = svg_el(layer, "path");
-	svg_set(n, "class", "fx");
+	svg_set_kept(n, "class", "fx");
 	svg_set(n, "d", d);
 }
 
@@ -972,7 +975,7 @@ built_mark(struct ctx *c, struct svg_node *layer, const struct order *o, power_i
 	if (type == UNIT_ARMY || type == UNIT_FLEET) {
 		gr = svg_el(layer, "g");
 		setf(gr, "transform", "translate(%s %s) scale(.8)", fmt1(at.x, tx), fmt1(at.y, ty));
-		svg_set(gr, "class", is_outlined(c, pw) ? "u bu pl" : "u bu");
+		svg_set_kept(gr, "class", is_outlined(c, pw) ? "u bu pl" : "u bu");
 		unit_shape(gr, type, pen->colour);
 		at.x -= RING_R * 0.75;
 		at.y -= RING_R * 0.75;
@@ -1081,7 +1084,7 @@ add_orders(struct ctx *c)
 	char id[16];
 	int i;
 
-	svg_set(layer, "id", "orders");
+	svg_set_kept(layer, "id", "orders");
 	for (i = 0; in->orders && i < in->norders; i++) {
 		bool failed = false;
 		if (in->res && i < in->res->norders) {
@@ -1133,14 +1136,14 @@ add_title(struct ctx *c, const char *title)
 	struct svg_node *layer = svg_el(c->root, "g"), *r;
 	struct geo_point at = c->g->title_at;
 
-	svg_set(layer, "id", "title");
+	svg_set_kept(layer, "id", "title");
 	r = svg_el(layer, "rect");
-	svg_set(r, "class", "box");
+	svg_set_kept(r, "class", "box");
 	setnum(r, "x", at.x);
 	setnum(r, "y", at.y);
 	setnum(r, "width", 16 + 9.0 * (double)strlen(title));
-	svg_set(r, "height", "28");
-	svg_set(r, "rx", "4");
+	svg_set_kept(r, "height", "28");
+	svg_set_kept(r, "rx", "4");
 	text(layer, "t", at.x + 8, at.y + 19, title);
 }
 
@@ -1250,14 +1253,14 @@ add_legend(struct ctx *c)
 	int p, i, neutral = 0;
 	char fill[8], n[16];
 
-	svg_set(layer, "id", "legend");
+	svg_set_kept(layer, "id", "legend");
 	r = svg_el(layer, "rect");
-	svg_set(r, "class", "box");
+	svg_set_kept(r, "class", "box");
 	setnum(r, "x", x);
 	setnum(r, "y", y);
 	setnum(r, "width", w);
 	setnum(r, "height", h);
-	svg_set(r, "rx", "4");
+	svg_set_kept(r, "rx", "4");
 	text(layer, "lh", x + 8, y + 14, "Power");
 	text(layer, "lh num", x + w - 52, y + 14, "Centres");
 	text(layer, "lh num", x + w - 8, y + 14, "Units");
@@ -1266,12 +1269,12 @@ add_legend(struct ctx *c)
 		r = svg_el(layer, "rect");
 		setnum(r, "x", x + 8);
 		setnum(r, "y", ry - 9);
-		svg_set(r, "width", "10");
-		svg_set(r, "height", "10");
+		svg_set_kept(r, "width", "10");
+		svg_set_kept(r, "height", "10");
 		render_power_colour(m, (power_id)p, fill);
 		svg_set(r, "fill", fill);
-		svg_set(r, "stroke", "#111");
-		svg_set(r, "stroke-width", ".6");
+		svg_set_kept(r, "stroke", "#111");
+		svg_set_kept(r, "stroke-width", ".6");
 		text(layer, "lg", x + 24, ry, m->powers[p].name);
 		snprintf(n, sizeof n, "%d", board_count_centres(c->b, m, (power_id)p));
 		text(layer, "lg num", x + w - 52, ry, n);
@@ -1446,8 +1449,8 @@ render_svg(const struct map *m, const struct geometry *g, const struct render_in
 
 	doc = svg_doc_new("svg");
 	c.root = svg_doc_root(doc);
-	svg_set(c.root, "xmlns", SVG_NS);
-	svg_set(c.root, "version", "1.1");
+	svg_set_kept(c.root, "xmlns", SVG_NS);
+	svg_set_kept(c.root, "version", "1.1");
 	setf(c.root, "width", "%g", g->width);
 	setf(c.root, "height", "%g", g->height);
 	setf(c.root, "viewBox", "%g %g %g %g", g->min_x, g->min_y, g->width, g->height);
@@ -1461,7 +1464,7 @@ render_svg(const struct map *m, const struct geometry *g, const struct render_in
 	if (bg)
 		svg_raw(c.root, bg->text, bg->len);
 	c.over = svg_new(doc, "g");
-	svg_set(c.over, "id", "marks");
+	svg_set_kept(c.over, "id", "marks");
 	add_provinces(&c);
 	add_centres(&c);
 	add_seats(&c);

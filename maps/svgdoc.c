@@ -208,6 +208,38 @@ puts_(struct sink *s, const char *p)
 	put(s, p, strlen(p));
 }
 
+static void
+putc_(struct sink *s, char c)
+{
+	if (s->n == sizeof s->stage)
+		flush(s);
+	s->stage[s->n++] = c;
+}
+
+/* c, name and then the two characters of after: " name=\"", "</name>". */
+static void
+put_framed(struct sink *s, char c, const char *name, const char *after)
+{
+	size_t n = strlen(name);
+	char *d;
+
+	if (n + 3 > sizeof s->stage - s->n) {
+		flush(s);
+		if (n + 3 > sizeof s->stage) {
+			putc_(s, c);
+			put(s, name, n);
+			put(s, after, 2);
+			return;
+		}
+	}
+	d = s->stage + s->n;
+	d[0] = c;
+	memcpy(d + 1, name, n);
+	d[n + 1] = after[0];
+	d[n + 2] = after[1];
+	s->n += n + 3;
+}
+
 /* p with the characters that XML reserves as references; in an attribute
  * value also the quote and the white space a parser would normalise. */
 static void
@@ -238,27 +270,25 @@ put_node(struct sink *s, const struct svg_node *n)
 		put(s, n->text, n->len);
 		return;
 	}
-	put(s, "<", 1);
+	putc_(s, '<');
 	puts_(s, n->name);
 	for (a = n->attrs; a; a = a->next) {
-		put(s, " ", 1);
-		puts_(s, a->name);
-		put(s, "=\"", 2);
+		put_framed(s, ' ', a->name, "=\"");
 		put_escaped(s, a->value, true);
-		put(s, "\"", 1);
+		putc_(s, '"');
 	}
 	if (n->kids == NULL && n->text == NULL) {
 		put(s, "/>", 2);
 		return;
 	}
-	put(s, ">", 1);
+	putc_(s, '>');
 	if (n->text)
 		put_escaped(s, n->text, false);
 	for (k = n->kids; k; k = k->next)
 		put_node(s, k);
 	put(s, "</", 2);
 	puts_(s, n->name);
-	put(s, ">", 1);
+	putc_(s, '>');
 }
 
 int
