@@ -350,6 +350,7 @@ geometry_parse(const struct map *m, const char *data, size_t len, const char *fn
 	g->unit = xcalloc((size_t)m->nlocs, sizeof *g->unit);
 	g->bends = xcalloc(GEO_BENDS, sizeof *g->bends);
 	g->legend = xcalloc(1, sizeof *g->legend);
+	g->background_markup = xcalloc(1, sizeof *g->background_markup);
 	rd.seen_label = xcalloc((size_t)m->nprovs, 1);
 	rd.seen_centre = xcalloc((size_t)m->nprovs, 1);
 	rd.seen_unit = xcalloc((size_t)m->nlocs, 1);
@@ -495,6 +496,9 @@ geometry_free(struct geometry *g)
 	free(g->unit);
 	free(g->bends);
 	free(g->legend);
+	if (g->background_markup)
+		free(g->background_markup->text);
+	free(g->background_markup);
 	free(g->land);
 	if (g->doc)
 		xmlFreeDoc(g->doc);

@@ -12,7 +12,8 @@
  * A geometry is loaded once for a map and checked against it: every
  * province has a shape and a label place, every location (each coast too)
  * a unit place, every supply centre a marker place. It is read-only
- * afterwards (but for its cache of arrow paths) and owns all its strings. Places are in the drawing's user
+ * afterwards (but for its caches of arrow paths, the legend's place and the
+ * background's markup) and owns all its strings. Places are in the drawing's user
  * units (the SVG viewBox).
  */
 #ifndef POUCH_GEOMETRY_H
@@ -70,6 +71,12 @@ struct geometry {
 		double w, h;
 		struct geo_point at;
 	} *legend;
+	/* [1] the background as every map writes it (render.c), made when
+	 * the first map is drawn: text NULL until then. */
+	struct geo_markup {
+		char *text;
+		size_t len;
+	} *background_markup;
 };
 
 /*

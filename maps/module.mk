@@ -4,4 +4,5 @@ POUCH_SRCS += \
 	maps/outline.c \
 	maps/pages.c \
 	maps/render.c \
+	maps/svgdoc.c \
 	maps/variant.c

@@ -776,7 +776,8 @@ write_made(const char *dir, const struct page_game *pg, const char *file, const 
 	return write_file(dir, pg, file, data, err);
 }
 
-/* Check the name, make dir/NAME and write the style sheet. */
+/* Check the name, make dir/NAME and write the style sheet (unless it is
+ * there already, byte for byte). */
 static int
 prepare(const char *dir, const struct page_game *pg, struct buf *err)
 {
@@ -798,6 +799,13 @@ prepare(const char *dir, const struct page_game *pg, struct buf *err)
 		return -1;
 	}
 	buf_init(&css, sizeof STYLE_CSS);
+	if ((size_t)snprintf(path, sizeof path, "%s/%s/style.css", dir, pg->name) < sizeof path &&
+	    fs_read_file(path, &css) == 0 && css.len == sizeof STYLE_CSS - 1 &&
+	    memcmp(css.data, STYLE_CSS, css.len) == 0) {
+		buf_free(&css);
+		return 0;
+	}
+	buf_reset(&css);
 	buf_puts(&css, STYLE_CSS);
 	rc = write_file(dir, pg, "style.css", &css, err);
 	buf_free(&css);
@@ -879,9 +887,42 @@ write_start(const char *dir, const struct map *m, const struct geometry *g,
 	    err);
 }
 
+/* Whether a and b are the same position. */
+static bool
+same_board(const struct board *a, const struct board *b)
+{
+	return a == b || (a->year == b->year && a->season == b->season && a->phase == b->phase &&
+	    a->nunits == b->nunits && a->ndislodged == b->ndislodged &&
+	    memcmp(a->units, b->units, a->nunits * sizeof *a->units) == 0 &&
+	    memcmp(a->dislodged, b->dislodged, a->ndislodged * sizeof *a->dislodged) == 0 &&
+	    memcmp(a->owner, b->owner, sizeof a->owner) == 0 &&
+	    memcmp(a->contested, b->contested, sizeof a->contested) == 0);
+}
+
+/* Whether the map after the last phase of pg is the map of its position
+ * now (the same board and capitals): current.svg is then the same drawing
+ * as that phase's -after.svg. */
+static bool
+last_after_is_current(const struct map *m, const struct page_game *pg)
+{
+	const struct page_phase *ph;
+
+	if (pg->nphases == 0)
+		return false;
+	ph = &pg->phases[pg->nphases - 1];
+	if (!same_board(ph->after, pg->current))
+		return false;
+	if (ph->capital_after == pg->capital)
+		return true;
+	return ph->capital_after && pg->capital &&
+	    memcmp(ph->capital_after, pg->capital, (size_t)m->nprovs * sizeof *pg->capital) == 0;
+}
+
+/* The index and current.svg; drawn: sc->svg holds current.svg's drawing
+ * already (the last phase's map afterwards, just written). */
 static int
 write_index(const char *dir, const struct map *m, const struct geometry *g,
-    const struct page_game *pg, struct scratch *sc, struct buf *err)
+    const struct page_game *pg, bool drawn, struct scratch *sc, struct buf *err)
 {
 	struct render_input in;
 
@@ -889,7 +930,8 @@ write_index(const char *dir, const struct map *m, const struct geometry *g,
 	in.board = pg->current;
 	in.retreat_options = true;
 	in.capital = pg->capital;
-	if (write_map(dir, m, g, pg, "current.svg", &in, sc, err) < 0)
+	if (drawn ? write_file(dir, pg, "current.svg", &sc->svg, err) < 0 :
+	    write_map(dir, m, g, pg, "current.svg", &in, sc, err) < 0)
 		return -1;
 	/* The start page, until the first phase is played (then the first
 	 * phase's page shows the start too, and the start page stays). */
@@ -940,7 +982,7 @@ pages_write_index(const char *dir, const struct map *m, const struct geometry *g
 	if (prepare(dir, pg, err) < 0)
 		return -1;
 	scratch_init(&sc);
-	rc = write_index(dir, m, g, pg, &sc, err);
+	rc = write_index(dir, m, g, pg, false, &sc, err);
 	scratch_free(&sc);
 	return rc;
 }
@@ -955,12 +997,15 @@ pages_write_played(const char *dir, const struct map *m, const struct geometry *
 	if (prepare(dir, pg, err) < 0)
 		return -1;
 	scratch_init(&sc);
+	/* The start first: the last phase's map afterwards stays in sc.svg
+	 * for current.svg when it is the same drawing. */
+	if (start)
+		rc = write_start(dir, m, g, pg, &sc, err);
 	for (i = from; i < pg->nphases && rc == 0; i++)
 		rc = write_phase(dir, m, g, pg, i, &sc, err);
-	if (rc == 0 && start)
-		rc = write_start(dir, m, g, pg, &sc, err);
 	if (rc == 0)
-		rc = write_index(dir, m, g, pg, &sc, err);
+		rc = write_index(dir, m, g, pg, from < pg->nphases && last_after_is_current(m, pg),
+		    &sc, err);
 	scratch_free(&sc);
 	return rc;
 }

@@ -1,8 +1,9 @@
 /*
  * render.c — the SVG map of a position (what is drawn: render.h).
  *
- * The document is built as a libxml2 tree, layer by layer, and written
- * straight into the caller's buffer by a small writer of its own. Shapes
+ * The document is built as a tree of its own (svgdoc.h), layer by layer,
+ * and written straight into the caller's buffer; the parts that depend on
+ * the geometry alone are kept, not copied. Shapes
  * come from the geometry as path data; everything else is placed at the geometry's points. Colours are
  * written as attributes so that the file stands alone (an <img> cannot
  * load anything else); the few shared styles are in one <style> element.
@@ -11,13 +12,16 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <libxml/tree.h>
 
 #include "../judge/engine/resolver.h"
+#include "../lib/str.h"
 #include "layout.h"
+#include "svgdoc.h"
 
 #define SVG_NS "http://www.w3.org/2000/svg"
 
@@ -72,11 +76,11 @@ struct ctx {
 	const struct geometry *g;
 	const struct render_input *in;
 	const struct board *b;
-	xmlDocPtr doc;
-	xmlNodePtr root;
-	xmlNodePtr defs;	/* markers, added as the orders use them */
-	xmlNodePtr over;	/* marks drawn over the units: removals, failures */
+	struct svg_node *root;
+	struct svg_node *defs;	/* markers, added as the orders use them */
+	struct svg_node *over;	/* marks drawn over the units: removals, failures */
 	bool marked[3][MAP_MAX_POWERS + 1];	/* enum mark by power; the last: no power */
+	signed char outlined[MAP_MAX_POWERS];	/* render_outlined by power; -1: not yet asked */
 };
 
 /* The ends of orders: arrowheads and dots (a failed order's too: it keeps
@@ -84,20 +88,8 @@ struct ctx {
  * retreat options' arrowhead. */
 enum mark { MK_ARROW, MK_DOT, MK_OPTION };
 
-static xmlNodePtr
-el(xmlNodePtr parent, const char *name)
-{
-	return xmlNewChild(parent, NULL, (const xmlChar *)name, NULL);
-}
-
-static void
-set(xmlNodePtr n, const char *name, const char *value)
-{
-	xmlNewProp(n, (const xmlChar *)name, (const xmlChar *)value);
-}
-
 __attribute__((format(printf, 3, 4))) static void
-setf(xmlNodePtr n, const char *name, const char *fmt, ...)
+setf(struct svg_node *n, const char *name, const char *fmt, ...)
 {
 	char v[256];
 	va_list ap;
@@ -105,7 +97,7 @@ setf(xmlNodePtr n, const char *name, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(v, sizeof v, fmt, ap);
 	va_end(ap);
-	set(n, name, v);
+	svg_set(n, name, v);
 }
 
 /* v as "%.1f" writes it, into out (at least 32 bytes); without printf for
@@ -142,19 +134,19 @@ fmt1(double v, char *out)
 }
 
 static void
-setnum(xmlNodePtr n, const char *name, double v)
+setnum(struct svg_node *n, const char *name, double v)
 {
 	char s[32];
 
-	set(n, name, fmt1(v, s));
+	svg_set(n, name, fmt1(v, s));
 }
 
-static xmlNodePtr
-text(xmlNodePtr parent, const char *cls, double x, double y, const char *s)
+static struct svg_node *
+text(struct svg_node *parent, const char *cls, double x, double y, const char *s)
 {
-	xmlNodePtr t = xmlNewTextChild(parent, NULL, (const xmlChar *)"text", (const xmlChar *)s);
+	struct svg_node *t = svg_el_text(parent, "text", s);
 
-	set(t, "class", cls);
+	svg_set(t, "class", cls);
 	setnum(t, "x", x);
 	setnum(t, "y", y);
 	return t;
@@ -183,13 +175,28 @@ parse_colour(const char *s, int rgb[3])
 	}
 }
 
+/* rgb as "#rrggbb" (as "%02x" writes each) into out (size >= 8). */
+static void
+format_colour(const int rgb[3], char *out)
+{
+	static const char hex[] = "0123456789abcdef";
+	int i;
+
+	out[0] = '#';
+	for (i = 0; i < 3; i++) {
+		out[1 + 2 * i] = hex[(rgb[i] >> 4) & 15];
+		out[2 + 2 * i] = hex[rgb[i] & 15];
+	}
+	out[7] = '\0';
+}
+
 void
 render_power_colour(const struct map *m, power_id p, char *out)
 {
 	int rgb[3];
 
 	parse_colour(p < m->npowers ? m->powers[p].colour : NULL, rgb);
-	snprintf(out, 8, "#%02x%02x%02x", rgb[0], rgb[1], rgb[2]);
+	format_colour(rgb, out);
 }
 
 void
@@ -199,17 +206,28 @@ render_province_fill(const struct map *m, const struct board *b, prov_id p, char
 	int rgb[3], i;
 
 	if (pv->terrain == TERRAIN_SEA) {
-		snprintf(out, 8, "%s", SEA_FILL);
+		memcpy(out, SEA_FILL, sizeof SEA_FILL);
 		return;
 	}
 	if (!pv->supply || b->owner[p] == POWER_NONE || b->owner[p] >= m->npowers) {
-		snprintf(out, 8, "%s", LAND_FILL);
+		memcpy(out, LAND_FILL, sizeof LAND_FILL);
 		return;
 	}
 	parse_colour(m->powers[b->owner[p]].colour, rgb);
 	for (i = 0; i < 3; i++)
 		rgb[i] = (int)lround(255.0 - (255.0 - rgb[i]) * TINT);
-	snprintf(out, 8, "#%02x%02x%02x", rgb[0], rgb[1], rgb[2]);
+	format_colour(rgb, out);
+}
+
+/* render_outlined(c->m, p), worked out once a drawing. */
+static bool
+is_outlined(struct ctx *c, power_id p)
+{
+	if (p >= c->m->npowers)
+		return false;
+	if (c->outlined[p] < 0)
+		c->outlined[p] = render_outlined(c->m, p);
+	return c->outlined[p];
 }
 
 static struct geo_point
@@ -221,32 +239,32 @@ dislodged_at(const struct ctx *c, loc_id l)
 /* --- layers ------------------------------------------------------------------ */
 
 static void
-marker(xmlNodePtr defs, const char *id, bool dot, const char *fill, const char *edge, double size)
+marker(struct svg_node *defs, const char *id, bool dot, const char *fill, const char *edge, double size)
 {
-	xmlNodePtr mk = el(defs, "marker"), p;
+	struct svg_node *mk = svg_el(defs, "marker"), *p;
 
-	set(mk, "id", id);
+	svg_set(mk, "id", id);
 	/* Room around the shape for its edge, which would be clipped otherwise. */
-	set(mk, "viewBox", "-2 -2 14 14");
-	set(mk, "refX", dot ? "5" : "6");
-	set(mk, "refY", "5");
+	svg_set_kept(mk, "viewBox", "-2 -2 14 14");
+	svg_set_kept(mk, "refX", dot ? "5" : "6");
+	svg_set_kept(mk, "refY", "5");
 	setnum(mk, "markerWidth", size);
 	setnum(mk, "markerHeight", size);
-	set(mk, "orient", "auto");
+	svg_set_kept(mk, "orient", "auto");
 	if (dot) {
-		p = el(mk, "circle");
-		set(p, "cx", "5");
-		set(p, "cy", "5");
-		set(p, "r", "3.6");
+		p = svg_el(mk, "circle");
+		svg_set_kept(p, "cx", "5");
+		svg_set_kept(p, "cy", "5");
+		svg_set_kept(p, "r", "3.6");
 	} else {
-		p = el(mk, "path");
-		set(p, "d", "M0,0L10,5L0,10z");
-		set(p, "stroke-linejoin", "round");
+		p = svg_el(mk, "path");
+		svg_set_kept(p, "d", "M0,0L10,5L0,10z");
+		svg_set_kept(p, "stroke-linejoin", "round");
 	}
-	set(p, "fill", fill);
+	svg_set(p, "fill", fill);
 	if (edge) {
-		set(p, "stroke", edge);
-		set(p, "stroke-width", "1.6");
+		svg_set(p, "stroke", edge);
+		svg_set_kept(p, "stroke-width", "1.6");
 	}
 }
 
@@ -318,7 +336,7 @@ pale_power(const struct map *m, power_id p)
 	}
 	for (i = 0; i < 3; i++)
 		rgb[i] = (int)lround(255.0 - (255.0 - rgb[i]) * TINT);
-	snprintf(fill, sizeof fill, "#%02x%02x%02x", rgb[0], rgb[1], rgb[2]);
+	format_colour(rgb, fill);
 	return hi - lo < PALE_CHROMA && render_contrast(fill, LAND_FILL) < PALE_CONTRAST;
 }
 
@@ -356,12 +374,12 @@ render_pale(const struct map *m, const struct board *b, prov_id p)
 static void
 add_provinces(struct ctx *c)
 {
-	xmlNodePtr layer = el(c->root, "g"), p;
+	struct svg_node *layer = svg_el(c->root, "g"), *p;
 	bool pale[MAP_MAX_POWERS];
 	char fill[8];
 	int pass, i, any = 0;
 
-	set(layer, "id", "provinces");
+	svg_set_kept(layer, "id", "provinces");
 	for (i = 0; i < c->m->npowers; i++)
 		any += pale[i] = pale_power(c->m, (power_id)i);
 	/* Pale provinces last, so that no neighbour covers half their border. */
@@ -377,32 +395,33 @@ add_provinces(struct ctx *c)
 			 * seas are drawn, below. */
 			if (pv->terrain == TERRAIN_SEA && c->g->sea_borders)
 				continue;
-			p = el(layer, "path");
-			set(p, "id", pv->abbr);
-			set(p, "class", pv->terrain == TERRAIN_SEA ? "sea" : pl ? "land pale" : "land");
+			p = svg_el(layer, "path");
+			svg_set_kept(p, "id", pv->abbr);
+			svg_set_kept(p, "class",
+			    pv->terrain == TERRAIN_SEA ? "sea" : pl ? "land pale" : "land");
 			render_province_fill(c->m, c->b, (prov_id)i, fill);
-			set(p, "fill", fill);
-			set(p, "d", c->g->drawn ? c->g->drawn[i] : c->g->shape[i]);
+			svg_set(p, "fill", fill);
+			svg_set_kept(p, "d", c->g->drawn ? c->g->drawn[i] : c->g->shape[i]);
 		}
 	if (c->g->sea_borders) {
-		p = el(layer, "path");
-		set(p, "id", "sea-borders");
-		set(p, "class", "sb");
-		set(p, "d", c->g->sea_borders);
+		p = svg_el(layer, "path");
+		svg_set_kept(p, "id", "sea-borders");
+		svg_set_kept(p, "class", "sb");
+		svg_set_kept(p, "d", c->g->sea_borders);
 	}
 }
 
 static void
 add_names(struct ctx *c)
 {
-	xmlNodePtr layer = el(c->root, "g");
+	struct svg_node *layer = svg_el(c->root, "g");
 	int i;
 
-	set(layer, "id", "names");
+	svg_set_kept(layer, "id", "names");
 	for (i = 0; i < c->m->nprovs; i++) {
 		const struct province *pv = &c->m->provs[i];
 		char name[16];
-		snprintf(name, sizeof name, "%s", pv->abbr);
+		str_copy(name, pv->abbr, sizeof name);
 		if (name[0] >= 'a' && name[0] <= 'z')
 			name[0] = (char)(name[0] - 'a' + 'A');
 		text(layer, pv->terrain == TERRAIN_SEA ? "ns" : "n", c->g->label[i].x,
@@ -413,11 +432,11 @@ add_names(struct ctx *c)
 static void
 add_centres(struct ctx *c)
 {
-	xmlNodePtr layer = el(c->root, "g"), n;
+	struct svg_node *layer = svg_el(c->root, "g"), *n;
 	char fill[8];
 	int i;
 
-	set(layer, "id", "centres");
+	svg_set_kept(layer, "id", "centres");
 	for (i = 0; i < c->m->nprovs; i++) {
 		power_id o = c->b->owner[i];
 		if (!c->m->provs[i].supply)
@@ -426,31 +445,31 @@ add_centres(struct ctx *c)
 		 * army. A neutral centre's ring is empty; the dot of a power of
 		 * light colour has a dark outline, so that it never passes for
 		 * an empty ring. */
-		n = el(layer, "circle");
-		set(n, "class", "c");
+		n = svg_el(layer, "circle");
+		svg_set_kept(n, "class", "c");
 		setnum(n, "cx", c->g->centre[i].x);
 		setnum(n, "cy", c->g->centre[i].y);
-		set(n, "r", "4.2");
-		set(n, "fill", NEUTRAL_CENTRE);
+		svg_set_kept(n, "r", "4.2");
+		svg_set_kept(n, "fill", NEUTRAL_CENTRE);
 		if (o == POWER_NONE || o >= c->m->npowers)
 			continue;
-		n = el(layer, "circle");
-		if (render_outlined(c->m, o))
-			set(n, "class", "cd");
+		n = svg_el(layer, "circle");
+		if (is_outlined(c, o))
+			svg_set_kept(n, "class", "cd");
 		setnum(n, "cx", c->g->centre[i].x);
 		setnum(n, "cy", c->g->centre[i].y);
-		set(n, "r", "2.4");
+		svg_set_kept(n, "r", "2.4");
 		render_power_colour(c->m, o, fill);
-		set(n, "fill", fill);
+		svg_set(n, "fill", fill);
 	}
 }
 
 /* Realpolitik: a star (capital) or a diamond (naval base) centred on at,
  * in the colour of the power whose seat it is. */
 static void
-seat(xmlNodePtr layer, const struct map *m, power_id p, struct geo_point at, bool star)
+seat(struct svg_node *layer, const struct map *m, power_id p, struct geo_point at, bool star)
 {
-	xmlNodePtr n = el(layer, "path");
+	struct svg_node *n = svg_el(layer, "path");
 	char fill[8], d[320], pt[40];
 	int k;
 
@@ -466,10 +485,10 @@ seat(xmlNodePtr layer, const struct map *m, power_id p, struct geo_point at, boo
 	} else {
 		snprintf(d, sizeof d, "M%.1f,%.1fl4.3,4.3 -4.3,4.3 -4.3,-4.3z", at.x, at.y - 4.3);
 	}
-	set(n, "d", d);
-	set(n, "class", "seat");
+	svg_set(n, "d", d);
+	svg_set_kept(n, "class", "seat");
 	render_power_colour(m, p, fill);
-	set(n, "fill", fill);
+	svg_set(n, "fill", fill);
 }
 
 bool
@@ -486,7 +505,7 @@ render_has_seats(const struct map *m)
 static void
 add_seats(struct ctx *c)
 {
-	xmlNodePtr layer = NULL;
+	struct svg_node *layer = NULL;
 	int i;
 
 	for (i = 0; i < c->m->nprovs; i++) {
@@ -496,8 +515,8 @@ add_seats(struct ctx *c)
 		if (cap == POWER_NONE && pv->naval_base == POWER_NONE)
 			continue;
 		if (layer == NULL) {
-			layer = el(c->root, "g");
-			set(layer, "id", "seats");
+			layer = svg_el(c->root, "g");
+			svg_set_kept(layer, "id", "seats");
 		}
 		if (cap != POWER_NONE)
 			seat(layer, c->m, cap, layout_seat_at(c->m, c->g, (prov_id)i,
@@ -508,17 +527,17 @@ add_seats(struct ctx *c)
 	}
 }
 
-static void unit_shape(xmlNodePtr gr, int type, const char *fill);
+static void unit_shape(struct svg_node *gr, int type, const char *fill);
 
 static void
-draw_unit(struct ctx *c, xmlNodePtr layer, const struct unit *u, struct geo_point at,
+draw_unit(struct ctx *c, struct svg_node *layer, const struct unit *u, struct geo_point at,
     bool marked)
 {
-	xmlNodePtr gr = el(layer, "g");
+	struct svg_node *gr = svg_el(layer, "g");
 	char fill[8], tx[32], ty[32];
 
 	setf(gr, "transform", "translate(%s %s)", fmt1(at.x, tx), fmt1(at.y, ty));
-	set(gr, "class", marked ? "u dl" : render_outlined(c->m, u->power) ? "u pl" : "u");
+	svg_set_kept(gr, "class", marked ? "u dl" : is_outlined(c, u->power) ? "u pl" : "u");
 	render_power_colour(c->m, u->power, fill);
 	if (marked)	/* on a white plate of its shape outlined in red, which shows
 			   on every power's colour (red on a red unit would not) */
@@ -530,42 +549,42 @@ draw_unit(struct ctx *c, xmlNodePtr layer, const struct unit *u, struct geo_poin
  * blocks, filled with fill; fill NULL: the dislodged unit's plate, half as
  * large again (class dlp). */
 static void
-unit_shape(xmlNodePtr gr, int type, const char *fill)
+unit_shape(struct svg_node *gr, int type, const char *fill)
 {
 	double k = fill ? 1 : 1.5;
-	xmlNodePtr s;
+	struct svg_node *s;
 
 	if (type == UNIT_FLEET) {
-		s = el(gr, "path");
-		set(s, "d", fill ? "M-11,0h22l-4.5,6.5h-13zM-2,-1.5v-11l9,11z" :
+		s = svg_el(gr, "path");
+		svg_set_kept(s, "d", fill ? "M-11,0h22l-4.5,6.5h-13zM-2,-1.5v-11l9,11z" :
 		    "M-16.5,0h33l-6.8,9.8h-19.5zM-3,-2.3v-16.5l13.5,16.5z");
 	} else {
 		/* A rounded block, unlike the round centre markers. */
-		s = el(gr, "rect");
+		s = svg_el(gr, "rect");
 		setnum(s, "x", -ARMY_W / 2 * k);
 		setnum(s, "y", -ARMY_H / 2 * k);
 		setnum(s, "width", ARMY_W * k);
 		setnum(s, "height", ARMY_H * k);
-		set(s, "rx", fill ? "3" : "4.5");
+		svg_set_kept(s, "rx", fill ? "3" : "4.5");
 	}
-	set(s, fill ? "fill" : "class", fill ? fill : "dlp");
+	svg_set(s, fill ? "fill" : "class", fill ? fill : "dlp");
 }
 
 /* Realpolitik: an army on board, drawn small on its fleet's stern. */
 static void
-draw_aboard(struct ctx *c, xmlNodePtr layer, const struct unit *u, struct geo_point at)
+draw_aboard(struct ctx *c, struct svg_node *layer, const struct unit *u, struct geo_point at)
 {
-	xmlNodePtr s = el(layer, "rect");
+	struct svg_node *s = svg_el(layer, "rect");
 	char fill[8];
 
-	set(s, "class", "u ab");
+	svg_set_kept(s, "class", "u ab");
 	setnum(s, "x", at.x + 4);
 	setnum(s, "y", at.y - 13);
-	set(s, "width", "9");
-	set(s, "height", "6.5");
-	set(s, "rx", "2");
+	svg_set_kept(s, "width", "9");
+	svg_set_kept(s, "height", "6.5");
+	svg_set_kept(s, "rx", "2");
 	render_power_colour(c->m, u->power, fill);
-	set(s, "fill", fill);
+	svg_set(s, "fill", fill);
 }
 
 /* How many units of unit i's kind stand where it does (a Realpolitik
@@ -590,7 +609,7 @@ stack_of(const struct board *b, int i, bool *first)
 
 /* "×3" beside a stack of three. */
 static void
-stack_count(xmlNodePtr layer, struct geo_point at, int n)
+stack_count(struct svg_node *layer, struct geo_point at, int n)
 {
 	char s[16];
 
@@ -601,12 +620,12 @@ stack_count(xmlNodePtr layer, struct geo_point at, int n)
 static void
 add_units(struct ctx *c)
 {
-	xmlNodePtr layer = el(c->root, "g");
+	struct svg_node *layer = svg_el(c->root, "g");
 	const struct phase_result *res = c->in->res;
 	int i, n;
 	bool first;
 
-	set(layer, "id", "units");
+	svg_set_kept(layer, "id", "units");
 	for (i = 0; i < c->b->nunits; i++) {
 		const struct unit *u = &c->b->units[i];
 		bool hit = res && c->b->phase == PHASE_MOVEMENT && i < res->nunits &&
@@ -638,27 +657,28 @@ struct pen {
 /* An order's shape: with a pen, first its edge (class "oo" and the same
  * dashes), then the coloured stroke over it; both get the same geometry. */
 struct shape {
-	xmlNodePtr n[2];
+	struct svg_node *n[2];
 	int count;
 };
 
 static struct shape
-stroke(xmlNodePtr layer, const char *name, const char *cls, const struct pen *pen)
+stroke(struct svg_node *layer, const char *name, const char *cls, const struct pen *pen)
 {
 	struct shape sh;
 	char oo[48];
 
 	sh.count = 0;
 	if (pen) {
-		sh.n[sh.count] = el(layer, name);
-		snprintf(oo, sizeof oo, "oo%s", strchr(cls, ' ') ? strchr(cls, ' ') : "");
-		set(sh.n[sh.count], "class", oo);
-		set(sh.n[sh.count++], "stroke", pen->edge);
+		sh.n[sh.count] = svg_el(layer, name);
+		oo[0] = oo[1] = 'o';
+		str_copy(oo + 2, strchr(cls, ' ') ? strchr(cls, ' ') : "", sizeof oo - 2);
+		svg_set(sh.n[sh.count], "class", oo);
+		svg_set(sh.n[sh.count++], "stroke", pen->edge);
 	}
-	sh.n[sh.count] = el(layer, name);
-	set(sh.n[sh.count], "class", cls);
+	sh.n[sh.count] = svg_el(layer, name);
+	svg_set(sh.n[sh.count], "class", cls);
 	if (pen)
-		set(sh.n[sh.count], "stroke", pen->colour);
+		svg_set(sh.n[sh.count], "stroke", pen->colour);
 	sh.count++;
 	return sh;
 }
@@ -671,7 +691,7 @@ shape_num(const struct shape *sh, const char *name, double v)
 
 	fmt1(v, s);
 	for (i = 0; i < sh->count; i++)
-		set(sh->n[i], name, s);
+		svg_set(sh->n[i], name, s);
 }
 
 static void
@@ -680,7 +700,7 @@ shape_set(const struct shape *sh, const char *name, const char *v)
 	int i;
 
 	for (i = 0; i < sh->count; i++)
-		set(sh->n[i], name, v);
+		svg_set(sh->n[i], name, v);
 }
 
 /* How far before its end a failed order's mark sits on it: behind its
@@ -690,7 +710,7 @@ shape_set(const struct shape *sh, const char *name, const char *v)
 /* A line from a to b with cut_a and cut_b left off its ends (where a mark
  * at its end goes into *end, when not NULL); false when nothing is left. */
 static bool
-line(xmlNodePtr layer, struct geo_point a, struct geo_point b, double cut_a, double cut_b,
+line(struct svg_node *layer, struct geo_point a, struct geo_point b, double cut_a, double cut_b,
     const char *cls, const char *marker, const struct pen *pen, struct geo_point *end)
 {
 	double dx = b.x - a.x, dy = b.y - a.y, len = sqrt(dx * dx + dy * dy);
@@ -750,7 +770,7 @@ curve_cut(struct geo_point a, struct geo_point c, struct geo_point b, double cut
  * no bend, else a quadratic Bézier path (where a mark at its end goes into
  * *end, when not NULL); false when nothing is left. */
 static bool
-arrow(struct ctx *c, xmlNodePtr layer, struct geo_point a, struct geo_point b, double cut_a,
+arrow(struct ctx *c, struct svg_node *layer, struct geo_point a, struct geo_point b, double cut_a,
     double cut_b, const char *cls, const char *marker, const struct pen *pen,
     struct geo_point *end)
 {
@@ -791,7 +811,7 @@ arrow_middle(const struct ctx *c, struct geo_point a, struct geo_point b)
 }
 
 static void
-ring(xmlNodePtr layer, struct geo_point at, double r, const char *cls, const struct pen *pen)
+ring(struct svg_node *layer, struct geo_point at, double r, const char *cls, const struct pen *pen)
 {
 	struct shape sh = stroke(layer, "circle", cls, pen);
 
@@ -801,7 +821,7 @@ ring(xmlNodePtr layer, struct geo_point at, double r, const char *cls, const str
 }
 
 static void
-cross_path(xmlNodePtr layer, const char *d, const char *cls, const struct pen *pen)
+cross_path(struct svg_node *layer, const char *d, const char *cls, const struct pen *pen)
 {
 	struct shape sh = stroke(layer, "path", cls, pen);
 
@@ -809,7 +829,7 @@ cross_path(xmlNodePtr layer, const char *d, const char *cls, const struct pen *p
 }
 
 static void
-cross(xmlNodePtr layer, struct geo_point at, const char *cls, const struct pen *pen)
+cross(struct svg_node *layer, struct geo_point at, const char *cls, const struct pen *pen)
 {
 	char d[64];
 
@@ -859,18 +879,18 @@ order_pen(power_id p, const struct map *m, struct pen *pen)
 /* The mark of a failed order at the point where it ends: a dark bar
  * across a light one, read without its colour. */
 static void
-fail_mark(xmlNodePtr layer, struct geo_point at)
+fail_mark(struct svg_node *layer, struct geo_point at)
 {
 	char d[64], x[32], y[32];
-	xmlNodePtr n;
+	struct svg_node *n;
 
 	snprintf(d, sizeof d, "M%s,%sm-4.5,-4.5l9,9m0,-9l-9,9", fmt1(at.x, x), fmt1(at.y, y));
-	n = el(layer, "path");
-	set(n, "class", "fxh");
-	set(n, "d", d);
-	n = el(layer, "path");
-	set(n, "class", "fx");
-	set(n, "d", d);
+	n = svg_el(layer, "path");
+	svg_set_kept(n, "class", "fxh");
+	svg_set(n, "d", d);
+	n = svg_el(layer, "path");
+	svg_set_kept(n, "class", "fx");
+	svg_set(n, "d", d);
 }
 
 /* A unit removed or disbanded: crossed out over it, dark on a light edge,
@@ -943,19 +963,19 @@ built_type(const struct ctx *c, const struct order *o)
 /* A build: the unit's own shape in its power's colour inside a dashed
  * ring, with a plus on the ring (up left). */
 static void
-built_mark(struct ctx *c, xmlNodePtr layer, const struct order *o, power_id pw, bool failed,
+built_mark(struct ctx *c, struct svg_node *layer, const struct order *o, power_id pw, bool failed,
     const struct pen *pen)
 {
 	struct geo_point at = c->g->unit[o->loc];
 	int type = built_type(c, o);
 	char d[64], tx[32], ty[32];
-	xmlNodePtr gr;
+	struct svg_node *gr;
 
 	ring(layer, at, RING_R, failed ? "o bd f" : "o bd", pen);
 	if (type == UNIT_ARMY || type == UNIT_FLEET) {
-		gr = el(layer, "g");
+		gr = svg_el(layer, "g");
 		setf(gr, "transform", "translate(%s %s) scale(.8)", fmt1(at.x, tx), fmt1(at.y, ty));
-		set(gr, "class", pw < c->m->npowers && render_outlined(c->m, pw) ? "u bu pl" : "u bu");
+		svg_set_kept(gr, "class", is_outlined(c, pw) ? "u bu pl" : "u bu");
 		unit_shape(gr, type, pen->colour);
 		at.x -= RING_R * 0.75;
 		at.y -= RING_R * 0.75;
@@ -965,7 +985,7 @@ built_mark(struct ctx *c, xmlNodePtr layer, const struct order *o, power_id pw, 
 }
 
 static void
-draw_order(struct ctx *c, xmlNodePtr layer, const struct order *o, bool failed)
+draw_order(struct ctx *c, struct svg_node *layer, const struct order *o, bool failed)
 {
 	const struct geometry *g = c->g;
 	bool retreat = c->b->phase == PHASE_RETREAT, drawn = true;
@@ -1059,12 +1079,12 @@ static void
 add_orders(struct ctx *c)
 {
 	const struct render_input *in = c->in;
-	xmlNodePtr layer = el(c->root, "g");
+	struct svg_node *layer = svg_el(c->root, "g");
 	struct pen pen;
 	char id[16];
 	int i;
 
-	set(layer, "id", "orders");
+	svg_set_kept(layer, "id", "orders");
 	for (i = 0; in->orders && i < in->norders; i++) {
 		bool failed = false;
 		if (in->res && i < in->res->norders) {
@@ -1113,17 +1133,17 @@ add_orders(struct ctx *c)
 static void
 add_title(struct ctx *c, const char *title)
 {
-	xmlNodePtr layer = el(c->root, "g"), r;
+	struct svg_node *layer = svg_el(c->root, "g"), *r;
 	struct geo_point at = c->g->title_at;
 
-	set(layer, "id", "title");
-	r = el(layer, "rect");
-	set(r, "class", "box");
+	svg_set_kept(layer, "id", "title");
+	r = svg_el(layer, "rect");
+	svg_set_kept(r, "class", "box");
 	setnum(r, "x", at.x);
 	setnum(r, "y", at.y);
 	setnum(r, "width", 16 + 9.0 * (double)strlen(title));
-	set(r, "height", "28");
-	set(r, "rx", "4");
+	svg_set_kept(r, "height", "28");
+	svg_set_kept(r, "rx", "4");
 	text(layer, "t", at.x + 8, at.y + 19, title);
 }
 
@@ -1140,12 +1160,12 @@ static const char key_word_boarding[] = "on board";
 /* A block of the key round at, half w wide and half h high, its corners
  * rounded by rx (0: square); filled with fill unless NULL. */
 static void
-key_block(xmlNodePtr layer, const char *cls, struct geo_point at, double w, double h,
+key_block(struct svg_node *layer, const char *cls, struct geo_point at, double w, double h,
     double rx, const char *fill)
 {
-	xmlNodePtr n = el(layer, "rect");
+	struct svg_node *n = svg_el(layer, "rect");
 
-	set(n, "class", cls);
+	svg_set(n, "class", cls);
 	setnum(n, "x", at.x - w);
 	setnum(n, "y", at.y - h);
 	setnum(n, "width", 2 * w);
@@ -1153,14 +1173,14 @@ key_block(xmlNodePtr layer, const char *cls, struct geo_point at, double w, doub
 	if (rx > 0)
 		setnum(n, "rx", rx);
 	if (fill)
-		set(n, "fill", fill);
+		svg_set(n, "fill", fill);
 }
 
 /* Entry k of the key: its sample drawn in grey at (x, y), the middle of
  * its row's left part, and its word; KEY_CONVOY an army going on board a
  * fleet when boarding. */
 static void
-key_entry(struct ctx *c, xmlNodePtr layer, enum key k, double x, double y, bool boarding)
+key_entry(struct ctx *c, struct svg_node *layer, enum key k, double x, double y, bool boarding)
 {
 	static const struct pen grey = { "#8a8a8a", EDGE };
 	struct geo_point a = { x - 12, y }, b = { x + 10, y }, at = { x, y };
@@ -1226,35 +1246,35 @@ add_legend(struct ctx *c)
 	const struct map *m = c->m;
 	int seats = render_has_seats(m) ? 2 : 0, keys = (KEY_COUNT + 1) / 2;
 	bool boarding = (map_caps(m) & RULES_BOARDING) != 0;
-	xmlNodePtr layer = el(c->root, "g"), r;
+	struct svg_node *layer = svg_el(c->root, "g"), *r;
 	double row = 14, w = 182, h = row * (m->npowers + 2 + seats + keys) + 16;
 	struct geo_point at = layout_legend_at(c->g, w, h);
 	double x = at.x, y = at.y - h;
 	int p, i, neutral = 0;
 	char fill[8], n[16];
 
-	set(layer, "id", "legend");
-	r = el(layer, "rect");
-	set(r, "class", "box");
+	svg_set_kept(layer, "id", "legend");
+	r = svg_el(layer, "rect");
+	svg_set_kept(r, "class", "box");
 	setnum(r, "x", x);
 	setnum(r, "y", y);
 	setnum(r, "width", w);
 	setnum(r, "height", h);
-	set(r, "rx", "4");
+	svg_set_kept(r, "rx", "4");
 	text(layer, "lh", x + 8, y + 14, "Power");
 	text(layer, "lh num", x + w - 52, y + 14, "Centres");
 	text(layer, "lh num", x + w - 8, y + 14, "Units");
 	for (p = 0; p < m->npowers; p++) {
 		double ry = y + 14 + row * (p + 1);
-		r = el(layer, "rect");
+		r = svg_el(layer, "rect");
 		setnum(r, "x", x + 8);
 		setnum(r, "y", ry - 9);
-		set(r, "width", "10");
-		set(r, "height", "10");
+		svg_set_kept(r, "width", "10");
+		svg_set_kept(r, "height", "10");
 		render_power_colour(m, (power_id)p, fill);
-		set(r, "fill", fill);
-		set(r, "stroke", "#111");
-		set(r, "stroke-width", ".6");
+		svg_set(r, "fill", fill);
+		svg_set_kept(r, "stroke", "#111");
+		svg_set_kept(r, "stroke-width", ".6");
 		text(layer, "lg", x + 24, ry, m->powers[p].name);
 		snprintf(n, sizeof n, "%d", board_count_centres(c->b, m, (power_id)p));
 		text(layer, "lg num", x + w - 52, ry, n);
@@ -1300,70 +1320,21 @@ render_summary(const struct map *m, const struct board *b, struct buf *out)
 
 /* --- output ------------------------------------------------------------------ */
 
-/* The document is written out here rather than by libxml2's serialiser,
- * which escapes attribute values a character at a time: the provinces'
- * outlines are most of the file. */
-
-struct sink {
-	struct buf *out;
-	bool full;
-};
+/* The background is the geometry's own <g id="background">, as libxml2
+ * copies it into the map's document (with the SVG namespace declared on
+ * it, its id last). Its markup is the same in every map: it is made once
+ * per geometry and put in place as it is. */
 
 static void
-put(struct sink *s, const char *p, size_t n)
+put_name(struct buf *out, const xmlNs *ns, const xmlChar *name)
 {
-	if (!s->full && n > 0 && buf_append(s->out, p, n) < 0)
-		s->full = true;
+	if (ns && ns->prefix)
+		buf_printf(out, "%s:", (const char *)ns->prefix);
+	buf_puts(out, (const char *)name);
 }
 
 static void
-puts_(struct sink *s, const char *p)
-{
-	put(s, p, strlen(p));
-}
-
-/* p with the characters that XML reserves as references; in an attribute
- * value also the quote and the white space a parser would normalise. */
-static void
-put_escaped(struct sink *s, const char *p, bool attr)
-{
-	static const char special[] = "<>&\"\n\r\t";
-	static const char *const ref[] = { "&lt;", "&gt;", "&amp;", "&quot;", "&#10;", "&#13;",
-		"&#9;" };
-
-	for (;;) {
-		size_t n = strcspn(p, attr ? special : "<>&\r");
-		put(s, p, n);
-		p += n;
-		if (*p == '\0')
-			return;
-		puts_(s, ref[strchr(special, *p) - special]);
-		p++;
-	}
-}
-
-static void
-put_name(struct sink *s, const xmlNs *ns, const xmlChar *name)
-{
-	if (ns && ns->prefix) {
-		puts_(s, (const char *)ns->prefix);
-		put(s, ":", 1);
-	}
-	puts_(s, (const char *)name);
-}
-
-/* Text as it is, between two marks. */
-static void
-put_between(struct sink *s, const char *open, const xmlChar *text, const char *close)
-{
-	puts_(s, open);
-	if (text)
-		puts_(s, (const char *)text);
-	puts_(s, close);
-}
-
-static void
-put_node(struct sink *s, xmlNodePtr n)
+put_node(struct buf *out, xmlNodePtr n)
 {
 	const xmlNs *ns;
 	const xmlAttr *a;
@@ -1373,67 +1344,100 @@ put_node(struct sink *s, xmlNodePtr n)
 	switch (n->type) {
 	case XML_TEXT_NODE:
 		if (n->content)
-			put_escaped(s, (const char *)n->content, false);
+			svg_escape((const char *)n->content, false, out);
 		return;
 	case XML_COMMENT_NODE:
-		put_between(s, "<!--", n->content, "-->");
+		buf_printf(out, "<!--%s-->", n->content ? (const char *)n->content : "");
 		return;
 	case XML_CDATA_SECTION_NODE:
-		put_between(s, "<![CDATA[", n->content, "]]>");
+		buf_printf(out, "<![CDATA[%s]]>", n->content ? (const char *)n->content : "");
 		return;
 	case XML_ENTITY_REF_NODE:
-		put_between(s, "&", n->name, ";");
+		buf_printf(out, "&%s;", (const char *)n->name);
 		return;
 	case XML_ELEMENT_NODE:
 		break;
 	default:	/* nothing else is drawn */
 		return;
 	}
-	put(s, "<", 1);
-	put_name(s, n->ns, n->name);
+	buf_putc(out, '<');
+	put_name(out, n->ns, n->name);
 	for (ns = n->nsDef; ns; ns = ns->next) {
-		puts_(s, ns->prefix ? " xmlns:" : " xmlns");
+		buf_puts(out, ns->prefix ? " xmlns:" : " xmlns");
 		if (ns->prefix)
-			puts_(s, (const char *)ns->prefix);
-		put(s, "=\"", 2);
+			buf_puts(out, (const char *)ns->prefix);
+		buf_puts(out, "=\"");
 		if (ns->href)
-			put_escaped(s, (const char *)ns->href, true);
-		put(s, "\"", 1);
+			svg_escape((const char *)ns->href, true, out);
+		buf_putc(out, '"');
 	}
 	for (a = n->properties; a; a = a->next) {
-		put(s, " ", 1);
-		put_name(s, a->ns, a->name);
-		put(s, "=\"", 2);
+		buf_putc(out, ' ');
+		put_name(out, a->ns, a->name);
+		buf_puts(out, "=\"");
 		for (t = a->children; t; t = t->next)
 			if (t->type == XML_TEXT_NODE && t->content)
-				put_escaped(s, (const char *)t->content, true);
-		put(s, "\"", 1);
+				svg_escape((const char *)t->content, true, out);
+		buf_putc(out, '"');
 	}
 	if (n->children == NULL) {
-		put(s, "/>", 2);
+		buf_puts(out, "/>");
 		return;
 	}
-	put(s, ">", 1);
+	buf_putc(out, '>');
 	for (k = n->children; k; k = k->next)
-		put_node(s, k);
-	put(s, "</", 2);
-	put_name(s, n->ns, n->name);
-	put(s, ">", 1);
+		put_node(out, k);
+	buf_puts(out, "</");
+	put_name(out, n->ns, n->name);
+	buf_putc(out, '>');
+}
+
+/* The markup of g's background, made the first time it is asked for;
+ * NULL when g has none. */
+static const struct geo_markup *
+background(const struct geometry *g)
+{
+	struct geo_markup *bg = g->background_markup;
+	xmlDocPtr doc;
+	xmlNodePtr root, n;
+	struct buf out;
+
+	if (g->background == NULL)
+		return NULL;
+	if (bg->text)
+		return bg;
+	doc = xmlNewDoc((const xmlChar *)"1.0");
+	root = xmlNewNode(NULL, (const xmlChar *)"svg");
+	xmlDocSetRootElement(doc, root);
+	xmlSetNs(root, xmlNewNs(root, (const xmlChar *)SVG_NS, NULL));
+	buf_init(&out, SIZE_MAX / 2);
+	n = xmlDocCopyNode(g->background, doc, 1);
+	if (n) {
+		xmlUnsetProp(n, (const xmlChar *)"id");
+		xmlNewProp(n, (const xmlChar *)"id", (const xmlChar *)"background");
+		xmlAddChild(root, n);
+		xmlReconciliateNs(doc, n);
+		put_node(&out, n);
+	}
+	xmlFreeDoc(doc);
+	bg->len = out.len;
+	bg->text = buf_take(&out);
+	return bg;
 }
 
 int
 render_svg(const struct map *m, const struct geometry *g, const struct render_input *in,
     struct buf *out)
 {
+	const struct geo_markup *bg = background(g);
+	struct svg_doc *doc;
 	struct ctx c;
-	xmlNodePtr n;
-	xmlNsPtr ns;
 	char title[160], ph[48];
-	struct sink sink;
 	struct buf desc;
-	int rc = 0;
+	int rc;
 
 	memset(&c, 0, sizeof c);
+	memset(c.outlined, -1, sizeof c.outlined);
 	c.m = m;
 	c.g = g;
 	c.in = in;
@@ -1443,34 +1447,24 @@ render_svg(const struct map *m, const struct geometry *g, const struct render_in
 	else
 		snprintf(title, sizeof title, "%s", phase_format(in->board, ph, sizeof ph));
 
-	c.doc = xmlNewDoc((const xmlChar *)"1.0");
-	c.root = xmlNewNode(NULL, (const xmlChar *)"svg");
-	xmlDocSetRootElement(c.doc, c.root);
-	ns = xmlNewNs(c.root, (const xmlChar *)SVG_NS, NULL);
-	xmlSetNs(c.root, ns);
-	set(c.root, "version", "1.1");
+	doc = svg_doc_new("svg");
+	c.root = svg_doc_root(doc);
+	svg_set_kept(c.root, "xmlns", SVG_NS);
+	svg_set_kept(c.root, "version", "1.1");
 	setf(c.root, "width", "%g", g->width);
 	setf(c.root, "height", "%g", g->height);
 	setf(c.root, "viewBox", "%g %g %g %g", g->min_x, g->min_y, g->width, g->height);
-	xmlNewTextChild(c.root, NULL, (const xmlChar *)"title", (const xmlChar *)title);
+	svg_el_text(c.root, "title", title);
 	buf_init(&desc, 4096);
 	render_summary(m, in->board, &desc);
-	xmlNewTextChild(c.root, NULL, (const xmlChar *)"desc", (const xmlChar *)buf_str(&desc));
+	svg_el_text(c.root, "desc", buf_str(&desc));
 	buf_free(&desc);
-	n = xmlNewTextChild(c.root, NULL, (const xmlChar *)"style", (const xmlChar *)STYLE);
-	(void)n;
-	c.defs = el(c.root, "defs");
-	if (g->background) {
-		n = xmlDocCopyNode(g->background, c.doc, 1);
-		if (n) {
-			xmlUnsetProp(n, (const xmlChar *)"id");
-			set(n, "id", "background");
-			xmlAddChild(c.root, n);
-			xmlReconciliateNs(c.doc, n);
-		}
-	}
-	c.over = xmlNewNode(NULL, (const xmlChar *)"g");
-	set(c.over, "id", "marks");
+	svg_el_text(c.root, "style", STYLE);
+	c.defs = svg_el(c.root, "defs");
+	if (bg)
+		svg_raw(c.root, bg->text, bg->len);
+	c.over = svg_new(doc, "g");
+	svg_set_kept(c.over, "id", "marks");
 	add_provinces(&c);
 	add_centres(&c);
 	add_seats(&c);
@@ -1479,17 +1473,14 @@ render_svg(const struct map *m, const struct geometry *g, const struct render_in
 	add_names(&c);
 	add_units(&c);
 	/* Removals and the marks of failed orders: over the units. */
-	xmlAddChild(c.root, c.over);
+	svg_append(c.root, c.over);
 	add_title(&c, title);
 	add_legend(&c);
 
-	sink.out = out;
-	sink.full = false;
-	puts_(&sink, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-	put_node(&sink, c.root);
-	put(&sink, "\n", 1);
-	if (sink.full)
+	buf_puts(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+	rc = svg_write(c.root, out);
+	if (buf_putc(out, '\n') < 0)
 		rc = -1;
-	xmlFreeDoc(c.doc);
+	svg_doc_free(doc);
 	return rc;
 }

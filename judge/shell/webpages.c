@@ -77,8 +77,8 @@ drawing(struct webpages *w, const struct game *g)
 /* One played phase, as read back from its history record. */
 struct played {
 	struct played_phase ph;
-	struct board after;		/* what followed: the next record's position, or the
-					   game's now */
+	struct board after;		/* what followed: the next record's position (the
+					   last phase's is the game's now, g->board) */
 };
 
 /* What every page of g starts from: its name, address and the line on
@@ -172,8 +172,8 @@ webpages_game(struct webpages *w, struct store *st, const struct game *g, int fi
 		pp[i].capital_before = moved ? pl[i].ph.capital : NULL;
 	}
 	system_capitals(g, now);
-	if (n > 0) {
-		pl[n - 1].after = g->board;
+	if (n > 0) {	/* what followed the last phase is the position now */
+		pp[n - 1].after = &g->board;
 		pp[n - 1].capital_after = moved ? now : NULL;
 	}
 	page_head(w, st, g, deadline, sizeof deadline, &pg);

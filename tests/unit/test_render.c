@@ -9,6 +9,7 @@
 #include "../support/testutil.h"
 
 #include <dirent.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <math.h>
@@ -65,6 +66,38 @@ scene_resolve(struct scene *s)
 
 	rules_init(&r, EDITION_2023);
 	adj_resolve(test_standard_map(), &r, &s->b, s->o, s->n, &s->res, NULL);
+}
+
+/* Spring 1901: France's army in Paris, supported from Picardy, dislodges
+ * Germany's in Burgundy (the orders given, not resolved). */
+static void
+scene_burgundy(struct scene *s)
+{
+	const struct map *m = test_standard_map();
+
+	board_init_empty(&s->b, 1901, SEASON_SPRING, PHASE_MOVEMENT);
+	board_add_unit(&s->b, UNIT_ARMY, map_find_power(m, "France"), map_find_location(m, "par"));
+	board_add_unit(&s->b, UNIT_ARMY, map_find_power(m, "France"), map_find_location(m, "pic"));
+	board_add_unit(&s->b, UNIT_ARMY, map_find_power(m, "Germany"), map_find_location(m, "bur"));
+	scene_order(s, "France: A par - bur");
+	scene_order(s, "France: A pic S A par - bur");
+}
+
+/* Spring 1901 from the start, an order for every unit, resolved. */
+static void
+scene_every_unit(struct scene *s)
+{
+	static const char *const orders[] = { "A vie - gal", "A bud - ser", "F tri - alb",
+		"F lon - nth", "F edi - nwg", "A lvp - yor", "F bre - mao", "A par - bur",
+		"A mar S A par - bur", "F kie - den", "A ber - kie", "A mun - bur", "A ven - tyr",
+		"A rom - apu", "F nap - ion", "A war - gal", "A mos - ukr", "F sev - bla",
+		"F stp/sc - bot", "F ank - bla", "A con - bul", "A smy - arm" };
+	size_t i;
+
+	board_init_start(&s->b, test_standard_map());
+	for (i = 0; i < sizeof orders / sizeof orders[0]; i++)
+		scene_order(s, orders[i]);
+	scene_resolve(s);
 }
 
 static xmlDocPtr render_doc(const struct render_input *in);
@@ -596,12 +629,7 @@ test_render_dislodged_and_retreats(void **state)
 	int n;
 
 	(void)state;
-	board_init_empty(&s->b, 1901, SEASON_SPRING, PHASE_MOVEMENT);
-	board_add_unit(&s->b, UNIT_ARMY, map_find_power(m, "France"), map_find_location(m, "par"));
-	board_add_unit(&s->b, UNIT_ARMY, map_find_power(m, "France"), map_find_location(m, "pic"));
-	board_add_unit(&s->b, UNIT_ARMY, map_find_power(m, "Germany"), map_find_location(m, "bur"));
-	scene_order(s, "France: A par - bur");
-	scene_order(s, "France: A pic S A par - bur");
+	scene_burgundy(s);
 	scene_resolve(s);
 	/* The map of the orders marks the unit that was dislodged. */
 	doc = render_scene(s);
@@ -1760,22 +1788,13 @@ check_busiest_size(const char *path, const char *drawing)
 static void
 test_render_size(void **state)
 {
-	static const char *const orders[] = { "A vie - gal", "A bud - ser", "F tri - alb",
-		"F lon - nth", "F edi - nwg", "A lvp - yor", "F bre - mao", "A par - bur",
-		"A mar S A par - bur", "F kie - den", "A ber - kie", "A mun - bur", "A ven - tyr",
-		"A rom - apu", "F nap - ion", "A war - gal", "A mos - ukr", "F sev - bla",
-		"F stp/sc - bot", "F ank - bla", "A con - bul", "A smy - arm" };
 	const struct map *m = test_standard_map();
 	struct scene *s = calloc(1, sizeof *s);
 	struct render_input in;
 	struct buf out;
-	size_t i;
 
 	(void)state;
-	board_init_start(&s->b, m);
-	for (i = 0; i < sizeof orders / sizeof orders[0]; i++)
-		scene_order(s, orders[i]);
-	scene_resolve(s);
+	scene_every_unit(s);
 	memset(&in, 0, sizeof in);
 	in.board = &s->b;
 	in.orders = s->o;
@@ -1789,6 +1808,226 @@ test_render_size(void **state)
 	free(s);
 	/* And every variant's busiest phase. */
 	assert_true(each_variant(check_busiest_size) >= 3);
+}
+
+/* The file dir/demo/name into out (emptied first). */
+static void
+read_page(const char *dir, const char *name, struct buf *out)
+{
+	char path[4200];
+
+	snprintf(path, sizeof path, "%s/demo/%s", dir, name);
+	buf_reset(out);
+	if (fs_read_file(path, out) < 0)
+		fail_msg("%s: cannot read it", path);
+}
+
+/* current.svg is the map of the position now: the same bytes as the last
+ * phase's map afterwards when that is the position now (the same board in
+ * another copy, the same capitals in another array), and its own drawing
+ * when the game stands elsewhere. */
+static void
+test_pages_current_is_last_after(void **state)
+{
+	const struct map *m = test_standard_map();
+	struct scene *s = calloc(1, sizeof *s);
+	struct board next, *now = malloc(sizeof *now), *other = malloc(sizeof *other);
+	power_id cap_after[MAP_MAX_PROVS], cap_now[MAP_MAX_PROVS];
+	struct page_phase ph;
+	struct page_game pg;
+	struct render_input in;
+	struct buf after, current, drawn, err;
+	char dir[] = "/tmp/pouch-current-XXXXXX", path[4200];
+	struct stat st, st2;
+	struct dirent *e;
+	DIR *d;
+	int i;
+
+	(void)state;
+	scene_burgundy(s);
+	scene_resolve(s);
+	scene_page(s, &next, &ph, &pg);
+	assert_int_equal(next.ndislodged, 1);
+	/* The position now in a copy of its own, garbage past its units. */
+	memset(now, 0x5a, sizeof *now);
+	board_copy(now, &next);
+	for (i = 0; i < m->nprovs; i++)
+		cap_after[i] = cap_now[i] = m->provs[i].capital;
+	ph.capital_after = cap_after;
+	pg.current = now;
+	pg.capital = cap_now;
+	assert_non_null(mkdtemp(dir));
+	buf_init(&err, 1 << 16);
+	buf_init(&after, 16u << 20);
+	buf_init(&current, 16u << 20);
+	buf_init(&drawn, 16u << 20);
+	assert_int_equal(pages_write_game(dir, m, test_standard_geometry(), &pg, &err), 0);
+	read_page(dir, "S1901M-after.svg", &after);
+	read_page(dir, "current.svg", &current);
+	assert_true(after.len > 0);
+	assert_int_equal(current.len, after.len);
+	assert_memory_equal(current.data, after.data, after.len);
+
+	/* The game stands elsewhere: current.svg is that position's map. The
+	 * style sheet, there already, is left alone; one changed by hand is
+	 * written again. */
+	board_init_start(other, m);
+	pg.current = other;
+	snprintf(path, sizeof path, "%s/demo/style.css", dir);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(pages_write_game(dir, m, test_standard_geometry(), &pg, &err), 0);
+	assert_int_equal(stat(path, &st2), 0);
+	assert_true(st.st_ino == st2.st_ino);
+	read_page(dir, "style.css", &drawn);
+	assert_int_equal(fs_replace(path, "body{}", 6), 0);
+	assert_int_equal(pages_write_played(dir, m, test_standard_geometry(), &pg, 1, false, &err), 0);
+	read_page(dir, "style.css", &current);
+	assert_int_equal(current.len, drawn.len);
+	assert_memory_equal(current.data, drawn.data, drawn.len);
+	buf_reset(&drawn);
+	read_page(dir, "current.svg", &current);
+	memset(&in, 0, sizeof in);
+	in.board = other;
+	in.retreat_options = true;
+	in.capital = cap_now;
+	assert_int_equal(render_svg(m, test_standard_geometry(), &in, &drawn), 0);
+	assert_int_equal(current.len, drawn.len);
+	assert_memory_equal(current.data, drawn.data, drawn.len);
+	assert_true(current.len != after.len || memcmp(current.data, after.data, after.len) != 0);
+	/* And capitals that moved: drawn where they stand now. */
+	pg.current = now;
+	cap_now[map_find_province(m, "par")] = map_find_power(m, "Germany");
+	assert_int_equal(pages_write_game(dir, m, test_standard_geometry(), &pg, &err), 0);
+	read_page(dir, "current.svg", &current);
+	in.board = now;
+	buf_reset(&drawn);
+	assert_int_equal(render_svg(m, test_standard_geometry(), &in, &drawn), 0);
+	assert_int_equal(current.len, drawn.len);
+	assert_memory_equal(current.data, drawn.data, drawn.len);
+
+	assert_true(current.len != after.len || memcmp(current.data, after.data, after.len) != 0);
+
+	snprintf(path, sizeof path, "%s/demo", dir);
+	d = opendir(path);
+	assert_non_null(d);
+	while ((e = readdir(d)) != NULL) {
+		snprintf(path, sizeof path, "%s/demo/%s", dir, e->d_name);
+		if (e->d_name[0] != '.')
+			remove(path);
+	}
+	closedir(d);
+	snprintf(path, sizeof path, "%s/demo", dir);
+	remove(path);	/* an empty directory too */
+	remove(dir);
+	buf_free(&after);
+	buf_free(&current);
+	buf_free(&drawn);
+	buf_free(&err);
+	free(now);
+	free(other);
+	free(s);
+}
+
+/* Compare the map in out with the file tests/data/maps/name, byte for
+ * byte; REGEN=1 in the environment writes the file instead. */
+static void
+assert_map_bytes(const struct buf *out, const char *name)
+{
+	char path[256];
+	struct buf want;
+	size_t i;
+
+	snprintf(path, sizeof path, "tests/data/maps/%s", name);
+	if (getenv("REGEN") && *getenv("REGEN") == '1') {
+		assert_int_equal(fs_replace(path, out->data, out->len), 0);
+		return;
+	}
+	buf_init(&want, 16u << 20);
+	if (fs_read_file(path, &want) < 0)
+		fail_msg("%s: cannot read it (REGEN=1 writes it)", path);
+	for (i = 0; i < out->len && i < want.len && out->data[i] == want.data[i]; i++)
+		;
+	if (i < out->len || i < want.len)
+		fail_msg("%s: the map drawn differs from byte %zu on: \"%.60s\" where the file has "
+			 "\"%.60s\"", path, i, out->data + i, want.data + (i < want.len ? i : want.len));
+	buf_free(&want);
+}
+
+/* The bytes of three maps pinned: a busy movement phase with its results
+ * (moves, a support, a convoy, failed moves, a dislodged unit), the retreat
+ * that follows with where the dislodged units may go, and a Realpolitik
+ * start (capitals and naval bases). A change to how maps are written shows
+ * here first: the files are what the pages served so far. */
+static void
+test_render_pinned(void **state)
+{
+	const struct map *m = test_standard_map();
+	struct map *rp = test_load_map("maps/realpolitik/variant.xml");
+	struct geometry *rg = test_load_geometry(rp, "maps/realpolitik/map.svg");
+	struct scene *s = calloc(1, sizeof *s);
+	struct render_input in;
+	struct board next;
+	struct rules r;
+	struct buf out;
+
+	(void)state;
+	buf_init(&out, 16u << 20);
+	scene_every_unit(s);
+	/* Fall: France dislodges the German army in Munich; Russia and
+	 * Austria bounce in Rumania; England convoys to Belgium. */
+	next = s->res.after;
+	rules_init(&r, EDITION_2023);
+	phase_next(m, &r, &next);
+	s->b = next;
+	s->n = 0;
+	scene_order(s, "France: A bur - mun");
+	scene_order(s, "Italy: A tyr S A bur - mun");
+	scene_order(s, "Germany: A mun H");
+	scene_order(s, "England: F nth C A yor - bel");
+	scene_order(s, "England: A yor - bel");
+	scene_order(s, "Russia: A ukr - rum");
+	scene_order(s, "Austria: A ser - rum");
+	scene_order(s, "France: A mar - gas");
+	scene_order(s, "Germany: A kie - hol");
+	scene_resolve(s);
+	memset(&in, 0, sizeof in);
+	in.board = &s->b;
+	in.orders = s->o;
+	in.norders = s->n;
+	in.res = &s->res;
+	assert_int_equal(render_svg(m, test_standard_geometry(), &in, &out), 0);
+	assert_map_bytes(&out, "standard-orders.svg");
+
+	s->n = 0;
+	scene_burgundy(s);
+	board_add_unit(&s->b, UNIT_FLEET, map_find_power(m, "Italy"), map_find_location(m, "gol"));
+	board_add_unit(&s->b, UNIT_ARMY, map_find_power(m, "Italy"), map_find_location(m, "pie"));
+	board_add_unit(&s->b, UNIT_ARMY, map_find_power(m, "France"), map_find_location(m, "mar"));
+	scene_order(s, "Italy: A pie - mar");
+	scene_order(s, "Italy: F gol S A pie - mar");
+	scene_order(s, "France: A mar H");
+	scene_resolve(s);
+	next = s->res.after;
+	phase_next(m, &r, &next);
+	assert_int_equal(next.ndislodged, 2);
+	memset(&in, 0, sizeof in);
+	in.board = &next;
+	in.retreat_options = true;
+	buf_reset(&out);
+	assert_int_equal(render_svg(m, test_standard_geometry(), &in, &out), 0);
+	assert_map_bytes(&out, "standard-retreat.svg");
+
+	board_init_start(&s->b, rp);
+	memset(&in, 0, sizeof in);
+	in.board = &s->b;
+	in.title = "The start";
+	buf_reset(&out);
+	assert_int_equal(render_svg(rp, rg, &in, &out), 0);
+	assert_map_bytes(&out, "realpolitik-start.svg");
+	buf_free(&out);
+	geometry_free(rg);
+	map_free(rp);
+	free(s);
 }
 
 int
@@ -1815,6 +2054,8 @@ main(void)
 		cmocka_unit_test(test_render_full_buffer),
 		cmocka_unit_test(test_outline),
 		cmocka_unit_test(test_render_size),
+		cmocka_unit_test(test_render_pinned),
+		cmocka_unit_test(test_pages_current_is_last_after),
 		cmocka_unit_test(test_pages_names_and_urls),
 		cmocka_unit_test(test_pages),
 		cmocka_unit_test(test_pages_standings_before_retreats),
