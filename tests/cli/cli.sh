@@ -232,6 +232,27 @@ expect "... the right one: the orders accepted" sh -c \
 	"grep -l 'In-Reply-To: <c2@school.example>' '$D'/mail/out/carol@school.example/new/* | xargs grep -q 'accepted: A mar - spa'"
 expect "... the wrong one: refused" sh -c \
 	"grep -l 'In-Reply-To: <d1@school.example>' '$D'/mail/out/dave@school.example/new/* | xargs grep -q 'REFUSED: this GAME line does not match'"
+# A fetch that fails once the mail is stored (a name too long to be moved
+# to cur/, once seen): what it stored is applied all the same, its
+# passwords checked ahead as the fetch went on.
+long=$(printf '%0253d' 3)
+printf 'From: carol@school.example\nSubject: orders\nMessage-ID: <c3@school.example>\n\nGAME g1 France france-pw\nF Bre - Mao\n' \
+	>"$D/mail/inbox/new/$long"
+printf 'From: dave@school.example\nSubject: orders\nMessage-ID: <d2@school.example>\n\nGAME g1 Germany germany-pw\nA Ber - Kie\n' \
+	>"$D/mail/inbox/new/d2"
+p -v run
+expect "a fetch that fails after storing: exit 1, saying why" sh -c \
+	"[ $? -eq 1 ] && grep -q '1 messages could not be marked seen' '$ERR'"
+expect "... both messages applied" grep -q "fetched 2 (2 new), applied 2" "$OUT"
+if [ "$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)" -gt 1 ]; then
+	expect "... their passwords queued for checking while fetching" \
+		grep -q "^passwords: 2 checked ahead, 2 of them queued while fetching; " "$OUT"
+fi
+expect "... and answered: France's orders accepted" sh -c \
+	"grep -l 'In-Reply-To: <c3@school.example>' '$D'/mail/out/carol@school.example/new/* | xargs grep -q 'accepted: F bre - mao'"
+expect "... Germany's too" sh -c \
+	"grep -l 'In-Reply-To: <d2@school.example>' '$D'/mail/out/dave@school.example/new/* | xargs grep -q 'accepted: A ber - kie'"
+rm "$D/mail/inbox/new/$long"
 p game process g1 --preview
 expect "game process --preview shows the results" grep -q "PREVIEW" "$OUT"
 p game process g1
