@@ -17,6 +17,8 @@ struct fetch_ctx {
 	struct spool *sp;
 	time_t now;
 	struct fetch_stats *st;
+	fetch_stored_fn stored;
+	void *arg;
 };
 
 static int
@@ -41,6 +43,8 @@ store_one(void *arg, const struct source_msg *m, struct buf *err)
 			c->st->early++;
 		if (spool_lookup(c->sp, id)->state == SPOOL_DUPLICATE)
 			c->st->duplicates++;
+		if (c->stored != NULL)
+			c->stored(c->arg);
 	}
 	return SOURCE_ACCEPT;
 }
@@ -49,7 +53,14 @@ int
 mail_fetch(struct mail_source *src, struct spool *sp, time_t now, struct fetch_stats *st,
     struct buf *err)
 {
-	struct fetch_ctx c = { sp, now, st };
+	return mail_fetch_each(src, sp, now, st, NULL, NULL, err);
+}
+
+int
+mail_fetch_each(struct mail_source *src, struct spool *sp, time_t now,
+    struct fetch_stats *st, fetch_stored_fn stored, void *arg, struct buf *err)
+{
+	struct fetch_ctx c = { sp, now, st, stored, arg };
 	char *cursor = NULL;
 	int r, rounds = 0;
 

@@ -55,6 +55,14 @@ struct fetch_stats {
  * Returns 0, or -1 with a reason in err; what was stored stays stored. */
 int mail_fetch(struct mail_source *src, struct spool *sp, time_t now, struct fetch_stats *st,
     struct buf *err);
+/* Called by mail_fetch_each after each message it stored anew, while the
+ * fetch goes on: the spool lists it (the last inbound entry), not yet
+ * durable. */
+typedef void (*fetch_stored_fn)(void *arg);
+/* mail_fetch, calling stored(arg) (stored may be NULL) after each message
+ * stored anew. */
+int mail_fetch_each(struct mail_source *src, struct spool *sp, time_t now,
+    struct fetch_stats *st, fetch_stored_fn stored, void *arg, struct buf *err);
 
 /* Read inbound entry e from sp and parse it with o into m (which gets
  * spool_id and arrival too). Returns 0, or -1 (err) when the file cannot

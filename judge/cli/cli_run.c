@@ -182,6 +182,10 @@ summary(const struct runner *r, FILE *f)
 	    s->out.sent, s->out.deferred, s->out.waiting);
 	if (s->held > 0)
 		fprintf(f, "kept for games set aside: %d message%s\n", s->held, s->held == 1 ? "" : "s");
+	if (s->checks > 0)
+		fprintf(f, "passwords: %zu checked ahead, %zu of them queued while fetching; "
+		    "%zu made by the other threads when applying began, %zu when it ended\n",
+		    s->checks, s->checks_fetch, s->made_fetch, s->made);
 	fprintf(f, "time: fetch %.0f ms, apply %.0f ms, commit %.0f ms, send %.0f ms "
 	    "(and the map pages %.0f ms, alongside)\n", s->ms_fetch, s->ms_apply, s->ms_commit,
 	    s->ms_send, s->ms_pages);

@@ -76,6 +76,9 @@ sweep_spool_tmp(const char *spool)
 
 static int consume(struct runner *r, struct buf *err);
 static int taken_ahead(struct runner *r, size_t i, struct inmsg *m);
+static void read_ahead(struct runner *r, size_t from, size_t n);
+static void verify_ahead(struct runner *r, bool on);
+static size_t first_pending(struct spool *sp);
 
 /* The judge's drain: a tick's effects taken game by game (tick). */
 static void
@@ -306,12 +309,31 @@ set_aside(struct runner *r)
 /* The games, and the Message-IDs waiting in the outbox (which, like those
  * the spool archived as sent, are not queued again). Once per run, before
  * the first message is applied. */
+static int load_games(struct runner *r, struct buf *err);
+
 int
 runner_load(struct runner *r, struct buf *err)
 {
+	size_t at = err->len;
+
+	if (r->load_err != NULL) {
+		buf_puts(err, r->load_err);
+		return -1;
+	}
 	if (r->loaded)
 		return 0;
 	r->loaded = 1;
+	if (load_games(r, err) < 0) {
+		r->load_err = xstrdup(buf_str(err) + at);
+		return -1;
+	}
+	return 0;
+}
+
+/* runner_load's work. */
+static int
+load_games(struct runner *r, struct buf *err)
+{
 	if (spool_index(r->sp, err) < 0 || store_load(&r->st, &r->j, err) < 0)
 		return -1;
 	/* A game has applied message seq, the seq-th inbound record: a ledger
@@ -385,6 +407,37 @@ next_due(const struct judge *j)
 	return due;
 }
 
+/* The fetch stored a message (mail_fetch_each): the first new one to be
+ * applied loads the games and starts the password checks; then the mail
+ * stored is read ahead as the apply step reads it, within its bounds. A
+ * load that fails stops this; runner_apply says why (runner_load). */
+static void
+fetched_one(void *arg)
+{
+	struct runner *r = arg;
+	size_t n = spool_count_in(r->sp);
+	struct buf err;
+
+	if (r->ahead_off || spool_state(r->sp, n - 1) != SPOOL_STORED)
+		return;	/* a copy: never applied, nor worth loading for */
+	if (r->vf == NULL) {
+		buf_init(&err, BUF_ERRORS_MAX);
+		if (r->loaded || verifier_threads() == 0 || runner_load(r, &err) < 0) {
+			r->ahead_off = 1;
+			buf_free(&err);
+			return;
+		}
+		buf_free(&err);
+		verify_ahead(r, true);
+		if (r->vf == NULL) {
+			r->ahead_off = 1;
+			return;
+		}
+		r->ahead = first_pending(r->sp);
+	}
+	read_ahead(r, r->ahead, n);
+}
+
 int
 runner_fetch(struct runner *r, struct buf *err)
 {
@@ -396,8 +449,10 @@ runner_fetch(struct runner *r, struct buf *err)
 
 	crash_step("fetch");
 	memset(&fs, 0, sizeof fs);
-	rc = mail_fetch(src, r->sp, r->o.now, &fs, err);
+	rc = mail_fetch_each(src, r->sp, r->o.now, &fs, fetched_one, r, err);
 	r->stats.ms_fetch = monotime_ms() - t0;
+	if (r->vf != NULL)
+		verifier_counts(r->vf, &r->stats.checks_fetch, &r->stats.made);
 	r->stats.fetched = fs.fetched;
 	r->stats.stored = fs.stored;
 	r->stats.early = fs.early;
@@ -710,20 +765,22 @@ queue_secret(void *arg, const char *secret, const char *hash)
 	verifier_add(arg, secret, hash);
 }
 
-/* The passwords of the messages after i (of n), read ahead and queued for
- * the workers, while fewer than VERIFY_AHEAD wait. The judge checks again
- * as it applies each message: this only makes the verdict ready. A live
- * run keeps what it read for the apply step (taken_ahead); a replay,
- * whose settings may change from one message to the next, reads again. */
+/* The passwords of the messages from the first of from and where the
+ * reading ahead stands on, up to n, read ahead and queued for the workers,
+ * while fewer than VERIFY_AHEAD wait. The judge checks again as it
+ * applies each message: this only makes the verdict ready. A live run
+ * keeps what it read for the apply step (taken_ahead), in ledger order;
+ * a replay, whose settings may change from one message to the next,
+ * reads again. The fetch reads ahead too, as it stores (fetched_one). */
 static void
-read_ahead(struct runner *r, size_t i, size_t n)
+read_ahead(struct runner *r, size_t from, size_t n)
 {
 	struct buf err;
 
 	if (r->vf == NULL)
 		return;
-	if (r->ahead <= i)
-		r->ahead = i + 1;	/* message i is applied now: too late */
+	if (r->ahead < from)
+		r->ahead = from;
 	buf_init(&err, BUF_ERRORS_MAX);
 	while (r->ahead < n && r->kept_len < READ_AHEAD && r->kept_bytes < KEPT_BYTES &&
 	    verifier_queued(r->vf) < VERIFY_AHEAD) {
@@ -778,11 +835,12 @@ taken_ahead(struct runner *r, size_t i, struct inmsg *m)
 }
 
 /* Start checking passwords ahead (when this machine has a processor to
- * spare), or stop: the judge then checks them itself. */
+ * spare; the fetch may have started already), or stop: the judge then
+ * checks them itself. */
 static void
 verify_ahead(struct runner *r, bool on)
 {
-	int nth = on ? verifier_threads() : 0;
+	int nth = on && r->vf == NULL ? verifier_threads() : 0;
 
 	if (on && nth > 0) {
 		r->vf = verifier_new(nth);
@@ -857,6 +915,8 @@ runner_apply(struct runner *r, struct buf *err)
 	if (r->o.replay && r->o.replay_cut && r->o.replay_upto < n)
 		n = r->o.replay_upto;
 	verify_ahead(r, true);
+	if (r->vf != NULL)
+		verifier_counts(r->vf, &r->stats.checks, &r->stats.made_fetch);
 	/* Copies stored since the last finished run come after every
 	 * message applied: only those are looked at (note_copy). */
 	clock_rec = spool_clock_rec(r->sp);
@@ -870,7 +930,7 @@ runner_apply(struct runner *r, struct buf *err)
 			note_copy(r, i, clock_rec);
 		if (st == SPOOL_DUPLICATE || (!r->o.replay && st != SPOOL_STORED))
 			continue;
-		read_ahead(r, i, n);
+		read_ahead(r, i + 1, n);	/* message i is applied now: too late */
 		if ((e = spool_in(r->sp, i)) == NULL) {
 			buf_printf(err, "%s/ledger: a record changed since it was read\n",
 			    spool_dir(r->sp));
@@ -900,6 +960,8 @@ runner_apply(struct runner *r, struct buf *err)
 			}
 		}
 	}
+	if (r->vf != NULL)
+		verifier_counts(r->vf, &r->stats.checks, &r->stats.made);
 	verify_ahead(r, false);
 	if (rc == 0)
 		rc = do_runs(r, &k, 0, err);
@@ -1291,6 +1353,8 @@ runner_close(struct runner *r)
 	store_close(&r->st);
 	conf_free(&r->conf);
 	strset_free(&r->known);
+	free(r->load_err);
+	r->load_err = NULL;
 	r->opened = 0;
 }
 

@@ -81,6 +81,11 @@ struct run_stats {
 	int repeated;		/* effects whose Message-ID was queued before */
 	int phases;		/* phases adjudicated */
 	int pages;		/* phase pages written */
+	size_t checks;		/* password checks queued ahead of the judge */
+	size_t checks_fetch;	/* ... of which while the mail was fetched */
+	size_t made_fetch;	/* checks the worker threads had made when the
+				   apply step began, and when it ended */
+	size_t made;
 	struct outbox_stats out;
 	double ms_fetch, ms_apply, ms_commit, ms_send;	/* wall time of each step */
 	double ms_pages;	/* the map pages' drawing, on a thread of its own from the
@@ -122,7 +127,10 @@ struct runner {
 	struct run_stats stats;
 	char not_queued_why[600];	/* the first refusal of this apply step */
 	int opened;
-	int loaded;		/* the games are loaded */
+	int loaded;		/* the games are loaded (or were tried) */
+	char *load_err;		/* why they could not be, said again when asked again */
+	int ahead_off;		/* the fetch reads no mail ahead (no thread to spare, or
+				   the games did not load) */
 	int host_refused;	/* the host's message had a line refused */
 	size_t nsettings;	/* replay: the spool's settings records used so far */
 	char **aside_notes;	/* per r->st.aside: its note to write, NULL when written */
@@ -147,12 +155,17 @@ struct runner {
 /* Open everything. Returns 0; 1 when another run holds the data directory
  * (nothing was done); -1 on error (err). */
 int runner_open(struct runner *r, const struct run_opts *o, struct buf *err);
-/* Fetch new mail into the spool. Returns 0 or -1 (err; what was stored stays). */
+/* Fetch new mail into the spool. On a machine with a processor to spare,
+ * the first new message stored loads the games (runner_load) and the
+ * passwords of what is stored start being checked at once, read ahead of
+ * the apply step as runner_apply reads them. Returns 0 or -1 (err; what
+ * was stored stays). */
 int runner_fetch(struct runner *r, struct buf *err);
 /* File a message from the host (`pouch game`): body is its text. Its answer
  * is printed to opts.host_out when it is applied. Returns 0 or -1 (err). */
 int runner_host(struct runner *r, const char *body, struct buf *err);
-/* Load the games (runner_apply does it when needed). Returns 0 or -1 (err). */
+/* Load the games (runner_apply does it when needed), once: a later call
+ * returns what the first did. Returns 0 or -1 (err). */
 int runner_load(struct runner *r, struct buf *err);
 /* True when there is nothing to do before sending: no message waits to
  * be applied, and no game needs the judge yet (DATA/next-due, written at

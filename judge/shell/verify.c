@@ -49,6 +49,7 @@ struct verifier {
 	struct job *ring;		/* VERIFY_QUEUE_MAX */
 	size_t head, len;
 	size_t waiting;			/* verdicts queued, not begun */
+	size_t added, made;		/* checks queued; made by the workers */
 	pthread_t th[WORKERS_MAX];
 	int nth;
 	bool stop;
@@ -146,7 +147,9 @@ worker(void *arg)
 
 	pthread_mutex_lock(&v->mu);
 	while (!v->stop)
-		if (!check_one(v))
+		if (check_one(v))
+			v->made++;
+		else
 			pthread_cond_wait(&v->work, &v->mu);
 	pthread_mutex_unlock(&v->mu);
 	return NULL;
@@ -213,6 +216,7 @@ verifier_add(struct verifier *v, const char *secret, const char *hash)
 	v->tab[k].state = V_QUEUED;
 	v->n++;
 	v->waiting++;
+	v->added++;
 	jb = &v->ring[(v->head + v->len) % VERIFY_QUEUE_MAX];
 	memcpy(jb->d, d, SHA256_SIZE);
 	str_copy(jb->secret, secret, sizeof jb->secret);
@@ -234,6 +238,15 @@ verifier_queued(struct verifier *v)
 	n = v->waiting;
 	pthread_mutex_unlock(&v->mu);
 	return n;
+}
+
+void
+verifier_counts(struct verifier *v, size_t *added, size_t *made)
+{
+	pthread_mutex_lock(&v->mu);
+	*added = v->added;
+	*made = v->made;
+	pthread_mutex_unlock(&v->mu);
 }
 
 bool

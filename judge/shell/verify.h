@@ -3,7 +3,8 @@
  *
  * Checking a password against its yescrypt hash is slow on purpose (about a
  * millisecond of CPU). A run that applies thousands of messages from
- * thousands of delegations reads ahead of the apply step: each message's
+ * thousands of delegations reads ahead of the apply step, from the fetch
+ * on (as soon as a new message is stored, run.c): each message's
  * GAME line gives a password and the hash it must match (judge_mail_secret),
  * queued here; worker threads check them while the judge applies the
  * messages before. When the judge asks (verifier_check), the verdict is
@@ -15,7 +16,7 @@
  * replay decides as the live run did.
  *
  * API: verifier_new, verifier_add (ahead), verifier_check (when the judge
- * asks), verifier_queued, verifier_free.
+ * asks), verifier_queued, verifier_counts, verifier_free.
  */
 #ifndef POUCH_SHELL_VERIFY_H
 #define POUCH_SHELL_VERIFY_H
@@ -42,6 +43,10 @@ int verifier_threads(void);
 bool verifier_add(struct verifier *v, const char *secret, const char *hash);
 /* How many checks are queued and not begun. */
 size_t verifier_queued(struct verifier *v);
+/* How many checks were queued (*added: those verifier_add queued, not
+ * those it found known or queued), and how many the worker threads made
+ * (*made: not those verifier_check's caller made). */
+void verifier_counts(struct verifier *v, size_t *added, size_t *made);
 /* Whether secret matches hash, as secret_check says: from a verdict made
  * ahead, or made now. */
 bool verifier_check(struct verifier *v, const char *secret, const char *hash);

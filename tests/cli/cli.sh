@@ -208,6 +208,51 @@ expect "a run with work loads libxml2 (the game's map)" grep -q "file=libxml2" "
 LD_DEBUG=files "$POUCH" --data "$D" -v run >"$OUT" 2>"$ERR"
 expect "an idle run: nothing fetched" grep -q "fetched 0 (0 new), applied 0" "$OUT"
 expect "... and neither libxml2 nor libcurl loaded" sh -c "! grep -q 'file=libxml2\|file=libcurl' '$ERR'"
+# Nor does a run whose mail is only a copy of a message applied (the same
+# Message-ID and text): nothing of it is applied, so the games stay unread.
+cp "$D/mail/inbox/cur/c1"* "$D/mail/inbox/new/c1-again"
+LD_DEBUG=files "$POUCH" --data "$D" -v run >"$OUT" 2>"$ERR"
+expect "a run that fetches a copy alone: stored, nothing applied" grep -q "fetched 1 (1 new), applied 0" "$OUT"
+expect "... and the games not loaded (no libxml2)" sh -c "! grep -q 'file=libxml2' '$ERR'"
+# The passwords of the mail a run fetches are checked on a thread of its
+# own while the fetch goes on (on a machine with a processor to spare);
+# the verdicts are the judge's: a wrong password is refused.
+printf 'From: carol@school.example\nSubject: orders\nMessage-ID: <c2@school.example>\n\nGAME g1 France france-pw\nA Mar - Spa\n' \
+	>"$D/mail/inbox/new/c2"
+printf 'From: dave@school.example\nSubject: orders\nMessage-ID: <d1@school.example>\n\nGAME g1 Germany france-pw\nA Ber - Kie\n' \
+	>"$D/mail/inbox/new/d1"
+p -v run
+if [ "$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)" -gt 1 ]; then
+	expect "run: both mails' passwords queued for checking while the mail was fetched" \
+		grep -q "^passwords: 2 checked ahead, 2 of them queued while fetching; " "$OUT"
+else
+	echo "  skipped: passwords checked while fetching (one processor)"
+fi
+expect "... the right one: the orders accepted" sh -c \
+	"grep -l 'In-Reply-To: <c2@school.example>' '$D'/mail/out/carol@school.example/new/* | xargs grep -q 'accepted: A mar - spa'"
+expect "... the wrong one: refused" sh -c \
+	"grep -l 'In-Reply-To: <d1@school.example>' '$D'/mail/out/dave@school.example/new/* | xargs grep -q 'REFUSED: this GAME line does not match'"
+# A fetch that fails once the mail is stored (a name too long to be moved
+# to cur/, once seen): what it stored is applied all the same, its
+# passwords checked ahead as the fetch went on.
+long=$(printf '%0253d' 3)
+printf 'From: carol@school.example\nSubject: orders\nMessage-ID: <c3@school.example>\n\nGAME g1 France france-pw\nF Bre - Mao\n' \
+	>"$D/mail/inbox/new/$long"
+printf 'From: dave@school.example\nSubject: orders\nMessage-ID: <d2@school.example>\n\nGAME g1 Germany germany-pw\nA Ber - Kie\n' \
+	>"$D/mail/inbox/new/d2"
+p -v run
+expect "a fetch that fails after storing: exit 1, saying why" sh -c \
+	"[ $? -eq 1 ] && grep -q '1 messages could not be marked seen' '$ERR'"
+expect "... both messages applied" grep -q "fetched 2 (2 new), applied 2" "$OUT"
+if [ "$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)" -gt 1 ]; then
+	expect "... their passwords queued for checking while fetching" \
+		grep -q "^passwords: 2 checked ahead, 2 of them queued while fetching; " "$OUT"
+fi
+expect "... and answered: France's orders accepted" sh -c \
+	"grep -l 'In-Reply-To: <c3@school.example>' '$D'/mail/out/carol@school.example/new/* | xargs grep -q 'accepted: F bre - mao'"
+expect "... Germany's too" sh -c \
+	"grep -l 'In-Reply-To: <d2@school.example>' '$D'/mail/out/dave@school.example/new/* | xargs grep -q 'accepted: A ber - kie'"
+rm "$D/mail/inbox/new/$long"
 p game process g1 --preview
 expect "game process --preview shows the results" grep -q "PREVIEW" "$OUT"
 p game process g1

@@ -11,6 +11,7 @@
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../../judge/secret.h"
 #include "../../judge/shell/verify.h"
@@ -146,6 +147,42 @@ test_taken_over_not_queued(void **state)
 	assert_int_equal(sched_setaffinity(0, sizeof old, &old), 0);
 }
 
+/* What the counts say: checks queued anew (not one known or queued
+ * already), and those the workers made (not the caller's): left alone,
+ * the one worker makes every check queued; the verdicts then asked for
+ * are known, and no check is queued or made again. */
+static void
+test_counts(void **state)
+{
+	struct verifier *v = verifier_new(1);
+	size_t added, made;
+	char pw[32];
+	int i, waited;
+
+	(void)state;
+	for (i = 0; i < NPW; i++) {
+		password(i, i % 2 == 0, pw, sizeof pw);
+		assert_true(verifier_add(v, pw, hashes[i]));
+		assert_true(verifier_add(v, pw, hashes[i]));	/* queued already */
+	}
+	verifier_counts(v, &added, &made);
+	assert_int_equal(added, NPW);
+	for (waited = 0; made < NPW && waited < 10000; waited++) {
+		usleep(1000);
+		verifier_counts(v, &added, &made);
+	}
+	assert_int_equal(made, NPW);
+	for (i = 0; i < NPW; i++) {
+		password(i, i % 2 == 0, pw, sizeof pw);
+		assert_true(verifier_add(v, pw, hashes[i]));	/* known */
+		assert_int_equal(verifier_check(v, pw, hashes[i]), i % 2 == 0);
+	}
+	verifier_counts(v, &added, &made);
+	assert_int_equal(added, NPW);
+	assert_int_equal(made, NPW);
+	verifier_free(v);
+}
+
 /* Freed with checks still queued: the workers stop, nothing leaks
  * (the sanitized build's leak check). */
 static void
@@ -172,6 +209,7 @@ main(void)
 		cmocka_unit_test(test_one_worker),
 		cmocka_unit_test(test_workers),
 		cmocka_unit_test(test_taken_over_not_queued),
+		cmocka_unit_test(test_counts),
 		cmocka_unit_test(test_free_queued),
 	};
 
