@@ -167,6 +167,12 @@ finish(struct runner *r, const char *cmd, int no_send, int status)
 		status = 1;	/* the outbox keeps it for the next run */
 	}
 	runner_pages_wait(r);	/* drawn while the run sent */
+	if (r->stats.pages_left > 0) {
+		fprintf(stderr, "pouch %s: the map pages of %d game%s could not all be written (the "
+		    "warnings above say why); the next run draws them again\n", cmd,
+		    r->stats.pages_left, r->stats.pages_left == 1 ? "" : "s");
+		status = 1;
+	}
 	buf_free(&err);
 	return status;
 }

@@ -1042,8 +1042,9 @@ write_pages_due(struct runner *r)
 }
 
 /* The map pages of the games that moved on, and of those a failed run
- * left undrawn. A page that cannot be written is a warning: the next run
- * draws that game's pages again (DATA/pages-due). */
+ * left undrawn. A page that cannot be written is a warning, and counted
+ * (stats.pages_left): the next run draws that game's pages again
+ * (DATA/pages-due). */
 static void
 write_pages(struct runner *r)
 {
@@ -1065,12 +1066,15 @@ write_pages(struct runner *r)
 		}
 	}
 	r->npaged = left;	/* (paged_at no longer matches: cleared below) */
+	r->stats.pages_left = left;
 	/* The pages are written without syncing: the list goes only once
 	 * they are on disk for good. */
-	if (left == 0 && r->web.written > 0 && fs_sync_fs(r->pages_dir) < 0)
+	if (left == 0 && r->web.written > 0 && fs_sync_fs(r->pages_dir) < 0) {
 		log_warn("%s: %s (the pages are drawn again next run)", r->pages_dir, strerror(errno));
-	else
+		r->stats.pages_left = k;
+	} else {
 		write_pages_due(r);
+	}
 	buf_free(&err);
 	clear_paged(r);
 	r->stats.pages = r->web.written;

@@ -81,6 +81,8 @@ struct run_stats {
 	int repeated;		/* effects whose Message-ID was queued before */
 	int phases;		/* phases adjudicated */
 	int pages;		/* phase pages written */
+	int pages_left;		/* games whose pages could not all be written (or
+				   synced): drawn again by the next run */
 	size_t checks;		/* password checks queued ahead of the judge */
 	size_t checks_fetch;	/* ... of which while the mail was fetched */
 	size_t made_fetch;	/* checks the worker threads had made when the

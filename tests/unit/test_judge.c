@@ -1121,7 +1121,12 @@ test_two_powers_one_delegation(void **state)
 	assert_true(strncmp(o->text, "Game g2, France: the deadline has passed", 40) == 0);
 	assert_int_equal(count_to(t, GM_ADDR), 1);
 	assert_non_null(strstr(t->j.fx.out[t->j.fx.nout - 1].text,
-	    "orders are missing from: England, France, Germany."));
+	    "Orders are missing from: England, France, Germany."));
+	/* The master's notice names the phase, in its subject and its text. */
+	assert_string_equal(t->j.fx.out[t->j.fx.nout - 1].subject,
+	    "[g2] deadline passed: orders missing for Spring 1901 Movement");
+	assert_non_null(strstr(t->j.fx.out[t->j.fx.nout - 1].text,
+	    "The deadline of game g2, Spring 1901 Movement, has passed."));
 }
 
 /* A delegation of three powers and one of two: a misspelt place is read by
@@ -2333,7 +2338,7 @@ england_alone(struct tj *t, time_t at)
 	assert_int_equal(count_delivered(t, "alice@england.example", S1901_REMINDER), 0);
 	tick(t, at + 48 * HOUR + 300);
 	assert_int_equal(count_delivered(t, "anna@austria.example", S1901_PASSED), 1);
-	assert_int_equal(count_delivered(t, GM_ADDR, "[g1] deadline passed: orders missing"), 1);
+	assert_int_equal(count_delivered(t, GM_ADDR, S1901_PASSED), 1);
 }
 
 /* The reminder and the notice that the deadline passed go out again when
@@ -2348,7 +2353,7 @@ test_notices_due_again(void **state)
 	mail(t, GM_ADDR, "later", "GAME g1 GM " GM_PW "\nSET DEADLINE +24h\n", DEADLINE1 + HOUR);
 	tick(t, DEADLINE1 + 25 * HOUR + 300);
 	assert_int_equal(count_delivered(t, "anna@austria.example", S1901_PASSED), 1);
-	assert_int_equal(count_delivered(t, GM_ADDR, "[g1] deadline passed: orders missing"), 1);
+	assert_int_equal(count_delivered(t, GM_ADDR, S1901_PASSED), 1);
 	tick(t, DEADLINE1 + 49 * HOUR + 300);
 	assert_int_equal(t->j.fx.nphases, 1);
 
@@ -2514,7 +2519,7 @@ test_resume_after_notice(void **state)
 	tick(t, t->g->deadline + 300);
 	assert_int_equal(t->j.fx.nphases, 0);
 	assert_int_equal(count_delivered(t, "anna@austria.example", S1901_PASSED), 1);
-	assert_int_equal(count_delivered(t, GM_ADDR, "[g1] deadline passed: orders missing"), 1);
+	assert_int_equal(count_delivered(t, GM_ADDR, S1901_PASSED), 1);
 
 	mail(t, GM_ADDR, "pause", "GAME g1 GM " GM_PW "\nPAUSE\n", DEADLINE1 + 4 * HOUR);
 	mail(t, GM_ADDR, "resume", "GAME g1 GM " GM_PW "\nRESUME\n", DEADLINE1 + 5 * HOUR);
