@@ -78,6 +78,12 @@ buf_puts(struct buf *b, const char *s)
 int
 buf_putc(struct buf *b, char c)
 {
+	/* Room for it and the NUL already there (most calls): no call. */
+	if (!b->failed && b->len < b->max && b->len + 2 <= b->cap) {
+		b->data[b->len++] = c;
+		b->data[b->len] = '\0';
+		return 0;
+	}
 	return buf_append(b, &c, 1);
 }
 

@@ -28,6 +28,7 @@
 
 #include "../lib/fsio.h"
 #include "../lib/str.h"
+#include "../lib/strset.h"
 #include "../lib/xalloc.h"
 #include "../spool/maildir.h"
 #include "address.h"
@@ -109,8 +110,7 @@ struct mds {
 	char **failed;		/* the last sync's deliveries not published: */
 	char **why;		/* box/new/name and the reason, pairwise */
 	size_t nfailed;
-	char **made;		/* boxes known to exist */
-	size_t nmade;
+	struct strset made;	/* boxes known to exist */
 };
 
 /* Create box unless this sink already did (then clear tmp/ of what is
@@ -118,16 +118,12 @@ struct mds {
 static int
 make_box(struct mds *p, const char *box)
 {
-	size_t i;
-
-	for (i = 0; i < p->nmade; i++)
-		if (strcmp(p->made[i], box) == 0)
-			return 0;
+	if (strset_has(&p->made, box))
+		return 0;
 	if (md_create(box) < 0)
 		return -1;
 	md_clean_stale(box, (long long)time(NULL) - MD_STALE_SECONDS);
-	p->made = xreallocarray(p->made, p->nmade + 1, sizeof *p->made);
-	p->made[p->nmade++] = xstrdup(box);
+	strset_add(&p->made, box);
 	return 0;
 }
 
@@ -292,15 +288,11 @@ mds_close(struct mail_sink *k)
 {
 	struct mds *p = k->priv;
 
-	size_t i;
-
 	if (p == NULL)
 		return;
 	mds_forget(p);
 	mds_forget_failed(p);
-	for (i = 0; i < p->nmade; i++)
-		free(p->made[i]);
-	free(p->made);
+	strset_free(&p->made);
 	free(p->dir);
 	free(p);
 	k->priv = NULL;
@@ -334,6 +326,7 @@ sink_maildir_new(const char *dir)
 	struct mds *p = xcalloc(1, sizeof *p);
 
 	p->dir = xstrdup(dir);
+	strset_init(&p->made);
 	k->ops = &maildir_sink_ops;
 	k->priv = p;
 	k->staged = true;

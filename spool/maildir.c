@@ -18,6 +18,7 @@
 
 #include "../lib/crash.h"
 #include "../lib/fsio.h"
+#include "../lib/strset.h"
 #include "../lib/xalloc.h"
 
 static int
@@ -147,9 +148,11 @@ publish_part(char *const *dirs, char *const *names, size_t n)
 {
 	char tmp[PATH_MAX], dst[PATH_MAX];
 	char **paths = xcalloc(n + 1, sizeof *paths), **news = xcalloc(n + 1, sizeof *news);
+	struct strset seen;
 	size_t i, k, nnew = 0;
 	int r = 0;
 
+	strset_init(&seen);
 	for (i = 0; i < n && r == 0; i++) {
 		r = path_of(tmp, sizeof tmp, dirs[i], "tmp", names[i]);
 		paths[i] = xstrdup(tmp);
@@ -165,10 +168,7 @@ publish_part(char *const *dirs, char *const *names, size_t n)
 		}
 		/* each Maildir's new/ once */
 		path_of(dst, sizeof dst, dirs[i], "new", NULL);
-		for (k = 0; k < nnew; k++)
-			if (strcmp(news[k], dst) == 0)
-				break;
-		if (k == nnew)
+		if (strset_add(&seen, dst))
 			news[nnew++] = xstrdup(dst);
 	}
 	/* the names durable: every new/ synced, together */
@@ -180,6 +180,7 @@ publish_part(char *const *dirs, char *const *names, size_t n)
 		free(news[k]);
 	free(paths);
 	free(news);
+	strset_free(&seen);
 	return r;
 }
 
