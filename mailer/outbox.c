@@ -164,6 +164,8 @@ struct jrec {
 /* Records waiting for their pack to be synced are written once they take
  * this much: the pack is synced then, and memory stays bounded. */
 #define JPEND_MAX (256 * 1024)
+/* A batch of records (journal_batch_begin) is written when it reaches this. */
+#define JBATCH_MAX (256 * 1024)
 /* The records outbox_add wrote are read back (fresh_each) this much at a
  * time. */
 #define FRESH_READ (256 * 1024)
@@ -195,6 +197,8 @@ struct outbox {
 	bool jdirty;			/* appended to since the last sync */
 	bool jnew;			/* made since the last sync: sync meta/ */
 	struct buf jpend;		/* outbox_add's records: their bytes are not yet synced */
+	struct buf jbatch;		/* records appended while batching, not yet written */
+	bool batching;			/* journal_batch_begin .. _end */
 	struct fseg *fresh;		/* outbox_add's records written, not in jv */
 	size_t nfresh, capfresh;
 	struct jrec seen;		/* the record fresh_each hands out, whose */
@@ -474,13 +478,23 @@ record_text(const char *p, const char *end, struct buf *text, char sum[16])
 
 static bool record_sum_ok(const char *id, const struct buf *text, const char *sum);
 
+static int journal_flush(struct outbox *ob, struct buf *err);
+
 /* A read descriptor for journal file file: this process's own, or one
  * kept open for the next read. -1 (errno) when it cannot be opened. */
 static int
 journal_fd(struct outbox *ob, int file)
 {
-	if (file == ob->jfile && ob->jfd >= 0)
+	if (file == ob->jfile && ob->jfd >= 0) {
+		struct buf err;
+		int r;
+		buf_init(&err, 1024);
+		r = journal_flush(ob, &err);	/* what is read is written */
+		buf_free(&err);
+		if (r < 0)
+			return -1;
 		return ob->jfd;
+	}
 	if (ob->rfd >= 0 && ob->rfile == file)
 		return ob->rfd;
 	if (ob->rfd >= 0)
@@ -650,14 +664,57 @@ journal_open(struct outbox *ob, struct buf *err)
 	return 0;
 }
 
-/* Append rec (whole records) to this process's journal in one write: a
- * killed process leaves whole records. Returns 0 or -1 (err). */
+/* Write the records a batch holds, in one write. Returns 0 or -1 (err). */
+static int
+journal_flush(struct outbox *ob, struct buf *err)
+{
+	if (ob->jbatch.len == 0)
+		return 0;
+	if (fs_write_all(ob->jfd, ob->jbatch.data, ob->jbatch.len) < 0) {
+		ob->broken = true;
+		buf_printf(err, "%s: cannot write: %s\n", ob->jfiles[ob->jfile], strerror(errno));
+		buf_reset(&ob->jbatch);
+		return -1;
+	}
+	buf_reset(&ob->jbatch);
+	return 0;
+}
+
+/* From here to journal_batch_end, records are appended to the journal in
+ * writes of up to JBATCH_MAX bytes, not one each: a state or a "gone" per
+ * message sent. Unsynced either way, they count only from the next
+ * outbox_sync; a process killed in between loses them as it would lose
+ * them unsynced (the ledger says what was sent). Whatever reads the journal
+ * (journal_fd) or syncs it writes them first. */
+static void
+journal_batch_begin(struct outbox *ob)
+{
+	ob->batching = true;
+}
+
+/* Write what the batch holds and stop batching. Returns 0 or -1 (err). */
+static int
+journal_batch_end(struct outbox *ob, struct buf *err)
+{
+	ob->batching = false;
+	return journal_flush(ob, err);
+}
+
+/* Append rec (whole records) to this process's journal in one write (or
+ * to the batch, written whole): a killed process leaves whole records.
+ * Returns 0 or -1 (err). */
 static int
 journal_append(struct outbox *ob, const char *rec, size_t len, struct buf *err)
 {
 	if (journal_open(ob, err) < 0)
 		return -1;
-	if (fs_write_all(ob->jfd, rec, len) < 0) {
+	if (ob->batching && len <= JBATCH_MAX) {
+		if (ob->jbatch.len + len > JBATCH_MAX && journal_flush(ob, err) < 0)
+			return -1;
+		buf_append(&ob->jbatch, rec, len);
+	} else if (journal_flush(ob, err) < 0) {
+		return -1;
+	} else if (fs_write_all(ob->jfd, rec, len) < 0) {
 		ob->broken = true;
 		buf_printf(err, "%s: cannot write: %s\n", ob->jfiles[ob->jfile], strerror(errno));
 		return -1;
@@ -1125,6 +1182,7 @@ outbox_open(const char *dir, const char *pack_dir, struct buf *err)
 	ob->pfd = -1;
 	ob->rpfd = -1;
 	buf_init(&ob->jpend, JPEND_MAX + META_MAX + 512);
+	buf_init(&ob->jbatch, JBATCH_MAX + 1);
 	if (md_create(dir) < 0 || fs_mkdir_p(ob->meta_dir, 0700) < 0 ||
 	    fs_mkdir_p(ob->failed_dir, 0700) < 0) {
 		buf_printf(err, "%s: cannot create the outbox: %s\n", dir, strerror(errno));
@@ -1145,6 +1203,9 @@ outbox_close(struct outbox *ob)
 	if (ob == NULL)
 		return;
 	names_clear(&ob->new_files);
+	if (ob->jfd >= 0 && ob->jbatch.len > 0 && !ob->broken)
+		(void)fs_write_all(ob->jfd, ob->jbatch.data, ob->jbatch.len);	/* as written */
+	buf_free(&ob->jbatch);
 	buf_free(&ob->jpend);
 	free(ob->fresh);
 	if (ob->pfd >= 0)
@@ -1226,7 +1287,7 @@ outbox_sync(struct outbox *ob, struct buf *err)
 	if (refuse_broken(ob, err) < 0)
 		return -1;
 	/* the messages' bytes, then the records that name them */
-	if (pack_sync(ob, err) < 0 || pending_write(ob, err) < 0)
+	if (pack_sync(ob, err) < 0 || pending_write(ob, err) < 0 || journal_flush(ob, err) < 0)
 		return -1;
 	for (i = 0; i < ob->new_files.n; i++) {
 		const char *p = ob->new_files.v[i];
@@ -1817,12 +1878,15 @@ record(struct flush *f, struct buf *err)
 	size_t k;
 	int r = 0;
 
+	journal_batch_begin(f->ob);
 	for (k = 0; k < f->njobs; k++)
 		if (f->jobs[k].unrecorded) {
 			if (meta_write(f->ob, f->jobs[k].id, &f->jobs[k].m, false, err) < 0)
 				r = -1;
 			f->jobs[k].unrecorded = false;
 		}
+	if (journal_batch_end(f->ob, err) < 0)
+		r = -1;
 	return r;
 }
 
@@ -1979,13 +2043,18 @@ remove_finished(struct flush *f, struct buf *err)
 		snprintf(dir, sizeof dir, "%s/new", f->ob->dir);
 		fs_fsync_dir(dir);
 	}
+	journal_batch_begin(f->ob);
 	for (k = 0; k < f->njobs; k++) {
 		if (!f->jobs[k].finished)
 			continue;
-		if (gone_write(f->ob, f->jobs[k].id, err) < 0)
+		if (gone_write(f->ob, f->jobs[k].id, err) < 0) {
+			journal_batch_end(f->ob, err);
 			return -1;
+		}
 		removed++;
 	}
+	if (journal_batch_end(f->ob, err) < 0)
+		return -1;
 	if (removed > 0) {
 		journal_forget(f);
 		f->removed = true;
