@@ -184,6 +184,73 @@ fail:
 	return -1;
 }
 
+/* Whether the regular file at path holds exactly the len bytes at data. */
+static bool
+holds(const char *path, const void *data, size_t len)
+{
+	char chunk[16384];
+	struct stat st;
+	size_t at = 0;
+	bool same;
+	int fd;
+
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size != len)
+		return false;
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return false;
+	same = true;
+	while (same && at < len) {
+		ssize_t got = read(fd, chunk, len - at < sizeof chunk ? len - at : sizeof chunk);
+		if (got <= 0)
+			same = false;
+		else
+			same = memcmp(chunk, (const char *)data + at, (size_t)got) == 0;
+		at += got > 0 ? (size_t)got : 0;
+	}
+	close(fd);
+	return same;
+}
+
+int
+fs_replace_changed(const char *path, const void *data, size_t len)
+{
+	if (holds(path, data, len))
+		return 0;
+	return fs_replace(path, data, len);
+}
+
+int
+fs_replace_link(const char *path, const char *from)
+{
+	char tmp[PATH_MAX];
+	struct stat a, b;
+	int saved;
+
+	/* the same file already (a rename of one link onto another of the
+	 * same file would do nothing, and leave the temporary name) */
+	if (stat(from, &a) == 0 && stat(path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+		return 0;
+	if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= sizeof tmp) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	crash_point();
+	if (link(from, tmp) < 0) {
+		if (errno != EEXIST)
+			return -1;
+		/* a killed run's: made again */
+		if (unlink(tmp) < 0 || link(from, tmp) < 0)
+			return -1;
+	}
+	if (rename(tmp, path) < 0) {
+		saved = errno;
+		unlink(tmp);
+		errno = saved;
+		return -1;
+	}
+	return 0;
+}
+
 int
 fs_write_atomic_mode(const char *path, const void *data, size_t len, mode_t mode)
 {

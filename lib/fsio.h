@@ -29,6 +29,14 @@ int fs_write_atomic_mode(const char *path, const void *data, size_t len, mode_t 
  * syncing: readers never see half a file, but a crash may lose the new
  * one. For files made again from durable data (the map pages). */
 int fs_replace(const char *path, const void *data, size_t len);
+/* As fs_replace, but a file that holds these bytes already is left as it
+ * is (nothing written, nothing for a later sync to write). Returns 0 or
+ * -1/errno. */
+int fs_replace_changed(const char *path, const void *data, size_t len);
+/* Replace path with a hard link to the file from (a temporary name, then
+ * a rename; not synced), as fs_replace would with from's bytes. Returns 0
+ * or -1/errno (a file system without hard links: write the bytes). */
+int fs_replace_link(const char *path, const char *from);
 /* Write all len bytes to fd (retrying short writes and EINTR). Returns 0 or -1/errno. */
 int fs_write_all(int fd, const void *data, size_t len);
 /* Append len bytes to path (created 0644 if missing) and fsync. Returns 0 or -1/errno. */

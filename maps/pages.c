@@ -755,8 +755,9 @@ write_file(const char *dir, const struct page_game *pg, const char *file, const 
 		buf_printf(err, "%s: too large\n", path);
 		return -1;
 	}
-	/* Not synced: the pages are made again from the history records. */
-	if (fs_replace(path, buf_str(data), data->len) < 0) {
+	/* Not synced: the pages are made again from the history records.
+	 * A page as it was is not written again. */
+	if (fs_replace_changed(path, buf_str(data), data->len) < 0) {
 		buf_printf(err, "%s: %s\n", path, strerror(errno));
 		return -1;
 	}
@@ -918,6 +919,21 @@ last_after_is_current(const struct map *m, const struct page_game *pg)
 	    memcmp(ph->capital_after, pg->capital, (size_t)m->nprovs * sizeof *pg->capital) == 0;
 }
 
+/* current.svg as the last phase's map afterwards, just written, whose
+ * drawing sc->svg holds: the same file (a hard link), else its bytes. */
+static int
+link_after(const char *dir, const struct page_game *pg, struct scratch *sc, struct buf *err)
+{
+	char code[16], from[4096], to[4096];
+
+	pages_phase_code(pg->phases[pg->nphases - 1].before, code, sizeof code);
+	if ((size_t)snprintf(from, sizeof from, "%s/%s/%s-after.svg", dir, pg->name, code) <
+	    sizeof from && (size_t)snprintf(to, sizeof to, "%s/%s/current.svg", dir, pg->name) <
+	    sizeof to && fs_replace_link(to, from) == 0)
+		return 0;
+	return write_file(dir, pg, "current.svg", &sc->svg, err);
+}
+
 /* The index and current.svg; drawn: sc->svg holds current.svg's drawing
  * already (the last phase's map afterwards, just written). */
 static int
@@ -930,7 +946,7 @@ write_index(const char *dir, const struct map *m, const struct geometry *g,
 	in.board = pg->current;
 	in.retreat_options = true;
 	in.capital = pg->capital;
-	if (drawn ? write_file(dir, pg, "current.svg", &sc->svg, err) < 0 :
+	if (drawn ? link_after(dir, pg, sc, err) < 0 :
 	    write_map(dir, m, g, pg, "current.svg", &in, sc, err) < 0)
 		return -1;
 	/* The start page, until the first phase is played (then the first

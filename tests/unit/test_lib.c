@@ -184,6 +184,48 @@ test_atomic_write(void **state)
 	buf_free(&b);
 }
 
+/* A page written again with the same bytes is left as it was (the same
+ * file); with other bytes, or other length, it is replaced. A page made a
+ * hard link to another is that file, and a second link leaves nothing
+ * behind; the other's later replacement does not change it. */
+static void
+test_replace_changed_and_link(void **state)
+{
+	char dir[] = "/tmp/pouch-test-XXXXXX", a[256], c[256], tmp[300];
+	struct stat s1, s2;
+	struct buf b;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(a, sizeof a, "%s/a.svg", dir);
+	snprintf(c, sizeof c, "%s/current.svg", dir);
+	assert_int_equal(fs_replace_changed(a, "<svg/>", 6), 0);
+	assert_int_equal(stat(a, &s1), 0);
+	assert_int_equal(fs_replace_changed(a, "<svg/>", 6), 0);
+	assert_int_equal(stat(a, &s2), 0);
+	assert_true(s1.st_ino == s2.st_ino);	/* not written again */
+	assert_int_equal(fs_replace_changed(a, "<svg/ >", 7), 0);
+	assert_int_equal(fs_replace_changed(a, "<svG/ >", 7), 0);
+	buf_init(&b, 100);
+	assert_int_equal(fs_read_file(a, &b), 0);
+	assert_string_equal(buf_str(&b), "<svG/ >");
+	buf_free(&b);
+	assert_int_equal(fs_replace(c, "old", 3), 0);
+	assert_int_equal(fs_replace_link(c, a), 0);
+	assert_int_equal(fs_replace_link(c, a), 0);
+	assert_int_equal(stat(a, &s1), 0);
+	assert_int_equal(stat(c, &s2), 0);
+	assert_true(s1.st_ino == s2.st_ino);
+	snprintf(tmp, sizeof tmp, "%s.tmp.%ld", c, (long)getpid());
+	assert_int_equal(access(tmp, F_OK), -1);
+	assert_int_equal(fs_replace_changed(a, "next", 4), 0);
+	buf_init(&b, 100);
+	assert_int_equal(fs_read_file(c, &b), 0);
+	assert_string_equal(buf_str(&b), "<svG/ >");
+	buf_free(&b);
+	assert_int_equal(fs_rm_rf(dir), 0);
+}
+
 /* A file read with the size it had when looked at is read whole however
  * that size compares with what it holds now: grown (bigger than a read
  * takes at once), shrunk, or the same; also into a buffer with room. */
@@ -551,6 +593,7 @@ main(void)
 		cmocka_unit_test(test_scan),
 		cmocka_unit_test(test_sha256),
 		cmocka_unit_test(test_atomic_write),
+		cmocka_unit_test(test_replace_changed_and_link),
 		cmocka_unit_test(test_read_sized),
 		cmocka_unit_test(test_lock),
 		cmocka_unit_test(test_sweep_tmp),
