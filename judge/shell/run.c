@@ -642,6 +642,14 @@ consume(struct runner *r, struct buf *err)
 		else if (g->status == GAME_ACTIVE && g->gm_told)
 			add_paged(r, g->name, g->nphases + 2);	/* no phase page */
 	}
+	/* What the game master (or a player's rare order) did to a game: a new
+	 * deadline, PAUSE, RESUME, its end; the index follows it. */
+	for (i = 0; i < fx->naudit; i++) {
+		const struct game *g = fx->audit[i].game[0] ? judge_find_game(&r->j,
+		    fx->audit[i].game) : NULL;
+		if (g != NULL && !system_serves(g->sys, SYS_RECORD_PAGE))
+			add_paged(r, g->name, g->nphases + 2);
+	}
 	judge_effects_clear(&r->j);
 	return bad ? -1 : 0;
 }

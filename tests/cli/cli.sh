@@ -529,6 +529,13 @@ expect "the deadline passed, orders missing: that run draws the index with the g
 	grep -q "Deadline passed; grace until Monday 23 November 2026, 10:00 UTC" "$D6/pages/g6/index.html"
 ls -i "$D6/pages/g6" | grep -v index.html >"$WORK/pages6.after"
 expect "... and no other page" cmp -s "$WORK/pages6.before" "$WORK/pages6.after"
+# The game master's new deadline and PAUSE: the index follows them.
+r6 game --now "2026-11-22 11:00" g6 SET DEADLINE 2026-11-25 18:00
+expect "a new deadline set by the game master: the index gives it" \
+	grep -q "Next deadline: Wednesday 25 November 2026, 18:00 UTC" "$D6/pages/g6/index.html"
+r6 game --now "2026-11-22 11:10" g6 PAUSE
+expect "... the game paused: the index gives no deadline" \
+	sh -c "grep -q '<html' '$D6/pages/g6/index.html' && ! grep -q 'class=\"deadline\"' '$D6/pages/g6/index.html'"
 
 # A rehearsal days ahead with --now: mail files with today's time were
 # delivered before the last run's clock; the run says so in one line on
