@@ -2264,6 +2264,22 @@ fit_kind(const struct interp *in, prov_id up, prov_id dp, struct parse_result *r
 }
 
 /*
+ * Is du, the unit dislodged from p, another power's while the sender's own
+ * unit stands in p undislodged? Then an order there is for that unit, and
+ * the judge refuses it as the order of a unit not dislodged.
+ */
+static bool
+own_unit_not_dislodged(const struct interp *in, prov_id p, const struct unit *du)
+{
+	const struct unit *u;
+
+	if (in->own == 0 || own_has(in->own, du->power))
+		return false;
+	u = find_unit(in->c, p, in->rd->type, 0);
+	return u != NULL && own_has(in->own, u->power);
+}
+
+/*
  * Fill r->order from the reading: choose the reading of its places that
  * fits the board, settle the case of none or several, fill the order's
  * places, then what its kind needs. A dislodged unit in a retreat phase
@@ -2278,6 +2294,7 @@ interpret(const struct parse_ctx *c, uint32_t held, const struct reading *rd,
 		own_set(c, held, rd) };
 	const struct slot *su = &rd->unit, *st = &rd->target, *sd = &rd->dest;
 	struct order *o = &r->order;
+	const struct unit *du;
 	struct choice ch;
 	prov_id up, tp, dp;
 
@@ -2294,7 +2311,7 @@ interpret(const struct parse_ctx *c, uint32_t held, const struct reading *rd,
 		return -1;
 	if (in.phase == PHASE_RETREAT && c->b != NULL && up != PROV_NONE &&
 	    (rd->kind == ORDER_HOLD || rd->kind == ORDER_SUPPORT || rd->kind == ORDER_CONVOY) &&
-	    unit_in(c, up, rd->type) != NULL) {
+	    (du = unit_in(c, up, rd->type)) != NULL && !own_unit_not_dislodged(&in, up, du)) {
 		refuse(r, "a dislodged unit must retreat or disband: \"%c %s - ...\" or \"%c %s D\"",
 		    unit_letter((enum unit_type)o->type), m->provs[up].abbr,
 		    unit_letter((enum unit_type)o->type), m->provs[up].abbr);

@@ -452,6 +452,40 @@ prov_of(const struct map *m, loc_id l)
 	return l == LOC_NONE ? PROV_NONE : m->locs[l].prov;
 }
 
+/*
+ * In a retreat phase, an order of o->power for its own unit in here that
+ * was not dislodged (none of its units was dislodged from here, whoever
+ * else's was): "your army in Munich is not dislodged: only dislodged units
+ * retreat or disband now", and when the power has none to retreat, that.
+ * Returns false, writing nothing, for any other order.
+ */
+static bool
+put_not_dislodged(const struct map *m, const struct board *b, const struct order *o, prov_id here,
+    struct buf *out)
+{
+	int i, u, any = 0;
+
+	if (b->phase != PHASE_RETREAT || here == PROV_NONE || o->power == POWER_NONE)
+		return false;
+	u = board_unit_in(b, m, here);
+	if (u < 0 || b->units[u].power != o->power)
+		return false;
+	for (i = 0; i < b->ndislodged; i++) {
+		const struct unit *d = &b->dislodged[i].unit;
+		if (d->power != o->power)
+			continue;
+		if (m->locs[d->loc].prov == here)
+			return false;
+		any = 1;
+	}
+	buf_printf(out, "your %s in ", b->units[u].type == UNIT_FLEET ? "fleet" : "army");
+	put_the(m, here, out);
+	buf_puts(out, " is not dislodged: only dislodged units retreat or disband now");
+	if (!any)
+		buf_puts(out, ", and you have no units to retreat");
+	return true;
+}
+
 void
 report_refusal(const struct map *m, const struct board *b, const struct order *o, enum reason why,
     struct buf *out)
@@ -461,6 +495,11 @@ report_refusal(const struct map *m, const struct board *b, const struct order *o
 	uint8_t type = u ? u->type : o->type;
 	const struct unit *tu = tgt != PROV_NONE ? unit_in(m, b, tgt) : NULL;
 
+	/* An order to a unit standing undislodged, whatever else stands or was
+	 * dislodged there. */
+	if ((why == R_WRONG_PHASE || why == R_FOREIGN_UNIT || why == R_NOT_DISLODGED) &&
+	    put_not_dislodged(m, b, o, here, out))
+		return;
 	switch (why) {
 	case R_NO_UNIT:
 		if (o->kind == ORDER_BUILD || o->kind == ORDER_WAIVE || here == PROV_NONE)

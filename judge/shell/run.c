@@ -627,14 +627,28 @@ consume(struct runner *r, struct buf *err)
 	}
 	/* A game without a board has no phases: its page follows each change;
 	 * a game started and not yet past its first phase has its start page
-	 * (and the index) drawn as it changes. Only the games touched since
-	 * the last time are looked at: the others are as they were then. */
+	 * (and the index) drawn as it changes; a game whose deadline passed
+	 * with orders missing, its index (which gives the grace period's end).
+	 * Only the games touched since the last time are looked at: the
+	 * others are as they were then. */
 	n = judge_touched(&r->j, &touched);
 	for (i = 0; i < n; i++) {
 		const struct game *g = r->j.games[touched[i]];
-		if (r->j.dirty[touched[i]] && (system_serves(g->sys, SYS_RECORD_PAGE) ||
-		    (g->status == GAME_ACTIVE && g->nphases == 0)))
+		if (!r->j.dirty[touched[i]])
+			continue;
+		if (system_serves(g->sys, SYS_RECORD_PAGE) ||
+		    (g->status == GAME_ACTIVE && g->nphases == 0))
 			add_paged(r, g->name, 1);
+		else if (g->status == GAME_ACTIVE && g->gm_told)
+			add_paged(r, g->name, g->nphases + 2);	/* no phase page */
+	}
+	/* What the game master (or a player's rare order) did to a game: a new
+	 * deadline, PAUSE, RESUME, its end; the index follows it. */
+	for (i = 0; i < fx->naudit; i++) {
+		const struct game *g = fx->audit[i].game[0] ? judge_find_game(&r->j,
+		    fx->audit[i].game) : NULL;
+		if (g != NULL && !system_serves(g->sys, SYS_RECORD_PAGE))
+			add_paged(r, g->name, g->nphases + 2);
 	}
 	judge_effects_clear(&r->j);
 	return bad ? -1 : 0;

@@ -509,6 +509,33 @@ expect "game list, the notice sent, a clock before the deadline: the grace perio
 	grep -q "^g2 .*grace until Monday 23 November 2026, 09:00 UTC" "$OUT"
 q game --now "2026-11-21 12:00" show g2
 expect "... and game show" grep -q "^# the deadline passed with orders missing: grace period until Monday 23 November 2026, 09:00 UTC" "$OUT"
+# The index of the game's map pages gives the grace period's end too, in
+# game list's words, drawn by the run that told the late delegation: g2
+# before its first phase is decided, and g6 after it (a game whose pages
+# are otherwise drawn again only when a phase is decided); the other pages
+# as they were.
+expect "the map pages' index in the grace period: its end" \
+	grep -q "Deadline passed; grace until Monday 23 November 2026, 09:00 UTC" "$D2/pages/g2/index.html"
+D6=$WORK/data6
+r6() { "$POUCH" --data "$D6" "$@" >"$OUT" 2>"$ERR"; }
+france_game r6 g6 "2026-11-20 09:00" --grace 24h
+carol_mail "$D6" g6 c6a orders "$(printf 'A Par - Bur\nA Mar H\nF Bre H')"
+r6 run --now "2026-11-20 10:00"
+expect "a phase decided: the index gives the next deadline" \
+	grep -q "Next deadline: Sunday 22 November 2026, 10:00 UTC" "$D6/pages/g6/index.html"
+ls -i "$D6/pages/g6" | grep -v index.html >"$WORK/pages6.before"
+r6 run --now "2026-11-22 10:10"
+expect "the deadline passed, orders missing: that run draws the index with the grace period's end" \
+	grep -q "Deadline passed; grace until Monday 23 November 2026, 10:00 UTC" "$D6/pages/g6/index.html"
+ls -i "$D6/pages/g6" | grep -v index.html >"$WORK/pages6.after"
+expect "... and no other page" cmp -s "$WORK/pages6.before" "$WORK/pages6.after"
+# The game master's new deadline and PAUSE: the index follows them.
+r6 game --now "2026-11-22 11:00" g6 SET DEADLINE 2026-11-25 18:00
+expect "a new deadline set by the game master: the index gives it" \
+	grep -q "Next deadline: Wednesday 25 November 2026, 18:00 UTC" "$D6/pages/g6/index.html"
+r6 game --now "2026-11-22 11:10" g6 PAUSE
+expect "... the game paused: the index gives no deadline" \
+	sh -c "grep -q '<html' '$D6/pages/g6/index.html' && ! grep -q 'class=\"deadline\"' '$D6/pages/g6/index.html'"
 
 # A rehearsal days ahead with --now: mail files with today's time were
 # delivered before the last run's clock; the run says so in one line on

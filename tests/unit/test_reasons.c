@@ -330,6 +330,83 @@ test_retreat(void **state)
 	assert_int_equal(res.unit_reason[4], R_OK);
 }
 
+/*
+ * The refusal of order line, sent by Germany on the position text (the
+ * parser's note when it refuses, else the judge's check, adj_check, in the
+ * words of report_refusal; "" when the order is legal). The text is static.
+ */
+static const char *
+german_refusal(const char *position, const char *line)
+{
+	static char text[512];
+	const struct map *m = test_standard_map();
+	struct names *nm = names_new(m);
+	struct rules r;
+	struct board b;
+	struct buf err, out;
+	struct parse_result pr;
+	enum reason rc;
+
+	rules_init(&r, EDITION_2023);
+	buf_init(&err, 4096);
+	if (board_read(&b, m, position, strlen(position), &err) < 0)
+		fail_msg("board_read: %s", buf_str(&err));
+	buf_free(&err);
+	{
+		struct parse_ctx c = { m, nm, &b, map_find_power(m, "Germany") };
+		order_parse(&c, line, strlen(line), &pr);
+	}
+	names_free(nm);
+	if (pr.verdict == VERDICT_REFUSED) {
+		snprintf(text, sizeof text, "parser: %s", pr.note);
+		return text;
+	}
+	rc = adj_check(m, &r, &b, &pr.order);
+	buf_init(&out, sizeof text);
+	if (rc != R_OK)
+		report_refusal(m, &b, &pr.order, rc, &out);
+	snprintf(text, sizeof text, "%s", buf_str(&out));
+	buf_free(&out);
+	return text;
+}
+
+/* In a retreat phase only dislodged units are ordered: an order to one of
+ * Germany's units that stands undislodged names that unit, also where
+ * another power's unit was dislodged from the same province (France's army
+ * from Munich, England's fleet from the North Sea), and says when Germany
+ * has no unit to retreat at all. */
+static void
+test_not_dislodged(void **state)
+{
+	static const char *const lines[] = { "A Mun H", "A Mun R Tyr", "A Mun - Boh", "F Nth H",
+		"F Nth R Ska", "F Nth - Edi", "A Ber H", "A Ber - Pru" };
+	static const char *const said[] = { "your army in Munich", "your army in Munich",
+		"your army in Munich", "your fleet in the North Sea", "your fleet in the North Sea",
+		"your fleet in the North Sea", "your army in Berlin", "your army in Berlin" };
+	static const char pos[] = RETREAT "unit Germany A mun\ndislodged France A mun from bur\n"
+				       "unit Germany F nth\ndislodged England F nth from hel\n"
+				       "unit Germany A ber\n";
+	char want[256], more[512];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+		snprintf(want, sizeof want, "%s is not dislodged: only dislodged units retreat or "
+		    "disband now, and you have no units to retreat", said[i]);
+		assert_string_equal(german_refusal(pos, lines[i]), want);
+	}
+	/* Germany has a unit to retreat (from Silesia): that one it orders. */
+	snprintf(more, sizeof more, "%sdislodged Germany A sil from boh\n", pos);
+	for (i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+		snprintf(want, sizeof want, "%s is not dislodged: only dislodged units retreat or "
+		    "disband now", said[i]);
+		assert_string_equal(german_refusal(more, lines[i]), want);
+	}
+	assert_string_equal(german_refusal(more, "A Sil R Pru"), "");
+	assert_string_equal(german_refusal(more, "A Sil H"),
+	    "parser: a dislodged unit must retreat or disband: \"A sil - ...\" or \"A sil D\"");
+}
+
 /* Realpolitik: an army does not join an army of its power outside its
  * capitals, nor a fleet anywhere; a landing fails when the fleet does not
  * get away. */
@@ -377,6 +454,7 @@ main(void)
 		cmocka_unit_test(test_no_route),
 		cmocka_unit_test(test_moved),
 		cmocka_unit_test(test_retreat),
+		cmocka_unit_test(test_not_dislodged),
 		cmocka_unit_test(test_realpolitik),
 	};
 
