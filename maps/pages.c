@@ -800,15 +800,8 @@ prepare(const char *dir, const struct page_game *pg, struct buf *err)
 		return -1;
 	}
 	buf_init(&css, sizeof STYLE_CSS);
-	if ((size_t)snprintf(path, sizeof path, "%s/%s/style.css", dir, pg->name) < sizeof path &&
-	    fs_read_file(path, &css) == 0 && css.len == sizeof STYLE_CSS - 1 &&
-	    memcmp(css.data, STYLE_CSS, css.len) == 0) {
-		buf_free(&css);
-		return 0;
-	}
-	buf_reset(&css);
 	buf_puts(&css, STYLE_CSS);
-	rc = write_file(dir, pg, "style.css", &css, err);
+	rc = write_file(dir, pg, "style.css", &css, err);	/* (left alone when the same) */
 	buf_free(&css);
 	return rc;
 }
