@@ -23,6 +23,7 @@
 #include "../../lib/str.h"
 #include "../../lib/xalloc.h"
 #include "../secret.h"
+#include "scratch.h"
 
 #define SECRET_LEN_MAX 256
 #define WORKERS_MAX 4
@@ -108,6 +109,18 @@ decided(struct verifier *v, const unsigned char d[SHA256_SIZE], bool ok)
 	pthread_cond_broadcast(&v->done);
 }
 
+/* secret_check, in the scratch memory this thread keeps (scratch.h). */
+static bool
+checked(const char *secret, const char *hash)
+{
+	bool ok;
+
+	scratch_begin();
+	ok = secret_check(secret, hash);
+	scratch_end();
+	return ok;
+}
+
 /* Take the first queued check from the ring and make it, the lock let go
  * meanwhile. Returns false when none was queued. Lock held. */
 static bool
@@ -131,7 +144,7 @@ check_one(struct verifier *v)
 		mine = *jb;
 		explicit_bzero(jb, sizeof *jb);
 		pthread_mutex_unlock(&v->mu);
-		ok = secret_check(mine.secret, mine.hash);
+		ok = checked(mine.secret, mine.hash);
 		explicit_bzero(mine.secret, sizeof mine.secret);
 		pthread_mutex_lock(&v->mu);
 		decided(v, mine.d, ok);
@@ -152,6 +165,7 @@ worker(void *arg)
 		else
 			pthread_cond_wait(&v->work, &v->mu);
 	pthread_mutex_unlock(&v->mu);
+	scratch_release();
 	return NULL;
 }
 
@@ -285,7 +299,7 @@ verifier_check(struct verifier *v, const char *secret, const char *hash)
 	if (mine)
 		v->tab[k].state = V_WORKING;	/* a queued check: taken over */
 	pthread_mutex_unlock(&v->mu);
-	ok = secret_check(secret, hash);
+	ok = checked(secret, hash);
 	if (mine) {
 		pthread_mutex_lock(&v->mu);
 		decided(v, d, ok);
@@ -314,6 +328,7 @@ verifier_free(struct verifier *v)
 	pthread_mutex_unlock(&v->mu);
 	for (i = 0; i < v->nth; i++)
 		pthread_join(v->th[i], NULL);
+	scratch_release();	/* what this thread's own checks kept */
 	explicit_bzero(v->ring, VERIFY_QUEUE_MAX * sizeof *v->ring);
 	free(v->ring);
 	explicit_bzero(v->tab, v->cap * sizeof *v->tab);

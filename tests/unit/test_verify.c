@@ -9,11 +9,13 @@
 
 #include <pthread.h>
 #include <sched.h>
+#include <sys/mman.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "../../judge/secret.h"
+#include "../../judge/shell/scratch.h"
 #include "../../judge/shell/verify.h"
 
 #define NPW 24
@@ -201,6 +203,43 @@ test_free_queued(void **state)
 	verifier_free(NULL);
 }
 
+/* The caller's checks, one after another on one thread, work in the
+ * memory the first was given (scratch.h): the second is given it again;
+ * the verdicts are secret_check's own. A map of the same size outside a
+ * check is the C library's, not the kept region; after scratch_release
+ * the next check maps anew. */
+static void
+test_scratch_kept(void **state)
+{
+	struct verifier *v = verifier_new(0);
+	size_t before = scratch_reused();
+	char pw[32];
+	void *p;
+
+	(void)state;
+	password(0, true, pw, sizeof pw);
+	assert_true(verifier_check(v, pw, hashes[0]));
+	assert_int_equal(scratch_reused(), before);	/* the first maps it */
+	password(1, false, pw, sizeof pw);
+	assert_false(verifier_check(v, pw, hashes[1]));
+	assert_int_equal(scratch_reused(), before + 1);
+	assert_false(secret_check(pw, hashes[1]));
+	password(2, true, pw, sizeof pw);
+	assert_true(verifier_check(v, pw, hashes[2]));
+	assert_true(secret_check(pw, hashes[2]));
+	assert_int_equal(scratch_reused(), before + 2);
+	p = mmap(NULL, (size_t)1 << 20, PROT_READ | PROT_WRITE, MAP_ANONYMOUS | MAP_PRIVATE, -1, 0);
+	assert_true(p != MAP_FAILED);
+	assert_int_equal(scratch_reused(), before + 2);
+	assert_int_equal(munmap(p, (size_t)1 << 20), 0);
+	verifier_free(v);	/* releases the caller's region */
+	v = verifier_new(0);
+	password(3, true, pw, sizeof pw);
+	assert_true(verifier_check(v, pw, hashes[3]));
+	assert_int_equal(scratch_reused(), before + 2);
+	verifier_free(v);
+}
+
 int
 main(void)
 {
@@ -211,6 +250,7 @@ main(void)
 		cmocka_unit_test(test_taken_over_not_queued),
 		cmocka_unit_test(test_counts),
 		cmocka_unit_test(test_free_queued),
+		cmocka_unit_test(test_scratch_kept),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, NULL);
