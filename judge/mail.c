@@ -324,8 +324,8 @@ mail_ident(struct mail *ml, const struct body_line *bl)
 		    buf_str(&why));
 	} else if (r < 0) {
 		buf_puts(&ml->reply, "  REFUSED: this GAME line does not match a game, power and "
-		    "password of this judge.\n  Check the game's name, your power's name (in full, "
-		    "e.g. England) and your password;\n  your game master can send a new one. "
+		    "password of this judge.\n  Check the game's name, your power's name in full (as your "
+		    "game master wrote it)\n  and your password; your game master can send a new one. "
 		    "Nothing in your message was recorded.\n");
 		outbound_log(ml->j, NULL, "not recorded: a message from %s: %s", ml->m->from_addr,
 		    buf_str(&why));

@@ -781,8 +781,8 @@ test_build_examples(void **state)
 
 static const char refused_ident[] =
     "  REFUSED: this GAME line does not match a game, power and password of this judge.\n"
-    "  Check the game's name, your power's name (in full, e.g. England) and your password;\n"
-    "  your game master can send a new one. Nothing in your message was recorded.\n";
+    "  Check the game's name, your power's name in full (as your game master wrote it)\n"
+    "  and your password; your game master can send a new one. Nothing in your message was recorded.\n";
 
 /* A refused GAME line: the plain reply, nothing about the game, no copy
  * to the delegation, the reason in the judge's log, the game untouched. */
