@@ -118,6 +118,19 @@ run_opts_init(struct run_opts *ro, const struct cli_opts *o)
 	ro->host_out = stdout;
 }
 
+/* The time asked for was before the last busy run's clock, which the run
+ * keeps: one line on stderr (a minute's difference and more: a clock's
+ * small corrections pass unsaid; and commands that only look, unsaid). */
+static void
+clock_behind_warning(const struct runner *r, const char *cmd)
+{
+	char asked[32], kept[32];
+
+	fprintf(stderr, "pouch %s: the clock, %s, is before the last run's, %s: this one works at "
+	    "the last run's clock (a judge's clock never goes back)\n", cmd,
+	    time_rfc3339(r->asked_now, asked, sizeof asked), time_rfc3339(r->o.now, kept, sizeof kept));
+}
+
 /* Open, with the usual messages. Returns 0, 1 (busy: said so), -1 (said why). */
 static int
 open_runner(struct runner *r, const struct run_opts *ro, const char *cmd)
@@ -138,6 +151,8 @@ open_runner(struct runner *r, const struct run_opts *ro, const char *cmd)
 		return -1;
 	}
 	rc = runner_open(r, ro, &err);
+	if (rc == 0 && !ro->look_only && r->asked_now != 0 && r->o.now - r->asked_now >= 60)
+		clock_behind_warning(r, cmd);
 	if (rc == 1)
 		fprintf(stderr, "pouch %s: another pouch is working on %s; nothing done\n", cmd,
 		    ro->data);

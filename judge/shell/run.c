@@ -150,6 +150,14 @@ runner_open(struct runner *r, const struct run_opts *o, struct buf *err)
 	free(dir);
 	if (rc < 0)
 		return -1;
+	/* A judge's clock never goes back: a run asked to work before the last
+	 * busy run's clock (a --now behind it, or the system's clock set back)
+	 * works at that clock, so that what it decides and stamps agrees with
+	 * what was decided and stamped before. */
+	if (!o->replay && spool_clock(r->sp) > r->o.now) {
+		r->asked_now = r->o.now;
+		r->o.now = spool_clock(r->sp);
+	}
 	store_io(&r->st, &io);
 	judge_init(&r->j, &r->conf.judge, &io);
 	r->j.drain = drain_fx;

@@ -96,6 +96,8 @@ struct run_stats {
 
 struct runner {
 	struct run_opts o;
+	time_t asked_now;	/* the time asked for, when it was before the last
+				   busy run's clock, which o.now then keeps; else 0 */
 	struct pouch_conf conf;
 	struct store st;
 	struct judge j;

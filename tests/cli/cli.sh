@@ -553,6 +553,17 @@ expect "run --now, a fresh mail file from before the last run's clock: one line 
 	"[ \$(wc -l <'$ERR') -eq 1 ] && grep -q '^pouch run: 1 message was delivered before the last run.s clock (2030-01-07T10:00:00Z), taken as arriving then: with --now, give mail files the time they arrive (touch -d)$' '$ERR'"
 expect "... and the mail is applied, arriving at that clock" sh -c \
 	"grep -l 'Re: more' '$D4'/mail/out/carol@school.example/new/* | xargs grep -q '^Date: Mon, 7 Jan 2030 10:00:00'"
+# A --now before the last run's clock: the run says so and works at that
+# clock, so that its replies, deadlines and phase stamps never go back.
+carol_mail "$D4" g4 c4c late "$(printf 'A Par - Bur\nA Mar H\nF Bre H')"
+touch -d "2030-01-07 11:00Z" "$D4/mail/inbox/new/c4c"
+r4 run --now "2030-01-07 09:30"
+expect "run --now before the last run's clock: one line on stderr, the last run's clock kept" sh -c \
+	"[ \$(wc -l <'$ERR') -eq 1 ] && grep -q '^pouch run: the clock, 2030-01-07T09:30:00Z, is before the last run.s, 2030-01-07T11:00:00Z: this one works at the last run.s clock (a judge.s clock never goes back)$' '$ERR'"
+expect "... and the phase its orders complete is decided then: the next deadline counts from it" \
+	grep -q "Next deadline: Wednesday 9 January 2030, 11:00 UTC" "$D4/pages/g4/index.html"
+r4 replay --into "$WORK/replay4" --verify
+expect "... replay --verify: no difference" grep -q ", 0 differences" "$OUT"
 
 # The judge's address set after the game was made: a replay uses the
 # settings in force when each message was made, and finds no difference.
@@ -572,9 +583,9 @@ expect "replay --verify after a change of settings: no difference" grep -q ", 0 
 r3 game --now "2026-11-20 11:00" new g4 --gm gm@school.example --password gm-password
 expect "game new with judge.address set: no warning" sh -c "! grep -q warning '$ERR'"
 # pouch run on a fresh data directory makes the Maildir it reads.
-"$POUCH" --data "$WORK/data4" run >"$OUT" 2>"$ERR"
+"$POUCH" --data "$WORK/fresh" run >"$OUT" 2>"$ERR"
 expect "pouch run on a fresh data directory: exit 0, and the inbox Maildir made" \
-	test $? -eq 0 -a -d "$WORK/data4/mail/inbox/new" -a -d "$WORK/data4/mail/inbox/cur" -a -d "$WORK/data4/mail/inbox/tmp"
+	test $? -eq 0 -a -d "$WORK/fresh/mail/inbox/new" -a -d "$WORK/fresh/mail/inbox/cur" -a -d "$WORK/fresh/mail/inbox/tmp"
 
 # A run that fails part way (the history record of the phase the second
 # message completes cannot be written) marks nothing applied: the first
