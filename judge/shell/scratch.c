@@ -27,6 +27,8 @@
 typedef void *(*mmap_fn)(void *, size_t, int, int, int, off_t);
 typedef int (*munmap_fn)(void *, size_t);
 
+/* The C library's mmap and munmap (or a sanitizer's, before it), found
+ * before main; until then (a library's own start-up) the system calls. */
 static mmap_fn next_mmap_fn;
 static munmap_fn next_munmap_fn;
 
@@ -38,35 +40,34 @@ static _Thread_local struct {
 	size_t reused;
 } sc;
 
-/* The C library's mmap (or a sanitizer's before it), looked up once. */
-static void *
-next_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+__attribute__((constructor)) static void
+find_next(void)
 {
-	mmap_fn f = __atomic_load_n(&next_mmap_fn, __ATOMIC_ACQUIRE);
+	union { void *p; mmap_fn f; } m = { dlsym(RTLD_NEXT, "mmap") };
+	union { void *p; munmap_fn f; } u = { dlsym(RTLD_NEXT, "munmap") };
 
-	if (f == NULL) {
-		union { void *p; mmap_fn f; } u = { dlsym(RTLD_NEXT, "mmap") };
-
-		if ((f = u.f) == NULL)
-			return (void *)syscall(SYS_mmap, addr, len, prot, flags, fd, off);
-		__atomic_store_n(&next_mmap_fn, f, __ATOMIC_RELEASE);
-	}
-	return f(addr, len, prot, flags, fd, off);
+	next_mmap_fn = m.f;
+	next_munmap_fn = u.f;
 }
 
-static int
+/* Not instrumented: a thread sanitizer's run-time maps memory before it is
+ * ready to follow any function. */
+#define SCRATCH_RAW __attribute__((no_sanitize("thread")))
+
+SCRATCH_RAW static void *
+next_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	if (next_mmap_fn == NULL)
+		return (void *)syscall(SYS_mmap, addr, len, prot, flags, fd, off);
+	return next_mmap_fn(addr, len, prot, flags, fd, off);
+}
+
+SCRATCH_RAW static int
 next_munmap(void *addr, size_t len)
 {
-	munmap_fn f = __atomic_load_n(&next_munmap_fn, __ATOMIC_ACQUIRE);
-
-	if (f == NULL) {
-		union { void *p; munmap_fn f; } u = { dlsym(RTLD_NEXT, "munmap") };
-
-		if ((f = u.f) == NULL)
-			return (int)syscall(SYS_munmap, addr, len);
-		__atomic_store_n(&next_munmap_fn, f, __ATOMIC_RELEASE);
-	}
-	return f(addr, len);
+	if (next_munmap_fn == NULL)
+		return (int)syscall(SYS_munmap, addr, len);
+	return next_munmap_fn(addr, len);
 }
 
 /* The symbols every library's mmap and munmap bind to (named by label, so
@@ -75,7 +76,7 @@ void *scratch_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t of
     __asm__("mmap");
 int scratch_munmap(void *addr, size_t len) __asm__("munmap");
 
-void *
+SCRATCH_RAW void *
 scratch_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 {
 	void *p;
@@ -100,7 +101,7 @@ scratch_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 	return p;
 }
 
-int
+SCRATCH_RAW int
 scratch_munmap(void *addr, size_t len)
 {
 	if (sc.lent && addr == sc.base && len == sc.size) {
