@@ -619,6 +619,11 @@ report_refusal(const struct map *m, const struct board *b, const struct order *o
 	case R_BAD_TERRAIN:
 		if (here == PROV_NONE)
 			break;
+		if (o->kind == ORDER_LAND) {	/* the army on board, not its fleet */
+			put_unit_in(m, UNIT_ARMY, here, out);
+			buf_puts(out, " cannot land there: an army lands only on a coast");
+			return;
+		}
 		buf_printf(out, "%s cannot stand in ", type == UNIT_FLEET ? "a fleet" : "an army");
 		put_the(m, here, out);
 		return;
