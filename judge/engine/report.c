@@ -428,6 +428,18 @@ unit_in(const struct map *m, const struct board *b, prov_id p)
 	return i >= 0 ? &b->units[i] : NULL;
 }
 
+/* How many units stand in province p on b (more than one: a stack), not
+ * counting armies on board. */
+static int
+units_in(const struct map *m, const struct board *b, prov_id p)
+{
+	int i, n = 0;
+
+	for (i = 0; i < b->nunits; i++)
+		n += m->locs[b->units[i].loc].prov == p && !(b->units[i].type & UNIT_ABOARD);
+	return n;
+}
+
 /* "the fleet in the North Sea" */
 static void
 put_unit_in(const struct map *m, uint8_t type, prov_id p, struct buf *out)
@@ -557,6 +569,12 @@ report_refusal(const struct map *m, const struct board *b, const struct order *o
 	case R_SAME_PROVINCE:
 		if (here == PROV_NONE)
 			break;
+		if (o->kind == ORDER_SUPPORT && tgt == here) {
+			put_unit_in(m, type, here, out);
+			buf_puts(out, units_in(m, b, here) > 1 ? " cannot support another unit there: "
+			    "units that share a place do not support one another" : " cannot support itself");
+			return;
+		}
 		put_unit_in(m, type, here, out);
 		buf_puts(out, o->kind == ORDER_SUPPORT ? " cannot support a unit into the place it is in "
 		    "itself" : o->kind == ORDER_CONVOY ? " cannot convoy an army to where it is" :
