@@ -466,6 +466,33 @@ muna_conference_hostile(const struct map *m, const struct board *b, const struct
 	return NULL;
 }
 
+/* Did a unit of a power that does not take part move or retreat into the
+ * conference's place in the phase from before to next? A unit raised there
+ * (a build in the power's own home centre) entered nothing, nor did one
+ * standing there before. */
+static bool
+muna_conference_entered(const struct map *m, const struct conference *c,
+    const struct board *before, const struct board *next)
+{
+	int i, k;
+	bool stood;
+
+	if (before->phase == PHASE_ADJUSTMENT)
+		return false;
+	for (i = 0; i < next->nunits; i++) {
+		const struct unit *u = &next->units[i];
+		if (m->locs[u->loc].prov != c->where || participant(c, u->power))
+			continue;
+		stood = false;
+		for (k = 0; k < before->nunits; k++)
+			stood |= m->locs[before->units[k].loc].prov == c->where &&
+			    before->units[k].power == u->power;
+		if (!stood)
+			return true;
+	}
+	return false;
+}
+
 enum conference_end
 muna_conference_check(const struct map *m, const struct conference *c, const struct board *before,
     const struct board *next)
@@ -474,7 +501,7 @@ muna_conference_check(const struct map *m, const struct conference *c, const str
 
 	if (w == PROV_NONE)
 		return CONF_GOES_ON;
-	if (muna_conference_hostile(m, next, c))
+	if (muna_conference_entered(m, c, before, next))
 		return CONF_OCCUPIED;
 	if (m->provs[w].supply && next->owner[w] != before->owner[w] &&
 	    (next->owner[w] == POWER_NONE || !participant(c, next->owner[w])))

@@ -526,6 +526,25 @@ test_conference_ends(void **state)
 	next.owner[pr("mun")] = pw("France");	/* to a participant: goes on */
 	assert_int_equal(muna_conference_check(m, &c, &before, &next), CONF_GOES_ON);
 
+	/* Germany out of it: its army raised in Munich, its own home centre,
+	 * enters nothing; nor does it when it stays there; one that moves in
+	 * conquers. */
+	c.powers &= ~(1u << pw("Germany"));
+	c.season = SEASON_FALL;	/* opened in Fall 1901: until Fall 1902 */
+	next = before;
+	next.year = 1902;
+	board_remove_unit(&before, board_unit_in(&before, m, pr("mun")));
+	before.season = SEASON_WINTER;
+	before.phase = PHASE_ADJUSTMENT;
+	assert_int_equal(muna_conference_check(m, &c, &before, &next), CONF_GOES_ON);
+	before = next;
+	next.phase = PHASE_RETREAT;
+	assert_int_equal(muna_conference_check(m, &c, &before, &next), CONF_GOES_ON);
+	board_remove_unit(&before, board_unit_in(&before, m, pr("mun")));
+	assert_int_equal(muna_conference_check(m, &c, &before, &next), CONF_OCCUPIED);
+	c.powers |= 1u << pw("Germany");
+	c.season = SEASON_SPRING;
+
 	buf_init(&name, 256);
 	muna_conference_name(m, &c, &name);
 	buf_puts(&name, ": ");
