@@ -530,14 +530,24 @@ tell_deadline_passed(struct judge *j, struct game *g)
 	buf_printf(&body, "The deadline of game %s, %s, has passed.\nOrders are missing from: "
 	    "%s.\n", g->name, ph, buf_str(&late));
 	if (wait) {
-		buf_puts(&body, "The game waits for you: send PROCESS to adjudicate now (missing orders\n"
-		    "hold), or SET DEADLINE +24h to give them more time.\n");
+		if (g->board.phase == PHASE_MOVEMENT)
+			buf_puts(&body, "The game waits for you: send PROCESS to adjudicate now "
+			    "(missing orders\nhold), or SET DEADLINE +24h to give them more time.\n");
+		else
+			buf_printf(&body, "The game waits for you: send PROCESS to adjudicate now\n"
+			    "(%s),\nor SET DEADLINE +24h to give them more time.\n",
+			    missing_orders_fate(g));
 		snprintf(subject, sizeof subject, "[%s] waiting for orders for %s", g->name, ph);
 	} else {
 		time_human(&j->io.zones, g->set.zone, end, until, sizeof until);
 		buf_printf(&body, "They have until %s\n(the grace period); the phase is "
-		    "decided then, or as soon as their orders\nare complete. PROCESS decides it "
-		    "now (missing orders hold); SET DEADLINE\n+24h gives them more time.\n", until);
+		    "decided then, or as soon as their orders\nare complete. ", until);
+		if (g->board.phase == PHASE_MOVEMENT)
+			buf_puts(&body, "PROCESS decides it now (missing orders hold); SET DEADLINE\n"
+			    "+24h gives them more time.\n");
+		else
+			buf_printf(&body, "PROCESS decides it now:\n%s.\nSET DEADLINE +24h gives "
+			    "them more time.\n", missing_orders_fate(g));
 		snprintf(subject, sizeof subject, "[%s] deadline passed: orders missing for %s", g->name,
 		    ph);
 	}
