@@ -357,7 +357,9 @@ keep_order(struct game *g, power_id p, const struct parse_result *r, struct buf 
 		buf_puts(reply, "  REFUSED: ");
 		if (listed) {
 			put_order(g, p, r, reply);
-			buf_printf(reply, ": %s\n", reason_text(why));
+			buf_puts(reply, ": ");
+			report_refusal(g->map, &g->board, &r->order, why, reply);
+			buf_putc(reply, '\n');
 			return TAKE_REFUSED;
 		}
 		report_refusal(g->map, &g->board, &r->order, why, reply);

@@ -652,6 +652,11 @@ report_refusal(const struct map *m, const struct board *b, const struct order *o
 		buf_puts(out, "you have no units to remove");
 		return;
 	case R_NOT_ELIMINATED:
+		if (o->kind == ORDER_REVIVE) {
+			buf_puts(out, "your country is still in the game; only a country that has lost "
+			    "every centre and unit is revived");
+			return;
+		}
 		if (o->target_power >= m->npowers)
 			break;
 		buf_printf(out, "%s is still in the game: insurrections are for a power that has lost "
