@@ -636,30 +636,31 @@ request_speech(struct command_call *call)
 }
 
 /*
- * Is it too late to propose a goal of one's own? It must reach the officers
+ * Is a goal of one's own proposed now late? The rules ask for it
  * GOAL_NOTICE before the first turn's deadline (§8: "at least two days
  * before MUNA"): any time while the game forms, and in its first phase
- * until then. Says so in reply when it is.
+ * until then. A late one still goes to the officers, who may deny it
+ * (MUNA.md, "Two days' notice"); when it is late, late[] says when it was
+ * due ("due by ..., two days before the first turn's deadline").
  */
 static bool
-goal_late(struct judge *j, const struct game *g, struct buf *reply)
+goal_late(struct judge *j, const struct game *g, char *late, size_t size)
 {
 	time_t now = judge_now(j), deadline;
 	char when[96];
 
 	if (g->status == GAME_FORMING)
 		return false;
+	deadline = g->deadline ? g->deadline : now + g->paused_left;
+	if (g->nphases == 0 && deadline - now >= GOAL_NOTICE)
+		return false;
 	if (g->nphases > 0) {
-		buf_puts(reply, "  REFUSED: a goal of your own reaches the officers at least two days "
-		    "before the first turn's deadline; the first turn is over\n");
+		snprintf(late, size, "due two days before the first turn's deadline;\nthe first "
+		    "turn is over");
 		return true;
 	}
-	deadline = g->deadline ? g->deadline : now + g->paused_left;
-	if (deadline - now >= GOAL_NOTICE)
-		return false;
 	judge_time_human(j, g->set.zone, deadline - GOAL_NOTICE, when, sizeof when);
-	buf_printf(reply, "  REFUSED: a goal of your own reaches the officers at least two days "
-	    "before the first turn's deadline: it was due by %s\n", when);
+	snprintf(late, size, "due by %s,\ntwo days before the first turn's deadline", when);
 	return true;
 }
 
@@ -674,8 +675,9 @@ player_goal(struct command_call *call)
 	struct buf *reply = call->reply;
 	const char *name = g->map->powers[p].name;
 	struct muna_goals *d = &muna_state(g)->goals[p];
-	char subject[128], text[600];
+	char subject[128], text[800], late[200];
 	const char *goal;
+	bool is_late;
 	long pts;
 
 	if (*args == '\0') {
@@ -697,23 +699,34 @@ player_goal(struct command_call *call)
 		buf_puts(reply, "  REFUSED: the officers have approved your goal; it stays as it is\n");
 		return CMD_REFUSED;
 	}
-	if (goal_late(j, g, reply))
-		return CMD_REFUSED;
 	if (strlen(goal) >= AWARD_REASON_MAX) {
 		buf_printf(reply, "  REFUSED: say the goal in fewer than %d characters\n", AWARD_REASON_MAX);
 		return CMD_REFUSED;
 	}
+	is_late = goal_late(j, g, late, sizeof late);
 	str_copy(d->goal[GAME_GOALS - 1], goal, AWARD_REASON_MAX);
 	d->goal_points = (uint8_t)pts;
-	judge_audit(j, g, "%s proposes goal 3 (%ld): %s", name, pts, d->goal[GAME_GOALS - 1]);
-	snprintf(text, sizeof text, "%s proposes a political goal worth %ld point%s:\n  %s\n"
-	    "Approve it with GOAL APPROVE %s.\n", name, pts, pts == 1 ? "" : "s",
-	    d->goal[GAME_GOALS - 1], name);
+	judge_audit(j, g, "%s proposes goal 3 (%ld)%s: %s", name, pts, is_late ? ", late" : "",
+	    d->goal[GAME_GOALS - 1]);
+	if (is_late)
+		snprintf(text, sizeof text, "%s proposes a political goal worth %ld point%s:\n  %s\n"
+		    "It is late: %s.\nApprove it with GOAL APPROVE %s, or deny it with GOAL DENY %s.\n",
+		    name, pts, pts == 1 ? "" : "s", d->goal[GAME_GOALS - 1], late, name, name);
+	else
+		snprintf(text, sizeof text, "%s proposes a political goal worth %ld point%s:\n  %s\n"
+		    "Approve it with GOAL APPROVE %s.\n", name, pts, pts == 1 ? "" : "s",
+		    d->goal[GAME_GOALS - 1], name);
 	snprintf(subject, sizeof subject, "[%s] %s proposes a goal", g->name, name);
 	tell_gms(j, g, subject, text);
 	buf_printf(reply, "  proposed to the officers as your own goal (goal %d), worth %ld point%s: "
 	    "the officers have not approved it yet; you are told when they do\n", GAME_GOALS, pts,
 	    pts == 1 ? "" : "s");
+	if (is_late) {
+		char *nl = strchr(late, '\n');
+		if (nl)
+			*nl = ' ';	/* one line in the reply */
+		buf_printf(reply, "  it is late (%s): the officers may deny it for that\n", late);
+	}
 	return CMD_DONE;
 }
 
@@ -732,7 +745,8 @@ help_muna(const struct game *g, struct buf *out)
 		buf_puts(out, ". The game master ends the game.\n"
 		    "Political goals: GOAL lists yours; GOAL 2 POINTS <goal> proposes a goal of\n"
 		    "your own worth 2 points (1 to 3) to the officers, who approve or deny it\n"
-		    "(you are told), at least two days before the first turn's deadline.\n"
+		    "(you are told); it is due two days before the first turn's deadline, and\n"
+		    "one sent later reaches them marked late.\n"
 		    "Goals 1 and 2 are the officers' for you.\n");
 	}
 	if (revivals_on(g))
