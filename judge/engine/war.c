@@ -742,9 +742,11 @@ static const struct {
 	{ "surrender", WAR_YIELD },
 };
 
-/* Words that only join the others ("WITH 2000", "TO Country-E"). */
+/* Words that only join the others ("WITH 2000", "TO Country-E"), and
+ * courtesy at either end ("ok", "please"): passed over without a note. */
 static const char *const fillers[] = {
 	"with", "to", "points", "point", "pts", "terms", "for", "loan", "offer", "my",
+	"ok", "okay", "please", "pls", "plz", "thanks", "thank", "you", "thx",
 };
 
 #define MAX_WORDS 16
@@ -801,7 +803,7 @@ read_verb(struct word w, enum war_verb *verb, struct buf *msg)
 	return 0;
 }
 
-/* Split line into words at blanks, dropping a trailing '.', '!' or ';'. */
+/* Split line into words at blanks, dropping a trailing '.', '!', '?', ';' or ','. */
 static int
 split(const char *line, size_t len, struct word *w, struct buf *msg)
 {
@@ -820,7 +822,7 @@ split(const char *line, size_t len, struct word *w, struct buf *msg)
 			return refuse(msg, "too many words: a command is a short line\n");
 		w[n].p = line + start;
 		w[n].n = i - start;
-		while (w[n].n > 0 && strchr(".!;,", w[n].p[w[n].n - 1]) != NULL)
+		while (w[n].n > 0 && strchr(".!?;,", w[n].p[w[n].n - 1]) != NULL)
 			w[n].n--;
 		if (w[n].n > 0)
 			n++;
@@ -882,8 +884,12 @@ speaker(const struct word *w, int n)
 static bool
 filler(struct word w)
 {
+	char key[8];
 	size_t i;
 
+	squeeze(w.p, w.n, key, sizeof key);
+	if (key[0] == '\0')
+		return true;	/* "-", "?": no letter or digit */
 	for (i = 0; i < sizeof fillers / sizeof fillers[0]; i++)
 		if (str_eqn_nocase(w.p, w.n, fillers[i]))
 			return true;
@@ -920,6 +926,62 @@ nearest(const struct war *w, const char *key, int limit, int *hits)
 	return n;
 }
 
+/* The one country with a part of its name (between '-' and '_') that is
+ * key ("e" for Country-E), or -1 when none or several have one. */
+static int
+by_part(const struct war *w, const char *key)
+{
+	char part[WAR_NAME_SIZE];
+	int i, found = -1;
+
+	for (i = 0; i < w->n; i++) {
+		const char *s = name(w, i);
+		size_t n;
+
+		for (; *s; s += n + (s[n] != '\0')) {
+			n = strcspn(s, "-_");
+			squeeze(s, n, part, sizeof part);
+			if (part[0] == '\0' || strcmp(part, key) != 0 || found == i)
+				continue;
+			if (found >= 0)
+				return -1;
+			found = i;
+		}
+	}
+	return found;
+}
+
+/* s[0..n) in lower case, each run of blanks, '-' and '_' one '-'. */
+static void
+words_of(const char *s, size_t n, char *out, size_t size)
+{
+	size_t at = 0;
+
+	for (; n > 0 && at + 1 < size; s++, n--) {
+		bool sep = *s == ' ' || *s == '\t' || *s == '-' || *s == '_';
+		if (!sep)
+			out[at++] = str_lc(*s);
+		else if (at == 0 || out[at - 1] != '-')
+			out[at++] = '-';
+	}
+	out[at] = '\0';
+}
+
+/* Country c found for text: a note when text is not its name's words
+ * (case and the signs between them aside: "country b" is Country-B):
+ * "'countryc' read as Country-C". Returns c. */
+static int
+found(const struct war *w, int c, const char *text, size_t len, struct buf *msg)
+{
+	char a[64], b[WAR_NAME_SIZE];
+
+	words_of(text, len, a, sizeof a);
+	words_of(name(w, c), strlen(name(w, c)), b, sizeof b);
+	if (strcmp(a, b) != 0)
+		say(msg, "'%.*s' read as %s\n", (int)len, text, name(w, c));
+	return c;
+}
+
 int
 war_match_country(const struct war *w, const char *text, size_t len, struct buf *msg)
 {
@@ -933,10 +995,12 @@ war_match_country(const struct war *w, const char *text, size_t len, struct buf 
 	for (i = 0; i < w->n; i++) {
 		squeeze(name(w, i), strlen(name(w, i)), cand, sizeof cand);
 		if (strcmp(cand, key) == 0)
-			return i;
+			return found(w, i, text, len, msg);
 		if (strncmp(cand, key, klen) == 0)
 			hits[nhits++] = i;
 	}
+	if ((i = by_part(w, key)) >= 0)
+		return found(w, i, text, len, msg);
 	if (nhits == 0)
 		nhits = nearest(w, key, klen <= 4 ? 1 : 2, hits);
 	if (nhits == 1) {
@@ -959,6 +1023,22 @@ war_match_country(const struct war *w, const char *text, size_t len, struct buf 
 	say(msg, ": the countries are ");
 	list_names(w, hits, w->n, msg);
 	return refuse(msg, "\n");
+}
+
+/* The country whose name text is, letters and digits alone, or -1. */
+static int
+exact(const struct war *w, const char *text, size_t len)
+{
+	char key[64], cand[WAR_NAME_SIZE];
+	int i;
+
+	squeeze(text, len, key, sizeof key);
+	for (i = 0; key[0] != '\0' && i < w->n; i++) {
+		squeeze(name(w, i), strlen(name(w, i)), cand, sizeof cand);
+		if (strcmp(cand, key) == 0)
+			return i;
+	}
+	return -1;
 }
 
 /* How each verb is written, for the reasons. */
@@ -984,8 +1064,8 @@ war_read_command(const struct war *w, const char *line, size_t len, struct war_c
 {
 	struct word words[MAX_WORDS];
 	long long num[MAX_WORDS];
-	const char *np = NULL, *ne = NULL;
-	int n, i, k, nnum = 0, wants_name, wants_num;
+	const char *np = NULL, *ne = NULL, *cp = NULL, *ce = NULL;
+	int n, i, k, nnum = 0, wants_name, wants_num, rest[MAX_WORDS], nrest = 0, m;
 
 	memset(out, 0, sizeof *out);
 	out->country = -1;
@@ -999,16 +1079,36 @@ war_read_command(const struct war *w, const char *line, size_t len, struct war_c
 	for (i = k + 1; i < n; i++) {
 		if ((k = read_number(words[i], &num[nnum], msg)) < 0)
 			return -1;
-		if (k) {
+		if (k)
 			nnum++;
-		} else if (!filler(words[i])) {
-			if (np == NULL)
-				np = words[i].p;
-			ne = words[i].p + words[i].n;
-		}
+		else if (!filler(words[i]))
+			rest[nrest++] = i;
 	}
 	wants_name = out->verb == WAR_ATTACK || out->verb == WAR_LEND || out->verb == WAR_OFFER ||
 	    out->verb == WAR_ALLY;
+	if (nrest > 0) {
+		np = words[rest[0]].p;
+		ne = words[rest[nrest - 1]].p + words[rest[nrest - 1]].n;
+	}
+	if (wants_name && nrest > 1) {
+		/* The name is its first word, or the first few next to each
+		 * other when together they are a country's ("country e"); the
+		 * words after it are chatter ("pls win this"). */
+		for (m = 1; m < nrest && m < 3 && rest[m] == rest[0] + m; m++)
+			;
+		for (; m > 1 && exact(w, np, (size_t)(words[rest[m - 1]].p + words[rest[m - 1]].n -
+		    np)) < 0; m--)
+			;
+		ne = words[rest[m - 1]].p + words[rest[m - 1]].n;
+		if (m < nrest) {
+			cp = words[rest[m]].p;
+			ce = words[rest[nrest - 1]].p + words[rest[nrest - 1]].n;
+		}
+		for (i = m; i < nrest; i++)
+			if (exact(w, words[rest[i]].p, words[rest[i]].n) >= 0)
+				return refuse(msg, "'%.*s' names two countries: write one, as %s\n",
+				    (int)(ce - np), np, usage(out->verb));
+	}
 	wants_num = out->verb == WAR_ATTACK || out->verb == WAR_LEND || out->verb == WAR_OFFER ||
 	    out->verb == WAR_COUNTER;
 	if (wants_name && np == NULL)
@@ -1022,6 +1122,8 @@ war_read_command(const struct war *w, const char *line, size_t len, struct war_c
 		say(msg, "the number ignored: %s\n", usage(out->verb));
 	if (wants_name && (out->country = war_match_country(w, np, (size_t)(ne - np), msg)) < 0)
 		return -1;
+	if (cp != NULL)
+		say(msg, "'%.*s' ignored\n", (int)(ce - cp), cp);
 	out->points = wants_num ? num[0] : 0;
 	if (out->verb == WAR_ALLY) {
 		out->repay = nnum ? (int)(num[0] < 1000 ? num[0] : 1000) : 1;
