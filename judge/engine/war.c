@@ -1058,6 +1058,59 @@ usage(enum war_verb v)
 	return "";
 }
 
+/* The verb word w is, exactly ("surrender", not "surender"), or -1. */
+static int
+verb_word(struct word w)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
+		if (str_eqn_nocase(w.p, w.n, verbs[i].word))
+			return (int)verbs[i].verb;
+	return -1;
+}
+
+/* A command after chatter ("traitors!!! ok we surrender"): when the word
+ * at k (past "we") is no command but a later one is one, exactly, the
+ * words before it are passed over (with a note, unless only courtesy) and
+ * its place is returned; 0 when the command comes first or there is none;
+ * -1, with the reason, when the line has two meanings: a "not" before the
+ * command ("we will not surrender"), or another command after it. */
+static int
+later_verb(const struct word *w, int n, int k, struct buf *msg)
+{
+	static const char *const nots[] = { "not", "no", "never", "dont", "don't", "won't", "wont",
+		"cannot", "can't", "cant" };
+	enum war_verb verb;
+	int v, i, other;
+	size_t j;
+	bool chat = false;
+
+	if (read_verb(w[k], &verb, NULL) == 0)
+		return 0;
+	for (v = k + 1; v < n && verb_word(w[v]) < 0; v++)
+		;
+	if (v == n)
+		return 0;
+	for (i = 0; i < v; i++) {
+		for (j = 0; j < sizeof nots / sizeof nots[0]; j++)
+			if (str_eqn_nocase(w[i].p, w[i].n, nots[j]))
+				return refuse(msg, "'%.*s' has a '%.*s' before the command: two "
+				    "meanings. Send the command alone, as %s\n",
+				    (int)(w[n - 1].p + w[n - 1].n - w[0].p), w[0].p, (int)w[i].n,
+				    w[i].p, usage((enum war_verb)verb_word(w[v])));
+		chat |= !filler(w[i]) && speaker(w + i, v - i) == 0;
+	}
+	for (i = v + 2; i < n; i++)
+		if ((other = verb_word(w[i])) >= 0 && other != verb_word(w[v]) && !filler(w[i]))
+			return refuse(msg, "'%.*s' names two commands: send one a line, as %s\n",
+			    (int)(w[n - 1].p + w[n - 1].n - w[0].p), w[0].p,
+			    usage((enum war_verb)verb_word(w[v])));
+	if (chat)
+		say(msg, "'%.*s' ignored\n", (int)(w[v - 1].p + w[v - 1].n - w[0].p), w[0].p);
+	return v;
+}
+
 int
 war_read_command(const struct war *w, const char *line, size_t len, struct war_cmd *out,
     struct buf *msg)
@@ -1074,6 +1127,10 @@ war_read_command(const struct war *w, const char *line, size_t len, struct war_c
 	k = speaker(words, n);
 	if (n == k)
 		return refuse(msg, "an empty command\n");
+	if ((i = later_verb(words, n, k, msg)) < 0)
+		return -1;
+	if (i > 0)
+		k = i;
 	if (read_verb(words[k], &out->verb, msg) < 0)
 		return -1;
 	for (i = k + 1; i < n; i++) {
@@ -1634,7 +1691,12 @@ war_names_verb(const char *line, size_t len)
 	struct word words[MAX_WORDS];
 	enum war_verb verb;
 
-	int n = split(line, len, words, NULL), k = n > 0 ? speaker(words, n) : 0;
+	int n = split(line, len, words, NULL), k = n > 0 ? speaker(words, n) : 0, i;
 
-	return n > k && read_verb(words[k], &verb, NULL) == 0;
+	if (n > k && read_verb(words[k], &verb, NULL) == 0)
+		return true;
+	for (i = k + 1; i < n; i++)
+		if (verb_word(words[i]) >= 0)
+			return true;
+	return false;
 }
