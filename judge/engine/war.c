@@ -1311,6 +1311,32 @@ private_alliances(const struct war *w, int c, struct buf *out)
 	}
 }
 
+/* A side's own line on the battle: its figure, and what it has in the
+ * battle (its own points, the loans), said so that the parts add up to
+ * the whole they are given as. */
+static void
+battle_line(const struct war_side *sd, struct buf *out)
+{
+	long long own = sd->own, lent = loans(sd);
+	const char *pl = own == 1 ? "" : "s";
+
+	if (sd->figure == 0)
+		buf_puts(out, "In the battle: you have not answered yet.\n");
+	else if (lent == 0 && own == sd->figure)
+		buf_printf(out, "In the battle: your figure is %lld, all of it your own points.\n",
+		    sd->figure);
+	else if (own + lent == sd->figure)
+		buf_printf(out, "In the battle: your figure is %lld: %lld of your own point%s and "
+		    "%lld lent to you.\n", sd->figure, own, pl, lent);
+	else if (lent == 0)
+		buf_printf(out, "In the battle: your figure is %lld. You have %lld of your own "
+		    "point%s in the battle.\n", sd->figure, own, pl);
+	else
+		buf_printf(out, "In the battle: your figure is %lld. You have %lld in the battle "
+		    "now: %lld of your own point%s and %lld lent to you.\n", sd->figure,
+		    own + lent, own, pl, lent);
+}
+
 void
 war_private(const struct war *w, int c, struct buf *out)
 {
@@ -1338,15 +1364,7 @@ war_private(const struct war *w, int c, struct buf *out)
 			    "loan" : "offer");
 		if (b->side[s].country != c)
 			continue;
-		if (b->side[s].figure == 0)
-			buf_puts(out, "In the battle: you have not answered yet.\n");
-		else if (loans(&b->side[s]) > 0)
-			buf_printf(out, "In the battle: you stand at %lld (in it: %lld of your own "
-			    "point%s and %lld lent to you).\n", b->side[s].figure, b->side[s].own,
-			    b->side[s].own == 1 ? "" : "s", loans(&b->side[s]));
-		else
-			buf_printf(out, "In the battle: you stand at %lld (in it: %lld of your own "
-			    "points).\n", b->side[s].figure, b->side[s].own);
+		battle_line(&b->side[s], out);
 		for (i = 0; i < WAR_MAX_COUNTRIES; i++)
 			if (b->side[s].loan[i] > 0)
 				buf_printf(out, "%s %s you %lld in all. If you win, you pay back "

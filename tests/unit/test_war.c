@@ -838,6 +838,34 @@ test_secrecy(void **state)
 	buf_free(&v);
 }
 
+/* A side's line on the battle adds up: its figure, and, when loans came
+ * after it, what it has in the battle as the sum of its parts. */
+static void
+test_battle_line(void **state)
+{
+	struct buf v;
+
+	(void)state;
+	buf_init(&v, 4096);
+	five(1);
+	OK(war_start(&w, &msg));
+	OK(war_attack(&w, A, E, 2000, &msg));
+	war_private(&w, A, &v);
+	assert_true(has(&v, "In the battle: your figure is 2000, all of it your own points.\n"));
+	OK(war_offer(&w, D, A, 300, &msg));
+	buf_reset(&v);
+	war_private(&w, A, &v);
+	assert_true(has(&v, "In the battle: your figure is 2000. You have 2300 in the battle now: "
+	    "2000 of your own points and 300 lent to you.\n"));
+	OK(war_lend(&w, B, E, 500, &msg));
+	OK(war_counter(&w, E, 2300, &msg));
+	buf_reset(&v);
+	war_private(&w, E, &v);
+	assert_true(has(&v, "In the battle: your figure is 2300: 1800 of your own points and 500 "
+	    "lent to you.\n"));
+	buf_free(&v);
+}
+
 /* Words of a private view (a delegation's own lines, the game master's
  * copy) before figures that view alone may know: totals, loans, what is
  * owed and paid back. */
@@ -1191,6 +1219,7 @@ main(void)
 		cmocka_unit_test(test_ally_attacks_ally),
 		cmocka_unit_test(test_betrayal),
 		cmocka_unit_test(test_offer),
+		cmocka_unit_test(test_battle_line),
 		cmocka_unit_test(test_fort),
 		cmocka_unit_test(test_round_of_passes),
 		cmocka_unit_test(test_six_to_one),
