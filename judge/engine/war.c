@@ -1074,13 +1074,15 @@ verb_word(struct word w)
  * at k (past "we") is no command but a later one is one, exactly, the
  * words before it are passed over (with a note, unless only courtesy) and
  * its place is returned; 0 when the command comes first or there is none;
- * -1, with the reason, when the line has two meanings: a "not" before the
- * command ("we will not surrender"), or another command after it. */
+ * -1, with the reason, when the line has two meanings: a "not", "if" or
+ * "should" before the command ("we will not surrender", "maybe we should
+ * attack ..."), or another command after it. */
 static int
 later_verb(const struct word *w, int n, int k, struct buf *msg)
 {
 	static const char *const nots[] = { "not", "no", "never", "dont", "don't", "won't", "wont",
-		"cannot", "can't", "cant" };
+		"cannot", "can't", "cant", "if", "unless", "or", "should", "could", "would",
+		"might", "maybe", "perhaps" };
 	enum war_verb verb;
 	int v, i, other;
 	size_t j;

@@ -1099,6 +1099,8 @@ test_commands(void **state)
 		    "'traitors!!! ok we' ignored" },
 		{ "ok we pass", 0, WAR_PASS, NULL, 0, 0, 0, NULL },
 		{ "we will not surrender", -1, 0, NULL, 0, 0, 0, "two meanings" },
+		{ "maybe we should attack e with 2000", -1, 0, NULL, 0, 0, 0,
+		    "has a 'maybe' before the command: two meanings" },
 		{ "so now we attack e with 2000 or pass", -1, 0, NULL, 0, 0, 0,
 		    "names two commands" },
 		{ "thanks for the offer", -1, 0, NULL, 0, 0, 0, "which country" },
