@@ -417,7 +417,7 @@ all_hold(struct game *g, power_id p, struct buf *reply)
 		n++;
 	}
 	if (n == 0)
-		buf_puts(reply, "  every unit has an order already: nothing to hold\n");
+		buf_puts(reply, "  no unit of yours is without an order: nothing to hold\n");
 	return t;
 }
 
