@@ -200,8 +200,8 @@ ordering_signature(const struct game *g, power_id p, const char *line, size_t le
 		len--;
 	end = line + len;
 	if (len == 0 || line[len - 1] == ':' || len >= PARSE_MAX_LINE ||
-	    ordering_date(g, line, len, &same))
-		return false;
+	    ordering_date(g, line, len, &same) || order_word_in(line, len))
+		return false;	/* "we waive this time": meant as an order */
 	order_parse(&c, line, len, &r);
 	if (r.verdict != VERDICT_REFUSED)
 		return false;
@@ -384,6 +384,45 @@ keep_order(struct game *g, power_id p, const struct parse_result *r, struct buf 
 	return TAKE_DONE;
 }
 
+/* "all others hold" (order_all_hold) from power p: a hold for each of its
+ * units without an order yet, in a movement phase. */
+static enum taken
+all_hold(struct game *g, power_id p, struct buf *reply)
+{
+	const struct board *b = &g->board;
+	struct parse_result r;
+	enum taken t = TAKE_DONE;
+	int i, n = 0;
+
+	if (b->phase != PHASE_MOVEMENT) {
+		buf_puts(reply, "  REFUSED: units hold in a movement phase; in this phase there is "
+		    "nothing to hold\n");
+		return TAKE_REFUSED;
+	}
+	for (i = 0; i < b->nunits; i++) {
+		const struct unit *u = &b->units[i];
+		if (u->power != p || (u->type & UNIT_ABOARD) ||
+		    game_ordered_in(g, p, map_loc_prov(g->map, u->loc)))
+			continue;
+		memset(&r, 0, sizeof r);
+		r.verdict = VERDICT_CORRECTED;
+		r.heading = POWER_NONE;
+		r.order.kind = ORDER_HOLD;
+		r.order.power = p;
+		r.order.type = u->type;
+		r.order.loc = u->loc;
+		r.order.target = r.order.dest = LOC_NONE;
+		r.order.target_power = POWER_NONE;
+		str_copy(r.note, "read as a hold for each unit without an order", sizeof r.note);
+		if (keep_order(g, p, &r, reply) == TAKE_REFUSED)
+			t = TAKE_REFUSED;
+		n++;
+	}
+	if (n == 0)
+		buf_puts(reply, "  no unit of yours is without an order: nothing to hold\n");
+	return t;
+}
+
 /* The powers held together with p, besides p, as a set (bit q for q). */
 static uint32_t
 held_with(const struct game *g, power_id p)
@@ -424,6 +463,8 @@ ordering_take_headed(struct game *g, power_id p, power_id *heading, const char *
 	/* A delegation holding several powers: a misspelt place is read by
 	 * all their units, and the unit (or, for a build, the home centre)
 	 * decides whose order it is. */
+	if (order_all_hold(line, len))
+		return all_hold(g, by, reply);
 	order_parse_held(&c, held_with(g, by), line, len, &r);
 	if (r.verdict == VERDICT_BLANK && r.heading != POWER_NONE)
 		return take_heading(g, p, r.heading, heading, reply);

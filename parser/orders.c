@@ -2536,7 +2536,7 @@ static const char *const chatter_lead[] = {
 	"erm", "hmm", "oops", "right", "yes", "yeah", "yep", "actually", "now",
 	"then", "and", "also", "but", "pls", "plz", "thanks", "thank you", "instead", "ps",
 	"i meant", "i mean", "meant", "i want to", "i wanna", "i want", "i would like to",
-	"id like to", "i will", "i think", "i guess", "we want to", "we will", "lets", "let",
+	"id like to", "i will", "i think", "i guess", "we want to", "we will", "we", "lets", "let",
 	"can you", "could you", "sir", "miss", "mr", "mrs", "ms", "dear judge", "judge",
 	"my order is", "my new order is", "correction", "change", "first", "next", "finally",
 };
@@ -2929,6 +2929,59 @@ reread_refused(const struct parse_ctx *c, uint32_t held, const char *line, size_
 	if (len > PARSE_MAX_LINE || reread_chatter(c, held, line, len, r, !r->chat) || r->chat)
 		return;	/* "bild a pa" looks like chat, and is an order */
 	split_line(c, held, line, len, r);
+}
+
+bool
+order_word_in(const char *line, size_t len)
+{
+	struct lex lx;
+	int i;
+
+	if (lex_line(line, len, &lx) != LEX_OK)
+		return false;
+	for (i = 0; i < lx.n; i++)
+		if (lx.t[i].kind == TK_WORD && order_word(&lx.t[i]) && lx.t[i].kw != KW_ARMY &&
+		    lx.t[i].kw != KW_FLEET)
+			return true;
+	return false;
+}
+
+bool
+order_all_hold(const char *line, size_t len)
+{
+	static const char *const all[] = { "all", "others", "rest", "everyone", "everybody",
+		"everything", "remaining" };
+	static const char *const with[] = { "other", "the", "units", "unit", "else", "my", "our",
+		"of", "armies", "fleets", "we", "i", "just", "should", "can", "will", "then", "too",
+		"them" };
+	struct lex lx;
+	int i, holds = 0, alls = 0;
+	size_t k;
+
+	if (lex_line(line, len, &lx) != LEX_OK)
+		return false;
+	for (i = 0; i < lx.n; i++) {
+		const struct tok *t = &lx.t[i];
+		if (t->kind == TK_COMMA || (t->kind == TK_WORD && t->kw == KW_POLITE))
+			continue;
+		if (t->kind != TK_WORD)
+			return false;
+		if (t->kw == KW_HOLD && t->len >= 4) {
+			holds++;
+			continue;
+		}
+		for (k = 0; k < sizeof all / sizeof all[0] && strcmp(t->s, all[k]) != 0; k++)
+			;
+		if (k < sizeof all / sizeof all[0]) {
+			alls++;
+			continue;
+		}
+		for (k = 0; k < sizeof with / sizeof with[0] && strcmp(t->s, with[k]) != 0; k++)
+			;
+		if (k == sizeof with / sizeof with[0])
+			return false;	/* "all hold but A Par": more than that */
+	}
+	return holds == 1 && alls > 0;
 }
 
 void

@@ -54,6 +54,7 @@
 #ifndef POUCH_ORDERS_H
 #define POUCH_ORDERS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "../judge/engine/board.h"
@@ -106,6 +107,15 @@ void order_parse(const struct parse_ctx *c, const char *line, size_t len, struct
  * order is given to the power whose unit or centre it names. */
 void order_parse_held(const struct parse_ctx *c, uint32_t held, const char *line, size_t len,
     struct parse_result *r);
+
+/* True when line has a whole order word (hold, move, support, waive,
+ * build, ...): a line a delegation meant as an order, never a signature. */
+bool order_word_in(const char *line, size_t len);
+
+/* True when line says that every unit without an order holds ("all others
+ * hold", "the rest hold pls", "all units hold"): only such words, courtesy
+ * and one hold word. */
+bool order_all_hold(const char *line, size_t len);
 
 /* Append the canonical text of an accepted or corrected result, with the
  * power when known: "England: A lvp - edi". Nothing for other verdicts. */

@@ -742,9 +742,11 @@ static const struct {
 	{ "surrender", WAR_YIELD },
 };
 
-/* Words that only join the others ("WITH 2000", "TO Country-E"). */
+/* Words that only join the others ("WITH 2000", "TO Country-E"), and
+ * courtesy at either end ("ok", "please"): passed over without a note. */
 static const char *const fillers[] = {
 	"with", "to", "points", "point", "pts", "terms", "for", "loan", "offer", "my",
+	"ok", "okay", "please", "pls", "plz", "thanks", "thank", "you", "thx",
 };
 
 #define MAX_WORDS 16
@@ -801,7 +803,7 @@ read_verb(struct word w, enum war_verb *verb, struct buf *msg)
 	return 0;
 }
 
-/* Split line into words at blanks, dropping a trailing '.', '!' or ';'. */
+/* Split line into words at blanks, dropping a trailing '.', '!', '?', ';' or ','. */
 static int
 split(const char *line, size_t len, struct word *w, struct buf *msg)
 {
@@ -820,7 +822,7 @@ split(const char *line, size_t len, struct word *w, struct buf *msg)
 			return refuse(msg, "too many words: a command is a short line\n");
 		w[n].p = line + start;
 		w[n].n = i - start;
-		while (w[n].n > 0 && strchr(".!;,", w[n].p[w[n].n - 1]) != NULL)
+		while (w[n].n > 0 && strchr(".!?;,", w[n].p[w[n].n - 1]) != NULL)
 			w[n].n--;
 		if (w[n].n > 0)
 			n++;
@@ -882,8 +884,12 @@ speaker(const struct word *w, int n)
 static bool
 filler(struct word w)
 {
+	char key[8];
 	size_t i;
 
+	squeeze(w.p, w.n, key, sizeof key);
+	if (key[0] == '\0')
+		return true;	/* "-", "?": no letter or digit */
 	for (i = 0; i < sizeof fillers / sizeof fillers[0]; i++)
 		if (str_eqn_nocase(w.p, w.n, fillers[i]))
 			return true;
@@ -920,6 +926,62 @@ nearest(const struct war *w, const char *key, int limit, int *hits)
 	return n;
 }
 
+/* The one country with a part of its name (between '-' and '_') that is
+ * key ("e" for Country-E), or -1 when none or several have one. */
+static int
+by_part(const struct war *w, const char *key)
+{
+	char part[WAR_NAME_SIZE];
+	int i, found = -1;
+
+	for (i = 0; i < w->n; i++) {
+		const char *s = name(w, i);
+		size_t n;
+
+		for (; *s; s += n + (s[n] != '\0')) {
+			n = strcspn(s, "-_");
+			squeeze(s, n, part, sizeof part);
+			if (part[0] == '\0' || strcmp(part, key) != 0 || found == i)
+				continue;
+			if (found >= 0)
+				return -1;
+			found = i;
+		}
+	}
+	return found;
+}
+
+/* s[0..n) in lower case, each run of blanks, '-' and '_' one '-'. */
+static void
+words_of(const char *s, size_t n, char *out, size_t size)
+{
+	size_t at = 0;
+
+	for (; n > 0 && at + 1 < size; s++, n--) {
+		bool sep = *s == ' ' || *s == '\t' || *s == '-' || *s == '_';
+		if (!sep)
+			out[at++] = str_lc(*s);
+		else if (at == 0 || out[at - 1] != '-')
+			out[at++] = '-';
+	}
+	out[at] = '\0';
+}
+
+/* Country c found for text: a note when text is not its name's words
+ * (case and the signs between them aside: "country b" is Country-B):
+ * "'countryc' read as Country-C". Returns c. */
+static int
+found(const struct war *w, int c, const char *text, size_t len, struct buf *msg)
+{
+	char a[64], b[WAR_NAME_SIZE];
+
+	words_of(text, len, a, sizeof a);
+	words_of(name(w, c), strlen(name(w, c)), b, sizeof b);
+	if (strcmp(a, b) != 0)
+		say(msg, "'%.*s' read as %s\n", (int)len, text, name(w, c));
+	return c;
+}
+
 int
 war_match_country(const struct war *w, const char *text, size_t len, struct buf *msg)
 {
@@ -933,10 +995,12 @@ war_match_country(const struct war *w, const char *text, size_t len, struct buf 
 	for (i = 0; i < w->n; i++) {
 		squeeze(name(w, i), strlen(name(w, i)), cand, sizeof cand);
 		if (strcmp(cand, key) == 0)
-			return i;
+			return found(w, i, text, len, msg);
 		if (strncmp(cand, key, klen) == 0)
 			hits[nhits++] = i;
 	}
+	if ((i = by_part(w, key)) >= 0)
+		return found(w, i, text, len, msg);
 	if (nhits == 0)
 		nhits = nearest(w, key, klen <= 4 ? 1 : 2, hits);
 	if (nhits == 1) {
@@ -961,6 +1025,22 @@ war_match_country(const struct war *w, const char *text, size_t len, struct buf 
 	return refuse(msg, "\n");
 }
 
+/* The country whose name text is, letters and digits alone, or -1. */
+static int
+exact(const struct war *w, const char *text, size_t len)
+{
+	char key[64], cand[WAR_NAME_SIZE];
+	int i;
+
+	squeeze(text, len, key, sizeof key);
+	for (i = 0; key[0] != '\0' && i < w->n; i++) {
+		squeeze(name(w, i), strlen(name(w, i)), cand, sizeof cand);
+		if (strcmp(cand, key) == 0)
+			return i;
+	}
+	return -1;
+}
+
 /* How each verb is written, for the reasons. */
 static const char *
 usage(enum war_verb v)
@@ -978,14 +1058,69 @@ usage(enum war_verb v)
 	return "";
 }
 
+/* The verb word w is, exactly ("surrender", not "surender"), or -1. */
+static int
+verb_word(struct word w)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
+		if (str_eqn_nocase(w.p, w.n, verbs[i].word))
+			return (int)verbs[i].verb;
+	return -1;
+}
+
+/* A command after chatter ("traitors!!! ok we surrender"): when the word
+ * at k (past "we") is no command but a later one is one, exactly, the
+ * words before it are passed over (with a note, unless only courtesy) and
+ * its place is returned; 0 when the command comes first or there is none;
+ * -1, with the reason, when the line has two meanings: a "not", "if" or
+ * "should" before the command ("we will not surrender", "maybe we should
+ * attack ..."), or another command after it. */
+static int
+later_verb(const struct word *w, int n, int k, struct buf *msg)
+{
+	static const char *const nots[] = { "not", "no", "never", "dont", "don't", "won't", "wont",
+		"cannot", "can't", "cant", "if", "unless", "or", "should", "could", "would",
+		"might", "maybe", "perhaps" };
+	enum war_verb verb;
+	int v, i, other;
+	size_t j;
+	bool chat = false;
+
+	if (read_verb(w[k], &verb, NULL) == 0)
+		return 0;
+	for (v = k + 1; v < n && verb_word(w[v]) < 0; v++)
+		;
+	if (v == n)
+		return 0;
+	for (i = 0; i < v; i++) {
+		for (j = 0; j < sizeof nots / sizeof nots[0]; j++)
+			if (str_eqn_nocase(w[i].p, w[i].n, nots[j]))
+				return refuse(msg, "'%.*s' has a '%.*s' before the command: two "
+				    "meanings. Send the command alone, as %s\n",
+				    (int)(w[n - 1].p + w[n - 1].n - w[0].p), w[0].p, (int)w[i].n,
+				    w[i].p, usage((enum war_verb)verb_word(w[v])));
+		chat |= !filler(w[i]) && speaker(w + i, v - i) == 0;
+	}
+	for (i = v + 2; i < n; i++)
+		if ((other = verb_word(w[i])) >= 0 && other != verb_word(w[v]) && !filler(w[i]))
+			return refuse(msg, "'%.*s' names two commands: send one a line, as %s\n",
+			    (int)(w[n - 1].p + w[n - 1].n - w[0].p), w[0].p,
+			    usage((enum war_verb)verb_word(w[v])));
+	if (chat)
+		say(msg, "'%.*s' ignored\n", (int)(w[v - 1].p + w[v - 1].n - w[0].p), w[0].p);
+	return v;
+}
+
 int
 war_read_command(const struct war *w, const char *line, size_t len, struct war_cmd *out,
     struct buf *msg)
 {
 	struct word words[MAX_WORDS];
 	long long num[MAX_WORDS];
-	const char *np = NULL, *ne = NULL;
-	int n, i, k, nnum = 0, wants_name, wants_num;
+	const char *np = NULL, *ne = NULL, *cp = NULL, *ce = NULL;
+	int n, i, k, nnum = 0, wants_name, wants_num, rest[MAX_WORDS], nrest = 0, m;
 
 	memset(out, 0, sizeof *out);
 	out->country = -1;
@@ -994,21 +1129,45 @@ war_read_command(const struct war *w, const char *line, size_t len, struct war_c
 	k = speaker(words, n);
 	if (n == k)
 		return refuse(msg, "an empty command\n");
+	if ((i = later_verb(words, n, k, msg)) < 0)
+		return -1;
+	if (i > 0)
+		k = i;
 	if (read_verb(words[k], &out->verb, msg) < 0)
 		return -1;
 	for (i = k + 1; i < n; i++) {
 		if ((k = read_number(words[i], &num[nnum], msg)) < 0)
 			return -1;
-		if (k) {
+		if (k)
 			nnum++;
-		} else if (!filler(words[i])) {
-			if (np == NULL)
-				np = words[i].p;
-			ne = words[i].p + words[i].n;
-		}
+		else if (!filler(words[i]))
+			rest[nrest++] = i;
 	}
 	wants_name = out->verb == WAR_ATTACK || out->verb == WAR_LEND || out->verb == WAR_OFFER ||
 	    out->verb == WAR_ALLY;
+	if (nrest > 0) {
+		np = words[rest[0]].p;
+		ne = words[rest[nrest - 1]].p + words[rest[nrest - 1]].n;
+	}
+	if (wants_name && nrest > 1) {
+		/* The name is its first word, or the first few next to each
+		 * other when together they are a country's ("country e"); the
+		 * words after it are chatter ("pls win this"). */
+		for (m = 1; m < nrest && m < 3 && rest[m] == rest[0] + m; m++)
+			;
+		for (; m > 1 && exact(w, np, (size_t)(words[rest[m - 1]].p + words[rest[m - 1]].n -
+		    np)) < 0; m--)
+			;
+		ne = words[rest[m - 1]].p + words[rest[m - 1]].n;
+		if (m < nrest) {
+			cp = words[rest[m]].p;
+			ce = words[rest[nrest - 1]].p + words[rest[nrest - 1]].n;
+		}
+		for (i = m; i < nrest; i++)
+			if (exact(w, words[rest[i]].p, words[rest[i]].n) >= 0)
+				return refuse(msg, "'%.*s' names two countries: write one, as %s\n",
+				    (int)(ce - np), np, usage(out->verb));
+	}
 	wants_num = out->verb == WAR_ATTACK || out->verb == WAR_LEND || out->verb == WAR_OFFER ||
 	    out->verb == WAR_COUNTER;
 	if (wants_name && np == NULL)
@@ -1022,6 +1181,8 @@ war_read_command(const struct war *w, const char *line, size_t len, struct war_c
 		say(msg, "the number ignored: %s\n", usage(out->verb));
 	if (wants_name && (out->country = war_match_country(w, np, (size_t)(ne - np), msg)) < 0)
 		return -1;
+	if (cp != NULL)
+		say(msg, "'%.*s' ignored\n", (int)(ce - cp), cp);
 	out->points = wants_num ? num[0] : 0;
 	if (out->verb == WAR_ALLY) {
 		out->repay = nnum ? (int)(num[0] < 1000 ? num[0] : 1000) : 1;
@@ -1152,6 +1313,32 @@ private_alliances(const struct war *w, int c, struct buf *out)
 	}
 }
 
+/* A side's own line on the battle: its figure, and what it has in the
+ * battle (its own points, the loans), said so that the parts add up to
+ * the whole they are given as. */
+static void
+battle_line(const struct war_side *sd, struct buf *out)
+{
+	long long own = sd->own, lent = loans(sd);
+	const char *pl = own == 1 ? "" : "s";
+
+	if (sd->figure == 0)
+		buf_puts(out, "In the battle: you have not answered yet.\n");
+	else if (lent == 0 && own == sd->figure)
+		buf_printf(out, "In the battle: your figure is %lld, all of it your own points.\n",
+		    sd->figure);
+	else if (own + lent == sd->figure)
+		buf_printf(out, "In the battle: your figure is %lld: %lld of your own point%s and "
+		    "%lld lent to you.\n", sd->figure, own, pl, lent);
+	else if (lent == 0)
+		buf_printf(out, "In the battle: your figure is %lld. You have %lld of your own "
+		    "point%s in the battle.\n", sd->figure, own, pl);
+	else
+		buf_printf(out, "In the battle: your figure is %lld. You have %lld in the battle "
+		    "now: %lld of your own point%s and %lld lent to you.\n", sd->figure,
+		    own + lent, own, pl, lent);
+}
+
 void
 war_private(const struct war *w, int c, struct buf *out)
 {
@@ -1179,15 +1366,7 @@ war_private(const struct war *w, int c, struct buf *out)
 			    "loan" : "offer");
 		if (b->side[s].country != c)
 			continue;
-		if (b->side[s].figure == 0)
-			buf_puts(out, "In the battle: you have not answered yet.\n");
-		else if (loans(&b->side[s]) > 0)
-			buf_printf(out, "In the battle: you stand at %lld (in it: %lld of your own "
-			    "point%s and %lld lent to you).\n", b->side[s].figure, b->side[s].own,
-			    b->side[s].own == 1 ? "" : "s", loans(&b->side[s]));
-		else
-			buf_printf(out, "In the battle: you stand at %lld (in it: %lld of your own "
-			    "points).\n", b->side[s].figure, b->side[s].own);
+		battle_line(&b->side[s], out);
 		for (i = 0; i < WAR_MAX_COUNTRIES; i++)
 			if (b->side[s].loan[i] > 0)
 				buf_printf(out, "%s %s you %lld in all. If you win, you pay back "
@@ -1532,7 +1711,12 @@ war_names_verb(const char *line, size_t len)
 	struct word words[MAX_WORDS];
 	enum war_verb verb;
 
-	int n = split(line, len, words, NULL), k = n > 0 ? speaker(words, n) : 0;
+	int n = split(line, len, words, NULL), k = n > 0 ? speaker(words, n) : 0, i;
 
-	return n > k && read_verb(words[k], &verb, NULL) == 0;
+	if (n > k && read_verb(words[k], &verb, NULL) == 0)
+		return true;
+	for (i = k + 1; i < n; i++)
+		if (verb_word(words[i]) >= 0)
+			return true;
+	return false;
 }

@@ -47,6 +47,7 @@ struct before {
 	long long loan[2][WAR_MAX_COUNTRIES];
 	long long points[WAR_MAX_COUNTRIES];
 	bool betrayed[WAR_MAX_COUNTRIES][WAR_MAX_COUNTRIES];
+	struct war_terms offer[WAR_MAX_COUNTRIES][WAR_MAX_COUNTRIES];	/* unmatched proposals */
 };
 
 static struct wg *
@@ -260,6 +261,35 @@ snap(const struct war *w, struct before *b)
 	for (i = 0; i < w->n; i++)
 		b->points[i] = w->c[i].points;
 	memcpy(b->betrayed, w->betrayed, sizeof b->betrayed);
+	memcpy(b->offer, w->offer, sizeof b->offer);
+}
+
+/* The proposals of p that the start of the war let lapse, never matched,
+ * in one line: "Your proposal of an alliance to Country-D (1 FOR 1)
+ * lapsed when the war started: Country-D never sent the same terms." */
+static void
+lapsed_note(const struct war *w, const struct before *b, int p, struct buf *out)
+{
+	int i, n = 0, k = 0, last = -1;
+
+	if (b == NULL || w->stage == WAR_SETUP)
+		return;
+	for (i = 0; i < w->n; i++)
+		n += b->offer[p][i].per > 0 && w->offer[p][i].per == 0;
+	for (i = 0; i < w->n; i++) {
+		if (b->offer[p][i].per == 0 || w->offer[p][i].per > 0)
+			continue;
+		buf_printf(out, "%s%s (%d FOR %d)", k == 0 ? (n == 1 ? "Your proposal of an "
+		    "alliance to " : "Your proposals of alliances to ") : k == n - 1 ? " and " :
+		    ", ", w->c[i].name, b->offer[p][i].repay, b->offer[p][i].per);
+		k++;
+		last = i;
+	}
+	if (n == 1)
+		buf_printf(out, " lapsed when the war started: %s never sent the same terms.\n",
+		    w->c[last].name);
+	else if (n > 1)
+		buf_puts(out, " lapsed when the war started: none of them sent the same terms.\n");
 }
 
 /* An alliance the step ended by an attack on an ally, told to p, the
@@ -348,6 +378,7 @@ report(struct judge *j, struct game *g, long long seen, const struct before *b)
 	for (p = 0; p < g->map->npowers; p++) {
 		buf_reset(&note);
 		betrayal_note(w, b, p, &note);
+		lapsed_note(w, b, p, &note);
 		settle(w, b, p, &note);
 		send_power(j, g, (power_id)p, subject, buf_str(&head), buf_str(&note), &body);
 	}
@@ -671,6 +702,7 @@ wg_start(struct command_call *call)
 	struct buf *reply = call->reply;
 	struct wg *s = state(g);
 	long long seen = s->w.nevents;
+	struct before b;
 	struct buf msg;
 	int q, n = 0;
 
@@ -686,6 +718,7 @@ wg_start(struct command_call *call)
 		return CMD_REFUSED;
 	}
 	buf_init(&msg, 1024);
+	snap(&s->w, &b);
 	if (war_start(&s->w, &msg) < 0) {
 		put_msg("REFUSED: ", &msg, reply);
 		buf_free(&msg);
@@ -695,7 +728,7 @@ wg_start(struct command_call *call)
 	g->status = GAME_ACTIVE;
 	judge_audit(j, g, "game started");
 	buf_puts(reply, "  the war has started\n");
-	step_done(j, g, seen, NULL, judge_now(j));
+	step_done(j, g, seen, &b, judge_now(j));
 	return CMD_DONE;
 }
 

@@ -941,6 +941,41 @@ test_order_size(void **state)
 	assert_true(sizeof(struct order) <= 12);
 }
 
+/* Each of the n lines of list gives want from is (a reader of a line). */
+static void
+each_line(bool (*is)(const char *, size_t), const char *const *list, size_t n, bool want,
+    const char *what)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (is(list[i], strlen(list[i])) != want)
+			fail_msg("'%s' %s %s", list[i], want ? "is" : "is not", what);
+}
+
+/* The lines a delegation means as orders: never taken for a signature
+ * (order_word_in), and "all others hold" for every unit without an order
+ * (order_all_hold), but not a hold with more in it. */
+static void
+test_meant_as_orders(void **state)
+{
+	static const char *const word[] = { "we waive this time", "all others hold",
+		"ok we build one in paris", "Retreat!" };
+	static const char *const none[] = { "Alice Smith", "Thanks, Bob", "Army of one",
+		"Fleet Street School", "hi" };
+	static const char *const all[] = { "all others hold", "all hold pls", "the rest hold",
+		"all units hold", "Everyone holds, thanks", "we hold all the others" };
+	static const char *const not_all[] = { "hold", "A Par H", "all hold but A Par",
+		"all others hold then A Mar - Spa", "all others", "all hold and hold" };
+
+	(void)state;
+	each_line(order_word_in, word, sizeof word / sizeof *word, true, "with an order word");
+	each_line(order_word_in, none, sizeof none / sizeof *none, false, "with an order word");
+	each_line(order_all_hold, all, sizeof all / sizeof *all, true, "every unit holding");
+	each_line(order_all_hold, not_all, sizeof not_all / sizeof *not_all, false,
+	    "every unit holding");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -955,6 +990,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_generated_chatter),
 		cmocka_unit_test(test_variant_orders_not_adjudicated),
 		cmocka_unit_test(test_order_size),
+		cmocka_unit_test(test_meant_as_orders),
 	};
 
 	if (argc == 3 && strcmp(argv[1], "--print") == 0) {
