@@ -333,17 +333,22 @@ line_power(const struct map *m, const char *line, size_t n, size_t *skip)
 	return -1;
 }
 
-/* The judge's results as a table (orders) and paragraphs (the rest). */
+/* The judge's results as a table (orders) and paragraphs (the rest), in
+ * the results mail's words: a line about a power as a whole (it gave no
+ * orders, it left builds unused) spans the order and result columns. */
 static void
 results(struct buf *out, const struct map *m, const struct page_phase *ph)
 {
 	struct buf txt;
 	const char *s, *end, *line;
-	size_t n;
+	size_t n, unused;
 	int in_table = 0, first = 1;
 
 	buf_init(&txt, HTML_MAX);
 	report_results(m, ph->before, ph->orders, ph->res, ph->why, &txt);
+	unused = txt.len;
+	if (ph->raisable != NULL && ph->before->phase == PHASE_ADJUSTMENT)
+		report_unused(m, ph->orders, ph->res, ph->raisable, &txt);
 	s = buf_str(&txt);
 	end = s + txt.len;
 	while ((line = str_next_line(&s, end, &n)) != NULL) {
@@ -383,13 +388,16 @@ results(struct buf *out, const struct map *m, const struct page_phase *ph)
 			} else {
 				buf_puts(out, "?");
 			}
-			buf_puts(out, "</td><td>");
-			if (tn > 11 && memcmp(text, "no orders; ", 11) == 0) {
-				/* "no orders; all units hold.": nothing succeeded or failed */
-				esc_n(out, text + 11, tn - 11);
-				buf_puts(out, "</td><td class=\"none\">no orders</td></tr>\n");
+			if ((size_t)(line - buf_str(&txt)) >= unused ||
+			    (tn > 11 && memcmp(text, "no orders; ", 11) == 0)) {
+				/* "no orders; all units hold.", "1 build not used.":
+				 * nothing succeeded or failed */
+				buf_puts(out, "</td><td colspan=\"2\" class=\"none\">");
+				esc_n(out, text, tn);
+				buf_puts(out, "</td></tr>\n");
 				continue;
 			}
+			buf_puts(out, "</td><td>");
 			esc_n(out, text, tag ? (size_t)(tag - 4 - text) : tn);
 			if (tag) {
 				size_t tl = (size_t)(text + tn - tag);

@@ -80,6 +80,8 @@ struct played {
 	struct played_phase ph;
 	struct board after;		/* what followed: the next record's position (the
 					   last phase's is the game's now, g->board) */
+	int raisable[MAP_MAX_POWERS];	/* an adjustment phase: the units each power
+					   could raise (its results' builds not used) */
 };
 
 /* What every page of g starts from: its name, address and the line on
@@ -177,6 +179,12 @@ webpages_game(struct webpages *w, struct store *st, const struct game *g, int fi
 		pp[i].why = &pl[i].ph.why;
 		pp[i].after = &pl[i].after;
 		pp[i].capital_before = moved ? pl[i].ph.capital : NULL;
+		if (pl[i].ph.before.phase == PHASE_ADJUSTMENT) {
+			int p;
+			for (p = 0; p < g->map->npowers; p++)
+				pl[i].raisable[p] = system_raisable(g, &pl[i].ph.before, (power_id)p);
+			pp[i].raisable = pl[i].raisable;
+		}
 	}
 	system_capitals(g, now);
 	if (n > 0) {	/* what followed the last phase is the position now */

@@ -537,6 +537,27 @@ r6 game --now "2026-11-22 11:10" g6 PAUSE
 expect "... the game paused: the index gives no deadline" \
 	sh -c "grep -q '<html' '$D6/pages/g6/index.html' && ! grep -q 'class=\"deadline\"' '$D6/pages/g6/index.html'"
 
+# The phase pages say what the results mail says, in its words: a power
+# that gave no orders, and the builds a power left unused (France takes
+# Spain and Portugal and builds one army of two).
+D7=$WORK/data7
+r7() { "$POUCH" --data "$D7" "$@" >"$OUT" 2>"$ERR"; }
+france_game r7 g7 "2026-11-20 09:00"
+carol_mail "$D7" g7 c7a spring "$(printf 'A Par - Bur\nA Mar - Spa\nF Bre - Mid')"
+r7 run --now "2026-11-20 10:00"
+carol_mail "$D7" g7 c7b fall "$(printf 'F Mid - Por\nA Spa H\nA Bur H')"
+r7 run --now "2026-11-20 11:00"
+carol_mail "$D7" g7 c7c winter "Build A Par"
+r7 run --now "2026-11-20 12:00"
+r7 run --now "2026-11-23 12:00"
+expect "the Winter's results mail: France's build not used" sh -c \
+	"grep -l 'Adjustment results for Winter of 1901' '$D7'/mail/out/carol@school.example/new/* | xargs grep -q '^France: 1 build not used\.\$'"
+expect "... and its page, in the same words" \
+	grep -q '>France</td><td colspan="2" class="none">1 build not used\.</td>' "$D7/pages/g7/W1901A.html"
+expect "a power without orders: the mail's words on the page" sh -c \
+	"grep -q '^England: no orders; all units hold\.\$' '$D7'/mail/out/carol@school.example/new/* &&
+	 grep -q '>England</td><td colspan=\"2\" class=\"none\">no orders; all units hold\.</td>' '$D7/pages/g7/S1901M.html'"
+
 # A rehearsal days ahead with --now: mail files with today's time were
 # delivered before the last run's clock; the run says so in one line on
 # stderr. Files given the time they arrive (touch -d) are not warned of.
