@@ -436,6 +436,8 @@ nav(struct buf *out, const struct page_game *pg, int i)
 		const struct board *b = pg->phases[i - 1].before;
 		buf_printf(out, "<a href=\"%s.html\" rel=\"prev\">&larr; %s</a>",
 		    pages_phase_code(b, code, sizeof code), phase_format(b, ph, sizeof ph));
+	} else {	/* the first phase: the page of the position it started from */
+		buf_puts(out, "<a href=\"start.html\" rel=\"prev\">&larr; The starting position</a>");
 	}
 	if (i + 1 < pg->nphases) {
 		const struct board *b = pg->phases[i + 1].before;
@@ -612,7 +614,13 @@ pages_start_html(const struct map *m, const struct page_game *pg, struct buf *ou
 	head(out, pg, "the start");
 	buf_puts(out, "<nav><a href=\"index.html\">");
 	esc(out, game_title(pg));
-	buf_puts(out, "</a></nav>\n<main>\n<h1>The starting position</h1>\n<p>");
+	buf_puts(out, "</a>");
+	if (pg->nphases > 0) {	/* the first phase, once it is played */
+		char code[16];
+		buf_printf(out, "<a href=\"%s.html\" rel=\"next\">%s &rarr;</a>",
+		    pages_phase_code(b, code, sizeof code), name);
+	}
+	buf_puts(out, "</nav>\n<main>\n<h1>The starting position</h1>\n<p>");
 	esc(out, m->title);
 	buf_puts(out, " game: the first orders are for <strong>");
 	esc(out, name);

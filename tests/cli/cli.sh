@@ -557,6 +557,10 @@ expect "... and its page, in the same words" \
 expect "a power without orders: the mail's words on the page" sh -c \
 	"grep -q '^England: no orders; all units hold\.\$' '$D7'/mail/out/carol@school.example/new/* &&
 	 grep -q '>England</td><td colspan=\"2\" class=\"none\">no orders; all units hold\.</td>' '$D7/pages/g7/S1901M.html'"
+expect "the first phase's page leads back to the starting position" \
+	grep -q '<a href="start.html" rel="prev">' "$D7/pages/g7/S1901M.html"
+expect "... and the starting position's page on to it" \
+	grep -q '<a href="S1901M.html" rel="next">Spring 1901 Movement &rarr;</a>' "$D7/pages/g7/start.html"
 
 # A rehearsal days ahead with --now: mail files with today's time were
 # delivered before the last run's clock; the run says so in one line on
