@@ -274,6 +274,13 @@ int judge_rollback(struct judge *j, struct game *g, const char *phase, time_t no
  * orders are missing, or the game waits for its GM. */
 time_t judge_grace_end(const struct game *g, time_t now);
 
+/* What the index of g's map pages and game list say instead of a deadline
+ * while g waits for its game master at now: "Paused; waiting for the game
+ * master", or, its deadline passed with orders missing under SET nmr wait
+ * (now, or its passing told), "Deadline passed; waiting for the game
+ * master". NULL when it does not wait. */
+const char *judge_master_wait(const struct game *g, time_t now);
+
 /* Is the judge's address the placeholder (judge@localhost, a domain
  * "localhost"): one players cannot write to? */
 bool judge_address_placeholder(const struct judge_conf *c);

@@ -86,18 +86,22 @@ struct played {
 
 /* What every page of g starts from: its name, address and the line on
  * its deadline (into deadline, of size n): the grace period's end once the
- * judge told the late delegations the deadline passed (as game list gives
- * it; from the game alone, not the clock). */
+ * judge told the late delegations the deadline passed, or that the game
+ * waits for its game master (as game list gives them; from the game alone,
+ * not the clock). */
 static void
 page_head(const struct webpages *w, struct store *st, const struct game *g, char *deadline,
     size_t n, struct page_game *pg)
 {
 	struct tz_lookup lk = zones_lookup(st->zones);
 	time_t grace = g->gm_told ? judge_grace_end(g, g->deadline) : 0;
+	const char *wait = judge_master_wait(g, 0);
 	char when[96];
 
 	deadline[0] = '\0';
-	if (g->status == GAME_ACTIVE && g->deadline && grace)
+	if (wait != NULL)
+		snprintf(deadline, n, "%s", wait);
+	else if (g->status == GAME_ACTIVE && g->deadline && grace)
 		snprintf(deadline, n, "Deadline passed; grace until %s",
 		    time_human(&lk, g->set.zone, grace, when, sizeof when));
 	else if (g->status == GAME_ACTIVE && g->deadline)

@@ -534,8 +534,25 @@ r6 game --now "2026-11-22 11:00" g6 SET DEADLINE 2026-11-25 18:00
 expect "a new deadline set by the game master: the index gives it" \
 	grep -q "Next deadline: Wednesday 25 November 2026, 18:00 UTC" "$D6/pages/g6/index.html"
 r6 game --now "2026-11-22 11:10" g6 PAUSE
-expect "... the game paused: the index gives no deadline" \
-	sh -c "grep -q '<html' '$D6/pages/g6/index.html' && ! grep -q 'class=\"deadline\"' '$D6/pages/g6/index.html'"
+expect "... the game paused: the index says it waits for the game master, not a deadline" \
+	sh -c "grep -q '<p class=\"deadline\">Paused; waiting for the game master</p>' '$D6/pages/g6/index.html' &&
+	 ! grep -q 'Next deadline' '$D6/pages/g6/index.html'"
+r6 game --now "2026-11-22 11:20" list
+expect "... and game list, in the same words" grep -q "^g6 .* paused .*Paused; waiting for the game master\$" "$OUT"
+# A game that waits for its game master (SET nmr wait) once its deadline
+# passed with orders missing: the index and game list say so, not the
+# deadline that passed.
+D8=$WORK/data8
+r8() { "$POUCH" --data "$D8" "$@" >"$OUT" 2>"$ERR"; }
+france_game r8 g8 "2026-11-20 09:00"
+r8 game --now "2026-11-20 09:00" g8 SET nmr wait
+r8 game --now "2026-11-22 09:30" list
+expect "nmr wait, the deadline passed with orders missing: game list says the game waits for its master" \
+	grep -q "^g8 .* active .*Deadline passed; waiting for the game master\$" "$OUT"
+r8 run --now "2026-11-22 09:30"
+expect "... and so does the index, in the same words" \
+	sh -c "grep -q '<p class=\"deadline\">Deadline passed; waiting for the game master</p>' '$D8/pages/g8/index.html' &&
+	 ! grep -q 'Next deadline' '$D8/pages/g8/index.html'"
 
 # The phase pages say what the results mail says, in its words: a power
 # that gave no orders, and the builds a power left unused (France takes
