@@ -101,6 +101,10 @@ struct judge_effects {
 	int nrollbacks, caprollbacks;
 	struct judge_note *log;		/* what happened to messages that got no reply */
 	int nlog, caplog;
+	struct judge_note *pages;	/* games whose map pages show something new that no
+					   phase, rollback or audit line says (the index's
+					   line on the deadline); no text */
+	int npages, cappages;
 	char *host_reply;		/* judge_host_mail's answer, for the host's terminal */
 };
 

@@ -579,6 +579,25 @@ expect "the first phase's page leads back to the starting position" \
 expect "... and the starting position's page on to it" \
 	grep -q '<a href="S1901M.html" rel="next">Spring 1901 Movement &rarr;</a>' "$D7/pages/g7/start.html"
 
+# An order changes nothing on a game's map pages (they show no orders
+# before the phase is decided): a run that reads one draws none, at the
+# first phase (index and start page) as later; pages altered on disk are
+# left as they are. The deadline's passing with orders missing draws the
+# index again.
+D9=$WORK/data9
+r9() { "$POUCH" --data "$D9" "$@" >"$OUT" 2>"$ERR"; }
+france_game r9 g9 "2026-11-20 09:00"
+for f in index.html start.html current.svg start.svg; do echo "<!-- kept -->" >>"$D9/pages/g9/$f"; done
+carol_mail "$D9" g9 c9a some "A Par H"
+r9 run --now "2026-11-20 10:00"
+expect "an order at the first phase: the run applies it" sh -c \
+	"grep -q '^  accepted: A par H' '$D9'/mail/out/carol@school.example/new/*"
+expect "... and draws no page" sh -c \
+	"for f in index.html start.html current.svg start.svg; do tail -n 1 '$D9/pages/g9/'\$f | grep -q '^<!-- kept -->\$' || exit 1; done"
+r9 run --now "2026-11-22 09:30"
+expect "the deadline passed with orders missing: the index is drawn again, with the grace period's end" sh -c \
+	"grep -q 'Deadline passed; grace until' '$D9/pages/g9/index.html' && ! grep -q 'kept' '$D9/pages/g9/index.html'"
+
 # A rehearsal days ahead with --now: mail files with today's time were
 # delivered before the last run's clock; the run says so in one line on
 # stderr. Files given the time they arrive (touch -d) are not warned of.
