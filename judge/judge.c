@@ -48,7 +48,9 @@ judge_effects_clear(struct judge *j)
 	free_notes(fx->press, fx->npress);
 	free_notes(fx->rollbacks, fx->nrollbacks);
 	free_notes(fx->log, fx->nlog);
+	free_notes(fx->pages, fx->npages);
 	fx->nout = fx->nphases = fx->naudit = fx->npress = fx->nrollbacks = fx->nlog = 0;
+	fx->npages = 0;
 	free(fx->host_reply);
 	fx->host_reply = NULL;
 }
@@ -65,6 +67,7 @@ judge_free(struct judge *j)
 	free(j->fx.press);
 	free(j->fx.rollbacks);
 	free(j->fx.log);
+	free(j->fx.pages);
 	for (i = 0; i < j->ngames; i++)
 		game_free(j->games[i]);
 	free(j->games);

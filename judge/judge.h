@@ -101,6 +101,10 @@ struct judge_effects {
 	int nrollbacks, caprollbacks;
 	struct judge_note *log;		/* what happened to messages that got no reply */
 	int nlog, caplog;
+	struct judge_note *pages;	/* games whose map pages show something new that no
+					   phase, rollback or audit line says (the index's
+					   line on the deadline); no text */
+	int npages, cappages;
 	char *host_reply;		/* judge_host_mail's answer, for the host's terminal */
 };
 
@@ -273,6 +277,13 @@ int judge_rollback(struct judge *j, struct game *g, const char *phase, time_t no
  * passed at now (nor was its passing told: a clock behind the judge's), no
  * orders are missing, or the game waits for its GM. */
 time_t judge_grace_end(const struct game *g, time_t now);
+
+/* What the index of g's map pages and game list say instead of a deadline
+ * while g waits for its game master at now: "Paused; waiting for the game
+ * master", or, its deadline passed with orders missing under SET nmr wait
+ * (now, or its passing told), "Deadline passed; waiting for the game
+ * master". NULL when it does not wait. */
+const char *judge_master_wait(const struct game *g, time_t now);
 
 /* Is the judge's address the placeholder (judge@localhost, a domain
  * "localhost"): one players cannot write to? */

@@ -168,6 +168,17 @@ outbound_log(struct judge *j, const struct game *g, const char *fmt, ...)
 }
 
 void
+outbound_pages(struct judge *j, const struct game *g)
+{
+	struct judge_note *nt;
+
+	GROW(j->fx.pages, j->fx.npages, j->fx.cappages);
+	nt = &j->fx.pages[j->fx.npages++];
+	str_copy(nt->game, g->name, sizeof nt->game);
+	nt->text = NULL;
+}
+
+void
 outbound_press_copy(struct judge *j, const struct game *g, const char *text)
 {
 	struct judge_note *nt;

@@ -32,6 +32,10 @@ bool outbound_suspended(const struct game *g, const char *addr);
 /* Note what happened to a message that got no reply. */
 void outbound_log(struct judge *j, const struct game *g, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* Note that what g's map pages show changed though no phase was decided,
+ * no rollback made and no audit line written (the deadline passed with
+ * orders missing): the shell draws its index again. */
+void outbound_pages(struct judge *j, const struct game *g);
 /* Keep a copy of press in game g (text copied) for the archive; text NULL (not whole): none, logged. */
 void outbound_press_copy(struct judge *j, const struct game *g, const char *text);
 

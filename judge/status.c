@@ -76,6 +76,18 @@ judge_grace_end(const struct game *g, time_t now)
 	return status_orders_complete(g) ? 0 : g->deadline + g->set.grace;
 }
 
+const char *
+judge_master_wait(const struct game *g, time_t now)
+{
+	if (g->status == GAME_PAUSED)
+		return "Paused; waiting for the game master";
+	if (g->status != GAME_ACTIVE || g->deadline == 0 || (now < g->deadline && !g->gm_told) ||
+	    g->set.nmr != NMR_WAIT || system_serves(g->sys, SYS_OWN_CLOCK) ||
+	    status_orders_complete(g))
+		return NULL;
+	return "Deadline passed; waiting for the game master";
+}
+
 bool
 status_orders_complete(const struct game *g)
 {

@@ -227,6 +227,20 @@ system_check_order(const struct game *g, power_id p, const struct order *o, stru
 }
 
 int
+system_raisable(const struct game *g, const struct board *b, power_id p)
+{
+	int due, sites;
+
+	if (g->sys != NULL && g->sys->raisable != NULL)
+		return g->sys->raisable(g, b, p);
+	due = adj_builds_due(g->map, b, p);
+	if (due <= 0)
+		return 0;
+	sites = adj_build_sites(g->map, &g->rules, b, p);
+	return sites < due ? sites : due;
+}
+
+int
 system_build_sites(const struct game *g, power_id p, enum unit_type t, char *example,
     size_t size)
 {

@@ -257,6 +257,10 @@ struct rule_system {
 	 * "" when it may raise no unit of that type now. */
 	int (*build_sites)(const struct game *g, power_id p, enum unit_type t, char *example,
 	    size_t size);
+	/* How many units power p may raise in the Winter of b (armies and
+	 * fleets; what its results call builds not used when it raises fewer)
+	 * (default: its builds due, at most one in each free home centre). */
+	int (*raisable)(const struct game *g, const struct board *b, power_id p);
 
 	/* Its commands and help. Its part of HELP for power p (POWER_NONE:
 	 * the game master): after the judge's for a game with a board (the
@@ -345,6 +349,10 @@ void system_new_game(struct game *g);
  * (the engine's) by default. */
 enum order_check system_check_order(const struct game *g, power_id p, const struct order *o,
     struct buf *reply);
+/* How many units power p of g may raise in the Winter of b: its
+ * system's raisable, else its builds due, at most one in each free home
+ * centre (adj_build_sites). */
+int system_raisable(const struct game *g, const struct board *b, power_id p);
 /* How many units p may raise in g's Winter, and a build order of a unit of
  * type t p may give into example when not NULL (size >= 16): its
  * system's, else its free home centres (adj_build_sites) and a unit of

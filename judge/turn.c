@@ -622,6 +622,7 @@ tick_game(struct judge *j, struct game *g, time_t now, bool early)
 	if (g->deadline == 0) {
 		turn_start_phase(j, g, now);
 		judge_touch(j, g);
+		outbound_pages(j, g);	/* the index gives the deadline */
 	}
 	orders_in(g, &o);
 	/* Reminders go from a run's own tick, after it read all its mail: not
@@ -668,6 +669,7 @@ tick_game(struct judge *j, struct game *g, time_t now, bool early)
 		g->gm_told = true;
 		tell_deadline_passed(j, g);
 		judge_touch(j, g);
+		outbound_pages(j, g);	/* the index gives the grace period's end */
 	}
 	return false;
 }

@@ -333,17 +333,22 @@ line_power(const struct map *m, const char *line, size_t n, size_t *skip)
 	return -1;
 }
 
-/* The judge's results as a table (orders) and paragraphs (the rest). */
+/* The judge's results as a table (orders) and paragraphs (the rest), in
+ * the results mail's words: a line about a power as a whole (it gave no
+ * orders, it left builds unused) spans the order and result columns. */
 static void
 results(struct buf *out, const struct map *m, const struct page_phase *ph)
 {
 	struct buf txt;
 	const char *s, *end, *line;
-	size_t n;
+	size_t n, unused;
 	int in_table = 0, first = 1;
 
 	buf_init(&txt, HTML_MAX);
 	report_results(m, ph->before, ph->orders, ph->res, ph->why, &txt);
+	unused = txt.len;
+	if (ph->raisable != NULL && ph->before->phase == PHASE_ADJUSTMENT)
+		report_unused(m, ph->orders, ph->res, ph->raisable, &txt);
 	s = buf_str(&txt);
 	end = s + txt.len;
 	while ((line = str_next_line(&s, end, &n)) != NULL) {
@@ -383,13 +388,16 @@ results(struct buf *out, const struct map *m, const struct page_phase *ph)
 			} else {
 				buf_puts(out, "?");
 			}
-			buf_puts(out, "</td><td>");
-			if (tn > 11 && memcmp(text, "no orders; ", 11) == 0) {
-				/* "no orders; all units hold.": nothing succeeded or failed */
-				esc_n(out, text + 11, tn - 11);
-				buf_puts(out, "</td><td class=\"none\">no orders</td></tr>\n");
+			if ((size_t)(line - buf_str(&txt)) >= unused ||
+			    (tn > 11 && memcmp(text, "no orders; ", 11) == 0)) {
+				/* "no orders; all units hold.", "1 build not used.":
+				 * nothing succeeded or failed */
+				buf_puts(out, "</td><td colspan=\"2\" class=\"none\">");
+				esc_n(out, text, tn);
+				buf_puts(out, "</td></tr>\n");
 				continue;
 			}
+			buf_puts(out, "</td><td>");
 			esc_n(out, text, tag ? (size_t)(tag - 4 - text) : tn);
 			if (tag) {
 				size_t tl = (size_t)(text + tn - tag);
@@ -428,6 +436,8 @@ nav(struct buf *out, const struct page_game *pg, int i)
 		const struct board *b = pg->phases[i - 1].before;
 		buf_printf(out, "<a href=\"%s.html\" rel=\"prev\">&larr; %s</a>",
 		    pages_phase_code(b, code, sizeof code), phase_format(b, ph, sizeof ph));
+	} else {	/* the first phase: the page of the position it started from */
+		buf_puts(out, "<a href=\"start.html\" rel=\"prev\">&larr; The starting position</a>");
 	}
 	if (i + 1 < pg->nphases) {
 		const struct board *b = pg->phases[i + 1].before;
@@ -604,7 +614,13 @@ pages_start_html(const struct map *m, const struct page_game *pg, struct buf *ou
 	head(out, pg, "the start");
 	buf_puts(out, "<nav><a href=\"index.html\">");
 	esc(out, game_title(pg));
-	buf_puts(out, "</a></nav>\n<main>\n<h1>The starting position</h1>\n<p>");
+	buf_puts(out, "</a>");
+	if (pg->nphases > 0) {	/* the first phase, once it is played */
+		char code[16];
+		buf_printf(out, "<a href=\"%s.html\" rel=\"next\">%s &rarr;</a>",
+		    pages_phase_code(b, code, sizeof code), name);
+	}
+	buf_puts(out, "</nav>\n<main>\n<h1>The starting position</h1>\n<p>");
 	esc(out, m->title);
 	buf_puts(out, " game: the first orders are for <strong>");
 	esc(out, name);

@@ -55,6 +55,9 @@ struct page_phase {
 					   before (a Realpolitik capital moves when lost);
 					   NULL: the variant's */
 	const power_id *capital_after;	/* the same afterwards; NULL: the variant's */
+	const int *raisable;		/* an adjustment phase: by power, how many units
+					   it could raise (report_unused: the builds not
+					   used); NULL: none are told */
 };
 
 struct page_game {

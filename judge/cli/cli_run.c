@@ -510,13 +510,14 @@ with_games(const struct cli_opts *o, const char *show)
 		const struct game *g = r.j.games[i];
 		char ph[48], when[96];
 		time_t grace = judge_grace_end(g, r.o.now);
+		const char *wait = judge_master_wait(g, r.o.now);
 		if (show == NULL) {
 			char line[600];
 			snprintf(line, sizeof line, "%-16s %-10s %-8s %-28s %s%s", g->name, g->set.variant,
 			    game_status_name(g->status), game_stage(g, ph, sizeof ph),
-			    grace ? "grace until " : "", g->status == GAME_ACTIVE && g->deadline ?
-			    time_human(&r.j.io.zones, g->set.zone, grace ? grace : g->deadline, when,
-			    sizeof when) : g->result);
+			    grace ? "grace until " : "", wait ? wait : g->status == GAME_ACTIVE &&
+			    g->deadline ? time_human(&r.j.io.zones, g->set.zone, grace ? grace :
+			    g->deadline, when, sizeof when) : g->result);
 			strv_push(&lines, &nlines, line);
 			found++;
 		} else if (str_eq_nocase(g->name, show)) {

@@ -174,6 +174,25 @@ article(uint8_t t)
 	return t == UNIT_ARMY ? "an army" : "a fleet";
 }
 
+void
+report_unused(const struct map *m, const struct order *orders,
+    const struct phase_result *res, const int *raisable, struct buf *out)
+{
+	int p, i;
+
+	for (p = 0; p < m->npowers; p++) {
+		int used = 0;
+		if (raisable[p] <= 0)
+			continue;
+		for (i = 0; i < res->norders; i++)
+			used += orders[i].power == p && res->reason[i] == R_OK &&
+			    (orders[i].kind == ORDER_BUILD || orders[i].kind == ORDER_WAIVE);
+		if (used < raisable[p])
+			buf_printf(out, "%s: %d build%s not used.\n", m->powers[p].name,
+			    raisable[p] - used, raisable[p] - used == 1 ? "" : "s");
+	}
+}
+
 static void adjust_why(const struct map *m, const struct board *b, const struct order *orders,
     const struct phase_result *res, int i, struct buf *out);
 static void removed_why(const struct map *m, const struct board *b, const struct order *orders,

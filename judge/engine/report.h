@@ -39,6 +39,14 @@ void report_results(const struct map *m, const struct board *b, const struct ord
 bool report_why(const struct map *m, const struct board *b, const struct order *orders,
     const struct phase_result *res, const struct phase_why *why, int u, struct buf *out);
 
+/* After an adjustment phase's results: "Germany: 1 build not used." for
+ * each power p whose builds and waives that succeeded (orders as res
+ * judged them) are fewer than raisable[p], the units it could raise (by
+ * power; the rest is lost). The results mail and the phase's page both
+ * say it with this. */
+void report_unused(const struct map *m, const struct order *orders,
+    const struct phase_result *res, const int *raisable, struct buf *out);
+
 /* What happens next: dislodged units and where they may retreat, or the
  * builds and removals due, for the position next (after phase_next). */
 void report_next(const struct map *m, const struct rules *r, const struct board *next,

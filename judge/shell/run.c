@@ -633,21 +633,22 @@ consume(struct runner *r, struct buf *err)
 		if (str_to_long(fx->rollbacks[i].text, 1, INT_MAX, &from) == 0)
 			add_paged(r, fx->rollbacks[i].game, (int)from);
 	}
-	/* A game without a board has no phases: its page follows each change;
-	 * a game started and not yet past its first phase has its start page
-	 * (and the index) drawn as it changes; a game whose deadline passed
-	 * with orders missing, its index (which gives the grace period's end).
+	/* A game without a board has no phases: its page follows each change.
 	 * Only the games touched since the last time are looked at: the
-	 * others are as they were then. */
+	 * others are as they were then. A game with a board: its pages show
+	 * no orders before they are decided, so an order changes nothing on
+	 * them, and they are drawn only for what they show (the phases and
+	 * rollbacks above, the game master's actions below, and here the
+	 * deadline's passing with orders missing, which the index gives). */
 	n = judge_touched(&r->j, &touched);
 	for (i = 0; i < n; i++) {
 		const struct game *g = r->j.games[touched[i]];
-		if (!r->j.dirty[touched[i]])
-			continue;
-		if (system_serves(g->sys, SYS_RECORD_PAGE) ||
-		    (g->status == GAME_ACTIVE && g->nphases == 0))
+		if (r->j.dirty[touched[i]] && system_serves(g->sys, SYS_RECORD_PAGE))
 			add_paged(r, g->name, 1);
-		else if (g->status == GAME_ACTIVE && g->gm_told)
+	}
+	for (i = 0; i < fx->npages; i++) {
+		const struct game *g = judge_find_game(&r->j, fx->pages[i].game);
+		if (g != NULL && !system_serves(g->sys, SYS_RECORD_PAGE))
 			add_paged(r, g->name, g->nphases + 2);	/* no phase page */
 	}
 	/* What the game master (or a player's rare order) did to a game: a new

@@ -80,22 +80,28 @@ struct played {
 	struct played_phase ph;
 	struct board after;		/* what followed: the next record's position (the
 					   last phase's is the game's now, g->board) */
+	int raisable[MAP_MAX_POWERS];	/* an adjustment phase: the units each power
+					   could raise (its results' builds not used) */
 };
 
 /* What every page of g starts from: its name, address and the line on
  * its deadline (into deadline, of size n): the grace period's end once the
- * judge told the late delegations the deadline passed (as game list gives
- * it; from the game alone, not the clock). */
+ * judge told the late delegations the deadline passed, or that the game
+ * waits for its game master (as game list gives them; from the game alone,
+ * not the clock). */
 static void
 page_head(const struct webpages *w, struct store *st, const struct game *g, char *deadline,
     size_t n, struct page_game *pg)
 {
 	struct tz_lookup lk = zones_lookup(st->zones);
 	time_t grace = g->gm_told ? judge_grace_end(g, g->deadline) : 0;
+	const char *wait = judge_master_wait(g, 0);
 	char when[96];
 
 	deadline[0] = '\0';
-	if (g->status == GAME_ACTIVE && g->deadline && grace)
+	if (wait != NULL)
+		snprintf(deadline, n, "%s", wait);
+	else if (g->status == GAME_ACTIVE && g->deadline && grace)
 		snprintf(deadline, n, "Deadline passed; grace until %s",
 		    time_human(&lk, g->set.zone, grace, when, sizeof when));
 	else if (g->status == GAME_ACTIVE && g->deadline)
@@ -177,6 +183,12 @@ webpages_game(struct webpages *w, struct store *st, const struct game *g, int fi
 		pp[i].why = &pl[i].ph.why;
 		pp[i].after = &pl[i].after;
 		pp[i].capital_before = moved ? pl[i].ph.capital : NULL;
+		if (pl[i].ph.before.phase == PHASE_ADJUSTMENT) {
+			int p;
+			for (p = 0; p < g->map->npowers; p++)
+				pl[i].raisable[p] = system_raisable(g, &pl[i].ph.before, (power_id)p);
+			pp[i].raisable = pl[i].raisable;
+		}
 	}
 	system_capitals(g, now);
 	if (n > 0) {	/* what followed the last phase is the position now */

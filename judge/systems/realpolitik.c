@@ -566,7 +566,7 @@ rp_turn(struct turn *t)
 		after_fall(t->g, t->before, &t->next);
 	report_results(t->g->map, t->before, t->orders, t->res, t->why, t->report);
 	if (t->before->phase == PHASE_ADJUSTMENT)
-		standard_report_unused(t, raisable);
+		standard_report_unused(t);
 	if (news.len > 0)
 		buf_printf(t->report, "\n%s", buf_str(&news));
 	buf_free(&news);
@@ -997,6 +997,7 @@ const struct rule_system realpolitik_system = {
 	.history_read = rp_history_read,
 	.check_order = rp_check_order,
 	.build_sites = rp_build_sites_op,
+	.raisable = raisable,
 	.help = rp_help,
 	.commands = rp_commands,
 	.ncommands = (int)(sizeof rp_commands / sizeof rp_commands[0]),

@@ -10,37 +10,14 @@
 
 #include "../engine/report.h"
 
-/* How many units power p may raise on b: its builds due, one in each
- * place it may build in. */
-static int
-std_raisable(const struct game *g, const struct board *b, power_id p)
-{
-	int due = adj_builds_due(g->map, b, p), sites;
-
-	if (due <= 0)
-		return 0;
-	sites = adj_build_sites(g->map, &g->rules, b, p);
-	return sites < due ? sites : due;
-}
-
 void
-standard_report_unused(const struct turn *t,
-    int (*raisable)(const struct game *g, const struct board *b, power_id p))
+standard_report_unused(const struct turn *t)
 {
-	const struct map *m = t->g->map;
-	int p, i;
+	int raisable[MAP_MAX_POWERS], p;
 
-	for (p = 0; p < m->npowers; p++) {
-		int due = raisable(t->g, t->before, (power_id)p), used = 0;
-		if (due == 0)
-			continue;
-		for (i = 0; i < t->res->norders; i++)
-			used += t->orders[i].power == p && t->res->reason[i] == R_OK &&
-			    (t->orders[i].kind == ORDER_BUILD || t->orders[i].kind == ORDER_WAIVE);
-		if (used < due)
-			buf_printf(t->report, "%s: %d build%s not used.\n", m->powers[p].name,
-			    due - used, due - used == 1 ? "" : "s");
-	}
+	for (p = 0; p < t->g->map->npowers; p++)
+		raisable[p] = system_raisable(t->g, t->before, (power_id)p);
+	report_unused(t->g->map, t->orders, t->res, raisable, t->report);
 }
 
 void
@@ -48,7 +25,7 @@ standard_report_results(const struct turn *t)
 {
 	report_results(t->g->map, t->before, t->orders, t->res, t->why, t->report);
 	if (t->before->phase == PHASE_ADJUSTMENT)
-		standard_report_unused(t, std_raisable);
+		standard_report_unused(t);
 }
 
 void

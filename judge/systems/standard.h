@@ -13,10 +13,9 @@ extern const struct rule_system standard_system;
 /* Append the results of t's orders, and builds left unused, to t->report. */
 void standard_report_results(const struct turn *t);
 /* Append "Germany: 1 build not used." to t->report for each power that
- * built and waived fewer units in t's Winter than raisable says it could
- * on t->before (the rest is lost). */
-void standard_report_unused(const struct turn *t,
-    int (*raisable)(const struct game *g, const struct board *b, power_id p));
+ * built and waived fewer units in t's Winter than its rule system says it
+ * could raise on t->before (system_raisable; the rest is lost). */
+void standard_report_unused(const struct turn *t);
 /* Append the position t leads to: the units, the centres when a year
  * ended, what the next phase asks for. */
 void standard_report_position(const struct turn *t);

@@ -534,8 +534,69 @@ r6 game --now "2026-11-22 11:00" g6 SET DEADLINE 2026-11-25 18:00
 expect "a new deadline set by the game master: the index gives it" \
 	grep -q "Next deadline: Wednesday 25 November 2026, 18:00 UTC" "$D6/pages/g6/index.html"
 r6 game --now "2026-11-22 11:10" g6 PAUSE
-expect "... the game paused: the index gives no deadline" \
-	sh -c "grep -q '<html' '$D6/pages/g6/index.html' && ! grep -q 'class=\"deadline\"' '$D6/pages/g6/index.html'"
+expect "... the game paused: the index says it waits for the game master, not a deadline" \
+	sh -c "grep -q '<p class=\"deadline\">Paused; waiting for the game master</p>' '$D6/pages/g6/index.html' &&
+	 ! grep -q 'Next deadline' '$D6/pages/g6/index.html'"
+r6 game --now "2026-11-22 11:20" list
+expect "... and game list, in the same words" grep -q "^g6 .* paused .*Paused; waiting for the game master\$" "$OUT"
+# A game that waits for its game master (SET nmr wait) once its deadline
+# passed with orders missing: the index and game list say so, not the
+# deadline that passed.
+D8=$WORK/data8
+r8() { "$POUCH" --data "$D8" "$@" >"$OUT" 2>"$ERR"; }
+france_game r8 g8 "2026-11-20 09:00"
+r8 game --now "2026-11-20 09:00" g8 SET nmr wait
+r8 game --now "2026-11-22 09:30" list
+expect "nmr wait, the deadline passed with orders missing: game list says the game waits for its master" \
+	grep -q "^g8 .* active .*Deadline passed; waiting for the game master\$" "$OUT"
+r8 run --now "2026-11-22 09:30"
+expect "... and so does the index, in the same words" \
+	sh -c "grep -q '<p class=\"deadline\">Deadline passed; waiting for the game master</p>' '$D8/pages/g8/index.html' &&
+	 ! grep -q 'Next deadline' '$D8/pages/g8/index.html'"
+
+# The phase pages say what the results mail says, in its words: a power
+# that gave no orders, and the builds a power left unused (France takes
+# Spain and Portugal and builds one army of two).
+D7=$WORK/data7
+r7() { "$POUCH" --data "$D7" "$@" >"$OUT" 2>"$ERR"; }
+france_game r7 g7 "2026-11-20 09:00"
+carol_mail "$D7" g7 c7a spring "$(printf 'A Par - Bur\nA Mar - Spa\nF Bre - Mid')"
+r7 run --now "2026-11-20 10:00"
+carol_mail "$D7" g7 c7b fall "$(printf 'F Mid - Por\nA Spa H\nA Bur H')"
+r7 run --now "2026-11-20 11:00"
+carol_mail "$D7" g7 c7c winter "Build A Par"
+r7 run --now "2026-11-20 12:00"
+r7 run --now "2026-11-23 12:00"
+expect "the Winter's results mail: France's build not used" sh -c \
+	"grep -l 'Adjustment results for Winter of 1901' '$D7'/mail/out/carol@school.example/new/* | xargs grep -q '^France: 1 build not used\.\$'"
+expect "... and its page, in the same words" \
+	grep -q '>France</td><td colspan="2" class="none">1 build not used\.</td>' "$D7/pages/g7/W1901A.html"
+expect "a power without orders: the mail's words on the page" sh -c \
+	"grep -q '^England: no orders; all units hold\.\$' '$D7'/mail/out/carol@school.example/new/* &&
+	 grep -q '>England</td><td colspan=\"2\" class=\"none\">no orders; all units hold\.</td>' '$D7/pages/g7/S1901M.html'"
+expect "the first phase's page leads back to the starting position" \
+	grep -q '<a href="start.html" rel="prev">' "$D7/pages/g7/S1901M.html"
+expect "... and the starting position's page on to it" \
+	grep -q '<a href="S1901M.html" rel="next">Spring 1901 Movement &rarr;</a>' "$D7/pages/g7/start.html"
+
+# An order changes nothing on a game's map pages (they show no orders
+# before the phase is decided): a run that reads one draws none, at the
+# first phase (index and start page) as later; pages altered on disk are
+# left as they are. The deadline's passing with orders missing draws the
+# index again.
+D9=$WORK/data9
+r9() { "$POUCH" --data "$D9" "$@" >"$OUT" 2>"$ERR"; }
+france_game r9 g9 "2026-11-20 09:00"
+for f in index.html start.html current.svg start.svg; do echo "<!-- kept -->" >>"$D9/pages/g9/$f"; done
+carol_mail "$D9" g9 c9a some "A Par H"
+r9 run --now "2026-11-20 10:00"
+expect "an order at the first phase: the run applies it" sh -c \
+	"grep -q '^  accepted: A par H' '$D9'/mail/out/carol@school.example/new/*"
+expect "... and draws no page" sh -c \
+	"for f in index.html start.html current.svg start.svg; do tail -n 1 '$D9/pages/g9/'\$f | grep -q '^<!-- kept -->\$' || exit 1; done"
+r9 run --now "2026-11-22 09:30"
+expect "the deadline passed with orders missing: the index is drawn again, with the grace period's end" sh -c \
+	"grep -q 'Deadline passed; grace until' '$D9/pages/g9/index.html' && ! grep -q 'kept' '$D9/pages/g9/index.html'"
 
 # A rehearsal days ahead with --now: mail files with today's time were
 # delivered before the last run's clock; the run says so in one line on

@@ -1229,12 +1229,16 @@ test_pages(void **state)
 	check_html(buf_str(&html), html.len);
 	assert_non_null(strstr(buf_str(&html), "Army Paris -&gt; Burgundy."));
 	assert_non_null(strstr(buf_str(&html), "<td class=\"fail\">bounce</td>"));
-	/* England gave no orders: said in a neutral style, not "succeeded". */
-	assert_non_null(strstr(buf_str(&html), "England</td><td>all units hold.</td>"
-	    "<td class=\"none\">no orders</td>"));
+	/* England gave no orders: said in the results mail's words, in a
+	 * neutral style across both columns, not "succeeded". */
+	assert_non_null(strstr(buf_str(&html), "England</td><td colspan=\"2\" class=\"none\">"
+	    "no orders; all units hold.</td>"));
 	assert_null(strstr(buf_str(&html), "no orders; all units hold.</td><td class=\"ok\">"));
 	assert_non_null(strstr(buf_str(&html), "Demo &lt;game&gt; &amp; co"));
 	assert_non_null(strstr(buf_str(&html), "src=\"S1901M.svg\""));
+	/* The first phase's page leads back to the starting position. */
+	assert_int_equal(count_html(buf_str(&html), html.len,
+	    "//nav/a[@href='start.html' and @rel='prev']"), 1);
 	assert_non_null(strstr(buf_str(&html), "src=\"S1901M-after.svg\""));
 	/* The standard board's key: convoys, no boarding, stacks or seats. */
 	assert_non_null(strstr(buf_str(&html), "<li><b>Convoy</b>"));
@@ -1661,6 +1665,8 @@ test_pages_start(void **state)
 	assert_int_equal(pages_start_html(m, &pg, &out), 0);
 	check_html(buf_str(&out), out.len);
 	assert_int_equal(count_html(buf_str(&out), out.len, "//img[@src='start.svg']"), 1);
+	/* No phase played yet: nothing to lead on to. */
+	assert_int_equal(count_html(buf_str(&out), out.len, "//nav/a[@rel='next']"), 0);
 	assert_int_equal(count_html(buf_str(&out), out.len, "//ul[@class='homes']/li"), 7);
 	assert_int_equal(count_html(buf_str(&out), out.len,
 	    "//ul[@class='homes']/li[strong='Russia' and "
