@@ -31,10 +31,19 @@ expect "... naming the file to set it in" \
 expect "game new: says where mail to the judge goes" \
 	grep -q "is read from the Maildir $D/mail/inbox (its new/)" "$OUT"
 expect "... and that Maildir is there" test -d "$D/mail/inbox/new" -a -d "$D/mail/inbox/cur" -a -d "$D/mail/inbox/tmp"
-p game new g1 --gm gm@school.example
+p game new g1 --gm gm@school.example --press grey --zone Europe/London
 rc=$?
 expect "game new, a name taken: refused" grep -q "there is already a game called g1" "$OUT"
 expect "... with exit status 1" test $rc -eq 1
+expect "... the reply says once that the game was not created, and why" sh -c \
+	"[ \$(grep -c REFUSED '$OUT') -eq 1 ] &&
+	 grep -q '^  REFUSED: the game was not created: there is already a game called g1' '$OUT'"
+expect "... and that its settings were not read, in no words meant for players" sh -c \
+	"grep -q '^  The 2 lines after it were not read.\$' '$OUT' && ! grep -q 'GAME line' '$OUT' &&
+	 [ \$(wc -l <'$OUT') -eq 3 ]"
+p game show g1
+expect "... and the game it names keeps its settings" sh -c \
+	"grep -q 'Europe/Paris' '$OUT' && ! grep -q 'Europe/London' '$OUT'"
 p game new
 expect "game new without a name: usage, exit 2" test $? -eq 2
 # Fewer delegations (a data directory of their own): the arrangement printed
