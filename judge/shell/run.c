@@ -888,7 +888,8 @@ verify_ahead(struct runner *r, bool on)
  */
 /* Inbound message i is a copy of one before it (the same Message-ID and
  * text): never applied nor answered; judge.log says so once, in the run
- * that stored it (stored after the last finished run's clock record). */
+ * that stored it (stored after the last finished run's clock record),
+ * dated at its arrival as every line about a message received is. */
 static void
 note_copy(struct runner *r, size_t i, unsigned long clock_rec)
 {
@@ -900,7 +901,7 @@ note_copy(struct runner *r, size_t i, unsigned long clock_rec)
 	snprintf(line, sizeof line, "not applied nor answered: message %s (Message-ID <%.300s>) is "
 	    "a copy of message %s, the same Message-ID and text, answered once", e->id,
 	    e->message_id ? e->message_id : "", e->dup_of ? e->dup_of : "before it");
-	store_log(&r->st, r->o.now, line);
+	store_log(&r->st, e->arrival, line);
 }
 
 int
