@@ -1084,7 +1084,7 @@ write_pages(struct runner *r)
 	r->stats.pages_left = left;
 	/* The pages are written without syncing: the list goes only once
 	 * they are on disk for good. */
-	if (left == 0 && r->web.written > 0 && fs_sync_fs(r->pages_dir) < 0) {
+	if (left == 0 && r->web.phases + r->web.records > 0 && fs_sync_fs(r->pages_dir) < 0) {
 		log_warn("%s: %s (the pages are drawn again next run)", r->pages_dir, strerror(errno));
 		r->stats.pages_left = k;
 	} else {
@@ -1092,7 +1092,9 @@ write_pages(struct runner *r)
 	}
 	buf_free(&err);
 	clear_paged(r);
-	r->stats.pages = r->web.written;
+	r->stats.pages = r->web.phases;
+	r->stats.record_pages = r->web.records;
+	r->stats.paged_games = r->web.games;
 }
 
 static void *

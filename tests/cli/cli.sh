@@ -642,5 +642,30 @@ printf 'ORDERS Spring 1901\n' >"$WORK/wg.txt"
 expect "play, the World Game: refused with exit 1, it has no board" sh -c \
 	"[ $? -eq 1 ] && cat '$OUT' '$ERR' | grep -q 'has no board: pouch play plays orders on a map'"
 
+# pouch -v run's summary says what it counts of the map pages: the phase
+# pages drawn (a new phase's, and the page of the phase before it, drawn
+# again for its link) and for how many games, not their index or current
+# map. Two games, England alone played in each: each deadline decides
+# both games' phase.
+S=$WORK/summary
+ps() { "$POUCH" --data "$S" "$@" >"$OUT" 2>"$ERR"; }
+t=1795996800
+for g in s1 s2; do
+	ps game --now $t new $g --gm gm@school.example --password gm-password --movement 1h \
+		--grace 0h --nmr civil-disorder
+	ps game --now $t $g DELEGATION England e@school.example PASSWORD england-pw
+	ps game --now $t $g START
+done
+ps -v run --now $((t + 4000))
+expect "run -v, the first phase of two games: 2 phase pages drawn for 2 games" sh -c \
+	"grep -q '^fetched 0 (0 new), applied 0, 2 phases adjudicated, 2 phase pages drawn for 2 games, queued ' '$OUT' &&
+	 [ \$(ls '$S/pages/s1' '$S/pages/s2' | grep -c '^S1901M\\.html\$') -eq 2 ]"
+ps -v run --now $((t + 8000))
+expect "... the second: 4 phase pages (the first phase's drawn again, for its link) for 2 games" \
+	grep -q '^fetched 0 (0 new), applied 0, 2 phases adjudicated, 4 phase pages drawn for 2 games, queued ' "$OUT"
+ps -v run --now $((t + 8100))
+expect "... a run with nothing to draw: 0 phase pages drawn for 0 games" \
+	grep -q ', 0 phase pages drawn for 0 games, ' "$OUT"
+
 echo "== cli: $PASS passed, $FAIL failed"
 [ $FAIL -eq 0 ]
