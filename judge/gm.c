@@ -190,13 +190,13 @@ newgame_read(struct command_call *c, struct newgame *ng)
 			bad = 1;
 	}
 	if (host && (bad || ng->gm == c->sender)) {
-		buf_puts(c->reply, "  REFUSED: NEWGAME <name> <variant> GM <address> [PASSWORD "
-		    "<password>]\n");
+		buf_puts(c->reply, "  REFUSED: the game was not created: write NEWGAME <name> "
+		    "<variant> GM <address> [PASSWORD <password>]\n");
 		return -1;
 	}
 	if (!host && (bad || ng->key == NULL || ng->pw == NULL)) {
-		buf_puts(c->reply, "  REFUSED: NEWGAME <name> <variant> KEY <creation key> PASSWORD "
-		    "<your GM password>\n");
+		buf_puts(c->reply, "  REFUSED: the game was not created: write NEWGAME <name> "
+		    "<variant> KEY <creation key> PASSWORD <your GM password>\n");
 		return -1;
 	}
 	return 0;
@@ -215,19 +215,21 @@ gm_newgame(struct command_call *c)
 	if (newgame_read(c, &ng) < 0)
 		return CMD_REFUSED;
 	if (!j->host && (j->conf->create_key[0] == '\0' || !secret_check(ng.key, j->conf->create_key))) {
-		buf_puts(c->reply, "  REFUSED: wrong creation key (ask the judge's host)\n");
+		buf_puts(c->reply, "  REFUSED: the game was not created: wrong creation key (ask the "
+		    "judge's host)\n");
 		outbound_log(j, NULL, "NEWGAME refused for %s: wrong creation key", c->sender);
 		return CMD_REFUSED;
 	}
 	if (strchr(ng.gm, '@') == NULL || strlen(ng.gm) >= ADDR_MAX) {
-		buf_printf(c->reply, "  REFUSED: \"%s\" is not a mail address\n", ng.gm);
+		buf_printf(c->reply, "  REFUSED: the game was not created: \"%s\" is not a mail "
+		    "address\n", ng.gm);
 		return CMD_REFUSED;
 	}
 	game_settings_default(&s, ng.variant);
 	buf_init(&why, 1024);
 	g = judge_new_game(j, ng.name, &s, ng.gm, ng.pw, j->now, &why);
 	if (g == NULL) {
-		buf_printf(c->reply, "  REFUSED: %s\n", buf_str(&why));
+		buf_printf(c->reply, "  REFUSED: the game was not created: %s\n", buf_str(&why));
 		buf_free(&why);
 		return CMD_REFUSED;
 	}

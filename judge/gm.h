@@ -13,7 +13,8 @@
 extern const struct command_handler gm_commands[];
 extern const int gm_ncommands;
 /* NEWGAME: by mail the sender becomes the GM; from the host, the one it
- * names. c->g is not used (it may be NULL). */
+ * names. c->g is not used (it may be NULL). Refused, the reply says the
+ * game was not created and why, in one line. */
 enum cmd_result gm_newgame(struct command_call *c);
 
 #endif

@@ -56,7 +56,8 @@ struct mail {
 	struct echo echo;	/* what the reply left out */
 	struct buf reply;
 	bool told_ident;	/* the sender was told to start with a GAME line */
-	bool refused;		/* the GAME line was refused: nothing is recorded */
+	bool refused;		/* the GAME line or NEWGAME was refused: nothing more is read
+				 * or recorded */
 	bool stop;		/* the rest of the message is not read */
 	enum {
 		ORDERED_NONE,	/* no orders */
@@ -357,14 +358,29 @@ mail_ident(struct mail *ml, const struct body_line *bl)
 
 /* NEWGAME before any GAME line: the game it makes is the message's game,
  * its GM may go on. A refused NEWGAME made none, and gives no authority
- * over any other game. */
+ * over any other game: the lines after it, meant for the game, are not
+ * read, and the reply says how many. */
 static void
 mail_newgame(struct mail *ml, const struct body_line *bl)
 {
 	struct judge *j = ml->j;
-	int made = j->ngames;
+	int made = j->ngames, i, rest = 0;
 
-	dispatch_newgame(j, ml->m->from_addr, bl, &ml->reply);
+	if (dispatch_newgame(j, ml->m->from_addr, bl, &ml->reply) != CMD_DONE) {
+		for (i = (int)(bl - ml->lines) + 1; i < ml->closing_at; i++) {
+			const struct body_line *l = &ml->lines[i];
+			if (l->kind == LINE_COMMAND || l->kind == LINE_IDENT || l->kind == LINE_PRESS ||
+			    (l->kind == LINE_TEXT && !name_line(l) &&
+			    !ordering_greeting(NULL, l->text, l->len)))
+				rest++;	/* a greeting or a name signed is not counted */
+		}
+		if (rest == 1)
+			buf_puts(&ml->reply, "  The line after it was not read.\n");
+		else if (rest > 1)
+			buf_printf(&ml->reply, "  The %d lines after it were not read.\n", rest);
+		ml->refused = true;
+		return;
+	}
 	if (j->ngames > made && (ml->host || game_is_gm(j->games[j->ngames - 1], ml->m->from_addr))) {
 		ml->id.g = j->games[j->ngames - 1];
 		ml->id.gm = true;

@@ -197,10 +197,14 @@ summary(const struct runner *r, FILE *f)
 {
 	const struct run_stats *s = &r->stats;
 
-	fprintf(f, "fetched %d (%d new), applied %d, %d phase%s adjudicated, %d map page%s, "
-	    "queued %d; sent %d, deferred %d, waiting %d\n", s->fetched, s->stored, s->applied,
-	    s->phases, s->phases == 1 ? "" : "s", s->pages, s->pages == 1 ? "" : "s", s->queued,
-	    s->out.sent, s->out.deferred, s->out.waiting);
+	fprintf(f, "fetched %d (%d new), applied %d, %d phase%s adjudicated, %d phase page%s",
+	    s->fetched, s->stored, s->applied, s->phases, s->phases == 1 ? "" : "s", s->pages,
+	    s->pages == 1 ? "" : "s");
+	if (s->record_pages > 0)
+		fprintf(f, " and %d record page%s", s->record_pages, s->record_pages == 1 ? "" : "s");
+	fprintf(f, " drawn for %d game%s, queued %d; sent %d, deferred %d, waiting %d\n",
+	    s->paged_games, s->paged_games == 1 ? "" : "s", s->queued, s->out.sent, s->out.deferred,
+	    s->out.waiting);
 	if (s->held > 0)
 		fprintf(f, "kept for games set aside: %d message%s\n", s->held, s->held == 1 ? "" : "s");
 	if (s->checks > 0)

@@ -38,14 +38,14 @@ report_named(const struct map *m, const struct board *b, const struct order *o)
 	power_id by = o->power;
 	int u;
 
-	if ((o->kind != ORDER_SUPPORT && o->kind != ORDER_CONVOY) || o->target_power != POWER_NONE ||
-	    o->target == LOC_NONE || o->loc == LOC_NONE)
+	if ((o->kind != ORDER_SUPPORT && o->kind != ORDER_CONVOY) || o->target == LOC_NONE ||
+	    o->loc == LOC_NONE)
 		return n;
 	if (by == POWER_NONE && (u = board_unit_in(b, m, m->locs[o->loc].prov)) >= 0)
 		by = b->units[u].power;
 	u = board_unit_in(b, m, m->locs[o->target].prov);
-	if (u >= 0 && by != POWER_NONE && b->units[u].power != by)
-		n.target_power = b->units[u].power;
+	if (u >= 0 && by != POWER_NONE)	/* the nation the board gives, not the one written */
+		n.target_power = b->units[u].power != by ? b->units[u].power : POWER_NONE;
 	return n;
 }
 

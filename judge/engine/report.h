@@ -60,7 +60,8 @@ void report_centres(const struct map *m, const struct board *b, const struct boa
 /* A copy of order o as results and replies print it on board b: the
  * nation of the unit it supports or convoys named when that unit is
  * another power's than the one ordering (o->power, else the owner of the
- * unit at o->loc), as the rulebook writes "A Sil S RUSSIAN A War-Pru". */
+ * unit at o->loc), as the rulebook writes "A Sil S RUSSIAN A War-Pru",
+ * and no nation for the power's own unit, whatever nation the order wrote. */
 struct order report_named(const struct map *m, const struct board *b, const struct order *o);
 
 /* One order in the results grammar: "Army Vienna -> Galicia". */

@@ -897,7 +897,8 @@ verify_ahead(struct runner *r, bool on)
  */
 /* Inbound message i is a copy of one before it (the same Message-ID and
  * text): never applied nor answered; judge.log says so once, in the run
- * that stored it (stored after the last finished run's clock record). */
+ * that stored it (stored after the last finished run's clock record),
+ * dated at its arrival as every line about a message received is. */
 static void
 note_copy(struct runner *r, size_t i, unsigned long clock_rec)
 {
@@ -909,7 +910,7 @@ note_copy(struct runner *r, size_t i, unsigned long clock_rec)
 	snprintf(line, sizeof line, "not applied nor answered: message %s (Message-ID <%.300s>) is "
 	    "a copy of message %s, the same Message-ID and text, answered once", e->id,
 	    e->message_id ? e->message_id : "", e->dup_of ? e->dup_of : "before it");
-	store_log(&r->st, r->o.now, line);
+	store_log(&r->st, e->arrival, line);
 }
 
 int
@@ -1092,7 +1093,7 @@ write_pages(struct runner *r)
 	r->stats.pages_left = left;
 	/* The pages are written without syncing: the list goes only once
 	 * they are on disk for good. */
-	if (left == 0 && r->web.written > 0 && fs_sync_fs(r->pages_dir) < 0) {
+	if (left == 0 && r->web.phases + r->web.records > 0 && fs_sync_fs(r->pages_dir) < 0) {
 		log_warn("%s: %s (the pages are drawn again next run)", r->pages_dir, strerror(errno));
 		r->stats.pages_left = k;
 	} else {
@@ -1100,7 +1101,9 @@ write_pages(struct runner *r)
 	}
 	buf_free(&err);
 	clear_paged(r);
-	r->stats.pages = r->web.written;
+	r->stats.pages = r->web.phases;
+	r->stats.record_pages = r->web.records;
+	r->stats.paged_games = r->web.games;
 }
 
 static void *

@@ -80,7 +80,9 @@ struct run_stats {
 	int not_queued;		/* messages the mail layer refused (a bad address, a full disk) */
 	int repeated;		/* effects whose Message-ID was queued before */
 	int phases;		/* phases adjudicated */
-	int pages;		/* phase pages written */
+	int pages;		/* phase pages drawn (struct webpages) */
+	int record_pages;	/* public record pages drawn */
+	int paged_games;	/* games whose map pages were drawn */
 	int pages_left;		/* games whose pages could not all be written (or
 				   synced): drawn again by the next run */
 	size_t checks;		/* password checks queued ahead of the judge */
@@ -184,7 +186,8 @@ int runner_commit(struct runner *r, struct buf *err);
 /* Send what waits in the outbox. Returns 0 or -1 (err). */
 int runner_send(struct runner *r, struct buf *err);
 /* Wait until the map pages the commit began are drawn (a no-op when none
- * are being drawn); stats.pages then counts them. */
+ * are being drawn); stats.pages, record_pages and paged_games then count
+ * them. */
 void runner_pages_wait(struct runner *r);
 /* Wait for the pages, then unlock and free everything. */
 void runner_close(struct runner *r);

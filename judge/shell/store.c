@@ -903,12 +903,12 @@ store_stage(struct store *s, struct judge *j, struct buf *err)
 }
 
 void
-store_log(struct store *s, time_t now, const char *text)
+store_log(struct store *s, time_t when, const char *text)
 {
 	char path[1300], stamp[32];
 
 	snprintf(path, sizeof path, "%s/judge.log", s->dir);
-	stage_append(s, path, "", time_rfc3339(now, stamp, sizeof stamp), "", text);
+	stage_append(s, path, "", time_rfc3339(when, stamp, sizeof stamp), "", text);
 }
 
 /* ----------------------------------------------------------- commit -- */

@@ -132,9 +132,10 @@ int store_stage(struct store *s, struct judge *j, struct buf *err);
  * appear twice, never be lost. Returns 0 or -1/err.
  */
 int store_commit(struct store *s, struct judge *j, struct buf *err);
-/* A line for DATA/judge.log, stamped now, appended at the next commit
- * (what the shell alone knows of a message that gets no answer). */
-void store_log(struct store *s, time_t now, const char *text);
+/* A line for DATA/judge.log, stamped when (the arrival of the message it
+ * is about), appended at the next commit (what the shell alone knows of a
+ * message that gets no answer). */
+void store_log(struct store *s, time_t when, const char *text);
 /* store_stage and store_commit. */
 int store_save(struct store *s, struct judge *j, struct buf *err);
 /* Append history record index (1, 2, ...) of game to out; -1 when there is none. */

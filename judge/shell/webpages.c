@@ -131,7 +131,8 @@ record_page(struct webpages *w, struct store *st, const struct game *g, struct b
 	system_public_text(g, &text);
 	rc = pages_write_record(w->dir, &pg, system_words(g)->kind,
 	    buf_str(&text), err);
-	w->written += rc == 0;
+	w->records += rc == 0;
+	w->games += rc == 0;
 	buf_free(&text);
 	return rc;
 }
@@ -205,7 +206,8 @@ webpages_game(struct webpages *w, struct store *st, const struct game *g, int fi
 	 * it too, as the live run did at START. */
 	rc = pages_write_played(w->dir, g->map, geo, &pg, first - 2, first == 2 && n > 0, err);
 	if (rc == 0 && n > first - 2)
-		w->written += n - (first - 2);
+		w->phases += n - (first - 2);
+	w->games += rc == 0;
 out:
 	for (i = 0; i < n; i++)
 		record_played_free(&pl[i].ph);

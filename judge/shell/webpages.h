@@ -32,7 +32,12 @@ struct webpages {
 		char *variant;
 		struct geometry *g;	/* NULL: the variant has no drawing */
 	} geo[WEBPAGES_MAX_VARIANTS];
-	int written;			/* phase pages written (for the run's summary) */
+	/* For the run's summary: */
+	int phases;			/* phase pages drawn (a new phase's, and the page
+					   of the phase before it, for its link) */
+	int records;			/* public record pages drawn (no board) */
+	int games;			/* games whose pages were drawn (their index,
+					   start page and current map not counted above) */
 };
 
 void webpages_init(struct webpages *w, const char *dir, const char *base_url, const char *maps_dir);

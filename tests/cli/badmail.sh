@@ -234,15 +234,25 @@ expect "the silences are logged" sh -c "grep -q 'ignored an automatic reply' '$D
 expect "the bounce reaches the GM" sh -c "grep -l 'bounced' '$D/mail/out/gm@school.example/new/'* >/dev/null"
 # A copy of a message (the same Message-ID and text) is not applied nor
 # answered: judge.log names it, once, though later runs read the spool.
+# It is dated at its arrival, as a refused GAME line read in the same run
+# is: an hour and half an hour before the run's clock.
+t=$(date +%s)
+utc() { date -u -d "@$1" +%Y-%m-%dT%H:%M:%SZ; }
 cp "$WORK/sent/charset" "$IN/new/charset-again"
+touch -d "@$((t + 3600))" "$IN/new/charset-again"
+printf 'From: carol9@school.example\nSubject: wrong\nMessage-ID: <wrong@school.example>\n\nGAME g1 France not-the-pw\nA Par H\n' >"$IN/new/wrong"
+touch -d "@$((t + 5400))" "$IN/new/wrong"
 before=$(ls "$D/mail/out/carol2@school.example/new" | wc -l)
-p -v run
-expect "a copy: stored, not applied" grep -q "fetched 1 (1 new), applied 0" "$OUT"
+p -v run --now $((t + 7200))
+expect "a copy: stored, not applied" grep -q "fetched 2 (2 new), applied 1" "$OUT"
 expect "... not answered" test "$(ls "$D/mail/out/carol2@school.example/new" | wc -l)" -eq "$before"
 printf 'From: dave@school.example\nSubject: hello\nMessage-ID: <later@school.example>\n\nHELP\n' >"$IN/new/later"
-p run
+p run --now $((t + 10800))
 expect "... judge.log says why, naming it and the message it repeats, once" sh -c \
 	"[ \$(grep -c 'Message-ID <cs@school.example>) is a copy of message [^ ]*, the same Message-ID and text' '$D/judge.log') -eq 1 ]"
+expect "... dated at its arrival, not at the run's clock, as the refused GAME line is" sh -c \
+	"grep -q '^$(utc $((t + 3600))) not applied nor answered: message [^ ]* (Message-ID <cs@school.example>)' '$D/judge.log' &&
+	 grep -q '^$(utc $((t + 5400))) not recorded: a message from carol9@school.example' '$D/judge.log'"
 expect "the silences are logged with their Message-IDs" sh -c \
 	"grep -q 'ignored an automatic reply from .* (message <' '$D/judge.log' &&
 	grep -q 'ignored list or bulk mail from .* (message <' '$D/judge.log'"

@@ -31,10 +31,19 @@ expect "... naming the file to set it in" \
 expect "game new: says where mail to the judge goes" \
 	grep -q "is read from the Maildir $D/mail/inbox (its new/)" "$OUT"
 expect "... and that Maildir is there" test -d "$D/mail/inbox/new" -a -d "$D/mail/inbox/cur" -a -d "$D/mail/inbox/tmp"
-p game new g1 --gm gm@school.example
+p game new g1 --gm gm@school.example --press grey --zone Europe/London
 rc=$?
 expect "game new, a name taken: refused" grep -q "there is already a game called g1" "$OUT"
 expect "... with exit status 1" test $rc -eq 1
+expect "... the reply says once that the game was not created, and why" sh -c \
+	"[ \$(grep -c REFUSED '$OUT') -eq 1 ] &&
+	 grep -q '^  REFUSED: the game was not created: there is already a game called g1' '$OUT'"
+expect "... and that its settings were not read, in no words meant for players" sh -c \
+	"grep -q '^  The 2 lines after it were not read.\$' '$OUT' && ! grep -q 'GAME line' '$OUT' &&
+	 [ \$(wc -l <'$OUT') -eq 3 ]"
+p game show g1
+expect "... and the game it names keeps its settings" sh -c \
+	"grep -q 'Europe/Paris' '$OUT' && ! grep -q 'Europe/London' '$OUT'"
 p game new
 expect "game new without a name: usage, exit 2" test $? -eq 2
 # Fewer delegations (a data directory of their own): the arrangement printed
@@ -704,6 +713,31 @@ printf 'ORDERS Spring 1901\n' >"$WORK/wg.txt"
 "$POUCH" play --variant worldgame "$WORK/wg.txt" >"$OUT" 2>"$ERR"
 expect "play, the World Game: refused with exit 1, it has no board" sh -c \
 	"[ $? -eq 1 ] && cat '$OUT' '$ERR' | grep -q 'has no board: pouch play plays orders on a map'"
+
+# pouch -v run's summary says what it counts of the map pages: the phase
+# pages drawn (a new phase's, and the page of the phase before it, drawn
+# again for its link) and for how many games, not their index or current
+# map. Two games, England alone played in each: each deadline decides
+# both games' phase.
+S=$WORK/summary
+ps() { "$POUCH" --data "$S" "$@" >"$OUT" 2>"$ERR"; }
+t=1795996800
+for g in s1 s2; do
+	ps game --now $t new $g --gm gm@school.example --password gm-password --movement 1h \
+		--grace 0h --nmr civil-disorder
+	ps game --now $t $g DELEGATION England e@school.example PASSWORD england-pw
+	ps game --now $t $g START
+done
+ps -v run --now $((t + 4000))
+expect "run -v, the first phase of two games: 2 phase pages drawn for 2 games" sh -c \
+	"grep -q '^fetched 0 (0 new), applied 0, 2 phases adjudicated, 2 phase pages drawn for 2 games, queued ' '$OUT' &&
+	 [ \$(ls '$S/pages/s1' '$S/pages/s2' | grep -c '^S1901M\\.html\$') -eq 2 ]"
+ps -v run --now $((t + 8000))
+expect "... the second: 4 phase pages (the first phase's drawn again, for its link) for 2 games" \
+	grep -q '^fetched 0 (0 new), applied 0, 2 phases adjudicated, 4 phase pages drawn for 2 games, queued ' "$OUT"
+ps -v run --now $((t + 8100))
+expect "... a run with nothing to draw: 0 phase pages drawn for 0 games" \
+	grep -q ', 0 phase pages drawn for 0 games, ' "$OUT"
 
 echo "== cli: $PASS passed, $FAIL failed"
 [ $FAIL -eq 0 ]

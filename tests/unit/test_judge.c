@@ -1814,7 +1814,7 @@ test_host_newgame(void **state)
 	    "gm-secret-4\n", T0 + 60);
 	assert_string_equal(reply(t, "teacher@school.example", "Re: new game", NULL, 0),
 	    "> NEWGAME g4 standard KEY (not shown) PASSWORD (not shown)\n"
-	    "  REFUSED: wrong creation key (ask the judge's host)\n");
+	    "  REFUSED: the game was not created: wrong creation key (ask the judge's host)\n");
 	assert_string_equal(t->j.fx.log[0].text,
 	    "NEWGAME refused for teacher@school.example: wrong creation key");
 	assert_null(judge_find_game(&t->j, "g4"));
@@ -2019,9 +2019,9 @@ test_war_repayment_short(void **state)
 	assert_lacks(o->text, "3050");
 }
 
-/* A NEWGAME refused by mail gives no authority: the lines after it are
- * ignored as in any message without a GAME line (gm-by-mail.out, MAIL 1),
- * even from the address of the GM of a game made in the same second. */
+/* A NEWGAME refused by mail gives no authority: the lines after it are not
+ * read, the reply saying so once (gm-by-mail.out, MAIL 1), even from the
+ * address of the GM of a game made in the same second. */
 static void
 test_refused_newgame_gives_no_authority(void **state)
 {
@@ -2037,10 +2037,8 @@ test_refused_newgame_gives_no_authority(void **state)
 	    "gm-secret-4\nPAUSE\n", T0);
 	assert_string_equal(reply(t, "teacher@school.example", "Re: new game", NULL, 0),
 	    "> NEWGAME g4 standard KEY (not shown) PASSWORD (not shown)\n"
-	    "  REFUSED: wrong creation key (ask the judge's host)\n"
-	    "> PAUSE\n"
-	    "  ignored: start with a line GAME <game> <power> <password> (send HELP for "
-	    "instructions)\n");
+	    "  REFUSED: the game was not created: wrong creation key (ask the judge's host)\n"
+	    "  The line after it was not read.\n");
 	assert_int_equal(g3->status, GAME_ACTIVE);
 	assert_int_equal(t->j.fx.naudit, 0);
 }
