@@ -1092,8 +1092,10 @@ write_pages(struct runner *r)
 	r->npaged = left;	/* (paged_at no longer matches: cleared below) */
 	r->stats.pages_left = left;
 	/* The pages are written without syncing: the list goes only once
-	 * they are on disk for good. */
-	if (left == 0 && r->web.phases + r->web.records > 0 && fs_sync_fs(r->pages_dir) < 0) {
+	 * they are on disk for good, an index drawn alone as much as a phase
+	 * page (a page not changed is not written, and costs the sync
+	 * nothing). */
+	if (left == 0 && fs_sync_fs(r->pages_dir) < 0) {
 		log_warn("%s: %s (the pages are drawn again next run)", r->pages_dir, strerror(errno));
 		r->stats.pages_left = k;
 	} else {
