@@ -578,11 +578,16 @@ cli_game(const struct cli_opts *o, int argc, char **argv)
 	struct buf body;
 	int i, rc;
 
-	if (argc >= 3 && strcmp(argv[1], "--now") == 0) {
-		if (cli_parse_now(argv[2], &game_now) < 0)
+	/* --now TIME wherever it stands (before the game's name, as pouch(1)
+	 * writes it, or after a command's words): never a command's word. */
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--now") != 0)
+			continue;
+		if (i + 1 >= argc || cli_parse_now(argv[i + 1], &game_now) < 0)
 			return game_usage();
+		memmove(&argv[i], &argv[i + 2], (size_t)(argc - i - 2 + 1) * sizeof *argv);
 		argc -= 2;
-		argv += 2;
+		i--;
 	}
 	if (argc < 2)
 		return game_usage();

@@ -635,6 +635,18 @@ expect "... and the phase its orders complete is decided then: the next deadline
 r4 replay --into "$WORK/replay4" --verify
 expect "... replay --verify: no difference" grep -q ", 0 differences" "$OUT"
 
+# --now at the end of a game command is the clock, not a setting or a
+# command's word.
+DN=$WORK/data-now
+rn() { "$POUCH" --data "$DN" "$@" >"$OUT" 2>"$ERR"; }
+rn game new gn --gm gm@school.example --password gm-password --now "2030-01-07 09:00"
+expect "game new NAME ... --now TIME: no setting called now" sh -c "! grep -q 'setting \"now\"' '$OUT'"
+rn game gn DELEGATION France carol@school.example PASSWORD france-pw --now "2030-01-07 09:00"
+rn game gn START --now "2030-01-07 09:00"
+rn game --now "2030-01-07 09:30" list
+expect "... game NAME START --now TIME starts the game then: the deadline counts from it" \
+	grep -q "^gn .*Wednesday 9 January 2030, 09:00 UTC" "$OUT"
+
 # The judge's address set after the game was made: a replay uses the
 # settings in force when each message was made, and finds no difference.
 D3=$WORK/data3
