@@ -10,7 +10,6 @@
 # "not ok - ..." per check; exits 1 when any failed.
 set -u
 cd "$(dirname "$0")/../.."
-POUCH=$(pwd)/${1:-build}/pouch
 WORK=$(mktemp -d /tmp/pouch-badmail.XXXXXX)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
 D=$WORK/data
@@ -18,6 +17,7 @@ IN=$D/mail/inbox
 OUT=$WORK/out
 ERR=$WORK/err
 . tests/support/check.sh
+pouch_of "${1:-build}"
 p() { "$POUCH" --data "$D" "$@" >"$OUT" 2>"$ERR"; }
 mkdir -p "$IN/new" "$IN/tmp" "$IN/cur" "$WORK/sent"
 # put NAME: the message on stdin, into the Maildir (a copy kept to compare).

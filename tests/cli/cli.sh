@@ -8,13 +8,13 @@
 # Prints "ok - ..." or "not ok - ..." per check; exits 1 when any failed.
 set -u
 cd "$(dirname "$0")/../.."
-POUCH=$(pwd)/${1:-build}/pouch
 WORK=$(mktemp -d /tmp/pouch-cli.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 D=$WORK/data
 OUT=$WORK/out
 ERR=$WORK/err
 . tests/support/check.sh
+pouch_of "${1:-build}"
 p() { "$POUCH" --data "$D" "$@" >"$OUT" 2>"$ERR"; }
 
 "$POUCH" --version >"$OUT" 2>"$ERR"

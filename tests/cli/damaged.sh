@@ -16,13 +16,13 @@
 # "not ok - ..." per check; exits 1 when any failed.
 set -u
 cd "$(dirname "$0")/../.."
-POUCH=$(pwd)/${1:-build}/pouch
 WORK=$(mktemp -d /tmp/pouch-damaged.XXXXXX)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
 D=$WORK/data
 OUT=$WORK/out
 ERR=$WORK/err
 . tests/support/check.sh
+pouch_of "${1:-build}"
 T0=1893931200 # 2030-01-06T12:00:00Z, a Sunday
 H=3600
 # p TIME ARGS: pouch at a given clock.

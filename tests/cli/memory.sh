@@ -21,7 +21,6 @@
 # or "not ok - ..." per check; exits 1 when any failed.
 set -u
 cd "$(dirname "$0")/../.."
-POUCH=$(pwd)/${1:-build}/pouch
 SMALL=${SMALL:-500} BIG=${BIG:-5000} GAMES=5
 # The spool's index of its ledger is a file read through a cache of at
 # most CACHE_KB, reached once the index is bigger (some 5,000 messages):
@@ -48,6 +47,7 @@ WORK=$(mktemp -d /tmp/pouch-memory.XXXXXX)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
 OUT=$WORK/out ERR=$WORK/err
 . tests/support/check.sh
+pouch_of "${1:-build}"
 . tests/bench/load.sh
 
 # judge D COUNT: a judge in D with the games and COUNT order mails waiting.

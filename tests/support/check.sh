@@ -19,3 +19,13 @@ expect() {
 	if "$@" >/dev/null 2>&1; then ok "$desc"; else not_ok "$desc"; fi
 }
 
+# pouch_of [BUILD]: the pouch of BUILD (default build; a path relative to
+# the tree's root, or absolute), in POUCH; stops the test when there is
+# none, so that no check expecting a failure passes for want of a program.
+pouch_of() {
+	case ${1:-build} in
+	/*) POUCH=$1/pouch ;;
+	*) POUCH=$(pwd)/${1:-build}/pouch ;;
+	esac
+	[ -x "$POUCH" ] || { echo "$0: $POUCH: no such program (make, or give the build directory)"; exit 1; }
+}
