@@ -1094,8 +1094,8 @@ write_pages(struct runner *r)
 	/* The pages are written without syncing: the list goes only once
 	 * they are on disk for good, an index drawn alone as much as a phase
 	 * page (a page not changed is not written, and costs the sync
-	 * nothing). */
-	if (left == 0 && fs_sync_fs(r->pages_dir) < 0) {
+	 * nothing; no folder of pages, nothing written). */
+	if (left == 0 && fs_sync_fs(r->pages_dir) < 0 && errno != ENOENT) {
 		log_warn("%s: %s (the pages are drawn again next run)", r->pages_dir, strerror(errno));
 		r->stats.pages_left = k;
 	} else {
