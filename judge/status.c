@@ -62,9 +62,12 @@ status_deadline_line(const struct judge *j, const struct game *g, const char *zo
 	}
 	buf_printf(out, ", %s%s.\n", g->deadline > now ? "in " : "",
 	    time_span((long)(g->deadline - now), span, sizeof span));
+	/* Not "now": the phase is decided once the judge has read all the
+	 * mail of this run (a partner's WAIT in it holds the phase), and
+	 * dated at the deadline when the run comes after it. */
 	if (now < g->deadline && status_decided_early(g))
-		buf_puts(out, "All orders are in: the phase is decided now, before the deadline, and "
-		    "the results follow.\n");
+		buf_puts(out, "All orders are in: the phase will be decided as soon as the judge has "
+		    "read the other mail that came with yours, unless one of them holds it (WAIT).\n");
 }
 
 time_t

@@ -634,7 +634,7 @@ tick_game(struct judge *j, struct game *g, time_t now, bool early)
 		g->completed_at = 0;
 	else if (g->completed_at == 0)
 		g->completed_at = now;	/* the shell ticks at each message's arrival */
-	/* The same condition the replies' "decided now" line reads. */
+	/* The same condition the replies' "All orders are in" line reads. */
 	ready = early && status_decided_early(g);
 	at = g->deadline + (o.complete ? 0 : g->set.grace);
 	if (g->completed_at != 0) {

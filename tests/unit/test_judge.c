@@ -2097,12 +2097,13 @@ test_spring_1901(void **state)
 		assert_int_equal(t->j.fx.nout, 1);
 		assert_lacks(t->j.fx.out[0].text, "REFUSED");
 		assert_lacks(t->j.fx.out[0].text, "no order yet");
-		/* The last orders are told the phase is decided before its deadline. */
+		/* The last orders are told the phase is decided once the run's mail is read. */
 		if (i + 1 < sizeof spring1901 / sizeof spring1901[0])
 			assert_lacks(t->j.fx.out[0].text, "All orders are in");
 		else
-			assert_line(t->j.fx.out[0].text, "All orders are in: the phase is decided now, "
-			    "before the deadline, and the results follow.");
+			assert_line(t->j.fx.out[0].text, "All orders are in: the phase will be decided "
+			    "as soon as the judge has read the other mail that came with yours, unless "
+			    "one of them holds it (WAIT).");
 		tick_due(t, at);
 		assert_int_equal(t->j.fx.nphases, 0);
 	}
