@@ -2386,9 +2386,18 @@ order_word(const struct tok *t)
 	}
 }
 
+/* Does t end as an English verb form does ("changed", "thinking")? */
+static int
+verb_ending(const struct tok *t)
+{
+	return (t->len > 4 && strcmp(t->s + t->len - 2, "ed") == 0) ||
+	    (t->len > 5 && strcmp(t->s + t->len - 3, "ing") == 0);
+}
+
 /* A word read as a place with some confidence: a name, a beginning of one,
  * or a misspelling of a word of five letters or more ("Burgandy", not
- * "best" for Brest). */
+ * "best" for Brest) that does not end as a verb ("changed" is not a
+ * misspelt Channel). */
 static int
 place_word(const struct parse_ctx *c, const struct tok *t)
 {
@@ -2399,7 +2408,8 @@ place_word(const struct parse_ctx *c, const struct tok *t)
 		return 1;
 	n = names_provinces(c->names, t->s, cand);
 	for (k = 0; k < n; k++)
-		if (cand[k].tier != NAME_FUZZY || (t->len >= 5 && cand[k].dist <= 2))
+		if (cand[k].tier != NAME_FUZZY ||
+		    (t->len >= 5 && cand[k].dist <= 2 && !verb_ending(t)))
 			return 1;
 	return 0;
 }
