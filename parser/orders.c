@@ -2320,18 +2320,63 @@ interpret(const struct parse_ctx *c, uint32_t held, const struct reading *rd,
 	return 0;
 }
 
-/* Words left after an order: another order, or something not understood. */
+static int place_word(const struct parse_ctx *c, const struct tok *t);
+
+/* The tokens [from, to) of lx as written (normalised) into text (size
+ * bytes), cut short with "..." past 40 characters. */
+static void
+tokens_text(const struct lex *lx, int from, int to, char *text, size_t size)
+{
+	size_t o = 0;
+	int k;
+
+	text[0] = '\0';
+	for (k = from; k < to && o + 4 < size; k++) {
+		const struct tok *t = &lx->t[k];
+		int n = snprintf(text + o, size - o, "%s%s", o > 0 && !t->tight ? " " : "", t->s);
+		if (n < 0 || (size_t)n >= size - o || o + (size_t)n > 40) {
+			snprintf(text + o, size - o, "...");
+			return;
+		}
+		o += (size_t)n;
+	}
+}
+
+/* Words left after an order: another order (at once, or later in the
+ * words: "A Yor - Lon is wrong, we want A Yor - Edi"), a second meaning
+ * (a place, or "not" or "or" and a place: "army munich to ruhr not bur"),
+ * or words not understood; the refusal quotes the order read and the
+ * words after it. */
 static void
 refuse_trailing(const struct gp *g, struct parse_result *r)
 {
-	const struct tok *t = &g->lx->t[g->i], *u = g->i + 1 < g->lx->n ? t + 1 : NULL;
+	const struct lex *lx = g->lx;
+	const struct tok *t = &lx->t[g->i], *u = g->i + 1 < lx->n ? t + 1 : NULL;
+	char order[64], rest[64];
+	int k, end = g->i, second = 0;
 
 	if (u && u->kind == TK_WORD && (t->kw == KW_ARMY || t->kw == KW_FLEET ||
-	    (t->kind == TK_WORD && t->kw == KW_NONE && u->kind == TK_DASH)))
+	    (t->kind == TK_WORD && t->kw == KW_NONE && u->kind == TK_DASH))) {
 		refuse(r, "one order per line, please: \"%s %s ...\" looks like a second order", t->s,
 		    u->s);
+		return;
+	}
+	while (end > 0 && (lx->t[end - 1].kind == TK_COMMA || lx->t[end - 1].kw == KW_POLITE))
+		end--;	/* "A Paris, Burgundy": the order without its comma */
+	tokens_text(lx, 0, end, order, sizeof order);
+	tokens_text(lx, g->i, lx->n, rest, sizeof rest);
+	for (k = g->i; k < lx->n; k++)
+		second |= lx->t[k].kind == TK_DASH;
+	if (second)
+		refuse(r, "two orders on one line? \"%s\", then \"%s\": write only the order you "
+		    "mean, alone on its line", order, rest);
+	else if (t->kind == TK_WORD && ((t->kw == KW_NONE && place_word(g->c, t)) ||
+	    ((strcmp(t->s, "not") == 0 || strcmp(t->s, "or") == 0) && u && u->kind == TK_WORD &&
+	    u->kw == KW_NONE && place_word(g->c, u))))
+		refuse(r, "two meanings? \"%s\", then \"%s\": write only the order you mean, alone "
+		    "on its line", order, rest);
 	else
-		refuse(r, "did not understand \"%s\" at the end", t->s);
+		refuse(r, "did not understand \"%s\" after \"%s\"", rest, order);
 }
 
 /*
