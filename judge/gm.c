@@ -72,10 +72,12 @@ set_deadline(struct judge *j, struct game *g, const char *v, struct buf *reply)
 		buf_puts(reply, "  REFUSED: that is in the past\n");
 		return -1;
 	}
-	if (g->status == GAME_PAUSED)
-		g->paused_left = (long)(t - j->now);
-	else
+	if (g->status == GAME_PAUSED) {
+		g->paused_left = (long)(t - j->now);	/* RESUME tells everyone */
+	} else {
 		g->deadline = t;
+		outbound_news(j, g, NULL, NULL, true);
+	}
 	turn_deadline_again(g);
 	{
 		char s[96];
@@ -344,7 +346,7 @@ gm_rollback(struct command_call *c)
 	snprintf(text, sizeof text, "The game master has rolled game %s back to %s. Orders given "
 	    "since are forgotten: send your orders again.\n", g->name,
 	    phase_format(&g->board, ph, sizeof ph));
-	judge_announce(c->j, g, subject, text);
+	outbound_news(c->j, g, subject, text, false);
 	return CMD_DONE;
 }
 
@@ -386,7 +388,7 @@ gm_resume(struct command_call *c)
 	turn_deadline_again(g);
 	judge_audit(c->j, g, "RESUME");
 	snprintf(subject, sizeof subject, "[%s] game resumed", g->name);
-	judge_announce(c->j, g, subject, "The game master has resumed the game.\n");
+	outbound_news(c->j, g, subject, "The game master has resumed the game.\n", true);
 	buf_puts(c->reply, "  resumed\n");
 	return CMD_DONE;
 }

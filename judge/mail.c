@@ -679,6 +679,7 @@ mail_close(struct mail *ml)
 	else if (ml->reply.len == 0)
 		buf_puts(&ml->reply, "Your message was empty. Send HELP for instructions.\n");
 	reply_cap(&ml->reply);
+	outbound_news_flush(ml->j);	/* with the deadline the message left */
 	if (ml->host)
 		ml->j->fx.host_reply = buf_take(&ml->reply);
 	else

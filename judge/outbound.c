@@ -195,12 +195,49 @@ outbound_press_copy(struct judge *j, const struct game *g, const char *text)
 }
 
 void
+outbound_news(struct judge *j, struct game *g, const char *subject, const char *text,
+    bool active)
+{
+	if (j->news_game && (j->news_game != g || (text && j->news_text)))
+		outbound_news_flush(j);
+	if (text == NULL) {
+		if (j->news_game == g)
+			return;	/* what goes then gives the deadline */
+		snprintf(j->news_subject, sizeof j->news_subject, "[%s] new deadline", g->name);
+		active = true;
+	} else {
+		str_copy(j->news_subject, subject, sizeof j->news_subject);
+		j->news_text = xstrdup(text);
+	}
+	j->news_game = g;
+	j->news_active = active;
+}
+
+void
+outbound_news_flush(struct judge *j)
+{
+	struct game *g = j->news_game;
+	char *text = j->news_text;
+
+	if (g == NULL)
+		return;
+	j->news_game = NULL;
+	j->news_text = NULL;
+	if (!j->news_active || g->status == GAME_ACTIVE)
+		judge_announce(j, g, j->news_subject, text ? text :
+		    "The game master has set a new deadline.\n");
+	free(text);
+}
+
+void
 judge_announce(struct judge *j, struct game *g, const char *subject, const char *text)
 {
 	const char *to[1];
 	struct buf body;
 	int p, i;
 
+	if (j->news_game == g)
+		outbound_news_flush(j);	/* in the order they were made */
 	if (text == NULL) {
 		outbound_send(j, g, (const char *[]){ "the game" }, 1, NULL, 0, subject, NULL, NULL,
 		    NULL, OUT_GENERATED);

@@ -36,6 +36,16 @@ void outbound_log(struct judge *j, const struct game *g, const char *fmt, ...)
  * no rollback made and no audit line written (the deadline passed with
  * orders missing): the shell draws its index again. */
 void outbound_pages(struct judge *j, const struct game *g);
+/* Announce text (copied) to everyone in g once the message being handled
+ * is read to its end (outbound_news_flush), with the deadline that holds
+ * then; active: only if the game is running then. text NULL: the game
+ * master moved the deadline, said only when no other announcement of g
+ * goes then. An announcement kept of another game, or one with a text of
+ * its own when text is not NULL, is sent first. */
+void outbound_news(struct judge *j, struct game *g, const char *subject, const char *text,
+    bool active);
+/* Send the announcement outbound_news keeps, if any. */
+void outbound_news_flush(struct judge *j);
 /* Keep a copy of press in game g (text copied) for the archive; text NULL (not whole): none, logged. */
 void outbound_press_copy(struct judge *j, const struct game *g, const char *text);
 
