@@ -419,6 +419,21 @@ gm_start(struct command_call *c)
 	return rc;
 }
 
+/* Tell the GM that the nheld powers held, given a delegation of their own,
+ * are now apart from the napart powers apart they were held with. */
+static void
+reply_apart(struct command_call *c, const power_id *held, int nheld, const power_id *apart,
+    int napart)
+{
+	if (napart == 0)
+		return;
+	buf_puts(c->reply, "  ");
+	setup_powers_named(c->g, held, nheld, c->reply);
+	buf_printf(c->reply, " %s now a delegation apart; ", nheld > 1 ? "are" : "is");
+	setup_powers_named(c->g, apart, napart, c->reply);
+	buf_printf(c->reply, " keep%s the old password\n", napart > 1 ? "" : "s");
+}
+
 /* REPLACE <power> PASSWORD [<new>]: a new password for the same members;
  * rest is what follows the power. */
 static enum cmd_result
@@ -426,9 +441,10 @@ replace_password(struct command_call *c, power_id p, char *rest)
 {
 	struct game *g = c->g;
 	char members[GAME_MAX_MEMBERS * ADDR_MAX] = "", *password;
+	power_id apart[MAP_MAX_POWERS];
 	struct buf why;
 	enum cmd_result rc = CMD_DONE;
-	int i;
+	int i, napart = setup_partners(g, &p, 1, apart);
 
 	for (i = 0; i < g->del[p].nmembers; i++) {
 		strncat(members, g->del[p].members[i].addr, sizeof members - strlen(members) - 2);
@@ -443,6 +459,7 @@ replace_password(struct command_call *c, power_id p, char *rest)
 	} else {
 		buf_printf(c->reply, "  new password for %s%s\n", g->map->powers[p].name,
 		    *password ? "" : " (mailed to its members)");
+		reply_apart(c, &p, 1, apart, napart);
 	}
 	buf_free(&why);
 	return rc;
@@ -455,8 +472,10 @@ delegation_set(struct command_call *c, const power_id *held, int nheld, char *re
 {
 	struct game *g = c->g;
 	char *kw, *password = NULL;
+	power_id apart[MAP_MAX_POWERS];
 	struct buf why;
 	enum cmd_result rc = CMD_DONE;
+	int napart = setup_partners(g, held, nheld, apart);
 
 	kw = strstr(rest, " PASSWORD ");
 	if (kw == NULL)
@@ -478,6 +497,8 @@ delegation_set(struct command_call *c, const power_id *held, int nheld, char *re
 		buf_printf(c->reply, "  %s: delegation set (%s)\n", g->map->powers[held[0]].name,
 		    password ? "password set by you" : "password mailed to its members");
 	}
+	if (rc == CMD_DONE)
+		reply_apart(c, held, nheld, apart, napart);
 	buf_free(&why);
 	return rc;
 }
