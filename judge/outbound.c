@@ -229,12 +229,28 @@ outbound_news_flush(struct judge *j)
 	free(text);
 }
 
+/* Is addr among the n addresses of sent (case folded)? Else it is added:
+ * an announcement goes once to someone of two delegations, or a member
+ * who also observes or is a game master. */
+static bool
+sent_before(const char ***sent, int *n, int *cap, const char *addr)
+{
+	int k;
+
+	for (k = 0; k < *n; k++)
+		if (str_eq_nocase((*sent)[k], addr))
+			return true;
+	GROW(*sent, *n, *cap);
+	(*sent)[(*n)++] = addr;
+	return false;
+}
+
 void
 judge_announce(struct judge *j, struct game *g, const char *subject, const char *text)
 {
-	const char *to[1];
+	const char *to[1], **sent = NULL;
 	struct buf body;
-	int p, i;
+	int p, i, nsent = 0, capsent = 0;
 
 	if (j->news_game == g)
 		outbound_news_flush(j);	/* in the order they were made */
@@ -248,6 +264,8 @@ judge_announce(struct judge *j, struct game *g, const char *subject, const char 
 		if (!game_first_held(g, (power_id)p))
 			continue;	/* one copy for a delegation of several powers */
 		for (i = 0; i < g->del[p].nmembers; i++) {
+			if (sent_before(&sent, &nsent, &capsent, g->del[p].members[i].addr))
+				continue;
 			buf_reset(&body);
 			buf_puts(&body, text);
 			if (g->status == GAME_ACTIVE) {
@@ -266,16 +284,13 @@ judge_announce(struct judge *j, struct game *g, const char *subject, const char 
 		buf_putc(&body, '\n');
 		status_deadline_line(j, g, "", j->now, &body);
 	}
-	for (i = 0; i < g->nobservers; i++) {
-		to[0] = g->observers[i];
-		outbound_send(j, g, to, 1, NULL, 0, subject, buf_text(&body), NULL, NULL,
-		    OUT_GENERATED);
+	for (i = 0; i < g->nobservers + g->ngms; i++) {
+		to[0] = i < g->nobservers ? g->observers[i] : g->gms[i - g->nobservers];
+		if (!sent_before(&sent, &nsent, &capsent, to[0]))
+			outbound_send(j, g, to, 1, NULL, 0, subject, buf_text(&body), NULL, NULL,
+			    OUT_GENERATED);
 	}
-	for (i = 0; i < g->ngms; i++) {
-		to[0] = g->gms[i];
-		outbound_send(j, g, to, 1, NULL, 0, subject, buf_text(&body), NULL, NULL,
-		    OUT_GENERATED);
-	}
+	free(sent);
 	buf_free(&body);
 }
 
