@@ -76,7 +76,7 @@ set_deadline(struct judge *j, struct game *g, const char *v, struct buf *reply)
 		g->paused_left = (long)(t - j->now);	/* RESUME tells everyone */
 	} else {
 		g->deadline = t;
-		outbound_news(j, g, NULL, NULL, true);
+		outbound_deadline_moved(j, g);
 	}
 	turn_deadline_again(g);
 	{

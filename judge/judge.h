@@ -171,6 +171,7 @@ struct judge {
 	size_t nok, capok;
 	long seq;			/* the message being handled */
 	bool host;			/* ... comes from the host (judge_host_mail) */
+	bool reading;			/* ... is being read (judge_mail, judge_host_mail) */
 	/* An announcement of that message that ends with the deadline, sent
 	 * once the message is read to its end (outbound_news): */
 	struct game *news_game;		/* its game; NULL: none */

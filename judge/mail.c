@@ -721,6 +721,7 @@ handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool h
 		n = BODY_MAX_LINES;
 	}
 	ml.ahead = ident_game_ahead(j, lines, n);
+	j->reading = true;
 	ml.lines = lines;
 	ml.nlines = n;
 	mail_scan(&ml);
@@ -732,6 +733,7 @@ handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool h
 	ml.pr.cut = m->truncated || text_lines(m->text) > BODY_MAX_LINES;
 	free(lines);
 	mail_close(&ml);
+	j->reading = false;
 	j->host = false;
 }
 

@@ -194,9 +194,10 @@ outbound_press_copy(struct judge *j, const struct game *g, const char *text)
 	nt->text = xstrdup(text);
 }
 
-void
-outbound_news(struct judge *j, struct game *g, const char *subject, const char *text,
-    bool active)
+/* Keep news of g to announce at the end of the message (outbound_news):
+ * text NULL, that the deadline moved. */
+static void
+news_keep(struct judge *j, struct game *g, const char *subject, const char *text, bool active)
 {
 	if (j->news_game && (j->news_game != g || (text && j->news_text)))
 		outbound_news_flush(j);
@@ -211,6 +212,24 @@ outbound_news(struct judge *j, struct game *g, const char *subject, const char *
 	}
 	j->news_game = g;
 	j->news_active = active;
+}
+
+void
+outbound_news(struct judge *j, struct game *g, const char *subject, const char *text,
+    bool active)
+{
+	if (text == NULL || !j->reading)
+		judge_announce(j, g, subject, text);	/* NULL, not whole: logged, not sent */
+	else
+		news_keep(j, g, subject, text, active);
+}
+
+void
+outbound_deadline_moved(struct judge *j, struct game *g)
+{
+	news_keep(j, g, NULL, NULL, true);
+	if (!j->reading)
+		outbound_news_flush(j);
 }
 
 void

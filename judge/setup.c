@@ -485,7 +485,7 @@ judge_start(struct judge *j, struct game *g, time_t now, struct buf *why)
 		status_speech_line(j, g, "", now, &text);
 	}
 	snprintf(subject, sizeof subject, "[%s] the game has started", g->name);
-	judge_announce(j, g, subject, buf_text(&text));
+	outbound_news(j, g, subject, buf_text(&text), false);	/* a deadline set after START in it */
 	if (judge_address_placeholder(j->conf)) {
 		/* The players were told to write to it: the GMs must know. */
 		buf_reset(&text);
