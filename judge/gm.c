@@ -79,7 +79,13 @@ set_deadline(struct judge *j, struct game *g, const char *v, struct buf *reply)
 		outbound_deadline_moved(j, g);
 	}
 	turn_deadline_again(g);
-	{
+	if (g->status == GAME_PAUSED) {
+		/* The date given holds only if RESUME comes now: say what holds. */
+		char s[48];
+		time_span(g->paused_left, s, sizeof s);
+		buf_printf(reply, "  deadline set: %s after RESUME (the game is paused)\n", s);
+		judge_audit(j, g, "deadline set to %s after RESUME", s);
+	} else {
 		char s[96];
 		time_human(&j->io.zones, g->set.zone, t, s, sizeof s);
 		buf_printf(reply, "  deadline set: %s\n", s);
