@@ -72,12 +72,20 @@ set_deadline(struct judge *j, struct game *g, const char *v, struct buf *reply)
 		buf_puts(reply, "  REFUSED: that is in the past\n");
 		return -1;
 	}
-	if (g->status == GAME_PAUSED)
-		g->paused_left = (long)(t - j->now);
-	else
+	if (g->status == GAME_PAUSED) {
+		g->paused_left = (long)(t - j->now);	/* RESUME tells everyone */
+	} else {
 		g->deadline = t;
+		outbound_deadline_moved(j, g);
+	}
 	turn_deadline_again(g);
-	{
+	if (g->status == GAME_PAUSED) {
+		/* The date given holds only if RESUME comes now: say what holds. */
+		char s[48];
+		time_span(g->paused_left, s, sizeof s);
+		buf_printf(reply, "  deadline set: %s after RESUME (the game is paused)\n", s);
+		judge_audit(j, g, "deadline set to %s after RESUME", s);
+	} else {
 		char s[96];
 		time_human(&j->io.zones, g->set.zone, t, s, sizeof s);
 		buf_printf(reply, "  deadline set: %s\n", s);
@@ -344,7 +352,7 @@ gm_rollback(struct command_call *c)
 	snprintf(text, sizeof text, "The game master has rolled game %s back to %s. Orders given "
 	    "since are forgotten: send your orders again.\n", g->name,
 	    phase_format(&g->board, ph, sizeof ph));
-	judge_announce(c->j, g, subject, text);
+	outbound_news(c->j, g, subject, text, false);
 	return CMD_DONE;
 }
 
@@ -386,7 +394,7 @@ gm_resume(struct command_call *c)
 	turn_deadline_again(g);
 	judge_audit(c->j, g, "RESUME");
 	snprintf(subject, sizeof subject, "[%s] game resumed", g->name);
-	judge_announce(c->j, g, subject, "The game master has resumed the game.\n");
+	outbound_news(c->j, g, subject, "The game master has resumed the game.\n", true);
 	buf_puts(c->reply, "  resumed\n");
 	return CMD_DONE;
 }
@@ -417,6 +425,21 @@ gm_start(struct command_call *c)
 	return rc;
 }
 
+/* Tell the GM that the nheld powers held, given a delegation of their own,
+ * are now apart from the napart powers apart they were held with. */
+static void
+reply_apart(struct command_call *c, const power_id *held, int nheld, const power_id *apart,
+    int napart)
+{
+	if (napart == 0)
+		return;
+	buf_puts(c->reply, "  ");
+	setup_powers_named(c->g, held, nheld, c->reply);
+	buf_printf(c->reply, " %s now a delegation apart; ", nheld > 1 ? "are" : "is");
+	setup_powers_named(c->g, apart, napart, c->reply);
+	buf_printf(c->reply, " keep%s the old password\n", napart > 1 ? "" : "s");
+}
+
 /* REPLACE <power> PASSWORD [<new>]: a new password for the same members;
  * rest is what follows the power. */
 static enum cmd_result
@@ -424,9 +447,10 @@ replace_password(struct command_call *c, power_id p, char *rest)
 {
 	struct game *g = c->g;
 	char members[GAME_MAX_MEMBERS * ADDR_MAX] = "", *password;
+	power_id apart[MAP_MAX_POWERS];
 	struct buf why;
 	enum cmd_result rc = CMD_DONE;
-	int i;
+	int i, napart = setup_partners(g, &p, 1, apart);
 
 	for (i = 0; i < g->del[p].nmembers; i++) {
 		strncat(members, g->del[p].members[i].addr, sizeof members - strlen(members) - 2);
@@ -441,6 +465,7 @@ replace_password(struct command_call *c, power_id p, char *rest)
 	} else {
 		buf_printf(c->reply, "  new password for %s%s\n", g->map->powers[p].name,
 		    *password ? "" : " (mailed to its members)");
+		reply_apart(c, &p, 1, apart, napart);
 	}
 	buf_free(&why);
 	return rc;
@@ -453,8 +478,10 @@ delegation_set(struct command_call *c, const power_id *held, int nheld, char *re
 {
 	struct game *g = c->g;
 	char *kw, *password = NULL;
+	power_id apart[MAP_MAX_POWERS];
 	struct buf why;
 	enum cmd_result rc = CMD_DONE;
+	int napart = setup_partners(g, held, nheld, apart);
 
 	kw = strstr(rest, " PASSWORD ");
 	if (kw == NULL)
@@ -476,6 +503,8 @@ delegation_set(struct command_call *c, const power_id *held, int nheld, char *re
 		buf_printf(c->reply, "  %s: delegation set (%s)\n", g->map->powers[held[0]].name,
 		    password ? "password set by you" : "password mailed to its members");
 	}
+	if (rc == CMD_DONE)
+		reply_apart(c, held, nheld, apart, napart);
 	buf_free(&why);
 	return rc;
 }

@@ -67,6 +67,7 @@ judge_free(struct judge *j)
 	free(j->fx.press);
 	free(j->fx.rollbacks);
 	free(j->fx.log);
+	free(j->news_text);
 	free(j->fx.pages);
 	for (i = 0; i < j->ngames; i++)
 		game_free(j->games[i]);

@@ -171,6 +171,13 @@ struct judge {
 	size_t nok, capok;
 	long seq;			/* the message being handled */
 	bool host;			/* ... comes from the host (judge_host_mail) */
+	bool reading;			/* ... is being read (judge_mail, judge_host_mail) */
+	/* An announcement of that message that ends with the deadline, sent
+	 * once the message is read to its end (outbound_news): */
+	struct game *news_game;		/* its game; NULL: none */
+	char news_subject[128];
+	char *news_text;		/* its text; NULL: only that the deadline moved */
+	bool news_active;		/* sent only if the game is running then */
 	char idbase[64];		/* Message-IDs of what the current event produces: */
 	int nmsg;			/* "pouch.<idbase>.<nmsg>@domain", the same on a re-run */
 	int nrand;			/* random labels "<idbase>/<nrand>" */

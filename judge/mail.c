@@ -679,6 +679,7 @@ mail_close(struct mail *ml)
 	else if (ml->reply.len == 0)
 		buf_puts(&ml->reply, "Your message was empty. Send HELP for instructions.\n");
 	reply_cap(&ml->reply);
+	outbound_news_flush(ml->j);	/* with the deadline the message left */
 	if (ml->host)
 		ml->j->fx.host_reply = buf_take(&ml->reply);
 	else
@@ -720,6 +721,7 @@ handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool h
 		n = BODY_MAX_LINES;
 	}
 	ml.ahead = ident_game_ahead(j, lines, n);
+	j->reading = true;
 	ml.lines = lines;
 	ml.nlines = n;
 	mail_scan(&ml);
@@ -731,6 +733,7 @@ handle_mail(struct judge *j, const struct inmsg *m, long seq, time_t now, bool h
 	ml.pr.cut = m->truncated || text_lines(m->text) > BODY_MAX_LINES;
 	free(lines);
 	mail_close(&ml);
+	j->reading = false;
 	j->host = false;
 }
 

@@ -194,13 +194,85 @@ outbound_press_copy(struct judge *j, const struct game *g, const char *text)
 	nt->text = xstrdup(text);
 }
 
+/* Keep news of g to announce at the end of the message (outbound_news):
+ * text NULL, that the deadline moved. */
+static void
+news_keep(struct judge *j, struct game *g, const char *subject, const char *text, bool active)
+{
+	if (j->news_game && (j->news_game != g || (text && j->news_text)))
+		outbound_news_flush(j);
+	if (text == NULL) {
+		if (j->news_game == g)
+			return;	/* what goes then gives the deadline */
+		snprintf(j->news_subject, sizeof j->news_subject, "[%s] new deadline", g->name);
+		active = true;
+	} else {
+		str_copy(j->news_subject, subject, sizeof j->news_subject);
+		j->news_text = xstrdup(text);
+	}
+	j->news_game = g;
+	j->news_active = active;
+}
+
+void
+outbound_news(struct judge *j, struct game *g, const char *subject, const char *text,
+    bool active)
+{
+	if (text == NULL || !j->reading)
+		judge_announce(j, g, subject, text);	/* NULL, not whole: logged, not sent */
+	else
+		news_keep(j, g, subject, text, active);
+}
+
+void
+outbound_deadline_moved(struct judge *j, struct game *g)
+{
+	news_keep(j, g, NULL, NULL, true);
+	if (!j->reading)
+		outbound_news_flush(j);
+}
+
+void
+outbound_news_flush(struct judge *j)
+{
+	struct game *g = j->news_game;
+	char *text = j->news_text;
+
+	if (g == NULL)
+		return;
+	j->news_game = NULL;
+	j->news_text = NULL;
+	if (!j->news_active || g->status == GAME_ACTIVE)
+		judge_announce(j, g, j->news_subject, text ? text :
+		    "The game master has set a new deadline.\n");
+	free(text);
+}
+
+/* Is addr among the n addresses of sent (case folded)? Else it is added:
+ * an announcement goes once to someone of two delegations, or a member
+ * who also observes or is a game master. */
+static bool
+sent_before(const char ***sent, int *n, int *cap, const char *addr)
+{
+	int k;
+
+	for (k = 0; k < *n; k++)
+		if (str_eq_nocase((*sent)[k], addr))
+			return true;
+	GROW(*sent, *n, *cap);
+	(*sent)[(*n)++] = addr;
+	return false;
+}
+
 void
 judge_announce(struct judge *j, struct game *g, const char *subject, const char *text)
 {
-	const char *to[1];
+	const char *to[1], **sent = NULL;
 	struct buf body;
-	int p, i;
+	int p, i, nsent = 0, capsent = 0;
 
+	if (j->news_game == g)
+		outbound_news_flush(j);	/* in the order they were made */
 	if (text == NULL) {
 		outbound_send(j, g, (const char *[]){ "the game" }, 1, NULL, 0, subject, NULL, NULL,
 		    NULL, OUT_GENERATED);
@@ -211,6 +283,8 @@ judge_announce(struct judge *j, struct game *g, const char *subject, const char 
 		if (!game_first_held(g, (power_id)p))
 			continue;	/* one copy for a delegation of several powers */
 		for (i = 0; i < g->del[p].nmembers; i++) {
+			if (sent_before(&sent, &nsent, &capsent, g->del[p].members[i].addr))
+				continue;
 			buf_reset(&body);
 			buf_puts(&body, text);
 			if (g->status == GAME_ACTIVE) {
@@ -229,16 +303,13 @@ judge_announce(struct judge *j, struct game *g, const char *subject, const char 
 		buf_putc(&body, '\n');
 		status_deadline_line(j, g, "", j->now, &body);
 	}
-	for (i = 0; i < g->nobservers; i++) {
-		to[0] = g->observers[i];
-		outbound_send(j, g, to, 1, NULL, 0, subject, buf_text(&body), NULL, NULL,
-		    OUT_GENERATED);
+	for (i = 0; i < g->nobservers + g->ngms; i++) {
+		to[0] = i < g->nobservers ? g->observers[i] : g->gms[i - g->nobservers];
+		if (!sent_before(&sent, &nsent, &capsent, to[0]))
+			outbound_send(j, g, to, 1, NULL, 0, subject, buf_text(&body), NULL, NULL,
+			    OUT_GENERATED);
 	}
-	for (i = 0; i < g->ngms; i++) {
-		to[0] = g->gms[i];
-		outbound_send(j, g, to, 1, NULL, 0, subject, buf_text(&body), NULL, NULL,
-		    OUT_GENERATED);
-	}
+	free(sent);
 	buf_free(&body);
 }
 

@@ -36,6 +36,19 @@ void outbound_log(struct judge *j, const struct game *g, const char *fmt, ...)
  * no rollback made and no audit line written (the deadline passed with
  * orders missing): the shell draws its index again. */
 void outbound_pages(struct judge *j, const struct game *g);
+/* Announce text (copied) to everyone in g once the message being read is
+ * read to its end (outbound_news_flush), with the deadline that holds
+ * then; active: only if the game is running then; no message read: at
+ * once. An announcement kept of another game, or of g with a text, is sent
+ * first. text NULL (not whole): not sent, logged at once. */
+void outbound_news(struct judge *j, struct game *g, const char *subject, const char *text,
+    bool active);
+/* The game master moved g's deadline: announced at the end of the message
+ * being read (no message: at once), unless another announcement of g goes then (it gives the
+ * deadline) or the game is not running then. */
+void outbound_deadline_moved(struct judge *j, struct game *g);
+/* Send the announcement outbound_news keeps, if any. */
+void outbound_news_flush(struct judge *j);
 /* Keep a copy of press in game g (text copied) for the archive; text NULL (not whole): none, logged. */
 void outbound_press_copy(struct judge *j, const struct game *g, const char *text);
 

@@ -205,6 +205,8 @@ press_deliver(struct judge *j, struct game *g, power_id from, struct press *pr, 
 	press_body(j, g, who, pr, &body);
 	buf_printf(&subj, "[%s] press from %s", g->name, who);
 	n = press_recipients(g, from, pr, to);
+	if (j->news_game == g)
+		outbound_news_flush(j);	/* what the game master announced above it goes first */
 	for (i = 0; i < n; i++) {
 		const char *one[1] = { to[i] };
 		outbound_send(j, g, one, 1, NULL, 0, buf_text(&subj), buf_text(&body), NULL, NULL,

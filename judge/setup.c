@@ -212,6 +212,20 @@ setup_powers_named(const struct game *g, const power_id *ps, int np, struct buf 
 		    g->map->powers[ps[k]].name);
 }
 
+int
+setup_partners(const struct game *g, const power_id *ps, int np, power_id *out)
+{
+	int q, k, n = 0;
+
+	for (q = 0; q < g->map->npowers; q++) {
+		for (k = 0; k < np && ps[k] != q; k++)
+			;
+		if (k == np && game_held_together(g, ps[0], (power_id)q))
+			out[n++] = (power_id)q;
+	}
+	return n;
+}
+
 /* The password of a new delegation into pw (size 64): password when the
  * GM gave one, else one made up. Returns 1 when made up, 0 when given,
  * -1 with the reason in why. */
@@ -290,7 +304,8 @@ tell_removed(struct judge *j, const struct game *g, power_id p, char old[][ADDR_
  * only when the judge made it up (generated). */
 static void
 tell_delegation(struct judge *j, const struct game *g, const power_id *ps, int np,
-    const char *names, const char *pw, bool generated, bool replaced)
+    const char *names, const char *pw, bool generated, bool replaced, const power_id *apart,
+    int napart)
 {
 	const struct delegation *d = &g->del[ps[0]];
 	const char *to[GAME_MAX_MEMBERS];
@@ -312,6 +327,13 @@ tell_delegation(struct judge *j, const struct game *g, const power_id *ps, int n
 		buf_puts(&text, "Your game master will give you your password.\n\n");
 	if (replaced)
 		buf_printf(&text, "The earlier password of %s no longer works.\n\n", names);
+	if (napart > 0) {
+		buf_printf(&text, "%s %s now a delegation apart from ", names, np > 1 ? "are" : "is");
+		setup_powers_named(g, apart, napart, &text);
+		buf_printf(&text, ":\nthe new password serves %s only; ", names);
+		setup_powers_named(g, apart, napart, &text);
+		buf_printf(&text, " keep%s the old one.\n\n", napart > 1 ? "" : "s");
+	}
 	buf_printf(&text, "Send your %s to %s, starting with the line\n  GAME %s %s <password>\n"
 	    "Send HELP for instructions.\n", system_serves(g->sys, SYS_BOARDLESS) ? "commands" : "orders",
 	    j->conf->address, g->name, g->map->powers[ps[0]].name);
@@ -332,8 +354,9 @@ judge_add_delegations(struct judge *j, struct game *g, const power_id *ps, int n
     const char *members, const char *password, time_t now, struct buf *why)
 {
 	char addrs[GAME_MAX_MEMBERS][ADDR_MAX], old[GAME_MAX_MEMBERS][ADDR_MAX], pw[64];
+	power_id apart[MAP_MAX_POWERS];
 	struct buf names;
-	int n, generated, nold, i;
+	int n, generated, nold, napart, i;
 
 	if (np < 1 || np > MAP_MAX_POWERS) {
 		buf_puts(why, "name the powers the delegation holds");
@@ -357,6 +380,7 @@ judge_add_delegations(struct judge *j, struct game *g, const power_id *ps, int n
 	}
 	if ((generated = delegation_password(j, password, pw, sizeof pw, why)) < 0)
 		return -1;
+	napart = setup_partners(g, ps, np, apart);	/* before its password changes */
 	if (hash_password(j, pw, g->del[ps[0]].secret) < 0) {
 		buf_puts(why, "could not hash the password");
 		return -1;
@@ -371,7 +395,7 @@ judge_add_delegations(struct judge *j, struct game *g, const power_id *ps, int n
 	judge_audit(j, g, "delegation %s: %d member%s, password %s", buf_str(&names), n,
 	    n == 1 ? "" : "s", generated ? "generated and mailed to them" : "set by the GM");
 	tell_removed(j, g, ps[0], old, nold);
-	tell_delegation(j, g, ps, np, buf_str(&names), pw, generated, nold > 0);
+	tell_delegation(j, g, ps, np, buf_str(&names), pw, generated, nold > 0, apart, napart);
 	explicit_bzero(pw, sizeof pw);
 	buf_free(&names);
 	return 0;
@@ -461,7 +485,7 @@ judge_start(struct judge *j, struct game *g, time_t now, struct buf *why)
 		status_speech_line(j, g, "", now, &text);
 	}
 	snprintf(subject, sizeof subject, "[%s] the game has started", g->name);
-	judge_announce(j, g, subject, buf_text(&text));
+	outbound_news(j, g, subject, buf_text(&text), false);	/* a deadline set after START in it */
 	if (judge_address_placeholder(j->conf)) {
 		/* The players were told to write to it: the GMs must know. */
 		buf_reset(&text);
