@@ -288,8 +288,8 @@ enospc() {
 	# full disk first (here and in the send's and the pages' read-only
 	# cases below); a run whose pages could not all be written fails too.
 	fill pages $((B_FETCH + B_APPLY + B_COMMIT + B_PAGES / 2)) \
-		'/pages/|/mail/out[/:]|/spool/(out|ledger)|/outbox[/:.]'
-	fill send $((U1 - U0 + B_SEND / 2)) '/mail/out[/:]|/spool/(out|ledger)|/outbox[/:.]|/pages/'
+		'/pages(/|-due)|/mail/out[/:]|/spool/(out|ledger)|/outbox[/:.]'
+	fill send $((U1 - U0 + B_SEND / 2)) '/mail/out[/:]|/spool/(out|ledger)|/outbox[/:.]|/pages(/|-due)'
 	ledger_only
 }
 
@@ -383,9 +383,9 @@ readonly_() {
 	turn_ro commit $(($(ops commit) / 2 + 1)) commit \
 		'/games/|/rates\.txt|/next-due|/pages-due|/outbox[/:.]|/data: syncing'
 	turn_ro pages $(($(ops pages) / 2 + 1)) pages \
-		'/pages/|/mail/out[/:]|/spool/(out|ledger)|/outbox[/:.]'
+		'/pages(/|-due)|/mail/out[/:]|/spool/(out|ledger)|/outbox[/:.]'
 	turn_ro send $(($(ops send) / 2 + 1)) send \
-		'/mail/out[/:]|/spool/(out|ledger)|/outbox[/:.]|/pages/'
+		'/mail/out[/:]|/spool/(out|ledger)|/outbox[/:.]|/pages(/|-due)'
 	# The commit once more, before the game files are renamed into place
 	# (synced, so they outlive the fault; the seventh operation from the
 	# end of the step): the failed run cannot remove them.
