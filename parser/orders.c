@@ -2327,18 +2327,24 @@ static int place_word(const struct parse_ctx *c, const struct tok *t);
 static void
 tokens_text(const struct lex *lx, int from, int to, char *text, size_t size)
 {
-	size_t o = 0;
+	size_t o = 0, n;
 	int k;
 
 	text[0] = '\0';
-	for (k = from; k < to && o + 4 < size; k++) {
+	for (k = from; k < to; k++) {
 		const struct tok *t = &lx->t[k];
-		int n = snprintf(text + o, size - o, "%s%s", o > 0 && !t->tight ? " " : "", t->s);
-		if (n < 0 || (size_t)n >= size - o || o + (size_t)n > 40) {
-			snprintf(text + o, size - o, "...");
+		bool gap = o > 0 && !t->tight;
+
+		n = strlen(t->s);
+		if (o + gap + n > 40 || o + gap + n + 4 > size) {
+			if (o + 4 <= size)
+				memcpy(text + o, "...", 4);
 			return;
 		}
-		o += (size_t)n;
+		if (gap)
+			text[o++] = ' ';
+		memcpy(text + o, t->s, n + 1);
+		o += n;
 	}
 }
 
@@ -2346,8 +2352,9 @@ tokens_text(const struct lex *lx, int from, int to, char *text, size_t size)
  * words: "A Yor - Lon is wrong, we want A Yor - Edi"), a second meaning
  * (a place, or "not" or "or" and a place: "army munich to ruhr not bur"),
  * or words not understood; the refusal quotes the order read and the
- * words after it. */
-static void
+ * words after it. Never inlined: a refusal's words stay out of the code
+ * every order goes through. */
+static void __attribute__((noinline))
 refuse_trailing(const struct gp *g, struct parse_result *r)
 {
 	const struct lex *lx = g->lx;
