@@ -223,14 +223,11 @@ static void
 early_mail_warning(const struct runner *r)
 {
 	char when[32];
-	time_t clock = spool_clock(r->sp);
-	struct tm tm;
 
-	if (gmtime_r(&clock, &tm) == NULL || strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
-		str_copy(when, "?", sizeof when);
 	fprintf(stderr, "pouch run: %d message%s delivered before the last run's clock (%s), taken "
 	    "as arriving then: with --now, give mail files the time they arrive (touch -d)\n",
-	    r->stats.early, r->stats.early == 1 ? " was" : "s were", when);
+	    r->stats.early, r->stats.early == 1 ? " was" : "s were",
+	    time_rfc3339(spool_clock(r->sp), when, sizeof when));
 }
 
 int
